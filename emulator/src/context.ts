@@ -1,0 +1,55 @@
+/**
+ * The seam between the emulator's parts: the core (CLI, Fastify app, DuckDB store, catalog, sessions and
+ * privileges, public API, searchdata) and the data-load API (`emulator/src/load/`). The core builds one
+ * `EmulatorContext` and hands it to `registerLoadApi`.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ColumnDataType } from '../../server/src/protocol';
+
+/** Privileges of ThoughtSpot-like groups. Loads need DATAMANAGEMENT or ADMINISTRATION (seed 5: 403 otherwise). */
+export type Privilege = 'ADMINISTRATION' | 'DATAMANAGEMENT' | 'USERDATAUPLOADING' | 'DATADOWNLOADING' | 'AUTHORING' | 'SHAREWITHALL';
+
+/** A user of the emulator, with the privileges in force now (the union of its groups', recomputed on every call). */
+export interface EmulatorUser {
+  id: string;
+  name: string;
+  displayName: string;
+  privileges: ReadonlySet<Privilege>;
+}
+
+/** A column of a physical table, in table order. */
+export interface TableColumnInfo {
+  name: string;
+  dataType: ColumnDataType;
+}
+
+/** A table that loads can target; `sqlName` is the quoted DuckDB identifier to use in SQL (`"schema"."table"`). */
+export interface TableInfo {
+  /** GUID of the LOGICAL_TABLE. */
+  id: string;
+  database: string;
+  schema: string;
+  name: string;
+  sqlName: string;
+  columns: TableColumnInfo[];
+}
+
+/** What the core offers to the data-load API. */
+export interface EmulatorContext {
+  /** Folder for all state: the DuckDB file, metadata, load cycles (`<dataDir>/cycles/<cycle id>/`). */
+  readonly dataDir: string;
+  /** The clock (pinned by `--now`). */
+  now(): Date;
+  /** Host and port a load cycle's `node_address` names (the load port when there is one). */
+  nodeAddress(): { host: string; port: number } | Record<string, never>;
+  /** A new DuckDB connection to the emulator's database; the caller closes it (`closeSync()`). Use one per transaction. */
+  connect(): Promise<DuckDBConnection>;
+  /** Looks a table up by the seed's target (names compared case-insensitively; schema defaults to `engine_default_schema`). */
+  findTable(database: string, schema: string | undefined, table: string): TableInfo | undefined;
+  /** Checks a user name and password; undefined when they do not match. */
+  verifyPassword(username: string, password: string): Promise<EmulatorUser | undefined>;
+  /** The user by id with its current privileges (privileges can change while a session lives). */
+  userById(id: string): EmulatorUser | undefined;
+  /** Called after a commit changed a table's rows (so caches such as searchdata's can be dropped). */
+  tableChanged(table: TableInfo): void;
+}

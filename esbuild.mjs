@@ -1,0 +1,37 @@
+// Builds every bundle of the project with one esbuild call per target.
+//   dist/client.js   the extension (CommonJS, `vscode` external)
+//   dist/server.js   the language server (IPC for VS Code, --stdio for other editors)
+//   dist/emulator.js the local Analytics Service (DuckDB's native addon stays external)
+//   dist/webview.js  the results panel's browser code (IIFE)
+// Usage: node esbuild.mjs [--watch] [--production]
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {import('esbuild').BuildOptions[]} */
+const targets = [
+  { entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', platform: 'node', format: 'cjs', external: ['vscode'] },
+  { entryPoints: ['server/src/main.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs' },
+  { entryPoints: ['emulator/src/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs', external: ['@duckdb/node-api', '@duckdb/node-bindings', '@duckdb/node-bindings-*'] },
+  { entryPoints: ['client/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
+].filter((t) => existsSync(t.entryPoints[0]));
+
+const common = {
+  bundle: true,
+  target: 'node20',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'info',
+  legalComments: 'none',
+};
+
+if (watch) {
+  for (const t of targets) {
+    const ctx = await esbuild.context({ ...common, ...t, ...(t.platform === 'browser' ? { target: 'es2022' } : {}) });
+    await ctx.watch();
+  }
+} else {
+  await Promise.all(targets.map((t) => esbuild.build({ ...common, ...t, ...(t.platform === 'browser' ? { target: 'es2022' } : {}) })));
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// Runs the whole test suite with Node's own test runner (node:test), TypeScript through tsx.
+// It builds the bundles first (protocol, emulator and end-to-end tests start them), then
+// runs every `*.test.ts` under test/ (or under the folders named on the command line).
+//   node scripts/run-tests.mjs                 all tiers
+//   node scripts/run-tests.mjs unit protocol   only test/unit and test/protocol
+// The end-to-end tier needs the tools that scripts/install-e2e-tools.sh installs; CI sets
+// TSQ_E2E_REQUIRED=1 so that missing tools fail the run instead of skipping it.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const tiers = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const folders = (tiers.length ? tiers : ['unit', 'grammar', 'protocol', 'emulator', 'e2e']).map((t) => join(root, 'test', t));
+
+/** Lists `*.test.ts` files below a folder, sorted, skipping fixtures. */
+function findTests(dir) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) {
+      if (name !== 'fixtures' && name !== 'node_modules') out.push(...findTests(p));
+    } else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+const build = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { stdio: 'inherit', cwd: root });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const files = folders.flatMap(findTests);
+if (files.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+const args = ['--import', 'tsx', '--test', '--test-reporter=spec', ...process.argv.slice(2).filter((a) => a.startsWith('-')), ...files];
+const run = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: process.env });
+process.exit(run.status ?? 1);

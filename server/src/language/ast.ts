@@ -1,0 +1,147 @@
+/**
+ * The abstract syntax tree of `.tsq` documents and of search query strings (seed 4.3; the keyword
+ * catalogue of field notes section 2).
+ *
+ * This is the contract between the parser, the language service and the emulator's searchdata, which
+ * compiles a `Query` to SQL without re-parsing. Every node carries `start`/`end`: offsets in UTF-16 code
+ * units into the text that was parsed (`end` exclusive). For a document these are document offsets; for
+ * a lone query string (the emulator) they are offsets into that string.
+ *
+ * Pure: no `vscode`, no connection, no I/O.
+ */
+
+/** A half-open span `[start, end)` of UTF-16 offsets into the parsed text. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** Aggregation keywords (field notes 2.2). `count` counts rows; `unique count` counts distinct values. */
+export type Aggregation = 'sum' | 'average' | 'count' | 'total count' | 'unique count' | 'max' | 'min' | 'standard deviation' | 'variance';
+
+/**
+ * Date buckets, written `[column].bucket` or, multi-word, `[column].'day of week'` (seed 4.3), or as a
+ * bare keyword after a date column (`[date] monthly`). `detailed` means no bucketing.
+ */
+export type DateBucket =
+  | 'hourly' | 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'yearly'
+  | 'day of week' | 'day of month' | 'day of year' | 'week of year' | 'month of year' | 'quarter of year' | 'hour of day'
+  | 'detailed';
+
+/** Units of relative date filters (field notes 2.5, 2.6). */
+export type DateUnit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+
+/** A column reference: `[name]`, optionally with a date bucket (`[date].monthly`). */
+export interface ColumnRef extends Span {
+  kind: 'column';
+  /** The name between the brackets, exactly as written (not trimmed, not case-folded). */
+  name: string;
+  /** Span of the name itself (inside the brackets). */
+  nameSpan: Span;
+  /** False when the closing `]` is missing. */
+  closed: boolean;
+  /** The bucket after `.`, when written; `bucketName` keeps the raw text so an unknown bucket can be reported. */
+  bucket?: { name: string; known: DateBucket | null } & Span;
+}
+
+/** A literal value. `text` is a quoted value ('...'); dates are quoted texts too. */
+export type Value =
+  | ({ kind: 'text'; value: string; terminated: boolean } & Span)
+  | ({ kind: 'number'; value: number; raw: string } & Span)
+  | ({ kind: 'null' } & Span) // {null}
+  | ({ kind: 'empty' } & Span); // {empty}
+
+/** Comparison and text operators of seed 4.3 and field notes 2.3/2.4/2.5. */
+export type FilterOperator =
+  | '=' | '!=' | '<' | '<=' | '>' | '>='
+  | 'between'
+  | 'contains' | 'not contains'
+  | 'begins with' | 'not begins with'
+  | 'ends with' | 'not ends with'
+  | 'similar to' | 'not similar to'
+  | 'after' | 'before';
+
+/** A relative date filter (field notes 2.5): `today`, `last 7 days`, `this month`, `2 weeks ago`, `year to date`. */
+export type RelativeDate =
+  | { type: 'today' }
+  | { type: 'yesterday' }
+  /** `this|last|next <unit>` (n = 1) or `last|next N <units>`. */
+  | { type: 'period'; which: 'this' | 'last' | 'next'; n: number; unit: DateUnit; /** `for each <unit>` after it */ forEach?: DateUnit }
+  /** `N <units> ago`. */
+  | { type: 'ago'; n: number; unit: DateUnit }
+  /** `<unit> to date` (`year to date`, …). */
+  | { type: 'toDate'; unit: 'week' | 'month' | 'quarter' | 'year' };
+
+/**
+ * One clause of a query, in source order. A query is a flat sequence of clauses; the emulator and the
+ * language service read the meaning from their kinds:
+ *
+ * - `column`: a listed column (an output column), possibly aggregated (`sum [delay]`) and/or bucketed
+ *   (`[date].monthly`); `by` when written after the keyword `by`, `forEach` after `for each`.
+ * - `filter`: `[col] op values`; never adds an output column. `aggregation` set for aggregate filters
+ *   introduced by `for` (`for sum [revenue] > 5000`, acting like HAVING).
+ * - `dateFilter`: a relative date filter, on `column` or (when omitted) on the data source's date column.
+ * - `topBottom`: `top N` / `bottom N` (N defaults to 10), optionally `ranked by` a column.
+ * - `sort`: `sort by [col]` with an optional direction.
+ * - `growth`: `growth of [measure] by [date]` (+ bucket, + `year-over-year`).
+ * - `calendar`: `calendar.name`.
+ * - `bucket`: a bare bucket keyword (`monthly`) that applies to the previous date column.
+ * - `keyword`: a catalogue keyword that has no structured form here (`vs`, `all`, `in`, `near`, …); the
+ *   emulator answers 400 naming it rather than making up a result.
+ * - `error`: text the parser could not make sense of (a diagnostic was reported for it).
+ */
+export type Clause =
+  | ({ kind: 'column'; column: ColumnRef; aggregation?: Aggregation; aggregationSpan?: Span; by?: boolean; forEach?: boolean } & Span)
+  | ({ kind: 'filter'; column: ColumnRef; aggregation?: Aggregation; operator: FilterOperator; operatorSpan: Span; values: Value[] } & Span)
+  | ({ kind: 'dateFilter'; column?: ColumnRef; filter: RelativeDate } & Span)
+  | ({ kind: 'topBottom'; direction: 'top' | 'bottom'; n: number; nSpan?: Span; rankedBy?: ColumnRef } & Span)
+  | ({ kind: 'sort'; column: ColumnRef; aggregation?: Aggregation; direction?: 'ascending' | 'descending' } & Span)
+  | ({ kind: 'growth'; measure: ColumnRef; by: ColumnRef; bucket?: DateBucket; yearOverYear: boolean } & Span)
+  | ({ kind: 'calendar'; name: string } & Span)
+  | ({ kind: 'bucket'; bucket: DateBucket } & Span)
+  | ({ kind: 'keyword'; keyword: string } & Span)
+  | ({ kind: 'error'; text: string } & Span);
+
+/** Severity of a syntax diagnostic found by the parser. */
+export type ParseSeverity = 'error' | 'warning';
+
+/** A problem found by the lexer or the parser, with a stable code (see `diagnosticCodes.ts`). */
+export interface ParseDiagnostic extends Span {
+  code: string;
+  message: string;
+  severity: ParseSeverity;
+}
+
+/** One query: ends at `;`, a blank line or the end of the file. */
+export interface Query extends Span {
+  kind: 'query';
+  /** The query text with comments removed, whitespace runs kept, trimmed: what is sent to searchdata. */
+  text: string;
+  /** The data source in force (name or GUID from the last `@datasource` before it), or undefined when none was written. */
+  dataSource?: string;
+  /** The directive that set `dataSource`, if any. */
+  dataSourceDirective?: DataSourceDirective;
+  clauses: Clause[];
+}
+
+/** `@datasource 'name or GUID'`. Applies to every following query until the next directive. */
+export interface DataSourceDirective extends Span {
+  kind: 'datasource';
+  /** The value (unquoted), or undefined when missing. */
+  value?: string;
+  valueSpan?: Span;
+}
+
+/** A `--` comment running to the end of its line. */
+export interface Comment extends Span {
+  kind: 'comment';
+}
+
+/** A parsed `.tsq` document (or, for the emulator, a single query string). */
+export interface TsqDocument {
+  queries: Query[];
+  directives: DataSourceDirective[];
+  comments: Comment[];
+  /** Lexer and parser diagnostics (syntax only; semantic checks need a catalog and live in validation). */
+  diagnostics: ParseDiagnostic[];
+}
