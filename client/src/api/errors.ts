@@ -1,0 +1,157 @@
+/**
+ * Typed errors of the Analytics Service client (`client/src/api`).
+ *
+ * Every failed call throws a `ServiceError` (or a subclass) that carries the HTTP status, the service's
+ * own message text, the operation's name, and the method and path (never the query string's secrets, never
+ * a password, never a cookie). Network failures and aborts are `ConnectionError`s (status 0).
+ *
+ * Sources: seed section 7 (load API error texts are plain text), seed section 5 (401 when the user cannot
+ * be verified, 403 without the privilege), field notes 1.6 and 5.1 (public API error bodies are JSON with
+ * `debug`, itself a JSON-encoded array of strings, and `incident_id_guid`).
+ */
+
+/** What every error of this module carries besides its message. */
+export interface ServiceErrorInfo {
+  /** HTTP status; 0 when no response arrived (network failure, abort, TLS). */
+  status: number;
+  /** The service's own message text (plain text, or the joined `debug` of a JSON error body); '' if none. */
+  serviceMessage: string;
+  /** Name of the client operation, e.g. `startLoad`, `searchData`. */
+  operation: string;
+  /** HTTP method, e.g. `POST`. */
+  method: string;
+  /** Request path without the query string, e.g. `/ts_dataservice/v1/public/loads`. */
+  path: string;
+  /** The service's incident id (public API error bodies), when it gave one. */
+  incidentId?: string;
+}
+
+/** An HTTP call of the Analytics Service failed: the service answered with a non-success status. */
+export class ServiceError extends Error {
+  readonly status: number;
+  readonly serviceMessage: string;
+  readonly operation: string;
+  readonly method: string;
+  readonly path: string;
+  readonly incidentId?: string;
+
+  constructor(info: ServiceErrorInfo, message?: string, options?: { cause?: unknown }) {
+    super(message ?? ServiceError.describe(info), options);
+    this.name = new.target.name;
+    this.status = info.status;
+    this.serviceMessage = info.serviceMessage;
+    this.operation = info.operation;
+    this.method = info.method;
+    this.path = info.path;
+    if (info.incidentId) this.incidentId = info.incidentId;
+  }
+
+  /** The default message: what was asked, what came back, and the service's own text. */
+  static describe(info: ServiceErrorInfo): string {
+    const what = `${info.operation} (${info.method} ${info.path})`;
+    const text = info.serviceMessage ? `: ${info.serviceMessage}` : '';
+    return `${what} failed with HTTP ${info.status}${text}`;
+  }
+}
+
+/** 401: the service could not verify the user (wrong user name or password, or the session expired). Seed 5, 7. */
+export class AuthenticationError extends ServiceError {
+  constructor(info: ServiceErrorInfo) {
+    super(info, `${ServiceError.describe(info)} — the service could not verify the user; check the user name and password, then log in again`);
+  }
+}
+
+/** 403: the user lacks the privilege (loads need "Can manage data" or administration). Seed 5, 7. */
+export class PermissionError extends ServiceError {
+  constructor(info: ServiceErrorInfo) {
+    super(info, `${ServiceError.describe(info)} — the user lacks the privilege for this operation; ask an administrator`);
+  }
+}
+
+/**
+ * A named thing does not exist: HTTP 404, or the seed 7 texts for an unknown cycle
+ * (400 "Cycle_id=[…] does not exist.", 500 "… Unknown cycle_id …"), an absent target table
+ * (400 "Unable to find table …"), or an absent bad records file (500 "Node does not exist: …").
+ */
+export class NotFoundError extends ServiceError {}
+
+/** No HTTP answer: the connection failed, was reset, TLS verification failed, or the call was aborted (status 0). */
+export class ConnectionError extends ServiceError {
+  /** True when the caller's `AbortSignal` ended the call. */
+  readonly aborted: boolean;
+  constructor(info: Omit<ServiceErrorInfo, 'status' | 'serviceMessage'>, cause: unknown, aborted: boolean) {
+    const reason = aborted ? 'was aborted' : `could not reach the service (${causeText(cause)})`;
+    super({ ...info, status: 0, serviceMessage: '' }, `${info.operation} (${info.method} ${info.path}) ${reason}`, { cause });
+    this.aborted = aborted;
+  }
+}
+
+/**
+ * A load cycle finished without success: its status had a code other than OK (e.g. LOAD_FAILED, field
+ * notes 4.3), and `serviceMessage` is the status message (seed 3: "the status message is the error").
+ * `status` is the HTTP status of the status call (200).
+ */
+export class LoadFailedError extends ServiceError {
+  /** The status code of the load, e.g. `LOAD_FAILED`. */
+  readonly loadCode: string;
+  /** The cycle id. */
+  readonly cycleId: string;
+  constructor(info: ServiceErrorInfo, cycleId: string, loadCode: string) {
+    super(info, `load cycle ${cycleId} failed (${loadCode})${info.serviceMessage ? `: ${info.serviceMessage}` : ''}`);
+    this.cycleId = cycleId;
+    this.loadCode = loadCode;
+  }
+}
+
+function causeText(cause: unknown): string {
+  if (cause && typeof cause === 'object') {
+    const c = cause as { code?: unknown; message?: unknown };
+    const parts = [typeof c.code === 'string' ? c.code : '', typeof c.message === 'string' ? c.message : ''].filter(Boolean);
+    if (parts.length) return parts.join(' ');
+  }
+  return String(cause);
+}
+
+/**
+ * Extracts the service's own text from an error body: a JSON body's `debug` (a JSON-encoded array of
+ * strings, joined by spaces; field notes 1.6), else its `message`/`error` string, else the trimmed plain
+ * text (seed 7: load API errors are plain text). Long bodies are cut at 2000 characters.
+ */
+export function serviceMessageOf(body: string): { text: string; incidentId?: string } {
+  const trimmed = body.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      const j = JSON.parse(trimmed) as Record<string, unknown>;
+      const incidentId = typeof j.incident_id_guid === 'string' ? j.incident_id_guid : undefined;
+      let text = '';
+      if (typeof j.debug === 'string') {
+        try {
+          const d = JSON.parse(j.debug) as unknown;
+          text = Array.isArray(d) ? d.map(String).join(' ') : String(d);
+        } catch {
+          text = j.debug;
+        }
+      } else if (Array.isArray(j.debug)) text = j.debug.map(String).join(' ');
+      if (!text && typeof j.message === 'string') text = j.message;
+      if (!text && typeof j.error === 'string') text = j.error;
+      if (text) return { text: cut(text), incidentId };
+    } catch {
+      // not JSON after all: keep the text
+    }
+  }
+  return { text: cut(trimmed) };
+}
+
+function cut(s: string): string {
+  return s.length > 2000 ? `${s.slice(0, 2000)}…` : s;
+}
+
+const NOT_FOUND_TEXTS = [/does not exist/i, /unknown cycle_id/i, /unable to find table/i];
+
+/** Builds the typed error for a non-success response (401 → AuthenticationError, 403 → PermissionError, not-found texts → NotFoundError). */
+export function errorForResponse(info: ServiceErrorInfo): ServiceError {
+  if (info.status === 401) return new AuthenticationError(info);
+  if (info.status === 403) return new PermissionError(info);
+  if (info.status === 404 || NOT_FOUND_TEXTS.some((r) => r.test(info.serviceMessage))) return new NotFoundError(info);
+  return new ServiceError(info);
+}

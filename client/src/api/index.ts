@@ -1,0 +1,285 @@
+/**
+ * `AnalyticsServiceClient`: the typed HTTP client of the Analytics Service (both APIs of the seed), for
+ * the extension, the tests, the benchmarks and the demo. Free of `vscode`.
+ *
+ * ```ts
+ * const client = new AnalyticsServiceClient({ url: 'https://host', loadUrl: 'https://host:8442', username, getPassword });
+ * const headers = await client.listObjectHeaders({ type: 'LOGICAL_TABLE', subtypes: ['WORKSHEET'] }, { signal });
+ * const result = await client.searchData({ queryString: '[origin] [delay]', dataSourceGuid: id }, { signal });
+ * const status = await client.loadCsv({ target: { database: 'demo', table: 'flights' } }, fs.createReadStream(file));
+ * await client.close();
+ * ```
+ *
+ * Errors: every call throws a `ServiceError` subclass (see `errors.ts`) with the HTTP status and the
+ * service's own text; never a password. Every call takes an `AbortSignal` (`opts.signal`).
+ */
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import type { DataSourceColumns } from '../../../server/src/protocol';
+import { createDispatcher, HttpSession, type RequestLogInfo } from './session';
+import {
+  PublicApi,
+  type CallOptions,
+  type CellValue,
+  type ListObjectHeadersParams,
+  type MetadataDetails,
+  type MetadataType,
+  type ObjectHeader,
+  type PinboardDataParams,
+  type PinboardVizData,
+  type SearchDataParams,
+  type SearchDataResult,
+  type VizHeader,
+} from './publicApi';
+import { LoadApi, type LoadDefinition, type LoadStatus, type PollOptions, type StartLoadResult, type UploadOptions } from './loadApi';
+import { splitCsvChunks } from './chunks';
+import { ServiceError } from './errors';
+
+export * from './errors';
+export type { RequestLogInfo, TransportOptions, QueryValue } from './session';
+export * from './publicApi';
+export * from './loadApi';
+export { splitCsvChunks } from './chunks';
+
+/** Options of `AnalyticsServiceClient`. Give exactly one of `password` and `getPassword`. */
+export interface AnalyticsServiceClientOptions {
+  /** Base URL of the service, e.g. `https://analytics.example.com` (the public API lives under `/callosum/v1/tspublic/v1`). */
+  url: string;
+  /** Base URL of the data-load API when it has its own port (a real cluster: port 8442, field notes 4.1); default `url`. */
+  loadUrl?: string;
+  username: string;
+  /** The password; prefer `getPassword` so that it is read from a secret store only when a login needs it. */
+  password?: string;
+  /** Returns the password at each login (e.g. from VS Code's SecretStorage). */
+  getPassword?: () => string | Promise<string>;
+  /** PEM file of an extra certificate authority for the service's TLS certificate. */
+  caFile?: string;
+  /** PEM text of an extra certificate authority (alternative to `caFile`). */
+  ca?: string | Buffer;
+  /** Verify TLS certificates (default true). */
+  rejectUnauthorized?: boolean;
+  /** Keep load calls on `loadUrl` even when StartLoad names another node (clusters behind an external load balancer; field notes 4.4). */
+  ignoreNodeRedirect?: boolean;
+  /** Called after every HTTP exchange with its method, path, status and time (no secrets). */
+  onRequest?: (info: RequestLogInfo) => void;
+  /** An undici dispatcher to use instead of the client's own (its TLS options then apply). */
+  dispatcher?: Dispatcher;
+}
+
+/** Options of `loadCsv`. */
+export interface LoadCsvOptions extends PollOptions {
+  /** Bytes per uploaded chunk (cut at a record boundary after this many bytes); default 64 MiB. */
+  chunkBytes?: number;
+  /** Called after each chunk with the bytes uploaded so far. */
+  onProgress?: (p: { chunks: number; bytes: number }) => void;
+}
+
+/** The result of `loadCsv`: the cycle, the final status, and what was uploaded. */
+export interface LoadCsvResult {
+  cycleId: string;
+  status: LoadStatus;
+  chunks: number;
+  /** Bytes of CSV uploaded (without multipart envelopes). */
+  bytes: number;
+}
+
+/** The facade over both APIs of the Analytics Service, with one session per origin. */
+export class AnalyticsServiceClient {
+  /** The public API (seed 4.2) on `url`. */
+  readonly public: PublicApi;
+  /** The data-load API (seed 4.1) on `loadUrl`. */
+  readonly load: LoadApi;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly publicSession: HttpSession;
+
+  /** @throws TypeError when `url` or `loadUrl` is not an absolute http(s) URL, or neither password option is given. */
+  constructor(private readonly options: AnalyticsServiceClientOptions) {
+    for (const u of [options.url, options.loadUrl]) {
+      if (u === undefined) continue;
+      let ok = false;
+      try {
+        ok = /^https?:$/.test(new URL(u).protocol);
+      } catch {
+        ok = false;
+      }
+      if (!ok) throw new TypeError(`the service URL must be an absolute http(s) URL, got "${u}"`);
+    }
+    if (options.password === undefined && !options.getPassword) throw new TypeError('a password or a getPassword function is needed');
+    this.dispatcher = createDispatcher(options);
+    this.ownsDispatcher = !options.dispatcher;
+    const password = async () => (options.getPassword ? await options.getPassword() : (options.password as string));
+    this.publicSession = new HttpSession(options.url, this.dispatcher, async (s, signal) => PublicApi.login(s, options.username, await password(), signal), options.onRequest);
+    const loadSession = (origin: string) => new HttpSession(origin, this.dispatcher, async (s, signal) => LoadApi.login(s, options.username, await password(), signal), options.onRequest);
+    this.public = new PublicApi(this.publicSession);
+    this.load = new LoadApi(loadSession(options.loadUrl ?? options.url), loadSession, options.ignoreNodeRedirect);
+  }
+
+  /** The public API's base URL. */
+  get url(): string {
+    return this.options.url;
+  }
+
+  /** Logs in on the public API now (otherwise the first call does). @throws AuthenticationError on 401. */
+  async login(opts: CallOptions = {}): Promise<void> {
+    await this.publicSession.relogin(opts.signal);
+  }
+
+  /** `session/logout` on the public API. */
+  logout(opts: CallOptions = {}): Promise<void> {
+    return this.public.logout(opts);
+  }
+
+  /** Logs out of the public API when logged in (errors ignored) and closes the connections. */
+  async close(): Promise<void> {
+    try {
+      await this.public.logout({ signal: AbortSignal.timeout(2000) });
+    } catch {
+      // closing anyway
+    }
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  // ---- public API (seed 4.2) ----
+
+  /** See `PublicApi.listObjectHeaders`. */
+  listObjectHeaders(params: ListObjectHeadersParams = {}, opts?: CallOptions): Promise<ObjectHeader[]> {
+    return this.public.listObjectHeaders(params, opts);
+  }
+  /** See `PublicApi.listVizHeaders`. */
+  listVizHeaders(id: string, opts?: CallOptions): Promise<VizHeader[]> {
+    return this.public.listVizHeaders(id, opts);
+  }
+  /** See `PublicApi.metadataDetails`. */
+  metadataDetails(type: MetadataType, ids: string[], opts?: CallOptions & { showHidden?: boolean }): Promise<MetadataDetails> {
+    return this.public.metadataDetails(type, ids, opts);
+  }
+  /** The typed columns of a LOGICAL_TABLE (catalog protocol shape); null when unknown. See `PublicApi.tableColumns`. */
+  tableColumns(id: string, opts?: CallOptions): Promise<DataSourceColumns | null> {
+    return this.public.tableColumns(id, opts);
+  }
+  /** See `PublicApi.pinboardData`. */
+  pinboardData(params: PinboardDataParams, opts?: CallOptions): Promise<Record<string, PinboardVizData<CellValue[] | Record<string, CellValue>>>> {
+    return this.public.pinboardData(params, opts);
+  }
+  /** See `PublicApi.searchData`. */
+  searchData(params: SearchDataParams & { formatType: 'FULL' }, opts?: CallOptions): Promise<SearchDataResult<Record<string, CellValue>>>;
+  searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult>;
+  searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult<unknown>> {
+    return this.public.searchData(params, opts);
+  }
+  /** Every page of a search, as an async generator. See `PublicApi.searchAllPages`. */
+  searchAllPages(params: Omit<SearchDataParams, 'batchSize' | 'pageNumber' | 'offset'> & { pageSize?: number }, opts?: CallOptions): AsyncGenerator<SearchDataResult<unknown>> {
+    return this.public.searchAllPages(params, opts);
+  }
+  /** `user/list`. */
+  listUsers(opts?: CallOptions): Promise<unknown> {
+    return this.public.listUsers(opts);
+  }
+  /** `user/sync`. */
+  syncUsers(params: Parameters<PublicApi['syncUsers']>[0], opts?: CallOptions): Promise<unknown> {
+    return this.public.syncUsers(params, opts);
+  }
+  /** `user/updatepassword`. */
+  updatePassword(params: { name: string; currentPassword: string; newPassword: string }, opts?: CallOptions): Promise<void> {
+    return this.public.updatePassword(params, opts);
+  }
+  /** `user/transfer/ownership`. */
+  transferOwnership(params: { fromUserName: string; toUserName: string }, opts?: CallOptions): Promise<void> {
+    return this.public.transferOwnership(params, opts);
+  }
+  /** `group/addprivilege`. */
+  addPrivilege(params: { privilege: string; groupNames: string[] }, opts?: CallOptions): Promise<void> {
+    return this.public.addPrivilege(params, opts);
+  }
+  /** `group/removeprivilege`. */
+  removePrivilege(params: { privilege: string; groupNames: string[] }, opts?: CallOptions): Promise<void> {
+    return this.public.removePrivilege(params, opts);
+  }
+  /** `materialization/refreshview/{id}`. */
+  refreshView(id: string, opts?: CallOptions): Promise<unknown> {
+    return this.public.refreshView(id, opts);
+  }
+
+  // ---- data-load API (seed 4.1) ----
+
+  /** `ping` of the load API. */
+  ping(opts?: CallOptions): Promise<string> {
+    return this.load.ping(opts);
+  }
+  /** StartLoad. See `LoadApi.startLoad`. */
+  startLoad(definition: LoadDefinition, opts?: CallOptions): Promise<StartLoadResult> {
+    return this.load.startLoad(definition, opts);
+  }
+  /** Load (one chunk, streamed, never re-sent). See `LoadApi.uploadChunk`. */
+  uploadChunk(cycleId: string, data: Readable | AsyncIterable<Uint8Array> | Buffer | Uint8Array | string, opts?: UploadOptions): Promise<string> {
+    return this.load.uploadChunk(cycleId, data, opts);
+  }
+  /** CommitLoad (never re-sent). */
+  commitLoad(cycleId: string, opts?: CallOptions): Promise<string> {
+    return this.load.commit(cycleId, opts);
+  }
+  /** AbortLoad. */
+  abortLoad(cycleId: string, opts?: CallOptions): Promise<string> {
+    return this.load.abort(cycleId, opts);
+  }
+  /** Status of a cycle, counts as numbers. */
+  loadStatus(cycleId: string, opts?: CallOptions): Promise<LoadStatus> {
+    return this.load.status(cycleId, opts);
+  }
+  /** The bad records file of a cycle. */
+  badRecords(cycleId: string, opts?: CallOptions): Promise<string> {
+    return this.load.badRecords(cycleId, opts);
+  }
+  /** The load parameters of a cycle. */
+  inputSummary(cycleId: string, opts?: CallOptions): Promise<Record<string, unknown>> {
+    return this.load.inputSummary(cycleId, opts);
+  }
+  /** Polls until DONE (resolves) or a failed status (throws `LoadFailedError`). See `LoadApi.pollLoadStatus`. */
+  pollLoadStatus(cycleId: string, opts?: PollOptions): Promise<LoadStatus> {
+    return this.load.pollLoadStatus(cycleId, opts);
+  }
+
+  /**
+   * One whole load: StartLoad, the source cut into chunks of about `chunkBytes` at record boundaries
+   * (a header row, when `format.has_header_row`, is repeated at the head of every chunk), each chunk
+   * uploaded as it is read (never more than one read buffer held), CommitLoad, then `pollLoadStatus`.
+   * When anything before the commit fails or `signal` aborts, the cycle is aborted (AbortLoad) so that
+   * the table is unchanged, and the error is rethrown.
+   * @throws the first error (ServiceError subclasses, LoadFailedError from polling).
+   */
+  async loadCsv(definition: LoadDefinition, source: Readable | AsyncIterable<Uint8Array>, opts: LoadCsvOptions = {}): Promise<LoadCsvResult> {
+    const { cycleId } = await this.load.startLoad(definition, opts);
+    let chunks = 0;
+    let bytes = 0;
+    try {
+      const enclosing = definition.format?.enclosing_character ?? '"';
+      const quoted = (definition.format?.type ?? 'csv').toLowerCase() === 'csv' && enclosing.length === 1 ? enclosing : undefined;
+      for await (const chunk of splitCsvChunks(source, { chunkBytes: opts.chunkBytes ?? 64 * 1024 * 1024, headerRow: definition.format?.has_header_row ?? false, quote: quoted })) {
+        let n = 0;
+        const counted = (async function* () {
+          for await (const b of chunk) {
+            n += b.length;
+            yield b;
+          }
+        })();
+        await this.load.uploadChunk(cycleId, counted, { signal: opts.signal });
+        chunks++;
+        bytes += n;
+        opts.onProgress?.({ chunks, bytes });
+      }
+      await this.load.commit(cycleId, opts);
+    } catch (e) {
+      try {
+        await this.load.abort(cycleId, { signal: AbortSignal.timeout(10_000) });
+      } catch {
+        // the original error matters more
+      }
+      throw e;
+    }
+    const status = await this.load.pollLoadStatus(cycleId, opts);
+    return { cycleId, status, chunks, bytes };
+  }
+}
+
+export { ServiceError as AnalyticsServiceError };

@@ -1,0 +1,375 @@
+/**
+ * The data-load API of the Analytics Service (seed 4.1; field notes 4), one method per operation:
+ * login, startLoad, uploadChunk, commit, abort, status, badRecords, inputSummary, ping, and
+ * `pollLoadStatus`.
+ *
+ * node_address (field notes 4.4): StartLoad may name a node; the cycle's later calls (upload, commit,
+ * abort, status, bad records) go to that node, with a login on that node (the session cookie is per node).
+ * An empty `{}` (or a missing one) keeps the original host. `inputSummary` stays on the original host.
+ *
+ * Retries: upload and commit are never re-sent (field notes 4.5: "re-sending a chunk could duplicate rows");
+ * status, bad records, input summary, abort and ping are re-sent once after a re-login on 401.
+ */
+import { Readable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import type { HttpSession } from './session';
+import { ConnectionError, LoadFailedError, ServiceError } from './errors';
+import { toCount, type CallOptions } from './publicApi';
+
+/** The path prefix of the load API (seed 9). */
+export const LOAD_PREFIX = '/ts_dataservice/v1';
+
+/** The load definition, the body of StartLoad (seed 2.2). Every member but the target is optional; defaults are the seed's. */
+export interface LoadDefinition {
+  target: {
+    database: string;
+    /** Default: the destination's default schema (`engine_default_schema`, seed 2.2). */
+    schema?: string;
+    table: string;
+  };
+  format?: {
+    /** Default `csv` (the sample shows upper case; the emulator accepts both). */
+    type?: 'csv' | 'delimited' | 'CSV' | 'DELIMITED';
+    /** Default `,`. */
+    field_separator?: string;
+    /** Default false. */
+    trailing_field_separator?: boolean;
+    /** Default `"`; csv only. */
+    enclosing_character?: string;
+    /** Default ``; delimited only. */
+    escape_character?: string;
+    /** Default `(null)`; delimited only. */
+    null_value?: string;
+    /** Default false. */
+    has_header_row?: boolean;
+    /** Default false: the input must match the target schema exactly; true: extra columns dropped, missing ones null. */
+    flexible?: boolean;
+    date_time?: {
+      /** Default true: date/datetime fields are epoch values already (csv). */
+      converted_to_epoch?: boolean;
+      /** Default `%Y%m%d %H:%M:%S`. */
+      date_time_format?: string;
+      /** Default `%Y%m%d`. */
+      date_format?: string;
+      /** Default `%H:%M:%S`. */
+      time_format?: string;
+      /** Default false. */
+      skip_second_fraction?: boolean;
+    };
+    boolean?: {
+      /** Default false; true: 0x0 / 0x1 (csv only). */
+      use_bit_values?: boolean;
+      /** Default `T`. */
+      true_format?: string;
+      /** Default `F`. */
+      false_format?: string;
+    };
+  };
+  load_options?: {
+    /** Default false (append); true drops the target's rows first. */
+    empty_target?: boolean;
+    /** Default 0; a load ignoring more rows than this is aborted (seed 8). */
+    max_ignored_rows?: number;
+  };
+  advanced_options?: {
+    /** Default 100. */
+    max_reported_parsing_errors?: number;
+  };
+}
+
+/** A node named by StartLoad (seed 2.3). */
+export interface NodeAddress {
+  host: string;
+  port: number;
+}
+
+/** StartLoad's result (seed 2.3). */
+export interface StartLoadResult {
+  cycleId: string;
+  /** The node the cycle's calls go to; undefined when the service sent `{}` or none (field notes 4.4). */
+  nodeAddress?: NodeAddress;
+}
+
+/**
+ * The status of a cycle (field notes 4.3): the raw JSON plus its members with counts as numbers (the
+ * service may send int64 counts as strings). `status.code` is absent while the load is in progress.
+ */
+export interface LoadStatus {
+  cycleId: string;
+  /** e.g. `COMMITTING`, `DONE` (seed 3). */
+  internalStage?: string;
+  /** `code` is `OK` or e.g. `LOAD_FAILED` with a `message`. */
+  status: { code?: string; message?: string };
+  rowsWritten: number;
+  ignoredRowCount: number;
+  parsingErrors?: unknown;
+  /** The raw status as the service sent it. */
+  raw: Record<string, unknown>;
+}
+
+/** Options of `pollLoadStatus`. */
+export interface PollOptions extends CallOptions {
+  /** First wait between polls in ms (default 250). */
+  intervalMs?: number;
+  /** Longest wait between polls in ms (default 10000; the reference client polls every 10 s). */
+  maxIntervalMs?: number;
+  /** Called with every status read. */
+  onStatus?: (s: LoadStatus) => void;
+}
+
+/** Options of `uploadChunk`. */
+export interface UploadOptions extends CallOptions {
+  /** File name of the form part (default `chunk-<n>.csv`). */
+  filename?: string;
+  /** The chunk's number, sent as `X-ts-chunk-id` (field notes 4.2); counted per cycle when omitted. */
+  chunkId?: number;
+}
+
+function parseStatus(raw: Record<string, unknown>, cycleId: string): LoadStatus {
+  const st = (raw.status && typeof raw.status === 'object' ? raw.status : {}) as { code?: unknown; message?: unknown };
+  return {
+    cycleId: typeof raw.cycle_id === 'string' ? raw.cycle_id : cycleId,
+    internalStage: typeof raw.internal_stage === 'string' ? raw.internal_stage : undefined,
+    status: {
+      ...(typeof st.code === 'string' ? { code: st.code } : {}),
+      ...(typeof st.message === 'string' ? { message: st.message } : {}),
+    },
+    rowsWritten: toCount(raw.rows_written),
+    ignoredRowCount: toCount(raw.ignored_row_count),
+    ...(raw.parsing_errors !== undefined ? { parsingErrors: raw.parsing_errors } : {}),
+    raw,
+  };
+}
+
+/**
+ * Wraps a chunk as one multipart/form-data part named `file` (seed 4.1), streamed: preamble, the
+ * data as it comes, epilogue. Nothing is buffered beyond the source's own chunks.
+ */
+export async function* multipartBody(boundary: string, filename: string, data: Readable | AsyncIterable<Uint8Array> | Buffer | Uint8Array | string): AsyncGenerator<Uint8Array> {
+  const safeName = filename.replace(/["\r\n\\]/g, '_');
+  yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  if (typeof data === 'string') yield Buffer.from(data);
+  else if (data instanceof Uint8Array) yield data;
+  else for await (const c of data) yield typeof c === 'string' ? Buffer.from(c) : (c as Uint8Array);
+  yield Buffer.from(`\r\n--${boundary}--\r\n`);
+}
+
+/** Builds sessions for an origin (the facade owns the dispatcher and the credentials). */
+export type SessionFactory = (origin: string) => HttpSession;
+
+/** The load API: a session on the load origin, plus one session per redirected node. */
+export class LoadApi {
+  private readonly nodes = new Map<string, HttpSession>();
+  private readonly cycleNode = new Map<string, HttpSession>();
+  private readonly chunkCounts = new Map<string, number>();
+
+  /**
+   * @param session the session on the load API's origin (`loadUrl`, else `url`).
+   * @param makeSession makes a logged-out session for a redirected node's origin.
+   * @param ignoreNodeRedirect keep every call on the original origin (a cluster behind an external load balancer; field notes 4.4).
+   */
+  constructor(
+    private readonly session: HttpSession,
+    private readonly makeSession: SessionFactory,
+    private readonly ignoreNodeRedirect = false,
+  ) {}
+
+  /**
+   * `POST /public/session` with a JSON body `{ username, password }` (seed 4.1). Keeps the session cookie.
+   * @throws AuthenticationError on 401 (the password is never in the message).
+   */
+  static async login(session: HttpSession, username: string, password: string, signal?: AbortSignal): Promise<void> {
+    await session.call({
+      operation: 'loadLogin',
+      method: 'POST',
+      path: `${LOAD_PREFIX}/public/session`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+      repeatable: false,
+      authenticated: false,
+      signal,
+    });
+  }
+
+  /** The session a cycle's calls go to (its node's, else the load origin's). */
+  sessionFor(cycleId: string): HttpSession {
+    return this.cycleNode.get(cycleId) ?? this.session;
+  }
+
+  /** `GET /public/ping` → the service's text (`Ping Received.`; field notes 4.1). */
+  async ping(opts: CallOptions = {}): Promise<string> {
+    const r = await this.session.call({ operation: 'ping', method: 'GET', path: `${LOAD_PREFIX}/public/ping`, repeatable: true, signal: opts.signal });
+    return r.text;
+  }
+
+  /**
+   * StartLoad, `POST /public/loads` with the nested load definition (seed 2.2). The result's body is JSON
+   * sent as text/plain (seed 4.1). A non-empty `node_address` different from the load origin routes the
+   * cycle's later calls to that node (field notes 4.4). Not re-sent on 401 (it would start a second cycle).
+   * @throws ServiceError 400 for an invalid load definition, AuthenticationError, PermissionError.
+   */
+  async startLoad(definition: LoadDefinition, opts: CallOptions = {}): Promise<StartLoadResult> {
+    const path = `${LOAD_PREFIX}/public/loads`;
+    const r = await this.session.call({
+      operation: 'startLoad',
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(definition),
+      repeatable: false,
+      signal: opts.signal,
+    });
+    let body: { cycle_id?: unknown; node_address?: { host?: unknown; port?: unknown } };
+    try {
+      body = JSON.parse(r.text);
+    } catch {
+      throw new ServiceError({ status: r.status, serviceMessage: r.text.slice(0, 200), operation: 'startLoad', method: 'POST', path }, `startLoad (POST ${path}) answered without a cycle id`);
+    }
+    if (typeof body.cycle_id !== 'string' || !body.cycle_id) {
+      throw new ServiceError({ status: r.status, serviceMessage: r.text.slice(0, 200), operation: 'startLoad', method: 'POST', path }, `startLoad (POST ${path}) answered without a cycle id`);
+    }
+    const cycleId = body.cycle_id;
+    const na = body.node_address;
+    const nodeAddress = na && typeof na.host === 'string' && na.host && na.port !== undefined && Number.isFinite(Number(na.port)) ? { host: na.host, port: Number(na.port) } : undefined;
+    if (nodeAddress && !this.ignoreNodeRedirect) {
+      const base = new URL(this.session.origin);
+      const host = nodeAddress.host.includes(':') && !nodeAddress.host.startsWith('[') ? `[${nodeAddress.host}]` : nodeAddress.host;
+      const origin = new URL(`${base.protocol}//${host}:${nodeAddress.port}`).origin;
+      if (origin !== base.origin) {
+        let s = this.nodes.get(origin);
+        if (!s) {
+          s = this.makeSession(origin);
+          this.nodes.set(origin, s);
+        }
+        this.cycleNode.set(cycleId, s);
+      }
+    }
+    return { cycleId, ...(nodeAddress ? { nodeAddress } : {}) };
+  }
+
+  /**
+   * Load: uploads one chunk for a cycle as multipart/form-data (seed 4.1), streamed from a `Readable`
+   * (or a Buffer/string) without buffering it. Never re-sent: a 401 or a dropped connection is thrown
+   * (`AuthenticationError`, `ConnectionError`), since the chunk may have reached the service.
+   * @returns the service's text (`Upload Complete.`).
+   * @throws NotFoundError for an unknown cycle or an absent table (seed 7), ConnectionError on abort.
+   */
+  async uploadChunk(cycleId: string, data: Readable | AsyncIterable<Uint8Array> | Buffer | Uint8Array | string, opts: UploadOptions = {}): Promise<string> {
+    const n = opts.chunkId ?? (this.chunkCounts.get(cycleId) ?? 0) + 1;
+    this.chunkCounts.set(cycleId, Math.max(n, this.chunkCounts.get(cycleId) ?? 0));
+    const boundary = `----tsq${randomBytes(12).toString('hex')}`;
+    const r = await this.sessionFor(cycleId).call({
+      operation: 'uploadChunk',
+      method: 'POST',
+      path: `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}`,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-ts-chunk-id': String(n), accept: 'text/plain, application/json' },
+      body: multipartBody(boundary, opts.filename ?? `chunk-${n}.csv`, data),
+      repeatable: false,
+      signal: opts.signal,
+    });
+    return r.text;
+  }
+
+  /**
+   * CommitLoad, `POST /public/loads/{cycle}/commit` (seed 4.1), with `X-ts-chunks` the number of chunks
+   * this client uploaded (field notes 4.2). Never re-sent.
+   * @returns the service's text (`Commit load cycle request made.`).
+   * @throws NotFoundError (500 "… Unknown cycle_id …", seed 7).
+   */
+  async commit(cycleId: string, opts: CallOptions = {}): Promise<string> {
+    const chunks = this.chunkCounts.get(cycleId);
+    const r = await this.sessionFor(cycleId).call({
+      operation: 'commitLoad',
+      method: 'POST',
+      path: `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}/commit`,
+      headers: chunks !== undefined ? { 'x-ts-chunks': String(chunks) } : {},
+      repeatable: false,
+      signal: opts.signal,
+    });
+    return r.text;
+  }
+
+  /** AbortLoad, `POST /public/loads/{cycle}/cancel` (seed 4.1): the cycle's data is dropped. Safe to repeat. */
+  async abort(cycleId: string, opts: CallOptions = {}): Promise<string> {
+    const r = await this.sessionFor(cycleId).call({ operation: 'abortLoad', method: 'POST', path: `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}/cancel`, repeatable: true, signal: opts.signal });
+    return r.text;
+  }
+
+  /** Status of a cycle, `GET /public/loads/{cycle}` (field notes 4.2: the form real clients use). */
+  async status(cycleId: string, opts: CallOptions = {}): Promise<LoadStatus> {
+    const path = `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}`;
+    const r = await this.sessionFor(cycleId).call({ operation: 'loadStatus', method: 'GET', path, repeatable: true, signal: opts.signal });
+    let raw: Record<string, unknown>;
+    try {
+      raw = JSON.parse(r.text) as Record<string, unknown>;
+    } catch {
+      throw new ServiceError({ status: r.status, serviceMessage: r.text.slice(0, 200), operation: 'loadStatus', method: 'GET', path }, `loadStatus (GET ${path}) answered with a body that is not JSON`);
+    }
+    return parseStatus(raw ?? {}, cycleId);
+  }
+
+  /** The bad records file of a cycle as text, `GET /public/loads/{cycle}/bad_records_file` (field notes 4.2). @throws NotFoundError when there is none (seed 7). */
+  async badRecords(cycleId: string, opts: CallOptions = {}): Promise<string> {
+    const r = await this.sessionFor(cycleId).call({
+      operation: 'badRecords',
+      method: 'GET',
+      path: `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}/bad_records_file`,
+      headers: { accept: 'text/plain' },
+      repeatable: true,
+      signal: opts.signal,
+    });
+    return r.text;
+  }
+
+  /** The load parameters of a cycle, `GET /public/loads/{cycle}/input_summary` → `{ load_params }` (field notes 4.2), from the load origin. */
+  async inputSummary(cycleId: string, opts: CallOptions = {}): Promise<Record<string, unknown>> {
+    const path = `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}/input_summary`;
+    const r = await this.session.call({ operation: 'inputSummary', method: 'GET', path, repeatable: true, signal: opts.signal });
+    try {
+      return JSON.parse(r.text) as Record<string, unknown>;
+    } catch {
+      return { text: r.text };
+    }
+  }
+
+  /**
+   * Polls a cycle's status with backoff (×1.5 from `intervalMs` up to `maxIntervalMs`) until the load ends
+   * (seed 3): `internal_stage` DONE → resolves with the status; a status code other than OK → throws
+   * `LoadFailedError` with the status message as the service's text.
+   * @throws LoadFailedError, ConnectionError when `signal` aborts, ServiceError from the status call.
+   */
+  async pollLoadStatus(cycleId: string, opts: PollOptions = {}): Promise<LoadStatus> {
+    let wait = opts.intervalMs ?? 250;
+    const max = opts.maxIntervalMs ?? 10_000;
+    const path = `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}`;
+    for (;;) {
+      const s = await this.status(cycleId, opts);
+      opts.onStatus?.(s);
+      if (s.status.code && s.status.code !== 'OK') {
+        throw new LoadFailedError({ status: 200, serviceMessage: s.status.message ?? '', operation: 'pollLoadStatus', method: 'GET', path }, cycleId, s.status.code);
+      }
+      if (s.internalStage === 'DONE') return s;
+      await sleep(wait, opts.signal, { operation: 'pollLoadStatus', method: 'GET', path });
+      wait = Math.min(max, Math.ceil(wait * 1.5));
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, info: { operation: string; method: string; path: string }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(info, signal));
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(abortError(info, signal!));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function abortError(info: { operation: string; method: string; path: string }, signal: AbortSignal): Error {
+  return new ConnectionError(info, signal.reason, true);
+}

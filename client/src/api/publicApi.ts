@@ -1,0 +1,432 @@
+/**
+ * The public query and administration API of the Analytics Service (seed 4.2), one method per operation.
+ *
+ * Paths are under `/callosum/v1/tspublic/v1` (field notes 0: the docs show `/tspublic/v1`, every real call
+ * carries the `/callosum/v1` prefix). Parameters go in the query string or a form body, never JSON; arrays
+ * are JSON-encoded strings (field notes 0). Every call sends `X-Requested-By: ThoughtSpot` and
+ * `Accept: application/json` (see `session.ts`) and takes an `AbortSignal`.
+ */
+import type { Column, ColumnDataType, DataSourceColumns } from '../../../server/src/protocol';
+import type { HttpSession } from './session';
+import { ServiceError } from './errors';
+
+/** The path prefix of the public API (field notes 0). */
+export const PUBLIC_PREFIX = '/callosum/v1/tspublic/v1';
+
+/** Metadata object types of `listobjectheaders` (seed 4.2; field notes 3.1 adds USER and USER_GROUP). */
+export type MetadataType =
+  | 'QUESTION_ANSWER_BOOK'
+  | 'PINBOARD_ANSWER_BOOK'
+  | 'QUESTION_ANSWER_SHEET'
+  | 'PINBOARD_ANSWER_SHEET'
+  | 'LOGICAL_COLUMN'
+  | 'LOGICAL_TABLE'
+  | 'LOGICAL_RELATIONSHIP'
+  | 'TAG'
+  | 'DATA_SOURCE'
+  | 'USER'
+  | 'USER_GROUP';
+
+/** LOGICAL_TABLE subtypes (seed 4.2). */
+export type LogicalTableSubtype = 'ONE_TO_ONE_LOGICAL' | 'WORKSHEET' | 'PRIVATE_WORKSHEET' | 'USER_DEFINED' | 'AGGR_WORKSHEET' | string;
+
+/** Visualization header (seed 2.4). Times are epoch milliseconds. */
+export interface VizHeader {
+  id: string;
+  name: string;
+  /** GUID of the user who made it. */
+  author: string;
+  /** Epoch milliseconds. */
+  created: number;
+  /** Epoch milliseconds. */
+  modified: number;
+  modifiedBy: string;
+  /** GUID of the containing object (field notes 3.1), not a user. */
+  owner: string;
+}
+
+/** Object header (seed 2.4): the visualization header's members plus these. */
+export interface ObjectHeader extends VizHeader {
+  /** Present on some headers only. */
+  description?: string;
+  isAutoCreated: boolean;
+  isAutoDelete: boolean;
+}
+
+/** Parameters of `listobjectheaders` (seed 4.2); the wire name is given where it differs. All optional. */
+export interface ListObjectHeadersParams {
+  type?: MetadataType;
+  /** `subtypes`; applies when type is LOGICAL_TABLE; sent as a JSON array. */
+  subtypes?: LogicalTableSubtype[];
+  category?: 'ALL' | 'MY' | 'FAVORITE' | 'REQUESTED';
+  sort?: 'DEFAULT' | 'NAME' | 'DISPLAY_NAME' | 'AUTHOR' | 'CREATED' | 'MODIFIED';
+  /** `sortascending`; omitted means the default order. */
+  sortAscending?: boolean;
+  /** Batch offset; default -1 (the first page). */
+  offset?: number;
+  /** `batchsize`; -1 means no pagination. */
+  batchSize?: number;
+  /** `tagname`, sent as a JSON array. */
+  tagNames?: string[];
+  /** Object-name pattern, `%` is the wildcard (case-insensitive). */
+  pattern?: string;
+  /** `skipids`, sent as a JSON array. */
+  skipIds?: string[];
+  /** `fetchids`, sent as a JSON array. */
+  fetchIds?: string[];
+  /** `auto_created`: true lists only auto-created objects; omitted returns all. */
+  autoCreated?: boolean;
+}
+
+/** COMPACT (rows as arrays, the default) or FULL (rows as objects keyed by column name, null values omitted; field notes 1.3). */
+export type FormatType = 'COMPACT' | 'FULL';
+
+/** A cell: string or number; null for a missing value; dates are epoch seconds (field notes 1.2). */
+export type CellValue = string | number | boolean | null;
+
+/** Search data result (seed 2.5). Counts are numbers here even where the service sent strings. */
+export interface SearchDataResult<Row = CellValue[]> {
+  columnNames: string[];
+  /** Rows in the order of `columnNames` (COMPACT), or objects keyed by column name (FULL). */
+  data: Row[];
+  samplingRatio: number;
+  /** Rows of the whole result. */
+  totalRowCount: number;
+  /** Rows in this page. */
+  rowCount: number;
+  pageSize: number;
+  offset: number;
+}
+
+/** One visualization's data in a pinboard data result (seed 2.5). */
+export interface PinboardVizData<Row = CellValue[]> extends SearchDataResult<Row> {
+  name: string;
+}
+
+/** Paging shared by searchdata and pinboarddata (seed 4.2); -1 is "unset" everywhere (field notes 0). */
+export interface PagingParams {
+  /** `batchsize`; default -1 (the service's page size, 100000 rows at most). */
+  batchSize?: number;
+  /** `pagenumber`, 1-based; default -1. */
+  pageNumber?: number;
+  /** 1-based offset; default -1. */
+  offset?: number;
+  /** `formattype`; default COMPACT. */
+  formatType?: FormatType;
+}
+
+/** Parameters of `searchdata` (seed 4.2). */
+export interface SearchDataParams extends PagingParams {
+  /** `query_string`: the search query (seed 4.3). */
+  queryString: string;
+  /** `data_source_guid`: one worksheet, view or table. */
+  dataSourceGuid: string;
+}
+
+/** Parameters of `pinboarddata` (seed 4.2). */
+export interface PinboardDataParams extends PagingParams {
+  /** Pinboard id. */
+  id: string;
+  /** `vizid`: visualization ids to fetch, sent as a JSON array; all when omitted. */
+  vizIds?: string[];
+}
+
+/** A column as `metadata/details` gives it (field notes 3.2); only the members the client reads are typed. */
+export interface DetailsColumn {
+  header: { id: string; name: string; owner?: string; description?: string; isHidden?: boolean };
+  dataType: string;
+  type: 'ATTRIBUTE' | 'MEASURE' | 'UNKNOWN' | string;
+  defaultAggrType?: string;
+  synonyms?: string[];
+  [more: string]: unknown;
+}
+
+/** One storable of `metadata/details` (field notes 3.2). */
+export interface DetailsStorable {
+  header: { id: string; name: string; [more: string]: unknown };
+  type?: string;
+  columns?: DetailsColumn[];
+  [more: string]: unknown;
+}
+
+/** The `metadata/details` response (field notes 3.2). */
+export interface MetadataDetails {
+  storables: DetailsStorable[];
+  [more: string]: unknown;
+}
+
+/** Options every call takes. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+const DATA_TYPES = new Set<string>(['VARCHAR', 'CHAR', 'BOOL', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'DATE', 'DATE_TIME', 'TIME']);
+
+/** Maps a `metadata/details` data type onto the catalog protocol's (TIMESTAMP → DATE_TIME, unknown → VARCHAR). */
+export function toColumnDataType(t: string): ColumnDataType {
+  const u = t.toUpperCase();
+  if (DATA_TYPES.has(u)) return u as ColumnDataType;
+  if (u === 'TIMESTAMP') return 'DATE_TIME';
+  return 'VARCHAR';
+}
+
+/** Reads a count the service may send as a string (field notes 4.3) as a number; NaN-safe (missing → fallback). */
+export function toCount(v: unknown, fallback = 0): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return fallback;
+}
+
+function normalizeResult<R>(r: Record<string, unknown>): SearchDataResult<R> {
+  return {
+    ...(r as object),
+    columnNames: Array.isArray(r.columnNames) ? (r.columnNames as string[]) : [],
+    data: Array.isArray(r.data) ? (r.data as R[]) : [],
+    samplingRatio: toCount(r.samplingRatio, 1),
+    totalRowCount: toCount(r.totalRowCount),
+    rowCount: toCount(r.rowCount),
+    pageSize: toCount(r.pageSize, -1),
+    offset: toCount(r.offset, -1),
+  };
+}
+
+function parseJson<T>(text: string, operation: string, path: string, method: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ServiceError({ status: 200, serviceMessage: text.slice(0, 200), operation, method, path }, `${operation} (${method} ${path}) answered with a body that is not JSON`);
+  }
+}
+
+/** The public API on one session (the client's main origin). */
+export class PublicApi {
+  constructor(private readonly session: HttpSession) {}
+
+  private async get<T>(operation: string, path: string, query: Record<string, unknown>, opts: CallOptions = {}): Promise<T> {
+    const full = PUBLIC_PREFIX + path;
+    const r = await this.session.call({ operation, method: 'GET', path: full, query: query as never, repeatable: true, signal: opts.signal });
+    return parseJson<T>(r.text, operation, full, 'GET');
+  }
+
+  /** A POST with parameters in the query string (seed 4.2: pinboarddata, searchdata) or a form body. */
+  private async post(operation: string, path: string, params: { query?: Record<string, unknown>; form?: Record<string, unknown> }, repeatable: boolean, opts: CallOptions = {}): Promise<string> {
+    const full = PUBLIC_PREFIX + path;
+    const form = params.form ? formBody(params.form) : undefined;
+    const r = await this.session.call({
+      operation,
+      method: 'POST',
+      path: full,
+      query: params.query as never,
+      headers: form !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : { 'content-type': 'application/json' },
+      body: form,
+      repeatable,
+      signal: opts.signal,
+    });
+    return r.text;
+  }
+
+  /**
+   * `POST /session/login` (form fields username, password, rememberme; field notes 5.1). Keeps the
+   * cookies it sets (JSESSIONID, clientId). Called by the session itself; call it to check credentials.
+   * @throws AuthenticationError on 401 (the password is never in the message).
+   */
+  static async login(session: HttpSession, username: string, password: string, signal?: AbortSignal): Promise<void> {
+    await session.call({
+      operation: 'login',
+      method: 'POST',
+      path: `${PUBLIC_PREFIX}/session/login`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: formBody({ username, password, rememberme: false }),
+      repeatable: false,
+      authenticated: false,
+      signal,
+    });
+  }
+
+  /** `POST /session/logout`: ends the session on the service and drops its cookies. */
+  async logout(opts: CallOptions = {}): Promise<void> {
+    if (!this.session.isLoggedIn) return;
+    try {
+      await this.session.call({ operation: 'logout', method: 'POST', path: `${PUBLIC_PREFIX}/session/logout`, repeatable: false, signal: opts.signal });
+    } finally {
+      this.session.forget();
+    }
+  }
+
+  /** `GET /metadata/listobjectheaders` with every parameter of seed 4.2. Returns the bare array of headers (field notes 3.1). */
+  async listObjectHeaders(params: ListObjectHeadersParams = {}, opts: CallOptions = {}): Promise<ObjectHeader[]> {
+    return this.get<ObjectHeader[]>(
+      'listObjectHeaders',
+      '/metadata/listobjectheaders',
+      {
+        type: params.type,
+        subtypes: params.subtypes,
+        category: params.category,
+        sort: params.sort,
+        sortascending: params.sortAscending,
+        offset: params.offset,
+        batchsize: params.batchSize,
+        tagname: params.tagNames,
+        pattern: params.pattern,
+        skipids: params.skipIds,
+        fetchids: params.fetchIds,
+        auto_created: params.autoCreated,
+      },
+      opts,
+    );
+  }
+
+  /** `GET /metadata/listvizheaders?id=…`: the visualization headers of an answer or pinboard (seed 4.2). */
+  async listVizHeaders(id: string, opts: CallOptions = {}): Promise<VizHeader[]> {
+    return this.get<VizHeader[]>('listVizHeaders', '/metadata/listvizheaders', { id }, opts);
+  }
+
+  /** `GET /metadata/details?type=…&id=[…]` (field notes 3.2). */
+  async metadataDetails(type: MetadataType, ids: string[], opts: CallOptions & { showHidden?: boolean } = {}): Promise<MetadataDetails> {
+    const r = await this.get<MetadataDetails>('metadataDetails', '/metadata/details', { type, id: ids, showhidden: opts.showHidden }, opts);
+    if (!r || !Array.isArray(r.storables)) return { ...(r ?? {}), storables: [] };
+    return r;
+  }
+
+  /**
+   * The typed columns of one LOGICAL_TABLE through `metadata/details` (field notes 3.2: `type` MEASURE →
+   * kind MEASURE, anything else → ATTRIBUTE). Null when the service returned no storable for the id.
+   */
+  async tableColumns(id: string, opts: CallOptions = {}): Promise<DataSourceColumns | null> {
+    const d = await this.metadataDetails('LOGICAL_TABLE', [id], opts);
+    const s = d.storables.find((x) => x.header?.id === id) ?? d.storables[0];
+    if (!s) return null;
+    const columns: Column[] = (s.columns ?? []).map((c) => {
+      const col: Column = { id: c.header.id, name: c.header.name, dataType: toColumnDataType(c.dataType), kind: c.type === 'MEASURE' ? 'MEASURE' : 'ATTRIBUTE' };
+      if (c.header.description) col.description = c.header.description;
+      if (c.synonyms?.length) col.synonyms = c.synonyms;
+      return col;
+    });
+    return { id: s.header.id, name: s.header.name, columns };
+  }
+
+  /** `POST /pinboarddata` (seed 4.2): an object keyed by visualization id. */
+  async pinboardData(params: PinboardDataParams & { formatType: 'FULL' }, opts?: CallOptions): Promise<Record<string, PinboardVizData<Record<string, CellValue>>>>;
+  async pinboardData(params: PinboardDataParams, opts?: CallOptions): Promise<Record<string, PinboardVizData>>;
+  async pinboardData(params: PinboardDataParams, opts: CallOptions = {}): Promise<Record<string, PinboardVizData<unknown>>> {
+    const path = '/pinboarddata';
+    const text = await this.post(
+      'pinboardData',
+      path,
+      { query: { id: params.id, vizid: params.vizIds, batchsize: params.batchSize ?? -1, pagenumber: params.pageNumber ?? -1, offset: params.offset ?? -1, formattype: params.formatType ?? 'COMPACT' } },
+      true,
+      opts,
+    );
+    const raw = parseJson<Record<string, Record<string, unknown>>>(text, 'pinboardData', PUBLIC_PREFIX + path, 'POST');
+    const out: Record<string, PinboardVizData<unknown>> = {};
+    for (const [vizId, v] of Object.entries(raw ?? {})) out[vizId] = { ...normalizeResult<unknown>(v), name: String(v.name ?? '') };
+    return out;
+  }
+
+  /**
+   * `POST /searchdata` (seed 4.2, all parameters in the query string). Counts are normalized to numbers.
+   * @throws ServiceError with status 400 for an invalid query or data source (field notes 1.6).
+   */
+  async searchData(params: SearchDataParams & { formatType: 'FULL' }, opts?: CallOptions): Promise<SearchDataResult<Record<string, CellValue>>>;
+  async searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult>;
+  async searchData(params: SearchDataParams, opts: CallOptions = {}): Promise<SearchDataResult<unknown>> {
+    const path = '/searchdata';
+    const text = await this.post(
+      'searchData',
+      path,
+      {
+        query: {
+          query_string: params.queryString,
+          data_source_guid: params.dataSourceGuid,
+          batchsize: params.batchSize ?? -1,
+          pagenumber: params.pageNumber ?? -1,
+          offset: params.offset ?? -1,
+          formattype: params.formatType ?? 'COMPACT',
+        },
+      },
+      true,
+      opts,
+    );
+    return normalizeResult<unknown>(parseJson<Record<string, unknown>>(text, 'searchData', PUBLIC_PREFIX + path, 'POST'));
+  }
+
+  /**
+   * Every page of a search, as an async generator: `pagenumber` 1, 2, … with `batchsize = pageSize`
+   * (field notes 1.4: page 1 first), until a page is short, empty, or `totalRowCount` rows came.
+   * @param pageSize rows per page (default 10000; the service caps a call at 100000, field notes 1.2).
+   */
+  async *searchAllPages(params: Omit<SearchDataParams, 'batchSize' | 'pageNumber' | 'offset'> & { pageSize?: number }, opts: CallOptions = {}): AsyncGenerator<SearchDataResult<unknown>> {
+    const pageSize = params.pageSize ?? 10_000;
+    let fetched = 0;
+    for (let page = 1; ; page++) {
+      const r = await this.searchData({ queryString: params.queryString, dataSourceGuid: params.dataSourceGuid, formatType: params.formatType, batchSize: pageSize, pageNumber: page }, opts);
+      yield r;
+      fetched += r.data.length;
+      if (r.data.length === 0 || r.data.length < pageSize || fetched >= r.totalRowCount) return;
+    }
+  }
+
+  /** `GET /user/list`: all users, groups and their inter-dependencies (seed 4.2; shape not shown, returned as parsed JSON). */
+  async listUsers(opts: CallOptions = {}): Promise<unknown> {
+    return this.get<unknown>('listUsers', '/user/list', {}, opts);
+  }
+
+  /**
+   * `POST /user/sync`: synchronize principals from an external system (seed 4.2; shape not shown).
+   * Sent as form fields: `principals` (JSON array), `applyChanges`, `removeDeleted`, `password` (for new users).
+   */
+  async syncUsers(
+    params: { principals: unknown[]; applyChanges?: boolean; removeDeleted?: boolean; password?: string },
+    opts: CallOptions = {},
+  ): Promise<unknown> {
+    const text = await this.post(
+      'syncUsers',
+      '/user/sync',
+      { form: { principals: JSON.stringify(params.principals), applyChanges: params.applyChanges ?? false, removeDeleted: params.removeDeleted ?? false, password: params.password } },
+      false,
+      opts,
+    );
+    return text ? safeJson(text) : undefined;
+  }
+
+  /** `POST /user/updatepassword` (form fields `name`, `currentpassword`, `password`; seed 4.2). Neither password appears in errors. */
+  async updatePassword(params: { name: string; currentPassword: string; newPassword: string }, opts: CallOptions = {}): Promise<void> {
+    await this.post('updatePassword', '/user/updatepassword', { form: { name: params.name, currentpassword: params.currentPassword, password: params.newPassword } }, false, opts);
+  }
+
+  /** `POST /user/transfer/ownership?fromUserName=…&toUserName=…`: all objects of one user to another (seed 4.2). */
+  async transferOwnership(params: { fromUserName: string; toUserName: string }, opts: CallOptions = {}): Promise<void> {
+    await this.post('transferOwnership', '/user/transfer/ownership', { query: { fromUserName: params.fromUserName, toUserName: params.toUserName } }, true, opts);
+  }
+
+  /** `POST /group/addprivilege` (form fields `privilege`, `groupNames` as a JSON array; seed 4.2). */
+  async addPrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
+    await this.post('addPrivilege', '/group/addprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, true, opts);
+  }
+
+  /** `POST /group/removeprivilege` (form fields `privilege`, `groupNames` as a JSON array; seed 4.2). */
+  async removePrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
+    await this.post('removePrivilege', '/group/removeprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, true, opts);
+  }
+
+  /** `POST /materialization/refreshview/{id}`: re-executes the view's query and reloads it (seed 4.2). */
+  async refreshView(id: string, opts: CallOptions = {}): Promise<unknown> {
+    const text = await this.post('refreshView', `/materialization/refreshview/${encodeURIComponent(id)}`, {}, true, opts);
+    return text ? safeJson(text) : undefined;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Encodes form fields (application/x-www-form-urlencoded); undefined and null are left out. */
+export function formBody(fields: Record<string, unknown>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined && v !== null) p.append(k, String(v));
+  return p.toString();
+}
