@@ -1,0 +1,102 @@
+/**
+ * Entry point of the TSQ extension: wires the parts together and nothing else (connections, the
+ * language client and its catalog, the Objects view, the administration commands).
+ *
+ * `activate()` returns the automation API of the extension contract:
+ * `{ getConnectionState(), whenLanguageClientReady() }`.
+ */
+import * as vscode from 'vscode';
+import { Catalog } from './catalog';
+import { ConnectionManager, type ConnectionArgs, type ConnectionState } from './connections';
+import { TsqLanguageClient } from './languageClient';
+import { getLog } from './log';
+import { errorMessage, type ServiceApi } from './service';
+
+/** What `activate()` returns (read by the end-to-end tests through `getExtension('tsq.tsq').exports`). */
+export interface TsqApi {
+  getConnectionState(): ConnectionState;
+  whenLanguageClientReady(): Promise<void>;
+}
+
+export function activate(context: vscode.ExtensionContext): TsqApi {
+  const log = getLog();
+  context.subscriptions.push(log);
+  const connections = new ConnectionManager(context.secrets);
+  context.subscriptions.push(connections);
+
+  // one catalog per connection (by name), cleared on Refresh Catalog and on a switch
+  const catalogs = new Map<string, { api: ServiceApi; catalog: Catalog }>();
+  const catalogFor = async (): Promise<Catalog | undefined> => {
+    const name = connections.activeName();
+    if (!name) return undefined;
+    let api: ServiceApi;
+    try {
+      api = await connections.getService();
+    } catch {
+      return undefined;
+    }
+    let entry = catalogs.get(name);
+    if (!entry || entry.api !== api) {
+      entry = { api, catalog: new Catalog(api) };
+      catalogs.set(name, entry);
+    }
+    return entry.catalog;
+  };
+
+  const languageClient = new TsqLanguageClient(context, catalogFor);
+  context.subscriptions.push(languageClient);
+  languageClient.start().catch(() => undefined);
+
+  const objects = { refreshAll: () => undefined };
+
+  let lastConnected: string | undefined;
+  context.subscriptions.push(
+    connections.onDidChange((state) => {
+      const key = state.state === 'connected' ? state.name : undefined;
+      if (key === lastConnected) return;
+      lastConnected = key;
+      catalogs.clear();
+      void languageClient.notifyCatalogChanged();
+      objects.refreshAll();
+    }),
+  );
+
+  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  register('tsq.addConnection', (args?: Partial<ConnectionArgs>) => connections.addConnection(isArgs(args) ? args : undefined));
+  register('tsq.connectToEmulator', (args?: Partial<ConnectionArgs>) => connections.connectToEmulator(args && typeof args === 'object' && !(args instanceof vscode.Uri) ? args : undefined));
+  register('tsq.switchConnection', () => connections.switchConnection());
+  register('tsq.signOut', () => connections.signOut());
+  register('tsq.removeConnection', (name?: unknown) => connections.removeConnection(typeof name === 'string' ? name : undefined));
+  register('tsq.showLog', () => log.show());
+  register('tsq.refreshCatalog', async () => {
+    for (const entry of catalogs.values()) entry.catalog.clear();
+    await languageClient.notifyCatalogChanged();
+    objects.refreshAll();
+    log.info('Catalog refreshed.');
+  });
+  register('tsq.restartLanguageServer', async () => {
+    try {
+      await languageClient.restart();
+      log.info('Language server restarted.');
+    } catch (e) {
+      log.error(`Restarting the language server failed: ${errorMessage(e)}`);
+    }
+  });
+
+  void connections.migratePasswords().then(() => {
+    if (connections.activeConfig()) void connections.connect({ interactive: false });
+  });
+
+  return {
+    getConnectionState: () => connections.getState(),
+    whenLanguageClientReady: () => languageClient.whenReady(),
+  };
+}
+
+export function deactivate(): void {
+  // the subscriptions dispose the language client and the rest
+}
+
+function isArgs(value: unknown): value is Partial<ConnectionArgs> {
+  return !!value && typeof value === 'object' && !(value instanceof vscode.Uri) && typeof (value as ConnectionArgs).url === 'string';
+}

@@ -1,0 +1,117 @@
+/**
+ * The language client: starts `dist/server.js` over IPC (vscode-languageclient), answers the server's
+ * catalog requests (`tsq/dataSources`, `tsq/columns`, `tsq/columnValues`, server/src/protocol.ts) from
+ * the active connection's `Catalog`, and sends `tsq/catalogChanged` when the catalog changes (Refresh
+ * Catalog, connection switch). A failed start shows a message with a way to the log.
+ */
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { Methods, type ColumnsParams, type ColumnValuesParams, type DataSource, type DataSourceColumns } from '../../server/src/protocol';
+import type { Catalog } from './catalog';
+import { getLog } from './log';
+import { errorMessage } from './service';
+
+/** Gives the catalog of the active connection, or undefined when not connected. */
+export type CatalogAccess = () => Promise<Catalog | undefined>;
+
+export class TsqLanguageClient implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly catalog: CatalogAccess,
+  ) {}
+
+  /** Starts the server (once); resolves when the client is running, rejects when it failed to start. */
+  start(): Promise<void> {
+    this.ready ??= this.startClient();
+    return this.ready;
+  }
+
+  /** Resolves when the client is running (starting it if needed). */
+  whenReady(): Promise<void> {
+    return this.start();
+  }
+
+  /** Stops and starts the server again (TSQ: Restart Language Server). */
+  async restart(): Promise<void> {
+    const old = this.client;
+    this.client = undefined;
+    this.ready = undefined;
+    if (old) {
+      try {
+        await old.stop();
+      } catch (e) {
+        getLog().warn(`Stopping the language server failed: ${errorMessage(e)}`);
+      }
+      await old.dispose();
+    }
+    await this.start();
+  }
+
+  /** Tells the server that the catalog changed so it drops its cache and re-validates. */
+  async notifyCatalogChanged(): Promise<void> {
+    const c = this.client;
+    if (c && c.isRunning()) await c.sendNotification(Methods.catalogChanged, {});
+  }
+
+  /** The running client, if any (for other features that send `tsq/queries`). */
+  get languageClient(): LanguageClient | undefined {
+    return this.client;
+  }
+
+  async dispose(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    if (c) await c.dispose();
+  }
+
+  private async startClient(): Promise<void> {
+    const module = this.context.asAbsolutePath('dist/server.js');
+    const serverOptions: ServerOptions = {
+      run: { module, transport: TransportKind.ipc },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    };
+    const log = getLog();
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ language: 'tsq' }],
+      synchronize: { configurationSection: 'tsq' },
+      outputChannel: log,
+      initializationFailedHandler: (error) => {
+        log.error(`The TSQ language server failed to start: ${errorMessage(error)}`);
+        void vscode.window.showErrorMessage(`The TSQ language server failed to start: ${errorMessage(error)}`, 'Show Log', 'Restart').then((choice) => {
+          if (choice === 'Show Log') log.show();
+          else if (choice === 'Restart') void vscode.commands.executeCommand('tsq.restartLanguageServer');
+        });
+        return false;
+      },
+    };
+    const client = new LanguageClient('tsq', 'TSQ Language Server', serverOptions, clientOptions);
+    client.onRequest(Methods.dataSources, async (): Promise<DataSource[]> => {
+      const cat = await this.catalog();
+      // not connected: an error, so the server treats the catalog as unknown (no false diagnostics)
+      if (!cat) throw new Error('not connected');
+      return cat.dataSources();
+    });
+    client.onRequest(Methods.columns, async (params: ColumnsParams): Promise<DataSourceColumns | null> => {
+      const cat = await this.catalog();
+      if (!cat) throw new Error('not connected');
+      return cat.columns(params.dataSource);
+    });
+    client.onRequest(Methods.columnValues, async (params: ColumnValuesParams): Promise<string[]> => {
+      const cat = await this.catalog();
+      return cat ? cat.columnValues(params.dataSource, params.column, params.prefix ?? '') : [];
+    });
+    this.client = client;
+    try {
+      await client.start();
+    } catch (e) {
+      this.ready = undefined;
+      if (this.client === client) this.client = undefined;
+      log.error(`The TSQ language server could not start: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(`The TSQ language server could not start: ${errorMessage(e)}`, 'Show Log').then((c) => c && log.show());
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * The operations of the Analytics Service the extension's catalog, object tree and administration
+ * commands use, as one narrow interface. `createService` (in `serviceAdapter.ts`) implements it over
+ * `client/src/api`'s `AnalyticsServiceClient`; keeping the extension on this port lets the pure parts
+ * (catalog, tree paging) be tested against the real emulator without `vscode`.
+ *
+ * No `vscode` here.
+ */
+
+/** An object header of `metadata/listobjectheaders` or a visualization header of `listvizheaders` (seed 2.4). */
+export interface ObjectHeader {
+  id: string;
+  name: string;
+  /** GUID of the author (a user). */
+  author?: string;
+  /** Display name of the author, when the service gives one. */
+  authorName?: string;
+  /** Epoch milliseconds. */
+  created?: number;
+  /** Epoch milliseconds. */
+  modified?: number;
+  modifiedBy?: string;
+  /** GUID of the containing object; for a LOGICAL_COLUMN, its LOGICAL_TABLE (field notes 3.1). */
+  owner?: string;
+  description?: string;
+  isAutoCreated?: boolean;
+  isAutoDelete?: boolean;
+  /** Anything else the service sent (e.g. a subtype or a data type some services add). */
+  [key: string]: unknown;
+}
+
+/** Metadata types of `listobjectheaders` (seed 4.2; field notes 3.1 adds USER and USER_GROUP). */
+export type MetadataType =
+  | 'QUESTION_ANSWER_BOOK'
+  | 'PINBOARD_ANSWER_BOOK'
+  | 'QUESTION_ANSWER_SHEET'
+  | 'PINBOARD_ANSWER_SHEET'
+  | 'LOGICAL_COLUMN'
+  | 'LOGICAL_TABLE'
+  | 'LOGICAL_RELATIONSHIP'
+  | 'TAG'
+  | 'DATA_SOURCE'
+  | 'USER'
+  | 'USER_GROUP';
+
+/** Sort values of `listobjectheaders` (seed 4.2). */
+export type HeaderSort = 'DEFAULT' | 'NAME' | 'DISPLAY_NAME' | 'AUTHOR' | 'CREATED' | 'MODIFIED';
+/** Category values the tree offers (seed 4.2; REQUESTED is not offered). */
+export type HeaderCategory = 'ALL' | 'MY' | 'FAVORITE';
+
+/** Parameters of `listobjectheaders` (seed 4.2), camel-cased; undefined members are not sent. */
+export interface ListHeadersParams {
+  type: MetadataType;
+  /** LOGICAL_TABLE subtypes, sent as a JSON array. */
+  subtypes?: string[];
+  category?: HeaderCategory;
+  sort?: HeaderSort;
+  sortAscending?: boolean;
+  /** 0-based offset of the first header; -1 (or undefined) is the first page. */
+  offset?: number;
+  /** Page size; -1 means no pagination. */
+  batchSize?: number;
+  /** Name pattern, `%` the wildcard (case-insensitive). */
+  pattern?: string;
+  fetchIds?: string[];
+}
+
+/** A column object of `metadata/details` (field notes 3.2); only the members read here. */
+export interface DetailsColumn {
+  header: { id: string; name: string; owner?: string; description?: string; isHidden?: boolean };
+  dataType?: string;
+  type?: string;
+  synonyms?: string[];
+  [key: string]: unknown;
+}
+
+/** One storable of `metadata/details?type=LOGICAL_TABLE` (field notes 3.2). */
+export interface TableDetails {
+  header: { id: string; name: string; [key: string]: unknown };
+  type?: string;
+  columns?: DetailsColumn[];
+  [key: string]: unknown;
+}
+
+/** The search data result (seed 2.5), COMPACT format. */
+export interface SearchDataResult {
+  columnNames: string[];
+  data: unknown[][];
+  totalRowCount?: number;
+  rowCount?: number;
+  pageSize?: number;
+  offset?: number;
+  samplingRatio?: number;
+}
+
+/** A user or group of `user/list` (seed 4.2 catalogued; shape from the service, field notes). */
+export interface Principal {
+  id?: string;
+  name: string;
+  displayName?: string;
+  /** 'USER' or 'GROUP' (what `principalTypeEnum` or `type` says). */
+  kind: 'USER' | 'GROUP';
+  /** Names of the groups this principal belongs to. */
+  groupNames?: string[];
+  /** For groups, its privileges when the service lists them. */
+  privileges?: string[];
+}
+
+/**
+ * What the extension calls on the service. Every method rejects with an error carrying `status`
+ * (the HTTP status) and a message that includes the service's own text when the service refused.
+ */
+export interface ServiceApi {
+  /** Logs in to the public API (POST session/login); rejects with status 401 on a wrong password. */
+  login(): Promise<void>;
+  /** Logs out of both APIs' sessions; never rejects. */
+  logout(): Promise<void>;
+  listObjectHeaders(params: ListHeadersParams): Promise<ObjectHeader[]>;
+  /** `metadata/details?type=LOGICAL_TABLE&id=[...]` storables. */
+  tableDetails(ids: string[]): Promise<TableDetails[]>;
+  /** `metadata/listvizheaders?id=` of a pinboard or answer. */
+  listVizHeaders(id: string): Promise<ObjectHeader[]>;
+  searchData(params: { queryString: string; dataSourceGuid: string; batchSize?: number; offset?: number }): Promise<SearchDataResult>;
+  /** `user/list`: all users and groups. */
+  listPrincipals(): Promise<Principal[]>;
+  updatePassword(params: { name: string; currentPassword: string; newPassword: string }): Promise<void>;
+  transferOwnership(params: { fromUserName: string; toUserName: string }): Promise<void>;
+  addGroupPrivilege(params: { groupName: string; privilege: string }): Promise<void>;
+  removeGroupPrivilege(params: { groupName: string; privilege: string }): Promise<void>;
+  /** `user/sync` with the principals JSON (an array) read from a file; returns the service's summary. */
+  syncPrincipals(params: { principals: unknown[]; applyChanges: boolean; removeDeleted: boolean; password?: string }): Promise<unknown>;
+  /** `materialization/refreshview/{id}`. */
+  refreshMaterializedView(id: string): Promise<void>;
+}
+
+/** The HTTP status of an error thrown by the service client, or undefined for a network failure. */
+export function errorStatus(error: unknown): number | undefined {
+  const e = error as { status?: unknown; statusCode?: unknown } | undefined;
+  const s = e?.status ?? e?.statusCode;
+  return typeof s === 'number' ? s : undefined;
+}
+
+/** The message of any thrown value, for a person. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
