@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Packages the extension as a .vsix with @vscode/vsce.
+//   node scripts/package.mjs                      production build (minified, no source maps), then package
+//   node scripts/package.mjs --no-build           package the bundles already in dist/ (the end-to-end
+//                                                 harness does this: a rebuild would rewrite dist/ under
+//                                                 the feet of tests running in parallel)
+//   node scripts/package.mjs --out FILE.vsix      where to write it (default tsq-<version>.vsix)
+// The bundles are self-contained, so vsce runs with --no-dependencies; .vscodeignore is an
+// allow-list of what goes in. Prints the .vsix path on its last line; exits non-zero on failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const noBuild = args.includes('--no-build');
+const outIndex = args.indexOf('--out');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const out = resolve(outIndex >= 0 && args[outIndex + 1] ? args[outIndex + 1] : join(root, `${manifest.name}-${manifest.version}.vsix`));
+
+/** Runs a command in the repository root with inherited output; exits with its status on failure. */
+function run(what, cmd, cmdArgs) {
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) {
+    console.error(`package: ${what} failed (${r.error?.message ?? `exit ${r.status}`})`);
+    process.exit(r.status || 1);
+  }
+}
+
+if (!noBuild) run('production build', process.execPath, [join(root, 'esbuild.mjs'), '--production']);
+for (const f of ['dist/client.js', 'dist/server.js']) {
+  if (!existsSync(join(root, f))) {
+    console.error(`package: ${f} is missing; run 'npm run build' first (or drop --no-build)`);
+    process.exit(1);
+  }
+}
+const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
+if (!existsSync(vsce)) {
+  console.error("package: @vscode/vsce is not installed; run 'npm ci'");
+  process.exit(1);
+}
+mkdirSync(dirname(out), { recursive: true });
+run('vsce package', process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', out]);
+console.log(out);
