@@ -102,7 +102,7 @@ export async function* splitCsvChunks(source: AsyncIterable<Uint8Array | string>
           yield b;
           continue;
         }
-        const start = Math.max(0, opts.chunkBytes - sent);
+        const start = Math.max(0, opts.chunkBytes - 1 - sent);
         scanQuotes(b, 0, start);
         const end = recordEnd(b, start);
         if (end < 0) {
