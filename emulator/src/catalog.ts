@@ -1,0 +1,190 @@
+/**
+ * The emulator's metadata: data sources (LOGICAL_TABLEs and their LOGICAL_COLUMNs), answers and
+ * pinboards with their visualizations, tags, users and groups with their privileges. Kept in memory and
+ * written to `<dataDir>/catalog.json` after every change, so it survives restarts.
+ *
+ * Object shapes follow field notes 3.1 (object headers) and 3.2 (`metadata/details`).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ColumnDataType } from '../../server/src/protocol';
+import type { EmulatorUser, Privilege } from './context';
+
+/** Every privilege a group can hold (the `Privilege` type of the context, as a list for validation). */
+export const PRIVILEGES: readonly Privilege[] = ['ADMINISTRATION', 'DATAMANAGEMENT', 'USERDATAUPLOADING', 'DATADOWNLOADING', 'AUTHORING', 'SHAREWITHALL'];
+
+/** Default aggregation of a column (`defaultAggrType` of field notes 3.2). */
+export type DefaultAggr = 'SUM' | 'AVERAGE' | 'MIN' | 'MAX' | 'COUNT' | 'COUNT_DISTINCT' | 'STD_DEVIATION' | 'VARIANCE' | 'NONE';
+
+/** The header members every metadata object shares (seed 2.4; times in epoch milliseconds, users by GUID). */
+export interface Header {
+  id: string;
+  name: string;
+  description?: string;
+  /** GUID of the user who owns the object (moved by `user/transfer/ownership`). */
+  author: string;
+  created: number;
+  modified: number;
+  modifiedBy: string;
+  /** Tag GUIDs. */
+  tags: string[];
+  /** GUIDs of the groups and users the object is shared with (they may read it). */
+  sharedWith: string[];
+  isAutoCreated: boolean;
+}
+
+/** A LOGICAL_COLUMN of a data source; `physicalName` is the column of the DuckDB table it reads. */
+export interface LogicalColumn {
+  id: string;
+  name: string;
+  dataType: ColumnDataType;
+  kind: 'ATTRIBUTE' | 'MEASURE';
+  aggregation: DefaultAggr;
+  description?: string;
+  synonyms: string[];
+  physicalName: string;
+}
+
+/**
+ * A LOGICAL_TABLE: a table (`ONE_TO_ONE_LOGICAL`, one per DuckDB table) or a worksheet over one table's
+ * columns (`WORKSHEET`). `tableId` is the table's own GUID for a table, the base table's for a worksheet.
+ */
+export interface LogicalTable extends Header {
+  subtype: 'ONE_TO_ONE_LOGICAL' | 'WORKSHEET';
+  tableId: string;
+  database: string;
+  schema: string;
+  /** The table name of the target (for a worksheet: the base table's). */
+  tableName: string;
+  /** Quoted DuckDB name, `"<database>.<schema>"."<table>"` (see emulator/README.md). */
+  sqlName: string;
+  columns: LogicalColumn[];
+}
+
+/** A visualization of an answer or pinboard: a name, a data source (GUID) and a `.tsq` query. */
+export interface Visualization {
+  id: string;
+  name: string;
+  dataSource: string;
+  query: string;
+}
+
+/** An answer (`QUESTION_ANSWER_BOOK`) or a pinboard (`PINBOARD_ANSWER_BOOK`). */
+export interface AnswerBook extends Header {
+  type: 'QUESTION_ANSWER_BOOK' | 'PINBOARD_ANSWER_BOOK';
+  visualizations: Visualization[];
+}
+
+/** A tag (`TAG`). */
+export interface Tag extends Header {}
+
+/** A stored user: the password is kept only as an scrypt hash (`salt` and `hash` hex). */
+export interface StoredUser {
+  id: string;
+  name: string;
+  displayName: string;
+  mail?: string;
+  salt: string;
+  hash: string;
+  /** Group GUIDs. */
+  groups: string[];
+  /** True while the password is a built-in demo password (refused on non-loopback addresses). */
+  demoPassword?: boolean;
+  created: number;
+  modified: number;
+}
+
+/** A stored group (`USER_GROUP`) and the privileges it grants its users. */
+export interface StoredGroup {
+  id: string;
+  name: string;
+  displayName: string;
+  privileges: Privilege[];
+  created: number;
+  modified: number;
+}
+
+/** The persisted form of the catalog (`<dataDir>/catalog.json`). */
+export interface CatalogState {
+  version: 1;
+  tables: LogicalTable[];
+  books: AnswerBook[];
+  tags: Tag[];
+  users: StoredUser[];
+  groups: StoredGroup[];
+}
+
+/** The in-memory catalog with look-ups by GUID and by name (case-insensitive, seed 8.2). */
+export class Catalog {
+  state: CatalogState;
+  private readonly file: string;
+
+  /** Reads `<dataDir>/catalog.json` when it exists; starts empty otherwise. Throws on a corrupt file. */
+  constructor(dataDir: string) {
+    mkdirSync(dataDir, { recursive: true });
+    this.file = join(dataDir, 'catalog.json');
+    this.state = existsSync(this.file)
+      ? (JSON.parse(readFileSync(this.file, 'utf8')) as CatalogState)
+      : { version: 1, tables: [], books: [], tags: [], users: [], groups: [] };
+  }
+
+  /** Writes the catalog atomically (temporary file, then rename). */
+  save(): void {
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.state, null, 1));
+    renameSync(tmp, this.file);
+  }
+
+  /** A LOGICAL_TABLE (table or worksheet) by GUID. */
+  dataSource(id: string): LogicalTable | undefined {
+    const k = id.toLowerCase();
+    return this.state.tables.find((t) => t.id === k);
+  }
+
+  /** A data source by GUID or, failing that, by name (case-insensitive). */
+  dataSourceByIdOrName(idOrName: string): LogicalTable | undefined {
+    const k = idOrName.toLowerCase();
+    return this.state.tables.find((t) => t.id === k) ?? this.state.tables.find((t) => t.name.toLowerCase() === k);
+  }
+
+  /** The physical table (ONE_TO_ONE_LOGICAL) of a target; schema defaults to `engine_default_schema` (seed 2.2). */
+  table(database: string, schema: string | undefined, name: string): LogicalTable | undefined {
+    const s = (schema ?? 'engine_default_schema').toLowerCase();
+    return this.state.tables.find(
+      (t) => t.subtype === 'ONE_TO_ONE_LOGICAL' && t.database.toLowerCase() === database.toLowerCase() && t.schema.toLowerCase() === s && t.tableName.toLowerCase() === name.toLowerCase(),
+    );
+  }
+
+  book(id: string): AnswerBook | undefined {
+    return this.state.books.find((b) => b.id === id.toLowerCase());
+  }
+
+  userByName(name: string): StoredUser | undefined {
+    return this.state.users.find((u) => u.name.toLowerCase() === name.toLowerCase());
+  }
+
+  storedUser(id: string): StoredUser | undefined {
+    return this.state.users.find((u) => u.id === id);
+  }
+
+  groupByName(name: string): StoredGroup | undefined {
+    return this.state.groups.find((g) => g.name.toLowerCase() === name.toLowerCase());
+  }
+
+  /** The user with the privileges of its groups as they are now (ADMINISTRATION implies every privilege). */
+  user(id: string): EmulatorUser | undefined {
+    const u = this.storedUser(id);
+    if (!u) return undefined;
+    const privileges = new Set<Privilege>();
+    for (const gid of u.groups) for (const p of this.state.groups.find((g) => g.id === gid)?.privileges ?? []) privileges.add(p);
+    if (privileges.has('ADMINISTRATION')) for (const p of PRIVILEGES) privileges.add(p);
+    return { id: u.id, name: u.name, displayName: u.displayName, privileges };
+  }
+
+  /** True when the user may read the object: an administrator, its author, or a user or group it is shared with (seed 5). */
+  canRead(user: EmulatorUser, obj: Header): boolean {
+    if (user.privileges.has('ADMINISTRATION') || obj.author === user.id) return true;
+    const groups = this.storedUser(user.id)?.groups ?? [];
+    return obj.sharedWith.some((s) => s === user.id || groups.includes(s));
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * The built-in `--demo` seed: real datasets of the `vega-datasets` npm package, read by DuckDB at first
+ * start, in database `demo`, schema `engine_default_schema`:
+ *
+ * - `flights`: 200,000 rows (every 15th row of flights-3m.parquet, so the whole of 2001 is covered) with
+ *   date (DATE_TIME), delay and distance (INT32 measures), origin and destination;
+ * - `cars`, `movies`, `seattle-weather`, `stocks` (dates parsed to DATE).
+ *
+ * Plus a worksheet, two pinboards of three visualizations each, an answer, tags, and the users
+ * `tsadmin` / `admin` (group Administrator: every privilege) and `analyst` / `analyst` (group Analysts:
+ * reads the demo data sources, no data-management privilege). The group `Data Managers` holds
+ * DATAMANAGEMENT and has no users until `user/sync` adds some.
+ */
+import { dirname, join } from 'node:path';
+import type { SeedModel } from './seed';
+
+/** Folder of the vega-datasets files. */
+export function vegaDataDir(): string {
+  // The package exports only its build entry (build/index.js); the data folder sits beside build/.
+  return join(dirname(require.resolve('vega-datasets')), '..', 'data');
+}
+
+function lit(path: string): string {
+  return `'${path.replace(/'/g, "''")}'`;
+}
+
+/** The demo seed model (tables are filled by DuckDB `SELECT`s over the vega-datasets files). */
+export function demoSeed(): SeedModel {
+  const d = vegaDataDir();
+  const f = (name: string): string => lit(join(d, name));
+  const common = { database: 'demo', schema: 'engine_default_schema', sharedWith: ['Analysts'], author: 'tsadmin' };
+  return {
+    groups: [
+      { name: 'Administrator', displayName: 'Administrator', privileges: ['ADMINISTRATION'] },
+      { name: 'Analysts', displayName: 'Analysts', privileges: ['AUTHORING', 'DATADOWNLOADING'] },
+      { name: 'Data Managers', displayName: 'Data Managers', privileges: ['DATAMANAGEMENT'] },
+    ],
+    users: [
+      { name: 'tsadmin', displayName: 'Administrator', password: 'admin', groups: ['Administrator'] },
+      { name: 'analyst', displayName: 'Analyst', password: 'analyst', groups: ['Analysts'] },
+    ],
+    tags: [{ name: 'demo', description: 'Built-in demo data (vega-datasets)' }, 'flights', 'finance', 'weather'],
+    tables: [
+      {
+        ...common,
+        name: 'flights',
+        description: 'US domestic flights of 2001 (200,000 of the 3 million of vega-datasets flights-3m)',
+        tags: ['demo', 'flights'],
+        columns: [
+          { name: 'date', dataType: 'DATE_TIME', description: 'Scheduled departure' },
+          { name: 'delay', dataType: 'INT32', description: 'Arrival delay in minutes' },
+          { name: 'distance', dataType: 'INT32', description: 'Distance in miles' },
+          { name: 'origin', dataType: 'VARCHAR', description: 'Origin airport (IATA code)', synonyms: ['from'] },
+          { name: 'destination', dataType: 'VARCHAR', description: 'Destination airport (IATA code)', synonyms: ['to'] },
+        ],
+        select: `SELECT "date", delay, distance, origin, destination FROM read_parquet(${f('flights-3m.parquet')}, file_row_number = true) WHERE file_row_number % 15 = 0 ORDER BY file_row_number`,
+      },
+      {
+        ...common,
+        name: 'cars',
+        description: 'Cars of 1970-1982 (vega-datasets cars)',
+        tags: ['demo'],
+        columns: [
+          { name: 'Name', dataType: 'VARCHAR' },
+          { name: 'Miles_per_Gallon', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+          { name: 'Cylinders', dataType: 'INT32', kind: 'ATTRIBUTE' },
+          { name: 'Displacement', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+          { name: 'Horsepower', dataType: 'INT32', aggregation: 'AVERAGE' },
+          { name: 'Weight_in_lbs', dataType: 'INT32', aggregation: 'AVERAGE' },
+          { name: 'Acceleration', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+          { name: 'Year', dataType: 'DATE' },
+          { name: 'Origin', dataType: 'VARCHAR' },
+        ],
+        select: `SELECT "Name", "Miles_per_Gallon", "Cylinders", "Displacement", "Horsepower", "Weight_in_lbs", "Acceleration", "Year", "Origin" FROM read_json_auto(${f('cars.json')})`,
+      },
+      {
+        ...common,
+        name: 'movies',
+        description: 'Movies with grosses and ratings (vega-datasets movies)',
+        tags: ['demo'],
+        columns: [
+          { name: 'Title', dataType: 'VARCHAR' },
+          { name: 'US Gross', dataType: 'INT64' },
+          { name: 'Worldwide Gross', dataType: 'INT64' },
+          { name: 'Production Budget', dataType: 'INT64' },
+          { name: 'Release Date', dataType: 'DATE' },
+          { name: 'MPAA Rating', dataType: 'VARCHAR' },
+          { name: 'Running Time min', dataType: 'INT32', aggregation: 'AVERAGE' },
+          { name: 'Distributor', dataType: 'VARCHAR' },
+          { name: 'Major Genre', dataType: 'VARCHAR', synonyms: ['genre'] },
+          { name: 'Director', dataType: 'VARCHAR' },
+          { name: 'IMDB Rating', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+          { name: 'Rotten Tomatoes Rating', dataType: 'INT32', aggregation: 'AVERAGE' },
+        ],
+        select: `SELECT ("Title" ->> '$') AS "Title", "US Gross", "Worldwide Gross", "Production Budget", try_strptime("Release Date", '%b %d %Y')::DATE, "MPAA Rating", "Running Time min", "Distributor", "Major Genre", "Director", "IMDB Rating", "Rotten Tomatoes Rating" FROM read_json_auto(${f('movies.json')})`,
+      },
+      {
+        ...common,
+        name: 'seattle-weather',
+        description: 'Daily weather in Seattle 2012-2015 (vega-datasets seattle-weather)',
+        tags: ['demo', 'weather'],
+        columns: [
+          { name: 'date', dataType: 'DATE' },
+          { name: 'precipitation', dataType: 'DOUBLE' },
+          { name: 'temp_max', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+          { name: 'temp_min', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+          { name: 'wind', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+          { name: 'weather', dataType: 'VARCHAR' },
+        ],
+        select: `SELECT "date", precipitation, temp_max, temp_min, wind, weather FROM read_csv(${f('seattle-weather.csv')}, header = true)`,
+      },
+      {
+        ...common,
+        name: 'stocks',
+        description: 'Monthly stock prices 2000-2010 (vega-datasets stocks)',
+        tags: ['demo', 'finance'],
+        columns: [
+          { name: 'symbol', dataType: 'VARCHAR' },
+          { name: 'date', dataType: 'DATE' },
+          { name: 'price', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+        ],
+        select: `SELECT symbol, strptime("date", '%b %d %Y')::DATE, price FROM read_csv(${f('stocks.csv')}, header = true, columns = {'symbol': 'VARCHAR', 'date': 'VARCHAR', 'price': 'DOUBLE'})`,
+      },
+    ],
+    worksheets: [
+      {
+        name: 'Flights Worksheet',
+        description: 'Flights with friendlier column names',
+        table: 'flights',
+        tags: ['demo', 'flights'],
+        sharedWith: ['Analysts'],
+        author: 'tsadmin',
+        columns: [
+          { name: 'Departure', column: 'date' },
+          { name: 'Origin', column: 'origin' },
+          { name: 'Destination', column: 'destination' },
+          { name: 'Delay', column: 'delay' },
+          { name: 'Distance', column: 'distance' },
+          { name: 'Average Delay', column: 'delay', aggregation: 'AVERAGE' },
+        ],
+      },
+    ],
+    pinboards: [
+      {
+        name: 'Flight Operations',
+        description: 'Delays and traffic of 2001',
+        tags: ['demo', 'flights'],
+        sharedWith: ['Analysts'],
+        author: 'tsadmin',
+        visualizations: [
+          { name: 'Total delay by origin, top 10', dataSource: 'flights', query: '[origin] [delay] top 10' },
+          { name: 'Distance flown per month', dataSource: 'flights', query: '[date].monthly [distance]' },
+          { name: 'Average delay by weekday', dataSource: 'flights', query: "[date].'day of week' average [delay]" },
+        ],
+      },
+      {
+        name: 'Markets and Weather',
+        description: 'Stock prices and Seattle weather',
+        tags: ['demo', 'finance', 'weather'],
+        sharedWith: ['Analysts'],
+        author: 'tsadmin',
+        visualizations: [
+          { name: 'Average price by symbol and year', dataSource: 'stocks', query: '[symbol] [date].yearly [price]' },
+          { name: 'Days by weather', dataSource: 'seattle-weather', query: '[weather] count [date]' },
+          { name: 'Monthly maximum temperature', dataSource: 'seattle-weather', query: '[date].monthly [temp_max]' },
+        ],
+      },
+    ],
+    answers: [
+      {
+        name: 'Top grossing genres',
+        description: 'Worldwide gross by major genre',
+        tags: ['demo'],
+        sharedWith: ['Analysts'],
+        author: 'tsadmin',
+        visualizations: [{ name: 'Worldwide gross by genre', dataSource: 'movies', query: '[Major Genre] [Worldwide Gross] top 5' }],
+      },
+    ],
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The emulator's engine: one DuckDB database file, `<dataDir>/engine.duckdb`.
+ *
+ * Mapping of the seed's targets (seed 2.2) onto DuckDB: the table `{database, schema, table}` is the
+ * DuckDB table `"<database>.<schema>"."<table>"` — one DuckDB schema per database and schema of the
+ * service, named `database.schema` with the names as declared in the seed (DuckDB compares identifiers
+ * case-insensitively, as the service does). Column names are kept as declared.
+ */
+import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { join } from 'node:path';
+import type { ColumnDataType } from '../../server/src/protocol';
+
+/** Quotes a DuckDB identifier (`"` doubled), so no name can inject SQL. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The quoted DuckDB name of a target table: `"<database>.<schema>"."<table>"`. */
+export function sqlTableName(database: string, schema: string, table: string): string {
+  return `${quoteIdent(`${database}.${schema}`)}.${quoteIdent(table)}`;
+}
+
+/** The DuckDB type that stores a column data type (field notes 3.2 vocabulary). */
+export const DUCKDB_TYPE: Record<ColumnDataType, string> = {
+  VARCHAR: 'VARCHAR',
+  CHAR: 'VARCHAR',
+  BOOL: 'BOOLEAN',
+  INT32: 'INTEGER',
+  INT64: 'BIGINT',
+  FLOAT: 'FLOAT',
+  DOUBLE: 'DOUBLE',
+  DATE: 'DATE',
+  DATE_TIME: 'TIMESTAMP',
+  TIME: 'TIME',
+};
+
+/** The column data type for a DuckDB type name (as `DESCRIBE` prints it); VARCHAR for anything else. */
+export function dataTypeOfDuckDb(t: string): ColumnDataType {
+  const u = t.toUpperCase();
+  if (u === 'BOOLEAN') return 'BOOL';
+  if (['TINYINT', 'SMALLINT', 'INTEGER', 'UTINYINT', 'USMALLINT'].includes(u)) return 'INT32';
+  if (['BIGINT', 'UINTEGER', 'HUGEINT', 'UBIGINT'].includes(u)) return 'INT64';
+  if (u === 'FLOAT' || u === 'REAL') return 'FLOAT';
+  if (u === 'DOUBLE' || u.startsWith('DECIMAL')) return 'DOUBLE';
+  if (u === 'DATE') return 'DATE';
+  if (u.startsWith('TIMESTAMP')) return 'DATE_TIME';
+  if (u.startsWith('TIME')) return 'TIME';
+  return 'VARCHAR';
+}
+
+/** True for the numeric column data types (MEASUREs by default). */
+export function isNumeric(t: ColumnDataType): boolean {
+  return t === 'INT32' || t === 'INT64' || t === 'FLOAT' || t === 'DOUBLE';
+}
+
+/** True for DATE and DATE_TIME (date buckets and date filters apply). */
+export function isDate(t: ColumnDataType): boolean {
+  return t === 'DATE' || t === 'DATE_TIME';
+}
+
+/**
+ * The DuckDB database with a small pool of connections for reads (searchdata); writers (loads, seeding)
+ * take their own connection from `connect()` and close it.
+ */
+export class Engine {
+  private idle: DuckDBConnection[] = [];
+  private constructor(readonly instance: DuckDBInstance) {}
+
+  /** Opens (or creates) `<dataDir>/engine.duckdb`. Throws when the file is locked by another process. */
+  static async open(dataDir: string): Promise<Engine> {
+    return new Engine(await DuckDBInstance.create(join(dataDir, 'engine.duckdb')));
+  }
+
+  /** A new connection; the caller closes it (`closeSync()`). */
+  connect(): Promise<DuckDBConnection> {
+    return this.instance.connect();
+  }
+
+  /** Runs `fn` on a pooled connection (at most a few kept idle), returning the connection afterwards. */
+  async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    const c = this.idle.pop() ?? (await this.instance.connect());
+    try {
+      return await fn(c);
+    } finally {
+      if (this.idle.length < 4) this.idle.push(c);
+      else c.closeSync();
+    }
+  }
+
+  /** Closes every pooled connection and the database. */
+  close(): void {
+    for (const c of this.idle) c.closeSync();
+    this.idle = [];
+    this.instance.closeSync();
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The emulator's command line:
+ *   node dist/emulator.js [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR]
+ *                         [--demo] [--now ISO-8601]
+ * Prints `Analytics Service emulator listening on http://HOST:PORT` once it accepts requests (and the
+ * load port's URL when it has its own). Ctrl-C or SIGTERM shuts it down cleanly.
+ */
+import { parseArgs } from 'node:util';
+import { startEmulator } from './app';
+
+const USAGE = 'usage: emulator [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR] [--demo] [--now ISO-8601]';
+
+/** Parses a port flag; exits with a message for anything but an integer 0..65535. */
+function port(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    console.error(`--${flag}: not a port number: ${v}\n${USAGE}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'load-port': { type: 'string' },
+        'data-dir': { type: 'string' },
+        seed: { type: 'string' },
+        demo: { type: 'boolean' },
+        now: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const emu = await startEmulator({
+    host: values.host,
+    port: port('port', values.port),
+    loadPort: port('load-port', values['load-port']),
+    dataDir: values['data-dir'],
+    seed: values.seed,
+    demo: values.demo,
+    now: values.now,
+  });
+  console.log(`Analytics Service emulator listening on ${emu.url}`);
+  if (emu.loadUrl) console.log(`Analytics Service emulator data-load API listening on ${emu.loadUrl}`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    emu.close().then(
+      () => process.exit(0),
+      (e) => {
+        console.error(`emulator: error while shutting down: ${(e as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((e) => {
+  console.error(`emulator: ${(e as Error).message}`);
+  process.exit(1);
+});

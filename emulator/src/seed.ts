@@ -1,0 +1,286 @@
+/**
+ * Seeding: the `--seed DIR` folder (`DIR/model.json`, format in emulator/model.schema.json and
+ * emulator/README.md) and the built-in `--demo` seed (emulator/src/demo.ts) are applied the same way.
+ *
+ * Seeding only adds what is missing: an object whose stable GUID (guid.ts) is already in the catalog
+ * is left as it is, and a table that already exists in DuckDB keeps its rows. So committed loads,
+ * changed passwords and privileges persist across restarts with the same `--seed`/`--demo`.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { ColumnDataType } from '../../server/src/protocol';
+import { COLUMN_DATA_TYPES } from '../../server/src/protocol';
+import { hashPassword } from './auth';
+import type { AnswerBook, Catalog, DefaultAggr, Header, LogicalColumn, LogicalTable } from './catalog';
+import { PRIVILEGES } from './catalog';
+import type { Privilege } from './context';
+import type { Engine } from './engine';
+import { DUCKDB_TYPE, dataTypeOfDuckDb, isNumeric, quoteIdent, sqlTableName } from './engine';
+import { stableGuid } from './guid';
+
+/** A column of a seed table. `kind` defaults to MEASURE for numeric types, ATTRIBUTE otherwise. */
+export interface SeedColumn {
+  name: string;
+  dataType: ColumnDataType;
+  kind?: 'ATTRIBUTE' | 'MEASURE';
+  /** Default aggregation of a MEASURE (default SUM); NONE for attributes. */
+  aggregation?: DefaultAggr;
+  description?: string;
+  synonyms?: string[];
+}
+
+/** Members shared by every seed object that has a header. */
+export interface SeedObject {
+  name: string;
+  description?: string;
+  /** Tag names. */
+  tags?: string[];
+  /** Names of the groups and users that may read the object. */
+  sharedWith?: string[];
+  /** User name of the author (default: the first user of an administrator group). */
+  author?: string;
+}
+
+/** A table (LOGICAL_TABLE, subtype ONE_TO_ONE_LOGICAL). Columns are inferred from `csv` when omitted. */
+export interface SeedTable extends SeedObject {
+  database: string;
+  schema?: string;
+  columns?: SeedColumn[];
+  /** CSV file (with a header row) relative to the seed folder. */
+  csv?: string;
+  /** Internal (demo only, never read from model.json): a DuckDB SELECT giving the rows. */
+  select?: string;
+}
+
+/** A worksheet over one table's columns; a column entry is a column name or a renaming. */
+export interface SeedWorksheet extends SeedObject {
+  /** The table: its name, or `database.schema.table`. */
+  table: string;
+  /** Columns of the worksheet (default: all of the table's). */
+  columns?: (string | { name: string; column?: string; kind?: 'ATTRIBUTE' | 'MEASURE'; aggregation?: DefaultAggr; description?: string; synonyms?: string[] })[];
+}
+
+/** An answer or a pinboard: visualizations that are a name, a data source (name or GUID) and a `.tsq` query. */
+export interface SeedBook extends SeedObject {
+  visualizations: { name: string; dataSource: string; query: string }[];
+}
+
+/** The seed folder's `model.json`. */
+export interface SeedModel {
+  tables?: SeedTable[];
+  worksheets?: SeedWorksheet[];
+  answers?: SeedBook[];
+  pinboards?: SeedBook[];
+  tags?: (string | { name: string; description?: string })[];
+  groups?: { name: string; displayName?: string; privileges?: Privilege[] }[];
+  users?: { name: string; displayName?: string; password: string; mail?: string; groups?: string[] }[];
+}
+
+/** Options of `applySeed`. */
+export interface ApplySeedOptions {
+  /** Folder that `csv` paths are relative to. */
+  baseDir?: string;
+  /** Marks the users' passwords as demo passwords (refused on non-loopback addresses). */
+  demo?: boolean;
+  /** Clock for created/modified (epoch ms). */
+  now: number;
+}
+
+/** Reads and checks `DIR/model.json`. Throws an Error naming the problem for a missing file or a bad model. */
+export function readSeedFolder(dir: string): SeedModel {
+  let model: SeedModel;
+  try {
+    model = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as SeedModel;
+  } catch (e) {
+    throw new Error(`cannot read the seed model ${join(dir, 'model.json')}: ${(e as Error).message}`);
+  }
+  for (const t of model.tables ?? []) {
+    if ((t as { select?: unknown }).select !== undefined) throw new Error(`seed table ${t.name}: "select" is not a model.json member`);
+  }
+  return model;
+}
+
+function check(cond: unknown, msg: string): asserts cond {
+  if (!cond) throw new Error(`seed: ${msg}`);
+}
+
+/**
+ * Applies a seed model to the catalog and the engine (adds what is missing, see the module comment).
+ * Throws an Error naming the object for an invalid model (unknown data type, privilege, group, table…).
+ */
+export async function applySeed(catalog: Catalog, engine: Engine, model: SeedModel, opts: ApplySeedOptions): Promise<void> {
+  const st = catalog.state;
+  const now = opts.now;
+  for (const g of model.groups ?? []) {
+    check(g.name, 'a group needs a name');
+    for (const p of g.privileges ?? []) check(PRIVILEGES.includes(p), `group ${g.name}: unknown privilege ${p}`);
+    const id = stableGuid('group', g.name);
+    if (!st.groups.some((x) => x.id === id)) st.groups.push({ id, name: g.name, displayName: g.displayName ?? g.name, privileges: [...(g.privileges ?? [])], created: now, modified: now });
+  }
+  for (const u of model.users ?? []) {
+    check(u.name && typeof u.password === 'string', 'a user needs a name and a password');
+    const id = stableGuid('user', u.name);
+    if (st.users.some((x) => x.id === id)) continue;
+    const groups = (u.groups ?? []).map((n) => {
+      const g = catalog.groupByName(n);
+      check(g, `user ${u.name}: unknown group ${n}`);
+      return g.id;
+    });
+    st.users.push({ id, name: u.name, displayName: u.displayName ?? u.name, mail: u.mail, ...(await hashPassword(u.password)), groups, demoPassword: opts.demo || undefined, created: now, modified: now });
+  }
+  if (st.users.length === 0) {
+    // A seed without users still needs someone to log in: the built-in administrator tsadmin / admin.
+    const gid = stableGuid('group', 'Administrator');
+    if (!st.groups.some((g) => g.id === gid)) st.groups.push({ id: gid, name: 'Administrator', displayName: 'Administrator', privileges: ['ADMINISTRATION'], created: now, modified: now });
+    st.users.push({ id: stableGuid('user', 'tsadmin'), name: 'tsadmin', displayName: 'Administrator', ...(await hashPassword('admin')), groups: [gid], demoPassword: true, created: now, modified: now });
+  }
+  const admin = st.users.find((u) => catalog.user(u.id)?.privileges.has('ADMINISTRATION')) ?? st.users[0]!;
+
+  const tagId = (name: string): string => {
+    const id = stableGuid('tag', name);
+    if (!st.tags.some((t) => t.id === id)) st.tags.push({ id, name, author: admin.id, created: now, modified: now, modifiedBy: admin.id, tags: [], sharedWith: [], isAutoCreated: false });
+    return id;
+  };
+  for (const t of model.tags ?? []) {
+    const name = typeof t === 'string' ? t : t.name;
+    const id = tagId(name);
+    if (typeof t !== 'string' && t.description) st.tags.find((x) => x.id === id)!.description = t.description;
+  }
+  const header = (o: SeedObject, id: string): Header => {
+    const author = o.author ? catalog.userByName(o.author) : admin;
+    check(author, `${o.name}: unknown author ${o.author}`);
+    const sharedWith = (o.sharedWith ?? []).map((n) => {
+      const p = catalog.groupByName(n) ?? catalog.userByName(n);
+      check(p, `${o.name}: sharedWith names unknown group or user ${n}`);
+      return p.id;
+    });
+    return {
+      id,
+      name: o.name,
+      ...(o.description !== undefined ? { description: o.description } : {}),
+      author: author.id,
+      created: now,
+      modified: now,
+      modifiedBy: author.id,
+      tags: (o.tags ?? []).map(tagId),
+      sharedWith,
+      isAutoCreated: false,
+    };
+  };
+
+  for (const t of model.tables ?? []) {
+    check(t.name && t.database, 'a table needs a database and a name');
+    const schema = t.schema ?? 'engine_default_schema';
+    const id = stableGuid('table', t.database, schema, t.name);
+    if (st.tables.some((x) => x.id === id)) continue;
+    const columns = await createTable(engine, t, schema, opts.baseDir);
+    const sqlName = sqlTableName(t.database, schema, t.name);
+    st.tables.push({
+      ...header(t, id),
+      subtype: 'ONE_TO_ONE_LOGICAL',
+      tableId: id,
+      database: t.database,
+      schema,
+      tableName: t.name,
+      sqlName,
+      columns: columns.map((c) => logicalColumn(id, c, c.name)),
+    });
+  }
+
+  for (const w of model.worksheets ?? []) {
+    const id = stableGuid('worksheet', w.name);
+    if (st.tables.some((x) => x.id === id)) continue;
+    const base = st.tables.find((t) => t.subtype === 'ONE_TO_ONE_LOGICAL' && (t.name.toLowerCase() === w.table.toLowerCase() || `${t.database}.${t.schema}.${t.tableName}`.toLowerCase() === w.table.toLowerCase()));
+    check(base, `worksheet ${w.name}: unknown table ${w.table}`);
+    const entries = w.columns ?? base.columns.map((c) => c.name);
+    const columns = entries.map((e) => {
+      const spec = typeof e === 'string' ? { name: e } : e;
+      const src = base.columns.find((c) => c.name.toLowerCase() === (spec.column ?? spec.name).toLowerCase());
+      check(src, `worksheet ${w.name}: table ${base.name} has no column ${spec.column ?? spec.name}`);
+      return logicalColumn(id, { ...src, ...spec, dataType: src.dataType, kind: spec.kind ?? src.kind, aggregation: spec.aggregation ?? (spec.kind ? undefined : src.aggregation), description: spec.description ?? src.description, synonyms: spec.synonyms ?? src.synonyms }, src.physicalName);
+    });
+    checkUniqueNames(w.name, columns);
+    st.tables.push({ ...header(w, id), subtype: 'WORKSHEET', tableId: base.id, database: base.database, schema: base.schema, tableName: base.tableName, sqlName: base.sqlName, columns });
+  }
+
+  for (const [list, type] of [[model.answers, 'QUESTION_ANSWER_BOOK'], [model.pinboards, 'PINBOARD_ANSWER_BOOK']] as const) {
+    for (const b of list ?? []) {
+      const id = stableGuid(type === 'QUESTION_ANSWER_BOOK' ? 'answer' : 'pinboard', b.name);
+      if (st.books.some((x) => x.id === id)) continue;
+      const book: AnswerBook = {
+        ...header(b, id),
+        type,
+        visualizations: (b.visualizations ?? []).map((v) => {
+          const ds = catalog.dataSourceByIdOrName(v.dataSource);
+          check(ds, `${b.name}: visualization ${v.name} names unknown data source ${v.dataSource}`);
+          return { id: stableGuid('viz', id, v.name), name: v.name, dataSource: ds.id, query: v.query };
+        }),
+      };
+      st.books.push(book);
+    }
+  }
+  catalog.save();
+}
+
+function logicalColumn(owner: string, c: { name: string; dataType: ColumnDataType; kind?: 'ATTRIBUTE' | 'MEASURE'; aggregation?: DefaultAggr; description?: string; synonyms?: string[] }, physicalName: string): LogicalColumn {
+  check(COLUMN_DATA_TYPES.includes(c.dataType), `column ${c.name}: unknown dataType ${c.dataType}`);
+  check(!/[[\]]/.test(c.name), `column ${c.name}: names cannot contain [ or ] (seed 8.4)`);
+  const kind = c.kind ?? (isNumeric(c.dataType) ? 'MEASURE' : 'ATTRIBUTE');
+  return {
+    id: stableGuid('column', owner, c.name),
+    name: c.name,
+    dataType: c.dataType,
+    kind,
+    aggregation: kind === 'MEASURE' ? (c.aggregation && c.aggregation !== 'NONE' ? c.aggregation : 'SUM') : 'NONE',
+    ...(c.description !== undefined ? { description: c.description } : {}),
+    synonyms: c.synonyms ?? [],
+    physicalName,
+  };
+}
+
+function checkUniqueNames(owner: string, cols: { name: string }[]): void {
+  const seen = new Set<string>();
+  for (const c of cols) {
+    check(!seen.has(c.name.toLowerCase()), `${owner}: column names must be unique ignoring case (seed 8.3): ${c.name}`);
+    seen.add(c.name.toLowerCase());
+  }
+}
+
+function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+/** Creates the DuckDB table of a seed table unless it exists; returns its columns (declared or inferred). */
+async function createTable(engine: Engine, t: SeedTable, schema: string, baseDir: string | undefined): Promise<SeedColumn[]> {
+  const name = sqlTableName(t.database, schema, t.name);
+  const c = await engine.connect();
+  try {
+    await c.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(`${t.database}.${schema}`)}`);
+    const exists = (await c.runAndReadAll(`SELECT count(*) FROM duckdb_tables() WHERE schema_name = $1 AND table_name = $2`, [`${t.database}.${schema}`, t.name])).getRows()[0]![0];
+    let source: string | undefined;
+    if (t.csv) {
+      check(baseDir, `table ${t.name}: csv needs a seed folder`);
+      const path = isAbsolute(t.csv) ? t.csv : resolve(baseDir, t.csv);
+      check(!relative(resolve(baseDir), path).startsWith('..'), `table ${t.name}: csv ${t.csv} is outside the seed folder`);
+      source = `SELECT * FROM read_csv(${sqlString(path)}, header = true, auto_detect = true)`;
+    } else if (t.select) source = t.select;
+    if (!Number(exists)) {
+      if (t.columns) {
+        checkUniqueNames(t.name, t.columns);
+        for (const col of t.columns) check(COLUMN_DATA_TYPES.includes(col.dataType), `table ${t.name}, column ${col.name}: unknown dataType ${col.dataType}`);
+        await c.run(`CREATE TABLE ${name} (${t.columns.map((col) => `${quoteIdent(col.name)} ${DUCKDB_TYPE[col.dataType]}`).join(', ')})`);
+        if (source) await c.run(`INSERT INTO ${name} ${source}`);
+      } else {
+        check(source, `table ${t.name}: give columns or a csv file`);
+        await c.run(`CREATE TABLE ${name} AS ${source}`);
+      }
+    }
+    if (t.columns) return t.columns;
+    const described = (await c.runAndReadAll(`DESCRIBE ${name}`)).getRowObjectsJson() as { column_name: string; column_type: string }[];
+    const cols = described.map((d) => ({ name: d.column_name, dataType: dataTypeOfDuckDb(d.column_type) }));
+    checkUniqueNames(t.name, cols);
+    return cols;
+  } finally {
+    c.closeSync();
+  }
+}
