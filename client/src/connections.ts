@@ -228,6 +228,12 @@ export class ConnectionManager implements vscode.Disposable {
     return true;
   }
 
+  /** Replaces the stored password of the active connection (after Change Password of the signed-in user). */
+  async storePassword(password: string): Promise<void> {
+    const cfg = this.activeConfig();
+    if (cfg) await this.secrets.store(SECRET_PREFIX + cfg.name, password);
+  }
+
   /** Adds (or replaces) a connection, stores its password, makes it active and connects. Prompts for what `args` does not give. */
   async addConnection(args?: Partial<ConnectionArgs>): Promise<boolean> {
     const automated = !!(args && args.url && args.username && args.password !== undefined);

@@ -6,11 +6,13 @@
  * `{ getConnectionState(), whenLanguageClientReady() }`.
  */
 import * as vscode from 'vscode';
+import { registerAdminCommands } from './admin';
 import { Catalog } from './catalog';
 import { ConnectionManager, type ConnectionArgs, type ConnectionState } from './connections';
 import { TsqLanguageClient } from './languageClient';
 import { getLog } from './log';
 import { errorMessage, type ServiceApi } from './service';
+import { registerObjectsView } from './tree/provider';
 
 /** What `activate()` returns (read by the end-to-end tests through `getExtension('tsq.tsq').exports`). */
 export interface TsqApi {
@@ -47,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   context.subscriptions.push(languageClient);
   languageClient.start().catch(() => undefined);
 
-  const objects = { refreshAll: () => undefined };
+  const objects = registerObjectsView(context, connections);
 
   let lastConnected: string | undefined;
   context.subscriptions.push(
@@ -82,6 +84,8 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
       log.error(`Restarting the language server failed: ${errorMessage(e)}`);
     }
   });
+
+  registerAdminCommands(context, connections, () => objects.refreshAll());
 
   void connections.migratePasswords().then(() => {
     if (connections.activeConfig()) void connections.connect({ interactive: false });

@@ -1,0 +1,295 @@
+/**
+ * The Objects view (`tsq.objects` in the `tsq` container): a TreeDataProvider with lazily loaded,
+ * paged children ("Load more…"), "Loading…", empty and error nodes (with Retry; errors are never
+ * cached), a server-side name filter, sort and category from `tsq.objects.*`, icons by data type,
+ * tooltips, and the item commands (Refresh, Filter, Retry, Load More, New Query on This Data Source,
+ * Copy GUID, Copy Name, Refresh Materialized View).
+ */
+import * as vscode from 'vscode';
+import { Catalog } from '../catalog';
+import type { ConnectionManager } from '../connections';
+import { getLog } from '../log';
+import { errorMessage, errorStatus, type HeaderCategory, type HeaderSort, type ServiceApi } from '../service';
+import { childrenFetcher, contextFlags, isExpandable, nodeDescription, nodeIcon, nodeLabel, rootNodes, toPattern, tooltipLines, type ListOptions, type ObjectNode } from './nodes';
+import { PagedList, type ListEntry } from './paging';
+
+/** A placeholder entry of a list (Loading…, empty, error, Load more…), bound to the list's owner. */
+type Placeholder = { kind: 'placeholder'; key: string; entry: Exclude<ListEntry<ObjectNode>, { kind: 'item' }>; ownerKey: string };
+type Element = ObjectNode | Placeholder;
+
+/** What extension.ts needs of the view. */
+export interface ObjectsView {
+  /** Drops every loaded list and the catalog used for columns; the view reloads what is expanded. */
+  refreshAll(): void;
+}
+
+class ObjectsProvider implements vscode.TreeDataProvider<Element> {
+  private readonly changed = new vscode.EventEmitter<Element | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly lists = new Map<string, PagedList<ObjectNode>>();
+  private readonly nodes = new Map<string, ObjectNode>();
+  private readonly parents = new Map<string, string | undefined>();
+  private pattern: string | undefined;
+  private admin: { key: string; value?: boolean; pending?: Promise<void> } | undefined;
+  private catalog: { api: ServiceApi; catalog: Catalog } | undefined;
+
+  constructor(private readonly connections: ConnectionManager) {}
+
+  get filter(): string | undefined {
+    return this.pattern;
+  }
+
+  setFilter(pattern: string | undefined): void {
+    this.pattern = pattern;
+    this.refreshAll();
+  }
+
+  refreshAll(): void {
+    this.lists.clear();
+    this.admin = undefined;
+    this.catalog = undefined;
+    this.changed.fire(undefined);
+  }
+
+  /** Reloads one node's children (or everything). */
+  refresh(node?: Element): void {
+    if (!node) return this.refreshAll();
+    const key = node.kind === 'placeholder' ? node.ownerKey : node.key;
+    const list = this.lists.get(key);
+    if (list) list.reset();
+    if (key === 'root:dataSources' || key.startsWith('group:') || key.startsWith('object:LOGICAL_TABLE')) this.catalog?.catalog.clear();
+    this.fire(key);
+  }
+
+  async retry(node?: Element): Promise<void> {
+    if (!node || node.kind !== 'placeholder') return this.refreshAll();
+    const list = this.lists.get(node.ownerKey);
+    if (list) await list.retry();
+    else this.fire(node.ownerKey);
+  }
+
+  async loadMore(node?: Element): Promise<void> {
+    if (!node || node.kind !== 'placeholder') return;
+    await this.lists.get(node.ownerKey)?.loadMore();
+  }
+
+  getParent(element: Element): Element | undefined {
+    const parentKey = element.kind === 'placeholder' ? element.ownerKey : this.parents.get(element.key);
+    return parentKey ? this.nodes.get(parentKey) : undefined;
+  }
+
+  getTreeItem(element: Element): vscode.TreeItem {
+    if (element.kind === 'placeholder') return placeholderItem(element);
+    const item = new vscode.TreeItem(nodeLabel(element), isExpandable(element) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = element.key;
+    item.description = nodeDescription(element);
+    item.iconPath = new vscode.ThemeIcon(nodeIcon(element));
+    item.contextValue = contextFlags(element).join(' ');
+    const lines = tooltipLines(element);
+    if (lines.length) {
+      const md = new vscode.MarkdownString(undefined, false);
+      md.appendMarkdown(`**${escapeMarkdown(nodeLabel(element))}**\n\n`);
+      for (const [k, v] of lines) md.appendMarkdown(`${escapeMarkdown(k)}: ${escapeMarkdown(v)}  \n`);
+      item.tooltip = md;
+    }
+    return item;
+  }
+
+  getChildren(element?: Element): Element[] {
+    if (!element) return this.roots();
+    if (element.kind === 'placeholder') return [];
+    const list = this.listOf(element);
+    return list.children().map((entry) => {
+      if (entry.kind === 'item') {
+        this.nodes.set(entry.item.key, entry.item);
+        this.parents.set(entry.item.key, element.key);
+        return entry.item;
+      }
+      return { kind: 'placeholder', key: `${element.key}/${entry.kind}`, entry, ownerKey: element.key } satisfies Placeholder;
+    });
+  }
+
+  private roots(): Element[] {
+    const cfg = this.connections.activeConfig();
+    if (!cfg) return [];
+    const key = cfg.name;
+    if (!this.admin || this.admin.key !== key) {
+      const probe: { key: string; value?: boolean; pending?: Promise<void> } = { key };
+      probe.pending = (async () => {
+        try {
+          await (await this.connections.getService()).listPrincipals();
+          probe.value = true;
+        } catch (e) {
+          probe.value = false;
+          const status = errorStatus(e);
+          if (status && status !== 401 && status !== 403) getLog().info(`Users & Groups hidden: ${errorMessage(e)}`);
+        } finally {
+          probe.pending = undefined;
+          if (this.admin === probe && probe.value) this.changed.fire(undefined);
+        }
+      })();
+      this.admin = probe;
+    }
+    const roots = rootNodes(this.admin.value === true);
+    for (const r of roots) {
+      this.nodes.set(r.key, r);
+      this.parents.set(r.key, undefined);
+    }
+    return roots;
+  }
+
+  private listOf(node: ObjectNode): PagedList<ObjectNode> {
+    let list = this.lists.get(node.key);
+    if (!list) {
+      const { fetch, batchSize } = childrenFetcher(node, () => this.connections.getService(), () => this.catalogFor(), this.listOptions());
+      list = new PagedList(fetch, batchSize, () => this.fire(node.key));
+      this.lists.set(node.key, list);
+    }
+    return list;
+  }
+
+  private async catalogFor(): Promise<Catalog> {
+    const api = await this.connections.getService();
+    if (!this.catalog || this.catalog.api !== api) this.catalog = { api, catalog: new Catalog(api) };
+    return this.catalog.catalog;
+  }
+
+  private listOptions(): ListOptions {
+    const c = vscode.workspace.getConfiguration('tsq.objects');
+    const batch = c.get<number>('batchSize') ?? 50;
+    return {
+      sort: (c.get<string>('sort') ?? 'NAME') as HeaderSort,
+      sortAscending: c.get<boolean>('sortAscending') ?? true,
+      category: (c.get<string>('category') ?? 'ALL') as HeaderCategory,
+      batchSize: Number.isInteger(batch) && batch > 0 ? batch : 50,
+      pattern: this.pattern,
+    };
+  }
+
+  private fire(key: string): void {
+    this.changed.fire(this.nodes.get(key));
+  }
+}
+
+function placeholderItem(p: Placeholder): vscode.TreeItem {
+  const e = p.entry;
+  const item = new vscode.TreeItem('', vscode.TreeItemCollapsibleState.None);
+  item.id = p.key;
+  switch (e.kind) {
+    case 'loading':
+      item.label = 'Loading…';
+      item.iconPath = new vscode.ThemeIcon('loading~spin');
+      item.contextValue = 'tsq:loading';
+      break;
+    case 'empty':
+      item.label = 'No objects';
+      item.description = 'nothing here, or nothing matches the filter';
+      item.contextValue = 'tsq:empty';
+      break;
+    case 'error':
+      item.label = e.message;
+      item.tooltip = `${e.message}\n\nClick to retry.`;
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+      item.contextValue = 'tsq:error';
+      item.command = { command: 'tsq.objects.retry', title: 'Retry', arguments: [p] };
+      break;
+    case 'loadMore':
+      item.label = 'Load more…';
+      item.iconPath = new vscode.ThemeIcon('ellipsis');
+      item.contextValue = 'tsq:loadMore';
+      item.command = { command: 'tsq.objects.loadMore', title: 'Load More', arguments: [p] };
+      break;
+  }
+  return item;
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
+}
+
+/** A data source's `@datasource` line: its name quoted, or its GUID when the name holds a quote (seed 8, limit 5). */
+export function datasourceLine(name: string, id: string): string {
+  return `@datasource '${name.includes("'") ? id : name}'`;
+}
+
+/** Registers the view and its commands. */
+export function registerObjectsView(context: vscode.ExtensionContext, connections: ConnectionManager): ObjectsView {
+  const provider = new ObjectsProvider(connections);
+  const view = vscode.window.createTreeView('tsq.objects', { treeDataProvider: provider, showCollapseAll: true });
+  const setDescription = () => {
+    view.description = provider.filter ? `filter: ${provider.filter}` : undefined;
+    void vscode.commands.executeCommand('setContext', 'tsq.objects.filtered', !!provider.filter);
+  };
+  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  context.subscriptions.push(
+    view,
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('tsq.objects')) provider.refreshAll();
+    }),
+  );
+  register('tsq.objects.refresh', (node?: Element) => provider.refresh(isElement(node) ? node : undefined));
+  register('tsq.objects.retry', (node?: Element) => provider.retry(isElement(node) ? node : undefined));
+  register('tsq.objects.loadMore', (node?: Element) => provider.loadMore(isElement(node) ? node : undefined));
+  register('tsq.objects.filter', async (text?: unknown) => {
+    const value =
+      typeof text === 'string'
+        ? text
+        : await vscode.window.showInputBox({
+            title: 'TSQ: Filter Objects',
+            prompt: 'Object name pattern (% is the wildcard; without % it matches anywhere). Empty clears the filter.',
+            value: provider.filter ?? '',
+          });
+    if (value === undefined) return;
+    provider.setFilter(toPattern(value));
+    setDescription();
+  });
+  register('tsq.newQueryOnDataSource', async (node?: Element) => {
+    if (!isElement(node) || node.kind !== 'object') return;
+    const line = datasourceLine(node.header.name, node.header.id);
+    const doc = await vscode.workspace.openTextDocument({ language: 'tsq', content: `${line}\n` });
+    const editor = await vscode.window.showTextDocument(doc);
+    const end = doc.lineAt(doc.lineCount - 1).range.end;
+    editor.selection = new vscode.Selection(end, end);
+  });
+  register('tsq.copyGuid', async (node?: Element) => {
+    const id = guidOf(node);
+    if (id) await vscode.env.clipboard.writeText(id);
+  });
+  register('tsq.copyName', async (node?: Element) => {
+    if (isElement(node) && node.kind !== 'placeholder') await vscode.env.clipboard.writeText(node.kind === 'principal' ? node.principal.name : nodeLabel(node));
+  });
+  register('tsq.refreshMaterializedView', async (node?: Element) => {
+    if (!isElement(node) || node.kind !== 'object') return;
+    const name = node.header.name;
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Refreshing the materialized view ${name}…` }, async () => {
+        await (await connections.getService()).refreshMaterializedView(node.header.id);
+      });
+      void vscode.window.showInformationMessage(`The materialized view ${name} was refreshed.`);
+      provider.refresh(node);
+    } catch (e) {
+      getLog().error(`Refresh of materialized view ${name} failed: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(`Could not refresh the materialized view ${name}: ${errorMessage(e)}`, 'Show Log').then((c) => c && getLog().show());
+    }
+  });
+  return { refreshAll: () => provider.refreshAll() };
+}
+
+function isElement(value: unknown): value is Element {
+  return !!value && typeof value === 'object' && typeof (value as Element).kind === 'string' && typeof (value as Element).key === 'string';
+}
+
+function guidOf(node: unknown): string | undefined {
+  if (!isElement(node) || node.kind === 'placeholder') return undefined;
+  switch (node.kind) {
+    case 'object':
+    case 'viz':
+      return node.header.id;
+    case 'column':
+      return node.column.id;
+    case 'principal':
+      return node.principal.id;
+    default:
+      return undefined;
+  }
+}
