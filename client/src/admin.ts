@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { ConnectionManager } from './connections';
 import { getLog } from './log';
+import { parsePrincipalsFile, summarizeSync } from './principals';
 import { errorMessage, errorStatus, type Principal, type ServiceApi } from './service';
 
 /** Group privileges offered by the pickers (the privileges of ThoughtSpot-like groups). */
@@ -153,33 +154,4 @@ export function registerAdminCommands(context: vscode.ExtensionContext, connecti
       if (mode.apply) changed();
     }),
   );
-}
-
-/**
- * The principals of a sync file: a JSON array of principals (or an object with a `principals`
- * array). @throws Error naming the file and what is wrong when it is not.
- */
-export function parsePrincipalsFile(text: string, file: string): unknown[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${file} is not valid JSON (${errorMessage(e)})`);
-  }
-  const list = Array.isArray(value) ? value : Array.isArray((value as { principals?: unknown })?.principals) ? (value as { principals: unknown[] }).principals : undefined;
-  if (!list) throw new Error(`${file} must hold a JSON array of principals (users and groups)`);
-  const bad = list.findIndex((p) => !p || typeof p !== 'object' || typeof (p as { name?: unknown }).name !== 'string');
-  if (bad >= 0) throw new Error(`${file}: principal #${bad + 1} has no "name"`);
-  return list;
-}
-
-/** A one-line summary of a `user/sync` answer (counts of its arrays when it has them). */
-export function summarizeSync(result: unknown): string {
-  if (result && typeof result === 'object' && !Array.isArray(result)) {
-    const parts = Object.entries(result as Record<string, unknown>)
-      .filter(([, v]) => Array.isArray(v))
-      .map(([k, v]) => `${(v as unknown[]).length} ${k}`);
-    if (parts.length) return parts.join(', ');
-  }
-  return typeof result === 'string' && result ? result.slice(0, 200) : 'see the log';
 }
