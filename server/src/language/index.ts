@@ -1,0 +1,17 @@
+/**
+ * Public API of the pure TSQ language service (server/src/language): the factory, the parser and lexer
+ * (the emulator's searchdata uses `parseQuery`), the keyword catalogue, the diagnostic codes and the AST
+ * and interface types.
+ */
+export * from './ast';
+export * from './types';
+export * as diagnosticCodes from './diagnosticCodes';
+export { getLanguageService, type ServiceContext } from './languageService';
+export { parseDocument, parseQuery, parseTokens, tokenAt, queryAt, clauseAt, dataSourceAt } from './parser';
+export { tokenize, type Token, type TokenKind } from './lexer';
+export {
+  KEYWORDS, findKeyword, findDateBucket, DATE_BUCKETS, AGGREGATIONS, TEXT_OPERATORS, COMPARISON_OPERATORS, RANGE_OPERATORS, DATE_UNITS,
+  type KeywordInfo, type KeywordCategory,
+} from './keywords';
+export { SEMANTIC_TOKEN_LEGEND } from './semanticTokens';
+export { closest, editDistance, type UnknownColumnData } from './validation';

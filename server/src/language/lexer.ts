@@ -1,0 +1,419 @@
+/**
+ * The `.tsq` lexer: one pass over the text, no backtracking, every token with its offsets (seed 4.3 token
+ * types; keywords of field notes section 2, multi-word ones as one token, case-insensitive, longest match).
+ *
+ * Pure: no `vscode`, no connection, no I/O. Never throws: any input (binary bytes, huge lines, unbalanced
+ * brackets and quotes) gives tokens, and problems go to the optional diagnostics sink.
+ */
+import type { ParseDiagnostic } from './ast';
+import * as codes from './diagnosticCodes';
+import { WORD_KEYWORD_SPELLINGS, findKeyword } from './keywords';
+
+/**
+ * Kinds of token:
+ * - `column`: `[name]` (`value` = the name as written, `closed` false when `]` is missing; `inner*` = the name's span)
+ * - `value`: `'text'` (or `"text"`) (`value` = the content, `closed` false when unterminated; `inner*` = the content's span)
+ * - `number`: `42`, `-5`, `3.14` (`value` = the raw text)
+ * - `operator`: `=`, `!=`, `<`, `<=`, `>`, `>=` (`value` = the operator)
+ * - `keyword`: a catalogue keyword, possibly several words (`value` = its canonical name, e.g. `sort by`, `day`)
+ * - `word`: a bare word that is no keyword (`value` = the text)
+ * - `constant`: `{null}` or `{empty}` (`value` = `null` or `empty`)
+ * - `comma`, `dot`, `semicolon`, `lparen`, `rparen`: punctuation
+ * - `comment`: `-- …` to the end of the line
+ * - `directive`: `@datasource value` (`value` = the data source, '' when missing; `inner*` = its span)
+ * - `blank`: a whitespace run holding a blank line (it ends a query)
+ * - `stray`: a run of characters that start no token
+ */
+export type TokenKind =
+  | 'column' | 'value' | 'number' | 'operator' | 'keyword' | 'word' | 'constant'
+  | 'comma' | 'dot' | 'semicolon' | 'lparen' | 'rparen'
+  | 'comment' | 'directive' | 'blank' | 'stray';
+
+/** A token: `[start, end)` UTF-16 offsets into the text, end exclusive. */
+export interface Token {
+  kind: TokenKind;
+  start: number;
+  end: number;
+  /** Meaning depends on `kind` (see `TokenKind`). */
+  value: string;
+  /** Columns: `]` present; values: closing quote present; true for other kinds. */
+  closed: boolean;
+  /** Span of the column name / value content / directive value; equal to start/end for other kinds. */
+  innerStart: number;
+  innerEnd: number;
+}
+
+/** Upper bound on diagnostics collected per text (a 10 MB file of binary bytes must not give millions). */
+export const MAX_LEXER_DIAGNOSTICS = 1000;
+
+// Character classes, by char code.
+const WS = 1, WORD_START = 2, WORD_PART = 4, DIGIT = 8;
+const cls = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  let v = 0;
+  if (c === 9 || c === 10 || c === 11 || c === 12 || c === 13 || c === 32) v |= WS;
+  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95) v |= WORD_START | WORD_PART;
+  if (c >= 48 && c <= 57) v |= DIGIT | WORD_PART;
+  if (c === 45) v |= WORD_PART; // '-' inside words (year-over-year)
+  cls[c] = v;
+}
+const isWs = (c: number) => (c < 128 ? (cls[c]! & WS) !== 0 : c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a));
+// Non-ASCII letters (column-like words in any language) count as word characters; control and
+// replacement characters do not.
+const isHighWord = (c: number) => c >= 0xc0 && !isWs(c) && c !== 0xfffd;
+const isWordStart = (c: number) => (c < 128 ? (cls[c]! & WORD_START) !== 0 : isHighWord(c));
+const isWordPart = (c: number) => (c < 128 ? (cls[c]! & WORD_PART) !== 0 : isHighWord(c));
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** Multi-word keyword spellings by first word: the remaining words, longest first. */
+const PHRASES = new Map<string, string[][]>();
+const SINGLE = new Set<string>();
+for (const spelling of WORD_KEYWORD_SPELLINGS) {
+  const words = spelling.split(' ');
+  if (words.length === 1) {
+    SINGLE.add(spelling);
+    continue;
+  }
+  let list = PHRASES.get(words[0]!);
+  if (!list) PHRASES.set(words[0]!, (list = []));
+  list.push(words.slice(1));
+}
+for (const list of PHRASES.values()) list.sort((a, b) => b.length - a.length);
+
+/** Characters that cut the name of an unclosed column short (so `[origin = 'SEA'` still sees the filter). */
+const isColumnCut = (c: number) => c === 39 || c === 34 || c === 61 || c === 60 || c === 62 || c === 33 || c === 59 || c === 44 || c === 40 || c === 41;
+
+/**
+ * Splits a text into tokens. Whitespace is skipped except for whitespace runs holding a blank line (a line
+ * that is empty or whitespace-only), which become `blank` tokens.
+ *
+ * @param text any text (a whole `.tsq` document or one query string).
+ * @param diagnostics optional sink for lexical problems (codes of diagnosticCodes.ts: unterminated value,
+ *   unclosed bracket, empty column, bracket in column, quote in value, double-quoted value, stray character,
+ *   unknown directive, directive without value); at most `MAX_LEXER_DIAGNOSTICS` are added.
+ * @returns the tokens in order, comments included. Never throws.
+ */
+export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[] {
+  const n = text.length;
+  const tokens: Token[] = [];
+  let diagCount = 0;
+  const report = (start: number, end: number, code: string, message: string, severity: 'error' | 'warning' = 'error') => {
+    if (!diagnostics || diagCount >= MAX_LEXER_DIAGNOSTICS) return;
+    diagCount++;
+    diagnostics.push({ start, end: Math.max(end, Math.min(start + 1, n)), code, message, severity });
+  };
+  const push = (kind: TokenKind, start: number, end: number, value: string, closed = true, innerStart = start, innerEnd = end) => {
+    tokens.push({ kind, start, end, value, closed, innerStart, innerEnd });
+  };
+  /** End of the current line (offset of its `\r` or `\n`, or n). */
+  const lineEnd = (from: number) => {
+    let j = from;
+    while (j < n) {
+      const c = text.charCodeAt(j);
+      if (c === 10 || c === 13) break;
+      j++;
+    }
+    return j;
+  };
+  /** Case-insensitive match of a lower-case word at `pos` followed by a word boundary. */
+  const wordAt = (pos: number, word: string) => {
+    const len = word.length;
+    if (pos + len > n) return false;
+    for (let j = 0; j < len; j++) {
+      let c = text.charCodeAt(pos + j);
+      if (c >= 65 && c <= 90) c += 32;
+      if (c !== word.charCodeAt(j)) return false;
+    }
+    return pos + len === n || !isWordPart(text.charCodeAt(pos + len));
+  };
+
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+
+    // Whitespace; a run with two line breaks holds a blank line.
+    if (isWs(c)) {
+      const s = i;
+      let lines = 0;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (!isWs(d)) break;
+        if (d === 10) lines++;
+        else if (d === 13 && text.charCodeAt(i + 1) !== 10) lines++;
+        i++;
+      }
+      if (lines >= 2) push('blank', s, i, '');
+      continue;
+    }
+
+    // Words and keywords (longest multi-word match).
+    if (isWordStart(c)) {
+      const s = i;
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (!isWordPart(d) || (d === 45 && text.charCodeAt(i + 1) === 45)) break;
+        i++;
+      }
+      const lower = text.slice(s, i).toLowerCase();
+      const phrases = PHRASES.get(lower);
+      if (phrases) {
+        let matchedEnd = -1;
+        for (const rest of phrases) {
+          let p = i;
+          let ok = true;
+          for (const w of rest) {
+            let q = p;
+            while (q < n && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
+            if (q === p || !wordAt(q, w)) {
+              ok = false;
+              break;
+            }
+            p = q + w.length;
+          }
+          if (ok) {
+            matchedEnd = p;
+            break;
+          }
+        }
+        if (matchedEnd >= 0) {
+          const info = findKeyword(text.slice(s, matchedEnd));
+          i = matchedEnd;
+          push('keyword', s, i, info ? info.name : lower);
+          continue;
+        }
+      }
+      if (SINGLE.has(lower)) push('keyword', s, i, findKeyword(lower)!.name);
+      else push('word', s, i, text.slice(s, i));
+      continue;
+    }
+
+    // Numbers (a leading '-' makes them negative); digits glued to letters, '/' or ':' make a word (10/31/2014).
+    if (isDigit(c) || (c === 45 && isDigit(text.charCodeAt(i + 1)))) {
+      const s = i;
+      i++;
+      while (i < n && isDigit(text.charCodeAt(i))) i++;
+      if (text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1))) {
+        i += 2;
+        while (i < n && isDigit(text.charCodeAt(i))) i++;
+      }
+      const d = text.charCodeAt(i);
+      if (i < n && (isWordPart(d) || d === 47 || d === 58) && !(d === 45 && text.charCodeAt(i + 1) === 45)) {
+        while (i < n) {
+          const e = text.charCodeAt(i);
+          if (!(isWordPart(e) || e === 47 || e === 58 || e === 46) || (e === 45 && text.charCodeAt(i + 1) === 45)) break;
+          i++;
+        }
+        push('word', s, i, text.slice(s, i));
+      } else push('number', s, i, text.slice(s, i));
+      continue;
+    }
+
+    switch (c) {
+      case 91: { // [
+        const s = i;
+        let j = i + 1;
+        let cut = -1;
+        let inner = false;
+        let closed = false;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (d === 93) {
+            closed = true;
+            break;
+          }
+          if (d === 10 || d === 13) break;
+          if (d === 91) {
+            if (j === s + 1 || !isWs(text.charCodeAt(j - 1))) inner = true;
+            else break;
+          } else if (cut < 0 && isColumnCut(d)) cut = j;
+          j++;
+        }
+        if (closed) {
+          // `[a]b]` or `[[a]]`: a ']' inside the name.
+          let p = j + 1;
+          while (p < n && (isWordPart(text.charCodeAt(p)) && text.charCodeAt(p) !== 45)) p++;
+          if (p < n && text.charCodeAt(p) === 93) {
+            inner = true;
+            j = p;
+          }
+          const name = text.slice(s + 1, j);
+          push('column', s, j + 1, name, true, s + 1, j);
+          if (inner) report(s, j + 1, codes.BRACKET_IN_COLUMN, `Column names cannot contain [ or ] (seed 8.4): [${name}].`);
+          else if (name.trim() === '') report(s, j + 1, codes.EMPTY_COLUMN, 'Empty column name: write the column between the brackets, e.g. [origin].');
+          i = j + 1;
+        } else {
+          let e = cut >= 0 ? cut : j;
+          while (e > s + 1 && isWs(text.charCodeAt(e - 1))) e--;
+          push('column', s, e, text.slice(s + 1, e), false, s + 1, e);
+          report(s, e, codes.UNCLOSED_BRACKET, 'Unclosed [: the column name needs a closing ].');
+          i = e;
+        }
+        continue;
+      }
+      case 39: // '
+      case 34: { // "
+        const s = i;
+        const le = lineEnd(i + 1);
+        let j = text.indexOf(c === 39 ? "'" : '"', i + 1);
+        if (j < 0 || j > le) {
+          push('value', s, le, text.slice(s + 1, le), false, s + 1, le);
+          report(s, le, codes.UNTERMINATED_VALUE, `Unterminated value: add the closing ${c === 39 ? "'" : '"'}.`);
+          i = le;
+          continue;
+        }
+        // A quote inside the value: 'tom's' or 'it''s'.
+        let quoteInside = false;
+        const after = text.charCodeAt(j + 1);
+        if (j + 1 < n && (after === c || isWordStart(after) || isDigit(after))) {
+          let p = j + 1;
+          if (after === c) p++;
+          while (p < le && (isWordStart(text.charCodeAt(p)) || isDigit(text.charCodeAt(p)))) p++;
+          if (p < le && text.charCodeAt(p) === c) j = p;
+          else j = p - 1;
+          quoteInside = true;
+          // `j` is now the last character of the value; normalise to the closing-quote index below.
+          if (text.charCodeAt(j) !== c) {
+            push('value', s, j + 1, text.slice(s + 1, j + 1), false, s + 1, j + 1);
+            report(s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (seed 8.5).');
+            i = j + 1;
+            continue;
+          }
+        }
+        push('value', s, j + 1, text.slice(s + 1, j), true, s + 1, j);
+        if (quoteInside) report(s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (seed 8.5).');
+        else if (c === 34) report(s, j + 1, codes.DOUBLE_QUOTED_VALUE, "Values are written in single quotes in the API syntax (seed 4.3): '…'.", 'warning');
+        i = j + 1;
+        continue;
+      }
+      case 45: // - (not followed by a digit: that was a number)
+        if (text.charCodeAt(i + 1) === 45) {
+          const e = lineEnd(i);
+          push('comment', i, e, '');
+          i = e;
+          continue;
+        }
+        break;
+      case 61: push('operator', i, i + 1, '='); i++; continue;
+      case 33:
+        if (text.charCodeAt(i + 1) === 61) {
+          push('operator', i, i + 2, '!=');
+          i += 2;
+          continue;
+        }
+        break;
+      case 60:
+      case 62: {
+        const eq = text.charCodeAt(i + 1) === 61;
+        const op = (c === 60 ? '<' : '>') + (eq ? '=' : '');
+        push('operator', i, i + op.length, op);
+        i += op.length;
+        continue;
+      }
+      case 44: push('comma', i, i + 1, ','); i++; continue;
+      case 46: push('dot', i, i + 1, '.'); i++; continue;
+      case 59: push('semicolon', i, i + 1, ';'); i++; continue;
+      case 40: push('lparen', i, i + 1, '('); i++; continue;
+      case 41: push('rparen', i, i + 1, ')'); i++; continue;
+      case 123: { // {null} {empty}
+        if (wordAtBrace(text, i, 'null}')) {
+          push('constant', i, i + 6, 'null');
+          i += 6;
+          continue;
+        }
+        if (wordAtBrace(text, i, 'empty}')) {
+          push('constant', i, i + 7, 'empty');
+          i += 7;
+          continue;
+        }
+        break;
+      }
+      case 64: { // @datasource
+        const s = i;
+        let j = i + 1;
+        while (j < n && isWordPart(text.charCodeAt(j))) j++;
+        const word = text.slice(i + 1, j).toLowerCase();
+        if (word !== 'datasource') {
+          push('stray', s, j, text.slice(s, j));
+          report(s, j, codes.UNKNOWN_DIRECTIVE, `Unknown directive ${text.slice(s, j) || '@'}: the only directive is @datasource 'name or GUID'.`);
+          i = j;
+          continue;
+        }
+        const le = lineEnd(j);
+        let p = j;
+        while (p < le && isWs(text.charCodeAt(p))) p++;
+        let vs = p, ve = p, end = j;
+        let closedQuote = true;
+        if (p < le && text.charCodeAt(p) === 39) {
+          const q = text.indexOf("'", p + 1);
+          vs = p + 1;
+          if (q < 0 || q > le) {
+            ve = le;
+            end = le;
+            closedQuote = false;
+            report(p, le, codes.UNTERMINATED_VALUE, "Unterminated data source name: add the closing '.");
+          } else {
+            ve = q;
+            end = q + 1;
+          }
+        } else if (p < le && !(text.charCodeAt(p) === 45 && text.charCodeAt(p + 1) === 45)) {
+          let q = p;
+          while (q < le && !(text.charCodeAt(q) === 45 && text.charCodeAt(q + 1) === 45)) q++;
+          while (q > p && isWs(text.charCodeAt(q - 1))) q--;
+          ve = q;
+          end = q;
+        }
+        const value = text.slice(vs, ve).trim();
+        push('directive', s, end, value, closedQuote, vs, ve);
+        if (value === '') report(s, end, codes.DIRECTIVE_WITHOUT_VALUE, "@datasource needs a data source name or GUID: @datasource 'Flights'.");
+        // Anything else on the line (except a comment) is stray.
+        let r = end;
+        while (r < le && isWs(text.charCodeAt(r))) r++;
+        if (r < le && !(text.charCodeAt(r) === 45 && text.charCodeAt(r + 1) === 45)) {
+          let t = r;
+          while (t < le && !(text.charCodeAt(t) === 45 && text.charCodeAt(t + 1) === 45)) t++;
+          while (t > r && isWs(text.charCodeAt(t - 1))) t--;
+          push('stray', r, t, text.slice(r, t));
+          report(r, t, codes.STRAY_CHARACTER, 'Unexpected text after the @datasource value: a directive is alone on its line.');
+          i = t;
+        } else i = r;
+        continue;
+      }
+      default:
+        break;
+    }
+
+    // Stray characters: group the run so that binary input gives one token per run.
+    const s = i;
+    i++;
+    while (i < n && i - s < 4096) {
+      const d = text.charCodeAt(i);
+      if (isWs(d) || isWordStart(d) || isDigit(d) || startsToken(d, text.charCodeAt(i + 1))) break;
+      i++;
+    }
+    // Never split a surrogate pair.
+    if (i < n && i > s && (text.charCodeAt(i) & 0xfc00) === 0xdc00) i++;
+    push('stray', s, i, text.slice(s, i));
+    // Arithmetic (`[a] + [b]`) is a formula, which the parser reports as such (seed 8.6).
+    if (/^[-+*/%^]+$/.test(text.slice(s, i))) continue;
+    const shown = text.slice(s, Math.min(i, s + 20)).replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    report(s, i, codes.STRAY_CHARACTER, `Unexpected character${i - s > 1 ? 's' : ''} ${JSON.stringify(shown)}: columns go in [brackets], values in 'quotes'.`);
+  }
+  return tokens;
+}
+
+/** `{` followed case-insensitively by `rest` (e.g. `null}`). */
+function wordAtBrace(text: string, i: number, rest: string): boolean {
+  return text.substr(i + 1, rest.length).toLowerCase() === rest;
+}
+
+/** Whether a character (with the next one) starts a non-stray token. */
+function startsToken(c: number, next: number): boolean {
+  switch (c) {
+    case 91: case 39: case 34: case 61: case 60: case 62: case 44: case 46: case 59: case 40: case 41: case 64: case 123:
+      return true;
+    case 45: return next === 45 || isDigit(next);
+    case 33: return next === 61;
+    default: return false;
+  }
+}

@@ -1,0 +1,761 @@
+/**
+ * The `.tsq` parser: splits a document into `@datasource` directives, comments and queries (ended by `;`,
+ * a blank line or the end of the file), and parses each query into the flat clause list of ast.ts in one
+ * pass over its tokens, with error recovery (one mistake never hides the next).
+ *
+ * The emulator's searchdata uses `parseQuery` on a lone query string and compiles the clauses to SQL.
+ *
+ * Pure: no `vscode`, no connection, no I/O. Never throws.
+ */
+import type {
+  Aggregation, Clause, ColumnRef, Comment, DataSourceDirective, DateBucket, DateUnit, FilterOperator,
+  ParseDiagnostic, Query, RelativeDate, Span, TsqDocument, Value,
+} from './ast';
+import * as codes from './diagnosticCodes';
+import { AGGREGATIONS, DATE_BUCKETS, findDateBucket } from './keywords';
+import { tokenize, type Token } from './lexer';
+
+/** Upper bound on diagnostics kept per document (the rest are dropped; a 10 MB file of garbage stays usable). */
+export const MAX_PARSE_DIAGNOSTICS = 2000;
+
+const AGGREGATION_SET = new Set<string>(AGGREGATIONS);
+const BUCKET_SET = new Set<string>(DATE_BUCKETS);
+const WORD_OPERATORS = new Set<string>([
+  'between', 'after', 'before',
+  'contains', 'not contains', 'begins with', 'not begins with', 'ends with', 'not ends with', 'similar to', 'not similar to',
+]);
+const UNITS = new Set<string>(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']);
+const TO_DATE: Record<string, 'week' | 'month' | 'quarter' | 'year'> = {
+  'week to date': 'week', 'month to date': 'month', 'quarter to date': 'quarter', 'year to date': 'year',
+};
+/** Keywords that take a parenthesised argument: `in (subsearch)`, `month of quarter (date)`. */
+const PAREN_KEYWORDS = new Set<string>([
+  'in', 'not in', 'month of quarter', 'week of quarter', 'week of month', 'day of quarter',
+  'day of week', 'day of month', 'day of year', 'week of year', 'month of year', 'quarter of year', 'hour of day',
+  'quarter', 'day', 'hour', 'month', 'week', 'year',
+]);
+
+/** Skips comments and blank-line tokens (what a query's clauses are made of). */
+const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
+
+/**
+ * Parses a whole `.tsq` document.
+ *
+ * - `@datasource value` lines become `directives`; each applies to the following queries until the next one.
+ * - Queries end at `;`, a blank line, a directive or the end of the text; `Query.text` is the query's own
+ *   text with comments removed, trimmed.
+ * - `diagnostics` holds every lexer and parser problem (syntax only), at most `MAX_PARSE_DIAGNOSTICS`.
+ *
+ * @param text the document text. Never throws.
+ */
+export function parseDocument(text: string): TsqDocument {
+  const diagnostics: ParseDiagnostic[] = [];
+  const tokens = tokenize(text, diagnostics);
+  return parseTokens(text, tokens, diagnostics);
+}
+
+/**
+ * Same as `parseDocument`, from tokens already made by `tokenize(text, diagnostics)` (the language service
+ * keeps the tokens for completion and semantic tokens). `diagnostics` receives the parser's problems too.
+ */
+export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDiagnostic[]): TsqDocument {
+  const queries: Query[] = [];
+  const directives: DataSourceDirective[] = [];
+  const comments: Comment[] = [];
+  let directive: DataSourceDirective | undefined;
+  let current: Token[] = [];
+  let currentComments: Comment[] = [];
+  const sink = new DiagnosticSink(diagnostics);
+
+  const flush = () => {
+    if (current.length) {
+      const q = buildQuery(text, current, currentComments, sink);
+      if (directive) {
+        if (directive.value !== undefined) q.dataSource = directive.value;
+        q.dataSourceDirective = directive;
+      }
+      queries.push(q);
+    }
+    current = [];
+    currentComments = [];
+  };
+
+  for (const t of tokens) {
+    switch (t.kind) {
+      case 'comment': {
+        const c: Comment = { kind: 'comment', start: t.start, end: t.end };
+        comments.push(c);
+        if (current.length) currentComments.push(c);
+        break;
+      }
+      case 'directive':
+        flush();
+        directive = { kind: 'datasource', start: t.start, end: t.end };
+        if (t.value !== '') {
+          directive.value = t.value;
+          directive.valueSpan = { start: t.innerStart, end: t.innerEnd };
+        }
+        directives.push(directive);
+        break;
+      case 'semicolon':
+      case 'blank':
+        flush();
+        break;
+      default:
+        current.push(t);
+    }
+  }
+  flush();
+  return { queries, directives, comments, diagnostics };
+}
+
+/**
+ * Parses one query string, as searchdata receives it (seed 4.2 `query_string`): no directives, no
+ * separators. A trailing `;` is accepted; a `;` or a directive inside is a syntax error; blank lines are
+ * plain whitespace here. Offsets are into `text`.
+ *
+ * @returns the query (undefined when the text holds no token) and the syntax diagnostics; an emulator
+ *   should refuse a query with any diagnostic of severity `error`. Never throws.
+ */
+export function parseQuery(text: string): { query: Query | undefined; diagnostics: ParseDiagnostic[] } {
+  const diagnostics: ParseDiagnostic[] = [];
+  const tokens = tokenize(text, diagnostics);
+  const sink = new DiagnosticSink(diagnostics);
+  const body: Token[] = [];
+  const comments: Comment[] = [];
+  let lastSignificant = -1;
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    if (!isTrivia(tokens[i]!)) {
+      lastSignificant = i;
+      break;
+    }
+  }
+  tokens.forEach((t, i) => {
+    if (t.kind === 'comment') comments.push({ kind: 'comment', start: t.start, end: t.end });
+    else if (t.kind === 'blank') return;
+    else if (t.kind === 'semicolon') {
+      if (i !== lastSignificant) sink.add(t, codes.STRAY_CHARACTER, 'A query string holds one query: remove the ; inside it.');
+    } else if (t.kind === 'directive') sink.add(t, codes.STRAY_CHARACTER, '@datasource belongs in .tsq files; searchdata takes the data source as data_source_guid.');
+    else body.push(t);
+  });
+  return { query: body.length ? buildQuery(text, body, comments, sink) : undefined, diagnostics };
+}
+
+/** Collects parser diagnostics up to `MAX_PARSE_DIAGNOSTICS`. */
+class DiagnosticSink {
+  constructor(readonly list: ParseDiagnostic[]) {}
+  add(span: Span, code: string, message: string, severity: 'error' | 'warning' = 'error'): void {
+    if (this.list.length >= MAX_PARSE_DIAGNOSTICS) return;
+    this.list.push({ start: span.start, end: Math.max(span.end, span.start), code, message, severity });
+  }
+}
+
+/** Builds a Query node from its significant tokens (no comments/blank/semicolon) and its comments. */
+function buildQuery(text: string, tokens: Token[], comments: Comment[], sink: DiagnosticSink): Query {
+  const start = tokens[0]!.start;
+  const end = tokens[tokens.length - 1]!.end;
+  let qtext: string;
+  if (comments.length === 0) qtext = text.slice(start, end);
+  else {
+    const parts: string[] = [];
+    let p = start;
+    for (const c of comments) {
+      if (c.start >= end) break;
+      parts.push(text.slice(p, c.start));
+      p = c.end;
+    }
+    parts.push(text.slice(p, end));
+    qtext = parts.join('');
+  }
+  const clauses = new ClauseParser(tokens, sink).parse();
+  return { kind: 'query', start, end, text: qtext.trim(), clauses };
+}
+
+const span = (a: Span, b: Span): Span => ({ start: a.start, end: b.end });
+
+/** One pass over a query's tokens producing clauses. */
+class ClauseParser {
+  private i = 0;
+  private readonly clauses: Clause[] = [];
+  private rankedBy: { column: ColumnRef; span: Span }[] = [];
+
+  constructor(private readonly t: Token[], private readonly sink: DiagnosticSink) {}
+
+  parse(): Clause[] {
+    const t = this.t;
+    while (this.i < t.length) {
+      const before = this.i;
+      this.clause();
+      if (this.i === before) this.i++; // safety: always progress
+    }
+    // `ranked by` attaches to the query's top/bottom wherever it is written (field notes 2.1).
+    for (const r of this.rankedBy) {
+      const tb = this.clauses.find((c) => c.kind === 'topBottom' && !c.rankedBy) as Extract<Clause, { kind: 'topBottom' }> | undefined;
+      if (tb) tb.rankedBy = r.column;
+      else this.clauses.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
+    }
+    if (this.rankedBy.length) this.clauses.sort((a, b) => a.start - b.start);
+    return this.clauses;
+  }
+
+  private peek(k = 0): Token | undefined {
+    return this.t[this.i + k];
+  }
+
+  private isKw(tok: Token | undefined, name?: string): boolean {
+    return !!tok && tok.kind === 'keyword' && (name === undefined || tok.value === name);
+  }
+
+  /** Parses one clause starting at the current token. */
+  private clause(): void {
+    const tok = this.peek()!;
+    switch (tok.kind) {
+      case 'column':
+        this.columnClause(undefined, undefined, tok);
+        return;
+      case 'keyword':
+        this.keywordClause(tok);
+        return;
+      case 'operator': {
+        this.i++;
+        const values = this.values(tok);
+        this.sink.add(tok, codes.MISSING_OPERAND, `${tok.value} needs a column before it: [column] ${tok.value} value.`);
+        this.push({ kind: 'error', text: tok.value, start: tok.start, end: values.length ? values[values.length - 1]!.end : tok.end });
+        return;
+      }
+      case 'value':
+      case 'constant':
+        // A value with no column (the search bar allows it); no structured form.
+        this.i++;
+        this.push({ kind: 'keyword', keyword: tok.kind === 'value' ? `'${tok.value}'` : `{${tok.value}}`, start: tok.start, end: tok.end });
+        return;
+      case 'number': {
+        const rel = this.relativeDate();
+        if (rel) {
+          this.push({ kind: 'dateFilter', filter: rel.filter, start: tok.start, end: rel.end });
+          return;
+        }
+        this.i++;
+        this.push({ kind: 'keyword', keyword: tok.value, start: tok.start, end: tok.end });
+        return;
+      }
+      case 'word':
+        if (this.peek(1)?.kind === 'lparen' && this.peek(1)!.start === tok.end) {
+          this.formulaCall(tok);
+          return;
+        }
+        this.i++;
+        this.sink.add(tok, codes.UNKNOWN_WORD, `"${tok.value}" is not a keyword: write column names in brackets ([${tok.value}]) and text values in quotes ('${tok.value}').`, 'warning');
+        this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+        return;
+      case 'lparen': {
+        const end = this.parenGroup();
+        this.push({ kind: 'keyword', keyword: '(', start: tok.start, end });
+        return;
+      }
+      case 'comma':
+      case 'dot':
+      case 'rparen':
+        this.i++;
+        this.sink.add(tok, codes.STRAY_CHARACTER, tok.kind === 'comma'
+          ? "Unexpected ',': commas separate the values after an operator ([origin] = 'SEA', 'PDX')."
+          : tok.kind === 'dot' ? "Unexpected '.': a dot binds a date bucket to a column ([date].monthly)." : "Unexpected ')': no ( to close.");
+        this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+        return;
+      case 'stray':
+        this.i++;
+        if (/^[-+*/%^]+$/.test(tok.value)) this.sink.add(tok, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (seed 8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
+        this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+        return;
+      default:
+        this.i++;
+        this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+        return;
+    }
+  }
+
+  private push(c: Clause): void {
+    this.clauses.push(c);
+  }
+
+  /**
+   * Reads `[column]` with an optional `.bucket` / `.'multi word bucket'` glued to it. The current token
+   * must be a column.
+   */
+  private columnRef(): ColumnRef {
+    const tok = this.t[this.i++]!;
+    const ref: ColumnRef = { kind: 'column', name: tok.value, nameSpan: { start: tok.innerStart, end: tok.innerEnd }, closed: tok.closed, start: tok.start, end: tok.end };
+    const dot = this.peek();
+    if (dot && dot.kind === 'dot' && dot.start === tok.end) {
+      this.i++;
+      const b = this.peek();
+      if (b && b.start === dot.end && (b.kind === 'keyword' || b.kind === 'word' || b.kind === 'value' || b.kind === 'number')) {
+        this.i++;
+        const name = b.kind === 'value' ? b.value : b.kind === 'keyword' ? this.rawText(b) : b.value;
+        const known = findDateBucket(name);
+        ref.bucket = { name, known, start: b.start, end: b.end };
+        ref.end = b.end;
+        if (!known) this.sink.add(b, codes.UNKNOWN_BUCKET, `Unknown date bucket "${name}": use one of ${DATE_BUCKETS.join(', ')}.`);
+      } else {
+        ref.bucket = { name: '', known: null, start: dot.start, end: dot.end };
+        ref.end = dot.end;
+        this.sink.add(dot, codes.UNKNOWN_BUCKET, `A date bucket must follow the dot: [column].monthly or [column].'day of week'.`);
+      }
+    }
+    return ref;
+  }
+
+  /** Canonical keyword name for buckets; keyword tokens keep their canonical name in `value`. */
+  private rawText(b: Token): string {
+    return b.value;
+  }
+
+  /** A column, possibly aggregated, followed by an operator (filter), a relative date (dateFilter) or nothing (column). */
+  private columnClause(aggregation: Aggregation | undefined, aggTok: Token | undefined, first: Token, flags?: { by?: boolean; forEach?: boolean }): void {
+    const col = this.columnRef();
+    const start = first.start;
+    const next = this.peek();
+    if (next && (next.kind === 'operator' || (next.kind === 'keyword' && WORD_OPERATORS.has(next.value)))) {
+      this.i++;
+      const operator = next.value as FilterOperator;
+      let values: Value[];
+      let end: number;
+      if (operator === 'between') {
+        const r = this.between(next);
+        values = r.values;
+        end = r.end;
+      } else {
+        values = this.values(next);
+        end = values.length ? values[values.length - 1]!.end : next.end;
+      }
+      const clause: Clause = { kind: 'filter', column: col, operator, operatorSpan: { start: next.start, end: next.end }, values, start, end };
+      if (aggregation) clause.aggregation = aggregation;
+      this.push(clause);
+      return;
+    }
+    if (next && !aggregation && !flags && !col.bucket) {
+      const rel = this.relativeDate();
+      if (rel) {
+        this.push({ kind: 'dateFilter', column: col, filter: rel.filter, start, end: rel.end });
+        return;
+      }
+    }
+    const clause: Clause = { kind: 'column', column: col, start, end: col.end };
+    if (aggregation) {
+      clause.aggregation = aggregation;
+      clause.aggregationSpan = { start: aggTok!.start, end: aggTok!.end };
+    }
+    if (flags?.by) clause.by = true;
+    if (flags?.forEach) clause.forEach = true;
+    this.push(clause);
+  }
+
+  /**
+   * Reads `value (, value)*` after an operator. Values are quoted texts, numbers, `{null}`/`{empty}`; a
+   * bare word is taken as a text value with an unknownWord warning. Reports missingOperand when nothing
+   * follows the operator or a comma.
+   */
+  private values(op: Token): Value[] {
+    const out: Value[] = [];
+    let expectFrom: Token = op;
+    for (;;) {
+      const v = this.value();
+      if (!v) {
+        this.sink.add(expectFrom, codes.MISSING_OPERAND, expectFrom.kind === 'comma'
+          ? 'A value must follow the comma.'
+          : `${op.value} needs a value after it: a number, a 'quoted text' or a 'date'.`);
+        break;
+      }
+      out.push(v);
+      const c = this.peek();
+      if (c && c.kind === 'comma') {
+        this.i++;
+        expectFrom = c;
+        continue;
+      }
+      break;
+    }
+    return out;
+  }
+
+  /** One value at the current token, or undefined (nothing consumed) when there is none. */
+  private value(): Value | undefined {
+    const v = this.peek();
+    if (!v) return undefined;
+    switch (v.kind) {
+      case 'value':
+        this.i++;
+        return { kind: 'text', value: v.value, terminated: v.closed, start: v.start, end: v.end };
+      case 'number':
+        this.i++;
+        return { kind: 'number', value: Number(v.value), raw: v.value, start: v.start, end: v.end };
+      case 'constant':
+        this.i++;
+        return v.value === 'null' ? { kind: 'null', start: v.start, end: v.end } : { kind: 'empty', start: v.start, end: v.end };
+      case 'word':
+        this.i++;
+        this.sink.add(v, codes.UNKNOWN_WORD, `"${v.value}" is not a keyword: write text and date values in single quotes ('${v.value}').`, 'warning');
+        return { kind: 'text', value: v.value, terminated: true, start: v.start, end: v.end };
+      default:
+        return undefined;
+    }
+  }
+
+  /** `between v and v` (the `between` token is consumed). */
+  private between(op: Token): { values: Value[]; end: number } {
+    const values: Value[] = [];
+    const low = this.value();
+    if (!low) {
+      this.sink.add(op, codes.MISSING_OPERAND, 'between needs two values: between 0 and 1000.');
+      return { values, end: op.end };
+    }
+    values.push(low);
+    const and = this.peek();
+    if (!this.isKw(and, 'and')) {
+      this.sink.add({ start: op.start, end: low.end }, codes.BETWEEN_WITHOUT_AND, `between needs "and" and a second value: between ${this.textOf(low)} and ….`);
+      return { values, end: low.end };
+    }
+    this.i++;
+    const high = this.value();
+    if (!high) {
+      this.sink.add(and!, codes.MISSING_OPERAND, 'A value must follow "and": between 0 and 1000.');
+      return { values, end: and!.end };
+    }
+    values.push(high);
+    return { values, end: high.end };
+  }
+
+  private textOf(v: Value): string {
+    return v.kind === 'text' ? `'${v.value}'` : v.kind === 'number' ? v.raw : `{${v.kind}}`;
+  }
+
+  /**
+   * A relative date at the current token (field notes 2.5, 2.6), consuming it; undefined (nothing
+   * consumed) when none starts here. Reports missingOperand for `last`/`next`/`this` with no period.
+   */
+  private relativeDate(): { filter: RelativeDate; end: number } | undefined {
+    const a = this.peek();
+    if (!a) return undefined;
+    if (a.kind === 'keyword') {
+      if (a.value === 'today' || a.value === 'yesterday') {
+        this.i++;
+        return { filter: { type: a.value }, end: a.end };
+      }
+      if (a.value in TO_DATE) {
+        this.i++;
+        return { filter: { type: 'toDate', unit: TO_DATE[a.value]! }, end: a.end };
+      }
+      if (a.value === 'this' || a.value === 'last' || a.value === 'next') {
+        const b = this.peek(1);
+        let n = 1;
+        let unitTok = b;
+        if (b && b.kind === 'number' && a.value !== 'this' && /^\d+$/.test(b.value)) {
+          n = Number(b.value);
+          unitTok = this.peek(2);
+        }
+        if (!unitTok || !this.isKw(unitTok) || !UNITS.has(unitTok.value)) {
+          this.i++;
+          if (unitTok === b && b && b.kind === 'number') this.i++;
+          const shown = a.value === 'this' ? 'this month' : `${a.value} month, ${a.value} 7 days`;
+          this.sink.add(a, codes.MISSING_OPERAND, `${a.value} needs a period: ${shown}.`);
+          return { filter: { type: 'period', which: a.value, n, unit: 'day' }, end: a.end };
+        }
+        this.i += unitTok === b ? 2 : 3;
+        const filter: RelativeDate = { type: 'period', which: a.value, n, unit: unitTok.value as DateUnit };
+        let end = unitTok.end;
+        const fe = this.peek();
+        const feUnit = this.peek(1);
+        if (this.isKw(fe, 'for each') && feUnit && this.isKw(feUnit) && UNITS.has(feUnit.value)) {
+          this.i += 2;
+          filter.forEach = feUnit.value as DateUnit;
+          end = feUnit.end;
+        }
+        return { filter, end };
+      }
+      return undefined;
+    }
+    if (a.kind === 'number' && /^\d+$/.test(a.value)) {
+      const u = this.peek(1);
+      const ago = this.peek(2);
+      if (u && this.isKw(u) && UNITS.has(u.value) && this.isKw(ago, 'ago')) {
+        this.i += 3;
+        return { filter: { type: 'ago', n: Number(a.value), unit: u.value as DateUnit }, end: ago!.end };
+      }
+    }
+    return undefined;
+  }
+
+  /** `name(…)`: a function call, i.e. a formula defined inside the query (seed 8.6). */
+  private formulaCall(tok: Token): void {
+    this.i++;
+    const end = this.parenGroup();
+    this.sink.add({ start: tok.start, end }, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (seed 8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
+    this.push({ kind: 'error', text: tok.value, start: tok.start, end });
+  }
+
+  /** Consumes `( … )` starting at the current `(`; returns the end offset. Reports unclosedParen. */
+  private parenGroup(): number {
+    const open = this.t[this.i]!;
+    let depth = 0;
+    for (let j = this.i; j < this.t.length; j++) {
+      const k = this.t[j]!.kind;
+      if (k === 'lparen') depth++;
+      else if (k === 'rparen' && --depth === 0) {
+        this.i = j + 1;
+        return this.t[j]!.end;
+      }
+    }
+    this.i++;
+    this.sink.add(open, codes.UNCLOSED_PAREN, 'Unclosed (: add the closing ).');
+    return open.end;
+  }
+
+  /** Reads a column after a keyword (`sort by`, `by`, `growth of`, …), or reports missingOperand at `kw`. */
+  private requireColumn(kw: Token, usage: string): ColumnRef | undefined {
+    const c = this.peek();
+    if (c && c.kind === 'column') return this.columnRef();
+    this.sink.add(kw, codes.MISSING_OPERAND, `${kw.value} needs a column after it: ${usage}.`);
+    return undefined;
+  }
+
+  /** An aggregation keyword at the current token, consumed; undefined otherwise. */
+  private aggregation(): Token | undefined {
+    const a = this.peek();
+    if (a && a.kind === 'keyword' && AGGREGATION_SET.has(a.value)) {
+      this.i++;
+      return a;
+    }
+    return undefined;
+  }
+
+  private keywordClause(tok: Token): void {
+    const name = tok.value;
+    if (AGGREGATION_SET.has(name)) {
+      if (this.peek(1)?.kind === 'lparen') {
+        this.formulaCall(tok);
+        return;
+      }
+      this.i++;
+      const c = this.peek();
+      if (c && c.kind === 'column') {
+        this.columnClause(name as Aggregation, tok, tok);
+        return;
+      }
+      this.sink.add(tok, codes.MISSING_OPERAND, `${name} needs a column after it: ${name} [delay].`);
+      this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
+      return;
+    }
+    if (WORD_OPERATORS.has(name)) {
+      this.i++;
+      const values = name === 'between' ? this.between(tok).values : this.values(tok);
+      this.sink.add(tok, codes.MISSING_OPERAND, `${name} needs a column before it: [column] ${name} ….`);
+      this.push({ kind: 'error', text: name, start: tok.start, end: values.length ? values[values.length - 1]!.end : tok.end });
+      return;
+    }
+    if (BUCKET_SET.has(name) && !(name !== 'detailed' && this.peek(1)?.kind === 'lparen')) {
+      this.i++;
+      this.push({ kind: 'bucket', bucket: name as DateBucket, start: tok.start, end: tok.end });
+      return;
+    }
+    switch (name) {
+      case 'for': {
+        this.i++;
+        if (!this.peek()) {
+          this.sink.add(tok, codes.MISSING_OPERAND, 'for needs a filter after it: for sum [delay] > 5000.');
+          this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
+        }
+        return; // `for` only introduces the following filter
+      }
+      case 'by':
+      case 'for each': {
+        this.i++;
+        const agg = this.aggregation();
+        const c = this.peek();
+        if (c && c.kind === 'column') {
+          this.columnClause(agg?.value as Aggregation | undefined, agg, tok, name === 'by' ? { by: true } : { forEach: true });
+          return;
+        }
+        if (!agg && c && this.isKw(c) && (UNITS.has(c.value) || BUCKET_SET.has(c.value))) {
+          // `by week`, `for each month`: grouping by a date part, no structured form.
+          this.i++;
+          this.push({ kind: 'keyword', keyword: `${name} ${c.value}`, start: tok.start, end: c.end });
+          return;
+        }
+        this.sink.add(agg ?? tok, codes.MISSING_OPERAND, `${name} needs a column after it: ${name} [origin].`);
+        this.push({ kind: 'error', text: name, start: tok.start, end: (agg ?? tok).end });
+        return;
+      }
+      case 'top':
+      case 'bottom': {
+        this.i++;
+        const num = this.peek();
+        let n = 10;
+        let end = tok.end;
+        const clause: Clause = { kind: 'topBottom', direction: name, n, start: tok.start, end };
+        if (num && num.kind === 'number' && /^\d+$/.test(num.value)) {
+          // `top 2 days ago` is no top N: leave the number to the date.
+          const u = this.peek(1);
+          if (!(u && this.isKw(u) && UNITS.has(u.value) && this.isKw(this.peek(2), 'ago'))) {
+            this.i++;
+            clause.n = Number(num.value);
+            clause.nSpan = { start: num.start, end: num.end };
+            clause.end = num.end;
+          }
+        }
+        this.push(clause);
+        return;
+      }
+      case 'ranked by': {
+        this.i++;
+        const col = this.requireColumn(tok, 'top 10 [origin] ranked by [delay]');
+        if (col) this.rankedBy.push({ column: col, span: span(tok, col) });
+        else this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
+        return;
+      }
+      case 'sort by': {
+        this.i++;
+        const agg = this.aggregation();
+        const col = this.requireColumn(agg ?? tok, 'sort by [delay] descending');
+        if (!col) {
+          this.push({ kind: 'error', text: name, start: tok.start, end: (agg ?? tok).end });
+          return;
+        }
+        const clause: Clause = { kind: 'sort', column: col, start: tok.start, end: col.end };
+        if (agg) clause.aggregation = agg.value as Aggregation;
+        const d = this.peek();
+        if (this.isKw(d, 'ascending') || this.isKw(d, 'descending')) {
+          this.i++;
+          clause.direction = d!.value as 'ascending' | 'descending';
+          clause.end = d!.end;
+        }
+        this.push(clause);
+        return;
+      }
+      case 'growth of': {
+        this.i++;
+        const measure = this.requireColumn(tok, 'growth of [delay] by [date]');
+        if (!measure) {
+          this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
+          return;
+        }
+        const by = this.peek();
+        if (!this.isKw(by, 'by')) {
+          this.sink.add(span(tok, measure), codes.MISSING_OPERAND, 'growth of needs "by" and a date column: growth of [delay] by [date].');
+          this.push({ kind: 'error', text: name, start: tok.start, end: measure.end });
+          return;
+        }
+        this.i++;
+        const date = this.requireColumn(by!, 'growth of [delay] by [date]');
+        if (!date) {
+          this.push({ kind: 'error', text: name, start: tok.start, end: by!.end });
+          return;
+        }
+        const clause: Clause = { kind: 'growth', measure, by: date, yearOverYear: false, start: tok.start, end: date.end };
+        if (date.bucket?.known) clause.bucket = date.bucket.known;
+        const b = this.peek();
+        if (b && this.isKw(b) && BUCKET_SET.has(b.value)) {
+          this.i++;
+          clause.bucket = b.value as DateBucket;
+          clause.end = b.end;
+        }
+        const yoy = this.peek();
+        if (this.isKw(yoy, 'year-over-year')) {
+          this.i++;
+          clause.yearOverYear = true;
+          clause.end = yoy!.end;
+        }
+        this.push(clause);
+        return;
+      }
+      case 'calendar': {
+        this.i++;
+        const dot = this.peek();
+        const nm = this.peek(1);
+        if (dot && dot.kind === 'dot' && dot.start === tok.end) {
+          this.i++;
+          if (nm && nm.start === dot.end && (nm.kind === 'word' || nm.kind === 'keyword' || nm.kind === 'value')) {
+            this.i++;
+            this.push({ kind: 'calendar', name: nm.kind === 'keyword' ? nm.value : nm.value, start: tok.start, end: nm.end });
+            return;
+          }
+          this.sink.add(dot, codes.MISSING_OPERAND, "A calendar name must follow calendar.: calendar.fiscal or calendar.'my calendar'.");
+          this.push({ kind: 'error', text: 'calendar.', start: tok.start, end: dot.end });
+          return;
+        }
+        this.push({ kind: 'keyword', keyword: name, start: tok.start, end: tok.end });
+        return;
+      }
+      default: {
+        const rel = this.relativeDate();
+        if (rel) {
+          this.push({ kind: 'dateFilter', filter: rel.filter, start: tok.start, end: rel.end });
+          return;
+        }
+        this.i++;
+        let end = tok.end;
+        if (PAREN_KEYWORDS.has(name) && this.peek()?.kind === 'lparen') end = this.parenGroup();
+        this.push({ kind: 'keyword', keyword: name, start: tok.start, end });
+      }
+    }
+  }
+}
+
+// ---- cursor helpers (completion, hover) ------------------------------------------------------------------
+
+/**
+ * Where an offset falls among tokens, for completion and hover.
+ *
+ * - `index`: index in `tokens` of the token the cursor is in or touches at its end (`start < offset <= end`),
+ *   or, when none, the index the next token would have (so `tokens[index - 1]` is the one before).
+ * - `token`: that token when the cursor is inside it or right at its end (`[ori|`, `sort b|`), else undefined.
+ * - `previous`: the last token before `token` (or before the cursor) that is not a comment or blank line.
+ * - `inComment`: the cursor is inside a `--` comment.
+ *
+ * Binary search: O(log n). Never throws.
+ */
+export function tokenAt(tokens: readonly Token[], offset: number): { index: number; token: Token | undefined; previous: Token | undefined; inComment: boolean } {
+  let lo = 0;
+  let hi = tokens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (tokens[mid]!.end < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  // tokens[lo] is the first token with end >= offset.
+  let token: Token | undefined;
+  const cand = tokens[lo];
+  if (cand && cand.start < offset && offset <= cand.end && cand.kind !== 'blank') token = cand;
+  else if (cand && cand.start === offset && cand.end === offset) token = cand;
+  let p = (token ? lo : lo) - 1;
+  while (p >= 0 && isTrivia(tokens[p]!)) p--;
+  const inComment = !!token && token.kind === 'comment';
+  return { index: lo, token, previous: p >= 0 ? tokens[p] : undefined, inComment };
+}
+
+/** The query whose span contains `offset` (its end included), or undefined. Binary search over `doc.queries`. */
+export function queryAt(doc: TsqDocument, offset: number): Query | undefined {
+  let lo = 0;
+  let hi = doc.queries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (doc.queries[mid]!.end < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  const q = doc.queries[lo];
+  return q && q.start <= offset && offset <= q.end ? q : undefined;
+}
+
+/** The clause of a query whose span contains `offset` (its end included), or undefined. */
+export function clauseAt(query: Query, offset: number): Clause | undefined {
+  return query.clauses.find((c) => c.start <= offset && offset <= c.end);
+}
+
+/** The data source in force at an offset: the value of the last `@datasource` before it, or undefined. */
+export function dataSourceAt(doc: TsqDocument, offset: number): string | undefined {
+  let ds: string | undefined;
+  for (const d of doc.directives) {
+    if (d.start > offset) break;
+    ds = d.value;
+  }
+  return ds;
+}

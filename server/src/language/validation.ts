@@ -1,0 +1,242 @@
+/**
+ * Diagnostics of a `.tsq` document (LSP `doValidation`): the parser's syntax diagnostics, plus semantic
+ * checks against the catalog (data sources and columns) when it is known.
+ *
+ * Without a catalog, or when the catalog cannot answer (not connected, a null or malformed answer, a
+ * thrown error), no semantic diagnostic is reported: never a false error.
+ *
+ * Pure: no `vscode`, no connection, no I/O (the catalog is injected).
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import type { Column, DataSource, DataSourceColumns } from '../protocol';
+import type { Clause, ColumnRef, Query, Span } from './ast';
+import * as codes from './diagnosticCodes';
+import { TEXT_OPERATORS } from './keywords';
+import type { ServiceContext } from './languageService';
+import type { CancellationLike, CatalogProvider, LanguageSettings } from './types';
+
+/** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
+export interface UnknownColumnData {
+  /** The column name as written. */
+  column: string;
+  /** The data source it was looked up in. */
+  dataSource: string;
+  /** Closest existing names (edit distance, case-insensitive), best first; may be empty. */
+  suggestions: string[];
+}
+
+const NUMERIC = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
+const DATE_TYPES = new Set(['DATE', 'DATE_TIME', 'TIME']);
+const TEXT_OPS = new Set<string>(TEXT_OPERATORS);
+const ORDER_OPS = new Set<string>(['<', '<=', '>', '>=', 'between']);
+/** A column name that is really an expression: a function call or arithmetic (seed 8.6). */
+const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|min|safe_divide|concat|diff_days)\s*\(/i;
+
+/**
+ * Computes the diagnostics of a document.
+ *
+ * - Syntax: every parse diagnostic (codes of diagnosticCodes.ts), severity error or warning.
+ * - With a catalog that answers: `tsq.unknownDataSource` (an `@datasource` not among the data sources),
+ *   `tsq.noDataSource` (a query with neither `@datasource` nor `settings.defaultDataSource`),
+ *   `tsq.unknownColumn` (with `data: UnknownColumnData`), `tsq.ambiguousColumn` (seed 8.3),
+ *   `tsq.bucketOnNonDate`, `tsq.textOperatorOnNumber`, `tsq.textComparedToNumber`, `tsq.formulaInQuery`
+ *   (seed 8.6).
+ * - Codes listed in `settings.disabledDiagnostics` are dropped.
+ * - When `token` is cancelled, answers [] (the caller re-asks).
+ *
+ * Never throws: a catalog that throws or answers malformed data counts as unknown.
+ */
+export async function doValidation(ctx: ServiceContext, document: TextDocument, settings: LanguageSettings = {}, token?: CancellationLike): Promise<Diagnostic[]> {
+  const doc = ctx.parse(document);
+  const out: Diagnostic[] = [];
+  const disabled = new Set(Array.isArray(settings.disabledDiagnostics) ? settings.disabledDiagnostics : []);
+  const add = (s: Span, code: string, message: string, severity: DiagnosticSeverity, data?: unknown) => {
+    if (disabled.has(code)) return;
+    const d: Diagnostic = { range: { start: document.positionAt(s.start), end: document.positionAt(s.end) }, severity, code, source: 'tsq', message };
+    if (data !== undefined) d.data = data;
+    out.push(d);
+  };
+  for (const p of doc.diagnostics) add(p, p.code, p.message, p.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning);
+
+  const catalog = ctx.catalog;
+  if (!catalog || token?.isCancellationRequested) return token?.isCancellationRequested ? [] : out;
+
+  // Data sources (directives, queries without one).
+  const sources = await safeDataSources(catalog, token);
+  if (token?.isCancellationRequested) return [];
+  const defaultDs = typeof settings.defaultDataSource === 'string' && settings.defaultDataSource.trim() ? settings.defaultDataSource.trim() : undefined;
+  if (sources) {
+    for (const d of doc.directives) {
+      if (d.value === undefined || !d.valueSpan) continue;
+      if (!findSource(sources, d.value)) {
+        const names = closest(d.value, sources.map((s) => s.name));
+        add(d.valueSpan, codes.UNKNOWN_DATA_SOURCE, `Unknown data source "${d.value}": no data source of the connection has this name or GUID.${names.length ? ` Did you mean ${names.map((n) => `'${n}'`).join(', ')}?` : ''}`, DiagnosticSeverity.Error, { dataSource: d.value, suggestions: names });
+      }
+    }
+    for (const q of doc.queries) {
+      if (q.dataSource === undefined && !defaultDs) {
+        const first = q.clauses[0] ?? q;
+        add(first, codes.NO_DATA_SOURCE, 'This query has no data source: add a line @datasource \'name or GUID\' above it, or set tsq.defaultDataSource (a query uses exactly one data source, seed 8.1).', DiagnosticSeverity.Error);
+      }
+    }
+  }
+
+  // Columns, per data source in force.
+  const columnsBySource = new Map<string, Promise<CheckedColumns | undefined>>();
+  for (const q of doc.queries) {
+    const ds = q.dataSource ?? defaultDs;
+    if (!ds) continue;
+    let pending = columnsBySource.get(ds);
+    if (!pending) columnsBySource.set(ds, (pending = safeColumns(catalog, ds, token)));
+    const cols = await pending;
+    if (token?.isCancellationRequested) return [];
+    if (!cols) continue;
+    checkQuery(q, ds, cols, add);
+  }
+  return out;
+}
+
+type Add = (s: Span, code: string, message: string, severity: DiagnosticSeverity, data?: unknown) => void;
+
+/** Columns of a data source, indexed for the checks. */
+interface CheckedColumns {
+  /** Lower-case name (and synonyms) → columns. */
+  byLower: Map<string, Column[]>;
+  names: string[];
+  suggestionCache: Map<string, string[]>;
+}
+
+async function safeDataSources(catalog: CatalogProvider, token?: CancellationLike): Promise<DataSource[] | undefined> {
+  try {
+    const r: unknown = await catalog.getDataSources(token);
+    if (!Array.isArray(r)) return undefined;
+    return r.filter((s): s is DataSource => !!s && typeof s === 'object' && typeof (s as DataSource).name === 'string' && typeof (s as DataSource).id === 'string');
+  } catch {
+    return undefined;
+  }
+}
+
+async function safeColumns(catalog: CatalogProvider, ds: string, token?: CancellationLike): Promise<CheckedColumns | undefined> {
+  let r: unknown;
+  try {
+    r = await catalog.getColumns(ds, token);
+  } catch {
+    return undefined;
+  }
+  if (!r || typeof r !== 'object' || !Array.isArray((r as DataSourceColumns).columns)) return undefined;
+  const columns = (r as DataSourceColumns).columns.filter((c): c is Column => !!c && typeof c === 'object' && typeof c.name === 'string');
+  if (columns.length === 0) return undefined; // an empty answer says nothing reliable
+  const byLower = new Map<string, Column[]>();
+  const addKey = (k: string, c: Column) => {
+    const l = k.toLowerCase();
+    const list = byLower.get(l);
+    if (!list) byLower.set(l, [c]);
+    else if (!list.includes(c)) list.push(c);
+  };
+  for (const c of columns) addKey(c.name, c);
+  for (const c of columns) if (Array.isArray(c.synonyms)) for (const s of c.synonyms) if (typeof s === 'string' && !byLower.has(s.toLowerCase())) addKey(s, c);
+  return { byLower, names: columns.map((c) => c.name), suggestionCache: new Map() };
+}
+
+function findSource(sources: DataSource[], value: string): DataSource | undefined {
+  const v = value.toLowerCase();
+  return sources.find((s) => s.id.toLowerCase() === v) ?? sources.find((s) => s.name.toLowerCase() === v);
+}
+
+/** Every column reference of a clause. */
+function refsOf(c: Clause): ColumnRef[] {
+  switch (c.kind) {
+    case 'column': case 'filter': case 'sort': return [c.column];
+    case 'dateFilter': return c.column ? [c.column] : [];
+    case 'topBottom': return c.rankedBy ? [c.rankedBy] : [];
+    case 'growth': return [c.measure, c.by];
+    default: return [];
+  }
+}
+
+function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void {
+  for (const clause of q.clauses) {
+    for (const ref of refsOf(clause)) {
+      const col = resolve(ref, ds, cols, add);
+      if (!col) continue;
+      if (ref.bucket?.known && ref.bucket.known !== 'detailed' && typeof col.dataType === 'string' && !DATE_TYPES.has(col.dataType)) {
+        add(ref.bucket, codes.BUCKET_ON_NON_DATE, `[${ref.name}] is ${col.dataType}, not a date: the date bucket "${ref.bucket.known}" only applies to DATE, DATE_TIME or TIME columns.`, DiagnosticSeverity.Error);
+      }
+      if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation && NUMERIC.has(col.dataType)) {
+        if (TEXT_OPS.has(clause.operator)) {
+          add(clause.operatorSpan, codes.TEXT_OPERATOR_ON_NUMBER, `"${clause.operator}" is a text operator, but [${ref.name}] is ${col.dataType}: use =, !=, <, >, between … and … on numbers.`, DiagnosticSeverity.Error);
+        } else if (ORDER_OPS.has(clause.operator)) {
+          for (const v of clause.values) {
+            if (v.kind === 'text') add(v, codes.TEXT_COMPARED_TO_NUMBER, `[${ref.name}] is ${col.dataType} but '${v.value}' is a quoted text: write numbers without quotes.`, DiagnosticSeverity.Warning);
+          }
+        }
+      }
+    }
+  }
+}
+
+/** Looks a column reference up; reports unknown, ambiguous or formula names. Returns the column when unique. */
+function resolve(ref: ColumnRef, ds: string, cols: CheckedColumns, add: Add): Column | undefined {
+  if (!ref.closed || ref.name.trim() === '' || /[[\]]/.test(ref.name)) return undefined; // syntax already reported
+  const matches = cols.byLower.get(ref.name.toLowerCase()) ?? cols.byLower.get(ref.name.trim().toLowerCase());
+  const span = ref.nameSpan.end > ref.nameSpan.start ? ref.nameSpan : ref;
+  if (!matches) {
+    if (FORMULA_RE.test(ref.name)) {
+      add(span, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (seed 8.6): create the formula on the data source "${ds}" and use it by name.`, DiagnosticSeverity.Error);
+      return undefined;
+    }
+    let suggestions = cols.suggestionCache.get(ref.name);
+    if (!suggestions) cols.suggestionCache.set(ref.name, (suggestions = closest(ref.name, cols.names)));
+    const data: UnknownColumnData = { column: ref.name, dataSource: ds, suggestions };
+    add(span, codes.UNKNOWN_COLUMN, `Unknown column [${ref.name}] in "${ds}".${suggestions.length ? ` Did you mean ${suggestions.map((s) => `[${s}]`).join(', ')}?` : ''}`, DiagnosticSeverity.Error, data);
+    return undefined;
+  }
+  if (matches.length > 1) {
+    add(span, codes.AMBIGUOUS_COLUMN, `[${ref.name}] matches ${matches.map((c) => `[${c.name}]`).join(', ')} ignoring case; query execution is case-insensitive, so column names must be unique ignoring case (seed 8.2, 8.3).`, DiagnosticSeverity.Warning);
+    return undefined;
+  }
+  return matches[0];
+}
+
+/**
+ * The names closest to `word` by case-insensitive edit distance (Levenshtein), best first, at most `max`:
+ * a name qualifies when its distance is at most max(2, a third of the longer length), or when one
+ * contains the other. Pure; O(names × len²) with early exits.
+ */
+export function closest(word: string, names: readonly string[], max = 3): string[] {
+  const w = word.toLowerCase().trim();
+  if (!w) return [];
+  const scored: { name: string; d: number }[] = [];
+  for (const name of names) {
+    const n = name.toLowerCase();
+    const limit = Math.max(2, Math.floor(Math.max(n.length, w.length) / 3));
+    let d = editDistance(w, n, limit);
+    if (d > limit && w.length >= 3 && (n.includes(w) || w.includes(n))) d = limit;
+    if (d <= limit) scored.push({ name, d });
+  }
+  scored.sort((a, b) => a.d - b.d || a.name.localeCompare(b.name));
+  return scored.slice(0, max).map((s) => s.name);
+}
+
+/** Levenshtein distance of two strings, or `limit + 1` as soon as it must exceed `limit`. */
+export function editDistance(a: string, b: string, limit = Infinity): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  if (a.length > 200 || b.length > 200) return a === b ? 0 : limit + 1;
+  let prev = new Array<number>(b.length + 1);
+  let cur = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > limit) return limit + 1;
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length]!;
+}
