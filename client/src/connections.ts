@@ -57,6 +57,9 @@ export class ConnectionManager implements vscode.Disposable {
   private readonly statusItem: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
   private connectSeq = 0;
+  /** Name of the connection whose stored password the service refused (401) last. */
+  private rejectedPassword: string | undefined;
+  private inFlight: { name: string; promise: Promise<boolean> } | undefined;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
     this.statusItem = vscode.window.createStatusBarItem('tsq.connection', vscode.StatusBarAlignment.Left, 50);
@@ -115,6 +118,8 @@ export class ConnectionManager implements vscode.Disposable {
     const cfg = this.activeConfig();
     if (!cfg) throw new Error('No TSQ connection is active. Run "TSQ: Add Connection" or "TSQ: Switch Connection".');
     if (this.service?.name === cfg.name && this.state.state === 'connected') return this.service.api;
+    // a refused password stays refused until the user enters another one: do not ask the service again
+    if (this.rejectedPassword === cfg.name && this.state.state === 'error') throw new Error(this.state.error ?? `The password of ${cfg.name} was refused.`);
     const ok = await this.connect({ interactive: false });
     if (!ok || !this.service) throw new Error(this.state.error ?? `Could not connect to ${cfg.name}.`);
     return this.service.api;
@@ -174,7 +179,18 @@ export class ConnectionManager implements vscode.Disposable {
    * when none is stored and `interactive`). A wrong password (401) shows a clear message with a retry
    * that asks for the password again. Resolves true when connected.
    */
-  async connect(opts: { interactive: boolean }): Promise<boolean> {
+  connect(opts: { interactive: boolean; showErrors?: boolean }): Promise<boolean> {
+    // concurrent callers (the language server's first requests, the tree, activation) share one login
+    const name = this.activeName();
+    if (!opts.interactive && this.inFlight && this.inFlight.name === name) return this.inFlight.promise;
+    const promise = this.doConnect(opts).finally(() => {
+      if (this.inFlight?.promise === promise) this.inFlight = undefined;
+    });
+    this.inFlight = { name, promise };
+    return promise;
+  }
+
+  private async doConnect(opts: { interactive: boolean; showErrors?: boolean }): Promise<boolean> {
     const cfg = this.activeConfig();
     if (!cfg) {
       this.service = undefined;
@@ -183,10 +199,11 @@ export class ConnectionManager implements vscode.Disposable {
     }
     const seq = ++this.connectSeq;
     let password = await this.secrets.get(SECRET_PREFIX + cfg.name);
-    if (!password && opts.interactive) {
+    if ((!password || this.rejectedPassword === cfg.name) && opts.interactive) {
       password = await askPassword(cfg);
       if (password === undefined) return false;
       await this.secrets.store(SECRET_PREFIX + cfg.name, password);
+      this.rejectedPassword = undefined;
     }
     if (!password) {
       this.setState({ name: cfg.name, state: 'error', error: `No password is stored for ${cfg.name}. Run "TSQ: Switch Connection" to enter it.` });
@@ -204,8 +221,9 @@ export class ConnectionManager implements vscode.Disposable {
           ? `The service at ${cfg.url} did not accept the user name "${cfg.username}" with the stored password (${errorMessage(e)}).`
           : `Could not connect to ${cfg.name} at ${cfg.url}: ${errorMessage(e)}`;
       getLog().error(message);
+      if (status === 401) this.rejectedPassword = cfg.name;
       this.setState({ name: cfg.name, state: 'error', error: message });
-      if (opts.interactive) {
+      if (opts.interactive || opts.showErrors) {
         const actions = status === 401 ? ['Enter Password', 'Show Log'] : ['Retry', 'Show Log'];
         void vscode.window.showErrorMessage(message, ...actions).then(async (choice) => {
           if (choice === 'Show Log') getLog().show();
@@ -214,7 +232,8 @@ export class ConnectionManager implements vscode.Disposable {
             const again = await askPassword(cfg);
             if (again !== undefined) {
               await this.secrets.store(SECRET_PREFIX + cfg.name, again);
-              await this.connect(opts);
+              this.rejectedPassword = undefined;
+              await this.connect({ interactive: true });
             }
           }
         });
@@ -222,6 +241,7 @@ export class ConnectionManager implements vscode.Disposable {
       return false;
     }
     if (seq !== this.connectSeq) return false;
+    if (this.rejectedPassword === cfg.name) this.rejectedPassword = undefined;
     this.service = { name: cfg.name, api };
     getLog().info(`Connected to ${cfg.name} (${cfg.url}) as ${cfg.username}.`);
     this.setState({ name: cfg.name, state: 'connected' });
@@ -249,10 +269,11 @@ export class ConnectionManager implements vscode.Disposable {
     const entry: ConnectionConfig = { name: name.trim(), url: url.trim().replace(/\/+$/, ''), username: username.trim() };
     if (args?.loadUrl) entry.loadUrl = args.loadUrl.trim().replace(/\/+$/, '');
     await this.secrets.store(SECRET_PREFIX + entry.name, password);
+    if (this.rejectedPassword === entry.name) this.rejectedPassword = undefined;
     await this.saveConnection(entry);
     await vscode.workspace.getConfiguration('tsq').update('activeConnection', entry.name, vscode.ConfigurationTarget.Global);
     this.service = undefined;
-    return this.connect({ interactive: !automated });
+    return this.connect({ interactive: !automated, showErrors: true });
   }
 
   /** Adds the connection to a local emulator (`npm run emulator -- --demo`) with its demo user, and connects. */

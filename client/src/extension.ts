@@ -88,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   registerAdminCommands(context, connections, () => objects.refreshAll());
 
   void connections.migratePasswords().then(() => {
-    if (connections.activeConfig()) void connections.connect({ interactive: false });
+    if (connections.activeConfig()) void connections.connect({ interactive: false, showErrors: true });
   });
 
   return {
