@@ -1,0 +1,639 @@
+/**
+ * Completion for `.tsq` documents (issue 2): columns after `[`, date buckets after `[date column].`,
+ * calendars after `calendar.`, the operators and keywords that fit after a column, column values after a
+ * comparison operator (from `tsq/columnValues`), keywords at the start of a word (multi-word ones as one
+ * item), and data sources after `@datasource`.
+ *
+ * The context is read from the tokens around the cursor: the document's cached tokens before it (only the
+ * current query's, walking back to the previous `;`, blank line or directive) plus the token under the
+ * cursor lexed again up to the cursor. The document is never lexed again as a whole per keystroke.
+ *
+ * Pure: no `vscode`, no connection, no network, no `fs`.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  CompletionItemKind,
+  MarkupKind,
+  type CompletionItem,
+  type CompletionList,
+  type Position,
+  type Range,
+} from 'vscode-languageserver-types';
+import type { Column, ColumnDataType, DataSourceColumns } from '../protocol';
+import type { DateBucket } from './ast';
+import { AGGREGATIONS, COMPARISON_OPERATORS, DATE_BUCKETS, KEYWORDS, TEXT_OPERATORS, findKeyword, type KeywordCategory, type KeywordInfo } from './keywords';
+import type { ServiceContext } from './languageService';
+import { tokenize, type Token } from './lexer';
+import { dataSourceAt, tokenAt } from './parser';
+import type { CancellationLike, LanguageSettings } from './types';
+
+/** The answer to a cancelled request (LSP: an incomplete empty list makes the client ask again). */
+const CANCELLED: CompletionList = { isIncomplete: true, items: [] };
+const EMPTY: CompletionList = { isIncomplete: false, items: [] };
+
+/** How many tokens of the current query are looked at, backwards from the cursor. */
+const LOOK_BEHIND = 16;
+
+/** Data types on which date buckets apply (seed 4.3; field notes 2.5, 2.6). */
+export const DATE_TYPES: ReadonlySet<ColumnDataType> = new Set(['DATE', 'DATE_TIME', 'TIME']);
+/** Numeric data types (field notes 3.2). */
+export const NUMERIC_TYPES: ReadonlySet<ColumnDataType> = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
+/** Text data types: the only ones the text operators apply to (field notes 2.4). */
+export const TEXT_TYPES: ReadonlySet<ColumnDataType> = new Set(['VARCHAR', 'CHAR']);
+
+/** Buckets that only make sense with a time of day (field notes 2.6). */
+const TIME_BUCKETS: ReadonlySet<DateBucket> = new Set(['hourly', 'hour of day']);
+
+/**
+ * The date buckets that fit a column's data type: DATE has no time-of-day bucket, TIME only hourly,
+ * `hour of day` and `detailed`, DATE_TIME all (seed 4.3; field notes 2.5, 2.6). Empty for other types.
+ */
+export function bucketsFor(dataType: ColumnDataType): DateBucket[] {
+  switch (dataType) {
+    case 'DATE_TIME': return [...DATE_BUCKETS];
+    case 'DATE': return DATE_BUCKETS.filter((b) => !TIME_BUCKETS.has(b));
+    case 'TIME': return DATE_BUCKETS.filter((b) => TIME_BUCKETS.has(b) || b === 'detailed');
+    default: return [];
+  }
+}
+
+/** Calendars offered after `calendar.` besides those already written in the document (field notes 1.5, 2.5). */
+export const BUILT_IN_CALENDARS: readonly { name: string; meaning: string }[] = [
+  { name: 'fiscal', meaning: 'The fiscal-offset calendar of the cluster (field notes 2.5).' },
+];
+
+/** Keyword categories offered at the start of a word when nothing more specific fits. */
+const WORD_START_CATEGORIES: ReadonlySet<KeywordCategory> = new Set(['general', 'aggregation', 'filter', 'date', 'period', 'in', 'location', 'dateName']);
+/** Keywords after which a column is expected (columns are offered first). */
+const BEFORE_COLUMN = new Set<string>(['sort by', 'by', 'for each', 'ranked by', 'growth of', 'for', 'top', 'bottom', ...AGGREGATIONS]);
+/** Word operators that take values (field notes 2.3, 2.4, 2.5). */
+const VALUE_KEYWORDS = new Set<string>(['between', 'after', 'before', ...TEXT_OPERATORS]);
+/** Relative-date keywords offered after a date column (field notes 2.5, 2.6). */
+const DATE_FILTER_KEYWORDS = ['after', 'before', 'between', 'today', 'yesterday', 'this', 'last', 'next', 'week to date', 'month to date', 'quarter to date', 'year to date'];
+
+/** Sort groups: what fits the context best comes first. */
+const enum Rank {
+  Fits = '0',
+  Column = '1',
+  Keyword = '2',
+  Other = '3',
+}
+
+/** One completion context, read from the tokens before the cursor. */
+type Context =
+  | { kind: 'none' }
+  | { kind: 'column'; replace: Range; close: boolean }
+  | { kind: 'bucket'; column: string; replace: Range }
+  | { kind: 'calendar'; replace: Range }
+  | { kind: 'value'; column: string; operator: string; prefix: string; quoted: boolean; replace: Range; space: boolean }
+  | { kind: 'word'; replace: Range; space: boolean; after: After };
+
+/** What precedes a word being typed. */
+type After =
+  | { kind: 'start' }
+  | { kind: 'column'; column: string; sortBy: boolean }
+  | { kind: 'keyword'; keyword: string; previous?: Token }
+  | { kind: 'number'; previous?: Token }
+  | { kind: 'value'; betweenValue: boolean }
+  | { kind: 'other' };
+
+/**
+ * Completion at a position of a `.tsq` document.
+ *
+ * @param ctx the service context (catalog and cached parse/tokens).
+ * @param settings `defaultDataSource` applies to queries with no `@datasource` before them.
+ * @param token cancellation: when requested (checked before and after every catalog call) the answer is
+ *   an empty list marked incomplete.
+ * @returns a list whose items carry a `textEdit` with the exact range to replace (one line), a
+ *   `filterText` matching the replaced text, a `sortText` (best fits first), `detail` and markdown
+ *   `documentation`. `isIncomplete` is true for value completion (the catalog filters by prefix).
+ *   Never throws on any document text; a failing catalog call gives the items that need no catalog.
+ */
+export async function doComplete(ctx: ServiceContext, document: TextDocument, position: Position, settings: LanguageSettings, token?: CancellationLike): Promise<CompletionList> {
+  if (token?.isCancellationRequested) return CANCELLED;
+  const text = document.getText();
+  const offset = document.offsetAt(position);
+  const lineStart = offset - position.character;
+  const linePrefix = text.slice(lineStart, offset);
+
+  // `@datasource …` lines.
+  const directive = /^(\s*)@(\w*)(?:(\s+)('?)([^']*))?$/.exec(linePrefix);
+  if (directive) return completeDirective(ctx, document, offset, lineStart, directive, token);
+
+  const context = readContext(ctx, document, text, offset);
+  if (context.kind === 'none') return EMPTY;
+
+  const dataSource = dataSourceAt(ctx.parse(document), offset) || settings.defaultDataSource || undefined;
+  const columns = ctx.catalog && dataSource && context.kind !== 'calendar' ? await safeColumns(ctx, dataSource, token) : undefined;
+  if (token?.isCancellationRequested) return CANCELLED;
+
+  switch (context.kind) {
+    case 'column':
+      return { isIncomplete: false, items: columns ? columnItems(columns, context.replace, context.close ? ']' : '', false) : [] };
+    case 'bucket': {
+      const col = findColumn(columns, context.column);
+      // Without the catalog the data type is unknown: offer every bucket rather than none.
+      const buckets = col ? bucketsFor(col.dataType) : columns ? [] : [...DATE_BUCKETS];
+      return { isIncomplete: false, items: buckets.map((b, i) => bucketItem(b, i, context.replace)) };
+    }
+    case 'calendar':
+      return { isIncomplete: false, items: calendarItems(ctx, document, context.replace) };
+    case 'value': {
+      const col = findColumn(columns, context.column);
+      const items = constantItems(context);
+      let isIncomplete = false;
+      if (ctx.catalog && dataSource) {
+        let values: string[] = [];
+        try {
+          values = await ctx.catalog.getColumnValues(dataSource, col?.name ?? context.column, context.prefix, token);
+        } catch {
+          values = [];
+        }
+        if (token?.isCancellationRequested) return CANCELLED;
+        isIncomplete = true;
+        items.unshift(...valueItems(values, col, context));
+      }
+      return { isIncomplete, items };
+    }
+    case 'word':
+      return { isIncomplete: false, items: wordItems(document, text, offset, context, columns) };
+  }
+}
+
+/** Columns of a data source, or undefined when unknown or when the catalog fails. */
+async function safeColumns(ctx: ServiceContext, dataSource: string, token?: CancellationLike): Promise<DataSourceColumns | undefined> {
+  try {
+    return (await ctx.catalog!.getColumns(dataSource, token)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A column by name, case-insensitively and ignoring surrounding spaces (seed 8.2, 8.3). */
+export function findColumn(columns: DataSourceColumns | undefined, name: string): Column | undefined {
+  if (!columns) return undefined;
+  const key = name.trim().toLowerCase();
+  return columns.columns.find((c) => c.name.toLowerCase() === key);
+}
+
+// ---- context ------------------------------------------------------------------------------------------
+
+const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45 || c >= 0xc0;
+/** Offset of the end of the run of word characters starting at `from`. */
+function wordEnd(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Tokens of the current query before the cursor (the token under the cursor lexed up to the cursor). */
+function tokensBefore(ctx: ServiceContext, document: TextDocument, text: string, offset: number): { before: Token[]; under: Token | undefined } {
+  const all = ctx.tokens(document);
+  const { index } = tokenAt(all, offset);
+  const under = all[index] && all[index]!.start < offset ? all[index] : undefined;
+  const before: Token[] = [];
+  let significant = 0;
+  for (let i = index - 1; i >= 0 && significant < LOOK_BEHIND; i--) {
+    const t = all[i]!;
+    if (t.kind === 'semicolon' || t.kind === 'blank' || t.kind === 'directive') break;
+    if (t.kind === 'comment') continue;
+    before.push(t);
+    significant++;
+  }
+  before.reverse();
+  if (under) {
+    for (const t of tokenize(text.slice(under.start, offset))) {
+      before.push({ ...t, start: t.start + under.start, end: t.end + under.start, innerStart: t.innerStart + under.start, innerEnd: t.innerEnd + under.start });
+    }
+  }
+  // A terminator or comment lexed in the re-lexed part resets the context.
+  for (let i = before.length - 1; i >= 0; i--) {
+    const k = before[i]!.kind;
+    if (k === 'semicolon' || k === 'blank' || k === 'directive') return { before: before.slice(i + 1), under };
+  }
+  return { before, under };
+}
+
+function readContext(ctx: ServiceContext, document: TextDocument, text: string, offset: number): Context {
+  const { before, under } = tokensBefore(ctx, document, text, offset);
+  const range = (start: number, end: number): Range => ({ start: document.positionAt(start), end: document.positionAt(end) });
+  const last = before[before.length - 1];
+  if (last && last.kind === 'comment') return { kind: 'none' };
+  const touching = last && last.end === offset ? last : undefined;
+  const gapIsBlank = (from: number) => /^[ \t]*$/.test(text.slice(from, offset));
+
+  // Inside a column's brackets: `[fl|`, `[fl|]`, `[or|igin]`, `[Major |`.
+  if (last && last.kind === 'column' && !last.closed && gapIsBlank(last.end)) {
+    const closedUnder = under && under.kind === 'column' && under.closed && under.start === last.start && offset <= under.innerEnd;
+    const end = closedUnder ? under!.innerEnd : wordEnd(text, offset);
+    const close = !closedUnder && text.charCodeAt(end) !== 93;
+    return { kind: 'column', replace: range(last.innerStart, end), close };
+  }
+  // Inside a value or a bucket written after a dot, the partial token ends at the cursor.
+  const partial = touching && (touching.kind === 'word' || touching.kind === 'keyword' || touching.kind === 'number' || (touching.kind === 'value' && !touching.closed)) ? touching : undefined;
+  const prevIndex = before.length - 1 - (partial ? 1 : 0);
+  const prev = before[prevIndex];
+  const replaceStart = partial ? partial.start : offset;
+  /** End of the replaced text: the rest of the token under the cursor. */
+  const replaceEnd = (): number => {
+    if (partial && partial.kind === 'value') {
+      if (under && under.kind === 'value' && under.closed && under.start === partial.start) return under.end;
+      let e = offset;
+      while (e < text.length && !/[\s']/.test(text[e]!)) e++;
+      return text[e] === "'" ? e + 1 : e;
+    }
+    if (partial && under && under.start === partial.start && (under.kind === 'word' || under.kind === 'keyword' || under.kind === 'number')) return under.end;
+    return wordEnd(text, offset);
+  };
+
+  // `[date].|`, `[date].mon|`, `[date].'day o|`, `calendar.|`.
+  if (prev && prev.kind === 'dot' && prev.end === replaceStart) {
+    const owner = before[prevIndex - 1];
+    if (owner && owner.end === prev.start) {
+      if (owner.kind === 'column') return { kind: 'bucket', column: owner.value, replace: range(replaceStart, replaceEnd()) };
+      if (owner.kind === 'keyword' && owner.value === 'calendar') return { kind: 'calendar', replace: range(replaceStart, replaceEnd()) };
+    }
+    return { kind: 'none' };
+  }
+  if (partial && partial.kind === 'value' && !isValuePosition(before, prevIndex)) return { kind: 'none' };
+
+  // After a comparison operator, a word operator or a comma in a value list: values of the column.
+  const filter = isValuePosition(before, prevIndex) ? filterOf(before, prevIndex) : undefined;
+  if (filter) {
+    const prefix = partial ? (partial.kind === 'value' ? partial.value : text.slice(partial.start, offset)) : '';
+    return { kind: 'value', column: filter.column, operator: filter.operator, prefix, quoted: !!partial && partial.kind === 'value', replace: range(replaceStart, replaceEnd()), space: !partial && needsSpace(text, offset) };
+  }
+  if (partial && partial.kind === 'value') return { kind: 'none' };
+  return { kind: 'word', replace: range(replaceStart, replaceEnd()), space: !partial && needsSpace(text, offset), after: afterOf(before, prevIndex) };
+}
+
+/** True when the character before the cursor glues to a new token (`[delay]|`, `>|`). */
+function needsSpace(text: string, offset: number): boolean {
+  if (offset === 0) return false;
+  const c = text[offset - 1]!;
+  return !/[\s([,]/.test(c);
+}
+
+/** Whether the token at `i` is followed by a value: an operator, a word operator, a comma or `and` of a between. */
+function isValuePosition(tokens: Token[], i: number): boolean {
+  const t = tokens[i];
+  if (!t) return false;
+  if (t.kind === 'operator') return true;
+  if (t.kind === 'keyword' && VALUE_KEYWORDS.has(t.value)) return true;
+  if (t.kind === 'comma') return true;
+  if (t.kind === 'keyword' && t.value === 'and') {
+    const v = tokens[i - 1];
+    const b = tokens[i - 2];
+    return !!v && (v.kind === 'value' || v.kind === 'number') && !!b && b.kind === 'keyword' && b.value === 'between';
+  }
+  return false;
+}
+
+/** The column and operator of the filter whose values end at token `i`, walking back over the value list. */
+function filterOf(tokens: Token[], i: number): { column: string; operator: string } | undefined {
+  let j = i;
+  while (j >= 0) {
+    const t = tokens[j]!;
+    if (t.kind === 'value' || t.kind === 'number' || t.kind === 'constant' || t.kind === 'comma' || (t.kind === 'keyword' && t.value === 'and')) {
+      j--;
+      continue;
+    }
+    break;
+  }
+  const op = tokens[j];
+  if (!op || !(op.kind === 'operator' || (op.kind === 'keyword' && VALUE_KEYWORDS.has(op.value)))) return undefined;
+  const col = columnEndingAt(tokens, j - 1);
+  return col ? { column: col.value, operator: op.value } : undefined;
+}
+
+/** The column token ending at token `i`: `[col]` itself, or `[col].bucket` / `[col].'bucket'`. */
+function columnEndingAt(tokens: Token[], i: number): Token | undefined {
+  const t = tokens[i];
+  if (!t) return undefined;
+  if (t.kind === 'column') return t;
+  const dot = tokens[i - 1];
+  const col = tokens[i - 2];
+  if (dot && dot.kind === 'dot' && dot.end === t.start && col && col.kind === 'column' && col.end === dot.start) return col;
+  return undefined;
+}
+
+function afterOf(tokens: Token[], i: number): After {
+  const t = tokens[i];
+  if (!t) return { kind: 'start' };
+  const col = columnEndingAt(tokens, i);
+  if (col && col.closed) {
+    const k = tokens[i - (col === t ? 1 : 3)];
+    return { kind: 'column', column: col.value, sortBy: !!k && k.kind === 'keyword' && k.value === 'sort by' };
+  }
+  if (t.kind === 'keyword') return { kind: 'keyword', keyword: t.value, previous: tokens[i - 1] };
+  if (t.kind === 'number') return { kind: 'number', previous: tokens[i - 1] };
+  if (t.kind === 'value') {
+    const op = tokens[i - 1];
+    return { kind: 'value', betweenValue: !!op && op.kind === 'keyword' && op.value === 'between' };
+  }
+  return { kind: 'other' };
+}
+
+// ---- items ----------------------------------------------------------------------------------------
+
+const TYPE_LABEL: Record<string, string> = { ATTRIBUTE: 'attribute', MEASURE: 'measure' };
+
+/** Markdown describing a column: data type, kind, data source, description (used by hover too). */
+export function columnMarkdown(column: Column, dataSource: string): string {
+  const lines = [`**[${column.name}]** — ${column.dataType} ${TYPE_LABEL[column.kind] ?? column.kind}`, '', `Data source: **${dataSource}**`];
+  if (column.description) lines.push('', column.description);
+  if (column.synonyms?.length) lines.push('', `Synonyms: ${column.synonyms.join(', ')}`);
+  return lines.join('\n');
+}
+
+/** Markdown describing a keyword: its meaning and an example (used by hover too). */
+export function keywordMarkdown(info: KeywordInfo): string {
+  return [`**${info.name}** — ${info.meaning}`, '', 'Example:', '```tsq', info.example, '```'].join('\n');
+}
+
+interface ColumnTemplate {
+  label: string;
+  kind: CompletionItemKind;
+  detail: string;
+  documentation: { kind: MarkupKind; value: string };
+  sortIndex: string;
+}
+/** Item parts that do not depend on the cursor, cached per columns answer (1,000 columns stay cheap). */
+const templates = new WeakMap<DataSourceColumns, ColumnTemplate[]>();
+
+function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
+  let list = templates.get(columns);
+  if (!list) {
+    const width = String(columns.columns.length).length;
+    list = columns.columns.map((c, i) => ({
+      label: c.name,
+      kind: CompletionItemKind.Field,
+      detail: `${c.dataType} ${TYPE_LABEL[c.kind] ?? c.kind}`,
+      documentation: { kind: MarkupKind.Markdown, value: columnMarkdown(c, columns.name) },
+      sortIndex: String(i).padStart(width, '0'),
+    }));
+    templates.set(columns, list);
+  }
+  return list;
+}
+
+/**
+ * Column items. Inside brackets (`bracketed` false) the name replaces what was typed and `suffix` (`]` or
+ * '') closes the bracket; at a word start (`bracketed` true) `[name]` is inserted.
+ */
+function columnItems(columns: DataSourceColumns, replace: Range, suffix: string, bracketed: boolean, rank: Rank = Rank.Fits, space = false): CompletionItem[] {
+  return columnTemplates(columns).map((t) => ({
+    label: bracketed ? `[${t.label}]` : t.label,
+    kind: t.kind,
+    detail: t.detail,
+    documentation: t.documentation,
+    sortText: rank + t.sortIndex,
+    filterText: bracketed ? (space ? ' ' : '') + t.label : t.label,
+    textEdit: { range: replace, newText: bracketed ? `${space ? ' ' : ''}[${t.label}]` : t.label + suffix },
+  }));
+}
+
+function bucketItem(bucket: DateBucket, index: number, replace: Range): CompletionItem {
+  const info = findKeyword(bucket);
+  const text = bucket.includes(' ') ? `'${bucket}'` : bucket;
+  return {
+    label: bucket,
+    kind: CompletionItemKind.EnumMember,
+    detail: info?.meaning ?? 'Date bucket',
+    documentation: info ? { kind: MarkupKind.Markdown, value: keywordMarkdown(info) } : undefined,
+    sortText: Rank.Fits + String(index).padStart(2, '0'),
+    filterText: text,
+    textEdit: { range: replace, newText: text },
+  };
+}
+
+/** `fiscal` plus every calendar already named in the document (seed 4.3: `calendar.name`, quoted when multi-word). */
+function calendarItems(ctx: ServiceContext, document: TextDocument, replace: Range): CompletionItem[] {
+  const names = new Map<string, string>();
+  for (const c of BUILT_IN_CALENDARS) names.set(c.name.toLowerCase(), c.name);
+  for (const q of ctx.parse(document).queries) {
+    for (const clause of q.clauses) if (clause.kind === 'calendar' && clause.name.trim() && !names.has(clause.name.toLowerCase())) names.set(clause.name.toLowerCase(), clause.name);
+  }
+  return [...names.values()].map((name, i) => {
+    const text = /^[A-Za-z_][\w-]*$/.test(name) ? name : `'${name}'`;
+    const builtIn = BUILT_IN_CALENDARS.find((c) => c.name === name);
+    return {
+      label: name,
+      kind: CompletionItemKind.EnumMember,
+      detail: builtIn ? builtIn.meaning : 'A calendar used elsewhere in this document',
+      sortText: Rank.Fits + String(i).padStart(3, '0'),
+      filterText: text,
+      textEdit: { range: replace, newText: text },
+    };
+  });
+}
+
+/** `{null}` / `{empty}` after `=` and `!=` (field notes 2.3), when nothing quoted was started. */
+function constantItems(context: Extract<Context, { kind: 'value' }>): CompletionItem[] {
+  if (!(context.operator === '=' || context.operator === '!=') || context.quoted) return [];
+  return ['{null}', '{empty}'].map((name) => {
+    const info = findKeyword(name)!;
+    return {
+      label: name,
+      kind: CompletionItemKind.Constant,
+      detail: info.meaning,
+      documentation: { kind: MarkupKind.Markdown, value: keywordMarkdown(info) },
+      sortText: Rank.Other + name,
+      filterText: name,
+      textEdit: { range: context.replace, newText: (context.space ? ' ' : '') + name },
+    };
+  });
+}
+
+/**
+ * Value items: quoted (seed 4.3), numbers of numeric columns unquoted; a value containing a quote cannot
+ * be written (seed 8.5) and is skipped.
+ */
+function valueItems(values: string[], column: Column | undefined, context: Extract<Context, { kind: 'value' }>): CompletionItem[] {
+  const numeric = !!column && NUMERIC_TYPES.has(column.dataType);
+  const items: CompletionItem[] = [];
+  const seen = new Set<string>();
+  for (const v of values) {
+    if (typeof v !== 'string' || v.includes("'") || seen.has(v)) continue;
+    seen.add(v);
+    const text = numeric && /^-?\d+(\.\d+)?$/.test(v) ? v : `'${v}'`;
+    items.push({
+      label: text,
+      kind: CompletionItemKind.Value,
+      detail: column ? `${column.name} · ${column.dataType}` : undefined,
+      sortText: Rank.Fits + String(items.length).padStart(2, '0'),
+      filterText: text,
+      textEdit: { range: context.replace, newText: (context.space ? ' ' : '') + text },
+    });
+  }
+  return items;
+}
+
+function keywordItem(info: KeywordInfo, rank: Rank, range: Range, space: boolean, kind?: CompletionItemKind): CompletionItem {
+  return {
+    label: info.name,
+    kind: kind ?? (info.category === 'comparison' && !/^[a-z]/.test(info.name) ? CompletionItemKind.Operator : CompletionItemKind.Keyword),
+    detail: info.meaning,
+    documentation: { kind: MarkupKind.Markdown, value: keywordMarkdown(info) },
+    sortText: rank + info.name,
+    filterText: (space ? ' ' : '') + info.name,
+    textEdit: { range, newText: (space ? ' ' : '') + info.name },
+  };
+}
+
+/** Keyword names that fit after a column of a given data type (unknown type: all operators). */
+function operatorsFor(dataType: ColumnDataType | undefined): string[] {
+  const ops: string[] = [...COMPARISON_OPERATORS];
+  if (!dataType) return [...ops, 'between', ...TEXT_OPERATORS, 'after', 'before', 'in', 'not in'];
+  if (dataType === 'BOOL') return ['=', '!='];
+  if (NUMERIC_TYPES.has(dataType)) return [...ops, 'between'];
+  if (TEXT_TYPES.has(dataType)) return [...ops, ...TEXT_OPERATORS, 'in', 'not in'];
+  return ops;
+}
+
+/** Items at the start of a word: the keywords (and columns) that fit what precedes it. */
+function wordItems(document: TextDocument, text: string, offset: number, context: Extract<Context, { kind: 'word' }>, columns: DataSourceColumns | undefined): CompletionItem[] {
+  const after = context.after;
+  const fits: string[] = [];
+  let columnsFirst = false;
+  let offerColumns = true;
+  let defaults = true;
+  switch (after.kind) {
+    case 'column': {
+      const col = findColumn(columns, after.column);
+      if (after.sortBy) fits.push('descending', 'ascending');
+      fits.push(...operatorsFor(col?.dataType));
+      if (!col || DATE_TYPES.has(col.dataType)) {
+        fits.push(...(col ? bucketsFor(col.dataType) : DATE_BUCKETS).filter((b) => !b.includes(' ')));
+        fits.push(...DATE_FILTER_KEYWORDS);
+      }
+      break;
+    }
+    case 'keyword': {
+      const k = after.keyword;
+      if (BEFORE_COLUMN.has(k)) columnsFirst = true;
+      if (k === 'last' || k === 'next' || k === 'this') {
+        fits.push('minute', 'hour', 'day', 'week', 'month', 'quarter', 'year');
+        offerColumns = false;
+      }
+      if (findKeyword(k)?.category === 'dateUnit' && after.previous?.kind === 'number') fits.push('ago', 'for each');
+      if (k === 'growth of') defaults = false;
+      break;
+    }
+    case 'number': {
+      const p = after.previous;
+      if (p && p.kind === 'keyword' && (p.value === 'last' || p.value === 'next')) {
+        fits.push('minute', 'hour', 'day', 'week', 'month', 'quarter', 'year');
+        offerColumns = false;
+      } else if (p && p.kind === 'keyword' && p.value === 'between') {
+        fits.push('and');
+      } else if (!p || (p.kind !== 'keyword' || (p.value !== 'top' && p.value !== 'bottom'))) {
+        fits.push('minute', 'hour', 'day', 'week', 'month', 'quarter', 'year');
+      }
+      break;
+    }
+    case 'value':
+      if (after.betweenValue) fits.push('and');
+      fits.push('vs');
+      break;
+    default:
+      break;
+  }
+  const items: CompletionItem[] = [];
+  const used = new Set<string>();
+  const multiWord = multiWordStarts(document, text, offset, context.replace);
+  const add = (info: KeywordInfo | undefined, rank: Rank) => {
+    if (!info || used.has(info.name)) return;
+    used.add(info.name);
+    const r = info.name.includes(' ') ? (multiWord(info.name) ?? context.replace) : context.replace;
+    items.push(keywordItem(info, rank, r, context.space && r === context.replace));
+  };
+  for (const name of fits) add(findKeyword(name), Rank.Fits);
+  if (defaults) for (const info of KEYWORDS) if (WORD_START_CATEGORIES.has(info.category)) add(info, Rank.Keyword);
+  if (columns && offerColumns) items.push(...columnItems(columns, context.replace, '', true, columnsFirst ? Rank.Fits : Rank.Column, context.space));
+  return items;
+}
+
+/**
+ * For multi-word keywords: when the words typed before the cursor (`sort b|`, `for e|`) are the start of
+ * the keyword, the range to replace starts at the first of them, so that the client filters on the
+ * whole typed phrase.
+ */
+function multiWordStarts(document: TextDocument, text: string, offset: number, replace: Range): (keyword: string) => Range | undefined {
+  const replaceStart = document.offsetAt(replace.start);
+  const lineStart = offset - document.positionAt(offset).character;
+  const headStart = Math.max(lineStart, replaceStart - 40);
+  const head = text.slice(headStart, replaceStart);
+  // Start offsets of up to three words directly before the replaced text, separated by blanks.
+  const starts: number[] = [];
+  let p = head.length;
+  while (starts.length < 3) {
+    let q = p;
+    while (q > 0 && (head[q - 1] === ' ' || head[q - 1] === '\t')) q--;
+    if (q === p) break;
+    let w = q;
+    while (w > 0 && /[A-Za-z_-]/.test(head[w - 1]!)) w--;
+    if (w === q) break;
+    starts.push(w);
+    p = w;
+  }
+  if (!starts.length) return () => undefined;
+  const typed = text.slice(replaceStart, offset).toLowerCase();
+  return (keyword) => {
+    for (let n = starts.length - 1; n >= 0; n--) {
+      const phrase = head.slice(starts[n]!).trim().toLowerCase().split(/[ \t]+/).join(' ');
+      if (keyword.startsWith(`${phrase} ${typed}`)) return { start: document.positionAt(headStart + starts[n]!), end: replace.end };
+    }
+    return undefined;
+  };
+}
+
+// ---- @datasource ------------------------------------------------------------------------------------
+
+async function completeDirective(ctx: ServiceContext, document: TextDocument, offset: number, lineStart: number, m: RegExpExecArray, token?: CancellationLike): Promise<CompletionList> {
+  const text = document.getText();
+  const range = (start: number, end: number): Range => ({ start: document.positionAt(start), end: document.positionAt(end) });
+  const [, indent, word, space] = m;
+  if (space === undefined) {
+    // `@da|`: the directive itself.
+    const start = lineStart + indent!.length;
+    return {
+      isIncomplete: false,
+      items: [{
+        label: '@datasource',
+        kind: CompletionItemKind.Keyword,
+        detail: 'The data source of the following queries',
+        documentation: { kind: MarkupKind.Markdown, value: "**@datasource** 'name or GUID' — the data source of every following query, until the next `@datasource`.\n\n```tsq\n@datasource 'Flights'\n[origin] [delay]\n```" },
+        filterText: '@datasource',
+        textEdit: { range: range(start, wordEnd(text, start + 1 + word!.length)), newText: '@datasource ' },
+      }],
+    };
+  }
+  if (word!.toLowerCase() !== 'datasource' || !ctx.catalog) return EMPTY;
+  let sources;
+  try {
+    sources = await ctx.catalog.getDataSources(token);
+  } catch {
+    sources = undefined;
+  }
+  if (token?.isCancellationRequested) return CANCELLED;
+  if (!sources) return EMPTY;
+  const valueStart = offset - m[4]!.length - m[5]!.length;
+  // Replace the rest of the value too, and its closing quote.
+  let end = offset;
+  while (end < text.length && text[end] !== "'" && text[end] !== '\n' && text[end] !== '\r') end++;
+  end = text[end] === "'" ? end + 1 : offset + (wordEnd(text, offset) - offset);
+  const r = range(valueStart, end);
+  return {
+    isIncomplete: false,
+    items: sources.map((s, i) => ({
+      label: s.name,
+      kind: CompletionItemKind.Module,
+      detail: `${s.type} · ${s.id}`,
+      documentation: { kind: MarkupKind.Markdown, value: `**${s.name}**\n\nType: ${s.type}\n\nGUID: \`${s.id}\`` },
+      sortText: String(i).padStart(5, '0'),
+      filterText: `'${s.name}'`,
+      textEdit: { range: r, newText: `'${s.name}'` },
+    })),
+  };
+}

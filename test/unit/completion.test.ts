@@ -1,0 +1,231 @@
+/**
+ * Completion of the .tsq language service, with `|` marking the cursor, against catalogs built from the
+ * vega-datasets flights, cars and movies data (test/fixtures/catalogs.ts).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { CompletionItemKind, InsertTextFormat, MarkupContent, TextEdit, type CompletionItem, type CompletionList } from 'vscode-languageserver-types';
+import { getLanguageService } from '../../server/src/language/languageService';
+import type { CatalogProvider, LanguageSettings } from '../../server/src/language/types';
+import { carsCatalog, datasetValues, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
+
+const values = datasetValues();
+
+/** Completes at the `|` of `text` and answers the list, the document and the cursor offset. */
+async function complete(text: string, opts: { settings?: LanguageSettings; catalog?: CatalogProvider | null; cancelled?: boolean } = {}) {
+  const offset = text.indexOf('|');
+  assert.ok(offset >= 0, 'test text needs a | cursor');
+  const document = TextDocument.create('file:///test.tsq', 'tsq', 1, text.slice(0, offset) + text.slice(offset + 1));
+  const catalog = opts.catalog === null ? undefined : (opts.catalog ?? makeCatalogProvider([flightsCatalog(), carsCatalog(), moviesCatalog()], values));
+  const ls = getLanguageService({ catalog });
+  const list = await ls.doComplete(document, document.positionAt(offset), opts.settings ?? {}, { isCancellationRequested: !!opts.cancelled });
+  return { list, document, offset };
+}
+
+function labels(list: CompletionList): string[] {
+  return list.items.map((i) => i.label);
+}
+
+function item(list: CompletionList, label: string): CompletionItem {
+  const found = list.items.find((i) => i.label === label);
+  assert.ok(found, `no item ${label} in ${labels(list).slice(0, 40).join(', ')}`);
+  return found;
+}
+
+/** Applies an item's text edit to the document text. */
+function apply(document: TextDocument, it: CompletionItem): string {
+  const edit = it.textEdit as TextEdit;
+  assert.ok(edit && 'range' in edit, `item ${it.label} has a textEdit with a range`);
+  return TextDocument.applyEdits(document, [edit, ...(it.additionalTextEdits ?? [])]);
+}
+
+const FLIGHTS = "@datasource 'Flights'\n";
+
+test('after [ the data source columns, with data type, kind and description', async () => {
+  const { list, document } = await complete(FLIGHTS + '[|');
+  assert.deepEqual(labels(list).sort(), ['date', 'delay', 'destination', 'distance', 'origin']);
+  const delay = item(list, 'delay');
+  assert.equal(delay.kind, CompletionItemKind.Field);
+  assert.match(delay.detail ?? '', /INT64/);
+  assert.match(delay.detail ?? '', /measure/i);
+  const doc = delay.documentation as MarkupContent;
+  assert.equal(doc.kind, 'markdown');
+  assert.match(doc.value, /Arrival delay in minutes/);
+  assert.match(item(list, 'origin').detail ?? '', /attribute/i);
+  assert.equal(apply(document, delay), FLIGHTS + '[delay]');
+});
+
+test('typing inside the brackets replaces what was typed, and a following ] is not doubled', async () => {
+  {
+    const { list, document } = await complete(FLIGHTS + '[de|');
+    const edit = item(list, 'delay').textEdit as TextEdit;
+    assert.equal(document.getText(edit.range), 'de');
+    assert.equal(item(list, 'delay').filterText ?? 'delay', 'delay');
+    assert.equal(apply(document, item(list, 'delay')), FLIGHTS + '[delay]');
+  }
+  {
+    const { list, document } = await complete(FLIGHTS + '[de|] top 10');
+    assert.equal(apply(document, item(list, 'destination')), FLIGHTS + '[destination] top 10');
+  }
+  {
+    const { list, document } = await complete(FLIGHTS + '[|]');
+    assert.equal(apply(document, item(list, 'origin')), FLIGHTS + '[origin]');
+  }
+  {
+    // The cursor in the middle of a written name replaces the whole name.
+    const { list, document } = await complete(FLIGHTS + '[or|igin] [delay]');
+    assert.equal(apply(document, item(list, 'destination')), FLIGHTS + '[destination] [delay]');
+  }
+  {
+    // An unclosed bracket followed by another column: only the typed word is replaced.
+    const { list, document } = await complete(FLIGHTS + '[dis| [delay]');
+    assert.equal(apply(document, item(list, 'distance')), FLIGHTS + '[distance] [delay]');
+  }
+});
+
+test('column names with spaces are completed whole', async () => {
+  const { list, document } = await complete("@datasource 'Movies'\n[Major G|");
+  const edit = item(list, 'Major Genre').textEdit as TextEdit;
+  assert.equal(document.getText(edit.range), 'Major G');
+  assert.equal(apply(document, item(list, 'Major Genre')), "@datasource 'Movies'\n[Major Genre]");
+});
+
+test('after [date column]. the date buckets, multi-word ones quoted', async () => {
+  const { list, document } = await complete(FLIGHTS + '[date].|');
+  assert.ok(labels(list).includes('monthly'));
+  assert.ok(labels(list).includes('hourly'), 'a DATE_TIME column has hourly buckets');
+  const dow = item(list, 'day of week');
+  assert.equal(apply(document, dow), FLIGHTS + "[date].'day of week'");
+  assert.equal(item(list, 'monthly').kind, CompletionItemKind.EnumMember);
+  // Typing the bucket replaces the typed part.
+  const typed = await complete(FLIGHTS + '[date].mo| [delay]');
+  assert.equal(apply(typed.document, item(typed.list, 'monthly')), FLIGHTS + '[date].monthly [delay]');
+});
+
+test('no date buckets after a column that is not DATE, DATE_TIME or TIME; a DATE column has no hourly bucket', async () => {
+  const { list } = await complete(FLIGHTS + '[delay].|');
+  assert.deepEqual(labels(list), []);
+  const cars = await complete("@datasource 'Cars'\n[Year].|");
+  assert.ok(labels(cars.list).includes('yearly'));
+  assert.ok(!labels(cars.list).includes('hourly'));
+});
+
+test('after calendar. the calendars', async () => {
+  const { list, document } = await complete(FLIGHTS + '[delay] [date].monthly calendar.|');
+  const fiscal = item(list, 'fiscal');
+  assert.equal(apply(document, fiscal), FLIGHTS + '[delay] [date].monthly calendar.fiscal');
+});
+
+test('after a measure column, the comparison operators and keywords that fit; no text operators', async () => {
+  const { list } = await complete(FLIGHTS + '[delay] |');
+  const l = labels(list);
+  for (const op of ['>', '>=', '=', '!=', 'between']) assert.ok(l.includes(op), `${op} offered`);
+  assert.ok(!l.includes('contains'), 'no text operator on a measure');
+  assert.ok(!l.includes('monthly'), 'no bucket on a measure');
+  assert.equal(item(list, '>').kind, CompletionItemKind.Operator);
+});
+
+test('after a text attribute, the text operators (multi-word as one item); after a date column, buckets and date operators', async () => {
+  const text = await complete(FLIGHTS + '[origin] |');
+  for (const op of ['=', 'contains', 'begins with', 'not contains', 'similar to']) assert.ok(labels(text.list).includes(op), `${op} offered`);
+  const begins = item(text.list, 'begins with');
+  assert.equal(apply(text.document, begins).startsWith(FLIGHTS + '[origin] begins with'), true);
+  const date = await complete(FLIGHTS + '[date] |');
+  for (const k of ['monthly', 'after', 'before', 'last']) assert.ok(labels(date.list).some((l) => l === k || l.startsWith(k + ' ')), `${k} offered after a date column`);
+});
+
+test('after a comparison operator, the column values from the catalog, quoted', async () => {
+  const catalog = makeCatalogProvider([flightsCatalog()], values);
+  const { list, document } = await complete(FLIGHTS + '[origin] = |', { catalog });
+  assert.ok(catalog.calls.some((c) => c.method === 'getColumnValues' && c.args[0] === 'Flights' && c.args[1] === 'origin' && c.args[2] === ''));
+  const atl = item(list, "'ATL'");
+  assert.equal(atl.kind, CompletionItemKind.Value);
+  assert.equal(apply(document, atl), FLIGHTS + "[origin] = 'ATL'");
+  assert.ok(labels(list).includes('{null}'), 'the null constant after =');
+  assert.ok(list.items.filter((i) => i.kind === CompletionItemKind.Value).length <= 50);
+  assert.equal(list.isIncomplete, true, 'values are filtered by the catalog, so the client asks again as the user types');
+});
+
+test('a typed value prefix is sent to the catalog and replaced, quote included', async () => {
+  const catalog = makeCatalogProvider([flightsCatalog()], values);
+  const { list, document } = await complete(FLIGHTS + "[origin] = 'SE|", { catalog });
+  assert.ok(catalog.calls.some((c) => c.method === 'getColumnValues' && c.args[2] === 'SE'));
+  assert.ok(labels(list).every((l) => l.toUpperCase().startsWith("'SE")), labels(list).join());
+  assert.equal(apply(document, item(list, "'SEA'")), FLIGHTS + "[origin] = 'SEA'");
+  // An already closed value is not given a second closing quote.
+  const closed = await complete(FLIGHTS + "[origin] = 'SE|' [delay]", { catalog });
+  assert.equal(apply(closed.document, item(closed.list, "'SEA'")), FLIGHTS + "[origin] = 'SEA' [delay]");
+});
+
+test('after a comma the next value of the list is completed', async () => {
+  const { list, document } = await complete(FLIGHTS + "[origin] = 'SEA', 'PD|");
+  assert.equal(apply(document, item(list, "'PDX'")), FLIGHTS + "[origin] = 'SEA', 'PDX'");
+});
+
+test('a value containing a quote is not offered (it cannot be written)', async () => {
+  const movieTitles = values.Movies!.Title!;
+  assert.ok(movieTitles.some((t) => t.startsWith("Schindler's")), 'fixture has a title with a quote');
+  const { list } = await complete("@datasource 'Movies'\n[Title] = 'Schindler|");
+  assert.ok(labels(list).every((l) => !l.slice(1, -1).includes("'")), labels(list).join());
+});
+
+test('at the start of a word, keywords (multi-word as one item, with meaning and example)', async () => {
+  const { list, document } = await complete(FLIGHTS + '[delay] [origin] so|');
+  const sortBy = item(list, 'sort by');
+  assert.equal(sortBy.kind, CompletionItemKind.Keyword);
+  const doc = sortBy.documentation as MarkupContent;
+  assert.equal(doc.kind, 'markdown');
+  assert.ok(doc.value.length > 20, 'a meaning and an example');
+  assert.ok(sortBy.detail && sortBy.detail.length > 0, 'a one-line meaning in the detail');
+  const applied = apply(document, sortBy);
+  assert.ok(applied.startsWith(FLIGHTS + '[delay] [origin] sort by'), applied);
+  assert.ok(labels(list).includes('top'));
+});
+
+test('keywords are offered even without a catalog or a data source', async () => {
+  const none = await complete('|', { catalog: null });
+  assert.ok(labels(none.list).includes('sort by'));
+  assert.ok(labels(none.list).includes('top'));
+  const noColumns = await complete('[|', { catalog: null });
+  assert.deepEqual(labels(noColumns.list), []);
+});
+
+test('after @datasource, the data sources, name inserted quoted, GUID in the detail', async () => {
+  const { list, document } = await complete('@datasource |\n[delay]');
+  const flights = item(list, 'Flights');
+  assert.equal(flights.detail?.includes(flightsCatalog().id), true);
+  assert.equal(apply(document, flights), "@datasource 'Flights'\n[delay]");
+  const typed = await complete("@datasource 'Ca|'\n[delay]");
+  assert.equal(apply(typed.document, item(typed.list, 'Cars')), "@datasource 'Cars'\n[delay]");
+});
+
+test('the data source in force is the last @datasource before the query, else tsq.defaultDataSource', async () => {
+  const text = "@datasource 'Flights'\n[delay] [origin];\n\n@datasource 'Cars'\n[Horsepower] [|";
+  const { list } = await complete(text);
+  assert.ok(labels(list).includes('Horsepower'));
+  assert.ok(!labels(list).includes('delay'));
+  const byDefault = await complete('[delay] [|', { settings: { defaultDataSource: 'Movies' } });
+  assert.ok(labels(byDefault.list).includes('Major Genre'));
+  const byGuid = await complete('[|', { settings: { defaultDataSource: carsCatalog().id } });
+  assert.ok(labels(byGuid.list).includes('Cylinders'));
+  const without = await complete('[|');
+  assert.deepEqual(labels(without.list), []);
+});
+
+test('nothing inside a comment; a cancelled request answers an empty incomplete list', async () => {
+  const comment = await complete(FLIGHTS + '-- [de|');
+  assert.deepEqual(labels(comment.list), []);
+  const cancelled = await complete(FLIGHTS + '[|', { cancelled: true });
+  assert.deepEqual(cancelled.list, { isIncomplete: true, items: [] });
+});
+
+test('in a long document only the current query matters', async () => {
+  const lines = [FLIGHTS.trimEnd()];
+  for (let i = 0; i < 300; i++) lines.push(`[origin] [delay] [distance] > ${i};`);
+  lines.push("@datasource 'Cars'");
+  lines.push('[Name] [Cyl|');
+  const { list, document } = await complete(lines.join('\n'));
+  assert.equal(apply(document, item(list, 'Cylinders')).endsWith('[Name] [Cylinders]'), true);
+  assert.ok(list.items.every((i) => i.insertTextFormat !== InsertTextFormat.Snippet || typeof i.textEdit === 'object'));
+});
