@@ -1,0 +1,170 @@
+/**
+ * Load cycles (seed 3): their state on disk under `<dataDir>/cycles/<cycle id>/` —
+ * `cycle.json` (the metadata below), `chunk-<n>` (uploaded chunks, as received), `staged.csv` (the
+ * converted rows, during a commit) and `<cycle id>.bad_record` (the rejected raw records). The metadata is
+ * written on every change of stage, so the status of a cycle survives a restart of the emulator.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import type { LoadDefinition } from './definition';
+
+/** Cycle ids are UUIDs; anything else is refused before a path is built from it. */
+const CYCLE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True when `id` has the shape of a cycle id (so it cannot name a path outside the cycles folder). */
+export function isCycleId(id: string): boolean {
+  return CYCLE_ID.test(id);
+}
+
+/** Stages of a cycle (`internal_stage`): INGESTING (open for chunks), COMMITTING, DONE (field notes 4.3). */
+export type Stage = 'INGESTING' | 'COMMITTING' | 'DONE';
+
+/** A parsing error reported with the status (at most `max_reported_parsing_errors`). */
+export interface ParsingError {
+  /** 1-based number of the chunk (in upload order). */
+  chunk: number;
+  /** 1-based line of the chunk where the rejected record starts. */
+  row: number;
+  reason: string;
+}
+
+/** What `cycle.json` holds. */
+export interface CycleMeta {
+  cycleId: string;
+  /** The StartLoad body as received (answered by `input_summary`). */
+  loadParams: unknown;
+  definition: LoadDefinition;
+  /** Id of the user who started the cycle. */
+  userId: string;
+  stage: Stage;
+  /** `{}` while the cycle runs; then OK or LOAD_FAILED with a message. */
+  status: { code?: 'OK' | 'LOAD_FAILED'; message?: string };
+  /** Numbers of the chunks completely received, in upload order. */
+  chunks: number[];
+  /** Bytes received in all chunks. */
+  bytesIngested: number;
+  rowsWritten: number;
+  ignoredRowCount: number;
+  parsingErrors: ParsingError[];
+  /** True when AbortLoad ended the cycle. */
+  cancelled?: boolean;
+  /** True once the bad records file exists. */
+  hasBadRecords: boolean;
+  /** Epoch microseconds. */
+  startTime: number;
+  endTime?: number;
+}
+
+/** The cycles of one data directory, shared by every node (Fastify instance) of an emulator. */
+export class CycleStore {
+  private readonly cycles = new Map<string, CycleMeta>();
+  readonly root: string;
+
+  constructor(dataDir: string) {
+    this.root = resolve(dataDir, 'cycles');
+    mkdirSync(this.root, { recursive: true });
+  }
+
+  /**
+   * The folder of a cycle. Throws `Error` when `id` is not a cycle id or the folder would lie outside
+   * `<dataDir>/cycles` (both checked, so no id can reach another path).
+   */
+  dir(id: string): string {
+    if (!isCycleId(id)) throw new Error(`not a cycle id: ${id}`);
+    const d = resolve(this.root, id);
+    if (!d.startsWith(this.root + sep)) throw new Error(`cycle folder outside the data directory: ${id}`);
+    return d;
+  }
+
+  /** Creates a cycle in stage INGESTING and writes its metadata. */
+  create(definition: LoadDefinition, loadParams: unknown, userId: string, nowMicros: number): CycleMeta {
+    const cycleId = randomUUID();
+    mkdirSync(this.dir(cycleId), { recursive: true });
+    const meta: CycleMeta = {
+      cycleId,
+      loadParams,
+      definition,
+      userId,
+      stage: 'INGESTING',
+      status: {},
+      chunks: [],
+      bytesIngested: 0,
+      rowsWritten: 0,
+      ignoredRowCount: 0,
+      parsingErrors: [],
+      hasBadRecords: false,
+      startTime: nowMicros,
+    };
+    this.cycles.set(cycleId, meta);
+    this.save(meta);
+    return meta;
+  }
+
+  /**
+   * A cycle by id: from memory, else from its `cycle.json` (after a restart). A cycle found on disk in
+   * stage COMMITTING was cut off by the restart; its transaction never committed, so it is marked
+   * LOAD_FAILED with the table unchanged. Undefined for an unknown or malformed id.
+   */
+  get(id: string, nowMicros: number): CycleMeta | undefined {
+    if (!isCycleId(id)) return undefined;
+    const key = id.toLowerCase();
+    const known = this.cycles.get(key);
+    if (known) return known;
+    const file = join(this.dir(key), 'cycle.json');
+    if (!existsSync(file)) return undefined;
+    let meta: CycleMeta;
+    try {
+      meta = JSON.parse(readFileSync(file, 'utf8')) as CycleMeta;
+    } catch {
+      return undefined;
+    }
+    if (meta.stage === 'COMMITTING') {
+      meta.stage = 'DONE';
+      meta.status = { code: 'LOAD_FAILED', message: 'The emulator stopped while this cycle was being committed; no rows were written. Start a new load cycle.' };
+      meta.endTime = nowMicros;
+      this.save(meta);
+    }
+    this.cycles.set(key, meta);
+    return meta;
+  }
+
+  /** Writes `cycle.json` (to a temporary file first, so a crash never leaves half a file). */
+  save(meta: CycleMeta): void {
+    const d = this.dir(meta.cycleId);
+    const tmp = join(d, 'cycle.json.tmp');
+    writeFileSync(tmp, JSON.stringify(meta));
+    renameSync(tmp, join(d, 'cycle.json'));
+  }
+
+  /** Path of chunk `n` of a cycle. */
+  chunkPath(id: string, n: number): string {
+    return join(this.dir(id), `chunk-${n}`);
+  }
+
+  /** Path of the bad records file: `<cycle id>.bad_record` (seed 4.1). */
+  badRecordsPath(id: string): string {
+    return join(this.dir(id), `${id}.bad_record`);
+  }
+
+  /** Path of the staged rows of a commit. */
+  stagedPath(id: string): string {
+    return join(this.dir(id), 'staged.csv');
+  }
+}
+
+/** The status JSON of a cycle (field notes 4.3): counts and times as strings (int64 in protobuf JSON). */
+export function statusJson(meta: CycleMeta): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    cycle_id: meta.cycleId,
+    internal_stage: meta.stage,
+    status: meta.status,
+    start_time: String(meta.startTime),
+    ingested_network_bw: String(meta.bytesIngested),
+    rows_written: String(meta.rowsWritten),
+    ignored_row_count: String(meta.ignoredRowCount),
+  };
+  if (meta.endTime !== undefined) out.end_time = String(meta.endTime);
+  if (meta.parsingErrors.length) out.parsing_errors = meta.parsingErrors;
+  return out;
+}
