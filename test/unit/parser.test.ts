@@ -1,0 +1,193 @@
+/**
+ * The .tsq parser: AST of ast.ts for each clause kind (what the emulator compiles without re-parsing),
+ * query splitting, data source in force, query text without comments, and error recovery.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Clause, Query } from '../../server/src/language/ast';
+import * as codes from '../../server/src/language/diagnosticCodes';
+import { clauseAt, parseDocument, parseQuery, queryAt, tokenAt } from '../../server/src/language/parser';
+import { tokenize } from '../../server/src/language/lexer';
+
+function q(text: string): { query: Query; codes: string[] } {
+  const r = parseQuery(text);
+  assert.ok(r.query, `no query for ${text}`);
+  return { query: r.query, codes: r.diagnostics.map((d) => d.code) };
+}
+const only = (text: string): Clause => {
+  const { query, codes: c } = q(text);
+  assert.deepEqual(c, [], `no diagnostic expected for ${text}`);
+  assert.equal(query.clauses.length, 1, JSON.stringify(query.clauses));
+  return query.clauses[0]!;
+};
+const src = (text: string, s: { start: number; end: number }) => text.slice(s.start, s.end);
+
+test('column clauses: listed, aggregated, bucketed, by, for each', () => {
+  const text = "[origin] sum [delay] [date].monthly [date].'day of week' by [destination] for each average [distance]";
+  const { query, codes: c } = q(text);
+  assert.deepEqual(c, []);
+  const cl = query.clauses;
+  assert.deepEqual(cl.map((x) => x.kind), ['column', 'column', 'column', 'column', 'column', 'column']);
+  const [a, b, d, e, f, g] = cl as Extract<Clause, { kind: 'column' }>[];
+  assert.equal(a!.column.name, 'origin');
+  assert.equal(b!.aggregation, 'sum');
+  assert.equal(src(text, b!), 'sum [delay]');
+  assert.equal(src(text, b!.aggregationSpan!), 'sum');
+  assert.deepEqual([d!.column.bucket?.name, d!.column.bucket?.known], ['monthly', 'monthly']);
+  assert.equal(src(text, d!.column), '[date].monthly');
+  assert.deepEqual([e!.column.bucket?.name, e!.column.bucket?.known], ['day of week', 'day of week']);
+  assert.equal(f!.by, true);
+  assert.equal(f!.column.name, 'destination');
+  assert.equal(g!.forEach, true);
+  assert.equal(g!.aggregation, 'average');
+});
+
+test('filter clauses: operators, value lists, between, text operators, constants, aggregate filters', () => {
+  let c = only("[origin] = 'SEA', 'PDX'") as Extract<Clause, { kind: 'filter' }>;
+  assert.equal(c.kind, 'filter');
+  assert.equal(c.operator, '=');
+  assert.deepEqual(c.values.map((v) => (v.kind === 'text' ? v.value : v.kind)), ['SEA', 'PDX']);
+  c = only('[delay] between -5 and 10.5') as Extract<Clause, { kind: 'filter' }>;
+  assert.equal(c.operator, 'between');
+  assert.deepEqual(c.values.map((v) => (v.kind === 'number' ? v.value : null)), [-5, 10.5]);
+  c = only("[origin] NOT Begins With 'S'") as Extract<Clause, { kind: 'filter' }>;
+  assert.equal(c.operator, 'not begins with');
+  c = only('[origin] != {null}') as Extract<Clause, { kind: 'filter' }>;
+  assert.equal(c.values[0]!.kind, 'null');
+  c = only("[date] after '2001-01-31'") as Extract<Clause, { kind: 'filter' }>;
+  assert.equal(c.operator, 'after');
+  const { query } = q('[origin] for sum [delay] > 5000');
+  const f = query.clauses[1] as Extract<Clause, { kind: 'filter' }>;
+  assert.equal(f.kind, 'filter');
+  assert.equal(f.aggregation, 'sum');
+  assert.equal(f.operator, '>');
+});
+
+test('relative date filters, with and without a column', () => {
+  const cases: [string, unknown][] = [
+    ['[date] last 7 days', { type: 'period', which: 'last', n: 7, unit: 'day' }],
+    ['[date] this month', { type: 'period', which: 'this', n: 1, unit: 'month' }],
+    ['[date] next 2 quarters', { type: 'period', which: 'next', n: 2, unit: 'quarter' }],
+    ['[date] last 2 days for each month', { type: 'period', which: 'last', n: 2, unit: 'day', forEach: 'month' }],
+    ['[date] 3 weeks ago', { type: 'ago', n: 3, unit: 'week' }],
+    ['[date] year to date', { type: 'toDate', unit: 'year' }],
+    ['[date] yesterday', { type: 'yesterday' }],
+  ];
+  for (const [text, filter] of cases) {
+    const c = only(text) as Extract<Clause, { kind: 'dateFilter' }>;
+    assert.equal(c.kind, 'dateFilter', text);
+    assert.equal(c.column?.name, 'date');
+    assert.deepEqual(c.filter, filter, text);
+    assert.equal(src(text, c), text);
+  }
+  // An aggregated column is listed; the date filter then applies to the data source's date column.
+  const { query } = q('sum [delay] today');
+  assert.deepEqual(query.clauses.map((x) => x.kind), ['column', 'dateFilter']);
+  assert.equal((query.clauses[1] as Extract<Clause, { kind: 'dateFilter' }>).column, undefined);
+});
+
+test('top/bottom, ranked by, sort, growth, calendar, bucket and keyword clauses', () => {
+  const text = "top 5 [origin] [delay] [distance] ranked by [distance] sort by sum [delay] descending growth of [delay] by [date] monthly year-over-year calendar.fiscal [date] weekly vs all";
+  const { query, codes: c } = q(text);
+  assert.deepEqual(c, []);
+  const byKind = (k: string) => query.clauses.filter((x) => x.kind === k);
+  const tb = byKind('topBottom')[0] as Extract<Clause, { kind: 'topBottom' }>;
+  assert.deepEqual([tb.direction, tb.n, tb.rankedBy?.name], ['top', 5, 'distance']);
+  const s = byKind('sort')[0] as Extract<Clause, { kind: 'sort' }>;
+  assert.deepEqual([s.column.name, s.aggregation, s.direction], ['delay', 'sum', 'descending']);
+  const g = byKind('growth')[0] as Extract<Clause, { kind: 'growth' }>;
+  assert.deepEqual([g.measure.name, g.by.name, g.bucket, g.yearOverYear], ['delay', 'date', 'monthly', true]);
+  assert.equal((byKind('calendar')[0] as Extract<Clause, { kind: 'calendar' }>).name, 'fiscal');
+  assert.equal((byKind('bucket')[0] as Extract<Clause, { kind: 'bucket' }>).bucket, 'weekly');
+  assert.deepEqual(byKind('keyword').map((x) => (x as Extract<Clause, { kind: 'keyword' }>).keyword), ['vs', 'all']);
+  const bottom = only('bottom') as Extract<Clause, { kind: 'topBottom' }>;
+  assert.deepEqual([bottom.direction, bottom.n, bottom.nSpan], ['bottom', 10, undefined]);
+  // Clauses come in source order.
+  for (let i = 1; i < query.clauses.length; i++) assert.ok(query.clauses[i]!.start >= query.clauses[i - 1]!.start);
+});
+
+test('a document splits at ;, blank lines and directives; data source in force; text without comments', () => {
+  const text = [
+    "-- header",
+    "@datasource 'Flights'",
+    "[origin] [delay] top 10; [distance]",
+    "[date].monthly -- bucketed",
+    "  [delay]",
+    "   ",
+    "@datasource Cars",
+    "[Horsepower]",
+  ].join('\n');
+  const doc = parseDocument(text);
+  assert.deepEqual(doc.diagnostics, []);
+  assert.deepEqual(doc.queries.map((x) => x.text), ['[origin] [delay] top 10', '[distance]\n[date].monthly \n  [delay]', '[Horsepower]']);
+  assert.deepEqual(doc.queries.map((x) => x.dataSource), ['Flights', 'Flights', 'Cars']);
+  assert.equal(doc.directives.length, 2);
+  assert.equal(src(text, doc.directives[0]!.valueSpan!), 'Flights');
+  assert.equal(doc.comments.length, 2);
+  assert.equal(src(text, doc.queries[1]!), '[distance]\n[date].monthly -- bucketed\n  [delay]');
+  const none = parseDocument('[a]\n\n[b]');
+  assert.deepEqual(none.queries.map((x) => x.dataSource), [undefined, undefined]);
+});
+
+test('error recovery: two mistakes in one query are both reported, the rest still parses', () => {
+  const text = "[origin] = [delay] > [distance] between 1 [date] last 7 days";
+  const { query, codes: c } = q(text);
+  assert.deepEqual(c, [codes.MISSING_OPERAND, codes.MISSING_OPERAND, codes.BETWEEN_WITHOUT_AND]);
+  assert.ok(query.clauses.some((x) => x.kind === 'filter' && x.column.name === 'delay'));
+  assert.ok(query.clauses.some((x) => x.kind === 'dateFilter'));
+  const d = parseDocument("[a] = 'x [b]\n[c] sort by\n\n[d] #");
+  assert.deepEqual(d.diagnostics.map((x) => x.code), [codes.UNTERMINATED_VALUE, codes.STRAY_CHARACTER, codes.MISSING_OPERAND]);
+  assert.equal(d.queries.length, 2);
+});
+
+test('syntax diagnostics of the parser', () => {
+  const cases: [string, string, string][] = [
+    ['[delay] >', codes.MISSING_OPERAND, '>'],
+    ["[origin] = 'a',", codes.MISSING_OPERAND, ','],
+    ['= 5', codes.MISSING_OPERAND, '='],
+    ['sort by', codes.MISSING_OPERAND, 'sort by'],
+    ['sum', codes.MISSING_OPERAND, 'sum'],
+    ['[delay] between 1', codes.BETWEEN_WITHOUT_AND, 'between 1'],
+    ['[delay] between 1 and', codes.MISSING_OPERAND, 'and'],
+    ['origin [delay]', codes.UNKNOWN_WORD, 'origin'],
+    ['[date].fortnightly', codes.UNKNOWN_BUCKET, 'fortnightly'],
+    ['[delay] + [distance]', codes.FORMULA_IN_QUERY, '+'],
+    ['sum([delay]) [origin]', codes.FORMULA_IN_QUERY, 'sum([delay])'],
+    ['[origin] in (top 10 [origin]', codes.UNCLOSED_PAREN, '('],
+    ['[date] last', codes.MISSING_OPERAND, 'last'],
+  ];
+  for (const [text, code, covered] of cases) {
+    const r = parseQuery(text);
+    const d = r.diagnostics.find((x) => x.code === code);
+    assert.ok(d, `${code} expected for ${text}, got ${JSON.stringify(r.diagnostics)}`);
+    assert.equal(text.slice(d.start, d.end), covered, `range of ${code} in ${text}`);
+  }
+});
+
+test('parseQuery: trailing ; accepted, ; or directive inside refused, empty text gives no query', () => {
+  assert.deepEqual(parseQuery('[a];').diagnostics, []);
+  assert.deepEqual(parseQuery('[a]; [b]').diagnostics.map((d) => d.code), [codes.STRAY_CHARACTER]);
+  assert.deepEqual(parseQuery("@datasource 'x'\n[a]").diagnostics.map((d) => d.code), [codes.STRAY_CHARACTER]);
+  assert.equal(parseQuery('  -- only a comment').query, undefined);
+  assert.equal(parseQuery('[a]\n\n[b]').query!.clauses.length, 2);
+});
+
+test('tokenAt, queryAt and clauseAt locate the cursor', () => {
+  const text = "[origin] sort b -- c\n\n[delay] = 'x";
+  const tokens = tokenize(text);
+  const at = (s: string, delta = 0) => tokenAt(tokens, text.indexOf(s) + delta);
+  assert.equal(at('origin', 3).token?.value, 'origin');
+  assert.equal(at('sort', 4).token?.value, 'sort');
+  assert.equal(at(' b', 2).token?.value, 'b');
+  assert.equal(at(' b', 2).previous?.value, 'sort');
+  assert.equal(at('-- c', 2).inComment, true);
+  const between = at(' sort', 1);
+  assert.equal(between.token, undefined);
+  assert.equal(between.previous?.value, 'origin');
+  const doc = parseDocument(text);
+  const off = text.indexOf("'x") + 2;
+  const query = queryAt(doc, off)!;
+  assert.equal(query.text, "[delay] = 'x");
+  assert.equal(clauseAt(query, off)?.kind, 'filter');
+  assert.equal(queryAt(doc, text.indexOf('-- c') + 3), undefined);
+});
