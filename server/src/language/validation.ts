@@ -60,7 +60,7 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
   for (const p of doc.diagnostics) add(p, p.code, p.message, p.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning);
 
   const catalog = ctx.catalog;
-  if (!catalog || token?.isCancellationRequested) return token?.isCancellationRequested ? [] : out;
+  if (!catalog || token?.isCancellationRequested) return token?.isCancellationRequested ? [] : sortByPosition(out);
 
   // Data sources (directives, queries without one).
   const sources = await safeDataSources(catalog, token);
@@ -94,7 +94,15 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
     if (!cols) continue;
     checkQuery(q, ds, cols, add);
   }
-  return out;
+  return sortByPosition(out);
+}
+
+/** Diagnostics in document order (stable: equal starts keep their order). */
+function sortByPosition(list: Diagnostic[]): Diagnostic[] {
+  return list
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => a.d.range.start.line - b.d.range.start.line || a.d.range.start.character - b.d.range.start.character || a.i - b.i)
+    .map((x) => x.d);
 }
 
 type Add = (s: Span, code: string, message: string, severity: DiagnosticSeverity, data?: unknown) => void;

@@ -1,0 +1,159 @@
+/**
+ * Diagnostics of the .tsq language service: every code, with its range, against catalogs built from the
+ * vega-datasets flights, cars and movies data; none of the semantic ones without a catalog; disabled codes;
+ * cancellation.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import * as codes from '../../server/src/language/diagnosticCodes';
+import { getLanguageService } from '../../server/src/language/languageService';
+import type { CatalogProvider, LanguageSettings } from '../../server/src/language/types';
+import { closest, editDistance, type UnknownColumnData } from '../../server/src/language/validation';
+import { carsCatalog, flightsCatalog, makeCatalogProvider, moviesCatalog, type FixtureSource } from '../fixtures/catalogs';
+
+const catalog = () => makeCatalogProvider([flightsCatalog(), carsCatalog(), moviesCatalog()]);
+
+async function validate(text: string, opts: { catalog?: CatalogProvider | null; settings?: LanguageSettings; cancelled?: boolean } = {}) {
+  const document = TextDocument.create('file:///v.tsq', 'tsq', 1, text);
+  const ls = getLanguageService({ catalog: opts.catalog === null ? undefined : (opts.catalog ?? catalog()) });
+  const diags = await ls.doValidation(document, opts.settings ?? {}, { isCancellationRequested: !!opts.cancelled });
+  return { diags, covered: (d: Diagnostic) => text.slice(document.offsetAt(d.range.start), document.offsetAt(d.range.end)) };
+}
+
+/** Asserts that `text` gives exactly one diagnostic with `code`, covering `covered`. */
+async function expectOne(text: string, code: string, covered: string, opts: Parameters<typeof validate>[1] = {}) {
+  const { diags, covered: cov } = await validate(text, opts);
+  const found = diags.filter((d) => d.code === code);
+  assert.equal(found.length, 1, `${code} once in ${JSON.stringify(text)}: ${JSON.stringify(diags.map((d) => [d.code, d.message]))}`);
+  assert.equal(cov(found[0]!), covered);
+  assert.equal(found[0]!.source, 'tsq');
+  return found[0]!;
+}
+
+const F = "@datasource 'Flights'\n";
+
+test('every syntax code is reported with its range', async () => {
+  const cases: [string, string, string][] = [
+    [F + "[origin] = 'SEA", codes.UNTERMINATED_VALUE, "'SEA"],
+    [F + '[origin top 10', codes.UNCLOSED_BRACKET, '[origin top 10'],
+    [F + '[] [delay]', codes.EMPTY_COLUMN, '[]'],
+    [F + '[ori[gin] [delay]', codes.BRACKET_IN_COLUMN, '[ori[gin]'],
+    [F + "[origin] = 'O'Hare'", codes.QUOTE_IN_VALUE, "'O'Hare'"],
+    [F + '[delay] >', codes.MISSING_OPERAND, '>'],
+    [F + '[delay] between 1 [origin]', codes.BETWEEN_WITHOUT_AND, 'between 1'],
+    [F + '[delay] $ [origin]', codes.STRAY_CHARACTER, '$'],
+    [F + 'origin [delay]', codes.UNKNOWN_WORD, 'origin'],
+    [F + '[date].fortnightly', codes.UNKNOWN_BUCKET, 'fortnightly'],
+  ];
+  for (const [text, code, covered] of cases) {
+    await expectOne(text, code, covered);
+    await expectOne(text, code, covered, { catalog: null });
+  }
+  const d = await expectOne(F + 'origin [delay]', codes.UNKNOWN_WORD, 'origin');
+  assert.equal(d.severity, DiagnosticSeverity.Warning);
+});
+
+test('unknown column with the closest names in data', async () => {
+  const d = await expectOne(F + '[delya] [origin]', codes.UNKNOWN_COLUMN, 'delya');
+  const data = d.data as UnknownColumnData;
+  assert.deepEqual(data.suggestions, ['delay']);
+  assert.equal(data.dataSource, 'Flights');
+  assert.match(d.message, /\[delay\]/);
+  const far = await expectOne(F + '[zzzzzzzzzz]', codes.UNKNOWN_COLUMN, 'zzzzzzzzzz');
+  assert.deepEqual((far.data as UnknownColumnData).suggestions, []);
+  // Case differences are fine (seed 8.2: execution is case-insensitive).
+  const { diags } = await validate(F + '[ORIGIN] [Delay] sort by [DISTANCE]');
+  assert.deepEqual(diags, []);
+  // Every place a column can be: filters, sort, growth, ranked by, date filters.
+  const all = await validate(F + "[a1] = 'x' sort by [a2] growth of [a3] by [a4] top [a5] ranked by [a6] [a7] last 7 days");
+  assert.deepEqual(all.diags.map((x) => all.covered(x)), ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7']);
+});
+
+test('a column name ambiguous ignoring case (seed 8.3)', async () => {
+  const src: FixtureSource = { id: 'ds-1', name: 'Dup', columns: [
+    { name: 'Region', dataType: 'VARCHAR', kind: 'ATTRIBUTE' },
+    { name: 'region', dataType: 'VARCHAR', kind: 'ATTRIBUTE' },
+    { name: 'Sales', dataType: 'DOUBLE', kind: 'MEASURE' },
+  ] };
+  const d = await expectOne("@datasource 'Dup'\n[Region] [Sales]", codes.AMBIGUOUS_COLUMN, 'Region', { catalog: makeCatalogProvider([src]) });
+  assert.match(d.message, /\[Region\].*\[region\]/);
+});
+
+test('date buckets, text operators and quoted texts against column types', async () => {
+  await expectOne(F + '[origin].monthly [delay]', codes.BUCKET_ON_NON_DATE, 'monthly');
+  await expectOne(F + "[delay] contains '5'", codes.TEXT_OPERATOR_ON_NUMBER, 'contains');
+  await expectOne(F + "[delay] not begins with '5'", codes.TEXT_OPERATOR_ON_NUMBER, 'not begins with');
+  const w = await expectOne(F + "[distance] > '1000'", codes.TEXT_COMPARED_TO_NUMBER, "'1000'");
+  assert.equal(w.severity, DiagnosticSeverity.Warning);
+  // The right types give nothing.
+  const ok = await validate(F + "[date].monthly [date].'day of week' [origin] contains 'SE' [distance] > 1000 [delay] = '5'");
+  assert.deepEqual(ok.diags, []);
+});
+
+test('formulas defined inside a query (seed 8.6)', async () => {
+  await expectOne(F + '[delay] * [distance]', codes.FORMULA_IN_QUERY, '*');
+  await expectOne(F + 'sum([delay]) [origin]', codes.FORMULA_IN_QUERY, 'sum([delay])');
+  await expectOne(F + '[delay / distance] [origin]', codes.FORMULA_IN_QUERY, 'delay / distance');
+});
+
+test('unknown data source, query with no data source, default data source', async () => {
+  const d = await expectOne("@datasource 'Flightz'\n[origin]", codes.UNKNOWN_DATA_SOURCE, 'Flightz');
+  assert.match(d.message, /'Flights'/);
+  await expectOne('[origin] [delay]', codes.NO_DATA_SOURCE, '[origin]');
+  // By GUID, and any case, is known.
+  const guid = flightsCatalog().id;
+  assert.deepEqual((await validate(`@datasource ${guid.toUpperCase()}\n[origin]`)).diags, []);
+  assert.deepEqual((await validate('@datasource flights\n[origin]')).diags, []);
+  // tsq.defaultDataSource applies to queries without @datasource.
+  assert.deepEqual((await validate('[origin] [delay]', { settings: { defaultDataSource: 'Flights' } })).diags, []);
+  await expectOne('[Horsepower]', codes.UNKNOWN_COLUMN, 'Horsepower', { settings: { defaultDataSource: 'Flights' } });
+  // Columns are checked against the data source in force for each query.
+  const two = await validate("@datasource 'Cars'\n[Horsepower]\n\n@datasource 'Flights'\n[Horsepower]");
+  assert.deepEqual(two.diags.map((x) => [x.code, x.range.start.line]), [[codes.UNKNOWN_COLUMN, 4]]);
+});
+
+test('without a catalog, or when it cannot answer, no semantic diagnostic at all', async () => {
+  const text = "[nope].monthly [delay] contains 'x'\n\n@datasource 'Nowhere'\n[zz]";
+  for (const cat of [null, makeCatalogProvider([flightsCatalog()], {}, { unknown: true })]) {
+    const { diags } = await validate(text, { catalog: cat });
+    assert.deepEqual(diags, []);
+  }
+  const broken: CatalogProvider = {
+    getDataSources: async () => { throw new Error('connection lost'); },
+    getColumns: async () => { throw new Error('connection lost'); },
+    getColumnValues: async () => [],
+  };
+  assert.deepEqual((await validate(text, { catalog: broken })).diags, []);
+  const malformed = {
+    getDataSources: async () => ({ not: 'an array' }),
+    getColumns: async () => ({ id: 1, columns: 'nope' }),
+    getColumnValues: async () => [],
+  } as unknown as CatalogProvider;
+  assert.deepEqual((await validate(text, { catalog: malformed })).diags, []);
+  const nulls = {
+    getDataSources: async () => [null, 5, { id: 'x' }],
+    getColumns: async () => ({ id: 'x', name: 'X', columns: [null, 7, { dataType: 'INT64' }] }),
+    getColumnValues: async () => [],
+  } as unknown as CatalogProvider;
+  const r = await validate("@datasource 'Flights'\n[a]", { catalog: nulls });
+  assert.deepEqual(r.diags.map((x) => x.code), [codes.UNKNOWN_DATA_SOURCE]);
+});
+
+test('disabled codes are silenced; cancellation answers nothing', async () => {
+  const text = F + "[delya] [origin] = 'x";
+  const all = await validate(text);
+  assert.deepEqual(all.diags.map((d) => d.code).sort(), [codes.UNKNOWN_COLUMN, codes.UNTERMINATED_VALUE].sort());
+  const some = await validate(text, { settings: { disabledDiagnostics: [codes.UNKNOWN_COLUMN] } });
+  assert.deepEqual(some.diags.map((d) => d.code), [codes.UNTERMINATED_VALUE]);
+  assert.deepEqual((await validate(text, { cancelled: true })).diags, []);
+});
+
+test('edit distance and closest names', () => {
+  assert.equal(editDistance('kitten', 'sitting'), 3);
+  assert.equal(editDistance('abc', 'abc'), 0);
+  assert.ok(editDistance('abcdef', 'uvwxyz', 2) > 2);
+  assert.deepEqual(closest('Miles per gallon', carsCatalog().columns.map((c) => c.name)), ['Miles_per_Gallon']);
+  assert.deepEqual(closest('orign', ['origin', 'destination', 'Origin Airport']), ['origin']);
+});
