@@ -1,0 +1,100 @@
+/**
+ * Hover of the .tsq language service, with `|` marking the cursor, against catalogs built from the
+ * vega-datasets flights, cars and movies data (test/fixtures/catalogs.ts).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Hover, MarkupContent } from 'vscode-languageserver-types';
+import { getLanguageService } from '../../server/src/language/languageService';
+import type { CatalogProvider, LanguageSettings } from '../../server/src/language/types';
+import { carsCatalog, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
+
+async function hover(text: string, opts: { settings?: LanguageSettings; catalog?: CatalogProvider | null; cancelled?: boolean } = {}) {
+  const offset = text.indexOf('|');
+  assert.ok(offset >= 0, 'test text needs a | cursor');
+  const document = TextDocument.create('file:///test.tsq', 'tsq', 1, text.slice(0, offset) + text.slice(offset + 1));
+  const catalog = opts.catalog === null ? undefined : (opts.catalog ?? makeCatalogProvider([flightsCatalog(), carsCatalog(), moviesCatalog()]));
+  const ls = getLanguageService({ catalog });
+  const result = await ls.doHover(document, document.positionAt(offset), opts.settings ?? {}, { isCancellationRequested: !!opts.cancelled });
+  return { result, document };
+}
+
+function markdown(h: Hover | null): string {
+  assert.ok(h, 'a hover');
+  const c = h.contents as MarkupContent;
+  assert.equal(c.kind, 'markdown');
+  return c.value;
+}
+
+const FLIGHTS = "@datasource 'Flights'\n";
+
+test('a column shows its data type, kind, data source and description; the range is the column', async () => {
+  const { result, document } = await hover(FLIGHTS + '[origin] [de|lay] > 10');
+  const md = markdown(result);
+  assert.match(md, /delay/);
+  assert.match(md, /INT64/);
+  assert.match(md, /measure/i);
+  assert.match(md, /Flights/);
+  assert.match(md, /Arrival delay in minutes/);
+  assert.equal(document.getText(result!.range!), '[delay]');
+});
+
+test('a bucketed column and a column with spaces', async () => {
+  const bucketed = await hover(FLIGHTS + '[da|te].monthly [delay]');
+  assert.match(markdown(bucketed.result), /DATE_TIME/);
+  const movies = await hover("@datasource 'Movies'\n[Major |Genre] [US Gross]");
+  const md = markdown(movies.result);
+  assert.match(md, /VARCHAR/);
+  assert.match(md, /attribute/i);
+  assert.match(md, /Movies/);
+});
+
+test('the data source in force comes from the settings when no @datasource is written', async () => {
+  const { result } = await hover('[Horse|power] [Name]', { settings: { defaultDataSource: 'Cars' } });
+  const md = markdown(result);
+  assert.match(md, /INT64/);
+  assert.match(md, /Cars/);
+});
+
+test('an unknown column says it is not a column of the data source', async () => {
+  const { result } = await hover(FLIGHTS + '[dela|yy]');
+  assert.match(markdown(result), /not a column of.*Flights/i);
+});
+
+test('a keyword shows its meaning and an example, multi-word keywords as a whole', async () => {
+  const { result, document } = await hover(FLIGHTS + '[origin] [delay] sort |by [delay] descending');
+  const md = markdown(result);
+  assert.match(md, /sort by/);
+  assert.match(md, /Sorts the result by a column/);
+  assert.match(md, /\[origin\] \[delay\] sort by \[delay\] descending/);
+  assert.equal(document.getText(result!.range!).toLowerCase(), 'sort by');
+  const op = await hover(FLIGHTS + '[origin] beg|ins with \'S\'');
+  assert.match(markdown(op.result), /begins with/);
+});
+
+test('keyword hover works without a catalog', async () => {
+  const { result } = await hover('[delay] to|p 10', { catalog: null });
+  assert.match(markdown(result), /top/i);
+});
+
+test('@datasource shows the source type and GUID', async () => {
+  const { result } = await hover("@data|source 'Flights'\n[delay]");
+  const md = markdown(result);
+  assert.match(md, /Flights/);
+  assert.match(md, /WORKSHEET/);
+  assert.ok(md.includes(flightsCatalog().id));
+  const onValue = await hover("@datasource 'Ca|rs'\n[Name]");
+  const md2 = markdown(onValue.result);
+  assert.match(md2, /ONE_TO_ONE_LOGICAL/);
+  assert.ok(md2.includes(carsCatalog().id));
+  const unknown = await hover("@datasource 'Tra|ins'\n[Name]");
+  assert.match(markdown(unknown.result), /no data source/i);
+});
+
+test('no hover on whitespace, values or comments; cancelled answers null', async () => {
+  assert.equal((await hover(FLIGHTS + '[delay] |  [origin]')).result, null);
+  assert.equal((await hover(FLIGHTS + "[origin] = 'SE|A'")).result, null);
+  assert.equal((await hover(FLIGHTS + '-- sort |by [delay]')).result, null);
+  assert.equal((await hover(FLIGHTS + '[de|lay]', { cancelled: true })).result, null);
+});
