@@ -2,7 +2,7 @@
  * The built-in `--demo` seed: real datasets of the `vega-datasets` npm package, read by DuckDB at first
  * start, in database `demo`, schema `engine_default_schema`:
  *
- * - `flights`: 200,000 rows (every 15th row of flights-3m.parquet, so the whole of 2001 is covered) with
+ * - `flights`: 200,000 rows (every 15th row of flights-3m.parquet, so January to June 2001 is covered) with
  *   date (DATE_TIME), delay and distance (INT32 measures), origin and destination;
  * - `cars`, `movies`, `seattle-weather`, `stocks` (dates parsed to DATE).
  *
@@ -44,7 +44,7 @@ export function demoSeed(): SeedModel {
       {
         ...common,
         name: 'flights',
-        description: 'US domestic flights of 2001 (200,000 of the 3 million of vega-datasets flights-3m)',
+        description: 'US domestic flights, January to June 2001 (every 15th of the 3 million of vega-datasets flights-3m)',
         tags: ['demo', 'flights'],
         columns: [
           { name: 'date', dataType: 'DATE_TIME', description: 'Scheduled departure' },
@@ -136,7 +136,6 @@ export function demoSeed(): SeedModel {
           { name: 'Destination', column: 'destination' },
           { name: 'Delay', column: 'delay' },
           { name: 'Distance', column: 'distance' },
-          { name: 'Average Delay', column: 'delay', aggregation: 'AVERAGE' },
         ],
       },
     ],

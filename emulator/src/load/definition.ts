@@ -51,9 +51,8 @@ function count(o: Obj, key: string, path: string, dflt: number): number {
   const v = o[key];
   if (v === undefined || v === null || v === '') return dflt;
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n)) throw new InvalidLoadDefinition(`${path}${key} must be an integer`);
-  // -1 means "no limit" in several of the service's options; read it so
-  return n < 0 ? Number.MAX_SAFE_INTEGER : n;
+  if (!Number.isSafeInteger(n) || n < 0) throw new InvalidLoadDefinition(`${path}${key} must be an integer of 0 or more`);
+  return n;
 }
 
 function section(o: Obj, key: string): Obj {

@@ -1,12 +1,24 @@
 /**
- * The public API (seed 4.2) under `/callosum/v1/tspublic/v1/…` and `/tspublic/v1/…`.
+ * The public API (seed 4.2) under `/callosum/v1/tspublic/v1/…` and `/tspublic/v1/…` (field notes 0).
+ *
+ * - Parameters are read from the query string and, on POST, from a form (or JSON) body (field notes 0).
+ *   JSON-array parameters (`subtypes`, `tagname`, `id`, …) also accept a comma-separated list.
+ * - `X-Requested-By` is not required (a deliberate leniency, so curl and tests need not send it).
+ * - Every route but `session/login` needs a session: the `JSESSIONID` cookie, or `Authorization: Bearer
+ *   <JSESSIONID>`; otherwise 401 with the seed's text. Missing privileges or read access give 403.
+ * - Errors are JSON bodies of field notes 1.6/5.1 (errors.ts).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sessions } from '../auth';
-import type { Catalog } from '../catalog';
+import type { AnswerBook, Catalog, LogicalTable } from '../catalog';
 import type { EmulatorUser } from '../context';
 import type { Engine } from '../engine';
-import type { SearchService } from '../searchdata/run';
+import { ApiError, badRequest, errorBody, FORBIDDEN_TEXT, UNAUTHORIZED_TEXT } from '../errors';
+import { QueryError } from '../searchdata/compile';
+import type { PageRequest, SearchService } from '../searchdata/run';
+import { registerAdminRoutes } from './admin';
+import { listObjectHeaders } from './headers';
+import { boolParam, intParam, listParam, objectHeader, param, userOf } from './params';
 
 /** What the public API needs from the core. */
 export interface PublicApiDeps {
@@ -19,5 +31,190 @@ export interface PublicApiDeps {
   loopback: boolean;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The user of the session (set for every public API route but login). */
+    tsUser?: EmulatorUser;
+    tsSessionId?: string;
+  }
+}
+
+function pageRequest(req: FastifyRequest): PageRequest {
+  const f = (param(req, 'formattype') ?? 'COMPACT').toUpperCase();
+  if (f !== 'COMPACT' && f !== 'FULL') throw badRequest(`Invalid value for formattype: ${f} (COMPACT or FULL)`);
+  return { batchsize: intParam(req, 'batchsize', -1), pagenumber: intParam(req, 'pagenumber', -1), offset: intParam(req, 'offset', -1), formattype: f };
+}
+
+/** metadata/details of one LOGICAL_TABLE (field notes 3.2). */
+function tableDetails(t: LogicalTable, catalog: Catalog): Record<string, unknown> {
+  return {
+    header: { ...objectHeader(t), isDeleted: false, isHidden: false, databaseStripe: t.database, schemaStripe: t.schema, tags: t.tags.map((id) => catalog.state.tags.find((x) => x.id === id)).filter(Boolean).map((x) => ({ id: x!.id, name: x!.name })) },
+    type: t.subtype,
+    dataSourceId: t.database,
+    physicalTableGUID: t.tableId,
+    logicalTableContent: { joinType: 'INNER', physicalTableName: t.tableName, worksheetType: t.subtype === 'WORKSHEET' ? 'VIEW' : 'CONTAINER', isAggregatedWorksheet: false, schemaVersion: 'V1' },
+    relationships: [],
+    tableFilters: [],
+    columns: t.columns.map((c, i) => ({
+      isDerived: false,
+      physicalColumnGUID: c.id,
+      position: i,
+      header: { id: c.id, name: c.name, owner: t.id, isDeleted: false, isHidden: false, ...(c.description !== undefined ? { description: c.description } : {}), tags: [] },
+      dataType: c.dataType,
+      type: c.kind,
+      defaultAggrType: c.aggregation,
+      physicalColumnName: c.physicalName,
+      ownerName: t.name,
+      ownerType: t.subtype,
+      isAdditive: c.kind === 'MEASURE',
+      indexType: 'DEFAULT',
+      indexPriority: 1,
+      synonyms: c.synonyms,
+      isPrimaryKey: false,
+      isAttributionDimension: true,
+    })),
+  };
+}
+
+/** metadata/details of an answer or pinboard (its visualizations with their data source and query). */
+function bookDetails(b: AnswerBook): Record<string, unknown> {
+  return {
+    header: { ...objectHeader(b), isDeleted: false, isHidden: false },
+    type: b.type,
+    visualizations: b.visualizations.map((v) => ({ header: { id: v.id, name: v.name, owner: b.id }, dataSourceId: v.dataSource, query: v.query })),
+  };
+}
+
 /** Registers the public API under both prefixes. */
-export async function registerPublicApi(_app: FastifyInstance, _deps: PublicApiDeps): Promise<void> {}
+export async function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): Promise<void> {
+  for (const prefix of ['/callosum/v1/tspublic/v1', '/tspublic/v1']) {
+    await app.register(async (api) => routes(api, deps), { prefix });
+  }
+}
+
+async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> {
+  const { catalog, sessions, search } = deps;
+
+  api.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
+    if (err instanceof ApiError) return reply.code(err.status).send(errorBody(err.status, [err.message, ...err.details]));
+    if (err instanceof QueryError) return reply.code(400).send(errorBody(400, [err.message]));
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) api.log.error(err);
+    return reply.code(status).send(errorBody(status, [status === 500 ? `Internal error: ${err.message}` : err.message]));
+  });
+  api.setNotFoundHandler((req, reply) => reply.code(404).send(errorBody(404, [`No such operation: ${req.method} ${req.url.split('?')[0]}`])));
+
+  api.addHook('preHandler', async (req: FastifyRequest) => {
+    if (req.routeOptions.url?.endsWith('/session/login')) return;
+    let sid = req.cookies?.JSESSIONID;
+    const auth = req.headers.authorization;
+    if (!sid && auth && /^bearer /i.test(auth)) sid = auth.slice(7).trim();
+    const s = sessions.get(sid);
+    const user = s ? catalog.user(s.userId) : undefined;
+    if (!s || !user) throw new ApiError(401, UNAUTHORIZED_TEXT);
+    req.tsUser = user;
+    req.tsSessionId = s.id;
+  });
+
+  /** session/login (field notes 5.1): form username, password, rememberme; sets JSESSIONID and clientId (HttpOnly). */
+  api.post('/session/login', async (req, reply) => {
+    const username = param(req, 'username');
+    const password = param(req, 'password');
+    const remember = boolParam(req, 'rememberme') ?? false;
+    const user = username && password ? await deps.verifyPassword(username, password) : undefined;
+    if (!user) throw new ApiError(401, UNAUTHORIZED_TEXT, ['Login failure: wrong user name or password']);
+    const s = sessions.open(user.id);
+    const maxAge = remember ? 14 * 24 * 3600 : undefined;
+    reply.setCookie('JSESSIONID', s.id, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
+    reply.setCookie('clientId', s.clientId, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
+    return reply.code(200).send({ userName: user.name, userGUID: user.id, userDisplayName: user.displayName, privileges: [...user.privileges] });
+  });
+
+  /** session/logout: ends the session (204). */
+  api.post('/session/logout', async (req, reply) => {
+    sessions.close(req.tsSessionId!);
+    reply.clearCookie('JSESSIONID', { path: '/' });
+    reply.clearCookie('clientId', { path: '/' });
+    return reply.code(204).send();
+  });
+
+  api.get('/metadata/listobjectheaders', async (req) => listObjectHeaders(req, catalog));
+
+  /** listvizheaders?id=<answer or pinboard> (seed 4.2): visualization headers, `owner` = the book. */
+  api.get('/metadata/listvizheaders', async (req) => {
+    const user = userOf(req);
+    const id = param(req, 'id');
+    if (!id) throw badRequest('Missing parameter id');
+    const b = catalog.book(id);
+    if (!b) throw badRequest(`No answer or pinboard with id ${id}`);
+    if (!catalog.canRead(user, b)) throw new ApiError(403, FORBIDDEN_TEXT);
+    return b.visualizations.map((v) => ({ id: v.id, name: v.name, author: b.author, created: b.created, modified: b.modified, modifiedBy: b.modifiedBy, owner: b.id }));
+  });
+
+  /** metadata/details?type=LOGICAL_TABLE&id=[…] (field notes 3.2); also answers and pinboards. */
+  api.get('/metadata/details', async (req) => {
+    const user = userOf(req);
+    const type = (param(req, 'type') ?? 'LOGICAL_TABLE').toUpperCase();
+    const ids = listParam(req, 'id');
+    if (!ids || ids.length === 0) throw badRequest('Missing parameter id (a JSON array of GUIDs)');
+    const storables = ids.map((id) => {
+      if (type === 'LOGICAL_TABLE') {
+        const t = catalog.dataSource(id);
+        if (!t) throw badRequest(`No LOGICAL_TABLE with id ${id}`);
+        if (!catalog.canRead(user, t)) throw new ApiError(403, FORBIDDEN_TEXT);
+        return tableDetails(t, catalog);
+      }
+      if (type === 'QUESTION_ANSWER_BOOK' || type === 'PINBOARD_ANSWER_BOOK') {
+        const b = catalog.book(id);
+        if (!b || b.type !== type) throw badRequest(`No ${type} with id ${id}`);
+        if (!catalog.canRead(user, b)) throw new ApiError(403, FORBIDDEN_TEXT);
+        return bookDetails(b);
+      }
+      throw badRequest(`metadata/details: type ${type} is not supported by the emulator (LOGICAL_TABLE, QUESTION_ANSWER_BOOK, PINBOARD_ANSWER_BOOK)`);
+    });
+    return { storables, debugInfo: {} };
+  });
+
+  /** searchdata (seed 4.2, field notes 1): all parameters in the query string. */
+  api.post('/searchdata', async (req, reply) => {
+    const user = userOf(req);
+    const query = param(req, 'query_string');
+    const dsId = param(req, 'data_source_guid');
+    if (!query) throw badRequest('Missing parameter query_string');
+    if (!dsId) throw badRequest('Missing parameter data_source_guid');
+    const page = pageRequest(req);
+    const ds = catalog.dataSource(dsId);
+    if (!ds) throw badRequest(`Invalid data source: no worksheet, view or table with id ${dsId}`);
+    if (!catalog.canRead(user, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
+    const result = await search.search(ds, query, page);
+    return reply.type('application/json').send(result);
+  });
+
+  /** pinboarddata (seed 4.2, field notes 1.7): keyed by visualization id, each a search result plus its name. */
+  api.post('/pinboarddata', async (req) => {
+    const user = userOf(req);
+    const id = param(req, 'id');
+    if (!id) throw badRequest('Missing parameter id');
+    const b = catalog.book(id);
+    if (!b || b.type !== 'PINBOARD_ANSWER_BOOK') throw badRequest(`Invalid pinboard id ${id}`);
+    if (!catalog.canRead(user, b)) throw new ApiError(403, FORBIDDEN_TEXT);
+    const vizIds = listParam(req, 'vizid');
+    const page = pageRequest(req);
+    const vizs = vizIds ? vizIds.map((v) => b.visualizations.find((x) => x.id === v.toLowerCase()) ?? (() => { throw badRequest(`Pinboard ${b.name} has no visualization ${v}`); })()) : b.visualizations;
+    const out: Record<string, unknown> = {};
+    for (const v of vizs) {
+      const ds = catalog.dataSource(v.dataSource);
+      if (!ds) throw badRequest(`Visualization ${v.name}: its data source no longer exists`);
+      if (!catalog.canRead(user, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
+      out[v.id] = { name: v.name, ...(await search.search(ds, v.query, page)) };
+    }
+    return out;
+  });
+
+  registerAdminRoutes(api, deps);
+}
+
+/** Sends 204 with no body. */
+export function noContent(reply: FastifyReply): FastifyReply {
+  return reply.code(204).send();
+}

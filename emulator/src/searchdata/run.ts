@@ -1,12 +1,61 @@
 /**
- * searchdata execution: parses a query string, compiles it to DuckDB SQL (compile.ts), runs it and pages
- * the result (field notes 1.2-1.4).
+ * searchdata execution: parses a query string with the language service's parser, compiles it to
+ * DuckDB SQL (compile.ts), runs one page of it and shapes the result (seed 2.5, field notes 1.2-1.4).
  */
-import type { Catalog } from '../catalog';
+import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
+import { parseQuery } from '../../../server/src/language/parser';
+import type { Catalog, LogicalTable } from '../catalog';
 import type { Engine } from '../engine';
+import { compileSearch, type CompiledQuery, QueryError, type SqlParam } from './compile';
 
-/** Runs search queries against the emulator's data sources. */
+/** Most rows one call returns (field notes 1.2). */
+export const MAX_ROWS = 100_000;
+
+/** Paging and format parameters of searchdata and pinboarddata (seed 4.2; -1 = unset). */
+export interface PageRequest {
+  batchsize: number;
+  pagenumber: number;
+  offset: number;
+  formattype: 'COMPACT' | 'FULL';
+}
+
+/** The search data result (seed 2.5). FULL rows are objects keyed by column name, nulls left out. */
+export interface SearchResult {
+  columnNames: string[];
+  data: unknown[][] | Record<string, unknown>[];
+  samplingRatio: number;
+  totalRowCount: number;
+  rowCount: number;
+  pageSize: number;
+  offset: number;
+}
+
+/**
+ * The page a request asks for: `pageSize` is the batch size (100,000 when -1, capped at 100,000);
+ * `pagenumber` (1-based) wins over `offset`; `offset` is 0-based with -1 meaning the start (field notes 1.4).
+ * Throws `QueryError` for pagenumber 0 or other negative values.
+ */
+export function pageOf(req: PageRequest): { pageSize: number; offset: number } {
+  const { batchsize, pagenumber, offset } = req;
+  if (!Number.isInteger(batchsize) || (batchsize < 1 && batchsize !== -1)) throw new QueryError(`batchsize must be a positive integer or -1, not ${batchsize}`);
+  if (!Number.isInteger(pagenumber) || (pagenumber < 1 && pagenumber !== -1)) throw new QueryError(`pagenumber must be 1 or more, or -1, not ${pagenumber}`);
+  if (!Number.isInteger(offset) || offset < -1) throw new QueryError(`offset must be 0 or more, or -1, not ${offset}`);
+  const pageSize = batchsize === -1 ? MAX_ROWS : Math.min(batchsize, MAX_ROWS);
+  if (pagenumber >= 1) return { pageSize, offset: (pagenumber - 1) * pageSize };
+  return { pageSize, offset: offset === -1 ? 0 : offset };
+}
+
+function toJsonValue(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'number' && !Number.isFinite(v)) return null;
+  if (v !== null && typeof v === 'object') return String(v);
+  return v;
+}
+
+/** Runs search queries against the emulator's data sources, with prepared statements cached per SQL. */
 export class SearchService {
+  private readonly compiled = new Map<string, { compiled: CompiledQuery; dsModified: number }>();
+
   constructor(
     readonly engine: Engine,
     readonly catalog: Catalog,
@@ -14,5 +63,74 @@ export class SearchService {
   ) {}
 
   /** Drops whatever is cached for a table (called after a load commits). */
-  invalidate(_tableId: string): void {}
+  invalidate(_tableId: string): void {
+    this.compiled.clear();
+  }
+
+  /**
+   * Parses and compiles a query over a data source. Throws `QueryError` (a 400) for a syntax error, an
+   * unknown column or a keyword the emulator does not execute.
+   */
+  compile(ds: LogicalTable, query: string): CompiledQuery {
+    const nowMs = this.now().getTime();
+    // Relative dates depend on the clock: cache per data source, query and minute.
+    const key = `${ds.id}\u0000${Math.floor(nowMs / 60_000)}\u0000${query}`;
+    const hit = this.compiled.get(key);
+    if (hit) return hit.compiled;
+    const { query: q, diagnostics } = parseQuery(query);
+    const err = diagnostics.find((d) => d.severity === 'error');
+    if (err) throw new QueryError(`Syntax error at character ${err.start + 1}: ${err.message}`);
+    if (!q || q.clauses.length === 0) throw new QueryError('The query is empty');
+    const compiled = compileSearch({ clauses: q.clauses, columns: ds.columns, table: ds.sqlName, now: new Date(nowMs) });
+    if (this.compiled.size > 500) this.compiled.clear();
+    this.compiled.set(key, { compiled, dsModified: ds.modified });
+    return compiled;
+  }
+
+  /** Runs a query over a data source and returns one page (seed 2.5). Throws `QueryError` for a bad query or page. */
+  async search(ds: LogicalTable, query: string, req: PageRequest): Promise<SearchResult> {
+    const compiled = this.compile(ds, query);
+    const { pageSize, offset } = pageOf(req);
+    const rows = await this.engine.withConnection(async (c) => runPrepared(c, compiled.pagedSql, [...compiled.params, pageSize, offset]));
+    let total: number;
+    if (rows.length > 0) total = Number(rows[0]![rows[0]!.length - 1]);
+    else if (offset === 0) total = 0;
+    else {
+      const r = await this.engine.withConnection(async (c) => runPrepared(c, `SELECT count(*) FROM (${compiled.sql})`, compiled.params));
+      total = Number(r[0]![0]);
+    }
+    const n = compiled.columnNames.length;
+    let data: unknown[][] | Record<string, unknown>[];
+    if (req.formattype === 'FULL') {
+      data = rows.map((r) => {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < n; i++) {
+          const v = toJsonValue(r[i]);
+          if (v !== null && v !== undefined) o[compiled.columnNames[i]!] = v;
+        }
+        return o;
+      });
+    } else {
+      data = rows.map((r) => {
+        const out = new Array<unknown>(n);
+        for (let i = 0; i < n; i++) out[i] = toJsonValue(r[i]);
+        return out;
+      });
+    }
+    return { columnNames: compiled.columnNames, data, samplingRatio: 1, totalRowCount: total, rowCount: rows.length, pageSize, offset };
+  }
+}
+
+/** Prepares (binding values as parameters, never as text) and runs a statement; returns its rows. */
+export async function runPrepared(c: DuckDBConnection, sql: string, params: SqlParam[]): Promise<unknown[][]> {
+  const stmt: DuckDBPreparedStatement = await c.prepare(sql);
+  params.forEach((p, i) => {
+    if (typeof p === 'number') {
+      if (Number.isInteger(p) && Math.abs(p) < 2 ** 53) stmt.bindBigInt(i + 1, BigInt(p));
+      else stmt.bindDouble(i + 1, p);
+    } else if (typeof p === 'boolean') stmt.bindBoolean(i + 1, p);
+    else stmt.bindVarchar(i + 1, p);
+  });
+  const reader = await stmt.runAndReadAll();
+  return reader.getRows() as unknown[][];
 }

@@ -1,0 +1,139 @@
+/**
+ * `GET metadata/listobjectheaders` (seed 4.2, field notes 3.1): a bare JSON array of object headers of
+ * one type, filtered, sorted and paged by every parameter of the seed. Only objects the user may read
+ * are listed.
+ *
+ * - `type` defaults to LOGICAL_TABLE; an unknown type answers 500 "Invalid metadata type" and an unknown
+ *   subtype 400 "Invalid metadata subtype", as the service does (field notes 3.1).
+ * - `owner` is the object itself for top-level objects, the table for a LOGICAL_COLUMN and the answer or
+ *   pinboard for a visualization (`*_ANSWER_SHEET`).
+ * - `category`: MY = authored by the user; FAVORITE and REQUESTED are always empty (no favorites or
+ *   access requests in the emulator).
+ * - `pattern`: case-insensitive match of the whole name, `%` any run of characters, `_` one character.
+ * - `sort`: DEFAULT keeps catalog order; `sortascending` defaults to true.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Catalog } from '../catalog';
+import { ApiError, badRequest } from '../errors';
+import { stableGuid } from '../guid';
+import { boolParam, intParam, listParam, objectHeader, param, userOf } from './params';
+
+const TYPES = ['QUESTION_ANSWER_BOOK', 'PINBOARD_ANSWER_BOOK', 'QUESTION_ANSWER_SHEET', 'PINBOARD_ANSWER_SHEET', 'LOGICAL_COLUMN', 'LOGICAL_TABLE', 'LOGICAL_RELATIONSHIP', 'TAG', 'DATA_SOURCE', 'USER', 'USER_GROUP'];
+const TABLE_SUBTYPES = ['ONE_TO_ONE_LOGICAL', 'WORKSHEET', 'PRIVATE_WORKSHEET', 'USER_DEFINED', 'AGGR_WORKSHEET', 'SQL_VIEW'];
+const COLUMN_SUBTYPES = ['FORMULA', 'CALENDAR_TYPE', 'CALENDAR_TABLE'];
+
+interface Row {
+  header: Record<string, unknown> & { id: string; name: string; author: string; created: number; modified: number; isAutoCreated: boolean };
+  subtype?: string;
+  tags: string[];
+}
+
+/** Converts a `%` pattern to an anchored case-insensitive regular expression. */
+export function patternRegex(pattern: string): RegExp {
+  const body = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.');
+  return new RegExp(`^${body}$`, 'is');
+}
+
+/** Lists object headers for the request's user (see the module comment). */
+export function listObjectHeaders(req: FastifyRequest, catalog: Catalog): Record<string, unknown>[] {
+  const user = userOf(req);
+  const type = (param(req, 'type') ?? 'LOGICAL_TABLE').toUpperCase();
+  if (!TYPES.includes(type)) throw new ApiError(500, 'Invalid metadata type', [`Unknown type ${type}`]);
+  const subtypes = listParam(req, 'subtypes')?.map((s) => s.toUpperCase());
+  if (subtypes) {
+    const allowed = type === 'LOGICAL_TABLE' ? TABLE_SUBTYPES : type === 'LOGICAL_COLUMN' || type === 'LOGICAL_RELATIONSHIP' ? COLUMN_SUBTYPES : [];
+    const bad = subtypes.find((s) => !allowed.includes(s));
+    if (bad) throw badRequest('Invalid metadata subtype', `Subtype ${bad} does not apply to type ${type}`);
+  }
+  const category = (param(req, 'category') ?? 'ALL').toUpperCase();
+  if (!['ALL', 'MY', 'FAVORITE', 'REQUESTED'].includes(category)) throw badRequest(`Invalid value for category: ${category}`);
+  const sort = (param(req, 'sort') ?? 'DEFAULT').toUpperCase();
+  if (!['DEFAULT', 'NAME', 'DISPLAY_NAME', 'AUTHOR', 'CREATED', 'MODIFIED'].includes(sort)) throw badRequest(`Invalid value for sort: ${sort}`);
+  const ascending = boolParam(req, 'sortascending') ?? true;
+  const offset = intParam(req, 'offset', -1);
+  const batchsize = intParam(req, 'batchsize', -1);
+  if (offset < -1) throw badRequest(`Invalid value for offset: ${offset}`);
+  if (batchsize < -1 || batchsize === 0) throw badRequest(`Invalid value for batchsize: ${batchsize}`);
+  const tagNames = listParam(req, 'tagname')?.map((t) => t.toLowerCase());
+  const pattern = param(req, 'pattern');
+  const skip = new Set(listParam(req, 'skipids')?.map((s) => s.toLowerCase()) ?? []);
+  const fetch = listParam(req, 'fetchids')?.map((s) => s.toLowerCase());
+  const autoCreated = boolParam(req, 'auto_created');
+
+  const st = catalog.state;
+  let rows: Row[] = [];
+  switch (type) {
+    case 'LOGICAL_TABLE':
+      rows = st.tables.filter((t) => catalog.canRead(user, t)).map((t) => ({ header: objectHeader(t) as Row['header'], subtype: t.subtype, tags: t.tags }));
+      break;
+    case 'LOGICAL_COLUMN':
+      for (const t of st.tables.filter((x) => catalog.canRead(user, x)))
+        for (const c of t.columns)
+          rows.push({ header: { ...(objectHeader({ ...t, id: c.id, name: c.name, description: c.description }, t.id) as Row['header']) }, tags: [] });
+      break;
+    case 'QUESTION_ANSWER_BOOK':
+    case 'PINBOARD_ANSWER_BOOK':
+      rows = st.books.filter((b) => b.type === type && catalog.canRead(user, b)).map((b) => ({ header: objectHeader(b) as Row['header'], tags: b.tags }));
+      break;
+    case 'QUESTION_ANSWER_SHEET':
+    case 'PINBOARD_ANSWER_SHEET': {
+      const bookType = type === 'QUESTION_ANSWER_SHEET' ? 'QUESTION_ANSWER_BOOK' : 'PINBOARD_ANSWER_BOOK';
+      for (const b of st.books.filter((x) => x.type === bookType && catalog.canRead(user, x)))
+        for (const v of b.visualizations) rows.push({ header: objectHeader({ ...b, id: v.id, name: v.name, description: undefined }, b.id) as Row['header'], tags: [] });
+      break;
+    }
+    case 'TAG':
+      rows = st.tags.map((t) => ({ header: objectHeader(t) as Row['header'], tags: [] }));
+      break;
+    case 'DATA_SOURCE': {
+      const dbs = [...new Set(st.tables.filter((t) => catalog.canRead(user, t)).map((t) => t.database))];
+      const admin = st.users[0]!;
+      rows = dbs.map((db) => {
+        const id = stableGuid('datasource', db);
+        const first = st.tables.find((t) => t.database === db)!;
+        return { header: objectHeader({ id, name: db, author: first.author ?? admin.id, created: first.created, modified: first.modified, modifiedBy: first.modifiedBy, tags: [], sharedWith: [], isAutoCreated: false }) as Row['header'], tags: [] };
+      });
+      break;
+    }
+    case 'USER':
+      rows = st.users.map((u) => ({ header: { id: u.id, name: u.name, displayName: u.displayName, author: u.id, created: u.created, modified: u.modified, modifiedBy: u.id, owner: u.id, isAutoCreated: false, isAutoDelete: false }, tags: [] }));
+      break;
+    case 'USER_GROUP':
+      rows = st.groups.map((g) => ({ header: { id: g.id, name: g.name, displayName: g.displayName, author: st.users[0]?.id ?? g.id, created: g.created, modified: g.modified, modifiedBy: st.users[0]?.id ?? g.id, owner: g.id, isAutoCreated: false, isAutoDelete: false }, tags: [] }));
+      break;
+    case 'LOGICAL_RELATIONSHIP':
+      rows = [];
+      break;
+  }
+
+  if (subtypes) rows = rows.filter((r) => r.subtype !== undefined && subtypes.includes(r.subtype));
+  if (category === 'MY') rows = rows.filter((r) => r.header.author === user.id);
+  else if (category === 'FAVORITE' || category === 'REQUESTED') rows = [];
+  if (tagNames) {
+    const ids = new Set(st.tags.filter((t) => tagNames.includes(t.name.toLowerCase())).map((t) => t.id));
+    rows = rows.filter((r) => r.tags.some((t) => ids.has(t)));
+  }
+  if (pattern !== undefined) {
+    const re = patternRegex(pattern);
+    rows = rows.filter((r) => re.test(r.header.name));
+  }
+  if (skip.size) rows = rows.filter((r) => !skip.has(r.header.id));
+  if (fetch) rows = rows.filter((r) => fetch.includes(r.header.id));
+  if (autoCreated !== undefined) rows = rows.filter((r) => r.header.isAutoCreated === autoCreated);
+
+  if (sort !== 'DEFAULT') {
+    const authorName = (id: string): string => catalog.storedUser(id)?.name ?? '';
+    const key = (r: Row): string | number =>
+      sort === 'CREATED' ? r.header.created : sort === 'MODIFIED' ? r.header.modified : sort === 'AUTHOR' ? authorName(r.header.author).toLowerCase() : r.header.name.toLowerCase();
+    rows = [...rows].sort((a, b) => {
+      const ka = key(a);
+      const kb = key(b);
+      const c = ka < kb ? -1 : ka > kb ? 1 : a.header.name.localeCompare(b.header.name);
+      return ascending ? c : -c;
+    });
+  } else if (!ascending) rows = [...rows].reverse();
+
+  const start = offset === -1 ? 0 : offset;
+  const end = batchsize === -1 ? undefined : start + batchsize;
+  return rows.slice(start, end).map((r) => r.header);
+}

@@ -1,0 +1,83 @@
+/**
+ * Reading the public API's parameters (query string, then form or JSON body; field notes 0) and the
+ * checks every route shares (session user, privileges), plus the object header shape (seed 2.4).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Header } from '../catalog';
+import type { EmulatorUser } from '../context';
+import { ApiError, badRequest, FORBIDDEN_TEXT, UNAUTHORIZED_TEXT } from '../errors';
+
+/** A request parameter from the query string, else the body; undefined when absent or empty. */
+export function param(req: FastifyRequest, name: string): string | undefined {
+  const q = (req.query as Record<string, unknown> | undefined)?.[name];
+  const b = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>)[name] : undefined;
+  const v = q ?? b;
+  if (v === undefined || v === null) return undefined;
+  if (Array.isArray(v)) return JSON.stringify(v);
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return s === '' ? undefined : s;
+}
+
+/** An integer parameter with its default; 400 naming it when not an integer. */
+export function intParam(req: FastifyRequest, name: string, dflt: number): number {
+  const v = param(req, name);
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n)) throw badRequest(`Invalid value for ${name}: ${v} is not an integer`);
+  return n;
+}
+
+/** A boolean parameter (`true`/`false`), undefined when absent; 400 otherwise. */
+export function boolParam(req: FastifyRequest, name: string): boolean | undefined {
+  const v = param(req, name);
+  if (v === undefined || v === 'null') return undefined;
+  if (/^true$/i.test(v)) return true;
+  if (/^false$/i.test(v)) return false;
+  throw badRequest(`Invalid value for ${name}: ${v} is not true or false`);
+}
+
+/** A list parameter: a JSON array of strings, or a comma-separated list; undefined when absent. */
+export function listParam(req: FastifyRequest, name: string): string[] | undefined {
+  const v = param(req, name);
+  if (v === undefined) return undefined;
+  const t = v.trim();
+  if (t.startsWith('[')) {
+    let a: unknown;
+    try {
+      a = JSON.parse(t);
+    } catch {
+      throw badRequest(`Invalid value for ${name}: not a JSON array`);
+    }
+    if (!Array.isArray(a) || a.some((x) => typeof x !== 'string')) throw badRequest(`Invalid value for ${name}: expected a JSON array of strings`);
+    return a as string[];
+  }
+  return t.split(',').map((s) => s.trim().replace(/^"(.*)"$/, '$1')).filter(Boolean);
+}
+
+/** The session's user; throws 401 when there is none (the hook guarantees it on protected routes). */
+export function userOf(req: FastifyRequest): EmulatorUser {
+  if (!req.tsUser) throw new ApiError(401, UNAUTHORIZED_TEXT);
+  return req.tsUser;
+}
+
+/** Throws 403 with the seed's text unless the user holds one of the privileges. */
+export function requirePrivilege(user: EmulatorUser, ...privileges: string[]): void {
+  if (!privileges.some((p) => user.privileges.has(p as never))) throw new ApiError(403, FORBIDDEN_TEXT);
+}
+
+/** The header of a metadata object as the API shows it (seed 2.4, field notes 3.1: `owner` is the object itself). */
+export function objectHeader(h: Header, owner = h.id): Record<string, unknown> {
+  return {
+    id: h.id,
+    name: h.name,
+    ...(h.description !== undefined ? { description: h.description } : {}),
+    author: h.author,
+    created: h.created,
+    modified: h.modified,
+    modifiedBy: h.modifiedBy,
+    owner,
+    isAutoCreated: h.isAutoCreated,
+    isAutoDelete: false,
+  };
+}
+
