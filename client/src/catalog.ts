@@ -47,18 +47,20 @@ export class Catalog {
   }
 
   private async loadDataSources(): Promise<DataSource[]> {
+    const pages = await Promise.all(
+      DATA_SOURCE_SUBTYPES.map(async (subtype): Promise<[string, ObjectHeader[]]> => {
+        try {
+          return [subtype, await this.api.listObjectHeaders({ type: 'LOGICAL_TABLE', subtypes: [subtype], batchSize: -1, sort: 'NAME', sortAscending: true })];
+        } catch (e) {
+          // SQL_VIEW is not in the seed's list: a service that rejects it just has none
+          const status = errorStatus(e);
+          if (subtype === 'SQL_VIEW' && (status === 400 || status === 500)) return [subtype, []];
+          throw e;
+        }
+      }),
+    );
     const seen = new Map<string, DataSource>();
-    for (const subtype of DATA_SOURCE_SUBTYPES) {
-      let headers: ObjectHeader[];
-      try {
-        headers = await this.api.listObjectHeaders({ type: 'LOGICAL_TABLE', subtypes: [subtype], batchSize: -1, sort: 'NAME', sortAscending: true });
-      } catch (e) {
-        const status = errorStatus(e);
-        if (subtype === 'SQL_VIEW' && (status === 400 || status === 500)) continue;
-        throw e;
-      }
-      for (const h of headers) if (!seen.has(h.id)) seen.set(h.id, { id: h.id, name: h.name, type: subtype });
-    }
+    for (const [subtype, headers] of pages) for (const h of headers) if (!seen.has(h.id)) seen.set(h.id, { id: h.id, name: h.name, type: subtype });
     return [...seen.values()];
   }
 

@@ -19,7 +19,7 @@ export interface DataSourceGroup {
 export const DATA_SOURCE_GROUPS: readonly DataSourceGroup[] = [
   { id: 'worksheets', label: 'Worksheets', subtypes: ['WORKSHEET'] },
   { id: 'tables', label: 'Tables', subtypes: ['ONE_TO_ONE_LOGICAL'] },
-  { id: 'views', label: 'Views', subtypes: ['AGGR_WORKSHEET', 'SQL_VIEW'] },
+  { id: 'views', label: 'Views', subtypes: ['AGGR_WORKSHEET'] },
   { id: 'uploads', label: 'Uploaded Data', subtypes: ['USER_DEFINED'] },
 ];
 
