@@ -72,7 +72,7 @@ export function registerAdminCommands(context: vscode.ExtensionContext, connecti
         user = pick?.label;
       }
       if (!user) return;
-      const currentPassword = await vscode.window.showInputBox({ title: `TSQ: Change Password of ${user} (1/3)`, prompt: user === me ? 'Your current password' : 'Your (administrator) password', password: true, ignoreFocusOut: true });
+      const currentPassword = await vscode.window.showInputBox({ title: `TSQ: Change Password of ${user} (1/3)`, prompt: user === me ? 'Your current password' : `Current password of ${user}`, password: true, ignoreFocusOut: true });
       if (currentPassword === undefined) return;
       const newPassword = await vscode.window.showInputBox({ title: `TSQ: Change Password of ${user} (2/3)`, prompt: 'New password', password: true, ignoreFocusOut: true, validateInput: (v) => (v.length ? undefined : 'Enter a password') });
       if (newPassword === undefined) return;
@@ -141,10 +141,10 @@ export function registerAdminCommands(context: vscode.ExtensionContext, connecti
         { title: `TSQ: Sync ${principals.length} principal(s)`, placeHolder: 'How to sync' },
       );
       if (!mode) return;
-      let password: string | undefined;
+      // the service wants a password for new users even in a dry run
+      const password = await vscode.window.showInputBox({ title: 'TSQ: Sync Principals', prompt: 'Password for new users that have none in the file (leave empty for none)', password: true, ignoreFocusOut: true });
+      if (password === undefined) return;
       if (mode.apply) {
-        password = await vscode.window.showInputBox({ title: 'TSQ: Sync Principals', prompt: 'Password for new users (leave empty for none)', password: true, ignoreFocusOut: true });
-        if (password === undefined) return;
         const detail = mode.remove ? 'Users and groups that are not in the file are DELETED.' : 'Users and groups in the file are created or updated.';
         if (!(await confirm(`Sync ${principals.length} principal(s) from ${uri.fsPath.split(/[\\/]/).pop()}?`, detail, 'Sync'))) return;
       }
