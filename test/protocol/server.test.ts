@@ -7,14 +7,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { fork, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { IPCMessageReader, IPCMessageWriter, createMessageConnection } from 'vscode-jsonrpc/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, MarkupContent, TextEdit } from 'vscode-languageserver-types';
 import { carsCatalog, catalogFromRows, datasetValues, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
 import type { FixtureSource } from '../fixtures/catalogs';
-import { LspClient, positionOf, rangeOf } from './lspClient';
+import { LspClient, SERVER_JS, positionOf, rangeOf } from './lspClient';
 import type { LspClientOptions } from './lspClient';
 
 const values = datasetValues();
@@ -307,4 +309,39 @@ test('document symbols give one symbol per query, semantic tokens cover the docu
     const tokens = await client.semanticTokens(uri);
     assert.ok(tokens && tokens.data.length > 0 && tokens.data.length % 5 === 0, 'semantic tokens in groups of 5');
   });
+});
+
+test('over IPC (how VS Code starts it, --node-ipc) the server initializes and completes columns', async () => {
+  const child = fork(SERVER_JS, ['--node-ipc'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  let stdout = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  const connection = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+  const catalog = fixtureCatalog();
+  connection.onRequest('tsq/columns', (p: { dataSource: string }) => catalog.getColumns(p.dataSource));
+  connection.listen();
+  try {
+    const init = await connection.sendRequest<{ capabilities: Record<string, unknown> }>('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+    assert.ok(init.capabilities.completionProvider);
+    await connection.sendNotification('initialized', {});
+    const uri = 'file:///ipc.tsq';
+    const text = "@datasource 'Cars'\n[";
+    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'tsq', version: 1, text } });
+    const list = await connection.sendRequest<{ items: { label: string }[] }>('textDocument/completion', { textDocument: { uri }, position: { line: 1, character: 1 } });
+    assert.ok(list.items.some((i) => i.label === 'Horsepower'));
+    await connection.sendRequest('shutdown');
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await connection.sendNotification('exit');
+    assert.equal(await exited, 0, 'exits 0 after shutdown + exit');
+    assert.equal(stdout, '', 'nothing written to stdout over IPC');
+  } finally {
+    connection.dispose();
+    if (child.exitCode === null) child.kill();
+  }
+});
+
+test('started with no transport and no IPC channel, the server prints its usage on stderr and exits 2', () => {
+  const r = spawnSync(process.execPath, [SERVER_JS], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--stdio/);
+  assert.equal(r.stdout, '');
 });
