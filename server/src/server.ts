@@ -110,13 +110,14 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
   function runSafeAsync<T>(func: () => Promise<T>, errorValue: T, what: string, token: CancellationToken): Promise<T | AnyResponseError> {
     return new Promise((resolve) => {
       let settled = false;
+      let onCancel: Disposable | undefined;
       const settle = (value: T | AnyResponseError) => {
         if (settled) return;
         settled = true;
         onCancel?.dispose();
         resolve(value);
       };
-      const onCancel: Disposable | undefined = token.onCancellationRequested?.(() => settle(cancelled()));
+      onCancel = token.onCancellationRequested?.(() => settle(cancelled()));
       runtime.timer.setImmediate(() => {
         if (token.isCancellationRequested) return settle(cancelled());
         let pending: Promise<T>;
