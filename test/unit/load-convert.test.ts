@@ -148,6 +148,7 @@ test('load definition: invalid bodies are refused with the member named', () => 
     [{ target: { database: 'd', table: 't' }, format: { field_separator: '||' } }, /field_separator/],
     [{ target: { database: 'd', table: 't' }, format: { has_header_row: 'maybe' } }, /has_header_row must be true or false/],
     [{ target: { database: 'd', table: 't' }, load_options: { max_ignored_rows: 'x' } }, /max_ignored_rows must be an integer/],
+    [{ target: { database: 'd', table: 't' }, load_options: { max_ignored_rows: -3 } }, /max_ignored_rows must be an integer of 0 or more/],
     [{ target: { database: 'd', table: 't' }, format: { date_time: { date_format: '%Y%Q' } } }, /date_format: unknown strptime directive/],
     [{ target: { database: 'd', table: 't' }, format: { enclosing_character: ',' } }, /must differ/],
     [{ target: 'db.t' }, /target must be an object/],
