@@ -1,0 +1,184 @@
+/**
+ * The emulator through the client (client/src/api), next to DuckDB doing the same work directly:
+ * - searchdata: median latency of ten demo queries (test/emulator/client-queries.ts) over HTTP, next to
+ *   the same SQL run directly in DuckDB on a copy of the same table (ratio; target ≤ 1.5× + 5 ms);
+ * - upload: a ~100 MB CSV made from vega-datasets flights-3m, streamed client → emulator in chunks
+ *   (MB/s, MB = 2^20 bytes; target ≥ 100 MB/s) with the client process's RSS growth during the upload
+ *   (target ≤ 64 MB);
+ * - commit: rows/s from CommitLoad until the status is DONE, next to DuckDB's own `read_csv` of the same
+ *   file into a table in the same run (ratio; target ≥ 0.3).
+ * The emulator runs as its own process (`node dist/emulator.js --demo --port 0`), so the RSS figures are
+ * the client's alone. Run: `npm run bench -- emulator`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { AnalyticsServiceClient, splitCsvChunks } from '../../client/src/api';
+import { DEMO_QUERIES } from '../emulator/client-queries';
+import { vegaDataDir } from '../../emulator/src/demo';
+
+const MB = 1024 * 1024;
+const TARGET_BYTES = 100 * MB;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+/** Starts `dist/emulator.js` and resolves with its URL once it listens. */
+function startEmulatorProcess(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const root = join(__dirname, '..', '..');
+  const child = spawn(process.execPath, [join(root, 'dist', 'emulator.js'), '--demo', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ url: m[1]!, child });
+    });
+    child.on('exit', (code) => reject(new Error(`the emulator exited (${code}) before listening: ${out}`)));
+  });
+}
+
+/** Writes ~100 MB of flights rows (date as `%Y%m%d %H:%M:%S`, delay, distance, origin, destination) as CSV. */
+async function makeCsv(db: DuckDBInstance, file: string): Promise<{ bytes: number; rows: number }> {
+  const parquet = join(vegaDataDir(), 'flights-3m.parquet').replace(/'/g, "''");
+  const c = await db.connect();
+  try {
+    const src = `SELECT strftime("date", '%Y%m%d %H:%M:%S') AS d, delay, distance, origin, destination FROM read_parquet('${parquet}')`;
+    const copy = async (limit: number) => c.run(`COPY (SELECT * FROM (${src} UNION ALL ${src}) LIMIT ${limit}) TO '${file.replace(/'/g, "''")}' (FORMAT csv, HEADER false)`);
+    await copy(3_000_000);
+    const bytesPerRow = statSync(file).size / 3_000_000;
+    const rows = Math.ceil((TARGET_BYTES / bytesPerRow) * 1.002);
+    await copy(rows);
+    return { bytes: statSync(file).size, rows };
+  } finally {
+    c.closeSync();
+  }
+}
+
+/** Median latency of each demo query through the client and directly in DuckDB (same rows, same SQL). */
+async function benchSearch(client: AnalyticsServiceClient, direct: DuckDBConnection): Promise<Record<string, unknown>> {
+  const tables = await client.listObjectHeaders({ type: 'LOGICAL_TABLE', pattern: 'flights' });
+  const flights = tables.find((h) => h.name === 'flights');
+  if (!flights) throw new Error('the demo flights table is missing');
+  const parquet = join(vegaDataDir(), 'flights-3m.parquet').replace(/'/g, "''");
+  await direct.run(
+    `CREATE TABLE flights AS SELECT "date"::TIMESTAMP AS "date", delay::INTEGER AS delay, distance::INTEGER AS distance, origin::VARCHAR AS origin, destination::VARCHAR AS destination FROM read_parquet('${parquet}', file_row_number = true) WHERE file_row_number % 15 = 0 ORDER BY file_row_number`,
+  );
+  const search: Record<string, unknown>[] = [];
+  const runs = 15;
+  for (const q of DEMO_QUERIES) {
+    const sql = q.sql.replace('$FLIGHTS', 'flights');
+    await client.searchData({ queryString: q.query, dataSourceGuid: flights.id });
+    await direct.runAndReadAll(sql);
+    const viaClient: number[] = [];
+    const viaDuckDb: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      let t = performance.now();
+      await client.searchData({ queryString: q.query, dataSourceGuid: flights.id });
+      viaClient.push(performance.now() - t);
+      t = performance.now();
+      (await direct.runAndReadAll(sql)).getRows();
+      viaDuckDb.push(performance.now() - t);
+    }
+    const c = median(viaClient);
+    const d = median(viaDuckDb);
+    search.push({ query: q.query, clientMs: r2(c), duckdbMs: r2(d), ratio: r2(c / d), withinTarget: c <= 1.5 * d + 5 });
+  }
+  return { runsPerQuery: runs, queries: search, allWithinTarget: search.every((s) => s.withinTarget) };
+}
+
+/** Runs the benchmark; see the module comment for units. */
+export async function run(): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), 'tsq-bench-emulator-'));
+  const csv = join(dir, 'flights-100mb.csv');
+  const db = await DuckDBInstance.create(join(dir, 'direct.duckdb'));
+  const { url, child } = await startEmulatorProcess(join(dir, 'emulator'));
+  const client = new AnalyticsServiceClient({ url, username: 'tsadmin', password: 'admin' });
+  const direct = await db.connect();
+  try {
+    // ---- searchdata vs DuckDB on the same 200,000 demo rows ----
+    let searchdata: Record<string, unknown>;
+    try {
+      searchdata = await benchSearch(client, direct);
+    } catch (e) {
+      searchdata = { error: (e as Error).message };
+    }
+
+    // ---- the 100 MB CSV; DuckDB's own read_csv of it ----
+    const made = await makeCsv(db, csv);
+    const readCsvSql = `CREATE OR REPLACE TABLE loaded AS SELECT * FROM read_csv('${csv.replace(/'/g, "''")}', header = false, timestampformat = '%Y%m%d %H:%M:%S', columns = {'date': 'TIMESTAMP', 'delay': 'INTEGER', 'distance': 'INTEGER', 'origin': 'VARCHAR', 'destination': 'VARCHAR'})`;
+    let t = performance.now();
+    await direct.run(readCsvSql);
+    const readCsvMs = performance.now() - t;
+    const readCsvRowsPerS = made.rows / (readCsvMs / 1000);
+
+    // ---- upload, client → emulator, RSS sampled every 5 ms ----
+    global.gc?.();
+    const rssBefore = process.memoryUsage.rss();
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+    }, 5);
+    const { cycleId } = await client.startLoad({ target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', date_time: { converted_to_epoch: false } } });
+    t = performance.now();
+    let chunks = 0;
+    for await (const chunk of splitCsvChunks(createReadStream(csv, { highWaterMark: MB }), { chunkBytes: 32 * MB, quote: '"' })) {
+      await client.uploadChunk(cycleId, chunk);
+      chunks++;
+    }
+    const uploadMs = performance.now() - t;
+    clearInterval(sampler);
+    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+    const uploadMBps = made.bytes / MB / (uploadMs / 1000);
+
+    // ---- commit until DONE ----
+    t = performance.now();
+    await client.commitLoad(cycleId);
+    const status = await client.pollLoadStatus(cycleId, { intervalMs: 20, maxIntervalMs: 200 });
+    const commitMs = performance.now() - t;
+    const commitRowsPerS = status.rowsWritten / (commitMs / 1000);
+
+    return {
+      searchdata,
+      csv: { bytes: made.bytes, rows: made.rows },
+      upload: {
+        chunks,
+        ms: Math.round(uploadMs),
+        MBps: r2(uploadMBps),
+        targetMBps: 100,
+        clientRssBeforeMB: r2(rssBefore / MB),
+        clientRssPeakMB: r2(rssPeak / MB),
+        clientRssGrowthMB: r2((rssPeak - rssBefore) / MB),
+        targetRssGrowthMB: 64,
+        withinTarget: uploadMBps >= 100 && rssPeak - rssBefore <= 64 * MB,
+      },
+      commit: {
+        ms: Math.round(commitMs),
+        rowsWritten: status.rowsWritten,
+        ignoredRows: status.ignoredRowCount,
+        rowsPerS: Math.round(commitRowsPerS),
+        duckdbReadCsvMs: Math.round(readCsvMs),
+        duckdbReadCsvRowsPerS: Math.round(readCsvRowsPerS),
+        ratio: r2(commitRowsPerS / readCsvRowsPerS),
+        targetRatio: 0.3,
+        withinTarget: commitRowsPerS >= 0.3 * readCsvRowsPerS,
+      },
+    };
+  } finally {
+    direct.closeSync();
+    await client.close();
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    db.closeSync();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
