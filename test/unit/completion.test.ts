@@ -183,6 +183,31 @@ test('at the start of a word, keywords (multi-word as one item, with meaning and
   assert.ok(labels(list).includes('top'));
 });
 
+test('a multi-word keyword typed in part replaces all its typed words', async () => {
+  const sort = await complete(FLIGHTS + '[delay] [origin] sort b|');
+  const sortBy = item(sort.list, 'sort by');
+  assert.equal(sort.document.getText((sortBy.textEdit as TextEdit).range), 'sort b');
+  assert.equal(apply(sort.document, sortBy), FLIGHTS + '[delay] [origin] sort by');
+  // `not` is no keyword alone: after a text column, `not con|` still completes the text operators.
+  const not = await complete(FLIGHTS + '[origin] not con|');
+  const notContains = item(not.list, 'not contains');
+  assert.equal(notContains.sortText?.[0], item(not.list, '=').sortText?.[0], 'operators that fit the column rank first');
+  assert.equal(apply(not.document, notContains), FLIGHTS + '[origin] not contains');
+});
+
+test('operators keep the vocabulary order; after sort by [column] the directions come first', async () => {
+  const { list } = await complete(FLIGHTS + '[delay] sort by [delay] |');
+  const sorted = [...list.items].sort((a, b) => (a.sortText! < b.sortText! ? -1 : 1)).map((i) => i.label);
+  assert.deepEqual(sorted.slice(0, 4), ['descending', 'ascending', '=', '!=']);
+});
+
+test('right after a column or an operator, the inserted text is separated by a space', async () => {
+  const op = await complete(FLIGHTS + '[delay]|');
+  assert.equal(apply(op.document, item(op.list, '>')), FLIGHTS + '[delay] >');
+  const value = await complete(FLIGHTS + '[origin] =|');
+  assert.equal(apply(value.document, item(value.list, "'ATL'")), FLIGHTS + "[origin] = 'ATL'");
+});
+
 test('keywords are offered even without a catalog or a data source', async () => {
   const none = await complete('|', { catalog: null });
   assert.ok(labels(none.list).includes('sort by'));

@@ -71,6 +71,11 @@ const VALUE_KEYWORDS = new Set<string>(['between', 'after', 'before', ...TEXT_OP
 /** Relative-date keywords offered after a date column (field notes 2.5, 2.6). */
 const DATE_FILTER_KEYWORDS = ['after', 'before', 'between', 'today', 'yesterday', 'this', 'last', 'next', 'week to date', 'month to date', 'quarter to date', 'year to date'];
 
+/** First words of multi-word keywords that are no keyword alone (`not`, `sort`, `growth`, …). */
+const MULTI_WORD_HEADS: ReadonlySet<string> = new Set(
+  KEYWORDS.filter((k) => k.name.includes(' ')).map((k) => k.name.split(' ')[0]!).filter((w) => !findKeyword(w)),
+);
+
 /** Sort groups: what fits the context best comes first. */
 const enum Rank {
   Fits = '0',
@@ -231,7 +236,13 @@ function readContext(ctx: ServiceContext, document: TextDocument, text: string, 
   }
   // Inside a value or a bucket written after a dot, the partial token ends at the cursor.
   const partial = touching && (touching.kind === 'word' || touching.kind === 'keyword' || touching.kind === 'number' || (touching.kind === 'value' && !touching.closed)) ? touching : undefined;
-  const prevIndex = before.length - 1 - (partial ? 1 : 0);
+  let prevIndex = before.length - 1 - (partial ? 1 : 0);
+  // `[origin] not con|`, `growth o|`: words that start a multi-word keyword belong to the word being typed.
+  for (let k = 0; k < 2 && partial && partial.kind !== 'value'; k++) {
+    const w = before[prevIndex];
+    if (!w || w.kind !== 'word' || !MULTI_WORD_HEADS.has(w.value.toLowerCase()) || /[\r\n]/.test(text.slice(w.end, partial.start))) break;
+    prevIndex--;
+  }
   const prev = before[prevIndex];
   const replaceStart = partial ? partial.start : offset;
   /** End of the replaced text: the rest of the token under the cursor. */
@@ -353,7 +364,8 @@ export function keywordMarkdown(info: KeywordInfo): string {
 
 interface ColumnTemplate {
   label: string;
-  kind: CompletionItemKind;
+  bracketedLabel: string;
+  closedText: string;
   detail: string;
   documentation: { kind: MarkupKind; value: string };
   sortIndex: string;
@@ -367,7 +379,8 @@ function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
     const width = String(columns.columns.length).length;
     list = columns.columns.map((c, i) => ({
       label: c.name,
-      kind: CompletionItemKind.Field,
+      bracketedLabel: `[${c.name}]`,
+      closedText: `${c.name}]`,
       detail: `${c.dataType} ${TYPE_LABEL[c.kind] ?? c.kind}`,
       documentation: { kind: MarkupKind.Markdown, value: columnMarkdown(c, columns.name) },
       sortIndex: String(i).padStart(width, '0'),
@@ -382,15 +395,23 @@ function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
  * '') closes the bracket; at a word start (`bracketed` true) `[name]` is inserted.
  */
 function columnItems(columns: DataSourceColumns, replace: Range, suffix: string, bracketed: boolean, rank: Rank = Rank.Fits, space = false): CompletionItem[] {
-  return columnTemplates(columns).map((t) => ({
-    label: bracketed ? `[${t.label}]` : t.label,
-    kind: t.kind,
-    detail: t.detail,
-    documentation: t.documentation,
-    sortText: rank + t.sortIndex,
-    filterText: bracketed ? (space ? ' ' : '') + t.label : t.label,
-    textEdit: { range: replace, newText: bracketed ? `${space ? ' ' : ''}[${t.label}]` : t.label + suffix },
-  }));
+  const list = columnTemplates(columns);
+  const items: CompletionItem[] = new Array(list.length);
+  const lead = space ? ' ' : '';
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i]!;
+    const newText = bracketed ? (space ? lead + t.bracketedLabel : t.bracketedLabel) : suffix ? t.closedText : t.label;
+    items[i] = {
+      label: bracketed ? t.bracketedLabel : t.label,
+      kind: CompletionItemKind.Field,
+      detail: t.detail,
+      documentation: t.documentation,
+      sortText: rank + t.sortIndex,
+      filterText: bracketed && space ? lead + t.label : t.label,
+      textEdit: { range: replace, newText },
+    };
+  }
+  return items;
 }
 
 function bucketItem(bucket: DateBucket, index: number, replace: Range): CompletionItem {
@@ -469,13 +490,21 @@ function valueItems(values: string[], column: Column | undefined, context: Extra
   return items;
 }
 
-function keywordItem(info: KeywordInfo, rank: Rank, range: Range, space: boolean, kind?: CompletionItemKind): CompletionItem {
+const keywordDocs = new Map<string, { kind: MarkupKind; value: string }>();
+/** The markdown documentation of a keyword, built once. */
+function keywordDoc(info: KeywordInfo): { kind: MarkupKind; value: string } {
+  let doc = keywordDocs.get(info.name);
+  if (!doc) keywordDocs.set(info.name, (doc = { kind: MarkupKind.Markdown, value: keywordMarkdown(info) }));
+  return doc;
+}
+
+function keywordItem(info: KeywordInfo, sortText: string, range: Range, space: boolean, kind?: CompletionItemKind): CompletionItem {
   return {
     label: info.name,
     kind: kind ?? (info.category === 'comparison' && !/^[a-z]/.test(info.name) ? CompletionItemKind.Operator : CompletionItemKind.Keyword),
     detail: info.meaning,
-    documentation: { kind: MarkupKind.Markdown, value: keywordMarkdown(info) },
-    sortText: rank + info.name,
+    documentation: keywordDoc(info),
+    sortText,
     filterText: (space ? ' ' : '') + info.name,
     textEdit: { range, newText: (space ? ' ' : '') + info.name },
   };
@@ -542,14 +571,15 @@ function wordItems(document: TextDocument, text: string, offset: number, context
   const items: CompletionItem[] = [];
   const used = new Set<string>();
   const multiWord = multiWordStarts(document, text, offset, context.replace);
-  const add = (info: KeywordInfo | undefined, rank: Rank) => {
+  const add = (info: KeywordInfo | undefined, sortText: string) => {
     if (!info || used.has(info.name)) return;
     used.add(info.name);
     const r = info.name.includes(' ') ? (multiWord(info.name) ?? context.replace) : context.replace;
-    items.push(keywordItem(info, rank, r, context.space && r === context.replace));
+    items.push(keywordItem(info, sortText, r, context.space && r === context.replace));
   };
-  for (const name of fits) add(findKeyword(name), Rank.Fits);
-  if (defaults) for (const info of KEYWORDS) if (WORD_START_CATEGORIES.has(info.category)) add(info, Rank.Keyword);
+  // What fits keeps its order (operators as in the vocabulary, descending before ascending).
+  fits.forEach((name, i) => add(findKeyword(name), Rank.Fits + String(i).padStart(3, '0')));
+  if (defaults) for (const info of KEYWORDS) if (WORD_START_CATEGORIES.has(info.category)) add(info, Rank.Keyword + info.name);
   if (columns && offerColumns) items.push(...columnItems(columns, context.replace, '', true, columnsFirst ? Rank.Fits : Rank.Column, context.space));
   return items;
 }

@@ -1,0 +1,125 @@
+/**
+ * Speed of the pure language service (server/src/language) on a large document: 2,000 queries against a
+ * data source of 1,000 columns (test/fixtures/catalogs.ts `wideCatalog`), catalog in memory.
+ *
+ * - `completion`: `doComplete` at random positions of the unchanged document (parse cached): inside a
+ *   column's brackets, after a column, at the start of a keyword, after a comparison operator
+ *   → p50/p95/p99 ms of wall time. Target p95 ≤ 5 ms. The load average at the start and the end is
+ *   reported with it: on a machine busier than its cores the tail measures waiting for a core.
+ * - `completionAfterEdit`: the same, each on a new version of the document (so the parse is redone, as
+ *   on the first completion after a keystroke) → p50/p95 ms.
+ * - `validationMs`: `doValidation` of the whole document on a new version (parse included), median of
+ *   runs. Target ≤ 100 ms.
+ * Run: `npm run bench -- language`.
+ */
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { getLanguageService } from '../../server/src/language/languageService';
+import { columnValuesFromRows, loadDataset, makeCatalogProvider, wideCatalog } from '../fixtures/catalogs';
+
+/** Deterministic PRNG (mulberry32), so every run measures the same positions. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function percentiles(samples: number[]): { p50: number; p95: number; p99: number; samples: number } {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => Number(s[Math.min(s.length - 1, Math.floor(q * s.length))]!.toFixed(3));
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), samples: s.length };
+}
+
+/** Builds the 2,000-query document and the completion positions (offsets) of each kind. */
+function buildDocument(names: string[], dates: string[], texts: string[], rand: () => number) {
+  const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)]!;
+  const positions: { kind: string; offset: number }[] = [];
+  let text = "@datasource 'Wide'\n";
+  const add = (s: string) => (text += s);
+  for (let q = 0; q < 2000; q++) {
+    const cols = [pick(names), pick(names), pick(names)];
+    const dateCol = pick(dates);
+    const textCol = pick(texts);
+    positions.push({ kind: 'bracket', offset: text.length + 1 });
+    add(`[${cols[0]}] `);
+    positions.push({ kind: 'afterColumn', offset: text.length });
+    add(`[${cols[1]}] [${dateCol}].monthly `);
+    positions.push({ kind: 'keyword', offset: text.length });
+    add(`sort by [${cols[2]}] descending [${textCol}] = `);
+    positions.push({ kind: 'value', offset: text.length });
+    add(`'A${q}' top ${1 + (q % 50)}`);
+    add(q % 3 === 0 ? '\n\n' : ';\n');
+  }
+  return { text, positions };
+}
+
+/** Runs the benchmark; figures in milliseconds. */
+export async function run(): Promise<Record<string, unknown>> {
+  const wide = wideCatalog(1000);
+  const rand = prng(42);
+  const names = wide.columns.map((c) => c.name);
+  const dates = wide.columns.filter((c) => c.dataType === 'DATE' || c.dataType === 'DATE_TIME').map((c) => c.name);
+  const texts = wide.columns.filter((c) => c.dataType === 'VARCHAR').map((c) => c.name);
+  const flightValues = columnValuesFromRows(loadDataset('flights-10k.json'));
+  const values: Record<string, string[]> = {};
+  for (const c of texts) values[c] = flightValues.origin!;
+  const catalog = makeCatalogProvider([wide], { Wide: values });
+  const ls = getLanguageService({ catalog });
+  const { text, positions } = buildDocument(names, dates, texts, rand);
+  const loadBefore = loadavg()[0]!;
+
+  let version = 1;
+  let document = TextDocument.create('file:///bench.tsq', 'tsq', version, text);
+  // Warm up: parse cache, catalog answers, JIT.
+  for (let i = 0; i < 50; i++) await ls.doComplete(document, document.positionAt(positions[i]!.offset), {});
+  await ls.doValidation(document, {});
+
+  const samples: number[] = [];
+  const byKind: Record<string, number[]> = {};
+  let items = 0;
+  for (let i = 0; i < 2000; i++) {
+    const p = positions[Math.floor(rand() * positions.length)]!;
+    const t = performance.now();
+    const list = await ls.doComplete(document, document.positionAt(p.offset), {});
+    const ms = performance.now() - t;
+    samples.push(ms);
+    (byKind[p.kind] ??= []).push(ms);
+    items += list.items.length;
+  }
+
+  const afterEdit: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    document = TextDocument.create('file:///bench.tsq', 'tsq', ++version, text);
+    const p = positions[Math.floor(rand() * positions.length)]!;
+    const t = performance.now();
+    await ls.doComplete(document, document.positionAt(p.offset), {});
+    afterEdit.push(performance.now() - t);
+  }
+
+  const validation: number[] = [];
+  let diagnostics = 0;
+  for (let i = 0; i < 15; i++) {
+    document = TextDocument.create('file:///bench.tsq', 'tsq', ++version, text);
+    const t = performance.now();
+    diagnostics = (await ls.doValidation(document, {})).length;
+    validation.push(performance.now() - t);
+  }
+  validation.sort((a, b) => a - b);
+
+  return {
+    document: { queries: 2000, columns: wide.columns.length, chars: text.length, diagnostics },
+    completion: percentiles(samples),
+    completionByContext: Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, percentiles(v)])),
+    meanItems: Math.round(items / samples.length),
+    completionAfterEdit: percentiles(afterEdit),
+    validationMs: Number(validation[Math.floor(validation.length / 2)]!.toFixed(2)),
+    targets: { completionP95Ms: 5, validationMs: 100 },
+    loadAverage1m: { before: Number(loadBefore.toFixed(2)), after: Number(loadavg()[0]!.toFixed(2)) },
+  };
+}
