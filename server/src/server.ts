@@ -164,9 +164,10 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
         let done = false;
         const timeout = runtime.timer.setTimeout(() => {
           if (!done) {
+            // Defaults stay cached for this document (until a configuration change or close), so a client
+            // that never answers does not cost every request a full budget.
             done = true;
-            documentSettings.delete(uri);
-            log(`workspace/configuration: no answer within ${requestTimeout} ms; using default settings.`);
+            log(`workspace/configuration: no answer within ${requestTimeout} ms; using default settings for ${uri}.`);
             resolve({});
           }
         }, requestTimeout);

@@ -172,3 +172,18 @@ test('malformed parameters from the client answer an empty result, not a crash',
     assert.deepEqual(list?.items ?? [], []);
   });
 });
+
+test('a client that never answers workspace/configuration: default settings after the budget, requests still answered', async () => {
+  const catalog = makeCatalogProvider([flightsCatalog()], datasetValues());
+  await withServer({ catalog, settings: {}, pullDiagnostics: true, handlers: { 'workspace/configuration': () => new Promise(() => undefined) } }, async (client) => {
+    const uri = 'file:///no-config.tsq';
+    await client.didOpen(uri, FLIGHTS_TEXT);
+    const diagnostics = await client.pullDiagnostics(uri);
+    assert.deepEqual(semantic(diagnostics).map((d) => d.range), [rangeOf(FLIGHTS_TEXT, 'no such column')], 'validated with default settings');
+    const list = await client.completion(uri, positionOf(FLIGHTS_TEXT, '> 10 [', 6));
+    assert.ok(list?.items.some((i) => i.label === 'delay'));
+    assert.ok(client.logs.some((l) => /workspace\/configuration/.test(l)), 'the missing answer is logged');
+    await client.pullDiagnostics(uri);
+    assert.equal(client.requestsOf('workspace/configuration').length, 1, 'asked once: the defaults stay cached for the document');
+  });
+});
