@@ -225,6 +225,14 @@ test('after @datasource, the data sources, name inserted quoted, GUID in the det
   assert.equal(apply(typed.document, item(typed.list, 'Cars')), "@datasource 'Cars'\n[delay]");
 });
 
+test('nothing after a complete @datasource value; a long value list still completes values', async () => {
+  const after = await complete("@datasource 'Flights' |\n[delay]");
+  assert.deepEqual(labels(after.list), []);
+  const list = Array.from({ length: 40 }, (_, i) => `'V${i}'`).join(', ');
+  const { list: values } = await complete(FLIGHTS + `[origin] = ${list}, 'SE|`);
+  assert.ok(labels(values).includes("'SEA'"));
+});
+
 test('the data source in force is the last @datasource before the query, else tsq.defaultDataSource', async () => {
   const text = "@datasource 'Flights'\n[delay] [origin];\n\n@datasource 'Cars'\n[Horsepower] [|";
   const { list } = await complete(text);

@@ -31,8 +31,8 @@ import type { CancellationLike, LanguageSettings } from './types';
 const CANCELLED: CompletionList = { isIncomplete: true, items: [] };
 const EMPTY: CompletionList = { isIncomplete: false, items: [] };
 
-/** How many tokens of the current query are looked at, backwards from the cursor. */
-const LOOK_BEHIND = 16;
+/** How many tokens of the current query are looked at, backwards from the cursor (a long value list included). */
+const LOOK_BEHIND = 256;
 
 /** Data types on which date buckets apply (seed 4.3; field notes 2.5, 2.6). */
 export const DATE_TYPES: ReadonlySet<ColumnDataType> = new Set(['DATE', 'DATE_TIME', 'TIME']);
@@ -124,6 +124,8 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
   // `@datasource …` lines.
   const directive = /^(\s*)@(\w*)(?:(\s+)('?)([^']*))?$/.exec(linePrefix);
   if (directive) return completeDirective(ctx, document, offset, lineStart, directive, token);
+  // After a directive's value only a comment may follow on its line.
+  if (/^\s*@/.test(linePrefix)) return EMPTY;
 
   const context = readContext(ctx, document, text, offset);
   if (context.kind === 'none') return EMPTY;
