@@ -99,6 +99,8 @@ export interface E2eSession {
   /** The workspace folder (a copy of test/fixtures/e2e-workspace). */
   workspace: string;
   userDataDir: string;
+  /** code-server's own output (stdout and stderr) so far. */
+  codeServerOutput(): string;
   /** Waits for the in-host suite's results file (default 180 000 ms) and returns it. */
   waitForSuite(timeoutMs?: number): Promise<SuiteResult>;
   /** Runs a command through the command palette (F1) by (part of) its title, e.g. 'TSQ: Refresh Catalog'. */
@@ -111,7 +113,7 @@ export interface E2eSession {
   notifications(until?: (rows: string[]) => boolean, timeoutMs?: number): Promise<string[]>;
   /** Reveals an activity bar container by title (e.g. 'TSQ') and returns its visible tree rows' labels once `until` accepts them. */
   treeItems(container: string, until?: (rows: string[]) => boolean, timeoutMs?: number): Promise<string[]>;
-  /** Expands (or collapses) the visible tree item whose label is `label`. */
+  /** Expands (or collapses) the visible tree item whose label is exactly `label`. */
   toggleTreeItem(label: string): Promise<void>;
   /**
    * Types `text` on a new line at the end of the active editor and returns the suggest widget's rows
@@ -377,6 +379,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     emulatorUrl: emulator?.url,
     workspace,
     userDataDir,
+    codeServerOutput: () => cs.output(),
     async waitForSuite(timeoutMs = 180_000) {
       const text = await waitUntil(() => {
         if (cs.proc.exitCode !== null) throw new Error(`code-server exited (${cs.proc.exitCode}); see ${cs.log}`);
@@ -421,12 +424,13 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
       const checked = await p.locator(`.activitybar .action-item.checked a[aria-label^="${container}"], .activitybar .action-item.checked[aria-label^="${container}"]`).count();
       if (!checked) await item.click();
       return waitUntil(async () => {
-        const rows = await rowsText('.sidebar .monaco-list-row[role="treeitem"] .monaco-icon-label');
+        const rows = await rowsText('.sidebar .monaco-list-row[role="treeitem"] .monaco-icon-label .label-name');
         return until(rows) ? rows : undefined;
       }, `the ${container} tree rows`, timeoutMs);
     },
     async toggleTreeItem(label) {
-      const row = p.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: p.locator('.monaco-icon-label .label-name', { hasText: label }) }).first();
+      const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+      const row = p.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: p.locator('.monaco-icon-label .label-name', { hasText: exact }) }).first();
       await row.waitFor({ state: 'visible', timeout: 10_000 });
       await row.click();
     },

@@ -16,7 +16,9 @@ export async function reportInHost(t: TestContext, session: E2eSession, expected
     assert.equal(result.error, undefined, `the suite crashed: ${result.error}`);
     assert.equal(result.tests.length, expected, `tests run: ${result.tests.map((x) => x.name).join(', ')}`);
   }));
+  t.diagnostic(`in-host suite ${result.suite}: ${result.passed} passed, ${result.failed} failed in ${result.durationMs} ms`);
   for (const r of result.tests) {
+    t.diagnostic(`in host: ${r.name}: ${r.durationMs} ms`);
     await t.test(`in host: ${r.name}`, () => session.step(`in-host ${r.name}`, async () => {
       if (!r.ok) throw new Error(r.error ?? 'failed');
     }));
