@@ -262,3 +262,27 @@ test('in a long document only the current query matters', async () => {
   assert.equal(apply(document, item(list, 'Cylinders')).endsWith('[Name] [Cylinders]'), true);
   assert.ok(list.items.every((i) => i.insertTextFormat !== InsertTextFormat.Snippet || typeof i.textEdit === 'object'));
 });
+
+test('any text, any cursor: completion never throws and every edit is on the cursor line and contains the cursor', async () => {
+  const fc = await import('fast-check');
+  const fragments = ['[', ']', '[origin]', '[delay', '[date].', "'", "'SE", "'day of week'", '.', ',', ' ', '\n', '\n\n', ';', '-- c', '@datasource ', "@datasource 'Fl", '=', '>=', 'sort by', 'not ', 'between 1 and', 'calendar.', 'last 7', '{null}', 'top 10', 'é', '\u0000', '"', 'x'];
+  const ls = getLanguageService({ catalog: makeCatalogProvider([flightsCatalog()], values) });
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.constantFrom(...fragments), { maxLength: 30 }), fc.nat(), async (parts, at) => {
+      const text = parts.join('');
+      const document = TextDocument.create('file:///prop.tsq', 'tsq', 1, text);
+      const offset = at % (text.length + 1);
+      const position = document.positionAt(offset);
+      const list = await ls.doComplete(document, position, { defaultDataSource: 'Flights' });
+      for (const it of list.items) {
+        const edit = it.textEdit as TextEdit | undefined;
+        if (!edit) continue;
+        const { start, end } = edit.range;
+        assert.equal(start.line, position.line, `${it.label} edit starts on the cursor line in ${JSON.stringify(text)}@${offset}`);
+        assert.equal(end.line, position.line, `${it.label} edit ends on the cursor line in ${JSON.stringify(text)}@${offset}`);
+        assert.ok(start.character <= position.character && position.character <= end.character, `${it.label} edit contains the cursor in ${JSON.stringify(text)}@${offset}`);
+      }
+    }),
+    { numRuns: Number(process.env.TSQ_PROPERTY_RUNS ?? 400) },
+  );
+});

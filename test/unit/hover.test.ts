@@ -98,3 +98,22 @@ test('no hover on whitespace, values or comments; cancelled answers null', async
   assert.equal((await hover(FLIGHTS + '-- sort |by [delay]')).result, null);
   assert.equal((await hover(FLIGHTS + '[de|lay]', { cancelled: true })).result, null);
 });
+
+test('any text, any position: hover never throws and its range covers the position', async () => {
+  const fc = await import('fast-check');
+  const fragments = ['[', ']', '[origin]', '[delay', '[date].monthly', "'", "'SEA'", ',', ' ', '\n', '\n\n', ';', '-- c', '@datasource ', "@datasource 'Flights'", '=', 'sort by', 'not contains', '{null}', 'top 10', 'é', '\u0000'];
+  const ls = getLanguageService({ catalog: makeCatalogProvider([flightsCatalog()]) });
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.constantFrom(...fragments), { maxLength: 30 }), fc.nat(), async (parts, at) => {
+      const text = parts.join('');
+      const document = TextDocument.create('file:///prop.tsq', 'tsq', 1, text);
+      const offset = at % (text.length + 1);
+      const h = await ls.doHover(document, document.positionAt(offset), {});
+      if (!h) return;
+      const start = document.offsetAt(h.range!.start);
+      const end = document.offsetAt(h.range!.end);
+      assert.ok(start <= offset && offset < end, `range [${start}, ${end}) covers ${offset} in ${JSON.stringify(text)}`);
+    }),
+    { numRuns: 400 },
+  );
+});
