@@ -51,6 +51,11 @@ export class PagedList<T> {
     return out;
   }
 
+  /** The fetch in flight, if any (resolves when it ended, never rejects). */
+  get pending(): Promise<void> | undefined {
+    return this.loading;
+  }
+
   /** True while a page is being fetched. */
   get isLoading(): boolean {
     return this.loading !== undefined;

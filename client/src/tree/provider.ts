@@ -17,6 +17,9 @@ import { PagedList, type ListEntry } from './paging';
 type Placeholder = { kind: 'placeholder'; key: string; entry: Exclude<ListEntry<ObjectNode>, { kind: 'item' }>; ownerKey: string };
 type Element = ObjectNode | Placeholder;
 
+/** How long getChildren waits for a list before it answers "Loading…" (ms). */
+const QUICK_ANSWER_MS = 1500;
+
 /** What extension.ts needs of the view. */
 export interface ObjectsView {
   /** Drops every loaded list and the catalog used for columns; the view reloads what is expanded. */
@@ -95,11 +98,20 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     return item;
   }
 
-  getChildren(element?: Element): Element[] {
+  async getChildren(element?: Element): Promise<Element[]> {
     if (!element) return this.roots();
     if (element.kind === 'placeholder') return [];
     const list = this.listOf(element);
-    return list.children().map((entry) => {
+    let entries = list.children();
+    // A quick answer is returned at once (VS Code shows its progress bar meanwhile). Only a slow one
+    // shows "Loading…" and is replaced by a change event later: an event that arrives while the view
+    // is still fetching the same node's children would be merged into that fetch and lost.
+    const pending = list.pending;
+    if (pending) {
+      await Promise.race([pending, new Promise((r) => setTimeout(r, QUICK_ANSWER_MS))]);
+      entries = list.children();
+    }
+    return entries.map((entry) => {
       if (entry.kind === 'item') {
         this.nodes.set(entry.item.key, entry.item);
         this.parents.set(entry.item.key, element.key);
@@ -130,7 +142,8 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
       })();
       this.admin = probe;
     }
-    const roots = rootNodes(this.admin.value === true);
+    // the same objects every time: VS Code finds the element of a change event by identity
+    const roots = rootNodes(this.admin.value === true).map((r) => this.nodes.get(r.key) ?? r);
     for (const r of roots) {
       this.nodes.set(r.key, r);
       this.parents.set(r.key, undefined);
@@ -167,7 +180,9 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
   }
 
   private fire(key: string): void {
-    this.changed.fire(this.nodes.get(key));
+    const node = this.nodes.get(key);
+    // let the view finish the fetch that showed "Loading…" before it is told to fetch again
+    setTimeout(() => this.changed.fire(node), 50);
   }
 }
 
