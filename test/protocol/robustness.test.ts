@@ -3,8 +3,8 @@
  * are null, malformed, errors or never come, a client that implements no `tsq/*` method, a 10 MB document,
  * binary bytes, a cancelled request. In every case the server stays up, answers within its budget, and
  * reports no false error (no semantic diagnostic from an unknown catalog). Budgets are lowered with
- * `--request-timeout` so the tests stay short; the limits asserted are the budget plus a wide margin
- * (the point is "answers instead of hanging", not speed — speed is in test/bench).
+ * `--request-timeout` so the tests stay short. Nothing here is timed: a server that hung would leave the
+ * request unanswered and the test would fail on its timeout; speed is measured in test/bench.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,7 +37,8 @@ async function withServer(options: LspClientOptions, body: (client: LspClient) =
  * diagnostic, offers no column, and later works normally once the client answers properly (nothing bad
  * was cached).
  */
-async function assertSurvives(columns: RequestHandler, label: string): Promise<void> {
+async function assertSurvives(columns: RequestHandler, label: string): Promise<LspClient['logs']> {
+  let logs: LspClient['logs'] = [];
   let broken = true;
   const good = makeCatalogProvider([flightsCatalog()], datasetValues());
   const handlers: Record<string, RequestHandler> = {
@@ -47,18 +48,18 @@ async function assertSurvives(columns: RequestHandler, label: string): Promise<v
   await withServer({ catalog: good, handlers, pullDiagnostics: true }, async (client) => {
     const uri = `file:///${label.replace(/\W+/g, '-')}.tsq`;
     await client.didOpen(uri, FLIGHTS_TEXT);
-    const started = Date.now();
     const diagnostics = await client.pullDiagnostics(uri);
     assert.deepEqual(semantic(diagnostics), [], `${label}: no semantic diagnostic from an unknown catalog`);
     const list = await client.completion(uri, positionOf(FLIGHTS_TEXT, '> 10 [', 6));
     assert.ok(!list?.items.some((i) => i.label === 'delay'), `${label}: no column offered`);
-    assert.ok(Date.now() - started < BUDGET_MS * 2 + 5000, `${label}: answered within the budget (took ${Date.now() - started} ms)`);
     assert.ok(client.requestsOf('tsq/columns').length >= 1, `${label}: the server did ask`);
 
     broken = false;
     const fixed = await client.pullDiagnostics(uri);
     assert.deepEqual(semantic(fixed).map((d) => d.range), [rangeOf(FLIGHTS_TEXT, 'no such column')], `${label}: the failed answer was not cached`);
+    logs = client.logs;
   });
+  return logs;
 }
 
 test('tsq/columns answering null for every data source: no column errors', async () => {
@@ -93,8 +94,9 @@ test('tsq/columns answering an error is treated as unknown', async () => {
 
 test('a client that never answers tsq/columns: the server answers within its budget and cancels the request', async () => {
   let cancelledByServer = 0;
-  await assertSurvives((_p, token) => new Promise(() => token.onCancellationRequested(() => cancelledByServer++)), 'never answers');
+  const logs = await assertSurvives((_p, token) => new Promise(() => token.onCancellationRequested(() => cancelledByServer++)), 'never answers');
   assert.ok(cancelledByServer >= 1, 'the server sent $/cancelRequest for the requests it gave up on');
+  assert.ok(logs.some((l) => l.includes(`tsq/columns: no answer from the client within ${BUDGET_MS} ms`)), 'it gave up after its budget and said so');
 });
 
 test('a client that implements no tsq/* method (MethodNotFound): syntax diagnostics and keywords only', async () => {
