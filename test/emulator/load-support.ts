@@ -57,6 +57,8 @@ export interface LoadLive {
   dataDir: string;
   /** Rows of a seed table, ordered by its first column. */
   rows(table: string): Promise<Record<string, unknown>[]>;
+  /** Rows of `typed` with dates and times as DuckDB's text, ordered by i64. */
+  typedRows(): Promise<Record<string, unknown>[]>;
   /** Starts the emulator again on the same data directory (a restart). */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -80,6 +82,17 @@ export async function startLoadLive(): Promise<LoadLive> {
       const c = await live.emu.ctx.connect();
       try {
         const r = await c.runAndReadAll(`SELECT * FROM ${info.sqlName} ORDER BY 1, 2`);
+        return r.getRowObjectsJS().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])));
+      } finally {
+        c.closeSync();
+      }
+    },
+    async typedRows() {
+      const info = live.emu.ctx.findTable(DB, undefined, 'typed');
+      assert.ok(info);
+      const c = await live.emu.ctx.connect();
+      try {
+        const r = await c.runAndReadAll(`SELECT i64, i32, txt, chr, flag, f, d, day::VARCHAR AS day, ts::VARCHAR AS ts, t::VARCHAR AS t FROM ${info.sqlName} ORDER BY i64`);
         return r.getRowObjectsJS().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v])));
       } finally {
         c.closeSync();
@@ -133,7 +146,7 @@ export class LoadSession {
   }
 
   /** Load: one multipart chunk under any field name. */
-  upload(cycleId: string, data: string | Uint8Array, field = 'file'): Promise<Answer> {
+  upload(cycleId: string, data: string | Uint8Array<ArrayBuffer>, field = 'file'): Promise<Answer> {
     const form = new FormData();
     form.append(field, new Blob([data]), 'chunk.csv');
     return this.call('POST', `/ts_dataservice/v1/public/loads/${cycleId}`, form);

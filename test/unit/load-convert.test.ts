@@ -45,6 +45,9 @@ test('floating point numbers, exponents, inf and nan', () => {
   assert.equal(ok(d('.5')), '.5');
   assert.equal(ok(d('-Infinity')), '-inf');
   assert.match(bad(d('1,5')), /not a number/);
+  assert.match(bad(d('1e400')), /out of the range of DOUBLE/);
+  assert.match(bad(makeConverter('FLOAT', OPTS)('1e39')), /out of the range of FLOAT/);
+  assert.equal(ok(makeConverter('FLOAT', OPTS)('3e38')), '3e38');
 });
 
 test('booleans through true_format/false_format (case-insensitive) and through bit values (csv only)', () => {

@@ -25,6 +25,8 @@ export interface StageResult {
   parsingErrors: ParsingError[];
   /** True when the bad records file was written. */
   hasBadRecords: boolean;
+  /** Bytes of the longest staged line (DuckDB's read_csv needs `max_line_size` at least that). */
+  longestLine: number;
 }
 
 /** A write stream that buffers small strings and honours back-pressure. */
@@ -80,7 +82,7 @@ export async function stageChunks(
   const width = columns.length;
   const staged = new TextSink(stagedPath);
   let bad: TextSink | undefined;
-  const result: StageResult = { rows: 0, ignored: 0, parsingErrors: [], hasBadRecords: false };
+  const result: StageResult = { rows: 0, ignored: 0, parsingErrors: [], hasBadRecords: false, longestLine: 0 };
   const maxReported = def.advancedOptions.maxReportedParsingErrors;
   let header: string | undefined;
 
@@ -88,7 +90,7 @@ export async function stageChunks(
     result.ignored++;
     if (result.parsingErrors.length < maxReported) result.parsingErrors.push({ chunk, row: r.line, reason });
     bad ??= new TextSink(badRecordsPath);
-    bad.add(r.raw + '\n');
+    bad.add(r.raw.endsWith('\n') ? r.raw : r.raw + '\n');
   };
 
   try {
@@ -121,6 +123,8 @@ export async function stageChunks(
           if (v.value !== null) line += isString[i] ? stagedText(v.value) : v.value;
         }
         staged.add(line + '\n');
+        // UTF-8 takes at most 3 bytes per UTF-16 unit; count exactly only for lines that could be long
+        if (line.length * 3 > result.longestLine) result.longestLine = Math.max(result.longestLine, Buffer.byteLength(line) + 1);
         result.rows++;
       };
       const splitter = new RecordSplitter(def.format, onRecord);
@@ -173,7 +177,9 @@ const STAGED_TYPE: Record<string, string> = {
  * `INSERT … SELECT * FROM read_csv(staged)`. Rolls back and rethrows the DuckDB error on any failure, so
  * the table is either fully loaded or unchanged. Returns the number of rows inserted.
  */
-export async function applyStaged(conn: DuckDBConnection, table: TableInfo, stagedPath: string, rows: number, emptyTarget: boolean): Promise<number> {
+export async function applyStaged(conn: DuckDBConnection, table: TableInfo, stagedPath: string, rows: number, emptyTarget: boolean, longestLine = 0): Promise<number> {
+  // DuckDB's default is 2 MB; its read buffer grows with max_line_size, so ask only for what the longest line needs
+  const maxLine = Math.max(2 * 1024 * 1024, longestLine + 1024);
   const cols = table.columns.map((c, i) => `${literal(`c${i}`)}: ${literal(STAGED_TYPE[c.dataType] ?? 'VARCHAR')}`).join(', ');
   const names = table.columns.map((c) => ident(c.name)).join(', ');
   await conn.run('BEGIN TRANSACTION');
@@ -183,7 +189,7 @@ export async function applyStaged(conn: DuckDBConnection, table: TableInfo, stag
     if (rows > 0) {
       const reader = await conn.run(
         `INSERT INTO ${table.sqlName} (${names}) SELECT * FROM read_csv(${literal(stagedPath)}, columns = {${cols}}, header = false, delim = ',', quote = '"', escape = '"', ` +
-          `auto_detect = false, allow_quoted_nulls = false, null_padding = false, max_line_size = 1073741824)`,
+          `auto_detect = false, allow_quoted_nulls = false, null_padding = false, max_line_size = ${maxLine})`,
       );
       inserted = reader.rowsChanged;
     }

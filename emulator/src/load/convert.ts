@@ -46,6 +46,8 @@ const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+/** Largest finite 32-bit float. */
+const FLOAT_MAX = 3.4028234663852886e38;
 
 /**
  * Builds the converter of one column. Throws `Error` when a strptime format of `opts` has a directive
@@ -80,7 +82,11 @@ export function makeConverter(type: ColumnDataType, opts: ConvertOptions): Field
         if (t === null) return NULL;
         const s = t.trim();
         if (s === '') return NULL;
-        if (FLOAT_RE.test(s)) return { ok: true, value: s };
+        if (FLOAT_RE.test(s)) {
+          const v = Math.abs(Number(s));
+          if (v === Infinity || (type === 'FLOAT' && v > FLOAT_MAX)) return { ok: false, reason: `${s} is out of the range of ${type}` };
+          return { ok: true, value: s };
+        }
         if (SPECIAL_FLOAT.test(s)) return { ok: true, value: s.toLowerCase().replace('infinity', 'inf') };
         return { ok: false, reason: `'${t}' is not a number (${type})` };
       };

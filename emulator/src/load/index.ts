@@ -127,7 +127,7 @@ class LoadService {
         }
         const conn = await this.ctx.connect();
         try {
-          meta.rowsWritten = await applyStaged(conn, table, this.store.stagedPath(id), staged.rows, meta.definition.loadOptions.emptyTarget);
+          meta.rowsWritten = await applyStaged(conn, table, this.store.stagedPath(id), staged.rows, meta.definition.loadOptions.emptyTarget, staged.longestLine);
         } finally {
           conn.closeSync();
         }
