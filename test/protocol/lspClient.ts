@@ -57,7 +57,7 @@ export interface ReceivedRequest {
   params: unknown;
 }
 
-/** A driven language server: the connection, what it sent, and helpers for each LSP request. */
+/** A driven language server: the connection, what it sent, and one method per LSP request. */
 export class LspClient {
   /** Requests the server sent to the client, in order. */
   readonly requests: ReceivedRequest[] = [];
