@@ -372,23 +372,49 @@ interface ColumnTemplate {
   documentation: { kind: MarkupKind; value: string };
   sortIndex: string;
 }
-/** Item parts that do not depend on the cursor, cached per columns answer (1,000 columns stay cheap). */
-const templates = new WeakMap<DataSourceColumns, ColumnTemplate[]>();
+/**
+ * Item parts that do not depend on the cursor, cached per data source (1,000 columns are described once,
+ * not per keystroke). The catalog may hand out a fresh copy of the same columns on every call (the
+ * service's `safeCatalog` sanitises each answer), so a cached entry is reused when its columns are equal
+ * field by field — a comparison that allocates nothing.
+ */
+const templates = new Map<string, { columns: Column[]; list: ColumnTemplate[] }>();
+/** Data sources whose templates are kept (least recently used dropped first). */
+const TEMPLATE_CACHE_SIZE = 16;
+
+function sameColumns(a: readonly Column[], b: readonly Column[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.name !== y.name || x.dataType !== y.dataType || x.kind !== y.kind || x.description !== y.description) return false;
+    const sx = x.synonyms;
+    const sy = y.synonyms;
+    if (sx !== sy && (!sx || !sy || sx.length !== sy.length || sx.some((v, j) => v !== sy[j]))) return false;
+  }
+  return true;
+}
 
 function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
-  let list = templates.get(columns);
-  if (!list) {
-    const width = String(columns.columns.length).length;
-    list = columns.columns.map((c, i) => ({
-      label: c.name,
-      bracketedLabel: `[${c.name}]`,
-      closedText: `${c.name}]`,
-      detail: `${c.dataType} ${TYPE_LABEL[c.kind] ?? c.kind}`,
-      documentation: { kind: MarkupKind.Markdown, value: columnMarkdown(c, columns.name) },
-      sortIndex: String(i).padStart(width, '0'),
-    }));
-    templates.set(columns, list);
+  const key = `${columns.id}\u0000${columns.name}`;
+  const hit = templates.get(key);
+  templates.delete(key);
+  if (hit && sameColumns(hit.columns, columns.columns)) {
+    templates.set(key, hit);
+    return hit.list;
   }
+  const width = String(columns.columns.length).length;
+  const list = columns.columns.map((c, i) => ({
+    label: c.name,
+    bracketedLabel: `[${c.name}]`,
+    closedText: `${c.name}]`,
+    detail: `${c.dataType} ${TYPE_LABEL[c.kind] ?? c.kind}`,
+    documentation: { kind: MarkupKind.Markdown, value: columnMarkdown(c, columns.name) },
+    sortIndex: String(i).padStart(width, '0'),
+  }));
+  templates.set(key, { columns: columns.columns, list });
+  if (templates.size > TEMPLATE_CACHE_SIZE) templates.delete(templates.keys().next().value!);
   return list;
 }
 
