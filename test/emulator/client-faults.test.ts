@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import {
   AnalyticsServiceClient,
   AuthenticationError,
+  ChunkSourceError,
   ConnectionError,
   LoadFailedError,
   NotFoundError,
@@ -204,6 +205,27 @@ test('a connection dropped mid-upload gives ConnectionError and the chunk is not
     return true;
   });
   assert.equal(uploads, 1);
+});
+
+test('a chunk whose source stream fails gives ChunkSourceError naming the cycle, with the stream error as cause', async (t) => {
+  const srv = await serve(authenticating((_r, _b, res) => void res.writeHead(202, { 'content-type': 'text/plain' }).end('Upload Complete.')));
+  t.after(srv.close);
+  const c = client(srv.url);
+  t.after(() => c.close());
+  const disk = new Error('EIO: disk went away');
+  const failing = Readable.from(
+    (async function* () {
+      yield Buffer.from('1,a\n');
+      throw disk;
+    })(),
+  );
+  await assert.rejects(c.uploadChunk('cyc-src', failing), (e: unknown) => {
+    assert.ok(e instanceof ChunkSourceError);
+    assert.equal(e.cycleId, 'cyc-src');
+    assert.equal(e.cause, disk);
+    assert.match(e.message, /load cycle cyc-src .*disk went away/);
+    return true;
+  });
 });
 
 test('the upload is one multipart/form-data part named file, streamed byte for byte, with X-ts-chunk-id', async (t) => {

@@ -10,6 +10,7 @@ import { createReadStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AuthenticationError,
+  ChunkSourceError,
   LoadFailedError,
   NotFoundError,
   PermissionError,
@@ -166,6 +167,15 @@ test('seed 7: a target table that does not exist is refused with "Unable to find
     await admin.uploadChunk(cycleId, '1,a\n');
   };
   await assert.rejects(attempt(), (e: unknown) => e instanceof ServiceError && e.status === 400 && e.serviceMessage === 'Unable to find table in the engine. Cannot load data.');
+});
+
+test('a large chunk refused at once (unknown cycle, absent table) gives the service text, not a broken connection', async () => {
+  const big = () => Readable.from((function* () {
+    for (let i = 0; i < 400; i++) yield Buffer.alloc(64 * 1024, 0x31);
+  })());
+  await assert.rejects(admin.uploadChunk('no-such-cycle', big()), (e: unknown) => e instanceof NotFoundError && e.serviceMessage === 'Cycle_id=[no-such-cycle] does not exist.');
+  const { cycleId } = await admin.startLoad({ target: { database: 'test', table: 'no_such_table' } });
+  await assert.rejects(admin.uploadChunk(cycleId, big()), (e: unknown) => e instanceof ServiceError && e.serviceMessage === 'Unable to find table in the engine. Cannot load data.');
 });
 
 test('seed 7: an unknown cycle is 400 on Load, 500 on CommitLoad, and a missing bad records file is 500', async () => {
@@ -329,7 +339,7 @@ test('atomicity: aborting after several chunks, or a cycle never committed, leav
       throw new Error('disk went away');
     })(),
   );
-  await assert.rejects(admin.loadCsv(pairs(), failing, { chunkBytes: 4 }), /disk went away|uploadChunk/);
+  await assert.rejects(admin.loadCsv(pairs(), failing, { chunkBytes: 4 }), (e: unknown) => e instanceof ChunkSourceError && /disk went away/.test(e.message));
   assert.deepEqual(await pairRows(), [[1, 'keep']]);
 });
 

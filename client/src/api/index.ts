@@ -31,7 +31,7 @@ import {
   type SearchDataResult,
   type VizHeader,
 } from './publicApi';
-import { LoadApi, type LoadDefinition, type LoadStatus, type PollOptions, type StartLoadResult, type UploadOptions } from './loadApi';
+import { ChunkSourceError, LoadApi, type LoadDefinition, type LoadStatus, type PollOptions, type StartLoadResult, type UploadOptions } from './loadApi';
 import { splitCsvChunks } from './chunks';
 import { ServiceError } from './errors';
 
@@ -246,7 +246,7 @@ export class AnalyticsServiceClient {
    * uploaded as it is read (never more than one read buffer held), CommitLoad, then `pollLoadStatus`.
    * When anything before the commit fails or `signal` aborts, the cycle is aborted (AbortLoad) so that
    * the table is unchanged, and the error is rethrown.
-   * @throws the first error (ServiceError subclasses, LoadFailedError from polling).
+   * @throws the first error: ServiceError subclasses, ChunkSourceError when reading `source` fails, LoadFailedError from polling.
    */
   async loadCsv(definition: LoadDefinition, source: Readable | AsyncIterable<Uint8Array>, opts: LoadCsvOptions = {}): Promise<LoadCsvResult> {
     const { cycleId } = await this.load.startLoad(definition, opts);
@@ -255,7 +255,15 @@ export class AnalyticsServiceClient {
     try {
       const enclosing = definition.format?.enclosing_character ?? '"';
       const quoted = (definition.format?.type ?? 'csv').toLowerCase() === 'csv' && enclosing.length === 1 ? enclosing : undefined;
-      for await (const chunk of splitCsvChunks(source, { chunkBytes: opts.chunkBytes ?? 64 * 1024 * 1024, headerRow: definition.format?.has_header_row ?? false, quote: quoted })) {
+      // a failing source is reported as such (not as a broken connection), wherever the read happens
+      const guarded = (async function* () {
+        try {
+          for await (const b of source) yield b;
+        } catch (e) {
+          throw e instanceof ChunkSourceError ? e : new ChunkSourceError(cycleId, e);
+        }
+      })();
+      for await (const chunk of splitCsvChunks(guarded, { chunkBytes: opts.chunkBytes ?? 64 * 1024 * 1024, headerRow: definition.format?.has_header_row ?? false, quote: quoted })) {
         let n = 0;
         const counted = (async function* () {
           for await (const b of chunk) {

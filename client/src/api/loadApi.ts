@@ -145,13 +145,42 @@ function parseStatus(raw: Record<string, unknown>, cycleId: string): LoadStatus 
  * Wraps a chunk as one multipart/form-data part named `file` (seed 4.1), streamed: preamble, the
  * data as it comes, epilogue. Nothing is buffered beyond the source's own chunks.
  */
-export async function* multipartBody(boundary: string, filename: string, data: Readable | AsyncIterable<Uint8Array> | Buffer | Uint8Array | string): AsyncGenerator<Uint8Array> {
+export async function* multipartBody(
+  boundary: string,
+  filename: string,
+  data: Readable | AsyncIterable<Uint8Array> | Buffer | Uint8Array | string,
+  onSourceError?: (e: unknown) => void,
+): AsyncGenerator<Uint8Array> {
   const safeName = filename.replace(/["\r\n\\]/g, '_');
   yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
   if (typeof data === 'string') yield Buffer.from(data);
   else if (data instanceof Uint8Array) yield data;
-  else for await (const c of data) yield typeof c === 'string' ? Buffer.from(c) : (c as Uint8Array);
+  else {
+    const it = (data as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
+    for (;;) {
+      let r: IteratorResult<Uint8Array | string>;
+      try {
+        r = await it.next();
+      } catch (e) {
+        onSourceError?.(e);
+        throw e;
+      }
+      if (r.done) break;
+      yield typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
+    }
+  }
   yield Buffer.from(`\r\n--${boundary}--\r\n`);
+}
+
+/** Reading the data of a chunk failed (the source stream's error is the cause); the upload was cut short, so the cycle should be aborted. */
+export class ChunkSourceError extends Error {
+  constructor(
+    readonly cycleId: string,
+    cause: unknown,
+  ) {
+    super(`reading the data of a chunk for load cycle ${cycleId} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'ChunkSourceError';
+  }
 }
 
 /** Builds sessions for an origin (the facade owns the dispatcher and the credentials). */
@@ -252,21 +281,28 @@ export class LoadApi {
    * (or a Buffer/string) without buffering it. Never re-sent: a 401 or a dropped connection is thrown
    * (`AuthenticationError`, `ConnectionError`), since the chunk may have reached the service.
    * @returns the service's text (`Upload Complete.`).
+   * @throws ChunkSourceError when reading `data` failed (its error is the cause).
    * @throws NotFoundError for an unknown cycle or an absent table (seed 7), ConnectionError on abort.
    */
   async uploadChunk(cycleId: string, data: Readable | AsyncIterable<Uint8Array> | Buffer | Uint8Array | string, opts: UploadOptions = {}): Promise<string> {
     const n = opts.chunkId ?? (this.chunkCounts.get(cycleId) ?? 0) + 1;
     this.chunkCounts.set(cycleId, Math.max(n, this.chunkCounts.get(cycleId) ?? 0));
     const boundary = `----tsq${randomBytes(12).toString('hex')}`;
-    const r = await this.sessionFor(cycleId).call({
-      operation: 'uploadChunk',
-      method: 'POST',
-      path: `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}`,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-ts-chunk-id': String(n), accept: 'text/plain, application/json' },
-      body: multipartBody(boundary, opts.filename ?? `chunk-${n}.csv`, data),
-      repeatable: false,
-      signal: opts.signal,
-    });
+    let sourceError: { e: unknown } | undefined;
+    const r = await this.sessionFor(cycleId)
+      .call({
+        operation: 'uploadChunk',
+        method: 'POST',
+        path: `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}`,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-ts-chunk-id': String(n), accept: 'text/plain, application/json' },
+        body: multipartBody(boundary, opts.filename ?? `chunk-${n}.csv`, data, (e) => (sourceError = { e })),
+        repeatable: false,
+        signal: opts.signal,
+      })
+      .catch((e: unknown) => {
+        if (!sourceError || opts.signal?.aborted) throw e;
+        throw sourceError.e instanceof ChunkSourceError ? sourceError.e : new ChunkSourceError(cycleId, sourceError.e);
+      });
     return r.text;
   }
 
