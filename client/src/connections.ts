@@ -11,6 +11,7 @@ import { getLog, logRequest } from './log';
 import { errorMessage, errorStatus, type ServiceApi } from './service';
 import type { AnalyticsServiceClient } from './api';
 import { createService, type Service } from './serviceAdapter';
+import { splitPasswords } from './settingsMigration';
 
 /** One entry of `tsq.connections`. */
 export interface ConnectionConfig {
@@ -142,29 +143,32 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** Moves every `password` found in `tsq.connections` (any scope) to SecretStorage and removes it from settings, with a notice. */
   async migratePasswords(): Promise<void> {
-    const config = vscode.workspace.getConfiguration('tsq');
-    const inspected = config.inspect<unknown[]>('connections');
-    if (!inspected) return;
-    const scopes: [unknown[] | undefined, vscode.ConfigurationTarget][] = [
-      [inspected.globalValue, vscode.ConfigurationTarget.Global],
-      [inspected.workspaceValue, vscode.ConfigurationTarget.Workspace],
-      [inspected.workspaceFolderValue, vscode.ConfigurationTarget.WorkspaceFolder],
+    type Scope = { config: vscode.WorkspaceConfiguration; value: unknown; target: vscode.ConfigurationTarget; where: string };
+    const root = vscode.workspace.getConfiguration('tsq');
+    const inspected = root.inspect<unknown[]>('connections');
+    const scopes: Scope[] = [
+      { config: root, value: inspected?.globalValue, target: vscode.ConfigurationTarget.Global, where: 'user settings' },
+      { config: root, value: inspected?.workspaceValue, target: vscode.ConfigurationTarget.Workspace, where: 'workspace settings' },
     ];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const config = vscode.workspace.getConfiguration('tsq', folder.uri);
+      scopes.push({ config, value: config.inspect<unknown[]>('connections')?.workspaceFolderValue, target: vscode.ConfigurationTarget.WorkspaceFolder, where: `settings of ${folder.name}` });
+    }
     const moved: string[] = [];
-    for (const [value, target] of scopes) {
-      if (!Array.isArray(value) || !value.some((c) => c && typeof c === 'object' && 'password' in c)) continue;
-      const cleaned = [];
-      for (const entry of value) {
-        if (entry && typeof entry === 'object' && 'password' in entry) {
-          const { password, ...rest } = entry as Record<string, unknown>;
-          if (typeof password === 'string' && password && typeof rest.name === 'string') {
-            await this.secrets.store(SECRET_PREFIX + rest.name, password);
-            moved.push(rest.name);
-          }
-          cleaned.push(rest);
-        } else cleaned.push(entry);
+    for (const { config, value, target, where } of scopes) {
+      const split = splitPasswords(value);
+      if (!split.changed) continue;
+      // the secrets first: if writing settings fails, no password is lost
+      for (const [name, password] of split.moved) {
+        await this.secrets.store(SECRET_PREFIX + name, password);
+        moved.push(name);
       }
-      await config.update('connections', cleaned, target);
+      try {
+        await config.update('connections', split.cleaned, target);
+      } catch (e) {
+        getLog().error(`Could not remove the password from tsq.connections in ${where}: ${errorMessage(e)}`);
+        void vscode.window.showWarningMessage(`TSQ stored the password in the secret storage but could not remove it from tsq.connections in ${where}: ${errorMessage(e)}. Remove it by hand.`);
+      }
     }
     if (moved.length) {
       getLog().info(`Moved the password of ${moved.join(', ')} from settings to the secret storage.`);

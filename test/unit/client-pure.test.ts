@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { formatRequest, redactPath } from '../../client/src/logFormat';
 import { columnsFromDetails, columnsFromHeaders, toDataType, toKind } from '../../client/src/columns';
 import { parsePrincipals, parsePrincipalsFile, summarizeSync } from '../../client/src/principals';
+import { splitPasswords } from '../../client/src/settingsMigration';
 import { contextFlags, formatTime, objectNode, rootNodes, toPattern, tooltipLines, columnIcon } from '../../client/src/tree/nodes';
 
 test('a request log line has method, path, status and ms, and masks credential-like query values', () => {
@@ -104,4 +105,30 @@ test('tooltips give author, times (epoch ms, UTC), description and GUID', () => 
     ['GUID', 'g-1'],
   ]);
   assert.equal(formatTime('x'), undefined);
+});
+
+test('an author GUID shows as a name when user/list gave one, else as the GUID', () => {
+  const node = objectNode('QUESTION_ANSWER_BOOK', { id: 'a-1', name: 'Delays', author: 'u-9' });
+  assert.deepEqual(tooltipLines(node, (id) => (id === 'u-9' ? 'Ann (ann)' : undefined))[0], ['Author', 'Ann (ann)']);
+  assert.deepEqual(tooltipLines(node)[0], ['Author', 'u-9']);
+});
+
+test('passwords are taken out of tsq.connections, keeping order and the other members', () => {
+  const split = splitPasswords([
+    { name: 'prod', url: 'https://a', username: 'u', password: 'p1' },
+    { name: 'dev', url: 'https://b', username: 'v' },
+    { name: 'empty', url: 'https://c', username: 'w', password: '' },
+    'junk',
+  ]);
+  assert.deepEqual(split.cleaned, [
+    { name: 'prod', url: 'https://a', username: 'u' },
+    { name: 'dev', url: 'https://b', username: 'v' },
+    { name: 'empty', url: 'https://c', username: 'w' },
+    'junk',
+  ]);
+  assert.deepEqual(split.moved, [['prod', 'p1']]);
+  assert.equal(split.changed, true);
+  assert.equal(JSON.stringify(split.cleaned).includes('p1'), false);
+  assert.equal(splitPasswords([{ name: 'dev', url: 'x', username: 'y' }]).changed, false);
+  assert.equal(splitPasswords(undefined).changed, false);
 });

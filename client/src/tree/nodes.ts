@@ -283,13 +283,17 @@ export function formatTime(ms: unknown): string | undefined {
   return new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 }
 
-/** Tooltip lines `[label, value]`: author, created, modified, description, GUID (what the node has). */
-export function tooltipLines(node: ObjectNode): [string, string][] {
+/**
+ * Tooltip lines `[label, value]`: author, created, modified, description, GUID (what the node has).
+ * @param authorName resolves an author GUID to a name (from `user/list` when the user may read it); the GUID shows otherwise.
+ */
+export function tooltipLines(node: ObjectNode, authorName?: (id: string) => string | undefined): [string, string][] {
   const lines: [string, string][] = [];
   if (node.kind === 'object' || node.kind === 'viz') {
     const h = node.header;
     if (node.kind === 'object' && node.subtype) lines.push(['Type', node.subtype]);
-    const author = typeof h.authorName === 'string' && h.authorName ? h.authorName : typeof h.authorDisplayName === 'string' ? h.authorDisplayName : h.author;
+    const named = typeof h.authorName === 'string' && h.authorName ? h.authorName : typeof h.authorDisplayName === 'string' && h.authorDisplayName ? h.authorDisplayName : undefined;
+    const author = named ?? (h.author ? (authorName?.(h.author) ?? h.author) : undefined);
     if (author) lines.push(['Author', String(author)]);
     const created = formatTime(h.created);
     if (created) lines.push(['Created', created]);

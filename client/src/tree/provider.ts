@@ -35,6 +35,8 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
   private pattern: string | undefined;
   private admin: { key: string; value?: boolean; pending?: Promise<void> } | undefined;
   private catalog: { api: ServiceApi; catalog: Catalog } | undefined;
+  /** Author GUID → name, from `user/list` (administrators only). */
+  private readonly authors = new Map<string, string>();
 
   constructor(private readonly connections: ConnectionManager) {}
 
@@ -88,7 +90,7 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     item.description = nodeDescription(element);
     item.iconPath = new vscode.ThemeIcon(nodeIcon(element));
     item.contextValue = contextFlags(element).join(' ');
-    const lines = tooltipLines(element);
+    const lines = tooltipLines(element, (id) => this.authors.get(id));
     if (lines.length) {
       const md = new vscode.MarkdownString(undefined, false);
       md.appendMarkdown(`**${escapeMarkdown(nodeLabel(element))}**\n\n`);
@@ -129,8 +131,9 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
       const probe: { key: string; value?: boolean; pending?: Promise<void> } = { key };
       probe.pending = (async () => {
         try {
-          await (await this.connections.getService()).listPrincipals();
+          const principals = await (await this.connections.getService()).listPrincipals();
           probe.value = true;
+          for (const p of principals) if (p.id) this.authors.set(p.id, p.displayName && p.displayName !== p.name ? `${p.displayName} (${p.name})` : p.name);
         } catch (e) {
           probe.value = false;
           const status = errorStatus(e);

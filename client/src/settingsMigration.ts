@@ -1,0 +1,29 @@
+/**
+ * Moving passwords out of `tsq.connections`. Pure (no `vscode`): connections.ts reads each settings
+ * scope, calls `splitPasswords`, stores the passwords in SecretStorage and writes the cleaned list back.
+ */
+
+/** The result of `splitPasswords`. */
+export interface SplitPasswords {
+  /** The entries without their `password` member, in the same order (entries without one unchanged). */
+  cleaned: unknown[];
+  /** `[connection name, password]` for every entry that had a non-empty string password and a name. */
+  moved: [string, string][];
+  /** True when any entry had a `password` member (even empty or unnamed): the list must be written back. */
+  changed: boolean;
+}
+
+/** Takes every `password` member out of a `tsq.connections` value. A value that is not an array gives no change. */
+export function splitPasswords(value: unknown): SplitPasswords {
+  if (!Array.isArray(value)) return { cleaned: [], moved: [], changed: false };
+  const moved: [string, string][] = [];
+  let changed = false;
+  const cleaned = value.map((entry) => {
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry) || !('password' in entry)) return entry;
+    changed = true;
+    const { password, ...rest } = entry as Record<string, unknown>;
+    if (typeof password === 'string' && password && typeof rest.name === 'string' && rest.name) moved.push([rest.name, password]);
+    return rest;
+  });
+  return { cleaned, moved, changed };
+}
