@@ -75,7 +75,7 @@ test('connected: the demo emulator in a real VS Code', { skip: e2eSkip(['dist/em
     await t.test('after a window reload the password comes from SecretStorage', () => session.step('reload', async () => {
       await session.reload();
       await session.openFile('flights.tsq');
-      const rows = await session.suggest('[', hasAllColumns);
+      const rows = await session.suggest('[', hasAllColumns, { invoke: 'retry' }, 60_000);
       assert.ok(hasAllColumns(rows), JSON.stringify(rows));
     }));
 

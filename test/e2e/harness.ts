@@ -118,9 +118,10 @@ export interface E2eSession {
   /**
    * Types `text` on a new line at the end of the active editor and returns the suggest widget's rows
    * (their aria-labels) once `until` accepts them. The widget must open by itself (a trigger
-   * character such as `[`, or quick suggestions) unless `options.invoke` asks for Ctrl+Space.
+   * character such as `[`, or quick suggestions) unless `options.invoke` asks for Ctrl+Space
+   * (`'retry'`: again until the rows are accepted, for right after a window reload).
    */
-  suggest(text: string, until?: (rows: string[]) => boolean, options?: { invoke?: boolean }, timeoutMs?: number): Promise<string[]>;
+  suggest(text: string, until?: (rows: string[]) => boolean, options?: { invoke?: boolean | 'retry' }, timeoutMs?: number): Promise<string[]>;
   /** Finds the (nested) frame of a webview that holds `selector`. */
   webviewFrame(selector: string, timeoutMs?: number): Promise<Frame>;
   /** Reloads the workbench (a new extension host) and waits for it. */
@@ -418,7 +419,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
         return until(rows) ? rows : undefined;
       }, 'notification center messages', timeoutMs);
     },
-    async treeItems(container, until = (r) => r.length > 0, timeoutMs = 30_000) {
+    async treeItems(container, until = (r) => r.length > 0, timeoutMs = 60_000) {
       const item = p.locator(`.activitybar .action-item a[aria-label^="${container}"], .activitybar .action-item[aria-label^="${container}"]`).first();
       await item.waitFor({ state: 'visible', timeout: 10_000 });
       const checked = await p.locator(`.activitybar .action-item.checked a[aria-label^="${container}"], .activitybar .action-item.checked[aria-label^="${container}"]`).count();
@@ -442,11 +443,27 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
       await p.keyboard.press('Enter');
       await p.keyboard.type(text);
       const widget = p.locator('.editor-group-container.active .suggest-widget.visible').first();
+      const readRows = async (): Promise<string[]> =>
+        (await widget.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent ?? '')))
+          .map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+      if (options.invoke === 'retry') {
+        // Right after a window (re)load the language client may not be listening yet: ask again
+        // (Ctrl+Space) until the rows are there, as a person would.
+        return waitUntil(async () => {
+          if (!(await widget.isVisible())) {
+            await p.keyboard.press('Control+Space');
+            await widget.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
+          }
+          const rows = await widget.isVisible() ? await readRows() : [];
+          if (until(rows)) return rows;
+          await p.keyboard.press('Escape');
+          return undefined;
+        }, 'the suggest widget rows', timeoutMs, 500);
+      }
       if (options.invoke) await p.keyboard.press('Control+Space');
       await widget.waitFor({ state: 'visible', timeout: 10_000 });
       return waitUntil(async () => {
-        const rows = (await widget.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent ?? '')))
-          .map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+        const rows = await readRows();
         return until(rows) ? rows : undefined;
       }, 'the suggest widget rows', timeoutMs);
     },
