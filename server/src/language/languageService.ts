@@ -17,6 +17,7 @@ import { parseTokens } from './parser';
 import { getQueries } from './queries';
 import { getSemanticTokens } from './semanticTokens';
 import { findDocumentSymbols } from './symbols';
+import { COLUMN_DATA_TYPES, MAX_COLUMN_VALUES, type Column, type DataSource, type DataSourceColumns } from '../protocol';
 import type { CancellationLike, CatalogProvider, LanguageService, LanguageServiceOptions, LanguageSettings } from './types';
 import { doValidation } from './validation';
 
@@ -85,7 +86,7 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
     parse: (document) => entry(document).doc,
     tokens: (document) => entry(document).tokens,
   };
-  if (options.catalog) ctx.catalog = options.catalog;
+  if (options.catalog) ctx.catalog = safeCatalog(options.catalog);
 
   return {
     parseDocument: ctx.parse,
@@ -98,4 +99,85 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
     findDocumentSymbols: (document) => findDocumentSymbols(ctx, document),
     getQueries: (document, settings = {}) => getQueries(ctx, document, settings),
   };
+}
+
+/**
+ * Wraps a catalog so that every feature module sees well-formed answers only (DESIGN.md: a catalog
+ * answer that is null or malformed never makes the service throw nor report something false):
+ * - a method that throws or rejects answers "unknown" (undefined; [] for values);
+ * - `getDataSources`: a non-array is unknown; entries without a string `id` and `name` are dropped; a
+ *   missing `type` becomes `''`;
+ * - `getColumns`: `null` stays null (the service says the data source does not exist); a non-object or
+ *   an object without a `columns` array is unknown; columns without a string `name` are dropped;
+ *   `dataType` outside the vocabulary is kept as given only when it is a string (checks that need a type
+ *   skip it), `kind` defaults to `ATTRIBUTE`, non-string synonyms are dropped;
+ * - `getColumnValues`: a non-array is []; numbers and booleans become strings, other entries are dropped;
+ *   at most `MAX_COLUMN_VALUES`.
+ */
+export function safeCatalog(catalog: CatalogProvider): CatalogProvider {
+  return {
+    async getDataSources(token?: CancellationLike): Promise<DataSource[] | undefined> {
+      let r: unknown;
+      try {
+        r = await catalog.getDataSources(token);
+      } catch {
+        return undefined;
+      }
+      if (!Array.isArray(r)) return undefined;
+      const out: DataSource[] = [];
+      for (const s of r) {
+        if (s && typeof s === 'object' && typeof s.id === 'string' && typeof s.name === 'string') {
+          out.push({ id: s.id, name: s.name, type: typeof s.type === 'string' ? s.type : '' });
+        }
+      }
+      return out;
+    },
+    async getColumns(dataSource: string, token?: CancellationLike): Promise<DataSourceColumns | null | undefined> {
+      let r: unknown;
+      try {
+        r = await catalog.getColumns(dataSource, token);
+      } catch {
+        return undefined;
+      }
+      if (r === null) return null;
+      if (!r || typeof r !== 'object' || !Array.isArray((r as { columns?: unknown }).columns)) return undefined;
+      const src = r as { id?: unknown; name?: unknown; columns: unknown[] };
+      const columns: Column[] = [];
+      for (const c of src.columns) {
+        if (!c || typeof c !== 'object' || typeof (c as Column).name !== 'string') continue;
+        const col = c as Record<string, unknown>;
+        const out: Column = {
+          name: col.name as string,
+          dataType: (typeof col.dataType === 'string' ? col.dataType : '') as Column['dataType'],
+          kind: col.kind === 'MEASURE' ? 'MEASURE' : 'ATTRIBUTE',
+        };
+        if (typeof col.id === 'string') out.id = col.id;
+        if (typeof col.description === 'string') out.description = col.description;
+        if (Array.isArray(col.synonyms)) out.synonyms = col.synonyms.filter((x): x is string => typeof x === 'string');
+        columns.push(out);
+      }
+      return { id: typeof src.id === 'string' ? src.id : '', name: typeof src.name === 'string' ? src.name : dataSource, columns };
+    },
+    async getColumnValues(dataSource: string, column: string, prefix: string, token?: CancellationLike): Promise<string[]> {
+      let r: unknown;
+      try {
+        r = await catalog.getColumnValues(dataSource, column, prefix, token);
+      } catch {
+        return [];
+      }
+      if (!Array.isArray(r)) return [];
+      const out: string[] = [];
+      for (const v of r) {
+        if (typeof v === 'string') out.push(v);
+        else if (typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
+        if (out.length >= MAX_COLUMN_VALUES) break;
+      }
+      return out;
+    },
+  };
+}
+
+/** True when a data type is one of the vocabulary's (protocol.ts `COLUMN_DATA_TYPES`). */
+export function isKnownDataType(t: unknown): boolean {
+  return typeof t === 'string' && (COLUMN_DATA_TYPES as readonly string[]).includes(t);
 }

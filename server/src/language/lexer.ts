@@ -149,13 +149,17 @@ export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[]
     // Words and keywords (longest multi-word match).
     if (isWordStart(c)) {
       const s = i;
+      let upper = (c >= 65 && c <= 90) || c >= 128;
       i++;
       while (i < n) {
         const d = text.charCodeAt(i);
         if (!isWordPart(d) || (d === 45 && text.charCodeAt(i + 1) === 45)) break;
+        if (d >= 65 && d <= 90) upper = true;
+        else if (d >= 128) upper = true; // let toLowerCase handle non-ASCII
         i++;
       }
-      const lower = text.slice(s, i).toLowerCase();
+      const raw = text.slice(s, i);
+      const lower = upper ? raw.toLowerCase() : raw;
       const phrases = PHRASES.get(lower);
       if (phrases) {
         let matchedEnd = -1;
@@ -184,7 +188,7 @@ export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[]
         }
       }
       if (SINGLE.has(lower)) push('keyword', s, i, findKeyword(lower)!.name);
-      else push('word', s, i, text.slice(s, i));
+      else push('word', s, i, raw);
       continue;
     }
 
@@ -254,9 +258,13 @@ export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[]
       case 39: // '
       case 34: { // "
         const s = i;
-        const le = lineEnd(i + 1);
-        let j = text.indexOf(c === 39 ? "'" : '"', i + 1);
-        if (j < 0 || j > le) {
+        let j = i + 1;
+        for (; j < n; j++) {
+          const d = text.charCodeAt(j);
+          if (d === c || d === 10 || d === 13) break;
+        }
+        if (j >= n || text.charCodeAt(j) !== c) {
+          const le = j;
           push('value', s, le, text.slice(s + 1, le), false, s + 1, le);
           report(s, le, codes.UNTERMINATED_VALUE, `Unterminated value: add the closing ${c === 39 ? "'" : '"'}.`);
           i = le;
@@ -266,6 +274,7 @@ export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[]
         let quoteInside = false;
         const after = text.charCodeAt(j + 1);
         if (j + 1 < n && (after === c || isWordStart(after) || isDigit(after))) {
+          const le = lineEnd(j + 1);
           let p = j + 1;
           if (after === c) p++;
           while (p < le && (isWordStart(text.charCodeAt(p)) || isDigit(text.charCodeAt(p)))) p++;

@@ -13,7 +13,7 @@ import type { Column, DataSource, DataSourceColumns } from '../protocol';
 import type { Clause, ColumnRef, Query, Span } from './ast';
 import * as codes from './diagnosticCodes';
 import { TEXT_OPERATORS } from './keywords';
-import type { ServiceContext } from './languageService';
+import { isKnownDataType, type ServiceContext } from './languageService';
 import type { CancellationLike, CatalogProvider, LanguageSettings } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -97,11 +97,15 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
   return sortByPosition(out);
 }
 
-/** Diagnostics in document order (stable: equal starts keep their order). */
+/** Most diagnostics answered for one document (the first ones in document order are kept). */
+export const MAX_DIAGNOSTICS = 1000;
+
+/** Diagnostics in document order (stable: equal starts keep their order), at most `MAX_DIAGNOSTICS`. */
 function sortByPosition(list: Diagnostic[]): Diagnostic[] {
   return list
     .map((d, i) => ({ d, i }))
     .sort((a, b) => a.d.range.start.line - b.d.range.start.line || a.d.range.start.character - b.d.range.start.character || a.i - b.i)
+    .slice(0, MAX_DIAGNOSTICS)
     .map((x) => x.d);
 }
 
@@ -168,7 +172,7 @@ function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void 
     for (const ref of refsOf(clause)) {
       const col = resolve(ref, ds, cols, add);
       if (!col) continue;
-      if (ref.bucket?.known && ref.bucket.known !== 'detailed' && typeof col.dataType === 'string' && !DATE_TYPES.has(col.dataType)) {
+      if (ref.bucket?.known && ref.bucket.known !== 'detailed' && isKnownDataType(col.dataType) && !DATE_TYPES.has(col.dataType)) {
         add(ref.bucket, codes.BUCKET_ON_NON_DATE, `[${ref.name}] is ${col.dataType}, not a date: the date bucket "${ref.bucket.known}" only applies to DATE, DATE_TIME or TIME columns.`, DiagnosticSeverity.Error);
       }
       if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation && NUMERIC.has(col.dataType)) {

@@ -1,0 +1,109 @@
+/**
+ * Parse throughput of the .tsq parser (server/src/language/parser.ts `parseDocument`, lexer included) on
+ * a ~1 MB file of realistic queries: columns of the vega-datasets flights, cars and movies data, with
+ * filters, value lists, date buckets, relative dates, top/bottom, sort, growth, comments and directives.
+ *
+ * Reports `{ parseMBps, tokenizeMBps, fileBytes, queries, runs, diagnostics, loadAverage }`:
+ * MB = 10^6 bytes of UTF-16 text (one byte per character here, all ASCII), throughput from the median
+ * wall time of `runs` parses after warm-up, a forced GC before each run when `--expose-gc` is on.
+ * Target: parseMBps ≥ 20. `diagnostics` must be 0 (the file is valid). The load average at the start
+ * is reported: on a machine busier than its cores the figure measures waiting for a core.
+ * Run: `npm run bench -- parse`.
+ */
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { tokenize } from '../../server/src/language/lexer';
+import { parseDocument } from '../../server/src/language/parser';
+import { carsCatalog, flightsCatalog, moviesCatalog, type FixtureSource } from '../fixtures/catalogs';
+
+/** Deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NUMERIC = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
+const DATES = new Set(['DATE', 'DATE_TIME']);
+
+/** Builds about `bytes` characters of valid queries, with `@datasource` lines and comments. */
+export function realisticFile(bytes: number, seed = 7): { text: string; queries: number } {
+  const rnd = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const sources: FixtureSource[] = [flightsCatalog(), carsCatalog(), moviesCatalog()];
+  const parts: string[] = [];
+  let size = 0;
+  let queries = 0;
+  while (size < bytes) {
+    const src = pick(sources);
+    const measures = src.columns.filter((c) => NUMERIC.has(c.dataType)).map((c) => c.name);
+    const attrs = src.columns.filter((c) => c.dataType === 'VARCHAR').map((c) => c.name);
+    const dates = src.columns.filter((c) => DATES.has(c.dataType)).map((c) => c.name);
+    const block: string[] = [`-- ${src.name} report ${queries}`, `@datasource '${src.name}'`];
+    for (let q = 0; q < 5; q++) {
+      const clauses: string[] = [];
+      clauses.push(`[${pick(attrs)}]`);
+      clauses.push(`${pick(['sum', 'average', 'max', 'unique count', 'count'])} [${pick(measures)}]`);
+      if (dates.length && rnd() < 0.5) clauses.push(rnd() < 0.5 ? `[${pick(dates)}].${pick(['monthly', 'yearly', 'weekly', 'daily'])}` : `[${pick(dates)}].'day of week'`);
+      if (rnd() < 0.6) clauses.push(`[${pick(attrs)}] = 'A${Math.floor(rnd() * 100)}', 'B${Math.floor(rnd() * 100)}'`);
+      if (rnd() < 0.4) clauses.push(`[${pick(measures)}] ${pick(['>', '<', '>=', '!='])} ${Math.floor(rnd() * 2000) - 100}`);
+      if (rnd() < 0.3) clauses.push(`[${pick(measures)}] between ${Math.floor(rnd() * 10)} and ${10 + Math.floor(rnd() * 1000)}`);
+      if (rnd() < 0.3) clauses.push(`[${pick(attrs)}] ${pick(['contains', 'begins with', 'not contains', 'ends with'])} '${pick(['SE', 'A', 'Los', 'The'])}'`);
+      if (dates.length && rnd() < 0.3) clauses.push(`[${pick(dates)}] ${pick(['last 7 days', 'this year', 'last 2 quarters for each month', '3 weeks ago', 'year to date'])}`);
+      if (rnd() < 0.4) clauses.push(`${pick(['top', 'bottom'])} ${1 + Math.floor(rnd() * 20)}`);
+      if (rnd() < 0.4) clauses.push(`sort by [${pick(measures)}] ${pick(['ascending', 'descending'])}`);
+      if (dates.length && rnd() < 0.1) clauses.push(`growth of [${pick(measures)}] by [${pick(dates)}] monthly`);
+      if (rnd() < 0.2) clauses.push(`by [${pick(attrs)}]`);
+      const line = clauses.join(' ');
+      block.push(rnd() < 0.5 ? `${line};` : `${line} -- q${q}\n`);
+      queries++;
+    }
+    const s = block.join('\n') + '\n\n';
+    parts.push(s);
+    size += s.length;
+  }
+  return { text: parts.join(''), queries };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  const load = loadavg()[0];
+  const { text, queries } = realisticFile(1_000_000);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const parsed = parseDocument(text);
+  for (let i = 0; i < 3; i++) parseDocument(text); // warm-up
+  const runs = 9;
+  const parseMs: number[] = [];
+  const tokenizeMs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    gc?.();
+    let t = performance.now();
+    tokenize(text);
+    tokenizeMs.push(performance.now() - t);
+    gc?.();
+    t = performance.now();
+    parseDocument(text);
+    parseMs.push(performance.now() - t);
+  }
+  const mb = text.length / 1e6;
+  return {
+    parseMBps: Math.round((mb / (median(parseMs) / 1000)) * 10) / 10,
+    tokenizeMBps: Math.round((mb / (median(tokenizeMs) / 1000)) * 10) / 10,
+    parseMsMedian: Math.round(median(parseMs) * 10) / 10,
+    fileBytes: text.length,
+    queries: parsed.queries.length,
+    generatedQueries: queries,
+    runs,
+    diagnostics: parsed.diagnostics.length,
+    loadAverage: load,
+  };
+}
