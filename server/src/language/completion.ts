@@ -130,7 +130,7 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
   const context = readContext(ctx, document, text, offset);
   if (context.kind === 'none') return EMPTY;
 
-  const dataSource = dataSourceAt(ctx.parse(document), offset) || settings.defaultDataSource || undefined;
+  const dataSource = dataSourceAt(ctx.parse(document), offset) || settings.defaultDataSource?.trim() || undefined;
   const columns = ctx.catalog && dataSource && context.kind !== 'calendar' ? await safeColumns(ctx, dataSource, token) : undefined;
   if (token?.isCancellationRequested) return CANCELLED;
 

@@ -43,7 +43,7 @@ export async function doHover(ctx: ServiceContext, document: TextDocument, posit
       return info ? hover(keywordMarkdown(info)) : null;
     }
     case 'column': {
-      const dataSource = dataSourceAt(ctx.parse(document), offset) || settings.defaultDataSource || undefined;
+      const dataSource = dataSourceAt(ctx.parse(document), offset) || settings.defaultDataSource?.trim() || undefined;
       if (!dataSource) return hover(`**[${t.value}]**\n\nNo data source: add a line \`@datasource 'name'\` above the query or set \`tsq.defaultDataSource\`.`);
       if (!ctx.catalog) return hover(`**[${t.value}]**\n\nData source: **${dataSource}** (not connected: the column's details are unknown).`);
       let columns;
