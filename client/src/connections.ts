@@ -75,7 +75,7 @@ export class ConnectionManager implements vscode.Disposable {
           const active = this.activeName();
           const cfg = this.activeConfig();
           if (this.service && (this.service.name !== active || !cfg)) {
-            this.service = undefined;
+            this.dropService();
             this.setState(active && cfg ? { name: active, state: 'none' } : { state: 'none' });
           }
         }
@@ -83,6 +83,7 @@ export class ConnectionManager implements vscode.Disposable {
     );
     this.updateStatusItem();
     this.statusItem.show();
+    void vscode.commands.executeCommand('setContext', 'tsq.connectionState', this.state.state);
   }
 
   dispose(): void {
@@ -197,7 +198,7 @@ export class ConnectionManager implements vscode.Disposable {
   private async doConnect(opts: { interactive: boolean; showErrors?: boolean }): Promise<boolean> {
     const cfg = this.activeConfig();
     if (!cfg) {
-      this.service = undefined;
+      this.dropService();
       this.setState({ state: 'none' });
       return false;
     }
@@ -246,7 +247,10 @@ export class ConnectionManager implements vscode.Disposable {
     }
     if (seq !== this.connectSeq) return false;
     if (this.rejectedPassword === cfg.name) this.rejectedPassword = undefined;
+    const previous = this.service;
     this.service = { name: cfg.name, api };
+    // another connection's sessions end; the same connection's old client may still be finishing a call
+    if (previous && previous.name !== cfg.name) void previous.api.logout();
     getLog().info(`Connected to ${cfg.name} (${cfg.url}) as ${cfg.username}.`);
     this.setState({ name: cfg.name, state: 'connected' });
     return true;
@@ -276,7 +280,7 @@ export class ConnectionManager implements vscode.Disposable {
     if (this.rejectedPassword === entry.name) this.rejectedPassword = undefined;
     await this.saveConnection(entry);
     await vscode.workspace.getConfiguration('tsq').update('activeConnection', entry.name, vscode.ConfigurationTarget.Global);
-    this.service = undefined;
+    this.dropService();
     return this.connect({ interactive: !automated, showErrors: true });
   }
 
@@ -309,7 +313,7 @@ export class ConnectionManager implements vscode.Disposable {
     if (pick.action === 'emulator') return this.connectToEmulator();
     if (!pick.name) return false;
     await vscode.workspace.getConfiguration('tsq').update('activeConnection', pick.name, vscode.ConfigurationTarget.Global);
-    this.service = undefined;
+    this.dropService();
     return this.connect({ interactive: true });
   }
 
@@ -353,8 +357,7 @@ export class ConnectionManager implements vscode.Disposable {
     }
     await this.secrets.delete(SECRET_PREFIX + target);
     if (this.activeName() === target) {
-      if (this.service?.name === target) await this.service.api.logout();
-      this.service = undefined;
+      this.dropService();
       await config.update('activeConnection', undefined, vscode.ConfigurationTarget.Global);
       this.setState({ state: 'none' });
     }
@@ -364,6 +367,13 @@ export class ConnectionManager implements vscode.Disposable {
     const config = vscode.workspace.getConfiguration('tsq');
     const current = (config.inspect<unknown[]>('connections')?.globalValue ?? []).filter((c) => !(isConnectionConfig(c) && c.name === entry.name));
     await config.update('connections', [...current, entry], vscode.ConfigurationTarget.Global);
+  }
+
+  /** Ends the current service's sessions (in the background) and forgets it. */
+  private dropService(): void {
+    const old = this.service;
+    this.service = undefined;
+    if (old) void old.api.logout();
   }
 
   private setState(state: ConnectionState): void {
