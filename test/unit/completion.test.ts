@@ -225,6 +225,14 @@ test('after @datasource, the data sources, name inserted quoted, GUID in the det
   assert.equal(apply(typed.document, item(typed.list, 'Cars')), "@datasource 'Cars'\n[delay]");
 });
 
+test('CRLF line ends: ranges stop at the end of the line', async () => {
+  const crlf = "@datasource 'Flights'\r\n[origin] [de|\r\n[delay]";
+  const { list, document } = await complete(crlf);
+  assert.equal(apply(document, item(list, 'delay')), "@datasource 'Flights'\r\n[origin] [delay]\r\n[delay]");
+  const ds = await complete("@datasource 'Fl|\r\n[delay]");
+  assert.equal(apply(ds.document, item(ds.list, 'Flights')), "@datasource 'Flights'\r\n[delay]");
+});
+
 test('nothing after a complete @datasource value; a long value list still completes values', async () => {
   const after = await complete("@datasource 'Flights' |\n[delay]");
   assert.deepEqual(labels(after.list), []);
@@ -265,7 +273,7 @@ test('in a long document only the current query matters', async () => {
 
 test('any text, any cursor: completion never throws and every edit is on the cursor line and contains the cursor', async () => {
   const fc = await import('fast-check');
-  const fragments = ['[', ']', '[origin]', '[delay', '[date].', "'", "'SE", "'day of week'", '.', ',', ' ', '\n', '\n\n', ';', '-- c', '@datasource ', "@datasource 'Fl", '=', '>=', 'sort by', 'not ', 'between 1 and', 'calendar.', 'last 7', '{null}', 'top 10', 'é', '\u0000', '"', 'x'];
+  const fragments = ['[', ']', '[origin]', '[delay', '[date].', "'", "'SE", "'day of week'", '.', ',', ' ', '\n', '\n\n', ';', '-- c', '@datasource ', "@datasource 'Fl", '=', '>=', 'sort by', 'not ', 'between 1 and', 'calendar.', 'last 7', '{null}', 'top 10', 'é', '\u0000', '"', 'x', '\r\n', '\r\n\r\n'];
   const ls = getLanguageService({ catalog: makeCatalogProvider([flightsCatalog()], values) });
   await fc.assert(
     fc.asyncProperty(fc.array(fc.constantFrom(...fragments), { maxLength: 30 }), fc.nat(), async (parts, at) => {
