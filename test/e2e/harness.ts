@@ -19,7 +19,7 @@
  * sleeps, and {@link E2eSession.close} tears everything down (also after a failed start).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -87,6 +87,12 @@ export interface SessionOptions {
   suite?: string;
   /** Start the emulator with --demo (its URL reaches the suite as TSQ_E2E_EMULATOR_URL). */
   emulator?: boolean;
+  /**
+   * Keep the workspace's `.tsq` files out of it at startup (so that `workspaceContains` cannot
+   * activate the extension); they wait in a folder named by TSQ_E2E_DEFERRED_DIR for the in-host
+   * suite to copy in, to show activation on opening a `.tsq` file.
+   */
+  deferTsqFiles?: boolean;
   /** User settings written before start, merged over the harness's quiet defaults. */
   settings?: Record<string, unknown>;
 }
@@ -302,6 +308,11 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
   const extensionsDir = join(dir, 'extensions');
   const resultFile = join(dir, 'suite-result.json');
   copyWorkspace(workspace);
+  const deferredDir = join(dir, 'deferred');
+  if (options.deferTsqFiles) {
+    mkdirSync(deferredDir);
+    for (const f of readdirSync(workspace).filter((n) => n.endsWith('.tsq'))) renameSync(join(workspace, f), join(deferredDir, f));
+  }
   writeUserSettings(userDataDir, options.settings);
 
   let failed = false;
@@ -339,6 +350,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
       TSQ_E2E_RESULT: options.suite ? resultFile : undefined,
       TSQ_E2E_EMULATOR_URL: emulator?.url,
       TSQ_E2E_USER_DATA_DIR: userDataDir,
+      TSQ_E2E_DEFERRED_DIR: options.deferTsqFiles ? deferredDir : undefined,
     });
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
     ({ service: codeServer } = await startService('code-server', codeServerBin(), [

@@ -10,7 +10,7 @@ import { e2eSkip, startSession } from './harness';
 import { reportInHost } from './report';
 
 test('smoke: a .tsq file in a real VS Code without a connection', { skip: e2eSkip(), timeout: 420_000 }, async (t) => {
-  const session = await startSession({ name: 'smoke', suite: 'smoke.js' });
+  const session = await startSession({ name: 'smoke', suite: 'smoke.js', deferTsqFiles: true });
   try {
     await reportInHost(t, session, 3);
 

@@ -3,8 +3,10 @@
 // keyword completion, and a syntax diagnostic. Runs inside the extension host (real `vscode` API)
 // through the runner extension (test/e2e/smoke.test.ts) or @vscode/test-electron (npm run test:vscode).
 'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
 const vscode = require('vscode');
-const { EXTENSION_ID, defineSuite, waitFor, openWorkspaceFile, extensionApi, completionsAt, labelOf, waitForDiagnostics, check } = require('./lib');
+const { EXTENSION_ID, defineSuite, waitFor, workspaceRoot, openWorkspaceFile, extensionApi, completionsAt, labelOf, waitForDiagnostics, check } = require('./lib');
 
 /** Keywords of field notes section 2 that any keyword completion offers after a column. */
 const KEYWORDS = ['top', 'bottom', 'sort by', 'count', 'sum', 'average'];
@@ -14,6 +16,14 @@ module.exports = defineSuite([
     name: 'the extension activates when a .tsq file opens',
     async fn() {
       const ext = await waitFor(() => vscode.extensions.getExtension(EXTENSION_ID), `${EXTENSION_ID} to be installed`);
+      // The harness can start with the .tsq files held back (TSQ_E2E_DEFERRED_DIR): then nothing has
+      // activated the extension yet, and the files arrive only now.
+      const deferred = process.env.TSQ_E2E_DEFERRED_DIR;
+      if (deferred) {
+        check(!ext.isActive, `${EXTENSION_ID} is not active before any .tsq file exists or opens`);
+        for (const f of fs.readdirSync(deferred)) fs.copyFileSync(path.join(deferred, f), path.join(workspaceRoot().fsPath, f));
+        check(!ext.isActive, `${EXTENSION_ID} is not active before a .tsq file opens`);
+      }
       const editor = await openWorkspaceFile('smoke.tsq');
       check(editor.document.languageId === 'tsq', 'smoke.tsq opens in the tsq language', editor.document.languageId);
       await waitFor(() => ext.isActive, `${EXTENSION_ID} to activate`);
