@@ -393,6 +393,7 @@ test('onRequest reports method, path, status and time, never the query string or
   );
   assert.ok(log.every((l) => typeof l.ms === 'number' && l.ms >= 0 && l.origin === srv.url));
   assert.ok(!JSON.stringify(log).includes('secret'));
+  assert.equal(srv.seen[1].headers['accept-language'], 'en-US');
   const q = new URL(srv.seen[1].url, srv.url).searchParams;
   assert.equal(q.get('query_string'), "[city] = 'secret-value'");
   assert.equal(q.get('batchsize'), '-1');

@@ -209,7 +209,13 @@ export class PublicApi {
   }
 
   /** A POST with parameters in the query string (seed 4.2: pinboarddata, searchdata) or a form body. */
-  private async post(operation: string, path: string, params: { query?: Record<string, unknown>; form?: Record<string, unknown> }, repeatable: boolean, opts: CallOptions = {}): Promise<string> {
+  private async post(
+    operation: string,
+    path: string,
+    params: { query?: Record<string, unknown>; form?: Record<string, unknown>; headers?: Record<string, string> },
+    repeatable: boolean,
+    opts: CallOptions = {},
+  ): Promise<string> {
     const full = PUBLIC_PREFIX + path;
     const form = params.form ? formBody(params.form) : undefined;
     const r = await this.session.call({
@@ -217,7 +223,7 @@ export class PublicApi {
       method: 'POST',
       path: full,
       query: params.query as never,
-      headers: form !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : { 'content-type': 'application/json' },
+      headers: { 'content-type': form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json', ...params.headers },
       body: form,
       repeatable,
       signal: opts.signal,
@@ -324,7 +330,8 @@ export class PublicApi {
   }
 
   /**
-   * `POST /searchdata` (seed 4.2, all parameters in the query string). Counts are normalized to numbers.
+   * `POST /searchdata` (seed 4.2, all parameters in the query string), with `Accept-Language: en-US`
+   * (field notes 1.1: keywords are American English only). Counts are normalized to numbers.
    * @throws ServiceError with status 400 for an invalid query or data source (field notes 1.6).
    */
   async searchData(params: SearchDataParams & { formatType: 'FULL' }, opts?: CallOptions): Promise<SearchDataResult<Record<string, CellValue>>>;
@@ -343,6 +350,8 @@ export class PublicApi {
           offset: params.offset ?? -1,
           formattype: params.formatType ?? 'COMPACT',
         },
+        // search keywords are American English only (field notes 1.1)
+        headers: { 'accept-language': 'en-US' },
       },
       true,
       opts,
