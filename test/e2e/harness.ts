@@ -105,6 +105,8 @@ export interface E2eSession {
   /** The workspace folder (a copy of test/fixtures/e2e-workspace). */
   workspace: string;
   userDataDir: string;
+  /** How long each start-up phase took, in ms (package, install, emulator, code-server, workbench). */
+  timings: Record<string, number>;
   /** code-server's own output (stdout and stderr) so far. */
   codeServerOutput(): string;
   /** Waits for the in-host suite's results file (default 180 000 ms) and returns it. */
@@ -341,9 +343,20 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   };
 
+  const timings: Record<string, number> = {};
+  let mark = Date.now();
+  const lap = (phase: string): void => {
+    const now = Date.now();
+    timings[phase] = now - mark;
+    mark = now;
+  };
   try {
     installExtensions(dir, extensionsDir, userDataDir);
-    if (options.emulator) emulator = await startEmulator(join(dir, 'emulator-data'), join(dir, 'emulator.log'));
+    lap('package+install');
+    if (options.emulator) {
+      emulator = await startEmulator(join(dir, 'emulator-data'), join(dir, 'emulator.log'));
+      lap('emulator');
+    }
     const port = await freePort();
     const env = childEnv({
       TSQ_E2E_SUITE: options.suite ? join(SUITES_DIR, options.suite) : undefined,
@@ -357,12 +370,14 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
       '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
       '--disable-getting-started-override', '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, workspace,
     ], { log: join(dir, 'code-server.log'), env, ready: /HTTP server listening on/, timeoutMs: 60_000 }));
+    lap('code-server');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     page = await context.newPage();
     const workbenchUrl = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
     await page.goto(workbenchUrl);
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    lap('workbench');
   } catch (err) {
     failed = true;
     await shot('start');
@@ -392,6 +407,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     emulatorUrl: emulator?.url,
     workspace,
     userDataDir,
+    timings,
     codeServerOutput: () => cs.output(),
     async waitForSuite(timeoutMs = 180_000) {
       const text = await waitUntil(() => {

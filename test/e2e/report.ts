@@ -11,7 +11,9 @@ import type { E2eSession } from './harness';
  * @param expected how many tests the suite has (a suite that stopped early fails)
  */
 export async function reportInHost(t: TestContext, session: E2eSession, expected: number): Promise<void> {
+  const started = Date.now();
   const result = await session.step('in-host-suite', () => session.waitForSuite());
+  t.diagnostic(`start-up (ms): ${JSON.stringify(session.timings)}; waited ${Date.now() - started} ms for the in-host suite`);
   await t.test('the in-host suite ran to its end', () => session.step('in-host-suite', async () => {
     assert.equal(result.error, undefined, `the suite crashed: ${result.error}`);
     assert.equal(result.tests.length, expected, `tests run: ${result.tests.map((x) => x.name).join(', ')}`);
