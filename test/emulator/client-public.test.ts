@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { AnalyticsServiceClient, AuthenticationError, PermissionError, ServiceError, type ObjectHeader } from '../../client/src/api';
 import { ADMIN, ANALYST, FLIGHTS_SQL, countRows, startLive, type Live } from './client-support';
-import { DEMO_QUERIES } from './client-queries';
+import { DEMO_QUERIES, MORE_QUERIES } from './client-queries';
 
 let live: Live;
 let admin: AnalyticsServiceClient;
@@ -115,8 +115,8 @@ test('listvizheaders and pinboarddata: every visualization of a pinboard, paged,
   assert.ok(month.data.every((r) => !Array.isArray(r) && typeof r === 'object'), 'FULL rows are objects');
 });
 
-test('searchdata answers equal the same question asked of DuckDB directly (ten demo queries)', async () => {
-  for (const q of DEMO_QUERIES) {
+test('searchdata answers equal the same question asked of DuckDB directly (ten demo queries, a date bucket, an average, a date filter)', async () => {
+  for (const q of [...DEMO_QUERIES, ...MORE_QUERIES]) {
     const answer = await admin.searchData({ queryString: q.query, dataSourceGuid: flights.id });
     const direct = (await live.sql(q.sql.replace('$FLIGHTS', FLIGHTS_SQL))).map((r) => Object.values(r));
     assert.equal(answer.columnNames.length, q.columns, `${q.query}: columns ${answer.columnNames}`);

@@ -44,3 +44,10 @@ export const DEMO_QUERIES: DemoQuery[] = [
   { query: '[distance]', sql: 'SELECT sum(distance) FROM $FLIGHTS', columns: 1, ordered: true },
   { query: '[origin] [destination] [distance]', sql: 'SELECT origin, destination, sum(distance) FROM $FLIGHTS GROUP BY origin, destination', columns: 3, ordered: false },
 ];
+
+/** More questions for the tests only: a date bucket (epoch seconds), another aggregation, a date filter. */
+export const MORE_QUERIES: DemoQuery[] = [
+  { query: '[date].monthly [distance]', sql: `SELECT epoch(date_trunc('month', "date"))::BIGINT, sum(distance) FROM $FLIGHTS GROUP BY 1`, columns: 2, ordered: false },
+  { query: "[origin] average [delay] [origin] = 'SEA', 'LAX'", sql: "SELECT origin, avg(delay) FROM $FLIGHTS WHERE origin IN ('SEA', 'LAX') GROUP BY origin", columns: 2, ordered: false },
+  { query: "[origin] [delay] [date] = '2001-01-05'", sql: `SELECT origin, sum(delay) FROM $FLIGHTS WHERE CAST("date" AS DATE) = DATE '2001-01-05' GROUP BY origin`, columns: 2, ordered: false },
+];
