@@ -33,7 +33,6 @@ import {
 } from './publicApi';
 import { ChunkSourceError, LoadApi, type LoadDefinition, type LoadStatus, type PollOptions, type StartLoadResult, type UploadOptions } from './loadApi';
 import { splitCsvChunks } from './chunks';
-import { ServiceError } from './errors';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue } from './session';
@@ -290,4 +289,3 @@ export class AnalyticsServiceClient {
   }
 }
 
-export { ServiceError as AnalyticsServiceError };

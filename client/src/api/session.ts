@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request, type Dispatcher } from 'undici';
-import { ConnectionError, errorForResponse, serviceMessageOf, type ServiceError } from './errors';
+import { ConnectionError, errorForResponse, serviceMessageOf, ServiceError } from './errors';
 
 /** What `onRequest` is told about every HTTP exchange (no secrets: no query string, no body, no cookie). */
 export interface RequestLogInfo {
@@ -216,7 +216,7 @@ export class HttpSession {
       }
       return { status, headers: res.headers, text };
     } catch (e) {
-      if (e instanceof Error && 'status' in e && 'operation' in e) throw e;
+      if (e instanceof ServiceError) throw e;
       throw new ConnectionError(info, e, req.signal?.aborted ?? false);
     } finally {
       this.onRequest?.({ ...info, origin: this.origin, status, ms: performance.now() - started });
