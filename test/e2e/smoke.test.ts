@@ -28,6 +28,15 @@ test('smoke: a .tsq file in a real VS Code without a connection', { skip: e2eSki
       const top = rows.find((x) => /^top\b/i.test(x));
       assert.match(top ?? '', /keyword/i, `'top' is offered as a keyword: ${JSON.stringify(rows)}`);
     }));
+
+    // The Run-query and Load-CSV tests read their webviews through this helper; a built-in webview
+    // (the Markdown preview) shows that it reaches into the nested iframes.
+    await t.test('the harness reaches the DOM of a webview', () => session.step('webview', async () => {
+      await session.openFile('notes.md');
+      await session.runCommand('Markdown: Open Preview to the Side');
+      const frame = await session.webviewFrame('h1');
+      assert.equal((await frame.locator('h1').first().innerText()).trim(), 'Notes for the end-to-end tests');
+    }));
   } finally {
     await session.close();
   }
