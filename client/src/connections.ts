@@ -72,11 +72,14 @@ export class ConnectionManager implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('tsq.connections')) void this.migratePasswords();
         if (e.affectsConfiguration('tsq.connections') || e.affectsConfiguration('tsq.activeConnection')) {
+          // settings edited by hand (or by the commands below): follow the active connection
           const active = this.activeName();
           const cfg = this.activeConfig();
-          if (this.service && (this.service.name !== active || !cfg)) {
-            this.dropService();
-            this.setState(active && cfg ? { name: active, state: 'none' } : { state: 'none' });
+          if (this.service && (this.service.name !== active || !cfg)) this.dropService();
+          if (!cfg) {
+            if (this.state.state !== 'none' || this.state.name) this.setState({ state: 'none' });
+          } else if (this.state.name !== cfg.name) {
+            void this.connect({ interactive: false, showErrors: true });
           }
         }
       }),
