@@ -132,3 +132,13 @@ test('passwords are taken out of tsq.connections, keeping order and the other me
   assert.equal(splitPasswords([{ name: 'dev', url: 'x', username: 'y' }]).changed, false);
   assert.equal(splitPasswords(undefined).changed, false);
 });
+
+test('only a GROUP principal carries the tsq:group flag that the privilege commands use', () => {
+  const folder = { kind: 'group' as const, key: 'group:tables', group: { id: 'tables', label: 'Tables', subtypes: ['ONE_TO_ONE_LOGICAL'] } };
+  const users = { kind: 'principalGroup' as const, key: 'principals:GROUP', principalKind: 'GROUP' as const, label: 'Groups' };
+  const group = { kind: 'principal' as const, key: 'principal:GROUP:g', principal: { name: 'Analysts', kind: 'GROUP' as const } };
+  assert.ok(!contextFlags(folder).includes('tsq:group'));
+  assert.ok(!contextFlags(users).includes('tsq:group'));
+  assert.ok(contextFlags(group).includes('tsq:group'));
+  assert.ok(!contextFlags(group).includes('tsq:user'));
+});

@@ -173,9 +173,14 @@ export function contextFlags(node: ObjectNode): string[] {
   const flags: string[] = [];
   switch (node.kind) {
     case 'root':
+      flags.push('tsq:refreshable', 'tsq:root');
+      break;
     case 'group':
+      // a folder of data sources (not a user group: `tsq:group` is a GROUP principal)
+      flags.push('tsq:refreshable', 'tsq:folder');
+      break;
     case 'principalGroup':
-      flags.push('tsq:refreshable', `tsq:${node.kind}`);
+      flags.push('tsq:refreshable', 'tsq:principalFolder');
       break;
     case 'object':
       flags.push('tsq:guid', 'tsq:name', 'tsq:object');
