@@ -3,9 +3,10 @@
  * a ~1 MB file of realistic queries: columns of the vega-datasets flights, cars and movies data, with
  * filters, value lists, date buckets, relative dates, top/bottom, sort, growth, comments and directives.
  *
- * Reports `{ parseMBps, tokenizeMBps, fileBytes, queries, runs, diagnostics, loadAverage }`:
- * MB = 10^6 bytes of UTF-16 text (one byte per character here, all ASCII), throughput from the median
- * wall time of `runs` parses after warm-up, a forced GC before each run when `--expose-gc` is on.
+ * Reports `{ parseMBps, parseMBpsBest, tokenizeMBps, fileBytes, queries, runs, diagnostics, loadAverage }`:
+ * MB = 10^6 characters (one byte each here, all ASCII); `parseMBps` from the median wall time of `runs`
+ * parses after warm-up, `parseMBpsBest` from the fastest run (closer to the parser's own speed when the
+ * machine is busier than its cores); a forced GC before each run when `--expose-gc` is on.
  * Target: parseMBps ≥ 20. `diagnostics` must be 0 (the file is valid). The load average at the start
  * is reported: on a machine busier than its cores the figure measures waiting for a core.
  * Run: `npm run bench -- parse`.
@@ -81,7 +82,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const gc = (globalThis as { gc?: () => void }).gc;
   const parsed = parseDocument(text);
   for (let i = 0; i < 3; i++) parseDocument(text); // warm-up
-  const runs = 9;
+  const runs = 15;
   const parseMs: number[] = [];
   const tokenizeMs: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -97,6 +98,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const mb = text.length / 1e6;
   return {
     parseMBps: Math.round((mb / (median(parseMs) / 1000)) * 10) / 10,
+    parseMBpsBest: Math.round((mb / (Math.min(...parseMs) / 1000)) * 10) / 10,
     tokenizeMBps: Math.round((mb / (median(tokenizeMs) / 1000)) * 10) / 10,
     parseMsMedian: Math.round(median(parseMs) * 10) / 10,
     fileBytes: text.length,

@@ -65,23 +65,30 @@ const isWordStart = (c: number) => (c < 128 ? (cls[c]! & WORD_START) !== 0 : isH
 const isWordPart = (c: number) => (c < 128 ? (cls[c]! & WORD_PART) !== 0 : isHighWord(c));
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-/** Multi-word keyword spellings by first word: the remaining words, longest first. */
-const PHRASES = new Map<string, string[][]>();
-const SINGLE = new Set<string>();
+/**
+ * What a lower-case word can start: `name` = the canonical keyword when the word alone is one;
+ * `phrases` = the remaining words of multi-word spellings starting with it (longest first), each with its
+ * canonical keyword name.
+ */
+interface WordInfo {
+  name: string | undefined;
+  phrases: { rest: string[]; name: string }[] | undefined;
+}
+const WORDS = new Map<string, WordInfo>();
 for (const spelling of WORD_KEYWORD_SPELLINGS) {
   const words = spelling.split(' ');
-  if (words.length === 1) {
-    SINGLE.add(spelling);
-    continue;
-  }
-  let list = PHRASES.get(words[0]!);
-  if (!list) PHRASES.set(words[0]!, (list = []));
-  list.push(words.slice(1));
+  const name = findKeyword(spelling)!.name;
+  let info = WORDS.get(words[0]!);
+  if (!info) WORDS.set(words[0]!, (info = { name: undefined, phrases: undefined }));
+  if (words.length === 1) info.name = name;
+  else (info.phrases ??= []).push({ rest: words.slice(1), name });
 }
-for (const list of PHRASES.values()) list.sort((a, b) => b.length - a.length);
+for (const info of WORDS.values()) info.phrases?.sort((a, b) => b.rest.length - a.rest.length);
 
 /** Characters that cut the name of an unclosed column short (so `[origin = 'SEA'` still sees the filter). */
-const isColumnCut = (c: number) => c === 39 || c === 34 || c === 61 || c === 60 || c === 62 || c === 33 || c === 59 || c === 44 || c === 40 || c === 41;
+const CUT = new Uint8Array(128);
+for (const ch of `'"=<>!;,()`) CUT[ch.charCodeAt(0)] = 1;
+const isColumnCut = (c: number) => c < 128 && CUT[c] === 1;
 
 /**
  * Splits a text into tokens. Whitespace is skipped except for whitespace runs holding a blank line (a line
@@ -160,35 +167,39 @@ export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[]
       }
       const raw = text.slice(s, i);
       const lower = upper ? raw.toLowerCase() : raw;
-      const phrases = PHRASES.get(lower);
-      if (phrases) {
-        let matchedEnd = -1;
-        for (const rest of phrases) {
-          let p = i;
-          let ok = true;
-          for (const w of rest) {
-            let q = p;
-            while (q < n && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
-            if (q === p || !wordAt(q, w)) {
-              ok = false;
+      const info = WORDS.get(lower);
+      if (info) {
+        if (info.phrases) {
+          let matched: string | undefined;
+          for (const phrase of info.phrases) {
+            let p = i;
+            let ok = true;
+            for (const w of phrase.rest) {
+              let q = p;
+              while (q < n && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
+              if (q === p || !wordAt(q, w)) {
+                ok = false;
+                break;
+              }
+              p = q + w.length;
+            }
+            if (ok) {
+              i = p;
+              matched = phrase.name;
               break;
             }
-            p = q + w.length;
           }
-          if (ok) {
-            matchedEnd = p;
-            break;
+          if (matched !== undefined) {
+            push('keyword', s, i, matched);
+            continue;
           }
         }
-        if (matchedEnd >= 0) {
-          const info = findKeyword(text.slice(s, matchedEnd));
-          i = matchedEnd;
-          push('keyword', s, i, info ? info.name : lower);
+        if (info.name !== undefined) {
+          push('keyword', s, i, info.name);
           continue;
         }
       }
-      if (SINGLE.has(lower)) push('keyword', s, i, findKeyword(lower)!.name);
-      else push('word', s, i, raw);
+      push('word', s, i, raw);
       continue;
     }
 

@@ -63,38 +63,41 @@ export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDia
   const directives: DataSourceDirective[] = [];
   const comments: Comment[] = [];
   let directive: DataSourceDirective | undefined;
-  let current: Token[] = [];
-  let currentComments: Comment[] = [];
   const sink = new DiagnosticSink(diagnostics);
+  const parser = new ClauseParser(sink);
+  // The current query: tokens [from, last] of `tokens`, comments among them in `inner`.
+  let from = -1;
+  let last = -1;
+  let inner: Comment[] | undefined;
 
   const flush = () => {
-    if (current.length) {
-      const q = buildQuery(text, current, currentComments, sink);
-      if (directive) {
-        if (directive.value !== undefined) q.dataSource = directive.value;
-        q.dataSourceDirective = directive;
-      }
+    if (from >= 0) {
+      let q: Query;
+      if (inner) {
+        const body: Token[] = [];
+        for (let k = from; k <= last; k++) if (tokens[k]!.kind !== 'comment') body.push(tokens[k]!);
+        q = buildQuery(text, body, 0, body.length, inner, parser, directive);
+      } else q = buildQuery(text, tokens, from, last + 1, undefined, parser, directive);
       queries.push(q);
     }
-    current = [];
-    currentComments = [];
+    from = -1;
+    inner = undefined;
   };
 
-  for (const t of tokens) {
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
     switch (t.kind) {
       case 'comment': {
         const c: Comment = { kind: 'comment', start: t.start, end: t.end };
         comments.push(c);
-        if (current.length) currentComments.push(c);
+        if (from >= 0) (inner ??= []).push(c);
         break;
       }
       case 'directive':
         flush();
-        directive = { kind: 'datasource', start: t.start, end: t.end };
-        if (t.value !== '') {
-          directive.value = t.value;
-          directive.valueSpan = { start: t.innerStart, end: t.innerEnd };
-        }
+        directive = t.value !== ''
+          ? { kind: 'datasource', start: t.start, end: t.end, value: t.value, valueSpan: { start: t.innerStart, end: t.innerEnd } }
+          : { kind: 'datasource', start: t.start, end: t.end };
         directives.push(directive);
         break;
       case 'semicolon':
@@ -102,7 +105,8 @@ export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDia
         flush();
         break;
       default:
-        current.push(t);
+        if (from < 0) from = k;
+        last = k;
     }
   }
   flush();
@@ -138,7 +142,7 @@ export function parseQuery(text: string): { query: Query | undefined; diagnostic
     } else if (t.kind === 'directive') sink.add(t, codes.STRAY_CHARACTER, '@datasource belongs in .tsq files; searchdata takes the data source as data_source_guid.');
     else body.push(t);
   });
-  return { query: body.length ? buildQuery(text, body, comments, sink) : undefined, diagnostics };
+  return { query: body.length ? buildQuery(text, body, 0, body.length, comments, new ClauseParser(sink)) : undefined, diagnostics };
 }
 
 /** Collects parser diagnostics up to `MAX_PARSE_DIAGNOSTICS`. */
@@ -150,12 +154,12 @@ class DiagnosticSink {
   }
 }
 
-/** Builds a Query node from its significant tokens (no comments/blank/semicolon) and its comments. */
-function buildQuery(text: string, tokens: Token[], comments: Comment[], sink: DiagnosticSink): Query {
-  const start = tokens[0]!.start;
-  const end = tokens[tokens.length - 1]!.end;
+/** Builds a Query node from its significant tokens `tokens[from, to)` (no comments/blank/semicolon) and the comments among them. */
+function buildQuery(text: string, tokens: Token[], from: number, to: number, comments: Comment[] | undefined, parser: ClauseParser, directive?: DataSourceDirective): Query {
+  const start = tokens[from]!.start;
+  const end = tokens[to - 1]!.end;
   let qtext: string;
-  if (comments.length === 0) qtext = text.slice(start, end);
+  if (!comments || comments.length === 0) qtext = text.slice(start, end);
   else {
     const parts: string[] = [];
     let p = start;
@@ -167,39 +171,58 @@ function buildQuery(text: string, tokens: Token[], comments: Comment[], sink: Di
     parts.push(text.slice(p, end));
     qtext = parts.join('');
   }
-  const clauses = new ClauseParser(tokens, sink).parse();
-  return { kind: 'query', start, end, text: qtext.trim(), clauses };
+  // Tokens never start with whitespace; an unterminated value may end with some.
+  const c0 = qtext.charCodeAt(0);
+  const c1 = qtext.charCodeAt(qtext.length - 1);
+  if (c0 <= 32 || c1 <= 32 || c0 >= 0x80 || c1 >= 0x80) qtext = qtext.trim();
+  const clauses = parser.parse(tokens, from, to);
+  if (!directive) return { kind: 'query', start, end, text: qtext, clauses };
+  if (directive.value === undefined) return { kind: 'query', start, end, text: qtext, dataSourceDirective: directive, clauses };
+  return { kind: 'query', start, end, text: qtext, dataSource: directive.value, dataSourceDirective: directive, clauses };
 }
 
 const span = (a: Span, b: Span): Span => ({ start: a.start, end: b.end });
 
-/** One pass over a query's tokens producing clauses. */
+/** One pass over a query's tokens producing clauses; one instance is reused for every query of a document. */
 class ClauseParser {
+  private t: Token[] = [];
   private i = 0;
-  private readonly clauses: Clause[] = [];
-  private rankedBy: { column: ColumnRef; span: Span }[] = [];
+  private stop = 0;
+  private clauses: Clause[] = [];
+  private rankedBy: { column: ColumnRef; span: Span }[] | undefined;
 
-  constructor(private readonly t: Token[], private readonly sink: DiagnosticSink) {}
+  constructor(private readonly sink: DiagnosticSink) {}
 
-  parse(): Clause[] {
-    const t = this.t;
-    while (this.i < t.length) {
+  /** Parses `t[from, to)` into clauses. */
+  parse(t: Token[], from: number, to: number): Clause[] {
+    this.t = t;
+    this.i = from;
+    this.stop = to;
+    this.clauses = [];
+    this.rankedBy = undefined;
+    while (this.i < this.stop) {
       const before = this.i;
       this.clause();
       if (this.i === before) this.i++; // safety: always progress
     }
     // `ranked by` attaches to the query's top/bottom wherever it is written (field notes 2.1).
-    for (const r of this.rankedBy) {
-      const tb = this.clauses.find((c) => c.kind === 'topBottom' && !c.rankedBy) as Extract<Clause, { kind: 'topBottom' }> | undefined;
-      if (tb) tb.rankedBy = r.column;
-      else this.clauses.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
+    const ranked = this.rankedBy as { column: ColumnRef; span: Span }[] | undefined;
+    if (ranked) {
+      for (const r of ranked) {
+        const tb = this.clauses.find((c) => c.kind === 'topBottom' && !c.rankedBy) as Extract<Clause, { kind: 'topBottom' }> | undefined;
+        if (tb) tb.rankedBy = r.column;
+        else this.clauses.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
+      }
+      this.clauses.sort((a, b) => a.start - b.start);
     }
-    if (this.rankedBy.length) this.clauses.sort((a, b) => a.start - b.start);
-    return this.clauses;
+    const out = this.clauses;
+    this.t = [];
+    return out;
   }
 
   private peek(k = 0): Token | undefined {
-    return this.t[this.i + k];
+    const j = this.i + k;
+    return j < this.stop ? this.t[j] : undefined;
   }
 
   private isKw(tok: Token | undefined, name?: string): boolean {
@@ -284,25 +307,24 @@ class ClauseParser {
    */
   private columnRef(): ColumnRef {
     const tok = this.t[this.i++]!;
-    const ref: ColumnRef = { kind: 'column', name: tok.value, nameSpan: { start: tok.innerStart, end: tok.innerEnd }, closed: tok.closed, start: tok.start, end: tok.end };
     const dot = this.peek();
-    if (dot && dot.kind === 'dot' && dot.start === tok.end) {
-      this.i++;
-      const b = this.peek();
-      if (b && b.start === dot.end && (b.kind === 'keyword' || b.kind === 'word' || b.kind === 'value' || b.kind === 'number')) {
-        this.i++;
-        const name = b.kind === 'value' ? b.value : b.kind === 'keyword' ? this.rawText(b) : b.value;
-        const known = findDateBucket(name);
-        ref.bucket = { name, known, start: b.start, end: b.end };
-        ref.end = b.end;
-        if (!known) this.sink.add(b, codes.UNKNOWN_BUCKET, `Unknown date bucket "${name}": use one of ${DATE_BUCKETS.join(', ')}.`);
-      } else {
-        ref.bucket = { name: '', known: null, start: dot.start, end: dot.end };
-        ref.end = dot.end;
-        this.sink.add(dot, codes.UNKNOWN_BUCKET, `A date bucket must follow the dot: [column].monthly or [column].'day of week'.`);
-      }
+    if (!(dot && dot.kind === 'dot' && dot.start === tok.end)) {
+      return { kind: 'column', name: tok.value, nameSpan: { start: tok.innerStart, end: tok.innerEnd }, closed: tok.closed, start: tok.start, end: tok.end };
     }
-    return ref;
+    this.i++;
+    const b = this.peek();
+    let bucket: ColumnRef['bucket'] & object;
+    if (b && b.start === dot.end && (b.kind === 'keyword' || b.kind === 'word' || b.kind === 'value' || b.kind === 'number')) {
+      this.i++;
+      const name = b.value;
+      const known = b.kind === 'keyword' && BUCKET_SET.has(name) ? (name as DateBucket) : b.kind === 'keyword' ? null : findDateBucket(name);
+      bucket = { name, known, start: b.start, end: b.end };
+      if (!known) this.sink.add(b, codes.UNKNOWN_BUCKET, `Unknown date bucket "${name}": use one of ${DATE_BUCKETS.join(', ')}.`);
+    } else {
+      bucket = { name: '', known: null, start: dot.start, end: dot.end };
+      this.sink.add(dot, codes.UNKNOWN_BUCKET, `A date bucket must follow the dot: [column].monthly or [column].'day of week'.`);
+    }
+    return { kind: 'column', name: tok.value, nameSpan: { start: tok.innerStart, end: tok.innerEnd }, closed: tok.closed, bucket, start: tok.start, end: bucket.end };
   }
 
   /** Canonical keyword name for buckets; keyword tokens keep their canonical name in `value`. */
@@ -328,9 +350,9 @@ class ClauseParser {
         values = this.values(next);
         end = values.length ? values[values.length - 1]!.end : next.end;
       }
-      const clause: Clause = { kind: 'filter', column: col, operator, operatorSpan: { start: next.start, end: next.end }, values, start, end };
-      if (aggregation) clause.aggregation = aggregation;
-      this.push(clause);
+      this.push(aggregation
+        ? { kind: 'filter', column: col, aggregation, operator, operatorSpan: { start: next.start, end: next.end }, values, start, end }
+        : { kind: 'filter', column: col, operator, operatorSpan: { start: next.start, end: next.end }, values, start, end });
       return;
     }
     if (next && !aggregation && !flags && !col.bucket) {
@@ -340,11 +362,13 @@ class ClauseParser {
         return;
       }
     }
-    const clause: Clause = { kind: 'column', column: col, start, end: col.end };
-    if (aggregation) {
-      clause.aggregation = aggregation;
-      clause.aggregationSpan = { start: aggTok!.start, end: aggTok!.end };
+    if (!aggregation && !flags) {
+      this.push({ kind: 'column', column: col, start, end: col.end });
+      return;
     }
+    const clause: Clause = aggregation
+      ? { kind: 'column', column: col, aggregation, aggregationSpan: { start: aggTok!.start, end: aggTok!.end }, start, end: col.end }
+      : { kind: 'column', column: col, start, end: col.end };
     if (flags?.by) clause.by = true;
     if (flags?.forEach) clause.forEach = true;
     this.push(clause);
@@ -497,7 +521,7 @@ class ClauseParser {
   private parenGroup(): number {
     const open = this.t[this.i]!;
     let depth = 0;
-    for (let j = this.i; j < this.t.length; j++) {
+    for (let j = this.i; j < this.stop; j++) {
       const k = this.t[j]!.kind;
       if (k === 'lparen') depth++;
       else if (k === 'rparen' && --depth === 0) {
@@ -608,7 +632,7 @@ class ClauseParser {
       case 'ranked by': {
         this.i++;
         const col = this.requireColumn(tok, 'top 10 [origin] ranked by [delay]');
-        if (col) this.rankedBy.push({ column: col, span: span(tok, col) });
+        if (col) (this.rankedBy ??= []).push({ column: col, span: span(tok, col) });
         else this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
         return;
       }
