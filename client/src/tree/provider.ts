@@ -18,7 +18,7 @@ type Placeholder = { kind: 'placeholder'; key: string; entry: Exclude<ListEntry<
 type Element = ObjectNode | Placeholder;
 
 /** How long getChildren waits for a list before it answers "Loading…" (ms). */
-const QUICK_ANSWER_MS = 1500;
+const QUICK_ANSWER_MS = 400;
 
 /** What extension.ts needs of the view. */
 export interface ObjectsView {
