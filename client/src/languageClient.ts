@@ -45,7 +45,11 @@ export class TsqLanguageClient implements vscode.Disposable {
       } catch (e) {
         getLog().warn(`Stopping the language server failed: ${errorMessage(e)}`);
       }
-      await old.dispose();
+      try {
+        await old.dispose();
+      } catch {
+        // already stopped
+      }
     }
     await this.start();
   }
