@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../emulator/src/app';
 import { Catalog } from '../../client/src/catalog';
+import { columnsFromHeaders } from '../../client/src/columns';
 import { createService, type Service } from '../../client/src/serviceAdapter';
 import { childrenFetcher, DATA_SOURCE_GROUPS, type ListOptions, type ObjectNode } from '../../client/src/tree/nodes';
 import { PagedList } from '../../client/src/tree/paging';
@@ -137,4 +138,13 @@ test('Users & Groups come from user/list', async () => {
   const principals = await service.listPrincipals();
   assert.ok(principals.some((p) => p.kind === 'USER' && p.name === 'tsadmin'), JSON.stringify(principals.slice(0, 3)));
   assert.ok(principals.some((p) => p.kind === 'GROUP' && p.name === 'Administrator'));
+});
+
+test('the LOGICAL_COLUMN headers owned by a data source name its columns (the fallback when details are missing)', async () => {
+  const catalog = new Catalog(service);
+  const flights = await catalog.resolve('flights');
+  assert.ok(flights);
+  const headers = await service.listObjectHeaders({ type: 'LOGICAL_COLUMN', batchSize: -1 });
+  const names = columnsFromHeaders(headers, flights.id).map((c) => c.name).sort();
+  assert.deepEqual(names, ['date', 'delay', 'destination', 'distance', 'origin']);
 });
