@@ -1,0 +1,164 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { planChunks, RecordBoundaryScanner, type ChunkRange, type PlanItem } from '../../client/src/load/chunker';
+
+/** Feeds `data` to planChunks in pieces of the given sizes (cycled). */
+async function plan(data: Buffer, opts: Parameters<typeof planChunks>[1], pieces: number[] = [7]): Promise<{ layout: Extract<PlanItem, { kind: 'layout' }>; chunks: ChunkRange[] }> {
+  async function* source() {
+    let i = 0;
+    for (let pos = 0; pos < data.length; i++) {
+      const n = Math.max(1, pieces[i % pieces.length]);
+      yield data.subarray(pos, pos + n);
+      pos += n;
+    }
+  }
+  const items: PlanItem[] = [];
+  for await (const it of planChunks(source(), opts)) items.push(it);
+  const layouts = items.filter((i) => i.kind === 'layout');
+  assert.equal(layouts.length, 1, 'one layout item');
+  assert.equal(items[0].kind, 'layout', 'the layout comes first');
+  return { layout: layouts[0] as Extract<PlanItem, { kind: 'layout' }>, chunks: items.filter((i): i is Extract<PlanItem, { kind: 'chunk' }> => i.kind === 'chunk') };
+}
+
+/** Checks that the chunks tile the data after BOM and header, in order, numbered from 1. */
+function assertTiles(data: Buffer, layout: { bomBytes: number; header?: { start: number; end: number } }, chunks: ChunkRange[]): void {
+  let pos = layout.header ? layout.header.end : layout.bomBytes;
+  chunks.forEach((c, i) => {
+    assert.equal(c.index, i + 1);
+    assert.equal(c.start, pos, `chunk ${c.index} starts where the previous ended`);
+    assert.ok(c.end > c.start);
+    pos = c.end;
+  });
+  assert.equal(pos, data.length, 'the chunks cover the file to its end');
+}
+
+const rec = (rows: string[][]) => Buffer.from(stringify(rows));
+
+test('records are never split: every chunk but the last ends with a record end, and parses to whole records', async () => {
+  const rows = Array.from({ length: 500 }, (_, i) => [String(i), `name ${i}`, i % 7 === 0 ? 'multi\nline, "quoted"' : 'x']);
+  const data = rec(rows);
+  for (const chunkBytes of [1, 50, 333, 4096, 1 << 20]) {
+    const { layout, chunks } = await plan(data, { chunkBytes, quote: '"' }, [3, 64, 1000]);
+    assertTiles(data, layout, chunks);
+    const back = chunks.flatMap((c) => parse(data.subarray(c.start, c.end)) as string[][]);
+    assert.deepEqual(back, rows, `chunkBytes ${chunkBytes}`);
+    assert.equal(chunks.reduce((n, c) => n + c.records, 0), rows.length);
+    if (chunkBytes === 1) assert.equal(chunks.length, rows.length, 'one record per chunk when chunkBytes is 1');
+  }
+});
+
+test('quoted newlines are not record ends; doubled quotes keep the state; without a quote character every newline is one', async () => {
+  const data = Buffer.from('1,"a\nb"\n2,"say ""hi""\n there"\n3,c\n');
+  const { chunks } = await plan(data, { chunkBytes: 1, quote: '"' }, [1]);
+  assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1,"a\nb"\n', '2,"say ""hi""\n there"\n', '3,c\n']);
+  const plain = await plan(data, { chunkBytes: 1 });
+  assert.equal(plain.chunks.length, 5);
+});
+
+test('CRLF records are cut after the LF, so no chunk starts with a stray LF', async () => {
+  const data = Buffer.from('id,name\r\n1,"a\r\nb"\r\n2,c\r\n3,d\r\n');
+  const { layout, chunks } = await plan(data, { chunkBytes: 1, quote: '"', headerRow: true }, [2]);
+  assert.deepEqual(layout.header, { start: 0, end: 9 });
+  assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1,"a\r\nb"\r\n', '2,c\r\n', '3,d\r\n']);
+});
+
+test('a UTF-8 byte-order mark is reported and left out, even when it arrives byte by byte', async () => {
+  const data = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a,b\n1,2\n')]);
+  for (const pieces of [[1], [2, 5], [100]]) {
+    const { layout, chunks } = await plan(data, { chunkBytes: 1 << 20, quote: '"', headerRow: true }, pieces);
+    assert.equal(layout.bomBytes, 3);
+    assert.deepEqual(layout.header, { start: 3, end: 7 });
+    assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1,2\n']);
+  }
+  const noHeader = await plan(data, { chunkBytes: 1 << 20 }, [1]);
+  assert.equal(noHeader.chunks[0].start, 3);
+});
+
+test('a final line without a newline ends the last chunk and counts as a record', async () => {
+  const data = Buffer.from('1,a\n2,b\n3,"c\nd"');
+  const { chunks } = await plan(data, { chunkBytes: 5, quote: '"' }, [4]);
+  assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1,a\n2,b\n', '3,"c\nd"']);
+  assert.deepEqual(chunks.map((c) => c.records), [2, 1]);
+});
+
+test('empty input, a lone header and a lone BOM give no chunk', async () => {
+  assert.equal((await plan(Buffer.alloc(0), { chunkBytes: 10 })).chunks.length, 0);
+  const h = await plan(Buffer.from('a,b\n'), { chunkBytes: 10, headerRow: true });
+  assert.equal(h.chunks.length, 0);
+  assert.deepEqual(h.layout.header, { start: 0, end: 4 });
+  const h2 = await plan(Buffer.from('a,b'), { chunkBytes: 10, headerRow: true });
+  assert.deepEqual(h2.layout.header, { start: 0, end: 3 });
+  assert.equal(h2.chunks.length, 0);
+  const bom = await plan(Buffer.from([0xef, 0xbb, 0xbf]), { chunkBytes: 10 }, [1]);
+  assert.equal(bom.layout.bomBytes, 3);
+  assert.equal(bom.chunks.length, 0);
+});
+
+test('an escape character (delimited) makes an escaped newline part of the field', async () => {
+  const data = Buffer.from('1|a\\\nb\n2|c\n');
+  const { chunks } = await plan(data, { chunkBytes: 1, escape: '\\' }, [1]);
+  assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1|a\\\nb\n', '2|c\n']);
+});
+
+test('a 50 MB quoted field full of newlines stays in one chunk, read from a stream of 64 KiB buffers', async () => {
+  const fieldBytes = 50 * 1024 * 1024;
+  const before = Buffer.from('1,small\n2,"');
+  const after = Buffer.from('"\n3,after\n');
+  const line = Buffer.from('0123456789abcdef0123456789abcde\n'); // 32 bytes with a newline
+  async function* source() {
+    yield before;
+    const piece = Buffer.alloc(64 * 1024);
+    for (let i = 0; i < piece.length; i += line.length) line.copy(piece, i);
+    for (let sent = 0; sent < fieldBytes; sent += piece.length) yield piece;
+    yield after;
+  }
+  const items: PlanItem[] = [];
+  for await (const it of planChunks(source(), { chunkBytes: 1 << 20, quote: '"' })) items.push(it);
+  const chunks = items.filter((i): i is Extract<PlanItem, { kind: 'chunk' }> => i.kind === 'chunk');
+  const total = before.length + fieldBytes + after.length;
+  assert.deepEqual(
+    chunks.map((c) => [c.start, c.end, c.records]),
+    [
+      [0, before.length + fieldBytes + 2, 2],
+      [before.length + fieldBytes + 2, total, 1],
+    ],
+  );
+});
+
+test('property: for any records, separators, line ends and read sizes, the chunks rebuild the records exactly', async () => {
+  const field = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('', '"', '""', '\n', '\r\n', ',', 'a"b\nc'));
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.array(field, { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 40 }),
+      fc.constantFrom('\n', '\r\n'),
+      fc.integer({ min: 1, max: 200 }),
+      fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 5 }),
+      fc.boolean(),
+      async (rows, eol, chunkBytes, pieces, headerRow) => {
+        const all = headerRow ? [['h1', 'h2'], ...rows] : rows;
+        const data = Buffer.from(stringify(all, { record_delimiter: eol === '\n' ? 'unix' : 'windows', quoted_match: /[\r\n]/ }));
+        const { layout, chunks } = await plan(data, { chunkBytes, quote: '"', headerRow }, pieces);
+        assertTiles(data, layout, chunks);
+        const back = chunks.flatMap((c) => parse(data.subarray(c.start, c.end), { relax_column_count: true }) as string[][]);
+        const expected = parse(data, { relax_column_count: true }) as string[][];
+        assert.deepEqual(back, headerRow ? expected.slice(1) : expected);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test('the scanner keeps its quote state across buffers', () => {
+  const s = new RecordBoundaryScanner('"');
+  assert.equal(s.nextRecordEnd(Buffer.from('1,"a\n'), 0), -1);
+  assert.equal(s.insideField, true);
+  assert.equal(s.nextRecordEnd(Buffer.from('b"\n2'), 0), 2);
+  assert.equal(s.insideField, false);
+});
+
+test('planChunks refuses a chunk size that is not positive', async () => {
+  await assert.rejects(plan(Buffer.from('a\n'), { chunkBytes: 0 }), RangeError);
+});
