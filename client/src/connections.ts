@@ -61,6 +61,8 @@ export class ConnectionManager implements vscode.Disposable {
   /** Name of the connection whose stored password the service refused (401) last. */
   private rejectedPassword: string | undefined;
   private inFlight: { name: string; promise: Promise<boolean> } | undefined;
+  /** Name of the connection signed out of: nothing connects it again without the user asking. */
+  private signedOut: string | undefined;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
     this.statusItem = vscode.window.createStatusBarItem('tsq.connection', vscode.StatusBarAlignment.Left, 50);
@@ -123,6 +125,7 @@ export class ConnectionManager implements vscode.Disposable {
     const cfg = this.activeConfig();
     if (!cfg) throw new Error('No TSQ connection is active. Run "TSQ: Add Connection" or "TSQ: Switch Connection".');
     if (this.service?.name === cfg.name && this.state.state === 'connected') return this.service.api;
+    if (this.signedOut === cfg.name) throw new Error(`Signed out of ${cfg.name}. Run "TSQ: Switch Connection" to sign in again.`);
     // a refused password stays refused until the user enters another one: do not ask the service again
     if (this.rejectedPassword === cfg.name && this.state.state === 'error') throw new Error(this.state.error ?? `The password of ${cfg.name} was refused.`);
     const ok = await this.connect({ interactive: false });
@@ -205,6 +208,7 @@ export class ConnectionManager implements vscode.Disposable {
       this.setState({ state: 'none' });
       return false;
     }
+    if (this.signedOut === cfg.name && !opts.interactive && !opts.showErrors) return false;
     const seq = ++this.connectSeq;
     let password = await this.secrets.get(SECRET_PREFIX + cfg.name);
     if ((!password || this.rejectedPassword === cfg.name) && opts.interactive) {
@@ -252,6 +256,7 @@ export class ConnectionManager implements vscode.Disposable {
     if (this.rejectedPassword === cfg.name) this.rejectedPassword = undefined;
     const previous = this.service;
     this.service = { name: cfg.name, api };
+    if (this.signedOut === cfg.name) this.signedOut = undefined;
     // another connection's sessions end; the same connection's old client may still be finishing a call
     if (previous && previous.name !== cfg.name) void previous.api.logout();
     getLog().info(`Connected to ${cfg.name} (${cfg.url}) as ${cfg.username}.`);
@@ -332,6 +337,7 @@ export class ConnectionManager implements vscode.Disposable {
     this.service = undefined;
     if (api) await api.logout();
     await this.secrets.delete(SECRET_PREFIX + cfg.name);
+    this.signedOut = cfg.name;
     getLog().info(`Signed out of ${cfg.name}; its password was removed from the secret storage.`);
     this.setState({ name: cfg.name, state: 'none' });
     void vscode.window.showInformationMessage(`Signed out of ${cfg.name}. The next connection asks for the password.`);
