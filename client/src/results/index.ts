@@ -1,0 +1,507 @@
+/**
+ * Run Query and the results panel (issue 5): the commands Run Query (Ctrl/Cmd+Enter in a `.tsq`
+ * editor: the query under the cursor, or the selection), Run All Queries, Cancel Query, Pin Results,
+ * Export Results, Show Data (pinboards and their visualizations in the Objects view); the `▶ Run`
+ * CodeLens above each query; and diagnostics carrying the service's error text on the query's range.
+ *
+ * The queries of a document, their text and data source come from the language server's `tsq/queries`
+ * (server/src/protocol.ts). A run asks searchdata page by page (`batchsize` = `tsq.results.pageSize`,
+ * `pagenumber` 1, 2, …; seed 4.2, field notes 1.4) until the answer is complete or
+ * `tsq.results.maxRows` rows came; the first page is shown as soon as it arrives. Cancel (the progress
+ * notification, the panel's Cancel button, or TSQ: Cancel Query) aborts the HTTP request.
+ *
+ * A document's panel is reused by its next run unless pinned; a pinned panel keeps its answer and the
+ * next run opens a new one.
+ */
+import * as vscode from 'vscode';
+import { ConnectionError, ServiceError, type AnalyticsServiceClient } from '../api';
+import type { Catalog } from '../catalog';
+import type { ConnectionManager } from '../connections';
+import type { TsqLanguageClient } from '../languageClient';
+import { getLog } from '../log';
+import { errorMessage } from '../service';
+import { Methods, type DocumentQuery } from '../../../server/src/protocol';
+import type { ObjectNode } from '../tree/nodes';
+import { copyAsText, writeAnswer } from './export';
+import type { WebviewMessage, WebviewProbe } from './messages';
+import { ResultsPanel, RESULTS_VIEW_TYPE, type TabData } from './panel';
+import { describeColumns, selectionQueryText, type CellValue } from './shape';
+
+/** What Results needs from the rest of the extension. */
+export interface ResultsDeps {
+  connections: ConnectionManager;
+  languageClient: TsqLanguageClient;
+  /** The catalog of the active connection (data source names → GUIDs, column types), or undefined. */
+  catalog: () => Promise<Catalog | undefined>;
+}
+
+/** What a run command resolves to (for automation: tests and benchmarks). */
+export interface RunSummary {
+  tabId: string;
+  /** Rows fetched (and sent to the grid). */
+  rows: number;
+  totalRowCount: number;
+  samplingRatio: number;
+  columnNames: string[];
+  /** The error text shown, when the search failed. */
+  error?: string;
+  cancelled?: boolean;
+  /** ms from the command to the first page's arrival from the service. */
+  firstPageMs?: number;
+  /** ms from the command to the webview reporting the first rows painted (set when it reports). */
+  firstPaintMs?: number;
+  /** ms from the command to the last page. */
+  elapsedMs: number;
+}
+
+/** Arguments of `tsq.runQuery` for automation; without them the active editor's cursor or selection decides. */
+export interface RunQueryArgs {
+  /** Document URI (default: the active editor's). */
+  uri?: string;
+  /** Index of the query in `tsq/queries` order (default: the one under the cursor). */
+  index?: number;
+}
+
+/** A GUID (8-4-4-4-12 hex digits). */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The `tsq.results.*` settings. */
+function settings(): { maxRows: number; pageSize: number } {
+  const c = vscode.workspace.getConfiguration('tsq.results');
+  const maxRows = Math.max(1, Math.floor(c.get<number>('maxRows') ?? 100_000));
+  const pageSize = Math.min(100_000, Math.max(1, Math.floor(c.get<number>('pageSize') ?? 10_000)));
+  return { maxRows, pageSize };
+}
+
+/** A run in progress: its cancel and the tabs it fills. */
+interface ActiveRun {
+  abort: AbortController;
+  tabIds: Set<string>;
+}
+
+export function registerResults(context: vscode.ExtensionContext, deps: ResultsDeps): void {
+  const log = getLog();
+  const extensionUri = context.extensionUri;
+  /** Unpinned panels by key (a document URI, or `pinboard:<id>`). */
+  const panels = new Map<string, ResultsPanel>();
+  const allPanels = new Set<ResultsPanel>();
+  const runs = new Set<ActiveRun>();
+  const diagnostics = vscode.languages.createDiagnosticCollection('tsq.run');
+  context.subscriptions.push(diagnostics);
+  let lastRun: RunSummary | undefined;
+  let lastPanel: ResultsPanel | undefined;
+  /** tabId → when its run started (Date.now()) and its summary, for the painted report. */
+  const paintWatch = new Map<string, { started: number; summary?: RunSummary; painted?: number }>();
+  let tabSeq = 0;
+
+  const wirePanel = (p: ResultsPanel): ResultsPanel => {
+    allPanels.add(p);
+    p.onDidDispose(() => {
+      allPanels.delete(p);
+      if (panels.get(p.key) === p) panels.delete(p.key);
+      if (lastPanel === p) lastPanel = undefined;
+    });
+    p.panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) lastPanel = p;
+    });
+    p.onMessage((m) => void onMessage(p, m));
+    return p;
+  };
+
+  const panelFor = (key: string, title: string): ResultsPanel => {
+    let p = panels.get(key);
+    if (!p || p.isDisposed || p.pinned) {
+      p = wirePanel(ResultsPanel.create(key, title, extensionUri));
+      panels.set(key, p);
+    } else {
+      p.panel.title = title;
+      p.panel.reveal(p.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+    }
+    lastPanel = p;
+    return p;
+  };
+
+  const onMessage = async (p: ResultsPanel, m: WebviewMessage): Promise<void> => {
+    switch (m.type) {
+      case 'cancel':
+        for (const r of runs) if (r.tabIds.has(m.tabId)) r.abort.abort();
+        return;
+      case 'pin':
+        togglePin(p);
+        return;
+      case 'export':
+        await exportTab(p, m.tabId, m.format);
+        return;
+      case 'copy': {
+        const text = copyAsText(m.format, m.columns, m.rows);
+        await vscode.env.clipboard.writeText(text);
+        vscode.window.setStatusBarMessage(`TSQ: copied ${m.rows.length === 1 && m.columns.length === 1 ? 'a cell' : `${m.rows.length} row(s)`} as ${m.format.toUpperCase()}`, 3000);
+        return;
+      }
+      case 'painted': {
+        const w = paintWatch.get(m.tabId);
+        if (w && w.painted === undefined) {
+          w.painted = Date.now();
+          if (w.summary) w.summary.firstPaintMs = w.painted - w.started;
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  };
+
+  const togglePin = (p: ResultsPanel | undefined): void => {
+    if (!p) return;
+    p.setPinned(!p.pinned);
+    if (p.pinned && panels.get(p.key) === p) panels.delete(p.key);
+  };
+
+  const exportTab = async (p: ResultsPanel, tabId: string | undefined, format: 'csv' | 'json', path?: string): Promise<{ file: string; rows: number } | undefined> => {
+    const tab: TabData | undefined = tabId ? p.tabs.get(tabId) : [...p.tabs.values()].pop();
+    if (!tab || !tab.columnNames) {
+      void vscode.window.showWarningMessage('TSQ: there is no answer to export yet.');
+      return undefined;
+    }
+    let target = path ? vscode.Uri.file(path) : undefined;
+    if (!target) {
+      const base = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const name = `${tab.title.replace(/[^\w.-]+/g, '_').slice(0, 60) || 'answer'}.${format}`;
+      target = await vscode.window.showSaveDialog({
+        defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined,
+        filters: format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
+        saveLabel: `Export ${format.toUpperCase()}`,
+      });
+      if (!target) return undefined;
+    }
+    try {
+      const rows = await writeAnswer(target.fsPath, format, tab.columnNames, tab.pages);
+      log.info(`Exported ${rows} rows of "${tab.title}" to ${target.fsPath}`);
+      if (!path) void vscode.window.showInformationMessage(`TSQ: exported ${rows.toLocaleString('en-US')} rows to ${target.fsPath}${tab.done ? '' : ' (the answer was still loading: only the rows fetched so far)'}`);
+      return { file: target.fsPath, rows };
+    } catch (e) {
+      void vscode.window.showErrorMessage(`TSQ: exporting to ${target.fsPath} failed: ${errorMessage(e)}`);
+      return undefined;
+    }
+  };
+
+  /** The queries of a document from the language server. */
+  const documentQueries = async (doc: vscode.TextDocument): Promise<DocumentQuery[]> => {
+    await deps.languageClient.whenReady();
+    const lc = deps.languageClient.languageClient;
+    if (!lc) throw new Error('The TSQ language server is not running.');
+    return lc.sendRequest<DocumentQuery[]>(Methods.queries, { uri: lc.code2ProtocolConverter.asUri(doc.uri) });
+  };
+
+  /** Resolves a data source name or GUID to its GUID and catalog columns. */
+  const resolveDataSource = async (nameOrId: string): Promise<{ id: string; name: string; columns?: import('../../../server/src/protocol').Column[] }> => {
+    const catalog = await deps.catalog();
+    const ds = catalog ? await catalog.resolve(nameOrId) : undefined;
+    if (!ds) {
+      if (GUID.test(nameOrId.trim())) return { id: nameOrId.trim(), name: nameOrId.trim() };
+      throw new Error(`Unknown data source '${nameOrId}': no worksheet, view or table of the service has this name. Check @datasource, or run TSQ: Refresh Catalog.`);
+    }
+    const cols = await catalog!.columns(ds.id).catch(() => null);
+    return { id: ds.id, name: ds.name, columns: cols?.columns };
+  };
+
+  /**
+   * Runs one query into tab `tabId` of `panel`, page by page. Never throws: failures become the tab's
+   * error (and a diagnostic on `range` of `uri`).
+   */
+  const runOne = async (panel: ResultsPanel, tabId: string, q: DocumentQuery, signal: AbortSignal, started: number, uri?: vscode.Uri): Promise<RunSummary> => {
+    const { maxRows, pageSize } = settings();
+    const tab: TabData = { tabId, title: q.text.split('\n')[0].slice(0, 80), pages: [], totalRowCount: 0, samplingRatio: 1, loaded: 0, done: false };
+    panel.tabs.set(tabId, tab);
+    const summary: RunSummary = { tabId, rows: 0, totalRowCount: 0, samplingRatio: 1, columnNames: [], elapsedMs: 0 };
+    const watch = { started, summary } as { started: number; summary?: RunSummary; painted?: number };
+    paintWatch.set(tabId, watch);
+    lastRun = summary;
+    try {
+      if (!q.dataSource) throw new Error('This query has no data source: add a line @datasource \'name\' above it, or set tsq.defaultDataSource.');
+      const client: AnalyticsServiceClient = await deps.connections.getClient();
+      const ds = await resolveDataSource(q.dataSource);
+      for (let page = 1; ; page++) {
+        const r = await client.searchData({ queryString: q.text, dataSourceGuid: ds.id, batchSize: pageSize, pageNumber: page }, { signal });
+        let rows = r.data as CellValue[][];
+        const room = maxRows - tab.loaded;
+        const limited = rows.length >= room && tab.loaded + rows.length < r.totalRowCount;
+        if (rows.length > room) rows = rows.slice(0, room);
+        tab.pages.push(rows);
+        tab.loaded += rows.length;
+        const done = limited || rows.length === 0 || r.data.length < pageSize || tab.loaded >= r.totalRowCount;
+        const elapsedMs = Date.now() - started;
+        if (page === 1) {
+          summary.firstPageMs = elapsedMs;
+          tab.columnNames = r.columnNames;
+          tab.columns = describeColumns(r.columnNames, rows, ds.columns);
+          tab.totalRowCount = r.totalRowCount;
+          tab.samplingRatio = r.samplingRatio;
+          summary.columnNames = r.columnNames;
+          summary.totalRowCount = r.totalRowCount;
+          summary.samplingRatio = r.samplingRatio;
+          panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: r.totalRowCount, samplingRatio: r.samplingRatio, rows, elapsedMs, done, limited });
+        } else {
+          panel.post({ type: 'rows', tabId, rows, loaded: tab.loaded, elapsedMs, done, limited });
+        }
+        summary.rows = tab.loaded;
+        summary.elapsedMs = elapsedMs;
+        if (done) break;
+      }
+      tab.done = true;
+    } catch (e) {
+      summary.elapsedMs = Date.now() - started;
+      if (signal.aborted || (e instanceof ConnectionError && e.aborted)) {
+        summary.cancelled = true;
+        panel.post({ type: 'cancelled', tabId, elapsedMs: summary.elapsedMs });
+        log.info(`Query cancelled after ${summary.elapsedMs} ms: ${q.text}`);
+      } else {
+        const service = e instanceof ServiceError && e.serviceMessage ? e.serviceMessage : undefined;
+        const message = service ? `The service refused the query: ${service}` : errorMessage(e);
+        summary.error = message;
+        tab.error = message;
+        panel.post({ type: 'error', tabId, message, elapsedMs: summary.elapsedMs });
+        log.warn(`Query failed: ${errorMessage(e)}`);
+        if (uri) {
+          const range = new vscode.Range(q.range.start.line, q.range.start.character, q.range.end.line, q.range.end.character);
+          const d = new vscode.Diagnostic(range, service ?? errorMessage(e), vscode.DiagnosticSeverity.Error);
+          d.source = 'TSQ (service)';
+          d.code = 'tsq.searchFailed';
+          diagnostics.set(uri, [...(diagnostics.get(uri) ?? []), d]);
+        }
+      }
+    }
+    return summary;
+  };
+
+  /** Runs queries of a document in turn into its panel, with a cancellable progress notification. */
+  const runQueries = async (doc: vscode.TextDocument, queries: DocumentQuery[], started: number): Promise<RunSummary[]> => {
+    const name = doc.uri.path.split('/').pop() || 'query';
+    const panel = panelFor(doc.uri.toString(), `Results: ${name}`);
+    diagnostics.delete(doc.uri);
+    const run: ActiveRun = { abort: new AbortController(), tabIds: new Set() };
+    runs.add(run);
+    const out: RunSummary[] = [];
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'TSQ', cancellable: true }, async (progress, token) => {
+        token.onCancellationRequested(() => run.abort.abort());
+        let i = 0;
+        for (const q of queries) {
+          if (run.abort.signal.aborted) break;
+          const tabId = `t${++tabSeq}`;
+          run.tabIds.add(tabId);
+          progress.report({ message: `Running ${queries.length > 1 ? `query ${i + 1} of ${queries.length}: ` : ''}${q.text.slice(0, 60)}` });
+          panel.post({ type: 'start', tabId, title: q.text.split('\n')[0].slice(0, 80), query: q.text, dataSource: q.dataSource ?? undefined, replace: i === 0 });
+          if (i === 0) panel.tabs.clear();
+          out.push(await runOne(panel, tabId, q, run.abort.signal, i === 0 ? started : Date.now(), doc.uri));
+          i++;
+        }
+      });
+    } finally {
+      runs.delete(run);
+    }
+    return out;
+  };
+
+  const activeTsqEditor = (uri?: string): { doc: vscode.TextDocument; editor?: vscode.TextEditor } | undefined => {
+    if (uri) {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+      const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+      return doc ? { doc, editor } : undefined;
+    }
+    const editor = vscode.window.activeTextEditor;
+    return editor && editor.document.languageId === 'tsq' ? { doc: editor.document, editor } : undefined;
+  };
+
+  const runQuery = async (args?: RunQueryArgs): Promise<RunSummary | undefined> => {
+    const started = Date.now();
+    const target = activeTsqEditor(typeof args?.uri === 'string' ? args.uri : undefined);
+    if (!target) {
+      void vscode.window.showWarningMessage('TSQ: open a .tsq file and put the cursor in a query to run it.');
+      return undefined;
+    }
+    const { doc, editor } = target;
+    let queries: DocumentQuery[];
+    try {
+      queries = await documentQueries(doc);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`TSQ: could not read the queries of ${doc.uri.path}: ${errorMessage(e)}`);
+      return undefined;
+    }
+    let query: DocumentQuery | undefined;
+    if (typeof args?.index === 'number') {
+      query = queries[args.index];
+    } else if (editor) {
+      const sel = editor.selection;
+      const contains = (q: DocumentQuery, p: vscode.Position) => !p.isBefore(new vscode.Position(q.range.start.line, q.range.start.character)) && !p.isAfter(new vscode.Position(q.range.end.line, q.range.end.character));
+      if (!sel.isEmpty) {
+        const text = selectionQueryText(doc.getText(sel));
+        const around = queries.find((q) => contains(q, sel.start)) ?? [...queries].reverse().find((q) => !sel.start.isBefore(new vscode.Position(q.range.start.line, 0)));
+        if (text) query = { text, range: { start: sel.start, end: sel.end }, dataSource: around?.dataSource ?? queries[0]?.dataSource ?? (vscode.workspace.getConfiguration('tsq').get<string>('defaultDataSource') || null) };
+      } else {
+        const p = sel.active;
+        query = queries.find((q) => contains(q, p)) ?? queries.find((q) => q.range.start.line >= p.line) ?? [...queries].reverse().find((q) => q.range.end.line <= p.line);
+      }
+    } else {
+      query = queries[0];
+    }
+    if (!query) {
+      void vscode.window.showWarningMessage('TSQ: there is no query here to run.');
+      return undefined;
+    }
+    const [summary] = await runQueries(doc, [query], started);
+    return summary;
+  };
+
+  const runAll = async (args?: RunQueryArgs): Promise<RunSummary[] | undefined> => {
+    const started = Date.now();
+    const target = activeTsqEditor(typeof args?.uri === 'string' ? args.uri : undefined);
+    if (!target) {
+      void vscode.window.showWarningMessage('TSQ: open a .tsq file to run its queries.');
+      return undefined;
+    }
+    const queries = await documentQueries(target.doc);
+    if (!queries.length) {
+      void vscode.window.showWarningMessage('TSQ: this file has no query.');
+      return [];
+    }
+    return runQueries(target.doc, queries, started);
+  };
+
+  /** Show Data on a pinboard (all its visualizations) or on one visualization of a pinboard. */
+  const showData = async (node?: ObjectNode): Promise<RunSummary[] | undefined> => {
+    const started = Date.now();
+    let id: string;
+    let vizIds: string[] | undefined;
+    let title: string;
+    if (node?.kind === 'object' && node.type === 'PINBOARD_ANSWER_BOOK') {
+      id = node.header.id;
+      title = node.header.name;
+    } else if (node?.kind === 'viz' && node.parentType === 'PINBOARD_ANSWER_BOOK') {
+      id = node.parentId;
+      vizIds = [node.header.id];
+      title = node.header.name;
+    } else {
+      void vscode.window.showWarningMessage('TSQ: Show Data works on a pinboard or one of its visualizations in the Objects view.');
+      return undefined;
+    }
+    const panel = panelFor(`pinboard:${id}`, `Data: ${title}`);
+    const run: ActiveRun = { abort: new AbortController(), tabIds: new Set() };
+    runs.add(run);
+    const { maxRows, pageSize } = settings();
+    const summaries = new Map<string, RunSummary>();
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: ${title}`, cancellable: true }, async (_progress, token) => {
+        token.onCancellationRequested(() => run.abort.abort());
+        const client = await deps.connections.getClient();
+        panel.tabs.clear();
+        let pending: string[] | undefined = vizIds;
+        for (let page = 1; ; page++) {
+          const answer = await client.pinboardData({ id, vizIds: pending, batchSize: pageSize, pageNumber: page }, { signal: run.abort.signal });
+          const next: string[] = [];
+          let first = true;
+          for (const [vizId, v] of Object.entries(answer)) {
+            const tabId = `viz-${id}-${vizId}`;
+            let tab = panel.tabs.get(tabId);
+            let rows = v.data as CellValue[][];
+            const elapsedMs = Date.now() - started;
+            if (!tab) {
+              run.tabIds.add(tabId);
+              tab = { tabId, title: v.name || vizId, pages: [], totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, loaded: 0, done: false, columnNames: v.columnNames };
+              panel.tabs.set(tabId, tab);
+              panel.post({ type: 'start', tabId, title: tab.title, replace: page === 1 && first });
+              first = false;
+            }
+            if (rows.length > maxRows - tab.loaded) rows = rows.slice(0, maxRows - tab.loaded);
+            const limited = tab.loaded + rows.length >= maxRows && tab.loaded + rows.length < v.totalRowCount;
+            tab.pages.push(rows);
+            tab.loaded += rows.length;
+            const done = limited || v.data.length < pageSize || tab.loaded >= v.totalRowCount;
+            tab.done = done;
+            if (page === 1) {
+              tab.columns = describeColumns(v.columnNames, rows);
+              panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited });
+              paintWatch.set(tabId, { started });
+            } else {
+              panel.post({ type: 'rows', tabId, rows, loaded: tab.loaded, elapsedMs, done, limited });
+            }
+            summaries.set(tabId, { tabId, rows: tab.loaded, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, columnNames: v.columnNames, elapsedMs });
+            if (!done) next.push(vizId);
+          }
+          if (!next.length) break;
+          pending = next;
+        }
+      });
+    } catch (e) {
+      const cancelled = run.abort.signal.aborted;
+      const message = cancelled ? 'cancelled' : e instanceof ServiceError && e.serviceMessage ? `The service refused: ${e.serviceMessage}` : errorMessage(e);
+      const tabId = `viz-${id}-error`;
+      if (!panel.tabs.size) panel.post({ type: 'start', tabId, title, replace: true });
+      for (const t of panel.tabs.size ? panel.tabs.keys() : [tabId]) {
+        if (panel.tabs.get(t)?.done) continue;
+        panel.post(cancelled ? { type: 'cancelled', tabId: t, elapsedMs: Date.now() - started } : { type: 'error', tabId: t, message, elapsedMs: Date.now() - started });
+      }
+      if (!cancelled) log.warn(`Show Data of ${title} failed: ${errorMessage(e)}`);
+    } finally {
+      runs.delete(run);
+    }
+    return [...summaries.values()];
+  };
+
+  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  register('tsq.runQuery', (args?: RunQueryArgs) => runQuery(args && typeof args === 'object' && !(args instanceof vscode.Uri) ? args : undefined));
+  register('tsq.runAllQueries', (args?: RunQueryArgs) => runAll(args && typeof args === 'object' && !(args instanceof vscode.Uri) ? args : undefined));
+  register('tsq.cancelQuery', () => {
+    for (const r of runs) r.abort.abort();
+  });
+  register('tsq.results.pin', () => togglePin(lastPanel ?? [...allPanels].pop()));
+  register('tsq.results.export', (args?: { format?: 'csv' | 'json'; path?: string }) => {
+    const p = lastPanel ?? [...allPanels].pop();
+    if (!p) {
+      void vscode.window.showWarningMessage('TSQ: there are no results to export.');
+      return undefined;
+    }
+    return exportTab(p, undefined, args?.format === 'json' ? 'json' : 'csv', typeof args?.path === 'string' ? args.path : undefined);
+  });
+  register('tsq.showData', (node?: ObjectNode) => showData(node));
+  // automation (tests, benchmarks): what the last panel's webview shows, and the last run's timings
+  register('tsq.results.probe', async (): Promise<WebviewProbe | undefined> => (lastPanel ? lastPanel.probe() : undefined));
+  register('tsq.results.lastRun', async (waitForPaintMs = 0): Promise<RunSummary | undefined> => {
+    const deadline = Date.now() + (typeof waitForPaintMs === 'number' ? waitForPaintMs : 0);
+    while (lastRun && lastRun.firstPaintMs === undefined && !lastRun.error && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return lastRun ? { ...lastRun } : undefined;
+  });
+
+  // ▶ Run above each query
+  const lensChanged = new vscode.EventEmitter<void>();
+  context.subscriptions.push(
+    lensChanged,
+    vscode.languages.registerCodeLensProvider({ language: 'tsq' }, {
+      onDidChangeCodeLenses: lensChanged.event,
+      async provideCodeLenses(doc) {
+        let queries: DocumentQuery[];
+        try {
+          queries = await documentQueries(doc);
+        } catch {
+          return [];
+        }
+        return queries.map((q, index) => new vscode.CodeLens(new vscode.Range(q.range.start.line, 0, q.range.start.line, 0), { title: '▶ Run', tooltip: 'Run this query (Ctrl/Cmd+Enter)', command: 'tsq.runQuery', arguments: [{ uri: doc.uri.toString(), index }] }));
+      },
+    }),
+    // a search error's diagnostic belongs to the text it was about
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.contentChanges.length && diagnostics.has(e.document.uri)) diagnostics.delete(e.document.uri);
+    }),
+    vscode.workspace.onDidCloseTextDocument((doc) => diagnostics.delete(doc.uri)),
+  );
+  void deps.languageClient.whenReady().then(() => lensChanged.fire(), () => undefined);
+
+  // a restored panel (after a reload) shows what its webview kept in its state
+  context.subscriptions.push(
+    vscode.window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, {
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel) {
+        wirePanel(new ResultsPanel(panel, `restored:${++tabSeq}`, extensionUri));
+      },
+    }),
+  );
+}
