@@ -13,6 +13,7 @@ import { TsqLanguageClient } from './languageClient';
 import { getLog } from './log';
 import { errorMessage, type ServiceApi } from './service';
 import { registerObjectsView } from './tree/provider';
+import { registerResults } from './results';
 
 /** What `activate()` returns (read by the end-to-end tests through `getExtension('tsq.tsq').exports`). */
 export interface TsqApi {
@@ -86,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   });
 
   registerAdminCommands(context, connections, () => objects.refreshAll());
+  registerResults(context, { connections, languageClient, catalog: catalogFor });
 
   void connections.migratePasswords().then(() => {
     if (connections.activeConfig()) void connections.connect({ interactive: false, showErrors: true });
