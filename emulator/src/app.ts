@@ -37,6 +37,27 @@ export interface EmulatorOptions {
   now?: string | Date;
   /** Fastify request logging (default off). */
   logger?: boolean;
+  /**
+   * Test-only: delay every searchdata by `ms` milliseconds (only those whose query_string contains
+   * `match`, when given) before answering, so a test can cancel a slow query. A request the client
+   * aborts during the delay is dropped. CLI `--delay-searchdata MS[:TEXT]`, or the environment variable
+   * `TSQ_EMULATOR_DELAY_SEARCHDATA` in the same form (see `parseSearchDataDelay`).
+   */
+  delaySearchData?: { ms: number; match?: string };
+}
+
+/**
+ * Parses `MS[:TEXT]` (`--delay-searchdata`, `TSQ_EMULATOR_DELAY_SEARCHDATA`): a delay in milliseconds
+ * and an optional text the query must contain. Undefined for an empty value.
+ * @throws Error for anything else (e.g. a negative or non-integer delay)
+ */
+export function parseSearchDataDelay(value: string | undefined): { ms: number; match?: string } | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const i = value.indexOf(':');
+  const ms = Number(i < 0 ? value : value.slice(0, i));
+  if (!Number.isInteger(ms) || ms < 0) throw new Error(`--delay-searchdata: expected MS[:TEXT] with MS a whole number of milliseconds, got ${value}`);
+  const match = i < 0 ? undefined : value.slice(i + 1);
+  return match ? { ms, match } : { ms };
 }
 
 /** A running emulator. */
@@ -154,6 +175,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   try {
     const app = await createBaseApp(options.logger);
     apps.push(app);
+    const delay = options.delaySearchData;
+    if (delay && delay.ms > 0) {
+      app.addHook('preHandler', async (req, reply) => {
+        if (!/\/searchdata(\?|$)/.test(req.url)) return;
+        const q = String((req.query as Record<string, unknown> | undefined)?.query_string ?? '');
+        if (delay.match && !q.includes(delay.match)) return;
+        const aborted = await new Promise<boolean>((done) => {
+          const timer = setTimeout(() => done(false), delay.ms);
+          reply.raw.once('close', () => {
+            clearTimeout(timer);
+            done(true);
+          });
+        });
+        if (aborted) throw new Error('the client went away during --delay-searchdata');
+      });
+    }
     await registerPublicApi(app, { catalog, engine, search, sessions, verifyPassword, now, loopback });
     await registerLoadApi(app, ctx);
     let loadApp: FastifyInstance | undefined;

@@ -1,14 +1,14 @@
 /**
  * The emulator's command line:
  *   node dist/emulator.js [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR]
- *                         [--demo] [--now ISO-8601]
+ *                         [--demo] [--now ISO-8601] [--delay-searchdata MS[:TEXT]]
  * Prints `Analytics Service emulator listening on http://HOST:PORT` once it accepts requests (and the
  * load port's URL when it has its own). Ctrl-C or SIGTERM shuts it down cleanly.
  */
 import { parseArgs } from 'node:util';
-import { startEmulator } from './app';
+import { parseSearchDataDelay, startEmulator } from './app';
 
-const USAGE = 'usage: emulator [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR] [--demo] [--now ISO-8601]';
+const USAGE = 'usage: emulator [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR] [--demo] [--now ISO-8601] [--delay-searchdata MS[:TEXT]]';
 
 /** Parses a port flag; exits with a message for anything but an integer 0..65535. */
 function port(flag: string, v: string | undefined): number | undefined {
@@ -33,6 +33,8 @@ async function main(): Promise<void> {
         seed: { type: 'string' },
         demo: { type: 'boolean' },
         now: { type: 'string' },
+        // test-only: slow searchdata down (also TSQ_EMULATOR_DELAY_SEARCHDATA), see EmulatorOptions.delaySearchData
+        'delay-searchdata': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -45,6 +47,13 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  let delaySearchData;
+  try {
+    delaySearchData = parseSearchDataDelay(values['delay-searchdata'] ?? process.env.TSQ_EMULATOR_DELAY_SEARCHDATA);
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
   const emu = await startEmulator({
     host: values.host,
     port: port('port', values.port),
@@ -53,6 +62,7 @@ async function main(): Promise<void> {
     seed: values.seed,
     demo: values.demo,
     now: values.now,
+    delaySearchData,
   });
   console.log(`Analytics Service emulator listening on ${emu.url}`);
   if (emu.loadUrl) console.log(`Analytics Service emulator data-load API listening on ${emu.loadUrl}`);
