@@ -44,7 +44,11 @@ test('connected: the demo emulator in a real VS Code', { skip: e2eSkip(['dist/em
     await reportInHost(t, session, 6);
 
     await t.test('the wrong password showed an error notification', () => session.step('wrong-password', async () => {
-      const rows = await session.notifications((r) => r.some((x) => /password|credential|authenticat|401|sign.?in|log.?in/i.test(x)));
+      const isLoginError = (x: string): boolean => x.includes('TSQ') && x.includes('tsadmin') && /401|password|credential|authenticat/i.test(x);
+      const rows = await session.notifications((r) => r.some(isLoginError));
+      t.diagnostic(`notifications: ${JSON.stringify(rows)}`);
+      const errors = await session.page.locator('.notifications-center .notification-list-item', { has: session.page.locator('.codicon-error') }).allInnerTexts();
+      assert.ok(errors.some(isLoginError), `the login failure is an error notification: ${JSON.stringify(errors)}`);
       assert.ok(rows.every((x) => !x.includes(WRONG_PASSWORD)), `no notification shows the password: ${JSON.stringify(rows)}`);
     }));
 

@@ -179,6 +179,35 @@ export async function waitUntil<T>(probe: () => T | Promise<T>, what: string, ti
   }
 }
 
+/**
+ * Process groups of the services still running (code-server, emulator). They are started detached
+ * (their own group, so that stopping one stops its children too), which also means they would outlive
+ * this process if it died before close(): on exit or a termination signal they are killed here.
+ */
+const liveGroups = new Set<number>();
+/** Session folders not yet removed by close(); removed on exit as well. */
+const liveDirs = new Set<string>();
+let exitHandlersInstalled = false;
+function killLiveGroups(): void {
+  for (const pid of liveGroups) {
+    try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
+  }
+  liveGroups.clear();
+  for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
+  liveDirs.clear();
+}
+function installExitHandlers(): void {
+  if (exitHandlersInstalled) return;
+  exitHandlersInstalled = true;
+  process.on('exit', killLiveGroups);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      killLiveGroups();
+      process.kill(process.pid, signal);
+    });
+  }
+}
+
 /** A child process started in its own process group, its output going to a log file. */
 interface Service {
   proc: ChildProcess;
@@ -194,7 +223,9 @@ interface Service {
  * or `timeoutMs` passes.
  */
 async function startService(what: string, cmd: string, args: string[], opts: { log: string; env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs: number }): Promise<{ service: Service; match: RegExpMatchArray }> {
+  installExitHandlers();
   const proc = spawn(cmd, args, { cwd: ROOT, env: opts.env ?? childEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (proc.pid) liveGroups.add(proc.pid);
   const file = createWriteStream(opts.log);
   let text = '';
   const onData = (b: Buffer) => {
@@ -205,7 +236,15 @@ async function startService(what: string, cmd: string, args: string[], opts: { l
   proc.stdout!.on('data', onData);
   proc.stderr!.on('data', onData);
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  const exitPromise = new Promise<void>((r) => proc.once('exit', (code, signal) => { exited = { code, signal }; r(); }));
+  const exitPromise = new Promise<void>((r) => proc.once('exit', (code, signal) => {
+    exited = { code, signal };
+    // The group may still hold children (extension hosts, file watchers): end them with it.
+    if (proc.pid) {
+      try { process.kill(-proc.pid, 'SIGKILL'); } catch { /* none left */ }
+      liveGroups.delete(proc.pid);
+    }
+    r();
+  }));
   let spawnError: Error | undefined;
   proc.once('error', (e) => { spawnError = e; });
   const service: Service = {
@@ -305,6 +344,8 @@ export function copyWorkspace(target: string): void {
  */
 export async function startSession(options: SessionOptions): Promise<E2eSession> {
   const dir = mkdtempSync(join(tmpdir(), `tsq-e2e-${options.name}-`));
+  installExitHandlers();
+  liveDirs.add(dir);
   const workspace = join(dir, 'workspace');
   const userDataDir = join(dir, 'user-data');
   const extensionsDir = join(dir, 'extensions');
@@ -341,6 +382,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
       if (existsSync(join(userDataDir, 'logs'))) cpSync(join(userDataDir, 'logs'), join(keep, 'vscode-logs'), { recursive: true });
     }
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    liveDirs.delete(dir);
   };
 
   const timings: Record<string, number> = {};
