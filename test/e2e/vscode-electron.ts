@@ -29,7 +29,9 @@ async function main(): Promise<number> {
     });
     return 0;
   } catch (err) {
-    console.error(`test:vscode: ${err instanceof Error ? err.message : String(err)}`);
+    const message = err instanceof Error ? err.message : String(err);
+    const offline = /ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN/.test(message);
+    console.error(`test:vscode: ${message}${offline ? '\n(test:vscode downloads VS Code; where that is not possible, npm run test:e2e runs the same suites in code-server)' : ''}`);
     return 1;
   } finally {
     await emulator.stop();
