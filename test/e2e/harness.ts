@@ -13,7 +13,7 @@
  *      (TSQ_E2E_SUITE), where to write the results (TSQ_E2E_RESULT), the emulator's URL
  *      (TSQ_E2E_EMULATOR_URL) and the user-data-dir (TSQ_E2E_USER_DATA_DIR);
  *   4. opens the workbench in Chromium and waits for `.monaco-workbench`.
- * It offers helpers for the in-host suite's results, the command palette (F1), the Problems panel,
+ * It offers functions for the in-host suite's results, the command palette (F1), the Problems panel,
  * notifications, the tree views, the suggest widget and webviews (iframes in iframes), and takes a
  * screenshot into `.test-results/e2e/` when a step fails. Everything waits on state, never on fixed
  * sleeps, and {@link E2eSession.close} tears everything down (also after a failed start).

@@ -29,7 +29,7 @@ test('smoke: a .tsq file in a real VS Code without a connection', { skip: e2eSki
       assert.match(top ?? '', /keyword/i, `'top' is offered as a keyword: ${JSON.stringify(rows)}`);
     }));
 
-    // The Run-query and Load-CSV tests read their webviews through this helper; a built-in webview
+    // The Run-query and Load-CSV tests read their webviews through webviewFrame(); a built-in webview
     // (the Markdown preview) shows that it reaches into the nested iframes.
     await t.test('the harness reaches the DOM of a webview', () => session.step('webview', async () => {
       await session.openFile('notes.md');
