@@ -14,8 +14,10 @@ function allSuites() {
 
 async function run() {
   const names = process.env.TSQ_E2E_SUITES ? process.env.TSQ_E2E_SUITES.split(',').map((s) => s.trim()).filter(Boolean) : allSuites();
+  /** @type {string[]} */
   const failures = [];
   for (const name of names) {
+    /** @type {ReturnType<typeof import('./lib').defineSuite>} */
     const suite = require(path.join(__dirname, name));
     const results = await suite.run({ throwOnFailure: false });
     failures.push(...results.filter((r) => !r.ok).map((r) => `${name}: ${r.name}`));
