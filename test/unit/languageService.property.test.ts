@@ -9,7 +9,9 @@ import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../server/src/language/languageService';
-import { parseDocument, parseQuery } from '../../server/src/language/parser';
+import { parseDocument, parseQuery, parseTokens } from '../../server/src/language/parser';
+import { tokenize } from '../../server/src/language/lexer';
+import type { ParseDiagnostic } from '../../server/src/language/ast';
 import { MAX_DIAGNOSTICS } from '../../server/src/language/validation';
 import type { CatalogProvider, LanguageService } from '../../server/src/language/types';
 import { carsCatalog, datasetValues, flightsCatalog, makeCatalogProvider } from '../fixtures/catalogs';
@@ -107,6 +109,19 @@ test('parseQuery never throws and keeps its diagnostics inside the text', () => 
     const r = parseQuery(text);
     for (const x of r.diagnostics) assert.ok(x.start >= 0 && x.start <= x.end && x.end <= text.length);
   }), { numRuns: 300 });
+});
+
+test('parsing while lexing gives the same document as parsing all the tokens', () => {
+  const long = fc.array(soup, { maxLength: 40 }).map((xs) => xs.join('\n'));
+  fc.assert(fc.property(long, (text) => {
+    const d: ParseDiagnostic[] = [];
+    const a = parseDocument(text);
+    const b = parseTokens(text, tokenize(text, d), d);
+    assert.deepEqual([a.queries, a.directives, a.comments], [b.queries, b.directives, b.comments]);
+    // Lexer and parser diagnostics interleave differently; the set is the same.
+    const key = (x: ParseDiagnostic) => `${x.start}:${x.end}:${x.code}:${x.message}`;
+    assert.deepEqual(a.diagnostics.map(key).sort(), b.diagnostics.map(key).sort());
+  }), { numRuns: 100 });
 });
 
 test('a 10 MB file, binary bytes, huge lines and unbalanced brackets', async () => {

@@ -7,13 +7,13 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CodeActionContext, CompletionList, Diagnostic, Hover, Position, Range } from 'vscode-languageserver-types';
-import type { ParseDiagnostic, TsqDocument } from './ast';
+import type { TsqDocument } from './ast';
 import { getCodeActions } from './codeActions';
 import { doComplete } from './completion';
 import { format } from './format';
 import { doHover } from './hover';
 import { tokenize, type Token } from './lexer';
-import { parseTokens } from './parser';
+import { parseDocument } from './parser';
 import { getQueries } from './queries';
 import { getSemanticTokens } from './semanticTokens';
 import { findDocumentSymbols } from './symbols';
@@ -45,7 +45,8 @@ interface CacheEntry {
   version: number;
   text: string;
   doc: TsqDocument;
-  tokens: Token[];
+  /** Made on first use (completion, semantic tokens, formatting): validation alone never needs them. */
+  tokens: Token[] | undefined;
 }
 
 /** Number of documents whose parse is kept (least recently used dropped first). */
@@ -72,10 +73,8 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
       }
     }
     const text = document.getText();
-    const diagnostics: ParseDiagnostic[] = [];
-    const tokens = tokenize(text, diagnostics);
-    const doc = parseTokens(text, tokens, diagnostics);
-    const e: CacheEntry = { version: document.version, text, doc, tokens };
+    const doc = parseDocument(text);
+    const e: CacheEntry = { version: document.version, text, doc, tokens: undefined };
     cache.delete(key);
     cache.set(key, e);
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -84,7 +83,10 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
 
   const ctx: ServiceContext = {
     parse: (document) => entry(document).doc,
-    tokens: (document) => entry(document).tokens,
+    tokens: (document) => {
+      const e = entry(document);
+      return (e.tokens ??= tokenize(e.text));
+    },
   };
   if (options.catalog) ctx.catalog = safeCatalog(options.catalog);
 

@@ -101,9 +101,39 @@ const isColumnCut = (c: number) => c < 128 && CUT[c] === 1;
  * @returns the tokens in order, comments included. Never throws.
  */
 export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[] {
-  const n = text.length;
   const tokens: Token[] = [];
-  let diagCount = 0;
+  new Lexer(text, diagnostics).scan(tokens, Infinity);
+  return tokens;
+}
+
+/**
+ * An incremental lexer over one text: `scan(out, count)` appends the next tokens, so a caller can parse
+ * a large text without keeping every token alive at once (parser.ts `parseDocument`). The tokens and
+ * diagnostics are exactly those of `tokenize`.
+ */
+export class Lexer {
+  private readonly state = { pos: 0, diagCount: 0 };
+
+  /** @param diagnostics optional sink for lexical problems (see `tokenize`). */
+  constructor(private readonly text: string, private readonly diagnostics?: ParseDiagnostic[]) {}
+
+  /** True once the whole text was scanned. */
+  get done(): boolean {
+    return this.state.pos >= this.text.length;
+  }
+
+  /** Appends at least `count` tokens to `out` (a few more when one construct makes several), or all that are left. Never throws. */
+  scan(out: Token[], count: number): void {
+    scanTokens(this.text, this.diagnostics, this.state, out, count);
+  }
+}
+
+/** The scanning loop of `Lexer.scan` (a plain function: V8 optimizes it better than a method). */
+function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: { pos: number; diagCount: number }, out: Token[], count: number): void {
+  const n = text.length;
+  const tokens = out;
+  const target = count === Infinity ? Number.MAX_SAFE_INTEGER : out.length + count;
+  let diagCount = state.diagCount;
   const report = (start: number, end: number, code: string, message: string, severity: 'error' | 'warning' = 'error') => {
     if (!diagnostics || diagCount >= MAX_LEXER_DIAGNOSTICS) return;
     diagCount++;
@@ -134,8 +164,8 @@ export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[]
     return pos + len === n || !isWordPart(text.charCodeAt(pos + len));
   };
 
-  let i = 0;
-  while (i < n) {
+  let i = state.pos;
+  while (i < n && tokens.length < target) {
     const c = text.charCodeAt(i);
 
     // Whitespace; a run with two line breaks holds a blank line.
@@ -419,7 +449,8 @@ export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[]
     const shown = text.slice(s, Math.min(i, s + 20)).replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
     report(s, i, codes.STRAY_CHARACTER, `Unexpected character${i - s > 1 ? 's' : ''} ${JSON.stringify(shown)}: columns go in [brackets], values in 'quotes'.`);
   }
-  return tokens;
+  state.pos = i;
+  state.diagCount = diagCount;
 }
 
 /** `{` followed case-insensitively by `rest` (e.g. `null}`). */

@@ -13,7 +13,7 @@ import type {
 } from './ast';
 import * as codes from './diagnosticCodes';
 import { AGGREGATIONS, DATE_BUCKETS, findDateBucket } from './keywords';
-import { tokenize, type Token } from './lexer';
+import { Lexer, tokenize, type Token } from './lexer';
 
 /** Upper bound on diagnostics kept per document (the rest are dropped; a 10 MB file of garbage stays usable). */
 export const MAX_PARSE_DIAGNOSTICS = 2000;
@@ -50,67 +50,81 @@ const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
  */
 export function parseDocument(text: string): TsqDocument {
   const diagnostics: ParseDiagnostic[] = [];
-  const tokens = tokenize(text, diagnostics);
-  return parseTokens(text, tokens, diagnostics);
+  const lexer = new Lexer(text, diagnostics);
+  const builder = new DocumentBuilder(text, diagnostics);
+  // Tokens are scanned a chunk at a time and dropped once their query is parsed, so they die young.
+  const chunk: Token[] = [];
+  while (!lexer.done) {
+    chunk.length = 0;
+    lexer.scan(chunk, 512);
+    for (let k = 0; k < chunk.length; k++) builder.add(chunk[k]!);
+  }
+  return builder.finish();
 }
 
 /**
- * Same as `parseDocument`, from tokens already made by `tokenize(text, diagnostics)` (the language service
- * keeps the tokens for completion and semantic tokens). `diagnostics` receives the parser's problems too.
+ * Same as `parseDocument`, from tokens already made by `tokenize(text, diagnostics)`. `diagnostics`
+ * receives the parser's problems too.
  */
 export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDiagnostic[]): TsqDocument {
-  const queries: Query[] = [];
-  const directives: DataSourceDirective[] = [];
-  const comments: Comment[] = [];
-  let directive: DataSourceDirective | undefined;
-  const sink = new DiagnosticSink(diagnostics);
-  const parser = new ClauseParser(sink);
-  // The current query: tokens [from, last] of `tokens`, comments among them in `inner`.
-  let from = -1;
-  let last = -1;
-  let inner: Comment[] | undefined;
+  const builder = new DocumentBuilder(text, diagnostics);
+  for (let k = 0; k < tokens.length; k++) builder.add(tokens[k]!);
+  return builder.finish();
+}
 
-  const flush = () => {
-    if (from >= 0) {
-      let q: Query;
-      if (inner) {
-        const body: Token[] = [];
-        for (let k = from; k <= last; k++) if (tokens[k]!.kind !== 'comment') body.push(tokens[k]!);
-        q = buildQuery(text, body, 0, body.length, inner, parser, directive);
-      } else q = buildQuery(text, tokens, from, last + 1, undefined, parser, directive);
-      queries.push(q);
-    }
-    from = -1;
-    inner = undefined;
-  };
+/** Splits a token stream into directives, comments and queries, parsing each query when it ends. */
+class DocumentBuilder {
+  private readonly queries: Query[] = [];
+  private readonly directives: DataSourceDirective[] = [];
+  private readonly comments: Comment[] = [];
+  private directive: DataSourceDirective | undefined;
+  private readonly sink: DiagnosticSink;
+  private readonly parser: ClauseParser;
+  /** Significant tokens of the current query (reused). */
+  private readonly current: Token[] = [];
+  /** Comments inside the current query. */
+  private inner: Comment[] | undefined;
 
-  for (let k = 0; k < tokens.length; k++) {
-    const t = tokens[k]!;
+  constructor(private readonly text: string, private readonly diagnostics: ParseDiagnostic[]) {
+    this.sink = new DiagnosticSink(diagnostics);
+    this.parser = new ClauseParser(this.sink);
+  }
+
+  add(t: Token): void {
     switch (t.kind) {
       case 'comment': {
         const c: Comment = { kind: 'comment', start: t.start, end: t.end };
-        comments.push(c);
-        if (from >= 0) (inner ??= []).push(c);
-        break;
+        this.comments.push(c);
+        if (this.current.length) (this.inner ??= []).push(c);
+        return;
       }
       case 'directive':
-        flush();
-        directive = t.value !== ''
+        this.flush();
+        this.directive = t.value !== ''
           ? { kind: 'datasource', start: t.start, end: t.end, value: t.value, valueSpan: { start: t.innerStart, end: t.innerEnd } }
           : { kind: 'datasource', start: t.start, end: t.end };
-        directives.push(directive);
-        break;
+        this.directives.push(this.directive);
+        return;
       case 'semicolon':
       case 'blank':
-        flush();
-        break;
+        this.flush();
+        return;
       default:
-        if (from < 0) from = k;
-        last = k;
+        this.current.push(t);
     }
   }
-  flush();
-  return { queries, directives, comments, diagnostics };
+
+  private flush(): void {
+    const cur = this.current;
+    if (cur.length) this.queries.push(buildQuery(this.text, cur, 0, cur.length, this.inner, this.parser, this.directive));
+    cur.length = 0;
+    this.inner = undefined;
+  }
+
+  finish(): TsqDocument {
+    this.flush();
+    return { queries: this.queries, directives: this.directives, comments: this.comments, diagnostics: this.diagnostics };
+  }
 }
 
 /**
