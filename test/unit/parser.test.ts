@@ -136,7 +136,7 @@ test('error recovery: two mistakes in one query are both reported, the rest stil
   assert.ok(query.clauses.some((x) => x.kind === 'filter' && x.column.name === 'delay'));
   assert.ok(query.clauses.some((x) => x.kind === 'dateFilter'));
   const d = parseDocument("[a] = 'x [b]\n[c] sort by\n\n[d] #");
-  assert.deepEqual(d.diagnostics.map((x) => x.code), [codes.UNTERMINATED_VALUE, codes.STRAY_CHARACTER, codes.MISSING_OPERAND]);
+  assert.deepEqual(d.diagnostics.map((x) => x.code), [codes.UNTERMINATED_VALUE, codes.MISSING_OPERAND, codes.STRAY_CHARACTER]);
   assert.equal(d.queries.length, 2);
 });
 

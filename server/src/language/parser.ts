@@ -123,6 +123,15 @@ class DocumentBuilder {
 
   finish(): TsqDocument {
     this.flush();
+    // Lexer and parser problems interleave; answer them in document order (stable).
+    const d = this.diagnostics;
+    for (let k = 1; k < d.length; k++) {
+      if (d[k - 1]!.start > d[k]!.start) {
+        const sorted = d.map((x, i) => ({ x, i })).sort((a, b) => a.x.start - b.x.start || a.i - b.i);
+        for (let j = 0; j < d.length; j++) d[j] = sorted[j]!.x;
+        break;
+      }
+    }
     return { queries: this.queries, directives: this.directives, comments: this.comments, diagnostics: this.diagnostics };
   }
 }
