@@ -19,7 +19,8 @@
  * sleeps, and {@link E2eSession.close} tears everything down (also after a failed start).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -282,20 +283,62 @@ function runOrThrow(what: string, cmd: string, args: string[], env?: NodeJS.Proc
   return out;
 }
 
+/** Files below `dir` (recursively), sorted; missing dir gives none. */
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => {
+    const p = join(dir, e.name);
+    return e.isDirectory() ? listFiles(p) : [p];
+  });
+}
+
 /**
- * Packages the extension under test (from dist/ as built) and the runner extension into `dir`
- * and installs both into `extensionsDir` with code-server's --install-extension.
+ * Packages with `pack(out)` unless a .vsix made from the same inputs is in `.test-results/e2e-cache/`
+ * (keyed by a SHA-256 of the inputs' paths and contents), so that the sessions of one test run
+ * package once. Writes to a temporary name and renames, so parallel test files never read half a file.
+ * @returns the .vsix path
  */
-export function installExtensions(dir: string, extensionsDir: string, userDataDir: string): void {
-  // TSQ_E2E_VSIX names an already packaged extension to test instead (e.g. a release build).
-  const vsix = process.env.TSQ_E2E_VSIX ? resolve(process.env.TSQ_E2E_VSIX) : join(dir, 'tsq.vsix');
-  if (!process.env.TSQ_E2E_VSIX) {
-    runOrThrow('packaging the extension (scripts/package.mjs --no-build)', process.execPath, [join(ROOT, 'scripts', 'package.mjs'), '--no-build', '--out', vsix]);
+function cachedVsix(name: string, inputs: string[], pack: (out: string) => void): string {
+  const hash = createHash('sha256');
+  for (const f of inputs.filter((x) => existsSync(x))) hash.update(f).update('\0').update(readFileSync(f)).update('\0');
+  const cacheDir = join(ROOT, '.test-results', 'e2e-cache');
+  const out = join(cacheDir, `${name}-${hash.digest('hex').slice(0, 16)}.vsix`);
+  if (existsSync(out)) return out;
+  mkdirSync(cacheDir, { recursive: true });
+  // Older packages of the same name (an hour or more: no session still installs them) go.
+  for (const f of readdirSync(cacheDir).filter((x) => x.startsWith(`${name}-`) && x.endsWith('.vsix'))) {
+    const p = join(cacheDir, f);
+    if (Date.now() - statSync(p).mtimeMs > 3_600_000) rmSync(p, { force: true });
   }
-  const runnerVsix = join(dir, 'tsq-e2e-runner.vsix');
-  const vsce = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', runnerVsix], { cwd: join(ROOT, 'test', 'e2e', 'runner-extension'), env: childEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0) throw new Error(`packaging the runner extension failed:\n${r.stdout}${r.stderr}`);
+  const tmp = `${out}.${process.pid}.tmp.vsix`;
+  pack(tmp);
+  renameSync(tmp, out);
+  return out;
+}
+
+/**
+ * Packages the extension under test (from dist/ as built; cached by content) and the runner
+ * extension, and installs both into `extensionsDir` with code-server's --install-extension.
+ * TSQ_E2E_VSIX names an already packaged extension to test instead (e.g. a release build).
+ */
+export function installExtensions(extensionsDir: string, userDataDir: string): void {
+  const extensionInputs = [
+    ...['package.json', '.vscodeignore', 'README.md', 'CHANGELOG.md', 'LICENSE', 'language-configuration.json'].map((f) => join(ROOT, f)),
+    ...listFiles(join(ROOT, 'dist')).filter((f) => !f.endsWith('.map')),
+    ...listFiles(join(ROOT, 'syntaxes')),
+    ...listFiles(join(ROOT, 'resources')),
+  ];
+  const vsix = process.env.TSQ_E2E_VSIX
+    ? resolve(process.env.TSQ_E2E_VSIX)
+    : cachedVsix('tsq', extensionInputs, (out) => {
+      runOrThrow('packaging the extension (scripts/package.mjs --no-build)', process.execPath, [join(ROOT, 'scripts', 'package.mjs'), '--no-build', '--out', out]);
+    });
+  const runnerDir = join(ROOT, 'test', 'e2e', 'runner-extension');
+  const runnerVsix = cachedVsix('tsq-e2e-runner', listFiles(runnerDir), (out) => {
+    const vsce = join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+    const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: runnerDir, env: childEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    if (r.status !== 0) throw new Error(`packaging the runner extension failed:\n${r.stdout}${r.stderr}`);
+  });
   runOrThrow('installing the extensions into code-server', codeServerBin(), ['--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix, '--install-extension', runnerVsix]);
 }
 
@@ -393,7 +436,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     mark = now;
   };
   try {
-    installExtensions(dir, extensionsDir, userDataDir);
+    installExtensions(extensionsDir, userDataDir);
     lap('package+install');
     if (options.emulator) {
       emulator = await startEmulator(join(dir, 'emulator-data'), join(dir, 'emulator.log'));
