@@ -60,7 +60,7 @@ test('unknown column with the closest names in data', async () => {
   const data = d.data as UnknownColumnData;
   assert.deepEqual(data.suggestions, ['delay']);
   assert.equal(data.dataSource, 'Flights');
-  assert.match(d.message, /\[delay\]/);
+  assert.match(String(d.message), /\[delay\]/);
   const far = await expectOne(F + '[zzzzzzzzzz]', codes.UNKNOWN_COLUMN, 'zzzzzzzzzz');
   assert.deepEqual((far.data as UnknownColumnData).suggestions, []);
   // Case differences are fine (seed 8.2: execution is case-insensitive).
@@ -78,11 +78,13 @@ test('a column name ambiguous ignoring case (seed 8.3)', async () => {
     { name: 'Sales', dataType: 'DOUBLE', kind: 'MEASURE' },
   ] };
   const d = await expectOne("@datasource 'Dup'\n[Region] [Sales]", codes.AMBIGUOUS_COLUMN, 'Region', { catalog: makeCatalogProvider([src]) });
-  assert.match(d.message, /\[Region\].*\[region\]/);
+  assert.match(String(d.message), /\[Region\].*\[region\]/);
 });
 
 test('date buckets, text operators and quoted texts against column types', async () => {
   await expectOne(F + '[origin].monthly [delay]', codes.BUCKET_ON_NON_DATE, 'monthly');
+  await expectOne(F + '[delay] last 7 days', codes.DATE_FILTER_ON_NON_DATE, '[delay]');
+  assert.deepEqual((await validate(F + '[delay] [date] last 7 days')).diags, []);
   await expectOne(F + "[delay] contains '5'", codes.TEXT_OPERATOR_ON_NUMBER, 'contains');
   await expectOne(F + "[delay] not begins with '5'", codes.TEXT_OPERATOR_ON_NUMBER, 'not begins with');
   const w = await expectOne(F + "[distance] > '1000'", codes.TEXT_COMPARED_TO_NUMBER, "'1000'");
@@ -100,7 +102,7 @@ test('formulas defined inside a query (seed 8.6)', async () => {
 
 test('unknown data source, query with no data source, default data source', async () => {
   const d = await expectOne("@datasource 'Flightz'\n[origin]", codes.UNKNOWN_DATA_SOURCE, 'Flightz');
-  assert.match(d.message, /'Flights'/);
+  assert.match(String(d.message), /'Flights'/);
   await expectOne('[origin] [delay]', codes.NO_DATA_SOURCE, '[origin]');
   // By GUID, and any case, is known.
   const guid = flightsCatalog().id;

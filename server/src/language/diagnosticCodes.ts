@@ -45,6 +45,11 @@ export const UNKNOWN_COLUMN = 'tsq.unknownColumn';
 export const AMBIGUOUS_COLUMN = 'tsq.ambiguousColumn';
 /** A date bucket on a column that is not DATE/DATE_TIME/TIME. Error. */
 export const BUCKET_ON_NON_DATE = 'tsq.bucketOnNonDate';
+/**
+ * A relative date filter written right after a column that is not a date (`[delay] last 7 days`): the
+ * parser binds it to that column, the service would refuse it. Error.
+ */
+export const DATE_FILTER_ON_NON_DATE = 'tsq.dateFilterOnNonDate';
 /** A text operator (`contains`, `begins with`, …) on a numeric column (field notes 2.4). Error. */
 export const TEXT_OPERATOR_ON_NUMBER = 'tsq.textOperatorOnNumber';
 /** A quoted text compared with `>`/`<`/`>=`/`<=` to a numeric column. Warning. */
@@ -61,6 +66,6 @@ export const ALL_DIAGNOSTIC_CODES: readonly string[] = [
   UNTERMINATED_VALUE, UNCLOSED_BRACKET, EMPTY_COLUMN, BRACKET_IN_COLUMN, QUOTE_IN_VALUE, DOUBLE_QUOTED_VALUE,
   MISSING_OPERAND, BETWEEN_WITHOUT_AND, STRAY_CHARACTER, UNKNOWN_WORD, UNCLOSED_PAREN, UNKNOWN_DIRECTIVE,
   DIRECTIVE_WITHOUT_VALUE, UNKNOWN_BUCKET,
-  UNKNOWN_COLUMN, AMBIGUOUS_COLUMN, BUCKET_ON_NON_DATE, TEXT_OPERATOR_ON_NUMBER, TEXT_COMPARED_TO_NUMBER,
+  UNKNOWN_COLUMN, AMBIGUOUS_COLUMN, BUCKET_ON_NON_DATE, DATE_FILTER_ON_NON_DATE, TEXT_OPERATOR_ON_NUMBER, TEXT_COMPARED_TO_NUMBER,
   FORMULA_IN_QUERY, UNKNOWN_DATA_SOURCE, NO_DATA_SOURCE,
 ];

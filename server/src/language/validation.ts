@@ -40,7 +40,7 @@ const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|mi
  * - With a catalog that answers: `tsq.unknownDataSource` (an `@datasource` not among the data sources),
  *   `tsq.noDataSource` (a query with neither `@datasource` nor `settings.defaultDataSource`),
  *   `tsq.unknownColumn` (with `data: UnknownColumnData`), `tsq.ambiguousColumn` (seed 8.3),
- *   `tsq.bucketOnNonDate`, `tsq.textOperatorOnNumber`, `tsq.textComparedToNumber`, `tsq.formulaInQuery`
+ *   `tsq.bucketOnNonDate`, `tsq.dateFilterOnNonDate`, `tsq.textOperatorOnNumber`, `tsq.textComparedToNumber`, `tsq.formulaInQuery`
  *   (seed 8.6).
  * - Codes listed in `settings.disabledDiagnostics` are dropped.
  * - When `token` is cancelled, answers [] (the caller re-asks).
@@ -174,6 +174,9 @@ function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void 
       if (!col) continue;
       if (ref.bucket?.known && ref.bucket.known !== 'detailed' && isKnownDataType(col.dataType) && !DATE_TYPES.has(col.dataType)) {
         add(ref.bucket, codes.BUCKET_ON_NON_DATE, `[${ref.name}] is ${col.dataType}, not a date: the date bucket "${ref.bucket.known}" only applies to DATE, DATE_TIME or TIME columns.`, DiagnosticSeverity.Error);
+      }
+      if (clause.kind === 'dateFilter' && isKnownDataType(col.dataType) && !DATE_TYPES.has(col.dataType)) {
+        add(ref, codes.DATE_FILTER_ON_NON_DATE, `[${ref.name}] is ${col.dataType}, not a date, so the date filter after it cannot apply to it: write the date column before the filter, e.g. [${ref.name}] [date] …`, DiagnosticSeverity.Error);
       }
       if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation && NUMERIC.has(col.dataType)) {
         if (TEXT_OPS.has(clause.operator)) {
