@@ -773,7 +773,7 @@ export function tokenAt(tokens: readonly Token[], offset: number): { index: numb
   const cand = tokens[lo];
   if (cand && cand.start < offset && offset <= cand.end && cand.kind !== 'blank') token = cand;
   else if (cand && cand.start === offset && cand.end === offset) token = cand;
-  let p = (token ? lo : lo) - 1;
+  let p = lo - 1;
   while (p >= 0 && isTrivia(tokens[p]!)) p--;
   const inComment = !!token && token.kind === 'comment';
   return { index: lo, token, previous: p >= 0 ? tokens[p] : undefined, inComment };
