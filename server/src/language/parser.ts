@@ -5,6 +5,16 @@
  *
  * The emulator's searchdata uses `parseQuery` on a lone query string and compiles the clauses to SQL.
  *
+ * Choices the AST relies on:
+ * - A relative date written right after a plain column (no bucket, no aggregation, not after `by` or
+ *   `for each`) filters that column: `[date] last 7 days` is one `dateFilter` on [date] and does not list
+ *   it. Anywhere else it stands alone (`column` omitted: the data source's date column).
+ * - `ranked by [col]` attaches to the query's `top`/`bottom` wherever it is written; without one it is a
+ *   `keyword` clause.
+ * - An aggregation before a column makes a `column` clause (or a `filter` with `aggregation` when an
+ *   operator follows, as after `for`); `for` itself makes no clause.
+ * - A bare word in value position is taken as a text value (with a `tsq.unknownWord` warning).
+ *
  * Pure: no `vscode`, no connection, no I/O. Never throws.
  */
 import type {
@@ -25,9 +35,9 @@ const WORD_OPERATORS = new Set<string>([
   'contains', 'not contains', 'begins with', 'not begins with', 'ends with', 'not ends with', 'similar to', 'not similar to',
 ]);
 const UNITS = new Set<string>(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']);
-const TO_DATE: Record<string, 'week' | 'month' | 'quarter' | 'year'> = {
-  'week to date': 'week', 'month to date': 'month', 'quarter to date': 'quarter', 'year to date': 'year',
-};
+const TO_DATE = new Map<string, 'week' | 'month' | 'quarter' | 'year'>([
+  ['week to date', 'week'], ['month to date', 'month'], ['quarter to date', 'quarter'], ['year to date', 'year'],
+]);
 /** Keywords that take a parenthesised argument: `in (subsearch)`, `month of quarter (date)`. */
 const PAREN_KEYWORDS = new Set<string>([
   'in', 'not in', 'month of quarter', 'week of quarter', 'week of month', 'day of quarter',
@@ -350,11 +360,6 @@ class ClauseParser {
     return { kind: 'column', name: tok.value, nameSpan: { start: tok.innerStart, end: tok.innerEnd }, closed: tok.closed, bucket, start: tok.start, end: bucket.end };
   }
 
-  /** Canonical keyword name for buckets; keyword tokens keep their canonical name in `value`. */
-  private rawText(b: Token): string {
-    return b.value;
-  }
-
   /** A column, possibly aggregated, followed by an operator (filter), a relative date (dateFilter) or nothing (column). */
   private columnClause(aggregation: Aggregation | undefined, aggTok: Token | undefined, first: Token, flags?: { by?: boolean; forEach?: boolean }): void {
     const col = this.columnRef();
@@ -488,9 +493,10 @@ class ClauseParser {
         this.i++;
         return { filter: { type: a.value }, end: a.end };
       }
-      if (a.value in TO_DATE) {
+      const toDate = TO_DATE.get(a.value);
+      if (toDate) {
         this.i++;
-        return { filter: { type: 'toDate', unit: TO_DATE[a.value]! }, end: a.end };
+        return { filter: { type: 'toDate', unit: toDate }, end: a.end };
       }
       if (a.value === 'this' || a.value === 'last' || a.value === 'next') {
         const b = this.peek(1);
