@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { COLUMN_DATA_TYPES } from '../../server/src/protocol';
 import { PRIVILEGES } from '../../emulator/src/catalog';
 import { demoSeed } from '../../emulator/src/demo';
+import { readSeedFolder } from '../../emulator/src/seed';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const schema = JSON.parse(readFileSync(join(__dirname, '..', '..', 'emulator', 'model.schema.json'), 'utf8'));
 
@@ -23,10 +26,7 @@ test('the demo seed uses only members the schema declares (besides the internal 
   for (const t of demo.tables as { columns: Record<string, unknown>[] }[]) for (const c of t.columns) for (const k of Object.keys(c)) assert.ok(colKeys.has(k), `column member ${k}`);
 });
 
-test('model.json may not carry the internal select member', async () => {
-  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { readSeedFolder } = await import('../../emulator/src/seed');
+test('model.json may not carry the internal select member', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tsq-core-schema-'));
   try {
     writeFileSync(join(dir, 'model.json'), JSON.stringify({ tables: [{ database: 'd', name: 't', select: 'SELECT 1' }] }));

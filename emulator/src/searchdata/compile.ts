@@ -57,6 +57,10 @@ export interface CompiledQuery {
    * `LIMIT ? OFFSET ?`; bind `[...params, limit, offset]`.
    */
   pagedSql: string;
+  /** One page without the total: `sql` + `LIMIT ? OFFSET ?`; bind `[...params, limit, offset]`. */
+  pageSql: string;
+  /** The number of rows of the whole result: `SELECT count(*) FROM (…)`; bind `params`. */
+  countSql: string;
   params: SqlParam[];
   columnNames: string[];
   columnKinds: OutputKind[];
@@ -611,6 +615,8 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   return {
     sql: `SELECT ${outList.join(', ')} FROM ${from}${orderSql}`,
     pagedSql: `SELECT ${outList.join(', ')}, count(*) OVER () AS __total FROM ${from}${orderSql} LIMIT ? OFFSET ?`,
+    pageSql: `SELECT ${outList.join(', ')} FROM ${from}${orderSql} LIMIT ? OFFSET ?`,
+    countSql: `SELECT count(*) FROM ${from}`,
     params,
     columnNames: outNames,
     columnKinds: outKinds,

@@ -65,6 +65,7 @@ export class SearchService {
   /** Drops whatever is cached for a table (called after a load commits). */
   invalidate(_tableId: string): void {
     this.compiled.clear();
+    dropPreparedStatements();
   }
 
   /**
@@ -91,14 +92,14 @@ export class SearchService {
   async search(ds: LogicalTable, query: string, req: PageRequest): Promise<SearchResult> {
     const compiled = this.compile(ds, query);
     const { pageSize, offset } = pageOf(req);
-    const rows = await this.engine.withConnection(async (c) => runPrepared(c, compiled.pagedSql, [...compiled.params, pageSize, offset]));
-    let total: number;
-    if (rows.length > 0) total = Number(rows[0]![rows[0]!.length - 1]);
-    else if (offset === 0) total = 0;
-    else {
-      const r = await this.engine.withConnection(async (c) => runPrepared(c, `SELECT count(*) FROM (${compiled.sql})`, compiled.params));
-      total = Number(r[0]![0]);
-    }
+    // One page without a window count; the total is then known unless the page is full or empty past
+    // the start, in which case a count of the whole result follows (field notes 1.4 totalRowCount).
+    const { rows, total } = await this.engine.withConnection(async (c) => {
+      const page = await runPrepared(c, compiled.pageSql, [...compiled.params, pageSize, offset]);
+      if ((page.length > 0 || offset === 0) && page.length < pageSize) return { rows: page, total: offset + page.length };
+      const r = await runPrepared(c, compiled.countSql, compiled.params);
+      return { rows: page, total: Number(r[0]![0]) };
+    });
     const n = compiled.columnNames.length;
     let data: unknown[][] | Record<string, unknown>[];
     if (req.formattype === 'FULL') {
@@ -121,9 +122,26 @@ export class SearchService {
   }
 }
 
+/** Prepared statements kept per connection, keyed by SQL text (planning is a good part of a small query's time). */
+const statements = new WeakMap<DuckDBConnection, { generation: number; map: Map<string, DuckDBPreparedStatement> }>();
+let generation = 0;
+
+/** Forgets every cached prepared statement (after a table changed shape or was replaced). */
+export function dropPreparedStatements(): void {
+  generation++;
+}
+
 /** Prepares (binding values as parameters, never as text) and runs a statement; returns its rows. */
 export async function runPrepared(c: DuckDBConnection, sql: string, params: SqlParam[]): Promise<unknown[][]> {
-  const stmt: DuckDBPreparedStatement = await c.prepare(sql);
+  let entry = statements.get(c);
+  if (!entry || entry.generation !== generation) statements.set(c, (entry = { generation, map: new Map() }));
+  const cache = entry.map;
+  let stmt: DuckDBPreparedStatement | undefined = cache.get(sql);
+  if (!stmt) {
+    stmt = await c.prepare(sql);
+    if (cache.size >= 200) cache.clear();
+    cache.set(sql, stmt);
+  } else stmt.clearBindings();
   params.forEach((p, i) => {
     if (typeof p === 'number') {
       if (Number.isInteger(p) && Math.abs(p) < 2 ** 53) stmt.bindBigInt(i + 1, BigInt(p));
@@ -131,6 +149,6 @@ export async function runPrepared(c: DuckDBConnection, sql: string, params: SqlP
     } else if (typeof p === 'boolean') stmt.bindBoolean(i + 1, p);
     else stmt.bindVarchar(i + 1, p);
   });
-  const reader = await stmt.runAndReadAll();
+  const reader = await stmt!.runAndReadAll();
   return reader.getRows() as unknown[][];
 }
