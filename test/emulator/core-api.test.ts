@@ -193,6 +193,21 @@ describe('privileges and administration operations', () => {
     assert.equal((await core.call('POST', '/group/addprivilege', { privilege: 'FLYING', groupNames: '["Data Managers"]' }, admin, true)).status, 400);
     assert.equal((await core.call('POST', '/group/addprivilege', { privilege: 'AUTHORING', groupNames: '["Nobody"]' }, admin, true)).status, 400);
   });
+  test("removing a group's DATAMANAGEMENT makes its users' StartLoad answer 403 (load API through the same context)", async () => {
+    const principals = JSON.stringify([{ name: 'loader2', principalTypeEnum: 'LOCAL_USER', groupNames: ['Data Managers'] }]);
+    assert.equal((await core.call('POST', '/user/sync', { principals, password: 'pw2', applyChanges: true }, admin, true)).status, 200);
+    const session = await fetch(`${core.emu.url}/ts_dataservice/v1/public/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'loader2', password: 'pw2' }) });
+    assert.equal(session.status, 200);
+    const cookie = session.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const start = () => fetch(`${core.emu.url}/ts_dataservice/v1/public/loads`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ target: { database: 'demo', table: 'flights' } }) });
+    const ok = await start();
+    assert.equal(ok.status, 202, await ok.text());
+    assert.equal((await core.call('POST', '/group/removeprivilege', { privilege: 'DATAMANAGEMENT', groupNames: '["Data Managers"]' }, admin, true)).status, 204);
+    const refused = await start();
+    assert.equal(refused.status, 403);
+    assert.match(await refused.text(), /User does not have required privileges/);
+    assert.equal((await core.call('POST', '/group/addprivilege', { privilege: 'DATAMANAGEMENT', groupNames: '["Data Managers"]' }, admin, true)).status, 204);
+  });
   test('user/updatepassword needs the current password and ends other sessions', async () => {
     const other = await core.login('analyst', 'analyst');
     const wrong = await core.call('POST', '/user/updatepassword', { name: 'analyst', currentpassword: 'nope', password: 'new-pw' }, analyst, true);

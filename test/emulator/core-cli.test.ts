@@ -102,6 +102,24 @@ describe('the command line', () => {
   });
 });
 
+describe('--load-port', () => {
+  test('serves the data-load API alone on its own port, which node_address names', async () => {
+    const core = await startCore({ loadPort: 0 }, tempDir());
+    try {
+      assert.ok(core.emu.loadUrl);
+      const loadPort = Number(new URL(core.emu.loadUrl!).port);
+      assert.notEqual(loadPort, Number(new URL(core.emu.url).port));
+      assert.deepEqual(core.emu.ctx.nodeAddress(), { host: '127.0.0.1', port: loadPort });
+      const pub = await fetch(`${core.emu.loadUrl}${PREFIX}/session/login`, { method: 'POST', body: 'username=tsadmin&password=admin', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      assert.equal(pub.status, 404, 'no public API on the load port');
+      const cookie = await core.login('tsadmin', 'admin');
+      assert.equal((await core.call('GET', '/metadata/listobjectheaders', {}, cookie)).status, 200, 'both APIs on the main port');
+    } finally {
+      await core.stop();
+    }
+  });
+});
+
 describe('seed folders', () => {
   test('column kinds and types are inferred from the CSV, names with quotes work', async () => {
     const core = await startCore({ demo: false, seed: seedFolder() }, tempDir());
