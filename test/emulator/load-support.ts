@@ -209,3 +209,8 @@ export async function session(base: string, user: { username: string; password: 
 export function def(table: string, extra: { format?: Record<string, unknown>; load_options?: Record<string, unknown>; advanced_options?: Record<string, unknown> } = {}): unknown {
   return { target: { database: DB, table }, format: { type: 'CSV', ...extra.format }, load_options: { ...extra.load_options }, advanced_options: { ...extra.advanced_options } };
 }
+
+/** `session` with the user first (the form other load tests use). */
+export function loggedIn(user: { username: string; password: string }, base: string): Promise<LoadSession> {
+  return session(base, user);
+}

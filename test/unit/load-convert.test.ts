@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileStrptime, makeConverter, type ConvertOptions } from '../../emulator/src/load/convert';
+import { compileStrptime, makeConverter, Rejection, type ConvertOptions } from '../../emulator/src/load/convert';
 import { InvalidLoadDefinition, parseLoadDefinition } from '../../emulator/src/load/definition';
 
 const OPTS: ConvertOptions = {
@@ -16,11 +16,11 @@ const OPTS: ConvertOptions = {
 };
 
 function ok(v: ReturnType<ReturnType<typeof makeConverter>>): string | null {
-  assert.ok(v.ok, `expected a value, got ${JSON.stringify(v)}`);
-  return v.value;
+  assert.ok(!(v instanceof Rejection), `expected a value, got ${JSON.stringify(v)}`);
+  return v;
 }
 function bad(v: ReturnType<ReturnType<typeof makeConverter>>): string {
-  assert.ok(!v.ok, `expected a rejection, got ${JSON.stringify(v)}`);
+  assert.ok(v instanceof Rejection, `expected a rejection, got ${JSON.stringify(v)}`);
   return v.reason;
 }
 

@@ -1,16 +1,18 @@
 /**
  * CommitLoad's work (seed 3 and 4.1, field notes 4.3): read every chunk of a cycle with the load
- * definition's format, convert the fields to the target column types, write the accepted rows to a staged
- * file and the rejected raw records to the bad records file, then — when the ignored rows do not exceed
- * `max_ignored_rows` — apply all rows in ONE DuckDB transaction (`DELETE` first with `empty_target`),
- * with `INSERT … SELECT … FROM read_csv(staged file)`. Otherwise, or when the transaction fails, the
- * table is unchanged and the cycle ends LOAD_FAILED.
+ * definition's format, convert the fields to the target column types, write the accepted rows to staged
+ * files (parts of ~16 MB) and the rejected raw records to the bad records file. All rows go into the
+ * table in ONE DuckDB transaction (`DELETE` first with `empty_target`), one
+ * `INSERT … SELECT … FROM read_csv(staged part)` per part, each started as soon as its part is written
+ * so DuckDB inserts while the next part is parsed. The transaction commits only when the ignored rows do
+ * not exceed `max_ignored_rows` and every insert succeeded; otherwise it rolls back, the table is
+ * unchanged and the cycle ends LOAD_FAILED.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { TableInfo } from '../context';
-import { makeConverter, type FieldConverter } from './convert';
+import { makeConverter, Rejection, type FieldConverter } from './convert';
 import type { LoadDefinition } from './definition';
 import type { ParsingError } from './cycles';
 import { RecordSplitter, type RawRecord } from './records';
@@ -25,35 +27,64 @@ export interface StageResult {
   parsingErrors: ParsingError[];
   /** True when the bad records file was written. */
   hasBadRecords: boolean;
-  /** Bytes of the longest staged line (DuckDB's read_csv needs `max_line_size` at least that). */
+}
+
+/** One staged file of converted rows, ready for `INSERT … SELECT … FROM read_csv`. */
+export interface StagedPart {
+  path: string;
+  rows: number;
+  /** Upper bound of the bytes of its longest line (DuckDB's read_csv needs `max_line_size` at least that). */
   longestLine: number;
 }
 
-/** A write stream that buffers small strings and honours back-pressure. */
+/**
+ * A write stream fed with small strings, encoded at once into a 1 MB buffer (so no string outlives
+ * its line and the garbage collector has little to copy), written out when full, with back-pressure.
+ */
 class TextSink {
-  private parts: string[] = [];
-  private size = 0;
+  private static readonly SIZE = 1 << 20;
+  private buf = Buffer.allocUnsafe(TextSink.SIZE);
+  private used = 0;
   private readonly stream: WriteStream;
+  /** Bytes handed to the stream so far. */
+  bytes = 0;
   constructor(path: string) {
     this.stream = createWriteStream(path);
   }
   add(s: string): void {
-    this.parts.push(s);
-    this.size += s.length;
+    // a UTF-16 unit takes at most 3 bytes in UTF-8
+    if (this.used + s.length * 3 > this.buf.length) {
+      this.spill();
+      if (s.length * 3 > this.buf.length) {
+        const big = Buffer.from(s);
+        this.bytes += big.length;
+        this.stream.write(big);
+        return;
+      }
+    }
+    this.used += this.buf.write(s, this.used);
   }
-  /** Writes what is buffered once it passes ~1 MB (or always with `force`). */
-  async flush(force = false): Promise<void> {
-    if (!force && this.size < 1 << 20) return;
-    if (this.parts.length === 0) return;
-    const text = this.parts.join('');
-    this.parts = [];
-    this.size = 0;
-    if (!this.stream.write(text)) await once(this.stream, 'drain');
+  /** Hands the filled part of the buffer to the stream (without waiting) and starts a new buffer. */
+  private spill(): void {
+    if (this.used === 0) return;
+    this.stream.write(this.buf.subarray(0, this.used));
+    this.bytes += this.used;
+    this.buf = Buffer.allocUnsafe(TextSink.SIZE);
+    this.used = 0;
   }
+  /** Waits while the stream has more than it wants buffered. */
+  async flush(): Promise<void> {
+    if (this.stream.writableNeedDrain) await once(this.stream, 'drain');
+  }
+  private closing: Promise<unknown> | undefined;
+  /** Writes what is left and closes the file; safe to call again. */
   async close(): Promise<void> {
-    await this.flush(true);
-    this.stream.end();
-    await once(this.stream, 'close');
+    if (!this.closing) {
+      this.spill();
+      this.closing = once(this.stream, 'close');
+      this.stream.end();
+    }
+    await this.closing;
   }
 }
 
@@ -63,26 +94,34 @@ function stagedText(v: string): string {
   return v;
 }
 
+/** Bytes of staged rows per part. */
+const PART_BYTES = 16 * 1024 * 1024;
+
 /**
- * Reads the chunks of a cycle (in order) into `stagedPath` and `badRecordsPath`. Throws only for I/O
- * errors (a chunk file that cannot be read); bad data never throws, it becomes bad records.
- * `isCancelled` is polled between pieces so an abort stops the work early.
+ * Reads the chunks of a cycle (in order), writing accepted rows to staged parts (`partPath(1)`,
+ * `partPath(2)`, …) and rejected raw records to `badRecordsPath`. Each finished part is handed to
+ * `onPart` together with the counts so far; the next part is written while `onPart`'s promise settles
+ * (it should resolve once it has *started* its work). Throws only for I/O errors or when `onPart`
+ * throws; bad data never throws, it becomes bad records.
  */
 export async function stageChunks(
   chunkPaths: string[],
   def: LoadDefinition,
   table: TableInfo,
-  stagedPath: string,
+  partPath: (k: number) => string,
   badRecordsPath: string,
-  isCancelled: () => boolean = () => false,
+  onPart: (part: StagedPart, soFar: StageResult) => Promise<void>,
+  partBytes = PART_BYTES,
 ): Promise<StageResult> {
   const columns = table.columns;
   const converters: FieldConverter[] = columns.map((c) => makeConverter(c.dataType, def.format));
   const isString = columns.map((c) => c.dataType === 'VARCHAR' || c.dataType === 'CHAR');
   const width = columns.length;
-  const staged = new TextSink(stagedPath);
+  let partNo = 1;
+  let part: StagedPart = { path: partPath(partNo), rows: 0, longestLine: 0 };
+  let staged = new TextSink(part.path);
   let bad: TextSink | undefined;
-  const result: StageResult = { rows: 0, ignored: 0, parsingErrors: [], hasBadRecords: false, longestLine: 0 };
+  const result: StageResult = { rows: 0, ignored: 0, parsingErrors: [], hasBadRecords: false };
   const maxReported = def.advancedOptions.maxReportedParsingErrors;
   let header: string | undefined;
 
@@ -91,6 +130,16 @@ export async function stageChunks(
     if (result.parsingErrors.length < maxReported) result.parsingErrors.push({ chunk, row: r.line, reason });
     bad ??= new TextSink(badRecordsPath);
     bad.add(r.raw.endsWith('\n') ? r.raw : r.raw + '\n');
+  };
+
+  /** Closes the current part, hands it over when it has rows, and opens the next one. */
+  const finishPart = async (last: boolean): Promise<void> => {
+    await staged.close();
+    if (part.rows > 0) await onPart(part, result);
+    else rmSync(part.path, { force: true });
+    if (last) return;
+    part = { path: partPath(++partNo), rows: 0, longestLine: 0 };
+    staged = new TextSink(part.path);
   };
 
   try {
@@ -118,13 +167,14 @@ export async function stageChunks(
         for (let i = 0; i < width; i++) {
           const f = i < fields.length ? (fields[i] as string | null) : null;
           const v = (converters[i] as FieldConverter)(f);
-          if (!v.ok) return reject(chunk, r, `column ${columns[i]?.name}: ${v.reason}`);
+          if (v instanceof Rejection) return reject(chunk, r, `column ${columns[i]?.name}: ${v.reason}`);
           if (i > 0) line += ',';
-          if (v.value !== null) line += isString[i] ? stagedText(v.value) : v.value;
+          if (v !== null) line += isString[i] ? stagedText(v) : v;
         }
         staged.add(line + '\n');
-        // UTF-8 takes at most 3 bytes per UTF-16 unit; count exactly only for lines that could be long
-        if (line.length * 3 > result.longestLine) result.longestLine = Math.max(result.longestLine, Buffer.byteLength(line) + 1);
+        // UTF-8 takes at most 3 bytes per UTF-16 unit: an upper bound is enough for max_line_size
+        if (line.length * 3 >= part.longestLine) part.longestLine = line.length * 3 + 1;
+        part.rows++;
         result.rows++;
       };
       const splitter = new RecordSplitter(def.format, onRecord);
@@ -133,13 +183,11 @@ export async function stageChunks(
         splitter.push(piece as string);
         await staged.flush();
         if (bad) await bad.flush();
-        if (isCancelled()) {
-          input.destroy();
-          return result;
-        }
+        if (staged.bytes >= partBytes) await finishPart(false);
       }
       splitter.end();
     }
+    await finishPart(true);
   } finally {
     await staged.close();
     if (bad) await bad.close();
@@ -173,34 +221,98 @@ const STAGED_TYPE: Record<string, string> = {
 };
 
 /**
- * Applies the staged rows to the table in one transaction on `conn`: `DELETE` (with `empty_target`) then
- * `INSERT … SELECT * FROM read_csv(staged)`. Rolls back and rethrows the DuckDB error on any failure, so
- * the table is either fully loaded or unchanged. Returns the number of rows inserted.
+ * One load into a table inside one DuckDB transaction on `conn`: `begin` opens it (and deletes the rows
+ * with `empty_target`), `add` inserts staged parts one after the other in the background, `commit`
+ * waits for them and commits — or rolls back and rethrows the first DuckDB error — and `rollback`
+ * undoes everything. The table is either fully loaded or unchanged.
  */
-export async function applyStaged(conn: DuckDBConnection, table: TableInfo, stagedPath: string, rows: number, emptyTarget: boolean, longestLine = 0): Promise<number> {
-  // DuckDB's default is 2 MB; its read buffer grows with max_line_size, so ask only for what the longest line needs
-  const maxLine = Math.max(2 * 1024 * 1024, longestLine + 1024);
-  const cols = table.columns.map((c, i) => `${literal(`c${i}`)}: ${literal(STAGED_TYPE[c.dataType] ?? 'VARCHAR')}`).join(', ');
-  const names = table.columns.map((c) => ident(c.name)).join(', ');
-  await conn.run('BEGIN TRANSACTION');
-  try {
-    if (emptyTarget) await conn.run(`DELETE FROM ${table.sqlName}`);
-    let inserted = 0;
-    if (rows > 0) {
-      const reader = await conn.run(
-        `INSERT INTO ${table.sqlName} (${names}) SELECT * FROM read_csv(${literal(stagedPath)}, columns = {${cols}}, header = false, delim = ',', quote = '"', escape = '"', ` +
-          `auto_detect = false, allow_quoted_nulls = false, null_padding = false, max_line_size = ${maxLine})`,
-      );
-      inserted = reader.rowsChanged;
+export class TableLoad {
+  private pending: Promise<void> = Promise.resolve();
+  private failure: unknown;
+  private stopped = false;
+  private ended = false;
+  /** Rows inserted so far (DuckDB's count). */
+  inserted = 0;
+
+  private constructor(
+    private readonly conn: DuckDBConnection,
+    private readonly table: TableInfo,
+  ) {}
+
+  /** Opens the transaction; with `emptyTarget` deletes the table's rows inside it. Throws DuckDB's error. */
+  static async begin(conn: DuckDBConnection, table: TableInfo, emptyTarget: boolean): Promise<TableLoad> {
+    await conn.run('BEGIN TRANSACTION');
+    const load = new TableLoad(conn, table);
+    if (emptyTarget) {
+      try {
+        await conn.run(`DELETE FROM ${table.sqlName}`);
+      } catch (e) {
+        await load.rollback();
+        throw e;
+      }
     }
-    await conn.run('COMMIT');
-    return inserted;
-  } catch (e) {
+    return load;
+  }
+
+  /**
+   * Starts inserting `part` once the previous part is in, and returns as soon as it has started (so the
+   * caller stages the next part meanwhile). The part's file is deleted when its insert ends. After a
+   * failure or `stop`, parts are only deleted.
+   */
+  async add(part: StagedPart): Promise<void> {
+    await this.pending;
+    if (this.failure !== undefined || this.stopped) {
+      rmSync(part.path, { force: true });
+      return;
+    }
+    this.pending = this.insert(part).then(
+      (n) => {
+        this.inserted += n;
+      },
+      (e: unknown) => {
+        this.failure = e;
+      },
+    ).finally(() => rmSync(part.path, { force: true }));
+  }
+
+  /** No more parts are inserted (the load will be rolled back). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async insert(part: StagedPart): Promise<number> {
+    // DuckDB's default is 2 MB; its read buffer grows with max_line_size, so ask only for what the longest line needs
+    const maxLine = Math.max(2 * 1024 * 1024, part.longestLine + 1024);
+    const cols = this.table.columns.map((c, i) => `${literal(`c${i}`)}: ${literal(STAGED_TYPE[c.dataType] ?? 'VARCHAR')}`).join(', ');
+    const names = this.table.columns.map((c) => ident(c.name)).join(', ');
+    const r = await this.conn.run(
+      `INSERT INTO ${this.table.sqlName} (${names}) SELECT * FROM read_csv(${literal(part.path)}, columns = {${cols}}, header = false, delim = ',', quote = '"', escape = '"', ` +
+        `auto_detect = false, allow_quoted_nulls = false, null_padding = false, max_line_size = ${maxLine})`,
+    );
+    return r.rowsChanged;
+  }
+
+  /** Waits for the inserts and commits; rolls back and throws the first insert's error instead. Returns the rows inserted. */
+  async commit(): Promise<number> {
+    await this.pending;
+    if (this.failure !== undefined) {
+      await this.rollback();
+      throw this.failure;
+    }
+    this.ended = true;
+    await this.conn.run('COMMIT');
+    return this.inserted;
+  }
+
+  /** Waits for any insert in flight and rolls the transaction back; never throws. */
+  async rollback(): Promise<void> {
+    await this.pending;
+    if (this.ended) return;
+    this.ended = true;
     try {
-      await conn.run('ROLLBACK');
+      await this.conn.run('ROLLBACK');
     } catch {
       // the transaction is already aborted
     }
-    throw e;
   }
 }

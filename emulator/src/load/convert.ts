@@ -32,13 +32,17 @@ export interface ConvertOptions {
   falseFormat: string;
 }
 
-/** A converted value: the staged text (`null` for SQL NULL), or an error saying why the field was rejected. */
-export type Converted = { ok: true; value: string | null } | { ok: false; reason: string };
+/** Why a field was rejected (allocated only for bad fields, so good rows allocate no result objects). */
+export class Rejection {
+  constructor(readonly reason: string) {}
+}
+
+/** A converted value: the staged text, `null` for SQL NULL, or a `Rejection`. */
+export type Converted = string | null | Rejection;
 
 /** Converts one field to a column type; never throws. `fn` comes from `makeConverter`. */
 export type FieldConverter = (text: string | null) => Converted;
 
-const NULL: Converted = { ok: true, value: null };
 const INT_RE = /^[+-]?\d+$/;
 const FLOAT_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const SPECIAL_FLOAT = /^[+-]?(?:inf|infinity|nan)$/i;
@@ -57,57 +61,59 @@ export function makeConverter(type: ColumnDataType, opts: ConvertOptions): Field
   switch (type) {
     case 'VARCHAR':
     case 'CHAR':
-      return (t) => ({ ok: true, value: t });
+      return (t) => (t);
     case 'INT32':
     case 'INT64': {
       const is32 = type === 'INT32';
       return (t) => {
-        if (t === null) return NULL;
+        if (t === null) return null;
         const s = t.trim();
-        if (s === '') return NULL;
-        if (!INT_RE.test(s)) return { ok: false, reason: `'${t}' is not a whole number (${type})` };
+        if (s === '') return null;
+        if (!INT_RE.test(s)) return new Rejection(`'${t}' is not a whole number (${type})`);
+        const digits = s.charCodeAt(0) === 43 ? s.slice(1) : s; // DuckDB reads no leading '+'
+        if (s.length <= 9) return digits; // at most 9 digits: within INT32
         if (s.length <= 15) {
           const v = Number(s);
-          if (is32 && (v < INT32_MIN || v > INT32_MAX)) return { ok: false, reason: `${s} is out of the range of ${type}` };
-          return { ok: true, value: String(v) };
+          if (is32 && (v < INT32_MIN || v > INT32_MAX)) return new Rejection(`${s} is out of the range of ${type}`);
+          return digits;
         }
         const v = BigInt(s);
-        if (is32 || v < INT64_MIN || v > INT64_MAX) return { ok: false, reason: `${s} is out of the range of ${type}` };
-        return { ok: true, value: v.toString() };
+        if (is32 || v < INT64_MIN || v > INT64_MAX) return new Rejection(`${s} is out of the range of ${type}`);
+        return v.toString();
       };
     }
     case 'FLOAT':
     case 'DOUBLE':
       return (t) => {
-        if (t === null) return NULL;
+        if (t === null) return null;
         const s = t.trim();
-        if (s === '') return NULL;
+        if (s === '') return null;
         if (FLOAT_RE.test(s)) {
           const v = Math.abs(Number(s));
-          if (v === Infinity || (type === 'FLOAT' && v > FLOAT_MAX)) return { ok: false, reason: `${s} is out of the range of ${type}` };
-          return { ok: true, value: s };
+          if (v === Infinity || (type === 'FLOAT' && v > FLOAT_MAX)) return new Rejection(`${s} is out of the range of ${type}`);
+          return s;
         }
-        if (SPECIAL_FLOAT.test(s)) return { ok: true, value: s.toLowerCase().replace('infinity', 'inf') };
-        return { ok: false, reason: `'${t}' is not a number (${type})` };
+        if (SPECIAL_FLOAT.test(s)) return s.toLowerCase().replace('infinity', 'inf');
+        return new Rejection(`'${t}' is not a number (${type})`);
       };
     case 'BOOL': {
       if (opts.useBitValues && opts.type === 'csv') {
         return (t) => {
-          if (t === null || t === '') return NULL;
-          if (t === '\u0001' || t === '0x1' || t === '1') return { ok: true, value: 'true' };
-          if (t === '\u0000' || t === '0x0' || t === '0') return { ok: true, value: 'false' };
-          return { ok: false, reason: `'${t}' is not a bit value (0x0 or 0x1) for BOOL` };
+          if (t === null || t === '') return null;
+          if (t === '\u0001' || t === '0x1' || t === '1') return 'true';
+          if (t === '\u0000' || t === '0x0' || t === '0') return 'false';
+          return new Rejection(`'${t}' is not a bit value (0x0 or 0x1) for BOOL`);
         };
       }
       const tf = opts.trueFormat.toLowerCase();
       const ff = opts.falseFormat.toLowerCase();
       return (t) => {
-        if (t === null) return NULL;
+        if (t === null) return null;
         const s = t.trim().toLowerCase();
-        if (s === tf) return { ok: true, value: 'true' };
-        if (s === ff) return { ok: true, value: 'false' };
-        if (s === '') return NULL;
-        return { ok: false, reason: `'${t}' is neither '${opts.trueFormat}' (true) nor '${opts.falseFormat}' (false) for BOOL` };
+        if (s === tf) return 'true';
+        if (s === ff) return 'false';
+        if (s === '') return null;
+        return new Rejection(`'${t}' is neither '${opts.trueFormat}' (true) nor '${opts.falseFormat}' (false) for BOOL`);
       };
     }
     case 'DATE':
@@ -115,42 +121,51 @@ export function makeConverter(type: ColumnDataType, opts: ConvertOptions): Field
       const isDate = type === 'DATE';
       if (opts.convertedToEpoch) {
         return (t) => {
-          if (t === null) return NULL;
+          if (t === null) return null;
           const s = t.trim();
-          if (s === '') return NULL;
-          if (!FLOAT_RE.test(s)) return { ok: false, reason: `'${t}' is not an epoch value in seconds (${type}; converted_to_epoch is true)` };
+          if (s === '') return null;
+          if (!FLOAT_RE.test(s)) return new Rejection(`'${t}' is not an epoch value in seconds (${type}; converted_to_epoch is true)`);
           const seconds = Number(s);
           const whole = Math.floor(seconds);
           let micros = Math.round((seconds - whole) * 1e6);
           if (opts.skipSecondFraction) micros = 0;
           const d = new Date(whole * 1000);
-          if (Number.isNaN(d.getTime()) || !inRange(d)) return { ok: false, reason: `${s} is out of the range of ${type}` };
-          return { ok: true, value: isDate ? isoDate(d) : `${isoDate(d)} ${isoTime(d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), micros)}` };
+          if (Number.isNaN(d.getTime()) || !inRange(d)) return new Rejection(`${s} is out of the range of ${type}`);
+          return isDate ? isoDate(d) : `${isoDate(d)} ${isoTime(d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), micros)}`;
         };
       }
-      const parse = compileStrptime(isDate ? opts.dateFormat : opts.dateTimeFormat);
       const fmt = isDate ? opts.dateFormat : opts.dateTimeFormat;
+      const parse = compileStrptimeInto(fmt);
+      const p = newParts();
       return (t) => {
-        if (t === null) return NULL;
+        if (t === null) return null;
         const s = t.trim();
-        if (s === '') return NULL;
-        const p = parse(s);
-        if (!p) return { ok: false, reason: `'${t}' does not match the ${isDate ? 'date_format' : 'date_time_format'} '${fmt}' (${type})` };
-        const ms = utcMs(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - p.offsetMinutes * 60000;
-        const d = new Date(ms);
-        if (Number.isNaN(ms) || !inRange(d)) return { ok: false, reason: `'${t}' is out of the range of ${type}` };
-        return { ok: true, value: isDate ? isoDate(d) : `${isoDate(d)} ${isoTime(d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), opts.skipSecondFraction ? 0 : p.micros)}` };
+        if (s === '') return null;
+        if (!parse(s, p)) return new Rejection(`'${t}' does not match the ${isDate ? 'date_format' : 'date_time_format'} '${fmt}' (${type})`);
+        if (p.offsetMinutes !== 0) {
+          // normalise to UTC through a Date (rare: only formats with %z)
+          const d = new Date(utcMs(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - p.offsetMinutes * 60000);
+          if (!inRange(d)) return new Rejection(`'${t}' is out of the range of ${type}`);
+          p.year = d.getUTCFullYear();
+          p.month = d.getUTCMonth() + 1;
+          p.day = d.getUTCDate();
+          p.hour = d.getUTCHours();
+          p.minute = d.getUTCMinutes();
+        }
+        if (p.year < 1 || p.year > 9999) return new Rejection(`'${t}' is out of the range of ${type}`);
+        const day = `${pad4(p.year)}-${pad2(p.month)}-${pad2(p.day)}`;
+        return isDate ? day : `${day} ${isoTime(p.hour, p.minute, p.second, opts.skipSecondFraction ? 0 : p.micros)}`;
       };
     }
     case 'TIME': {
-      const parse = compileStrptime(opts.timeFormat);
+      const parse = compileStrptimeInto(opts.timeFormat);
+      const p = newParts();
       return (t) => {
-        if (t === null) return NULL;
+        if (t === null) return null;
         const s = t.trim();
-        if (s === '') return NULL;
-        const p = parse(s);
-        if (!p) return { ok: false, reason: `'${t}' does not match the time_format '${opts.timeFormat}' (TIME)` };
-        return { ok: true, value: isoTime(p.hour, p.minute, p.second, opts.skipSecondFraction ? 0 : p.micros) };
+        if (s === '') return null;
+        if (!parse(s, p)) return new Rejection(`'${t}' does not match the time_format '${opts.timeFormat}' (TIME)`);
+        return isoTime(p.hour, p.minute, p.second, opts.skipSecondFraction ? 0 : p.micros);
       };
     }
   }
@@ -170,10 +185,22 @@ export interface DateTimeParts {
   offsetMinutes: number;
 }
 
+/** The mutable parts a compiled format writes into. */
+interface Parts extends DateTimeParts {
+  pm: boolean;
+  /** `%j`, 0 when absent. */
+  yday: number;
+}
+
+type Setter = (p: Parts, v: string) => boolean;
+
+function newParts(): Parts {
+  return { year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, micros: 0, offsetMinutes: 0, pm: false, yday: 0 };
+}
+
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
-type Setter = (p: DateTimeParts & { pm?: boolean; yday?: number }, v: string) => boolean;
 
 /**
  * Compiles a strptime-style format (the seed's `date_format`, `date_time_format`, `time_format`) into
@@ -187,6 +214,15 @@ type Setter = (p: DateTimeParts & { pm?: boolean; yday?: number }, v: string) =>
  * `%%`; a blank matches any run of blanks (also none). Throws `Error` for any other directive.
  */
 export function compileStrptime(format: string): (text: string) => DateTimeParts | undefined {
+  const parse = compileStrptimeInto(format);
+  return (text) => {
+    const p = newParts();
+    return parse(text, p) ? p : undefined;
+  };
+}
+
+/** `compileStrptime` writing into a caller's parts object (reset on every call); false when the text does not match. */
+function compileStrptimeInto(format: string): (text: string, p: Parts) => boolean {
   const expanded = format.replace(/%([TDFR])/g, (_m, c: string) => ({ T: '%H:%M:%S', D: '%m/%d/%y', F: '%Y-%m-%d', R: '%H:%M' })[c] as string);
   let re = '^';
   const setters: Setter[] = [];
@@ -197,7 +233,7 @@ export function compileStrptime(format: string): (text: string) => DateTimeParts
       continue;
     }
     const d = expanded[++i];
-    const num = (digits: string, set: (p: DateTimeParts & { pm?: boolean; yday?: number }, n: number) => boolean): void => {
+    const num = (digits: string, set: (p: Parts, n: number) => boolean): void => {
       re += `(${digits})`;
       setters.push((p, v) => set(p, Number(v)));
     };
@@ -253,24 +289,32 @@ export function compileStrptime(format: string): (text: string) => DateTimeParts
   }
   const regex = new RegExp(`${re}$`, 'i');
   const hasHour12 = /%I/.test(expanded);
-  return (text) => {
+  return (text, p) => {
     const m = regex.exec(text);
-    if (!m) return undefined;
-    const p: DateTimeParts & { pm?: boolean; yday?: number } = { year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, micros: 0, offsetMinutes: 0 };
+    if (!m) return false;
+    p.year = 1970;
+    p.month = 1;
+    p.day = 1;
+    p.hour = 0;
+    p.minute = 0;
+    p.second = 0;
+    p.micros = 0;
+    p.offsetMinutes = 0;
+    p.pm = false;
+    p.yday = 0;
     for (let k = 0; k < setters.length; k++) {
       const v = m[k + 1];
       // only the optional fraction after %S can be absent; its setter reads undefined as no fraction
-      if (!(setters[k] as Setter)(p, v === undefined ? (v as unknown as string) : v.trim())) return undefined;
+      if (!(setters[k] as Setter)(p, v === undefined ? (v as unknown as string) : v)) return false;
     }
     if (hasHour12 && p.pm) p.hour += 12;
-    if (p.yday !== undefined) {
+    if (p.yday !== 0) {
       const d = new Date(utcMs(p.year, 0, p.yday, 0, 0, 0));
-      if (d.getUTCFullYear() !== p.year) return undefined;
+      if (d.getUTCFullYear() !== p.year) return false;
       p.month = d.getUTCMonth() + 1;
       p.day = d.getUTCDate();
     }
-    if (p.day > daysInMonth(p.year, p.month)) return undefined;
-    return p;
+    return p.day <= daysInMonth(p.year, p.month);
   };
 }
 
@@ -284,7 +328,8 @@ function utcMs(year: number, month0: number, day: number, h: number, m: number, 
 
 /** Days in a month of the proleptic Gregorian calendar (month 1–12). */
 function daysInMonth(year: number, month: number): number {
-  return new Date(utcMs(year, month, 0, 0, 0, 0)).getUTCDate();
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** `'5'` → 500000, `'123456789'` → 123456 (microseconds; digits past the sixth are dropped). */
@@ -307,6 +352,10 @@ function inRange(d: Date): boolean {
 function isoTime(h: number, m: number, s: number, micros: number): string {
   const base = `${pad2(h)}:${pad2(m)}:${pad2(s)}`;
   return micros ? `${base}.${String(micros).padStart(6, '0')}` : base;
+}
+
+function pad4(n: number): string {
+  return n >= 1000 ? String(n) : String(n).padStart(4, '0');
 }
 
 function pad2(n: number): string {

@@ -1,6 +1,6 @@
 /**
  * Load cycles (seed 3): their state on disk under `<dataDir>/cycles/<cycle id>/` —
- * `cycle.json` (the metadata below), `chunk-<n>` (uploaded chunks, as received), `staged.csv` (the
+ * `cycle.json` (the metadata below), `chunk-<n>` (uploaded chunks, as received), `staged-<k>.csv` (the
  * converted rows, during a commit) and `<cycle id>.bad_record` (the rejected raw records). The metadata is
  * written on every change of stage, so the status of a cycle survives a restart of the emulator.
  */
@@ -147,9 +147,9 @@ export class CycleStore {
     return join(this.dir(id), `${id}.bad_record`);
   }
 
-  /** Path of the staged rows of a commit. */
-  stagedPath(id: string): string {
-    return join(this.dir(id), 'staged.csv');
+  /** Path of part `k` of the staged rows of a commit. */
+  stagedPartPath(id: string, k: number): string {
+    return join(this.dir(id), `staged-${k}.csv`);
   }
 }
 

@@ -11,12 +11,14 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { EmulatorContext, EmulatorUser, TableInfo } from '../context';
-import { applyStaged, stageChunks } from './commit';
+import { stageChunks, TableLoad } from './commit';
 import { CycleStore, statusJson, type CycleMeta } from './cycles';
+import { chunksAreFastPathSafe, fastPathSql } from './fastpath';
 import { InvalidLoadDefinition, parseLoadDefinition } from './definition';
 
 /** The texts of seed section 7 and of seed 4.1's plain-text bodies. */
@@ -92,7 +94,39 @@ class LoadService {
   /** Deletes the chunks and the staged file of a cycle (the metadata and bad records stay). */
   discardData(meta: CycleMeta): void {
     for (const n of meta.chunks) rmSync(this.store.chunkPath(meta.cycleId, n), { force: true });
-    rmSync(this.store.stagedPath(meta.cycleId), { force: true });
+    const dir = this.store.dir(meta.cycleId);
+    for (const f of readdirSync(dir)) if (f.startsWith('staged-')) rmSync(join(dir, f), { force: true });
+  }
+
+  /**
+   * The fast path (fastpath.ts): one INSERT … SELECT from read_csv over the chunks, in one transaction
+   * (after the DELETE of `empty_target`). Returns true when it loaded every record and ended the cycle OK;
+   * false when the cycle is outside its subset or the statement failed (rolled back: the slow path decides).
+   */
+  private async commitFast(meta: CycleMeta, table: TableInfo): Promise<boolean> {
+    const paths = meta.chunks.map((n) => this.store.chunkPath(meta.cycleId, n));
+    const sql = fastPathSql(meta.definition, table, paths);
+    if (sql === undefined || !(await chunksAreFastPathSafe(paths, meta.definition.format.hasHeaderRow))) return false;
+    const conn = await this.ctx.connect();
+    try {
+      await conn.run('BEGIN TRANSACTION');
+      try {
+        if (meta.definition.loadOptions.emptyTarget) await conn.run(`DELETE FROM ${table.sqlName}`);
+        const r = await conn.run(sql);
+        await conn.run('COMMIT');
+        meta.rowsWritten = r.rowsChanged;
+      } catch {
+        await conn.run('ROLLBACK').catch(() => undefined);
+        return false;
+      }
+    } finally {
+      conn.closeSync();
+    }
+    meta.ignoredRowCount = 0;
+    meta.parsingErrors = [];
+    this.finish(meta, { code: 'OK' });
+    this.ctx.tableChanged(table);
+    return true;
   }
 
   /**
@@ -108,26 +142,39 @@ class LoadService {
       const table = this.ctx.findTable(t.database, t.schema, t.table);
       if (!table) return this.finish(meta, { code: 'LOAD_FAILED', message: MESSAGES.noTable });
       await this.onTable(table, async () => {
-        const staged = await stageChunks(
-          meta.chunks.map((n) => this.store.chunkPath(id, n)),
-          meta.definition,
-          table,
-          this.store.stagedPath(id),
-          this.store.badRecordsPath(id),
-        );
-        meta.ignoredRowCount = staged.ignored;
-        meta.parsingErrors = staged.parsingErrors;
-        meta.hasBadRecords = staged.hasBadRecords;
+        if (await this.commitFast(meta, table)) return;
         const max = meta.definition.loadOptions.maxIgnoredRows;
-        if (staged.ignored > max) {
-          return this.finish(meta, {
-            code: 'LOAD_FAILED',
-            message: `${staged.ignored} rows were ignored, more than max_ignored_rows (${max}); no rows were written. See parsing_errors and the bad records file.`,
-          });
-        }
         const conn = await this.ctx.connect();
         try {
-          meta.rowsWritten = await applyStaged(conn, table, this.store.stagedPath(id), staged.rows, meta.definition.loadOptions.emptyTarget, staged.longestLine);
+          const load = await TableLoad.begin(conn, table, meta.definition.loadOptions.emptyTarget);
+          let staged;
+          try {
+            staged = await stageChunks(
+              meta.chunks.map((n) => this.store.chunkPath(id, n)),
+              meta.definition,
+              table,
+              (k) => this.store.stagedPartPath(id, k),
+              this.store.badRecordsPath(id),
+              async (part, soFar) => {
+                if (soFar.ignored > max) load.stop(); // the load will fail: insert no more
+                await load.add(part);
+              },
+            );
+          } catch (e) {
+            await load.rollback();
+            throw e;
+          }
+          meta.ignoredRowCount = staged.ignored;
+          meta.parsingErrors = staged.parsingErrors;
+          meta.hasBadRecords = staged.hasBadRecords;
+          if (staged.ignored > max) {
+            await load.rollback();
+            return this.finish(meta, {
+              code: 'LOAD_FAILED',
+              message: `${staged.ignored} rows were ignored, more than max_ignored_rows (${max}); no rows were written. See parsing_errors and the bad records file.`,
+            });
+          }
+          meta.rowsWritten = await load.commit();
         } finally {
           conn.closeSync();
         }

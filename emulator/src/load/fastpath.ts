@@ -1,0 +1,195 @@
+/**
+ * The fast path of a commit: when a load definition and its chunks fall in a subset where DuckDB's
+ * `read_csv` splits records exactly as `records.ts` does, the whole cycle is applied with ONE
+ * `INSERT … SELECT <strict conversions> FROM read_csv(<chunks>)`, every field read as VARCHAR and
+ * converted in SQL with checks as strict as `convert.ts` (a value `convert.ts` would reject makes the
+ * statement fail: `error()` in a CASE). The statement either loads every record (then there are no
+ * bad records, and the result equals the slow path's) or fails, and the caller rolls back and takes the
+ * slow path, which finds the bad records. Values the fast path is unsure of (blanks around numbers,
+ * second fractions, one-digit months, inf/nan, fractional epochs…) also fail it, so the slow path
+ * decides them.
+ *
+ * The subset (see `fastPathSql`): at least two columns; not `flexible`, no `trailing_field_separator`;
+ * ASCII separator and enclosing character; csv with an enclosing character, or delimited without an
+ * escape character; a header row only in a single chunk; date/time formats made of `%Y %m %d %H %M %S
+ * %%` and literal text; no byte-order mark and no carriage return outside a CRLF line end in any chunk
+ * (checked by `chunksAreFastPathSafe`).
+ */
+import { open } from 'node:fs/promises';
+import type { TableInfo } from '../context';
+import type { LoadDefinition } from './definition';
+
+/** Quotes a SQL string literal. */
+function literal(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+/** Quotes a DuckDB identifier. */
+function ident(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** RE2 patterns of the fixed-width directives the fast path accepts (stricter than strptime's). */
+const DIRECTIVE: Record<string, string> = {
+  Y: '[0-9]{4}',
+  m: '(?:0[1-9]|1[0-2])',
+  d: '(?:0[1-9]|[12][0-9]|3[01])',
+  H: '(?:[01][0-9]|2[0-3])',
+  M: '[0-5][0-9]',
+  S: '[0-5][0-9]',
+  '%': '%',
+};
+
+/** A strict full-match RE2 pattern for a strptime format, or undefined when the format is outside the subset. */
+export function strictPattern(format: string): string | undefined {
+  let re = '';
+  for (let i = 0; i < format.length; i++) {
+    const ch = format[i] as string;
+    if (ch === '%') {
+      const p = DIRECTIVE[format[++i] ?? ''];
+      if (p === undefined) return undefined;
+      re += p;
+    } else if (/[A-Za-z0-9 :\-/.,T_]/.test(ch)) {
+      re += /[.\-/]/.test(ch) ? `\\${ch}` : ch;
+    } else {
+      return undefined;
+    }
+  }
+  return re;
+}
+
+/** First and last epoch second of the years 1–9999 (what `convert.ts` accepts). */
+const EPOCH_MIN = -62135596800;
+const EPOCH_MAX = 253402300799;
+
+/**
+ * The SQL converting VARCHAR column `c` to `type` as strictly as `convert.ts`, or undefined outside the
+ * subset. `pre` is computed once per row in an inner SELECT as `v` (DuckDB would evaluate a repeated
+ * expression again); `expr` is the outer expression, which may use `v`.
+ */
+function conversion(c: string, v: string, type: string, def: LoadDefinition): { pre?: string; expr: string } | undefined {
+  const f = def.format;
+  const fail = `error('fast path: ' || ${c})`;
+  const empty = `${c} IS NULL OR ${c} = ''`;
+  switch (type) {
+    case 'VARCHAR':
+    case 'CHAR':
+      return { expr: c };
+    case 'INT32':
+    case 'INT64':
+      // only the canonical text of a number passes (no '+', leading zeros or blanks: the slow path decides those)
+      return {
+        pre: `TRY_CAST(${c} AS BIGINT)`,
+        expr: `CASE WHEN ${empty} THEN NULL WHEN CAST(${v} AS VARCHAR) = ${c} THEN CAST(${v} AS ${type === 'INT32' ? 'INTEGER' : 'BIGINT'}) ELSE ${fail} END`,
+      };
+    case 'FLOAT':
+    case 'DOUBLE':
+      return {
+        pre: `TRY_CAST(${c} AS ${type})`,
+        expr: `CASE WHEN ${empty} THEN NULL WHEN regexp_full_match(${c}, '[+-]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][+-]?[0-9]+)?') AND NOT isinf(${v}) THEN ${v} ELSE ${fail} END`,
+      };
+    case 'BOOL': {
+      if (f.useBitValues && f.type === 'csv') {
+        return { expr: `CASE WHEN ${empty} THEN NULL WHEN ${c} IN (chr(1), '0x1', '1') THEN true WHEN ${c} IN (chr(0), '0x0', '0') THEN false ELSE ${fail} END` };
+      }
+      const tf = f.trueFormat.toLowerCase();
+      const ff = f.falseFormat.toLowerCase();
+      if (tf !== tf.trim() || ff !== ff.trim() || /[^\x20-\x7e]/.test(tf + ff)) return undefined;
+      return { expr: `CASE WHEN ${c} IS NULL THEN NULL WHEN lower(${c}) = ${literal(tf)} THEN true WHEN lower(${c}) = ${literal(ff)} THEN false WHEN ${c} = '' THEN NULL ELSE ${fail} END` };
+    }
+    case 'DATE':
+    case 'DATE_TIME': {
+      const isDate = type === 'DATE';
+      if (f.convertedToEpoch) {
+        const ts = `make_timestamp(${v} * 1000000)`;
+        return {
+          pre: `TRY_CAST(${c} AS BIGINT)`,
+          expr: `CASE WHEN ${empty} THEN NULL WHEN CAST(${v} AS VARCHAR) = ${c} AND ${v} BETWEEN ${EPOCH_MIN} AND ${EPOCH_MAX} THEN ${isDate ? `CAST(${ts} AS DATE)` : ts} ELSE ${fail} END`,
+        };
+      }
+      const fmt = isDate ? f.dateFormat : f.dateTimeFormat;
+      if (strictPattern(fmt) === undefined) return undefined;
+      // the text must be exactly what strftime writes back: fixed widths, a real date, nothing more
+      return {
+        pre: `try_strptime(${c}, ${literal(fmt)})`,
+        expr: `CASE WHEN ${empty} THEN NULL WHEN strftime(${v}, ${literal(fmt)}) = ${c} AND year(${v}) >= 1 THEN ${isDate ? `CAST(${v} AS DATE)` : v} ELSE ${fail} END`,
+      };
+    }
+    case 'TIME': {
+      if (strictPattern(f.timeFormat) === undefined || /%[Ymd]/.test(f.timeFormat)) return undefined;
+      return {
+        pre: `try_strptime(${c}, ${literal(f.timeFormat)})`,
+        expr: `CASE WHEN ${empty} THEN NULL WHEN strftime(${v}, ${literal(f.timeFormat)}) = ${c} THEN CAST(${v} AS TIME) ELSE ${fail} END`,
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The fast path's INSERT for these chunks, or undefined when the load definition or the table is
+ * outside the subset of the module comment (the chunks' content is checked by `chunksAreFastPathSafe`).
+ */
+export function fastPathSql(def: LoadDefinition, table: TableInfo, chunkPaths: string[]): string | undefined {
+  const f = def.format;
+  if (table.columns.length < 2 || chunkPaths.length === 0) return undefined; // one column: DuckDB reads a blank line as a null row
+  if (f.flexible || f.trailingFieldSeparator) return undefined;
+  if (f.hasHeaderRow && chunkPaths.length > 1) return undefined;
+  const ascii = (ch: string) => ch.length === 1 && ch.charCodeAt(0) < 128 && ch !== '\r' && ch !== '\n';
+  if (!ascii(f.fieldSeparator)) return undefined;
+  if (f.type === 'csv' && !ascii(f.enclosingCharacter)) return undefined;
+  if (f.type === 'delimited' && f.escapeCharacter !== '') return undefined;
+  const inner: string[] = [];
+  const outer: string[] = [];
+  for (let i = 0; i < table.columns.length; i++) {
+    const conv = conversion(`c${i}`, `v${i}`, (table.columns[i] as TableInfo['columns'][number]).dataType, def);
+    if (conv === undefined) return undefined;
+    inner.push(`c${i}`);
+    if (conv.pre) inner.push(`${conv.pre} AS v${i}`);
+    outer.push(conv.expr);
+  }
+  const cols = table.columns.map((_, i) => `${literal(`c${i}`)}: 'VARCHAR'`).join(', ');
+  const names = table.columns.map((c) => ident(c.name)).join(', ');
+  const quote = f.type === 'csv' ? literal(f.enclosingCharacter) : "''";
+  const nullstr = f.type === 'csv' ? "''" : literal(f.nullValue);
+  return (
+    `INSERT INTO ${table.sqlName} (${names}) SELECT ${outer.join(', ')} FROM (SELECT ${inner.join(', ')} FROM read_csv([${chunkPaths.map(literal).join(', ')}], columns = {${cols}}, ` +
+    `header = ${f.hasHeaderRow}, delim = ${literal(f.fieldSeparator)}, quote = ${quote}, escape = ${quote}, nullstr = ${nullstr}, ` +
+    `auto_detect = false, allow_quoted_nulls = false, strict_mode = true))`
+  );
+}
+
+/**
+ * True when no chunk starts with a byte-order mark (or, with a header row, with a line break) and no chunk
+ * has a carriage return that is not part of a CRLF line end (DuckDB would end a record there,
+ * `records.ts` would not). Reads the chunks with `Buffer.indexOf` only; throws for I/O errors.
+ */
+export async function chunksAreFastPathSafe(chunkPaths: string[], hasHeaderRow: boolean): Promise<boolean> {
+  const buf = Buffer.allocUnsafe(1 << 20);
+  for (const p of chunkPaths) {
+    const fh = await open(p, 'r');
+    try {
+      let pos = 0;
+      let carry = false; // the previous block ended with CR
+      for (;;) {
+        const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+        if (bytesRead === 0) break;
+        if (pos === 0 && bytesRead >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return false;
+        if (pos === 0 && hasHeaderRow && (buf[0] === 10 || buf[0] === 13)) return false;
+        if (carry && buf[0] !== 10) return false;
+        for (let i = buf.indexOf(13, 0); i >= 0 && i < bytesRead; i = buf.indexOf(13, i + 1)) {
+          if (i + 1 < bytesRead) {
+            if (buf[i + 1] !== 10) return false;
+          }
+        }
+        carry = buf[bytesRead - 1] === 13;
+        pos += bytesRead;
+      }
+      if (carry) return false;
+    } finally {
+      await fh.close();
+    }
+  }
+  return true;
+}
