@@ -141,6 +141,12 @@ describe('seed folders', () => {
       const typed = await core.call('GET', '/metadata/details', { type: 'LOGICAL_TABLE', id: JSON.stringify([stableGuid('table', 'shop', 'other', 'typed')]) }, c);
       assert.deepEqual(typed.body.storables[0].columns.map((x: any) => [x.header.name, x.type, x.defaultAggrType]), [['id', 'ATTRIBUTE', 'NONE'], ['amount', 'MEASURE', 'AVERAGE']]);
       assert.ok(core.emu.ctx.findTable('SHOP', 'Other', 'TYPED'), 'targets are found case-insensitively');
+      const sam = await core.login('sam', 's3cret');
+      const typedId = stableGuid('table', 'shop', 'other', 'typed');
+      const denied = await core.call('POST', '/searchdata', { query_string: '[id]', data_source_guid: typedId }, sam);
+      assert.equal(denied.status, 403, 'a table not shared with the user');
+      const listed = await core.call('GET', '/metadata/listobjectheaders', { type: 'LOGICAL_TABLE' }, sam);
+      assert.deepEqual(listed.body.map((t: any) => t.name).sort(), ['Sales WS', 'sa"les']);
       assert.equal(core.emu.ctx.findTable('shop', undefined, 'sa"les')?.sqlName, '"shop.engine_default_schema"."sa""les"');
     } finally {
       await core.stop();

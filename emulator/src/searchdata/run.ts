@@ -94,12 +94,18 @@ export class SearchService {
     const { pageSize, offset } = pageOf(req);
     // One page without a window count; the total is then known unless the page is full or empty past
     // the start, in which case a count of the whole result follows (field notes 1.4 totalRowCount).
-    const { rows, total } = await this.engine.withConnection(async (c) => {
-      const page = await runPrepared(c, compiled.pageSql, [...compiled.params, pageSize, offset]);
-      if ((page.length > 0 || offset === 0) && page.length < pageSize) return { rows: page, total: offset + page.length };
-      const r = await runPrepared(c, compiled.countSql, compiled.params);
-      return { rows: page, total: Number(r[0]![0]) };
-    });
+    const { rows, total } = await this.engine
+      .withConnection(async (c) => {
+        const page = await runPrepared(c, compiled.pageSql, [...compiled.params, pageSize, offset]);
+        if ((page.length > 0 || offset === 0) && page.length < pageSize) return { rows: page, total: offset + page.length };
+        const r = await runPrepared(c, compiled.countSql, compiled.params);
+        return { rows: page, total: Number(r[0]![0]) };
+      })
+      .catch((e: Error) => {
+        // A value DuckDB cannot convert (a TIME text, an out-of-range number) is the query's fault: 400.
+        if (/^(Conversion|Invalid Input|Out of Range) Error/.test(e.message)) throw new QueryError(`The query could not run: ${e.message}`);
+        throw e;
+      });
     const n = compiled.columnNames.length;
     let data: unknown[][] | Record<string, unknown>[];
     if (req.formattype === 'FULL') {
