@@ -551,6 +551,8 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   for (const cl of input.clauses) if (cl.kind === 'sort') sorts.push({ expr: keyFor(cl.column, cl.aggregation), dir: cl.direction === 'ascending' ? 'ASC' : cl.direction === 'descending' ? 'DESC' : cl.column && resolve(cl.column).kind === 'MEASURE' ? 'DESC' : 'ASC' });
 
   if (items.length === 0) throw new QueryError('The query lists no column to show');
+  // `ranked by` may name a measure that is not listed: resolve it before the SELECT list is built.
+  const rankedByKey = top?.rankedBy ? keyFor(top.rankedBy, undefined) : undefined;
 
   const attrs = items.filter((x) => !x.measure);
   const measures = items.filter((x) => x.measure);
@@ -595,7 +597,7 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   if (top) {
     const dir = top.direction === 'top' ? 'DESC' : 'ASC';
     let rank: string;
-    if (top.rankedBy) rank = keyFor(top.rankedBy, undefined);
+    if (rankedByKey) rank = rankedByKey;
     else if (growthItem) rank = 'g0';
     else rank = (measures[0] ?? attrs[0])!.alias;
     const n = Math.max(0, Math.floor(top.n));
