@@ -10,6 +10,9 @@
  *   on the first completion after a keystroke) → p50/p95 ms.
  * - `validationMs`: `doValidation` of the whole document on a new version (parse included), median of
  *   runs. Target ≤ 100 ms.
+ * - `pathologicalCompletionMs`: `doComplete` on documents that were once quadratic (200,000 unbalanced
+ *   `[`; 200,000 each of `[`, `'` and `]`; 100,000 `['`), first completion of each (tokens included) and
+ *   the slowest of five cursor positions, ms.
  * Run: `npm run bench -- language`.
  */
 import { loadavg } from 'node:os';
@@ -112,6 +115,25 @@ export async function run(): Promise<Record<string, unknown>> {
   }
   validation.sort((a, b) => a - b);
 
+  const pathological: Record<string, { firstMs: number; worstMs: number }> = {};
+  for (const [name, patho] of [
+    ['brackets200k', '['.repeat(200_000)],
+    ['bracketsQuotesClosers200k', '['.repeat(200_000) + "'".repeat(200_000) + ']'.repeat(200_000)],
+    ['bracketQuote100k', "['".repeat(100_000)],
+  ] as const) {
+    const d = TextDocument.create(`file:///${name}.tsq`, 'tsq', 1, patho);
+    let t = performance.now();
+    await ls.doComplete(d, d.positionAt(patho.length), { defaultDataSource: 'Wide' });
+    const firstMs = performance.now() - t;
+    let worstMs = 0;
+    for (const offset of [1, patho.length >> 2, patho.length >> 1, (3 * patho.length) >> 2, patho.length - 1]) {
+      t = performance.now();
+      await ls.doComplete(d, d.positionAt(offset), { defaultDataSource: 'Wide' });
+      worstMs = Math.max(worstMs, performance.now() - t);
+    }
+    pathological[name] = { firstMs: Number(firstMs.toFixed(1)), worstMs: Number(worstMs.toFixed(1)) };
+  }
+
   return {
     document: { queries: 2000, columns: wide.columns.length, chars: text.length, diagnostics },
     completion: percentiles(samples),
@@ -119,6 +141,7 @@ export async function run(): Promise<Record<string, unknown>> {
     meanItems: Math.round(items / samples.length),
     completionAfterEdit: percentiles(afterEdit),
     validationMs: Number(validation[Math.floor(validation.length / 2)]!.toFixed(2)),
+    pathologicalCompletionMs: pathological,
     targets: { completionP95Ms: 5, validationMs: 100 },
     loadAverage1m: { before: Number(loadBefore.toFixed(2)), after: Number(loadavg()[0]!.toFixed(2)) },
   };

@@ -271,6 +271,25 @@ test('in a long document only the current query matters', async () => {
   assert.ok(list.items.every((i) => i.insertTextFormat !== InsertTextFormat.Snippet || typeof i.textEdit === 'object'));
 });
 
+test('pathological documents answer: 200,000 unbalanced [, quote runs, unclosed columns cut at every quote', async () => {
+  // These were quadratic (about 15 s for the first, minutes for the last); the cost is measured in
+  // test/bench/language.bench.ts `pathologicalCompletionMs`, not asserted here.
+  const texts = ['['.repeat(200_000), '['.repeat(200_000) + "'".repeat(200_000) + ']'.repeat(200_000), "['".repeat(100_000), '[ '.repeat(100_000)];
+  for (const text of texts) {
+    const ls = getLanguageService({ catalog: makeCatalogProvider([flightsCatalog()], values) });
+    const document = TextDocument.create('file:///patho.tsq', 'tsq', 1, text);
+    for (const offset of [0, 1, text.length >> 1, text.length - 1, text.length]) {
+      const list = await ls.doComplete(document, document.positionAt(offset), { defaultDataSource: 'Flights' });
+      assert.ok(Array.isArray(list.items), `an answer at ${offset}`);
+    }
+    // Inside an unclosed bracket at the end, the columns are offered.
+    if (text.endsWith('[')) {
+      const list = await ls.doComplete(document, document.positionAt(text.length), { defaultDataSource: 'Flights' });
+      assert.ok(labels(list).includes('origin'), 'columns offered after the last [');
+    }
+  }
+});
+
 test('any text, any cursor: completion never throws and every edit is on the cursor line and contains the cursor', async () => {
   const fc = await import('fast-check');
   const fragments = ['[', ']', '[origin]', '[delay', '[date].', "'", "'SE", "'day of week'", '.', ',', ' ', '\n', '\n\n', ';', '-- c', '@datasource ', "@datasource 'Fl", '=', '>=', 'sort by', 'not ', 'between 1 and', 'calendar.', 'last 7', '{null}', 'top 10', 'é', '\u0000', '"', 'x', '\r\n', '\r\n\r\n'];

@@ -137,7 +137,11 @@ test('a 10 MB file, binary bytes, huge lines and unbalanced brackets', async () 
   const ls = getLanguageService({ catalog: makeCatalogProvider([flightsCatalog()]) });
   await exercise(ls, binary);
   await exercise(ls, bytes.toString('utf8'));
-  await exercise(ls, '['.repeat(20_000) + "'".repeat(20_000) + ']'.repeat(20_000));
+  // Pathological sizes that once made the lexer (and completion, which re-lexes the token under the
+  // cursor) quadratic: unbalanced brackets, quote runs, unclosed columns cut short at every quote.
+  await exercise(ls, '['.repeat(200_000) + "'".repeat(200_000) + ']'.repeat(200_000));
+  await exercise(ls, '['.repeat(200_000));
+  await exercise(ls, "['".repeat(100_000));
   await exercise(ls, '[a] '.repeat(300_000));
   const diags = await ls.doValidation(TextDocument.create('file:///b.tsq', 'tsq', 1, binary));
   assert.ok(diags.length > 0 && diags.length <= MAX_DIAGNOSTICS, `diagnostics are bounded (${diags.length})`);

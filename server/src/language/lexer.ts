@@ -112,7 +112,7 @@ export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[]
  * diagnostics are exactly those of `tokenize`.
  */
 export class Lexer {
-  private readonly state = { pos: 0, diagCount: 0 };
+  private readonly state: ScanState = { pos: 0, diagCount: 0, stopFrom: -1, stopAt: -1 };
 
   /** @param diagnostics optional sink for lexical problems (see `tokenize`). */
   constructor(private readonly text: string, private readonly diagnostics?: ParseDiagnostic[]) {}
@@ -128,8 +128,17 @@ export class Lexer {
   }
 }
 
+/** Where a `Lexer` is between two `scan` calls. */
+interface ScanState {
+  pos: number;
+  diagCount: number;
+  /** The `[` scan cache (see the column case of `scanTokens`); -1 when empty. */
+  stopFrom: number;
+  stopAt: number;
+}
+
 /** The scanning loop of `Lexer.scan` (a plain function: V8 optimizes it better than a method). */
-function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: { pos: number; diagCount: number }, out: Token[], count: number): void {
+function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: ScanState, out: Token[], count: number): void {
   const n = text.length;
   const tokens = out;
   const target = count === Infinity ? Number.MAX_SAFE_INTEGER : out.length + count;
@@ -164,6 +173,9 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
     return pos + len === n || !isWordPart(text.charCodeAt(pos + len));
   };
 
+  /** Cache of the `[` scan: the stop found from `stopFrom` is `stopAt` (see the column case). */
+  let stopFrom = state.stopFrom;
+  let stopAt = state.stopAt;
   let i = state.pos;
   while (i < n && tokens.length < target) {
     const c = text.charCodeAt(i);
@@ -257,24 +269,30 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
     switch (c) {
       case 91: { // [
         const s = i;
-        let j = i + 1;
-        let cut = -1;
-        let inner = false;
-        let closed = false;
-        while (j < n) {
-          const d = text.charCodeAt(j);
-          if (d === 93) {
-            closed = true;
-            break;
+        // Where the name stops: the first `]`, line break or `[` after whitespace. The answer does not
+        // depend on `s`, so it is kept for the next `[` before it: `['['['…` (an unclosed column cut
+        // short at each quote) finds its stop once, not once per bracket (which was quadratic).
+        let j: number;
+        if (stopFrom >= 0 && stopFrom <= s + 1 && s + 1 <= stopAt) j = stopAt;
+        else {
+          j = s + 1;
+          while (j < n) {
+            const d = text.charCodeAt(j);
+            if (d === 93 || d === 10 || d === 13 || (d === 91 && isWs(text.charCodeAt(j - 1)))) break;
+            j++;
           }
-          if (d === 10 || d === 13) break;
-          if (d === 91) {
-            if (j === s + 1 || !isWs(text.charCodeAt(j - 1))) inner = true;
-            else break;
-          } else if (cut < 0 && isColumnCut(d)) cut = j;
-          j++;
+          stopFrom = s + 1;
+          stopAt = j;
         }
+        const closed = j < n && text.charCodeAt(j) === 93;
         if (closed) {
+          let inner = false;
+          for (let k = s + 1; k < j; k++) {
+            if (text.charCodeAt(k) === 91) {
+              inner = true;
+              break;
+            }
+          }
           // `[a]b]` or `[[a]]`: a ']' inside the name.
           let p = j + 1;
           while (p < n && (isWordPart(text.charCodeAt(p)) && text.charCodeAt(p) !== 45)) p++;
@@ -288,7 +306,10 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           else if (name.trim() === '') report(s, j + 1, codes.EMPTY_COLUMN, 'Empty column name: write the column between the brackets, e.g. [origin].');
           i = j + 1;
         } else {
-          let e = cut >= 0 ? cut : j;
+          // A quote, operator or separator cuts an unclosed name short (the scan stops there, so it is
+          // linear in what the token consumes).
+          let e = s + 1;
+          while (e < j && !isColumnCut(text.charCodeAt(e))) e++;
           while (e > s + 1 && isWs(text.charCodeAt(e - 1))) e--;
           push('column', s, e, text.slice(s + 1, e), false, s + 1, e);
           report(s, e, codes.UNCLOSED_BRACKET, 'Unclosed [: the column name needs a closing ].');
@@ -315,11 +336,12 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         let quoteInside = false;
         const after = text.charCodeAt(j + 1);
         if (j + 1 < n && (after === c || isWordStart(after) || isDigit(after))) {
-          const le = lineEnd(j + 1);
+          // Word characters are never line breaks, so the scan stays on the line without looking for its
+          // end (which made `''''…` quadratic).
           let p = j + 1;
           if (after === c) p++;
-          while (p < le && (isWordStart(text.charCodeAt(p)) || isDigit(text.charCodeAt(p)))) p++;
-          if (p < le && text.charCodeAt(p) === c) j = p;
+          while (p < n && (isWordStart(text.charCodeAt(p)) || isDigit(text.charCodeAt(p)))) p++;
+          if (p < n && text.charCodeAt(p) === c) j = p;
           else j = p - 1;
           quoteInside = true;
           // `j` is now the last character of the value; normalise to the closing-quote index below.
@@ -451,6 +473,8 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
   }
   state.pos = i;
   state.diagCount = diagCount;
+  state.stopFrom = stopFrom;
+  state.stopAt = stopAt;
 }
 
 /** `{` followed case-insensitively by `rest` (e.g. `null}`). */
