@@ -11,7 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { startEmulator } from '../../emulator/src/app';
 import { Catalog } from '../../emulator/src/catalog';
 import { stableGuid } from '../../emulator/src/guid';
-import { SearchService } from '../../emulator/src/searchdata/run';
+import { compileSearch } from '../../emulator/src/searchdata/compile';
+import { parseQuery } from '../../server/src/language/parser';
 import { DEMO_QUERIES } from '../emulator/client-queries';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -26,13 +27,12 @@ export async function run(): Promise<Record<string, unknown>> {
     const flights = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
     // The compiled SQL, with its bound values inlined, as someone would run it in DuckDB directly.
     const catalog = new Catalog(dataDir);
-    const compiler = new SearchService(undefined as never, catalog, emu.ctx.now);
     const ds = catalog.dataSource(flights)!;
     const conn = await emu.ctx.connect();
     const queries: Record<string, unknown>[] = [];
     try {
       for (const q of DEMO_QUERIES) {
-        const compiled = compiler.compile(ds, q.query);
+        const compiled = compileSearch({ clauses: parseQuery(q.query).query!.clauses, columns: ds.columns, table: ds.sqlName, now: emu.ctx.now() });
         let i = 0;
         const direct = compiled.sql.replace(/\?/g, () => {
           const p = compiled.params[i++]!;

@@ -8,7 +8,7 @@
  *   <JSESSIONID>`; otherwise 401 with the seed's text. Missing privileges or read access give 403.
  * - Errors are JSON bodies of field notes 1.6/5.1 (errors.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Sessions } from '../auth';
 import type { AnswerBook, Catalog, LogicalTable } from '../catalog';
 import type { EmulatorUser } from '../context';
@@ -212,9 +212,4 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
   });
 
   registerAdminRoutes(api, deps);
-}
-
-/** Sends 204 with no body. */
-export function noContent(reply: FastifyReply): FastifyReply {
-  return reply.code(204).send();
 }

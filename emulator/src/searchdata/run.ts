@@ -54,7 +54,7 @@ function toJsonValue(v: unknown): unknown {
 
 /** Runs search queries against the emulator's data sources, with prepared statements cached per SQL. */
 export class SearchService {
-  private readonly compiled = new Map<string, { compiled: CompiledQuery; dsModified: number }>();
+  private readonly compiled = new Map<string, CompiledQuery>();
 
   constructor(
     readonly engine: Engine,
@@ -77,14 +77,14 @@ export class SearchService {
     // Relative dates depend on the clock: cache per data source, query and minute.
     const key = `${ds.id}\u0000${Math.floor(nowMs / 60_000)}\u0000${query}`;
     const hit = this.compiled.get(key);
-    if (hit) return hit.compiled;
+    if (hit) return hit;
     const { query: q, diagnostics } = parseQuery(query);
     const err = diagnostics.find((d) => d.severity === 'error');
     if (err) throw new QueryError(`Syntax error at character ${err.start + 1}: ${err.message}`);
     if (!q || q.clauses.length === 0) throw new QueryError('The query is empty');
     const compiled = compileSearch({ clauses: q.clauses, columns: ds.columns, table: ds.sqlName, now: new Date(nowMs) });
     if (this.compiled.size > 500) this.compiled.clear();
-    this.compiled.set(key, { compiled, dsModified: ds.modified });
+    this.compiled.set(key, compiled);
     return compiled;
   }
 
