@@ -374,9 +374,9 @@ interface ColumnTemplate {
 }
 /**
  * Item parts that do not depend on the cursor, cached per data source (1,000 columns are described once,
- * not per keystroke). The catalog may hand out a fresh copy of the same columns on every call (the
- * service's `safeCatalog` sanitises each answer), so a cached entry is reused when its columns are equal
- * field by field — a comparison that allocates nothing.
+ * not per keystroke). The service's `safeCatalog` answers the same sanitized object while the catalog
+ * answers from its cache (identity hit); a catalog that answers a fresh copy of the same columns still
+ * reuses the entry when its columns are equal field by field — a comparison that allocates nothing.
  */
 const templates = new Map<string, { columns: Column[]; list: ColumnTemplate[] }>();
 /** Data sources whose templates are kept (least recently used dropped first). */

@@ -115,8 +115,17 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
  *   skip it), `kind` defaults to `ATTRIBUTE`, non-string synonyms are dropped;
  * - `getColumnValues`: a non-array is []; numbers and booleans become strings, other entries are dropped;
  *   at most `MAX_COLUMN_VALUES`.
+ *
+ * The sanitized `getColumns` and `getDataSources` answers are memoized per raw answer object (WeakMap):
+ * the same raw object gives the same sanitized object, so a raw answer must not be mutated once handed
+ * out (answer a new object when the catalog changes, as the client catalog does).
  */
 export function safeCatalog(catalog: CatalogProvider): CatalogProvider {
+  // The sanitized answer per raw answer: a catalog that caches (the server's client catalog does) hands
+  // out the same object on every call, and then the features get the same sanitized object back instead
+  // of 1,000 new columns per keystroke (and caches keyed on it, like completion's item templates, hit).
+  const columnsMemo = new WeakMap<object, DataSourceColumns | undefined>();
+  const sourcesMemo = new WeakMap<object, DataSource[]>();
   return {
     async getDataSources(token?: CancellationLike): Promise<DataSource[] | undefined> {
       let r: unknown;
@@ -126,12 +135,15 @@ export function safeCatalog(catalog: CatalogProvider): CatalogProvider {
         return undefined;
       }
       if (!Array.isArray(r)) return undefined;
+      const hit = sourcesMemo.get(r);
+      if (hit) return hit;
       const out: DataSource[] = [];
       for (const s of r) {
         if (s && typeof s === 'object' && typeof s.id === 'string' && typeof s.name === 'string') {
           out.push({ id: s.id, name: s.name, type: typeof s.type === 'string' ? s.type : '' });
         }
       }
+      sourcesMemo.set(r, out);
       return out;
     },
     async getColumns(dataSource: string, token?: CancellationLike): Promise<DataSourceColumns | null | undefined> {
@@ -142,23 +154,15 @@ export function safeCatalog(catalog: CatalogProvider): CatalogProvider {
         return undefined;
       }
       if (r === null) return null;
-      if (!r || typeof r !== 'object' || !Array.isArray((r as { columns?: unknown }).columns)) return undefined;
-      const src = r as { id?: unknown; name?: unknown; columns: unknown[] };
-      const columns: Column[] = [];
-      for (const c of src.columns) {
-        if (!c || typeof c !== 'object' || typeof (c as Column).name !== 'string') continue;
-        const col = c as Record<string, unknown>;
-        const out: Column = {
-          name: col.name as string,
-          dataType: (typeof col.dataType === 'string' ? col.dataType : '') as Column['dataType'],
-          kind: col.kind === 'MEASURE' ? 'MEASURE' : 'ATTRIBUTE',
-        };
-        if (typeof col.id === 'string') out.id = col.id;
-        if (typeof col.description === 'string') out.description = col.description;
-        if (Array.isArray(col.synonyms)) out.synonyms = col.synonyms.filter((x): x is string => typeof x === 'string');
-        columns.push(out);
+      if (!r || typeof r !== 'object') return undefined;
+      if (columnsMemo.has(r)) {
+        const hit = columnsMemo.get(r);
+        // The name falls back to the asked name, so a hit only serves the same question.
+        if (!hit || typeof (r as { name?: unknown }).name === 'string' || hit.name === dataSource) return hit;
       }
-      return { id: typeof src.id === 'string' ? src.id : '', name: typeof src.name === 'string' ? src.name : dataSource, columns };
+      const sanitized = sanitizeColumns(r, dataSource);
+      columnsMemo.set(r, sanitized);
+      return sanitized;
     },
     async getColumnValues(dataSource: string, column: string, prefix: string, token?: CancellationLike): Promise<string[]> {
       let r: unknown;
@@ -177,6 +181,30 @@ export function safeCatalog(catalog: CatalogProvider): CatalogProvider {
       return out;
     },
   };
+}
+
+/**
+ * The sanitized form of one raw `getColumns` answer (see `safeCatalog`): undefined when it has no
+ * `columns` array; `dataSource` (the asked name) stands in for a missing `name`.
+ */
+function sanitizeColumns(r: object, dataSource: string): DataSourceColumns | undefined {
+  if (!Array.isArray((r as { columns?: unknown }).columns)) return undefined;
+  const src = r as { id?: unknown; name?: unknown; columns: unknown[] };
+  const columns: Column[] = [];
+  for (const c of src.columns) {
+    if (!c || typeof c !== 'object' || typeof (c as Column).name !== 'string') continue;
+    const col = c as Record<string, unknown>;
+    const out: Column = {
+      name: col.name as string,
+      dataType: (typeof col.dataType === 'string' ? col.dataType : '') as Column['dataType'],
+      kind: col.kind === 'MEASURE' ? 'MEASURE' : 'ATTRIBUTE',
+    };
+    if (typeof col.id === 'string') out.id = col.id;
+    if (typeof col.description === 'string') out.description = col.description;
+    if (Array.isArray(col.synonyms)) out.synonyms = col.synonyms.filter((x): x is string => typeof x === 'string');
+    columns.push(out);
+  }
+  return { id: typeof src.id === 'string' ? src.id : '', name: typeof src.name === 'string' ? src.name : dataSource, columns };
 }
 
 /** True when a data type is one of the vocabulary's (protocol.ts `COLUMN_DATA_TYPES`). */
