@@ -37,7 +37,7 @@ function assertRows(actual: unknown[][], expected: unknown[][]): void {
 }
 
 describe('searchdata answers match DuckDB', () => {
-  const cases: [string, string, string[], string][] = [
+  const cases: [string, string, string[], string, string?][] = [
     ['an attribute and a measure group and sum, ordered by the attribute', '[origin] [delay]', ['origin', 'Total delay'], `SELECT origin, sum(delay) FROM ${T} GROUP BY origin ORDER BY origin`],
     ['measures come after attributes, each in query order', '[delay] [destination] [distance] [origin]', ['destination', 'origin', 'Total delay', 'Total distance'], `SELECT destination, origin, sum(delay), sum(distance) FROM ${T} GROUP BY destination, origin ORDER BY destination, origin`],
     ['top N ranks by the first measure', '[origin] [delay] top 5', ['origin', 'Total delay'], `SELECT origin, sum(delay) s FROM ${T} GROUP BY origin ORDER BY s DESC, origin LIMIT 5`],
@@ -62,6 +62,7 @@ describe('searchdata answers match DuckDB', () => {
     ['{null} keeps rows without a value', '[origin] count [delay] [delay] = {null}', ['origin', 'Count delay'], `SELECT origin, count(delay) FROM ${T} WHERE delay IS NULL GROUP BY origin ORDER BY origin`],
     ['attributes alone give distinct combinations', "[origin] [destination] [origin] = 'sea'", ['origin', 'destination'], `SELECT DISTINCT origin, destination FROM ${T} WHERE origin = 'SEA' ORDER BY origin, destination`],
     ['between two dates compares by day', "[origin] [delay] [date] between '2001-03-01' and '03/02/2001' [origin] = 'LAX'", ['origin', 'Total delay'], `SELECT origin, sum(delay) FROM ${T} WHERE CAST(date AS DATE) BETWEEN DATE '2001-03-01' AND DATE '2001-03-02' AND origin = 'LAX' GROUP BY origin ORDER BY origin`],
+    ['a year as a date value compares years', "[Major Genre] [US Gross] [Release Date] after 2005 [Release Date] before '2008'", ['Major Genre', 'Total US Gross'], `SELECT "Major Genre", sum("US Gross") FROM "demo.engine_default_schema"."movies" WHERE year("Release Date") > 2005 AND year("Release Date") < 2008 GROUP BY 1 ORDER BY 1`, MOVIES],
     ['a filter on a date part', "[origin] [delay] [date].'day of week' = 7 [origin] = 'sea'", ['origin', 'Total delay'], `SELECT origin, sum(delay) FROM ${T} WHERE isodow(date) = 7 AND origin = 'SEA' GROUP BY origin ORDER BY origin`],
     ['similar to with wildcards', "[origin] [origin] similar to 's_a' [delay]", ['origin', 'Total delay'], `SELECT origin, sum(delay) FROM ${T} WHERE origin ILIKE 's_a' GROUP BY origin ORDER BY origin`],
     ['N units ago', '[delay] [date] 3 months ago', ['Total delay'], `SELECT sum(delay) FROM ${T} WHERE date >= TIMESTAMP '2001-03-01' AND date < TIMESTAMP '2001-04-01'`],
@@ -74,9 +75,9 @@ describe('searchdata answers match DuckDB', () => {
     ['an aggregate filter on attributes alone', "[origin] for count [delay] > 3000", ['origin'], `SELECT origin FROM ${T} GROUP BY origin HAVING count(delay) > 3000 ORDER BY origin`],
     ['column names and keywords match case-insensitively', '[ORIGIN] [Delay] TOP 2', ['origin', 'Total delay'], `SELECT origin, sum(delay) s FROM ${T} GROUP BY origin ORDER BY s DESC, origin LIMIT 2`],
   ];
-  for (const [what, query, names, sql] of cases) {
+  for (const [what, query, names, sql, ds] of cases) {
     test(what, async () => {
-      const r = await search(query);
+      const r = await search(query, {}, ds);
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.deepEqual(r.body.columnNames, names);
       const expected = await core.sql(sql);

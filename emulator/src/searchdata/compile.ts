@@ -16,6 +16,8 @@
  * - Relative date filters use the pinned clock in UTC; weeks start on Monday; `last N <units>` covers
  *   the N whole units before the current one, `this <unit>` the current one, `<unit> to date` the
  *   current unit up to the end of today.
+ * - Date values are `'YYYY-MM-DD'`, `'YYYY-MM-DD HH:MM[:SS]'`, `'MM/DD/YYYY'` (compared by day when no
+ *   time is written) or a year (`[date] = 2001`, `after 2000`: compared by year).
  * - Dates come back as epoch seconds (field notes 1.2); date parts (`day of week` 1 = Monday … 7,
  *   `month of year` 1-12, …) as numbers.
  * - Anything not executed (`vs`, `in`, `near`, `for each` on date filters, …) throws a `QueryError`
@@ -388,6 +390,7 @@ export function compileSearch(input: CompileInput): CompiledQuery {
     const isDateT = type === 'DATE' || type === 'DATE_TIME';
     // A value on the right-hand side: returns SQL with `?` and pushes its parameter.
     let dayGranularity = false;
+    let yearGranularity = false;
     const rhs = (v: Value): string => {
       if (v.kind === 'null' || v.kind === 'empty') throw new QueryError(`{${v.kind}} can only be used with = and != (on [${c.name}])`);
       if (isText) {
@@ -401,8 +404,15 @@ export function compileSearch(input: CompileInput): CompiledQuery {
         return '?';
       }
       if (isDateT) {
-        const d = parseDateValue(v.kind === 'number' ? v.raw : v.value);
-        if (!d) throw new QueryError(`'${v.kind === 'number' ? v.raw : v.value}' is not a date (use 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM:SS' or 'MM/DD/YYYY') for [${c.name}]`);
+        const raw = (v.kind === 'number' ? v.raw : v.value).trim();
+        if (/^\d{4}$/.test(raw)) {
+          // A year (`[date] = 2001`, `after 2000`) compares the column's year (field notes 2.5).
+          yearGranularity = true;
+          p.push(Number(raw));
+          return '?';
+        }
+        const d = parseDateValue(raw);
+        if (!d) throw new QueryError(`'${v.kind === 'number' ? v.raw : v.value}' is not a date (use 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM:SS', 'MM/DD/YYYY' or a year) for [${c.name}]`);
         p.push(d.hasTime ? d.ts : d.ts.slice(0, 10));
         if (!d.hasTime) {
           dayGranularity = true;
@@ -434,7 +444,10 @@ export function compileSearch(input: CompileInput): CompiledQuery {
       const group = !negated && (base === 'begins with' || base === 'ends with') ? `${base}:${c.id}:${expr}` : undefined;
       return { sql, params: p, group };
     }
-    const lhsFor = (): string => (isText ? `lower(${expr})` : dayGranularity ? `CAST(${expr} AS DATE)` : expr);
+    const lhsFor = (): string => {
+      if (yearGranularity && (dayGranularity || p.some((x) => typeof x === 'string'))) throw new QueryError(`Compare [${c.name}] with years or with dates, not both`);
+      return isText ? `lower(${expr})` : yearGranularity ? `year(${expr})` : dayGranularity ? `CAST(${expr} AS DATE)` : expr;
+    };
     if (op === '=' || op === '!=') {
       const parts: string[] = [];
       const rhsList: string[] = [];
