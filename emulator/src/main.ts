@@ -6,7 +6,7 @@
  * load port's URL when it has its own). Ctrl-C or SIGTERM shuts it down cleanly.
  */
 import { parseArgs } from 'node:util';
-import { parseSearchDataDelay, startEmulator } from './app';
+import { isLoopback, parseSearchDataDelay, startEmulator } from './app';
 
 const USAGE = 'usage: emulator [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR] [--demo] [--now ISO-8601] [--delay-searchdata MS[:TEXT]]';
 
@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     delaySearchData,
   });
   console.log(`Analytics Service emulator listening on ${emu.url}`);
+  if (values.host && !isLoopback(values.host)) console.error(`emulator: listening on ${values.host}, not loopback: the demo passwords are refused here; set real ones with user/updatepassword from a loopback instance first`);
   if (emu.loadUrl) console.log(`Analytics Service emulator data-load API listening on ${emu.loadUrl}`);
   let stopping = false;
   const stop = (): void => {
