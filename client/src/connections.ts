@@ -11,7 +11,7 @@ import { getLog, logRequest } from './log';
 import { errorMessage, errorStatus, type ServiceApi } from './service';
 import type { AnalyticsServiceClient } from './api';
 import { createService, type Service } from './serviceAdapter';
-import { splitPasswords } from './settingsMigration';
+import { loopbackDemoPassword, splitPasswords } from './settingsMigration';
 
 /** One entry of `tsq.connections`. */
 export interface ConnectionConfig {
@@ -157,7 +157,9 @@ export class ConnectionManager implements vscode.Disposable {
       { config: root, value: inspected?.globalValue, target: vscode.ConfigurationTarget.Global, where: 'user settings' },
       { config: root, value: inspected?.workspaceValue, target: vscode.ConfigurationTarget.Workspace, where: 'workspace settings' },
     ];
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    // folder settings are their own scope only in a multi-root workspace; in a single-folder one they are
+    // the workspace settings above, and writing them with the WorkspaceFolder target fails
+    for (const folder of vscode.workspace.workspaceFile ? vscode.workspace.workspaceFolders ?? [] : []) {
       const config = vscode.workspace.getConfiguration('tsq', folder.uri);
       scopes.push({ config, value: config.inspect<unknown[]>('connections')?.workspaceFolderValue, target: vscode.ConfigurationTarget.WorkspaceFolder, where: `settings of ${folder.name}` });
     }
@@ -211,6 +213,14 @@ export class ConnectionManager implements vscode.Disposable {
     if (this.signedOut === cfg.name && !opts.interactive && !opts.showErrors) return false;
     const seq = ++this.connectSeq;
     let password = await this.secrets.get(SECRET_PREFIX + cfg.name);
+    // after Sign Out the person is asked again, never handed the demo password behind their back
+    const demoPassword = password || this.signedOut === cfg.name ? undefined : loopbackDemoPassword(cfg.url, process.env.TSQ_DEMO_PASSWORD);
+    if (demoPassword) {
+      // npm start's demo connection to a local emulator (scripts/start.mjs): keep it like a typed password
+      await this.secrets.store(SECRET_PREFIX + cfg.name, demoPassword);
+      password = demoPassword;
+      getLog().info(`Stored the demo password of ${cfg.name} (${cfg.url}) from TSQ_DEMO_PASSWORD in the secret storage.`);
+    }
     if ((!password || this.rejectedPassword === cfg.name) && opts.interactive) {
       password = await askPassword(cfg);
       if (password === undefined) return false;

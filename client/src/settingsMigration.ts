@@ -27,3 +27,26 @@ export function splitPasswords(value: unknown): SplitPasswords {
   });
   return { cleaned, moved, changed };
 }
+
+
+/**
+ * The password that `npm start` (scripts/start.mjs) hands the extension for its demo connection:
+ * the environment variable `TSQ_DEMO_PASSWORD`, honoured only for a connection whose URL is an
+ * http(s) URL on the loopback interface (localhost, 127.0.0.0/8, [::1]), i.e. a local emulator, so
+ * that a password in the environment can never be sent to a remote service. Undefined otherwise.
+ * @param url the connection's base URL; an unparsable one gives undefined.
+ * @param envPassword the value of TSQ_DEMO_PASSWORD (undefined or empty: none).
+ */
+export function loopbackDemoPassword(url: string, envPassword: string | undefined): string | undefined {
+  if (!envPassword) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  const host = parsed.hostname.toLowerCase();
+  const loopback = host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return loopback ? envPassword : undefined;
+}
