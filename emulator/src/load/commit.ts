@@ -196,13 +196,13 @@ export async function stageChunks(
   return result;
 }
 
-/** Quotes a DuckDB identifier. */
-function ident(name: string): string {
+/** Quotes a DuckDB identifier (`"` doubled), so no column name can inject SQL. */
+export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-/** Quotes a SQL string literal. */
-function literal(s: string): string {
+/** Quotes a SQL string literal (`'` doubled), so no path or format can inject SQL. */
+export function literal(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 

@@ -17,17 +17,8 @@
  */
 import { open } from 'node:fs/promises';
 import type { TableInfo } from '../context';
+import { ident, literal } from './commit';
 import type { LoadDefinition } from './definition';
-
-/** Quotes a SQL string literal. */
-function literal(s: string): string {
-  return `'${s.replace(/'/g, "''")}'`;
-}
-
-/** Quotes a DuckDB identifier. */
-function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
 
 /** RE2 patterns of the fixed-width directives the fast path accepts (stricter than strptime's). */
 const DIRECTIVE: Record<string, string> = {

@@ -48,6 +48,8 @@ class LoadService {
   private readonly nextChunk = new Map<string, number>();
   /** Commits in progress per table, so two commits on one table run one after the other. */
   private readonly tableQueue = new Map<string, Promise<unknown>>();
+  /** Commits running in the background (awaited when a node closes, before the database does). */
+  readonly running = new Set<Promise<void>>();
 
   constructor(readonly ctx: EmulatorContext) {
     this.store = new CycleStore(ctx.dataDir);
@@ -185,8 +187,12 @@ class LoadService {
       meta.rowsWritten = 0;
       this.finish(meta, { code: 'LOAD_FAILED', message: `Commit failed, no rows were written: ${(e as Error).message}` });
     } finally {
-      this.discardData(meta);
-      this.store.save(meta);
+      try {
+        this.discardData(meta);
+        this.store.save(meta);
+      } catch {
+        // the data directory is gone (the emulator is being torn down): nothing left to record
+      }
     }
   }
 }
@@ -241,6 +247,10 @@ export async function registerLoadApi(app: FastifyInstance, ctx: EmulatorContext
     if (!scope.hasContentTypeParser('*')) {
       scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
     }
+    // a node that closes lets its running commits end first (the core closes the database after the apps)
+    scope.addHook('onClose', async () => {
+      await Promise.allSettled([...service.running]);
+    });
     scope.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? 400 : 500;
       if (req.method === 'POST' && req.url.split('?')[0] === `${BASE}/public/loads`) return text(reply.header('x-tsq-detail', err.message), 400, MESSAGES.invalidParams);
@@ -391,7 +401,9 @@ export async function registerLoadApi(app: FastifyInstance, ctx: EmulatorContext
       meta.stage = 'COMMITTING';
       meta.status = {};
       service.store.save(meta);
-      void service.commit(meta);
+      const work = service.commit(meta).catch((e: unknown) => req.log.error(e, 'load cycle commit'));
+      service.running.add(work);
+      void work.finally(() => service.running.delete(work));
       return text(reply, 202, MESSAGES.commitRequested);
     });
 
