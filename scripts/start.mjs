@@ -1,0 +1,312 @@
+#!/usr/bin/env node
+// `npm start`: TSQ on the demo data, from a fresh clone, in one command.
+//   1. `npm ci` when node_modules is missing; 2. builds the bundles (esbuild.mjs);
+//   3. starts the emulator with --demo (port 8088 when free, else a free one; its state in
+//      <state>/emulator-data, kept between runs so the second start is quick);
+//   4. copies test/fixtures/demo-workspace/ to <state>/workspace (files already there are kept, so
+//      your edits survive) and writes its .vscode/settings.json: tsq.connections with the emulator's
+//      URL and demo user, tsq.activeConnection. No password goes in settings: the editor is started
+//      with TSQ_DEMO_PASSWORD, which the extension stores in its secret storage for a connection to
+//      a loopback URL only (client/src/connections.ts), so the workspace is connected when it opens;
+//   5. opens it: with a `code` command on the PATH, VS Code (`--extensionDevelopmentPath` = this
+//      repository, `--wait`); otherwise code-server (installed by scripts/install-e2e-tools.sh into
+//      ${TSQ_TOOLS_DIR:-.tools} when missing) with the extension packaged by scripts/package.mjs and
+//      installed into <state>/code-server/extensions, and prints the URL to open.
+//   Ctrl-C (or SIGTERM) stops everything it started; so does closing the VS Code window.
+//
+// Options:
+//   --code-server           use code-server even when `code` is on the PATH
+//   --port N                the emulator's port (default 8088, or a free one when 8088 is taken; 0: free)
+//   --code-server-port N    code-server's port (default 8080, or a free one when taken; 0: free)
+//   --state-dir DIR         where the emulator data, workspace copy and code-server dirs live
+//                           (default .tsq-emulator/demo, which git ignores)
+//   --fresh                 start from new emulator data and a new workspace copy
+//   --no-open               start the emulator and prepare the workspace only (no editor)
+// Prints `TSQ is ready: URL` (code-server) or `TSQ is ready in VS Code` once everything is up.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const ROOT = resolve(new URL('..', import.meta.url).pathname);
+const USAGE = 'usage: npm start -- [--code-server] [--port N] [--code-server-port N] [--state-dir DIR] [--fresh] [--no-open]';
+/** The demo user of `--demo` (emulator/src/demo.ts). */
+const DEMO_USER = { username: 'tsadmin', password: 'admin' };
+const CONNECTION_NAME = 'Local emulator (demo)';
+
+let opts;
+try {
+  ({ values: opts } = parseArgs({
+    options: {
+      'code-server': { type: 'boolean' },
+      port: { type: 'string' },
+      'code-server-port': { type: 'string' },
+      'state-dir': { type: 'string' },
+      fresh: { type: 'boolean' },
+      'no-open': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }));
+} catch (e) {
+  console.error(`start: ${e.message}\n${USAGE}`);
+  process.exit(2);
+}
+if (opts.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+const log = (msg) => console.log(`start: ${msg}`);
+const fail = (msg) => {
+  console.error(`start: error: ${msg}`);
+  void stopAll().then(() => process.exit(1));
+};
+
+const stateDir = resolve(ROOT, opts['state-dir'] ?? join('.tsq-emulator', 'demo'));
+const toolsDir = (() => {
+  const d = process.env.TSQ_TOOLS_DIR || '.tools';
+  return isAbsolute(d) ? d : join(ROOT, d);
+})();
+
+/** Child processes started here (each in its own process group), stopped by stopAll. */
+const children = [];
+let stopping = false;
+
+/** Stops every child started here: SIGTERM to its process group, SIGKILL after 5 s. */
+async function stopAll() {
+  await Promise.all(
+    children.splice(0).map(
+      ({ name, proc }) =>
+        new Promise((done) => {
+          if (proc.exitCode !== null || proc.signalCode !== null) return done();
+          proc.once('exit', () => done());
+          try {
+            process.kill(-proc.pid, 'SIGTERM');
+          } catch {
+            return done();
+          }
+          setTimeout(() => {
+            try {
+              process.kill(-proc.pid, 'SIGKILL');
+            } catch {
+              /* gone */
+            }
+          }, 5_000).unref();
+          log(`stopping ${name}`);
+        }),
+    ),
+  );
+}
+
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    if (stopping) return;
+    stopping = true;
+    void stopAll().then(() => process.exit(0));
+  });
+}
+
+/** Runs a command to completion with inherited output; fails the start when it fails. */
+function runStep(what, cmd, args, extra = {}) {
+  log(what);
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', ...extra });
+  if (r.status !== 0) throw new Error(`${what} failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})`);
+}
+
+/** The full path of a command found on the PATH, or undefined. */
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/** Resolves with `port` when it is free on 127.0.0.1, else (or for 0) with a free port the OS picks. */
+function pickPort(port) {
+  const tryListen = (p) =>
+    new Promise((ok) => {
+      const srv = createServer();
+      srv.once('error', () => ok(undefined));
+      srv.listen(p, '127.0.0.1', () => {
+        const a = srv.address();
+        srv.close(() => ok(typeof a === 'object' && a ? a.port : undefined));
+      });
+    });
+  return tryListen(port).then((p) => p ?? tryListen(0));
+}
+
+/** Parses a port option; exits with the usage for anything but an integer 0..65535. */
+function portOption(flag, fallback) {
+  const v = opts[flag];
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    console.error(`start: --${flag}: not a port number: ${v}\n${USAGE}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+/**
+ * Starts a long-running child in its own process group, its output prefixed with `[name]`, and
+ * resolves with the first match of `ready` in its output (null: once it is spawned); rejects when it
+ * exits first or after `timeoutMs`.
+ */
+function startChild(name, cmd, args, { ready, timeoutMs, env }) {
+  return new Promise((ok, ko) => {
+    const proc = spawn(cmd, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
+    children.push({ name, proc });
+    let text = '';
+    let settled = false;
+    const timer = setTimeout(() => settle(new Error(`${name} did not start within ${timeoutMs / 1000} s`)), timeoutMs);
+    if (!ready) proc.once('spawn', () => settle(undefined, []));
+    const settle = (err, match) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      err ? ko(err) : ok(match);
+    };
+    const onData = (buf) => {
+      const s = buf.toString();
+      for (const line of s.split('\n')) if (line.trim()) process.stdout.write(`[${name}] ${line}\n`);
+      if (!settled) {
+        text += s;
+        const m = ready && text.match(ready);
+        if (m) settle(undefined, m);
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.once('error', (e) => settle(new Error(`${name} could not start: ${e.message}`)));
+    proc.once('exit', (code, signal) => {
+      settle(new Error(`${name} exited (${code ?? signal}) before it was ready`));
+      if (!stopping) {
+        log(`${name} exited (${code ?? signal}); stopping the rest`);
+        stopping = true;
+        void stopAll().then(() => process.exit(code === 0 ? 0 : 1));
+      }
+    });
+  });
+}
+
+/**
+ * Copies the demo workspace to `target` (keeping files already there) and writes its
+ * .vscode/settings.json with the connection to the emulator at `url`, merged over what is there.
+ */
+function prepareWorkspace(target, url) {
+  const source = join(ROOT, 'test', 'fixtures', 'demo-workspace');
+  mkdirSync(target, { recursive: true });
+  for (const name of readdirSync(source)) {
+    if (!existsSync(join(target, name))) cpSync(join(source, name), join(target, name), { recursive: true });
+  }
+  const settingsFile = join(target, '.vscode', 'settings.json');
+  let settings = {};
+  if (existsSync(settingsFile)) {
+    try {
+      settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
+    } catch {
+      log(`${settingsFile} is not plain JSON; writing it anew`);
+    }
+  }
+  const others = (Array.isArray(settings['tsq.connections']) ? settings['tsq.connections'] : []).filter((c) => c?.name !== CONNECTION_NAME);
+  settings['tsq.connections'] = [...others, { name: CONNECTION_NAME, url, username: DEMO_USER.username }];
+  settings['tsq.activeConnection'] = CONNECTION_NAME;
+  mkdirSync(join(target, '.vscode'), { recursive: true });
+  writeFileSync(settingsFile, `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+/** Quiet user settings for the code-server profile: the demo README opens first, no telemetry or prompts. */
+function writeCodeServerUserSettings(userDataDir) {
+  const file = join(userDataDir, 'User', 'settings.json');
+  if (existsSync(file)) return; // the person's own changes win on later runs
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  const settings = {
+    'workbench.startupEditor': 'readme',
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'security.workspace.trust.enabled': false,
+    'chat.disableAIFeatures': true,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  };
+  writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+async function main() {
+  const [major] = process.versions.node.split('.').map(Number);
+  if (major < 20) throw new Error(`Node 20 or later is needed (this is ${process.version})`);
+
+  // 1. dependencies
+  if (!existsSync(join(ROOT, 'node_modules', '.package-lock.json')) && !existsSync(join(ROOT, 'node_modules', 'esbuild'))) {
+    runStep('installing dependencies (npm ci)', process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-audit', '--no-fund']);
+  }
+
+  // 2. build
+  runStep('building (esbuild.mjs)', process.execPath, [join(ROOT, 'esbuild.mjs')]);
+
+  const codeCmd = opts['code-server'] || opts['no-open'] ? undefined : onPath('code');
+  if (opts.fresh) {
+    log(`--fresh: removing ${stateDir}`);
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+  mkdirSync(stateDir, { recursive: true });
+
+  // 3. the emulator
+  const emulatorPort = await pickPort(portOption('port', 8088));
+  log(`starting the emulator with --demo (the first start reads the demo data, which takes a while)`);
+  const [, emulatorUrl] = await startChild('emulator', process.execPath, [join(ROOT, 'dist', 'emulator.js'), '--demo', '--port', String(emulatorPort), '--data-dir', join(stateDir, 'emulator-data')], {
+    ready: /listening on (http:\/\/[^\s,;]+)/,
+    timeoutMs: 300_000,
+  });
+  const url = emulatorUrl.replace(/\/$/, '');
+
+  // 4. the workspace
+  const workspace = join(stateDir, 'workspace');
+  prepareWorkspace(workspace, url);
+  log(`demo workspace: ${workspace} (connected to ${url} as ${DEMO_USER.username})`);
+
+  // the extension host inherits this; honoured for loopback URLs only (the emulator's public demo password)
+  const editorEnv = { ...process.env, TSQ_DEMO_PASSWORD: DEMO_USER.password };
+
+  if (opts['no-open']) {
+    log(`TSQ is ready: the emulator runs at ${url} (user ${DEMO_USER.username}, password ${DEMO_USER.password}); open ${workspace} in VS Code with the extension. Ctrl-C stops the emulator.`);
+    return;
+  }
+
+  // 5a. VS Code
+  if (codeCmd) {
+    log(`opening VS Code (${codeCmd}) with the extension from ${ROOT}`);
+    await startChild('code', codeCmd, ['--new-window', '--wait', `--extensionDevelopmentPath=${ROOT}`, workspace], { ready: null, timeoutMs: 60_000, env: editorEnv });
+    log('TSQ is ready in VS Code. Close its window or press Ctrl-C here to stop the emulator.');
+    return;
+  }
+
+  // 5b. code-server
+  const codeServer = join(toolsDir, 'bin', 'code-server');
+  if (!existsSync(codeServer)) {
+    runStep('no `code` command on the PATH: installing code-server (scripts/install-e2e-tools.sh; a few minutes the first time)', 'bash', [join(ROOT, 'scripts', 'install-e2e-tools.sh')], {
+      env: { ...process.env, TSQ_TOOLS_NO_BROWSER: process.env.TSQ_TOOLS_NO_BROWSER ?? '1' },
+    });
+  }
+  const csDir = join(stateDir, 'code-server');
+  const extensionsDir = join(csDir, 'extensions');
+  const userDataDir = join(csDir, 'user-data');
+  const vsix = join(csDir, 'tsq.vsix');
+  mkdirSync(csDir, { recursive: true });
+  runStep('packaging the extension (scripts/package.mjs --no-build)', process.execPath, [join(ROOT, 'scripts', 'package.mjs'), '--no-build', '--out', vsix], { stdio: ['ignore', 'ignore', 'inherit'] });
+  runStep('installing it into code-server', codeServer, ['--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix, '--force'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  writeCodeServerUserSettings(userDataDir);
+  const csPort = await pickPort(portOption('code-server-port', 8080));
+  await startChild('code-server', codeServer, [
+    '--auth', 'none', '--bind-addr', `127.0.0.1:${csPort}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--config', join(csDir, 'config.yaml'), '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, workspace,
+  ], { ready: /HTTP server listening on/, timeoutMs: 120_000, env: editorEnv });
+  const openUrl = `http://127.0.0.1:${csPort}/?folder=${encodeURIComponent(workspace)}`;
+  log(`TSQ is ready: ${openUrl}`);
+  log('open that URL in a browser (it listens on this machine only). Ctrl-C stops code-server and the emulator.');
+}
+
+main().catch((e) => fail(e.message));
