@@ -179,6 +179,9 @@ test('400 "Invalid input params for starting data load: Request body" for an inv
   }
   const detail = await s.call('POST', '/ts_dataservice/v1/public/loads', JSON.stringify({ target: { database: DB } }), { 'content-type': 'application/json' });
   assert.equal(detail.headers.get('x-tsq-detail'), 'target.table is required', 'the detail names the member');
+  const odd = await s.call('POST', '/ts_dataservice/v1/public/loads', JSON.stringify({ target: { database: DB, table: 'pairs' }, format: { type: 'x\nyé' } }), { 'content-type': 'application/json' });
+  assert.equal(odd.status, 400, 'a value that cannot go in a header is still a 400');
+  assert.equal(odd.headers.get('x-tsq-detail'), "format.type must be csv or delimited, not 'x?y?'");
 });
 
 test('StartLoad takes the flat form of the seed example too, as JSON or as a form', async () => {

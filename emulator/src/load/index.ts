@@ -204,6 +204,11 @@ function text(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).type('text/plain; charset=utf-8').send(body);
 }
 
+/** Text for the `x-tsq-detail` header: printable ASCII only (a header cannot carry anything else). */
+function detail(s: string): string {
+  return s.replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
+}
+
 /** A body as an object: JSON and form bodies arrive parsed; a text body is read as JSON. */
 function bodyObject(body: unknown): unknown {
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
@@ -253,7 +258,7 @@ export async function registerLoadApi(app: FastifyInstance, ctx: EmulatorContext
     });
     scope.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? 400 : 500;
-      if (req.method === 'POST' && req.url.split('?')[0] === `${BASE}/public/loads`) return text(reply.header('x-tsq-detail', err.message), 400, MESSAGES.invalidParams);
+      if (req.method === 'POST' && req.url.split('?')[0] === `${BASE}/public/loads`) return text(reply.header('x-tsq-detail', detail(err.message)), 400, MESSAGES.invalidParams);
       if (req.method === 'POST' && req.url.split('?')[0] === `${BASE}/public/session`) return text(reply, 401, MESSAGES.unauthorized);
       req.log.error(err);
       return text(reply, status, err.message);
@@ -326,7 +331,7 @@ export async function registerLoadApi(app: FastifyInstance, ctx: EmulatorContext
       try {
         def = parseLoadDefinition(body);
       } catch (e) {
-        if (e instanceof InvalidLoadDefinition) return text(reply.header('x-tsq-detail', e.detail), 400, MESSAGES.invalidParams);
+        if (e instanceof InvalidLoadDefinition) return text(reply.header('x-tsq-detail', detail(e.detail)), 400, MESSAGES.invalidParams);
         throw e;
       }
       const meta = service.store.create(def, body, user.id, service.nowMicros());
