@@ -1,6 +1,6 @@
 /**
  * Entry point of the TSQ extension: wires the parts together and nothing else (connections, the
- * language client and its catalog, the Objects view, the administration commands).
+ * language client and its catalog, the Objects view, the administration commands, Load CSV into Table).
  *
  * `activate()` returns the automation API of the extension contract:
  * `{ getConnectionState(), whenLanguageClientReady() }`.
@@ -13,6 +13,7 @@ import { TsqLanguageClient } from './languageClient';
 import { getLog } from './log';
 import { errorMessage, type ServiceApi } from './service';
 import { registerObjectsView } from './tree/provider';
+import { registerLoadCommands } from './load/commands';
 import { registerResults } from './results';
 
 /** What `activate()` returns (read by the end-to-end tests through `getExtension('tsq.tsq').exports`). */
@@ -50,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   context.subscriptions.push(languageClient);
   languageClient.start().catch(() => undefined);
 
-  const objects = registerObjectsView(context, connections);
+  const objects = registerObjectsView(context, connections, registerLoadCommands(context, connections));
 
   let lastConnected: string | undefined;
   context.subscriptions.push(

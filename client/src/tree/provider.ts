@@ -230,10 +230,10 @@ export function datasourceLine(name: string, id: string): string {
   return `@datasource '${name.includes("'") ? id : name}'`;
 }
 
-/** Registers the view and its commands. */
-export function registerObjectsView(context: vscode.ExtensionContext, connections: ConnectionManager): ObjectsView {
+/** Registers the view and its commands; `dragAndDropController` handles drops on its nodes (files dropped on a table load them). */
+export function registerObjectsView(context: vscode.ExtensionContext, connections: ConnectionManager, dragAndDropController?: vscode.TreeDragAndDropController<Element>): ObjectsView {
   const provider = new ObjectsProvider(connections);
-  const view = vscode.window.createTreeView('tsq.objects', { treeDataProvider: provider, showCollapseAll: true });
+  const view = vscode.window.createTreeView('tsq.objects', { treeDataProvider: provider, showCollapseAll: true, dragAndDropController });
   const setDescription = () => {
     view.description = provider.filter ? `filter: ${provider.filter}` : undefined;
     void vscode.commands.executeCommand('setContext', 'tsq.objects.filtered', !!provider.filter);

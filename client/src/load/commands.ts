@@ -1,0 +1,558 @@
+/**
+ * Load CSV into Table: the commands, prompts, progress and results around `runLoad` (pipeline.ts).
+ *
+ * Entry points: `tsq.loadCsv` (explorer, editor title and editor context menus on .csv/.tsv/.txt, the
+ * command palette), `tsq.loadCsvIntoTable` (a table in the Objects view), `tsq.loadAgain` (reuses
+ * `<file>.load.json`), dropping a file on a table in the Objects view (`LoadDropController`), and
+ * `tsq.showBadRecords` (from a result message).
+ *
+ * The flow: the file → the target (a quick pick of the connection's tables, or typed as
+ * `database.schema.table`; the last one remembered per file) → the sniffed load definition shown as a
+ * summary with a preview on the target's columns, every field changeable, savable as
+ * `<file>.load.json` → append, or replace after a confirmation naming the table → the cycle with
+ * progress (bytes, rows, rate) and Cancel → the result (rows written and ignored; Show Bad Records).
+ * Every step and the cycle id go to the TSQ log.
+ */
+import * as vscode from 'vscode';
+import { open as openFile, readFile, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { AnalyticsServiceClient, LoadDefinition } from '../api';
+import type { ConnectionManager } from '../connections';
+import { getLog } from '../log';
+import { errorMessage } from '../service';
+import { fromSaved, formatSummary, parseSavedDefinition, parseTargetText, previewRows, savedDefinitionPath, targetText, toSaved, type LoadTarget } from './definition';
+import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadResult } from './pipeline';
+import { describeSeparator, isSupportedEncoding, parseRows, sniffCsv, completeRecords, type TargetColumn } from './sniff';
+import { fullFormat, type FullFormat } from './values';
+
+/** Bytes of the file read for sniffing and the preview. */
+const SAMPLE_BYTES = 1024 * 1024;
+const CSV_EXT = /\.(csv|tsv|txt)$/i;
+
+/** A table the user can load into: its target and typed columns (from metadata/details, field notes 3.2). */
+interface TableChoice {
+  id?: string;
+  name: string;
+  target: LoadTarget;
+  columns: TargetColumn[];
+}
+
+/** The last cycle per id, for Show Bad Records. */
+const cycles = new Map<string, { client: AnalyticsServiceClient; file: string; parsingErrors?: unknown }>();
+
+/** Registers the load commands; returns the drop controller for the Objects view. */
+export function registerLoadCommands(context: vscode.ExtensionContext, connections: ConnectionManager): LoadDropController {
+  const loader = new CsvLoader(context, connections);
+  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  register('tsq.loadCsv', (arg?: unknown, more?: unknown) => loader.load(uriOf(arg, more)));
+  register('tsq.loadCsvIntoTable', async (node?: unknown) => {
+    const table = tableNodeOf(node);
+    const picked = await vscode.window.showOpenDialog({ title: `TSQ: Load CSV into ${table?.name ?? 'Table'}`, canSelectMany: false, filters: { 'CSV files': ['csv', 'tsv', 'txt'], 'All files': ['*'] } });
+    if (picked?.[0]) await loader.load(picked[0], table);
+  });
+  register('tsq.loadAgain', (arg?: unknown, more?: unknown) => loader.loadAgain(uriOf(arg, more)));
+  register('tsq.showBadRecords', (cycleId?: unknown) => (typeof cycleId === 'string' ? showBadRecords(cycleId) : undefined));
+  return new LoadDropController(loader);
+}
+
+/** Drops of files from the explorer or the desktop onto a table of the Objects view start a load into it. */
+export class LoadDropController implements vscode.TreeDragAndDropController<unknown> {
+  readonly dropMimeTypes = ['text/uri-list', 'files'];
+  readonly dragMimeTypes: string[] = [];
+  constructor(private readonly loader: CsvLoader) {}
+
+  async handleDrop(target: unknown, data: vscode.DataTransfer): Promise<void> {
+    const table = tableNodeOf(target);
+    if (!table) {
+      void vscode.window.showWarningMessage('TSQ: drop a CSV file on a table (under Data Sources › Tables) to load it there.');
+      return;
+    }
+    let uri: vscode.Uri | undefined;
+    const list = await data.get('text/uri-list')?.asString();
+    const first = list?.split(/\r?\n/).map((s) => s.trim()).find((s) => s && !s.startsWith('#'));
+    if (first) uri = vscode.Uri.parse(first);
+    if (!uri) {
+      for (const [, item] of data) {
+        const f = item.asFile();
+        if (f?.uri) {
+          uri = f.uri;
+          break;
+        }
+      }
+    }
+    if (!uri) return;
+    await this.loader.load(uri, table);
+  }
+}
+
+/** The table a tree node stands for (a LOGICAL_TABLE object node of subtype ONE_TO_ONE_LOGICAL or USER_DEFINED). */
+function tableNodeOf(node: unknown): { id: string; name: string } | undefined {
+  const n = node as { kind?: string; type?: string; subtype?: string; header?: { id?: string; name?: string } } | undefined;
+  if (!n || n.kind !== 'object' || n.type !== 'LOGICAL_TABLE' || !n.header?.id) return undefined;
+  if (n.subtype && n.subtype !== 'ONE_TO_ONE_LOGICAL' && n.subtype !== 'USER_DEFINED') return undefined;
+  return { id: n.header.id, name: n.header.name ?? n.header.id };
+}
+
+/** The file a command was run on: the explorer's selection, the editor's file, or undefined. */
+function uriOf(arg: unknown, more: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg;
+  if (Array.isArray(more) && more[0] instanceof vscode.Uri) return more[0];
+  if (typeof arg === 'string' && arg) return vscode.Uri.file(arg);
+  const doc = vscode.window.activeTextEditor?.document;
+  return doc && doc.uri.scheme === 'file' && CSV_EXT.test(doc.uri.fsPath) ? doc.uri : undefined;
+}
+
+class CsvLoader {
+  private readonly log = getLog();
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly connections: ConnectionManager,
+  ) {}
+
+  /** The whole interactive flow for one file (and a table when it came from the tree). */
+  async load(uri: vscode.Uri | undefined, table?: { id: string; name: string }): Promise<LoadResult | undefined> {
+    try {
+      uri ??= (await vscode.window.showOpenDialog({ title: 'TSQ: Load CSV into Table', canSelectMany: false, filters: { 'CSV files': ['csv', 'tsv', 'txt'], 'All files': ['*'] } }))?.[0];
+      if (!uri) return undefined;
+      if (uri.scheme !== 'file') throw new Error(`${uri.toString()} is not a local file; TSQ loads files of this machine's file system.`);
+      const file = uri.fsPath;
+      const client = await this.connections.getClient();
+      const saved = await readSaved(file);
+      const choice = table ? await this.describeTable(client, table.id) : await this.pickTarget(client, file, saved?.definition.target);
+      if (!choice) return undefined;
+      await this.context.workspaceState.update(lastTargetKey(file), choice.target);
+      this.log.info(`Load CSV: ${file} into ${targetText(choice.target)}`);
+      const prepared = await this.prepare(file, choice, saved);
+      if (!prepared) return undefined;
+      return await this.execute(client, file, prepared.definition, prepared.encoding, true);
+    } catch (e) {
+      this.log.error(`Load CSV: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(`TSQ: ${errorMessage(e)}`, 'Show Log').then((c) => c && this.log.show());
+      return undefined;
+    }
+  }
+
+  /** Load Again: the saved `<file>.load.json` without prompts (a replace is still confirmed); without one, the whole flow. */
+  async loadAgain(uri: vscode.Uri | undefined): Promise<LoadResult | undefined> {
+    if (uri && /\.load\.json$/i.test(uri.fsPath)) uri = vscode.Uri.file(uri.fsPath.replace(/\.load\.json$/i, ''));
+    if (!uri) return this.load(undefined);
+    const file = uri.fsPath;
+    try {
+      const saved = await readSaved(file);
+      if (!saved) {
+        void vscode.window.showInformationMessage(`TSQ: there is no saved load definition (${basename(savedDefinitionPath(file))}) next to ${basename(file)}; choose the table and format now.`);
+        return this.load(uri);
+      }
+      const client = await this.connections.getClient();
+      this.log.info(`Load Again: ${file} with ${savedDefinitionPath(file)}`);
+      return await this.execute(client, file, saved.definition, saved.encoding);
+    } catch (e) {
+      this.log.error(`Load Again: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(`TSQ: ${errorMessage(e)}`, 'Show Log').then((c) => c && this.log.show());
+      return undefined;
+    }
+  }
+
+  /** The tables of the connection (ONE_TO_ONE_LOGICAL and USER_DEFINED) with their targets and columns. */
+  private async listTables(client: AnalyticsServiceClient): Promise<TableChoice[]> {
+    const headers = await client.listObjectHeaders({ type: 'LOGICAL_TABLE', subtypes: ['ONE_TO_ONE_LOGICAL', 'USER_DEFINED'], batchSize: -1, sort: 'NAME', sortAscending: true });
+    if (!headers.length) return [];
+    const details = await client.metadataDetails('LOGICAL_TABLE', headers.map((h) => h.id));
+    return details.storables.map(tableChoiceOf).filter((t): t is TableChoice => !!t);
+  }
+
+  private async describeTable(client: AnalyticsServiceClient, id: string): Promise<TableChoice> {
+    const details = await client.metadataDetails('LOGICAL_TABLE', [id]);
+    const t = details.storables.map(tableChoiceOf).find(Boolean);
+    if (!t) throw new Error(`the service gave no database, schema and table for the object ${id}; it cannot be a load target.`);
+    return t;
+  }
+
+  /** The target quick pick: the tables (last target first), or a typed `database.schema.table`. */
+  private async pickTarget(client: AnalyticsServiceClient, file: string, savedTarget?: LoadTarget): Promise<TableChoice | undefined> {
+    const last = this.context.workspaceState.get<LoadTarget>(lastTargetKey(file)) ?? savedTarget;
+    type Item = vscode.QuickPickItem & { table?: TableChoice };
+    const qp = vscode.window.createQuickPick<Item>();
+    qp.title = `TSQ: Load ${basename(file)} into Table`;
+    qp.placeholder = 'Choose the table, or type database.schema.table';
+    qp.matchOnDescription = true;
+    qp.busy = true;
+    qp.ignoreFocusOut = true;
+    qp.show();
+    let tables: TableChoice[] = [];
+    const same = (a: LoadTarget, b: LoadTarget) => a.database.toLowerCase() === b.database.toLowerCase() && a.table.toLowerCase() === b.table.toLowerCase() && (!a.schema || !b.schema || a.schema.toLowerCase() === b.schema.toLowerCase());
+    const render = () => {
+      const items: Item[] = tables.map((t) => ({
+        label: t.name,
+        description: targetText(t.target),
+        detail: `${t.columns.length} columns: ${t.columns.map((c) => `${c.name} ${c.dataType}`).join(', ')}`.slice(0, 200),
+        table: t,
+      }));
+      if (last) {
+        const i = items.findIndex((it) => it.table && same(it.table.target, last));
+        if (i > 0) items.unshift(...items.splice(i, 1));
+        if (i >= 0) items[0].description = `${items[0].description} — last used for this file`;
+      }
+      const typed = parseTargetText(qp.value);
+      if (typed && !tables.some((t) => same(t.target, typed))) {
+        items.unshift({ label: `$(edit) ${targetText(typed)}`, description: 'typed target (not in the list)', alwaysShow: true, table: { name: typed.table, target: typed, columns: [] } });
+      }
+      qp.items = items;
+    };
+    const picked = new Promise<TableChoice | undefined>((resolve) => {
+      qp.onDidChangeValue(render);
+      qp.onDidAccept(() => {
+        const sel = qp.selectedItems[0]?.table;
+        if (sel) {
+          resolve(sel);
+          qp.hide();
+        }
+      });
+      qp.onDidHide(() => resolve(undefined));
+    });
+    try {
+      tables = await this.listTables(client);
+    } catch (e) {
+      this.log.warn(`Load CSV: the tables could not be listed (${errorMessage(e)}); type database.schema.table`);
+      qp.placeholder = `The tables could not be listed (${errorMessage(e)}): type database.schema.table`;
+    }
+    qp.busy = false;
+    render();
+    const choice = await picked;
+    qp.dispose();
+    if (choice && !choice.columns.length) {
+      // a typed target: find its columns when the service lists it after all
+      const known = tables.find((t) => same(t.target, choice.target));
+      if (known) return known;
+    }
+    return choice;
+  }
+
+  /** Sniffs the file and lets the user review and change the load definition; undefined when cancelled. */
+  private async prepare(file: string, table: TableChoice, saved: { definition: LoadDefinition; encoding: string } | undefined): Promise<{ definition: LoadDefinition; encoding: string } | undefined> {
+    const { sample, complete } = await readSample(file);
+    const sniffed = sniffCsv(sample, { fileName: file, complete, targetColumns: table.columns });
+    this.log.info(`Load CSV: sniffed ${basename(file)}: ${sniffed.notes.join('; ')}`);
+    if (!isSupportedEncoding(sniffed.encoding)) throw new Error(`${basename(file)} is encoded as ${sniffed.encoding}; save it as UTF-8 to load it.`);
+    let encoding = saved?.encoding ?? sniffed.encoding;
+    let format: FullFormat = saved && sameTarget(saved.definition.target, table.target) ? fullFormat(saved.definition.format) : sniffed.format;
+    let loadOptions = { empty_target: false, max_ignored_rows: 0, ...(saved && sameTarget(saved.definition.target, table.target) ? saved.definition.load_options : {}) };
+    const definition = (): LoadDefinition => ({ target: table.target, format: { ...format }, load_options: { ...loadOptions }, advanced_options: { max_reported_parsing_errors: 100 } });
+
+    type Action = 'load' | 'save' | 'mode' | 'maxIgnored' | 'separator' | 'header' | 'enclosing' | 'type' | 'nullValue' | 'flexible' | 'dates' | 'booleans' | 'encoding' | 'trailing' | 'none';
+    type Item = vscode.QuickPickItem & { action: Action };
+    for (;;) {
+      const text = new TextDecoder(encoding).decode(completeRecords(sniffed.bom ? sample.subarray(3) : sample, format.type === 'csv' ? format.enclosing_character : '', complete));
+      let rows: (string | null)[][] = [];
+      let parseError: string | undefined;
+      try {
+        rows = parseRows(text, format, 21);
+      } catch (e) {
+        parseError = errorMessage(e);
+      }
+      const header = format.has_header_row ? rows.shift()?.map((v) => v ?? '') : undefined;
+      const preview = previewRows(rows.slice(0, 20), header, table.columns, format);
+      const mode = loadOptions.empty_target ? 'Replace' : 'Append';
+      const items: Item[] = [
+        {
+          label: `$(cloud-upload) Load into ${targetText(table.target)}`,
+          description: `${mode === 'Replace' ? 'replace all rows' : 'append'} · max ignored rows ${loadOptions.max_ignored_rows}`,
+          detail: preview.badRows ? `$(warning) ${preview.badRows} of the ${preview.rows.length} previewed rows will be refused` : undefined,
+          action: 'load',
+        },
+        { label: '', kind: vscode.QuickPickItemKind.Separator, action: 'none' },
+        { label: `Mode: ${mode}`, description: mode === 'Replace' ? 'the table is emptied first (empty_target)' : 'rows are added to the table', action: 'mode' },
+        { label: `Max ignored rows: ${loadOptions.max_ignored_rows}`, description: 'more bad rows than this abort the load', action: 'maxIgnored' },
+        { label: `Format: ${format.type}`, description: format.type === 'csv' ? 'fields may be enclosed' : 'escape character and null marker', action: 'type' },
+        { label: `Separator: ${describeSeparator(format.field_separator)}`, action: 'separator' },
+        { label: `Header row: ${format.has_header_row ? 'yes' : 'no'}`, description: header ? header.join(', ').slice(0, 120) : undefined, action: 'header' },
+        format.type === 'csv'
+          ? { label: `Enclosing character: ${format.enclosing_character || '(none)'}`, action: 'enclosing' }
+          : { label: `Null marker: ${format.null_value === '' ? '(empty field)' : format.null_value}`, description: format.escape_character ? `escape ${format.escape_character}` : undefined, action: 'nullValue' },
+        {
+          label: `Dates: ${format.date_time.converted_to_epoch && format.type === 'csv' ? 'epoch seconds' : `${format.date_time.date_format} · ${format.date_time.date_time_format}`}`,
+          description: `times ${format.date_time.time_format}`,
+          action: 'dates',
+        },
+        { label: `Booleans: ${format.boolean.use_bit_values ? '0x1 / 0x0' : `${format.boolean.true_format} / ${format.boolean.false_format}`}`, action: 'booleans' },
+        { label: `Flexible: ${format.flexible ? 'on' : 'off'}`, description: format.flexible ? 'extra fields dropped, missing ones null' : 'rows must match the table exactly', action: 'flexible' },
+        { label: `Trailing separator: ${format.trailing_field_separator ? 'yes' : 'no'}`, action: 'trailing' },
+        { label: `Encoding: ${encoding}${sniffed.bom ? ' (with BOM, not sent)' : ''}`, action: 'encoding' },
+        { label: `$(save) Save as ${basename(savedDefinitionPath(file))}`, description: 'reused by Load Again', action: 'save' },
+        { label: 'Preview', kind: vscode.QuickPickItemKind.Separator, action: 'none' },
+      ];
+      if (parseError) items.push({ label: `$(error) The file does not parse with this format: ${parseError}`, action: 'none' });
+      if (preview.columnCount) items.push({ label: `$(warning) Column count: ${preview.columnCount}`, action: 'none' });
+      for (const m of preview.headerMismatches) items.push({ label: `$(info) ${m}`, action: 'none' });
+      if (table.columns.length) items.push({ label: table.columns.map((c) => `${c.name}:${c.dataType}`).join(' | '), description: 'target columns', action: 'none' });
+      for (const r of preview.rows) {
+        items.push({
+          label: `${r.problems.length ? '$(warning)' : '$(check)'} ${r.cells.map((c) => (c === null ? '∅' : c.replace(/\s+/g, ' '))).join(' | ')}`.slice(0, 300),
+          description: `record ${r.record}`,
+          detail: r.problems.length ? r.problems.join('; ') : undefined,
+          action: 'none',
+        });
+      }
+      const pick = await vscode.window.showQuickPick(items, {
+        title: `TSQ: Load ${basename(file)} — ${formatSummary(format, encoding)}`,
+        placeHolder: 'Press Enter to load, or pick a field to change it',
+        matchOnDescription: false,
+        ignoreFocusOut: true,
+      });
+      if (!pick) return undefined;
+      const ask = (prompt: string, value: string, validate?: (v: string) => string | undefined) => vscode.window.showInputBox({ title: `TSQ: ${prompt}`, value, validateInput: validate, ignoreFocusOut: true });
+      const yesNo = async (title: string, current: boolean) => (await vscode.window.showQuickPick(['yes', 'no'], { title: `TSQ: ${title}`, placeHolder: current ? 'yes' : 'no' })) ?? (current ? 'yes' : 'no');
+      switch (pick.action) {
+        case 'load':
+          if (loadOptions.empty_target) {
+            const ok = await vscode.window.showWarningMessage(
+              `Replace every row of ${targetText(table.target)} with the rows of ${basename(file)}?`,
+              { modal: true, detail: 'The table is emptied first (empty_target). If the load fails or is cancelled, the table stays as it is.' },
+              'Replace',
+            );
+            if (ok !== 'Replace') continue;
+          }
+          this.log.info(`Load CSV: ${formatSummary(format, encoding)}; ${loadOptions.empty_target ? 'replace' : 'append'}, max_ignored_rows ${loadOptions.max_ignored_rows}`);
+          return { definition: definition(), encoding };
+        case 'save': {
+          const path = savedDefinitionPath(file);
+          await writeFile(path, `${JSON.stringify(toSaved(definition(), encoding), null, 2)}\n`);
+          this.log.info(`Load CSV: saved ${path}`);
+          void vscode.window.showInformationMessage(`Saved the load definition as ${basename(path)}; Load Again reuses it.`);
+          break;
+        }
+        case 'mode':
+          loadOptions = { ...loadOptions, empty_target: !loadOptions.empty_target };
+          break;
+        case 'maxIgnored': {
+          const v = await ask('Most rows that may be ignored (max_ignored_rows)', String(loadOptions.max_ignored_rows), (s) => (/^\d+$/.test(s.trim()) ? undefined : 'A whole number ≥ 0'));
+          if (v !== undefined) loadOptions = { ...loadOptions, max_ignored_rows: Number(v.trim()) };
+          break;
+        }
+        case 'type': {
+          const v = await vscode.window.showQuickPick(['csv', 'delimited'], { title: 'TSQ: Format type (seed 2.2)' });
+          if (v) format = { ...format, type: v as 'csv' | 'delimited' };
+          break;
+        }
+        case 'separator': {
+          const v = await ask('Field separator (one character; \\t for tab)', format.field_separator === '\t' ? '\\t' : format.field_separator, (s) => (unescapeChar(s).length === 1 ? undefined : 'One character'));
+          if (v !== undefined) format = { ...format, field_separator: unescapeChar(v) };
+          break;
+        }
+        case 'header':
+          format = { ...format, has_header_row: (await yesNo('Is the first row a header?', format.has_header_row)) === 'yes' };
+          break;
+        case 'enclosing': {
+          const v = await ask('Enclosing character (empty for none)', format.enclosing_character, (s) => (s.length <= 1 ? undefined : 'One character or empty'));
+          if (v !== undefined) format = { ...format, enclosing_character: v };
+          break;
+        }
+        case 'nullValue': {
+          const v = await ask('Null marker (a field equal to it is null; delimited only)', format.null_value);
+          if (v === undefined) break;
+          const e = await ask('Escape character (empty for none; delimited only)', format.escape_character, (s) => (s.length <= 1 ? undefined : 'One character or empty'));
+          format = { ...format, null_value: v, escape_character: e ?? format.escape_character };
+          break;
+        }
+        case 'dates': {
+          const epoch = await vscode.window.showQuickPick(['formatted text', 'epoch seconds'], { title: 'TSQ: Dates in the file are…', placeHolder: format.date_time.converted_to_epoch ? 'epoch seconds' : 'formatted text' });
+          if (!epoch) break;
+          if (epoch === 'epoch seconds') {
+            format = { ...format, date_time: { ...format.date_time, converted_to_epoch: true } };
+            break;
+          }
+          const d = await ask('Date format (strptime, e.g. %Y-%m-%d)', format.date_time.date_format);
+          const dt = d === undefined ? undefined : await ask('Date-time format (strptime, e.g. %Y-%m-%d %H:%M:%S)', format.date_time.date_time_format);
+          const t = dt === undefined ? undefined : await ask('Time format (strptime, e.g. %H:%M:%S)', format.date_time.time_format);
+          if (t !== undefined) format = { ...format, date_time: { ...format.date_time, converted_to_epoch: false, date_format: d!, date_time_format: dt!, time_format: t } };
+          break;
+        }
+        case 'booleans': {
+          const bits = await vscode.window.showQuickPick(['true/false texts', 'bit values 0x1/0x0'], { title: 'TSQ: Booleans in the file are…' });
+          if (!bits) break;
+          if (bits.startsWith('bit')) {
+            format = { ...format, boolean: { ...format.boolean, use_bit_values: true } };
+            break;
+          }
+          const tf = await ask('Text meaning true', format.boolean.true_format);
+          const ff = tf === undefined ? undefined : await ask('Text meaning false', format.boolean.false_format);
+          if (ff !== undefined) format = { ...format, boolean: { use_bit_values: false, true_format: tf!, false_format: ff } };
+          break;
+        }
+        case 'flexible':
+          format = { ...format, flexible: !format.flexible };
+          break;
+        case 'trailing':
+          format = { ...format, trailing_field_separator: !format.trailing_field_separator };
+          break;
+        case 'encoding': {
+          const v = await ask('Encoding of the file (utf-8, windows-1252, iso-8859-15, shift_jis, …)', encoding, (s) => {
+            try {
+              const e = new TextDecoder(s.trim()).encoding;
+              return isSupportedEncoding(e) ? undefined : `${e} cannot be loaded: save the file as UTF-8`;
+            } catch {
+              return 'Not an encoding name';
+            }
+          });
+          if (v !== undefined) encoding = new TextDecoder(v.trim()).encoding;
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  /** Runs the cycle with progress and Cancel, then reports the result. */
+  private async execute(client: AnalyticsServiceClient, file: string, definition: LoadDefinition, encoding: string, replaceConfirmed = false): Promise<LoadResult | undefined> {
+    const table = targetText(definition.target);
+    if (definition.load_options?.empty_target && !replaceConfirmed && !(await this.confirmedReplace(definition, file))) return undefined;
+    const chunkBytes = vscode.workspace.getConfiguration('tsq').get<number>('load.chunkSize') ?? DEFAULT_CHUNK_BYTES;
+    let cycleId: string | undefined;
+    try {
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Loading ${basename(file)} into ${table}`, cancellable: true },
+        async (progress, token) => {
+          const ctl = new AbortController();
+          const sub = token.onCancellationRequested(() => {
+            this.log.info(`Load CSV: Cancel pressed${cycleId ? ` (cycle ${cycleId})` : ''}`);
+            ctl.abort(new Error('cancelled by the user'));
+          });
+          let shown = 0;
+          try {
+            return await runLoad(client, file, definition, {
+              chunkBytes: Math.max(64 * 1024, chunkBytes),
+              encoding,
+              signal: ctl.signal,
+              log: (l) => this.log.info(`Load CSV: ${l}`),
+              onProgress: (p) => {
+                cycleId = p.cycleId ?? cycleId;
+                const fraction = p.bytesTotal ? (p.bytesSent / p.bytesTotal) * 100 : 0;
+                const message =
+                  p.phase === 'uploading'
+                    ? `${mb(p.bytesSent)} of ${mb(p.bytesTotal)} · ${p.rows.toLocaleString('en-US')} rows · ${mb(p.bytesPerSecond)}/s`
+                    : p.phase === 'committing'
+                      ? `committing cycle ${p.cycleId} (Cancel no longer applies)…`
+                      : p.phase === 'starting'
+                        ? 'starting the load cycle…'
+                        : 'done';
+                progress.report({ message, increment: Math.max(0, fraction - shown) });
+                shown = Math.max(shown, fraction);
+              },
+            });
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
+      cycles.set(result.cycleId, { client, file, parsingErrors: result.status.parsingErrors });
+      const text = `Loaded ${result.rowsWritten.toLocaleString('en-US')} rows into ${table}${result.ignoredRows ? `; ${result.ignoredRows.toLocaleString('en-US')} rows were ignored` : ''} (cycle ${result.cycleId}).`;
+      this.log.info(`Load CSV: ${text}`);
+      const actions = result.ignoredRows ? ['Show Bad Records', 'Show Log'] : ['Show Log'];
+      void vscode.window.showInformationMessage(text, ...actions).then((c) => this.onAction(c, result.cycleId));
+      return result;
+    } catch (e) {
+      const err = e instanceof LoadError ? e : new LoadError('unknown', errorMessage(e), false, cycleId);
+      if (err.cycleId) cycles.set(err.cycleId, { client, file, parsingErrors: err.status?.parsingErrors });
+      this.log.error(`Load CSV: ${err.message}`);
+      const actions = err.status?.ignoredRowCount ? ['Show Bad Records', 'Show Log'] : ['Show Log'];
+      const show = err.kind === 'cancelled' ? vscode.window.showInformationMessage : vscode.window.showErrorMessage;
+      void show(err.message, ...actions).then((c) => this.onAction(c, err.cycleId));
+      return undefined;
+    }
+  }
+
+  /** Asks before a replace (Load Again; the interactive flow asks when Load is picked). */
+  private async confirmedReplace(definition: LoadDefinition, file: string): Promise<boolean> {
+    const ok = await vscode.window.showWarningMessage(
+      `Replace every row of ${targetText(definition.target)} with the rows of ${basename(file)}?`,
+      { modal: true, detail: 'The saved load definition empties the table first (empty_target). If the load fails or is cancelled, the table stays as it is.' },
+      'Replace',
+    );
+    return ok === 'Replace';
+  }
+
+  private onAction(choice: string | undefined, cycleId: string | undefined): void {
+    if (choice === 'Show Log') this.log.show();
+    else if (choice === 'Show Bad Records' && cycleId) void showBadRecords(cycleId);
+  }
+}
+
+/** Opens the bad records file of a cycle in an editor, with its parsing errors (row and reason) beside it. */
+async function showBadRecords(cycleId: string): Promise<void> {
+  const entry = cycles.get(cycleId);
+  if (!entry) {
+    void vscode.window.showWarningMessage(`TSQ: cycle ${cycleId} is not one of this window's loads.`);
+    return;
+  }
+  try {
+    const text = await entry.client.badRecords(cycleId);
+    getLog().info(`Load CSV: bad records of cycle ${cycleId} (${text.length} characters)`);
+    const records = await vscode.workspace.openTextDocument({ content: text, language: 'plaintext' });
+    await vscode.window.showTextDocument(records, { viewColumn: vscode.ViewColumn.One, preview: false });
+    const errors = Array.isArray(entry.parsingErrors) ? entry.parsingErrors : [];
+    const lines = [`Parsing errors of load cycle ${cycleId} (${basename(entry.file)}):`, ''];
+    for (const pe of errors as { chunk?: unknown; row?: unknown; reason?: unknown }[]) {
+      lines.push(`${pe.chunk !== undefined ? `chunk ${String(pe.chunk)}, ` : ''}row ${String(pe.row ?? '?')}: ${String(pe.reason ?? JSON.stringify(pe))}`);
+    }
+    if (!errors.length) lines.push(entry.parsingErrors === undefined ? '(the service reported no parsing errors)' : JSON.stringify(entry.parsingErrors, null, 2));
+    const side = await vscode.workspace.openTextDocument({ content: `${lines.join('\n')}\n`, language: 'plaintext' });
+    await vscode.window.showTextDocument(side, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+  } catch (e) {
+    getLog().error(`Load CSV: the bad records of cycle ${cycleId} could not be read: ${errorMessage(e)}`);
+    void vscode.window.showErrorMessage(`TSQ: the bad records of cycle ${cycleId} could not be read: ${errorMessage(e)}`);
+  }
+}
+
+function tableChoiceOf(s: { header?: { id?: string; name?: string; databaseStripe?: unknown; schemaStripe?: unknown }; logicalTableContent?: { physicalTableName?: unknown }; columns?: { header?: { name?: string }; dataType?: string }[] } & Record<string, unknown>): TableChoice | undefined {
+  const h = s.header;
+  const database = typeof h?.databaseStripe === 'string' ? h.databaseStripe : undefined;
+  const table = typeof s.logicalTableContent?.physicalTableName === 'string' ? s.logicalTableContent.physicalTableName : h?.name;
+  if (!h?.name || !database || !table) return undefined;
+  return {
+    id: h.id,
+    name: h.name,
+    target: { database, ...(typeof h.schemaStripe === 'string' && h.schemaStripe ? { schema: h.schemaStripe } : {}), table },
+    columns: (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header!.name!, dataType: (c.dataType ?? 'VARCHAR') as TargetColumn['dataType'] })),
+  };
+}
+
+function sameTarget(a: LoadTarget, b: LoadTarget): boolean {
+  return a.database.toLowerCase() === b.database.toLowerCase() && a.table.toLowerCase() === b.table.toLowerCase() && (a.schema ?? '').toLowerCase() === (b.schema ?? '').toLowerCase();
+}
+
+function lastTargetKey(file: string): string {
+  return `tsq.load.lastTarget:${vscode.Uri.file(file).toString()}`;
+}
+
+/** The saved definition next to `file`, or undefined when there is none. @throws Error when it exists but is malformed. */
+async function readSaved(file: string): Promise<{ definition: LoadDefinition; encoding: string } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(savedDefinitionPath(file), 'utf8');
+  } catch {
+    return undefined;
+  }
+  return fromSaved(parseSavedDefinition(text, basename(savedDefinitionPath(file))));
+}
+
+/** The first `SAMPLE_BYTES` of the file, and whether that is all of it. */
+async function readSample(file: string): Promise<{ sample: Buffer; complete: boolean }> {
+  const fh = await openFile(file, 'r');
+  try {
+    const buf = Buffer.alloc(SAMPLE_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const size = (await fh.stat()).size;
+    return { sample: buf.subarray(0, bytesRead), complete: bytesRead >= size };
+  } finally {
+    await fh.close();
+  }
+}
+
+function unescapeChar(s: string): string {
+  return s === '\\t' ? '\t' : s;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
