@@ -5,9 +5,9 @@
  * CodeLens above each query; and diagnostics carrying the service's error text on the query's range.
  *
  * The queries of a document, their text and data source come from the language server's `tsq/queries`
- * (server/src/protocol.ts). A run asks searchdata page by page (`batchsize` = `tsq.results.pageSize`,
- * `pagenumber` 1, 2, …; seed 4.2, field notes 1.4) until the answer is complete or
- * `tsq.results.maxRows` rows came; the first page is shown as soon as it arrives. Cancel (the progress
+ * (server/src/protocol.ts). A run asks searchdata for a small first page (`FIRST_PAGE_ROWS`), shown as
+ * soon as it arrives, then page by page (`batchsize` = `tsq.results.pageSize`, `pagenumber` 1, 2, …;
+ * seed 4.2, field notes 1.4) until the answer is complete or `tsq.results.maxRows` rows came. Cancel (the progress
  * notification, the panel's Cancel button, or TSQ: Cancel Query) aborts the HTTP request.
  *
  * A document's panel is reused by its next run unless pinned; a pinned panel keeps its answer and the
@@ -61,6 +61,9 @@ export interface RunQueryArgs {
   /** Index of the query in `tsq/queries` order (default: the one under the cursor). */
   index?: number;
 }
+
+/** Rows of the first searchdata page of a run: small, so that the first rows show at once. */
+export const FIRST_PAGE_ROWS = 1000;
 
 /** A GUID (8-4-4-4-12 hex digits). */
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -221,17 +224,22 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
       if (!q.dataSource) throw new Error('This query has no data source: add a line @datasource \'name\' above it, or set tsq.defaultDataSource.');
       const client: AnalyticsServiceClient = await deps.connections.getClient();
       const ds = await resolveDataSource(q.dataSource);
-      for (let page = 1; ; page++) {
-        const r = await client.searchData({ queryString: q.text, dataSourceGuid: ds.id, batchSize: pageSize, pageNumber: page }, { signal });
-        let rows = r.data as CellValue[][];
+      // The first page is small so that rows show at once; then pages of `pageSize` (page 1 of those
+      // repeats the first rows, which are skipped).
+      const firstSize = Math.min(pageSize, FIRST_PAGE_ROWS);
+      for (let call = 0, page = 1; ; call++) {
+        const batchSize = call === 0 ? firstSize : pageSize;
+        const r = await client.searchData({ queryString: q.text, dataSourceGuid: ds.id, batchSize, pageNumber: page }, { signal });
+        const pageStart = (page - 1) * batchSize;
+        let rows = (r.data as CellValue[][]).slice(Math.max(0, tab.loaded - pageStart));
         const room = maxRows - tab.loaded;
-        const limited = rows.length >= room && tab.loaded + rows.length < r.totalRowCount;
         if (rows.length > room) rows = rows.slice(0, room);
         tab.pages.push(rows);
         tab.loaded += rows.length;
-        const done = limited || rows.length === 0 || r.data.length < pageSize || tab.loaded >= r.totalRowCount;
+        const limited = tab.loaded >= maxRows && tab.loaded < r.totalRowCount;
+        const done = limited || r.data.length === 0 || r.data.length < batchSize || tab.loaded >= r.totalRowCount;
         const elapsedMs = Date.now() - started;
-        if (page === 1) {
+        if (call === 0) {
           summary.firstPageMs = elapsedMs;
           tab.columnNames = r.columnNames;
           tab.columns = describeColumns(r.columnNames, rows, ds.columns);
@@ -247,6 +255,7 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
         summary.rows = tab.loaded;
         summary.elapsedMs = elapsedMs;
         if (done) break;
+        page = call === 0 ? Math.floor(tab.loaded / pageSize) + 1 : page + 1;
       }
       tab.done = true;
     } catch (e) {
@@ -291,7 +300,7 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
           const tabId = `t${++tabSeq}`;
           run.tabIds.add(tabId);
           progress.report({ message: `Running ${queries.length > 1 ? `query ${i + 1} of ${queries.length}: ` : ''}${q.text.slice(0, 60)}` });
-          panel.post({ type: 'start', tabId, title: q.text.split('\n')[0].slice(0, 80), query: q.text, dataSource: q.dataSource ?? undefined, replace: i === 0 });
+          panel.post({ type: 'start', tabId, title: q.text.split('\n')[0].slice(0, 80), query: q.text, dataSource: q.dataSource ?? undefined, replace: i === 0, startedAt: i === 0 ? started : Date.now() });
           if (i === 0) panel.tabs.clear();
           out.push(await runOne(panel, tabId, q, run.abort.signal, i === 0 ? started : Date.now(), doc.uri));
           i++;
@@ -409,7 +418,7 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
               run.tabIds.add(tabId);
               tab = { tabId, title: v.name || vizId, pages: [], totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, loaded: 0, done: false, columnNames: v.columnNames };
               panel.tabs.set(tabId, tab);
-              panel.post({ type: 'start', tabId, title: tab.title, replace: page === 1 && first });
+              panel.post({ type: 'start', tabId, title: tab.title, replace: page === 1 && first, startedAt: started });
               first = false;
             }
             if (rows.length > maxRows - tab.loaded) rows = rows.slice(0, maxRows - tab.loaded);

@@ -11,8 +11,12 @@ import type { CellValue, ChartKind, ResultColumn } from './shape';
 
 /** Host → webview. */
 export type HostMessage =
-  /** A tab starts (replaces the tab of the same id). `replace` clears the other tabs first. */
-  | { type: 'start'; tabId: string; title: string; query?: string; dataSource?: string; replace: boolean }
+  /**
+   * A tab starts (replaces the tab of the same id). `replace` clears the other tabs first. `startedAt`
+   * is the host's `Date.now()` when the run was asked for: the webview reports the time to its first
+   * painted rows against it (`data-first-paint-ms` on the tab, for tests and benchmarks).
+   */
+  | { type: 'start'; tabId: string; title: string; query?: string; dataSource?: string; replace: boolean; startedAt?: number }
   /** The first page: columns described, counts, and its rows. */
   | { type: 'columns'; tabId: string; columns: ResultColumn[]; totalRowCount: number; samplingRatio: number; rows: CellValue[][]; elapsedMs: number; done: boolean; limited: boolean }
   /** A further page. `loaded` counts all rows sent so far. */
