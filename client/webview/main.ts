@@ -46,6 +46,8 @@ interface Tab {
   error?: string;
   cancelled?: boolean;
   restored?: boolean;
+  /** The host's Date.now() when the run was asked for. */
+  startedAt?: number;
   view: 'grid' | 'chart';
   chartKind?: ChartKind;
   table?: Tabulator;
@@ -79,6 +81,10 @@ function button(label: string, title: string, onClick: () => void, cls = 'btn'):
 
 // ---- layout ----
 const app = document.getElementById('app')!;
+// Content-Security-Policy violations are recorded on #app (data-csp-violations) for the tests.
+document.addEventListener('securitypolicyviolation', (e) => {
+  app.dataset.cspViolations = `${app.dataset.cspViolations ?? ''}${e.violatedDirective} ${e.blockedURI};`;
+});
 const bar = el('div', 'tabs-bar');
 const tabList = el('div', 'tab-list');
 tabList.setAttribute('role', 'tablist');
@@ -314,6 +320,7 @@ function reportPaint(t: Tab): void {
     if (t.els.grid.querySelector('.tabulator-row') || t.rows.length === 0) {
       requestAnimationFrame(() => {
         t.painted = true;
+        if (t.startedAt !== undefined) t.els.body.dataset.firstPaintMs = String(Date.now() - t.startedAt);
         vscode.postMessage({ type: 'painted', tabId: t.tabId, rows: t.els.grid.querySelectorAll('.tabulator-row').length });
       });
     } else if (performance.now() - started < 30_000) requestAnimationFrame(check);
@@ -476,6 +483,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       const t = makeTab(m.tabId, m.title);
       t.query = m.query;
       t.dataSource = m.dataSource;
+      t.startedAt = m.startedAt;
       t.els.button.title = m.query ? `${m.query}${m.dataSource ? `\n@datasource ${m.dataSource}` : ''}` : m.title;
       setView(t, 'grid');
       updateStatus(t);
