@@ -419,7 +419,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     if (failed) {
       const keep = join(RESULTS_DIR, options.name);
       mkdirSync(keep, { recursive: true });
-      for (const f of ['code-server.log', 'emulator.log', 'suite-result.json', 'suite-result.json.partial']) {
+      for (const f of ['code-server.log', 'emulator.log', 'browser-console.log', 'suite-result.json', 'suite-result.json.partial']) {
         if (existsSync(join(dir, f))) cpSync(join(dir, f), join(keep, f));
       }
       if (existsSync(join(userDataDir, 'logs'))) cpSync(join(userDataDir, 'logs'), join(keep, 'vscode-logs'), { recursive: true });
@@ -459,6 +459,11 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     page = await context.newPage();
+    // The workbench's console (errors of the webviews included) is kept with the logs of a failed session.
+    const consoleLog = createWriteStream(join(dir, 'browser-console.log'));
+    page.on('console', (m) => consoleLog.write(`[${m.type()}] ${m.text()}\n`));
+    page.on('pageerror', (e) => consoleLog.write(`[pageerror] ${e.stack ?? e.message}\n`));
+    page.on('close', () => consoleLog.end());
     const workbenchUrl = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
     await page.goto(workbenchUrl);
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
