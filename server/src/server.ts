@@ -200,7 +200,7 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
     configurationSupport = clientCapabilities.workspace?.configuration === true;
     const capabilities: ServerCapabilities = {
       textDocumentSync: TextDocumentSyncKind.Incremental,
-      completionProvider: { triggerCharacters: ['[', '.', "'", ' ', '@'], resolveProvider: false },
+      completionProvider: { triggerCharacters: ['[', '.', "'", ' ', '@'], resolveProvider: true },
       hoverProvider: true,
       semanticTokensProvider: { legend: SEMANTIC_TOKEN_LEGEND, full: true, range: false },
       documentFormattingProvider: true,
@@ -333,6 +333,12 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
       `Completion in ${params.textDocument.uri}`,
       token,
     ),
+  );
+
+  // Column and keyword items come without documentation (1,000 columns would send ~300 KB per list):
+  // the client asks for it when an item is selected.
+  connection.onCompletionResolve((item, token) =>
+    runSafeAsync(() => service.doResolve(item, token), item, `Completion resolve of ${String(item.label)}`, token),
   );
 
   connection.onHover((params, token) =>

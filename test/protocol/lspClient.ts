@@ -15,6 +15,7 @@ import { ErrorCodes, ResponseError, StreamMessageReader, StreamMessageWriter, cr
 import type { CancellationToken, MessageConnection } from 'vscode-jsonrpc/node';
 import type {
   CodeAction,
+  CompletionItem,
   CompletionList,
   Diagnostic,
   DocumentSymbol,
@@ -217,6 +218,11 @@ export class LspClient {
 
   completion(uri: string, position: Position): Promise<CompletionList | null> {
     return this.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position });
+  }
+
+  /** `completionItem/resolve`: the item with what the server left out of the list (documentation). */
+  resolveCompletion(item: CompletionItem): Promise<CompletionItem> {
+    return this.connection.sendRequest('completionItem/resolve', item);
   }
 
   hover(uri: string, position: Position): Promise<Hover | null> {

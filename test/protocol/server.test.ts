@@ -59,8 +59,9 @@ const messageOf = (d: Diagnostic) => (typeof d.message === 'string' ? d.message 
 
 test('initialize announces the features, the trigger characters and push diagnostics when the client cannot pull', async () => {
   await withServer({ catalog: fixtureCatalog() }, async (_client, capabilities) => {
-    const completion = capabilities.completionProvider as { triggerCharacters: string[] };
+    const completion = capabilities.completionProvider as { triggerCharacters: string[]; resolveProvider: boolean };
     assert.deepEqual([...completion.triggerCharacters].sort(), [' ', "'", '.', '@', '['].sort());
+    assert.equal(completion.resolveProvider, true, 'documentation comes on completionItem/resolve');
     assert.equal(capabilities.hoverProvider, true);
     assert.equal(capabilities.documentFormattingProvider, true);
     assert.equal(capabilities.documentRangeFormattingProvider, true);
@@ -92,6 +93,33 @@ test('completion after [ lists the columns of the data source learned through ts
     const list2 = await client.completion(uri, positionOf(text2, '[Major G', '[Major G'.length));
     assert.ok(list2?.items.some((i) => i.label === 'Major Genre'));
     assert.ok(!list2?.items.some((i) => i.label === 'delay'));
+  });
+});
+
+test('completionItem/resolve: the list carries no column documentation; resolving an item answers its description', async () => {
+  const catalog = fixtureCatalog();
+  await withServer({ catalog }, async (client) => {
+    const uri = 'file:///resolve.tsq';
+    const text = FLIGHTS + '[origin] [';
+    await client.didOpen(uri, text);
+    const list = await client.completion(uri, positionOf(text, '[origin] [', '[origin] ['.length));
+    assert.ok(list && list.items.length === 5);
+    assert.ok(list.items.every((i) => i.documentation === undefined), 'no documentation inline');
+    const delay = list.items.find((i) => i.label === 'delay')!;
+    const resolved = await client.resolveCompletion(delay);
+    assert.equal(resolved.label, 'delay');
+    assert.deepEqual(resolved.textEdit, delay.textEdit, 'the rest of the item is unchanged');
+    const doc = resolved.documentation as { kind: string; value: string };
+    assert.equal(doc.kind, 'markdown');
+    assert.match(doc.value, /Arrival delay in minutes/);
+    assert.match(doc.value, /Data source: \*\*Flights\*\*/);
+    // Answered from the catalog cache: no second tsq/columns round trip.
+    assert.equal(client.requestsOf('tsq/columns').length, 1);
+    // A keyword item; an item the server never made comes back as it was.
+    const words = await client.completion(uri, { line: 1, character: '[origin] '.length });
+    const top = words!.items.find((i) => i.label === 'top')!;
+    assert.match(((await client.resolveCompletion(top)).documentation as { value: string }).value, /Example:/);
+    assert.deepEqual(await client.resolveCompletion({ label: 'foreign', data: { column: 'nope', dataSource: 'Flights' } }), { label: 'foreign', data: { column: 'nope', dataSource: 'Flights' } });
   });
 });
 

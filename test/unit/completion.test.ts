@@ -20,7 +20,7 @@ async function complete(text: string, opts: { settings?: LanguageSettings; catal
   const catalog = opts.catalog === null ? undefined : (opts.catalog ?? makeCatalogProvider([flightsCatalog(), carsCatalog(), moviesCatalog()], values));
   const ls = getLanguageService({ catalog });
   const list = await ls.doComplete(document, document.positionAt(offset), opts.settings ?? {}, { isCancellationRequested: !!opts.cancelled });
-  return { list, document, offset };
+  return { list, document, offset, ls };
 }
 
 function labels(list: CompletionList): string[] {
@@ -43,13 +43,17 @@ function apply(document: TextDocument, it: CompletionItem): string {
 const FLIGHTS = "@datasource 'Flights'\n";
 
 test('after [ the data source columns, with data type, kind and description', async () => {
-  const { list, document } = await complete(FLIGHTS + '[|');
+  const { list, document, ls } = await complete(FLIGHTS + '[|');
   assert.deepEqual(labels(list).sort(), ['date', 'delay', 'destination', 'distance', 'origin']);
   const delay = item(list, 'delay');
   assert.equal(delay.kind, CompletionItemKind.Field);
   assert.match(delay.detail ?? '', /INT64/);
   assert.match(delay.detail ?? '', /measure/i);
-  const doc = delay.documentation as MarkupContent;
+  // The description comes on resolve only (completionItem/resolve), from the item's data.
+  assert.equal(delay.documentation, undefined);
+  assert.deepEqual(delay.data, { column: 'delay', dataSource: 'Flights' });
+  const resolved = await ls.doResolve(JSON.parse(JSON.stringify(delay)));
+  const doc = resolved.documentation as MarkupContent;
   assert.equal(doc.kind, 'markdown');
   assert.match(doc.value, /Arrival delay in minutes/);
   assert.match(item(list, 'origin').detail ?? '', /attribute/i);
@@ -171,10 +175,11 @@ test('a value containing a quote is not offered (it cannot be written)', async (
 });
 
 test('at the start of a word, keywords (multi-word as one item, with meaning and example)', async () => {
-  const { list, document } = await complete(FLIGHTS + '[delay] [origin] so|');
+  const { list, document, ls } = await complete(FLIGHTS + '[delay] [origin] so|');
   const sortBy = item(list, 'sort by');
   assert.equal(sortBy.kind, CompletionItemKind.Keyword);
-  const doc = sortBy.documentation as MarkupContent;
+  assert.equal(sortBy.documentation, undefined, 'documentation on resolve only');
+  const doc = (await ls.doResolve(sortBy)).documentation as MarkupContent;
   assert.equal(doc.kind, 'markdown');
   assert.ok(doc.value.length > 20, 'a meaning and an example');
   assert.ok(sortBy.detail && sortBy.detail.length > 0, 'a one-line meaning in the detail');
@@ -269,6 +274,30 @@ test('in a long document only the current query matters', async () => {
   const { list, document } = await complete(lines.join('\n'));
   assert.equal(apply(document, item(list, 'Cylinders')).endsWith('[Name] [Cylinders]'), true);
   assert.ok(list.items.every((i) => i.insertTextFormat !== InsertTextFormat.Snippet || typeof i.textEdit === 'object'));
+});
+
+test('resolve: a column item gets its description, a keyword its example; unknown or unusable data leaves the item as it is', async () => {
+  const { list, ls } = await complete("@datasource 'Movies'\n[Title] |");
+  const genre = item(list, '[Major Genre]');
+  assert.equal(genre.documentation, undefined);
+  const resolved = await ls.doResolve(genre);
+  assert.notEqual(resolved, genre, 'a new item, the list item untouched');
+  assert.equal(genre.documentation, undefined);
+  const doc = resolved.documentation as MarkupContent;
+  assert.equal(doc.kind, 'markdown');
+  assert.match(doc.value, /\[Major Genre\]/);
+  assert.match(doc.value, /Data source: \*\*Movies\*\*/);
+  assert.deepEqual({ ...resolved, documentation: undefined }, { ...genre, documentation: undefined }, 'only the documentation is added');
+  const top = (await ls.doResolve(item(list, 'top'))).documentation as MarkupContent;
+  assert.match(top.value, /Example:/);
+  for (const data of [undefined, null, 42, { column: 'no such column', dataSource: 'Movies' }, { column: 'Title', dataSource: 'No such source' }, { keyword: 'no such keyword' }, { column: 5 }]) {
+    const it = { label: 'x', data };
+    assert.equal(await ls.doResolve(it), it, `unchanged for data ${JSON.stringify(data)}`);
+  }
+  // Without a catalog, or when it throws, a column item stays as it is; a cancelled resolve too.
+  const thrower: CatalogProvider = { getDataSources: async () => { throw new Error('x'); }, getColumns: async () => { throw new Error('x'); }, getColumnValues: async () => { throw new Error('x'); } };
+  for (const other of [getLanguageService(), getLanguageService({ catalog: thrower })]) assert.equal(await other.doResolve(genre), genre);
+  assert.equal(await ls.doResolve(genre, { isCancellationRequested: true }), genre);
 });
 
 test('pathological documents answer: 200,000 unbalanced [, quote runs, unclosed columns cut at every quote', async () => {

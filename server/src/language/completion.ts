@@ -25,7 +25,7 @@ import { AGGREGATIONS, COMPARISON_OPERATORS, DATE_BUCKETS, KEYWORDS, TEXT_OPERAT
 import type { ServiceContext } from './languageService';
 import { tokenize, type Token } from './lexer';
 import { dataSourceAt, tokenAt } from './parser';
-import type { CancellationLike, LanguageSettings } from './types';
+import type { CancellationLike, CompletionItemData, LanguageSettings } from './types';
 
 /** The answer to a cancelled request (LSP: an incomplete empty list makes the client ask again). */
 const CANCELLED: CompletionList = { isIncomplete: true, items: [] };
@@ -111,7 +111,9 @@ type After =
  *   an empty list marked incomplete.
  * @returns a list whose items carry a `textEdit` with the exact range to replace (one line), a
  *   `filterText` matching the replaced text, a `sortText` (best fits first), `detail` and markdown
- *   `documentation`. `isIncomplete` is true for value completion (the catalog filters by prefix).
+ *   `documentation` — except column and keyword items, which carry `data` (`CompletionItemData`) instead
+ *   and get their documentation from `doResolve` (`completionItem/resolve`), so a list of 1,000 columns
+ *   does not send 1,000 descriptions. `isIncomplete` is true for value completion (the catalog filters by prefix).
  *   Never throws on any document text; a failing catalog call gives the items that need no catalog.
  */
 export async function doComplete(ctx: ServiceContext, document: TextDocument, position: Position, settings: LanguageSettings, token?: CancellationLike): Promise<CompletionList> {
@@ -136,7 +138,7 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
 
   switch (context.kind) {
     case 'column':
-      return { isIncomplete: false, items: columns ? columnItems(columns, context.replace, context.close ? ']' : '', false) : [] };
+      return { isIncomplete: false, items: columns ? columnItems(columns, dataSource!, context.replace, context.close ? ']' : '', false) : [] };
     case 'bucket': {
       const col = findColumn(columns, context.column);
       // Without the catalog the data type is unknown: offer every bucket rather than none.
@@ -163,8 +165,31 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
       return { isIncomplete, items };
     }
     case 'word':
-      return { isIncomplete: false, items: wordItems(document, text, offset, context, columns) };
+      return { isIncomplete: false, items: wordItems(document, text, offset, context, columns, dataSource) };
   }
+}
+
+/**
+ * `completionItem/resolve`: adds the markdown `documentation` of a column or keyword item from its `data`
+ * (`CompletionItemData`, set by `doComplete`). A column is looked up again through the catalog (by the
+ * data source name or GUID it was completed from, exact name); a keyword in the catalogue.
+ *
+ * @returns the item with `documentation` (a new object), or the item unchanged when it already has
+ *   documentation, carries no usable `data`, the column is no longer known, the catalog fails, or the
+ *   request is cancelled. Never throws.
+ */
+export async function doResolve(ctx: ServiceContext, item: CompletionItem, token?: CancellationLike): Promise<CompletionItem> {
+  const data = item.data as Partial<CompletionItemData> | null | undefined;
+  if (item.documentation !== undefined || !data || typeof data !== 'object') return item;
+  if (typeof data.keyword === 'string') {
+    const info = findKeyword(data.keyword);
+    return info ? { ...item, documentation: keywordDoc(info) } : item;
+  }
+  if (typeof data.column !== 'string' || typeof data.dataSource !== 'string' || !ctx.catalog || token?.isCancellationRequested) return item;
+  const columns = await safeColumns(ctx, data.dataSource, token);
+  if (!columns || token?.isCancellationRequested) return item;
+  const column = columns.columns.find((c) => c.name === data.column);
+  return column ? { ...item, documentation: { kind: MarkupKind.Markdown, value: columnMarkdown(column, columns.name) } } : item;
 }
 
 /** Columns of a data source, or undefined when unknown or when the catalog fails. */
@@ -369,7 +394,6 @@ interface ColumnTemplate {
   bracketedLabel: string;
   closedText: string;
   detail: string;
-  documentation: { kind: MarkupKind; value: string };
   sortIndex: string;
 }
 /**
@@ -410,7 +434,6 @@ function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
     bracketedLabel: `[${c.name}]`,
     closedText: `${c.name}]`,
     detail: `${c.dataType} ${TYPE_LABEL[c.kind] ?? c.kind}`,
-    documentation: { kind: MarkupKind.Markdown, value: columnMarkdown(c, columns.name) },
     sortIndex: String(i).padStart(width, '0'),
   }));
   templates.set(key, { columns: columns.columns, list });
@@ -420,9 +443,10 @@ function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
 
 /**
  * Column items. Inside brackets (`bracketed` false) the name replaces what was typed and `suffix` (`]` or
- * '') closes the bracket; at a word start (`bracketed` true) `[name]` is inserted.
+ * '') closes the bracket; at a word start (`bracketed` true) `[name]` is inserted. No documentation:
+ * `data` names the column and `dataSource` (the name or GUID the columns were asked by) for `doResolve`.
  */
-function columnItems(columns: DataSourceColumns, replace: Range, suffix: string, bracketed: boolean, rank: Rank = Rank.Fits, space = false): CompletionItem[] {
+function columnItems(columns: DataSourceColumns, dataSource: string, replace: Range, suffix: string, bracketed: boolean, rank: Rank = Rank.Fits, space = false): CompletionItem[] {
   const list = columnTemplates(columns);
   const items: CompletionItem[] = new Array(list.length);
   const lead = space ? ' ' : '';
@@ -433,10 +457,10 @@ function columnItems(columns: DataSourceColumns, replace: Range, suffix: string,
       label: bracketed ? t.bracketedLabel : t.label,
       kind: CompletionItemKind.Field,
       detail: t.detail,
-      documentation: t.documentation,
       sortText: rank + t.sortIndex,
       filterText: bracketed && space ? lead + t.label : t.label,
       textEdit: { range: replace, newText },
+      data: { column: t.label, dataSource } satisfies CompletionItemData,
     };
   }
   return items;
@@ -531,10 +555,10 @@ function keywordItem(info: KeywordInfo, sortText: string, range: Range, space: b
     label: info.name,
     kind: kind ?? (info.category === 'comparison' && !/^[a-z]/.test(info.name) ? CompletionItemKind.Operator : CompletionItemKind.Keyword),
     detail: info.meaning,
-    documentation: keywordDoc(info),
     sortText,
     filterText: (space ? ' ' : '') + info.name,
     textEdit: { range, newText: (space ? ' ' : '') + info.name },
+    data: { keyword: info.name } satisfies CompletionItemData,
   };
 }
 
@@ -549,7 +573,7 @@ function operatorsFor(dataType: ColumnDataType | undefined): string[] {
 }
 
 /** Items at the start of a word: the keywords (and columns) that fit what precedes it. */
-function wordItems(document: TextDocument, text: string, offset: number, context: Extract<Context, { kind: 'word' }>, columns: DataSourceColumns | undefined): CompletionItem[] {
+function wordItems(document: TextDocument, text: string, offset: number, context: Extract<Context, { kind: 'word' }>, columns: DataSourceColumns | undefined, dataSource: string | undefined): CompletionItem[] {
   const after = context.after;
   const fits: string[] = [];
   let columnsFirst = false;
@@ -608,7 +632,9 @@ function wordItems(document: TextDocument, text: string, offset: number, context
   // What fits keeps its order (operators as in the vocabulary, descending before ascending).
   fits.forEach((name, i) => add(findKeyword(name), Rank.Fits + String(i).padStart(3, '0')));
   if (defaults) for (const info of KEYWORDS) if (WORD_START_CATEGORIES.has(info.category)) add(info, Rank.Keyword + info.name);
-  if (columns && offerColumns) items.push(...columnItems(columns, context.replace, '', true, columnsFirst ? Rank.Fits : Rank.Column, context.space));
+  if (columns && dataSource && offerColumns) {
+    for (const it of columnItems(columns, dataSource, context.replace, '', true, columnsFirst ? Rank.Fits : Rank.Column, context.space)) items.push(it);
+  }
   return items;
 }
 

@@ -9,7 +9,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CodeActionContext, CompletionList, Diagnostic, Hover, Position, Range } from 'vscode-languageserver-types';
 import type { TsqDocument } from './ast';
 import { getCodeActions } from './codeActions';
-import { doComplete } from './completion';
+import { doComplete, doResolve } from './completion';
 import { format } from './format';
 import { doHover } from './hover';
 import { tokenize, type Token } from './lexer';
@@ -93,6 +93,7 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
   return {
     parseDocument: ctx.parse,
     doComplete: (document, position, settings = {}, token) => doComplete(ctx, document, position, settings, token),
+    doResolve: (item, token) => doResolve(ctx, item, token),
     doValidation: (document, settings = {}, token): Promise<Diagnostic[]> => doValidation(ctx, document, settings, token),
     doHover: (document, position, settings = {}, token) => doHover(ctx, document, position, settings, token),
     getSemanticTokens: (document) => getSemanticTokens(ctx, document),

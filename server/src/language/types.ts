@@ -9,6 +9,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type {
   CodeAction,
   CodeActionContext,
+  CompletionItem,
   CompletionList,
   Diagnostic,
   DocumentSymbol,
@@ -50,6 +51,15 @@ export interface LanguageSettings {
   disabledDiagnostics?: string[];
 }
 
+/**
+ * The `data` of a completion item whose documentation is left to `completionItem/resolve` (`doResolve`):
+ * a column (`column` + `dataSource`, the data source name or GUID the columns were asked by) or a
+ * keyword of the catalogue (`keyword`, its canonical name). Clients hand it back unchanged.
+ */
+export type CompletionItemData =
+  | { column: string; dataSource: string; keyword?: undefined }
+  | { keyword: string; column?: undefined; dataSource?: undefined };
+
 /** Options of `getLanguageService`. */
 export interface LanguageServiceOptions {
   /** The catalog; omitted when there is none (keyword completion and syntax diagnostics only). */
@@ -60,8 +70,13 @@ export interface LanguageServiceOptions {
 export interface LanguageService {
   /** Parses (and caches by URI and version) a document. Never throws. */
   parseDocument(document: TextDocument): TsqDocument;
-  /** Completion at a position (columns, buckets, calendars, operators, values, keywords, data sources). */
+  /**
+   * Completion at a position (columns, buckets, calendars, operators, values, keywords, data sources).
+   * Column and keyword items carry `data` (`CompletionItemData`) and no documentation: see `doResolve`.
+   */
   doComplete(document: TextDocument, position: Position, settings?: LanguageSettings, token?: CancellationLike): Promise<CompletionList>;
+  /** `completionItem/resolve`: the item with its markdown documentation added (unchanged when none can be found). Never throws. */
+  doResolve(item: CompletionItem, token?: CancellationLike): Promise<CompletionItem>;
   /** Syntax diagnostics, plus semantic ones when the catalog is known. Each has a stable `code`. */
   doValidation(document: TextDocument, settings?: LanguageSettings, token?: CancellationLike): Promise<Diagnostic[]>;
   /** Hover over a column, a keyword or an `@datasource` directive. */
