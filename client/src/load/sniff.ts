@@ -305,9 +305,16 @@ function sniffValueFormats(rows: (string | null)[][], format: FullFormat, notes:
       epoch++;
       continue;
     }
+    // a format fits a column when it matches at least 80% of its values (a few bad values must not hide it)
     const tryFormats = (list: string[], kind: keyof typeof votes): boolean => {
-      const f = list.find((x) => values.every((v) => strptimeRegExp(x).test(v)));
-      if (!f) return false;
+      let f: string | undefined;
+      let bestHits = 0;
+      for (const x of list) {
+        const re = strptimeRegExp(x);
+        const hits = values.filter((v) => re.test(v)).length;
+        if (hits > bestHits) [f, bestHits] = [x, hits];
+      }
+      if (!f || bestHits < Math.ceil(values.length * 0.8)) return false;
       votes[kind].set(f, (votes[kind].get(f) ?? 0) + 1);
       return true;
     };
