@@ -22,6 +22,7 @@
 //                           (default .tsq-emulator/demo, which git ignores)
 //   --fresh                 start from new emulator data and a new workspace copy
 //   --no-open               start the emulator and prepare the workspace only (no editor)
+//   --no-build              use the bundles already in dist/ (the end-to-end test of this script)
 // Prints `TSQ is ready: URL` (code-server) or `TSQ is ready in VS Code` once everything is up.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,7 +31,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
-const USAGE = 'usage: npm start -- [--code-server] [--port N] [--code-server-port N] [--state-dir DIR] [--fresh] [--no-open]';
+const USAGE = 'usage: npm start -- [--code-server] [--port N] [--code-server-port N] [--state-dir DIR] [--fresh] [--no-open] [--no-build]';
 /** The demo user of `--demo` (emulator/src/demo.ts). */
 const DEMO_USER = { username: 'tsadmin', password: 'admin' };
 const CONNECTION_NAME = 'Local emulator (demo)';
@@ -45,6 +46,7 @@ try {
       'state-dir': { type: 'string' },
       fresh: { type: 'boolean' },
       'no-open': { type: 'boolean' },
+      'no-build': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -245,7 +247,8 @@ async function main() {
   }
 
   // 2. build
-  runStep('building (esbuild.mjs)', process.execPath, [join(ROOT, 'esbuild.mjs')]);
+  if (!opts['no-build']) runStep('building (esbuild.mjs)', process.execPath, [join(ROOT, 'esbuild.mjs')]);
+  else if (!existsSync(join(ROOT, 'dist', 'emulator.js'))) throw new Error("--no-build, but dist/ has no bundles: run 'npm run build'");
 
   const codeCmd = opts['code-server'] || opts['no-open'] ? undefined : onPath('code');
   if (opts.fresh) {

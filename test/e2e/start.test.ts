@@ -1,0 +1,121 @@
+/**
+ * End-to-end test of `npm start` (scripts/start.mjs) as a newcomer meets it: it starts the demo
+ * emulator and code-server on the demo workspace and prints a URL; that URL in Chromium shows TSQ
+ * already connected (the Objects tree lists the demo data sources with no password prompt, and no
+ * password in the workspace settings); the completion of a demo file knows the demo columns; SIGTERM
+ * (what Ctrl-C does to the process group) stops everything it started. Skipped without the tools
+ * unless TSQ_E2E_REQUIRED=1.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, ROOT, e2eSkip, waitUntil } from './harness';
+
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => { s.destroy(); done(true); });
+    s.once('error', () => done(false));
+  });
+}
+
+test('npm start opens a connected TSQ on the demo workspace and Ctrl-C stops it all', { skip: e2eSkip(['dist/emulator.js']), timeout: 600_000 }, async (t) => {
+  const stateDir = mkdtempSync(join(tmpdir(), 'tsq-e2e-start-'));
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NODE_OPTIONS;
+  delete env.NODE_TEST_CONTEXT;
+  const proc = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--code-server', '--state-dir', stateDir, '--port', '0', '--code-server-port', '0', '--no-build'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  proc.stdout!.on('data', (b: Buffer) => { output += b.toString(); });
+  proc.stderr!.on('data', (b: Buffer) => { output += b.toString(); });
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  let browser: Browser | undefined;
+  try {
+    const url = await waitUntil(() => {
+      if (proc.exitCode !== null) throw new Error(`npm start exited (${proc.exitCode}):\n${output.slice(-3000)}`);
+      return output.match(/TSQ is ready: (http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)/)?.[1];
+    }, 'npm start to print its URL', 420_000, 200);
+    const emulatorPort = Number(output.match(/emulator listening on http:\/\/127\.0\.0\.1:(\d+)/)?.[1]);
+    const codeServerPort = Number(new URL(url).port);
+    assert.ok(emulatorPort > 0 && codeServerPort > 0, output);
+
+    await t.test('the workspace settings name the emulator and hold no password', () => {
+      const settings = JSON.parse(readFileSync(join(stateDir, 'workspace', '.vscode', 'settings.json'), 'utf8'));
+      assert.equal(settings['tsq.activeConnection'], 'Local emulator (demo)');
+      assert.deepEqual(settings['tsq.connections'], [{ name: 'Local emulator (demo)', url: `http://127.0.0.1:${emulatorPort}`, username: 'tsadmin' }]);
+    });
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    const page: Page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    await page.goto(url);
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
+
+    await t.test('the Objects tree lists the demo data sources without asking for a password', async () => {
+      await page.locator('.activitybar .action-item a[aria-label^="TSQ"], .activitybar .action-item[aria-label^="TSQ"]').first().click();
+      const labels = () => page.locator('.sidebar .monaco-list-row[role="treeitem"] .monaco-icon-label .label-name').allInnerTexts();
+      await waitUntil(async () => (await labels()).some((l) => l.trim() === 'Data Sources'), 'the Data Sources node', 90_000);
+      const open = (label: string) => page.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first().click();
+      await open('Data Sources');
+      // data sources are grouped by kind (Tables, Worksheets, ...) when there are several kinds
+      let rows = await waitUntil(async () => {
+        const r = (await labels()).map((l) => l.trim());
+        return r.includes('flights') || r.includes('Tables') ? r : undefined;
+      }, 'the children of Data Sources', 90_000);
+      if (!rows.includes('flights')) {
+        await open('Tables');
+        rows = await waitUntil(async () => {
+          const r = (await labels()).map((l) => l.trim());
+          return r.includes('flights') ? r : undefined;
+        }, 'the demo tables in the tree', 90_000);
+      }
+      for (const table of ['flights', 'cars', 'movies', 'seattle-weather', 'stocks']) assert.ok(rows.includes(table), `${table} in ${JSON.stringify(rows)}`);
+      assert.equal(await page.locator('.quick-input-widget input[type="password"]:visible').count(), 0, 'no password prompt');
+    });
+
+    await t.test('completion in a demo file offers the demo columns', async () => {
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input').first();
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill('flights.tsq');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'flights.tsq' }).first().click();
+      await page.locator('.tabs-container .tab[aria-label^="flights.tsq"]').first().waitFor({ state: 'visible', timeout: 20_000 });
+      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('[dest');
+      const widget = page.locator('.editor-group-container.active .suggest-widget.visible').first();
+      const rows = await waitUntil(async () => {
+        if (!(await widget.isVisible())) {
+          await page.keyboard.press('Control+Space');
+          await widget.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
+        }
+        const r = await widget.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+        return r.some((x) => /destination/i.test(x)) ? r : undefined;
+      }, 'the destination column in the suggest widget', 60_000, 500);
+      assert.ok(rows.length > 0);
+    });
+
+    await t.test('SIGTERM stops code-server and the emulator, and npm start exits 0', async () => {
+      await browser?.close();
+      browser = undefined;
+      proc.kill('SIGTERM');
+      assert.equal(await exited, 0, output.slice(-2000));
+      assert.equal(await listening(emulatorPort), false, 'the emulator still listens');
+      assert.equal(await listening(codeServerPort), false, 'code-server still listens');
+    });
+  } finally {
+    await browser?.close().catch(() => undefined);
+    if (proc.exitCode === null) {
+      proc.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(stateDir, { recursive: true, force: true, maxRetries: 3 });
+  }
+});
