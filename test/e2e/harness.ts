@@ -34,6 +34,11 @@ export const RESULTS_DIR = join(ROOT, '.test-results', 'e2e');
 export const CHROMIUM = process.env.TSQ_CHROMIUM ?? '/usr/bin/chromium';
 /** Flags that work for Chromium on these machines (vscode-web-testing.md). */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+/**
+ * How long a UI element that one action makes appear (the command palette, a list row, a panel) may
+ * take, in ms. Generous because CI runs every tier at once on two cores; passing runs never wait it.
+ */
+export const UI_TIMEOUT_MS = 20_000;
 /** In-host suites, by file name (test/e2e/suites/*.js). */
 export const SUITES_DIR = join(ROOT, 'test', 'e2e', 'suites');
 
@@ -165,7 +170,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Polls `probe` until it returns a truthy value or `timeoutMs` passes (then throws naming `what`). */
-export async function waitUntil<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 30_000, intervalMs = 100): Promise<NonNullable<T>> {
+export async function waitUntil<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 60_000, intervalMs = 100): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -482,10 +487,10 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     await p.keyboard.press('Escape');
     await p.keyboard.press('F1');
     const input = p.locator('.quick-input-widget input[type="text"], .quick-input-widget input.input').first();
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await input.fill(`>${title}`);
     const row = p.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await row.click();
   };
 
@@ -514,24 +519,24 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
       await p.keyboard.press('Escape');
       await p.keyboard.press('F1');
       const input = p.locator('.quick-input-widget input').first();
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       await input.fill(name);
       const row = p.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-      await row.waitFor({ state: 'visible', timeout: 10_000 });
+      await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       await row.click();
-      await p.locator(`.tabs-container .tab[aria-label^="${name}"]`).first().waitFor({ state: 'visible', timeout: 10_000 });
+      await p.locator(`.tabs-container .tab[aria-label^="${name}"]`).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     },
-    async problems(until = (r) => r.length > 0, timeoutMs = 30_000) {
+    async problems(until = (r) => r.length > 0, timeoutMs = 60_000) {
       await runCommand('Focus on Problems View');
-      await p.locator('.markers-panel').first().waitFor({ state: 'visible', timeout: 10_000 });
+      await p.locator('.markers-panel').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       return waitUntil(async () => {
         const rows = await rowsText('.markers-panel .monaco-list-row');
         return until(rows) ? rows : undefined;
       }, 'the Problems panel rows', timeoutMs);
     },
-    async notifications(until = (r) => r.length > 0, timeoutMs = 30_000) {
+    async notifications(until = (r) => r.length > 0, timeoutMs = 60_000) {
       await runCommand('Notifications: Show Notifications');
-      await p.locator('.notifications-center').first().waitFor({ state: 'visible', timeout: 10_000 });
+      await p.locator('.notifications-center').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       return waitUntil(async () => {
         const rows = await rowsText('.notifications-center .notification-list-item');
         return until(rows) ? rows : undefined;
@@ -539,7 +544,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     },
     async treeItems(container, until = (r) => r.length > 0, timeoutMs = 60_000) {
       const item = p.locator(`.activitybar .action-item a[aria-label^="${container}"], .activitybar .action-item[aria-label^="${container}"]`).first();
-      await item.waitFor({ state: 'visible', timeout: 10_000 });
+      await item.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const checked = await p.locator(`.activitybar .action-item.checked a[aria-label^="${container}"], .activitybar .action-item.checked[aria-label^="${container}"]`).count();
       if (!checked) await item.click();
       return waitUntil(async () => {
@@ -550,10 +555,10 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     async toggleTreeItem(label) {
       const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
       const row = p.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: p.locator('.monaco-icon-label .label-name', { hasText: exact }) }).first();
-      await row.waitFor({ state: 'visible', timeout: 10_000 });
+      await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       await row.click();
     },
-    async suggest(text, until = (r) => r.length > 0, options = {}, timeoutMs = 30_000) {
+    async suggest(text, until = (r) => r.length > 0, options = {}, timeoutMs = 60_000) {
       const editor = p.locator('.editor-group-container.active .monaco-editor .view-lines').first();
       await editor.click();
       await p.keyboard.press('Control+End');
@@ -579,13 +584,13 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
         }, 'the suggest widget rows', timeoutMs, 500);
       }
       if (options.invoke) await p.keyboard.press('Control+Space');
-      await widget.waitFor({ state: 'visible', timeout: 10_000 });
+      await widget.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       return waitUntil(async () => {
         const rows = await readRows();
         return until(rows) ? rows : undefined;
       }, 'the suggest widget rows', timeoutMs);
     },
-    async webviewFrame(selector, timeoutMs = 30_000) {
+    async webviewFrame(selector, timeoutMs = 60_000) {
       return waitUntil(async () => {
         for (const f of p.frames()) {
           if (f === p.mainFrame()) continue;

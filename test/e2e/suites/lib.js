@@ -69,7 +69,7 @@ function withTimeout(promise, ms, what) {
  * @template T @param {() => T | Promise<T>} probe @param {string} what @param {number} [timeoutMs]
  * @returns {Promise<NonNullable<T>>}
  */
-async function waitFor(probe, what, timeoutMs = 30_000) {
+async function waitFor(probe, what, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   /** @type {unknown} */
   let last;
@@ -126,7 +126,7 @@ async function extensionApi() {
   const ext = await waitFor(() => vscode.extensions.getExtension(EXTENSION_ID), `extension ${EXTENSION_ID} to be installed`);
   const api = ext.isActive ? ext.exports : await ext.activate();
   if (!api || typeof api.getConnectionState !== 'function') throw new Error(`${EXTENSION_ID} activate() did not return the automation API; got ${describe(api)}`);
-  await withTimeout(api.whenLanguageClientReady(), 30_000, 'whenLanguageClientReady()');
+  await withTimeout(api.whenLanguageClientReady(), 60_000, 'whenLanguageClientReady()');
   return api;
 }
 
@@ -151,7 +151,7 @@ function labelOf(item) {
  * @param {vscode.Uri} uri @param {(d: vscode.Diagnostic[]) => boolean} predicate @param {string} what
  * @returns {Promise<vscode.Diagnostic[]>}
  */
-async function waitForDiagnostics(uri, predicate, what, timeoutMs = 30_000) {
+async function waitForDiagnostics(uri, predicate, what, timeoutMs = 60_000) {
   return waitFor(() => {
     const d = vscode.languages.getDiagnostics(uri);
     return predicate(d) ? d : undefined;
