@@ -60,6 +60,15 @@ test('every catalogue keyword spelling lexes as that keyword', () => {
   }
 });
 
+test('keywords are found from the scanned characters: any case, glued to a comment, case folding of non-ASCII letters as JavaScript does it', () => {
+  assert.deepEqual(kinds('SuM--c\nsUm[a]'), ['keyword:sum', 'comment:', 'keyword:sum', 'column:a']);
+  // U+212A KELVIN SIGN lower-cases to an ASCII k: `WEE\u212A` is the keyword `week`, as toLowerCase says.
+  assert.equal('WEE\u212A'.toLowerCase(), 'week');
+  assert.deepEqual(kinds('WEE\u212A'), ['keyword:week']);
+  // Words that share a keyword's length or hash bucket but not its letters stay words.
+  assert.deepEqual(kinds('sun sums su_m'), ['word:sun', 'word:sums', 'word:su_m']);
+});
+
 test('comments, directives and blank lines', () => {
   const text = "@DataSource 'Flights' -- the data\n[a] -- note\n  \t \n[b]";
   const t = tokenize(text);

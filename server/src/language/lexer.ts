@@ -85,6 +85,22 @@ for (const spelling of WORD_KEYWORD_SPELLINGS) {
 }
 for (const info of WORDS.values()) info.phrases?.sort((a, b) => b.rest.length - a.rest.length);
 
+/** FNV-1a step over one UTF-16 code unit (32-bit). */
+const fnv = (h: number, c: number) => Math.imul(h ^ c, 16777619);
+const FNV_START = 0x811c9dc5 | 0;
+/**
+ * `WORDS` by the FNV-1a hash of the lower-case word, so that the lexer finds a keyword from the characters
+ * it scanned without making a string per word (all spellings are ASCII).
+ */
+const WORDS_BY_HASH = new Map<number, { word: string; info: WordInfo }[]>();
+for (const [word, info] of WORDS) {
+  let h = FNV_START;
+  for (let k = 0; k < word.length; k++) h = fnv(h, word.charCodeAt(k));
+  let bucket = WORDS_BY_HASH.get(h);
+  if (!bucket) WORDS_BY_HASH.set(h, (bucket = []));
+  bucket.push({ word, info });
+}
+
 /** Characters that cut the name of an unclosed column short (so `[origin = 'SEA'` still sees the filter). */
 const CUT = new Uint8Array(128);
 for (const ch of `'"=<>!;,()`) CUT[ch.charCodeAt(0)] = 1;
@@ -161,6 +177,15 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
     }
     return j;
   };
+  /** Case-insensitive (ASCII) match of a lower-case word at `pos`, nothing said about what follows. */
+  const sameLower = (pos: number, word: string) => {
+    for (let j = 0; j < word.length; j++) {
+      let c = text.charCodeAt(pos + j);
+      if (c >= 65 && c <= 90) c += 32;
+      if (c !== word.charCodeAt(j)) return false;
+    }
+    return true;
+  };
   /** Case-insensitive match of a lower-case word at `pos` followed by a word boundary. */
   const wordAt = (pos: number, word: string) => {
     const len = word.length;
@@ -198,18 +223,31 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
     // Words and keywords (longest multi-word match).
     if (isWordStart(c)) {
       const s = i;
-      let upper = (c >= 65 && c <= 90) || c >= 128;
+      // The hash of the lower-case word, computed while scanning; non-ASCII words (no keyword is) go the
+      // slow way, through toLowerCase, so that case folding stays exactly JavaScript's.
+      let nonAscii = c >= 128;
+      let h = fnv(FNV_START, c >= 65 && c <= 90 ? c + 32 : c);
       i++;
       while (i < n) {
         const d = text.charCodeAt(i);
         if (!isWordPart(d) || (d === 45 && text.charCodeAt(i + 1) === 45)) break;
-        if (d >= 65 && d <= 90) upper = true;
-        else if (d >= 128) upper = true; // let toLowerCase handle non-ASCII
+        if (d >= 128) nonAscii = true;
+        h = fnv(h, d >= 65 && d <= 90 ? d + 32 : d);
         i++;
       }
-      const raw = text.slice(s, i);
-      const lower = upper ? raw.toLowerCase() : raw;
-      const info = WORDS.get(lower);
+      let info: WordInfo | undefined;
+      if (nonAscii) info = WORDS.get(text.slice(s, i).toLowerCase());
+      else {
+        const bucket = WORDS_BY_HASH.get(h);
+        if (bucket !== undefined) {
+          for (const entry of bucket) {
+            if (entry.word.length === i - s && sameLower(s, entry.word)) {
+              info = entry.info;
+              break;
+            }
+          }
+        }
+      }
       if (info) {
         if (info.phrases) {
           let matched: string | undefined;
@@ -241,7 +279,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           continue;
         }
       }
-      push('word', s, i, raw);
+      push('word', s, i, text.slice(s, i));
       continue;
     }
 
