@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { Methods, type ColumnsParams, type ColumnValuesParams, type DataSource, type DataSourceColumns } from '../../server/src/protocol';
+import { Methods, SERVER_EXEC_ARGV, type ColumnsParams, type ColumnValuesParams, type DataSource, type DataSourceColumns } from '../../server/src/protocol';
 import type { Catalog } from './catalog';
 import { getLog } from './log';
 import { errorMessage } from './service';
@@ -74,8 +74,8 @@ export class TsqLanguageClient implements vscode.Disposable {
   private async startClient(): Promise<void> {
     const module = this.context.asAbsolutePath('dist/server.js');
     const serverOptions: ServerOptions = {
-      run: { module, transport: TransportKind.ipc },
-      debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+      run: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV] } },
+      debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6019'] } },
     };
     const log = getLog();
     const clientOptions: LanguageClientOptions = {

@@ -27,7 +27,7 @@ import type {
   TextEdit,
 } from 'vscode-languageserver-types';
 import type { CatalogProvider } from '../../server/src/language/types';
-import type { DocumentQuery } from '../../server/src/protocol';
+import { SERVER_EXEC_ARGV, type DocumentQuery } from '../../server/src/protocol';
 
 /** The built server the tests start. */
 export const SERVER_JS = process.env.TSQ_SERVER_JS ?? join(__dirname, '..', '..', 'dist', 'server.js');
@@ -77,7 +77,8 @@ export class LspClient {
 
   /** Spawns the server, wires the handlers, and completes `initialize`/`initialized`. */
   static async start(options: LspClientOptions = {}): Promise<{ client: LspClient; capabilities: Record<string, unknown> }> {
-    const child = spawn(process.execPath, [SERVER_JS, '--stdio', ...(options.args ?? [])], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // With the Node options VS Code starts it with (client/src/languageClient.ts).
+    const child = spawn(process.execPath, [...SERVER_EXEC_ARGV, SERVER_JS, '--stdio', ...(options.args ?? [])], { stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new LspClient(child, connection);
     child.stderr.on('data', (chunk: Buffer) => (client.stderr += chunk.toString()));

@@ -16,6 +16,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, MarkupContent, TextEdit } from 'vscode-languageserver-types';
 import { carsCatalog, catalogFromRows, datasetValues, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
 import type { FixtureSource } from '../fixtures/catalogs';
+import { SERVER_EXEC_ARGV } from '../../server/src/protocol';
 import { LspClient, SERVER_JS, positionOf, rangeOf } from './lspClient';
 import type { LspClientOptions } from './lspClient';
 
@@ -340,7 +341,7 @@ test('document symbols give one symbol per query, semantic tokens cover the docu
 });
 
 test('over IPC (how VS Code starts it, --node-ipc) the server initializes and completes columns', async () => {
-  const child = fork(SERVER_JS, ['--node-ipc'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = fork(SERVER_JS, ['--node-ipc'], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [...SERVER_EXEC_ARGV] });
   let stdout = '';
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
   const connection = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
