@@ -10,6 +10,8 @@
  *   on the first completion after a keystroke) → p50/p95 ms.
  * - `validationMs`: `doValidation` of the whole document on a new version (parse included), median of
  *   runs. Target ≤ 100 ms.
+ * - `completionListBytes`: size of the JSON of the list after `[` (1,000 columns; documentation comes on
+ *   `completionItem/resolve`), and `resolveMs`: median `doResolve` of one of its items.
  * - `pathologicalCompletionMs`: `doComplete` on documents that were once quadratic (200,000 unbalanced
  *   `[`; 200,000 each of `[`, `'` and `]`; 100,000 `['`), first completion of each (tokens included) and
  *   the slowest of five cursor positions, ms.
@@ -115,6 +117,17 @@ export async function run(): Promise<Record<string, unknown>> {
   }
   validation.sort((a, b) => a - b);
 
+  const bracket = positions.find((p) => p.kind === 'bracket')!;
+  const bracketList = await ls.doComplete(document, document.positionAt(bracket.offset), {});
+  const completionListBytes = Buffer.byteLength(JSON.stringify(bracketList));
+  const resolveSamples: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const it = bracketList.items[Math.floor(rand() * bracketList.items.length)]!;
+    const t = performance.now();
+    await ls.doResolve(it);
+    resolveSamples.push(performance.now() - t);
+  }
+
   const pathological: Record<string, { firstMs: number; worstMs: number }> = {};
   for (const [name, patho] of [
     ['brackets200k', '['.repeat(200_000)],
@@ -141,6 +154,8 @@ export async function run(): Promise<Record<string, unknown>> {
     meanItems: Math.round(items / samples.length),
     completionAfterEdit: percentiles(afterEdit),
     validationMs: Number(validation[Math.floor(validation.length / 2)]!.toFixed(2)),
+    completionListBytes,
+    resolveMs: percentiles(resolveSamples).p50,
     pathologicalCompletionMs: pathological,
     targets: { completionP95Ms: 5, validationMs: 100 },
     loadAverage1m: { before: Number(loadBefore.toFixed(2)), after: Number(loadavg()[0]!.toFixed(2)) },

@@ -41,6 +41,18 @@ test('the same raw getColumns answer gives the same sanitized object; a new raw 
   assert.deepEqual(c, a);
 });
 
+test('the same columns array wrapped in a new object per call (as the test catalogs do) is memoized too', async () => {
+  const wide = wideCatalog(1000);
+  const safe = safeCatalog(rawCatalog(() => ({ id: wide.id, name: wide.name, columns: wide.columns })));
+  const a = await safe.getColumns('Wide');
+  assert.equal(await safe.getColumns('Wide'), a);
+  // Another id or name around the same columns: a new answer sharing the sanitized columns.
+  const renamed = safeCatalog(rawCatalog(() => ({ id: 'other', name: 'Other', columns: wide.columns })));
+  const b = await renamed.getColumns('Other');
+  assert.equal(b?.name, 'Other');
+  assert.equal(b?.columns.length, 1000);
+});
+
 test('memoized answers are still sanitized: malformed columns dropped, missing name taken from the question', async () => {
   const raw = { id: 7, columns: [null, { name: 5 }, { name: 'origin' }, { name: 'delay', dataType: 'INT64', kind: 'MEASURE', synonyms: [null, 'late'] }] };
   const safe = safeCatalog(rawCatalog(() => raw));

@@ -441,6 +441,16 @@ function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
   return list;
 }
 
+/** The `data` of each column item, made once per template list and data source (items share them; they are never mutated). */
+const itemDataCache = new WeakMap<ColumnTemplate[], { dataSource: string; data: CompletionItemData[] }>();
+function itemData(list: ColumnTemplate[], dataSource: string): CompletionItemData[] {
+  const hit = itemDataCache.get(list);
+  if (hit && hit.dataSource === dataSource) return hit.data;
+  const data = list.map((t): CompletionItemData => ({ column: t.label, dataSource }));
+  itemDataCache.set(list, { dataSource, data });
+  return data;
+}
+
 /**
  * Column items. Inside brackets (`bracketed` false) the name replaces what was typed and `suffix` (`]` or
  * '') closes the bracket; at a word start (`bracketed` true) `[name]` is inserted. No documentation:
@@ -448,6 +458,7 @@ function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
  */
 function columnItems(columns: DataSourceColumns, dataSource: string, replace: Range, suffix: string, bracketed: boolean, rank: Rank = Rank.Fits, space = false): CompletionItem[] {
   const list = columnTemplates(columns);
+  const data = itemData(list, dataSource);
   const items: CompletionItem[] = new Array(list.length);
   const lead = space ? ' ' : '';
   for (let i = 0; i < list.length; i++) {
@@ -460,7 +471,7 @@ function columnItems(columns: DataSourceColumns, dataSource: string, replace: Ra
       sortText: rank + t.sortIndex,
       filterText: bracketed && space ? lead + t.label : t.label,
       textEdit: { range: replace, newText },
-      data: { column: t.label, dataSource } satisfies CompletionItemData,
+      data: data[i],
     };
   }
   return items;

@@ -117,15 +117,16 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
  * - `getColumnValues`: a non-array is []; numbers and booleans become strings, other entries are dropped;
  *   at most `MAX_COLUMN_VALUES`.
  *
- * The sanitized `getColumns` and `getDataSources` answers are memoized per raw answer object (WeakMap):
- * the same raw object gives the same sanitized object, so a raw answer must not be mutated once handed
- * out (answer a new object when the catalog changes, as the client catalog does).
+ * The sanitized answers are memoized (WeakMap): `getColumns` per raw `columns` array (same array, id
+ * and name: the same sanitized object), `getDataSources` per raw list. So a raw answer must not be
+ * mutated once handed out (answer a new array when the catalog changes, as the client catalog does).
  */
 export function safeCatalog(catalog: CatalogProvider): CatalogProvider {
   // The sanitized answer per raw answer: a catalog that caches (the server's client catalog does) hands
   // out the same object on every call, and then the features get the same sanitized object back instead
   // of 1,000 new columns per keystroke (and caches keyed on it, like completion's item templates, hit).
-  const columnsMemo = new WeakMap<object, DataSourceColumns | undefined>();
+  // Keyed by the raw `columns` array: a catalog may wrap the same cached columns in a new object per call.
+  const columnsMemo = new WeakMap<unknown[], DataSourceColumns>();
   const sourcesMemo = new WeakMap<object, DataSource[]>();
   return {
     async getDataSources(token?: CancellationLike): Promise<DataSource[] | undefined> {
@@ -155,14 +156,14 @@ export function safeCatalog(catalog: CatalogProvider): CatalogProvider {
         return undefined;
       }
       if (r === null) return null;
-      if (!r || typeof r !== 'object') return undefined;
-      if (columnsMemo.has(r)) {
-        const hit = columnsMemo.get(r);
-        // The name falls back to the asked name, so a hit only serves the same question.
-        if (!hit || typeof (r as { name?: unknown }).name === 'string' || hit.name === dataSource) return hit;
-      }
-      const sanitized = sanitizeColumns(r, dataSource);
-      columnsMemo.set(r, sanitized);
+      if (!r || typeof r !== 'object' || !Array.isArray((r as { columns?: unknown }).columns)) return undefined;
+      const src = r as { id?: unknown; name?: unknown; columns: unknown[] };
+      const id = typeof src.id === 'string' ? src.id : '';
+      const name = typeof src.name === 'string' ? src.name : dataSource;
+      const hit = columnsMemo.get(src.columns);
+      if (hit && hit.id === id && hit.name === name) return hit;
+      const sanitized: DataSourceColumns = { id, name, columns: hit ? hit.columns : sanitizeColumns(src.columns) };
+      columnsMemo.set(src.columns, sanitized);
       return sanitized;
     },
     async getColumnValues(dataSource: string, column: string, prefix: string, token?: CancellationLike): Promise<string[]> {
@@ -184,15 +185,10 @@ export function safeCatalog(catalog: CatalogProvider): CatalogProvider {
   };
 }
 
-/**
- * The sanitized form of one raw `getColumns` answer (see `safeCatalog`): undefined when it has no
- * `columns` array; `dataSource` (the asked name) stands in for a missing `name`.
- */
-function sanitizeColumns(r: object, dataSource: string): DataSourceColumns | undefined {
-  if (!Array.isArray((r as { columns?: unknown }).columns)) return undefined;
-  const src = r as { id?: unknown; name?: unknown; columns: unknown[] };
+/** The well-formed columns of a raw `getColumns` answer's `columns` array (see `safeCatalog`). */
+function sanitizeColumns(raw: unknown[]): Column[] {
   const columns: Column[] = [];
-  for (const c of src.columns) {
+  for (const c of raw) {
     if (!c || typeof c !== 'object' || typeof (c as Column).name !== 'string') continue;
     const col = c as Record<string, unknown>;
     const out: Column = {
@@ -205,7 +201,7 @@ function sanitizeColumns(r: object, dataSource: string): DataSourceColumns | und
     if (Array.isArray(col.synonyms)) out.synonyms = col.synonyms.filter((x): x is string => typeof x === 'string');
     columns.push(out);
   }
-  return { id: typeof src.id === 'string' ? src.id : '', name: typeof src.name === 'string' ? src.name : dataSource, columns };
+  return columns;
 }
 
 /** True when a data type is one of the vocabulary's (protocol.ts `COLUMN_DATA_TYPES`). */
