@@ -350,7 +350,8 @@ class ClauseParser {
     if (b && b.start === dot.end && (b.kind === 'keyword' || b.kind === 'word' || b.kind === 'value' || b.kind === 'number')) {
       this.i++;
       const name = b.value;
-      const known = b.kind === 'keyword' && BUCKET_SET.has(name) ? (name as DateBucket) : b.kind === 'keyword' ? null : findDateBucket(name);
+      // A bucket written exactly (`[date].'day of week'`) needs no normalising (findDateBucket's regex).
+      const known = BUCKET_SET.has(name) ? (name as DateBucket) : b.kind === 'keyword' ? null : findDateBucket(name);
       bucket = { name, known, start: b.start, end: b.end };
       if (!known) this.sink.add(b, codes.UNKNOWN_BUCKET, `Unknown date bucket "${name}": use one of ${DATE_BUCKETS.join(', ')}.`);
     } else {
