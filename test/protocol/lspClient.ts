@@ -50,6 +50,8 @@ export interface LspClientOptions {
   handlers?: Record<string, RequestHandler>;
   /** Extra command-line arguments for the server (e.g. `--request-timeout=500`). */
   args?: string[];
+  /** Declare `completionList.itemDefaults` (`editRange`, `data`), as VS Code does. */
+  itemDefaults?: boolean;
 }
 
 /** One request the server sent to the client. */
@@ -140,7 +142,10 @@ export class LspClient {
       },
       textDocument: {
         synchronization: { dynamicRegistration: false },
-        completion: { completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] } },
+        completion: {
+          completionItem: { snippetSupport: true, documentationFormat: ['markdown', 'plaintext'] },
+          ...(options.itemDefaults ? { completionList: { itemDefaults: ['editRange', 'data'] } } : {}),
+        },
         hover: { contentFormat: ['markdown', 'plaintext'] },
         publishDiagnostics: { versionSupport: true },
         ...(options.pullDiagnostics ? { diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } } : {}),

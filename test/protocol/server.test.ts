@@ -124,6 +124,31 @@ test('completionItem/resolve: the list carries no column documentation; resolvin
   });
 });
 
+test('a client taking completionList.itemDefaults gets the shared replace range once, items keep only their text', async () => {
+  await withServer({ catalog: fixtureCatalog(), itemDefaults: true }, async (client) => {
+    const uri = 'file:///defaults.tsq';
+    const text = FLIGHTS + '[origin] [de';
+    await client.didOpen(uri, text);
+    const at = positionOf(text, '[origin] [de', '[origin] [de'.length);
+    const list = await client.completion(uri, at);
+    assert.ok(list?.itemDefaults?.editRange && 'start' in list.itemDefaults.editRange);
+    assert.deepEqual(list.itemDefaults.editRange, { start: { line: 1, character: '[origin] ['.length }, end: at });
+    const delay = list.items.find((i) => i.label === 'delay')!;
+    assert.equal(delay.textEdit, undefined);
+    assert.equal(delay.textEditText, 'delay]');
+    // Applying the default range with the item's text gives the same document as before.
+    const doc = TextDocument.create(uri, 'tsq', 1, text);
+    assert.equal(TextDocument.applyEdits(doc, [{ range: list.itemDefaults.editRange, newText: delay.textEditText! }]), FLIGHTS + '[origin] [delay]');
+    // A multi-word keyword typed in part keeps its own, wider range.
+    const text2 = FLIGHTS + '[origin] sort b';
+    await client.didChange(uri, text2, 2);
+    const list2 = await client.completion(uri, positionOf(text2, 'sort b', 'sort b'.length));
+    const sortBy = list2!.items.find((i) => i.label === 'sort by')!;
+    assert.ok(sortBy.textEdit && 'range' in sortBy.textEdit);
+    assert.equal(sortBy.textEdit.range.start.character, '[origin] '.length);
+  });
+});
+
 test('push diagnostics: an unknown column is flagged at its exact range, valid queries stay silent', async () => {
   await withServer({ catalog: fixtureCatalog(), args: ['--validation-delay=50'] }, async (client) => {
     const valid = 'file:///valid.tsq';
