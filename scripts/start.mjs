@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: TSQ on the demo data, from a fresh clone, in one command.
-//   1. `npm ci` when node_modules is missing; 2. builds the bundles (esbuild.mjs);
+//   1. `npm install` when node_modules is missing; 2. builds the bundles (esbuild.mjs);
 //   3. starts the emulator with --demo (port 8088 when free, else a free one; its state in
 //      <state>/emulator-data, kept between runs so the second start is quick);
 //   4. copies test/fixtures/demo-workspace/ to <state>/workspace (files already there are kept, so
@@ -243,7 +243,7 @@ async function main() {
 
   // 1. dependencies
   if (!existsSync(join(ROOT, 'node_modules', '.package-lock.json')) && !existsSync(join(ROOT, 'node_modules', 'esbuild'))) {
-    runStep('installing dependencies (npm ci)', process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-audit', '--no-fund']);
+    runStep('installing dependencies (npm install)', process.platform === 'win32' ? 'npm.cmd' : 'npm', ['install', '--no-audit', '--no-fund']);
   }
 
   // 2. build
