@@ -54,8 +54,9 @@ export interface EmulatorOptions {
 export function parseSearchDataDelay(value: string | undefined): { ms: number; match?: string } | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const i = value.indexOf(':');
-  const ms = Number(i < 0 ? value : value.slice(0, i));
-  if (!Number.isInteger(ms) || ms < 0) throw new Error(`--delay-searchdata: expected MS[:TEXT] with MS a whole number of milliseconds, got ${value}`);
+  const msText = (i < 0 ? value : value.slice(0, i)).trim();
+  const ms = Number(msText);
+  if (!/^\d+$/.test(msText) || !Number.isSafeInteger(ms)) throw new Error(`--delay-searchdata: expected MS[:TEXT] with MS a whole number of milliseconds, got ${value}`);
   const match = i < 0 ? undefined : value.slice(i + 1);
   return match ? { ms, match } : { ms };
 }

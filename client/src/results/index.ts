@@ -391,9 +391,11 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
       vizIds = [node.header.id];
       title = node.header.name;
     } else {
+      log.warn(`Show Data: not a pinboard or a visualization of one: ${JSON.stringify(node)?.slice(0, 300)}`);
       void vscode.window.showWarningMessage('TSQ: Show Data works on a pinboard or one of its visualizations in the Objects view.');
       return undefined;
     }
+    log.info(`Show Data: ${title}`);
     const panel = panelFor(`pinboard:${id}`, `Data: ${title}`);
     const run: ActiveRun = { abort: new AbortController(), tabIds: new Set() };
     runs.add(run);

@@ -1,0 +1,107 @@
+/**
+ * Benchmark of the results panel in a real VS Code (code-server in Chromium, the end-to-end harness)
+ * against the demo emulator: for a 1,000-row and a 100,000-row answer of results-bench.tsq, the time
+ * from Ctrl+Enter to the first rows painted in the grid, to the whole answer loaded, the longest frame
+ * of the workbench (editor) while the rows stream in, and the webview's JS heap with the answer loaded.
+ *
+ * - `firstRowsMs` is measured in VS Code: from the Run command to the webview's first painted grid
+ *   row (the host's Date.now() sent with the run, compared by the webview after the paint).
+ * - `keyToFirstRowsMs` is measured by the driver: from the key press to the first grid row in the DOM.
+ * - `workbenchMaxFrameMs`: the longest gap between animation frames of the workbench page during the
+ *   run (a frozen editor would show a long one).
+ * - `webviewHeapMB`: Chromium's performance.memory.usedJSHeapSize in the webview once all rows came.
+ * Skipped (with a reason) when the end-to-end tools are missing. Run: `npm run bench -- results`.
+ */
+import type { Frame } from 'playwright-core';
+import { e2eSkip, startSession, waitUntil } from '../e2e/harness';
+
+const QUERIES = {
+  rows1k: '[date] [origin] [destination] [delay] [distance] top 1000',
+  rows100k: '[date] [origin] [destination] [delay] [distance] top 100000',
+};
+const REPEATS = 3;
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : Number.NaN;
+};
+
+export async function run(): Promise<Record<string, unknown>> {
+  let skip: string | false;
+  try {
+    skip = e2eSkip(['dist/emulator.js', 'dist/webview.js']);
+  } catch (e) {
+    return { skipped: (e as Error).message };
+  }
+  if (skip) return { skipped: skip };
+  const session = await startSession({ name: 'results-bench', suite: 'results.js', emulator: true });
+  const out: Record<string, unknown> = {};
+  try {
+    const suite = await session.waitForSuite();
+    if (suite.failed || suite.error) throw new Error(`the in-host suite failed: ${JSON.stringify(suite)}`);
+    const page = session.page;
+    await session.openFile('results-bench.tsq');
+    let frame: Frame | undefined;
+    let lastTab = '';
+    for (const [name, query] of Object.entries(QUERIES)) {
+      const firstRows: number[] = [];
+      const keyToFirst: number[] = [];
+      const loaded: number[] = [];
+      const frames: number[] = [];
+      let rows = 0;
+      let heap: number | undefined;
+      for (let i = 0; i < REPEATS; i++) {
+        const line = page.locator('.editor-group-container .monaco-editor .view-line', { hasText: query }).first();
+        await line.click();
+        await page.keyboard.press('End');
+        await page.evaluate(() => {
+          const w = window as unknown as { tsqGaps: { max: number; last: number; stop: boolean } };
+          w.tsqGaps = { max: 0, last: performance.now(), stop: false };
+          const loop = (): void => {
+            const now = performance.now();
+            w.tsqGaps.max = Math.max(w.tsqGaps.max, now - w.tsqGaps.last);
+            w.tsqGaps.last = now;
+            if (!w.tsqGaps.stop) requestAnimationFrame(loop);
+          };
+          requestAnimationFrame(loop);
+        });
+        const t0 = Date.now();
+        await page.keyboard.press('Control+Enter');
+        frame ??= await session.webviewFrame('.tab-body', 60_000);
+        const f = frame;
+        const tabId = await waitUntil(() => f.evaluate((prev) => {
+          const b = document.querySelector<HTMLElement>('.tab-body.active');
+          return b && b.dataset.tabId !== prev && b.querySelector('.tabulator-row') ? b.dataset.tabId : undefined;
+        }, lastTab), 'the first rows', 60_000, 10);
+        keyToFirst.push(Date.now() - t0);
+        lastTab = tabId;
+        const state = await waitUntil(() => f.evaluate(() => {
+          const b = document.querySelector<HTMLElement>('.tab-body.active')!;
+          return b.dataset.state === 'done' && b.dataset.firstPaintMs ? { firstPaintMs: Number(b.dataset.firstPaintMs), rows: Number(b.dataset.rows) } : undefined;
+        }), 'the whole answer', 300_000, 20);
+        loaded.push(Date.now() - t0);
+        firstRows.push(state.firstPaintMs);
+        rows = state.rows;
+        frames.push(await page.evaluate(() => {
+          const w = window as unknown as { tsqGaps: { max: number; stop: boolean } };
+          w.tsqGaps.stop = true;
+          return Math.round(w.tsqGaps.max);
+        }));
+        heap = await f.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize);
+      }
+      out[name] = {
+        rows,
+        firstRowsMs: median(firstRows),
+        firstRowsMsAll: firstRows,
+        keyToFirstRowsMs: median(keyToFirst),
+        allRowsLoadedMs: median(loaded),
+        workbenchMaxFrameMs: Math.max(...frames),
+        webviewHeapMB: heap === undefined ? undefined : Math.round((heap / 1024 / 1024) * 10) / 10,
+      };
+    }
+    out.targetFirstRowsMs = 1000;
+  } finally {
+    await session.close();
+  }
+  return out;
+}

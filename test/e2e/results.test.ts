@@ -1,0 +1,262 @@
+/**
+ * End-to-end test of Run Query and the results panel in a real VS Code (code-server in Chromium)
+ * against the demo emulator. The in-host suite (suites/results.js) connects, checks the ▶ Run
+ * CodeLens and a run by command; then, through the UI of results.tsq: Ctrl+Enter runs the query under
+ * the cursor and the grid shows the rows and the row count searchdata answers (compared with a direct
+ * call of the service); the chart tab draws; Export CSV writes a file equal to the answer; values such
+ * as `<img src=x onerror=alert(1)>` and `</script>` render as text; Cancel stops a query the emulator
+ * holds back (TSQ_EMULATOR_DELAY_SEARCHDATA) and aborts its request; a searchdata error shows the
+ * service's message in the panel and in the Problems panel; Show Data on a pinboard shows a tab per
+ * visualization. Skipped without the tools unless TSQ_E2E_REQUIRED=1.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
+import type { Frame } from 'playwright-core';
+import { AnalyticsServiceClient, ServiceError } from '../../client/src/api';
+import { formatCell } from '../../client/src/results/format';
+import { describeColumns, type CellValue } from '../../client/src/results/shape';
+import { e2eSkip, startSession, waitUntil, type E2eSession } from './harness';
+import { reportInHost } from './report';
+
+/** The slow query's text holds this; the emulator delays its searchdata by SLOW_MS. */
+const SLOW_MARK = '[Miles_per_Gallon]';
+const SLOW_MS = 120_000;
+const HOSTILE = ['<img src=x onerror=alert(1)>', '</script>'];
+
+/** Files below `dir` (recursively). */
+function filesBelow(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? filesBelow(p) : [p];
+  });
+}
+
+/** What the active tab of the results webview shows. */
+interface PanelView {
+  tabId: string;
+  state: string;
+  rows: number;
+  status: string;
+  error: string;
+  headers: string[];
+  cells: string[][];
+  tabs: string[];
+}
+
+async function panelView(frame: Frame): Promise<PanelView | undefined> {
+  return frame.evaluate(() => {
+    const body = document.querySelector<HTMLElement>('.tab-body.active');
+    if (!body) return undefined;
+    const rows = [...body.querySelectorAll('.tabulator-row')].map((r) => [...r.querySelectorAll('.tabulator-cell[tabulator-field^="c"]')].map((c) => c.textContent ?? ''));
+    const error = body.querySelector<HTMLElement>('.error');
+    return {
+      tabId: body.dataset.tabId ?? '',
+      state: body.dataset.state ?? '',
+      rows: Number(body.dataset.rows ?? 0),
+      status: body.querySelector('.status')?.textContent ?? '',
+      error: error && !error.hidden ? error.textContent ?? '' : '',
+      headers: [...body.querySelectorAll('.tabulator-col .col-name')].map((h) => h.textContent ?? ''),
+      cells: rows,
+      tabs: [...document.querySelectorAll('.tab')].map((t) => t.textContent ?? ''),
+    };
+  });
+}
+
+test('results: run, grid, chart, export, hostile values, cancel, errors and pinboard data in a real VS Code', { skip: e2eSkip(['dist/emulator.js', 'dist/webview.js']), timeout: 900_000 }, async (t) => {
+  process.env.TSQ_EMULATOR_DELAY_SEARCHDATA = `${SLOW_MS}:${SLOW_MARK}`;
+  let session: E2eSession;
+  try {
+    session = await startSession({ name: 'results', suite: 'results.js', emulator: true });
+  } finally {
+    delete process.env.TSQ_EMULATOR_DELAY_SEARCHDATA;
+  }
+  const client = new AnalyticsServiceClient({ url: session.emulatorUrl!, username: 'tsadmin', password: 'admin' });
+  const page = session.page;
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  try {
+    // hostile values reach the service as data, through the data-load API
+    const csv = `${HOSTILE[0]},20,4,100,90,2000,15,1980-01-01,${HOSTILE[1]}\n${HOSTILE[1]},21,4,100,91,2000,15,1980-01-01,"<b>bold</b>"\n`;
+    const load = await client.loadCsv({ target: { database: 'demo', table: 'cars' }, format: { type: 'CSV', has_header_row: false, date_time: { converted_to_epoch: false, date_format: '%Y-%m-%d' } } }, Readable.from([Buffer.from(csv)]), { intervalMs: 50 });
+    assert.equal(load.status.rowsWritten, 2, JSON.stringify(load.status));
+
+    await reportInHost(t, session, 3);
+
+    const tables = await client.listObjectHeaders({ type: 'LOGICAL_TABLE', batchSize: -1 });
+    const flights = tables.find((h) => h.name === 'flights')!;
+    const cars = tables.find((h) => h.name === 'cars')!;
+    const flightColumns = (await client.tableColumns(flights.id))!.columns;
+
+    let frame: Frame | undefined;
+    /** Puts the cursor on the line holding `text` and presses Ctrl+Enter. */
+    const runLine = async (text: string): Promise<void> => {
+      await session.openFile('results.tsq');
+      const line = page.locator('.editor-group-container .monaco-editor .view-line', { hasText: text }).first();
+      await line.waitFor({ state: 'visible', timeout: 10_000 });
+      await line.click();
+      await page.keyboard.press('End');
+      await page.keyboard.press('Control+Enter');
+    };
+    /** Waits until the results webview's active tab satisfies `until` (a new tab unless `sameTab`). */
+    const view = async (until: (v: PanelView) => boolean, previous?: string, timeoutMs = 60_000): Promise<PanelView> => {
+      frame ??= await session.webviewFrame('.tab-body', timeoutMs);
+      return waitUntil(async () => {
+        const v = await panelView(frame!);
+        return v && v.tabId !== previous && until(v) ? v : undefined;
+      }, 'the results panel', timeoutMs, 100);
+    };
+
+    let lastTab: string | undefined;
+    await t.test('Ctrl+Enter runs the query under the cursor; the grid shows the rows and the row count searchdata returns', () => session.step('run', async () => {
+      const query = '[date] [origin] [destination] [delay] [distance] top 1000';
+      const direct = await client.searchData({ queryString: query, dataSourceGuid: flights.id, batchSize: 10_000, pageNumber: 1 });
+      await runLine(query);
+      const v = await view((x) => x.state === 'done' && x.cells.length >= 5);
+      lastTab = v.tabId;
+      assert.equal(v.rows, direct.data.length);
+      assert.ok(v.status.startsWith(`${direct.data.length.toLocaleString('en-US')} of ${direct.totalRowCount.toLocaleString('en-US')} rows`), v.status);
+      assert.match(v.status, /sampling 100%/);
+      assert.deepEqual(v.headers, direct.columnNames);
+      const cols = describeColumns(direct.columnNames, direct.data as CellValue[][], flightColumns);
+      const expected = (direct.data as CellValue[][]).slice(0, 5).map((r) => r.map((x, i) => formatCell(x, cols[i])));
+      assert.deepEqual(v.cells.slice(0, 5), expected);
+      assert.match(v.cells[0][0], /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'dates show as dates');
+    }));
+
+    await t.test('the chart tab draws a chart chosen from the answer', () => session.step('chart', async () => {
+      await runLine('[date].monthly [distance]');
+      const v = await view((x) => x.state === 'done', lastTab);
+      lastTab = v.tabId;
+      await frame!.locator('.tab-body.active .chart-btn').click();
+      const drawn = await waitUntil(() => frame!.evaluate(() => {
+        const body = document.querySelector<HTMLElement>('.tab-body.active')!;
+        const canvas = body.querySelector('canvas');
+        if (!canvas || !canvas.width || !canvas.height) return undefined;
+        const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+        let painted = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
+        return painted > 500 ? { kind: body.dataset.chartKind, painted, options: [...body.querySelectorAll('.chart-kind option')].map((o) => (o as HTMLOptionElement).value) } : undefined;
+      }), 'a drawn chart');
+      assert.equal(drawn.kind, 'line', 'a line over a date bucket');
+      assert.deepEqual(drawn.options, ['line', 'bar']);
+      await frame!.locator('.tab-body.active .chart-kind').selectOption('bar');
+      await waitUntil(() => frame!.evaluate(() => document.querySelector<HTMLElement>('.tab-body.active')!.dataset.chartKind === 'bar'), 'the switch to bars');
+      await frame!.locator('.tab-body.active .grid-btn').click();
+    }));
+
+    await t.test('Export CSV writes a file equal to the answer', () => session.step('export', async () => {
+      const query = '[origin] [delay] top 10';
+      await runLine(query);
+      const v = await view((x) => x.state === 'done' && x.rows === 10, lastTab);
+      lastTab = v.tabId;
+      const target = join(session.workspace, 'exported-answer.csv');
+      await frame!.locator('.tab-body.active .export-csv').click();
+      const input = page.locator('.quick-input-widget input').first();
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      // the save dialog fills in its default path a moment after it shows: type ours once it did
+      await waitUntil(async () => (await input.inputValue()).endsWith('.csv'), 'the save dialog\'s default path', 10_000);
+      await waitUntil(async () => {
+        await input.fill(target);
+        return (await input.inputValue()) === target;
+      }, 'the save dialog to hold the target path', 10_000);
+      await page.keyboard.press('Enter');
+      const text = await waitUntil(() => (existsSync(target) && statSync(target).size > 0 ? readFileSync(target, 'utf8') : undefined), `${target} to be written`, 30_000);
+      const direct = await client.searchData({ queryString: query, dataSourceGuid: flights.id });
+      const records = parse(text) as string[][];
+      assert.deepEqual(records, [direct.columnNames, ...(direct.data as CellValue[][]).map((r) => r.map((x) => (x === null ? '' : String(x))))]);
+    }));
+
+    await t.test('hostile values render as text, never as HTML', () => session.step('hostile', async () => {
+      await runLine("[Name] [Origin] [Horsepower] [Name] = '<img");
+      const v = await view((x) => x.state === 'done' && x.rows === 2, lastTab);
+      lastTab = v.tabId;
+      const direct = await client.searchData({ queryString: `[Name] [Origin] [Horsepower] [Name] = '${HOSTILE[0]}', '${HOSTILE[1]}'`, dataSourceGuid: cars.id });
+      assert.equal(direct.data.length, 2);
+      const shown = v.cells.flat();
+      for (const h of [...HOSTILE, '<b>bold</b>']) assert.ok(shown.includes(h), `${h} shows as text: ${JSON.stringify(v.cells)}`);
+      const injected = await frame!.evaluate(() => ({
+        img: document.querySelectorAll('img').length,
+        b: document.querySelectorAll('.tabulator-cell b').length,
+        onerror: document.querySelectorAll('[onerror]').length,
+        scriptsWithValues: [...document.scripts].filter((s) => /alert|onerror/.test(s.textContent ?? '')).length,
+      }));
+      assert.deepEqual(injected, { img: 0, b: 0, onerror: 0, scriptsWithValues: 0 });
+      const violations = await frame!.evaluate(() => document.getElementById('app')!.dataset.cspViolations ?? '');
+      assert.equal(violations, '', 'no Content-Security-Policy violation in the panel');
+      assert.deepEqual(dialogs, [], 'no alert ran');
+    }));
+
+    await t.test('Cancel stops a slow query and aborts its request', () => session.step('cancel', async () => {
+      await runLine(`[Name] ${SLOW_MARK} [Origin] = 'USA'`);
+      const v = await view((x) => x.state === 'loading', lastTab);
+      lastTab = v.tabId;
+      const clicked = Date.now();
+      await frame!.locator('.tab-body.active .cancel').click();
+      const after = await view((x) => x.tabId === v.tabId && x.state === 'cancelled', undefined, 30_000);
+      assert.ok(Date.now() - clicked < SLOW_MS / 2, 'stopped long before the service would answer');
+      assert.match(after.status, /cancelled/);
+      const logs = await waitUntil(() => {
+        const files = filesBelow(join(session.userDataDir, 'logs')).filter((f) => /TSQ\.log$/i.test(f) || /tsq\.tsq/.test(f));
+        const text = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+        return /POST \S*searchdata ERR/.test(text) && /Query cancelled/.test(text) ? text : undefined;
+      }, 'the TSQ log to show the aborted searchdata request', 30_000);
+      assert.match(logs, /Query cancelled after \d+ ms/);
+    }));
+
+    await t.test("a searchdata error shows the service's message in the panel and as a problem", () => session.step('error', async () => {
+      const query = '[origin] [no such column]';
+      const message = await client.searchData({ queryString: query, dataSourceGuid: flights.id }).then(() => '', (e: unknown) => (e instanceof ServiceError ? e.serviceMessage : String(e)));
+      assert.ok(message, 'the service refuses the query');
+      await runLine(query);
+      const v = await view((x) => x.state === 'error', lastTab);
+      lastTab = v.tabId;
+      assert.ok(v.error.includes(message), `${JSON.stringify(v.error)} includes ${JSON.stringify(message)}`);
+      const rows = await session.problems((r) => r.some((x) => x.includes(message)));
+      assert.ok(rows.some((x) => x.includes(message) && /TSQ \(service\)/.test(x)), JSON.stringify(rows));
+    }));
+
+    await t.test('Show Data on a pinboard shows each visualization as its own tab', () => session.step('pinboard', async () => {
+      const pinboards = await client.listObjectHeaders({ type: 'PINBOARD_ANSWER_BOOK', batchSize: -1 });
+      const board = pinboards.find((p) => p.name === 'Flight Operations')!;
+      const data = await client.pinboardData({ id: board.id });
+      const names = Object.values(data).map((d) => d.name);
+      await session.treeItems('TSQ', (r) => r.includes('Pinboards'));
+      const rows = await session.treeItems('TSQ', (r) => r.includes('Pinboards'));
+      if (!rows.includes('Flight Operations')) await session.toggleTreeItem('Pinboards');
+      await session.treeItems('TSQ', (r) => r.includes('Flight Operations'));
+      const item = page.locator('.sidebar .monaco-list-row[role="treeitem"]', { hasText: 'Flight Operations' }).first();
+      const boardFrame = async (): Promise<Frame | undefined> => {
+        for (const f of page.frames()) {
+          const titles = await f.evaluate(() => [...document.querySelectorAll('.tab')].map((x) => x.textContent)).catch(() => [] as string[]);
+          if (names.every((n) => titles.includes(n))) return f;
+        }
+        return undefined;
+      };
+      // the inline action of the pinboard's row (the same command as its context menu's Show Data);
+      // clicked again when a re-render of the tree swallowed the click
+      const found = await waitUntil(async () => {
+        await item.hover();
+        await item.locator('.action-label[aria-label^="Show Data"]').first().click();
+        return waitUntil(boardFrame, 'the pinboard panel', 20_000).catch(() => undefined);
+      }, `a panel with the tabs ${names.join(', ')}`, 90_000);
+      const first = await waitUntil(async () => {
+        const v = await panelView(found);
+        return v && v.state === 'done' ? v : undefined;
+      }, 'the first visualization to load');
+      const firstViz = Object.values(data)[0];
+      assert.equal(first.rows, firstViz.data.length);
+      assert.deepEqual(first.headers, firstViz.columnNames);
+    }));
+  } finally {
+    await client.close();
+    await session.close();
+  }
+});
