@@ -52,7 +52,15 @@ async function explorerMenu(session: E2eSession, file: string, item: string): Pr
   await row.click({ button: 'right' });
   const entry = p.locator('.context-view .action-item', { hasText: item }).first();
   await entry.waitFor({ state: 'visible', timeout: 10_000 });
-  await entry.click();
+  // a menu ignores a click that comes right after it opened: click again until it closes
+  await waitUntil(async () => {
+    if (!(await entry.isVisible())) return true;
+    await entry.click({ timeout: 2000 }).catch(() => undefined);
+    return entry.waitFor({ state: 'hidden', timeout: 1000 }).then(
+      () => true,
+      () => false,
+    );
+  }, `the context menu item ${item} to run`, 15_000, 100);
 }
 
 /** Clicks the row of the open quick pick that contains `text`. */
