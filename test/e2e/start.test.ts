@@ -60,20 +60,20 @@ test('npm start opens a connected TSQ on the demo workspace and Ctrl-C stops it 
       await page.locator('.activitybar .action-item a[aria-label^="TSQ"], .activitybar .action-item[aria-label^="TSQ"]').first().click();
       const labels = () => page.locator('.sidebar .monaco-list-row[role="treeitem"] .monaco-icon-label .label-name').allInnerTexts();
       await waitUntil(async () => (await labels()).some((l) => l.trim() === 'Data Sources'), 'the Data Sources node', 90_000);
-      const open = (label: string) => page.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first().click();
-      await open('Data Sources');
-      // data sources are grouped by kind (Tables, Worksheets, ...) when there are several kinds
-      let rows = await waitUntil(async () => {
+      const row = (label: string) => page.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first();
+      // expands a node until one of `want` shows below it; a click that a re-render of the tree
+      // swallowed (the tree refreshes when the connection comes up) is repeated
+      const expand = (label: string, want: string[], what: string) => waitUntil(async () => {
         const r = (await labels()).map((l) => l.trim());
-        return r.includes('flights') || r.includes('Tables') ? r : undefined;
-      }, 'the children of Data Sources', 90_000);
-      if (!rows.includes('flights')) {
-        await open('Tables');
-        rows = await waitUntil(async () => {
-          const r = (await labels()).map((l) => l.trim());
-          return r.includes('flights') ? r : undefined;
-        }, 'the demo tables in the tree', 90_000);
-      }
+        if (want.some((w) => r.includes(w))) return r;
+        const node = row(label);
+        if ((await node.count()) && (await node.getAttribute('aria-expanded')) !== 'true') await node.click().catch(() => undefined);
+        await page.waitForTimeout(500);
+        throw new Error(`the tree shows ${JSON.stringify(r)}`);
+      }, what, 90_000, 200);
+      // data sources are grouped by kind (Tables, Worksheets, ...) when there are several kinds
+      let rows = await expand('Data Sources', ['flights', 'Tables'], 'the children of Data Sources');
+      if (!rows.includes('flights')) rows = await expand('Tables', ['flights'], 'the demo tables in the tree');
       for (const table of ['flights', 'cars', 'movies', 'seattle-weather', 'stocks']) assert.ok(rows.includes(table), `${table} in ${JSON.stringify(rows)}`);
       assert.equal(await page.locator('.quick-input-widget input[type="password"]:visible').count(), 0, 'no password prompt');
     });
