@@ -30,10 +30,7 @@ function findTests(dir) {
 const build = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { stdio: 'inherit', cwd: root });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-// End-to-end tests of work still in progress: not yet stable enough for CI (a flaky step, a slow
-// start-up on a loaded machine). Run them with TSQ_E2E_ALL=1.
-const IN_PROGRESS = ['results.test.ts', 'start.test.ts'];
-const files = folders.flatMap(findTests).filter((f) => process.env.TSQ_E2E_ALL === '1' || !IN_PROGRESS.some((n) => f.endsWith(`/e2e/${n}`)));
+const files = folders.flatMap(findTests);
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
