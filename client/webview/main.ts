@@ -52,7 +52,13 @@ interface Tab {
   chartKind?: ChartKind;
   table?: Tabulator;
   tableBuilt?: boolean;
-  pending: CellValue[][][];
+  /** `rows` as the grid's row objects (`{c0, c1, …}`), built once per row as pages come. */
+  objects: Record<string, CellValue>[];
+  /** How many of `rows` the grid holds; the rest waits for the next syncGrid. */
+  gridRows: number;
+  /** performance.now() of the last syncGrid that gave the grid rows, and its pending timer. */
+  lastSync: number;
+  syncTimer?: ReturnType<typeof setTimeout>;
   chart?: Chart;
   chartStale: boolean;
   painted: boolean;
@@ -138,7 +144,7 @@ function makeTab(tabId: string, title: string): Tab {
   tabList.append(btn);
   bodies.append(body);
   const tab: Tab = {
-    tabId, title, rows: [], totalRowCount: 0, samplingRatio: 1, elapsedMs: 0, loading: true, limited: false, view: 'grid', pending: [], chartStale: true, painted: false,
+    tabId, title, rows: [], totalRowCount: 0, samplingRatio: 1, elapsedMs: 0, loading: true, limited: false, view: 'grid', objects: [], gridRows: 0, lastSync: 0, chartStale: true, painted: false,
     els: { button: btn, body, status, error, grid, chart, canvasBox, number, kind, note, cancel, gridBtn, chartBtn },
   };
   tabs.set(tabId, tab);
@@ -148,6 +154,7 @@ function makeTab(tabId: string, title: string): Tab {
 
 function removeAllTabs(): void {
   for (const t of tabs.values()) {
+    clearTimeout(t.syncTimer);
     t.table?.destroy();
     t.chart?.destroy();
     t.els.button.remove();
@@ -291,7 +298,10 @@ function ensureGrid(t: Tab): void {
     minWidth: 60,
     maxInitialWidth: 400,
   }));
-  const data = toObjects(t.rows, cols.length);
+  const data = rowObjects(t).slice();
+  t.gridRows = data.length;
+  t.els.body.dataset.gridRows = String(data.length);
+  t.lastSync = performance.now();
   const table = new Tabulator(t.els.grid, {
     data,
     columns,
@@ -308,7 +318,7 @@ function ensureGrid(t: Tab): void {
   t.table = table;
   table.on('tableBuilt', () => {
     t.tableBuilt = true;
-    for (const page of t.pending.splice(0)) void table.addData(toObjects(page, cols.length));
+    syncGrid(t, true);
     if (!t.painted) reportPaint(t);
   });
 }
@@ -328,14 +338,50 @@ function reportPaint(t: Tab): void {
   requestAnimationFrame(check);
 }
 
-function appendRows(t: Tab, rows: CellValue[][]): void {
-  if (!rows.length) return;
-  for (const r of rows) t.rows.push(r);
-  t.chartStale = true;
-  if (t.table) {
-    if (t.tableBuilt) void t.table.addData(toObjects(rows, t.columns!.length));
-    else t.pending.push(rows);
+/** `t.rows` as row objects for the grid, extending the cached ones by the rows that came since. */
+function rowObjects(t: Tab): Record<string, CellValue>[] {
+  if (t.objects.length < t.rows.length) {
+    const more = toObjects(t.rows.slice(t.objects.length), t.columns?.length ?? 0);
+    for (const o of more) t.objects.push(o);
   }
+  return t.objects;
+}
+
+/** How often (ms) a streaming answer's new rows go into the grid at most. */
+const GRID_SYNC_MS = 1000;
+
+/**
+ * Gives the grid the rows that came since the last sync, at most once per GRID_SYNC_MS unless `now`
+ * (the answer is complete, or the grid was just built). It replaces the grid's data with all rows
+ * (Tabulator's replaceData keeps sort, filters and scroll position): Tabulator's addData copies its
+ * list of active rows once per added row, so appending page after page costs rows × table size and
+ * froze the panel for seconds at 100,000 rows, where a replace costs the table size once.
+ */
+function syncGrid(t: Tab, now: boolean): void {
+  if (!t.table || !t.tableBuilt || t.gridRows === t.rows.length) return;
+  const wait = GRID_SYNC_MS - (performance.now() - t.lastSync);
+  if (!now && wait > 0) {
+    t.syncTimer ??= setTimeout(() => {
+      t.syncTimer = undefined;
+      syncGrid(t, true);
+    }, wait);
+    return;
+  }
+  clearTimeout(t.syncTimer);
+  t.syncTimer = undefined;
+  t.gridRows = t.rows.length;
+  t.lastSync = performance.now();
+  const body = t.els.body;
+  const count = t.gridRows;
+  void t.table.replaceData(rowObjects(t).slice()).then(() => {
+    body.dataset.gridRows = String(count);
+  });
+}
+
+function appendRows(t: Tab, rows: CellValue[][], done: boolean): void {
+  for (const r of rows) t.rows.push(r);
+  if (rows.length) t.chartStale = true;
+  syncGrid(t, done);
 }
 
 // ---- chart ----
@@ -476,6 +522,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       if (m.replace) removeAllTabs();
       const old = tabs.get(m.tabId);
       if (old) {
+        clearTimeout(old.syncTimer);
         old.table?.destroy();
         old.els.button.remove();
         old.els.body.remove();
@@ -500,6 +547,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       t.loading = !m.done;
       t.limited = m.limited;
       t.rows = m.rows.slice();
+      t.objects = [];
       t.chartStale = true;
       updateStatus(t);
       ensureGrid(t);
@@ -510,7 +558,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'rows': {
       const t = tabs.get(m.tabId);
       if (!t) break;
-      appendRows(t, m.rows);
+      appendRows(t, m.rows, m.done);
       t.elapsedMs = m.elapsedMs;
       t.loading = !m.done;
       t.limited = m.limited;

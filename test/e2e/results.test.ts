@@ -131,6 +131,27 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       assert.match(v.cells[0][0], /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'dates show as dates');
     }));
 
+    await t.test('a 25,000-row answer streams page by page and every row reaches the grid', () => session.step('pages', async () => {
+      const query = '[date] [origin] [destination] [delay] [distance] top 25000';
+      const direct = await client.searchData({ queryString: query, dataSourceGuid: flights.id, batchSize: -1 });
+      assert.equal(direct.data.length, 25_000);
+      await runLine(query);
+      const v = await view((x) => x.state === 'done' && x.rows === 25_000, lastTab, 120_000);
+      lastTab = v.tabId;
+      // the grid holds them all (pages go into it at most once a second): scroll to its end and
+      // read the last row's number and cells
+      await waitUntil(() => frame!.evaluate(() => document.querySelector<HTMLElement>('.tab-body.active')!.dataset.gridRows === '25000'), 'all 25,000 rows in the grid', 30_000);
+      const last = await waitUntil(() => frame!.evaluate(() => {
+        const holder = document.querySelector<HTMLElement>('.tab-body.active .tabulator-tableholder')!;
+        holder.scrollTop = holder.scrollHeight;
+        const rows = [...document.querySelectorAll('.tab-body.active .tabulator-row')];
+        const row = rows.find((r) => r.querySelector('.tabulator-cell:not([tabulator-field^="c"])')?.textContent?.trim() === '25000');
+        return row ? [...row.querySelectorAll('.tabulator-cell[tabulator-field^="c"]')].map((c) => c.textContent ?? '') : undefined;
+      }), 'the row numbered 25000 in the grid', 30_000, 200);
+      const cols = describeColumns(direct.columnNames, direct.data as CellValue[][], flightColumns);
+      assert.deepEqual(last, (direct.data[24_999] as CellValue[]).map((x, i) => formatCell(x, cols[i])));
+    }));
+
     await t.test('the chart tab draws a chart chosen from the answer', () => session.step('chart', async () => {
       await runLine('[date].monthly [distance]');
       const v = await view((x) => x.state === 'done', lastTab);

@@ -30,12 +30,12 @@ module.exports = defineSuite([
       const lenses = await waitFor(async () => {
         /** @type {vscode.CodeLens[]} */
         const l = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', editor.document.uri, 100);
-        return l && l.length >= 6 ? l : undefined;
-      }, 'six CodeLenses');
+        return l && l.length >= 7 ? l : undefined;
+      }, 'seven CodeLenses');
       const runs = lenses.filter((l) => l.command && l.command.command === 'tsq.runQuery');
-      check(runs.length === 6, 'six ▶ Run lenses', runs.map((l) => l.command && l.command.title));
+      check(runs.length === 7, 'seven ▶ Run lenses', runs.map((l) => l.command && l.command.title));
       check(runs.every((l) => l.command && l.command.title.includes('Run')), 'titled Run', runs.map((l) => l.command && l.command.title));
-      check(JSON.stringify(runs.map((l) => l.range.start.line)) === JSON.stringify([2, 4, 6, 8, 11, 13]), 'one above each query line', runs.map((l) => l.range.start.line));
+      check(JSON.stringify(runs.map((l) => l.range.start.line)) === JSON.stringify([2, 4, 6, 8, 11, 13, 16]), 'one above each query line', runs.map((l) => l.range.start.line));
     },
   },
   {
