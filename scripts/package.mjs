@@ -6,7 +6,9 @@
 //                                                 the feet of tests running in parallel)
 //   node scripts/package.mjs --out FILE.vsix      where to write it (default tsq-<version>.vsix)
 // The bundles are self-contained, so vsce runs with --no-dependencies; .vscodeignore is an
-// allow-list of what goes in. Prints the .vsix path on its last line; exits non-zero on failure.
+// allow-list of what goes in. README.md links to files of the repository (docs/*.png, emulator/README.md);
+// the manifest names no repository to rewrite them against, so vsce would refuse them: they are kept
+// as written (--no-rewrite-relative-links). Prints the .vsix path on its last line; exits non-zero on failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -40,5 +42,5 @@ if (!existsSync(vsce)) {
   process.exit(1);
 }
 mkdirSync(dirname(out), { recursive: true });
-run('vsce package', process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', out]);
+run('vsce package', process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out]);
 console.log(out);
