@@ -49,6 +49,21 @@ export const EMULATOR_DEFAULTS = { name: 'Local emulator', url: 'http://127.0.0.
 
 const SECRET_PREFIX = 'tsq.password/';
 
+/**
+ * The settings scope whose value of `tsq.<key>` is in force: the workspace's when the workspace sets
+ * one (`npm start`'s demo workspace does), else the user's. Writing anywhere else has no effect that
+ * the user could see.
+ */
+function effectiveTarget(config: vscode.WorkspaceConfiguration, key: string): vscode.ConfigurationTarget {
+  return config.inspect(key)?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+}
+
+/** Sets (or, with undefined, clears) `tsq.activeConnection` where it is in force (see effectiveTarget). */
+async function setActiveConnection(name: string | undefined): Promise<void> {
+  const config = vscode.workspace.getConfiguration('tsq');
+  await config.update('activeConnection', name, effectiveTarget(config, 'activeConnection'));
+}
+
 export class ConnectionManager implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<ConnectionState>();
   /** Fires on every state change and on a switch of the active connection. */
@@ -297,7 +312,7 @@ export class ConnectionManager implements vscode.Disposable {
     await this.secrets.store(SECRET_PREFIX + entry.name, password);
     if (this.rejectedPassword === entry.name) this.rejectedPassword = undefined;
     await this.saveConnection(entry);
-    await vscode.workspace.getConfiguration('tsq').update('activeConnection', entry.name, vscode.ConfigurationTarget.Global);
+    await setActiveConnection(entry.name);
     this.dropService();
     return this.connect({ interactive: !automated, showErrors: true });
   }
@@ -330,7 +345,7 @@ export class ConnectionManager implements vscode.Disposable {
     if (pick.action === 'add') return this.addConnection();
     if (pick.action === 'emulator') return this.connectToEmulator();
     if (!pick.name) return false;
-    await vscode.workspace.getConfiguration('tsq').update('activeConnection', pick.name, vscode.ConfigurationTarget.Global);
+    await setActiveConnection(pick.name);
     this.dropService();
     return this.connect({ interactive: true });
   }
@@ -377,15 +392,23 @@ export class ConnectionManager implements vscode.Disposable {
     await this.secrets.delete(SECRET_PREFIX + target);
     if (this.activeName() === target) {
       this.dropService();
-      await config.update('activeConnection', undefined, vscode.ConfigurationTarget.Global);
+      await setActiveConnection(undefined);
       this.setState({ state: 'none' });
     }
   }
 
+  /**
+   * Adds (or replaces by name) a connection in the settings scope whose `tsq.connections` is in force:
+   * the workspace's when it sets one (a workspace array replaces the user's, so a connection saved
+   * to user settings would never show there), else the user's.
+   */
   private async saveConnection(entry: ConnectionConfig): Promise<void> {
     const config = vscode.workspace.getConfiguration('tsq');
-    const current = (config.inspect<unknown[]>('connections')?.globalValue ?? []).filter((c) => !(isConnectionConfig(c) && c.name === entry.name));
-    await config.update('connections', [...current, entry], vscode.ConfigurationTarget.Global);
+    const target = effectiveTarget(config, 'connections');
+    const inspected = config.inspect<unknown[]>('connections');
+    const value = target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.globalValue;
+    const current = (Array.isArray(value) ? value : []).filter((c) => !(isConnectionConfig(c) && c.name === entry.name));
+    await config.update('connections', [...current, entry], target);
   }
 
   /** Ends the current service's sessions (in the background) and forgets it. */

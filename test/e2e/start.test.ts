@@ -102,6 +102,27 @@ test('npm start opens a connected TSQ on the demo workspace and Ctrl-C stops it 
       assert.ok(rows.length > 0);
     });
 
+    await t.test('Add Connection in the demo workspace saves where the workspace keeps its connections', async () => {
+      // the workspace sets tsq.connections, which hides the user's: a new connection must go there
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input').first();
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill('>TSQ: Add Connection');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'TSQ: Add Connection' }).first().click();
+      for (const [title, value] of [['(1/4)', `http://127.0.0.1:${emulatorPort}`], ['(2/4)', 'tsadmin'], ['(3/4)', 'admin'], ['(4/4)', 'Second demo']]) {
+        await page.locator('.quick-input-widget .quick-input-title', { hasText: title }).first().waitFor({ state: 'visible', timeout: 20_000 });
+        await input.fill(value);
+        await input.press('Enter');
+      }
+      const settings = await waitUntil(() => {
+        const s = JSON.parse(readFileSync(join(stateDir, 'workspace', '.vscode', 'settings.json'), 'utf8'));
+        return s['tsq.activeConnection'] === 'Second demo' ? s : undefined;
+      }, 'the workspace settings to name the new connection', 30_000, 200);
+      assert.deepEqual(settings['tsq.connections'].map((c: { name: string }) => c.name), ['Local emulator (demo)', 'Second demo']);
+      assert.ok(!JSON.stringify(settings).includes('"admin"'), 'no password in the settings');
+    });
+
     await t.test('SIGTERM stops code-server and the emulator, and npm start exits 0', async () => {
       await browser?.close();
       browser = undefined;
