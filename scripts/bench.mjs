@@ -14,6 +14,12 @@ const dir = join(root, 'test', 'bench');
 const modules = existsSync(dir)
   ? readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).filter((f) => !only.length || only.includes(f.replace('.bench.ts', '')))
   : [];
+const known = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace('.bench.ts', '')) : [];
+const unknown = only.filter((n) => !known.includes(n));
+if (unknown.length || !modules.length) {
+  console.error(`bench: no benchmark named ${unknown.join(', ') || '(none found)'}; the benchmarks are: ${known.join(', ')}`);
+  process.exit(2);
+}
 const build = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { stdio: 'inherit', cwd: root });
 if (build.status !== 0) process.exit(build.status ?? 1);
 const out = process.env.BENCH_OUT ?? join(root, '.bench', 'report.json');

@@ -6,7 +6,7 @@
 #     project itself runs on Node 20) into $TOOLS/node24;
 #   - code-server (VS Code in the browser) into $TOOLS/code-server, installed with that Node first
 #     on PATH and `npm_config_nodedir` pointing at its headers, plus a launcher $TOOLS/bin/code-server.
-# playwright-core and @vscode/vsce are devDependencies of the project (`npm ci` installs them).
+# playwright-core and @vscode/vsce are devDependencies of the project (`npm install` installs them).
 #
 # TOOLS is ${TSQ_TOOLS_DIR:-.tools} (relative to the repository root; git ignores `.tools/`).
 # Idempotent: each step checks what is there first, so a second run takes about a second.
@@ -93,7 +93,7 @@ quiet "code-server --version" "$TOOLS/bin/code-server" --version
 
 # 4. Project devDependencies ---------------------------------------------------------------------
 for pkg in playwright-core @vscode/vsce; do
-  [ -f "$ROOT/node_modules/$pkg/package.json" ] || fail "$pkg is missing from node_modules: run 'npm ci' first"
+  [ -f "$ROOT/node_modules/$pkg/package.json" ] || fail "$pkg is missing from node_modules: run 'npm install' first"
 done
 
 log "ready in $TOOLS (code-server $CODE_SERVER_VERSION, $("$NODE24" --version), $(/usr/bin/chromium --version 2>/dev/null | head -1))"

@@ -38,7 +38,7 @@ for (const f of ['dist/client.js', 'dist/server.js']) {
 }
 const vsce = join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
 if (!existsSync(vsce)) {
-  console.error("package: @vscode/vsce is not installed; run 'npm ci'");
+  console.error("package: @vscode/vsce is not installed; run 'npm install'");
   process.exit(1);
 }
 mkdirSync(dirname(out), { recursive: true });
