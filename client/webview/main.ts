@@ -166,6 +166,7 @@ function removeAllTabs(): void {
 }
 
 function activate(tabId: string): void {
+  if (activeTab !== tabId) vscode.postMessage({ type: 'activeTab', tabId });
   activeTab = tabId;
   for (const t of tabs.values()) {
     const on = t.tabId === tabId;

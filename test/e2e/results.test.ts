@@ -15,7 +15,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
-import type { Frame } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { AnalyticsServiceClient, ServiceError } from '../../client/src/api';
 import { formatCell } from '../../client/src/results/format';
 import { describeColumns, type CellValue } from '../../client/src/results/shape';
@@ -46,6 +46,13 @@ interface PanelView {
   headers: string[];
   cells: string[][];
   tabs: string[];
+}
+
+/** Clicks the row of the open quick pick whose label is `label`. */
+async function pickQuickRow(page: Page, label: string): Promise<void> {
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first();
+  await row.waitFor({ state: 'visible', timeout: 10_000 });
+  await row.click();
 }
 
 async function panelView(frame: Frame): Promise<PanelView | undefined> {
@@ -275,6 +282,28 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       const firstViz = Object.values(data)[0];
       assert.equal(first.rows, firstViz.data.length);
       assert.deepEqual(first.headers, firstViz.columnNames);
+
+      // TSQ: Export Results… from the palette exports the tab on screen, as JSON when asked
+      const second = Object.values(data)[1];
+      await found.locator('button.tab', { hasText: second.name }).first().click();
+      await waitUntil(async () => {
+        const v = await panelView(found);
+        return v && v.state === 'done' && v.headers.join() === second.columnNames.join() ? v : undefined;
+      }, 'the second visualization on screen');
+      const target = join(session.workspace, 'exported-visualization.json');
+      await session.runCommand('TSQ: Export Results');
+      await pickQuickRow(page, 'json');
+      const input = page.locator('.quick-input-widget input').first();
+      await waitUntil(async () => (await input.inputValue()).endsWith('.json'), 'the save dialog\'s default path', 10_000);
+      await waitUntil(async () => {
+        await input.fill(target);
+        return (await input.inputValue()) === target;
+      }, 'the save dialog to hold the target path', 10_000);
+      await page.keyboard.press('Enter');
+      const text = await waitUntil(() => (existsSync(target) && statSync(target).size > 0 ? readFileSync(target, 'utf8') : undefined), `${target} to be written`, 30_000);
+      const exported = JSON.parse(text) as Record<string, unknown>[];
+      assert.equal(exported.length, second.data.length);
+      assert.deepEqual(Object.keys(exported[0] ?? {}), second.columnNames);
     }));
   } finally {
     await client.close();

@@ -132,6 +132,9 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
       case 'pin':
         togglePin(p);
         return;
+      case 'activeTab':
+        p.activeTab = m.tabId;
+        return;
       case 'export':
         await exportTab(p, m.tabId, m.format);
         return;
@@ -161,7 +164,7 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
   };
 
   const exportTab = async (p: ResultsPanel, tabId: string | undefined, format: 'csv' | 'json', path?: string): Promise<{ file: string; rows: number } | undefined> => {
-    const tab: TabData | undefined = tabId ? p.tabs.get(tabId) : [...p.tabs.values()].pop();
+    const tab: TabData | undefined = p.tabs.get(tabId ?? p.activeTab ?? '') ?? [...p.tabs.values()].pop();
     if (!tab || !tab.columnNames) {
       void vscode.window.showWarningMessage('TSQ: there is no answer to export yet.');
       return undefined;
@@ -466,13 +469,16 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
     for (const r of runs) r.abort.abort();
   });
   register('tsq.results.pin', () => togglePin(lastPanel ?? [...allPanels].pop()));
-  register('tsq.results.export', (args?: { format?: 'csv' | 'json'; path?: string }) => {
+  register('tsq.results.export', async (args?: { format?: 'csv' | 'json'; path?: string }) => {
     const p = lastPanel ?? [...allPanels].pop();
     if (!p) {
       void vscode.window.showWarningMessage('TSQ: there are no results to export.');
       return undefined;
     }
-    return exportTab(p, undefined, args?.format === 'json' ? 'json' : 'csv', typeof args?.path === 'string' ? args.path : undefined);
+    // from the palette (no arguments): ask for the format, as the panel's two buttons offer both
+    const format = args?.format ?? (args?.path ? (/\.json$/i.test(args.path) ? 'json' : 'csv') : (await vscode.window.showQuickPick(['csv', 'json'], { title: 'TSQ: Export Results as…' })));
+    if (format !== 'csv' && format !== 'json') return undefined;
+    return exportTab(p, undefined, format, typeof args?.path === 'string' ? args.path : undefined);
   });
   register('tsq.showData', (node?: ObjectNode) => showData(node));
   // automation (tests, benchmarks): what the last panel's webview shows, and the last run's timings

@@ -41,6 +41,8 @@ export type WebviewMessage =
   /** Copy of a cell, a row or a selection: the cells as the grid holds them, in grid order. */
   | { type: 'copy'; format: CopyFormat; columns: ResultColumn[]; rows: CellValue[][] }
   | { type: 'pin' }
+  /** The user switched to another tab of the panel (Export Results then exports that one). */
+  | { type: 'activeTab'; tabId: string }
   | { type: 'chartKind'; tabId: string; kind: ChartKind }
   /** The first rows of a tab were painted (performance.now() of the webview, and rows in the grid). */
   | { type: 'painted'; tabId: string; rows: number }

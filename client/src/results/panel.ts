@@ -60,6 +60,8 @@ export function resultsHtml(webview: vscode.Webview, extensionUri: vscode.Uri): 
 export class ResultsPanel implements vscode.Disposable {
   readonly tabs = new Map<string, TabData>();
   pinned = false;
+  /** The tab the webview shows (its last `activeTab` message); Export Results exports it. */
+  activeTab?: string;
   private ready = false;
   private readonly queue: HostMessage[] = [];
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
