@@ -6,7 +6,7 @@
  * are JSON-encoded strings (field notes 0). Every call sends `X-Requested-By: ThoughtSpot` and
  * `Accept: application/json` (see `session.ts`) and takes an `AbortSignal`.
  */
-import type { Column, ColumnDataType, DataSourceColumns } from '../../../server/src/protocol';
+import { COLUMN_DATA_TYPES, type Column, type ColumnDataType, type DataSourceColumns } from '../../../server/src/protocol';
 import type { HttpSession } from './session';
 import { ServiceError } from './errors';
 
@@ -171,7 +171,8 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-const DATA_TYPES = new Set<string>(['VARCHAR', 'CHAR', 'BOOL', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'DATE', 'DATE_TIME', 'TIME']);
+/** The catalog protocol's data types (`COLUMN_DATA_TYPES`), for a quick membership test. */
+const DATA_TYPES = new Set<string>(COLUMN_DATA_TYPES);
 
 /** Maps a `metadata/details` data type onto the catalog protocol's (TIMESTAMP → DATE_TIME, unknown → VARCHAR). */
 export function toColumnDataType(t: string): ColumnDataType {
