@@ -6,6 +6,7 @@
  *
  * No `vscode` here.
  */
+import type { DetailsStorable, MetadataType } from './api/publicApi';
 
 /** An object header of `metadata/listobjectheaders` or a visualization header of `listvizheaders` (seed 2.4). */
 export interface ObjectHeader {
@@ -29,19 +30,12 @@ export interface ObjectHeader {
   [key: string]: unknown;
 }
 
-/** Metadata types of `listobjectheaders` (seed 4.2; field notes 3.1 adds USER and USER_GROUP). */
-export type MetadataType =
-  | 'QUESTION_ANSWER_BOOK'
-  | 'PINBOARD_ANSWER_BOOK'
-  | 'QUESTION_ANSWER_SHEET'
-  | 'PINBOARD_ANSWER_SHEET'
-  | 'LOGICAL_COLUMN'
-  | 'LOGICAL_TABLE'
-  | 'LOGICAL_RELATIONSHIP'
-  | 'TAG'
-  | 'DATA_SOURCE'
-  | 'USER'
-  | 'USER_GROUP';
+/**
+ * Metadata types of `listobjectheaders` (seed 4.2; field notes 3.1 adds USER and USER_GROUP), and the
+ * column and storable shapes of `metadata/details` (field notes 3.2): declared once, with the wire, in
+ * `api/publicApi.ts` (type-only imports; nothing there imports `vscode`).
+ */
+export type { DetailsColumn, MetadataType } from './api/publicApi';
 
 /** Sort values of `listobjectheaders` (seed 4.2). */
 export type HeaderSort = 'DEFAULT' | 'NAME' | 'DISPLAY_NAME' | 'AUTHOR' | 'CREATED' | 'MODIFIED';
@@ -65,22 +59,8 @@ export interface ListHeadersParams {
   fetchIds?: string[];
 }
 
-/** A column object of `metadata/details` (field notes 3.2); only the members read here. */
-export interface DetailsColumn {
-  header: { id: string; name: string; owner?: string; description?: string; isHidden?: boolean };
-  dataType?: string;
-  type?: string;
-  synonyms?: string[];
-  [key: string]: unknown;
-}
-
-/** One storable of `metadata/details?type=LOGICAL_TABLE` (field notes 3.2). */
-export interface TableDetails {
-  header: { id: string; name: string; [key: string]: unknown };
-  type?: string;
-  columns?: DetailsColumn[];
-  [key: string]: unknown;
-}
+/** One storable of `metadata/details?type=LOGICAL_TABLE` (field notes 3.2): the header, `type`, and its `columns`. */
+export type TableDetails = DetailsStorable;
 
 /** The search data result (seed 2.5), COMPACT format. */
 export interface SearchDataResult {

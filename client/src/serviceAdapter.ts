@@ -5,7 +5,7 @@
  */
 import { AnalyticsServiceClient, type RequestLogInfo } from './api';
 import { parsePrincipals } from './principals';
-import type { ListHeadersParams, ObjectHeader, ServiceApi, TableDetails } from './service';
+import type { ListHeadersParams, ObjectHeader, ServiceApi } from './service';
 
 /** Connection settings the adapter needs (a `tsq.connections` entry). */
 export interface ServiceConnection {
@@ -46,7 +46,7 @@ export function createService(conn: ServiceConnection, getPassword: () => string
       }
     },
     listObjectHeaders: (p: ListHeadersParams) => client.listObjectHeaders(p) as Promise<ObjectHeader[]>,
-    tableDetails: async (ids: string[]) => (await client.metadataDetails('LOGICAL_TABLE', ids)).storables as TableDetails[],
+    tableDetails: async (ids: string[]) => (await client.metadataDetails('LOGICAL_TABLE', ids)).storables,
     listVizHeaders: (id: string) => client.listVizHeaders(id) as Promise<ObjectHeader[]>,
     searchData: (p) => client.searchData({ ...p, formatType: 'COMPACT' }) as Promise<{ columnNames: string[]; data: unknown[][] }>,
     listPrincipals: async () => parsePrincipals(await client.listUsers()),

@@ -12,6 +12,7 @@
  * DATAMANAGEMENT and has no users until `user/sync` adds some.
  */
 import { dirname, join } from 'node:path';
+import { quoteLiteral } from './engine';
 import type { SeedModel } from './seed';
 
 /** Folder of the vega-datasets files. */
@@ -20,14 +21,10 @@ export function vegaDataDir(): string {
   return join(dirname(require.resolve('vega-datasets')), '..', 'data');
 }
 
-function lit(path: string): string {
-  return `'${path.replace(/'/g, "''")}'`;
-}
-
 /** The demo seed model (tables are filled by DuckDB `SELECT`s over the vega-datasets files). */
 export function demoSeed(): SeedModel {
   const d = vegaDataDir();
-  const f = (name: string): string => lit(join(d, name));
+  const f = (name: string): string => quoteLiteral(join(d, name));
   const common = { database: 'demo', schema: 'engine_default_schema', sharedWith: ['Analysts'], author: 'tsadmin' };
   return {
     groups: [

@@ -10,9 +10,20 @@ import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import type { ColumnDataType } from '../../server/src/protocol';
 
-/** Quotes a DuckDB identifier (`"` doubled), so no name can inject SQL. */
+/**
+ * Quotes a DuckDB identifier (`"` doubled), so no name can inject SQL: `a"b` → `"a""b"`.
+ * Any string is accepted; never throws.
+ */
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Quotes a SQL string literal (`'` doubled), so no path, value or format can inject SQL: `O'Hare` → `'O''Hare'`.
+ * Any string is accepted; never throws.
+ */
+export function quoteLiteral(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
 }
 
 /** The quoted DuckDB name of a target table: `"<database>.<schema>"."<table>"`. */
@@ -20,7 +31,7 @@ export function sqlTableName(database: string, schema: string, table: string): s
   return `${quoteIdent(`${database}.${schema}`)}.${quoteIdent(table)}`;
 }
 
-/** The DuckDB type that stores a column data type (field notes 3.2 vocabulary). */
+/** The DuckDB type that stores a column data type (field notes 3.2 vocabulary): the seeded tables' column types, and the types loads stage their rows in. */
 export const DUCKDB_TYPE: Record<ColumnDataType, string> = {
   VARCHAR: 'VARCHAR',
   CHAR: 'VARCHAR',

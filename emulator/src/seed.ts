@@ -15,7 +15,7 @@ import type { AnswerBook, Catalog, DefaultAggr, Header, LogicalColumn, LogicalTa
 import { PRIVILEGES } from './catalog';
 import type { Privilege } from './context';
 import type { Engine } from './engine';
-import { DUCKDB_TYPE, dataTypeOfDuckDb, isNumeric, quoteIdent, sqlTableName } from './engine';
+import { DUCKDB_TYPE, dataTypeOfDuckDb, isNumeric, quoteIdent, quoteLiteral, sqlTableName } from './engine';
 import { stableGuid } from './guid';
 
 /** A column of a seed table. `kind` defaults to MEASURE for numeric types, ATTRIBUTE otherwise. */
@@ -246,10 +246,6 @@ function checkUniqueNames(owner: string, cols: { name: string }[]): void {
   }
 }
 
-function sqlString(s: string): string {
-  return `'${s.replace(/'/g, "''")}'`;
-}
-
 /** Creates the DuckDB table of a seed table unless it exists; returns its columns (declared or inferred). */
 async function createTable(engine: Engine, t: SeedTable, schema: string, baseDir: string | undefined): Promise<SeedColumn[]> {
   const name = sqlTableName(t.database, schema, t.name);
@@ -262,7 +258,7 @@ async function createTable(engine: Engine, t: SeedTable, schema: string, baseDir
       check(baseDir, `table ${t.name}: csv needs a seed folder`);
       const path = isAbsolute(t.csv) ? t.csv : resolve(baseDir, t.csv);
       check(!relative(resolve(baseDir), path).startsWith('..'), `table ${t.name}: csv ${t.csv} is outside the seed folder`);
-      source = `SELECT * FROM read_csv(${sqlString(path)}, header = true, auto_detect = true)`;
+      source = `SELECT * FROM read_csv(${quoteLiteral(path)}, header = true, auto_detect = true)`;
     } else if (t.select) source = t.select;
     if (!Number(exists)) {
       if (t.columns) {

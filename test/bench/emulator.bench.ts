@@ -10,8 +10,7 @@
  * The emulator runs as its own process (`node dist/emulator.js --demo --port 0`), so the RSS figures are
  * the client's alone. Run: `npm run bench -- emulator`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,46 +18,13 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { AnalyticsServiceClient, splitCsvChunks } from '../../client/src/api';
 import { DEMO_QUERIES } from '../emulator/client-queries';
 import { vegaDataDir } from '../../emulator/src/demo';
+import { MB, r2, sampleRss, startEmulatorProcess, writeFlightsCsv } from './setup';
 
-const MB = 1024 * 1024;
 const TARGET_BYTES = 100 * MB;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
-}
-const r2 = (x: number) => Math.round(x * 100) / 100;
-
-/** Starts `dist/emulator.js` and resolves with its URL once it listens. */
-function startEmulatorProcess(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const root = join(__dirname, '..', '..');
-  const child = spawn(process.execPath, [join(root, 'dist', 'emulator.js'), '--demo', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, child });
-    });
-    child.on('exit', (code) => reject(new Error(`the emulator exited (${code}) before listening: ${out}`)));
-  });
-}
-
-/** Writes ~100 MB of flights rows (date as `%Y%m%d %H:%M:%S`, delay, distance, origin, destination) as CSV. */
-async function makeCsv(db: DuckDBInstance, file: string): Promise<{ bytes: number; rows: number }> {
-  const parquet = join(vegaDataDir(), 'flights-3m.parquet').replace(/'/g, "''");
-  const c = await db.connect();
-  try {
-    const src = `SELECT strftime("date", '%Y%m%d %H:%M:%S') AS d, delay, distance, origin, destination FROM read_parquet('${parquet}')`;
-    const copy = async (limit: number) => c.run(`COPY (SELECT * FROM (${src} UNION ALL ${src}) LIMIT ${limit}) TO '${file.replace(/'/g, "''")}' (FORMAT csv, HEADER false)`);
-    await copy(3_000_000);
-    const bytesPerRow = statSync(file).size / 3_000_000;
-    const rows = Math.ceil((TARGET_BYTES / bytesPerRow) * 1.002);
-    await copy(rows);
-    return { bytes: statSync(file).size, rows };
-  } finally {
-    c.closeSync();
-  }
 }
 
 /** Median latency of each demo query through the client and directly in DuckDB (same rows, same SQL). */
@@ -111,7 +77,8 @@ export async function run(): Promise<Record<string, unknown>> {
     }
 
     // ---- the 100 MB CSV; DuckDB's own read_csv of it ----
-    const made = await makeCsv(db, csv);
+    // date as `%Y%m%d %H:%M:%S`, no header; a 3M-row sample, then 0.2% over the target so the file reaches ~100 MB
+    const made = await writeFlightsCsv(csv, { targetBytes: TARGET_BYTES, dateFormat: '%Y%m%d %H:%M:%S', header: false, sampleRows: 3_000_000, margin: 1.002, db });
     const readCsvSql = `CREATE OR REPLACE TABLE loaded AS SELECT * FROM read_csv('${csv.replace(/'/g, "''")}', header = false, timestampformat = '%Y%m%d %H:%M:%S', columns = {'date': 'TIMESTAMP', 'delay': 'INTEGER', 'distance': 'INTEGER', 'origin': 'VARCHAR', 'destination': 'VARCHAR'})`;
     let t = performance.now();
     await direct.run(readCsvSql);
@@ -119,12 +86,8 @@ export async function run(): Promise<Record<string, unknown>> {
     const readCsvRowsPerS = made.rows / (readCsvMs / 1000);
 
     // ---- upload, client → emulator, RSS sampled every 5 ms ----
-    global.gc?.();
-    const rssBefore = process.memoryUsage.rss();
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
-    }, 5);
+    const rss = sampleRss();
+    const rssBefore = rss.beforeBytes;
     const { cycleId } = await client.startLoad({ target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', date_time: { converted_to_epoch: false } } });
     t = performance.now();
     let chunks = 0;
@@ -133,8 +96,7 @@ export async function run(): Promise<Record<string, unknown>> {
       chunks++;
     }
     const uploadMs = performance.now() - t;
-    clearInterval(sampler);
-    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+    const rssPeak = rss.stop();
     const uploadMBps = made.bytes / MB / (uploadMs / 1000);
 
     // ---- commit until DONE ----

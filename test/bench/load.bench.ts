@@ -12,52 +12,14 @@
  * The file is generated in a temp folder and removed afterwards. `TSQ_BENCH_LOAD_MB` sets the size
  * (default 1024). Run: `npm run bench -- load`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { AnalyticsServiceClient, type LoadDefinition } from '../../client/src/api';
 import { runLoad, DEFAULT_CHUNK_BYTES } from '../../client/src/load/pipeline';
-import { vegaDataDir } from '../../emulator/src/demo';
-
-const MB = 1024 * 1024;
-const r2 = (x: number) => Math.round(x * 100) / 100;
-
-/** Starts `dist/emulator.js --demo` and resolves with its URL once it listens. */
-function startEmulatorProcess(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const root = join(__dirname, '..', '..');
-  const child = spawn(process.execPath, [join(root, 'dist', 'emulator.js'), '--demo', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, child });
-    });
-    child.on('exit', (code) => reject(new Error(`the emulator exited (${code}) before listening: ${out}`)));
-  });
-}
-
-/** Writes about `targetBytes` of flights rows with a header row; returns its size and row count. */
-async function makeCsv(file: string, targetBytes: number): Promise<{ bytes: number; rows: number }> {
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  try {
-    const parquet = join(vegaDataDir(), 'flights-3m.parquet').replace(/'/g, "''");
-    const src = `SELECT strftime("date", '%Y-%m-%d %H:%M:%S') AS "date", delay, distance, origin, destination FROM read_parquet('${parquet}')`;
-    const copy = (copies: number, limit: number) =>
-      c.run(`COPY (SELECT * FROM (SELECT s.* FROM (${src}) s, range(${copies})) LIMIT ${limit}) TO '${file.replace(/'/g, "''")}' (FORMAT csv, HEADER true)`);
-    await copy(1, 1_000_000);
-    const perRow = statSync(file).size / 1_000_000;
-    const rows = Math.ceil(targetBytes / perRow);
-    await copy(Math.ceil(rows / 3_000_000), rows);
-    return { bytes: statSync(file).size, rows };
-  } finally {
-    c.closeSync();
-  }
-}
+import { MB, r2, sampleRss, startEmulatorProcess, writeFlightsCsv } from './setup';
 
 /** Logs in on the load API with fetch and returns the `JSESSIONID=...` cookie for curl. */
 async function loadCookie(url: string): Promise<string> {
@@ -75,7 +37,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const { url, child } = await startEmulatorProcess(join(dir, 'emulator'));
   const client = new AnalyticsServiceClient({ url, username: 'tsadmin', password: 'admin' });
   try {
-    const made = await makeCsv(csv, targetMB * MB);
+    const made = await writeFlightsCsv(csv, { targetBytes: targetMB * MB, dateFormat: '%Y-%m-%d %H:%M:%S', header: true });
     const definition: LoadDefinition = {
       target: { database: 'demo', table: 'flights' },
       format: { type: 'csv', has_header_row: true, date_time: { converted_to_epoch: false, date_time_format: '%Y-%m-%d %H:%M:%S' } },
@@ -95,21 +57,17 @@ export async function run(): Promise<Record<string, unknown>> {
     } else curl = { error: 'curl is not installed (apt-get install curl)' };
 
     // ---- the extension's pipeline in this process ----
-    global.gc?.();
-    const rssBefore = process.memoryUsage.rss();
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
-    }, 5);
+    const rss = sampleRss();
+    const rssBefore = rss.beforeBytes;
     const t = performance.now();
     let result;
+    let rssPeak: number;
     try {
       result = await runLoad(client, csv, definition, { chunkBytes: DEFAULT_CHUNK_BYTES, pollIntervalMs: 250, maxPollIntervalMs: 1000 });
     } finally {
-      clearInterval(sampler);
+      rssPeak = rss.stop();
     }
     const totalMs = performance.now() - t;
-    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
     const uploadMBps = made.bytes / MB / (result.uploadMs / 1000);
     const curlRate = typeof curl.uploadMBps === 'number' ? curl.uploadMBps : undefined;
     const growthMB = (rssPeak - rssBefore) / MB;

@@ -6,14 +6,17 @@
  * are JSON-encoded strings (field notes 0). Every call sends `X-Requested-By: ThoughtSpot` and
  * `Accept: application/json` (see `session.ts`) and takes an `AbortSignal`.
  */
-import type { Column, ColumnDataType, DataSourceColumns } from '../../../server/src/protocol';
+import { COLUMN_DATA_TYPES, type Column, type ColumnDataType, type DataSourceColumns } from '../../../server/src/protocol';
 import type { HttpSession } from './session';
 import { ServiceError } from './errors';
 
 /** The path prefix of the public API (field notes 0). */
 export const PUBLIC_PREFIX = '/callosum/v1/tspublic/v1';
 
-/** Metadata object types of `listobjectheaders` (seed 4.2; field notes 3.1 adds USER and USER_GROUP). */
+/**
+ * Metadata object types of `listobjectheaders` and `metadata/details` (seed 4.2; field notes 3.1 adds USER
+ * and USER_GROUP). The one declaration: the extension's service port (`client/src/service.ts`) re-exports it.
+ */
 export type MetadataType =
   | 'QUESTION_ANSWER_BOOK'
   | 'PINBOARD_ANSWER_BOOK'
@@ -131,7 +134,12 @@ export interface PinboardDataParams extends PagingParams {
   vizIds?: string[];
 }
 
-/** A column as `metadata/details` gives it (field notes 3.2); only the members the client reads are typed. */
+/**
+ * A column as `metadata/details` gives it (field notes 3.2); only the members the client reads are typed,
+ * anything else the service sends stays as `unknown` members (e.g. `position`, the column's order).
+ * `dataType` is the service's name (VARCHAR, INT64, DATE_TIME, TIMESTAMP, …; mapped by `toColumnDataType`),
+ * `type` ATTRIBUTE, MEASURE or UNKNOWN. The one declaration: `client/src/service.ts` re-exports it.
+ */
 export interface DetailsColumn {
   header: { id: string; name: string; owner?: string; description?: string; isHidden?: boolean };
   dataType: string;
@@ -141,7 +149,10 @@ export interface DetailsColumn {
   [more: string]: unknown;
 }
 
-/** One storable of `metadata/details` (field notes 3.2). */
+/**
+ * One storable of `metadata/details` (field notes 3.2): the object's header, its `type` (for a LOGICAL_TABLE,
+ * the subtype) and, for tables, its columns. `client/src/service.ts` names it `TableDetails`.
+ */
 export interface DetailsStorable {
   header: { id: string; name: string; [more: string]: unknown };
   type?: string;
@@ -160,7 +171,8 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-const DATA_TYPES = new Set<string>(['VARCHAR', 'CHAR', 'BOOL', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'DATE', 'DATE_TIME', 'TIME']);
+/** The catalog protocol's data types (`COLUMN_DATA_TYPES`), for a quick membership test. */
+const DATA_TYPES = new Set<string>(COLUMN_DATA_TYPES);
 
 /** Maps a `metadata/details` data type onto the catalog protocol's (TIMESTAMP → DATE_TIME, unknown → VARCHAR). */
 export function toColumnDataType(t: string): ColumnDataType {

@@ -12,6 +12,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { createReadStream, createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { TableInfo } from '../context';
+import { DUCKDB_TYPE, quoteIdent, quoteLiteral } from '../engine';
 import { makeConverter, Rejection, type FieldConverter } from './convert';
 import type { LoadDefinition } from './definition';
 import type { ParsingError } from './cycles';
@@ -196,30 +197,6 @@ export async function stageChunks(
   return result;
 }
 
-/** Quotes a DuckDB identifier (`"` doubled), so no column name can inject SQL. */
-export function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-/** Quotes a SQL string literal (`'` doubled), so no path or format can inject SQL. */
-export function literal(s: string): string {
-  return `'${s.replace(/'/g, "''")}'`;
-}
-
-/** DuckDB types of the staged columns (the table's own types convert on insert when they differ). */
-const STAGED_TYPE: Record<string, string> = {
-  VARCHAR: 'VARCHAR',
-  CHAR: 'VARCHAR',
-  BOOL: 'BOOLEAN',
-  INT32: 'INTEGER',
-  INT64: 'BIGINT',
-  FLOAT: 'FLOAT',
-  DOUBLE: 'DOUBLE',
-  DATE: 'DATE',
-  DATE_TIME: 'TIMESTAMP',
-  TIME: 'TIME',
-};
-
 /**
  * One load into a table inside one DuckDB transaction on `conn`: `begin` opens it (and deletes the rows
  * with `empty_target`), `add` inserts staged parts one after the other in the background, `commit`
@@ -283,10 +260,10 @@ export class TableLoad {
   private async insert(part: StagedPart): Promise<number> {
     // DuckDB's default is 2 MB; its read buffer grows with max_line_size, so ask only for what the longest line needs
     const maxLine = Math.max(2 * 1024 * 1024, part.longestLine + 1024);
-    const cols = this.table.columns.map((c, i) => `${literal(`c${i}`)}: ${literal(STAGED_TYPE[c.dataType] ?? 'VARCHAR')}`).join(', ');
-    const names = this.table.columns.map((c) => ident(c.name)).join(', ');
+    const cols = this.table.columns.map((c, i) => `${quoteLiteral(`c${i}`)}: ${quoteLiteral(DUCKDB_TYPE[c.dataType] ?? 'VARCHAR')}`).join(', ');
+    const names = this.table.columns.map((c) => quoteIdent(c.name)).join(', ');
     const r = await this.conn.run(
-      `INSERT INTO ${this.table.sqlName} (${names}) SELECT * FROM read_csv(${literal(part.path)}, columns = {${cols}}, header = false, delim = ',', quote = '"', escape = '"', ` +
+      `INSERT INTO ${this.table.sqlName} (${names}) SELECT * FROM read_csv(${quoteLiteral(part.path)}, columns = {${cols}}, header = false, delim = ',', quote = '"', escape = '"', ` +
         `auto_detect = false, allow_quoted_nulls = false, null_padding = false, max_line_size = ${maxLine})`,
     );
     return r.rowsChanged;

@@ -17,7 +17,7 @@
  */
 import { open } from 'node:fs/promises';
 import type { TableInfo } from '../context';
-import { ident, literal } from './commit';
+import { quoteIdent, quoteLiteral } from '../engine';
 import type { LoadDefinition } from './definition';
 
 /** RE2 patterns of the fixed-width directives the fast path accepts (stricter than strptime's). */
@@ -86,7 +86,7 @@ function conversion(c: string, v: string, type: string, def: LoadDefinition): { 
       const tf = f.trueFormat.toLowerCase();
       const ff = f.falseFormat.toLowerCase();
       if (tf !== tf.trim() || ff !== ff.trim() || /[^\x20-\x7e]/.test(tf + ff)) return undefined;
-      return { expr: `CASE WHEN ${c} IS NULL THEN NULL WHEN lower(${c}) = ${literal(tf)} THEN true WHEN lower(${c}) = ${literal(ff)} THEN false WHEN ${c} = '' THEN NULL ELSE ${fail} END` };
+      return { expr: `CASE WHEN ${c} IS NULL THEN NULL WHEN lower(${c}) = ${quoteLiteral(tf)} THEN true WHEN lower(${c}) = ${quoteLiteral(ff)} THEN false WHEN ${c} = '' THEN NULL ELSE ${fail} END` };
     }
     case 'DATE':
     case 'DATE_TIME': {
@@ -102,15 +102,15 @@ function conversion(c: string, v: string, type: string, def: LoadDefinition): { 
       if (strictPattern(fmt) === undefined) return undefined;
       // the text must be exactly what strftime writes back: fixed widths, a real date, nothing more
       return {
-        pre: `try_strptime(${c}, ${literal(fmt)})`,
-        expr: `CASE WHEN ${empty} THEN NULL WHEN strftime(${v}, ${literal(fmt)}) = ${c} AND year(${v}) >= 1 THEN ${isDate ? `CAST(${v} AS DATE)` : v} ELSE ${fail} END`,
+        pre: `try_strptime(${c}, ${quoteLiteral(fmt)})`,
+        expr: `CASE WHEN ${empty} THEN NULL WHEN strftime(${v}, ${quoteLiteral(fmt)}) = ${c} AND year(${v}) >= 1 THEN ${isDate ? `CAST(${v} AS DATE)` : v} ELSE ${fail} END`,
       };
     }
     case 'TIME': {
       if (strictPattern(f.timeFormat) === undefined || /%[Ymd]/.test(f.timeFormat)) return undefined;
       return {
-        pre: `try_strptime(${c}, ${literal(f.timeFormat)})`,
-        expr: `CASE WHEN ${empty} THEN NULL WHEN strftime(${v}, ${literal(f.timeFormat)}) = ${c} THEN CAST(${v} AS TIME) ELSE ${fail} END`,
+        pre: `try_strptime(${c}, ${quoteLiteral(f.timeFormat)})`,
+        expr: `CASE WHEN ${empty} THEN NULL WHEN strftime(${v}, ${quoteLiteral(f.timeFormat)}) = ${c} THEN CAST(${v} AS TIME) ELSE ${fail} END`,
       };
     }
     default:
@@ -140,13 +140,13 @@ export function fastPathSql(def: LoadDefinition, table: TableInfo, chunkPaths: s
     if (conv.pre) inner.push(`${conv.pre} AS v${i}`);
     outer.push(conv.expr);
   }
-  const cols = table.columns.map((_, i) => `${literal(`c${i}`)}: 'VARCHAR'`).join(', ');
-  const names = table.columns.map((c) => ident(c.name)).join(', ');
-  const quote = f.type === 'csv' ? literal(f.enclosingCharacter) : "''";
-  const nullstr = f.type === 'csv' ? "''" : literal(f.nullValue);
+  const cols = table.columns.map((_, i) => `${quoteLiteral(`c${i}`)}: 'VARCHAR'`).join(', ');
+  const names = table.columns.map((c) => quoteIdent(c.name)).join(', ');
+  const quote = f.type === 'csv' ? quoteLiteral(f.enclosingCharacter) : "''";
+  const nullstr = f.type === 'csv' ? "''" : quoteLiteral(f.nullValue);
   return (
-    `INSERT INTO ${table.sqlName} (${names}) SELECT ${outer.join(', ')} FROM (SELECT ${inner.join(', ')} FROM read_csv([${chunkPaths.map(literal).join(', ')}], columns = {${cols}}, ` +
-    `header = ${f.hasHeaderRow}, delim = ${literal(f.fieldSeparator)}, quote = ${quote}, escape = ${quote}, nullstr = ${nullstr}, ` +
+    `INSERT INTO ${table.sqlName} (${names}) SELECT ${outer.join(', ')} FROM (SELECT ${inner.join(', ')} FROM read_csv([${chunkPaths.map(quoteLiteral).join(', ')}], columns = {${cols}}, ` +
+    `header = ${f.hasHeaderRow}, delim = ${quoteLiteral(f.fieldSeparator)}, quote = ${quote}, escape = ${quote}, nullstr = ${nullstr}, ` +
     `auto_detect = false, allow_quoted_nulls = false, strict_mode = true))`
   );
 }
