@@ -170,40 +170,54 @@ export async function runLoad(client: AnalyticsServiceClient, file: string, defi
   let header: Buffer | undefined;
   let bytesOfChunksDone = 0;
   try {
-    const planned = planChunks(createReadStream(file, { highWaterMark: 1 << 20 }), { chunkBytes, quote, escape, headerRow: format.has_header_row });
+    const planned = planChunks(readBuffers(file, 1 << 20), { chunkBytes, quote, escape, headerRow: format.has_header_row })[Symbol.asyncIterator]();
     uploadStarted = performance.now();
     progress.phase = 'uploading';
     report(true);
-    for await (const item of planned) {
-      if (item.kind === 'layout') {
-        if (item.header) header = await readRange(file, item.header);
-        if (item.bomBytes) log(`cycle ${cycleId}: the byte-order mark is not sent`);
-        continue;
-      }
-      for (let attempt = 1; ; attempt++) {
-        if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('cancelled');
-        const body = chunkBody(file, item, header, encoding, (n) => {
-          progress.bytesSent = bytesOfChunksDone + n;
-          report();
-        });
-        try {
-          await client.uploadChunk(cycleId, body, { chunkId: item.index, signal: opts.signal, filename: basename(file) });
-          break;
-        } catch (e) {
-          if (e instanceof AuthenticationError && attempt === 1 && !opts.signal?.aborted) {
-            // 401: the service did not take the chunk; the session logs in again before the next call
-            log(`cycle ${cycleId}: chunk ${item.index} was refused with 401 (${e.serviceMessage}); logging in again and sending it again`);
-            continue;
-          }
-          throw e;
+    // The next chunk is planned (its records scanned) while this one uploads, not between two uploads:
+    // the planner stays exactly one item ahead (it holds no data, only ranges).
+    let next = planned.next();
+    try {
+      for (;;) {
+        const step = await next;
+        if (step.done) break;
+        const item = step.value;
+        next = planned.next();
+        // a planning error surfaces when `next` is awaited; until then it must not count as unhandled
+        next.catch(() => undefined);
+        if (item.kind === 'layout') {
+          if (item.header) header = await readRange(file, item.header);
+          if (item.bomBytes) log(`cycle ${cycleId}: the byte-order mark is not sent`);
+          continue;
         }
+        for (let attempt = 1; ; attempt++) {
+          if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('cancelled');
+          const body = chunkBody(file, item, header, encoding, (n) => {
+            progress.bytesSent = bytesOfChunksDone + n;
+            report();
+          });
+          try {
+            await client.uploadChunk(cycleId, body, { chunkId: item.index, signal: opts.signal, filename: basename(file) });
+            break;
+          } catch (e) {
+            if (e instanceof AuthenticationError && attempt === 1 && !opts.signal?.aborted) {
+              // 401: the service did not take the chunk; the session logs in again before the next call
+              log(`cycle ${cycleId}: chunk ${item.index} was refused with 401 (${e.serviceMessage}); logging in again and sending it again`);
+              continue;
+            }
+            throw e;
+          }
+        }
+        bytesOfChunksDone += item.end - item.start;
+        progress.bytesSent = bytesOfChunksDone;
+        progress.rows += item.records;
+        progress.chunks = item.index;
+        log(`cycle ${cycleId}: chunk ${item.index} uploaded (bytes ${item.start}–${item.end}, ${item.records} records)`);
+        report(true);
       }
-      bytesOfChunksDone += item.end - item.start;
-      progress.bytesSent = bytesOfChunksDone;
-      progress.rows += item.records;
-      progress.chunks = item.index;
-      log(`cycle ${cycleId}: chunk ${item.index} uploaded (bytes ${item.start}–${item.end}, ${item.records} records)`);
-      report(true);
+    } finally {
+      // closes the planner's file handle (after the item it may be planning) when the loop ended early
+      void planned.return(undefined).catch(() => undefined);
     }
   } catch (e) {
     if (opts.signal?.aborted) {
@@ -301,6 +315,26 @@ async function readStatus(client: AnalyticsServiceClient, cycleId: string, log: 
     log(`status of cycle ${cycleId} could not be read (${messageOf(e)}); trying once more`);
     await new Promise((r) => setTimeout(r, 1000));
     return client.loadStatus(cycleId, { signal: AbortSignal.timeout(30_000) });
+  }
+}
+
+/**
+ * The file's bytes in order, read into ONE reused buffer of `size` bytes: each yielded view is valid
+ * until the next one is asked for. For the chunk planner, which is done with a buffer before it asks
+ * for the next (unlike a chunk's body, whose buffers the socket may still hold), so that planning a
+ * 1 GB file does not leave a gigabyte of 1 MiB buffers for the garbage collector.
+ */
+async function* readBuffers(file: string, size: number): AsyncGenerator<Buffer> {
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(size);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, size, null);
+      if (bytesRead === 0) return;
+      yield buf.subarray(0, bytesRead);
+    }
+  } finally {
+    await fh.close();
   }
 }
 
