@@ -84,6 +84,22 @@ test('a file in many chunks loads exactly its rows, through the node that StartL
   }
 });
 
+test('chunks longer than a read buffer load exactly the file: the reused read buffers never leak one chunk into another', async () => {
+  // about 5 MB in chunks of 1.5 MiB: every chunk takes two reads (1 MiB and the rest), so the 4 buffers of
+  // the pipeline's ReadPool are each read into several times, within a body and across bodies
+  const { path, rows } = pairsFile('reads.csv', 1, 300_000);
+  const c = client(LOADER);
+  try {
+    const r = await runLoad(c, path, def(), { chunkBytes: 1.5 * 1024 * 1024, pollIntervalMs: 20 });
+    assert.ok(r.chunks >= 3, `chunks: ${r.chunks}`);
+    assert.equal(r.rowsWritten, rows.length);
+    assert.equal(r.ignoredRows, 0);
+    assert.deepEqual(await live.rows('pairs'), rows);
+  } finally {
+    await c.close();
+  }
+});
+
 test('3 bad rows with max_ignored_rows 5 load the rest and keep the bad records; with 0 the load fails and the table is unchanged', async () => {
   const good = pairsFile('base.csv', 1, 10);
   const c = client(LOADER);

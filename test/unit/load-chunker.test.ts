@@ -162,3 +162,24 @@ test('the scanner keeps its quote state across buffers', () => {
 test('planChunks refuses a chunk size that is not positive', async () => {
   await assert.rejects(plan(Buffer.from('a\n'), { chunkBytes: 0 }), RangeError);
 });
+
+test('a source that reads into one reused buffer (each view overwritten by the next read) gives the same plan as fresh buffers', async () => {
+  const rows = Array.from({ length: 400 }, (_, i) => [`r${i}`, i % 3 ? 'plain' : 'a "quoted" field\nwith a newline', String(i)]);
+  const data = Buffer.concat([Buffer.from('\ufeff'), rec([['name', 'text', 'n'], ...rows])]);
+  const opts = { chunkBytes: 500, quote: '"', headerRow: true };
+  for (const size of [1, 7, 64, 4096]) {
+    async function* reused() {
+      const buf = Buffer.alloc(size);
+      for (let pos = 0; pos < data.length; pos += size) {
+        const n = data.copy(buf, 0, pos, Math.min(pos + size, data.length));
+        yield buf.subarray(0, n);
+        buf.fill(0x22); // what a later read leaves in the buffer: quotes everywhere
+      }
+    }
+    const items: PlanItem[] = [];
+    for await (const it of planChunks(reused(), opts)) items.push(it);
+    const fresh = await plan(data, opts, [size]);
+    assert.deepEqual(items, [fresh.layout, ...fresh.chunks.map((c) => ({ kind: 'chunk', ...c }))], `reads of ${size} bytes`);
+    assertTiles(data, fresh.layout, fresh.chunks);
+  }
+});

@@ -5,8 +5,8 @@
  * Why ranges rather than the bytes themselves: a chunk is then re-readable from the file, so a chunk that
  * the service refused with 401 (it did not take it; seed 7 "Unable to verify user") can be sent again after
  * a new login, while a chunk whose fate is unknown (a dropped connection) is never sent twice (field notes
- * 4.5: re-sending a chunk could duplicate rows). The load pipeline reads each range with
- * `fs.createReadStream(file, { start, end })` right after it was planned, from the page cache.
+ * 4.5: re-sending a chunk could duplicate rows). The load pipeline reads each range with positioned reads
+ * into a few reused buffers (`ReadPool` in pipeline.ts) right after it was planned, from the page cache.
  *
  * Pure: no `vscode`, no file system (the source is any async iterable of bytes).
  */
