@@ -212,6 +212,9 @@ export async function runLoad(client: AnalyticsServiceClient, file: string, defi
               continue;
             }
             throw e;
+          } finally {
+            // a body the request stopped reading (a failure, a cancel) still holds its file handle: close it
+            void body.return(undefined).catch(() => undefined);
           }
         }
         bytesOfChunksDone += item.end - item.start;
