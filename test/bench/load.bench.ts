@@ -49,7 +49,7 @@ import { AnalyticsServiceClient, type LoadDefinition } from '../../client/src/ap
 import { runLoad, DEFAULT_CHUNK_BYTES } from '../../client/src/load/pipeline';
 import { savedDefinitionPath } from '../../client/src/load/definition';
 import { MB, r2, startEmulatorProcess, writeFlightsCsv } from './setup';
-import { e2eSkip, startSession, waitUntil, type E2eSession } from '../e2e/harness';
+import { e2eSkip, explorerMenu, startSession, waitUntil, type E2eSession } from '../e2e/harness';
 
 const CREDENTIALS = { username: 'tsadmin', password: 'admin' };
 /** The CSV's format (as writeFlightsCsv writes it here). */
@@ -147,26 +147,6 @@ function logTime(line: string): number {
   return new Date(`${m[1]}T${m[2]}`).getTime();
 }
 
-/** Right-clicks a file (its exact name) in the explorer and picks a context-menu item. */
-export async function explorerMenu(session: E2eSession, file: string, item: string, beforeClick: () => void): Promise<void> {
-  const p = session.page;
-  await p.keyboard.press('Escape');
-  await session.runCommand('View: Show Explorer');
-  const exact = new RegExp(`^\\s*${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-  const row = p.locator('.explorer-folders-view .monaco-list-row', { has: p.locator('.label-name', { hasText: exact }) }).first();
-  await row.waitFor({ state: 'visible', timeout: 60_000 });
-  await row.click({ button: 'right' });
-  const entry = p.locator('.context-view .action-item', { hasText: item }).first();
-  await entry.waitFor({ state: 'visible', timeout: 10_000 });
-  beforeClick();
-  // a menu ignores a click that comes right after it opened: click again until it closes (as load.test.ts)
-  await waitUntil(async () => {
-    if (!(await entry.isVisible())) return true;
-    await entry.click({ timeout: 2000 }).catch(() => undefined);
-    return entry.waitFor({ state: 'hidden', timeout: 1000 }).then(() => true, () => false);
-  }, `the context menu item ${item} to run`, 15_000, 100);
-}
-
 /** The extension host's load of `csvName` (in the workspace) through Load Again; see the module comment. */
 async function extensionHostLoad(session: E2eSession, csvName: string, bytes: number): Promise<Record<string, unknown>> {
   const pid = await waitUntil(() => extensionHostPid(session.userDataDir), 'the extension host process', 30_000);
@@ -192,11 +172,14 @@ async function extensionHostLoad(session: E2eSession, csvName: string, bytes: nu
   let sampler: NodeJS.Timeout | undefined;
   let seen: string;
   try {
-    await explorerMenu(session, csvName, 'Load CSV Again', () => {
-      before = mem()?.rss ?? NaN;
-      peak = before;
-      sampler = setInterval(sample, 50);
-      t0 = Date.now();
+    await explorerMenu(session, csvName, 'Load CSV Again', {
+      rowTimeoutMs: 60_000,
+      beforeClick: () => {
+        before = mem()?.rss ?? NaN;
+        peak = before;
+        sampler = setInterval(sample, 50);
+        t0 = Date.now();
+      },
     });
     // waitUntil retries a probe that throws, so a failure message ends the wait as a value
     const outcome = await waitUntil(async () => {

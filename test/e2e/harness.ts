@@ -185,6 +185,69 @@ export async function waitUntil<T>(probe: () => T | Promise<T>, what: string, ti
   }
 }
 
+/** Runs a command through the command palette (F1) by its title, in the workbench shown by `page`. */
+export async function runCommandIn(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget input.input').first();
+  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await row.click();
+}
+
+/**
+ * Opens a workspace file by name through quick open (F1, then the name without '>': Chromium keeps
+ * Ctrl+P) and waits for its editor tab.
+ */
+export async function openFileIn(page: Page, name: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input').first();
+  // right after start-up the workbench may take the focus back (an editor opening) and close the
+  // palette just opened: open it again until the name is typed in
+  await waitUntil(async () => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 2_000 });
+    await input.fill(name, { timeout: 2_000 });
+    return true;
+  }, 'quick open to take the file name', UI_TIMEOUT_MS, 200);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await row.click();
+  await page.locator(`.tabs-container .tab[aria-label^="${name}"]`).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+}
+
+/** A pattern matching exactly `text` (regex characters escaped), blanks around it allowed: a locator's whole label. */
+export function exactText(text: string): RegExp {
+  return new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+}
+
+/**
+ * Right-clicks `file` (its exact name) in the explorer and runs the context-menu item containing
+ * `item`. A menu ignores a click that comes right after it opened, so the item is clicked again
+ * until the menu closes. `beforeClick` runs just before the first click (a benchmark starts its clock
+ * there); `rowTimeoutMs` (default 20 s) bounds the wait for the file's row (a large file may take
+ * longer to show).
+ * @throws a timeout when the row or the item does not show, or the menu does not close within 15 s.
+ */
+export async function explorerMenu(session: E2eSession, file: string, item: string, opts: { beforeClick?: () => void; rowTimeoutMs?: number } = {}): Promise<void> {
+  const p = session.page;
+  await p.keyboard.press('Escape');
+  await session.runCommand('View: Show Explorer');
+  const row = p.locator('.explorer-folders-view .monaco-list-row', { has: p.locator('.label-name', { hasText: exactText(file) }) }).first();
+  await row.waitFor({ state: 'visible', timeout: opts.rowTimeoutMs ?? 20_000 });
+  await row.click({ button: 'right' });
+  const entry = p.locator('.context-view .action-item', { hasText: item }).first();
+  await entry.waitFor({ state: 'visible', timeout: 10_000 });
+  opts.beforeClick?.();
+  await waitUntil(async () => {
+    if (!(await entry.isVisible())) return true;
+    await entry.click({ timeout: 2000 }).catch(() => undefined);
+    return entry.waitFor({ state: 'hidden', timeout: 1000 }).then(() => true, () => false);
+  }, `the context menu item ${item} to run`, 15_000, 100);
+}
+
 /**
  * Process groups of the services still running (code-server, emulator). They are started detached
  * (their own group, so that stopping one stops its children too), which also means they would outlive
@@ -483,16 +546,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
   const p = page;
   const cs = codeServer!;
 
-  const runCommand = async (title: string): Promise<void> => {
-    await p.keyboard.press('Escape');
-    await p.keyboard.press('F1');
-    const input = p.locator('.quick-input-widget input[type="text"], .quick-input-widget input.input').first();
-    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    await input.fill(`>${title}`);
-    const row = p.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    await row.click();
-  };
+  const runCommand = (title: string): Promise<void> => runCommandIn(p, title);
 
   const rowsText = async (selector: string): Promise<string[]> =>
     (await p.locator(selector).allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
@@ -515,17 +569,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
       return JSON.parse(text) as SuiteResult;
     },
     runCommand,
-    async openFile(name) {
-      await p.keyboard.press('Escape');
-      await p.keyboard.press('F1');
-      const input = p.locator('.quick-input-widget input').first();
-      await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await input.fill(name);
-      const row = p.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-      await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await row.click();
-      await p.locator(`.tabs-container .tab[aria-label^="${name}"]`).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    },
+    openFile: (name) => openFileIn(p, name),
     async problems(until = (r) => r.length > 0, timeoutMs = 60_000) {
       await runCommand('Focus on Problems View');
       await p.locator('.markers-panel').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
@@ -553,7 +597,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
       }, `the ${container} tree rows`, timeoutMs);
     },
     async toggleTreeItem(label) {
-      const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+      const exact = exactText(label);
       const row = p.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: p.locator('.monaco-icon-label .label-name', { hasText: exact }) }).first();
       await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       await row.click();

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { parse } from 'csv-parse/sync';
 import { AnalyticsServiceClient } from '../../client/src/api';
-import { e2eSkip, startSession, waitUntil, type E2eSession } from './harness';
+import { e2eSkip, explorerMenu, startSession, waitUntil, type E2eSession } from './harness';
 import { reportInHost } from './report';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'e2e-workspace');
@@ -40,27 +40,6 @@ async function stocksRows(url: string): Promise<string[]> {
 function fileRows(name: string): string[] {
   const rows = parse(readFileSync(join(FIXTURES, name)), { from_line: 2, relax_column_count: true }) as string[][];
   return rows.map((r) => (r.length === 3 ? `${r[0]}|${Date.parse(`${r[1]}T00:00:00Z`) / 1000}|${Number(r[2])}` : 'NaN')).sort();
-}
-
-/** Right-clicks a file in the explorer and picks a context-menu item. */
-async function explorerMenu(session: E2eSession, file: string, item: string): Promise<void> {
-  const p = session.page;
-  await p.keyboard.press('Escape');
-  await session.runCommand('View: Show Explorer');
-  const row = p.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first();
-  await row.waitFor({ state: 'visible', timeout: 20_000 });
-  await row.click({ button: 'right' });
-  const entry = p.locator('.context-view .action-item', { hasText: item }).first();
-  await entry.waitFor({ state: 'visible', timeout: 10_000 });
-  // a menu ignores a click that comes right after it opened: click again until it closes
-  await waitUntil(async () => {
-    if (!(await entry.isVisible())) return true;
-    await entry.click({ timeout: 2000 }).catch(() => undefined);
-    return entry.waitFor({ state: 'hidden', timeout: 1000 }).then(
-      () => true,
-      () => false,
-    );
-  }, `the context menu item ${item} to run`, 15_000, 100);
 }
 
 /** Clicks the row of the open quick pick that contains `text`. */

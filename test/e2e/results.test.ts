@@ -19,7 +19,7 @@ import type { Frame, Page } from 'playwright-core';
 import { AnalyticsServiceClient, ServiceError } from '../../client/src/api';
 import { formatCell } from '../../client/src/results/format';
 import { describeColumns, type CellValue } from '../../client/src/results/shape';
-import { e2eSkip, startSession, waitUntil, type E2eSession } from './harness';
+import { e2eSkip, exactText, startSession, waitUntil, type E2eSession } from './harness';
 import { reportInHost } from './report';
 
 /** The slow query's text holds this; the emulator delays its searchdata by SLOW_MS. */
@@ -48,9 +48,26 @@ interface PanelView {
   tabs: string[];
 }
 
+/**
+ * Answers VS Code's save dialog (a quick input in code-server) with `target` and returns the text of
+ * the file once written. The dialog fills in its default path (ending in `ext`) a moment after it
+ * shows: ours is typed once it did.
+ */
+async function saveAs(page: Page, target: string, ext: string): Promise<string> {
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await waitUntil(async () => (await input.inputValue()).endsWith(ext), 'the save dialog\'s default path', 10_000);
+  await waitUntil(async () => {
+    await input.fill(target);
+    return (await input.inputValue()) === target;
+  }, 'the save dialog to hold the target path', 10_000);
+  await page.keyboard.press('Enter');
+  return waitUntil(() => (existsSync(target) && statSync(target).size > 0 ? readFileSync(target, 'utf8') : undefined), `${target} to be written`, 30_000);
+}
+
 /** Clicks the row of the open quick pick whose label is `label`. */
 async function pickQuickRow(page: Page, label: string): Promise<void> {
-  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first();
+  const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: exactText(label) }) }).first();
   await row.waitFor({ state: 'visible', timeout: 10_000 });
   await row.click();
 }
@@ -187,16 +204,7 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       lastTab = v.tabId;
       const target = join(session.workspace, 'exported-answer.csv');
       await frame!.locator('.tab-body.active .export-csv').click();
-      const input = page.locator('.quick-input-widget input').first();
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-      // the save dialog fills in its default path a moment after it shows: type ours once it did
-      await waitUntil(async () => (await input.inputValue()).endsWith('.csv'), 'the save dialog\'s default path', 10_000);
-      await waitUntil(async () => {
-        await input.fill(target);
-        return (await input.inputValue()) === target;
-      }, 'the save dialog to hold the target path', 10_000);
-      await page.keyboard.press('Enter');
-      const text = await waitUntil(() => (existsSync(target) && statSync(target).size > 0 ? readFileSync(target, 'utf8') : undefined), `${target} to be written`, 30_000);
+      const text = await saveAs(page, target, '.csv');
       const direct = await client.searchData({ queryString: query, dataSourceGuid: flights.id });
       const records = parse(text) as string[][];
       assert.deepEqual(records, [direct.columnNames, ...(direct.data as CellValue[][]).map((r) => r.map((x) => (x === null ? '' : String(x))))]);
@@ -293,14 +301,7 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       const target = join(session.workspace, 'exported-visualization.json');
       await session.runCommand('TSQ: Export Results');
       await pickQuickRow(page, 'json');
-      const input = page.locator('.quick-input-widget input').first();
-      await waitUntil(async () => (await input.inputValue()).endsWith('.json'), 'the save dialog\'s default path', 10_000);
-      await waitUntil(async () => {
-        await input.fill(target);
-        return (await input.inputValue()) === target;
-      }, 'the save dialog to hold the target path', 10_000);
-      await page.keyboard.press('Enter');
-      const text = await waitUntil(() => (existsSync(target) && statSync(target).size > 0 ? readFileSync(target, 'utf8') : undefined), `${target} to be written`, 30_000);
+      const text = await saveAs(page, target, '.json');
       const exported = JSON.parse(text) as Record<string, unknown>[];
       assert.equal(exported.length, second.data.length);
       assert.deepEqual(Object.keys(exported[0] ?? {}), second.columnNames);

@@ -8,13 +8,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, ROOT, e2eSkip, waitUntil } from './harness';
+import { CHROMIUM, CHROMIUM_ARGS, e2eSkip, exactText, openFileIn, runCommandIn, waitUntil } from './harness';
+import { startNpmStart } from './npmStart';
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
 function listening(port: number): Promise<boolean> {
@@ -26,24 +25,14 @@ function listening(port: number): Promise<boolean> {
 }
 
 test('npm start opens a connected TSQ on the demo workspace and Ctrl-C stops it all', { skip: e2eSkip(['dist/emulator.js']), timeout: 600_000 }, async (t) => {
-  const stateDir = mkdtempSync(join(tmpdir(), 'tsq-e2e-start-'));
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.NODE_OPTIONS;
-  delete env.NODE_TEST_CONTEXT;
-  const proc = spawn(process.execPath, [join(ROOT, 'scripts', 'start.mjs'), '--code-server', '--state-dir', stateDir, '--port', '0', '--code-server-port', '0', '--no-build'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  proc.stdout!.on('data', (b: Buffer) => { output += b.toString(); });
-  proc.stderr!.on('data', (b: Buffer) => { output += b.toString(); });
-  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  const started = await startNpmStart('tsq-e2e-start-');
+  const { url, stateDir, proc, exited } = started;
+  const output = started.output;
   let browser: Browser | undefined;
   try {
-    const url = await waitUntil(() => {
-      if (proc.exitCode !== null) throw new Error(`npm start exited (${proc.exitCode}):\n${output.slice(-3000)}`);
-      return output.match(/TSQ is ready: (http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)/)?.[1];
-    }, 'npm start to print its URL', 420_000, 200);
-    const emulatorPort = Number(output.match(/emulator listening on http:\/\/127\.0\.0\.1:(\d+)/)?.[1]);
+    const emulatorPort = Number(output().match(/emulator listening on http:\/\/127\.0\.0\.1:(\d+)/)?.[1]);
     const codeServerPort = Number(new URL(url).port);
-    assert.ok(emulatorPort > 0 && codeServerPort > 0, output);
+    assert.ok(emulatorPort > 0 && codeServerPort > 0, output());
 
     await t.test('the workspace settings name the emulator and hold no password', () => {
       const settings = JSON.parse(readFileSync(join(stateDir, 'workspace', '.vscode', 'settings.json'), 'utf8'));
@@ -60,7 +49,7 @@ test('npm start opens a connected TSQ on the demo workspace and Ctrl-C stops it 
       await page.locator('.activitybar .action-item a[aria-label^="TSQ"], .activitybar .action-item[aria-label^="TSQ"]').first().click();
       const labels = () => page.locator('.sidebar .monaco-list-row[role="treeitem"] .monaco-icon-label .label-name').allInnerTexts();
       await waitUntil(async () => (await labels()).some((l) => l.trim() === 'Data Sources'), 'the Data Sources node', 90_000);
-      const row = (label: string) => page.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) }).first();
+      const row = (label: string) => page.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: exactText(label) }) }).first();
       // expands a node until one of `want` shows below it; a click that a re-render of the tree
       // swallowed (the tree refreshes when the connection comes up) is repeated
       const expand = (label: string, want: string[], what: string) => waitUntil(async () => {
@@ -79,12 +68,7 @@ test('npm start opens a connected TSQ on the demo workspace and Ctrl-C stops it 
     });
 
     await t.test('completion in a demo file offers the demo columns', async () => {
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget input').first();
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-      await input.fill('flights.tsq');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'flights.tsq' }).first().click();
-      await page.locator('.tabs-container .tab[aria-label^="flights.tsq"]').first().waitFor({ state: 'visible', timeout: 20_000 });
+      await openFileIn(page, 'flights.tsq');
       await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
       await page.keyboard.press('Control+End');
       await page.keyboard.press('Enter');
@@ -104,12 +88,8 @@ test('npm start opens a connected TSQ on the demo workspace and Ctrl-C stops it 
 
     await t.test('Add Connection in the demo workspace saves where the workspace keeps its connections', async () => {
       // the workspace sets tsq.connections, which hides the user's: a new connection must go there
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('F1');
+      await runCommandIn(page, 'TSQ: Add Connection');
       const input = page.locator('.quick-input-widget input').first();
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-      await input.fill('>TSQ: Add Connection');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'TSQ: Add Connection' }).first().click();
       for (const [title, value] of [['(1/4)', `http://127.0.0.1:${emulatorPort}`], ['(2/4)', 'tsadmin'], ['(3/4)', 'admin'], ['(4/4)', 'Second demo']]) {
         await page.locator('.quick-input-widget .quick-input-title', { hasText: title }).first().waitFor({ state: 'visible', timeout: 20_000 });
         await input.fill(value);
@@ -127,16 +107,12 @@ test('npm start opens a connected TSQ on the demo workspace and Ctrl-C stops it 
       await browser?.close();
       browser = undefined;
       proc.kill('SIGTERM');
-      assert.equal(await exited, 0, output.slice(-2000));
+      assert.equal(await exited, 0, output().slice(-2000));
       assert.equal(await listening(emulatorPort), false, 'the emulator still listens');
       assert.equal(await listening(codeServerPort), false, 'code-server still listens');
     });
   } finally {
     await browser?.close().catch(() => undefined);
-    if (proc.exitCode === null) {
-      proc.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(stateDir, { recursive: true, force: true, maxRetries: 3 });
+    await started.stop();
   }
 });
