@@ -212,7 +212,7 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
 
     await t.test('hostile values render as text, never as HTML', () => session.step('hostile', async () => {
       await runLine("[Name] [Origin] [Horsepower] [Name] = '<img");
-      const v = await view((x) => x.state === 'done' && x.rows === 2, lastTab);
+      const v = await view((x) => x.state === 'done' && x.rows === 2 && x.cells.length === 2, lastTab);
       lastTab = v.tabId;
       const direct = await client.searchData({ queryString: `[Name] [Origin] [Horsepower] [Name] = '${HOSTILE[0]}', '${HOSTILE[1]}'`, dataSourceGuid: cars.id });
       assert.equal(direct.data.length, 2);
