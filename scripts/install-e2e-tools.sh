@@ -75,7 +75,9 @@ if [ "$(installed_version)" != "$CODE_SERVER_VERSION" ] || [ ! -f "$CS_DIR/.comp
   mkdir -p "$CS_DIR"
   rm -f "$CS_DIR"/.complete-*
   [ -f "$CS_DIR/package.json" ] || echo '{ "private": true }' >"$CS_DIR/package.json"
-  quiet "npm install code-server" env PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
+  # Run from an npm script (npm start), the outer npm's user agent (node/v20) is inherited as config,
+  # and code-server's postinstall reads the Node version from it: drop it so the Node 24 npm says its own.
+  quiet "npm install code-server" env -u npm_config_user_agent PATH="$NODE_DIR/bin:$PATH" npm_config_nodedir="$NODE_DIR" \
     npm install --prefix "$CS_DIR" --no-save --no-audit --no-fund --loglevel=error --unsafe-perm "code-server@$CODE_SERVER_VERSION"
   [ "$(installed_version)" = "$CODE_SERVER_VERSION" ] || fail "code-server $CODE_SERVER_VERSION not found in $CS_PKG after install"
   touch "$CS_DIR/.complete-$CODE_SERVER_VERSION"
