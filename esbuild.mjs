@@ -14,7 +14,7 @@ const production = process.argv.includes('--production');
 const targets = [
   { entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', platform: 'node', format: 'cjs', external: ['vscode'] },
   { entryPoints: ['server/src/main.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs' },
-  { entryPoints: ['emulator/src/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs', external: ['@duckdb/node-api', '@duckdb/node-bindings', '@duckdb/node-bindings-*'] },
+  { entryPoints: ['emulator/src/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs', external: ['@duckdb/node-api', '@duckdb/node-bindings', '@duckdb/node-bindings-*', 'vega-datasets'] },
   { entryPoints: ['client/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
 ].filter((t) => existsSync(t.entryPoints[0]));
 
