@@ -6,7 +6,8 @@
  * Caching: every answer is cached as a promise until `clear()`; a failed request is removed from the
  * cache at once, so errors are never cached and the next request asks the service again.
  */
-import { MAX_COLUMN_VALUES, type DataSource, type DataSourceColumns } from '../../server/src/protocol';
+import { MAX_COLUMN_VALUES } from '../../common/src/protocol';
+import { type DataSource, type DataSourceColumns } from '../../common/src/model';
 import { columnsFromDetails, columnsFromHeaders } from './columns';
 import { errorStatus, type ObjectHeader, type ServiceApi } from './service';
 

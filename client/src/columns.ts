@@ -1,8 +1,8 @@
 /**
  * Mapping of the service's column metadata onto the catalog protocol's `Column`
- * (server/src/protocol.ts). Pure (no `vscode`).
+ * (common/src/protocol.ts). Pure (no `vscode`).
  */
-import { COLUMN_DATA_TYPES, type Column, type ColumnDataType } from '../../server/src/protocol';
+import { COLUMN_DATA_TYPES, type Column, type ColumnDataType } from '../../common/src/model';
 import type { DetailsColumn, ObjectHeader } from './service';
 
 /**

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { getLog, logRequest } from './log';
 import { errorMessage, errorStatus, type ServiceApi } from './service';
-import type { AnalyticsServiceClient } from './api';
+import type { AnalyticsServiceClient } from '../../common/src/api';
 import { createService, type Service } from './serviceAdapter';
 import { loopbackDemoPassword, splitPasswords } from './settingsMigration';
 
@@ -150,7 +150,7 @@ export class ConnectionManager implements vscode.Disposable {
 
   /**
    * The `AnalyticsServiceClient` of the active connection, connecting first when needed (for Run query
-   * and Load CSV). Its sessions are made on first use and renewed on 401 by `client/src/api`.
+   * and Load CSV). Its sessions are made on first use and renewed on 401 by `common/src/api`.
    * @throws Error when there is no active connection or connecting fails.
    */
   async getClient(): Promise<AnalyticsServiceClient> {

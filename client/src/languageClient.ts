@@ -1,12 +1,14 @@
 /**
  * The language client: starts `dist/server.js` over IPC (vscode-languageclient), answers the server's
- * catalog requests (`tsq/dataSources`, `tsq/columns`, `tsq/columnValues`, server/src/protocol.ts) from
+ * catalog requests (`tsq/dataSources`, `tsq/columns`, `tsq/columnValues`, common/src/protocol.ts) from
  * the active connection's `Catalog`, and sends `tsq/catalogChanged` when the catalog changes (Refresh
  * Catalog, connection switch). A failed start shows a message with a way to the log.
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { Methods, SERVER_EXEC_ARGV, type ColumnsParams, type ColumnValuesParams, type DataSource, type DataSourceColumns } from '../../server/src/protocol';
+import { CatalogChangedNotification, ColumnsRequest, ColumnValuesRequest, DataSourcesRequest, type ColumnsParams, type ColumnValuesParams } from '../../common/src/protocol';
+import { type DataSource, type DataSourceColumns } from '../../common/src/model';
+import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
 import type { Catalog } from './catalog';
 import { getLog } from './log';
 import { errorMessage } from './service';
@@ -57,7 +59,7 @@ export class TsqLanguageClient implements vscode.Disposable {
   /** Tells the server that the catalog changed so it drops its cache and re-validates. */
   async notifyCatalogChanged(): Promise<void> {
     const c = this.client;
-    if (c && c.isRunning()) await c.sendNotification(Methods.catalogChanged, {});
+    if (c && c.isRunning()) await c.sendNotification(CatalogChangedNotification, {});
   }
 
   /** The running client, if any (for other features that send `tsq/queries`). */
@@ -92,18 +94,18 @@ export class TsqLanguageClient implements vscode.Disposable {
       },
     };
     const client = new LanguageClient('tsq', 'TSQ Language Server', serverOptions, clientOptions);
-    client.onRequest(Methods.dataSources, async (): Promise<DataSource[]> => {
+    client.onRequest(DataSourcesRequest, async (): Promise<DataSource[]> => {
       const cat = await this.catalog();
       // not connected: an error, so the server treats the catalog as unknown (no false diagnostics)
       if (!cat) throw new Error('not connected');
       return cat.dataSources();
     });
-    client.onRequest(Methods.columns, async (params: ColumnsParams): Promise<DataSourceColumns | null> => {
+    client.onRequest(ColumnsRequest, async (params: ColumnsParams): Promise<DataSourceColumns | null> => {
       const cat = await this.catalog();
       if (!cat) throw new Error('not connected');
       return cat.columns(params.dataSource);
     });
-    client.onRequest(Methods.columnValues, async (params: ColumnValuesParams): Promise<string[]> => {
+    client.onRequest(ColumnValuesRequest, async (params: ColumnValuesParams): Promise<string[]> => {
       const cat = await this.catalog();
       return cat ? cat.columnValues(params.dataSource, params.column, params.prefix ?? '') : [];
     });

@@ -4,7 +4,7 @@
  * Never a password, a cookie or a session token.
  */
 import * as vscode from 'vscode';
-import { formatRequest, type RequestRecord } from './logFormat';
+import { formatRequest, type RequestRecord } from '../../common/src/logFormat';
 
 let channel: vscode.LogOutputChannel | undefined;
 

@@ -1,12 +1,12 @@
 /**
  * The operations of the Analytics Service the extension's catalog, object tree and administration
  * commands use, as one narrow interface. `createService` (in `serviceAdapter.ts`) implements it over
- * `client/src/api`'s `AnalyticsServiceClient`; keeping the extension on this port lets the pure parts
+ * `common/src/api`'s `AnalyticsServiceClient`; keeping the extension on this port lets the pure parts
  * (catalog, tree paging) be tested against the real emulator without `vscode`.
  *
  * No `vscode` here.
  */
-import type { DetailsStorable, MetadataType } from './api/publicApi';
+import type { DetailsStorable, MetadataType } from '../../common/src/api/publicApi';
 
 /** An object header of `metadata/listobjectheaders` or a visualization header of `listvizheaders` (seed 2.4). */
 export interface ObjectHeader {
@@ -35,7 +35,7 @@ export interface ObjectHeader {
  * column and storable shapes of `metadata/details` (field notes 3.2): declared once, with the wire, in
  * `api/publicApi.ts` (type-only imports; nothing there imports `vscode`).
  */
-export type { DetailsColumn, MetadataType } from './api/publicApi';
+export type { DetailsColumn, MetadataType } from '../../common/src/api/publicApi';
 
 /** Sort values of `listobjectheaders` (seed 4.2). */
 export type HeaderSort = 'DEFAULT' | 'NAME' | 'DISPLAY_NAME' | 'AUTHOR' | 'CREATED' | 'MODIFIED';

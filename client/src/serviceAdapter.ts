@@ -1,9 +1,9 @@
 /**
- * `ServiceApi` (service.ts) over `client/src/api`'s `AnalyticsServiceClient`: one client per connection,
+ * `ServiceApi` (service.ts) over `common/src/api`'s `AnalyticsServiceClient`: one client per connection,
  * its password read from a callback at each login (SecretStorage in the extension), every request
  * reported to `onRequest` for the `TSQ` log. No `vscode` here.
  */
-import { AnalyticsServiceClient, type RequestLogInfo } from './api';
+import { AnalyticsServiceClient, type RequestLogInfo } from '../../common/src/api';
 import { parsePrincipals } from './principals';
 import type { ListHeadersParams, ObjectHeader, ServiceApi } from './service';
 

@@ -14,8 +14,8 @@ import { TabulatorFull as Tabulator, type CellComponent, type ColumnDefinition, 
 import { Chart, registerables, type ChartConfiguration } from 'chart.js';
 import 'tabulator-tables/dist/css/tabulator_simple.min.css';
 import './results.css';
-import { formatCell, formatNumber, isNumericColumn, statusLine } from '../src/results/format';
-import { chartData, chooseChart, compareCells, type CellValue, type ChartKind, type ResultColumn } from '../src/results/shape';
+import { formatCell, formatNumber, isNumericColumn, statusLine } from '../../common/src/results/format';
+import { chartData, chooseChart, compareCells, type CellValue, type ChartKind, type ResultColumn } from '../../common/src/results/shape';
 import type { CopyFormat, HostMessage, WebviewMessage, WebviewProbe } from '../src/results/messages';
 
 Chart.register(...registerables);

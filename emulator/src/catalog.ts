@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ColumnDataType } from '../../server/src/protocol';
+import type { ColumnDataType } from '../../common/src/model';
 import type { EmulatorUser, Privilege } from './context';
 
 /** Every privilege a group can hold (the `Privilege` type of the context, as a list for validation). */

@@ -4,7 +4,7 @@
  * `EmulatorContext` and hands it to `registerLoadApi`.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ColumnDataType } from '../../server/src/protocol';
+import type { ColumnDataType } from '../../common/src/model';
 
 /** Privileges of ThoughtSpot-like groups. Loads need DATAMANAGEMENT or ADMINISTRATION (seed 5: 403 otherwise). */
 export type Privilege = 'ADMINISTRATION' | 'DATAMANAGEMENT' | 'USERDATAUPLOADING' | 'DATADOWNLOADING' | 'AUTHORING' | 'SHAREWITHALL';

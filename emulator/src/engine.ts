@@ -8,7 +8,7 @@
  */
 import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
-import type { ColumnDataType } from '../../server/src/protocol';
+import type { ColumnDataType } from '../../common/src/model';
 
 /**
  * Quotes a DuckDB identifier (`"` doubled), so no name can inject SQL: `a"b` → `"a""b"`.

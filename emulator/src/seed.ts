@@ -8,8 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { ColumnDataType } from '../../server/src/protocol';
-import { COLUMN_DATA_TYPES } from '../../server/src/protocol';
+import type { ColumnDataType } from '../../common/src/model';
+import { COLUMN_DATA_TYPES } from '../../common/src/model';
 import { hashPassword } from './auth';
 import type { AnswerBook, Catalog, DefaultAggr, Header, LogicalColumn, LogicalTable } from './catalog';
 import { PRIVILEGES } from './catalog';

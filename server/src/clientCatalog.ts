@@ -1,7 +1,7 @@
 /**
  * The server's `CatalogProvider`: it asks the client (the extension, which owns the connection to the
  * Analytics Service) through the custom requests of the catalog protocol (`tsq/dataSources`,
- * `tsq/columns`, `tsq/columnValues`; DESIGN.md "The catalog protocol", server/src/protocol.ts).
+ * `tsq/columns`, `tsq/columnValues`; DESIGN.md "The catalog protocol", common/src/protocol.ts).
  *
  * Robustness rules (issue 2, part 3):
  * - every request has a time budget (`requestTimeout`, ms); a client that does not answer within it is
@@ -17,8 +17,9 @@
  */
 import { CancellationTokenSource, ErrorCodes, ResponseError } from 'vscode-languageserver';
 import type { CancellationToken, Disposable } from 'vscode-languageserver';
-import { COLUMN_DATA_TYPES, MAX_COLUMN_VALUES, Methods } from './protocol';
-import type { Column, DataSource, DataSourceColumns } from './protocol';
+import { MAX_COLUMN_VALUES, DataSourcesRequest, ColumnsRequest, ColumnValuesRequest } from '../../common/src/protocol';
+import { COLUMN_DATA_TYPES } from '../../common/src/model';
+import type { Column, DataSource, DataSourceColumns } from '../../common/src/model';
 import type { CancellationLike, CatalogProvider } from './language/types';
 
 /** What `ClientCatalog` needs of the connection: sending a request with a cancellation token. */
@@ -207,7 +208,7 @@ export class ClientCatalog implements CatalogProvider {
     return this.cached(
       () => this.dataSources,
       (p) => (this.dataSources = p),
-      () => this.ask(Methods.dataSources, {}, parseDataSources),
+      () => this.ask(DataSourcesRequest.method, {}, parseDataSources),
       (v) => v !== undefined,
     );
   }
@@ -217,13 +218,13 @@ export class ClientCatalog implements CatalogProvider {
     return this.cached(
       () => this.columns.get(dataSource),
       (p) => (p ? this.columns.set(dataSource, p) : this.columns.delete(dataSource)),
-      () => this.ask(Methods.columns, { dataSource }, parseDataSourceColumns),
+      () => this.ask(ColumnsRequest.method, { dataSource }, parseDataSourceColumns),
       (v) => v !== undefined,
     );
   }
 
   /** Up to 50 values of a column starting with `prefix` (`tsq/columnValues`, not cached); [] when unknown. */
   async getColumnValues(dataSource: string, column: string, prefix: string, _token?: CancellationLike): Promise<string[]> {
-    return (await this.ask(Methods.columnValues, { dataSource, column, prefix }, parseColumnValues)) ?? [];
+    return (await this.ask(ColumnValuesRequest.method, { dataSource, column, prefix }, parseColumnValues)) ?? [];
   }
 }

@@ -43,8 +43,8 @@ import { ClientCatalog } from './clientCatalog';
 import { getLanguageService } from './language/languageService';
 import { SEMANTIC_TOKEN_LEGEND } from './language/semanticTokens';
 import type { LanguageSettings } from './language/types';
-import { Methods } from './protocol';
-import type { DocumentQuery, QueriesParams } from './protocol';
+import { CatalogChangedNotification, QueriesRequest } from '../../common/src/protocol';
+import type { DocumentQuery, QueriesParams } from '../../common/src/protocol';
 
 /**
  * What the server needs from its host, injected so tests and other hosts can control time
@@ -304,13 +304,13 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
 
   // ---- the catalog protocol ----------------------------------------------------------------------
 
-  connection.onNotification(Methods.catalogChanged, () => {
+  connection.onNotification(CatalogChangedNotification, () => {
     log('tsq/catalogChanged: dropping the catalog cache and refreshing diagnostics.');
     catalog.clear();
     refreshDiagnostics();
   });
 
-  connection.onRequest(Methods.queries, (params: QueriesParams, token: CancellationToken) =>
+  connection.onRequest(QueriesRequest, (params: QueriesParams, token: CancellationToken) =>
     runSafeAsync<DocumentQuery[]>(
       async () => {
         const uri = typeof params?.uri === 'string' ? params.uri : undefined;

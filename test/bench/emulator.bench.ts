@@ -1,5 +1,5 @@
 /**
- * The emulator through the client (client/src/api), next to DuckDB doing the same work directly:
+ * The emulator through the client (common/src/api), next to DuckDB doing the same work directly:
  * - searchdata: median latency of ten demo queries (test/emulator/client-queries.ts) over HTTP, next to
  *   the same SQL run directly in DuckDB on a copy of the same table (ratio; target ≤ 1.5× + 5 ms);
  * - upload: a ~100 MB CSV made from vega-datasets flights-3m, streamed client → emulator in chunks
@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { AnalyticsServiceClient, splitCsvChunks } from '../../client/src/api';
+import { AnalyticsServiceClient, splitCsvChunks } from '../../common/src/api';
 import { DEMO_QUERIES } from '../emulator/client-queries';
 import { vegaDataDir } from '../../emulator/src/demo';
 import { MB, r2, sampleRss, startEmulatorProcess, writeFlightsCsv } from './setup';

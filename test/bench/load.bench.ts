@@ -30,7 +30,7 @@
  *    - `verified`: the load status said rowsWritten = the file's rows and 0 ignored, and
  *      `count [origin]` of flights grew by exactly the file's rows (searchdata).
  * 3. `plainNode` (after the extension host's load; append again, verified the same way): the same
- *    pipeline (`client/src/load/pipeline.ts`) in this plain Node process, NOT the extension host, with
+ *    pipeline (`common/src/load/pipeline.ts`) in this plain Node process, NOT the extension host, with
  *    this process's RSS sampled every 5 ms — the pipeline without VS Code around it, for comparison.
  *    Skip it with `TSQ_BENCH_LOAD_PLAIN=0`.
  *
@@ -45,9 +45,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { AnalyticsServiceClient, type LoadDefinition } from '../../client/src/api';
-import { runLoad, DEFAULT_CHUNK_BYTES } from '../../client/src/load/pipeline';
-import { savedDefinitionPath } from '../../client/src/load/definition';
+import { AnalyticsServiceClient, type LoadDefinition } from '../../common/src/api';
+import { runLoad, DEFAULT_CHUNK_BYTES } from '../../common/src/load/pipeline';
+import { savedDefinitionPath } from '../../common/src/load/definition';
 import { MB, r2, startEmulatorProcess, writeFlightsCsv } from './setup';
 import { e2eSkip, explorerMenu, startSession, waitUntil, type E2eSession } from '../e2e/harness';
 
@@ -261,7 +261,7 @@ async function plainNodeLoad(client: AnalyticsServiceClient, csv: string, bytes:
   const totalMs = performance.now() - t;
   rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
   return {
-    where: 'plain Node process running client/src/load/pipeline.ts (not the VS Code extension host)',
+    where: 'plain Node process running common/src/load/pipeline.ts (not the VS Code extension host)',
     chunkBytes: DEFAULT_CHUNK_BYTES,
     chunks: result.chunks,
     rowsWritten: result.rowsWritten,

@@ -1,5 +1,5 @@
 /**
- * Parse throughput of the .tsq parser (server/src/language/parser.ts `parseDocument`, lexer included) on
+ * Parse throughput of the .tsq parser (common/src/language/parser.ts `parseDocument`, lexer included) on
  * a ~1 MB file of realistic queries: columns of the vega-datasets flights, cars and movies data, with
  * filters, value lists, date buckets, relative dates, top/bottom, sort, growth, comments and directives.
  *
@@ -21,9 +21,9 @@ import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { SERVER_EXEC_ARGV } from '../../server/src/protocol';
-import { tokenize } from '../../server/src/language/lexer';
-import { parseDocument } from '../../server/src/language/parser';
+import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
+import { tokenize } from '../../common/src/language/lexer';
+import { parseDocument } from '../../common/src/language/parser';
 import { carsCatalog, flightsCatalog, moviesCatalog, type FixtureSource } from '../fixtures/catalogs';
 
 /** Deterministic PRNG (mulberry32). */

@@ -12,7 +12,7 @@ import { startEmulator } from '../../emulator/src/app';
 import { Catalog } from '../../emulator/src/catalog';
 import { stableGuid } from '../../emulator/src/guid';
 import { compileSearch } from '../../emulator/src/searchdata/compile';
-import { parseQuery } from '../../server/src/language/parser';
+import { parseQuery } from '../../common/src/language/parser';
 import { DEMO_QUERIES } from '../emulator/client-queries';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -17,7 +17,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { parse } from 'csv-parse/sync';
-import { AnalyticsServiceClient } from '../../client/src/api';
+import { AnalyticsServiceClient } from '../../common/src/api';
 import { e2eSkip, explorerMenu, startSession, waitUntil, type E2eSession } from './harness';
 import { reportInHost } from './report';
 

@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import type { Frame, Page } from 'playwright-core';
-import { AnalyticsServiceClient, ServiceError } from '../../client/src/api';
-import { formatCell } from '../../client/src/results/format';
-import { describeColumns, type CellValue } from '../../client/src/results/shape';
+import { AnalyticsServiceClient, ServiceError } from '../../common/src/api';
+import { formatCell } from '../../common/src/results/format';
+import { describeColumns, type CellValue } from '../../common/src/results/shape';
 import { e2eSkip, exactText, startSession, waitUntil, type E2eSession } from './harness';
 import { reportInHost } from './report';
 

@@ -1,9 +1,9 @@
-// splitCsvChunks (client/src/api/chunks.ts): cutting a CSV stream into load chunks at record boundaries.
+// splitCsvChunks (common/src/api/chunks.ts): cutting a CSV stream into load chunks at record boundaries.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
-import { splitCsvChunks } from '../../client/src/api';
+import { splitCsvChunks } from '../../common/src/api';
 
 async function collect(source: Buffer[], opts: Parameters<typeof splitCsvChunks>[1]): Promise<Buffer[]> {
   const out: Buffer[] = [];

@@ -1,5 +1,5 @@
 // The done-criterion of the issue, through the built program: `node dist/emulator.js --demo --port 0`
-// serves both APIs; a demo CSV (vega-datasets seattle-weather.csv) is loaded through client/src/api —
+// serves both APIs; a demo CSV (vega-datasets seattle-weather.csv) is loaded through common/src/api —
 // started, uploaded in chunks, committed, polled to DONE — and queried back through searchdata, the
 // answer checked against the CSV itself (parsed with csv-parse, no DuckDB involved).
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { AnalyticsServiceClient } from '../../client/src/api';
+import { AnalyticsServiceClient } from '../../common/src/api';
 import { vegaDataDir } from '../../emulator/src/demo';
 
 const root = join(__dirname, '..', '..');

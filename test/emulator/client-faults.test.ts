@@ -1,4 +1,4 @@
-// The client (client/src/api) against tiny local HTTP servers that produce faults an emulator does not:
+// The client (common/src/api) against tiny local HTTP servers that produce faults an emulator does not:
 // a 401 once, a dropped connection mid-upload, a node_address redirect to a second port, a server that
 // never answers, a self-signed TLS certificate. The servers are real sockets; the fault is the test.
 import { test } from 'node:test';
@@ -21,7 +21,7 @@ import {
   PermissionError,
   ServiceError,
   type RequestLogInfo,
-} from '../../client/src/api';
+} from '../../common/src/api';
 
 const PASSWORD = 's3cret-Pa55';
 

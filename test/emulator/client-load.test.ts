@@ -1,4 +1,4 @@
-// End-to-end loads through the client (client/src/api) against a live emulator on an ephemeral port:
+// End-to-end loads through the client (common/src/api) against a live emulator on an ephemeral port:
 // the whole cycle of seed 3 on demo data, every error row of seed section 7 that an emulator can
 // produce, every format option of seed 2.2, atomicity, two cycles at once, persistence across a
 // restart, and SQL injection through load targets and values. Table contents are checked straight in
@@ -17,7 +17,7 @@ import {
   ServiceError,
   AnalyticsServiceClient,
   type LoadDefinition,
-} from '../../client/src/api';
+} from '../../common/src/api';
 import { ADMIN, ANALYST, FLIGHTS_SQL, countRows, startLive, type Live } from './client-support';
 
 const TYPED = '"test.engine_default_schema"."typed"';

@@ -1,9 +1,9 @@
-// The public API (seed 4.2) through the client (client/src/api) against a live emulator with the demo
+// The public API (seed 4.2) through the client (common/src/api) against a live emulator with the demo
 // data: every endpoint, searchdata answers checked against the same question asked of DuckDB directly,
 // paging and formats, and SQL-injection attempts through values and column names.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { AnalyticsServiceClient, AuthenticationError, PermissionError, ServiceError, type ObjectHeader } from '../../client/src/api';
+import { AnalyticsServiceClient, AuthenticationError, PermissionError, ServiceError, type ObjectHeader } from '../../common/src/api';
 import { ADMIN, ANALYST, FLIGHTS_SQL, countRows, startLive, type Live } from './client-support';
 import { DEMO_QUERIES, MORE_QUERIES } from './client-queries';
 

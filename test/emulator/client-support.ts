@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/src/app';
-import { AnalyticsServiceClient, type AnalyticsServiceClientOptions } from '../../client/src/api';
+import { AnalyticsServiceClient, type AnalyticsServiceClientOptions } from '../../common/src/api';
 
 /** The demo users (emulator/src/demo.ts). */
 export const ADMIN = { username: 'tsadmin', password: 'admin' };

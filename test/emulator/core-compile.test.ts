@@ -2,7 +2,7 @@
 // date values, and SQL built from a hand-made AST (values bound, identifiers quoted).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Clause, ColumnRef } from '../../server/src/language/ast';
+import type { Clause, ColumnRef } from '../../common/src/language/ast';
 import type { LogicalColumn } from '../../emulator/src/catalog';
 import { compileSearch, parseDateValue, QueryError, relativeRange } from '../../emulator/src/searchdata/compile';
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COLUMN_DATA_TYPES } from '../../server/src/protocol';
+import { COLUMN_DATA_TYPES } from '../../common/src/model';
 import { PRIVILEGES } from '../../emulator/src/catalog';
 import { demoSeed } from '../../emulator/src/demo';
 import { readSeedFolder } from '../../emulator/src/seed';

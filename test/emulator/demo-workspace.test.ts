@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../../server/src/language/languageService';
 import type { CatalogProvider } from '../../server/src/language/types';
-import type { DataSource } from '../../server/src/protocol';
-import type { AnalyticsServiceClient, LoadDefinition } from '../../client/src/api';
+import type { DataSource } from '../../common/src/model';
+import type { AnalyticsServiceClient, LoadDefinition } from '../../common/src/api';
 import { startLive, countRows, type Live } from './client-support';
 
 const WORKSPACE = join(__dirname, '..', 'fixtures', 'demo-workspace');

@@ -1,5 +1,5 @@
 /**
- * The extension's load pipeline (client/src/load/pipeline.ts) against the real emulator: a whole cycle
+ * The extension's load pipeline (common/src/load/pipeline.ts) against the real emulator: a whole cycle
  * in several chunks through node_address, bad rows within and beyond max_ignored_rows, replace, cancel,
  * 403, and — through a small HTTP proxy in front of the emulator that injects faults — a 401 on a chunk,
  * a connection dropped mid-upload, and a commit whose answer never comes or that never arrives.
@@ -10,8 +10,8 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AnalyticsServiceClient, type LoadDefinition, type RequestLogInfo } from '../../client/src/api';
-import { LoadError, runLoad, type LoadProgress } from '../../client/src/load/pipeline';
+import { AnalyticsServiceClient, type LoadDefinition, type RequestLogInfo } from '../../common/src/api';
+import { LoadError, runLoad, type LoadProgress } from '../../common/src/load/pipeline';
 import { ADMIN, DB, LOADER, VIEWER, session, startLoadLive, type LoadLive } from './load-support';
 
 let live: LoadLive;

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSearchDataDelay } from '../../emulator/src/app';
-import { AnalyticsServiceClient, ConnectionError } from '../../client/src/api';
+import { AnalyticsServiceClient, ConnectionError } from '../../common/src/api';
 import { startCore } from './core-support';
 
 test('parseSearchDataDelay reads MS and MS:TEXT and refuses anything else', () => {

@@ -27,7 +27,8 @@ import type {
   TextEdit,
 } from 'vscode-languageserver-types';
 import type { CatalogProvider } from '../../server/src/language/types';
-import { SERVER_EXEC_ARGV, type DocumentQuery } from '../../server/src/protocol';
+import { type DocumentQuery } from '../../common/src/protocol';
+import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
 
 /** The built server the tests start. */
 export const SERVER_JS = process.env.TSQ_SERVER_JS ?? join(__dirname, '..', '..', 'dist', 'server.js');

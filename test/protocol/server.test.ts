@@ -16,7 +16,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, MarkupContent, TextEdit } from 'vscode-languageserver-types';
 import { carsCatalog, catalogFromRows, datasetValues, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
 import type { FixtureSource } from '../fixtures/catalogs';
-import { SERVER_EXEC_ARGV } from '../../server/src/protocol';
+import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
 import { LspClient, SERVER_JS, positionOf, rangeOf } from './lspClient';
 import type { LspClientOptions } from './lspClient';
 

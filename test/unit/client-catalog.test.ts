@@ -1,6 +1,6 @@
 /**
  * The extension's catalog and the Objects view's lists against the real emulator (demo seed) through
- * the real `client/src/api` client: data sources by subtype, columns, column values, paging with the
+ * the real `common/src/api` client: data sources by subtype, columns, column values, paging with the
  * seed's offset/batchsize, the name pattern, and errors that are never cached.
  */
 import { after, before, test } from 'node:test';
@@ -14,7 +14,7 @@ import { columnsFromHeaders } from '../../client/src/columns';
 import { createService, type Service } from '../../client/src/serviceAdapter';
 import { childrenFetcher, DATA_SOURCE_GROUPS, type ListOptions, type ObjectNode } from '../../client/src/tree/nodes';
 import { PagedList } from '../../client/src/tree/paging';
-import type { RequestRecord } from '../../client/src/logFormat';
+import type { RequestRecord } from '../../common/src/logFormat';
 
 let emulator: RunningEmulator;
 let dataDir: string;

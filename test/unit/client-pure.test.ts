@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatRequest, redactPath } from '../../client/src/logFormat';
+import { formatRequest, redactPath } from '../../common/src/logFormat';
 import { columnsFromDetails, columnsFromHeaders, toDataType, toKind } from '../../client/src/columns';
 import { parsePrincipals, parsePrincipalsFile, summarizeSync } from '../../client/src/principals';
 import { splitPasswords } from '../../client/src/settingsMigration';

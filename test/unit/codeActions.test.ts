@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../server/src/language/languageService';
-import * as codes from '../../server/src/language/diagnosticCodes';
+import * as codes from '../../common/src/language/diagnosticCodes';
 import type { CatalogProvider, LanguageSettings } from '../../server/src/language/types';
 import { carsCatalog, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../../server/src/language/languageService';
-import { parseDocument } from '../../server/src/language/parser';
+import { parseDocument } from '../../common/src/language/parser';
 
 const ls = getLanguageService();
 function fmt(text: string, range?: [number, number], insertSpaces = true) {

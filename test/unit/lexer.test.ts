@@ -4,10 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ParseDiagnostic } from '../../server/src/language/ast';
-import * as codes from '../../server/src/language/diagnosticCodes';
-import { KEYWORDS } from '../../server/src/language/keywords';
-import { tokenize } from '../../server/src/language/lexer';
+import type { ParseDiagnostic } from '../../common/src/language/ast';
+import * as codes from '../../common/src/language/diagnosticCodes';
+import { KEYWORDS } from '../../common/src/language/keywords';
+import { tokenize } from '../../common/src/language/lexer';
 
 const kinds = (text: string) => tokenize(text).map((t) => `${t.kind}:${t.value}`);
 function lex(text: string) {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { planChunks, RecordBoundaryScanner, type ChunkRange, type PlanItem } from '../../client/src/load/chunker';
+import { planChunks, RecordBoundaryScanner, type ChunkRange, type PlanItem } from '../../common/src/load/chunker';
 
 /** Feeds `data` to planChunks in pieces of the given sizes (cycled). */
 async function plan(data: Buffer, opts: Parameters<typeof planChunks>[1], pieces: number[] = [7]): Promise<{ layout: Extract<PlanItem, { kind: 'layout' }>; chunks: ChunkRange[] }> {

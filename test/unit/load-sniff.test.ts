@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { sniffCsv, detectEncoding, parseRows } from '../../client/src/load/sniff';
-import { formatSummary, parseSavedDefinition, parseTargetText, previewRows, targetText, fromSaved, toSaved } from '../../client/src/load/definition';
-import { fullFormat, strptimeRegExp, valueCheck } from '../../client/src/load/values';
+import { sniffCsv, detectEncoding, parseRows } from '../../common/src/load/sniff';
+import { formatSummary, parseSavedDefinition, parseTargetText, previewRows, targetText, fromSaved, toSaved } from '../../common/src/load/definition';
+import { fullFormat, strptimeRegExp, valueCheck } from '../../common/src/load/values';
 
 /** vega-datasets' data folder (real CSV files). */
 const DATA = join(dirname(require.resolve('vega-datasets')), '..', 'data');

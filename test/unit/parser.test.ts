@@ -4,10 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Clause, Query } from '../../server/src/language/ast';
-import * as codes from '../../server/src/language/diagnosticCodes';
-import { clauseAt, parseDocument, parseQuery, queryAt, tokenAt } from '../../server/src/language/parser';
-import { tokenize } from '../../server/src/language/lexer';
+import type { Clause, Query } from '../../common/src/language/ast';
+import * as codes from '../../common/src/language/diagnosticCodes';
+import { clauseAt, parseDocument, parseQuery, queryAt, tokenAt } from '../../common/src/language/parser';
+import { tokenize } from '../../common/src/language/lexer';
 
 function q(text: string): { query: Query; codes: string[] } {
   const r = parseQuery(text);

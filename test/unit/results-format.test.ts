@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { copyText, formatCell, formatElapsed, formatEpochSeconds, formatNumber, isNumericColumn, statusLine } from '../../client/src/results/format';
-import { copyAsText, writeAnswer } from '../../client/src/results/export';
-import type { CellValue, ResultColumn } from '../../client/src/results/shape';
+import { copyText, formatCell, formatElapsed, formatEpochSeconds, formatNumber, isNumericColumn, statusLine } from '../../common/src/results/format';
+import { copyAsText, writeAnswer } from '../../common/src/results/export';
+import type { CellValue, ResultColumn } from '../../common/src/results/shape';
 
 const JAN1_2001 = 978307200; // 2001-01-01T00:00:00Z
 const c = (name: string, role: ResultColumn['role'], dataType: ResultColumn['dataType'], bucket?: string): ResultColumn => ({ name, role, dataType, ...(bucket ? { bucket } : {}) });

@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Column } from '../../server/src/protocol';
-import { CHART_LIMITS, chartData, chooseChart, compareCells, describeColumns, selectionQueryText, type CellValue, type ResultColumn } from '../../client/src/results/shape';
-import { formatCell } from '../../client/src/results/format';
+import type { Column } from '../../common/src/model';
+import { CHART_LIMITS, chartData, chooseChart, compareCells, describeColumns, selectionQueryText, type CellValue, type ResultColumn } from '../../common/src/results/shape';
+import { formatCell } from '../../common/src/results/format';
 
 const FLIGHTS: Column[] = [
   { name: 'date', dataType: 'DATE_TIME', kind: 'ATTRIBUTE' },

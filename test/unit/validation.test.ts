@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import * as codes from '../../server/src/language/diagnosticCodes';
+import * as codes from '../../common/src/language/diagnosticCodes';
 import { getLanguageService } from '../../server/src/language/languageService';
 import type { CatalogProvider, LanguageSettings } from '../../server/src/language/types';
 import { closest, editDistance, type UnknownColumnData } from '../../server/src/language/validation';

@@ -16,14 +16,14 @@
 import * as vscode from 'vscode';
 import { open as openFile, readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { AnalyticsServiceClient, LoadDefinition } from '../api';
+import type { AnalyticsServiceClient, LoadDefinition } from '../../../common/src/api';
 import type { ConnectionManager } from '../connections';
 import { getLog } from '../log';
 import { errorMessage } from '../service';
-import { fromSaved, formatSummary, parseSavedDefinition, parseTargetText, previewRows, savedDefinitionPath, targetText, toSaved, type LoadTarget } from './definition';
-import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadResult } from './pipeline';
-import { describeSeparator, isSupportedEncoding, parseRows, sniffCsv, completeRecords, type TargetColumn } from './sniff';
-import { fullFormat, type FullFormat } from './values';
+import { fromSaved, formatSummary, parseSavedDefinition, parseTargetText, previewRows, savedDefinitionPath, targetText, toSaved, type LoadTarget } from '../../../common/src/load/definition';
+import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadResult } from '../../../common/src/load/pipeline';
+import { describeSeparator, isSupportedEncoding, parseRows, sniffCsv, completeRecords, type TargetColumn } from '../../../common/src/load/sniff';
+import { fullFormat, type FullFormat } from '../../../common/src/load/values';
 
 /** Bytes of the file read for sniffing and the preview. */
 const SAMPLE_BYTES = 1024 * 1024;

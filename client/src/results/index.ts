@@ -5,7 +5,7 @@
  * CodeLens above each query; and diagnostics carrying the service's error text on the query's range.
  *
  * The queries of a document, their text and data source come from the language server's `tsq/queries`
- * (server/src/protocol.ts). A run asks searchdata for a small first page (`FIRST_PAGE_ROWS`), shown as
+ * (common/src/protocol.ts). A run asks searchdata for a small first page (`FIRST_PAGE_ROWS`), shown as
  * soon as it arrives, then page by page (`batchsize` = `tsq.results.pageSize`, `pagenumber` 1, 2, …;
  * seed 4.2, field notes 1.4) until the answer is complete or `tsq.results.maxRows` rows came. Cancel (the progress
  * notification, the panel's Cancel button, or TSQ: Cancel Query) aborts the HTTP request.
@@ -14,18 +14,18 @@
  * next run opens a new one.
  */
 import * as vscode from 'vscode';
-import { ConnectionError, ServiceError, type AnalyticsServiceClient } from '../api';
+import { ConnectionError, ServiceError, type AnalyticsServiceClient } from '../../../common/src/api';
 import type { Catalog } from '../catalog';
 import type { ConnectionManager } from '../connections';
 import type { TsqLanguageClient } from '../languageClient';
 import { getLog } from '../log';
 import { errorMessage } from '../service';
-import { Methods, type DocumentQuery } from '../../../server/src/protocol';
+import { QueriesRequest, type DocumentQuery } from '../../../common/src/protocol';
 import type { ObjectNode } from '../tree/nodes';
-import { copyAsText, writeAnswer } from './export';
+import { copyAsText, writeAnswer } from '../../../common/src/results/export';
 import type { WebviewMessage, WebviewProbe } from './messages';
 import { ResultsPanel, RESULTS_VIEW_TYPE, type TabData } from './panel';
-import { describeColumns, selectionQueryText, type CellValue } from './shape';
+import { describeColumns, selectionQueryText, type CellValue } from '../../../common/src/results/shape';
 
 /** What Results needs from the rest of the extension. */
 export interface ResultsDeps {
@@ -196,11 +196,11 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
     await deps.languageClient.whenReady();
     const lc = deps.languageClient.languageClient;
     if (!lc) throw new Error('The TSQ language server is not running.');
-    return lc.sendRequest<DocumentQuery[]>(Methods.queries, { uri: lc.code2ProtocolConverter.asUri(doc.uri) });
+    return lc.sendRequest(QueriesRequest, { uri: lc.code2ProtocolConverter.asUri(doc.uri) });
   };
 
   /** Resolves a data source name or GUID to its GUID and catalog columns. */
-  const resolveDataSource = async (nameOrId: string): Promise<{ id: string; name: string; columns?: import('../../../server/src/protocol').Column[] }> => {
+  const resolveDataSource = async (nameOrId: string): Promise<{ id: string; name: string; columns?: import('../../../common/src/model').Column[] }> => {
     const catalog = await deps.catalog();
     const ds = catalog ? await catalog.resolve(nameOrId) : undefined;
     if (!ds) {

@@ -4,7 +4,7 @@
  * columns, visualizations and principals; their context flags (for menus), icons (codicon ids) and
  * tooltip lines. The provider (provider.ts) turns them into TreeItems.
  */
-import type { Column } from '../../../server/src/protocol';
+import type { Column } from '../../../common/src/model';
 import type { Catalog } from '../catalog';
 import type { HeaderCategory, HeaderSort, MetadataType, ObjectHeader, Principal, ServiceApi } from '../service';
 import type { PageFetcher } from './paging';

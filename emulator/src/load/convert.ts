@@ -16,7 +16,7 @@
  * a null. Fractions of seconds (after `%S`, or `%f`) keep microseconds unless `skip_second_fraction` is
  * set. Epoch values and `%z` offsets are read in UTC.
  */
-import type { ColumnDataType } from '../../../server/src/protocol';
+import type { ColumnDataType } from '../../../common/src/model';
 
 /** The conversion options taken from a load definition's `format`. */
 export interface ConvertOptions {

@@ -1,5 +1,5 @@
 /**
- * Compiles a parsed search query (server/src/language/ast.ts) over one data source to DuckDB SQL.
+ * Compiles a parsed search query (common/src/language/ast.ts) over one data source to DuckDB SQL.
  *
  * Semantics (seed 4.3, 8; field notes 1.2, 2):
  * - Listed attributes and bucketed dates group the rows; listed measures are aggregated (their default
@@ -23,8 +23,8 @@
  * - Anything not executed (`vs`, `in`, `near`, `for each` on date filters, …) throws a `QueryError`
  *   naming it; nothing is made up. Values are bound parameters and identifiers are quoted.
  */
-import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../server/src/language/ast';
-import type { ColumnDataType } from '../../../server/src/protocol';
+import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
+import type { ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../catalog';
 import { isDate, isNumeric, quoteIdent } from '../engine';
 

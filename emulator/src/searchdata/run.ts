@@ -3,7 +3,7 @@
  * DuckDB SQL (compile.ts), runs one page of it and shapes the result (seed 2.5, field notes 1.2-1.4).
  */
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
-import { parseQuery } from '../../../server/src/language/parser';
+import { parseQuery } from '../../../common/src/language/parser';
 import type { Catalog, LogicalTable } from '../catalog';
 import type { Engine } from '../engine';
 import { compileSearch, type CompiledQuery, QueryError, type SqlParam } from './compile';

@@ -19,12 +19,12 @@ import {
   type Position,
   type Range,
 } from 'vscode-languageserver-types';
-import type { Column, ColumnDataType, DataSourceColumns } from '../protocol';
-import type { DateBucket } from './ast';
-import { AGGREGATIONS, COMPARISON_OPERATORS, DATE_BUCKETS, KEYWORDS, TEXT_OPERATORS, findKeyword, type KeywordCategory, type KeywordInfo } from './keywords';
+import type { Column, ColumnDataType, DataSourceColumns } from '../../../common/src/model';
+import type { DateBucket } from '../../../common/src/language/ast';
+import { AGGREGATIONS, COMPARISON_OPERATORS, DATE_BUCKETS, KEYWORDS, TEXT_OPERATORS, findKeyword, type KeywordCategory, type KeywordInfo } from '../../../common/src/language/keywords';
 import type { ServiceContext } from './languageService';
-import { tokenize, type Token } from './lexer';
-import { dataSourceAt, tokenAt } from './parser';
+import { tokenize, type Token } from '../../../common/src/language/lexer';
+import { dataSourceAt, tokenAt } from '../../../common/src/language/parser';
 import type { CancellationLike, CompletionItemData, LanguageSettings } from './types';
 
 /** The answer to a cancelled request (LSP: an incomplete empty list makes the client ask again). */

@@ -7,7 +7,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FormattingOptions, Range, TextEdit } from 'vscode-languageserver-types';
 import type { ServiceContext } from './languageService';
-import type { Token } from './lexer';
+import type { Token } from '../../../common/src/language/lexer';
 
 /**
  * Formatting edits, as small as possible (one per changed gap or token):

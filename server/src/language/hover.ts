@@ -9,12 +9,12 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
-import type { DataSource } from '../protocol';
+import type { DataSource } from '../../../common/src/model';
 import { columnMarkdown, findColumn, keywordMarkdown } from './completion';
-import { findKeyword } from './keywords';
+import { findKeyword } from '../../../common/src/language/keywords';
 import type { ServiceContext } from './languageService';
-import type { Token } from './lexer';
-import { dataSourceAt } from './parser';
+import type { Token } from '../../../common/src/language/lexer';
+import { dataSourceAt } from '../../../common/src/language/parser';
 import type { CancellationLike, LanguageSettings } from './types';
 
 /**

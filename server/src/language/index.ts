@@ -3,15 +3,15 @@
  * (the emulator's searchdata uses `parseQuery`), the keyword catalogue, the diagnostic codes and the AST
  * and interface types.
  */
-export * from './ast';
+export * from '../../../common/src/language/ast';
 export * from './types';
-export * as diagnosticCodes from './diagnosticCodes';
+export * as diagnosticCodes from '../../../common/src/language/diagnosticCodes';
 export { getLanguageService, type ServiceContext } from './languageService';
-export { parseDocument, parseQuery, parseTokens, tokenAt, queryAt, clauseAt, dataSourceAt } from './parser';
-export { tokenize, type Token, type TokenKind } from './lexer';
+export { parseDocument, parseQuery, parseTokens, tokenAt, queryAt, clauseAt, dataSourceAt } from '../../../common/src/language/parser';
+export { tokenize, type Token, type TokenKind } from '../../../common/src/language/lexer';
 export {
   KEYWORDS, findKeyword, findDateBucket, DATE_BUCKETS, AGGREGATIONS, TEXT_OPERATORS, COMPARISON_OPERATORS, RANGE_OPERATORS, DATE_UNITS,
   type KeywordInfo, type KeywordCategory,
-} from './keywords';
+} from '../../../common/src/language/keywords';
 export { SEMANTIC_TOKEN_LEGEND } from './semanticTokens';
 export { closest, editDistance, type UnknownColumnData } from './validation';

@@ -7,17 +7,18 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CodeActionContext, CompletionList, Diagnostic, Hover, Position, Range } from 'vscode-languageserver-types';
-import type { TsqDocument } from './ast';
+import type { TsqDocument } from '../../../common/src/language/ast';
 import { getCodeActions } from './codeActions';
 import { doComplete, doResolve } from './completion';
 import { format } from './format';
 import { doHover } from './hover';
-import { tokenize, type Token } from './lexer';
-import { parseDocument } from './parser';
+import { tokenize, type Token } from '../../../common/src/language/lexer';
+import { parseDocument } from '../../../common/src/language/parser';
 import { getQueries } from './queries';
 import { getSemanticTokens } from './semanticTokens';
 import { findDocumentSymbols } from './symbols';
-import { COLUMN_DATA_TYPES, MAX_COLUMN_VALUES, type Column, type DataSource, type DataSourceColumns } from '../protocol';
+import { MAX_COLUMN_VALUES } from '../../../common/src/protocol';
+import { COLUMN_DATA_TYPES, type Column, type DataSource, type DataSourceColumns } from '../../../common/src/model';
 import type { CancellationLike, CatalogProvider, LanguageService, LanguageServiceOptions, LanguageSettings } from './types';
 import { doValidation } from './validation';
 

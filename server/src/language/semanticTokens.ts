@@ -5,9 +5,9 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver-types';
-import { findKeyword } from './keywords';
+import { findKeyword } from '../../../common/src/language/keywords';
 import type { ServiceContext } from './languageService';
-import type { Token } from './lexer';
+import type { Token } from '../../../common/src/language/lexer';
 
 /**
  * The legend the server announces. Token types (LSP standard names):

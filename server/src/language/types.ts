@@ -20,8 +20,9 @@ import type {
   SemanticTokens,
   TextEdit,
 } from 'vscode-languageserver-types';
-import type { DataSource, DataSourceColumns, DocumentQuery } from '../protocol';
-import type { TsqDocument } from './ast';
+import type { DocumentQuery } from '../../../common/src/protocol';
+import type { DataSource, DataSourceColumns } from '../../../common/src/model';
+import type { TsqDocument } from '../../../common/src/language/ast';
 
 /** A cancellation signal; compatible with LSP's `CancellationToken`. */
 export interface CancellationLike {

@@ -9,10 +9,10 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import type { Column, DataSource, DataSourceColumns } from '../protocol';
-import type { Clause, ColumnRef, Query, Span } from './ast';
-import * as codes from './diagnosticCodes';
-import { TEXT_OPERATORS } from './keywords';
+import type { Column, DataSource, DataSourceColumns } from '../../../common/src/model';
+import type { Clause, ColumnRef, Query, Span } from '../../../common/src/language/ast';
+import * as codes from '../../../common/src/language/diagnosticCodes';
+import { TEXT_OPERATORS } from '../../../common/src/language/keywords';
 import { isKnownDataType, type ServiceContext } from './languageService';
 import type { CancellationLike, CatalogProvider, LanguageSettings } from './types';
 

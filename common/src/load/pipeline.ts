@@ -10,7 +10,7 @@
  * - 401 on a chunk → the service refused that chunk before taking it (seed 7 "Unable to verify user"),
  *   so after a new login the same chunk (re-read from the file) is sent once more; a chunk whose fate is
  *   unknown (dropped connection) is never sent again (field notes 4.5);
- * - `node_address` → `client/src/api` sends the cycle's calls to that node after a login there (field notes 4.4);
+ * - `node_address` → `common/src/api` sends the cycle's calls to that node after a login there (field notes 4.4);
  * - a failed or timed-out CommitLoad → the status is read to learn what happened: still INGESTING
  *   means the commit never took effect (the cycle is aborted, or committed again after a 401), otherwise
  *   the status is polled to its end before anything is reported;

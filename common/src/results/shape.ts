@@ -9,7 +9,7 @@
  * gives (`Month(date)`, `Total delay`, `Average delay`: field notes 1.2 and the emulator's compile.ts
  * naming), the data source's columns when known (`tsq/columns`), and last from the values themselves.
  */
-import type { Column, ColumnDataType } from '../../../server/src/protocol';
+import type { Column, ColumnDataType } from '../model';
 
 /** A cell as searchdata sends it: string, number, boolean or null; dates are epoch seconds (field notes 1.2). */
 export type CellValue = string | number | boolean | null;

@@ -6,7 +6,7 @@
  * are JSON-encoded strings (field notes 0). Every call sends `X-Requested-By: ThoughtSpot` and
  * `Accept: application/json` (see `session.ts`) and takes an `AbortSignal`.
  */
-import { COLUMN_DATA_TYPES, type Column, type ColumnDataType, type DataSourceColumns } from '../../../server/src/protocol';
+import { COLUMN_DATA_TYPES, type Column, type ColumnDataType, type DataSourceColumns } from '../model';
 import type { HttpSession } from './session';
 import { ServiceError } from './errors';
 

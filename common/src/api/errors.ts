@@ -1,5 +1,5 @@
 /**
- * Typed errors of the Analytics Service client (`client/src/api`).
+ * Typed errors of the Analytics Service client (`common/src/api`).
  *
  * Every failed call throws a `ServiceError` (or a subclass) that carries the HTTP status, the service's
  * own message text, the operation's name, and the method and path (never the query string's secrets, never

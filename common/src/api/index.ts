@@ -15,7 +15,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { DataSourceColumns } from '../../../server/src/protocol';
+import type { DataSourceColumns } from '../model';
 import { createDispatcher, HttpSession, type RequestLogInfo } from './session';
 import {
   PublicApi,

@@ -9,7 +9,7 @@
 import chardet from 'chardet';
 import Papa from 'papaparse';
 import { parse as parseCsv } from 'csv-parse/sync';
-import type { ColumnDataType } from '../../../server/src/protocol';
+import type { ColumnDataType } from '../model';
 import { RecordBoundaryScanner } from './chunker';
 import { defaultFormat, strptimeRegExp, type FullFormat } from './values';
 

@@ -7,7 +7,7 @@
  *
  * Pure: no `vscode`, no I/O.
  */
-import type { ColumnDataType } from '../../../server/src/protocol';
+import type { ColumnDataType } from '../model';
 import type { LoadDefinition } from '../api';
 
 /** The `format` of a load definition with every member present (the seed's defaults filled in). */

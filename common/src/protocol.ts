@@ -1,0 +1,68 @@
+/**
+ * The catalog protocol between the TSQ language server and the extension (docs/architecture.md, "The
+ * catalog protocol"). The server never talks HTTP: it asks the client, which owns the connection and
+ * the session. Every custom message is declared here once as a typed request or notification type
+ * (`RequestType<P, R>` of vscode-jsonrpc, as vscode-eslint declares its own), and both sides use these
+ * constants, so a change of a message's shape is a type error on both sides.
+ *
+ * This module imports neither `vscode` nor `vscode-languageserver`.
+ */
+import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type { DataSource, DataSourceColumns } from './model';
+
+
+/** Params of `tsq/columns`. */
+export interface ColumnsParams {
+  /** A data source name or GUID, as written after `@datasource`. */
+  dataSource: string;
+}
+
+/** Params of `tsq/columnValues`. */
+export interface ColumnValuesParams {
+  /** A data source name or GUID. */
+  dataSource: string;
+  /** The column name (without brackets). */
+  column: string;
+  /** What the user typed of the value so far (without the opening quote); may be empty. */
+  prefix: string;
+}
+
+/** Params of `tsq/queries`. */
+export interface QueriesParams {
+  /** The document URI, as the client knows it. */
+  uri: string;
+}
+
+/** One query of a `.tsq` document, as answered by `tsq/queries`. */
+export interface DocumentQuery {
+  /** The query's range in the document (LSP positions, UTF-16 characters). */
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  /** The query text to send to searchdata: the query's own text with comments removed, trimmed. */
+  text: string;
+  /** The data source name or GUID in force for this query (its `@datasource`, else `tsq.defaultDataSource`), or null when none. */
+  dataSource: string | null;
+}
+
+/** Maximum number of values answered by `tsq/columnValues`. */
+export const MAX_COLUMN_VALUES = 50;
+
+/**
+ * Server → client: every data source of the active connection. Sent when completing `@datasource` and
+ * validating it. Result: `DataSource[]`.
+ */
+export const DataSourcesRequest = new RequestType0<DataSource[], void>('tsq/dataSources');
+
+/**
+ * Server → client: the columns of one data source (by name or GUID); `null` when unknown. Sent the first
+ * time a document refers to that data source, then cached until `tsq/catalogChanged`.
+ */
+export const ColumnsRequest = new RequestType<ColumnsParams, DataSourceColumns | null, void>('tsq/columns');
+
+/** Server → client: up to `MAX_COLUMN_VALUES` values of a column that start with a prefix, for completion after a comparison operator. */
+export const ColumnValuesRequest = new RequestType<ColumnValuesParams, string[], void>('tsq/columnValues');
+
+/** Client → server notification: the catalog changed (connection switch, Refresh Catalog, the service back); the server drops its cache and re-validates. */
+export const CatalogChangedNotification = new NotificationType<Record<string, never>>('tsq/catalogChanged');
+
+/** Client → server: the queries of a document, for Run Query and its CodeLens. */
+export const QueriesRequest = new RequestType<QueriesParams, DocumentQuery[], void>('tsq/queries');
