@@ -8,7 +8,8 @@
 // The bundles are self-contained, so vsce runs with --no-dependencies; .vscodeignore is an
 // allow-list of what goes in. README.md links to files of the repository (docs/*.png, emulator/README.md);
 // the manifest names no repository to rewrite them against, so vsce would refuse them: they are kept
-// as written (--no-rewrite-relative-links). Prints the .vsix path on its last line; exits non-zero on failure.
+// as written (--no-rewrite-relative-links). A build for release (without --no-build) first runs the
+// type check and the linter and refuses to package when either fails. Prints the .vsix path on its last line; exits non-zero on failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -29,6 +30,11 @@ function run(what, cmd, cmdArgs) {
   }
 }
 
+if (!noBuild) {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  run('the type check (npm run typecheck)', npm, ['run', '--silent', 'typecheck']);
+  run('the linter (npm run lint)', npm, ['run', '--silent', 'lint']);
+}
 if (!noBuild) run('production build', process.execPath, [join(root, 'esbuild.mjs'), '--production']);
 for (const f of ['dist/client.js', 'dist/server.js']) {
   if (!existsSync(join(root, f))) {

@@ -4,6 +4,9 @@
 // runs every `*.test.ts` under test/ (or under the folders named on the command line).
 //   node scripts/run-tests.mjs                 all tiers
 //   node scripts/run-tests.mjs unit protocol   only test/unit and test/protocol
+// A run of every tier (no folder named) first runs the gates, the type check (`tsc --noEmit`) and
+// the linter (ESLint with typescript-eslint, including the import boundaries of the layout); either
+// failing fails the run before any test, as a failed test would.
 // The end-to-end tier needs the tools that scripts/install-e2e-tools.sh installs; CI sets
 // TSQ_E2E_REQUIRED=1 so that missing tools fail the run instead of skipping it.
 import { spawnSync } from 'node:child_process';
@@ -25,6 +28,20 @@ function findTests(dir) {
     } else if (name.endsWith('.test.ts')) out.push(p);
   }
   return out;
+}
+
+/** Runs one gate (an npm script) and exits with its status when it fails. */
+function gate(script) {
+  console.log(`> npm run ${script}`);
+  const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', script], { stdio: 'inherit', cwd: root });
+  if (r.status !== 0) {
+    console.error(`npm test: ${script} failed; no test was run.`);
+    process.exit(r.status ?? 1);
+  }
+}
+if (tiers.length === 0) {
+  gate('typecheck');
+  gate('lint');
 }
 
 const build = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { stdio: 'inherit', cwd: root });

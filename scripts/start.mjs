@@ -168,7 +168,8 @@ function startChild(name, cmd, args, { ready, timeoutMs, env }) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      err ? ko(err) : ok(match);
+      if (err) ko(err);
+      else ok(match);
     };
     const onData = (buf) => {
       const s = buf.toString();

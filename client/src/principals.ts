@@ -49,7 +49,7 @@ export function parsePrincipalsFile(text: string, file: string): unknown[] {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${file} is not valid JSON (${errorMessage(e)})`);
+    throw new Error(`${file} is not valid JSON (${errorMessage(e)})`, { cause: e });
   }
   const list = Array.isArray(value) ? value : Array.isArray((value as { principals?: unknown })?.principals) ? (value as { principals: unknown[] }).principals : undefined;
   if (!list) throw new Error(`${file} must hold a JSON array of principals (users and groups)`);

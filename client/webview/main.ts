@@ -16,7 +16,7 @@ import 'tabulator-tables/dist/css/tabulator_simple.min.css';
 import './results.css';
 import { formatCell, formatNumber, isNumericColumn, statusLine } from '../../common/src/results/format';
 import { chartData, chooseChart, compareCells, type CellValue, type ChartKind, type ResultColumn } from '../../common/src/results/shape';
-import type { CopyFormat, HostMessage, WebviewMessage, WebviewProbe } from '../src/results/messages';
+import type { CopyFormat, HostMessage, WebviewMessage, WebviewProbe } from '../../common/src/results/messages';
 
 Chart.register(...registerables);
 

@@ -76,7 +76,7 @@ export interface AnswerBook extends Header {
 }
 
 /** A tag (`TAG`). */
-export interface Tag extends Header {}
+export type Tag = Header;
 
 /** A stored user: the password is kept only as an scrypt hash (`salt` and `hash` hex). */
 export interface StoredUser {

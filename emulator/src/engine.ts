@@ -6,7 +6,7 @@
  * service, named `database.schema` with the names as declared in the seed (DuckDB compares identifiers
  * case-insensitively, as the service does). Column names are kept as declared.
  */
-import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import type { ColumnDataType } from '../../common/src/model';
 

@@ -11,7 +11,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ColumnDataType } from '../../common/src/model';
 import { COLUMN_DATA_TYPES } from '../../common/src/model';
 import { hashPassword } from './auth';
-import type { AnswerBook, Catalog, DefaultAggr, Header, LogicalColumn, LogicalTable } from './catalog';
+import type { AnswerBook, Catalog, DefaultAggr, Header, LogicalColumn } from './catalog';
 import { PRIVILEGES } from './catalog';
 import type { Privilege } from './context';
 import type { Engine } from './engine';
@@ -92,7 +92,7 @@ export function readSeedFolder(dir: string): SeedModel {
   try {
     model = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as SeedModel;
   } catch (e) {
-    throw new Error(`cannot read the seed model ${join(dir, 'model.json')}: ${(e as Error).message}`);
+    throw new Error(`cannot read the seed model ${join(dir, 'model.json')}: ${(e as Error).message}`, { cause: e });
   }
   for (const t of model.tables ?? []) {
     if ((t as { select?: unknown }).select !== undefined) throw new Error(`seed table ${t.name}: "select" is not a model.json member`);

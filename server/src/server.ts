@@ -86,7 +86,7 @@ function formatError(message: string, error: unknown): string {
 }
 
 /** A response error's data is method-specific (e.g. `DiagnosticServerCancellationData`); ours carries none. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type AnyResponseError = ResponseError<any>;
 
 /** The answer to a cancelled request (LSP `RequestCancelled`). */
@@ -111,7 +111,7 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
   function runSafeAsync<T>(func: () => Promise<T>, errorValue: T, what: string, token: CancellationToken): Promise<T | AnyResponseError> {
     return new Promise((resolve) => {
       let settled = false;
-      let onCancel: Disposable | undefined;
+      let onCancel: Disposable | undefined; // eslint-disable-line prefer-const -- assigned after settle is declared, which it calls
       const settle = (value: T | AnyResponseError) => {
         if (settled) return;
         settled = true;

@@ -339,7 +339,7 @@ async function startService(what: string, cmd: string, args: string[], opts: { l
     return { service, match };
   } catch (err) {
     await service.stop();
-    throw new Error(`${what} did not start: ${(err as Error).message}\n--- last output (${opts.log}) ---\n${text.slice(-3000)}`);
+    throw new Error(`${what} did not start: ${(err as Error).message}\n--- last output (${opts.log}) ---\n${text.slice(-3000)}`, { cause: err });
   }
 }
 

@@ -3,8 +3,8 @@
 // paging and formats, and SQL-injection attempts through values and column names.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { AnalyticsServiceClient, AuthenticationError, PermissionError, ServiceError, type ObjectHeader } from '../../common/src/api';
-import { ADMIN, ANALYST, FLIGHTS_SQL, countRows, startLive, type Live } from './client-support';
+import { type AnalyticsServiceClient, AuthenticationError, PermissionError, ServiceError, type ObjectHeader } from '../../common/src/api';
+import { ANALYST, FLIGHTS_SQL, countRows, startLive, type Live } from './client-support';
 import { DEMO_QUERIES, MORE_QUERIES } from './client-queries';
 
 let live: Live;

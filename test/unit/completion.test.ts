@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { CompletionItemKind, InsertTextFormat, MarkupContent, TextEdit, type CompletionItem, type CompletionList } from 'vscode-languageserver-types';
+import { CompletionItemKind, InsertTextFormat, type MarkupContent, type TextEdit, type CompletionItem, type CompletionList } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../server/src/language/languageService';
 import type { CatalogProvider, LanguageSettings } from '../../server/src/language/types';
 import { carsCatalog, datasetValues, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';

@@ -21,9 +21,10 @@ import type { TsqLanguageClient } from '../languageClient';
 import { getLog } from '../log';
 import { errorMessage } from '../service';
 import { QueriesRequest, type DocumentQuery } from '../../../common/src/protocol';
+import type { Column } from '../../../common/src/model';
 import type { ObjectNode } from '../tree/nodes';
 import { copyAsText, writeAnswer } from '../../../common/src/results/export';
-import type { WebviewMessage, WebviewProbe } from './messages';
+import type { WebviewMessage, WebviewProbe } from '../../../common/src/results/messages';
 import { ResultsPanel, RESULTS_VIEW_TYPE, type TabData } from './panel';
 import { describeColumns, selectionQueryText, type CellValue } from '../../../common/src/results/shape';
 
@@ -200,7 +201,7 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
   };
 
   /** Resolves a data source name or GUID to its GUID and catalog columns. */
-  const resolveDataSource = async (nameOrId: string): Promise<{ id: string; name: string; columns?: import('../../../common/src/model').Column[] }> => {
+  const resolveDataSource = async (nameOrId: string): Promise<{ id: string; name: string; columns?: Column[] }> => {
     const catalog = await deps.catalog();
     const ds = catalog ? await catalog.resolve(nameOrId) : undefined;
     if (!ds) {

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { HostMessage, WebviewMessage, WebviewProbe } from './messages';
+import type { HostMessage, WebviewMessage, WebviewProbe } from '../../../common/src/results/messages';
 import type { CellValue, ResultColumn } from '../../../common/src/results/shape';
 
 /** View type of the results webview panel (also its serializer's). */

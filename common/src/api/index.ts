@@ -96,7 +96,7 @@ export class AnalyticsServiceClient {
   constructor(private readonly options: AnalyticsServiceClientOptions) {
     for (const u of [options.url, options.loadUrl]) {
       if (u === undefined) continue;
-      let ok = false;
+      let ok: boolean;
       try {
         ok = /^https?:$/.test(new URL(u).protocol);
       } catch {

@@ -10,7 +10,7 @@
  * Retries: upload and commit are never re-sent (field notes 4.5: "re-sending a chunk could duplicate rows");
  * status, bad records, input summary, abort and ping are re-sent once after a re-login on 401.
  */
-import { Readable } from 'node:stream';
+import { type Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { HttpSession } from './session';
 import { ConnectionError, LoadFailedError, ServiceError } from './errors';

@@ -643,8 +643,8 @@ class ClauseParser {
       case 'bottom': {
         this.i++;
         const num = this.peek();
-        let n = 10;
-        let end = tok.end;
+        const n = 10;
+        const end = tok.end;
         const clause: Clause = { kind: 'topBottom', direction: name, n, start: tok.start, end };
         if (num && num.kind === 'number' && /^\d+$/.test(num.value)) {
           // `top 2 days ago` is no top N: leave the number to the date.

@@ -188,7 +188,6 @@ export async function* planChunks(source: AsyncIterable<Uint8Array>, opts: Chunk
   if (headerPending && offset > bomBytes) {
     // the whole input is the header (no newline after it)
     header = { start: bomBytes, end: offset };
-    headerPending = false;
   }
   if (!layoutSent) yield { kind: 'layout', bomBytes, ...(header ? { header } : {}) };
   if (chunkStart >= 0 && chunkStart < offset) {

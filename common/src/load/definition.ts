@@ -157,7 +157,7 @@ export function parseSavedDefinition(text: string, where = 'the load definition'
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${where} is not valid JSON: ${(e as Error).message}`);
+    throw new Error(`${where} is not valid JSON: ${(e as Error).message}`, { cause: e });
   }
   const o = v as SavedLoadDefinition;
   if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error(`${where} must be a JSON object with target, format, load_options and advanced_options (seed 2.2)`);

@@ -13,7 +13,7 @@ import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
 import { copyText } from './format';
 import type { CellValue, ResultColumn } from './shape';
-import type { CopyFormat } from '../../../client/src/results/messages';
+import type { CopyFormat } from './messages';
 
 /** Text of copied cells: TSV and CSV with a header row, JSON an array of objects keyed by column name. */
 export function copyAsText(format: CopyFormat, columns: readonly ResultColumn[], rows: readonly (readonly CellValue[])[]): string {

@@ -101,9 +101,9 @@ export class RecordSplitter {
       let lines = 0; // line breaks inside the record
       let error: string | undefined;
       let p = pos;
-      let complete = false;
-      let recordEnd = -1; // index of the record's line break (or n)
-      let next = -1; // index after the line break
+      let complete: boolean;
+      let recordEnd: number; // index of the record's line break (or n)
+      let next: number; // index after the line break
       for (;;) {
         // one field starting at p
         if (p < n && buf.charCodeAt(p) === this.quote) {

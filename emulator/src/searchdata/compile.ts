@@ -586,7 +586,7 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   params.push(...allParams);
 
   // Layer 2: growth (a window over the grouped rows).
-  let cols = [...ordered.map((x) => x.alias)];
+  const cols = [...ordered.map((x) => x.alias)];
   const outNames = ordered.map((x) => x.name);
   const outKinds = ordered.map((x) => x.kind);
   if (growthItem) {

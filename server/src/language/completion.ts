@@ -152,7 +152,7 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
       const items = constantItems(context);
       let isIncomplete = false;
       if (ctx.catalog && dataSource) {
-        let values: string[] = [];
+        let values: string[];
         try {
           values = await ctx.catalog.getColumnValues(dataSource, col?.name ?? context.column, context.prefix, token);
         } catch {

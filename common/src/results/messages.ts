@@ -7,7 +7,7 @@
  * pinboard (Show Data). Each tab gets `start`, then `columns` with the first page, then `rows` per
  * page until `done`, or `error` / `cancelled`.
  */
-import type { CellValue, ChartKind, ResultColumn } from '../../../common/src/results/shape';
+import type { CellValue, ChartKind, ResultColumn } from './shape';
 
 /** Host → webview. */
 export type HostMessage =
