@@ -11,6 +11,7 @@ import { getLog, logRequest } from './log';
 import { errorMessage, errorStatus, type ServiceApi } from './service';
 import type { AnalyticsServiceClient } from '../../common/src/api';
 import { createService, type Service } from './serviceAdapter';
+import { httpTimeouts } from './httpSettings';
 import { loopbackDemoPassword, splitPasswords } from './settingsMigration';
 
 /** One entry of `tsq.connections`. */
@@ -247,7 +248,7 @@ export class ConnectionManager implements vscode.Disposable {
       return false;
     }
     this.setState({ name: cfg.name, state: 'connecting' });
-    const api = createService(cfg, async () => (await this.secrets.get(SECRET_PREFIX + cfg.name)) ?? '', logRequest);
+    const api = createService(cfg, async () => (await this.secrets.get(SECRET_PREFIX + cfg.name)) ?? '', logRequest, httpTimeouts());
     try {
       await api.login();
     } catch (e) {

@@ -3,7 +3,7 @@
  * its password read from a callback at each login (SecretStorage in the extension), every request
  * reported to `onRequest` for the `TSQ` log. No `vscode` here.
  */
-import { AnalyticsServiceClient, type RequestLogInfo } from '../../common/src/api';
+import { AnalyticsServiceClient, type HttpTimeouts, type RequestLogInfo } from '../../common/src/api';
 import { parsePrincipals } from './principals';
 import type { ListHeadersParams, ObjectHeader, ServiceApi } from './service';
 
@@ -22,10 +22,11 @@ export interface Service extends ServiceApi {
 }
 
 /**
- * Builds the service of one connection.
+ * Builds the service of one connection. `timeouts` are the deadlines of its calls in seconds (read at
+ * each call, so a live object can change them; see client/src/httpSettings.ts).
  * @throws TypeError when the URL is not an absolute http(s) URL.
  */
-export function createService(conn: ServiceConnection, getPassword: () => string | Promise<string>, onRequest?: (r: RequestLogInfo) => void): Service {
+export function createService(conn: ServiceConnection, getPassword: () => string | Promise<string>, onRequest?: (r: RequestLogInfo) => void, timeouts?: HttpTimeouts): Service {
   const client = new AnalyticsServiceClient({
     url: conn.url,
     loadUrl: conn.loadUrl || undefined,
@@ -34,6 +35,7 @@ export function createService(conn: ServiceConnection, getPassword: () => string
     caFile: conn.caFile || undefined,
     rejectUnauthorized: conn.rejectUnauthorized,
     onRequest,
+    timeouts,
   });
   return {
     client,

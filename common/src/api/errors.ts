@@ -86,6 +86,41 @@ export class ConnectionError extends ServiceError {
   }
 }
 
+/** Which deadline ran out: opening the connection, the first byte of the answer, or a pause inside its body. */
+export type TimeoutPhase = 'connect' | 'headers' | 'body';
+
+/**
+ * A call ran out of one of its deadlines (common/src/api/session.ts, `callDeadlines`): the service did
+ * not answer in time. Its message names the host, the call, how long was waited and the setting that
+ * sets the deadline, e.g. "searchData (POST /callosum/…/searchdata) got no answer from host:8088 within
+ * 120 s; the service may be overloaded or unreachable. Try again, or raise tsq.http.queryTimeout."
+ */
+export class TimeoutError extends ConnectionError {
+  /** `host:port` of the service. */
+  readonly host: string;
+  readonly phase: TimeoutPhase;
+  /** The deadline that ran out, in ms. */
+  readonly timeoutMs: number;
+  /** The setting (or option) that sets this deadline. */
+  readonly setting: string;
+  constructor(info: Omit<ServiceErrorInfo, 'status' | 'serviceMessage'> & { host: string }, cause: unknown, phase: TimeoutPhase, timeoutMs: number, setting: string) {
+    super(info, cause, false);
+    const what = `${info.operation} (${info.method} ${info.path})`;
+    const secs = `${Math.round(timeoutMs / 100) / 10} s`;
+    const happened =
+      phase === 'connect'
+        ? `could not open a connection to ${info.host} within ${secs}`
+        : phase === 'headers'
+          ? `got no answer from ${info.host} within ${secs}`
+          : `stopped receiving the answer from ${info.host} for ${secs}`;
+    this.message = `${what} ${happened}; the service may be overloaded or unreachable. Try again, or raise ${setting}.`;
+    this.host = info.host;
+    this.phase = phase;
+    this.timeoutMs = timeoutMs;
+    this.setting = setting;
+  }
+}
+
 /**
  * A load cycle finished without success: its status had a code other than OK (e.g. LOAD_FAILED, field
  * notes 4.3), and `serviceMessage` is the status message (seed 3: "the status message is the error").

@@ -16,7 +16,7 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { DataSourceColumns } from '../model';
-import { createDispatcher, HttpSession, type RequestLogInfo } from './session';
+import { createDispatcher, HttpSession, type HttpTimeouts, type RequestLogInfo } from './session';
 import {
   PublicApi,
   type CallOptions,
@@ -35,7 +35,8 @@ import { ChunkSourceError, LoadApi, type LoadDefinition, type LoadStatus, type P
 import { splitCsvChunks } from './chunks';
 
 export * from './errors';
-export type { RequestLogInfo, TransportOptions, QueryValue } from './session';
+export type { RequestLogInfo, TransportOptions, QueryValue, HttpTimeouts, DeadlineClass } from './session';
+export { DEFAULT_HTTP_TIMEOUTS, callDeadlines, deadlineClassOf } from './session';
 export * from './publicApi';
 export * from './loadApi';
 export { splitCsvChunks } from './chunks';
@@ -63,6 +64,8 @@ export interface AnalyticsServiceClientOptions {
   onRequest?: (info: RequestLogInfo) => void;
   /** An undici dispatcher to use instead of the client's own (its TLS options then apply). */
   dispatcher?: Dispatcher;
+  /** Deadlines of every call in seconds (connect, first byte, idle body); see `HttpTimeouts` in session.ts. */
+  timeouts?: HttpTimeouts;
 }
 
 /** Options of `loadCsv`. */
@@ -108,8 +111,8 @@ export class AnalyticsServiceClient {
     this.dispatcher = createDispatcher(options);
     this.ownsDispatcher = !options.dispatcher;
     const password = async () => (options.getPassword ? await options.getPassword() : (options.password as string));
-    this.publicSession = new HttpSession(options.url, this.dispatcher, async (s, signal) => PublicApi.login(s, options.username, await password(), signal), options.onRequest);
-    const loadSession = (origin: string) => new HttpSession(origin, this.dispatcher, async (s, signal) => LoadApi.login(s, options.username, await password(), signal), options.onRequest);
+    this.publicSession = new HttpSession(options.url, this.dispatcher, async (s, signal) => PublicApi.login(s, options.username, await password(), signal), options.onRequest, options.timeouts);
+    const loadSession = (origin: string) => new HttpSession(origin, this.dispatcher, async (s, signal) => LoadApi.login(s, options.username, await password(), signal), options.onRequest, options.timeouts);
     this.public = new PublicApi(this.publicSession);
     this.load = new LoadApi(loadSession(options.loadUrl ?? options.url), loadSession, options.ignoreNodeRedirect);
   }

@@ -11,11 +11,19 @@
  *   4.5). Its 401 is thrown, and the session logs in again before its next call.
  * - The session cookie is per node (field notes 4.4): the load API's redirected node gets its own session.
  *
+ * Deadlines (issue 13): every call has three, so that a service that stops answering ends a call with a
+ * `TimeoutError` instead of a wait without end: a connect timeout (the TCP and TLS handshake, undici's
+ * `connectTimeout`), a first-byte timeout (from the request written to the response headers, undici's
+ * `headersTimeout`) and an idle-body timeout (the longest pause between two pieces of the answer,
+ * undici's `bodyTimeout`). Their lengths depend on the call (`deadlineClassOf`): metadata calls are short,
+ * searches and uploads longer, and a chunk upload's first-byte deadline grows with its size (the service
+ * parses the chunk before it answers). `HttpTimeouts` sets them, in seconds.
+ *
  * No function here logs or puts in an error a password, a cookie or a query string.
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request, type Dispatcher } from 'undici';
-import { ConnectionError, errorForResponse, serviceMessageOf, ServiceError } from './errors';
+import { ConnectionError, errorForResponse, serviceMessageOf, ServiceError, TimeoutError, type TimeoutPhase } from './errors';
 
 /** What `onRequest` is told about every HTTP exchange (no secrets: no query string, no body, no cookie). */
 export interface RequestLogInfo {
@@ -32,8 +40,86 @@ export interface RequestLogInfo {
   ms: number;
 }
 
+/**
+ * Kinds of calls with their own deadlines: `metadata` (login, object headers, details, users, a load's
+ * status and its small calls), `query` (searchdata, pinboarddata and the administration calls that do
+ * work on the service: user sync, view refresh), `upload` (a chunk upload and CommitLoad).
+ */
+export type DeadlineClass = 'metadata' | 'query' | 'upload';
+
+/** Operations (`CallRequest.operation`) that are not `metadata` calls; every other operation is. */
+const DEADLINE_CLASSES: Record<string, DeadlineClass> = {
+  searchData: 'query',
+  pinboardData: 'query',
+  syncUsers: 'query',
+  refreshView: 'query',
+  uploadChunk: 'upload',
+  commitLoad: 'upload',
+};
+
+/** The deadline class of an operation name (see `DeadlineClass`). */
+export function deadlineClassOf(operation: string): DeadlineClass {
+  return DEADLINE_CLASSES[operation] ?? 'metadata';
+}
+
+/**
+ * Deadlines of HTTP calls, in seconds (the extension's `tsq.http.*` settings). Each applies to the first
+ * byte of the answer and to every pause inside its body; `connect` to opening the connection. Zero or a
+ * negative number means no deadline.
+ */
+export interface HttpTimeouts {
+  /** Opening a connection (TCP and TLS). Default 10 s. */
+  connect?: number;
+  /** Metadata calls: login, object headers, details, users, a load's status. Default 30 s. */
+  metadata?: number;
+  /** searchdata, pinboarddata, user sync, view refresh. Default 120 s. */
+  query?: number;
+  /** A chunk upload and CommitLoad; a chunk gets `uploadPerMiB` more per MiB of its size. Default 120 s. */
+  upload?: number;
+  /** Seconds added to a chunk upload's deadline per MiB of the chunk. Default 2 s (the service parses the chunk before it answers). */
+  uploadPerMiB?: number;
+  /**
+   * The names under which a person sets each deadline, put in a `TimeoutError`'s message ("raise
+   * tsq.http.queryTimeout"). Default: `connect timeout`, `metadata timeout`, … .
+   */
+  settingNames?: Partial<Record<DeadlineClass | 'connect', string>>;
+}
+
+/** Default deadlines in seconds (see `HttpTimeouts`). */
+export const DEFAULT_HTTP_TIMEOUTS: Required<Omit<HttpTimeouts, 'settingNames'>> = { connect: 10, metadata: 30, query: 120, upload: 120, uploadPerMiB: 2 };
+
+/** The deadlines of one call in milliseconds (undefined: none). */
+export interface CallDeadlines {
+  /** First byte of the answer (undici `headersTimeout`). */
+  headersMs?: number;
+  /** Longest pause inside the body (undici `bodyTimeout`). */
+  bodyMs?: number;
+  /** The setting that sets them, for the error. */
+  setting: string;
+}
+
+/**
+ * The deadlines of one call: by its operation's class (`deadlineClassOf`), a chunk upload's first-byte
+ * deadline grown by `uploadPerMiB` per MiB of `bytes`.
+ */
+export function callDeadlines(timeouts: HttpTimeouts | undefined, operation: string, bytes?: number): CallDeadlines {
+  const kind = deadlineClassOf(operation);
+  const t = { ...DEFAULT_HTTP_TIMEOUTS, ...definedOnly(timeouts ?? {}) };
+  const base = t[kind];
+  const setting = timeouts?.settingNames?.[kind] ?? `${kind} timeout`;
+  if (!(base > 0)) return { setting };
+  const extra = kind === 'upload' && bytes && t.uploadPerMiB > 0 ? (bytes / (1024 * 1024)) * t.uploadPerMiB : 0;
+  return { headersMs: Math.round((base + extra) * 1000), bodyMs: Math.round(base * 1000), setting };
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => typeof v === 'number' && Number.isFinite(v))) as Partial<T>;
+}
+
 /** Transport options shared by every session of a client. */
 export interface TransportOptions {
+  /** Deadlines of every call, in seconds; defaults in `DEFAULT_HTTP_TIMEOUTS`. */
+  timeouts?: HttpTimeouts;
   /** PEM file of the certificate authority (or bundle) that signed the service's certificate; added to Node's defaults. */
   caFile?: string;
   /** PEM text of the CA, as an alternative to `caFile`. */
@@ -51,11 +137,17 @@ export function createDispatcher(opts: TransportOptions): Dispatcher {
   if (opts.dispatcher) return opts.dispatcher;
   const ca = opts.ca ?? (opts.caFile ? readFileSync(opts.caFile) : undefined);
   return new Agent({
-    connect: { ...(ca ? { ca } : {}), rejectUnauthorized: opts.rejectUnauthorized ?? true },
-    // loads and commits can take long on a real cluster; the caller's AbortSignal is the way to stop earlier
+    connect: { ...(ca ? { ca } : {}), rejectUnauthorized: opts.rejectUnauthorized ?? true, timeout: connectTimeoutMs(opts.timeouts) },
+    // each call sets its own first-byte and idle-body deadlines (callDeadlines); these are the ceilings
     headersTimeout: 10 * 60_000,
     bodyTimeout: 10 * 60_000,
   });
+}
+
+/** The connect deadline in ms (undici's `connect.timeout`; 0 for none). */
+export function connectTimeoutMs(timeouts: HttpTimeouts | undefined): number {
+  const s = timeouts?.connect ?? DEFAULT_HTTP_TIMEOUTS.connect;
+  return Number.isFinite(s) && s > 0 ? Math.round(s * 1000) : 0;
 }
 
 /** Query-string values; `undefined` and `null` are left out, arrays are sent as JSON (field notes 0). */
@@ -77,6 +169,8 @@ export interface CallRequest {
   /** False for the login call itself (no lazy login, no cookie required). Default true. */
   authenticated?: boolean;
   signal?: AbortSignal;
+  /** Size of a streamed body in bytes when known (a chunk's deadline grows with it; see `callDeadlines`). */
+  expectedBytes?: number;
 }
 
 /** A successful response, body read as text. */
@@ -117,6 +211,7 @@ export class HttpSession {
     private readonly dispatcher: Dispatcher,
     private readonly login: (session: HttpSession, signal?: AbortSignal) => Promise<void>,
     private readonly onRequest?: (info: RequestLogInfo) => void,
+    private readonly timeouts?: HttpTimeouts,
   ) {
     this.origin = new URL(origin).origin;
   }
@@ -198,6 +293,8 @@ export class HttpSession {
     const started = performance.now();
     const info = { operation: req.operation, method: req.method, path: req.path };
     let status = 0;
+    const bytes = req.expectedBytes ?? (typeof req.body === 'string' ? Buffer.byteLength(req.body) : Buffer.isBuffer(req.body) ? req.body.length : undefined);
+    const deadlines = callDeadlines(this.timeouts, req.operation, bytes);
     try {
       const res = await request(this.origin + req.path + encodeQuery(req.query), {
         method: req.method,
@@ -206,6 +303,7 @@ export class HttpSession {
         body: req.body as string | Buffer | undefined,
         signal: req.signal,
         dispatcher: this.dispatcher,
+        ...(deadlines.headersMs ? { headersTimeout: deadlines.headersMs, bodyTimeout: deadlines.bodyMs } : {}),
       });
       status = res.statusCode;
       const text = await res.body.text();
@@ -217,9 +315,25 @@ export class HttpSession {
       return { status, headers: res.headers, text };
     } catch (e) {
       if (e instanceof ServiceError) throw e;
+      const phase = timeoutPhaseOf(e);
+      if (phase && !req.signal?.aborted) {
+        const connect = phase === 'connect';
+        const ms = connect ? connectTimeoutMs(this.timeouts) : phase === 'headers' ? deadlines.headersMs : deadlines.bodyMs;
+        const setting = connect ? (this.timeouts?.settingNames?.connect ?? 'connect timeout') : deadlines.setting;
+        throw new TimeoutError({ ...info, host: new URL(this.origin).host }, e, phase, ms ?? 0, setting);
+      }
       throw new ConnectionError(info, e, req.signal?.aborted ?? false);
     } finally {
       this.onRequest?.({ ...info, origin: this.origin, status, ms: performance.now() - started });
     }
   }
+}
+
+/** Which deadline an undici error is (by its `code`), or undefined for any other error. */
+function timeoutPhaseOf(e: unknown): TimeoutPhase | undefined {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return 'headers';
+  if (code === 'UND_ERR_BODY_TIMEOUT') return 'body';
+  return undefined;
 }
