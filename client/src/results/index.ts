@@ -8,13 +8,18 @@
  * (common/src/protocol.ts). A run asks searchdata for a small first page (`FIRST_PAGE_ROWS`), shown as
  * soon as it arrives, then page by page (`batchsize` = `tsq.results.pageSize`, `pagenumber` 1, 2, …;
  * seed 4.2, field notes 1.4) until the answer is complete or `tsq.results.maxRows` rows came. Cancel (the progress
- * notification, the panel's Cancel button, or TSQ: Cancel Query) aborts the HTTP request.
+ * notification, the panel's Cancel button, or TSQ: Cancel Query) aborts every request of the run (one
+ * `AbortSignal` reaches the sign-in, the data-source lookup and each page) and ends the tab at once.
+ *
+ * `ResultsController` owns the state of the panels (the open panels, the runs in progress, the last run
+ * for automation, the search-error diagnostics); `registerResults` makes one and registers its commands.
  *
  * A document's panel is reused by its next run unless pinned; a pinned panel keeps its answer and the
  * next run opens a new one.
  */
 import * as vscode from 'vscode';
-import { ConnectionError, ServiceError, type AnalyticsServiceClient } from '../../../common/src/api';
+import { ServiceError, type AnalyticsServiceClient } from '../../../common/src/api';
+import { abortable, isAbort } from '../abortable';
 import type { Catalog } from '../catalog';
 import type { ConnectionManager } from '../connections';
 import type { TsqLanguageClient } from '../languageClient';
@@ -77,67 +82,108 @@ function settings(): { maxRows: number; pageSize: number } {
   return { maxRows, pageSize };
 }
 
-/** A run in progress: its cancel and the tabs it fills. */
-interface ActiveRun {
-  abort: AbortController;
-  tabIds: Set<string>;
+/**
+ * A run in progress: one `AbortSignal` that every request of the run gets (the data-source lookup, every
+ * searchdata page, pinboard data), and the tabs it fills. `cancel()` aborts the signal and ends its
+ * unfinished tabs in the panel at once, without waiting for the requests to end.
+ */
+class ActiveRun {
+  readonly abort = new AbortController();
+  readonly tabIds = new Set<string>();
+  /** Tabs whose end (done, error or cancelled) the panel was told. */
+  readonly ended = new Set<string>();
+
+  constructor(private readonly panel: ResultsPanel, private readonly started: number) {}
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Marks a tab ended; false when it already was (its end is posted once). */
+  end(tabId: string): boolean {
+    if (this.ended.has(tabId)) return false;
+    this.ended.add(tabId);
+    return true;
+  }
+
+  /** Aborts every request of the run and shows its unfinished tabs as cancelled now. */
+  cancel(): void {
+    if (this.abort.signal.aborted) return;
+    this.abort.abort();
+    for (const tabId of this.tabIds) {
+      if (this.panel.tabs.get(tabId)?.done || !this.end(tabId)) continue;
+      this.panel.post({ type: 'cancelled', tabId, elapsedMs: Date.now() - this.started });
+    }
+  }
 }
 
-export function registerResults(context: vscode.ExtensionContext, deps: ResultsDeps): void {
-  const log = getLog();
-  const extensionUri = context.extensionUri;
+/** The results panels of the extension and their state; one per extension host (see `registerResults`). */
+class ResultsController {
+  private readonly log = getLog();
+  private readonly extensionUri: vscode.Uri;
   /** Unpinned panels by key (a document URI, or `pinboard:<id>`). */
-  const panels = new Map<string, ResultsPanel>();
-  const allPanels = new Set<ResultsPanel>();
-  const runs = new Set<ActiveRun>();
-  const diagnostics = vscode.languages.createDiagnosticCollection('tsq.run');
-  context.subscriptions.push(diagnostics);
-  let lastRun: RunSummary | undefined;
-  let lastPanel: ResultsPanel | undefined;
+  private readonly panels = new Map<string, ResultsPanel>();
+  private readonly allPanels = new Set<ResultsPanel>();
+  private readonly runs = new Set<ActiveRun>();
+  private readonly diagnostics: vscode.DiagnosticCollection;
+  private lastRun: RunSummary | undefined;
+  private lastPanel: ResultsPanel | undefined;
   /** tabId → when its run started (Date.now()) and its summary, for the painted report. */
-  const paintWatch = new Map<string, { started: number; summary?: RunSummary; painted?: number }>();
-  let tabSeq = 0;
+  private readonly paintWatch = new Map<string, { started: number; summary?: RunSummary; painted?: number }>();
+  private tabSeq = 0;
+  private readonly lensChanged = new vscode.EventEmitter<void>();
 
-  const wirePanel = (p: ResultsPanel): ResultsPanel => {
-    allPanels.add(p);
+  constructor(private readonly context: vscode.ExtensionContext, private readonly deps: ResultsDeps) {
+    this.extensionUri = context.extensionUri;
+    this.diagnostics = vscode.languages.createDiagnosticCollection('tsq.run');
+    context.subscriptions.push(this.diagnostics, this.lensChanged);
+  }
+
+  /** Cancels every run in progress (TSQ: Cancel Query). */
+  cancelAll(): void {
+    for (const r of this.runs) r.cancel();
+  }
+
+  private wirePanel(p: ResultsPanel): ResultsPanel {
+    this.allPanels.add(p);
     p.onDidDispose(() => {
-      allPanels.delete(p);
-      if (panels.get(p.key) === p) panels.delete(p.key);
-      if (lastPanel === p) lastPanel = undefined;
+      this.allPanels.delete(p);
+      if (this.panels.get(p.key) === p) this.panels.delete(p.key);
+      if (this.lastPanel === p) this.lastPanel = undefined;
     });
     p.panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.active) lastPanel = p;
+      if (e.webviewPanel.active) this.lastPanel = p;
     });
-    p.onMessage((m) => void onMessage(p, m));
+    p.onMessage((m) => void this.onMessage(p, m));
     return p;
-  };
+  }
 
-  const panelFor = (key: string, title: string): ResultsPanel => {
-    let p = panels.get(key);
+  private panelFor(key: string, title: string): ResultsPanel {
+    let p = this.panels.get(key);
     if (!p || p.isDisposed || p.pinned) {
-      p = wirePanel(ResultsPanel.create(key, title, extensionUri));
-      panels.set(key, p);
+      p = this.wirePanel(ResultsPanel.create(key, title, this.extensionUri));
+      this.panels.set(key, p);
     } else {
       p.panel.title = title;
       p.panel.reveal(p.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
     }
-    lastPanel = p;
+    this.lastPanel = p;
     return p;
-  };
+  }
 
-  const onMessage = async (p: ResultsPanel, m: WebviewMessage): Promise<void> => {
+  private async onMessage(p: ResultsPanel, m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'cancel':
-        for (const r of runs) if (r.tabIds.has(m.tabId)) r.abort.abort();
+        for (const r of this.runs) if (r.tabIds.has(m.tabId)) r.cancel();
         return;
       case 'pin':
-        togglePin(p);
+        this.togglePin(p);
         return;
       case 'activeTab':
         p.activeTab = m.tabId;
         return;
       case 'export':
-        await exportTab(p, m.tabId, m.format);
+        await this.exportTab(p, m.tabId, m.format);
         return;
       case 'copy': {
         const text = copyAsText(m.format, m.columns, m.rows);
@@ -146,7 +192,7 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
         return;
       }
       case 'painted': {
-        const w = paintWatch.get(m.tabId);
+        const w = this.paintWatch.get(m.tabId);
         if (w && w.painted === undefined) {
           w.painted = Date.now();
           if (w.summary) w.summary.firstPaintMs = w.painted - w.started;
@@ -156,15 +202,15 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
       default:
         return;
     }
-  };
+  }
 
-  const togglePin = (p: ResultsPanel | undefined): void => {
+  private togglePin(p: ResultsPanel | undefined): void {
     if (!p) return;
     p.setPinned(!p.pinned);
-    if (p.pinned && panels.get(p.key) === p) panels.delete(p.key);
-  };
+    if (p.pinned && this.panels.get(p.key) === p) this.panels.delete(p.key);
+  }
 
-  const exportTab = async (p: ResultsPanel, tabId: string | undefined, format: 'csv' | 'json', path?: string): Promise<{ file: string; rows: number } | undefined> => {
+  private async exportTab(p: ResultsPanel, tabId: string | undefined, format: 'csv' | 'json', path?: string): Promise<{ file: string; rows: number } | undefined> {
     const tab: TabData | undefined = p.tabs.get(tabId ?? p.activeTab ?? '') ?? [...p.tabs.values()].pop();
     if (!tab || !tab.columnNames) {
       void vscode.window.showWarningMessage('TSQ: there is no answer to export yet.');
@@ -183,57 +229,62 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
     }
     try {
       const rows = await writeAnswer(target.fsPath, format, tab.columnNames, tab.pages);
-      log.info(`Exported ${rows} rows of "${tab.title}" to ${target.fsPath}`);
+      this.log.info(`Exported ${rows} rows of "${tab.title}" to ${target.fsPath}`);
       if (!path) void vscode.window.showInformationMessage(`TSQ: exported ${rows.toLocaleString('en-US')} rows to ${target.fsPath}${tab.done ? '' : ' (the answer was still loading: only the rows fetched so far)'}`);
       return { file: target.fsPath, rows };
     } catch (e) {
       void vscode.window.showErrorMessage(`TSQ: exporting to ${target.fsPath} failed: ${errorMessage(e)}`);
       return undefined;
     }
-  };
+  }
 
   /** The queries of a document from the language server. */
-  const documentQueries = async (doc: vscode.TextDocument): Promise<DocumentQuery[]> => {
-    await deps.languageClient.whenReady();
-    const lc = deps.languageClient.languageClient;
+  private async documentQueries(doc: vscode.TextDocument): Promise<DocumentQuery[]> {
+    await this.deps.languageClient.whenReady();
+    const lc = this.deps.languageClient.languageClient;
     if (!lc) throw new Error('The TSQ language server is not running.');
     return lc.sendRequest(QueriesRequest, { uri: lc.code2ProtocolConverter.asUri(doc.uri) });
-  };
+  }
 
-  /** Resolves a data source name or GUID to its GUID and catalog columns. */
-  const resolveDataSource = async (nameOrId: string): Promise<{ id: string; name: string; columns?: Column[] }> => {
-    const catalog = await deps.catalog();
-    const ds = catalog ? await catalog.resolve(nameOrId) : undefined;
+  /**
+   * Resolves a data source name or GUID to its GUID and catalog columns. The catalog's answers are shared
+   * by every caller, so the run stops waiting for them when `signal` aborts (they end by their deadline).
+   */
+  private async resolveDataSource(nameOrId: string, signal: AbortSignal): Promise<{ id: string; name: string; columns?: Column[] }> {
+    const catalog = await abortable(this.deps.catalog(), signal);
+    const ds = catalog ? await abortable(catalog.resolve(nameOrId), signal) : undefined;
     if (!ds) {
       if (GUID.test(nameOrId.trim())) return { id: nameOrId.trim(), name: nameOrId.trim() };
       throw new Error(`Unknown data source '${nameOrId}': no worksheet, view or table of the service has this name. Check @datasource, or run TSQ: Refresh Catalog.`);
     }
-    const cols = await catalog!.columns(ds.id).catch(() => null);
+    const cols = await abortable(catalog!.columns(ds.id).catch(() => null), signal);
     return { id: ds.id, name: ds.name, columns: cols?.columns };
-  };
+  }
 
   /**
    * Runs one query into tab `tabId` of `panel`, page by page. Never throws: failures become the tab's
    * error (and a diagnostic on `range` of `uri`).
    */
-  const runOne = async (panel: ResultsPanel, tabId: string, q: DocumentQuery, signal: AbortSignal, started: number, uri?: vscode.Uri): Promise<RunSummary> => {
+  private async runOne(panel: ResultsPanel, run: ActiveRun, tabId: string, q: DocumentQuery, started: number, uri?: vscode.Uri): Promise<RunSummary> {
+    const signal = run.signal;
     const { maxRows, pageSize } = settings();
     const tab: TabData = { tabId, title: q.text.split('\n')[0].slice(0, 80), pages: [], totalRowCount: 0, samplingRatio: 1, loaded: 0, done: false };
     panel.tabs.set(tabId, tab);
     const summary: RunSummary = { tabId, rows: 0, totalRowCount: 0, samplingRatio: 1, columnNames: [], elapsedMs: 0 };
     const watch = { started, summary } as { started: number; summary?: RunSummary; painted?: number };
-    paintWatch.set(tabId, watch);
-    lastRun = summary;
+    this.paintWatch.set(tabId, watch);
+    this.lastRun = summary;
     try {
       if (!q.dataSource) throw new Error('This query has no data source: add a line @datasource \'name\' above it, or set tsq.defaultDataSource.');
-      const client: AnalyticsServiceClient = await deps.connections.getClient();
-      const ds = await resolveDataSource(q.dataSource);
+      const client: AnalyticsServiceClient = await abortable(this.deps.connections.getClient(), signal);
+      const ds = await this.resolveDataSource(q.dataSource, signal);
       // The first page is small so that rows show at once; then pages of `pageSize` (page 1 of those
       // repeats the first rows, which are skipped).
       const firstSize = Math.min(pageSize, FIRST_PAGE_ROWS);
       for (let call = 0, page = 1; ; call++) {
         const batchSize = call === 0 ? firstSize : pageSize;
         const r = await client.searchData({ queryString: q.text, dataSourceGuid: ds.id, batchSize, pageNumber: page }, { signal });
+        if (signal.aborted) throw new Error('cancelled');
         const pageStart = (page - 1) * batchSize;
         let rows = (r.data as CellValue[][]).slice(Math.max(0, tab.loaded - pageStart));
         const room = maxRows - tab.loaded;
@@ -243,6 +294,7 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
         const limited = tab.loaded >= maxRows && tab.loaded < r.totalRowCount;
         const done = limited || r.data.length === 0 || r.data.length < batchSize || tab.loaded >= r.totalRowCount;
         const elapsedMs = Date.now() - started;
+        if (done) run.end(tabId);
         if (call === 0) {
           summary.firstPageMs = elapsedMs;
           tab.columnNames = r.columnNames;
@@ -264,59 +316,59 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
       tab.done = true;
     } catch (e) {
       summary.elapsedMs = Date.now() - started;
-      if (signal.aborted || (e instanceof ConnectionError && e.aborted)) {
+      if (signal.aborted || isAbort(e)) {
         summary.cancelled = true;
-        panel.post({ type: 'cancelled', tabId, elapsedMs: summary.elapsedMs });
-        log.info(`Query cancelled after ${summary.elapsedMs} ms: ${q.text}`);
+        if (run.end(tabId)) panel.post({ type: 'cancelled', tabId, elapsedMs: summary.elapsedMs });
+        this.log.info(`Query cancelled after ${summary.elapsedMs} ms: ${q.text}`);
       } else {
         const service = e instanceof ServiceError && e.serviceMessage ? e.serviceMessage : undefined;
         const message = service ? `The service refused the query: ${service}` : errorMessage(e);
         summary.error = message;
         tab.error = message;
-        panel.post({ type: 'error', tabId, message, elapsedMs: summary.elapsedMs });
-        log.warn(`Query failed: ${errorMessage(e)}`);
+        if (run.end(tabId)) panel.post({ type: 'error', tabId, message, elapsedMs: summary.elapsedMs });
+        this.log.warn(`Query failed: ${errorMessage(e)}`);
         if (uri) {
           const range = new vscode.Range(q.range.start.line, q.range.start.character, q.range.end.line, q.range.end.character);
           const d = new vscode.Diagnostic(range, service ?? errorMessage(e), vscode.DiagnosticSeverity.Error);
           d.source = 'TSQ (service)';
           d.code = 'tsq.searchFailed';
-          diagnostics.set(uri, [...(diagnostics.get(uri) ?? []), d]);
+          this.diagnostics.set(uri, [...(this.diagnostics.get(uri) ?? []), d]);
         }
       }
     }
     return summary;
-  };
+  }
 
   /** Runs queries of a document in turn into its panel, with a cancellable progress notification. */
-  const runQueries = async (doc: vscode.TextDocument, queries: DocumentQuery[], started: number): Promise<RunSummary[]> => {
+  private async runQueries(doc: vscode.TextDocument, queries: DocumentQuery[], started: number): Promise<RunSummary[]> {
     const name = doc.uri.path.split('/').pop() || 'query';
-    const panel = panelFor(doc.uri.toString(), `Results: ${name}`);
-    diagnostics.delete(doc.uri);
-    const run: ActiveRun = { abort: new AbortController(), tabIds: new Set() };
-    runs.add(run);
+    const panel = this.panelFor(doc.uri.toString(), `Results: ${name}`);
+    this.diagnostics.delete(doc.uri);
+    const run = new ActiveRun(panel, started);
+    this.runs.add(run);
     const out: RunSummary[] = [];
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'TSQ', cancellable: true }, async (progress, token) => {
-        token.onCancellationRequested(() => run.abort.abort());
+        token.onCancellationRequested(() => run.cancel());
         let i = 0;
         for (const q of queries) {
-          if (run.abort.signal.aborted) break;
-          const tabId = `t${++tabSeq}`;
+          if (run.signal.aborted) break;
+          const tabId = `t${++this.tabSeq}`;
           run.tabIds.add(tabId);
           progress.report({ message: `Running ${queries.length > 1 ? `query ${i + 1} of ${queries.length}: ` : ''}${q.text.slice(0, 60)}` });
           panel.post({ type: 'start', tabId, title: q.text.split('\n')[0].slice(0, 80), query: q.text, dataSource: q.dataSource ?? undefined, replace: i === 0, startedAt: i === 0 ? started : Date.now() });
           if (i === 0) panel.tabs.clear();
-          out.push(await runOne(panel, tabId, q, run.abort.signal, i === 0 ? started : Date.now(), doc.uri));
+          out.push(await this.runOne(panel, run, tabId, q, i === 0 ? started : Date.now(), doc.uri));
           i++;
         }
       });
     } finally {
-      runs.delete(run);
+      this.runs.delete(run);
     }
     return out;
-  };
+  }
 
-  const activeTsqEditor = (uri?: string): { doc: vscode.TextDocument; editor?: vscode.TextEditor } | undefined => {
+  private activeTsqEditor(uri?: string): { doc: vscode.TextDocument; editor?: vscode.TextEditor } | undefined {
     if (uri) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
       const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
@@ -324,11 +376,12 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
     }
     const editor = vscode.window.activeTextEditor;
     return editor && editor.document.languageId === 'tsq' ? { doc: editor.document, editor } : undefined;
-  };
+  }
 
-  const runQuery = async (args?: RunQueryArgs): Promise<RunSummary | undefined> => {
+  /** TSQ: Run Query: the query under the cursor, the selection, or `args.index`. */
+  async runQuery(args?: RunQueryArgs): Promise<RunSummary | undefined> {
     const started = Date.now();
-    const target = activeTsqEditor(typeof args?.uri === 'string' ? args.uri : undefined);
+    const target = this.activeTsqEditor(typeof args?.uri === 'string' ? args.uri : undefined);
     if (!target) {
       void vscode.window.showWarningMessage('TSQ: open a .tsq file and put the cursor in a query to run it.');
       return undefined;
@@ -336,7 +389,7 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
     const { doc, editor } = target;
     let queries: DocumentQuery[];
     try {
-      queries = await documentQueries(doc);
+      queries = await this.documentQueries(doc);
     } catch (e) {
       void vscode.window.showErrorMessage(`TSQ: could not read the queries of ${doc.uri.path}: ${errorMessage(e)}`);
       return undefined;
@@ -362,27 +415,28 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
       void vscode.window.showWarningMessage('TSQ: there is no query here to run.');
       return undefined;
     }
-    const [summary] = await runQueries(doc, [query], started);
+    const [summary] = await this.runQueries(doc, [query], started);
     return summary;
-  };
+  }
 
-  const runAll = async (args?: RunQueryArgs): Promise<RunSummary[] | undefined> => {
+  /** TSQ: Run All Queries of a document. */
+  async runAll(args?: RunQueryArgs): Promise<RunSummary[] | undefined> {
     const started = Date.now();
-    const target = activeTsqEditor(typeof args?.uri === 'string' ? args.uri : undefined);
+    const target = this.activeTsqEditor(typeof args?.uri === 'string' ? args.uri : undefined);
     if (!target) {
       void vscode.window.showWarningMessage('TSQ: open a .tsq file to run its queries.');
       return undefined;
     }
-    const queries = await documentQueries(target.doc);
+    const queries = await this.documentQueries(target.doc);
     if (!queries.length) {
       void vscode.window.showWarningMessage('TSQ: this file has no query.');
       return [];
     }
-    return runQueries(target.doc, queries, started);
-  };
+    return this.runQueries(target.doc, queries, started);
+  }
 
   /** Show Data on a pinboard (all its visualizations) or on one visualization of a pinboard. */
-  const showData = async (node?: ObjectNode): Promise<RunSummary[] | undefined> => {
+  async showData(node?: ObjectNode): Promise<RunSummary[] | undefined> {
     const started = Date.now();
     let id: string;
     let vizIds: string[] | undefined;
@@ -395,131 +449,144 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
       vizIds = [node.header.id];
       title = node.header.name;
     } else {
-      log.warn(`Show Data: not a pinboard or a visualization of one: ${JSON.stringify(node)?.slice(0, 300)}`);
+      this.log.warn(`Show Data: not a pinboard or a visualization of one: ${JSON.stringify(node)?.slice(0, 300)}`);
       void vscode.window.showWarningMessage('TSQ: Show Data works on a pinboard or one of its visualizations in the Objects view.');
       return undefined;
     }
-    log.info(`Show Data: ${title}`);
-    const panel = panelFor(`pinboard:${id}`, `Data: ${title}`);
-    const run: ActiveRun = { abort: new AbortController(), tabIds: new Set() };
-    runs.add(run);
-    const { maxRows, pageSize } = settings();
+    this.log.info(`Show Data: ${title}`);
+    const panel = this.panelFor(`pinboard:${id}`, `Data: ${title}`);
+    const run = new ActiveRun(panel, started);
+    this.runs.add(run);
     const summaries = new Map<string, RunSummary>();
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: ${title}`, cancellable: true }, async (_progress, token) => {
-        token.onCancellationRequested(() => run.abort.abort());
-        const client = await deps.connections.getClient();
+        token.onCancellationRequested(() => run.cancel());
+        const client = await abortable(this.deps.connections.getClient(), run.signal);
         panel.tabs.clear();
-        let pending: string[] | undefined = vizIds;
-        for (let page = 1; ; page++) {
-          const answer = await client.pinboardData({ id, vizIds: pending, batchSize: pageSize, pageNumber: page }, { signal: run.abort.signal });
-          const next: string[] = [];
-          let first = true;
-          for (const [vizId, v] of Object.entries(answer)) {
-            const tabId = `viz-${id}-${vizId}`;
-            let tab = panel.tabs.get(tabId);
-            let rows = v.data as CellValue[][];
-            const elapsedMs = Date.now() - started;
-            if (!tab) {
-              run.tabIds.add(tabId);
-              tab = { tabId, title: v.name || vizId, pages: [], totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, loaded: 0, done: false, columnNames: v.columnNames };
-              panel.tabs.set(tabId, tab);
-              panel.post({ type: 'start', tabId, title: tab.title, replace: page === 1 && first, startedAt: started });
-              first = false;
-            }
-            if (rows.length > maxRows - tab.loaded) rows = rows.slice(0, maxRows - tab.loaded);
-            const limited = tab.loaded + rows.length >= maxRows && tab.loaded + rows.length < v.totalRowCount;
-            tab.pages.push(rows);
-            tab.loaded += rows.length;
-            const done = limited || v.data.length < pageSize || tab.loaded >= v.totalRowCount;
-            tab.done = done;
-            if (page === 1) {
-              tab.columns = describeColumns(v.columnNames, rows);
-              panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited });
-              paintWatch.set(tabId, { started });
-            } else {
-              panel.post({ type: 'rows', tabId, rows, loaded: tab.loaded, elapsedMs, done, limited });
-            }
-            summaries.set(tabId, { tabId, rows: tab.loaded, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, columnNames: v.columnNames, elapsedMs });
-            if (!done) next.push(vizId);
-          }
-          if (!next.length) break;
-          pending = next;
-        }
+        await this.fetchPinboard(panel, run, client, id, vizIds, started, summaries);
       });
     } catch (e) {
-      const cancelled = run.abort.signal.aborted;
+      const cancelled = run.signal.aborted;
       const message = cancelled ? 'cancelled' : e instanceof ServiceError && e.serviceMessage ? `The service refused: ${e.serviceMessage}` : errorMessage(e);
       const tabId = `viz-${id}-error`;
       if (!panel.tabs.size) panel.post({ type: 'start', tabId, title, replace: true });
       for (const t of panel.tabs.size ? panel.tabs.keys() : [tabId]) {
-        if (panel.tabs.get(t)?.done) continue;
+        if (panel.tabs.get(t)?.done || !run.end(t)) continue;
         panel.post(cancelled ? { type: 'cancelled', tabId: t, elapsedMs: Date.now() - started } : { type: 'error', tabId: t, message, elapsedMs: Date.now() - started });
       }
-      if (!cancelled) log.warn(`Show Data of ${title} failed: ${errorMessage(e)}`);
+      if (!cancelled) this.log.warn(`Show Data of ${title} failed: ${errorMessage(e)}`);
     } finally {
-      runs.delete(run);
+      this.runs.delete(run);
     }
     return [...summaries.values()];
-  };
+  }
 
-  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
-  register('tsq.runQuery', (args?: RunQueryArgs) => runQuery(args && typeof args === 'object' && !(args instanceof vscode.Uri) ? args : undefined));
-  register('tsq.runAllQueries', (args?: RunQueryArgs) => runAll(args && typeof args === 'object' && !(args instanceof vscode.Uri) ? args : undefined));
-  register('tsq.cancelQuery', () => {
-    for (const r of runs) r.abort.abort();
-  });
-  register('tsq.results.pin', () => togglePin(lastPanel ?? [...allPanels].pop()));
-  register('tsq.results.export', async (args?: { format?: 'csv' | 'json'; path?: string }) => {
-    const p = lastPanel ?? [...allPanels].pop();
-    if (!p) {
-      void vscode.window.showWarningMessage('TSQ: there are no results to export.');
-      return undefined;
-    }
-    // from the palette (no arguments): ask for the format, as the panel's two buttons offer both
-    const format = args?.format ?? (args?.path ? (/\.json$/i.test(args.path) ? 'json' : 'csv') : (await vscode.window.showQuickPick(['csv', 'json'], { title: 'TSQ: Export Results as…' })));
-    if (format !== 'csv' && format !== 'json') return undefined;
-    return exportTab(p, undefined, format, typeof args?.path === 'string' ? args.path : undefined);
-  });
-  register('tsq.showData', (node?: ObjectNode) => showData(node));
-  // automation (tests, benchmarks): what the last panel's webview shows, and the last run's timings
-  register('tsq.results.probe', async (): Promise<WebviewProbe | undefined> => (lastPanel ? lastPanel.probe() : undefined));
-  register('tsq.results.lastRun', async (waitForPaintMs = 0): Promise<RunSummary | undefined> => {
-    const deadline = Date.now() + (typeof waitForPaintMs === 'number' ? waitForPaintMs : 0);
-    while (lastRun && lastRun.firstPaintMs === undefined && !lastRun.error && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    return lastRun ? { ...lastRun } : undefined;
-  });
-
-  // ▶ Run above each query
-  const lensChanged = new vscode.EventEmitter<void>();
-  context.subscriptions.push(
-    lensChanged,
-    vscode.languages.registerCodeLensProvider({ language: 'tsq' }, {
-      onDidChangeCodeLenses: lensChanged.event,
-      async provideCodeLenses(doc) {
-        let queries: DocumentQuery[];
-        try {
-          queries = await documentQueries(doc);
-        } catch {
-          return [];
+  /** Pages of pinboard data into one tab per visualization, until every visualization is complete. */
+  private async fetchPinboard(panel: ResultsPanel, run: ActiveRun, client: AnalyticsServiceClient, id: string, vizIds: string[] | undefined, started: number, summaries: Map<string, RunSummary>): Promise<void> {
+    const { maxRows, pageSize } = settings();
+    let pending: string[] | undefined = vizIds;
+    for (let page = 1; ; page++) {
+      const answer = await client.pinboardData({ id, vizIds: pending, batchSize: pageSize, pageNumber: page }, { signal: run.signal });
+      if (run.signal.aborted) throw new Error('cancelled');
+      const next: string[] = [];
+      let first = true;
+      for (const [vizId, v] of Object.entries(answer)) {
+        const tabId = `viz-${id}-${vizId}`;
+        let tab = panel.tabs.get(tabId);
+        let rows = v.data as CellValue[][];
+        const elapsedMs = Date.now() - started;
+        if (!tab) {
+          run.tabIds.add(tabId);
+          tab = { tabId, title: v.name || vizId, pages: [], totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, loaded: 0, done: false, columnNames: v.columnNames };
+          panel.tabs.set(tabId, tab);
+          panel.post({ type: 'start', tabId, title: tab.title, replace: page === 1 && first, startedAt: started });
+          first = false;
         }
-        return queries.map((q, index) => new vscode.CodeLens(new vscode.Range(q.range.start.line, 0, q.range.start.line, 0), { title: '▶ Run', tooltip: 'Run this query (Ctrl/Cmd+Enter)', command: 'tsq.runQuery', arguments: [{ uri: doc.uri.toString(), index }] }));
-      },
-    }),
-    // a search error's diagnostic belongs to the text it was about
-    vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.contentChanges.length && diagnostics.has(e.document.uri)) diagnostics.delete(e.document.uri);
-    }),
-    vscode.workspace.onDidCloseTextDocument((doc) => diagnostics.delete(doc.uri)),
-  );
-  void deps.languageClient.whenReady().then(() => lensChanged.fire(), () => undefined);
+        if (rows.length > maxRows - tab.loaded) rows = rows.slice(0, maxRows - tab.loaded);
+        const limited = tab.loaded + rows.length >= maxRows && tab.loaded + rows.length < v.totalRowCount;
+        tab.pages.push(rows);
+        tab.loaded += rows.length;
+        const done = limited || v.data.length < pageSize || tab.loaded >= v.totalRowCount;
+        tab.done = done;
+        if (done) run.end(tabId);
+        if (page === 1) {
+          tab.columns = describeColumns(v.columnNames, rows);
+          panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited });
+          this.paintWatch.set(tabId, { started });
+        } else {
+          panel.post({ type: 'rows', tabId, rows, loaded: tab.loaded, elapsedMs, done, limited });
+        }
+        summaries.set(tabId, { tabId, rows: tab.loaded, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, columnNames: v.columnNames, elapsedMs });
+        if (!done) next.push(vizId);
+      }
+      if (!next.length) break;
+      pending = next;
+    }
+  }
 
-  // a restored panel (after a reload) shows what its webview kept in its state
-  context.subscriptions.push(
-    vscode.window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, {
-      async deserializeWebviewPanel(panel: vscode.WebviewPanel) {
-        wirePanel(new ResultsPanel(panel, `restored:${++tabSeq}`, extensionUri));
-      },
-    }),
-  );
+  /** Registers the commands, the ▶ Run lenses, the diagnostics' lifetime and the panel serializer. */
+  register(): void {
+    const context = this.context;
+    const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+    const runArgs = (args?: RunQueryArgs) => (args && typeof args === 'object' && !(args instanceof vscode.Uri) ? args : undefined);
+    register('tsq.runQuery', (args?: RunQueryArgs) => this.runQuery(runArgs(args)));
+    register('tsq.runAllQueries', (args?: RunQueryArgs) => this.runAll(runArgs(args)));
+    register('tsq.cancelQuery', () => this.cancelAll());
+    register('tsq.results.pin', () => this.togglePin(this.lastPanel ?? [...this.allPanels].pop()));
+    register('tsq.results.export', async (args?: { format?: 'csv' | 'json'; path?: string }) => {
+      const p = this.lastPanel ?? [...this.allPanels].pop();
+      if (!p) {
+        void vscode.window.showWarningMessage('TSQ: there are no results to export.');
+        return undefined;
+      }
+      // from the palette (no arguments): ask for the format, as the panel's two buttons offer both
+      const format = args?.format ?? (args?.path ? (/\.json$/i.test(args.path) ? 'json' : 'csv') : (await vscode.window.showQuickPick(['csv', 'json'], { title: 'TSQ: Export Results as…' })));
+      if (format !== 'csv' && format !== 'json') return undefined;
+      return this.exportTab(p, undefined, format, typeof args?.path === 'string' ? args.path : undefined);
+    });
+    register('tsq.showData', (node?: ObjectNode) => this.showData(node));
+    // automation (tests, benchmarks): what the last panel's webview shows, and the last run's timings
+    register('tsq.results.probe', async (): Promise<WebviewProbe | undefined> => (this.lastPanel ? this.lastPanel.probe() : undefined));
+    register('tsq.results.lastRun', async (waitForPaintMs = 0): Promise<RunSummary | undefined> => {
+      const deadline = Date.now() + (typeof waitForPaintMs === 'number' ? waitForPaintMs : 0);
+      while (this.lastRun && this.lastRun.firstPaintMs === undefined && !this.lastRun.error && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      return this.lastRun ? { ...this.lastRun } : undefined;
+    });
+
+    // ▶ Run above each query
+    context.subscriptions.push(
+      vscode.languages.registerCodeLensProvider({ language: 'tsq' }, {
+        onDidChangeCodeLenses: this.lensChanged.event,
+        provideCodeLenses: async (doc) => {
+          let queries: DocumentQuery[];
+          try {
+            queries = await this.documentQueries(doc);
+          } catch {
+            return [];
+          }
+          return queries.map((q, index) => new vscode.CodeLens(new vscode.Range(q.range.start.line, 0, q.range.start.line, 0), { title: '▶ Run', tooltip: 'Run this query (Ctrl/Cmd+Enter)', command: 'tsq.runQuery', arguments: [{ uri: doc.uri.toString(), index }] }));
+        },
+      }),
+      // a search error's diagnostic belongs to the text it was about
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length && this.diagnostics.has(e.document.uri)) this.diagnostics.delete(e.document.uri);
+      }),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.diagnostics.delete(doc.uri)),
+    );
+    void this.deps.languageClient.whenReady().then(() => this.lensChanged.fire(), () => undefined);
+
+    // a restored panel (after a reload) shows what its webview kept in its state
+    context.subscriptions.push(
+      vscode.window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel: vscode.WebviewPanel) => {
+          this.wirePanel(new ResultsPanel(panel, `restored:${++this.tabSeq}`, this.extensionUri));
+        },
+      }),
+    );
+  }
+}
+
+/** Registers Run Query, the results panels and their commands (one `ResultsController`). */
+export function registerResults(context: vscode.ExtensionContext, deps: ResultsDeps): void {
+  new ResultsController(context, deps).register();
 }
