@@ -79,3 +79,23 @@ test('reset forgets everything and a load in flight before it is dropped', async
   await t.list.loadMore();
   assert.deepEqual(kinds(t.list.children()), [0, 1, 'loadMore']);
 });
+
+test('cancel ends a page that never arrives at once, and Retry asks again', async () => {
+  let calls = 0;
+  const list = new PagedList<number>(
+    async () => {
+      calls++;
+      if (calls === 1) return new Promise<number[]>(() => undefined); // a service that never answers
+      return [1, 2];
+    },
+    -1,
+    () => undefined,
+  );
+  assert.deepEqual(kinds(list.children()), ['loading']);
+  assert.equal(list.cancel(), true);
+  await list.pending;
+  assert.deepEqual(kinds(list.children()), ['error:Loading cancelled']);
+  assert.equal(list.cancel(), false);
+  await list.retry();
+  assert.deepEqual(kinds(list.children()), [1, 2]);
+});

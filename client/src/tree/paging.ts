@@ -6,6 +6,7 @@
  * Errors are never cached: after a failure the list shows the error once; `retry()` (or the next
  * `children()` after `reset()`) asks the service again.
  */
+import { abortable } from '../abortable';
 
 /** Fetches one page: `offset` is the 0-based index of the first item, `batchSize` the page size (-1 for all). */
 export type PageFetcher<T> = (offset: number, batchSize: number) => Promise<T[]>;
@@ -25,6 +26,8 @@ export class PagedList<T> {
   private error: string | undefined;
   private started = false;
   private generation = 0;
+  /** Cancels the page in flight. */
+  private abort: AbortController | undefined;
 
   /**
    * @param fetch fetches a page.
@@ -72,6 +75,17 @@ export class PagedList<T> {
     return this.loadNext();
   }
 
+  /**
+   * Cancels the page being fetched (the Objects view's "Loading…" clicked): the list stops waiting at
+   * once and shows "Loading cancelled" with Retry; the request ends by its own deadline. False when
+   * nothing was loading.
+   */
+  cancel(): boolean {
+    if (!this.loading || !this.abort) return false;
+    this.abort.abort();
+    return true;
+  }
+
   /** Forgets the error and fetches the page that failed again. */
   retry(): Promise<void> {
     this.error = undefined;
@@ -94,15 +108,17 @@ export class PagedList<T> {
     if (this.done) return Promise.resolve();
     const generation = this.generation;
     this.error = undefined;
+    const abort = new AbortController();
+    this.abort = abort;
     const run = (async () => {
       try {
-        const page = await this.fetch(this.items.length, this.batchSize);
+        const page = await abortable(this.fetch(this.items.length, this.batchSize), abort.signal);
         if (generation !== this.generation) return;
         this.items.push(...page);
         this.done = this.batchSize < 0 || page.length < this.batchSize;
       } catch (e) {
         if (generation !== this.generation) return;
-        this.error = e instanceof Error ? e.message : String(e);
+        this.error = abort.signal.aborted ? 'Loading cancelled' : e instanceof Error ? e.message : String(e);
       } finally {
         if (generation === this.generation) {
           this.loading = undefined;

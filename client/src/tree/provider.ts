@@ -73,6 +73,15 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     else this.fire(node.ownerKey);
   }
 
+  /** Cancels the load a "Loading…" entry stands for. */
+  cancelLoad(node?: Element): void {
+    if (!node || node.kind !== 'placeholder') {
+      for (const list of this.lists.values()) list.cancel();
+      return;
+    }
+    this.lists.get(node.ownerKey)?.cancel();
+  }
+
   async loadMore(node?: Element): Promise<void> {
     if (!node || node.kind !== 'placeholder') return;
     await this.lists.get(node.ownerKey)?.loadMore();
@@ -198,6 +207,8 @@ function placeholderItem(p: Placeholder): vscode.TreeItem {
       item.label = 'Loading…';
       item.iconPath = new vscode.ThemeIcon('loading~spin');
       item.contextValue = 'tsq:loading';
+      item.tooltip = 'Loading from the service. Click to cancel.';
+      item.command = { command: 'tsq.objects.cancelLoad', title: 'Cancel', arguments: [p] };
       break;
     case 'empty':
       item.label = 'No objects';
@@ -247,6 +258,7 @@ export function registerObjectsView(context: vscode.ExtensionContext, connection
   );
   register('tsq.objects.refresh', (node?: Element) => provider.refresh(isElement(node) ? node : undefined));
   register('tsq.objects.retry', (node?: Element) => provider.retry(isElement(node) ? node : undefined));
+  register('tsq.objects.cancelLoad', (node?: Element) => provider.cancelLoad(isElement(node) ? node : undefined));
   register('tsq.objects.loadMore', (node?: Element) => provider.loadMore(isElement(node) ? node : undefined));
   register('tsq.objects.filter', async (text?: unknown) => {
     const value =
