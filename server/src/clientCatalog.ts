@@ -12,10 +12,16 @@
  * - successful answers are cached per data source (`tsq/columns`) and for the data-source list; errors,
  *   timeouts and malformed answers are never cached. Concurrent askers of the same data source share one
  *   request in flight.
+ * - stale while revalidating (issue 13): the last answer of each data source (and of the list) is kept,
+ *   also across `clear()`. When a fresh request fails (the service or the client does not answer), the
+ *   last known answer is used, so diagnostics do not vanish while the service is unreachable, and
+ *   `staleDiagnostics` gives each document that uses it one Information diagnostic that says how old it
+ *   is and why. Only when there never was an answer is the catalog unknown (no semantic diagnostics).
  *
  * Does not import `vscode`; it only needs the `sendRequest` of an LSP connection.
  */
-import { CancellationTokenSource, ErrorCodes, ResponseError } from 'vscode-languageserver';
+import { CancellationTokenSource, DiagnosticSeverity, ErrorCodes, ResponseError } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver';
 import type { CancellationToken, Disposable } from 'vscode-languageserver';
 import { MAX_COLUMN_VALUES, DataSourcesRequest, ColumnsRequest, ColumnValuesRequest } from '../../common/src/protocol';
 import { COLUMN_DATA_TYPES } from '../../common/src/model';
@@ -40,6 +46,24 @@ export interface ClientCatalogOptions {
   timer: CatalogTimer;
   /** Where problems are logged (the connection's console); never stdout. */
   log?: (message: string) => void;
+  /** The clock, in epoch ms (for the age of a stale answer); default `Date.now`. */
+  now?: () => number;
+}
+
+/** An answer kept for when the client cannot answer: its value and when it came (epoch ms). */
+interface KnownAnswer<T> {
+  value: T;
+  at: number;
+}
+
+/** A data source whose last known columns are in use because a fresh request failed. */
+export interface StaleColumns {
+  /** The data source as asked (name or GUID). */
+  dataSource: string;
+  /** When the columns in use were answered (epoch ms). */
+  since: number;
+  /** Why no fresh answer came, e.g. "no answer within 2000 ms". */
+  reason: string;
 }
 
 /** The outcome of one request to the client. */
@@ -153,12 +177,22 @@ export class ClientCatalog implements CatalogProvider {
   private dataSources: Promise<DataSource[] | undefined> | undefined;
   private readonly columns = new Map<string, Promise<DataSourceColumns | null | undefined>>();
   private readonly unsupported = new Set<string>();
+  /** The last answer per data source and of the list, kept across `clear()` (stale while revalidating). */
+  private readonly knownColumns = new Map<string, KnownAnswer<DataSourceColumns | null>>();
+  private knownDataSources: KnownAnswer<DataSource[]> | undefined;
+  /** Data sources (lower-cased key) whose last known columns are in use, with why. */
+  private readonly stale = new Map<string, StaleColumns>();
+  /** Why the last request of a method failed (for the stale notice). */
+  private readonly lastFailure = new Map<string, string>();
 
   constructor(private readonly sender: RequestSender, private readonly options: ClientCatalogOptions) {
     this.budget = options.requestTimeout ?? 2000;
   }
 
-  /** Drops every cached answer and forgets which methods the client lacks (on `tsq/catalogChanged`). */
+  /**
+   * Drops every cached answer and forgets which methods the client lacks (on `tsq/catalogChanged`). The
+   * last known answers stay, for when the fresh requests fail.
+   */
   clear(): void {
     this.dataSources = undefined;
     this.columns.clear();
@@ -176,7 +210,8 @@ export class ClientCatalog implements CatalogProvider {
         return parsed;
       }
       case 'timeout':
-        this.options.log?.(`${method}: no answer from the client within ${this.budget} ms; treating the catalog as unknown.`);
+        this.options.log?.(`${method}: no answer from the client within ${this.budget} ms; using the last known answer, if any.`);
+        this.lastFailure.set(method, `no answer within ${this.budget / 1000} s`);
         return undefined;
       case 'methodNotFound':
         this.options.log?.(`${method}: the client does not implement it; no catalog until tsq/catalogChanged.`);
@@ -184,6 +219,7 @@ export class ClientCatalog implements CatalogProvider {
         return undefined;
       case 'error':
         this.options.log?.(`${method}: the client answered an error: ${outcome.message}`);
+        this.lastFailure.set(method, outcome.message);
         return undefined;
     }
   }
@@ -203,28 +239,94 @@ export class ClientCatalog implements CatalogProvider {
     return promise;
   }
 
-  /** All data sources (`tsq/dataSources`), cached once answered; undefined when unknown. */
-  getDataSources(_token?: CancellationLike): Promise<DataSource[] | undefined> {
-    return this.cached(
+  /**
+   * All data sources (`tsq/dataSources`), cached once answered; the last known list when a fresh request
+   * fails; undefined when there never was one.
+   */
+  async getDataSources(_token?: CancellationLike): Promise<DataSource[] | undefined> {
+    const fresh = await this.cached(
       () => this.dataSources,
       (p) => (this.dataSources = p),
       () => this.ask(DataSourcesRequest.method, {}, parseDataSources),
       (v) => v !== undefined,
     );
+    if (fresh !== undefined) {
+      this.knownDataSources = { value: fresh, at: this.now() };
+      return fresh;
+    }
+    return this.knownDataSources?.value;
   }
 
-  /** Columns of a data source by name or GUID (`tsq/columns`), cached per data source once answered. */
-  getColumns(dataSource: string, _token?: CancellationLike): Promise<DataSourceColumns | null | undefined> {
-    return this.cached(
+  /**
+   * Columns of a data source by name or GUID (`tsq/columns`), cached per data source once answered; the
+   * last known columns when a fresh request fails (see `staleDiagnostics`); undefined when there never
+   * were any.
+   */
+  async getColumns(dataSource: string, _token?: CancellationLike): Promise<DataSourceColumns | null | undefined> {
+    const fresh = await this.cached(
       () => this.columns.get(dataSource),
       (p) => (p ? this.columns.set(dataSource, p) : this.columns.delete(dataSource)),
       () => this.ask(ColumnsRequest.method, { dataSource }, parseDataSourceColumns),
       (v) => v !== undefined,
     );
+    return fresh !== undefined ? this.rememberColumns(dataSource, fresh) : this.lastKnownColumns(dataSource);
+  }
+
+  /** Keeps a fresh answer as the last known one; the data source is no longer stale. */
+  private rememberColumns(dataSource: string, value: DataSourceColumns | null): DataSourceColumns | null {
+    const key = dataSource.trim().toLowerCase();
+    this.knownColumns.set(key, { value, at: this.now() });
+    this.stale.delete(key);
+    return value;
+  }
+
+  /** The last known columns of a data source (marked stale, with the reason), or undefined. */
+  private lastKnownColumns(dataSource: string): DataSourceColumns | null | undefined {
+    const key = dataSource.trim().toLowerCase();
+    const known = this.knownColumns.get(key);
+    if (!known) return undefined;
+    const reason = this.unsupported.has(ColumnsRequest.method) ? 'the client no longer answers tsq/columns' : (this.lastFailure.get(ColumnsRequest.method) ?? 'no answer');
+    if (!this.stale.has(key)) this.options.log?.(`tsq/columns: using the columns of ${dataSource} from ${ago(this.now() - known.at)} (${reason}).`);
+    this.stale.set(key, { dataSource, since: known.at, reason });
+    return known.value;
+  }
+
+  /** The data sources whose last known columns are in use now. */
+  staleColumns(): StaleColumns[] {
+    return [...this.stale.values()];
+  }
+
+  /**
+   * One Information diagnostic (on the first line) for a document that names a data source whose
+   * columns are stale (or uses it as `defaultDataSource`), saying how old they are and why:
+   * "Columns of 'Flights' from 2 min ago; the service is unreachable (no answer within 2 s)…". [] when
+   * nothing is stale. The names are matched in the text case-insensitively.
+   */
+  staleDiagnostics(text: string, defaultDataSource?: string): Diagnostic[] {
+    if (!this.stale.size) return [];
+    const lower = text.toLowerCase();
+    const used = [...this.stale.entries()].filter(([key]) => lower.includes(key) || key === defaultDataSource?.trim().toLowerCase()).map(([, s]) => s);
+    if (!used.length) return [];
+    const now = this.now();
+    const parts = used.map((s) => `'${s.dataSource}' from ${ago(now - s.since)}`);
+    const message = `Columns of ${parts.join(', ')}; the service is unreachable (${used[0].reason}). Diagnostics use these columns until it answers again.`;
+    return [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Information, source: 'tsq', code: 'tsq.staleCatalog', message }];
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   /** Up to 50 values of a column starting with `prefix` (`tsq/columnValues`, not cached); [] when unknown. */
   async getColumnValues(dataSource: string, column: string, prefix: string, _token?: CancellationLike): Promise<string[]> {
     return (await this.ask(ColumnValuesRequest.method, { dataSource, column, prefix }, parseColumnValues)) ?? [];
   }
+}
+
+/** "12 s ago", "2 min ago", "3 h ago". */
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s ago`;
+  const min = Math.round(s / 60);
+  return min < 60 ? `${min} min ago` : `${Math.round(min / 60)} h ago`;
 }

@@ -236,7 +236,9 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
   async function validate(document: TextDocument, token?: CancellationToken): Promise<Diagnostic[]> {
     try {
       const settings = await getSettings(document.uri);
-      return await service.doValidation(document, settings, token);
+      const diagnostics = await service.doValidation(document, settings, token);
+      // columns kept from before the service became unreachable are said so, once per document
+      return [...diagnostics, ...catalog.staleDiagnostics(document.getText(), settings.defaultDataSource)];
     } catch (e) {
       logError(formatError(`Validating ${document.uri} failed`, e));
       return [];
