@@ -12,6 +12,7 @@ import { errorMessage, errorStatus, type ServiceApi } from './service';
 import type { AnalyticsServiceClient } from '../../common/src/api';
 import { createService, type Service } from './serviceAdapter';
 import { httpTimeouts } from './httpSettings';
+import { observeRequest } from './connectionHealth';
 import { loopbackDemoPassword, splitPasswords } from './settingsMigration';
 
 /** One entry of `tsq.connections`. */
@@ -248,7 +249,10 @@ export class ConnectionManager implements vscode.Disposable {
       return false;
     }
     this.setState({ name: cfg.name, state: 'connecting' });
-    const api = createService(cfg, async () => (await this.secrets.get(SECRET_PREFIX + cfg.name)) ?? '', logRequest, httpTimeouts());
+    const api = createService(cfg, async () => (await this.secrets.get(SECRET_PREFIX + cfg.name)) ?? '', (r) => {
+      logRequest(r);
+      observeRequest(r);
+    }, httpTimeouts());
     try {
       await api.login();
     } catch (e) {
@@ -419,6 +423,15 @@ export class ConnectionManager implements vscode.Disposable {
     if (old) void old.api.logout();
   }
 
+  /** What connection health (connectionHealth.ts) adds to the status bar item; undefined: nothing. */
+  private health: { text: string; tooltip: string; warning: boolean } | undefined;
+
+  /** Shows the connection's health in the status bar item (reconnecting, unreachable, needs password), or clears it. */
+  showHealth(health: { text: string; tooltip: string; warning: boolean } | undefined): void {
+    this.health = health;
+    this.updateStatusItem();
+  }
+
   private setState(state: ConnectionState): void {
     this.state = state;
     void vscode.commands.executeCommand('setContext', 'tsq.connectionState', state.state);
@@ -433,6 +446,12 @@ export class ConnectionManager implements vscode.Disposable {
     this.statusItem.text = `${icon} TSQ${name ? `: ${name}` : ''}`;
     this.statusItem.tooltip = name ? `TSQ connection ${name}: ${s.state}${s.error ? `\n${s.error}` : ''}\nClick to switch connection.` : 'TSQ: no connection. Click to add one.';
     this.statusItem.backgroundColor = s.state === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    const h = this.health;
+    if (h && name) {
+      this.statusItem.text = `${h.text} TSQ: ${name}`;
+      this.statusItem.tooltip = `TSQ connection ${name}: ${h.tooltip}`;
+      if (h.warning) this.statusItem.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    }
   }
 }
 

@@ -3,12 +3,13 @@
  * language client and its catalog, the Objects view, the administration commands, Load CSV into Table).
  *
  * `activate()` returns the automation API of the extension contract:
- * `{ getConnectionState(), whenLanguageClientReady() }`.
+ * `{ getConnectionState(), getConnectionHealth(), whenLanguageClientReady() }`.
  */
 import * as vscode from 'vscode';
 import { registerAdminCommands } from './admin';
 import { Catalog } from './catalog';
 import { ConnectionManager, type ConnectionArgs, type ConnectionState } from './connections';
+import { ConnectionHealth, type HealthState } from './connectionHealth';
 import { TsqLanguageClient } from './languageClient';
 import { getLog } from './log';
 import { errorMessage, type ServiceApi } from './service';
@@ -19,6 +20,8 @@ import { registerResults } from './results';
 /** What `activate()` returns (read by the end-to-end tests through `getExtension('tsq.tsq').exports`). */
 export interface TsqApi {
   getConnectionState(): ConnectionState;
+  /** Whether the service answers: connected, reconnecting, unreachable, needs password (connectionHealth.ts). */
+  getConnectionHealth(): HealthState;
   whenLanguageClientReady(): Promise<void>;
 }
 
@@ -87,6 +90,13 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
     }
   });
 
+  // when the service answers again (or an edited connection is made anew): a fresh catalog, and the
+  // language server validates the open documents again
+  const health = new ConnectionHealth(connections, async () => {
+    await vscode.commands.executeCommand('tsq.refreshCatalog');
+  });
+  context.subscriptions.push(health);
+
   registerAdminCommands(context, connections, () => objects.refreshAll());
   registerResults(context, { connections, languageClient, catalog: catalogFor });
 
@@ -96,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
 
   return {
     getConnectionState: () => connections.getState(),
+    getConnectionHealth: () => health.state,
     whenLanguageClientReady: () => languageClient.whenReady(),
   };
 }

@@ -51,7 +51,7 @@ test('after an answer, an unreachable service gives the last known columns and o
   const diags = catalog.staleDiagnostics("@datasource 'Flights'\n[origin] [nope]\n[origin]");
   assert.equal(diags.length, 1);
   assert.equal(diags[0].severity, 3 /* Information */);
-  assert.match(diags[0].message, /^Columns of 'Flights' from 2 min ago; the service is unreachable \(no answer within 0\.03 s\)/);
+  assert.match(String(diags[0].message), /^Columns of 'Flights' from 2 min ago; the service is unreachable \(no answer within 0\.03 s\)/);
   assert.deepEqual(catalog.staleDiagnostics("@datasource 'Sales'\n[x]"), [], 'a document about another data source');
   assert.equal(catalog.staleDiagnostics('[origin]', 'flights').length, 1, 'the default data source counts');
 

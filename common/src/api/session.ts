@@ -38,6 +38,8 @@ export interface RequestLogInfo {
   status: number;
   /** Time from sending to the end of the response body, in milliseconds. */
   ms: number;
+  /** Why no answer came (status 0): the caller aborted, a deadline ran out, or the network failed. */
+  failure?: 'aborted' | 'timeout' | 'network';
 }
 
 /**
@@ -293,6 +295,7 @@ export class HttpSession {
     const started = performance.now();
     const info = { operation: req.operation, method: req.method, path: req.path };
     let status = 0;
+    let failure: RequestLogInfo['failure'];
     const bytes = req.expectedBytes ?? (typeof req.body === 'string' ? Buffer.byteLength(req.body) : Buffer.isBuffer(req.body) ? req.body.length : undefined);
     const deadlines = callDeadlines(this.timeouts, req.operation, bytes);
     try {
@@ -316,6 +319,7 @@ export class HttpSession {
     } catch (e) {
       if (e instanceof ServiceError) throw e;
       const phase = timeoutPhaseOf(e);
+      failure = req.signal?.aborted ? 'aborted' : phase ? 'timeout' : 'network';
       if (phase && !req.signal?.aborted) {
         const connect = phase === 'connect';
         const ms = connect ? connectTimeoutMs(this.timeouts) : phase === 'headers' ? deadlines.headersMs : deadlines.bodyMs;
@@ -324,7 +328,7 @@ export class HttpSession {
       }
       throw new ConnectionError(info, e, req.signal?.aborted ?? false);
     } finally {
-      this.onRequest?.({ ...info, origin: this.origin, status, ms: performance.now() - started });
+      this.onRequest?.({ ...info, origin: this.origin, status, ms: performance.now() - started, ...(failure ? { failure } : {}) });
     }
   }
 }
