@@ -12,7 +12,11 @@
 //      repository, `--wait`); otherwise code-server (installed by scripts/install-e2e-tools.sh into
 //      ${TSQ_TOOLS_DIR:-.tools} when missing) with the extension packaged by scripts/package.mjs and
 //      installed into <state>/code-server/extensions, and prints the URL to open.
-//   Ctrl-C (or SIGTERM) stops everything it started; so does closing the VS Code window.
+//   Ctrl-C (or SIGTERM) stops everything it started; so does closing the VS Code window, and so does
+//   the end of the `npm start` process that ran this script (npm's SIGTERM does not always reach here).
+//   When the emulator exits on its own, it is started again on the same port with the same data
+//   folder (at most MAX_EMULATOR_RESTARTS times; then everything stops with the reason); the editor
+//   stays up meanwhile.
 //
 // Options:
 //   --code-server           use code-server even when `code` is on the PATH
@@ -35,6 +39,8 @@ const USAGE = 'usage: npm start -- [--code-server] [--port N] [--code-server-por
 /** The demo user of `--demo` (emulator/src/demo.ts). */
 const DEMO_USER = { username: 'tsadmin', password: 'admin' };
 const CONNECTION_NAME = 'Local emulator (demo)';
+/** How many times an emulator that exited on its own is started again before `npm start` gives up. */
+const MAX_EMULATOR_RESTARTS = 3;
 
 let opts;
 try {
@@ -63,6 +69,8 @@ if (opts.help) {
 const log = (msg) => console.log(`start: ${msg}`);
 const fail = (msg) => {
   console.error(`start: error: ${msg}`);
+  if (stopping) return;
+  stopping = true;
   void stopAll().then(() => process.exit(1));
 };
 
@@ -102,13 +110,49 @@ async function stopAll() {
   );
 }
 
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, () => {
-    if (stopping) return;
-    stopping = true;
-    void stopAll().then(() => process.exit(0));
-  });
+/** Stops every child, then exits with `code` (once; later calls are ignored). */
+function shutdown(code, why) {
+  if (stopping) return;
+  stopping = true;
+  if (why) log(why);
+  void stopAll().then(() => process.exit(code));
 }
+
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => shutdown(0));
+
+/**
+ * The processes this script's life hangs on: its parent, and under `npm start` also npm itself when a
+ * shell stands between (npm runs scripts through `sh -c`). When one of them ends (npm killed with
+ * SIGTERM, a closed terminal), everything stops: npm does not always pass its signal on. Linux reads
+ * /proc; elsewhere only the parent is watched (process.ppid changes when it ends).
+ */
+function watchAncestors() {
+  const parent = process.ppid;
+  const watched = [parent];
+  const statOf = (pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      return { comm: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(stat.slice(close + 2).split(' ')[1]) };
+    } catch {
+      return undefined;
+    }
+  };
+  const p = statOf(parent);
+  if (p && process.env.npm_lifecycle_event && /^(sh|dash|bash|zsh)$/.test(p.comm) && p.ppid > 1) watched.push(p.ppid);
+  const alive = (pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (e) {
+      return e.code === 'EPERM';
+    }
+  };
+  setInterval(() => {
+    if (process.ppid !== parent || !watched.every(alive)) shutdown(0, 'the npm start process ended; stopping everything');
+  }, 500).unref();
+}
+watchAncestors();
 
 /** Runs a command to completion with inherited output; fails the start when it fails. */
 function runStep(what, cmd, args, extra = {}) {
@@ -154,12 +198,14 @@ function portOption(flag, fallback) {
 /**
  * Starts a long-running child in its own process group, its output prefixed with `[name]`, and
  * resolves with the first match of `ready` in its output (null: once it is spawned); rejects when it
- * exits first or after `timeoutMs`.
+ * exits first or after `timeoutMs`. When it exits after that, `onExit(code, signal)` decides what
+ * happens; without one, everything stops.
  */
-function startChild(name, cmd, args, { ready, timeoutMs, env }) {
+function startChild(name, cmd, args, { ready, timeoutMs, env, onExit }) {
   return new Promise((ok, ko) => {
     const proc = spawn(cmd, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
-    children.push({ name, proc });
+    const entry = { name, proc };
+    children.push(entry);
     let text = '';
     let settled = false;
     const timer = setTimeout(() => settle(new Error(`${name} did not start within ${timeoutMs / 1000} s`)), timeoutMs);
@@ -184,12 +230,13 @@ function startChild(name, cmd, args, { ready, timeoutMs, env }) {
     proc.stderr.on('data', onData);
     proc.once('error', (e) => settle(new Error(`${name} could not start: ${e.message}`)));
     proc.once('exit', (code, signal) => {
+      const i = children.indexOf(entry);
+      if (i >= 0) children.splice(i, 1);
+      const wasReady = settled;
       settle(new Error(`${name} exited (${code ?? signal}) before it was ready`));
-      if (!stopping) {
-        log(`${name} exited (${code ?? signal}); stopping the rest`);
-        stopping = true;
-        void stopAll().then(() => process.exit(code === 0 ? 0 : 1));
-      }
+      if (stopping) return;
+      if (wasReady && onExit) onExit(code, signal);
+      else if (wasReady) shutdown(code === 0 ? 0 : 1, `${name} exited (${code ?? signal}); stopping the rest`);
     });
   });
 }
@@ -238,6 +285,33 @@ function writeCodeServerUserSettings(userDataDir) {
   writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
 }
 
+/**
+ * Starts the emulator on `port` with its data in `dataDir` and resolves with its URL. When it exits on
+ * its own later, it is started again the same way (same port, so the workspace's URL stays right; same
+ * data) up to MAX_EMULATOR_RESTARTS times; then everything stops with the reason.
+ */
+async function startEmulator(port, dataDir, restarts = 0) {
+  const args = [join(ROOT, 'dist', 'emulator.js'), '--demo', '--port', String(port), '--data-dir', dataDir];
+  const [, emulatorUrl] = await startChild('emulator', process.execPath, args, {
+    ready: /listening on (http:\/\/[^\s,;]+)/,
+    timeoutMs: 300_000,
+    onExit: (code, signal) => {
+      const how = signal ? `was ended by ${signal}` : `exited with code ${code}`;
+      if (restarts >= MAX_EMULATOR_RESTARTS) {
+        fail(`the emulator ${how} again, after ${restarts} restarts; stopping everything. Its last output is above ([emulator] lines); start again with npm start (or npm start -- --fresh for new data).`);
+        return;
+      }
+      const actualPort = Number(new URL(emulatorUrl).port) || port;
+      log(`the emulator ${how}; starting it again on port ${actualPort} with the same data (${dataDir}), restart ${restarts + 1} of ${MAX_EMULATOR_RESTARTS}. The editor stays open.`);
+      startEmulator(actualPort, dataDir, restarts + 1).then(
+        (u) => log(`the emulator is back at ${u}`),
+        (e) => fail(`the emulator could not be started again: ${e.message}`),
+      );
+    },
+  });
+  return emulatorUrl.replace(/\/$/, '');
+}
+
 async function main() {
   const [major] = process.versions.node.split('.').map(Number);
   if (major < 20) throw new Error(`Node 20 or later is needed (this is ${process.version})`);
@@ -260,12 +334,10 @@ async function main() {
 
   // 3. the emulator
   const emulatorPort = await pickPort(portOption('port', 8088));
-  log(`starting the emulator with --demo (the first start reads the demo data, which takes a while)`);
-  const [, emulatorUrl] = await startChild('emulator', process.execPath, [join(ROOT, 'dist', 'emulator.js'), '--demo', '--port', String(emulatorPort), '--data-dir', join(stateDir, 'emulator-data')], {
-    ready: /listening on (http:\/\/[^\s,;]+)/,
-    timeoutMs: 300_000,
-  });
-  const url = emulatorUrl.replace(/\/$/, '');
+  const dataDir = join(stateDir, 'emulator-data');
+  const firstStart = !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  log(`starting the emulator with --demo${firstStart ? ' (the first start reads the demo data, which takes a while)' : ` (data in ${dataDir})`}`);
+  const url = await startEmulator(emulatorPort, dataDir);
 
   // 4. the workspace
   const workspace = join(stateDir, 'workspace');
