@@ -298,16 +298,23 @@ export class HttpSession {
     let failure: RequestLogInfo['failure'];
     const bytes = req.expectedBytes ?? (typeof req.body === 'string' ? Buffer.byteLength(req.body) : Buffer.isBuffer(req.body) ? req.body.length : undefined);
     const deadlines = callDeadlines(this.timeouts, req.operation, bytes);
+    // undici's own timers tick coarsely (a deadline of 3 s fires after up to 4 s), so the first-byte
+    // deadline of a call without an upload is kept here; an upload's stays undici's, which waits while
+    // the body is still being sent
+    const firstByte = new AbortController();
+    const ownTimer = deadlines.headersMs && deadlineClassOf(req.operation) !== 'upload' ? setTimeout(() => firstByte.abort(), deadlines.headersMs) : undefined;
+    const signal = ownTimer ? (req.signal ? AbortSignal.any([req.signal, firstByte.signal]) : firstByte.signal) : req.signal;
     try {
       const res = await request(this.origin + req.path + encodeQuery(req.query), {
         method: req.method,
         headers,
         // undici streams an async iterable body (chunked); its typings only list Readable
         body: req.body as string | Buffer | undefined,
-        signal: req.signal,
+        signal,
         dispatcher: this.dispatcher,
-        ...(deadlines.headersMs ? { headersTimeout: deadlines.headersMs, bodyTimeout: deadlines.bodyMs } : {}),
+        ...(deadlines.headersMs ? { headersTimeout: deadlines.headersMs + (ownTimer ? 1000 : 0), bodyTimeout: deadlines.bodyMs } : {}),
       });
+      clearTimeout(ownTimer);
       status = res.statusCode;
       const text = await res.body.text();
       this.keepCookies(res.headers['set-cookie']);
@@ -318,7 +325,7 @@ export class HttpSession {
       return { status, headers: res.headers, text };
     } catch (e) {
       if (e instanceof ServiceError) throw e;
-      const phase = timeoutPhaseOf(e);
+      const phase = firstByte.signal.aborted && !req.signal?.aborted ? 'headers' : timeoutPhaseOf(e);
       failure = req.signal?.aborted ? 'aborted' : phase ? 'timeout' : 'network';
       if (phase && !req.signal?.aborted) {
         const connect = phase === 'connect';
@@ -328,6 +335,7 @@ export class HttpSession {
       }
       throw new ConnectionError(info, e, req.signal?.aborted ?? false);
     } finally {
+      clearTimeout(ownTimer);
       this.onRequest?.({ ...info, origin: this.origin, status, ms: performance.now() - started, ...(failure ? { failure } : {}) });
     }
   }
