@@ -123,6 +123,8 @@ export interface UploadOptions extends CallOptions {
   filename?: string;
   /** The chunk's number, sent as `X-ts-chunk-id` (field notes 4.2); counted per cycle when omitted. */
   chunkId?: number;
+  /** The chunk's size in bytes when known: its deadline grows with it (common/src/api/session.ts, `callDeadlines`). */
+  expectedBytes?: number;
 }
 
 function parseStatus(raw: Record<string, unknown>, cycleId: string): LoadStatus {
@@ -298,6 +300,7 @@ export class LoadApi {
         body: multipartBody(boundary, opts.filename ?? `chunk-${n}.csv`, data, (e) => (sourceError = { e })),
         repeatable: false,
         signal: opts.signal,
+        expectedBytes: opts.expectedBytes,
       })
       .catch((e: unknown) => {
         if (!sourceError || opts.signal?.aborted) throw e;

@@ -201,7 +201,7 @@ export async function runLoad(client: AnalyticsServiceClient, file: string, defi
             report();
           });
           try {
-            await client.uploadChunk(cycleId, body, { chunkId: item.index, signal: opts.signal, filename: basename(file) });
+            await client.uploadChunk(cycleId, body, { chunkId: item.index, signal: opts.signal, filename: basename(file), expectedBytes: item.end - item.start });
             break;
           } catch (e) {
             // the failed body may still sit in a socket: its buffers are not read into again
