@@ -1,12 +1,21 @@
 /**
- * The public query and administration API of the Analytics Service (seed 4.2), one method per operation.
+ * The public query and administration API of the Analytics Service (docs/service-interface.md §4.2), one
+ * method per operation.
  *
- * Paths are under `/callosum/v1/tspublic/v1` (field notes 0: the docs show `/tspublic/v1`, every real call
- * carries the `/callosum/v1` prefix). Parameters go in the query string or a form body, never JSON; arrays
- * are JSON-encoded strings (field notes 0). Every call sends `X-Requested-By: ThoughtSpot` and
- * `Accept: application/json` (see `session.ts`) and takes an `AbortSignal`.
+ * Paths are under `/callosum/v1/tspublic/v1` (docs/service-notes.md §0: the docs show `/tspublic/v1`, every
+ * real call carries the `/callosum/v1` prefix). Each call is sent as the REST API v1 documentation's own
+ * example writes it (test/conformance/ replays those examples and checks this client against them):
+ * parameters in the query string (metadata, searchdata, pinboarddata, transfer/ownership), a form body
+ * (session/login, user/updatepassword, group/addprivilege, group/removeprivilege), or `multipart/form-data`
+ * with the principals as a JSON file part (user/sync). Arrays are JSON-encoded strings. Every call sends
+ * `X-Requested-By: ThoughtSpot` and `Accept: application/json` (see `session.ts`) and takes an `AbortSignal`.
+ *
+ * Every documented success status is accepted: 200 or 204, with or without a body (login answers 200
+ * "User logged in" on some versions and 204 "Successful login" on others,
+ * https://developers.thoughtspot.com/docs/api-auth-session; an empty list may come back as 204).
  */
 import { COLUMN_DATA_TYPES, type Column, type ColumnDataType, type DataSourceColumns } from '../model';
+import { FormData } from 'undici';
 import type { HttpSession } from './session';
 import { ServiceError } from './errors';
 
@@ -110,9 +119,14 @@ export interface PinboardVizData<Row = CellValue[]> extends SearchDataResult<Row
 export interface PagingParams {
   /** `batchsize`; default -1 (the service's page size, 100000 rows at most). */
   batchSize?: number;
-  /** `pagenumber`, 1-based; default -1. */
+  /** `pagenumber`, 1-based; default -1. The unambiguous way to page, and the one `searchAllPages` uses. */
   pageNumber?: number;
-  /** 1-based offset; default -1. */
+  /**
+   * Row offset; default -1 (the start). Documentation versions disagree on its base: the searchdata and
+   * pinboarddata pages call it "1-based", while working clients start at 0 and add `rowCount`
+   * (docs/service-notes.md §1.4). -1 means the start under both readings; to continue, pass the previous
+   * answer's `offset` plus its `rowCount` (`nextOffset`), which is right whichever base the service uses.
+   */
   offset?: number;
   /** `formattype`; default COMPACT. */
   formatType?: FormatType;
@@ -202,7 +216,22 @@ function normalizeResult<R>(r: Record<string, unknown>): SearchDataResult<R> {
   };
 }
 
-function parseJson<T>(text: string, operation: string, path: string, method: string): T {
+/**
+ * The offset of the page after `r`, in the service's own base: the answer's echoed `offset` plus its
+ * `rowCount`. A service that counts from 0 echoes 0 for the first page and one that counts from 1 echoes 1,
+ * so continuing from the echo is right under both readings of the documentation (see `PagingParams.offset`).
+ * An echo of -1 (the default, shown by the pinboarddata examples) is read as the start, 0.
+ */
+export function nextOffset(r: Pick<SearchDataResult<unknown>, 'offset' | 'rowCount'>): number {
+  return (r.offset < 0 ? 0 : r.offset) + r.rowCount;
+}
+
+/**
+ * Parses a JSON answer. An empty body (a 204, which the documentation allows for some reads) is `empty`
+ * when given; otherwise an error.
+ */
+function parseJson<T>(text: string, operation: string, path: string, method: string, empty?: T): T {
+  if (empty !== undefined && text.trim() === '') return empty;
   try {
     return JSON.parse(text) as T;
   } catch {
@@ -214,29 +243,38 @@ function parseJson<T>(text: string, operation: string, path: string, method: str
 export class PublicApi {
   constructor(private readonly session: HttpSession) {}
 
-  private async get<T>(operation: string, path: string, query: Record<string, unknown>, opts: CallOptions = {}): Promise<T> {
+  /** A GET with parameters in the query string; `empty` is the answer to a 204 or an empty body. */
+  private async get<T>(operation: string, path: string, query: Record<string, unknown>, empty: T, opts: CallOptions = {}): Promise<T> {
     const full = PUBLIC_PREFIX + path;
     const r = await this.session.call({ operation, method: 'GET', path: full, query: query as never, repeatable: true, signal: opts.signal });
-    return parseJson<T>(r.text, operation, full, 'GET');
+    return parseJson<T>(r.text, operation, full, 'GET', empty);
   }
 
-  /** A POST with parameters in the query string (seed 4.2: pinboarddata, searchdata) or a form body. */
+  /**
+   * A POST with parameters in the query string (`Content-Type: application/json` and no body, as the
+   * searchdata, pinboarddata and transfer/ownership examples send it), a form body, or a multipart body
+   * (undici's `FormData`, which sets its own content type with the boundary). `contentType` overrides the
+   * type sent with no body (refreshview's example sends `*\/*`).
+   */
   private async post(
     operation: string,
     path: string,
-    params: { query?: Record<string, unknown>; form?: Record<string, unknown>; headers?: Record<string, string> },
+    params: { query?: Record<string, unknown>; form?: Record<string, unknown>; multipart?: FormData; contentType?: string; headers?: Record<string, string> },
     repeatable: boolean,
     opts: CallOptions = {},
   ): Promise<string> {
     const full = PUBLIC_PREFIX + path;
     const form = params.form ? formBody(params.form) : undefined;
+    const headers: Record<string, string> = { ...params.headers };
+    if (form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    else if (!params.multipart) headers['content-type'] = params.contentType ?? 'application/json';
     const r = await this.session.call({
       operation,
       method: 'POST',
       path: full,
       query: params.query as never,
-      headers: { 'content-type': form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json', ...params.headers },
-      body: form,
+      headers,
+      body: params.multipart ?? form,
       repeatable,
       signal: opts.signal,
     });
@@ -244,8 +282,10 @@ export class PublicApi {
   }
 
   /**
-   * `POST /session/login` (form fields username, password, rememberme; field notes 5.1). Keeps the
-   * cookies it sets (JSESSIONID, clientId). Called by the session itself; call it to check credentials.
+   * `POST /session/login` (form fields username, password, rememberme;
+   * https://developers.thoughtspot.com/docs/api-auth-session). Success is 200 or 204, with or without a
+   * body; the cookies it sets (JSESSIONID, clientId) are kept. Called by the session itself; call it to
+   * check credentials.
    * @throws AuthenticationError on 401 (the password is never in the message).
    */
   static async login(session: HttpSession, username: string, password: string, signal?: AbortSignal): Promise<void> {
@@ -265,7 +305,7 @@ export class PublicApi {
   async logout(opts: CallOptions = {}): Promise<void> {
     if (!this.session.isLoggedIn) return;
     try {
-      await this.session.call({ operation: 'logout', method: 'POST', path: `${PUBLIC_PREFIX}/session/logout`, repeatable: false, signal: opts.signal });
+      await this.session.call({ operation: 'logout', method: 'POST', path: `${PUBLIC_PREFIX}/session/logout`, headers: { 'content-type': 'application/json' }, repeatable: false, signal: opts.signal });
     } finally {
       this.session.forget();
     }
@@ -290,18 +330,19 @@ export class PublicApi {
         fetchids: params.fetchIds,
         auto_created: params.autoCreated,
       },
+      [],
       opts,
     );
   }
 
   /** `GET /metadata/listvizheaders?id=…`: the visualization headers of an answer or pinboard (seed 4.2). */
   async listVizHeaders(id: string, opts: CallOptions = {}): Promise<VizHeader[]> {
-    return this.get<VizHeader[]>('listVizHeaders', '/metadata/listvizheaders', { id }, opts);
+    return this.get<VizHeader[]>('listVizHeaders', '/metadata/listvizheaders', { id }, [], opts);
   }
 
   /** `GET /metadata/details?type=…&id=[…]` (field notes 3.2). */
   async metadataDetails(type: MetadataType, ids: string[], opts: CallOptions & { showHidden?: boolean } = {}): Promise<MetadataDetails> {
-    const r = await this.get<MetadataDetails>('metadataDetails', '/metadata/details', { type, id: ids, showhidden: opts.showHidden }, opts);
+    const r = await this.get<MetadataDetails>('metadataDetails', '/metadata/details', { type, id: ids, showhidden: opts.showHidden }, { storables: [] }, opts);
     if (!r || !Array.isArray(r.storables)) return { ...(r ?? {}), storables: [] };
     return r;
   }
@@ -335,7 +376,7 @@ export class PublicApi {
       true,
       opts,
     );
-    const raw = parseJson<Record<string, Record<string, unknown>>>(text, 'pinboardData', PUBLIC_PREFIX + path, 'POST');
+    const raw = parseJson<Record<string, Record<string, unknown>>>(text, 'pinboardData', PUBLIC_PREFIX + path, 'POST', {});
     const out: Record<string, PinboardVizData<unknown>> = {};
     for (const [vizId, v] of Object.entries(raw ?? {})) out[vizId] = { ...normalizeResult<unknown>(v), name: String(v.name ?? '') };
     return out;
@@ -389,24 +430,27 @@ export class PublicApi {
 
   /** `GET /user/list`: all users, groups and their inter-dependencies (seed 4.2; shape not shown, returned as parsed JSON). */
   async listUsers(opts: CallOptions = {}): Promise<unknown> {
-    return this.get<unknown>('listUsers', '/user/list', {}, opts);
+    return this.get<unknown>('listUsers', '/user/list', {}, [], opts);
   }
 
   /**
-   * `POST /user/sync`: synchronize principals from an external system (seed 4.2; shape not shown).
-   * Sent as form fields: `principals` (JSON array), `applyChanges`, `removeDeleted`, `password` (for new users).
+   * `POST /user/sync`: synchronize principals from an external system. Sent as the documentation shows
+   * (https://developers.thoughtspot.com/docs/user-api#user-sync): `multipart/form-data` with `principals`
+   * as a JSON file part (`principals.json`, `application/json`) and `applyChanges`, `removeDeleted`,
+   * `password` (for new users) as fields. `removeDeleted` is always sent, since its documented default
+   * differs between versions (true on the current page). Returns the parsed answer (200), or undefined for
+   * an empty one.
    */
   async syncUsers(
     params: { principals: unknown[]; applyChanges?: boolean; removeDeleted?: boolean; password?: string },
     opts: CallOptions = {},
   ): Promise<unknown> {
-    const text = await this.post(
-      'syncUsers',
-      '/user/sync',
-      { form: { principals: JSON.stringify(params.principals), applyChanges: params.applyChanges ?? false, removeDeleted: params.removeDeleted ?? false, password: params.password } },
-      false,
-      opts,
-    );
+    const form = new FormData();
+    form.append('principals', new Blob([JSON.stringify(params.principals)], { type: 'application/json' }), 'principals.json');
+    form.append('applyChanges', String(params.applyChanges ?? false));
+    form.append('removeDeleted', String(params.removeDeleted ?? false));
+    if (params.password !== undefined) form.append('password', params.password);
+    const text = await this.post('syncUsers', '/user/sync', { multipart: form }, false, opts);
     return text ? safeJson(text) : undefined;
   }
 
@@ -415,9 +459,13 @@ export class PublicApi {
     await this.post('updatePassword', '/user/updatepassword', { form: { name: params.name, currentpassword: params.currentPassword, password: params.newPassword } }, false, opts);
   }
 
-  /** `POST /user/transfer/ownership?fromUserName=…&toUserName=…`: all objects of one user to another (seed 4.2). */
-  async transferOwnership(params: { fromUserName: string; toUserName: string }, opts: CallOptions = {}): Promise<void> {
-    await this.post('transferOwnership', '/user/transfer/ownership', { query: { fromUserName: params.fromUserName, toUserName: params.toUserName } }, true, opts);
+  /**
+   * `POST /user/transfer/ownership?fromUserName=…&toUserName=…[&objectsID=[…]]`: the objects of one user
+   * (all of them, or only those in `objectIds`, sent as the JSON array `objectsID`) to another
+   * (https://developers.thoughtspot.com/docs/user-api#transfer-ownership). Success is 200 or 204.
+   */
+  async transferOwnership(params: { fromUserName: string; toUserName: string; objectIds?: string[] }, opts: CallOptions = {}): Promise<void> {
+    await this.post('transferOwnership', '/user/transfer/ownership', { query: { fromUserName: params.fromUserName, toUserName: params.toUserName, objectsID: params.objectIds } }, true, opts);
   }
 
   /** `POST /group/addprivilege` (form fields `privilege`, `groupNames` as a JSON array; seed 4.2). */
@@ -430,9 +478,14 @@ export class PublicApi {
     await this.post('removePrivilege', '/group/removeprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, true, opts);
   }
 
-  /** `POST /materialization/refreshview/{id}`: re-executes the view's query and reloads it (seed 4.2). */
+  /**
+   * `POST /materialization/refreshview/{id}`: re-executes the view's query and reloads it. Sent as the
+   * example does, `Content-Type: *\/*` and no body; the answer is 204 "Refresh submitted" with no body
+   * (undefined here), or a parsed body where a version sends one
+   * (https://docs.thoughtspot.com/software/7.2/materialization-api).
+   */
   async refreshView(id: string, opts: CallOptions = {}): Promise<unknown> {
-    const text = await this.post('refreshView', `/materialization/refreshview/${encodeURIComponent(id)}`, {}, true, opts);
+    const text = await this.post('refreshView', `/materialization/refreshview/${encodeURIComponent(id)}`, { contentType: '*/*' }, true, opts);
     return text ? safeJson(text) : undefined;
   }
 }
