@@ -70,7 +70,8 @@ function readSyncRequest(req: FastifyRequest, catalog: Catalog): SyncRequest {
   const groupNames = new Set([...catalog.state.groups.map((g) => g.name.toLowerCase()), ...groups.map((g) => g.name.toLowerCase())]);
   for (const u of users) {
     for (const gn of u.groupNames ?? []) if (!groupNames.has(gn.toLowerCase())) throw badRequest(`User ${u.name}: unknown group ${gn}`);
-    if (!catalog.userByName(u.name) && !(u.password ?? defaultPassword)) throw badRequest(`User ${u.name} is new and needs a password (give password)`);
+    // a dry run reports without one, as the documentation's example (no password) expects
+    if (apply && !catalog.userByName(u.name) && !(u.password ?? defaultPassword)) throw badRequest(`User ${u.name} is new and needs a password (give password)`);
   }
   return { groups, users, apply, removeDeleted, defaultPassword };
 }
