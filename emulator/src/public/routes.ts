@@ -144,8 +144,9 @@ async function registerBodyEncodings(scope: FastifyInstance): Promise<void> {
   });
 }
 
+/** The routes of one prefix: error and not-found handlers in the service's shape, the session check, and each feature. */
 async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> {
-  const { catalog, sessions, search } = deps;
+  const { catalog, sessions } = deps;
 
   api.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
     if (err instanceof ApiError) return reply.code(err.status).send(errorBody(err.status, [err.message, ...err.details]));
@@ -168,6 +169,15 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     req.tsSessionId = s.id;
   });
 
+  registerSessionRoutes(api, deps);
+  registerMetadataRoutes(api, deps);
+  registerDataRoutes(api, deps);
+  registerAdminRoutes(api, deps);
+}
+
+/** `session/login` and `session/logout` (https://developers.thoughtspot.com/docs/api-auth-session). */
+function registerSessionRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
+  const { sessions } = deps;
   /** session/login (field notes 5.1): form username, password, rememberme; sets JSESSIONID and clientId (HttpOnly). */
   api.post('/session/login', async (req, reply) => {
     const username = param(req, 'username');
@@ -190,7 +200,11 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     reply.clearCookie('clientId', { path: '/' });
     return reply.code(204).send();
   });
+}
 
+/** `metadata/listobjectheaders`, `listvizheaders` and `details` (https://developers.thoughtspot.com/docs/metadata-api). */
+function registerMetadataRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
+  const { catalog } = deps;
   api.get('/metadata/listobjectheaders', async (req) => listObjectHeaders(req, catalog));
 
   /** listvizheaders?id=<answer or pinboard> (seed 4.2): visualization headers, `owner` = the book. */
@@ -231,7 +245,11 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     });
     return { storables, debugInfo: {} };
   });
+}
 
+/** `searchdata` and `pinboarddata` (https://developers.thoughtspot.com/docs/search-data-api, https://docs.thoughtspot.com/software/7.2/pinboarddata). */
+function registerDataRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
+  const { catalog, search } = deps;
   /** searchdata (seed 4.2, field notes 1): all parameters in the query string. */
   api.post('/searchdata', async (req, reply) => {
     const user = userOf(req);
@@ -267,6 +285,4 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     }
     return out;
   });
-
-  registerAdminRoutes(api, deps);
 }
