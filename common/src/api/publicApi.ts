@@ -19,11 +19,11 @@ import { FormData } from 'undici';
 import type { HttpSession } from './session';
 import { ServiceError } from './errors';
 
-/** The path prefix of the public API (field notes 0). */
+/** The path prefix of the public API (docs/service-notes.md §0). */
 export const PUBLIC_PREFIX = '/callosum/v1/tspublic/v1';
 
 /**
- * Metadata object types of `listobjectheaders` and `metadata/details` (seed 4.2; field notes 3.1 adds USER
+ * Metadata object types of `listobjectheaders` and `metadata/details` (docs/service-interface.md §4.2; docs/service-notes.md §3.1 adds USER
  * and USER_GROUP). The one declaration: the extension's service port (`client/src/service.ts`) re-exports it.
  */
 export type MetadataType =
@@ -39,10 +39,10 @@ export type MetadataType =
   | 'USER'
   | 'USER_GROUP';
 
-/** LOGICAL_TABLE subtypes (seed 4.2). */
+/** LOGICAL_TABLE subtypes (docs/service-interface.md §4.2). */
 export type LogicalTableSubtype = 'ONE_TO_ONE_LOGICAL' | 'WORKSHEET' | 'PRIVATE_WORKSHEET' | 'USER_DEFINED' | 'AGGR_WORKSHEET' | string;
 
-/** Visualization header (seed 2.4). Times are epoch milliseconds. */
+/** Visualization header (docs/service-interface.md §2.4). Times are epoch milliseconds. */
 export interface VizHeader {
   id: string;
   name: string;
@@ -53,11 +53,11 @@ export interface VizHeader {
   /** Epoch milliseconds. */
   modified: number;
   modifiedBy: string;
-  /** GUID of the containing object (field notes 3.1), not a user. */
+  /** GUID of the containing object (docs/service-notes.md §3.1), not a user. */
   owner: string;
 }
 
-/** Object header (seed 2.4): the visualization header's members plus these. */
+/** Object header (docs/service-interface.md §2.4): the visualization header's members plus these. */
 export interface ObjectHeader extends VizHeader {
   /** Present on some headers only. */
   description?: string;
@@ -65,7 +65,7 @@ export interface ObjectHeader extends VizHeader {
   isAutoDelete: boolean;
 }
 
-/** Parameters of `listobjectheaders` (seed 4.2); the wire name is given where it differs. All optional. */
+/** Parameters of `listobjectheaders` (docs/service-interface.md §4.2); the wire name is given where it differs. All optional. */
 export interface ListObjectHeadersParams {
   type?: MetadataType;
   /** `subtypes`; applies when type is LOGICAL_TABLE; sent as a JSON array. */
@@ -90,13 +90,13 @@ export interface ListObjectHeadersParams {
   autoCreated?: boolean;
 }
 
-/** COMPACT (rows as arrays, the default) or FULL (rows as objects keyed by column name, null values omitted; field notes 1.3). */
+/** COMPACT (rows as arrays, the default) or FULL (rows as objects keyed by column name, null values omitted; docs/service-notes.md §1.3). */
 export type FormatType = 'COMPACT' | 'FULL';
 
-/** A cell: string or number; null for a missing value; dates are epoch seconds (field notes 1.2). */
+/** A cell: string or number; null for a missing value; dates are epoch seconds (docs/service-notes.md §1.2). */
 export type CellValue = string | number | boolean | null;
 
-/** Search data result (seed 2.5). Counts are numbers here even where the service sent strings. */
+/** Search data result (docs/service-interface.md §2.5). Counts are numbers here even where the service sent strings. */
 export interface SearchDataResult<Row = CellValue[]> {
   columnNames: string[];
   /** Rows in the order of `columnNames` (COMPACT), or objects keyed by column name (FULL). */
@@ -110,12 +110,12 @@ export interface SearchDataResult<Row = CellValue[]> {
   offset: number;
 }
 
-/** One visualization's data in a pinboard data result (seed 2.5). */
+/** One visualization's data in a pinboard data result (docs/service-interface.md §2.5). */
 export interface PinboardVizData<Row = CellValue[]> extends SearchDataResult<Row> {
   name: string;
 }
 
-/** Paging shared by searchdata and pinboarddata (seed 4.2); -1 is "unset" everywhere (field notes 0). */
+/** Paging shared by searchdata and pinboarddata (docs/service-interface.md §4.2); -1 is "unset" everywhere (docs/service-notes.md §0). */
 export interface PagingParams {
   /** `batchsize`; default -1 (the service's page size, 100000 rows at most). */
   batchSize?: number;
@@ -132,15 +132,15 @@ export interface PagingParams {
   formatType?: FormatType;
 }
 
-/** Parameters of `searchdata` (seed 4.2). */
+/** Parameters of `searchdata` (docs/service-interface.md §4.2). */
 export interface SearchDataParams extends PagingParams {
-  /** `query_string`: the search query (seed 4.3). */
+  /** `query_string`: the search query (docs/service-interface.md §4.3). */
   queryString: string;
   /** `data_source_guid`: one worksheet, view or table. */
   dataSourceGuid: string;
 }
 
-/** Parameters of `pinboarddata` (seed 4.2). */
+/** Parameters of `pinboarddata` (docs/service-interface.md §4.2). */
 export interface PinboardDataParams extends PagingParams {
   /** Pinboard id. */
   id: string;
@@ -149,7 +149,7 @@ export interface PinboardDataParams extends PagingParams {
 }
 
 /**
- * A column as `metadata/details` gives it (field notes 3.2); only the members the client reads are typed,
+ * A column as `metadata/details` gives it (docs/service-notes.md §3.2); only the members the client reads are typed,
  * anything else the service sends stays as `unknown` members (e.g. `position`, the column's order).
  * `dataType` is the service's name (VARCHAR, INT64, DATE_TIME, TIMESTAMP, …; mapped by `toColumnDataType`),
  * `type` ATTRIBUTE, MEASURE or UNKNOWN. The one declaration: `client/src/service.ts` re-exports it.
@@ -164,7 +164,7 @@ export interface DetailsColumn {
 }
 
 /**
- * One storable of `metadata/details` (field notes 3.2): the object's header, its `type` (for a LOGICAL_TABLE,
+ * One storable of `metadata/details` (docs/service-notes.md §3.2): the object's header, its `type` (for a LOGICAL_TABLE,
  * the subtype) and, for tables, its columns. `client/src/service.ts` names it `TableDetails`.
  */
 export interface DetailsStorable {
@@ -174,7 +174,7 @@ export interface DetailsStorable {
   [more: string]: unknown;
 }
 
-/** The `metadata/details` response (field notes 3.2). */
+/** The `metadata/details` response (docs/service-notes.md §3.2). */
 export interface MetadataDetails {
   storables: DetailsStorable[];
   [more: string]: unknown;
@@ -196,7 +196,7 @@ export function toColumnDataType(t: string): ColumnDataType {
   return 'VARCHAR';
 }
 
-/** Reads a count the service may send as a string (field notes 4.3) as a number; NaN-safe (missing → fallback). */
+/** Reads a count the service may send as a string (docs/service-notes.md §4.3) as a number; NaN-safe (missing → fallback). */
 export function toCount(v: unknown, fallback = 0): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
@@ -311,7 +311,7 @@ export class PublicApi {
     }
   }
 
-  /** `GET /metadata/listobjectheaders` with every parameter of seed 4.2. Returns the bare array of headers (field notes 3.1). */
+  /** `GET /metadata/listobjectheaders` with every parameter of docs/service-interface.md §4.2. Returns the bare array of headers (docs/service-notes.md §3.1). */
   async listObjectHeaders(params: ListObjectHeadersParams = {}, opts: CallOptions = {}): Promise<ObjectHeader[]> {
     return this.get<ObjectHeader[]>(
       'listObjectHeaders',
@@ -335,12 +335,12 @@ export class PublicApi {
     );
   }
 
-  /** `GET /metadata/listvizheaders?id=…`: the visualization headers of an answer or pinboard (seed 4.2). */
+  /** `GET /metadata/listvizheaders?id=…`: the visualization headers of an answer or pinboard (docs/service-interface.md §4.2). */
   async listVizHeaders(id: string, opts: CallOptions = {}): Promise<VizHeader[]> {
     return this.get<VizHeader[]>('listVizHeaders', '/metadata/listvizheaders', { id }, [], opts);
   }
 
-  /** `GET /metadata/details?type=…&id=[…]` (field notes 3.2). */
+  /** `GET /metadata/details?type=…&id=[…]` (docs/service-notes.md §3.2). */
   async metadataDetails(type: MetadataType, ids: string[], opts: CallOptions & { showHidden?: boolean } = {}): Promise<MetadataDetails> {
     const r = await this.get<MetadataDetails>('metadataDetails', '/metadata/details', { type, id: ids, showhidden: opts.showHidden }, { storables: [] }, opts);
     if (!r || !Array.isArray(r.storables)) return { ...(r ?? {}), storables: [] };
@@ -348,7 +348,7 @@ export class PublicApi {
   }
 
   /**
-   * The typed columns of one LOGICAL_TABLE through `metadata/details` (field notes 3.2: `type` MEASURE →
+   * The typed columns of one LOGICAL_TABLE through `metadata/details` (docs/service-notes.md §3.2: `type` MEASURE →
    * kind MEASURE, anything else → ATTRIBUTE). Null when the service returned no storable for the id.
    */
   async tableColumns(id: string, opts: CallOptions = {}): Promise<DataSourceColumns | null> {
@@ -364,7 +364,7 @@ export class PublicApi {
     return { id: s.header.id, name: s.header.name, columns };
   }
 
-  /** `POST /pinboarddata` (seed 4.2): an object keyed by visualization id. */
+  /** `POST /pinboarddata` (docs/service-interface.md §4.2): an object keyed by visualization id. */
   async pinboardData(params: PinboardDataParams & { formatType: 'FULL' }, opts?: CallOptions): Promise<Record<string, PinboardVizData<Record<string, CellValue>>>>;
   async pinboardData(params: PinboardDataParams, opts?: CallOptions): Promise<Record<string, PinboardVizData>>;
   async pinboardData(params: PinboardDataParams, opts: CallOptions = {}): Promise<Record<string, PinboardVizData<unknown>>> {
@@ -383,9 +383,9 @@ export class PublicApi {
   }
 
   /**
-   * `POST /searchdata` (seed 4.2, all parameters in the query string), with `Accept-Language: en-US`
-   * (field notes 1.1: keywords are American English only). Counts are normalized to numbers.
-   * @throws ServiceError with status 400 for an invalid query or data source (field notes 1.6).
+   * `POST /searchdata` (docs/service-interface.md §4.2, all parameters in the query string), with `Accept-Language: en-US`
+   * (docs/service-notes.md §1.1: keywords are American English only). Counts are normalized to numbers.
+   * @throws ServiceError with status 400 for an invalid query or data source (docs/service-notes.md §1.6).
    */
   async searchData(params: SearchDataParams & { formatType: 'FULL' }, opts?: CallOptions): Promise<SearchDataResult<Record<string, CellValue>>>;
   async searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult>;
@@ -403,7 +403,7 @@ export class PublicApi {
           offset: params.offset ?? -1,
           formattype: params.formatType ?? 'COMPACT',
         },
-        // search keywords are American English only (field notes 1.1)
+        // search keywords are American English only (docs/service-notes.md §1.1)
         headers: { 'accept-language': 'en-US' },
       },
       true,
@@ -414,8 +414,8 @@ export class PublicApi {
 
   /**
    * Every page of a search, as an async generator: `pagenumber` 1, 2, … with `batchsize = pageSize`
-   * (field notes 1.4: page 1 first), until a page is short, empty, or `totalRowCount` rows came.
-   * @param pageSize rows per page (default 10000; the service caps a call at 100000, field notes 1.2).
+   * (docs/service-notes.md §1.4: page 1 first), until a page is short, empty, or `totalRowCount` rows came.
+   * @param pageSize rows per page (default 10000; the service caps a call at 100000, docs/service-notes.md §1.2).
    */
   async *searchAllPages(params: Omit<SearchDataParams, 'batchSize' | 'pageNumber' | 'offset'> & { pageSize?: number }, opts: CallOptions = {}): AsyncGenerator<SearchDataResult<unknown>> {
     const pageSize = params.pageSize ?? 10_000;
@@ -428,7 +428,7 @@ export class PublicApi {
     }
   }
 
-  /** `GET /user/list`: all users, groups and their inter-dependencies (seed 4.2; shape not shown, returned as parsed JSON). */
+  /** `GET /user/list`: all users, groups and their inter-dependencies (docs/service-interface.md §4.2; shape not shown, returned as parsed JSON). */
   async listUsers(opts: CallOptions = {}): Promise<unknown> {
     return this.get<unknown>('listUsers', '/user/list', {}, [], opts);
   }
@@ -454,7 +454,7 @@ export class PublicApi {
     return text ? safeJson(text) : undefined;
   }
 
-  /** `POST /user/updatepassword` (form fields `name`, `currentpassword`, `password`; seed 4.2). Neither password appears in errors. */
+  /** `POST /user/updatepassword` (form fields `name`, `currentpassword`, `password`; docs/service-interface.md §4.2). Neither password appears in errors. */
   async updatePassword(params: { name: string; currentPassword: string; newPassword: string }, opts: CallOptions = {}): Promise<void> {
     await this.post('updatePassword', '/user/updatepassword', { form: { name: params.name, currentpassword: params.currentPassword, password: params.newPassword } }, false, opts);
   }
@@ -468,12 +468,12 @@ export class PublicApi {
     await this.post('transferOwnership', '/user/transfer/ownership', { query: { fromUserName: params.fromUserName, toUserName: params.toUserName, objectsID: params.objectIds } }, true, opts);
   }
 
-  /** `POST /group/addprivilege` (form fields `privilege`, `groupNames` as a JSON array; seed 4.2). */
+  /** `POST /group/addprivilege` (form fields `privilege`, `groupNames` as a JSON array; docs/service-interface.md §4.2). */
   async addPrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
     await this.post('addPrivilege', '/group/addprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, true, opts);
   }
 
-  /** `POST /group/removeprivilege` (form fields `privilege`, `groupNames` as a JSON array; seed 4.2). */
+  /** `POST /group/removeprivilege` (form fields `privilege`, `groupNames` as a JSON array; docs/service-interface.md §4.2). */
   async removePrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
     await this.post('removePrivilege', '/group/removeprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, true, opts);
   }

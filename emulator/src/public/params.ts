@@ -1,6 +1,6 @@
 /**
- * Reading the public API's parameters (query string, then form or JSON body; field notes 0) and the
- * checks every route shares (session user, privileges), plus the object header shape (seed 2.4).
+ * Reading the public API's parameters (query string, then form or JSON body; docs/service-notes.md §0) and the
+ * checks every route shares (session user, privileges), plus the object header shape (docs/service-interface.md §2.4).
  */
 import type { FastifyRequest } from 'fastify';
 import type { Header } from '../catalog';
@@ -103,12 +103,12 @@ export function userOf(req: FastifyRequest): EmulatorUser {
   return req.tsUser;
 }
 
-/** Throws 403 with the seed's text unless the user holds one of the privileges. */
+/** Throws 403 with the documented text (docs/service-interface.md §7) unless the user holds one of the privileges. */
 export function requirePrivilege(user: EmulatorUser, ...privileges: string[]): void {
   if (!privileges.some((p) => user.privileges.has(p as never))) throw new ApiError(403, FORBIDDEN_TEXT);
 }
 
-/** The header of a metadata object as the API shows it (seed 2.4, field notes 3.1: `owner` is the object itself). */
+/** The header of a metadata object as the API shows it (docs/service-interface.md §2.4, docs/service-notes.md §3.1: `owner` is the object itself). */
 export function objectHeader(h: Header, owner = h.id): Record<string, unknown> {
   return {
     id: h.id,

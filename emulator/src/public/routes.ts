@@ -10,8 +10,8 @@
  *   `id`, …) also accept a comma-separated list.
  * - `X-Requested-By` is not required (a deliberate leniency, so curl and tests need not send it).
  * - Every route but `session/login` needs a session: the `JSESSIONID` cookie, or `Authorization: Bearer
- *   <JSESSIONID>`; otherwise 401 with the seed's text. Missing privileges or read access give 403.
- * - Errors are JSON bodies of field notes 1.6/5.1 (errors.ts).
+ *   <JSESSIONID>`; otherwise 401 with the documented text (docs/service-interface.md §7). Missing privileges or read access give 403.
+ * - Errors are JSON bodies of docs/service-notes.md §1.6, §5.1 (errors.ts).
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -67,7 +67,7 @@ function pageRequest(req: FastifyRequest): PageRequest {
   return { batchsize, pagenumber, offset, formattype: f };
 }
 
-/** metadata/details of one LOGICAL_TABLE (field notes 3.2). */
+/** metadata/details of one LOGICAL_TABLE (docs/service-notes.md §3.2). */
 function tableDetails(t: LogicalTable, catalog: Catalog): Record<string, unknown> {
   return {
     header: { ...objectHeader(t), isDeleted: false, isHidden: false, databaseStripe: t.database, schemaStripe: t.schema, tags: t.tags.map((id) => catalog.state.tags.find((x) => x.id === id)).filter(Boolean).map((x) => ({ id: x!.id, name: x!.name })) },
@@ -178,7 +178,7 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
 /** `session/login` and `session/logout` (https://developers.thoughtspot.com/docs/api-auth-session). */
 function registerSessionRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
   const { sessions } = deps;
-  /** session/login (field notes 5.1): form username, password, rememberme; sets JSESSIONID and clientId (HttpOnly). */
+  /** session/login (docs/service-notes.md §5.1): form username, password, rememberme; sets JSESSIONID and clientId (HttpOnly). */
   api.post('/session/login', async (req, reply) => {
     const username = param(req, 'username');
     const password = param(req, 'password');
@@ -207,7 +207,7 @@ function registerMetadataRoutes(api: FastifyInstance, deps: PublicApiDeps): void
   const { catalog } = deps;
   api.get('/metadata/listobjectheaders', async (req) => listObjectHeaders(req, catalog));
 
-  /** listvizheaders?id=<answer or pinboard> (seed 4.2): visualization headers, `owner` = the book. */
+  /** listvizheaders?id=<answer or pinboard> (docs/service-interface.md §4.2): visualization headers, `owner` = the book. */
   api.get('/metadata/listvizheaders', async (req) => {
     const user = userOf(req);
     const id = param(req, 'id');
@@ -218,7 +218,7 @@ function registerMetadataRoutes(api: FastifyInstance, deps: PublicApiDeps): void
     return b.visualizations.map((v) => ({ id: v.id, name: v.name, author: b.author, created: b.created, modified: b.modified, modifiedBy: b.modifiedBy, owner: b.id }));
   });
 
-  /** metadata/details?type=LOGICAL_TABLE&id=[…] (field notes 3.2); also answers and pinboards. */
+  /** metadata/details?type=LOGICAL_TABLE&id=[…] (docs/service-notes.md §3.2); also answers and pinboards. */
   api.get('/metadata/details', async (req) => {
     const user = userOf(req);
     const type = (param(req, 'type') ?? 'LOGICAL_TABLE').toUpperCase();
@@ -250,7 +250,7 @@ function registerMetadataRoutes(api: FastifyInstance, deps: PublicApiDeps): void
 /** `searchdata` and `pinboarddata` (https://developers.thoughtspot.com/docs/search-data-api, https://docs.thoughtspot.com/software/7.2/pinboarddata). */
 function registerDataRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
   const { catalog, search } = deps;
-  /** searchdata (seed 4.2, field notes 1): all parameters in the query string. */
+  /** searchdata (docs/service-interface.md §4.2, docs/service-notes.md §1): all parameters in the query string. */
   api.post('/searchdata', async (req, reply) => {
     const user = userOf(req);
     const query = param(req, 'query_string');
@@ -265,7 +265,7 @@ function registerDataRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
     return reply.type('application/json').send(result);
   });
 
-  /** pinboarddata (seed 4.2, field notes 1.7): keyed by visualization id, each a search result plus its name. */
+  /** pinboarddata (docs/service-interface.md §4.2, docs/service-notes.md §1.7): keyed by visualization id, each a search result plus its name. */
   api.post('/pinboarddata', async (req) => {
     const user = userOf(req);
     const id = param(req, 'id');
