@@ -134,7 +134,7 @@ export class ConnectionManager implements vscode.Disposable {
   private connectSeq = 0;
   /** Name of the connection whose stored password the service refused (401) last. */
   private rejectedPassword: string | undefined;
-  private inFlight: { name: string; promise: Promise<boolean> } | undefined;
+  private inFlight: { name: string; cfg: ConnectionConfig | undefined; promise: Promise<boolean> } | undefined;
   /** Name of the connection signed out of: nothing connects it again without the user asking. */
   private signedOut: string | undefined;
 
@@ -162,9 +162,8 @@ export class ConnectionManager implements vscode.Disposable {
           if (this.service && (this.service.name !== active || !cfg || changed)) this.dropService();
           if (!cfg) {
             if (this.state.state !== 'none' || this.state.name) this.setState({ state: 'none' });
-          } else if (this.state.name !== cfg.name || changed) {
+          } else if (this.state.name !== cfg.name || changed || this.state.state === 'needsConfirmation') {
             if (changed) getLog().info(`The settings of ${cfg.name} changed (now ${cfg.username} at ${cfg.url}); reconnecting.`);
-            this.connectSeq++;
             void this.connect({ interactive: false, showErrors: true });
           }
         }
@@ -288,12 +287,15 @@ export class ConnectionManager implements vscode.Disposable {
    */
   connect(opts: { interactive: boolean; showErrors?: boolean }): Promise<boolean> {
     // concurrent callers (the language server's first requests, the tree, activation) share one login
+    // (a login to the same connection's old url, user or TLS settings is not shared: it ends unused)
     const name = this.activeName();
-    if (!opts.interactive && this.inFlight && this.inFlight.name === name) return this.inFlight.promise;
+    const cfg = this.activeConfig();
+    const same = !!this.inFlight && this.inFlight.name === name && (!cfg || !this.inFlight.cfg || !connectionChanged(this.inFlight.cfg, cfg));
+    if (!opts.interactive && this.inFlight && same) return this.inFlight.promise;
     const promise = this.doConnect(opts).finally(() => {
       if (this.inFlight?.promise === promise) this.inFlight = undefined;
     });
-    this.inFlight = { name, promise };
+    this.inFlight = { name, cfg, promise };
     return promise;
   }
 

@@ -147,7 +147,8 @@ describe('error texts', () => {
       "[origin] = 'x'' ; drop table flights; --'", '[delay] = 1e999', '[date] after 9999-99-99', '[origin] top 0', 'sum [delay] top 18446744073709551616',
     ];
     for (const q of queries) {
-      for (const extra of [{}, { batchsize: 99999999999 }, { offset: '9007199254740993' }, { pagenumber: 99999999999 }]) {
+      const extras: Record<string, string | number>[] = [{}, { batchsize: 99999999999 }, { offset: '9007199254740993' }, { pagenumber: 99999999999 }];
+      for (const extra of extras) {
         const r = await core.call('POST', '/searchdata', { query_string: q, data_source_guid: FLIGHTS, ...extra }, admin);
         if (r.status >= 400) assert.doesNotMatch(JSON.stringify(r.body), engineWords, `${q} ${JSON.stringify(extra)}`);
       }
