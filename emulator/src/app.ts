@@ -179,7 +179,7 @@ export function limitBodies(app: FastifyInstance, signedIn: (req: FastifyRequest
 function sessionChecker(app: FastifyInstance, publicSessions: Sessions | undefined): (req: FastifyRequest) => boolean {
   const loadTokens = new Set<string>();
   app.addHook('onResponse', async (req, reply) => {
-    if (reply.statusCode !== 200 || req.method !== 'POST' || req.url.split('?')[0] !== '/ts_dataservice/v1/public/session') return;
+    if (reply.statusCode < 200 || reply.statusCode > 299 || req.method !== 'POST' || req.url.split('?')[0] !== '/ts_dataservice/v1/public/session') return;
     const set = reply.getHeader('set-cookie');
     for (const c of Array.isArray(set) ? set : set === undefined ? [] : [String(set)]) {
       const m = /^JSESSIONID=([^;]+)/.exec(c);

@@ -86,7 +86,8 @@ describe('body limits', () => {
     assert.equal((await post('/ts_dataservice/v1/public/session', padded, { 'content-type': 'application/json' })).status, 401);
     assert.equal((await post('/ts_dataservice/v1/public/session', JSON.stringify({ username: 'tsadmin', password: 'admin' }), { 'content-type': 'application/json' })).status, 200);
     // a login of normal size still works
-    assert.equal((await post(`${PREFIX}/session/login`, 'username=tsadmin&password=admin', form)).status, 200);
+    const ok = (await post(`${PREFIX}/session/login`, 'username=tsadmin&password=admin', form)).status;
+    assert.ok(ok === 200 || ok === 204, `login answered ${ok}`);
   });
 
   test('a forged session cookie does not lift the limit; a real one lifts it to the signed-in limit', async () => {
