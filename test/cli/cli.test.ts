@@ -2,12 +2,21 @@
 // command and every exit code, Ctrl-C during an upload, and a password that never shows.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countRows, startLive, type Live } from '../emulator/client-support';
-import { startTsq, tsq, waitForOutput } from './cli-support';
+import { CLI_JS, cleanEnv, startTsq, tsq, waitForOutput } from './cli-support';
+
+function hasScript(): boolean {
+  try {
+    execFileSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const DEMO = join(__dirname, '..', 'fixtures', 'demo-workspace');
 const STOCKS = 'demo.engine_default_schema.stocks';
@@ -247,6 +256,21 @@ describe('authentication and network', () => {
     const r = await tsq(['objects', ...conn]);
     assert.equal(r.code, 3);
     assert.match(r.stderr, /set the TSQ_PASSWORD environment variable/);
+  });
+
+  test('on a terminal, the password is asked without echo and never shown', { skip: hasScript() ? false : 'util-linux script (a pseudo-terminal) is not installed' }, async () => {
+    // `script` runs tsq on a pseudo-terminal: stdin and stderr are terminals, as for a person
+    const command = [process.execPath, CLI_JS, 'objects', '--format', 'json', ...conn].map((a) => `'${a}'`).join(' ');
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let seen = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      seen += d;
+      if (seen.includes('Password of tsadmin at ') && !child.stdin.writableEnded) child.stdin.end(`${SECRET}\r`);
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(code, 0, seen);
+    assert.match(seen, /"name": "flights"/);
+    assert.ok(!seen.includes(SECRET), 'the typed password is echoed');
   });
 
   test('a service that cannot be reached exits 7', async () => {
