@@ -16,14 +16,13 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { ConnectionError } from '../../common/src/api';
 import { runNodeServer } from '../../server/src/nodeServer';
 import { runCheckCommand } from './check';
-import { connect, fileSettings, withConnectionOptions, type Connected } from './connect';
+import { connect, connectionFlags, fileSettings, withConnectionOptions, type Connected } from './connect';
 import { runBadRecordsCommand, runStatusCommand } from './cycles';
 import { EXIT_CODE_HELP, ExitCode, exitCodeOf, type ExitCodeValue } from './exitCodes';
 import { runLoadCommand } from './load';
 import { OBJECT_TYPES, runObjectsCommand } from './objects';
 import { runQueryCommand } from './query';
-import { resolveConnection } from '../../common/src/connectionConfig';
-import { connectionFlags } from './connect';
+import { connectionFilePaths, readConnectionFile, type ConnectionFile } from '../../common/src/connectionConfig';
 
 declare const TSQ_VERSION: string | undefined;
 
@@ -179,7 +178,13 @@ export function buildProgram(): Command {
         process.exitCode = errors ? ExitCode.CHECK_ERRORS : ExitCode.OK;
       };
       if (opts.offline) {
-        const files0 = resolveConnection(connectionFlags(opts), { allowDefault: true })?.files ?? [];
+        // settings only (defaultDataSource, disabled diagnostics): a connection is not needed, nor its errors
+        let files0: ConnectionFile[];
+        try {
+          files0 = connectionFilePaths(connectionFlags(opts)).map(readConnectionFile);
+        } catch {
+          files0 = [];
+        }
         done((await runCheckCommand(undefined, files, settings(fileSettings(files0)))).errors);
         return;
       }
