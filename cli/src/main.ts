@@ -199,7 +199,9 @@ export function buildProgram(): Command {
       .command('lsp')
       .description('run the TSQ language server over stdio for any editor; it reads the catalog from the service when the editor does not answer TSQ\'s requests')
       .option('--stdio', 'LSP over stdin/stdout (the default)')
-      .allowUnknownOption(),
+      // editors add their own flags (--clientProcessId=N): the server reads what it knows
+      .allowUnknownOption()
+      .allowExcessArguments(),
   ).action(() => {
     // the language server reads its flags from the raw arguments (and vscode-languageserver looks for --stdio there)
     const args = process.argv.slice(process.argv.indexOf('lsp') + 1);

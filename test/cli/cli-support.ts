@@ -29,12 +29,13 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 /** Starts `tsq ARGS` without waiting; `done` resolves when it exits. */
-export function startTsq(args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {}): { child: ChildProcess; done: Promise<TsqRun>; output: () => TsqRun } {
+export function startTsq(args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string; input?: string; keepStdin?: boolean } = {}): { child: ChildProcess; done: Promise<TsqRun>; output: () => TsqRun } {
   const child = spawn(process.execPath, [CLI_JS, ...args], { cwd: opts.cwd ?? EMPTY_HOME, env: cleanEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
   const run: TsqRun = { code: null, signal: null, stdout: '', stderr: '' };
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (run.stdout += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (run.stderr += d));
-  child.stdin!.end(opts.input ?? '');
+  if (opts.keepStdin) child.stdin!.write(opts.input ?? '');
+  else child.stdin!.end(opts.input ?? '');
   const done = new Promise<TsqRun>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, signal) => {

@@ -280,8 +280,12 @@ describe('authentication and network', () => {
   });
 
   test('the password is in no process argument (ps) while tsq runs', async () => {
-    const lsp = startTsq(['lsp', ...conn], { env });
+    // editors add flags of their own (--clientProcessId): the server takes them
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: process.pid, rootUri: null, capabilities: {} } });
+    const lsp = startTsq(['lsp', ...conn, `--clientProcessId=${process.pid}`], { env, keepStdin: true, input: `Content-Length: ${Buffer.byteLength(initialize)}\r\n\r\n${initialize}` });
     try {
+      // the server answers initialize: it runs, with the editor's extra flag
+      await waitForOutput(lsp.child, lsp.output, (o) => o.stdout.includes('"capabilities"'));
       const ps = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
       assert.match(ps, new RegExp(`${lsp.child.pid} .*cli\\.js lsp --url`));
       assert.ok(!ps.includes(SECRET), 'the password appears in ps');
