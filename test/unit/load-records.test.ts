@@ -46,7 +46,7 @@ test('csv: an enclosed field never closed, and text after a closing enclosing ch
   assert.match(rs[1]?.error ?? '', /closing enclosing character/);
   assert.equal(rs[1]?.raw, '2,"abc"x,3');
   assert.match(rs[2]?.error ?? '', /not closed/);
-  assert.equal(rs[2]?.raw, '3,"open\n4,z');
+  assert.equal(rs[2]?.raw, '3,"open\n4,z\n');
 });
 
 test('trailing field separator is dropped', () => {
@@ -122,4 +122,9 @@ test('bytes that are not UTF-8 make their record a bad record naming the byte an
     assert.equal(out[2]?.error, undefined);
     assert.match(out[3]?.error ?? '', /byte 0xC3 at byte offset 22 /);
   }
+});
+
+test('delimited: an escaped line break at the very end of the data is data, not the record\'s line break', () => {
+  assert.deepEqual(splitRecords('1|a\\\n', DELIMITED)[0]?.fields, ['1', 'a\n']);
+  assert.deepEqual(splitRecords('1|a\r', DELIMITED)[0]?.fields, ['1', 'a']);
 });

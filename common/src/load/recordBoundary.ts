@@ -111,6 +111,11 @@ export class RecordBoundaryScanner {
     return this.state === QUOTED;
   }
 
+  /** True when the units so far end with a CR that ends a record (an LF may still follow): at the end of the data, that CR is the record's line break. */
+  get endsWithLineBreak(): boolean {
+    return this.state === CR_SEEN;
+  }
+
   /** Starts over at the start of a record (a new chunk). */
   reset(): void {
     this.state = FIELD_START;
@@ -352,9 +357,11 @@ export function splitText(text: string, format: BoundaryFormat & { nullValue?: s
   let line = 1;
   while (pos < text.length && out.length < limit) {
     let end = scanner.scanText(text, pos);
+    // a last record without a record end has no line break, except a final lone CR (an escaped LF is data)
+    const cut = end < 0 ? (scanner.endsWithLineBreak ? 1 : 0) : -1;
     if (end < 0) end = text.length;
     const withBreak = text.slice(pos, end);
-    const raw = withBreak.slice(0, withBreak.length - lineBreakLength(withBreak));
+    const raw = withBreak.slice(0, withBreak.length - (cut >= 0 ? cut : lineBreakLength(withBreak)));
     if (raw.length) out.push({ ...splitFields(raw, format), raw, line });
     line += countLineBreaks(withBreak);
     pos = end;

@@ -110,7 +110,8 @@ export class RecordSplitter {
   end(): void {
     const { text, invalid } = this.utf8.decode(new Uint8Array(0), true);
     if (text || invalid.length) this.addInvalid(text, invalid);
-    if (this.pending.length) this.emit(0, this.pending.length);
+    // the last record ran to the end of the data: its line break is a final lone CR or none (an escaped LF is data)
+    if (this.pending.length) this.emit(0, this.pending.length, this.scanner.endsWithLineBreak ? 1 : 0);
     this.base += this.pending.length;
     this.pending = '';
     this.scanPos = 0;
@@ -124,10 +125,10 @@ export class RecordSplitter {
     this.push(text);
   }
 
-  /** Emits the record `pending[start, end)` (its line break included). */
-  private emit(start: number, end: number): void {
+  /** Emits the record `pending[start, end)` (its line break included; `breakLength` when known). */
+  private emit(start: number, end: number, breakLength?: number): void {
     const withBreak = this.pending.slice(start, end);
-    const raw = withBreak.slice(0, withBreak.length - lineBreakLength(withBreak));
+    const raw = withBreak.slice(0, withBreak.length - (breakLength ?? lineBreakLength(withBreak)));
     const line = this.line;
     this.line += countLineBreaks(withBreak);
     let error: string | undefined;
