@@ -31,7 +31,7 @@ import { fullFormat, type FullFormat } from '../../../common/src/load/values';
 const SAMPLE_BYTES = 1024 * 1024;
 const CSV_EXT = /\.(csv|tsv|txt)$/i;
 
-/** A table the user can load into: its target and typed columns (from metadata/details, field notes 3.2). */
+/** A table the user can load into: its target and typed columns (from metadata/details, docs/service-notes.md §3.2). */
 interface TableChoice {
   id?: string;
   name: string;
@@ -541,7 +541,7 @@ async function changeField(action: Action, draft: Draft): Promise<void> {
       break;
     }
     case 'type': {
-      const v = await vscode.window.showQuickPick(['csv', 'delimited'], { title: 'TSQ: Format type (docs/service-interface.md §2.2)' });
+      const v = await vscode.window.showQuickPick(['csv', 'delimited'], { title: 'TSQ: Format type' });
       if (v) draft.format = { ...format, type: v as 'csv' | 'delimited' };
       break;
     }

@@ -1,5 +1,5 @@
 /**
- * `AnalyticsServiceClient`: the typed HTTP client of the Analytics Service (both APIs of the seed), for
+ * `AnalyticsServiceClient`: the typed HTTP client of the Analytics Service (both APIs of docs/service-interface.md), for
  * the extension, the tests, the benchmarks and the demo. Free of `vscode`.
  *
  * ```ts
@@ -43,7 +43,7 @@ export * from './loadApi';
 export interface AnalyticsServiceClientOptions {
   /** Base URL of the service, e.g. `https://analytics.example.com` (the public API lives under `/callosum/v1/tspublic/v1`). */
   url: string;
-  /** Base URL of the data-load API when it has its own port (a real cluster: port 8442, field notes 4.1); default `url`. */
+  /** Base URL of the data-load API when it has its own port (a real cluster: port 8442, docs/service-notes.md §4.1); default `url`. */
   loadUrl?: string;
   username: string;
   /** The password; prefer `getPassword` so that it is read from a secret store only when a login needs it. */
@@ -56,7 +56,7 @@ export interface AnalyticsServiceClientOptions {
   ca?: string | Buffer;
   /** Verify TLS certificates (default true). */
   rejectUnauthorized?: boolean;
-  /** Keep load calls on `loadUrl` even when StartLoad names another node (clusters behind an external load balancer; field notes 4.4). */
+  /** Keep load calls on `loadUrl` even when StartLoad names another node (clusters behind an external load balancer; docs/service-notes.md §4.4). */
   ignoreNodeRedirect?: boolean;
   /** Called after every HTTP exchange with its method, path, status and time (no secrets). */
   onRequest?: (info: RequestLogInfo) => void;
@@ -77,9 +77,9 @@ export type LoadCsvResult = LoadResult;
 
 /** The facade over both APIs of the Analytics Service, with one session per origin. */
 export class AnalyticsServiceClient {
-  /** The public API (seed 4.2) on `url`. */
+  /** The public API (docs/service-interface.md §4.2) on `url`. */
   readonly public: PublicApi;
-  /** The data-load API (seed 4.1) on `loadUrl`. */
+  /** The data-load API (docs/service-interface.md §4.1) on `loadUrl`. */
   readonly load: LoadApi;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
@@ -132,7 +132,7 @@ export class AnalyticsServiceClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  // ---- public API (seed 4.2) ----
+  // ---- public API (docs/service-interface.md §4.2) ----
 
   /** See `PublicApi.listObjectHeaders`. */
   listObjectHeaders(params: ListObjectHeadersParams = {}, opts?: CallOptions): Promise<ObjectHeader[]> {
@@ -193,7 +193,7 @@ export class AnalyticsServiceClient {
     return this.public.refreshView(id, opts);
   }
 
-  // ---- data-load API (seed 4.1) ----
+  // ---- data-load API (docs/service-interface.md §4.1) ----
 
   /** `ping` of the load API. */
   ping(opts?: CallOptions): Promise<string> {

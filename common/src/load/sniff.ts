@@ -1,5 +1,5 @@
 /**
- * Sniffing a CSV file into the `format` of a load definition (seed 2.2): encoding and byte-order mark
+ * Sniffing a CSV file into the `format` of a load definition (docs/service-interface.md §2.2): encoding and byte-order mark
  * (chardet), field separator (papaparse's delimiter guessing), enclosing character, header row, null
  * marker, trailing separator, and the date, date-time, time and boolean formats of the values — from a
  * sample of the file's first bytes. The sample's rows are split for the preview by the same rules the
@@ -193,7 +193,7 @@ const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
  * Sniffs a sample of a CSV file (its first bytes; `complete` when it is the whole file).
- * Never throws: what cannot be guessed keeps the seed's default, and a note says so.
+ * Never throws: what cannot be guessed keeps the default of docs/service-interface.md §2.2, and a note says so.
  */
 export function sniffCsv(sample: Buffer, opts: SniffOptions = {}): SniffResult {
   const notes: string[] = [];
