@@ -80,8 +80,6 @@ export class RecordBoundaryScanner {
   private readonly sep: number;
   private readonly q: number;
   private readonly esc: number;
-  /** ASCII units that need a look in the unquoted state. */
-  private readonly special = new Uint8Array(128);
 
   /** @throws RangeError when a separator, enclosing or escape character is not one character. */
   constructor(format: BoundaryFormat) {
@@ -93,7 +91,6 @@ export class RecordBoundaryScanner {
     this.sep = one(format.fieldSeparator, 'field separator', false);
     this.q = format.type === 'csv' ? one(format.enclosingCharacter, 'enclosing character', true) : -1;
     this.esc = format.type === 'delimited' ? one(format.escapeCharacter, 'escape character', true) : -1;
-    for (const c of [this.sep, this.esc, LF, CR]) if (c >= 0 && c < 128) this.special[c] = 1;
   }
 
   /** True when every separator, enclosing and escape character is ASCII, so that `scanBytes` may be used on UTF-8 or a single-byte encoding. */
@@ -170,26 +167,58 @@ export class RecordBoundaryScanner {
     return NONE;
   }
 
+  // Where the next enclosing character, CR and escape character are in the piece last scanned (-1: none
+  // left, -2: not looked for yet): each piece is searched once for each, whatever its number of
+  // records, and a record without any of them before its LF is passed over with two memchr calls.
+  private piece: unknown;
+  private pieceFrom = 0;
+  private nq = -2;
+  private ncr = -2;
+  private nesc = -2;
+  private nlf = -2;
+
+  /** Resets the positions when a new piece starts (or the same buffer was read into again). */
+  private newPiece(piece: unknown, from: number): void {
+    if (piece !== this.piece || from < this.pieceFrom) {
+      this.piece = piece;
+      this.nq = this.ncr = this.nesc = this.nlf = -2;
+    }
+    this.pieceFrom = from;
+  }
+
   /** See the class comment; `b` holds bytes of an ASCII-compatible encoding. */
   scanBytes(b: Uint8Array, from: number): number {
+    this.newPiece(b, from);
     const n = b.length;
-    const special = this.special;
-    const q = this.q;
     let i = from;
     while (i < n) {
-      const s = this.state;
-      if (s === QUOTED) {
-        const k = b.indexOf(q, i);
-        if (k < 0) return -1;
+      const st = this.state;
+      if (st === QUOTED) {
+        if (this.nq !== -1 && this.nq < i) this.nq = b.indexOf(this.q, i);
+        if (this.nq < 0) return -1;
         this.state = QUOTE_SEEN;
-        i = k + 1;
+        i = this.nq + 1;
         continue;
       }
-      if (s === UNQUOTED) {
-        let c = b[i]!;
-        while (c >= 128 || special[c] === 0) {
-          if (++i >= n) return -1;
-          c = b[i]!;
+      if (st === FIELD_START || st === UNQUOTED) {
+        if (this.nlf !== -1 && this.nlf < i) this.nlf = b.indexOf(LF, i);
+        const lf = this.nlf;
+        if (this.q >= 0 && this.nq !== -1 && this.nq < i) this.nq = b.indexOf(this.q, i);
+        if (this.ncr !== -1 && this.ncr < i) this.ncr = b.indexOf(CR, i);
+        if (this.esc >= 0 && this.nesc !== -1 && this.nesc < i) this.nesc = b.indexOf(this.esc, i);
+        const stop = this.firstSpecial(lf < 0 ? n : lf);
+        if (stop < 0) {
+          // nothing but plain units (and separators) up to the LF or the end of the piece
+          if (lf >= 0) {
+            this.state = FIELD_START;
+            return lf + 1;
+          }
+          this.state = b[n - 1] === this.sep ? FIELD_START : UNQUOTED;
+          return -1;
+        }
+        if (stop > i) {
+          this.state = b[stop - 1] === this.sep ? FIELD_START : UNQUOTED;
+          i = stop;
         }
       }
       const r = this.feed(b[i]!);
@@ -201,27 +230,38 @@ export class RecordBoundaryScanner {
 
   /** See the class comment; `s` is text (UTF-16 code units). */
   scanText(s: string, from: number): number {
+    this.newPiece(s, from);
     const n = s.length;
-    const special = this.special;
-    const qc = this.q;
-    const quote = qc >= 0 ? String.fromCharCode(qc) : '';
-    const sep = this.sep;
-    const esc = this.esc;
+    const quote = this.q >= 0 ? String.fromCharCode(this.q) : '';
+    const esc = this.esc >= 0 ? String.fromCharCode(this.esc) : '';
     let i = from;
     while (i < n) {
       const st = this.state;
       if (st === QUOTED) {
-        const k = s.indexOf(quote, i);
-        if (k < 0) return -1;
+        if (this.nq !== -1 && this.nq < i) this.nq = s.indexOf(quote, i);
+        if (this.nq < 0) return -1;
         this.state = QUOTE_SEEN;
-        i = k + 1;
+        i = this.nq + 1;
         continue;
       }
-      if (st === UNQUOTED) {
-        let c = s.charCodeAt(i);
-        while (c < 128 ? special[c] === 0 : c !== sep && c !== esc) {
-          if (++i >= n) return -1;
-          c = s.charCodeAt(i);
+      if (st === FIELD_START || st === UNQUOTED) {
+        if (this.nlf !== -1 && this.nlf < i) this.nlf = s.indexOf('\n', i);
+        const lf = this.nlf;
+        if (quote && this.nq !== -1 && this.nq < i) this.nq = s.indexOf(quote, i);
+        if (this.ncr !== -1 && this.ncr < i) this.ncr = s.indexOf('\r', i);
+        if (esc && this.nesc !== -1 && this.nesc < i) this.nesc = s.indexOf(esc, i);
+        const stop = this.firstSpecial(lf < 0 ? n : lf);
+        if (stop < 0) {
+          if (lf >= 0) {
+            this.state = FIELD_START;
+            return lf + 1;
+          }
+          this.state = s.charCodeAt(n - 1) === this.sep ? FIELD_START : UNQUOTED;
+          return -1;
+        }
+        if (stop > i) {
+          this.state = s.charCodeAt(stop - 1) === this.sep ? FIELD_START : UNQUOTED;
+          i = stop;
         }
       }
       const r = this.feed(s.charCodeAt(i));
@@ -229,6 +269,15 @@ export class RecordBoundaryScanner {
       else return r === END_AFTER ? i + 1 : i;
     }
     return -1;
+  }
+
+  /** The first enclosing character, CR or escape character before `limit` (their positions are up to date), or -1. */
+  private firstSpecial(limit: number): number {
+    let stop = limit;
+    if (this.q >= 0 && this.nq >= 0 && this.nq < stop) stop = this.nq;
+    if (this.ncr >= 0 && this.ncr < stop) stop = this.ncr;
+    if (this.esc >= 0 && this.nesc >= 0 && this.nesc < stop) stop = this.nesc;
+    return stop === limit ? -1 : stop;
   }
 }
 
