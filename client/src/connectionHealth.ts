@@ -12,8 +12,8 @@
  * - Any answer from the service while reconnecting means it is back: **connected**; the catalog is
  *   refreshed and the language server told (`tsq/catalogChanged`, through TSQ: Refresh Catalog), so
  *   open documents are validated again without an edit.
- * - An edited `url` (or another setting) of the active connection takes effect at once: the
- *   connection is made again with the new settings and the catalog refreshed.
+ * - An edited `url` (or another setting) of the active connection ends the tries against the old one;
+ *   the connection manager connects again with the new settings.
  */
 import * as vscode from 'vscode';
 import type { RequestLogInfo } from '../../common/src/api';
@@ -79,7 +79,7 @@ export class ConnectionHealth implements vscode.Disposable {
         if (s.state === 'none') this.stop('idle');
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('tsq.connections') || e.affectsConfiguration('tsq.activeConnection')) void this.settingsEdited();
+        if (e.affectsConfiguration('tsq.connections') || e.affectsConfiguration('tsq.activeConnection')) this.settingsEdited();
       }),
     );
   }
@@ -165,20 +165,18 @@ export class ConnectionHealth implements vscode.Disposable {
     if (this.current.state !== state) this.set({ state, tries: 0 });
   }
 
-  /** The active connection's settings changed: make the connection anew with them (an edited `url` takes effect). */
-  private async settingsEdited(): Promise<void> {
+  /**
+   * The active connection's settings changed: the connection manager makes the connection anew with
+   * them (an edited `url` takes effect; client/src/connections.ts), and the catalog is refreshed when it
+   * is connected. The tries against the old settings stop here.
+   */
+  private settingsEdited(): void {
     const cfg = this.connections.activeConfig();
     const print = fingerprint(cfg);
     const before = this.lastConfig;
     this.lastConfig = print;
-    // a switch to another connection is the connection manager's; only an edit of the same one is ours
-    if (!cfg || !before || print === before || JSON.parse(before).name !== cfg.name) return;
-    getLog().info(`The settings of ${cfg.name} changed (${cfg.url}); connecting again with them.`);
+    if (!cfg || !before || print === before) return;
     this.stop('idle');
-    if (await this.connections.connect({ interactive: false, showErrors: true })) {
-      this.set({ state: 'connected', tries: 0 });
-      await this.onRecovered();
-    }
   }
 
   private set(state: HealthState): void {

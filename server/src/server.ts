@@ -40,6 +40,7 @@ import type {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ClientCatalog } from './clientCatalog';
+import { TakeoverCatalog, type ClearableCatalog } from './serviceCatalog';
 import { getLanguageService } from './language/languageService';
 import { SEMANTIC_TOKEN_LEGEND } from './language/semanticTokens';
 import type { LanguageSettings } from './language/types';
@@ -61,6 +62,11 @@ export interface RuntimeEnvironment {
   readonly validationDelay?: number;
   /** Budget of each request the server sends to the client (`tsq/*`, `workspace/configuration`), in ms (default 2000). */
   readonly requestTimeout?: number;
+  /**
+   * The catalog read from the service directly (serviceCatalog.ts), when the server was given a connection;
+   * it takes over when the client does not answer the catalog requests.
+   */
+  readonly serviceCatalog?: ClearableCatalog;
 }
 
 /** The `tsq` settings section as the client sends it (package.json `contributes.configuration`). */
@@ -145,7 +151,8 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
   }
 
   const documents = new TextDocuments(TextDocument);
-  const catalog = new ClientCatalog(connection, { requestTimeout, timer: runtime.timer, log });
+  const clientCatalog = new ClientCatalog(connection, { requestTimeout, timer: runtime.timer, log });
+  const catalog = runtime.serviceCatalog ? new TakeoverCatalog(clientCatalog, runtime.serviceCatalog, log) : clientCatalog;
   const service = getLanguageService({ catalog });
 
   let clientCapabilities: ClientCapabilities = {};
@@ -238,7 +245,7 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
       const settings = await getSettings(document.uri);
       const diagnostics = await service.doValidation(document, settings, token);
       // columns kept from before the service became unreachable are said so, once per document
-      return [...diagnostics, ...catalog.staleDiagnostics(document.getText(), settings.defaultDataSource)];
+      return [...diagnostics, ...clientCatalog.staleDiagnostics(document.getText(), settings.defaultDataSource)];
     } catch (e) {
       logError(formatError(`Validating ${document.uri} failed`, e));
       return [];
