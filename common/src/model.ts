@@ -25,6 +25,11 @@ export type ColumnDataType = 'VARCHAR' | 'CHAR' | 'BOOL' | 'INT32' | 'INT64' | '
 /** All column data types, in the order of the vocabulary. */
 export const COLUMN_DATA_TYPES: readonly ColumnDataType[] = ['VARCHAR', 'CHAR', 'BOOL', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'DATE', 'DATE_TIME', 'TIME'];
 
+/** True when a value is one of the column data types of `COLUMN_DATA_TYPES`. */
+export function isKnownDataType(t: unknown): t is ColumnDataType {
+  return typeof t === 'string' && (COLUMN_DATA_TYPES as readonly string[]).includes(t);
+}
+
 /** A column of a data source (a LOGICAL_COLUMN). */
 export interface Column {
   /** GUID of the LOGICAL_COLUMN, when the service gave one. */

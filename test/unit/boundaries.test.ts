@@ -6,8 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ESLint } from 'eslint';
+import { join } from 'node:path';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = join(__dirname, '../..');
 const eslint = new ESLint({ cwd: root });
 
 /** The messages of `no-restricted-imports` for `source` linted as if it were the file `filePath`. */
