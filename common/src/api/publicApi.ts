@@ -6,7 +6,7 @@
  * are JSON-encoded strings (field notes 0). Every call sends `X-Requested-By: ThoughtSpot` and
  * `Accept: application/json` (see `session.ts`) and takes an `AbortSignal`.
  */
-import { COLUMN_DATA_TYPES, type Column, type ColumnDataType, type DataSourceColumns } from '../model';
+import { COLUMN_DATA_TYPES, type CellValue, type Column, type ColumnDataType, type DataSourceColumns } from '../model';
 import type { HttpSession } from './session';
 import { ServiceError } from './errors';
 
@@ -46,6 +46,12 @@ export interface VizHeader {
   modifiedBy: string;
   /** GUID of the containing object (field notes 3.1), not a user. */
   owner: string;
+  /**
+   * Members some services add to some headers, read where they are present: `authorName` or
+   * `authorDisplayName`; a LOGICAL_TABLE's subtype as `type` or `subtype`; a LOGICAL_COLUMN's
+   * `dataType`, `type` (ATTRIBUTE or MEASURE) and `defaultAggrType` (field notes 3.1).
+   */
+  [more: string]: unknown;
 }
 
 /** Object header (seed 2.4): the visualization header's members plus these. */
@@ -84,8 +90,7 @@ export interface ListObjectHeadersParams {
 /** COMPACT (rows as arrays, the default) or FULL (rows as objects keyed by column name, null values omitted; field notes 1.3). */
 export type FormatType = 'COMPACT' | 'FULL';
 
-/** A cell: string or number; null for a missing value; dates are epoch seconds (field notes 1.2). */
-export type CellValue = string | number | boolean | null;
+export type { CellValue } from '../model';
 
 /** Search data result (seed 2.5). Counts are numbers here even where the service sent strings. */
 export interface SearchDataResult<Row = CellValue[]> {
