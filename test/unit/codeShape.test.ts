@@ -32,8 +32,6 @@ const LONG_FUNCTIONS = new Set([
   'emulator/src/load/records.ts:scan',
   // Temporary: split by the change to the emulator's data-load API.
   'emulator/src/load/index.ts:registerLoadApi',
-  // Temporary: split by the change to the emulator's public routes.
-  'emulator/src/public/admin.ts:registerAdminRoutes',
 ]);
 
 /** Every `.ts` file below the project's parts (no tests, no declarations). */
