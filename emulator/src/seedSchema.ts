@@ -7,7 +7,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject } from 'ajv';
 import modelSchema from '../model.schema.json';
 
-const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
+const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true, verbose: true });
 const checkModel = ajv.compile(modelSchema);
 
 /** At most this many schema errors are named in one message. */
@@ -20,7 +20,7 @@ function describe(e: ErrorObject): string {
     const name = (e.params as { unevaluatedProperty?: string; additionalProperty?: string }).unevaluatedProperty ?? (e.params as { additionalProperty?: string }).additionalProperty;
     return `${where}: "${name}" is not a member the schema declares`;
   }
-  if (e.keyword === 'enum') return `${where} ${e.message ?? ''}: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  if (e.keyword === 'enum') return `${where} is ${JSON.stringify(e.data)}, not one of ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
   return `${where} ${e.message ?? 'is not valid'}`;
 }
 

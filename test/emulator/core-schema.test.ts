@@ -58,9 +58,9 @@ test('model.json is checked against the schema as it is read: each problem named
     })();
     assert.match(message, /does not follow emulator\/model\.schema\.json/);
     assert.match(message, /the model: "views" is not a member the schema declares/);
-    assert.match(message, /\/tables\/0\/columns\/0\/dataType must be equal to one of the allowed values: VARCHAR, CHAR/);
+    assert.match(message, /\/tables\/0\/columns\/0\/dataType is "TEXT", not one of VARCHAR, CHAR/);
     assert.match(message, /\/tables\/0\/columns\/1\/name must match pattern/);
-    assert.match(message, /\/groups\/0\/privileges\/0 must be equal to one of the allowed values/);
+    assert.match(message, /\/groups\/0\/privileges\/0 is "EVERYTHING", not one of ADMINISTRATION/);
     assert.match(message, /\/users\/0 must have required property 'password'/);
     // A well-formed model passes, and the demo seed (less its internal select) follows the schema.
     writeFileSync(join(dir, 'model.json'), JSON.stringify({ tables: [{ database: 'd', name: 't', columns: [{ name: 'a', dataType: 'INT64' }] }], users: [{ name: 'u', password: 'p' }] }));
