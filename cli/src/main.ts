@@ -59,6 +59,44 @@ async function withService(opts: Record<string, unknown>, run: (c: Connected) =>
   }
 }
 
+/** Adds `tsq check`: diagnostics of .tsq files against the live catalog (or the syntax only, --offline). */
+function addCheckCommand(program: Command): void {
+  withConnectionOptions(
+    program
+      .command('check')
+      .description('check .tsq files against the live catalog; prints file:line:col: severity: message [code]')
+      .argument('<files...>', '.tsq files')
+      .option('-d, --datasource <name>', 'data source of queries that have no @datasource')
+      .option('--disable <codes...>', 'diagnostic codes to silence, e.g. tsq.unknownColumn')
+      .option('--offline', 'check the syntax only, without a connection'),
+  )
+    .addHelpText('after', `\nExit code 1 when any file has an error; warnings alone exit 0.\n${EXIT_CODE_HELP}`)
+    .action(async (files: string[], opts: Record<string, unknown>) => {
+      const settings = (fromFiles: ReturnType<typeof fileSettings>) => ({
+        defaultDataSource: (opts.datasource as string | undefined) ?? fromFiles.defaultDataSource,
+        disabledDiagnostics: (opts.disable as string[] | undefined) ?? fromFiles.disabledDiagnostics,
+      });
+      const done = (errors: number) => {
+        process.exitCode = errors ? ExitCode.CHECK_ERRORS : ExitCode.OK;
+      };
+      if (opts.offline) {
+        // settings only (defaultDataSource, disabled diagnostics): a connection is not needed, nor its errors
+        let files0: ConnectionFile[];
+        try {
+          files0 = connectionFilePaths(connectionFlags(opts)).map(readConnectionFile);
+        } catch {
+          files0 = [];
+        }
+        done((await runCheckCommand(undefined, files, settings(fileSettings(files0)))).errors);
+        return;
+      }
+      await withService(opts, async ({ client, files: configFiles }) => {
+        done((await runCheckCommand(client, files, settings(fileSettings(configFiles)))).errors);
+        return process.exitCode as ExitCodeValue;
+      });
+    });
+}
+
 /** Builds the program (exported for the help test). */
 export function buildProgram(): Command {
   const program = new Command('tsq')
@@ -159,40 +197,7 @@ export function buildProgram(): Command {
       });
     });
 
-  withConnectionOptions(
-    program
-      .command('check')
-      .description('check .tsq files against the live catalog; prints file:line:col: severity: message [code]')
-      .argument('<files...>', '.tsq files')
-      .option('-d, --datasource <name>', 'data source of queries that have no @datasource')
-      .option('--disable <codes...>', 'diagnostic codes to silence, e.g. tsq.unknownColumn')
-      .option('--offline', 'check the syntax only, without a connection'),
-  )
-    .addHelpText('after', `\nExit code 1 when any file has an error; warnings alone exit 0.\n${EXIT_CODE_HELP}`)
-    .action(async (files: string[], opts: Record<string, unknown>) => {
-      const settings = (fromFiles: ReturnType<typeof fileSettings>) => ({
-        defaultDataSource: (opts.datasource as string | undefined) ?? fromFiles.defaultDataSource,
-        disabledDiagnostics: (opts.disable as string[] | undefined) ?? fromFiles.disabledDiagnostics,
-      });
-      const done = (errors: number) => {
-        process.exitCode = errors ? ExitCode.CHECK_ERRORS : ExitCode.OK;
-      };
-      if (opts.offline) {
-        // settings only (defaultDataSource, disabled diagnostics): a connection is not needed, nor its errors
-        let files0: ConnectionFile[];
-        try {
-          files0 = connectionFilePaths(connectionFlags(opts)).map(readConnectionFile);
-        } catch {
-          files0 = [];
-        }
-        done((await runCheckCommand(undefined, files, settings(fileSettings(files0)))).errors);
-        return;
-      }
-      await withService(opts, async ({ client, files: configFiles }) => {
-        done((await runCheckCommand(client, files, settings(fileSettings(configFiles)))).errors);
-        return process.exitCode as ExitCodeValue;
-      });
-    });
+  addCheckCommand(program);
 
   withConnectionOptions(
     program
