@@ -269,12 +269,24 @@ export class TableLoad {
     return r.rowsChanged;
   }
 
-  /** Waits for the inserts and commits; rolls back and throws the first insert's error instead. Returns the rows inserted. */
-  async commit(): Promise<number> {
+  /**
+   * Waits for the inserts, runs `beforeCommit` with the rows inserted inside the same transaction (the
+   * cycle's outcome record, emulator/src/load/outcome.ts) and commits; rolls back and throws the first
+   * insert's error, or `beforeCommit`'s, instead. Returns the rows inserted.
+   */
+  async commit(beforeCommit?: (conn: DuckDBConnection, inserted: number) => Promise<void>): Promise<number> {
     await this.pending;
     if (this.failure !== undefined) {
       await this.rollback();
       throw this.failure;
+    }
+    if (beforeCommit) {
+      try {
+        await beforeCommit(this.conn, this.inserted);
+      } catch (e) {
+        await this.rollback();
+        throw e;
+      }
     }
     this.ended = true;
     await this.conn.run('COMMIT');
