@@ -263,7 +263,9 @@ export class TableLoad {
     const cols = this.table.columns.map((c, i) => `${quoteLiteral(`c${i}`)}: ${quoteLiteral(DUCKDB_TYPE[c.dataType] ?? 'VARCHAR')}`).join(', ');
     const names = this.table.columns.map((c) => quoteIdent(c.name)).join(', ');
     const r = await this.conn.run(
-      `INSERT INTO ${this.table.sqlName} (${names}) SELECT * FROM read_csv(${quoteLiteral(part.path)}, columns = {${cols}}, header = false, delim = ',', quote = '"', escape = '"', ` +
+      // new_line: every staged line ends with LF; left to detection, a CR inside a quoted value of the first
+      // record made DuckDB take CR as the line end and refuse the part
+      `INSERT INTO ${this.table.sqlName} (${names}) SELECT * FROM read_csv(${quoteLiteral(part.path)}, columns = {${cols}}, header = false, delim = ',', quote = '"', escape = '"', new_line = '\\n', ` +
         `auto_detect = false, allow_quoted_nulls = false, null_padding = false, max_line_size = ${maxLine})`,
     );
     return r.rowsChanged;
