@@ -148,17 +148,11 @@ interface LoadPlan {
 
 const PIECES = ['a', 'b', 'Zürich', '日本', '😀', ' ', ',', '"', '""', '\n', '\r\n', ';', "'", '\\', '(null)', 'x'.repeat(40)];
 
-/** Runs the fault-injection harness; never throws for wrong rows (they are in the report). */
-export async function runFaults(opts: FaultOptions = {}): Promise<FaultReport> {
-  const started = performance.now();
-  const total = opts.faults ?? 50;
-  const random = prng(opts.seed ?? 1);
-  const log = opts.log ?? (() => undefined);
-  const root = mkdtempSync(join(tmpdir(), 'tsq-faults-'));
-  const seedDir = join(root, 'seed');
-  mkdirSync(seedDir);
+/** Writes the seed folder: one table of rows with unique ids, one administrator. */
+function writeSeed(dir: string): void {
+  mkdirSync(dir);
   writeFileSync(
-    join(seedDir, 'model.json'),
+    join(dir, 'model.json'),
     JSON.stringify({
       tables: [
         {
@@ -175,10 +169,10 @@ export async function runFaults(opts: FaultOptions = {}): Promise<FaultReport> {
       users: [{ name: USER.username, password: USER.password, groups: ['Administrators'] }],
     }),
   );
-  const dataDir = join(root, 'state');
-  const sup = new Supervisor(dataDir, seedDir, join(root, 'crash-at'), random);
-  const proxy = new FaultProxy(() => sup.port());
-  const report: FaultReport = {
+}
+
+function emptyReport(): FaultReport {
+  return {
     faults: 0,
     byKind: {},
     loads: 0,
@@ -193,56 +187,85 @@ export async function runFaults(opts: FaultOptions = {}): Promise<FaultReport> {
     problems: [],
     ms: 0,
   };
-  const problem = (p: string) => {
-    if (report.problems.length < 50) report.problems.push(p);
-    log(`PROBLEM ${p}`);
-  };
-  const count = (kind: string) => {
-    report.faults++;
-    report.byKind[kind] = (report.byKind[kind] ?? 0) + 1;
-  };
-  /** Every row that must be in the table now: id → payload. */
-  const expected = new Map<number, string>();
-  let nextId = 1;
-  let avgMs = 400;
+}
 
-  await sup.start();
-  const url = await proxy.listen();
-  const client = new AnalyticsServiceClient({ url, username: USER.username, password: USER.password, ignoreNodeRedirect: true });
-  const checker = new AnalyticsServiceClient({ url, username: USER.username, password: USER.password, ignoreNodeRedirect: true });
-  const guid = stableGuid('table', TABLE.database, TABLE.schema, TABLE.table);
-  const def: LoadDefinition = {
-    target: { database: TABLE.database, table: TABLE.table },
-    format: { type: 'csv', field_separator: ',', has_header_row: true },
-    load_options: { max_ignored_rows: 0 },
-  };
+const DEFINITION: LoadDefinition = {
+  target: { database: TABLE.database, table: TABLE.table },
+  format: { type: 'csv', field_separator: ',', has_header_row: true },
+  load_options: { max_ignored_rows: 0 },
+};
+
+/** One run of the harness: the emulator, the proxy, the clients, and what must be in the table. */
+class FaultRun {
+  readonly report = emptyReport();
+  readonly random: () => number;
+  readonly root = mkdtempSync(join(tmpdir(), 'tsq-faults-'));
+  readonly dataDir = join(this.root, 'state');
+  readonly sup: Supervisor;
+  readonly proxy: FaultProxy;
+  /** Every row that must be in the table now: id → payload. */
+  readonly expected = new Map<number, string>();
+  readonly guid = stableGuid('table', TABLE.database, TABLE.schema, TABLE.table);
+  client!: AnalyticsServiceClient;
+  checker!: AnalyticsServiceClient;
+  private nextId = 1;
+  private avgMs = 400;
+  private step = 0;
+
+  constructor(readonly opts: FaultOptions) {
+    this.random = prng(opts.seed ?? 1);
+    writeSeed(join(this.root, 'seed'));
+    this.sup = new Supervisor(this.dataDir, join(this.root, 'seed'), join(this.root, 'crash-at'), this.random);
+    this.proxy = new FaultProxy(() => this.sup.port());
+  }
+
+  log(line: string): void {
+    this.opts.log?.(line);
+  }
+
+  problem(p: string): void {
+    if (this.report.problems.length < 50) this.report.problems.push(p);
+    this.log(`PROBLEM ${p}`);
+  }
+
+  count(kind: string): void {
+    this.report.faults++;
+    this.report.byKind[kind] = (this.report.byKind[kind] ?? 0) + 1;
+  }
+
+  async start(): Promise<void> {
+    await this.sup.start();
+    const url = await this.proxy.listen();
+    this.client = new AnalyticsServiceClient({ url, username: USER.username, password: USER.password, ignoreNodeRedirect: true });
+    this.checker = new AnalyticsServiceClient({ url, username: USER.username, password: USER.password, ignoreNodeRedirect: true });
+  }
 
   /** Writes the file of one load (its own ids) under batch `label`. */
-  const plan = (label: string, n: number): LoadPlan => {
+  plan(label: string, n: number): LoadPlan {
     const rows = new Map<number, string>();
     let text = 'id,batch,payload\n';
     for (let i = 0; i < n; i++) {
-      const id = nextId++;
+      const id = this.nextId++;
       let p = '';
-      const parts = 1 + Math.floor(random() * 5);
-      for (let k = 0; k < parts; k++) p += PIECES[Math.floor(random() * PIECES.length)];
+      const parts = 1 + Math.floor(this.random() * 5);
+      for (let k = 0; k < parts; k++) p += PIECES[Math.floor(this.random() * PIECES.length)];
       p += `#${id}`;
       rows.set(id, p);
-      text += `${id},${label},"${p.replace(/"/g, '""')}"${random() < 0.2 ? '\r\n' : '\n'}`;
+      text += `${id},${label},"${p.replace(/"/g, '""')}"${this.random() < 0.2 ? '\r\n' : '\n'}`;
     }
-    const path = join(root, `${label}-${rows.keys().next().value}.csv`);
+    const path = join(this.root, `${label}-${rows.keys().next().value}.csv`);
     writeFileSync(path, text);
-    report.rowsSent += n;
+    this.report.rowsSent += n;
     return { path, rows, controller: new AbortController() };
-  };
+  }
 
-  /** Runs one load to its verdict. */
-  const load = async (p: LoadPlan): Promise<void> => {
-    report.loads++;
+  /** Runs one load through the real pipeline to its verdict. */
+  async load(p: LoadPlan): Promise<void> {
+    this.report.loads++;
     const t0 = performance.now();
     try {
-      const result = await runLoad(client, p.path, def, {
-        chunkBytes: 1024 + Math.floor(random() * 8192),
+      const result = await runLoad(this.client, p.path, DEFINITION, {
+        chunkBytes: 1024 + Math.floor(this.random() * 8192),
         signal: p.controller.signal,
         pollIntervalMs: 20,
         maxPollIntervalMs: 200,
@@ -250,224 +273,255 @@ export async function runFaults(opts: FaultOptions = {}): Promise<FaultReport> {
         progressIntervalMs: 1e9,
       });
       p.verdict = { kind: 'ok', result };
-      avgMs = avgMs * 0.8 + (performance.now() - t0) * 0.2;
+      this.avgMs = this.avgMs * 0.8 + (performance.now() - t0) * 0.2;
     } catch (e) {
       const unchanged = e instanceof LoadError && e.tableUnchanged;
       p.verdict = { kind: unchanged ? 'unchanged' : 'unknown', error: e, cycleId: e instanceof LoadError ? e.cycleId : undefined };
     }
-  };
+  }
 
   /** A random instant within a load's expected duration, in ms. */
-  const instant = () => random() * avgMs * 1.2;
-  const later = (ms: number, fn: () => void | Promise<void>) =>
-    new Promise<void>((r) =>
+  instant(): number {
+    return this.random() * this.avgMs * 1.2;
+  }
+
+  later(ms: number, fn: () => void | Promise<void>): Promise<void> {
+    return new Promise<void>((r) =>
       setTimeout(() => {
         void Promise.resolve(fn()).finally(r);
       }, ms),
     );
+  }
 
   /** The final status of a cycle the client could not learn, read until it is no longer COMMITTING. */
-  const finalStatus = async (cycleId: string): Promise<string> => {
+  async finalStatus(cycleId: string): Promise<string> {
     for (let i = 0; i < 600; i++) {
       try {
-        const s = await checker.loadStatus(cycleId);
+        const s = await this.checker.loadStatus(cycleId);
         if (s.internalStage !== 'COMMITTING') return s.status.code ?? s.internalStage ?? 'unknown';
       } catch {
-        await sup.up();
+        await this.sup.up();
       }
       await new Promise((r) => setTimeout(r, 50));
     }
     return 'unknown';
-  };
+  }
 
-  /** Reads `query`'s rows, every page, retrying while the emulator restarts. */
-  const rowsOf = async (queryString: string): Promise<unknown[][]> => {
+  /** Reads `query`'s rows (searchdata, every page), retrying while the emulator restarts. */
+  async rowsOf(queryString: string): Promise<unknown[][]> {
     for (let attempt = 0; ; attempt++) {
       try {
         const out: unknown[][] = [];
-        for await (const page of checker.searchAllPages({ queryString, dataSourceGuid: guid, pageSize: 100_000 })) out.push(...(page.data as unknown[][]));
+        for await (const page of this.checker.searchAllPages({ queryString, dataSourceGuid: this.guid, pageSize: 100_000 })) out.push(...(page.data as unknown[][]));
         return out;
       } catch (e) {
         if (attempt > 50) throw e;
-        await sup.up();
+        await this.sup.up();
         await new Promise((r) => setTimeout(r, 100));
       }
     }
-  };
+  }
 
-  /** Compares the table's rows of batch `label` with what the client was told, and the total row count. */
-  const check = async (label: string, plans: LoadPlan[]): Promise<void> => {
+  /** The rows each load's verdict says must be in the table (an unknown verdict: as the cycle's final status says). */
+  async wanted(label: string, plans: LoadPlan[]): Promise<{ sent: Map<number, string>; want: Map<number, string> }> {
     const sent = new Map<number, string>();
     const want = new Map<number, string>();
     for (const p of plans) {
       const v = p.verdict!;
       let present: boolean;
       if (v.kind === 'ok') {
-        report.verdicts.ok++;
+        this.report.verdicts.ok++;
         present = true;
         if (v.result.rowsWritten !== p.rows.size) {
-          report.misreported++;
-          problem(`${label}: cycle ${v.result.cycleId} told OK with ${v.result.rowsWritten} rows written for ${p.rows.size} rows`);
+          this.report.misreported++;
+          this.problem(`${label}: cycle ${v.result.cycleId} told OK with ${v.result.rowsWritten} rows written for ${p.rows.size} rows`);
         }
       } else if (v.kind === 'unchanged') {
-        report.verdicts.unchanged++;
+        this.report.verdicts.unchanged++;
         present = false;
       } else {
-        report.verdicts.unknown++;
-        // the client was told the outcome is unknown: the service's final status must agree with the table
-        present = v.cycleId ? (await finalStatus(v.cycleId)) === 'OK' : false;
+        this.report.verdicts.unknown++;
+        present = v.cycleId ? (await this.finalStatus(v.cycleId)) === 'OK' : false;
       }
       for (const [id, payload] of p.rows) {
         sent.set(id, payload);
         if (present) want.set(id, payload);
       }
     }
-    const got = await rowsOf(`[id] [payload] count [batch] [batch] = '${label}'`);
+    return { sent, want };
+  }
+
+  /** Compares the table's rows of batch `label` with what the client was told, then the total row count. */
+  async check(label: string, plans: LoadPlan[]): Promise<void> {
+    const { sent, want } = await this.wanted(label, plans);
+    const verdictOf = (id: number) => plans.find((p) => p.rows.has(id))?.verdict?.kind;
+    const got = (await this.rowsOf(`[id] [payload] count [batch] [batch] = '${label}'`)) as [number, string, number][];
     const seen = new Map<number, number>();
-    for (const [idv, payload, n] of got as [number, string, number][]) {
+    for (const [idv, payload, nv] of got) {
       const id = Number(idv);
-      seen.set(id, (seen.get(id) ?? 0) + Number(n));
+      const n = Number(nv);
+      seen.set(id, (seen.get(id) ?? 0) + n);
       if (!sent.has(id)) {
-        report.fabricated += Number(n);
-        problem(`${label}: row ${id} was never sent`);
+        this.report.fabricated += n;
+        this.problem(`${label}: row ${id} was never sent`);
       } else if (!want.has(id)) {
-        report.fabricated += Number(n);
-        problem(`${label}: row ${id} is in the table but its load was told ${plans.find((p) => p.rows.has(id))?.verdict?.kind}`);
+        this.report.fabricated += n;
+        this.problem(`${label}: row ${id} is in the table but its load was told ${verdictOf(id)}`);
       } else if (want.get(id) !== payload) {
-        report.fabricated += Number(n);
-        problem(`${label}: row ${id} holds ${JSON.stringify(payload)} instead of ${JSON.stringify(want.get(id))}`);
+        this.report.fabricated += n;
+        this.problem(`${label}: row ${id} holds ${JSON.stringify(payload)} instead of ${JSON.stringify(want.get(id))}`);
       }
     }
     for (const [id, n] of seen) {
       if (n > 1 && want.has(id)) {
-        report.duplicated += n - 1;
-        problem(`${label}: row ${id} is in the table ${n} times`);
+        this.report.duplicated += n - 1;
+        this.problem(`${label}: row ${id} is in the table ${n} times`);
       }
     }
     for (const [id, payload] of want) {
-      expected.set(id, payload);
-      const n = seen.get(id) ?? 0;
-      const matching = got.some((r) => Number(r[0]) === id && r[1] === payload);
-      if (n === 0 || !matching) {
-        report.lost++;
-        if (n === 0) problem(`${label}: row ${id} is missing though its load was told ${plans.find((p) => p.rows.has(id))?.verdict?.kind}`);
+      this.expected.set(id, payload);
+      if (!got.some((r) => Number(r[0]) === id && r[1] === payload)) {
+        this.report.lost++;
+        if (!seen.has(id)) this.problem(`${label}: row ${id} is missing though its load was told ${verdictOf(id)}`);
       }
     }
-    report.rowsExpected = expected.size;
-    const [totalRow] = await rowsOf('count [batch]');
-    const totalRows = Number(totalRow?.[0] ?? 0);
-    if (totalRows !== expected.size) {
-      problem(`${label}: the table holds ${totalRows} rows, ${expected.size} expected`);
-      if (totalRows > expected.size) report.fabricated += totalRows - expected.size;
-      else report.lost += expected.size - totalRows;
-      // count each difference once: align the expectation with the table from here on
-      expected.clear();
-      for (const [id, payload] of (await rowsOf('[id] [payload]')) as [number, string][]) expected.set(Number(id), payload);
-    }
-  };
+    this.report.rowsExpected = this.expected.size;
+    await this.checkTotal(label);
+  }
 
-  try {
-    let round = 0;
-    let step = 0;
-    while (report.faults < total) {
-      round++;
-      const label = `r${round}`;
-      const kind = FAULT_KINDS[(round - 1) % FAULT_KINDS.length]!;
-      const size = () => 20 + Math.floor(random() * 300);
-      // a round begins with a live load session (StartLoad itself does not log in again after a 401, so after
-      // a restart every first StartLoad would fail; a ping does, see common/src/api/loadApi.ts)
-      await client.ping().catch(() => undefined);
-      // two loads run side by side in every round (three in a concurrent one), so most faults hit one mid-way
-      const plans = kind === 'concurrent' ? [plan(label, size()), plan(label, size()), plan(label, size())] : [plan(label, size()), plan(label, size())];
-      const running = plans.map(load);
-      const injections: Promise<void>[] = [];
-      let armedPoint: CrashPoint | undefined;
-      const cutsBefore = proxy.cuts;
-      const cut = () => proxy.armCut(random() * (plans[0]!.rows.size * 120 + 4000));
-      switch (kind) {
-        case 'kill-random':
-          injections.push(later(instant(), async () => {
-            await sup.kill();
-            count('kill-random');
-          }));
-          break;
-        case 'kill-step': {
-          armedPoint = CRASH_POINTS[step++ % CRASH_POINTS.length]!;
-          writeFileSync(sup.crashFile, armedPoint);
-          if (armedPoint === 'cancel-recorded') injections.push(later(instant() / 2, () => plans[0]!.controller.abort()));
-          break;
-        }
-        case 'tcp-cut':
-          cut();
-          // a second cut once the first happened
-          injections.push(later(instant() / 2, () => {
-            if (!proxy.armed) cut();
-          }));
-          break;
-        case 'session-401':
-          for (let k = 0; k < 2; k++) {
-            injections.push(later(instant(), () => {
-              sup.forgetSessions();
-              count('session-401');
-            }));
-          }
-          break;
-        case 'cancel':
-          for (const p of plans) {
-            injections.push(later(instant(), () => {
-              if (p.verdict) return; // already over
-              p.controller.abort();
-              count('cancel');
-            }));
-          }
-          break;
-        case 'concurrent':
-          // three loads into one table at once, with a 401 and a cut among them
-          cut();
-          injections.push(later(instant(), () => {
-            sup.forgetSessions();
-            count('concurrent');
-          }));
-          break;
+  /** The table's row count against the rows that must be there; a difference is counted once, then taken as the new expectation. */
+  async checkTotal(label: string): Promise<void> {
+    const [totalRow] = await this.rowsOf('count [batch]');
+    const totalRows = Number(totalRow?.[0] ?? 0);
+    if (totalRows === this.expected.size) return;
+    this.problem(`${label}: the table holds ${totalRows} rows, ${this.expected.size} expected`);
+    if (totalRows > this.expected.size) this.report.fabricated += totalRows - this.expected.size;
+    else this.report.lost += this.expected.size - totalRows;
+    this.expected.clear();
+    for (const [id, payload] of (await this.rowsOf('[id] [payload]')) as [number, string][]) this.expected.set(Number(id), payload);
+  }
+
+  /** Starts the round's fault of `kind` while `plans` run; returns the injections to wait for and the armed crash point. */
+  inject(kind: FaultKind, plans: LoadPlan[]): { injections: Promise<void>[]; armedPoint?: CrashPoint } {
+    const injections: Promise<void>[] = [];
+    const cut = () => this.proxy.armCut(this.random() * (plans[0]!.rows.size * 120 + 4000));
+    switch (kind) {
+      case 'kill-random':
+        injections.push(this.later(this.instant(), async () => {
+          await this.sup.kill();
+          this.count('kill-random');
+        }));
+        return { injections };
+      case 'kill-step': {
+        const armedPoint = CRASH_POINTS[this.step++ % CRASH_POINTS.length]!;
+        writeFileSync(this.sup.crashFile, armedPoint);
+        if (armedPoint === 'cancel-recorded') injections.push(this.later(this.instant() / 2, () => plans[0]!.controller.abort()));
+        return { injections, armedPoint };
       }
-      await Promise.all(running);
-      await Promise.all(injections);
-      proxy.disarm();
-      for (let k = cutsBefore; k < proxy.cuts; k++) count('tcp-cut');
-      if (armedPoint) {
-        writeFileSync(sup.crashFile, '');
-        if (existsSync(`${sup.crashFile}.fired`)) {
-          count(`kill-step:${readFileSync(`${sup.crashFile}.fired`, 'utf8')}`);
-          rmSync(`${sup.crashFile}.fired`);
+      case 'tcp-cut':
+        cut();
+        // a second cut once the first happened
+        injections.push(this.later(this.instant() / 2, () => {
+          if (!this.proxy.armed) cut();
+        }));
+        return { injections };
+      case 'session-401':
+        for (let k = 0; k < 2; k++) {
+          injections.push(this.later(this.instant(), () => {
+            this.sup.forgetSessions();
+            this.count('session-401');
+          }));
         }
-      }
-      await sup.up();
-      await check(label, plans);
-      if (process.env.TSQ_FAULTS_DEBUG) for (const p of plans) if (p.verdict?.kind !== 'ok') log(`  ${(p.verdict as { error: Error }).error.message}`);
-      log(`${label} ${kind}${armedPoint ? `:${armedPoint}` : ''}: ${plans.map((p) => p.verdict!.kind).join(', ')}; faults ${report.faults}/${total}; lost ${report.lost}, duplicated ${report.duplicated}, fabricated ${report.fabricated}`);
+        return { injections };
+      case 'cancel':
+        for (const p of plans) {
+          injections.push(this.later(this.instant(), () => {
+            if (p.verdict) return; // already over
+            p.controller.abort();
+            this.count('cancel');
+          }));
+        }
+        return { injections };
+      case 'concurrent':
+        // three loads into one table at once, with a 401 and a cut among them
+        cut();
+        injections.push(this.later(this.instant(), () => {
+          this.sup.forgetSessions();
+          this.count('concurrent');
+        }));
+        return { injections };
     }
-    // the whole table once more, and no chunk left behind by ended cycles
-    const all = (await rowsOf('[id] [payload] count [batch]')) as [number, string, number][];
+  }
+
+  /** One round: two loads (three when concurrent) with the round's fault, then the check. */
+  async round(n: number): Promise<void> {
+    const label = `r${n}`;
+    const kind = FAULT_KINDS[(n - 1) % FAULT_KINDS.length]!;
+    // a round begins with a live load session (StartLoad itself does not log in again after a 401, so after
+    // a restart every first StartLoad would fail; a ping does, see common/src/api/loadApi.ts)
+    await this.client.ping().catch(() => undefined);
+    const size = () => 20 + Math.floor(this.random() * 300);
+    const plans = Array.from({ length: kind === 'concurrent' ? 3 : 2 }, () => this.plan(label, size()));
+    const cutsBefore = this.proxy.cuts;
+    const running = plans.map((p) => this.load(p));
+    const { injections, armedPoint } = this.inject(kind, plans);
+    await Promise.all(running);
+    await Promise.all(injections);
+    this.proxy.disarm();
+    for (let k = cutsBefore; k < this.proxy.cuts; k++) this.count('tcp-cut');
+    if (armedPoint) {
+      writeFileSync(this.sup.crashFile, '');
+      const fired = `${this.sup.crashFile}.fired`;
+      if (existsSync(fired)) {
+        this.count(`kill-step:${readFileSync(fired, 'utf8')}`);
+        rmSync(fired);
+      }
+    }
+    await this.sup.up();
+    await this.check(label, plans);
+    if (process.env.TSQ_FAULTS_DEBUG) for (const p of plans) if (p.verdict?.kind !== 'ok') this.log(`  ${(p.verdict as { error: Error }).error.message}`);
+    const r = this.report;
+    this.log(`${label} ${kind}${armedPoint ? `:${armedPoint}` : ''}: ${plans.map((p) => p.verdict!.kind).join(', ')}; faults ${r.faults}/${this.opts.faults ?? 50}; lost ${r.lost}, duplicated ${r.duplicated}, fabricated ${r.fabricated}`);
+  }
+
+  /** The whole table once more, then (emulator stopped) no chunk left by ended cycles and no `.part` file anywhere. */
+  async finalCheck(): Promise<void> {
+    const all = (await this.rowsOf('[id] [payload] count [batch]')) as [number, string, number][];
     const inTable = new Map(all.map(([id, payload, n]) => [Number(id), { payload, n: Number(n) }]));
-    for (const [id, payload] of expected) if (inTable.get(id)?.payload !== payload) problem(`final: row ${id} is missing or changed`);
-    for (const [id, { n }] of inTable) if (!expected.has(id) || n !== 1) problem(`final: row ${id} is there ${n} times, ${expected.has(id) ? 'once' : 'never'} expected`);
-    await sup.close();
-    const cycles = join(dataDir, 'cycles');
+    for (const [id, payload] of this.expected) if (inTable.get(id)?.payload !== payload) this.problem(`final: row ${id} is missing or changed`);
+    for (const [id, { n }] of inTable) if (!this.expected.has(id) || n !== 1) this.problem(`final: row ${id} is there ${n} times, ${this.expected.has(id) ? 'once' : 'never'} expected`);
+    await this.sup.close();
+    const cycles = join(this.dataDir, 'cycles');
     for (const c of readdirSync(cycles)) {
       const meta = JSON.parse(readFileSync(join(cycles, c, 'cycle.json'), 'utf8')) as { stage: string };
       const files = readdirSync(join(cycles, c)).filter((f) => f.endsWith('.part') || (meta.stage === 'DONE' && (f.startsWith('chunk-') || f.startsWith('staged-'))));
-      report.leftoverFiles += files.length;
-      if (files.length) problem(`cycle ${c} (${meta.stage}) still holds ${files.join(', ')}`);
+      this.report.leftoverFiles += files.length;
+      if (files.length) this.problem(`cycle ${c} (${meta.stage}) still holds ${files.join(', ')}`);
     }
-  } finally {
-    await client.close();
-    await checker.close();
-    await proxy.close();
-    await sup.close();
-    rmSync(root, { recursive: true, force: true });
   }
-  report.ms = performance.now() - started;
-  return report;
+
+  async close(): Promise<void> {
+    await this.client?.close();
+    await this.checker?.close();
+    await this.proxy.close();
+    await this.sup.close();
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** Runs the fault-injection harness; never throws for wrong rows (they are in the report). */
+export async function runFaults(opts: FaultOptions = {}): Promise<FaultReport> {
+  const started = performance.now();
+  const run = new FaultRun(opts);
+  try {
+    await run.start();
+    for (let n = 1; run.report.faults < (opts.faults ?? 50); n++) await run.round(n);
+    await run.finalCheck();
+  } finally {
+    await run.close();
+  }
+  run.report.ms = performance.now() - started;
+  return run.report;
 }
 
 /** The report as text for a person. */
