@@ -10,12 +10,12 @@
  * The emulator runs as its own process (`node dist/emulator.js --demo --port 0`), so the RSS figures are
  * the client's alone. Run: `npm run bench -- emulator`.
  */
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { AnalyticsServiceClient, splitCsvChunks } from '../../common/src/api';
+import { AnalyticsServiceClient } from '../../common/src/api';
 import { DEMO_QUERIES } from '../emulator/client-queries';
 import { vegaDataDir } from '../../emulator/src/demo';
 import { MB, r2, sampleRss, startEmulatorProcess, writeFlightsCsv } from './setup';
@@ -80,7 +80,7 @@ export async function run(): Promise<Record<string, unknown>> {
     // date as `%Y%m%d %H:%M:%S`, no header; a 3M-row sample, then 0.2% over the target so the file reaches ~100 MB
     const made = await writeFlightsCsv(csv, { targetBytes: TARGET_BYTES, dateFormat: '%Y%m%d %H:%M:%S', header: false, sampleRows: 3_000_000, margin: 1.002, db });
     const readCsvSql = `CREATE OR REPLACE TABLE loaded AS SELECT * FROM read_csv('${csv.replace(/'/g, "''")}', header = false, timestampformat = '%Y%m%d %H:%M:%S', columns = {'date': 'TIMESTAMP', 'delay': 'INTEGER', 'distance': 'INTEGER', 'origin': 'VARCHAR', 'destination': 'VARCHAR'})`;
-    let t = performance.now();
+    const t = performance.now();
     await direct.run(readCsvSql);
     const readCsvMs = performance.now() - t;
     const readCsvRowsPerS = made.rows / (readCsvMs / 1000);
@@ -88,22 +88,20 @@ export async function run(): Promise<Record<string, unknown>> {
     // ---- upload, client → emulator, RSS sampled every 5 ms ----
     const rss = sampleRss();
     const rssBefore = rss.beforeBytes;
-    const { cycleId } = await client.startLoad({ target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', date_time: { converted_to_epoch: false } } });
-    t = performance.now();
-    let chunks = 0;
-    for await (const chunk of splitCsvChunks(createReadStream(csv, { highWaterMark: MB }), { chunkBytes: 32 * MB, quote: '"' })) {
-      await client.uploadChunk(cycleId, chunk);
-      chunks++;
-    }
-    const uploadMs = performance.now() - t;
+    // through the one load pipeline (common/src/load/pipeline.ts), as the extension loads
+    const loaded = await client.loadCsv({ target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', date_time: { converted_to_epoch: false } } }, csv, {
+      chunkBytes: 32 * MB,
+      pollIntervalMs: 20,
+      maxPollIntervalMs: 200,
+    });
+    const uploadMs = loaded.uploadMs;
+    const chunks = loaded.chunks;
     const rssPeak = rss.stop();
     const uploadMBps = made.bytes / MB / (uploadMs / 1000);
 
-    // ---- commit until DONE ----
-    t = performance.now();
-    await client.commitLoad(cycleId);
-    const status = await client.pollLoadStatus(cycleId, { intervalMs: 20, maxIntervalMs: 200 });
-    const commitMs = performance.now() - t;
+    // ---- commit until DONE: the rest of the cycle's time ----
+    const status = loaded.status;
+    const commitMs = loaded.ms - loaded.uploadMs;
     const commitRowsPerS = status.rowsWritten / (commitMs / 1000);
 
     return {

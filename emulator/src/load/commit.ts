@@ -179,9 +179,10 @@ export async function stageChunks(
         result.rows++;
       };
       const splitter = new RecordSplitter(def.format, onRecord);
-      const input = createReadStream(chunkPaths[c] as string, { encoding: 'utf8', highWaterMark: 1 << 20 });
+      // bytes, not text: bytes that are not UTF-8 become bad records (records.ts), never U+FFFD in the table
+      const input = createReadStream(chunkPaths[c] as string, { highWaterMark: 1 << 20 });
       for await (const piece of input) {
-        splitter.push(piece as string);
+        splitter.pushBytes(piece as Buffer);
         await staged.flush();
         if (bad) await bad.flush();
         if (staged.bytes >= partBytes) await finishPart(false);

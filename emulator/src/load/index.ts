@@ -11,6 +11,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../context';
+import { loadInternalErrorText } from '../errors';
 import { BASE, detail, MESSAGES, text } from './http';
 import { registerCycleRoutes } from './routes';
 import { LoadService } from './service';
@@ -62,8 +63,8 @@ export async function registerLoadApi(app: FastifyInstance, ctx: EmulatorContext
       const path = req.url.split('?')[0];
       if (req.method === 'POST' && path === `${BASE}/public/loads`) return text(reply.header('x-tsq-detail', detail(err.message)), 400, MESSAGES.invalidParams);
       if (req.method === 'POST' && path === `${BASE}/public/session`) return text(reply, 401, MESSAGES.unauthorized);
-      req.log.error(err);
-      return text(reply, status, err.message);
+      // a 500 never carries the engine's text: it goes to the incident log (emulator/src/errors.ts)
+      return text(reply, status, status === 500 ? loadInternalErrorText(err, req) : err.message);
     });
     registerSessionRoutes(scope, ctx, sessions);
     registerCycleRoutes(scope, { ctx, service, sessions });
