@@ -1,6 +1,7 @@
 // Valid files load on the service side (the emulator's commit), each case reproduced against the real
 // emulator through the data-load API: a CR inside a quoted field of the first record (the staged read_csv
-// took CR for the line end and refused the part), CR-only line ends, and a chunk cut off while a cancel
+// took CR for the line end and refused the part), CR-only line ends (records split by the shared
+// record-boundary scanner, common/src/load/recordBoundary.ts), and a chunk cut off while a cancel
 // races it (no chunk-N.part left). Also: a password change ends the user's load-API sessions.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,7 +38,7 @@ test('a CR inside a quoted field of the first record loads with a header row and
   ]);
 });
 
-test('CR-only line ends end records', { todo: 'records.ts ends records at LF and CRLF only; the shared record-boundary scanner (common/src/load) brings CR' }, async () => {
+test('CR-only line ends end records, with a CR inside a quoted value too', async () => {
   const s = await session(live.emu.url, LOADER);
   const { status } = await s.load(def('pairs', { format: { has_header_row: true }, load_options: { empty_target: true } }), 'id,name\r1,one\r2,"two\rlines"\r3,three\r');
   assert.deepEqual(status.status, { code: 'OK' }, JSON.stringify(status));

@@ -457,9 +457,6 @@ class FaultRun {
   async round(n: number): Promise<void> {
     const label = `r${n}`;
     const kind = FAULT_KINDS[(n - 1) % FAULT_KINDS.length]!;
-    // a round begins with a live load session (StartLoad itself does not log in again after a 401, so after
-    // a restart every first StartLoad would fail; a ping does, see common/src/api/loadApi.ts)
-    await this.client.ping().catch(() => undefined);
     const size = () => 20 + Math.floor(this.random() * 300);
     const plans = Array.from({ length: kind === 'concurrent' ? 3 : 2 }, () => this.plan(label, size()));
     const cutsBefore = this.proxy.cuts;
