@@ -118,7 +118,6 @@ async function benchLoad(client: AnalyticsServiceClient, direct: DuckDBConnectio
 /** Runs the benchmark; see the module comment for units. */
 export async function run(): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'tsq-bench-emulator-'));
-  const csv = join(dir, 'flights-100mb.csv');
   const db = await DuckDBInstance.create(join(dir, 'direct.duckdb'));
   const { url, child } = await startEmulatorProcess(join(dir, 'emulator'));
   const client = new AnalyticsServiceClient({ url, username: 'tsadmin', password: 'admin' });
