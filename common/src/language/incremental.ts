@@ -38,12 +38,12 @@ export function reparseDocument(previousText: string, previous: TsqDocument, tex
   while (suffix < min - prefix && previousText.charCodeAt(oldLen - 1 - suffix) === text.charCodeAt(newLen - 1 - suffix)) suffix++;
   const delta = newLen - oldLen;
 
-  // Start at the last query that starts before the first changed character (lexing from a token start
-  // gives the same tokens; a query start has only a separator before it, so nothing is pending there).
+  // Start at the last query that starts before the first changed character and begins its line: at a
+  // query start nothing of another query is pending, and lexing from a token start gives the same tokens
+  // as lexing from 0 only when nothing before it on its line looks ahead past it (an unclosed `[` reads
+  // to the line's end, a directive makes the rest of its line one stray token); no token but whitespace
+  // looks past a line end. The window stops, for the same reasons, only at queries that begin their line.
   const queries = previous.queries;
-  // Lexing from a token start gives the same tokens as from the start only when nothing before it on its
-  // line looks ahead past it (an unclosed `[` reads to the line's end, a directive makes the rest of its
-  // line one stray token): the window starts and stops only at queries that begin their line.
   const glued = (q: Query) => {
     for (let k = q.start - 1; k >= 0; k--) {
       const c = previousText.charCodeAt(k);
