@@ -71,11 +71,14 @@ function summarize(results) {
   }
   const ld = results.load;
   if (ld?.extensionHost) add('extension-host upload', 'MB/s', ld.extensionHost.uploadMBps, 'curl', ld.curl?.uploadMBps, ld.extensionHost.uploadRateVsCurl, '≥ 0.9× curl', ld.extensionHost.uploadRateVsCurl >= 0.9);
+  // The results panel has no outside anchor; the 1,000-row answer of the same run shows the machine's
+  // speed at the time (its first rows come the same way, a 1,000-row first page).
   const rs = results.results?.rows100k;
+  const rk = results.results?.rows1k ?? {};
   if (rs) {
-    add('100k rows: first rows painted', 'ms', rs.firstRowsMs, '', undefined, undefined, '≤ 300 ms', rs.firstRowsMs <= 300);
-    add('100k rows: all rows in grid', 'ms', rs.allRowsLoadedMs, '', undefined, undefined, '≤ 1500 ms', rs.allRowsLoadedMs <= 1500);
-    add('100k rows: longest workbench frame', 'ms', rs.workbenchMaxFrameMs, '', undefined, undefined, '≤ 100 ms', rs.workbenchMaxFrameMs <= 100);
+    add('100k rows: first rows painted', 'ms', rs.firstRowsMs, '1k-row answer', rk.firstRowsMs, div(rs.firstRowsMs, rk.firstRowsMs), '≤ 300 ms', rs.firstRowsMs <= 300);
+    add('100k rows: all rows in grid', 'ms', rs.allRowsLoadedMs, '1k-row answer', rk.allRowsLoadedMs, div(rs.allRowsLoadedMs, rk.allRowsLoadedMs), '≤ 1500 ms', rs.allRowsLoadedMs <= 1500);
+    add('100k rows: longest workbench frame', 'ms', rs.workbenchMaxFrameMs, '1k-row answer', rk.workbenchMaxFrameMs, div(rs.workbenchMaxFrameMs, rk.workbenchMaxFrameMs), '≤ 100 ms', rs.workbenchMaxFrameMs <= 100);
   }
   return rows;
 }
