@@ -14,6 +14,7 @@ import { Catalog } from './catalog';
 import type { EmulatorContext, EmulatorUser, TableInfo } from './context';
 import { demoSeed } from './demo';
 import { Engine } from './engine';
+import { sendError } from './errors';
 import { registerLoadApi } from './load/index';
 import { registerPublicApi } from './public/routes';
 import { SearchService } from './searchdata/run';
@@ -100,7 +101,35 @@ export async function createBaseApp(logger = false): Promise<FastifyInstance> {
       done(err, undefined);
     }
   });
+  registerServiceErrorHandlers(app);
   return app;
+}
+
+/** Path prefix of the data-load API, whose errors are plain text (docs/service-interface.md §7). */
+const LOAD_API_PREFIX = '/ts_dataservice/';
+
+/**
+ * Answers what no route's own handlers answer in the service's shapes rather than Fastify's
+ * `{message, error, statusCode}`: an unknown route, and a failure before any route (a body that cannot
+ * be parsed, one that is too large, an unsupported media type). Under `/ts_dataservice/` the answer is
+ * plain text, as every load API error is (docs/service-interface.md §7); elsewhere it is the public
+ * API's JSON error body (errors.ts). The public and load APIs set their own handlers in their scopes.
+ */
+export function registerServiceErrorHandlers(app: FastifyInstance): void {
+  const isLoadPath = (url: string): boolean => url.startsWith(LOAD_API_PREFIX);
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const message = `No such operation: ${req.method} ${path}. The public API lives under /callosum/v1/tspublic/v1/ and the data-load API under /ts_dataservice/v1/.`;
+    if (isLoadPath(path)) return reply.code(404).type('text/plain').send(message);
+    return sendError(reply, 404, message);
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+    if (status >= 500) req.log.error(err);
+    const message = status >= 500 ? 'Internal error: the emulator could not answer this request' : err.message;
+    if (isLoadPath(req.url)) return reply.code(status).type('text/plain').send(message);
+    return sendError(reply, status, message);
+  });
 }
 
 /**

@@ -70,7 +70,7 @@ function runCli(args: string[]): Promise<{ url: string; stop(): Promise<number |
 
 async function login(url: string, username: string, password: string): Promise<string | number> {
   const r = await fetch(`${url}${PREFIX}/session/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username, password }).toString() });
-  if (r.status !== 200) return r.status;
+  if (r.status !== 200 && r.status !== 204) return r.status;
   return r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
 }
 

@@ -44,7 +44,7 @@ export async function startCore(options: EmulatorOptions = {}, dataDir = mkdtemp
     call,
     async login(username, password) {
       const r = await fetch(`${emu.url}${PREFIX}/session/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username, password, rememberme: 'false' }).toString() });
-      if (r.status !== 200) throw new Error(`login ${username}: ${r.status} ${await r.text()}`);
+      if (r.status !== 200 && r.status !== 204) throw new Error(`login ${username}: ${r.status} ${await r.text()}`);
       return r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
     },
     async sql(query, params = []) {

@@ -5,9 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
 import { ESLint } from 'eslint';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = resolve(__dirname, '..', '..');
 const eslint = new ESLint({ cwd: root });
 
 /** The messages of `no-restricted-imports` for `source` linted as if it were the file `filePath`. */

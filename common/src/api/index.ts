@@ -184,7 +184,7 @@ export class AnalyticsServiceClient {
     return this.public.updatePassword(params, opts);
   }
   /** `user/transfer/ownership`. */
-  transferOwnership(params: { fromUserName: string; toUserName: string }, opts?: CallOptions): Promise<void> {
+  transferOwnership(params: Parameters<PublicApi['transferOwnership']>[0], opts?: CallOptions): Promise<void> {
     return this.public.transferOwnership(params, opts);
   }
   /** `group/addprivilege`. */

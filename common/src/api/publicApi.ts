@@ -1,20 +1,29 @@
 /**
- * The public query and administration API of the Analytics Service (seed 4.2), one method per operation.
+ * The public query and administration API of the Analytics Service (docs/service-interface.md §4.2), one
+ * method per operation.
  *
- * Paths are under `/callosum/v1/tspublic/v1` (field notes 0: the docs show `/tspublic/v1`, every real call
- * carries the `/callosum/v1` prefix). Parameters go in the query string or a form body, never JSON; arrays
- * are JSON-encoded strings (field notes 0). Every call sends `X-Requested-By: ThoughtSpot` and
- * `Accept: application/json` (see `session.ts`) and takes an `AbortSignal`.
+ * Paths are under `/callosum/v1/tspublic/v1` (docs/service-notes.md §0: the docs show `/tspublic/v1`, every
+ * real call carries the `/callosum/v1` prefix). Each call is sent as the REST API v1 documentation's own
+ * example writes it (test/conformance/ replays those examples and checks this client against them):
+ * parameters in the query string (metadata, searchdata, pinboarddata, transfer/ownership), a form body
+ * (session/login, user/updatepassword, group/addprivilege, group/removeprivilege), or `multipart/form-data`
+ * with the principals as a JSON file part (user/sync). Arrays are JSON-encoded strings. Every call sends
+ * `X-Requested-By: ThoughtSpot` and `Accept: application/json` (see `session.ts`) and takes an `AbortSignal`.
+ *
+ * Every documented success status is accepted: 200 or 204, with or without a body (login answers 200
+ * "User logged in" on some versions and 204 "Successful login" on others,
+ * https://developers.thoughtspot.com/docs/api-auth-session; an empty list may come back as 204).
  */
 import { COLUMN_DATA_TYPES, type Column, type ColumnDataType, type DataSourceColumns } from '../model';
+import { FormData } from 'undici';
 import type { HttpSession } from './session';
 import { ServiceError } from './errors';
 
-/** The path prefix of the public API (field notes 0). */
+/** The path prefix of the public API (docs/service-notes.md §0). */
 export const PUBLIC_PREFIX = '/callosum/v1/tspublic/v1';
 
 /**
- * Metadata object types of `listobjectheaders` and `metadata/details` (seed 4.2; field notes 3.1 adds USER
+ * Metadata object types of `listobjectheaders` and `metadata/details` (docs/service-interface.md §4.2; docs/service-notes.md §3.1 adds USER
  * and USER_GROUP). The one declaration: the extension's service port (`client/src/service.ts`) re-exports it.
  */
 export type MetadataType =
@@ -30,10 +39,10 @@ export type MetadataType =
   | 'USER'
   | 'USER_GROUP';
 
-/** LOGICAL_TABLE subtypes (seed 4.2). */
+/** LOGICAL_TABLE subtypes (docs/service-interface.md §4.2). */
 export type LogicalTableSubtype = 'ONE_TO_ONE_LOGICAL' | 'WORKSHEET' | 'PRIVATE_WORKSHEET' | 'USER_DEFINED' | 'AGGR_WORKSHEET' | string;
 
-/** Visualization header (seed 2.4). Times are epoch milliseconds. */
+/** Visualization header (docs/service-interface.md §2.4). Times are epoch milliseconds. */
 export interface VizHeader {
   id: string;
   name: string;
@@ -44,11 +53,11 @@ export interface VizHeader {
   /** Epoch milliseconds. */
   modified: number;
   modifiedBy: string;
-  /** GUID of the containing object (field notes 3.1), not a user. */
+  /** GUID of the containing object (docs/service-notes.md §3.1), not a user. */
   owner: string;
 }
 
-/** Object header (seed 2.4): the visualization header's members plus these. */
+/** Object header (docs/service-interface.md §2.4): the visualization header's members plus these. */
 export interface ObjectHeader extends VizHeader {
   /** Present on some headers only. */
   description?: string;
@@ -56,7 +65,7 @@ export interface ObjectHeader extends VizHeader {
   isAutoDelete: boolean;
 }
 
-/** Parameters of `listobjectheaders` (seed 4.2); the wire name is given where it differs. All optional. */
+/** Parameters of `listobjectheaders` (docs/service-interface.md §4.2); the wire name is given where it differs. All optional. */
 export interface ListObjectHeadersParams {
   type?: MetadataType;
   /** `subtypes`; applies when type is LOGICAL_TABLE; sent as a JSON array. */
@@ -81,13 +90,13 @@ export interface ListObjectHeadersParams {
   autoCreated?: boolean;
 }
 
-/** COMPACT (rows as arrays, the default) or FULL (rows as objects keyed by column name, null values omitted; field notes 1.3). */
+/** COMPACT (rows as arrays, the default) or FULL (rows as objects keyed by column name, null values omitted; docs/service-notes.md §1.3). */
 export type FormatType = 'COMPACT' | 'FULL';
 
-/** A cell: string or number; null for a missing value; dates are epoch seconds (field notes 1.2). */
+/** A cell: string or number; null for a missing value; dates are epoch seconds (docs/service-notes.md §1.2). */
 export type CellValue = string | number | boolean | null;
 
-/** Search data result (seed 2.5). Counts are numbers here even where the service sent strings. */
+/** Search data result (docs/service-interface.md §2.5). Counts are numbers here even where the service sent strings. */
 export interface SearchDataResult<Row = CellValue[]> {
   columnNames: string[];
   /** Rows in the order of `columnNames` (COMPACT), or objects keyed by column name (FULL). */
@@ -101,32 +110,37 @@ export interface SearchDataResult<Row = CellValue[]> {
   offset: number;
 }
 
-/** One visualization's data in a pinboard data result (seed 2.5). */
+/** One visualization's data in a pinboard data result (docs/service-interface.md §2.5). */
 export interface PinboardVizData<Row = CellValue[]> extends SearchDataResult<Row> {
   name: string;
 }
 
-/** Paging shared by searchdata and pinboarddata (seed 4.2); -1 is "unset" everywhere (field notes 0). */
+/** Paging shared by searchdata and pinboarddata (docs/service-interface.md §4.2); -1 is "unset" everywhere (docs/service-notes.md §0). */
 export interface PagingParams {
   /** `batchsize`; default -1 (the service's page size, 100000 rows at most). */
   batchSize?: number;
-  /** `pagenumber`, 1-based; default -1. */
+  /** `pagenumber`, 1-based; default -1. The unambiguous way to page, and the one `searchAllPages` uses. */
   pageNumber?: number;
-  /** 1-based offset; default -1. */
+  /**
+   * Row offset; default -1 (the start). Documentation versions disagree on its base: the searchdata and
+   * pinboarddata pages call it "1-based", while working clients start at 0 and add `rowCount`
+   * (docs/service-notes.md §1.4). -1 means the start under both readings; to continue, pass the previous
+   * answer's `offset` plus its `rowCount` (`nextOffset`), which is right whichever base the service uses.
+   */
   offset?: number;
   /** `formattype`; default COMPACT. */
   formatType?: FormatType;
 }
 
-/** Parameters of `searchdata` (seed 4.2). */
+/** Parameters of `searchdata` (docs/service-interface.md §4.2). */
 export interface SearchDataParams extends PagingParams {
-  /** `query_string`: the search query (seed 4.3). */
+  /** `query_string`: the search query (docs/service-interface.md §4.3). */
   queryString: string;
   /** `data_source_guid`: one worksheet, view or table. */
   dataSourceGuid: string;
 }
 
-/** Parameters of `pinboarddata` (seed 4.2). */
+/** Parameters of `pinboarddata` (docs/service-interface.md §4.2). */
 export interface PinboardDataParams extends PagingParams {
   /** Pinboard id. */
   id: string;
@@ -135,7 +149,7 @@ export interface PinboardDataParams extends PagingParams {
 }
 
 /**
- * A column as `metadata/details` gives it (field notes 3.2); only the members the client reads are typed,
+ * A column as `metadata/details` gives it (docs/service-notes.md §3.2); only the members the client reads are typed,
  * anything else the service sends stays as `unknown` members (e.g. `position`, the column's order).
  * `dataType` is the service's name (VARCHAR, INT64, DATE_TIME, TIMESTAMP, …; mapped by `toColumnDataType`),
  * `type` ATTRIBUTE, MEASURE or UNKNOWN. The one declaration: `client/src/service.ts` re-exports it.
@@ -150,7 +164,7 @@ export interface DetailsColumn {
 }
 
 /**
- * One storable of `metadata/details` (field notes 3.2): the object's header, its `type` (for a LOGICAL_TABLE,
+ * One storable of `metadata/details` (docs/service-notes.md §3.2): the object's header, its `type` (for a LOGICAL_TABLE,
  * the subtype) and, for tables, its columns. `client/src/service.ts` names it `TableDetails`.
  */
 export interface DetailsStorable {
@@ -160,7 +174,7 @@ export interface DetailsStorable {
   [more: string]: unknown;
 }
 
-/** The `metadata/details` response (field notes 3.2). */
+/** The `metadata/details` response (docs/service-notes.md §3.2). */
 export interface MetadataDetails {
   storables: DetailsStorable[];
   [more: string]: unknown;
@@ -182,7 +196,7 @@ export function toColumnDataType(t: string): ColumnDataType {
   return 'VARCHAR';
 }
 
-/** Reads a count the service may send as a string (field notes 4.3) as a number; NaN-safe (missing → fallback). */
+/** Reads a count the service may send as a string (docs/service-notes.md §4.3) as a number; NaN-safe (missing → fallback). */
 export function toCount(v: unknown, fallback = 0): number {
   if (typeof v === 'number') return v;
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
@@ -202,7 +216,22 @@ function normalizeResult<R>(r: Record<string, unknown>): SearchDataResult<R> {
   };
 }
 
-function parseJson<T>(text: string, operation: string, path: string, method: string): T {
+/**
+ * The offset of the page after `r`, in the service's own base: the answer's echoed `offset` plus its
+ * `rowCount`. A service that counts from 0 echoes 0 for the first page and one that counts from 1 echoes 1,
+ * so continuing from the echo is right under both readings of the documentation (see `PagingParams.offset`).
+ * An echo of -1 (the default, shown by the pinboarddata examples) is read as the start, 0.
+ */
+export function nextOffset(r: Pick<SearchDataResult<unknown>, 'offset' | 'rowCount'>): number {
+  return (r.offset < 0 ? 0 : r.offset) + r.rowCount;
+}
+
+/**
+ * Parses a JSON answer. An empty body (a 204, which the documentation allows for some reads) is `empty`
+ * when given; otherwise an error.
+ */
+function parseJson<T>(text: string, operation: string, path: string, method: string, empty?: T): T {
+  if (empty !== undefined && text.trim() === '') return empty;
   try {
     return JSON.parse(text) as T;
   } catch {
@@ -214,29 +243,38 @@ function parseJson<T>(text: string, operation: string, path: string, method: str
 export class PublicApi {
   constructor(private readonly session: HttpSession) {}
 
-  private async get<T>(operation: string, path: string, query: Record<string, unknown>, opts: CallOptions = {}): Promise<T> {
+  /** A GET with parameters in the query string; `empty` is the answer to a 204 or an empty body. */
+  private async get<T>(operation: string, path: string, query: Record<string, unknown>, empty: T, opts: CallOptions = {}): Promise<T> {
     const full = PUBLIC_PREFIX + path;
     const r = await this.session.call({ operation, method: 'GET', path: full, query: query as never, repeatable: true, signal: opts.signal });
-    return parseJson<T>(r.text, operation, full, 'GET');
+    return parseJson<T>(r.text, operation, full, 'GET', empty);
   }
 
-  /** A POST with parameters in the query string (seed 4.2: pinboarddata, searchdata) or a form body. */
+  /**
+   * A POST with parameters in the query string (`Content-Type: application/json` and no body, as the
+   * searchdata, pinboarddata and transfer/ownership examples send it), a form body, or a multipart body
+   * (undici's `FormData`, which sets its own content type with the boundary). `contentType` overrides the
+   * type sent with no body (refreshview's example sends `*\/*`).
+   */
   private async post(
     operation: string,
     path: string,
-    params: { query?: Record<string, unknown>; form?: Record<string, unknown>; headers?: Record<string, string> },
+    params: { query?: Record<string, unknown>; form?: Record<string, unknown>; multipart?: FormData; contentType?: string; headers?: Record<string, string> },
     repeatable: boolean,
     opts: CallOptions = {},
   ): Promise<string> {
     const full = PUBLIC_PREFIX + path;
     const form = params.form ? formBody(params.form) : undefined;
+    const headers: Record<string, string> = { ...params.headers };
+    if (form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    else if (!params.multipart) headers['content-type'] = params.contentType ?? 'application/json';
     const r = await this.session.call({
       operation,
       method: 'POST',
       path: full,
       query: params.query as never,
-      headers: { 'content-type': form !== undefined ? 'application/x-www-form-urlencoded' : 'application/json', ...params.headers },
-      body: form,
+      headers,
+      body: params.multipart ?? form,
       repeatable,
       signal: opts.signal,
     });
@@ -244,8 +282,10 @@ export class PublicApi {
   }
 
   /**
-   * `POST /session/login` (form fields username, password, rememberme; field notes 5.1). Keeps the
-   * cookies it sets (JSESSIONID, clientId). Called by the session itself; call it to check credentials.
+   * `POST /session/login` (form fields username, password, rememberme;
+   * https://developers.thoughtspot.com/docs/api-auth-session). Success is 200 or 204, with or without a
+   * body; the cookies it sets (JSESSIONID, clientId) are kept. Called by the session itself; call it to
+   * check credentials.
    * @throws AuthenticationError on 401 (the password is never in the message).
    */
   static async login(session: HttpSession, username: string, password: string, signal?: AbortSignal): Promise<void> {
@@ -265,13 +305,13 @@ export class PublicApi {
   async logout(opts: CallOptions = {}): Promise<void> {
     if (!this.session.isLoggedIn) return;
     try {
-      await this.session.call({ operation: 'logout', method: 'POST', path: `${PUBLIC_PREFIX}/session/logout`, repeatable: false, signal: opts.signal });
+      await this.session.call({ operation: 'logout', method: 'POST', path: `${PUBLIC_PREFIX}/session/logout`, headers: { 'content-type': 'application/json' }, repeatable: false, signal: opts.signal });
     } finally {
       this.session.forget();
     }
   }
 
-  /** `GET /metadata/listobjectheaders` with every parameter of seed 4.2. Returns the bare array of headers (field notes 3.1). */
+  /** `GET /metadata/listobjectheaders` with every parameter of docs/service-interface.md §4.2. Returns the bare array of headers (docs/service-notes.md §3.1). */
   async listObjectHeaders(params: ListObjectHeadersParams = {}, opts: CallOptions = {}): Promise<ObjectHeader[]> {
     return this.get<ObjectHeader[]>(
       'listObjectHeaders',
@@ -290,24 +330,25 @@ export class PublicApi {
         fetchids: params.fetchIds,
         auto_created: params.autoCreated,
       },
+      [],
       opts,
     );
   }
 
-  /** `GET /metadata/listvizheaders?id=…`: the visualization headers of an answer or pinboard (seed 4.2). */
+  /** `GET /metadata/listvizheaders?id=…`: the visualization headers of an answer or pinboard (docs/service-interface.md §4.2). */
   async listVizHeaders(id: string, opts: CallOptions = {}): Promise<VizHeader[]> {
-    return this.get<VizHeader[]>('listVizHeaders', '/metadata/listvizheaders', { id }, opts);
+    return this.get<VizHeader[]>('listVizHeaders', '/metadata/listvizheaders', { id }, [], opts);
   }
 
-  /** `GET /metadata/details?type=…&id=[…]` (field notes 3.2). */
+  /** `GET /metadata/details?type=…&id=[…]` (docs/service-notes.md §3.2). */
   async metadataDetails(type: MetadataType, ids: string[], opts: CallOptions & { showHidden?: boolean } = {}): Promise<MetadataDetails> {
-    const r = await this.get<MetadataDetails>('metadataDetails', '/metadata/details', { type, id: ids, showhidden: opts.showHidden }, opts);
+    const r = await this.get<MetadataDetails>('metadataDetails', '/metadata/details', { type, id: ids, showhidden: opts.showHidden }, { storables: [] }, opts);
     if (!r || !Array.isArray(r.storables)) return { ...(r ?? {}), storables: [] };
     return r;
   }
 
   /**
-   * The typed columns of one LOGICAL_TABLE through `metadata/details` (field notes 3.2: `type` MEASURE →
+   * The typed columns of one LOGICAL_TABLE through `metadata/details` (docs/service-notes.md §3.2: `type` MEASURE →
    * kind MEASURE, anything else → ATTRIBUTE). Null when the service returned no storable for the id.
    */
   async tableColumns(id: string, opts: CallOptions = {}): Promise<DataSourceColumns | null> {
@@ -323,7 +364,7 @@ export class PublicApi {
     return { id: s.header.id, name: s.header.name, columns };
   }
 
-  /** `POST /pinboarddata` (seed 4.2): an object keyed by visualization id. */
+  /** `POST /pinboarddata` (docs/service-interface.md §4.2): an object keyed by visualization id. */
   async pinboardData(params: PinboardDataParams & { formatType: 'FULL' }, opts?: CallOptions): Promise<Record<string, PinboardVizData<Record<string, CellValue>>>>;
   async pinboardData(params: PinboardDataParams, opts?: CallOptions): Promise<Record<string, PinboardVizData>>;
   async pinboardData(params: PinboardDataParams, opts: CallOptions = {}): Promise<Record<string, PinboardVizData<unknown>>> {
@@ -335,16 +376,16 @@ export class PublicApi {
       true,
       opts,
     );
-    const raw = parseJson<Record<string, Record<string, unknown>>>(text, 'pinboardData', PUBLIC_PREFIX + path, 'POST');
+    const raw = parseJson<Record<string, Record<string, unknown>>>(text, 'pinboardData', PUBLIC_PREFIX + path, 'POST', {});
     const out: Record<string, PinboardVizData<unknown>> = {};
     for (const [vizId, v] of Object.entries(raw ?? {})) out[vizId] = { ...normalizeResult<unknown>(v), name: String(v.name ?? '') };
     return out;
   }
 
   /**
-   * `POST /searchdata` (seed 4.2, all parameters in the query string), with `Accept-Language: en-US`
-   * (field notes 1.1: keywords are American English only). Counts are normalized to numbers.
-   * @throws ServiceError with status 400 for an invalid query or data source (field notes 1.6).
+   * `POST /searchdata` (docs/service-interface.md §4.2, all parameters in the query string), with `Accept-Language: en-US`
+   * (docs/service-notes.md §1.1: keywords are American English only). Counts are normalized to numbers.
+   * @throws ServiceError with status 400 for an invalid query or data source (docs/service-notes.md §1.6).
    */
   async searchData(params: SearchDataParams & { formatType: 'FULL' }, opts?: CallOptions): Promise<SearchDataResult<Record<string, CellValue>>>;
   async searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult>;
@@ -362,7 +403,7 @@ export class PublicApi {
           offset: params.offset ?? -1,
           formattype: params.formatType ?? 'COMPACT',
         },
-        // search keywords are American English only (field notes 1.1)
+        // search keywords are American English only (docs/service-notes.md §1.1)
         headers: { 'accept-language': 'en-US' },
       },
       true,
@@ -373,8 +414,8 @@ export class PublicApi {
 
   /**
    * Every page of a search, as an async generator: `pagenumber` 1, 2, … with `batchsize = pageSize`
-   * (field notes 1.4: page 1 first), until a page is short, empty, or `totalRowCount` rows came.
-   * @param pageSize rows per page (default 10000; the service caps a call at 100000, field notes 1.2).
+   * (docs/service-notes.md §1.4: page 1 first), until a page is short, empty, or `totalRowCount` rows came.
+   * @param pageSize rows per page (default 10000; the service caps a call at 100000, docs/service-notes.md §1.2).
    */
   async *searchAllPages(params: Omit<SearchDataParams, 'batchSize' | 'pageNumber' | 'offset'> & { pageSize?: number }, opts: CallOptions = {}): AsyncGenerator<SearchDataResult<unknown>> {
     const pageSize = params.pageSize ?? 10_000;
@@ -387,52 +428,64 @@ export class PublicApi {
     }
   }
 
-  /** `GET /user/list`: all users, groups and their inter-dependencies (seed 4.2; shape not shown, returned as parsed JSON). */
+  /** `GET /user/list`: all users, groups and their inter-dependencies (docs/service-interface.md §4.2; shape not shown, returned as parsed JSON). */
   async listUsers(opts: CallOptions = {}): Promise<unknown> {
-    return this.get<unknown>('listUsers', '/user/list', {}, opts);
+    return this.get<unknown>('listUsers', '/user/list', {}, [], opts);
   }
 
   /**
-   * `POST /user/sync`: synchronize principals from an external system (seed 4.2; shape not shown).
-   * Sent as form fields: `principals` (JSON array), `applyChanges`, `removeDeleted`, `password` (for new users).
+   * `POST /user/sync`: synchronize principals from an external system. Sent as the documentation shows
+   * (https://developers.thoughtspot.com/docs/user-api#user-sync): `multipart/form-data` with `principals`
+   * as a JSON file part (`principals.json`, `application/json`) and `applyChanges`, `removeDeleted`,
+   * `password` (for new users) as fields. `removeDeleted` is always sent, since its documented default
+   * differs between versions (true on the current page). Returns the parsed answer (200), or undefined for
+   * an empty one.
    */
   async syncUsers(
     params: { principals: unknown[]; applyChanges?: boolean; removeDeleted?: boolean; password?: string },
     opts: CallOptions = {},
   ): Promise<unknown> {
-    const text = await this.post(
-      'syncUsers',
-      '/user/sync',
-      { form: { principals: JSON.stringify(params.principals), applyChanges: params.applyChanges ?? false, removeDeleted: params.removeDeleted ?? false, password: params.password } },
-      false,
-      opts,
-    );
+    const form = new FormData();
+    form.append('principals', new Blob([JSON.stringify(params.principals)], { type: 'application/json' }), 'principals.json');
+    form.append('applyChanges', String(params.applyChanges ?? false));
+    form.append('removeDeleted', String(params.removeDeleted ?? false));
+    if (params.password !== undefined) form.append('password', params.password);
+    const text = await this.post('syncUsers', '/user/sync', { multipart: form }, false, opts);
     return text ? safeJson(text) : undefined;
   }
 
-  /** `POST /user/updatepassword` (form fields `name`, `currentpassword`, `password`; seed 4.2). Neither password appears in errors. */
+  /** `POST /user/updatepassword` (form fields `name`, `currentpassword`, `password`; docs/service-interface.md §4.2). Neither password appears in errors. */
   async updatePassword(params: { name: string; currentPassword: string; newPassword: string }, opts: CallOptions = {}): Promise<void> {
     await this.post('updatePassword', '/user/updatepassword', { form: { name: params.name, currentpassword: params.currentPassword, password: params.newPassword } }, false, opts);
   }
 
-  /** `POST /user/transfer/ownership?fromUserName=…&toUserName=…`: all objects of one user to another (seed 4.2). */
-  async transferOwnership(params: { fromUserName: string; toUserName: string }, opts: CallOptions = {}): Promise<void> {
-    await this.post('transferOwnership', '/user/transfer/ownership', { query: { fromUserName: params.fromUserName, toUserName: params.toUserName } }, true, opts);
+  /**
+   * `POST /user/transfer/ownership?fromUserName=…&toUserName=…[&objectsID=[…]]`: the objects of one user
+   * (all of them, or only those in `objectIds`, sent as the JSON array `objectsID`) to another
+   * (https://developers.thoughtspot.com/docs/user-api#transfer-ownership). Success is 200 or 204.
+   */
+  async transferOwnership(params: { fromUserName: string; toUserName: string; objectIds?: string[] }, opts: CallOptions = {}): Promise<void> {
+    await this.post('transferOwnership', '/user/transfer/ownership', { query: { fromUserName: params.fromUserName, toUserName: params.toUserName, objectsID: params.objectIds } }, true, opts);
   }
 
-  /** `POST /group/addprivilege` (form fields `privilege`, `groupNames` as a JSON array; seed 4.2). */
+  /** `POST /group/addprivilege` (form fields `privilege`, `groupNames` as a JSON array; docs/service-interface.md §4.2). */
   async addPrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
     await this.post('addPrivilege', '/group/addprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, true, opts);
   }
 
-  /** `POST /group/removeprivilege` (form fields `privilege`, `groupNames` as a JSON array; seed 4.2). */
+  /** `POST /group/removeprivilege` (form fields `privilege`, `groupNames` as a JSON array; docs/service-interface.md §4.2). */
   async removePrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
     await this.post('removePrivilege', '/group/removeprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, true, opts);
   }
 
-  /** `POST /materialization/refreshview/{id}`: re-executes the view's query and reloads it (seed 4.2). */
+  /**
+   * `POST /materialization/refreshview/{id}`: re-executes the view's query and reloads it. Sent as the
+   * example does, `Content-Type: *\/*` and no body; the answer is 204 "Refresh submitted" with no body
+   * (undefined here), or a parsed body where a version sends one
+   * (https://docs.thoughtspot.com/software/7.2/materialization-api).
+   */
   async refreshView(id: string, opts: CallOptions = {}): Promise<unknown> {
-    const text = await this.post('refreshView', `/materialization/refreshview/${encodeURIComponent(id)}`, {}, true, opts);
+    const text = await this.post('refreshView', `/materialization/refreshview/${encodeURIComponent(id)}`, { contentType: '*/*' }, true, opts);
     return text ? safeJson(text) : undefined;
   }
 }

@@ -14,7 +14,7 @@
  * No function here logs or puts in an error a password, a cookie or a query string.
  */
 import { readFileSync } from 'node:fs';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import { ConnectionError, errorForResponse, serviceMessageOf, ServiceError } from './errors';
 
 /** What `onRequest` is told about every HTTP exchange (no secrets: no query string, no body, no cookie). */
@@ -70,8 +70,11 @@ export interface CallRequest {
   path: string;
   query?: Record<string, QueryValue>;
   headers?: Record<string, string>;
-  /** A body; an async iterable is streamed (chunked transfer encoding). */
-  body?: string | Buffer | AsyncIterable<Uint8Array>;
+  /**
+   * A body; an async iterable is streamed (chunked transfer encoding); an undici `FormData` is sent as
+   * `multipart/form-data` with its own boundary (give no content-type header for it).
+   */
+  body?: string | Buffer | AsyncIterable<Uint8Array> | FormData;
   /** Safe to send again after a re-login on 401 (never true for a streamed body, a chunk upload or a commit). */
   repeatable: boolean;
   /** False for the login call itself (no lazy login, no cookie required). Default true. */
@@ -203,7 +206,7 @@ export class HttpSession {
         method: req.method,
         headers,
         // undici streams an async iterable body (chunked); its typings only list Readable
-        body: req.body as string | Buffer | undefined,
+        body: req.body as string | Buffer | FormData | undefined,
         signal: req.signal,
         dispatcher: this.dispatcher,
       });

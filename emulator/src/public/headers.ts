@@ -34,14 +34,24 @@ export function patternRegex(pattern: string): RegExp {
   return new RegExp(`^${body}$`, 'is');
 }
 
+/**
+ * The subtypes that filter a type: subtypes apply only to LOGICAL_TABLE (and LOGICAL_COLUMN,
+ * LOGICAL_RELATIONSHIP) and are ignored for other types, as the documentation's own example request
+ * `type=PINBOARD_ANSWER_BOOK&subtypes=WORKSHEET&category=ALL&sort=CREATED&offset=-1` expects
+ * (https://developers.thoughtspot.com/docs/metadata-api).
+ */
+function subtypesFor(type: string, subtypes: string[] | undefined): string[] | undefined {
+  return type === 'LOGICAL_TABLE' || type === 'LOGICAL_COLUMN' || type === 'LOGICAL_RELATIONSHIP' ? subtypes : undefined;
+}
+
 /** Lists object headers for the request's user (see the module comment). */
 export function listObjectHeaders(req: FastifyRequest, catalog: Catalog): Record<string, unknown>[] {
   const user = userOf(req);
   const type = (param(req, 'type') ?? 'LOGICAL_TABLE').toUpperCase();
   if (!TYPES.includes(type)) throw new ApiError(500, 'Invalid metadata type', [`Unknown type ${type}`]);
-  const subtypes = listParam(req, 'subtypes')?.map((s) => s.toUpperCase());
+  const subtypes = subtypesFor(type, listParam(req, 'subtypes')?.map((s) => s.toUpperCase()));
   if (subtypes) {
-    const allowed = type === 'LOGICAL_TABLE' ? TABLE_SUBTYPES : type === 'LOGICAL_COLUMN' || type === 'LOGICAL_RELATIONSHIP' ? COLUMN_SUBTYPES : [];
+    const allowed = type === 'LOGICAL_TABLE' ? TABLE_SUBTYPES : COLUMN_SUBTYPES;
     const bad = subtypes.find((s) => !allowed.includes(s));
     if (bad) throw badRequest('Invalid metadata subtype', `Subtype ${bad} does not apply to type ${type}`);
   }

@@ -1,13 +1,19 @@
 /**
- * The public API (seed 4.2) under `/callosum/v1/tspublic/v1/…` and `/tspublic/v1/…` (field notes 0).
+ * The public API (docs/service-interface.md §4.2) under `/callosum/v1/tspublic/v1/…` and `/tspublic/v1/…`
+ * (docs/service-notes.md §0).
  *
- * - Parameters are read from the query string and, on POST, from a form (or JSON) body (field notes 0).
- *   JSON-array parameters (`subtypes`, `tagname`, `id`, …) also accept a comma-separated list.
+ * - Parameters are read from the query string and, on POST, from the body in every encoding the
+ *   documentation's examples use: form-encoded (session/login, user/updatepassword, group/addprivilege),
+ *   `multipart/form-data` with file parts read as the field's text (user/sync), JSON, and no body at all
+ *   under any declared type (`Content-Type: *\/*` on materialization/refreshview). A non-empty body of
+ *   another type is a 415 in the service's error shape. JSON-array parameters (`subtypes`, `tagname`,
+ *   `id`, …) also accept a comma-separated list.
  * - `X-Requested-By` is not required (a deliberate leniency, so curl and tests need not send it).
  * - Every route but `session/login` needs a session: the `JSESSIONID` cookie, or `Authorization: Bearer
- *   <JSESSIONID>`; otherwise 401 with the seed's text. Missing privileges or read access give 403.
- * - Errors are JSON bodies of field notes 1.6/5.1 (errors.ts).
+ *   <JSESSIONID>`; otherwise 401 with the documented text (docs/service-interface.md §7). Missing privileges or read access give 403.
+ * - Errors are JSON bodies of docs/service-notes.md §1.6, §5.1 (errors.ts).
  */
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Sessions } from '../auth';
 import type { AnswerBook, Catalog, LogicalTable } from '../catalog';
@@ -19,6 +25,9 @@ import type { PageRequest, SearchService } from '../searchdata/run';
 import { registerAdminRoutes } from './admin';
 import { listObjectHeaders } from './headers';
 import { boolParam, intParam, listParam, objectHeader, param, userOf } from './params';
+
+/** Largest file part of a multipart body (a `principals` list of user/sync): 16 MiB. */
+const MAX_FILE_PART = 16 * 1024 * 1024;
 
 /** What the public API needs from the core. */
 export interface PublicApiDeps {
@@ -39,13 +48,26 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The paging parameters of searchdata and pinboarddata (docs/service-interface.md §4.2): `batchsize`
+ * -1 or a positive count, `pagenumber` -1 or 1-based ("pageNumber = 0 is not a valid value",
+ * https://developers.thoughtspot.com/docs/api-response-pagination), `offset` -1 or a row offset,
+ * `formattype` COMPACT or FULL.
+ * @throws ApiError 400 naming the parameter with a malformed value
+ */
 function pageRequest(req: FastifyRequest): PageRequest {
   const f = (param(req, 'formattype') ?? 'COMPACT').toUpperCase();
   if (f !== 'COMPACT' && f !== 'FULL') throw badRequest(`Invalid value for formattype: ${f} (COMPACT or FULL)`);
-  return { batchsize: intParam(req, 'batchsize', -1), pagenumber: intParam(req, 'pagenumber', -1), offset: intParam(req, 'offset', -1), formattype: f };
+  const batchsize = intParam(req, 'batchsize', -1);
+  const pagenumber = intParam(req, 'pagenumber', -1);
+  const offset = intParam(req, 'offset', -1);
+  if (batchsize === 0 || batchsize < -1) throw badRequest(`Invalid value for batchsize: ${batchsize} (-1 for the default page size, or 1 or more)`);
+  if (pagenumber === 0 || pagenumber < -1) throw badRequest(`Invalid value for pagenumber: ${pagenumber} (-1, or 1 or more: page numbers start at 1)`);
+  if (offset < -1) throw badRequest(`Invalid value for offset: ${offset} (-1, or 0 or more)`);
+  return { batchsize, pagenumber, offset, formattype: f };
 }
 
-/** metadata/details of one LOGICAL_TABLE (field notes 3.2). */
+/** metadata/details of one LOGICAL_TABLE (docs/service-notes.md §3.2). */
 function tableDetails(t: LogicalTable, catalog: Catalog): Record<string, unknown> {
   return {
     header: { ...objectHeader(t), isDeleted: false, isHidden: false, databaseStripe: t.database, schemaStripe: t.schema, tags: t.tags.map((id) => catalog.state.tags.find((x) => x.id === id)).filter(Boolean).map((x) => ({ id: x!.id, name: x!.name })) },
@@ -85,15 +107,46 @@ function bookDetails(b: AnswerBook): Record<string, unknown> {
   };
 }
 
-/** Registers the public API under both prefixes. */
+/**
+ * Registers the public API under both prefixes, in one scope that reads every documented body encoding
+ * (see `registerBodyEncodings`).
+ */
 export async function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): Promise<void> {
-  for (const prefix of ['/callosum/v1/tspublic/v1', '/tspublic/v1']) {
-    await app.register(async (api) => routes(api, deps), { prefix });
-  }
+  await app.register(async (scope) => {
+    await registerBodyEncodings(scope);
+    for (const prefix of ['/callosum/v1/tspublic/v1', '/tspublic/v1']) {
+      await scope.register(async (api) => routes(api, deps), { prefix });
+    }
+  });
 }
 
+/**
+ * The body encodings of the public API, on top of the base app's form and JSON parsers (app.ts):
+ * - `multipart/form-data` (@fastify/multipart): fields and file parts become body parameters; a file part
+ *   is read as UTF-8 text, as user/sync's `principals` file is (https://developers.thoughtspot.com/docs/user-api#user-sync);
+ * - any other type with an empty body is no body, so the refreshview example's `Content-Type: *\/*` works
+ *   (https://docs.thoughtspot.com/software/7.2/materialization-api); a non-empty body of another type is
+ *   415 Unsupported Media Type, answered in the service's error shape by the routes' error handler.
+ */
+async function registerBodyEncodings(scope: FastifyInstance): Promise<void> {
+  await scope.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: MAX_FILE_PART, files: 10, parts: 100 },
+    onFile: async (part) => {
+      (part as unknown as { value: string }).value = (await part.toBuffer()).toString('utf8');
+    },
+  });
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+    if (String(body).trim() === '') return done(null, undefined);
+    const err = new Error(`Unsupported Media Type ${req.headers['content-type'] ?? ''}: send parameters in the query string or as a form (application/x-www-form-urlencoded), multipart/form-data or JSON body`) as Error & { statusCode: number };
+    err.statusCode = 415;
+    done(err, undefined);
+  });
+}
+
+/** The routes of one prefix: error and not-found handlers in the service's shape, the session check, and each feature. */
 async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> {
-  const { catalog, sessions, search } = deps;
+  const { catalog, sessions } = deps;
 
   api.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
     if (err instanceof ApiError) return reply.code(err.status).send(errorBody(err.status, [err.message, ...err.details]));
@@ -116,7 +169,16 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     req.tsSessionId = s.id;
   });
 
-  /** session/login (field notes 5.1): form username, password, rememberme; sets JSESSIONID and clientId (HttpOnly). */
+  registerSessionRoutes(api, deps);
+  registerMetadataRoutes(api, deps);
+  registerDataRoutes(api, deps);
+  registerAdminRoutes(api, deps);
+}
+
+/** `session/login` and `session/logout` (https://developers.thoughtspot.com/docs/api-auth-session). */
+function registerSessionRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
+  const { sessions } = deps;
+  /** session/login (docs/service-notes.md §5.1): form username, password, rememberme; sets JSESSIONID and clientId (HttpOnly). */
   api.post('/session/login', async (req, reply) => {
     const username = param(req, 'username');
     const password = param(req, 'password');
@@ -127,7 +189,8 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     const maxAge = remember ? 14 * 24 * 3600 : undefined;
     reply.setCookie('JSESSIONID', s.id, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
     reply.setCookie('clientId', s.clientId, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
-    return reply.code(200).send({ userName: user.name, userGUID: user.id, userDisplayName: user.displayName, privileges: [...user.privileges] });
+    // 204 "Successful login", no body (https://developers.thoughtspot.com/docs/api-auth-session)
+    return reply.code(204).send();
   });
 
   /** session/logout: ends the session (204). */
@@ -137,10 +200,14 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     reply.clearCookie('clientId', { path: '/' });
     return reply.code(204).send();
   });
+}
 
+/** `metadata/listobjectheaders`, `listvizheaders` and `details` (https://developers.thoughtspot.com/docs/metadata-api). */
+function registerMetadataRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
+  const { catalog } = deps;
   api.get('/metadata/listobjectheaders', async (req) => listObjectHeaders(req, catalog));
 
-  /** listvizheaders?id=<answer or pinboard> (seed 4.2): visualization headers, `owner` = the book. */
+  /** listvizheaders?id=<answer or pinboard> (docs/service-interface.md §4.2): visualization headers, `owner` = the book. */
   api.get('/metadata/listvizheaders', async (req) => {
     const user = userOf(req);
     const id = param(req, 'id');
@@ -151,12 +218,16 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     return b.visualizations.map((v) => ({ id: v.id, name: v.name, author: b.author, created: b.created, modified: b.modified, modifiedBy: b.modifiedBy, owner: b.id }));
   });
 
-  /** metadata/details?type=LOGICAL_TABLE&id=[…] (field notes 3.2); also answers and pinboards. */
+  /** metadata/details?type=LOGICAL_TABLE&id=[…] (docs/service-notes.md §3.2); also answers and pinboards. */
   api.get('/metadata/details', async (req) => {
     const user = userOf(req);
     const type = (param(req, 'type') ?? 'LOGICAL_TABLE').toUpperCase();
-    const ids = listParam(req, 'id');
-    if (!ids || ids.length === 0) throw badRequest('Missing parameter id (a JSON array of GUIDs)');
+    const ids = listParam(req, 'id', { nonEmpty: true });
+    if (!ids) throw badRequest('Missing parameter id (a JSON array of GUIDs)');
+    // known and checked, without effect on what the emulator shows (it has no hidden objects or versions)
+    boolParam(req, 'showhidden');
+    boolParam(req, 'dropquestiondetails');
+    intParam(req, 'version', -1);
     const storables = ids.map((id) => {
       if (type === 'LOGICAL_TABLE') {
         const t = catalog.dataSource(id);
@@ -174,8 +245,12 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     });
     return { storables, debugInfo: {} };
   });
+}
 
-  /** searchdata (seed 4.2, field notes 1): all parameters in the query string. */
+/** `searchdata` and `pinboarddata` (https://developers.thoughtspot.com/docs/search-data-api, https://docs.thoughtspot.com/software/7.2/pinboarddata). */
+function registerDataRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
+  const { catalog, search } = deps;
+  /** searchdata (docs/service-interface.md §4.2, docs/service-notes.md §1): all parameters in the query string. */
   api.post('/searchdata', async (req, reply) => {
     const user = userOf(req);
     const query = param(req, 'query_string');
@@ -190,7 +265,7 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     return reply.type('application/json').send(result);
   });
 
-  /** pinboarddata (seed 4.2, field notes 1.7): keyed by visualization id, each a search result plus its name. */
+  /** pinboarddata (docs/service-interface.md §4.2, docs/service-notes.md §1.7): keyed by visualization id, each a search result plus its name. */
   api.post('/pinboarddata', async (req) => {
     const user = userOf(req);
     const id = param(req, 'id');
@@ -198,7 +273,7 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     const b = catalog.book(id);
     if (!b || b.type !== 'PINBOARD_ANSWER_BOOK') throw badRequest(`Invalid pinboard id ${id}`);
     if (!catalog.canRead(user, b)) throw new ApiError(403, FORBIDDEN_TEXT);
-    const vizIds = listParam(req, 'vizid');
+    const vizIds = listParam(req, 'vizid', { nonEmpty: true });
     const page = pageRequest(req);
     const vizs = vizIds ? vizIds.map((v) => b.visualizations.find((x) => x.id === v.toLowerCase()) ?? (() => { throw badRequest(`Pinboard ${b.name} has no visualization ${v}`); })()) : b.visualizations;
     const out: Record<string, unknown> = {};
@@ -210,6 +285,4 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     }
     return out;
   });
-
-  registerAdminRoutes(api, deps);
 }
