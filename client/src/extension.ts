@@ -25,7 +25,7 @@ export interface TsqApi {
 export function activate(context: vscode.ExtensionContext): TsqApi {
   const log = getLog();
   context.subscriptions.push(log);
-  const connections = new ConnectionManager(context.secrets);
+  const connections = new ConnectionManager(context.secrets, context.globalState);
   context.subscriptions.push(connections);
 
   // one catalog per connection (by name), cleared on Refresh Catalog and on a switch

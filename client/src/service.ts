@@ -8,27 +8,12 @@
  */
 import type { DetailsStorable, MetadataType } from '../../common/src/api/publicApi';
 
-/** An object header of `metadata/listobjectheaders` or a visualization header of `listvizheaders` (seed 2.4). */
-export interface ObjectHeader {
-  id: string;
-  name: string;
-  /** GUID of the author (a user). */
-  author?: string;
-  /** Display name of the author, when the service gives one. */
-  authorName?: string;
-  /** Epoch milliseconds. */
-  created?: number;
-  /** Epoch milliseconds. */
-  modified?: number;
-  modifiedBy?: string;
-  /** GUID of the containing object; for a LOGICAL_COLUMN, its LOGICAL_TABLE (field notes 3.1). */
-  owner?: string;
-  description?: string;
-  isAutoCreated?: boolean;
-  isAutoDelete?: boolean;
-  /** Anything else the service sent (e.g. a subtype or a data type some services add). */
-  [key: string]: unknown;
-}
+/**
+ * Object and visualization headers of `metadata/listobjectheaders` and `listvizheaders`, and the search
+ * data result with its cells: declared once, with the wire, in `common/src/api/publicApi.ts`.
+ */
+export type { CellValue, ObjectHeader, SearchDataResult, VizHeader } from '../../common/src/api/publicApi';
+import type { ObjectHeader, SearchDataResult, VizHeader } from '../../common/src/api/publicApi';
 
 /**
  * Metadata types of `listobjectheaders` (seed 4.2; field notes 3.1 adds USER and USER_GROUP), and the
@@ -62,17 +47,6 @@ export interface ListHeadersParams {
 /** One storable of `metadata/details?type=LOGICAL_TABLE` (field notes 3.2): the header, `type`, and its `columns`. */
 export type TableDetails = DetailsStorable;
 
-/** The search data result (seed 2.5), COMPACT format. */
-export interface SearchDataResult {
-  columnNames: string[];
-  data: unknown[][];
-  totalRowCount?: number;
-  rowCount?: number;
-  pageSize?: number;
-  offset?: number;
-  samplingRatio?: number;
-}
-
 /** A user or group of `user/list` (seed 4.2 catalogued; shape from the service, field notes). */
 export interface Principal {
   id?: string;
@@ -99,7 +73,8 @@ export interface ServiceApi {
   /** `metadata/details?type=LOGICAL_TABLE&id=[...]` storables. */
   tableDetails(ids: string[]): Promise<TableDetails[]>;
   /** `metadata/listvizheaders?id=` of a pinboard or answer. */
-  listVizHeaders(id: string): Promise<ObjectHeader[]>;
+  listVizHeaders(id: string): Promise<VizHeader[]>;
+  /** `searchdata` in the COMPACT format: rows as arrays in the order of `columnNames`. */
   searchData(params: { queryString: string; dataSourceGuid: string; batchSize?: number; offset?: number }): Promise<SearchDataResult>;
   /** `user/list`: all users and groups. */
   listPrincipals(): Promise<Principal[]>;

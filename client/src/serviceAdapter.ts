@@ -5,7 +5,7 @@
  */
 import { AnalyticsServiceClient, type RequestLogInfo } from '../../common/src/api';
 import { parsePrincipals } from './principals';
-import type { ListHeadersParams, ObjectHeader, ServiceApi } from './service';
+import type { ListHeadersParams, ServiceApi } from './service';
 
 /** Connection settings the adapter needs (a `tsq.connections` entry). */
 export interface ServiceConnection {
@@ -45,10 +45,10 @@ export function createService(conn: ServiceConnection, getPassword: () => string
         // never rejects
       }
     },
-    listObjectHeaders: (p: ListHeadersParams) => client.listObjectHeaders(p) as Promise<ObjectHeader[]>,
+    listObjectHeaders: (p: ListHeadersParams) => client.listObjectHeaders(p),
     tableDetails: async (ids: string[]) => (await client.metadataDetails('LOGICAL_TABLE', ids)).storables,
-    listVizHeaders: (id: string) => client.listVizHeaders(id) as Promise<ObjectHeader[]>,
-    searchData: (p) => client.searchData({ ...p, formatType: 'COMPACT' }) as Promise<{ columnNames: string[]; data: unknown[][] }>,
+    listVizHeaders: (id: string) => client.listVizHeaders(id),
+    searchData: (p) => client.searchData({ ...p, formatType: 'COMPACT' }),
     listPrincipals: async () => parsePrincipals(await client.listUsers()),
     updatePassword: (p) => client.updatePassword(p),
     transferOwnership: (p) => client.transferOwnership(p),

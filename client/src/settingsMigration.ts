@@ -9,23 +9,29 @@ export interface SplitPasswords {
   cleaned: unknown[];
   /** `[connection name, password]` for every entry that had a non-empty string password and a name. */
   moved: [string, string][];
+  /** The same entries with the url and user name the password was given for (those without both are left out). */
+  credentials: { name: string; url: string; username: string; password: string }[];
   /** True when any entry had a `password` member (even empty or unnamed): the list must be written back. */
   changed: boolean;
 }
 
 /** Takes every `password` member out of a `tsq.connections` value. A value that is not an array gives no change. */
 export function splitPasswords(value: unknown): SplitPasswords {
-  if (!Array.isArray(value)) return { cleaned: [], moved: [], changed: false };
+  if (!Array.isArray(value)) return { cleaned: [], moved: [], credentials: [], changed: false };
   const moved: [string, string][] = [];
+  const credentials: SplitPasswords['credentials'] = [];
   let changed = false;
   const cleaned = value.map((entry) => {
     if (!entry || typeof entry !== 'object' || Array.isArray(entry) || !('password' in entry)) return entry;
     changed = true;
     const { password, ...rest } = entry as Record<string, unknown>;
-    if (typeof password === 'string' && password && typeof rest.name === 'string' && rest.name) moved.push([rest.name, password]);
+    if (typeof password === 'string' && password && typeof rest.name === 'string' && rest.name) {
+      moved.push([rest.name, password]);
+      if (typeof rest.url === 'string' && typeof rest.username === 'string') credentials.push({ name: rest.name, url: rest.url, username: rest.username, password });
+    }
     return rest;
   });
-  return { cleaned, moved, changed };
+  return { cleaned, moved, credentials, changed };
 }
 
 

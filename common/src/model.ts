@@ -25,6 +25,11 @@ export type ColumnDataType = 'VARCHAR' | 'CHAR' | 'BOOL' | 'INT32' | 'INT64' | '
 /** All column data types, in the order of the vocabulary. */
 export const COLUMN_DATA_TYPES: readonly ColumnDataType[] = ['VARCHAR', 'CHAR', 'BOOL', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'DATE', 'DATE_TIME', 'TIME'];
 
+/** True when a value is one of the column data types of `COLUMN_DATA_TYPES`. */
+export function isKnownDataType(t: unknown): t is ColumnDataType {
+  return typeof t === 'string' && (COLUMN_DATA_TYPES as readonly string[]).includes(t);
+}
+
 /** A column of a data source (a LOGICAL_COLUMN). */
 export interface Column {
   /** GUID of the LOGICAL_COLUMN, when the service gave one. */
@@ -44,3 +49,10 @@ export interface DataSourceColumns {
   name: string;
   columns: Column[];
 }
+
+/**
+ * A cell of an answer as `searchdata` and `pinboarddata` send it: a string, a number or a boolean; null for
+ * a missing value; dates are epoch seconds (field notes 1.2). Declared once: the service client
+ * (common/src/api/publicApi.ts) and the results shaping (common/src/results/shape.ts) re-export it.
+ */
+export type CellValue = string | number | boolean | null;

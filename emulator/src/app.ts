@@ -5,7 +5,8 @@
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { Transform } from 'node:stream';
 import { mkdirSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
@@ -14,7 +15,7 @@ import { Catalog } from './catalog';
 import type { EmulatorContext, EmulatorUser, TableInfo } from './context';
 import { demoSeed } from './demo';
 import { Engine } from './engine';
-import { sendError } from './errors';
+import { errorBody, INTERNAL_TEXT, reportIncident, sendError, setIncidentSink, stderrIncidentSink, type IncidentSink } from './errors';
 import { registerLoadApi } from './load/index';
 import { registerPublicApi } from './public/routes';
 import { SearchService } from './searchdata/run';
@@ -38,6 +39,11 @@ export interface EmulatorOptions {
   now?: string | Date;
   /** Fastify request logging (default off). */
   logger?: boolean;
+  /**
+   * Where the detail of an internal error goes, under the incident id its response carries (the
+   * response never carries the detail, emulator/src/errors.ts). Default: a JSON line on standard error.
+   */
+  incidentLog?: IncidentSink;
   /**
    * Test-only: delay every searchdata by `ms` milliseconds (only those whose query_string contains
    * `match`, when given) before answering, so a test can cancel a slow query. A request the client
@@ -86,13 +92,15 @@ export function isLoopback(host: string): boolean {
  * these plugins again.
  */
 export async function createBaseApp(logger = false): Promise<FastifyInstance> {
-  const app = Fastify({ logger, bodyLimit: 1024 * 1024 * 1024 });
+  const app = Fastify({ logger, bodyLimit: SIGNED_IN_BODY_LIMIT });
   await app.register(cookie);
   await app.register(formbody);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    const tooDeep = jsonNestingError(text);
+    if (tooDeep) return done(tooDeep, undefined);
     try {
       done(null, JSON.parse(text));
     } catch (e) {
@@ -103,6 +111,88 @@ export async function createBaseApp(logger = false): Promise<FastifyInstance> {
   });
   registerServiceErrorHandlers(app);
   return app;
+}
+
+/** Body limit of a request that carries no valid session (a login, or anyone at all): 4 KiB. */
+export const ANONYMOUS_BODY_LIMIT = 4 * 1024;
+/** Body limit of a signed-in request of either API but the chunk upload: 1 MiB (a query, a principals file, a load definition). */
+export const SIGNED_IN_BODY_LIMIT = 1024 * 1024;
+/** Deepest nesting of arrays and objects a JSON body may have; deeper answers 400 (no request of the service nests past a handful). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * A 400 error when the JSON text nests arrays or objects deeper than MAX_JSON_DEPTH, else undefined.
+ * One pass over the text, skipping strings, before JSON.parse (whose recursion, and that of whatever
+ * walks the result, a deeply nested body could otherwise exhaust).
+ */
+export function jsonNestingError(text: string): (Error & { statusCode: number }) | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return Object.assign(new Error(`The JSON body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`), { statusCode: 400 });
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return undefined;
+}
+
+/** True for the data-load API's chunk upload (`POST …/public/loads/:cycleId`), a multipart stream its route reads only after checking the session. */
+function isChunkUpload(req: FastifyRequest): boolean {
+  return req.method === 'POST' && /^\/ts_dataservice\/v1\/public\/loads\/[^/?]+(\?|$)/.test(req.url) && !/\/(commit|cancel)(\?|$)/.test(req.url.split('?')[0] ?? '');
+}
+
+/**
+ * Limits request bodies by who sends them, before a byte is parsed: ANONYMOUS_BODY_LIMIT without a
+ * valid session (`signedIn`), SIGNED_IN_BODY_LIMIT with one (Fastify's own limit), and only the chunk
+ * upload streams more, read by its route after it checks the session. A declared Content-Length over
+ * the limit answers 413 at once; a body without one is cut off (413) when it passes the limit.
+ * @param signedIn whether the request carries a session of this node (public or data-load API).
+ */
+export function limitBodies(app: FastifyInstance, signedIn: (req: FastifyRequest) => boolean): void {
+  app.addHook('preParsing', async (req, _reply, payload) => {
+    if (isChunkUpload(req) || signedIn(req)) return payload;
+    const tooLarge = (): Error => Object.assign(new Error(`Request body is larger than ${ANONYMOUS_BODY_LIMIT} bytes; sign in first.`), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > ANONYMOUS_BODY_LIMIT) throw tooLarge();
+    let seen = 0;
+    return payload.pipe(
+      new Transform({
+        transform(chunk: Buffer, _enc, next) {
+          seen += chunk.length;
+          next(seen > ANONYMOUS_BODY_LIMIT ? tooLarge() : null, chunk);
+        },
+      }),
+    );
+  });
+}
+
+/**
+ * Remembers the sessions this node hands out so `limitBodies` can tell a signed-in request: the public
+ * API's from `sessions`, the data-load API's from the `JSESSIONID` its login sets (it keeps its own
+ * sessions, emulator/src/load/index.ts).
+ */
+function sessionChecker(app: FastifyInstance, publicSessions: Sessions | undefined): (req: FastifyRequest) => boolean {
+  const loadTokens = new Set<string>();
+  app.addHook('onResponse', async (req, reply) => {
+    if (reply.statusCode < 200 || reply.statusCode > 299 || req.method !== 'POST' || req.url.split('?')[0] !== '/ts_dataservice/v1/public/session') return;
+    const set = reply.getHeader('set-cookie');
+    for (const c of Array.isArray(set) ? set : set === undefined ? [] : [String(set)]) {
+      const m = /^JSESSIONID=([^;]+)/.exec(c);
+      if (m) loadTokens.add(decodeURIComponent(m[1]!));
+    }
+  });
+  return (req) => {
+    let sid = req.cookies?.JSESSIONID;
+    const auth = req.headers.authorization;
+    if (!sid && auth && /^bearer /i.test(auth)) sid = auth.slice(7).trim();
+    if (!sid) return false;
+    return loadTokens.has(sid) || !!publicSessions?.get(sid);
+  };
 }
 
 /** Path prefix of the data-load API, whose errors are plain text (docs/service-interface.md §7). */
@@ -125,8 +215,13 @@ export function registerServiceErrorHandlers(app: FastifyInstance): void {
   });
   app.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
-    if (status >= 500) req.log.error(err);
-    const message = status >= 500 ? 'Internal error: the emulator could not answer this request' : err.message;
+    if (status >= 500) {
+      // the detail goes to the incident log only (errors.ts), under the id the answer names
+      const incident = reportIncident(req, status, err.stack ?? err.message);
+      if (isLoadPath(req.url)) return reply.code(status).type('text/plain').send(`${INTERNAL_TEXT} Incident ${incident}.`);
+      return reply.code(status).type('application/json').send(errorBody(status, [INTERNAL_TEXT], incident));
+    }
+    const message = err.message;
     if (isLoadPath(req.url)) return reply.code(status).type('text/plain').send(message);
     return sendError(reply, status, message);
   });
@@ -205,6 +300,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   try {
     const app = await createBaseApp(options.logger);
     apps.push(app);
+    setIncidentSink(app, options.incidentLog ?? stderrIncidentSink);
+    limitBodies(app, sessionChecker(app, sessions));
     const delay = options.delaySearchData;
     if (delay && delay.ms > 0) {
       app.addHook('preHandler', async (req, reply) => {
@@ -227,6 +324,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (options.loadPort !== undefined) {
       loadApp = await createBaseApp(options.logger);
       apps.push(loadApp);
+      setIncidentSink(loadApp, options.incidentLog ?? stderrIncidentSink);
+      limitBodies(loadApp, sessionChecker(loadApp, undefined));
       await registerLoadApi(loadApp, ctx);
     }
     await app.listen({ host, port: options.port ?? 8088 });

@@ -23,9 +23,6 @@ export function vegaDataDir(): string {
 
 /** The demo seed model (tables are filled by DuckDB `SELECT`s over the vega-datasets files). */
 export function demoSeed(): SeedModel {
-  const d = vegaDataDir();
-  const f = (name: string): string => quoteLiteral(join(d, name));
-  const common = { database: 'demo', schema: 'engine_default_schema', sharedWith: ['Analysts'], author: 'tsadmin' };
   return {
     groups: [
       { name: 'Administrator', displayName: 'Administrator', privileges: ['ADMINISTRATION'] },
@@ -37,88 +34,7 @@ export function demoSeed(): SeedModel {
       { name: 'analyst', displayName: 'Analyst', password: 'analyst', groups: ['Analysts'] },
     ],
     tags: [{ name: 'demo', description: 'Built-in demo data (vega-datasets)' }, 'flights', 'finance', 'weather'],
-    tables: [
-      {
-        ...common,
-        name: 'flights',
-        description: 'US domestic flights, January to June 2001 (every 15th of the 3 million of vega-datasets flights-3m)',
-        tags: ['demo', 'flights'],
-        columns: [
-          { name: 'date', dataType: 'DATE_TIME', description: 'Scheduled departure' },
-          { name: 'delay', dataType: 'INT32', description: 'Arrival delay in minutes' },
-          { name: 'distance', dataType: 'INT32', description: 'Distance in miles' },
-          { name: 'origin', dataType: 'VARCHAR', description: 'Origin airport (IATA code)', synonyms: ['from'] },
-          { name: 'destination', dataType: 'VARCHAR', description: 'Destination airport (IATA code)', synonyms: ['to'] },
-        ],
-        select: `SELECT "date", delay, distance, origin, destination FROM read_parquet(${f('flights-3m.parquet')}, file_row_number = true) WHERE file_row_number % 15 = 0 ORDER BY file_row_number`,
-      },
-      {
-        ...common,
-        name: 'cars',
-        description: 'Cars of 1970-1982 (vega-datasets cars)',
-        tags: ['demo'],
-        columns: [
-          { name: 'Name', dataType: 'VARCHAR' },
-          { name: 'Miles_per_Gallon', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
-          { name: 'Cylinders', dataType: 'INT32', kind: 'ATTRIBUTE' },
-          { name: 'Displacement', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
-          { name: 'Horsepower', dataType: 'INT32', aggregation: 'AVERAGE' },
-          { name: 'Weight_in_lbs', dataType: 'INT32', aggregation: 'AVERAGE' },
-          { name: 'Acceleration', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
-          { name: 'Year', dataType: 'DATE' },
-          { name: 'Origin', dataType: 'VARCHAR' },
-        ],
-        select: `SELECT "Name", "Miles_per_Gallon", "Cylinders", "Displacement", "Horsepower", "Weight_in_lbs", "Acceleration", "Year", "Origin" FROM read_json_auto(${f('cars.json')})`,
-      },
-      {
-        ...common,
-        name: 'movies',
-        description: 'Movies with grosses and ratings (vega-datasets movies)',
-        tags: ['demo'],
-        columns: [
-          { name: 'Title', dataType: 'VARCHAR' },
-          { name: 'US Gross', dataType: 'INT64' },
-          { name: 'Worldwide Gross', dataType: 'INT64' },
-          { name: 'Production Budget', dataType: 'INT64' },
-          { name: 'Release Date', dataType: 'DATE' },
-          { name: 'MPAA Rating', dataType: 'VARCHAR' },
-          { name: 'Running Time min', dataType: 'INT32', aggregation: 'AVERAGE' },
-          { name: 'Distributor', dataType: 'VARCHAR' },
-          { name: 'Major Genre', dataType: 'VARCHAR', synonyms: ['genre'] },
-          { name: 'Director', dataType: 'VARCHAR' },
-          { name: 'IMDB Rating', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
-          { name: 'Rotten Tomatoes Rating', dataType: 'INT32', aggregation: 'AVERAGE' },
-        ],
-        select: `SELECT ("Title" ->> '$') AS "Title", "US Gross", "Worldwide Gross", "Production Budget", try_strptime("Release Date", '%b %d %Y')::DATE, "MPAA Rating", "Running Time min", "Distributor", "Major Genre", "Director", "IMDB Rating", "Rotten Tomatoes Rating" FROM read_json_auto(${f('movies.json')})`,
-      },
-      {
-        ...common,
-        name: 'seattle-weather',
-        description: 'Daily weather in Seattle 2012-2015 (vega-datasets seattle-weather)',
-        tags: ['demo', 'weather'],
-        columns: [
-          { name: 'date', dataType: 'DATE' },
-          { name: 'precipitation', dataType: 'DOUBLE' },
-          { name: 'temp_max', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
-          { name: 'temp_min', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
-          { name: 'wind', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
-          { name: 'weather', dataType: 'VARCHAR' },
-        ],
-        select: `SELECT "date", precipitation, temp_max, temp_min, wind, weather FROM read_csv(${f('seattle-weather.csv')}, header = true)`,
-      },
-      {
-        ...common,
-        name: 'stocks',
-        description: 'Monthly stock prices 2000-2010 (vega-datasets stocks)',
-        tags: ['demo', 'finance'],
-        columns: [
-          { name: 'symbol', dataType: 'VARCHAR' },
-          { name: 'date', dataType: 'DATE' },
-          { name: 'price', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
-        ],
-        select: `SELECT symbol, strptime("date", '%b %d %Y')::DATE, price FROM read_csv(${f('stocks.csv')}, header = true, columns = {'symbol': 'VARCHAR', 'date': 'VARCHAR', 'price': 'DOUBLE'})`,
-      },
-    ],
+    tables: demoTables(),
     worksheets: [
       {
         name: 'Flights Worksheet',
@@ -173,4 +89,93 @@ export function demoSeed(): SeedModel {
       },
     ],
   };
+}
+
+/** The demo's tables, each read from a vega-datasets file by a DuckDB `SELECT`. */
+function demoTables(): NonNullable<SeedModel['tables']> {
+  const d = vegaDataDir();
+  const f = (name: string): string => quoteLiteral(join(d, name));
+  const common = { database: 'demo', schema: 'engine_default_schema', sharedWith: ['Analysts'], author: 'tsadmin' };
+  return [
+    {
+      ...common,
+      name: 'flights',
+      description: 'US domestic flights, January to June 2001 (every 15th of the 3 million of vega-datasets flights-3m)',
+      tags: ['demo', 'flights'],
+      columns: [
+        { name: 'date', dataType: 'DATE_TIME', description: 'Scheduled departure' },
+        { name: 'delay', dataType: 'INT32', description: 'Arrival delay in minutes' },
+        { name: 'distance', dataType: 'INT32', description: 'Distance in miles' },
+        { name: 'origin', dataType: 'VARCHAR', description: 'Origin airport (IATA code)', synonyms: ['from'] },
+        { name: 'destination', dataType: 'VARCHAR', description: 'Destination airport (IATA code)', synonyms: ['to'] },
+      ],
+      select: `SELECT "date", delay, distance, origin, destination FROM read_parquet(${f('flights-3m.parquet')}, file_row_number = true) WHERE file_row_number % 15 = 0 ORDER BY file_row_number`,
+    },
+    {
+      ...common,
+      name: 'cars',
+      description: 'Cars of 1970-1982 (vega-datasets cars)',
+      tags: ['demo'],
+      columns: [
+        { name: 'Name', dataType: 'VARCHAR' },
+        { name: 'Miles_per_Gallon', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+        { name: 'Cylinders', dataType: 'INT32', kind: 'ATTRIBUTE' },
+        { name: 'Displacement', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+        { name: 'Horsepower', dataType: 'INT32', aggregation: 'AVERAGE' },
+        { name: 'Weight_in_lbs', dataType: 'INT32', aggregation: 'AVERAGE' },
+        { name: 'Acceleration', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+        { name: 'Year', dataType: 'DATE' },
+        { name: 'Origin', dataType: 'VARCHAR' },
+      ],
+      select: `SELECT "Name", "Miles_per_Gallon", "Cylinders", "Displacement", "Horsepower", "Weight_in_lbs", "Acceleration", "Year", "Origin" FROM read_json_auto(${f('cars.json')})`,
+    },
+    {
+      ...common,
+      name: 'movies',
+      description: 'Movies with grosses and ratings (vega-datasets movies)',
+      tags: ['demo'],
+      columns: [
+        { name: 'Title', dataType: 'VARCHAR' },
+        { name: 'US Gross', dataType: 'INT64' },
+        { name: 'Worldwide Gross', dataType: 'INT64' },
+        { name: 'Production Budget', dataType: 'INT64' },
+        { name: 'Release Date', dataType: 'DATE' },
+        { name: 'MPAA Rating', dataType: 'VARCHAR' },
+        { name: 'Running Time min', dataType: 'INT32', aggregation: 'AVERAGE' },
+        { name: 'Distributor', dataType: 'VARCHAR' },
+        { name: 'Major Genre', dataType: 'VARCHAR', synonyms: ['genre'] },
+        { name: 'Director', dataType: 'VARCHAR' },
+        { name: 'IMDB Rating', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+        { name: 'Rotten Tomatoes Rating', dataType: 'INT32', aggregation: 'AVERAGE' },
+      ],
+      select: `SELECT ("Title" ->> '$') AS "Title", "US Gross", "Worldwide Gross", "Production Budget", try_strptime("Release Date", '%b %d %Y')::DATE, "MPAA Rating", "Running Time min", "Distributor", "Major Genre", "Director", "IMDB Rating", "Rotten Tomatoes Rating" FROM read_json_auto(${f('movies.json')})`,
+    },
+    {
+      ...common,
+      name: 'seattle-weather',
+      description: 'Daily weather in Seattle 2012-2015 (vega-datasets seattle-weather)',
+      tags: ['demo', 'weather'],
+      columns: [
+        { name: 'date', dataType: 'DATE' },
+        { name: 'precipitation', dataType: 'DOUBLE' },
+        { name: 'temp_max', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+        { name: 'temp_min', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+        { name: 'wind', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+        { name: 'weather', dataType: 'VARCHAR' },
+      ],
+      select: `SELECT "date", precipitation, temp_max, temp_min, wind, weather FROM read_csv(${f('seattle-weather.csv')}, header = true)`,
+    },
+    {
+      ...common,
+      name: 'stocks',
+      description: 'Monthly stock prices 2000-2010 (vega-datasets stocks)',
+      tags: ['demo', 'finance'],
+      columns: [
+        { name: 'symbol', dataType: 'VARCHAR' },
+        { name: 'date', dataType: 'DATE' },
+        { name: 'price', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+      ],
+      select: `SELECT symbol, strptime("date", '%b %d %Y')::DATE, price FROM read_csv(${f('stocks.csv')}, header = true, columns = {'symbol': 'VARCHAR', 'date': 'VARCHAR', 'price': 'DOUBLE'})`,
+    },
+  ];
 }

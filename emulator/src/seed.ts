@@ -17,6 +17,7 @@ import type { Privilege } from './context';
 import type { Engine } from './engine';
 import { DUCKDB_TYPE, dataTypeOfDuckDb, isNumeric, quoteIdent, quoteLiteral, sqlTableName } from './engine';
 import { stableGuid } from './guid';
+import { validateSeedModel } from './seedSchema';
 
 /** A column of a seed table. `kind` defaults to MEASURE for numeric types, ATTRIBUTE otherwise. */
 export interface SeedColumn {
@@ -86,18 +87,20 @@ export interface ApplySeedOptions {
   now: number;
 }
 
-/** Reads and checks `DIR/model.json`. Throws an Error naming the problem for a missing file or a bad model. */
+/**
+ * Reads `DIR/model.json` and checks it against emulator/model.schema.json (`validateSeedModel`).
+ * Throws an Error naming the problem for a missing file, a file that is not JSON, or a model the schema refuses.
+ */
 export function readSeedFolder(dir: string): SeedModel {
-  let model: SeedModel;
+  const file = join(dir, 'model.json');
+  let model: unknown;
   try {
-    model = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as SeedModel;
+    model = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`cannot read the seed model ${join(dir, 'model.json')}: ${(e as Error).message}`, { cause: e });
+    throw new Error(`cannot read the seed model ${file}: ${(e as Error).message}`, { cause: e });
   }
-  for (const t of model.tables ?? []) {
-    if ((t as { select?: unknown }).select !== undefined) throw new Error(`seed table ${t.name}: "select" is not a model.json member`);
-  }
-  return model;
+  validateSeedModel(model, file);
+  return model as SeedModel;
 }
 
 function check(cond: unknown, msg: string): asserts cond {

@@ -6,7 +6,8 @@
  * Robustness rules (issue 2, part 3):
  * - every request has a time budget (`requestTimeout`, ms); a client that does not answer within it is
  *   cancelled (`$/cancelRequest`) and the answer is "unknown" (`undefined`): no semantic diagnostics;
- * - answers are checked for shape; a malformed answer is "unknown" too (never a false error);
+ * - answers are checked once, here, against their JSON Schemas (common/src/protocolSchemas.ts); a
+ *   malformed answer is "unknown" too (never a false error), and the language features trust the rest;
  * - a client that does not implement a method (`MethodNotFound`) is not asked that method again until
  *   `clear()` (sent on `tsq/catalogChanged`);
  * - successful answers are cached per data source (`tsq/columns`) and for the data-source list; errors,
@@ -17,9 +18,9 @@
  */
 import { CancellationTokenSource, ErrorCodes, ResponseError } from 'vscode-languageserver';
 import type { CancellationToken, Disposable } from 'vscode-languageserver';
-import { MAX_COLUMN_VALUES, DataSourcesRequest, ColumnsRequest, ColumnValuesRequest } from '../../common/src/protocol';
-import { COLUMN_DATA_TYPES } from '../../common/src/model';
-import type { Column, DataSource, DataSourceColumns } from '../../common/src/model';
+import { DataSourcesRequest, ColumnsRequest, ColumnValuesRequest } from '../../common/src/protocol';
+import { checkColumnValuesAnswer, checkDataSourceColumnsAnswer, checkDataSourcesAnswer } from '../../common/src/protocolSchemas';
+import type { DataSource, DataSourceColumns } from '../../common/src/model';
 import type { CancellationLike, CatalogProvider } from './language/types';
 
 /** What `ClientCatalog` needs of the connection: sending a request with a cancellation token. */
@@ -86,62 +87,35 @@ export function requestWithBudget(sender: RequestSender, method: string, params:
   });
 }
 
-const isString = (v: unknown): v is string => typeof v === 'string';
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
- * Checks a `tsq/dataSources` answer: an array of `{ id: string, name: string, type: string }`.
+ * Checks a `tsq/dataSources` answer against its JSON Schema (common/src/protocolSchemas.ts): an array of
+ * `{ id: string, name: string, type: string }`.
  * @returns the data sources (only the three fields kept), or undefined when any part is malformed.
  */
 export function parseDataSources(value: unknown): DataSource[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const out: DataSource[] = [];
-  for (const item of value) {
-    if (!isObject(item) || !isString(item.id) || !isString(item.name) || !isString(item.type)) return undefined;
-    out.push({ id: item.id, name: item.name, type: item.type });
-  }
-  return out;
-}
-
-function parseColumn(item: unknown): Column | undefined {
-  if (!isObject(item) || !isString(item.name) || item.name.length === 0) return undefined;
-  if (!isString(item.dataType) || !(COLUMN_DATA_TYPES as readonly string[]).includes(item.dataType)) return undefined;
-  if (item.kind !== 'ATTRIBUTE' && item.kind !== 'MEASURE') return undefined;
-  if (item.id !== undefined && item.id !== null && !isString(item.id)) return undefined;
-  if (item.description !== undefined && item.description !== null && !isString(item.description)) return undefined;
-  if (item.synonyms !== undefined && item.synonyms !== null && !(Array.isArray(item.synonyms) && item.synonyms.every(isString))) return undefined;
-  const column: Column = { name: item.name, dataType: item.dataType as Column['dataType'], kind: item.kind };
-  if (isString(item.id)) column.id = item.id;
-  if (isString(item.description)) column.description = item.description;
-  if (Array.isArray(item.synonyms)) column.synonyms = [...(item.synonyms as string[])];
-  return column;
+  const checked = checkDataSourcesAnswer(value);
+  return checked.ok ? checked.value : undefined;
 }
 
 /**
- * Checks a `tsq/columns` answer: `null` (the service says the data source does not exist) or
- * `{ id: string, name: string, columns: Column[] }` with every column well-formed (`dataType` one of
- * `COLUMN_DATA_TYPES`, `kind` ATTRIBUTE or MEASURE).
+ * Checks a `tsq/columns` answer against its JSON Schema (common/src/protocolSchemas.ts): `null` (the
+ * service says the data source does not exist) or `{ id: string, name: string, columns: Column[] }` with
+ * every column well-formed (`dataType` one of `COLUMN_DATA_TYPES`, `kind` ATTRIBUTE or MEASURE).
  * @returns the columns, `null`, or undefined when the answer is malformed (treated as unknown).
  */
 export function parseDataSourceColumns(value: unknown): DataSourceColumns | null | undefined {
-  if (value === null) return null;
-  if (!isObject(value) || !isString(value.id) || !isString(value.name) || !Array.isArray(value.columns)) return undefined;
-  const columns: Column[] = [];
-  for (const item of value.columns) {
-    const column = parseColumn(item);
-    if (!column) return undefined;
-    columns.push(column);
-  }
-  return { id: value.id, name: value.name, columns };
+  const checked = checkDataSourceColumnsAnswer(value);
+  return checked.ok ? checked.value : undefined;
 }
 
 /**
- * Checks a `tsq/columnValues` answer: an array of strings.
+ * Checks a `tsq/columnValues` answer against its JSON Schema (common/src/protocolSchemas.ts): an array of
+ * strings.
  * @returns at most `MAX_COLUMN_VALUES` values, or undefined when malformed.
  */
 export function parseColumnValues(value: unknown): string[] | undefined {
-  if (!Array.isArray(value) || !value.every(isString)) return undefined;
-  return value.slice(0, MAX_COLUMN_VALUES);
+  const checked = checkColumnValuesAnswer(value);
+  return checked.ok ? checked.value : undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `npm start` (scripts/start.mjs) as the end-to-end tests run it: code-server mode, free ports, a
  * fresh state folder, no rebuild (the test runner built dist/ already). Used by start.test.ts and
- * screenshots.test.ts.
+ * scripts/screenshots.ts (the README's pictures).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -48,7 +48,7 @@ test('node dist/emulator.js --demo --port 0: a demo CSV loads in chunks through 
       load_options: { empty_target: true },
     },
     createReadStream(file, { highWaterMark: 4096 }),
-    { chunkBytes: 8 * 1024, intervalMs: 20, onProgress: (p) => chunks.push(p.bytes) },
+    { chunkBytes: 8 * 1024, intervalMs: 20, progressIntervalMs: 0, onProgress: (p) => chunks.push(p.bytesSent) },
   );
   const records = parse(readFileSync(file), { columns: true }) as { date: string; precipitation: string; weather: string }[];
   assert.ok(result.chunks >= 5, `${result.chunks} chunks`);

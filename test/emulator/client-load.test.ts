@@ -10,7 +10,6 @@ import { createReadStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AuthenticationError,
-  ChunkSourceError,
   LoadFailedError,
   NotFoundError,
   PermissionError,
@@ -18,6 +17,7 @@ import {
   AnalyticsServiceClient,
   type LoadDefinition,
 } from '../../common/src/api';
+import { LoadError } from '../../common/src/load/pipeline';
 import { ADMIN, ANALYST, FLIGHTS_SQL, countRows, startLive, type Live } from './client-support';
 
 const TYPED = '"test.engine_default_schema"."typed"';
@@ -82,10 +82,10 @@ test('done-criterion: a demo CSV loads through the client in chunks, commits, po
   const result = await admin.loadCsv(
     { target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', has_header_row: true, date_time: { converted_to_epoch: false } } },
     createReadStream(file, { highWaterMark: 16 * 1024 }),
-    { chunkBytes: 256 * 1024, intervalMs: 20, onProgress: (p) => progress.push(p.chunks) },
+    { chunkBytes: 256 * 1024, intervalMs: 20, progressIntervalMs: 0, onProgress: (p) => progress.push(p.chunks) },
   );
   assert.ok(result.chunks >= 3, `uploaded in ${result.chunks} chunks`);
-  assert.deepEqual(progress, Array.from({ length: result.chunks }, (_, i) => i + 1));
+  assert.deepEqual([...new Set(progress)], Array.from({ length: result.chunks + 1 }, (_, i) => i), 'progress counts every chunk, in order');
   assert.equal(result.status.internalStage, 'DONE');
   assert.equal(result.status.status.code ?? 'OK', 'OK');
   assert.equal(result.status.rowsWritten, 30000);
@@ -339,7 +339,7 @@ test('atomicity: aborting after several chunks, or a cycle never committed, leav
       throw new Error('disk went away');
     })(),
   );
-  await assert.rejects(admin.loadCsv(pairs(), failing, { chunkBytes: 4 }), (e: unknown) => e instanceof ChunkSourceError && /disk went away/.test(e.message));
+  await assert.rejects(admin.loadCsv(pairs(), failing, { chunkBytes: 4 }), (e: unknown) => e instanceof LoadError && e.kind === 'source' && e.tableUnchanged && /disk went away/.test(e.message));
   assert.deepEqual(await pairRows(), [[1, 'keep']]);
 });
 

@@ -30,9 +30,45 @@ test('model.json may not carry the internal select member', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tsq-core-schema-'));
   try {
     writeFileSync(join(dir, 'model.json'), JSON.stringify({ tables: [{ database: 'd', name: 't', select: 'SELECT 1' }] }));
-    assert.throws(() => readSeedFolder(dir), /select/);
+    assert.throws(() => readSeedFolder(dir), /\/tables\/0: "select" is not a member the schema declares/);
     writeFileSync(join(dir, 'model.json'), '{ not json');
     assert.throws(() => readSeedFolder(dir), /model\.json/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('model.json is checked against the schema as it is read: each problem named by its place', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsq-core-schema-'));
+  try {
+    const bad = {
+      tables: [{ database: 'd', name: 't', columns: [{ name: 'a', dataType: 'TEXT' }, { name: 'b[1]', dataType: 'INT64' }] }],
+      groups: [{ name: 'g', privileges: ['EVERYTHING'] }],
+      users: [{ name: 'u' }],
+      views: [],
+    };
+    writeFileSync(join(dir, 'model.json'), JSON.stringify(bad));
+    const message = (() => {
+      try {
+        readSeedFolder(dir);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    })();
+    assert.match(message, /does not follow emulator\/model\.schema\.json/);
+    assert.match(message, /the model: "views" is not a member the schema declares/);
+    assert.match(message, /\/tables\/0\/columns\/0\/dataType is "TEXT", not one of VARCHAR, CHAR/);
+    assert.match(message, /\/tables\/0\/columns\/1\/name must match pattern/);
+    assert.match(message, /\/groups\/0\/privileges\/0 is "EVERYTHING", not one of ADMINISTRATION/);
+    assert.match(message, /\/users\/0 must have required property 'password'/);
+    // A well-formed model passes, and the demo seed (less its internal select) follows the schema.
+    writeFileSync(join(dir, 'model.json'), JSON.stringify({ tables: [{ database: 'd', name: 't', columns: [{ name: 'a', dataType: 'INT64' }] }], users: [{ name: 'u', password: 'p' }] }));
+    assert.equal(readSeedFolder(dir).tables?.[0]?.name, 't');
+    const demo = demoSeed();
+    const withoutSelect = { ...demo, tables: demo.tables?.map(({ select: _select, ...t }) => t) };
+    writeFileSync(join(dir, 'model.json'), JSON.stringify(withoutSelect));
+    assert.doesNotThrow(() => readSeedFolder(dir));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

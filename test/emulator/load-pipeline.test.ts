@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AnalyticsServiceClient, type LoadDefinition, type RequestLogInfo } from '../../common/src/api';
 import { LoadError, runLoad, type LoadProgress } from '../../common/src/load/pipeline';
+import { checkCycle } from '../../common/src/load/status';
 import { ADMIN, DB, LOADER, VIEWER, session, startLoadLive, type LoadLive } from './load-support';
 
 let live: LoadLive;
@@ -181,7 +182,7 @@ test('a user without the data-management privilege gets a message naming it (403
 
 // ---- faults, through a proxy in front of the emulator ----
 
-type Fault = 'forward' | '401' | 'drop' | 'forward-no-answer';
+type Fault = 'forward' | '401' | 'drop' | 'cut' | 'forward-no-answer';
 
 /** An HTTP proxy to the emulator's main port; `decide` picks what happens to each request. */
 async function faultProxy(decide: (req: IncomingMessage) => Fault): Promise<{ url: string; server: Server; seen: string[] }> {
@@ -193,6 +194,11 @@ async function faultProxy(decide: (req: IncomingMessage) => Fault): Promise<{ ur
     if (fault === '401') {
       req.resume();
       req.on('end', () => res.writeHead(401, { 'content-type': 'text/plain' }).end('Unable to verify user. Please login again.'));
+      return;
+    }
+    if (fault === 'cut') {
+      // no answer at all: the connection is closed at once (a request without a body)
+      req.socket.destroy();
       return;
     }
     if (fault === 'drop') {
@@ -319,5 +325,110 @@ test('a 401 on CommitLoad: the status shows the cycle open, so after a new login
   } finally {
     await c.close();
     proxy.server.close();
+  }
+});
+
+const isStart = (req: IncomingMessage) => req.method === 'POST' && /\/public\/loads$/.test(req.url ?? '');
+const isStatus = (req: IncomingMessage) => req.method === 'GET' && /\/loads\/[^/]+$/.test(req.url ?? '');
+
+test('a 401 on StartLoad (the service forgot the session): log in again and start once more; no cycle is left behind', async () => {
+  const f = pairsFile('start401.csv', 1, 40);
+  let starts = 0;
+  const proxy = await faultProxy((req) => (isStart(req) && ++starts === 1 ? '401' : 'forward'));
+  const c = client(LOADER, proxy.url, undefined, true);
+  const lines: string[] = [];
+  try {
+    const r = await runLoad(c, f.path, def(), { pollIntervalMs: 20, log: (l) => lines.push(l) });
+    assert.equal(r.rowsWritten, 40);
+    assert.deepEqual(await live.rows('pairs'), f.rows);
+    assert.equal(starts, 2, 'StartLoad sent once more');
+    assert.equal(proxy.seen.filter((s) => s.includes('/public/session')).length, 2, `a second login: ${proxy.seen.join('\n')}`);
+    assert.ok(lines.some((l) => /StartLoad .* refused with 401.*logging in again/.test(l)), lines.join('\n'));
+  } finally {
+    await c.close();
+    proxy.server.close();
+  }
+});
+
+test('a status read dropped during polling is read again: the load ends OK, not "unknown"', async () => {
+  const f = pairsFile('statusdrop.csv', 1, 60);
+  let reads = 0;
+  const proxy = await faultProxy((req) => (isStatus(req) && ++reads <= 2 ? 'cut' : 'forward'));
+  const c = client(LOADER, proxy.url, undefined, true);
+  const lines: string[] = [];
+  try {
+    const r = await runLoad(c, f.path, def(), { pollIntervalMs: 20, log: (l) => lines.push(l) });
+    assert.equal(r.rowsWritten, 60);
+    assert.deepEqual(await live.rows('pairs'), f.rows);
+    assert.ok(reads > 2);
+    assert.ok(lines.some((l) => /could not be read .* reading again/.test(l)), lines.join('\n'));
+  } finally {
+    await c.close();
+    proxy.server.close();
+  }
+});
+
+test('"unknown" only after the service was unreachable for the stated time, naming the cycle and the command that checks it later', async () => {
+  const f = pairsFile('unreachable.csv', 1, 25);
+  let cutting = true;
+  const proxy = await faultProxy((req) => (isStatus(req) && cutting ? 'cut' : 'forward'));
+  const c = client(LOADER, proxy.url, undefined, true);
+  try {
+    let cycleId = '';
+    await assert.rejects(runLoad(c, f.path, def(), { pollIntervalMs: 20, maxPollIntervalMs: 50, unreachableMs: 400 }), (e: unknown) => {
+      assert.ok(e instanceof LoadError && e.kind === 'unknown' && !e.tableUnchanged && e.cycleId, String(e));
+      cycleId = e.cycleId;
+      assert.match(e.message, /could not be reached for \d+ s/);
+      assert.ok(e.message.includes(cycleId) && /Check Load Status/.test(e.message), e.message);
+      return true;
+    });
+    assert.ok(proxy.seen.filter((s) => /GET .*\/loads\/[^/ ]+ cut/.test(s)).length >= 3, 'several reads were tried first');
+    // later, with the service reachable again, the cycle's outcome is known
+    cutting = false;
+    const report = await checkCycle(c, cycleId);
+    assert.equal(report.state, 'done');
+    assert.equal(report.status?.rowsWritten, 25);
+    assert.match(report.message, /committed: 25 rows written/);
+    assert.equal((await checkCycle(c, 'no-such-cycle')).state, 'unknown');
+  } finally {
+    await c.close();
+    proxy.server.close();
+  }
+});
+
+test('bytes that are not UTF-8 in a UTF-8 file: their records are bad records naming the byte and offset; no U+FFFD is stored', async () => {
+  const path = join(dir, 'broken-utf8.csv');
+  writeFileSync(path, Buffer.concat([Buffer.from('id,name\n1,café\n2,caf'), Buffer.from([0xe9]), Buffer.from('\n3,ok\n')]));
+  const c = client(LOADER);
+  try {
+    const r = await runLoad(c, path, def({}, { max_ignored_rows: 5 }), { pollIntervalMs: 20 });
+    assert.equal(r.rowsWritten, 2);
+    assert.equal(r.ignoredRows, 1);
+    assert.deepEqual(r.invalidUtf8, { count: 1, firstOffset: 21, firstByte: 0xe9 });
+    assert.deepEqual(await live.rows('pairs'), [{ id: 1, name: 'café' }, { id: 3, name: 'ok' }]);
+    const errors = JSON.stringify(r.status.parsingErrors);
+    assert.match(errors, /byte 0xE9 at byte offset \d+ of the chunk is not valid UTF-8/);
+    assert.equal(await c.badRecords(r.cycleId).then((t) => t.includes('\uFFFD')), true, 'the bad records file shows where the byte was');
+  } finally {
+    await c.close();
+  }
+});
+
+test('a file in a multi-byte legacy encoding with a separator that can be a second byte is refused before StartLoad', async () => {
+  const path = join(dir, 'sjis.txt');
+  writeFileSync(path, 'id|name\n1|x\n');
+  const c = client(LOADER);
+  const requests: RequestLogInfo[] = [];
+  const watched = client(LOADER, live.emu.url, (q) => requests.push(q));
+  try {
+    await assert.rejects(runLoad(watched, path, def({ format: { type: 'csv', field_separator: '|', has_header_row: true } }), { encoding: 'shift_jis' }), (e: unknown) => {
+      assert.ok(e instanceof LoadError && e.kind === 'source' && e.tableUnchanged, String(e));
+      assert.match(e.message, /shift_jis .*second byte/);
+      return true;
+    });
+    assert.equal(requests.filter((q) => q.operation === 'startLoad').length, 0, 'no StartLoad');
+  } finally {
+    await c.close();
+    await watched.close();
   }
 });

@@ -201,7 +201,13 @@ test('pull diagnostics: the server answers textDocument/diagnostic and publishes
     const valid = 'file:///pull-valid.tsq';
     await client.didOpen(valid, VALID);
     assert.deepEqual(await client.pullDiagnostics(valid), []);
-    await new Promise((r) => setTimeout(r, 200));
+    // The signal that the server has handled every notification sent so far, in order: a catalog change
+    // makes a pushing server re-validate and publish every open document, a pulling one ask the client to
+    // pull again (workspace/diagnostic/refresh). Once the refresh arrives and one more pull is answered,
+    // anything the server had published would have reached the client before them.
+    await client.catalogChanged();
+    await client.waitFor('workspace/diagnostic/refresh', () => client.requestsOf('workspace/diagnostic/refresh').length === 1);
+    assert.deepEqual(await client.pullDiagnostics(valid), []);
     assert.equal(client.published.size, 0, 'nothing pushed to a pulling client');
   });
 });

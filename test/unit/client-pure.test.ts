@@ -5,6 +5,12 @@ import { columnsFromDetails, columnsFromHeaders, toDataType, toKind } from '../.
 import { parsePrincipals, parsePrincipalsFile, summarizeSync } from '../../client/src/principals';
 import { splitPasswords } from '../../client/src/settingsMigration';
 import { contextFlags, formatTime, objectNode, rootNodes, toPattern, tooltipLines, columnIcon } from '../../client/src/tree/nodes';
+import type { ObjectHeader } from '../../common/src/api/publicApi';
+
+/** An object header as `listobjectheaders` sends it (docs/service-interface.md §2.4), with `h`'s members. */
+function header(h: Partial<ObjectHeader> & { id: string; name: string }): ObjectHeader {
+  return { author: '', created: 0, modified: 0, modifiedBy: '', owner: '', isAutoCreated: false, isAutoDelete: false, ...h };
+}
 
 test('a request log line has method, path, status and ms, and masks credential-like query values', () => {
   assert.equal(formatRequest({ method: 'post', path: '/callosum/v1/tspublic/v1/session/login', status: 204, ms: 12.4 }), 'POST /callosum/v1/tspublic/v1/session/login 204 12ms');
@@ -39,9 +45,9 @@ test('columns from metadata/details keep position order, drop hidden ones, keep 
 test('columns from LOGICAL_COLUMN headers keep only those owned by the data source', () => {
   const cols = columnsFromHeaders(
     [
-      { id: 'a', name: 'origin', owner: 'T1' },
-      { id: 'b', name: 'other', owner: 'T2' },
-      { id: 'c', name: 'delay', owner: 'T1', dataType: 'DOUBLE', type: 'MEASURE' },
+      header({ id: 'a', name: 'origin', owner: 'T1' }),
+      header({ id: 'b', name: 'other', owner: 'T2' }),
+      header({ id: 'c', name: 'delay', owner: 'T1', dataType: 'DOUBLE', type: 'MEASURE' }),
     ],
     'T1',
   );
@@ -85,7 +91,7 @@ test('filter text becomes a % pattern', () => {
 });
 
 test('context flags drive the menus: data sources, tables, views, pinboards', () => {
-  const h = { id: 'g', name: 'n' };
+  const h = header({ id: 'g', name: 'n' });
   assert.deepEqual(contextFlags(objectNode('LOGICAL_TABLE', h, 'ONE_TO_ONE_LOGICAL')).filter((f) => ['tsq:dataSource', 'tsq:table', 'tsq:view'].includes(f)), ['tsq:dataSource', 'tsq:table']);
   assert.ok(contextFlags(objectNode('LOGICAL_TABLE', h, 'AGGR_WORKSHEET')).includes('tsq:view'));
   assert.ok(!contextFlags(objectNode('LOGICAL_TABLE', h, 'WORKSHEET')).includes('tsq:table'));
@@ -97,7 +103,7 @@ test('context flags drive the menus: data sources, tables, views, pinboards', ()
 });
 
 test('tooltips give author, times (epoch ms, UTC), description and GUID', () => {
-  const lines = tooltipLines(objectNode('PINBOARD_ANSWER_BOOK', { id: 'g-1', name: 'Ops', author: 'u-1', authorName: 'ann', created: Date.UTC(2024, 0, 2, 3, 4), modified: 0, description: 'daily' }));
+  const lines = tooltipLines(objectNode('PINBOARD_ANSWER_BOOK', header({ id: 'g-1', name: 'Ops', author: 'u-1', authorName: 'ann', created: Date.UTC(2024, 0, 2, 3, 4), modified: 0, description: 'daily' })));
   assert.deepEqual(lines, [
     ['Author', 'ann'],
     ['Created', '2024-01-02 03:04 UTC'],
@@ -108,7 +114,7 @@ test('tooltips give author, times (epoch ms, UTC), description and GUID', () => 
 });
 
 test('an author GUID shows as a name when user/list gave one, else as the GUID', () => {
-  const node = objectNode('QUESTION_ANSWER_BOOK', { id: 'a-1', name: 'Delays', author: 'u-9' });
+  const node = objectNode('QUESTION_ANSWER_BOOK', header({ id: 'a-1', name: 'Delays', author: 'u-9' }));
   assert.deepEqual(tooltipLines(node, (id) => (id === 'u-9' ? 'Ann (ann)' : undefined))[0], ['Author', 'Ann (ann)']);
   assert.deepEqual(tooltipLines(node)[0], ['Author', 'u-9']);
 });

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { planChunks, RecordBoundaryScanner, type ChunkRange, type PlanItem } from '../../common/src/load/chunker';
+import { planChunks, type ChunkRange, type PlanItem } from '../../common/src/load/chunker';
+import { RecordBoundaryScanner, type BoundaryFormat } from '../../common/src/load/recordBoundary';
+
+const CSV: BoundaryFormat = { type: 'csv', fieldSeparator: ',', enclosingCharacter: '"', escapeCharacter: '' };
+const PLAIN: BoundaryFormat = { ...CSV, enclosingCharacter: '' };
+const DELIMITED: BoundaryFormat = { type: 'delimited', fieldSeparator: '|', enclosingCharacter: '', escapeCharacter: '\\' };
 
 /** Feeds `data` to planChunks in pieces of the given sizes (cycled). */
 async function plan(data: Buffer, opts: Parameters<typeof planChunks>[1], pieces: number[] = [7]): Promise<{ layout: Extract<PlanItem, { kind: 'layout' }>; chunks: ChunkRange[] }> {
@@ -41,7 +46,7 @@ test('records are never split: every chunk but the last ends with a record end, 
   const rows = Array.from({ length: 500 }, (_, i) => [String(i), `name ${i}`, i % 7 === 0 ? 'multi\nline, "quoted"' : 'x']);
   const data = rec(rows);
   for (const chunkBytes of [1, 50, 333, 4096, 1 << 20]) {
-    const { layout, chunks } = await plan(data, { chunkBytes, quote: '"' }, [3, 64, 1000]);
+    const { layout, chunks } = await plan(data, { chunkBytes, format: CSV }, [3, 64, 1000]);
     assertTiles(data, layout, chunks);
     const back = chunks.flatMap((c) => parse(data.subarray(c.start, c.end)) as string[][]);
     assert.deepEqual(back, rows, `chunkBytes ${chunkBytes}`);
@@ -52,15 +57,15 @@ test('records are never split: every chunk but the last ends with a record end, 
 
 test('quoted newlines are not record ends; doubled quotes keep the state; without a quote character every newline is one', async () => {
   const data = Buffer.from('1,"a\nb"\n2,"say ""hi""\n there"\n3,c\n');
-  const { chunks } = await plan(data, { chunkBytes: 1, quote: '"' }, [1]);
+  const { chunks } = await plan(data, { chunkBytes: 1, format: CSV }, [1]);
   assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1,"a\nb"\n', '2,"say ""hi""\n there"\n', '3,c\n']);
-  const plain = await plan(data, { chunkBytes: 1 });
+  const plain = await plan(data, { chunkBytes: 1, format: PLAIN });
   assert.equal(plain.chunks.length, 5);
 });
 
 test('CRLF records are cut after the LF, so no chunk starts with a stray LF', async () => {
   const data = Buffer.from('id,name\r\n1,"a\r\nb"\r\n2,c\r\n3,d\r\n');
-  const { layout, chunks } = await plan(data, { chunkBytes: 1, quote: '"', headerRow: true }, [2]);
+  const { layout, chunks } = await plan(data, { chunkBytes: 1, format: CSV, headerRow: true }, [2]);
   assert.deepEqual(layout.header, { start: 0, end: 9 });
   assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1,"a\r\nb"\r\n', '2,c\r\n', '3,d\r\n']);
 });
@@ -68,38 +73,38 @@ test('CRLF records are cut after the LF, so no chunk starts with a stray LF', as
 test('a UTF-8 byte-order mark is reported and left out, even when it arrives byte by byte', async () => {
   const data = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a,b\n1,2\n')]);
   for (const pieces of [[1], [2, 5], [100]]) {
-    const { layout, chunks } = await plan(data, { chunkBytes: 1 << 20, quote: '"', headerRow: true }, pieces);
+    const { layout, chunks } = await plan(data, { chunkBytes: 1 << 20, format: CSV, headerRow: true }, pieces);
     assert.equal(layout.bomBytes, 3);
     assert.deepEqual(layout.header, { start: 3, end: 7 });
     assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1,2\n']);
   }
-  const noHeader = await plan(data, { chunkBytes: 1 << 20 }, [1]);
+  const noHeader = await plan(data, { chunkBytes: 1 << 20, format: CSV }, [1]);
   assert.equal(noHeader.chunks[0].start, 3);
 });
 
 test('a final line without a newline ends the last chunk and counts as a record', async () => {
   const data = Buffer.from('1,a\n2,b\n3,"c\nd"');
-  const { chunks } = await plan(data, { chunkBytes: 5, quote: '"' }, [4]);
+  const { chunks } = await plan(data, { chunkBytes: 5, format: CSV }, [4]);
   assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1,a\n2,b\n', '3,"c\nd"']);
   assert.deepEqual(chunks.map((c) => c.records), [2, 1]);
 });
 
 test('empty input, a lone header and a lone BOM give no chunk', async () => {
-  assert.equal((await plan(Buffer.alloc(0), { chunkBytes: 10 })).chunks.length, 0);
-  const h = await plan(Buffer.from('a,b\n'), { chunkBytes: 10, headerRow: true });
+  assert.equal((await plan(Buffer.alloc(0), { chunkBytes: 10, format: CSV })).chunks.length, 0);
+  const h = await plan(Buffer.from('a,b\n'), { chunkBytes: 10, format: CSV, headerRow: true });
   assert.equal(h.chunks.length, 0);
   assert.deepEqual(h.layout.header, { start: 0, end: 4 });
-  const h2 = await plan(Buffer.from('a,b'), { chunkBytes: 10, headerRow: true });
+  const h2 = await plan(Buffer.from('a,b'), { chunkBytes: 10, format: CSV, headerRow: true });
   assert.deepEqual(h2.layout.header, { start: 0, end: 3 });
   assert.equal(h2.chunks.length, 0);
-  const bom = await plan(Buffer.from([0xef, 0xbb, 0xbf]), { chunkBytes: 10 }, [1]);
+  const bom = await plan(Buffer.from([0xef, 0xbb, 0xbf]), { chunkBytes: 10, format: CSV }, [1]);
   assert.equal(bom.layout.bomBytes, 3);
   assert.equal(bom.chunks.length, 0);
 });
 
 test('an escape character (delimited) makes an escaped newline part of the field', async () => {
   const data = Buffer.from('1|a\\\nb\n2|c\n');
-  const { chunks } = await plan(data, { chunkBytes: 1, escape: '\\' }, [1]);
+  const { chunks } = await plan(data, { chunkBytes: 1, format: DELIMITED }, [1]);
   assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1|a\\\nb\n', '2|c\n']);
 });
 
@@ -116,7 +121,7 @@ test('a 50 MB quoted field full of newlines stays in one chunk, read from a stre
     yield after;
   }
   const items: PlanItem[] = [];
-  for await (const it of planChunks(source(), { chunkBytes: 1 << 20, quote: '"' })) items.push(it);
+  for await (const it of planChunks(source(), { chunkBytes: 1 << 20, format: CSV })) items.push(it);
   const chunks = items.filter((i): i is Extract<PlanItem, { kind: 'chunk' }> => i.kind === 'chunk');
   const total = before.length + fieldBytes + after.length;
   assert.deepEqual(
@@ -140,7 +145,7 @@ test('property: for any records, separators, line ends and read sizes, the chunk
       async (rows, eol, chunkBytes, pieces, headerRow) => {
         const all = headerRow ? [['h1', 'h2'], ...rows] : rows;
         const data = Buffer.from(stringify(all, { record_delimiter: eol === '\n' ? 'unix' : 'windows', quoted_match: /[\r\n]/ }));
-        const { layout, chunks } = await plan(data, { chunkBytes, quote: '"', headerRow }, pieces);
+        const { layout, chunks } = await plan(data, { chunkBytes, format: CSV, headerRow }, pieces);
         assertTiles(data, layout, chunks);
         const back = chunks.flatMap((c) => parse(data.subarray(c.start, c.end), { relax_column_count: true }) as string[][]);
         const expected = parse(data, { relax_column_count: true }) as string[][];
@@ -152,21 +157,21 @@ test('property: for any records, separators, line ends and read sizes, the chunk
 });
 
 test('the scanner keeps its quote state across buffers', () => {
-  const s = new RecordBoundaryScanner('"');
-  assert.equal(s.nextRecordEnd(Buffer.from('1,"a\n'), 0), -1);
+  const s = new RecordBoundaryScanner(CSV);
+  assert.equal(s.scanBytes(Buffer.from('1,"a\n'), 0), -1);
   assert.equal(s.insideField, true);
-  assert.equal(s.nextRecordEnd(Buffer.from('b"\n2'), 0), 2);
+  assert.equal(s.scanBytes(Buffer.from('b"\n2'), 0), 3);
   assert.equal(s.insideField, false);
 });
 
 test('planChunks refuses a chunk size that is not positive', async () => {
-  await assert.rejects(plan(Buffer.from('a\n'), { chunkBytes: 0 }), RangeError);
+  await assert.rejects(plan(Buffer.from('a\n'), { chunkBytes: 0, format: CSV }), RangeError);
 });
 
 test('a source that reads into one reused buffer (each view overwritten by the next read) gives the same plan as fresh buffers', async () => {
   const rows = Array.from({ length: 400 }, (_, i) => [`r${i}`, i % 3 ? 'plain' : 'a "quoted" field\nwith a newline', String(i)]);
   const data = Buffer.concat([Buffer.from('\ufeff'), rec([['name', 'text', 'n'], ...rows])]);
-  const opts = { chunkBytes: 500, quote: '"', headerRow: true };
+  const opts = { chunkBytes: 500, format: CSV, headerRow: true };
   for (const size of [1, 7, 64, 4096]) {
     async function* reused() {
       const buf = Buffer.alloc(size);
@@ -182,4 +187,34 @@ test('a source that reads into one reused buffer (each view overwritten by the n
     assert.deepEqual(items, [fresh.layout, ...fresh.chunks.map((c) => ({ kind: 'chunk', ...c }))], `reads of ${size} bytes`);
     assertTiles(data, fresh.layout, fresh.chunks);
   }
+});
+
+test('a quote encloses only at the start of a field: `12" pizza` is data, and the quoted record after it is never cut', async () => {
+  const data = Buffer.from('1,12" pizza\n2,"first\n7,tail"\n3,x"y"\n4,"a"b\n5,z\n');
+  const { chunks } = await plan(data, { chunkBytes: 1, format: CSV }, [1]);
+  assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1,12" pizza\n', '2,"first\n7,tail"\n', '3,x"y"\n', '4,"a"b\n', '5,z\n']);
+});
+
+test('an escaped CRLF is escaped as a whole; an escaped lone CR too', async () => {
+  const data = Buffer.from('1|first\\\r\nsecond\r\n2|a\\\rb\r3|c\n');
+  for (const pieces of [[1], [2], [3], [100]]) {
+    const { chunks } = await plan(data, { chunkBytes: 1, format: DELIMITED }, pieces);
+    assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1|first\\\r\nsecond\r\n', '2|a\\\rb\r', '3|c\n'], `pieces ${pieces}`);
+  }
+});
+
+test('CR-only and mixed line ends: a lone CR ends a record, CRLF is one line break even across reads', async () => {
+  const data = Buffer.from('h1,h2\r1,a\r2,"b\rc"\r\n3,d\n\r4,e\r');
+  for (const pieces of [[1], [2], [5], [100]]) {
+    const { layout, chunks } = await plan(data, { chunkBytes: 1, format: CSV, headerRow: true }, pieces);
+    assert.deepEqual(layout.header, { start: 0, end: 6 });
+    assert.deepEqual(chunks.map((c) => data.subarray(c.start, c.end).toString()), ['1,a\r', '2,"b\rc"\r\n', '3,d\n', '\r', '4,e\r'], `pieces ${pieces}`);
+    assert.deepEqual(chunks.map((c) => c.records), [1, 1, 1, 1, 1]);
+  }
+});
+
+test('a header row ended by a lone CR, and a file that is only a header ending in CR', async () => {
+  const h = await plan(Buffer.from('a,b\r'), { chunkBytes: 10, format: CSV, headerRow: true }, [1]);
+  assert.deepEqual(h.layout.header, { start: 0, end: 4 });
+  assert.equal(h.chunks.length, 0);
 });

@@ -85,3 +85,46 @@ test('property: csv-stringify output splits back into the same fields (any piece
     { numRuns: 300 },
   );
 });
+
+test('csv: a quote inside an unquoted field is data, and does not open an enclosed field', () => {
+  const rs = splitRecords('1,12" pizza\n2,"first\n7,tail"\n3,x"y\n', CSV);
+  assert.deepEqual(rs.map((r) => r.fields), [['1', '12" pizza'], ['2', 'first\n7,tail'], ['3', 'x"y']]);
+  assert.ok(rs.every((r) => r.error === undefined));
+});
+
+test('CR-only line ends and mixed line ends end records; a CR inside an enclosed field is data', () => {
+  const text = 'a,b\r1,"x\ry"\r\n2,c\n\r3,d\r';
+  for (let size = 1; size <= 6; size++) {
+    const rs = splitInPieces(text, CSV, size);
+    assert.deepEqual(rs.map((r) => r.fields), [['a', 'b'], ['1', 'x\ry'], ['2', 'c'], ['3', 'd']], `piece size ${size}`);
+    assert.deepEqual(rs.map((r) => r.line), [1, 2, 4, 6]);
+  }
+});
+
+test('delimited: an escaped CRLF is one escaped line break, also when split between pieces', () => {
+  for (let size = 1; size <= 4; size++) {
+    const rs = splitInPieces('1|first\\\r\nsecond\r\n2|x\r\n', { ...DELIMITED, fieldSeparator: '|' }, size);
+    assert.deepEqual(rs.map((r) => r.fields), [['1', 'first\r\nsecond'], ['2', 'x']], `piece size ${size}`);
+  }
+});
+
+test('bytes that are not UTF-8 make their record a bad record naming the byte and its offset; the others load', () => {
+  const bytes = Buffer.concat([Buffer.from('1,café\n2,caf'), Buffer.from([0xe9]), Buffer.from('\n3,ok\n4,'), Buffer.from([0xc3]), Buffer.from('\n')]);
+  for (let size = 1; size <= 5; size++) {
+    const out: RawRecord[] = [];
+    const s = new RecordSplitter(CSV, (r) => out.push(r));
+    for (let i = 0; i < bytes.length; i += size) s.pushBytes(bytes.subarray(i, i + size));
+    s.end();
+    assert.deepEqual(out.map((r) => r.fields[0]), ['1', '2', '3', '4'], `piece size ${size}`);
+    assert.equal(out[0]?.fields[1], 'café');
+    assert.equal(out[0]?.error, undefined);
+    assert.match(out[1]?.error ?? '', /byte 0xE9 at byte offset 13 .*not valid UTF-8/);
+    assert.equal(out[2]?.error, undefined);
+    assert.match(out[3]?.error ?? '', /byte 0xC3 at byte offset 22 /);
+  }
+});
+
+test('delimited: an escaped line break at the very end of the data is data, not the record\'s line break', () => {
+  assert.deepEqual(splitRecords('1|a\\\n', DELIMITED)[0]?.fields, ['1', 'a\n']);
+  assert.deepEqual(splitRecords('1|a\r', DELIMITED)[0]?.fields, ['1', 'a']);
+});

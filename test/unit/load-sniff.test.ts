@@ -154,3 +154,31 @@ test('strptime patterns and value checks follow the seed formats', () => {
   assert.match(formatSummary({ field_separator: '\t', has_header_row: true }), /separator tab · enclosed by " · header row/);
   assert.deepEqual(parseRows('a,"",\n', fullFormat({})), [['a', '', null]]);
 });
+
+test('one byte that is not UTF-8 in a UTF-8 sample does not switch the file to windows-1252 silently: UTF-8 with a warning naming it', () => {
+  const utf8 = Buffer.from('name,city\ncafé,Zürich\nnaïve,Köln\nbroken,');
+  const sample = Buffer.concat([utf8, Buffer.from([0xe9]), Buffer.from('\n')]);
+  const r = sniffCsv(sample, { complete: true });
+  assert.equal(r.encoding, 'utf-8');
+  assert.match(r.encodingReason, /UTF-8 \(4 multi-byte characters\) with 1 byte/);
+  assert.equal(r.warnings.length, 1);
+  assert.match(r.warnings[0]!, /byte 0xE9 at offset 44.*bad records/);
+  assert.ok(r.notes.some((n) => n.startsWith('encoding utf-8: ')));
+});
+
+test('a sample of legacy bytes only is read in the guessed encoding, with the reason and a warning; valid UTF-8 says so', () => {
+  const latin = Buffer.from('name,city\ncaf\xe9,Z\xfcrich\nna\xefve,K\xf6ln\n', 'latin1');
+  const r = detectEncoding(latin, true);
+  assert.notEqual(r.encoding, 'utf-8');
+  assert.match(r.reason, /4 bytes of the sample are not UTF-8 \(first: byte 0xE9 at offset 13\)/);
+  assert.match(r.warning ?? '', /not UTF-8.*read as/);
+  assert.deepEqual(detectEncoding(Buffer.from('a,b\n'), true), { encoding: 'utf-8', bom: false, reason: 'the sample is plain ASCII, read as UTF-8' });
+  // a multi-byte character cut by the end of an incomplete sample is not a bad byte
+  const cut = Buffer.from('a,é').subarray(0, 3);
+  assert.equal(detectEncoding(cut, false).warning, undefined);
+});
+
+test('the preview splits records as the service does: a stray quote is data, CR-only line ends end records', () => {
+  const f = fullFormat({});
+  assert.deepEqual(parseRows('1,12" pizza\r2,"a\rb"\r', f), [['1', '12" pizza'], ['2', 'a\rb']]);
+});

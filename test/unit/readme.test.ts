@@ -47,7 +47,7 @@ test('the settings table has one row per contributed setting, with its default',
   for (const r of rows) assert.ok(r[0].replace(/`/g, '') in settings, `README.md lists ${r[0]}, which package.json does not contribute`);
 });
 
-test('the files README.md links to exist (screenshots aside, which the end-to-end suite takes)', () => {
+test('the files README.md links to exist (screenshots aside, which npm run screenshots takes)', () => {
   for (const [, target] of readme.matchAll(/\]\(([^)#\s]+)\)/g)) {
     if (/^[a-z]+:/i.test(target) || /^docs\/[\w-]+\.png$/.test(target)) continue;
     assert.ok(existsSync(join(ROOT, target)), `README.md links to ${target}, which does not exist`);

@@ -128,19 +128,12 @@ test('without a catalog, or when it cannot answer, no semantic diagnostic at all
     getColumnValues: async () => [],
   };
   assert.deepEqual((await validate(text, { catalog: broken })).diags, []);
-  const malformed = {
-    getDataSources: async () => ({ not: 'an array' }),
-    getColumns: async () => ({ id: 1, columns: 'nope' }),
+  const unknown: CatalogProvider = {
+    getDataSources: async () => undefined,
+    getColumns: async () => undefined,
     getColumnValues: async () => [],
-  } as unknown as CatalogProvider;
-  assert.deepEqual((await validate(text, { catalog: malformed })).diags, []);
-  const nulls = {
-    getDataSources: async () => [null, 5, { id: 'x' }],
-    getColumns: async () => ({ id: 'x', name: 'X', columns: [null, 7, { dataType: 'INT64' }] }),
-    getColumnValues: async () => [],
-  } as unknown as CatalogProvider;
-  const r = await validate("@datasource 'Flights'\n[a]", { catalog: nulls });
-  assert.deepEqual(r.diags.map((x) => x.code), [codes.UNKNOWN_DATA_SOURCE]);
+  };
+  assert.deepEqual((await validate(text, { catalog: unknown })).diags, []);
 });
 
 test('disabled codes are silenced; cancellation answers nothing', async () => {

@@ -4,7 +4,8 @@
  * Entry points: `tsq.loadCsv` (explorer, editor title and editor context menus on .csv/.tsv/.txt, the
  * command palette), `tsq.loadCsvIntoTable` (a table in the Objects view), `tsq.loadAgain` (reuses
  * `<file>.load.json`), dropping a file on a table in the Objects view (`LoadDropController`), and
- * `tsq.showBadRecords` (from a result message).
+ * `tsq.showBadRecords` (from a result message), `tsq.checkLoadStatus` (a cycle's outcome, asked by id: after
+ * a load whose outcome was unknown because the service could not be reached).
  *
  * The flow: the file → the target (a quick pick of the connection's tables, or typed as
  * `database.schema.table`; the last one remembered per file) → the sniffed load definition shown as a
@@ -22,14 +23,15 @@ import { getLog } from '../log';
 import { errorMessage } from '../service';
 import { fromSaved, formatSummary, parseSavedDefinition, parseTargetText, previewRows, savedDefinitionPath, targetText, toSaved, type LoadTarget } from '../../../common/src/load/definition';
 import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadResult } from '../../../common/src/load/pipeline';
-import { describeSeparator, isSupportedEncoding, parseRows, sniffCsv, completeRecords, type TargetColumn } from '../../../common/src/load/sniff';
+import { checkCycle } from '../../../common/src/load/status';
+import { describeSeparator, isSupportedEncoding, parseRows, sniffCsv, completeRecords, type SniffResult, type TargetColumn } from '../../../common/src/load/sniff';
 import { fullFormat, type FullFormat } from '../../../common/src/load/values';
 
 /** Bytes of the file read for sniffing and the preview. */
 const SAMPLE_BYTES = 1024 * 1024;
 const CSV_EXT = /\.(csv|tsv|txt)$/i;
 
-/** A table the user can load into: its target and typed columns (from metadata/details, field notes 3.2). */
+/** A table the user can load into: its target and typed columns (from metadata/details, docs/service-notes.md §3.2). */
 interface TableChoice {
   id?: string;
   name: string;
@@ -39,6 +41,8 @@ interface TableChoice {
 
 /** The last cycle per id, for Show Bad Records. */
 const cycles = new Map<string, { client: AnalyticsServiceClient; file: string; parsingErrors?: unknown }>();
+/** The last load whose outcome was unknown: offered by Check Load Status. */
+let lastUnknownCycle: string | undefined;
 
 /** Registers the load commands; returns the drop controller for the Objects view. */
 export function registerLoadCommands(context: vscode.ExtensionContext, connections: ConnectionManager): LoadDropController {
@@ -52,6 +56,7 @@ export function registerLoadCommands(context: vscode.ExtensionContext, connectio
   });
   register('tsq.loadAgain', (arg?: unknown, more?: unknown) => loader.loadAgain(uriOf(arg, more)));
   register('tsq.showBadRecords', (cycleId?: unknown) => (typeof cycleId === 'string' ? showBadRecords(cycleId) : undefined));
+  register('tsq.checkLoadStatus', (cycleId?: unknown) => loader.checkStatus(typeof cycleId === 'string' && cycleId ? cycleId : undefined));
   return new LoadDropController(loader);
 }
 
@@ -233,173 +238,36 @@ class CsvLoader {
     const { sample, complete } = await readSample(file);
     const sniffed = sniffCsv(sample, { fileName: file, complete, targetColumns: table.columns });
     this.log.info(`Load CSV: sniffed ${basename(file)}: ${sniffed.notes.join('; ')}`);
+    for (const w of sniffed.warnings) this.log.warn(`Load CSV: ${w}`);
     if (!isSupportedEncoding(sniffed.encoding)) throw new Error(`${basename(file)} is encoded as ${sniffed.encoding}; save it as UTF-8 to load it.`);
-    let encoding = saved?.encoding ?? sniffed.encoding;
-    let format: FullFormat = saved && sameTarget(saved.definition.target, table.target) ? fullFormat(saved.definition.format) : sniffed.format;
-    let loadOptions = { empty_target: false, max_ignored_rows: 0, ...(saved && sameTarget(saved.definition.target, table.target) ? saved.definition.load_options : {}) };
-    const definition = (): LoadDefinition => ({ target: table.target, format: { ...format }, load_options: { ...loadOptions }, advanced_options: { max_reported_parsing_errors: 100 } });
-
-    type Action = 'load' | 'save' | 'mode' | 'maxIgnored' | 'separator' | 'header' | 'enclosing' | 'type' | 'nullValue' | 'flexible' | 'dates' | 'booleans' | 'encoding' | 'trailing' | 'none';
-    type Item = vscode.QuickPickItem & { action: Action };
+    const reuse = saved && sameTarget(saved.definition.target, table.target);
+    const draft: Draft = {
+      encoding: saved?.encoding ?? sniffed.encoding,
+      format: reuse ? fullFormat(saved.definition.format) : sniffed.format,
+      loadOptions: { empty_target: false, max_ignored_rows: 0, ...(reuse ? saved.definition.load_options : {}) },
+    };
+    const definition = (): LoadDefinition => ({ target: table.target, format: { ...draft.format }, load_options: { ...draft.loadOptions }, advanced_options: { max_reported_parsing_errors: 100 } });
     for (;;) {
-      const text = new TextDecoder(encoding).decode(completeRecords(sniffed.bom ? sample.subarray(3) : sample, format.type === 'csv' ? format.enclosing_character : '', complete));
-      let rows: (string | null)[][] = [];
-      let parseError: string | undefined;
-      try {
-        rows = parseRows(text, format, 21);
-      } catch (e) {
-        parseError = errorMessage(e);
-      }
-      const header = format.has_header_row ? rows.shift()?.map((v) => v ?? '') : undefined;
-      const preview = previewRows(rows.slice(0, 20), header, table.columns, format);
-      const mode = loadOptions.empty_target ? 'Replace' : 'Append';
-      const items: Item[] = [
-        {
-          label: `$(cloud-upload) Load into ${targetText(table.target)}`,
-          description: `${mode === 'Replace' ? 'replace all rows' : 'append'} · max ignored rows ${loadOptions.max_ignored_rows}`,
-          detail: preview.badRows ? `$(warning) ${preview.badRows} of the ${preview.rows.length} previewed rows will be refused` : undefined,
-          action: 'load',
-        },
-        { label: '', kind: vscode.QuickPickItemKind.Separator, action: 'none' },
-        { label: `Mode: ${mode}`, description: mode === 'Replace' ? 'the table is emptied first (empty_target)' : 'rows are added to the table', action: 'mode' },
-        { label: `Max ignored rows: ${loadOptions.max_ignored_rows}`, description: 'more bad rows than this abort the load', action: 'maxIgnored' },
-        { label: `Format: ${format.type}`, description: format.type === 'csv' ? 'fields may be enclosed' : 'escape character and null marker', action: 'type' },
-        { label: `Separator: ${describeSeparator(format.field_separator)}`, action: 'separator' },
-        { label: `Header row: ${format.has_header_row ? 'yes' : 'no'}`, description: header ? header.join(', ').slice(0, 120) : undefined, action: 'header' },
-        format.type === 'csv'
-          ? { label: `Enclosing character: ${format.enclosing_character || '(none)'}`, action: 'enclosing' }
-          : { label: `Null marker: ${format.null_value === '' ? '(empty field)' : format.null_value}`, description: format.escape_character ? `escape ${format.escape_character}` : undefined, action: 'nullValue' },
-        {
-          label: `Dates: ${format.date_time.converted_to_epoch && format.type === 'csv' ? 'epoch seconds' : `${format.date_time.date_format} · ${format.date_time.date_time_format}`}`,
-          description: `times ${format.date_time.time_format}`,
-          action: 'dates',
-        },
-        { label: `Booleans: ${format.boolean.use_bit_values ? '0x1 / 0x0' : `${format.boolean.true_format} / ${format.boolean.false_format}`}`, action: 'booleans' },
-        { label: `Flexible: ${format.flexible ? 'on' : 'off'}`, description: format.flexible ? 'extra fields dropped, missing ones null' : 'rows must match the table exactly', action: 'flexible' },
-        { label: `Trailing separator: ${format.trailing_field_separator ? 'yes' : 'no'}`, action: 'trailing' },
-        { label: `Encoding: ${encoding}${sniffed.bom ? ' (with BOM, not sent)' : ''}`, action: 'encoding' },
-        { label: `$(save) Save as ${basename(savedDefinitionPath(file))}`, description: 'reused by Load Again', action: 'save' },
-        { label: 'Preview', kind: vscode.QuickPickItemKind.Separator, action: 'none' },
-      ];
-      if (parseError) items.push({ label: `$(error) The file does not parse with this format: ${parseError}`, action: 'none' });
-      if (preview.columnCount) items.push({ label: `$(warning) Column count: ${preview.columnCount}`, action: 'none' });
-      for (const m of preview.headerMismatches) items.push({ label: `$(info) ${m}`, action: 'none' });
-      if (table.columns.length) items.push({ label: table.columns.map((c) => `${c.name}:${c.dataType}`).join(' | '), description: 'target columns', action: 'none' });
-      for (const r of preview.rows) {
-        items.push({
-          label: `${r.problems.length ? '$(warning)' : '$(check)'} ${r.cells.map((c) => (c === null ? '∅' : c.replace(/\s+/g, ' '))).join(' | ')}`.slice(0, 300),
-          description: `record ${r.record}`,
-          detail: r.problems.length ? r.problems.join('; ') : undefined,
-          action: 'none',
-        });
-      }
-      const pick = await vscode.window.showQuickPick(items, {
-        title: `TSQ: Load ${basename(file)} — ${formatSummary(format, encoding)}`,
+      const pick = await vscode.window.showQuickPick(reviewItems(file, table, draft, sniffed, sample, complete), {
+        title: `TSQ: Load ${basename(file)} — ${formatSummary(draft.format, draft.encoding)}`,
         placeHolder: 'Press Enter to load, or pick a field to change it',
         matchOnDescription: false,
         ignoreFocusOut: true,
       });
       if (!pick) return undefined;
-      const ask = (prompt: string, value: string, validate?: (v: string) => string | undefined) => vscode.window.showInputBox({ title: `TSQ: ${prompt}`, value, validateInput: validate, ignoreFocusOut: true });
-      const yesNo = async (title: string, current: boolean) => (await vscode.window.showQuickPick(['yes', 'no'], { title: `TSQ: ${title}`, placeHolder: current ? 'yes' : 'no' })) ?? (current ? 'yes' : 'no');
-      switch (pick.action) {
-        case 'load':
-          if (loadOptions.empty_target) {
-            const ok = await vscode.window.showWarningMessage(
-              `Replace every row of ${targetText(table.target)} with the rows of ${basename(file)}?`,
-              { modal: true, detail: 'The table is emptied first (empty_target). If the load fails or is cancelled, the table stays as it is.' },
-              'Replace',
-            );
-            if (ok !== 'Replace') continue;
-          }
-          this.log.info(`Load CSV: ${formatSummary(format, encoding)}; ${loadOptions.empty_target ? 'replace' : 'append'}, max_ignored_rows ${loadOptions.max_ignored_rows}`);
-          return { definition: definition(), encoding };
-        case 'save': {
-          const path = savedDefinitionPath(file);
-          await writeFile(path, `${JSON.stringify(toSaved(definition(), encoding), null, 2)}\n`);
-          this.log.info(`Load CSV: saved ${path}`);
-          void vscode.window.showInformationMessage(`Saved the load definition as ${basename(path)}; Load Again reuses it.`);
-          break;
-        }
-        case 'mode':
-          loadOptions = { ...loadOptions, empty_target: !loadOptions.empty_target };
-          break;
-        case 'maxIgnored': {
-          const v = await ask('Most rows that may be ignored (max_ignored_rows)', String(loadOptions.max_ignored_rows), (s) => (/^\d+$/.test(s.trim()) ? undefined : 'A whole number ≥ 0'));
-          if (v !== undefined) loadOptions = { ...loadOptions, max_ignored_rows: Number(v.trim()) };
-          break;
-        }
-        case 'type': {
-          const v = await vscode.window.showQuickPick(['csv', 'delimited'], { title: 'TSQ: Format type (seed 2.2)' });
-          if (v) format = { ...format, type: v as 'csv' | 'delimited' };
-          break;
-        }
-        case 'separator': {
-          const v = await ask('Field separator (one character; \\t for tab)', format.field_separator === '\t' ? '\\t' : format.field_separator, (s) => (unescapeChar(s).length === 1 ? undefined : 'One character'));
-          if (v !== undefined) format = { ...format, field_separator: unescapeChar(v) };
-          break;
-        }
-        case 'header':
-          format = { ...format, has_header_row: (await yesNo('Is the first row a header?', format.has_header_row)) === 'yes' };
-          break;
-        case 'enclosing': {
-          const v = await ask('Enclosing character (empty for none)', format.enclosing_character, (s) => (s.length <= 1 ? undefined : 'One character or empty'));
-          if (v !== undefined) format = { ...format, enclosing_character: v };
-          break;
-        }
-        case 'nullValue': {
-          const v = await ask('Null marker (a field equal to it is null; delimited only)', format.null_value);
-          if (v === undefined) break;
-          const e = await ask('Escape character (empty for none; delimited only)', format.escape_character, (s) => (s.length <= 1 ? undefined : 'One character or empty'));
-          format = { ...format, null_value: v, escape_character: e ?? format.escape_character };
-          break;
-        }
-        case 'dates': {
-          const epoch = await vscode.window.showQuickPick(['formatted text', 'epoch seconds'], { title: 'TSQ: Dates in the file are…', placeHolder: format.date_time.converted_to_epoch ? 'epoch seconds' : 'formatted text' });
-          if (!epoch) break;
-          if (epoch === 'epoch seconds') {
-            format = { ...format, date_time: { ...format.date_time, converted_to_epoch: true } };
-            break;
-          }
-          const d = await ask('Date format (strptime, e.g. %Y-%m-%d)', format.date_time.date_format);
-          const dt = d === undefined ? undefined : await ask('Date-time format (strptime, e.g. %Y-%m-%d %H:%M:%S)', format.date_time.date_time_format);
-          const t = dt === undefined ? undefined : await ask('Time format (strptime, e.g. %H:%M:%S)', format.date_time.time_format);
-          if (t !== undefined) format = { ...format, date_time: { ...format.date_time, converted_to_epoch: false, date_format: d!, date_time_format: dt!, time_format: t } };
-          break;
-        }
-        case 'booleans': {
-          const bits = await vscode.window.showQuickPick(['true/false texts', 'bit values 0x1/0x0'], { title: 'TSQ: Booleans in the file are…' });
-          if (!bits) break;
-          if (bits.startsWith('bit')) {
-            format = { ...format, boolean: { ...format.boolean, use_bit_values: true } };
-            break;
-          }
-          const tf = await ask('Text meaning true', format.boolean.true_format);
-          const ff = tf === undefined ? undefined : await ask('Text meaning false', format.boolean.false_format);
-          if (ff !== undefined) format = { ...format, boolean: { use_bit_values: false, true_format: tf!, false_format: ff } };
-          break;
-        }
-        case 'flexible':
-          format = { ...format, flexible: !format.flexible };
-          break;
-        case 'trailing':
-          format = { ...format, trailing_field_separator: !format.trailing_field_separator };
-          break;
-        case 'encoding': {
-          const v = await ask('Encoding of the file (utf-8, windows-1252, iso-8859-15, shift_jis, …)', encoding, (s) => {
-            try {
-              const e = new TextDecoder(s.trim()).encoding;
-              return isSupportedEncoding(e) ? undefined : `${e} cannot be loaded: save the file as UTF-8`;
-            } catch {
-              return 'Not an encoding name';
-            }
-          });
-          if (v !== undefined) encoding = new TextDecoder(v.trim()).encoding;
-          break;
-        }
-        default:
-          break;
+      if (pick.action === 'load') {
+        if (draft.loadOptions.empty_target && !(await this.confirmedReplace(definition(), file, false))) continue;
+        this.log.info(`Load CSV: ${formatSummary(draft.format, draft.encoding)}; ${draft.loadOptions.empty_target ? 'replace' : 'append'}, max_ignored_rows ${draft.loadOptions.max_ignored_rows}`);
+        return { definition: definition(), encoding: draft.encoding };
       }
+      if (pick.action === 'save') {
+        const path = savedDefinitionPath(file);
+        await writeFile(path, `${JSON.stringify(toSaved(definition(), draft.encoding), null, 2)}\n`);
+        this.log.info(`Load CSV: saved ${path}`);
+        void vscode.window.showInformationMessage(`Saved the load definition as ${basename(path)}; Load Again reuses it.`);
+        continue;
+      }
+      await changeField(pick.action, draft);
     }
   }
 
@@ -446,7 +314,9 @@ class CsvLoader {
         },
       );
       cycles.set(result.cycleId, { client, file, parsingErrors: result.status.parsingErrors });
-      const text = `Loaded ${result.rowsWritten.toLocaleString('en-US')} rows into ${table}${result.ignoredRows ? `; ${result.ignoredRows.toLocaleString('en-US')} rows were ignored` : ''} (cycle ${result.cycleId}).`;
+      const bad = result.invalidUtf8;
+      const encodingNote = bad ? ` ${bad.count} byte${bad.count === 1 ? ' was' : 's were'} not UTF-8 (first 0x${bad.firstByte.toString(16).toUpperCase()} at byte ${bad.firstOffset}): their records are among the bad records.` : '';
+      const text = `Loaded ${result.rowsWritten.toLocaleString('en-US')} rows into ${table}${result.ignoredRows ? `; ${result.ignoredRows.toLocaleString('en-US')} rows were ignored` : ''} (cycle ${result.cycleId}).${encodingNote}`;
       this.log.info(`Load CSV: ${text}`);
       const actions = result.ignoredRows ? ['Show Bad Records', 'Show Log'] : ['Show Log'];
       void vscode.window.showInformationMessage(text, ...actions).then((c) => this.onAction(c, result.cycleId));
@@ -455,18 +325,19 @@ class CsvLoader {
       const err = e instanceof LoadError ? e : new LoadError('unknown', errorMessage(e), false, cycleId);
       if (err.cycleId) cycles.set(err.cycleId, { client, file, parsingErrors: err.status?.parsingErrors });
       this.log.error(`Load CSV: ${err.message}`);
-      const actions = err.status?.ignoredRowCount ? ['Show Bad Records', 'Show Log'] : ['Show Log'];
+      if (err.kind === 'unknown' && err.cycleId) lastUnknownCycle = err.cycleId;
+      const actions = [...(err.status?.ignoredRowCount ? ['Show Bad Records'] : []), ...(err.kind === 'unknown' && err.cycleId ? ['Check Load Status'] : []), 'Show Log'];
       const show = err.kind === 'cancelled' ? vscode.window.showInformationMessage : vscode.window.showErrorMessage;
       void show(err.message, ...actions).then((c) => this.onAction(c, err.cycleId));
       return undefined;
     }
   }
 
-  /** Asks before a replace (Load Again; the interactive flow asks when Load is picked). */
-  private async confirmedReplace(definition: LoadDefinition, file: string): Promise<boolean> {
+  /** Asks before a replace (Load Again with a saved definition; the interactive flow when Load is picked). */
+  private async confirmedReplace(definition: LoadDefinition, file: string, saved = true): Promise<boolean> {
     const ok = await vscode.window.showWarningMessage(
       `Replace every row of ${targetText(definition.target)} with the rows of ${basename(file)}?`,
-      { modal: true, detail: 'The saved load definition empties the table first (empty_target). If the load fails or is cancelled, the table stays as it is.' },
+      { modal: true, detail: `${saved ? 'The saved load definition empties the table first' : 'The table is emptied first'} (empty_target). If the load fails or is cancelled, the table stays as it is.` },
       'Replace',
     );
     return ok === 'Replace';
@@ -475,6 +346,36 @@ class CsvLoader {
   private onAction(choice: string | undefined, cycleId: string | undefined): void {
     if (choice === 'Show Log') this.log.show();
     else if (choice === 'Show Bad Records' && cycleId) void showBadRecords(cycleId);
+    else if (choice === 'Check Load Status' && cycleId) void this.checkStatus(cycleId);
+  }
+
+  /**
+   * "TSQ: Check Load Status": asks for a cycle id (the last load whose outcome was unknown is offered)
+   * and says what that cycle did to its table, from the service's status (`checkCycle`).
+   */
+  async checkStatus(cycleId?: string): Promise<void> {
+    const id =
+      cycleId ??
+      (await vscode.window.showInputBox({
+        title: 'TSQ: Check Load Status',
+        prompt: 'The cycle id of a load (the TSQ log and the message of a load whose outcome was unknown name it)',
+        value: lastUnknownCycle ?? '',
+        ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() ? undefined : 'A cycle id'),
+      }))?.trim();
+    if (!id) return;
+    try {
+      const client = cycles.get(id)?.client ?? (await this.connections.getClient());
+      const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Reading the status of cycle ${id}` }, () => checkCycle(client, id, { log: (l) => this.log.info(`Check Load Status: ${l}`) }));
+      this.log.info(`Check Load Status: ${report.message}`);
+      if (report.status) cycles.set(id, { client, file: cycles.get(id)?.file ?? id, parsingErrors: report.status.parsingErrors });
+      const show = report.state === 'failed' || report.state === 'unknown' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+      const actions = report.status?.ignoredRowCount ? ['Show Bad Records', 'Show Log'] : ['Show Log'];
+      void show(`TSQ: ${report.message}`, ...actions).then((c) => this.onAction(c, id));
+    } catch (e) {
+      this.log.error(`Check Load Status: cycle ${id}: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(`TSQ: the status of cycle ${id} could not be read: ${errorMessage(e)}. Try again when the service can be reached.`, 'Show Log').then((c) => c && this.log.show());
+    }
   }
 }
 
@@ -555,4 +456,161 @@ function unescapeChar(s: string): string {
 
 function mb(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** The load definition being reviewed: what the review's fields change. */
+interface Draft {
+  format: FullFormat;
+  loadOptions: { empty_target: boolean; max_ignored_rows: number };
+  encoding: string;
+}
+
+type Action = 'load' | 'save' | 'mode' | 'maxIgnored' | 'separator' | 'header' | 'enclosing' | 'type' | 'nullValue' | 'flexible' | 'dates' | 'booleans' | 'encoding' | 'trailing' | 'none';
+type ReviewItem = vscode.QuickPickItem & { action: Action };
+
+/** The review quick pick: Load, every field of the definition, the sniffer's warnings, and the preview on the target's columns. */
+function reviewItems(file: string, table: TableChoice, draft: Draft, sniffed: SniffResult, sample: Buffer, complete: boolean): ReviewItem[] {
+  const { format, loadOptions, encoding } = draft;
+  const text = new TextDecoder(encoding).decode(completeRecords(sniffed.bom ? sample.subarray(3) : sample, format, complete));
+  let rows: (string | null)[][] = [];
+  let parseError: string | undefined;
+  try {
+    rows = parseRows(text, format, 21);
+  } catch (e) {
+    parseError = errorMessage(e);
+  }
+  const header = format.has_header_row ? rows.shift()?.map((v) => v ?? '') : undefined;
+  const preview = previewRows(rows.slice(0, 20), header, table.columns, format);
+  const mode = loadOptions.empty_target ? 'Replace' : 'Append';
+  const items: ReviewItem[] = [
+    {
+      label: `$(cloud-upload) Load into ${targetText(table.target)}`,
+      description: `${mode === 'Replace' ? 'replace all rows' : 'append'} · max ignored rows ${loadOptions.max_ignored_rows}`,
+      detail: preview.badRows ? `$(warning) ${preview.badRows} of the ${preview.rows.length} previewed rows will be refused` : undefined,
+      action: 'load',
+    },
+    ...(encoding === sniffed.encoding ? sniffed.warnings : []).map((w): ReviewItem => ({ label: `$(warning) ${w}`, action: 'encoding' })),
+    { label: '', kind: vscode.QuickPickItemKind.Separator, action: 'none' },
+    { label: `Mode: ${mode}`, description: mode === 'Replace' ? 'the table is emptied first (empty_target)' : 'rows are added to the table', action: 'mode' },
+    { label: `Max ignored rows: ${loadOptions.max_ignored_rows}`, description: 'more bad rows than this abort the load', action: 'maxIgnored' },
+    { label: `Format: ${format.type}`, description: format.type === 'csv' ? 'fields may be enclosed' : 'escape character and null marker', action: 'type' },
+    { label: `Separator: ${describeSeparator(format.field_separator)}`, action: 'separator' },
+    { label: `Header row: ${format.has_header_row ? 'yes' : 'no'}`, description: header ? header.join(', ').slice(0, 120) : undefined, action: 'header' },
+    format.type === 'csv'
+      ? { label: `Enclosing character: ${format.enclosing_character || '(none)'}`, action: 'enclosing' }
+      : { label: `Null marker: ${format.null_value === '' ? '(empty field)' : format.null_value}`, description: format.escape_character ? `escape ${format.escape_character}` : undefined, action: 'nullValue' },
+    {
+      label: `Dates: ${format.date_time.converted_to_epoch && format.type === 'csv' ? 'epoch seconds' : `${format.date_time.date_format} · ${format.date_time.date_time_format}`}`,
+      description: `times ${format.date_time.time_format}`,
+      action: 'dates',
+    },
+    { label: `Booleans: ${format.boolean.use_bit_values ? '0x1 / 0x0' : `${format.boolean.true_format} / ${format.boolean.false_format}`}`, action: 'booleans' },
+    { label: `Flexible: ${format.flexible ? 'on' : 'off'}`, description: format.flexible ? 'extra fields dropped, missing ones null' : 'rows must match the table exactly', action: 'flexible' },
+    { label: `Trailing separator: ${format.trailing_field_separator ? 'yes' : 'no'}`, action: 'trailing' },
+    { label: `Encoding: ${encoding}${sniffed.bom ? ' (with BOM, not sent)' : ''}`, description: encoding === sniffed.encoding ? sniffed.encodingReason : 'chosen by you', action: 'encoding' },
+    { label: `$(save) Save as ${basename(savedDefinitionPath(file))}`, description: 'reused by Load Again', action: 'save' },
+    { label: 'Preview', kind: vscode.QuickPickItemKind.Separator, action: 'none' },
+  ];
+  if (parseError) items.push({ label: `$(error) The file does not parse with this format: ${parseError}`, action: 'none' });
+  if (preview.columnCount) items.push({ label: `$(warning) Column count: ${preview.columnCount}`, action: 'none' });
+  for (const m of preview.headerMismatches) items.push({ label: `$(info) ${m}`, action: 'none' });
+  if (table.columns.length) items.push({ label: table.columns.map((c) => `${c.name}:${c.dataType}`).join(' | '), description: 'target columns', action: 'none' });
+  for (const r of preview.rows) {
+    items.push({
+      label: `${r.problems.length ? '$(warning)' : '$(check)'} ${r.cells.map((c) => (c === null ? '∅' : c.replace(/\s+/g, ' '))).join(' | ')}`.slice(0, 300),
+      description: `record ${r.record}`,
+      detail: r.problems.length ? r.problems.join('; ') : undefined,
+      action: 'none',
+    });
+  }
+  return items;
+}
+
+/** Asks for the new value of one field of the review and writes it into `draft` (unchanged when the prompt is dismissed). */
+async function changeField(action: Action, draft: Draft): Promise<void> {
+  const { format } = draft;
+  const ask = (prompt: string, value: string, validate?: (v: string) => string | undefined) => vscode.window.showInputBox({ title: `TSQ: ${prompt}`, value, validateInput: validate, ignoreFocusOut: true });
+  const yesNo = async (title: string, current: boolean) => (await vscode.window.showQuickPick(['yes', 'no'], { title: `TSQ: ${title}`, placeHolder: current ? 'yes' : 'no' })) ?? (current ? 'yes' : 'no');
+  switch (action) {
+    case 'mode':
+      draft.loadOptions = { ...draft.loadOptions, empty_target: !draft.loadOptions.empty_target };
+      break;
+    case 'maxIgnored': {
+      const v = await ask('Most rows that may be ignored (max_ignored_rows)', String(draft.loadOptions.max_ignored_rows), (s) => (/^\d+$/.test(s.trim()) ? undefined : 'A whole number ≥ 0'));
+      if (v !== undefined) draft.loadOptions = { ...draft.loadOptions, max_ignored_rows: Number(v.trim()) };
+      break;
+    }
+    case 'type': {
+      const v = await vscode.window.showQuickPick(['csv', 'delimited'], { title: 'TSQ: Format type' });
+      if (v) draft.format = { ...format, type: v as 'csv' | 'delimited' };
+      break;
+    }
+    case 'separator': {
+      const v = await ask('Field separator (one character; \\t for tab)', format.field_separator === '\t' ? '\\t' : format.field_separator, (s) => (unescapeChar(s).length === 1 ? undefined : 'One character'));
+      if (v !== undefined) draft.format = { ...format, field_separator: unescapeChar(v) };
+      break;
+    }
+    case 'header':
+      draft.format = { ...format, has_header_row: (await yesNo('Is the first row a header?', format.has_header_row)) === 'yes' };
+      break;
+    case 'enclosing': {
+      const v = await ask('Enclosing character (empty for none)', format.enclosing_character, (s) => (s.length <= 1 ? undefined : 'One character or empty'));
+      if (v !== undefined) draft.format = { ...format, enclosing_character: v };
+      break;
+    }
+    case 'nullValue': {
+      const v = await ask('Null marker (a field equal to it is null; delimited only)', format.null_value);
+      if (v === undefined) break;
+      const e = await ask('Escape character (empty for none; delimited only)', format.escape_character, (s) => (s.length <= 1 ? undefined : 'One character or empty'));
+      draft.format = { ...format, null_value: v, escape_character: e ?? format.escape_character };
+      break;
+    }
+    case 'dates':
+      draft.format = await askDates(format, ask);
+      break;
+    case 'booleans': {
+      const bits = await vscode.window.showQuickPick(['true/false texts', 'bit values 0x1/0x0'], { title: 'TSQ: Booleans in the file are…' });
+      if (!bits) break;
+      if (bits.startsWith('bit')) {
+        draft.format = { ...format, boolean: { ...format.boolean, use_bit_values: true } };
+        break;
+      }
+      const tf = await ask('Text meaning true', format.boolean.true_format);
+      const ff = tf === undefined ? undefined : await ask('Text meaning false', format.boolean.false_format);
+      if (ff !== undefined) draft.format = { ...format, boolean: { use_bit_values: false, true_format: tf!, false_format: ff } };
+      break;
+    }
+    case 'flexible':
+      draft.format = { ...format, flexible: !format.flexible };
+      break;
+    case 'trailing':
+      draft.format = { ...format, trailing_field_separator: !format.trailing_field_separator };
+      break;
+    case 'encoding': {
+      const v = await ask('Encoding of the file (utf-8, windows-1252, iso-8859-15, shift_jis, …)', draft.encoding, (s) => {
+        try {
+          const e = new TextDecoder(s.trim()).encoding;
+          return isSupportedEncoding(e) ? undefined : `${e} cannot be loaded: save the file as UTF-8`;
+        } catch {
+          return 'Not an encoding name';
+        }
+      });
+      if (v !== undefined) draft.encoding = new TextDecoder(v.trim()).encoding;
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+/** Asks how dates are written: epoch seconds, or the three strptime formats. */
+async function askDates(format: FullFormat, ask: (prompt: string, value: string) => Thenable<string | undefined>): Promise<FullFormat> {
+  const epoch = await vscode.window.showQuickPick(['formatted text', 'epoch seconds'], { title: 'TSQ: Dates in the file are…', placeHolder: format.date_time.converted_to_epoch ? 'epoch seconds' : 'formatted text' });
+  if (!epoch) return format;
+  if (epoch === 'epoch seconds') return { ...format, date_time: { ...format.date_time, converted_to_epoch: true } };
+  const d = await ask('Date format (strptime, e.g. %Y-%m-%d)', format.date_time.date_format);
+  const dt = d === undefined ? undefined : await ask('Date-time format (strptime, e.g. %Y-%m-%d %H:%M:%S)', format.date_time.date_time_format);
+  const t = dt === undefined ? undefined : await ask('Time format (strptime, e.g. %H:%M:%S)', format.date_time.time_format);
+  if (t === undefined) return format;
+  return { ...format, date_time: { ...format.date_time, converted_to_epoch: false, date_format: d!, date_time_format: dt!, time_format: t } };
 }

@@ -23,7 +23,7 @@ import { errorMessage } from '../service';
 import { QueriesRequest, type DocumentQuery } from '../../../common/src/protocol';
 import type { Column } from '../../../common/src/model';
 import type { ObjectNode } from '../tree/nodes';
-import { copyAsText, writeAnswer } from '../../../common/src/results/export';
+import { copyAsText, writeAnswer, type CsvOptions } from '../../../common/src/results/export';
 import type { WebviewMessage, WebviewProbe } from '../../../common/src/results/messages';
 import { ResultsPanel, RESULTS_VIEW_TYPE, type TabData } from './panel';
 import { describeColumns, selectionQueryText, type CellValue } from '../../../common/src/results/shape';
@@ -140,7 +140,7 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
         await exportTab(p, m.tabId, m.format);
         return;
       case 'copy': {
-        const text = copyAsText(m.format, m.columns, m.rows);
+        const text = copyAsText(m.format, m.columns, m.rows, csvOptions());
         await vscode.env.clipboard.writeText(text);
         vscode.window.setStatusBarMessage(`TSQ: copied ${m.rows.length === 1 && m.columns.length === 1 ? 'a cell' : `${m.rows.length} row(s)`} as ${m.format.toUpperCase()}`, 3000);
         return;
@@ -182,7 +182,7 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
       if (!target) return undefined;
     }
     try {
-      const rows = await writeAnswer(target.fsPath, format, tab.columnNames, tab.pages);
+      const rows = await writeAnswer(target.fsPath, format, tab.columnNames, tab.pages, csvOptions());
       log.info(`Exported ${rows} rows of "${tab.title}" to ${target.fsPath}`);
       if (!path) void vscode.window.showInformationMessage(`TSQ: exported ${rows.toLocaleString('en-US')} rows to ${target.fsPath}${tab.done ? '' : ' (the answer was still loading: only the rows fetched so far)'}`);
       return { file: target.fsPath, rows };
@@ -522,4 +522,9 @@ export function registerResults(context: vscode.ExtensionContext, deps: ResultsD
       },
     }),
   );
+}
+
+/** CSV/TSV output options from the settings: `tsq.results.csvInjectionProtection` (user settings only, default on). */
+function csvOptions(): CsvOptions {
+  return { csvInjectionProtection: vscode.workspace.getConfiguration('tsq').get<boolean>('results.csvInjectionProtection', true) };
 }

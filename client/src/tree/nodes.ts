@@ -6,7 +6,7 @@
  */
 import type { Column } from '../../../common/src/model';
 import type { Catalog } from '../catalog';
-import type { HeaderCategory, HeaderSort, MetadataType, ObjectHeader, Principal, ServiceApi } from '../service';
+import type { HeaderCategory, HeaderSort, MetadataType, ObjectHeader, Principal, ServiceApi, VizHeader } from '../service';
 import type { PageFetcher } from './paging';
 
 /** A folder of the Data Sources root: a set of LOGICAL_TABLE subtypes (seed 4.2; field notes 3.1). */
@@ -32,7 +32,7 @@ export type ObjectNode =
   | { kind: 'principalGroup'; key: string; principalKind: 'USER' | 'GROUP'; label: string }
   | { kind: 'object'; key: string; type: MetadataType; subtype?: string; header: ObjectHeader }
   | { kind: 'column'; key: string; column: Column; dataSourceId: string }
-  | { kind: 'viz'; key: string; header: ObjectHeader; parentId: string; parentType: MetadataType }
+  | { kind: 'viz'; key: string; header: VizHeader; parentId: string; parentType: MetadataType }
   | { kind: 'principal'; key: string; principal: Principal };
 
 /** The roots, in order; Users & Groups only for administrators (`user/list` answered). */

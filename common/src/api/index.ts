@@ -1,12 +1,12 @@
 /**
- * `AnalyticsServiceClient`: the typed HTTP client of the Analytics Service (both APIs of the seed), for
+ * `AnalyticsServiceClient`: the typed HTTP client of the Analytics Service (both APIs of docs/service-interface.md), for
  * the extension, the tests, the benchmarks and the demo. Free of `vscode`.
  *
  * ```ts
  * const client = new AnalyticsServiceClient({ url: 'https://host', loadUrl: 'https://host:8442', username, getPassword });
  * const headers = await client.listObjectHeaders({ type: 'LOGICAL_TABLE', subtypes: ['WORKSHEET'] }, { signal });
  * const result = await client.searchData({ queryString: '[origin] [delay]', dataSourceGuid: id }, { signal });
- * const status = await client.loadCsv({ target: { database: 'demo', table: 'flights' } }, fs.createReadStream(file));
+ * const result = await client.loadCsv({ target: { database: 'demo', table: 'flights' } }, 'flights.csv');
  * await client.close();
  * ```
  *
@@ -31,20 +31,19 @@ import {
   type SearchDataResult,
   type VizHeader,
 } from './publicApi';
-import { ChunkSourceError, LoadApi, type LoadDefinition, type LoadStatus, type PollOptions, type StartLoadResult, type UploadOptions } from './loadApi';
-import { splitCsvChunks } from './chunks';
+import { LoadApi, type LoadDefinition, type LoadStatus, type PollOptions, type StartLoadResult, type UploadOptions } from './loadApi';
+import { runLoad, type LoadInput, type LoadResult, type RunLoadOptions } from '../load/pipeline';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue } from './session';
 export * from './publicApi';
 export * from './loadApi';
-export { splitCsvChunks } from './chunks';
 
 /** Options of `AnalyticsServiceClient`. Give exactly one of `password` and `getPassword`. */
 export interface AnalyticsServiceClientOptions {
   /** Base URL of the service, e.g. `https://analytics.example.com` (the public API lives under `/callosum/v1/tspublic/v1`). */
   url: string;
-  /** Base URL of the data-load API when it has its own port (a real cluster: port 8442, field notes 4.1); default `url`. */
+  /** Base URL of the data-load API when it has its own port (a real cluster: port 8442, docs/service-notes.md §4.1); default `url`. */
   loadUrl?: string;
   username: string;
   /** The password; prefer `getPassword` so that it is read from a secret store only when a login needs it. */
@@ -57,7 +56,7 @@ export interface AnalyticsServiceClientOptions {
   ca?: string | Buffer;
   /** Verify TLS certificates (default true). */
   rejectUnauthorized?: boolean;
-  /** Keep load calls on `loadUrl` even when StartLoad names another node (clusters behind an external load balancer; field notes 4.4). */
+  /** Keep load calls on `loadUrl` even when StartLoad names another node (clusters behind an external load balancer; docs/service-notes.md §4.4). */
   ignoreNodeRedirect?: boolean;
   /** Called after every HTTP exchange with its method, path, status and time (no secrets). */
   onRequest?: (info: RequestLogInfo) => void;
@@ -65,28 +64,22 @@ export interface AnalyticsServiceClientOptions {
   dispatcher?: Dispatcher;
 }
 
-/** Options of `loadCsv`. */
-export interface LoadCsvOptions extends PollOptions {
-  /** Bytes per uploaded chunk (cut at a record boundary after this many bytes); default 64 MiB. */
-  chunkBytes?: number;
-  /** Called after each chunk with the bytes uploaded so far. */
-  onProgress?: (p: { chunks: number; bytes: number }) => void;
+/** Options of `loadCsv`: those of the load pipeline (`runLoad`, common/src/load/pipeline.ts), plus the polling names of `PollOptions`. */
+export interface LoadCsvOptions extends RunLoadOptions {
+  /** Same as `pollIntervalMs`. */
+  intervalMs?: number;
+  /** Same as `maxPollIntervalMs`. */
+  maxIntervalMs?: number;
 }
 
-/** The result of `loadCsv`: the cycle, the final status, and what was uploaded. */
-export interface LoadCsvResult {
-  cycleId: string;
-  status: LoadStatus;
-  chunks: number;
-  /** Bytes of CSV uploaded (without multipart envelopes). */
-  bytes: number;
-}
+/** The result of `loadCsv`: the cycle, its final status, and what was uploaded (`LoadResult` of the pipeline). */
+export type LoadCsvResult = LoadResult;
 
 /** The facade over both APIs of the Analytics Service, with one session per origin. */
 export class AnalyticsServiceClient {
-  /** The public API (seed 4.2) on `url`. */
+  /** The public API (docs/service-interface.md §4.2) on `url`. */
   readonly public: PublicApi;
-  /** The data-load API (seed 4.1) on `loadUrl`. */
+  /** The data-load API (docs/service-interface.md §4.1) on `loadUrl`. */
   readonly load: LoadApi;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
@@ -139,7 +132,7 @@ export class AnalyticsServiceClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  // ---- public API (seed 4.2) ----
+  // ---- public API (docs/service-interface.md §4.2) ----
 
   /** See `PublicApi.listObjectHeaders`. */
   listObjectHeaders(params: ListObjectHeadersParams = {}, opts?: CallOptions): Promise<ObjectHeader[]> {
@@ -200,7 +193,7 @@ export class AnalyticsServiceClient {
     return this.public.refreshView(id, opts);
   }
 
-  // ---- data-load API (seed 4.1) ----
+  // ---- data-load API (docs/service-interface.md §4.1) ----
 
   /** `ping` of the load API. */
   ping(opts?: CallOptions): Promise<string> {
@@ -240,52 +233,21 @@ export class AnalyticsServiceClient {
   }
 
   /**
-   * One whole load: StartLoad, the source cut into chunks of about `chunkBytes` at record boundaries
-   * (a header row, when `format.has_header_row`, is repeated at the head of every chunk), each chunk
-   * uploaded as it is read (never more than one read buffer held), CommitLoad, then `pollLoadStatus`.
-   * When anything before the commit fails or `signal` aborts, the cycle is aborted (AbortLoad) so that
-   * the table is unchanged, and the error is rethrown.
-   * @throws the first error: ServiceError subclasses, ChunkSourceError when reading `source` fails, LoadFailedError from polling.
+   * One whole load through the load pipeline (`runLoad`, common/src/load/pipeline.ts): StartLoad, the
+   * source cut into chunks at record boundaries (the rules the service shares, `recordBoundary.ts`),
+   * each chunk uploaded (the header row repeated at its head), CommitLoad, then the status polled to its
+   * end. Anything failing before the commit aborts the cycle, so the table is unchanged.
+   * `source`: a file path (preferred: chunks are read again from it after a 401), bytes, or a stream
+   * (each planned chunk is kept in memory until it was uploaded).
+   * @throws LoadError (common/src/load/pipeline.ts) for every failure, saying what it means for the table.
    */
-  async loadCsv(definition: LoadDefinition, source: Readable | AsyncIterable<Uint8Array>, opts: LoadCsvOptions = {}): Promise<LoadCsvResult> {
-    const { cycleId } = await this.load.startLoad(definition, opts);
-    let chunks = 0;
-    let bytes = 0;
-    try {
-      const enclosing = definition.format?.enclosing_character ?? '"';
-      const quoted = (definition.format?.type ?? 'csv').toLowerCase() === 'csv' && enclosing.length === 1 ? enclosing : undefined;
-      // a failing source is reported as such (not as a broken connection), wherever the read happens
-      const guarded = (async function* () {
-        try {
-          for await (const b of source) yield b;
-        } catch (e) {
-          throw e instanceof ChunkSourceError ? e : new ChunkSourceError(cycleId, e);
-        }
-      })();
-      for await (const chunk of splitCsvChunks(guarded, { chunkBytes: opts.chunkBytes ?? 64 * 1024 * 1024, headerRow: definition.format?.has_header_row ?? false, quote: quoted })) {
-        let n = 0;
-        const counted = (async function* () {
-          for await (const b of chunk) {
-            n += b.length;
-            yield b;
-          }
-        })();
-        await this.load.uploadChunk(cycleId, counted, { signal: opts.signal });
-        chunks++;
-        bytes += n;
-        opts.onProgress?.({ chunks, bytes });
-      }
-      await this.load.commit(cycleId, opts);
-    } catch (e) {
-      try {
-        await this.load.abort(cycleId, { signal: AbortSignal.timeout(10_000) });
-      } catch {
-        // the original error matters more
-      }
-      throw e;
-    }
-    const status = await this.load.pollLoadStatus(cycleId, opts);
-    return { cycleId, status, chunks, bytes };
+  loadCsv(definition: LoadDefinition, source: string | Buffer | Readable | AsyncIterable<Uint8Array>, opts: LoadCsvOptions = {}): Promise<LoadCsvResult> {
+    const input: LoadInput = typeof source === 'string' ? source : source instanceof Uint8Array ? { data: source } : { stream: source as AsyncIterable<Uint8Array> };
+    return runLoad(this, input, definition, {
+      ...opts,
+      pollIntervalMs: opts.pollIntervalMs ?? opts.intervalMs,
+      maxPollIntervalMs: opts.maxPollIntervalMs ?? opts.maxIntervalMs,
+    });
   }
 }
 

@@ -1,13 +1,13 @@
 /**
- * The data-load API of the Analytics Service (seed 4.1; field notes 4), one method per operation:
+ * The data-load API of the Analytics Service (docs/service-interface.md §4.1; docs/service-notes.md §4), one method per operation:
  * login, startLoad, uploadChunk, commit, abort, status, badRecords, inputSummary, ping, and
  * `pollLoadStatus`.
  *
- * node_address (field notes 4.4): StartLoad may name a node; the cycle's later calls (upload, commit,
+ * node_address (docs/service-notes.md §4.4): StartLoad may name a node; the cycle's later calls (upload, commit,
  * abort, status, bad records) go to that node, with a login on that node (the session cookie is per node).
  * An empty `{}` (or a missing one) keeps the original host. `inputSummary` stays on the original host.
  *
- * Retries: upload and commit are never re-sent (field notes 4.5: "re-sending a chunk could duplicate rows");
+ * Retries: upload and commit are never re-sent (docs/service-notes.md §4.5: "re-sending a chunk could duplicate rows");
  * status, bad records, input summary, abort and ping are re-sent once after a re-login on 401.
  */
 import { type Readable } from 'node:stream';
@@ -16,14 +16,14 @@ import type { HttpSession } from './session';
 import { ConnectionError, LoadFailedError, ServiceError } from './errors';
 import { toCount, type CallOptions } from './publicApi';
 
-/** The path prefix of the load API (seed 9). */
+/** The path prefix of the load API (docs/service-interface.md §9). */
 export const LOAD_PREFIX = '/ts_dataservice/v1';
 
-/** The load definition, the body of StartLoad (seed 2.2). Every member but the target is optional; defaults are the seed's. */
+/** The load definition, the body of StartLoad (docs/service-interface.md §2.2). Every member but the target is optional; defaults are those of docs/service-interface.md §2.2. */
 export interface LoadDefinition {
   target: {
     database: string;
-    /** Default: the destination's default schema (`engine_default_schema`, seed 2.2). */
+    /** Default: the destination's default schema (`engine_default_schema`, docs/service-interface.md §2.2). */
     schema?: string;
     table: string;
   };
@@ -68,7 +68,7 @@ export interface LoadDefinition {
   load_options?: {
     /** Default false (append); true drops the target's rows first. */
     empty_target?: boolean;
-    /** Default 0; a load ignoring more rows than this is aborted (seed 8). */
+    /** Default 0; a load ignoring more rows than this is aborted (docs/service-interface.md §8). */
     max_ignored_rows?: number;
   };
   advanced_options?: {
@@ -77,26 +77,26 @@ export interface LoadDefinition {
   };
 }
 
-/** A node named by StartLoad (seed 2.3). */
+/** A node named by StartLoad (docs/service-interface.md §2.3). */
 export interface NodeAddress {
   host: string;
   port: number;
 }
 
-/** StartLoad's result (seed 2.3). */
+/** StartLoad's result (docs/service-interface.md §2.3). */
 export interface StartLoadResult {
   cycleId: string;
-  /** The node the cycle's calls go to; undefined when the service sent `{}` or none (field notes 4.4). */
+  /** The node the cycle's calls go to; undefined when the service sent `{}` or none (docs/service-notes.md §4.4). */
   nodeAddress?: NodeAddress;
 }
 
 /**
- * The status of a cycle (field notes 4.3): the raw JSON plus its members with counts as numbers (the
+ * The status of a cycle (docs/service-notes.md §4.3): the raw JSON plus its members with counts as numbers (the
  * service may send int64 counts as strings). `status.code` is absent while the load is in progress.
  */
 export interface LoadStatus {
   cycleId: string;
-  /** e.g. `COMMITTING`, `DONE` (seed 3). */
+  /** e.g. `COMMITTING`, `DONE` (docs/service-interface.md §3). */
   internalStage?: string;
   /** `code` is `OK` or e.g. `LOAD_FAILED` with a `message`. */
   status: { code?: string; message?: string };
@@ -121,7 +121,7 @@ export interface PollOptions extends CallOptions {
 export interface UploadOptions extends CallOptions {
   /** File name of the form part (default `chunk-<n>.csv`). */
   filename?: string;
-  /** The chunk's number, sent as `X-ts-chunk-id` (field notes 4.2); counted per cycle when omitted. */
+  /** The chunk's number, sent as `X-ts-chunk-id` (docs/service-notes.md §4.2); counted per cycle when omitted. */
   chunkId?: number;
 }
 
@@ -142,7 +142,7 @@ function parseStatus(raw: Record<string, unknown>, cycleId: string): LoadStatus 
 }
 
 /**
- * Wraps a chunk as one multipart/form-data part named `file` (seed 4.1), streamed: preamble, the
+ * Wraps a chunk as one multipart/form-data part named `file` (docs/service-interface.md §4.1), streamed: preamble, the
  * data as it comes, epilogue. Nothing is buffered beyond the source's own chunks.
  */
 export async function* multipartBody(
@@ -195,7 +195,7 @@ export class LoadApi {
   /**
    * @param session the session on the load API's origin (`loadUrl`, else `url`).
    * @param makeSession makes a logged-out session for a redirected node's origin.
-   * @param ignoreNodeRedirect keep every call on the original origin (a cluster behind an external load balancer; field notes 4.4).
+   * @param ignoreNodeRedirect keep every call on the original origin (a cluster behind an external load balancer; docs/service-notes.md §4.4).
    */
   constructor(
     private readonly session: HttpSession,
@@ -204,7 +204,7 @@ export class LoadApi {
   ) {}
 
   /**
-   * `POST /public/session` with a JSON body `{ username, password }` (seed 4.1). Keeps the session cookie.
+   * `POST /public/session` with a JSON body `{ username, password }` (docs/service-interface.md §4.1). Keeps the session cookie.
    * @throws AuthenticationError on 401 (the password is never in the message).
    */
   static async login(session: HttpSession, username: string, password: string, signal?: AbortSignal): Promise<void> {
@@ -225,16 +225,16 @@ export class LoadApi {
     return this.cycleNode.get(cycleId) ?? this.session;
   }
 
-  /** `GET /public/ping` → the service's text (`Ping Received.`; field notes 4.1). */
+  /** `GET /public/ping` → the service's text (`Ping Received.`; docs/service-notes.md §4.1). */
   async ping(opts: CallOptions = {}): Promise<string> {
     const r = await this.session.call({ operation: 'ping', method: 'GET', path: `${LOAD_PREFIX}/public/ping`, repeatable: true, signal: opts.signal });
     return r.text;
   }
 
   /**
-   * StartLoad, `POST /public/loads` with the nested load definition (seed 2.2). The result's body is JSON
-   * sent as text/plain (seed 4.1). A non-empty `node_address` different from the load origin routes the
-   * cycle's later calls to that node (field notes 4.4). Not re-sent on 401 (it would start a second cycle).
+   * StartLoad, `POST /public/loads` with the nested load definition (docs/service-interface.md §2.2). The result's body is JSON
+   * sent as text/plain (docs/service-interface.md §4.1). A non-empty `node_address` different from the load origin routes the
+   * cycle's later calls to that node (docs/service-notes.md §4.4). Not re-sent on 401 (it would start a second cycle).
    * @throws ServiceError 400 for an invalid load definition, AuthenticationError, PermissionError.
    */
   async startLoad(definition: LoadDefinition, opts: CallOptions = {}): Promise<StartLoadResult> {
@@ -277,12 +277,12 @@ export class LoadApi {
   }
 
   /**
-   * Load: uploads one chunk for a cycle as multipart/form-data (seed 4.1), streamed from a `Readable`
+   * Load: uploads one chunk for a cycle as multipart/form-data (docs/service-interface.md §4.1), streamed from a `Readable`
    * (or a Buffer/string) without buffering it. Never re-sent: a 401 or a dropped connection is thrown
    * (`AuthenticationError`, `ConnectionError`), since the chunk may have reached the service.
    * @returns the service's text (`Upload Complete.`).
    * @throws ChunkSourceError when reading `data` failed (its error is the cause).
-   * @throws NotFoundError for an unknown cycle or an absent table (seed 7), ConnectionError on abort.
+   * @throws NotFoundError for an unknown cycle or an absent table (docs/service-interface.md §7), ConnectionError on abort.
    */
   async uploadChunk(cycleId: string, data: Readable | AsyncIterable<Uint8Array> | Buffer | Uint8Array | string, opts: UploadOptions = {}): Promise<string> {
     const n = opts.chunkId ?? (this.chunkCounts.get(cycleId) ?? 0) + 1;
@@ -307,10 +307,10 @@ export class LoadApi {
   }
 
   /**
-   * CommitLoad, `POST /public/loads/{cycle}/commit` (seed 4.1), with `X-ts-chunks` the number of chunks
-   * this client uploaded (field notes 4.2). Never re-sent.
+   * CommitLoad, `POST /public/loads/{cycle}/commit` (docs/service-interface.md §4.1), with `X-ts-chunks` the number of chunks
+   * this client uploaded (docs/service-notes.md §4.2). Never re-sent.
    * @returns the service's text (`Commit load cycle request made.`).
-   * @throws NotFoundError (500 "… Unknown cycle_id …", seed 7).
+   * @throws NotFoundError (500 "… Unknown cycle_id …", docs/service-interface.md §7).
    */
   async commit(cycleId: string, opts: CallOptions = {}): Promise<string> {
     const chunks = this.chunkCounts.get(cycleId);
@@ -325,13 +325,13 @@ export class LoadApi {
     return r.text;
   }
 
-  /** AbortLoad, `POST /public/loads/{cycle}/cancel` (seed 4.1): the cycle's data is dropped. Safe to repeat. */
+  /** AbortLoad, `POST /public/loads/{cycle}/cancel` (docs/service-interface.md §4.1): the cycle's data is dropped. Safe to repeat. */
   async abort(cycleId: string, opts: CallOptions = {}): Promise<string> {
     const r = await this.sessionFor(cycleId).call({ operation: 'abortLoad', method: 'POST', path: `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}/cancel`, repeatable: true, signal: opts.signal });
     return r.text;
   }
 
-  /** Status of a cycle, `GET /public/loads/{cycle}` (field notes 4.2: the form real clients use). */
+  /** Status of a cycle, `GET /public/loads/{cycle}` (docs/service-notes.md §4.2: the form real clients use). */
   async status(cycleId: string, opts: CallOptions = {}): Promise<LoadStatus> {
     const path = `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}`;
     const r = await this.sessionFor(cycleId).call({ operation: 'loadStatus', method: 'GET', path, repeatable: true, signal: opts.signal });
@@ -344,7 +344,7 @@ export class LoadApi {
     return parseStatus(raw ?? {}, cycleId);
   }
 
-  /** The bad records file of a cycle as text, `GET /public/loads/{cycle}/bad_records_file` (field notes 4.2). @throws NotFoundError when there is none (seed 7). */
+  /** The bad records file of a cycle as text, `GET /public/loads/{cycle}/bad_records_file` (docs/service-notes.md §4.2). @throws NotFoundError when there is none (docs/service-interface.md §7). */
   async badRecords(cycleId: string, opts: CallOptions = {}): Promise<string> {
     const r = await this.sessionFor(cycleId).call({
       operation: 'badRecords',
@@ -357,7 +357,7 @@ export class LoadApi {
     return r.text;
   }
 
-  /** The load parameters of a cycle, `GET /public/loads/{cycle}/input_summary` → `{ load_params }` (field notes 4.2), from the load origin. */
+  /** The load parameters of a cycle, `GET /public/loads/{cycle}/input_summary` → `{ load_params }` (docs/service-notes.md §4.2), from the load origin. */
   async inputSummary(cycleId: string, opts: CallOptions = {}): Promise<Record<string, unknown>> {
     const path = `${LOAD_PREFIX}/public/loads/${encodeURIComponent(cycleId)}/input_summary`;
     const r = await this.session.call({ operation: 'inputSummary', method: 'GET', path, repeatable: true, signal: opts.signal });
@@ -370,7 +370,7 @@ export class LoadApi {
 
   /**
    * Polls a cycle's status with backoff (×1.5 from `intervalMs` up to `maxIntervalMs`) until the load ends
-   * (seed 3): `internal_stage` DONE → resolves with the status; a status code other than OK → throws
+   * (docs/service-interface.md §3): `internal_stage` DONE → resolves with the status; a status code other than OK → throws
    * `LoadFailedError` with the status message as the service's text.
    * @throws LoadFailedError, ConnectionError when `signal` aborts, ServiceError from the status call.
    */

@@ -14,7 +14,7 @@
  * "User logged in" on some versions and 204 "Successful login" on others,
  * https://developers.thoughtspot.com/docs/api-auth-session; an empty list may come back as 204).
  */
-import { COLUMN_DATA_TYPES, type Column, type ColumnDataType, type DataSourceColumns } from '../model';
+import { COLUMN_DATA_TYPES, type CellValue, type Column, type ColumnDataType, type DataSourceColumns } from '../model';
 import { FormData } from 'undici';
 import type { HttpSession } from './session';
 import { ServiceError } from './errors';
@@ -55,6 +55,12 @@ export interface VizHeader {
   modifiedBy: string;
   /** GUID of the containing object (docs/service-notes.md §3.1), not a user. */
   owner: string;
+  /**
+   * Members some services add to some headers, read where they are present: `authorName` or
+   * `authorDisplayName`; a LOGICAL_TABLE's subtype as `type` or `subtype`; a LOGICAL_COLUMN's
+   * `dataType`, `type` (ATTRIBUTE or MEASURE) and `defaultAggrType` (docs/service-notes.md §3.1).
+   */
+  [more: string]: unknown;
 }
 
 /** Object header (docs/service-interface.md §2.4): the visualization header's members plus these. */
@@ -93,8 +99,7 @@ export interface ListObjectHeadersParams {
 /** COMPACT (rows as arrays, the default) or FULL (rows as objects keyed by column name, null values omitted; docs/service-notes.md §1.3). */
 export type FormatType = 'COMPACT' | 'FULL';
 
-/** A cell: string or number; null for a missing value; dates are epoch seconds (docs/service-notes.md §1.2). */
-export type CellValue = string | number | boolean | null;
+export type { CellValue } from '../model';
 
 /** Search data result (docs/service-interface.md §2.5). Counts are numbers here even where the service sent strings. */
 export interface SearchDataResult<Row = CellValue[]> {

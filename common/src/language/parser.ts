@@ -746,79 +746,15 @@ class ClauseParser {
         else this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
         return;
       }
-      case 'sort by': {
-        this.i++;
-        const agg = this.aggregation();
-        const col = this.requireColumn(agg ?? tok, 'sort by [delay] descending');
-        if (!col) {
-          this.push({ kind: 'error', text: name, start: tok.start, end: (agg ?? tok).end });
-          return;
-        }
-        const clause: Clause = { kind: 'sort', column: col, start: tok.start, end: col.end };
-        if (agg) clause.aggregation = agg.value as Aggregation;
-        const d = this.peek();
-        if (this.isKw(d, 'ascending') || this.isKw(d, 'descending')) {
-          this.i++;
-          clause.direction = d!.value as 'ascending' | 'descending';
-          clause.end = d!.end;
-        }
-        this.push(clause);
+      case 'sort by':
+        this.sortBy(tok);
         return;
-      }
-      case 'growth of': {
-        this.i++;
-        const measure = this.requireColumn(tok, 'growth of [delay] by [date]');
-        if (!measure) {
-          this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
-          return;
-        }
-        const by = this.peek();
-        if (!this.isKw(by, 'by')) {
-          this.sink.add(span(tok, measure), codes.MISSING_OPERAND, 'growth of needs "by" and a date column: growth of [delay] by [date].');
-          this.push({ kind: 'error', text: name, start: tok.start, end: measure.end });
-          return;
-        }
-        this.i++;
-        const date = this.requireColumn(by!, 'growth of [delay] by [date]');
-        if (!date) {
-          this.push({ kind: 'error', text: name, start: tok.start, end: by!.end });
-          return;
-        }
-        const clause: Clause = { kind: 'growth', measure, by: date, yearOverYear: false, start: tok.start, end: date.end };
-        if (date.bucket?.known) clause.bucket = date.bucket.known;
-        const b = this.peek();
-        if (b && this.isKw(b) && BUCKET_SET.has(b.value)) {
-          this.i++;
-          clause.bucket = b.value as DateBucket;
-          clause.end = b.end;
-        }
-        const yoy = this.peek();
-        if (this.isKw(yoy, 'year-over-year')) {
-          this.i++;
-          clause.yearOverYear = true;
-          clause.end = yoy!.end;
-        }
-        this.push(clause);
+      case 'growth of':
+        this.growthOf(tok);
         return;
-      }
-      case 'calendar': {
-        this.i++;
-        const dot = this.peek();
-        const nm = this.peek(1);
-        if (dot && dot.kind === 'dot' && dot.start === tok.end) {
-          this.i++;
-          if (nm && nm.start === dot.end && (nm.kind === 'word' || nm.kind === 'keyword' || nm.kind === 'value')) {
-            this.i++;
-            this.push({ kind: 'calendar', name: nm.kind === 'keyword' ? nm.value : nm.value, start: tok.start, end: nm.end });
-            return;
-          }
-          this.sink.add(dot, codes.MISSING_OPERAND, "A calendar name must follow calendar.: calendar.fiscal or calendar.'my calendar'.");
-          this.push({ kind: 'error', text: 'calendar.', start: tok.start, end: dot.end });
-          return;
-        }
-        this.push({ kind: 'keyword', keyword: name, start: tok.start, end: tok.end });
+      case 'calendar':
+        this.calendarClause(tok);
         return;
-      }
       default: {
         const rel = this.relativeDate();
         if (rel) {
@@ -831,6 +767,85 @@ class ClauseParser {
         this.push({ kind: 'keyword', keyword: name, start: tok.start, end });
       }
     }
+  }
+
+  /** `sort by [aggregation] [column] [ascending|descending]`. */
+  private sortBy(tok: Token): void {
+    const name = tok.value;
+    this.i++;
+    const agg = this.aggregation();
+    const col = this.requireColumn(agg ?? tok, 'sort by [delay] descending');
+    if (!col) {
+      this.push({ kind: 'error', text: name, start: tok.start, end: (agg ?? tok).end });
+      return;
+    }
+    const clause: Clause = { kind: 'sort', column: col, start: tok.start, end: col.end };
+    if (agg) clause.aggregation = agg.value as Aggregation;
+    const d = this.peek();
+    if (this.isKw(d, 'ascending') || this.isKw(d, 'descending')) {
+      this.i++;
+      clause.direction = d!.value as 'ascending' | 'descending';
+      clause.end = d!.end;
+    }
+    this.push(clause);
+  }
+
+  /** `growth of [measure] by [date] [bucket] [year-over-year]`. */
+  private growthOf(tok: Token): void {
+    const name = tok.value;
+    this.i++;
+    const measure = this.requireColumn(tok, 'growth of [delay] by [date]');
+    if (!measure) {
+      this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
+      return;
+    }
+    const by = this.peek();
+    if (!this.isKw(by, 'by')) {
+      this.sink.add(span(tok, measure), codes.MISSING_OPERAND, 'growth of needs "by" and a date column: growth of [delay] by [date].');
+      this.push({ kind: 'error', text: name, start: tok.start, end: measure.end });
+      return;
+    }
+    this.i++;
+    const date = this.requireColumn(by!, 'growth of [delay] by [date]');
+    if (!date) {
+      this.push({ kind: 'error', text: name, start: tok.start, end: by!.end });
+      return;
+    }
+    const clause: Clause = { kind: 'growth', measure, by: date, yearOverYear: false, start: tok.start, end: date.end };
+    if (date.bucket?.known) clause.bucket = date.bucket.known;
+    const b = this.peek();
+    if (b && this.isKw(b) && BUCKET_SET.has(b.value)) {
+      this.i++;
+      clause.bucket = b.value as DateBucket;
+      clause.end = b.end;
+    }
+    const yoy = this.peek();
+    if (this.isKw(yoy, 'year-over-year')) {
+      this.i++;
+      clause.yearOverYear = true;
+      clause.end = yoy!.end;
+    }
+    this.push(clause);
+  }
+
+  /** `calendar.name` (a calendar for the whole query), or the bare keyword. */
+  private calendarClause(tok: Token): void {
+    const name = tok.value;
+    this.i++;
+    const dot = this.peek();
+    const nm = this.peek(1);
+    if (dot && dot.kind === 'dot' && dot.start === tok.end) {
+      this.i++;
+      if (nm && nm.start === dot.end && (nm.kind === 'word' || nm.kind === 'keyword' || nm.kind === 'value')) {
+        this.i++;
+        this.push({ kind: 'calendar', name: nm.kind === 'keyword' ? nm.value : nm.value, start: tok.start, end: nm.end });
+        return;
+      }
+      this.sink.add(dot, codes.MISSING_OPERAND, "A calendar name must follow calendar.: calendar.fiscal or calendar.'my calendar'.");
+      this.push({ kind: 'error', text: 'calendar.', start: tok.start, end: dot.end });
+      return;
+    }
+    this.push({ kind: 'keyword', keyword: name, start: tok.start, end: tok.end });
   }
 }
 

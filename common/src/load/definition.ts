@@ -1,5 +1,5 @@
 /**
- * The load definition (seed 2.2) the Load CSV command builds: targets typed as `database.schema.table`,
+ * The load definition (docs/service-interface.md §2.2) the Load CSV command builds: targets typed as `database.schema.table`,
  * the preview of sniffed rows laid onto the target's columns with mismatches flagged (column count, values
  * that will not parse, the `flexible` option), a one-line summary of the format, and the
  * `<file>.load.json` file saved next to a CSV and read back by Load Again.
@@ -10,12 +10,12 @@ import type { LoadDefinition } from '../api';
 import { describeSeparator, type TargetColumn } from './sniff';
 import { fullFormat, valueCheck, type FullFormat } from './values';
 
-/** A load target (seed 2.2 `target`). */
+/** A load target (docs/service-interface.md §2.2 `target`). */
 export type LoadTarget = LoadDefinition['target'];
 
 /** What `<file>.load.json` holds: a load definition, plus the file's encoding (a TSQ member, not sent to the service). */
 export interface SavedLoadDefinition extends LoadDefinition {
-  /** WHATWG encoding label of the CSV file (default utf-8). Not part of seed 2.2: removed before StartLoad. */
+  /** WHATWG encoding label of the CSV file (default utf-8). Not part of docs/service-interface.md §2.2: removed before StartLoad. */
   encoding?: string;
 }
 
@@ -70,7 +70,7 @@ export interface Preview {
 
 /**
  * Lays sniffed rows onto the target's columns (by position, as the service does) and checks every value
- * under `format`. Without `flexible` a row whose field count differs from the table's is refused (seed 2.2
+ * under `format`. Without `flexible` a row whose field count differs from the table's is refused (docs/service-interface.md §2.2
  * "the load proceeds only if the input matches the target schema exactly"); with it extra fields are dropped
  * and missing ones are nulls.
  */
@@ -136,7 +136,7 @@ export function savedDefinitionPath(csvPath: string): string {
   return `${csvPath}.load.json`;
 }
 
-/** The definition to save: the seed 2.2 members, plus `encoding` when not UTF-8. */
+/** The definition to save: the docs/service-interface.md §2.2 members, plus `encoding` when not UTF-8. */
 export function toSaved(def: LoadDefinition, encoding: string): SavedLoadDefinition {
   return { ...def, ...(encoding.toLowerCase() !== 'utf-8' ? { encoding } : {}) };
 }
@@ -160,7 +160,7 @@ export function parseSavedDefinition(text: string, where = 'the load definition'
     throw new Error(`${where} is not valid JSON: ${(e as Error).message}`, { cause: e });
   }
   const o = v as SavedLoadDefinition;
-  if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error(`${where} must be a JSON object with target, format, load_options and advanced_options (seed 2.2)`);
+  if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error(`${where} must be a JSON object with target, format, load_options and advanced_options (see the load definition of the data-load API)`);
   const t = o.target as Partial<LoadTarget> | undefined;
   if (!t || typeof t.database !== 'string' || !t.database || typeof t.table !== 'string' || !t.table || (t.schema !== undefined && typeof t.schema !== 'string')) {
     throw new Error(`${where} needs target.database and target.table (strings; target.schema optional)`);

@@ -1,37 +1,41 @@
 /**
- * One load cycle of a CSV file into an existing table (seed 3 "Order of operations for one cycle"):
- * StartLoad, the file streamed in chunks cut at record boundaries (`chunker.ts`), CommitLoad, then the
- * status polled with backoff until DONE or a failure. Either every good row is committed, or the cycle is
- * aborted (AbortLoad) and the table is as it was.
+ * One load cycle of a CSV file into an existing table (docs/service-interface.md §3 "Order of
+ * operations for one cycle"): StartLoad, the file streamed in chunks cut at record boundaries
+ * (`chunker.ts`, by the record rules of `recordBoundary.ts` that the service shares), CommitLoad, then
+ * the status polled with backoff until DONE or a failure. Either every good row is committed, or the
+ * cycle is aborted (AbortLoad) and the table is as it was. This is the ONE load pipeline: the extension,
+ * `AnalyticsServiceClient.loadCsv`, the tests and the benchmarks all run it.
  *
- * Faults (issue "Load CSV into table"):
+ * Faults:
+ * - 401 on StartLoad → the service created no cycle (docs/service-interface.md §7 "Unable to verify
+ *   user"), so after a new login StartLoad is sent once more;
  * - a dropped connection or any failure before the commit → AbortLoad is attempted and `LoadError`
  *   says the table was not changed; nothing is committed;
- * - 401 on a chunk → the service refused that chunk before taking it (seed 7 "Unable to verify user"),
- *   so after a new login the same chunk (re-read from the file) is sent once more; a chunk whose fate is
- *   unknown (dropped connection) is never sent again (field notes 4.5);
- * - `node_address` → `common/src/api` sends the cycle's calls to that node after a login there (field notes 4.4);
+ * - 401 on a chunk → the service refused that chunk before taking it, so after a new login the same
+ *   chunk (read again from the source) is sent once more; a chunk whose fate is unknown (dropped
+ *   connection) is never sent again (docs/service-notes.md §4.5);
+ * - `node_address` → `common/src/api` sends the cycle's calls to that node after a login there
+ *   (docs/service-notes.md §4.4);
  * - a failed or timed-out CommitLoad → the status is read to learn what happened: still INGESTING
  *   means the commit never took effect (the cycle is aborted, or committed again after a 401), otherwise
  *   the status is polled to its end before anything is reported;
- * - 403 → `LoadError` of kind `permission`, naming the privilege loads need (seed 5).
+ * - status reads (idempotent) that fail are retried with backoff (`status.ts`); the load is reported
+ *   "unknown" only after the service was unreachable for `unreachableMs`, with the cycle id to check later;
+ * - 403 → `LoadError` of kind `permission`, naming the privilege loads need (§5).
  *
- * No `vscode` here: the extension, tests and benchmarks run it the same way.
+ * No `vscode` here.
  */
-import { open, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
-import {
-  AuthenticationError,
-  ConnectionError,
-  LoadFailedError,
-  PermissionError,
-  ServiceError,
-  type AnalyticsServiceClient,
-  type LoadDefinition,
-  type LoadStatus,
-} from '../api';
-import { planChunks, type ByteRange } from './chunker';
-import { fullFormat } from './values';
+import { AuthenticationError, ConnectionError, PermissionError, ServiceError } from '../api/errors';
+import type { LoadDefinition, LoadStatus } from '../api/loadApi';
+import type { AnalyticsServiceClient } from '../api/index';
+import { planChunks, type ChunkRange, type PlanItem } from './chunker';
+import { boundaryFormat } from './recordBoundary';
+import { chunkBody, openSource, readHeader, SourceEncodingError, type ChunkSource, type LoadInput } from './source';
+import { awaitOutcome, CycleFailedError, readStatusPatiently, DEFAULT_UNREACHABLE_MS, StatusUnreachableError } from './status';
+import { Utf8Decoder } from './utf8';
+import { fullFormat, type FullFormat } from './values';
+
+export type { LoadInput } from './source';
 
 /** Default bytes per chunk (setting `tsq.load.chunkSize`): 16 MiB. */
 export const DEFAULT_CHUNK_BYTES = 16 * 1024 * 1024;
@@ -41,7 +45,7 @@ export interface LoadProgress {
   phase: 'starting' | 'uploading' | 'committing' | 'done';
   /** Bytes of the file sent so far (header rows repeated per chunk not counted). */
   bytesSent: number;
-  /** Size of the file in bytes. */
+  /** Size of the file in bytes (0 when the source is a stream of unknown length). */
   bytesTotal: number;
   /** Records in the chunks fully uploaded so far. */
   rows: number;
@@ -75,6 +79,16 @@ export interface RunLoadOptions {
   maxPollIntervalMs?: number;
   /** How long CommitLoad may take before its answer is given up on and the status asked instead (default 120 000 ms). */
   commitTimeoutMs?: number;
+  /** How long status reads may fail (service unreachable) after the commit before the load is reported unknown (default `DEFAULT_UNREACHABLE_MS`). */
+  unreachableMs?: number;
+}
+
+/** Bytes of a UTF-8 file that are not UTF-8, found while its chunks were planned. */
+export interface InvalidBytes {
+  count: number;
+  /** File offset and value of the first one. */
+  firstOffset: number;
+  firstByte: number;
 }
 
 /** What a successful load reports. */
@@ -90,6 +104,8 @@ export interface LoadResult {
   ms: number;
   /** Wall time of the upload (first chunk sent to last chunk answered) in ms. */
   uploadMs: number;
+  /** Bytes that are not UTF-8 in a file loaded as UTF-8: the service refuses their records as bad records. */
+  invalidUtf8?: InvalidBytes;
 }
 
 /** Why a load did not succeed. */
@@ -118,304 +134,310 @@ export function targetName(def: LoadDefinition): string {
 }
 
 /**
- * Loads `file` with `definition` through `client`.
+ * Single-byte encodings: every byte is one character, so the ASCII separator, enclosing and escape
+ * characters are found byte by byte. UTF-8 is safe too (bytes of its multi-byte sequences are ≥ 0x80).
+ */
+const SINGLE_BYTE = /^(windows-125\d|windows-874|iso-8859-\d+|koi8-[ru]|macintosh|ibm866|x-mac-cyrillic)$/;
+
+/**
+ * Why the file cannot be cut into chunks byte by byte in `encoding` with this format, or undefined when
+ * it can. In the multi-byte legacy encodings (Shift_JIS, GBK, GB18030, Big5) the second byte of a
+ * character may be any byte from 0x40 up, so a separator, enclosing or escape character from 0x40 up
+ * (`|`, `\`, `@`…) could be part of a character; ISO-2022-JP switches modes with ASCII bytes.
+ * EUC-JP and EUC-KR use bytes ≥ 0xA1 only.
+ */
+export function encodingProblem(encoding: string, format: FullFormat): string | undefined {
+  const specials = [format.field_separator, format.type === 'csv' ? format.enclosing_character : format.escape_character].filter((c) => c);
+  if (specials.some((c) => c.charCodeAt(0) >= 0x80)) return `the field separator, enclosing and escape characters must be ASCII characters (got ${specials.join(' ')})`;
+  if (encoding === 'utf-8' || SINGLE_BYTE.test(encoding) || encoding === 'euc-jp' || encoding === 'euc-kr') return undefined;
+  if (/^utf-(16|32)/.test(encoding) || encoding === 'iso-2022-jp') return `${encoding} files cannot be cut into chunks; save the file as UTF-8`;
+  const risky = specials.filter((c) => c.charCodeAt(0) >= 0x40);
+  return risky.length ? `in ${encoding} the character ${risky.join(' ')} can be the second byte of a two-byte character; save the file as UTF-8 or use a separator below 0x40 (comma, tab, semicolon)` : undefined;
+}
+
+/**
+ * Loads `input` (a file path, bytes, or a stream) with `definition` through `client`.
  * @returns the result once the status says DONE with code OK.
  * @throws LoadError for every failure (its `kind`, `tableUnchanged` and the service's text in the message).
  */
-export async function runLoad(client: AnalyticsServiceClient, file: string, definition: LoadDefinition, opts: RunLoadOptions = {}): Promise<LoadResult> {
-  const log = opts.log ?? (() => undefined);
-  const chunkBytes = opts.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-  const encoding = new TextDecoder(opts.encoding ?? 'utf-8').encoding;
-  const table = targetName(definition);
-  const format = fullFormat(definition.format);
-  const started = performance.now();
-  const size = (await stat(file)).size;
-  const progress: LoadProgress = { phase: 'starting', bytesSent: 0, bytesTotal: size, rows: 0, chunks: 0, bytesPerSecond: 0 };
-  let lastReport = 0;
-  let uploadStarted = 0;
-  const report = (force = false) => {
-    const now = performance.now();
-    if (!force && now - lastReport < (opts.progressIntervalMs ?? 500)) return;
-    lastReport = now;
-    progress.bytesPerSecond = uploadStarted ? (progress.bytesSent / Math.max(1, now - uploadStarted)) * 1000 : 0;
-    opts.onProgress?.({ ...progress });
-  };
-  report(true);
-  if (opts.signal?.aborted) throw new LoadError('cancelled', `The load into ${table} was cancelled before it started; the table was not changed.`, true);
+export async function runLoad(client: AnalyticsServiceClient, input: LoadInput, definition: LoadDefinition, opts: RunLoadOptions = {}): Promise<LoadResult> {
+  const run = new LoadRun(client, await openInput(input, definition), definition, opts);
+  await run.start();
+  await run.upload();
+  await run.commit();
+  return run.outcome();
+}
 
-  log(`StartLoad into ${table} from ${basename(file)} (${size} bytes, chunks of ${chunkBytes} bytes, ${encoding})`);
-  let cycleId: string;
+async function openInput(input: LoadInput, definition: LoadDefinition): Promise<ChunkSource> {
   try {
-    const started = await client.startLoad(definition, { signal: opts.signal });
-    cycleId = started.cycleId;
-    log(`cycle ${cycleId} started${started.nodeAddress ? ` on node ${started.nodeAddress.host}:${started.nodeAddress.port}` : ''}`);
+    return await openSource(input);
   } catch (e) {
-    throw describe(e, table, undefined, 'StartLoad', true);
+    throw new LoadError('source', `The file to load into ${targetName(definition)} cannot be read: ${messageOf(e)}. Nothing was sent; the table was not changed.`, true, undefined, undefined, { cause: e });
   }
-  progress.cycleId = cycleId;
+}
 
-  /** Aborts the cycle (errors logged, never thrown) and builds the error to throw. */
-  const abortWith = async (error: LoadError): Promise<LoadError> => {
+/** The state of one `runLoad`, one method per step. */
+class LoadRun {
+  private readonly log: (line: string) => void;
+  private readonly chunkBytes: number;
+  private readonly encoding: string;
+  private readonly table: string;
+  private readonly format: FullFormat;
+  private readonly started = performance.now();
+  private readonly progress: LoadProgress;
+  private lastReport = 0;
+  private uploadStarted = 0;
+  private uploadMs = 0;
+  private bytesDone = 0;
+  private cycleId = '';
+  private header: Buffer | undefined;
+  private invalid: InvalidBytes | undefined;
+
+  constructor(
+    private readonly client: AnalyticsServiceClient,
+    private readonly source: ChunkSource,
+    private readonly definition: LoadDefinition,
+    private readonly opts: RunLoadOptions,
+  ) {
+    this.log = opts.log ?? (() => undefined);
+    this.chunkBytes = opts.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+    this.encoding = new TextDecoder(opts.encoding ?? 'utf-8').encoding;
+    this.table = targetName(definition);
+    this.format = fullFormat(definition.format);
+    this.progress = { phase: 'starting', bytesSent: 0, bytesTotal: source.size ?? 0, rows: 0, chunks: 0, bytesPerSecond: 0 };
+  }
+
+  private report(force = false): void {
+    const now = performance.now();
+    if (!force && now - this.lastReport < (this.opts.progressIntervalMs ?? 500)) return;
+    this.lastReport = now;
+    this.progress.bytesPerSecond = this.uploadStarted ? (this.progress.bytesSent / Math.max(1, now - this.uploadStarted)) * 1000 : 0;
+    this.opts.onProgress?.({ ...this.progress });
+  }
+
+  /** Checks what can be checked before the service is asked, then StartLoad (once more after a 401: no cycle exists after a 401). */
+  async start(): Promise<void> {
+    const { table, opts } = this;
+    this.report(true);
+    if (opts.signal?.aborted) throw new LoadError('cancelled', `The load into ${table} was cancelled before it started; the table was not changed.`, true);
+    const problem = encodingProblem(this.encoding, this.format);
+    if (problem) throw new LoadError('source', `${this.source.name} cannot be loaded into ${table}: ${problem}. Nothing was sent; the table was not changed.`, true);
+    if (!(this.chunkBytes > 0)) throw new LoadError('source', `The chunk size must be a positive number of bytes, not ${this.chunkBytes}. Nothing was sent; the table was not changed.`, true);
+    this.log(`StartLoad into ${table} from ${this.source.name} (${this.source.size ?? 'unknown'} bytes, chunks of ${this.chunkBytes} bytes, ${this.encoding})`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const started = await this.client.startLoad(this.definition, { signal: opts.signal });
+        this.cycleId = started.cycleId;
+        this.log(`cycle ${this.cycleId} started${started.nodeAddress ? ` on node ${started.nodeAddress.host}:${started.nodeAddress.port}` : ''}`);
+        break;
+      } catch (e) {
+        if (e instanceof AuthenticationError && attempt === 1 && !opts.signal?.aborted) {
+          // the service refused StartLoad before creating a cycle: the session logs in again before the next call
+          this.log(`StartLoad into ${table} was refused with 401 (${e.serviceMessage}); logging in again and starting once more`);
+          continue;
+        }
+        throw describe(e, table, undefined, 'StartLoad', true);
+      }
+    }
+    this.progress.cycleId = this.cycleId;
+  }
+
+  /** Aborts the cycle (errors logged, never thrown) and returns the error to throw. */
+  private async abortWith(error: LoadError): Promise<LoadError> {
+    const { cycleId } = this;
     try {
-      const text = await client.abortLoad(cycleId, { signal: AbortSignal.timeout(15_000) });
-      log(`AbortLoad of cycle ${cycleId}: ${text || 'done'}`);
+      const text = await this.client.abortLoad(cycleId, { signal: AbortSignal.timeout(15_000) });
+      this.log(`AbortLoad of cycle ${cycleId}: ${text || 'done'}`);
       return error;
     } catch (e) {
-      log(`AbortLoad of cycle ${cycleId} failed: ${messageOf(e)}`);
+      this.log(`AbortLoad of cycle ${cycleId} failed: ${messageOf(e)}`);
       // nothing was committed, so the table is still unchanged; the cycle expires on the service
       return new LoadError(error.kind, `${error.message} (AbortLoad failed too: ${messageOf(e)}; nothing was committed, so the table is unchanged.)`, error.tableUnchanged, cycleId, error.status, { cause: error.cause });
     }
-  };
+  }
 
-  // ---- upload ----
-  const quote = format.type === 'csv' ? format.enclosing_character : '';
-  const escape = format.type === 'delimited' ? format.escape_character : '';
-  let header: Buffer | undefined;
-  let bytesOfChunksDone = 0;
-  try {
-    const planned = planChunks(readBuffers(file, 1 << 20), { chunkBytes, quote, escape, headerRow: format.has_header_row })[Symbol.asyncIterator]();
-    uploadStarted = performance.now();
-    progress.phase = 'uploading';
-    report(true);
-    // The next chunk is planned (its records scanned) while this one uploads, not between two uploads:
-    // the planner stays exactly one item ahead (it holds no data, only ranges).
-    let next = planned.next();
-    let pool = new ReadPool();
+  /** The source's bytes for the planner, checked as UTF-8 on the way when the file is UTF-8. */
+  private async *scanned(): AsyncGenerator<Uint8Array> {
+    const checker = this.encoding === 'utf-8' ? new Utf8Decoder() : undefined;
+    const note = (found: { byteOffset: number; byte: number }[]) => {
+      if (!found.length) return;
+      if (!this.invalid) {
+        this.invalid = { count: 0, firstOffset: found[0]!.byteOffset, firstByte: found[0]!.byte };
+        this.log(`cycle ${this.cycleId}: byte 0x${found[0]!.byte.toString(16).toUpperCase()} at file offset ${found[0]!.byteOffset} is not UTF-8; the service will refuse its record as a bad record`);
+      }
+      this.invalid.count += found.length;
+    };
+    for await (const b of this.source.scan()) {
+      if (checker) note(checker.check(b, false));
+      yield b;
+    }
+    if (checker) note(checker.check(new Uint8Array(0), true));
+  }
+
+  /** Every chunk, planned one ahead of its upload; AbortLoad and a `LoadError` when anything fails. */
+  async upload(): Promise<void> {
+    const { cycleId, table, opts } = this;
     try {
-      for (;;) {
-        const step = await next;
-        if (step.done) break;
-        const item = step.value;
-        next = planned.next();
-        // a planning error surfaces when `next` is awaited; until then it must not count as unhandled
-        next.catch(() => undefined);
-        if (item.kind === 'layout') {
-          if (item.header) header = await readRange(file, item.header);
-          if (item.bomBytes) log(`cycle ${cycleId}: the byte-order mark is not sent`);
+      const planned = planChunks(this.scanned(), { chunkBytes: this.chunkBytes, format: boundaryFormat(this.format), headerRow: this.format.has_header_row })[Symbol.asyncIterator]();
+      this.uploadStarted = performance.now();
+      this.progress.phase = 'uploading';
+      this.report(true);
+      // The next chunk is planned (its records scanned) while this one uploads, not between two uploads:
+      // the planner stays exactly one item ahead (it holds no data, only ranges).
+      let next = planned.next();
+      try {
+        for (;;) {
+          const step: IteratorResult<PlanItem> = await next;
+          if (step.done) break;
+          next = planned.next();
+          // a planning error surfaces when `next` is awaited; until then it must not count as unhandled
+          next.catch(() => undefined);
+          await this.take(step.value);
+        }
+      } finally {
+        // closes the planner's file handle (after the item it may be planning) when the loop ended early
+        void planned.return(undefined).catch(() => undefined);
+      }
+    } catch (e) {
+      if (opts.signal?.aborted) {
+        this.log(`cycle ${cycleId}: cancelled during the upload`);
+        throw await this.abortWith(new LoadError('cancelled', `The load into ${table} was cancelled: cycle ${cycleId} was aborted and the table was not changed.`, true, cycleId, undefined, { cause: e }));
+      }
+      throw await this.abortWith(describe(e, table, cycleId, 'the upload', true));
+    }
+    this.uploadMs = performance.now() - this.uploadStarted;
+    if (this.progress.chunks === 0) {
+      throw await this.abortWith(new LoadError('refused', `${this.source.name} holds no rows to load${this.format.has_header_row ? ' (only a header row)' : ''}; cycle ${cycleId} was aborted and ${table} was not changed.`, true, cycleId));
+    }
+    this.log(`cycle ${cycleId}: ${this.progress.chunks} chunks, ${this.bytesDone} bytes uploaded in ${Math.round(this.uploadMs)} ms`);
+  }
+
+  /** One planned item: the layout (header row) or a chunk, uploaded (once more after a 401). */
+  private async take(item: PlanItem): Promise<void> {
+    const { cycleId, opts } = this;
+    if (item.kind === 'layout') {
+      if (item.header) this.header = await readHeader(this.source, item.header);
+      if (item.bomBytes) this.log(`cycle ${cycleId}: the byte-order mark is not sent`);
+      return;
+    }
+    for (let attempt = 1; ; attempt++) {
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('cancelled');
+      const body = chunkBody(this.source, item, this.header, this.encoding, (n) => {
+        this.progress.bytesSent = this.bytesDone + n;
+        this.report();
+      });
+      try {
+        await this.client.uploadChunk(cycleId, body, { chunkId: item.index, signal: opts.signal, filename: this.source.name });
+        break;
+      } catch (e) {
+        // the failed body may still sit in a socket: its buffers are not read into again
+        this.source.abandon();
+        if (e instanceof AuthenticationError && attempt === 1 && !opts.signal?.aborted) {
+          // 401: the service did not take the chunk; the session logs in again before the next call
+          this.log(`cycle ${cycleId}: chunk ${item.index} was refused with 401 (${e.serviceMessage}); logging in again and sending it again`);
           continue;
         }
-        for (let attempt = 1; ; attempt++) {
-          if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('cancelled');
-          const body = chunkBody(file, item, header, encoding, pool, (n) => {
-            progress.bytesSent = bytesOfChunksDone + n;
-            report();
-          });
-          try {
-            await client.uploadChunk(cycleId, body, { chunkId: item.index, signal: opts.signal, filename: basename(file) });
-            break;
-          } catch (e) {
-            // the failed body may still sit in a socket: its buffers are not read into again
-            pool = new ReadPool();
-            if (e instanceof AuthenticationError && attempt === 1 && !opts.signal?.aborted) {
-              // 401: the service did not take the chunk; the session logs in again before the next call
-              log(`cycle ${cycleId}: chunk ${item.index} was refused with 401 (${e.serviceMessage}); logging in again and sending it again`);
-              continue;
-            }
-            throw e;
-          } finally {
-            // a body the request stopped reading (a failure, a cancel) still holds its file handle: close it
-            void body.return(undefined).catch(() => undefined);
-          }
-        }
-        bytesOfChunksDone += item.end - item.start;
-        progress.bytesSent = bytesOfChunksDone;
-        progress.rows += item.records;
-        progress.chunks = item.index;
-        log(`cycle ${cycleId}: chunk ${item.index} uploaded (bytes ${item.start}–${item.end}, ${item.records} records)`);
-        report(); // at most every progressIntervalMs, like the reads: each report repaints a notification
+        throw e;
+      } finally {
+        // a body the request stopped reading (a failure, a cancel) still holds its file handle: close it
+        void body.return(undefined).catch(() => undefined);
       }
-    } finally {
-      // closes the planner's file handle (after the item it may be planning) when the loop ended early
-      void planned.return(undefined).catch(() => undefined);
     }
-  } catch (e) {
-    if (opts.signal?.aborted) {
-      log(`cycle ${cycleId}: cancelled during the upload`);
-      throw await abortWith(new LoadError('cancelled', `The load into ${table} was cancelled: cycle ${cycleId} was aborted and the table was not changed.`, true, cycleId, undefined, { cause: e }));
-    }
-    throw await abortWith(describe(e, table, cycleId, 'the upload', true));
+    this.chunkDone(item);
   }
-  const uploadMs = performance.now() - uploadStarted;
-  if (progress.chunks === 0) {
-    throw await abortWith(new LoadError('refused', `${basename(file)} holds no rows to load${format.has_header_row ? ' (only a header row)' : ''}; cycle ${cycleId} was aborted and ${table} was not changed.`, true, cycleId));
-  }
-  log(`cycle ${cycleId}: ${progress.chunks} chunks, ${bytesOfChunksDone} bytes uploaded in ${Math.round(uploadMs)} ms`);
 
-  // ---- commit ----
-  progress.phase = 'committing';
-  report(true);
-  const commitOnce = async (): Promise<void> => {
-    const text = await client.commitLoad(cycleId, { signal: AbortSignal.timeout(opts.commitTimeoutMs ?? 120_000) });
-    log(`CommitLoad of cycle ${cycleId}: ${text}`);
-  };
-  try {
-    await commitOnce();
-  } catch (e) {
-    log(`CommitLoad of cycle ${cycleId} did not answer OK: ${messageOf(e)}; reading the status to learn what happened`);
-    if (e instanceof PermissionError) throw await abortWith(describe(e, table, cycleId, 'CommitLoad', true));
-    let stage: string | undefined;
+  private chunkDone(item: ChunkRange): void {
+    this.source.release(item.end);
+    this.bytesDone += item.end - item.start;
+    this.progress.bytesSent = this.bytesDone;
+    this.progress.rows += item.records;
+    this.progress.chunks = item.index;
+    this.log(`cycle ${this.cycleId}: chunk ${item.index} uploaded (bytes ${item.start}–${item.end}, ${item.records} records)`);
+    this.report(); // at most every progressIntervalMs, like the reads: each report repaints a notification
+  }
+
+  /** CommitLoad; when its answer is not OK, the status says whether it took effect. */
+  async commit(): Promise<void> {
+    const { cycleId, table } = this;
+    this.progress.phase = 'committing';
+    this.report(true);
+    const commitOnce = async (): Promise<void> => {
+      const text = await this.client.commitLoad(cycleId, { signal: AbortSignal.timeout(this.opts.commitTimeoutMs ?? 120_000) });
+      this.log(`CommitLoad of cycle ${cycleId}: ${text}`);
+    };
     try {
-      stage = (await readStatus(client, cycleId, log)).internalStage;
-    } catch (s) {
-      throw new LoadError('unknown', `CommitLoad of cycle ${cycleId} failed (${messageOf(e)}) and its status cannot be read (${messageOf(s)}): whether ${table} changed is unknown. Look at the table, or at the cycle's status later.`, false, cycleId, undefined, { cause: e });
-    }
-    if (stage === 'INGESTING' || stage === undefined) {
-      if (e instanceof AuthenticationError) {
-        log(`cycle ${cycleId} is still open: the commit was refused with 401 before it was taken; committing again after a new login`);
-        try {
-          await commitOnce();
-        } catch (again) {
-          throw await abortWith(describe(again, table, cycleId, 'CommitLoad', true));
-        }
-      } else {
-        throw await abortWith(describe(e, table, cycleId, 'CommitLoad', true));
-      }
-    }
-  }
-
-  // ---- status ----
-  let status: LoadStatus;
-  try {
-    status = await client.pollLoadStatus(cycleId, {
-      intervalMs: opts.pollIntervalMs ?? 250,
-      maxIntervalMs: opts.maxPollIntervalMs ?? 5000,
-      onStatus: (s) => log(`status of cycle ${cycleId}: ${s.internalStage ?? '?'}${s.status.code ? ` ${s.status.code}` : ''}, ${s.rowsWritten} rows written, ${s.ignoredRowCount} ignored`),
-    });
-  } catch (e) {
-    if (e instanceof LoadFailedError) {
-      let failed: LoadStatus | undefined;
+      await commitOnce();
+      return;
+    } catch (e) {
+      this.log(`CommitLoad of cycle ${cycleId} did not answer OK: ${messageOf(e)}; reading the status to learn what happened`);
+      if (e instanceof PermissionError) throw await this.abortWith(describe(e, table, cycleId, 'CommitLoad', true));
+      let stage: string | undefined;
       try {
-        failed = await client.loadStatus(cycleId);
-      } catch {
-        // the message is enough
+        stage = (await readStatusPatiently(this.client, cycleId, this.statusOptions())).internalStage;
+      } catch (s) {
+        throw this.unknown(`CommitLoad of cycle ${cycleId} failed (${messageOf(e)}) and its status cannot be read (${messageOf(s)})`, e);
       }
-      throw new LoadError(
-        'failed',
-        `The load into ${table} failed (${e.loadCode}): ${e.serviceMessage || 'no reason given'}. Cycle ${cycleId} wrote no rows; the table was not changed.`,
-        true,
-        cycleId,
-        failed,
-        { cause: e },
-      );
+      if (stage !== 'INGESTING' && stage !== undefined) return; // the commit was taken: the status tells the rest
+      if (!(e instanceof AuthenticationError)) throw await this.abortWith(describe(e, table, cycleId, 'CommitLoad', true));
+      this.log(`cycle ${cycleId} is still open: the commit was refused with 401 before it was taken; committing again after a new login`);
+      try {
+        await commitOnce();
+      } catch (again) {
+        throw await this.abortWith(describe(again, table, cycleId, 'CommitLoad', true));
+      }
     }
-    throw new LoadError('unknown', `The status of cycle ${cycleId} could not be read after the commit (${messageOf(e)}): whether ${table} changed is unknown.`, false, cycleId, undefined, { cause: e });
   }
-  progress.phase = 'done';
-  report(true);
-  const result: LoadResult = {
-    cycleId,
-    status,
-    rowsWritten: status.rowsWritten,
-    ignoredRows: status.ignoredRowCount,
-    chunks: progress.chunks,
-    bytes: bytesOfChunksDone,
-    ms: performance.now() - started,
-    uploadMs,
-  };
-  log(`cycle ${cycleId} DONE: ${result.rowsWritten} rows written, ${result.ignoredRows} ignored, ${Math.round(result.ms)} ms`);
-  return result;
-}
 
-/** Reads a status, once more after a short wait when the first read fails (a commit that timed out may still be busy). */
-async function readStatus(client: AnalyticsServiceClient, cycleId: string, log: (l: string) => void): Promise<LoadStatus> {
-  try {
-    return await client.loadStatus(cycleId, { signal: AbortSignal.timeout(30_000) });
-  } catch (e) {
-    log(`status of cycle ${cycleId} could not be read (${messageOf(e)}); trying once more`);
-    await new Promise((r) => setTimeout(r, 1000));
-    return client.loadStatus(cycleId, { signal: AbortSignal.timeout(30_000) });
+  private statusOptions() {
+    return {
+      log: this.log,
+      intervalMs: this.opts.pollIntervalMs ?? 250,
+      maxIntervalMs: this.opts.maxPollIntervalMs ?? 5000,
+      unreachableMs: this.opts.unreachableMs ?? DEFAULT_UNREACHABLE_MS,
+    };
   }
-}
 
-/**
- * The file's bytes in order, read into ONE reused buffer of `size` bytes: each yielded view is valid
- * until the next one is asked for. For the chunk planner, which is done with a buffer before it asks
- * for the next (unlike a chunk's body, whose buffers the socket may still hold), so that planning a
- * 1 GB file does not leave a gigabyte of 1 MiB buffers for the garbage collector.
- */
-async function* readBuffers(file: string, size: number): AsyncGenerator<Buffer> {
-  const fh = await open(file, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(size);
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, size, null);
-      if (bytesRead === 0) return;
-      yield buf.subarray(0, bytesRead);
+  /** A load whose outcome is not known, naming the cycle to check later. */
+  private unknown(what: string, cause: unknown): LoadError {
+    return new LoadError(
+      'unknown',
+      `${what}: whether ${this.table} changed is unknown. Check cycle ${this.cycleId} later (command "TSQ: Check Load Status", cycle id ${this.cycleId}), or look at the table, before loading the file again.`,
+      false,
+      this.cycleId,
+      undefined,
+      { cause },
+    );
+  }
+
+  /** Polls the status to its end and builds the result. */
+  async outcome(): Promise<LoadResult> {
+    const { cycleId, table } = this;
+    let status: LoadStatus;
+    try {
+      status = await awaitOutcome(this.client, cycleId, this.statusOptions());
+    } catch (e) {
+      if (e instanceof CycleFailedError) {
+        const st = e.status.status;
+        throw new LoadError('failed', `The load into ${table} failed (${st.code}): ${st.message || 'no reason given'}. Cycle ${cycleId} wrote no rows; the table was not changed.`, true, cycleId, e.status, { cause: e });
+      }
+      if (e instanceof StatusUnreachableError) throw this.unknown(e.message, e);
+      throw this.unknown(`The status of cycle ${cycleId} could not be read after the commit (${messageOf(e)})`, e);
     }
-  } finally {
-    await fh.close();
-  }
-}
-
-/** The bytes of a range of the file (the header row). */
-async function readRange(file: string, range: ByteRange): Promise<Buffer> {
-  const fh = await open(file, 'r');
-  try {
-    const buf = Buffer.alloc(range.end - range.start);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, range.start);
-    const out = buf.subarray(0, bytesRead);
-    return out.length && out[out.length - 1] !== 0x0a ? Buffer.concat([out, Buffer.from('\n')]) : out;
-  } finally {
-    await fh.close();
-  }
-}
-
-/**
- * The body of one chunk: the header row (when the file has one: every chunk is a file of its own to the
- * service), then the range read from the file, re-encoded to UTF-8 when the file is not UTF-8.
- * `onBytes` gets the file bytes of the range read so far.
- */
-async function* chunkBody(file: string, range: ByteRange, header: Buffer | undefined, encoding: string, pool: ReadPool, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
-  const decoder = encoding === 'utf-8' ? undefined : new TextDecoder(encoding);
-  if (header) yield decoder ? Buffer.from(new TextDecoder(encoding).decode(header)) : header;
-  const fh = await open(file, 'r');
-  try {
-    let n = 0;
-    for (let pos = range.start; pos < range.end; ) {
-      const buf = pool.next();
-      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, range.end - pos), pos);
-      if (bytesRead === 0) break; // the file became shorter: the service sees fewer records
-      pos += bytesRead;
-      n += bytesRead;
-      onBytes(n);
-      yield decoder ? Buffer.from(decoder.decode(buf.subarray(0, bytesRead), { stream: true })) : buf.subarray(0, bytesRead);
-    }
-  } finally {
-    await fh.close();
-  }
-  if (decoder) {
-    const rest = decoder.decode();
-    if (rest) yield Buffer.from(rest);
-  }
-}
-
-/**
- * A few read buffers used in turn for the chunks' bodies, so that uploading a file allocates no
- * buffer per read. Why: every fresh 1 MiB buffer is memory outside the JS heap, and each ~64 MB of it
- * makes V8 run a full mark-compact of the whole heap — in the extension host, the heap of every
- * extension. Loading 1 GB in the extension host (test/bench/load.bench.ts), its GC threads used
- * about 3.5 s of CPU, as much as its main thread, on a machine whose 2 cores the service shared, and
- * its RSS grew by ~90 MB; with the pool, 0.3 s and ~23 MB, and the upload rate rose by 15–40%.
- *
- * When a buffer may be read into again: the HTTP client pulls the next piece of a body only once the
- * socket took the previous one below its high-water mark (16 KiB; undici `writeIterable` waits for
- * 'drain' otherwise), so a full 1 MiB piece has left the process before the next piece is read;
- * only the last, short piece of a range can still be queued, and `size` buffers in turn means it is
- * read into again `size` pieces later, after the body ended and the service answered. A body whose
- * upload failed may still be in a socket: the pipeline then takes a new pool (`runLoad`).
- */
-export class ReadPool {
-  private readonly buffers: Buffer[];
-  private i = 0;
-  constructor(count = 4, bytes = 1 << 20) {
-    this.buffers = Array.from({ length: count }, () => Buffer.allocUnsafe(bytes));
-  }
-
-  /** The buffer to read into next. */
-  next(): Buffer {
-    const b = this.buffers[this.i]!;
-    this.i = (this.i + 1) % this.buffers.length;
-    return b;
+    this.progress.phase = 'done';
+    this.report(true);
+    const result: LoadResult = {
+      cycleId,
+      status,
+      rowsWritten: status.rowsWritten,
+      ignoredRows: status.ignoredRowCount,
+      chunks: this.progress.chunks,
+      bytes: this.bytesDone,
+      ms: performance.now() - this.started,
+      uploadMs: this.uploadMs,
+      ...(this.invalid ? { invalidUtf8: this.invalid } : {}),
+    };
+    this.log(`cycle ${cycleId} DONE: ${result.rowsWritten} rows written, ${result.ignoredRows} ignored, ${Math.round(result.ms)} ms`);
+    return result;
   }
 }
 
@@ -447,7 +469,10 @@ function describe(e: unknown, table: string, cycleId: string | undefined, step: 
   if (e instanceof ServiceError) {
     return new LoadError('refused', `The service refused ${step} into ${table} (HTTP ${e.status}): ${e.serviceMessage || e.message}.${cycle}${same}`, unchanged, cycleId, undefined, { cause: e });
   }
-  if ((e as { name?: string })?.name === 'ChunkSourceError' || (e as { code?: string })?.code?.startsWith?.('E')) {
+  if (e instanceof SourceEncodingError) {
+    return new LoadError('source', `${e.message}: the file is not in the encoding it is loaded as, and no character is guessed in its place.${cycle}${same} Pick the file's real encoding, or save it as UTF-8, and load it again.`, unchanged, cycleId, undefined, { cause: e });
+  }
+  if ((e as { name?: string })?.name === 'ChunkSourceError' || (e as { name?: string })?.name === 'SourceReadError' || (e as { code?: string })?.code?.startsWith?.('E')) {
     return new LoadError('source', `Reading the file failed during ${step} into ${table}: ${messageOf(e)}.${cycle}${same}`, unchanged, cycleId, undefined, { cause: e });
   }
   return new LoadError('unknown', `${step} into ${table} failed: ${messageOf(e)}.${cycle}${same}`, unchanged, cycleId, undefined, { cause: e });

@@ -1,16 +1,17 @@
 /**
- * Sniffing a CSV file into the `format` of a load definition (seed 2.2): encoding and byte-order mark
+ * Sniffing a CSV file into the `format` of a load definition (docs/service-interface.md §2.2): encoding and byte-order mark
  * (chardet), field separator (papaparse's delimiter guessing), enclosing character, header row, null
  * marker, trailing separator, and the date, date-time, time and boolean formats of the values — from a
- * sample of the file's first bytes. The sample's rows are parsed with csv-parse for the preview.
+ * sample of the file's first bytes. The sample's rows are split for the preview by the same rules the
+ * chunker and the service use (`recordBoundary.ts`).
  *
  * Pure: no `vscode`, no I/O (the caller reads the sample).
  */
 import chardet from 'chardet';
 import Papa from 'papaparse';
-import { parse as parseCsv } from 'csv-parse/sync';
 import type { ColumnDataType } from '../model';
-import { RecordBoundaryScanner } from './chunker';
+import { boundaryFormat, RecordBoundaryScanner, splitText } from './recordBoundary';
+import { sequenceLength } from './utf8';
 import { defaultFormat, strptimeRegExp, type FullFormat } from './values';
 
 /** A column of the load's target table, in table order. */
@@ -45,36 +46,85 @@ export interface SniffResult {
   rows: (string | null)[][];
   /** How each guess was made, for the log and the summary. */
   notes: string[];
+  /** Why this encoding, in a sentence (for the summary). */
+  encodingReason: string;
+  /** What a person must know before loading (bytes that are not UTF-8 in the sample…); empty when nothing. */
+  warnings: string[];
 }
 
 /** Encodings the load pipeline cannot cut at record boundaries byte-wise (not ASCII-compatible). */
 const UNSUPPORTED_ENCODING = /^utf-?(16|32)/i;
 
+/** What `detectEncoding` found. */
+export interface EncodingGuess {
+  /** A WHATWG encoding label. */
+  encoding: string;
+  bom: boolean;
+  /** Why this encoding, in a sentence. */
+  reason: string;
+  /** Set when the sample holds bytes that are not UTF-8: what that means for the load. */
+  warning?: string;
+}
+
 /**
- * The encoding of a sample: the byte-order mark when there is one, else UTF-8 when the sample is valid
- * UTF-8, else chardet's best guess that `TextDecoder` knows (fallback `windows-1252`).
+ * The encoding of a sample: the byte-order mark when there is one; else UTF-8 when the sample is valid
+ * UTF-8; else, when the sample holds at least as many valid multi-byte UTF-8 sequences as bytes that are
+ * not UTF-8, still UTF-8 with a warning (a few broken bytes in a UTF-8 file: their records will be bad
+ * records); else chardet's best guess that `TextDecoder` knows (fallback `windows-1252`), with a
+ * warning naming the first byte that is not UTF-8. Never decides silently: `reason` says why.
  */
-export function detectEncoding(sample: Buffer): { encoding: string; bom: boolean } {
-  if (sample.length >= 3 && sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf) return { encoding: 'utf-8', bom: true };
-  if (sample.length >= 2 && sample[0] === 0xff && sample[1] === 0xfe) return { encoding: 'utf-16le', bom: true };
-  if (sample.length >= 2 && sample[0] === 0xfe && sample[1] === 0xff) return { encoding: 'utf-16be', bom: true };
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(sample, { stream: true });
-    return { encoding: 'utf-8', bom: false };
-  } catch {
-    // not UTF-8
+export function detectEncoding(sample: Buffer, complete = false): EncodingGuess {
+  if (sample.length >= 3 && sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf) return { encoding: 'utf-8', bom: true, reason: 'the file starts with a UTF-8 byte-order mark' };
+  if (sample.length >= 2 && sample[0] === 0xff && sample[1] === 0xfe) return { encoding: 'utf-16le', bom: true, reason: 'the file starts with a UTF-16LE byte-order mark' };
+  if (sample.length >= 2 && sample[0] === 0xfe && sample[1] === 0xff) return { encoding: 'utf-16be', bom: true, reason: 'the file starts with a UTF-16BE byte-order mark' };
+  let valid = 0;
+  let invalid = 0;
+  let first = -1;
+  for (let i = 0; i < sample.length; ) {
+    if (sample[i]! < 0x80) {
+      i++;
+      continue;
+    }
+    const n = sequenceLength(sample, i);
+    if (n > 0) {
+      valid++;
+      i += n;
+    } else if (!complete && sample[i]! >= 0xc2 && sample[i]! <= 0xf4 && i + (sample[i]! >= 0xf0 ? 4 : sample[i]! >= 0xe0 ? 3 : 2) > sample.length) {
+      break; // a sequence cut by the end of the sample
+    } else {
+      invalid++;
+      if (first < 0) first = i;
+      i++;
+    }
   }
+  if (invalid === 0) return { encoding: 'utf-8', bom: false, reason: valid ? `the sample is valid UTF-8 (${valid} multi-byte characters)` : 'the sample is plain ASCII, read as UTF-8' };
+  const where = `byte 0x${sample[first]!.toString(16).toUpperCase()} at offset ${first}`;
+  if (valid >= invalid) {
+    return {
+      encoding: 'utf-8',
+      bom: false,
+      reason: `the sample is UTF-8 (${valid} multi-byte characters) with ${invalid} byte${invalid === 1 ? '' : 's'} that are not`,
+      warning: `${invalid} byte${invalid === 1 ? '' : 's'} of the sample ${invalid === 1 ? 'is' : 'are'} not UTF-8 (first: ${where}): loaded as UTF-8, their records will be refused as bad records. If the file is in another encoding, pick it instead.`,
+    };
+  }
+  let encoding = 'windows-1252';
+  let by = 'fallback';
   const guess = chardet.detect(sample);
   if (guess) {
     try {
-      const label = new TextDecoder(guess).encoding;
-      // ISO-8859-1 is decoded as windows-1252 by every browser and by Node: say so
-      return { encoding: label, bom: false };
+      // ISO-8859-1 is decoded as windows-1252 by every browser and by Node
+      encoding = new TextDecoder(guess).encoding;
+      by = `chardet's guess (${guess})`;
     } catch {
       // a name TextDecoder does not know
     }
   }
-  return { encoding: 'windows-1252', bom: false };
+  return {
+    encoding,
+    bom: false,
+    reason: `${invalid} byte${invalid === 1 ? '' : 's'} of the sample ${invalid === 1 ? 'is' : 'are'} not UTF-8 (first: ${where})${valid ? ` and only ${valid} are UTF-8 characters` : ''}; ${encoding} is ${by}`,
+    warning: `The file is not UTF-8 (first: ${where}), so it is read as ${encoding} (${by}). Check the preview's accented letters; pick another encoding if they look wrong.`,
+  };
 }
 
 /** True when the pipeline can load a file of this encoding (ASCII-compatible: newlines and quotes are single bytes). */
@@ -82,77 +132,33 @@ export function isSupportedEncoding(encoding: string): boolean {
   return !UNSUPPORTED_ENCODING.test(encoding);
 }
 
-/** The sample cut after its last complete record (so a record cut by the sample's end is left out). */
-export function completeRecords(sample: Buffer, quote: string, complete: boolean): Buffer {
+/** The sample cut after its last complete record (so a record cut by the sample's end is left out), by the record rules of `format`. */
+export function completeRecords(sample: Buffer, format: FullFormat, complete: boolean): Buffer {
   if (complete) return sample;
-  const scanner = new RecordBoundaryScanner(quote);
-  let last = -1;
+  const scanner = new RecordBoundaryScanner(boundaryFormat(format));
+  let last = 0;
   for (let pos = 0; ; ) {
-    const end = scanner.nextRecordEnd(sample, pos);
+    const end = scanner.scanBytes(sample, pos);
     if (end < 0) break;
     last = end;
-    pos = end + 1;
+    pos = end;
   }
-  return sample.subarray(0, last + 1);
+  // a lone CR at the very end may be the first half of a CRLF: leave its record out too
+  return sample.subarray(0, last);
 }
 
 /**
- * Parses text in a format into rows of fields (null for a null field: an unenclosed empty field in
- * `csv`, a field equal to `null_value` in `delimited`). Blank lines are skipped; a trailing separator is
- * dropped when `trailing_field_separator`. At most `limit` rows.
- * @throws Error from csv-parse for malformed csv (an enclosed field never closed, text after a closing quote).
+ * Parses text in a format into rows of fields by the rules the chunker and the service share
+ * (`recordBoundary.ts`): null for a null field (an unenclosed empty field in `csv`, a field equal to
+ * `null_value` in `delimited`). Blank lines are skipped; a trailing separator is dropped when
+ * `trailing_field_separator`. At most `limit` rows.
+ * @throws Error naming the line of the first malformed record (an enclosed field never closed, text after a closing enclosing character).
  */
 export function parseRows(text: string, format: FullFormat, limit = Infinity): (string | null)[][] {
-  let rows: (string | null)[][];
-  if (format.type === 'csv') {
-    const quote = format.enclosing_character || false;
-    rows = parseCsv(text, {
-      delimiter: format.field_separator,
-      quote,
-      escape: quote || null,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      bom: true,
-      to: Number.isFinite(limit) ? limit : undefined,
-      cast: (value: string, context: { quoting: boolean }) => (!context.quoting && value === '' ? null : value),
-    }) as (string | null)[][];
-  } else {
-    rows = splitDelimited(text, format, limit);
-  }
-  if (format.trailing_field_separator) for (const r of rows) if (r.length > 1 && (r[r.length - 1] === null || r[r.length - 1] === '')) r.pop();
-  return rows;
-}
-
-/** The `delimited` format (seed 2.2): no enclosing; the escape character makes the next character literal. */
-function splitDelimited(text: string, format: FullFormat, limit: number): (string | null)[][] {
-  const rows: (string | null)[][] = [];
-  const sep = format.field_separator;
-  const esc = format.escape_character;
-  let field = '';
-  let row: (string | null)[] = [];
-  const endField = () => {
-    row.push(field === format.null_value ? null : field);
-    field = '';
-  };
-  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (let i = start; i < text.length && rows.length < limit; i++) {
-    const c = text[i];
-    if (esc && c === esc && i + 1 < text.length) {
-      field += text[++i];
-    } else if (c === sep) {
-      endField();
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      endField();
-      if (!(row.length === 1 && row[0] === '')) rows.push(row);
-      row = [];
-    } else field += c;
-  }
-  if ((field !== '' || row.length) && rows.length < limit) {
-    endField();
-    rows.push(row);
-  }
-  return rows;
+  const records = splitText(text, { ...boundaryFormat(format), nullValue: format.null_value, trailingFieldSeparator: format.trailing_field_separator }, limit);
+  const bad = records.find((r) => r.error);
+  if (bad) throw new Error(`line ${bad.line}: ${bad.error}`);
+  return records.map((r) => r.fields);
 }
 
 const SEPARATORS = [',', '\t', '|', ';', '\u001f'];
@@ -187,22 +193,23 @@ const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
  * Sniffs a sample of a CSV file (its first bytes; `complete` when it is the whole file).
- * Never throws: what cannot be guessed keeps the seed's default, and a note says so.
+ * Never throws: what cannot be guessed keeps the default of docs/service-interface.md §2.2, and a note says so.
  */
 export function sniffCsv(sample: Buffer, opts: SniffOptions = {}): SniffResult {
   const notes: string[] = [];
   const format = defaultFormat();
-  const { encoding, bom } = detectEncoding(sample);
-  notes.push(`encoding ${encoding}${bom ? ' with a byte-order mark' : ''}`);
+  const { encoding, bom, reason, warning } = detectEncoding(sample, !!opts.complete);
+  const warnings = warning ? [warning] : [];
+  notes.push(`encoding ${encoding}: ${reason}`);
   if (!isSupportedEncoding(encoding)) {
     notes.push(`${encoding} files cannot be loaded: save the file as UTF-8`);
-    return { encoding, bom, format, rows: [], notes };
+    return { encoding, bom, format, rows: [], notes, encodingReason: reason, warnings };
   }
   const body = bom ? sample.subarray(3) : sample;
   const decode = (b: Buffer) => new TextDecoder(encoding).decode(b);
 
   // separator: papaparse guesses among the usual ones; a .tsv file prefers the tab
-  const rough = decode(completeRecords(body, '"', !!opts.complete)).slice(0, 256 * 1024);
+  const rough = decode(completeRecords(body, format, !!opts.complete)).slice(0, 256 * 1024);
   const guessed = Papa.parse<string[]>(rough, { delimitersToGuess: SEPARATORS, preview: 100, skipEmptyLines: true });
   let sep = guessed.meta.delimiter || ',';
   if (/\.tsv$/i.test(opts.fileName ?? '') && rough.includes('\t')) sep = '\t';
@@ -215,7 +222,7 @@ export function sniffCsv(sample: Buffer, opts: SniffOptions = {}): SniffResult {
   if (!enclosedBy('"') && enclosedBy("'") && new RegExp(`'(${sepRe}|$)`, 'm').test(rough)) format.enclosing_character = "'";
   const enclosed = enclosedBy(format.enclosing_character);
 
-  const text = decode(completeRecords(body, format.enclosing_character, !!opts.complete));
+  const text = decode(completeRecords(body, format, !!opts.complete));
   let rows: (string | null)[][];
   try {
     rows = parseRows(text, format, (opts.previewRows ?? 20) + 200);
@@ -260,6 +267,8 @@ export function sniffCsv(sample: Buffer, opts: SniffOptions = {}): SniffResult {
     ...(header && rows[0] ? { header: rows[0].map((v) => v ?? '') } : {}),
     rows: dataRows.slice(0, opts.previewRows ?? 20),
     notes,
+    encodingReason: reason,
+    warnings,
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Checks of single CSV field values against a target column type under a load definition's `format`
- * (seed 2.2 `format.date_time`, `format.boolean`), for the preview of a load: which values the service
+ * (docs/service-interface.md §2.2 `format.date_time`, `format.boolean`), for the preview of a load: which values the service
  * would refuse as bad records. It mirrors the service's rules as the emulator applies them
  * (integers within the type's range, decimal numbers, booleans by `true_format`/`false_format` or bit
  * values, dates and times by strptime formats or epoch seconds); it never converts anything.
@@ -10,14 +10,14 @@
 import type { ColumnDataType } from '../model';
 import type { LoadDefinition } from '../api';
 
-/** The `format` of a load definition with every member present (the seed's defaults filled in). */
+/** The `format` of a load definition with every member present (the defaults of docs/service-interface.md §2.2 filled in). */
 export type FullFormat = Required<Omit<NonNullable<LoadDefinition['format']>, 'date_time' | 'boolean' | 'type'>> & {
   type: 'csv' | 'delimited';
   date_time: Required<NonNullable<NonNullable<LoadDefinition['format']>['date_time']>>;
   boolean: Required<NonNullable<NonNullable<LoadDefinition['format']>['boolean']>>;
 };
 
-/** The seed 2.2 defaults of `format`. */
+/** The docs/service-interface.md §2.2 defaults of `format`. */
 export function defaultFormat(): FullFormat {
   return {
     type: 'csv',
@@ -33,7 +33,7 @@ export function defaultFormat(): FullFormat {
   };
 }
 
-/** `format` merged over the seed's defaults. */
+/** `format` merged over the defaults of docs/service-interface.md §2.2. */
 export function fullFormat(format: LoadDefinition['format'] | undefined): FullFormat {
   const d = defaultFormat();
   const f = format ?? {};
@@ -50,7 +50,7 @@ const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?
 const DAYS = 'mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?';
 
 /**
- * A regular expression for a strptime format (the directives of seed 2.2's formats: `%Y %y %m %d %e %j
+ * A regular expression for a strptime format (the directives of docs/service-interface.md §2.2's formats: `%Y %y %m %d %e %j
  * %H %I %M %S %f %p %b %h %B %a %A %z %T %D %F %R %%`; `%S` may be followed by a `.`/`,` fraction).
  * Month and day ranges are checked by the pattern; impossible dates such as 31 February are not.
  * @throws Error naming a directive this module does not know.

@@ -7,6 +7,11 @@
  *   JSON is an array of objects keyed by column name (the FULL format's shape, field notes 1.3, but
  *   keeping nulls).
  * - Copy (TSV, CSV, JSON) writes the cells as a person reads them (`copyText`: dates as dates).
+ * - CSV export and TSV/CSV copy neutralise spreadsheet formulas (`neutralizeFormula`, OWASP's CSV
+ *   injection rule, https://owasp.org/www-community/attacks/CSV_Injection): a text cell or column name
+ *   starting with `=`, `+`, `-`, `@`, tab or carriage return gets a leading `'`, so a spreadsheet shows
+ *   it as text instead of running it. Numbers stay numbers. `csvInjectionProtection: false` (the setting
+ *   `tsq.results.csvInjectionProtection`) turns it off; JSON is never changed.
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -15,30 +20,50 @@ import { copyText } from './format';
 import type { CellValue, ResultColumn } from './shape';
 import type { CopyFormat } from './messages';
 
+/** Options of CSV and TSV output. */
+export interface CsvOptions {
+  /** Neutralise cells that a spreadsheet would run as a formula (default true; see the module comment). */
+  csvInjectionProtection?: boolean;
+}
+
+/** Characters that make a spreadsheet read a cell as a formula (OWASP CSV injection): = + - @ tab CR. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** `text` with a leading `'` when it starts with = + - @ tab or CR (OWASP CSV injection), else unchanged. */
+export function neutralizeFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
 /** Text of copied cells: TSV and CSV with a header row, JSON an array of objects keyed by column name. */
-export function copyAsText(format: CopyFormat, columns: readonly ResultColumn[], rows: readonly (readonly CellValue[])[]): string {
+export function copyAsText(format: CopyFormat, columns: readonly ResultColumn[], rows: readonly (readonly CellValue[])[], options: CsvOptions = {}): string {
   if (format === 'json') {
     const objects = rows.map((r) => Object.fromEntries(columns.map((c, i) => [c.name, r[i] === undefined ? null : r[i]])));
     return JSON.stringify(objects.length === 1 ? objects[0] : objects, null, 2);
   }
-  const records = [columns.map((c) => c.name), ...rows.map((r) => columns.map((c, i) => copyText(r[i], c)))];
+  const protect = options.csvInjectionProtection !== false;
+  // only text values are neutralised: a number such as -2 shows as a number (its formatted text may start with -)
+  const cell = (v: CellValue | undefined, col: ResultColumn): string => (protect && typeof v === 'string' ? neutralizeFormula(copyText(v, col)) : copyText(v, col));
+  const records = [columns.map((c) => (protect ? neutralizeFormula(c.name) : c.name)), ...rows.map((r) => columns.map((c, i) => cell(r[i], c)))];
   // a single cell copies as its bare text
   if (rows.length === 1 && columns.length === 1) return records[1][0];
   return stringify(records, { delimiter: format === 'tsv' ? '\t' : ',', record_delimiter: format === 'tsv' ? '\n' : '\r\n' });
 }
 
-/** One value as exported to CSV: unchanged; null as an empty field. */
-function csvValue(v: CellValue | undefined): string | number | boolean {
-  return v === null || v === undefined ? '' : v;
+/** One value as exported to CSV: unchanged (text neutralised when `protect`); null as an empty field. */
+function csvValue(v: CellValue | undefined, protect: boolean): string | number | boolean {
+  if (v === null || v === undefined) return '';
+  return protect && typeof v === 'string' ? neutralizeFormula(v) : v;
 }
 
 /**
  * Writes an answer to `file` as CSV (RFC 4180, CRLF, header row) or JSON, streaming page by page.
  * @param pages the pages as fetched (rows in `columnNames` order)
+ * @param options CSV only: formula neutralisation (default on, see the module comment)
  * @returns the number of data rows written
  * @throws the file system's error (e.g. EACCES) — the file may then be partial
  */
-export async function writeAnswer(file: string, format: 'csv' | 'json', columnNames: readonly string[], pages: readonly (readonly (readonly CellValue[])[])[]): Promise<number> {
+export async function writeAnswer(file: string, format: 'csv' | 'json', columnNames: readonly string[], pages: readonly (readonly (readonly CellValue[])[])[], options: CsvOptions = {}): Promise<number> {
+  const protect = options.csvInjectionProtection !== false;
   const out = createWriteStream(file, { encoding: 'utf8' });
   const closed = new Promise<void>((resolve, reject) => {
     out.once('error', reject);
@@ -49,10 +74,10 @@ export async function writeAnswer(file: string, format: 'csv' | 'json', columnNa
   };
   let rows = 0;
   if (format === 'csv') {
-    await write(stringify([columnNames as string[]], { record_delimiter: '\r\n' }));
+    await write(stringify([columnNames.map((n) => (protect ? neutralizeFormula(n) : n))], { record_delimiter: '\r\n' }));
     for (const page of pages) {
       if (page.length === 0) continue;
-      await write(stringify(page.map((r) => columnNames.map((_, i) => csvValue(r[i]))), { record_delimiter: '\r\n', cast: { boolean: (b) => String(b) } }));
+      await write(stringify(page.map((r) => columnNames.map((_, i) => csvValue(r[i], protect))), { record_delimiter: '\r\n', cast: { boolean: (b) => String(b) } }));
       rows += page.length;
     }
   } else {

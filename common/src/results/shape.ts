@@ -9,10 +9,9 @@
  * gives (`Month(date)`, `Total delay`, `Average delay`: field notes 1.2 and the emulator's compile.ts
  * naming), the data source's columns when known (`tsq/columns`), and last from the values themselves.
  */
-import type { Column, ColumnDataType } from '../model';
+import type { CellValue, Column, ColumnDataType } from '../model';
 
-/** A cell as searchdata sends it: string, number, boolean or null; dates are epoch seconds (field notes 1.2). */
-export type CellValue = string | number | boolean | null;
+export type { CellValue } from '../model';
 
 /** What a column of an answer is. */
 export type ColumnRole = 'date' | 'attribute' | 'measure';

@@ -179,9 +179,10 @@ export async function stageChunks(
         result.rows++;
       };
       const splitter = new RecordSplitter(def.format, onRecord);
-      const input = createReadStream(chunkPaths[c] as string, { encoding: 'utf8', highWaterMark: 1 << 20 });
+      // bytes, not text: bytes that are not UTF-8 become bad records (records.ts), never U+FFFD in the table
+      const input = createReadStream(chunkPaths[c] as string, { highWaterMark: 1 << 20 });
       for await (const piece of input) {
-        splitter.push(piece as string);
+        splitter.pushBytes(piece as Buffer);
         await staged.flush();
         if (bad) await bad.flush();
         if (staged.bytes >= partBytes) await finishPart(false);
@@ -263,7 +264,7 @@ export class TableLoad {
     const cols = this.table.columns.map((c, i) => `${quoteLiteral(`c${i}`)}: ${quoteLiteral(DUCKDB_TYPE[c.dataType] ?? 'VARCHAR')}`).join(', ');
     const names = this.table.columns.map((c) => quoteIdent(c.name)).join(', ');
     const r = await this.conn.run(
-      `INSERT INTO ${this.table.sqlName} (${names}) SELECT * FROM read_csv(${quoteLiteral(part.path)}, columns = {${cols}}, header = false, delim = ',', quote = '"', escape = '"', ` +
+      `INSERT INTO ${this.table.sqlName} (${names}) SELECT * FROM read_csv(${quoteLiteral(part.path)}, columns = {${cols}}, header = false, delim = ',', quote = '"', escape = '"', new_line = '\\n', ` +
         `auto_detect = false, allow_quoted_nulls = false, null_padding = false, max_line_size = ${maxLine})`,
     );
     return r.rowsChanged;

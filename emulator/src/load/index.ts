@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type { EmulatorContext, EmulatorUser, TableInfo } from '../context';
+import { loadInternalErrorText } from '../errors';
 import { stageChunks, TableLoad } from './commit';
 import { CycleStore, statusJson, type CycleMeta } from './cycles';
 import { chunksAreFastPathSafe, fastPathSql } from './fastpath';
@@ -260,8 +261,8 @@ export async function registerLoadApi(app: FastifyInstance, ctx: EmulatorContext
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? 400 : 500;
       if (req.method === 'POST' && req.url.split('?')[0] === `${BASE}/public/loads`) return text(reply.header('x-tsq-detail', detail(err.message)), 400, MESSAGES.invalidParams);
       if (req.method === 'POST' && req.url.split('?')[0] === `${BASE}/public/session`) return text(reply, 401, MESSAGES.unauthorized);
-      req.log.error(err);
-      return text(reply, status, err.message);
+      // a 500 never carries the engine's text: it goes to the incident log (emulator/src/errors.ts)
+      return text(reply, status, status === 500 ? loadInternalErrorText(err, req) : err.message);
     });
 
     /** Checks the session and the privilege; answers 401/403/500 and returns undefined when refused. */

@@ -1,36 +1,34 @@
 /**
  * Splitting an uploaded chunk into records and fields, for the two input formats of the load definition
- * (seed 2.2 `format`):
+ * (docs/service-interface.md §2.2 `format`). Where a record ends and how it splits into fields is
+ * defined ONCE, in `common/src/load/recordBoundary.ts`, which the client's chunker uses too: a chunk the
+ * client cuts is always cut between two records by this splitter's rules.
  *
- * - `csv`: fields may be wrapped in the enclosing character (default `"`); inside, the enclosing
- *   character is written twice; an enclosed field may hold the separator and line breaks. An unenclosed
- *   empty field is a null; an enclosed empty field (`""`) is the empty string. `escape_character` and
- *   `null_value` do not apply (seed 2.2).
+ * - `csv`: a field may be enclosed in the enclosing character (default `"`), at the start of the field
+ *   only; inside, the enclosing character is written twice; an enclosed field may hold the separator and
+ *   line breaks. An unenclosed empty field is a null; an enclosed empty field (`""`) is the empty string.
+ *   `escape_character` and `null_value` do not apply.
  * - `delimited`: no enclosing; the escape character (when given) makes the next character literal
- *   (the separator, a line break, or the escape character itself); a field equal to `null_value`
- *   (default `(null)`) is a null.
+ *   (the separator, a line break — an escaped CRLF as a whole — or the escape character itself); a field
+ *   equal to `null_value` (default `(null)`) is a null.
  *
- * Records end at `\n` or `\r\n` outside an enclosed field. Blank lines are skipped. A byte-order mark at
- * the start of a chunk is dropped. Every record keeps its raw text (for the bad records file) and the
- * 1-based line number where it starts (for `parsing_errors`).
+ * Records end at LF, CRLF or a lone CR outside an enclosed field. Blank lines are skipped. A byte-order
+ * mark at the start of a chunk is dropped. Every record keeps its raw text (for the bad records file)
+ * and the 1-based line number where it starts (for `parsing_errors`). Bytes that are not valid UTF-8
+ * make their record a bad record naming the byte and its offset in the chunk (`pushBytes`), never a
+ * U+FFFD in the table.
  *
  * Why not csv-parse: it cannot apply an escape character outside enclosing characters (the delimited
- * format), it can tell an enclosed empty field from an unenclosed one only through its per-field `cast`
- * hook, and with that hook it parsed about 1.6 MB/s here against DuckDB's ~90 MB/s for the same file,
- * far from the commit throughput the emulator must reach. This scanner is tested against csv-stringify
- * output (test/unit/load-records.test.ts).
+ * format), and with its per-field `cast` hook (to tell `""` from an empty field) it parsed about
+ * 1.6 MB/s here against DuckDB's ~90 MB/s for the same file. The splitter is tested against
+ * csv-stringify output (test/unit/load-records.test.ts) and, through the whole pipeline, against
+ * csv-parse (test/emulator/load-property.test.ts).
  */
+import { RecordBoundaryScanner, countLineBreaks, lineBreakLength, splitFields, type BoundaryFormat } from '../../../common/src/load/recordBoundary';
+import { Utf8Decoder } from '../../../common/src/load/utf8';
 
 /** The splitting options taken from a load definition's `format`. */
-export interface RecordFormat {
-  /** `csv` (enclosing characters) or `delimited` (escape character, null value). */
-  type: 'csv' | 'delimited';
-  /** One character. */
-  fieldSeparator: string;
-  /** csv only: one character, or '' for none. */
-  enclosingCharacter: string;
-  /** delimited only: one character, or '' for none. */
-  escapeCharacter: string;
+export interface RecordFormat extends BoundaryFormat {
   /** delimited only: the text of a null field. */
   nullValue: string;
   /** When true, each record ends with a separator, which is dropped. */
@@ -45,32 +43,40 @@ export interface RawRecord {
   raw: string;
   /** 1-based line of the chunk where the record starts. */
   line: number;
-  /** Set when the record cannot be split (an enclosed field that is never closed, text after a closing enclosing character). */
+  /** Set when the record cannot be split (an enclosed field that is never closed, text after a closing enclosing character, bytes that are not UTF-8). */
   error?: string;
 }
 
-const LF = 10;
-const CR = 13;
+/** A byte that is not part of valid UTF-8, where its U+FFFD stands in the decoded text. */
+interface InvalidByte {
+  /** Index in the splitter's text stream (all text pushed so far). */
+  at: number;
+  /** Offset of the byte in the chunk. */
+  byteOffset: number;
+  byte: number;
+}
 
 /**
- * A push-style record splitter: feed it text with `push`, then call `end`; it calls `onRecord` for
- * every record in order. Keeps only the unfinished record between pushes, never the whole chunk.
+ * A push-style record splitter: feed it text with `push` (or bytes with `pushBytes`), then call `end`;
+ * it calls `onRecord` for every record in order. Keeps only the unfinished record between pushes.
  */
 export class RecordSplitter {
   private pending = '';
+  /** Index in the text stream of `pending[0]`. */
+  private base = 0;
+  /** Where the scanner goes on in `pending` (it has consumed everything before). */
+  private scanPos = 0;
   private line = 1;
   private first = true;
-  private readonly sep: number;
-  private readonly quote: number;
-  private readonly esc: number;
+  private readonly scanner: RecordBoundaryScanner;
+  private readonly utf8 = new Utf8Decoder();
+  private invalid: InvalidByte[] = [];
 
   constructor(
     private readonly format: RecordFormat,
     private readonly onRecord: (r: RawRecord) => void,
   ) {
-    this.sep = format.fieldSeparator.charCodeAt(0);
-    this.quote = format.type === 'csv' && format.enclosingCharacter !== '' ? format.enclosingCharacter.charCodeAt(0) : -1;
-    this.esc = format.type === 'delimited' && format.escapeCharacter !== '' ? format.escapeCharacter.charCodeAt(0) : -1;
+    this.scanner = new RecordBoundaryScanner(format);
   }
 
   /** Feeds the next piece of decoded text. */
@@ -80,205 +86,64 @@ export class RecordSplitter {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       this.first = false;
     }
-    const buf = this.pending.length ? this.pending + text : text;
-    const consumed = this.scan(buf, false);
-    this.pending = consumed < buf.length ? buf.slice(consumed) : '';
+    this.pending = this.pending.length ? this.pending + text : text;
+    let start = 0;
+    for (;;) {
+      const end = this.scanner.scanText(this.pending, this.scanPos);
+      if (end < 0) break;
+      this.emit(start, end);
+      start = end;
+      this.scanPos = end;
+    }
+    this.pending = start ? this.pending.slice(start) : this.pending;
+    this.base += start;
+    this.scanPos = this.pending.length;
+  }
+
+  /** Feeds the next bytes of a UTF-8 chunk; bytes that are not UTF-8 make their record bad. */
+  pushBytes(bytes: Uint8Array): void {
+    const { text, invalid } = this.utf8.decode(bytes, false);
+    this.addInvalid(text, invalid);
   }
 
   /** Flushes the last record (a record without a final line break, or an unclosed enclosed field). */
   end(): void {
-    if (this.pending.length) this.scan(this.pending, true);
+    const { text, invalid } = this.utf8.decode(new Uint8Array(0), true);
+    if (text || invalid.length) this.addInvalid(text, invalid);
+    // the last record ran to the end of the data: its line break is a final lone CR or none (an escaped LF is data)
+    if (this.pending.length) this.emit(0, this.pending.length, this.scanner.endsWithLineBreak ? 1 : 0);
+    this.base += this.pending.length;
     this.pending = '';
+    this.scanPos = 0;
   }
 
-  /** Scans complete records of `buf`; returns how many characters were consumed. */
-  private scan(buf: string, atEnd: boolean): number {
-    const n = buf.length;
-    let pos = 0;
-    while (pos < n) {
-      const start = pos;
-      const fields: (string | null)[] = [];
-      let lines = 0; // line breaks inside the record
-      let error: string | undefined;
-      let p = pos;
-      let complete: boolean;
-      let recordEnd: number; // index of the record's line break (or n)
-      let next: number; // index after the line break
-      for (;;) {
-        // one field starting at p
-        if (p < n && buf.charCodeAt(p) === this.quote) {
-          let q = p + 1;
-          let value = '';
-          let closed = false;
-          for (;;) {
-            const k = buf.indexOf(this.format.enclosingCharacter, q);
-            if (k < 0) break;
-            if (k + 1 < n && buf.charCodeAt(k + 1) === this.quote) {
-              value += buf.slice(q, k + 1);
-              q = k + 2;
-              continue;
-            }
-            if (k + 1 >= n && !atEnd) break; // the next piece may bring a second enclosing character
-            value += buf.slice(q, k);
-            q = k + 1;
-            closed = true;
-            break;
-          }
-          if (!closed) {
-            if (!atEnd) return start;
-            // an enclosed field that never closes: the rest of the chunk is one bad record
-            lines += countBreaks(buf, p, n);
-            fields.push(buf.slice(p + 1));
-            error = 'an enclosed field is not closed before the end of the data';
-            recordEnd = n;
-            next = n;
-            complete = true;
-            break;
-          }
-          lines += countBreaks(value, 0, value.length);
-          fields.push(value);
-          p = q;
-          if (p >= n) {
-            if (!atEnd) return start;
-            recordEnd = n;
-            next = n;
-            complete = true;
-            break;
-          }
-          const c = buf.charCodeAt(p);
-          if (c === this.sep) {
-            p++;
-            continue;
-          }
-          if (c === LF || (c === CR && p + 1 < n && buf.charCodeAt(p + 1) === LF)) {
-            recordEnd = p;
-            next = c === LF ? p + 1 : p + 2;
-            complete = true;
-            break;
-          }
-          if (c === CR && p + 1 >= n) {
-            if (!atEnd) return start;
-            recordEnd = p;
-            next = n;
-            complete = true;
-            break;
-          }
-          // text after the closing enclosing character: take the rest of the field literally, mark the record bad
-          error = `text follows the closing enclosing character at line ${this.line + lines}`;
-          const e = this.plainEnd(buf, p, n);
-          if (e < 0 && !atEnd) return start;
-          const end = e < 0 ? n : e;
-          fields[fields.length - 1] = (fields[fields.length - 1] as string) + buf.slice(p, end);
-          p = end;
-          if (p < n && buf.charCodeAt(p) === this.sep) {
-            p++;
-            continue;
-          }
-          recordEnd = p;
-          next = p >= n ? n : buf.charCodeAt(p) === LF ? p + 1 : p + 2;
-          complete = true;
-          break;
-        }
-        // an unenclosed field
-        if (this.esc >= 0) {
-          let value = '';
-          let q = p;
-          let segment = p;
-          let ended = false;
-          while (q < n) {
-            const c = buf.charCodeAt(q);
-            if (c === this.esc) {
-              if (q + 1 >= n) {
-                if (!atEnd) return start;
-                q++;
-                break; // an escape character at the very end stays literal
-              }
-              value += buf.slice(segment, q);
-              const d = buf.charCodeAt(q + 1);
-              if (d === CR && q + 2 < n && buf.charCodeAt(q + 2) === LF) {
-                value += '\r\n';
-                q += 3;
-              } else {
-                value += buf[q + 1];
-                q += 2;
-              }
-              if (d === LF || d === CR) lines++;
-              segment = q;
-              continue;
-            }
-            if (c === this.sep || c === LF || (c === CR && (q + 1 >= n || buf.charCodeAt(q + 1) === LF))) {
-              ended = true;
-              break;
-            }
-            q++;
-          }
-          if (!ended && !atEnd) return start;
-          if (q < n && buf.charCodeAt(q) === CR && q + 1 >= n && !atEnd) return start;
-          value += buf.slice(segment, Math.min(q, n));
-          fields.push(this.plainValue(value, q - p));
-          p = q;
-        } else {
-          const e = this.plainEnd(buf, p, n);
-          if (e < 0 && !atEnd) return start;
-          const end = e < 0 ? n : e;
-          fields.push(this.plainValue(buf.slice(p, end), end - p));
-          p = end;
-        }
-        if (p >= n) {
-          recordEnd = n;
-          next = n;
-          complete = true;
-          break;
-        }
-        const c = buf.charCodeAt(p);
-        if (c === this.sep) {
-          p++;
-          if (p >= n && !atEnd) return start;
-          continue;
-        }
-        recordEnd = p;
-        next = c === LF ? p + 1 : p + 2;
-        complete = true;
-        break;
-      }
-      if (!complete) return start;
-      const raw = buf.slice(start, recordEnd);
-      const line = this.line;
-      this.line += lines + (next > recordEnd ? 1 : 0);
-      pos = next;
-      if (raw.length === 0) continue; // blank line
-      if (this.format.trailingFieldSeparator && fields.length > 1 && fields[fields.length - 1] === null) fields.pop();
-      else if (this.format.trailingFieldSeparator && fields.length > 1 && fields[fields.length - 1] === '' && this.format.type === 'delimited') fields.pop();
-      this.onRecord(error ? { fields, raw, line, error } : { fields, raw, line });
+  private addInvalid(text: string, invalid: { index: number; byteOffset: number; byte: number }[]): void {
+    // a BOM dropped by `push` shifts the text by one
+    const shift = this.first && text.charCodeAt(0) === 0xfeff ? -1 : 0;
+    const at = this.base + this.pending.length + shift;
+    for (const b of invalid) this.invalid.push({ at: at + b.index, byteOffset: b.byteOffset, byte: b.byte });
+    this.push(text);
+  }
+
+  /** Emits the record `pending[start, end)` (its line break included; `breakLength` when known). */
+  private emit(start: number, end: number, breakLength?: number): void {
+    const withBreak = this.pending.slice(start, end);
+    const raw = withBreak.slice(0, withBreak.length - (breakLength ?? lineBreakLength(withBreak)));
+    const line = this.line;
+    this.line += countLineBreaks(withBreak);
+    let error: string | undefined;
+    if (this.invalid.length) {
+      const from = this.base + start;
+      const to = this.base + end;
+      while (this.invalid.length && this.invalid[0]!.at < from) this.invalid.shift();
+      const bad = this.invalid[0];
+      if (bad && bad.at < to) error = `byte 0x${bad.byte.toString(16).toUpperCase().padStart(2, '0')} at byte offset ${bad.byteOffset} of the chunk is not valid UTF-8 (the data must be UTF-8 encoded)`;
     }
-    return pos;
+    if (raw.length === 0) return; // blank line
+    const split = splitFields(raw, this.format);
+    error ??= split.error;
+    this.onRecord(error ? { fields: split.fields, raw, line, error } : { fields: split.fields, raw, line });
   }
-
-  /** End of an unenclosed field without escapes: index of the separator or line break, -1 when not in `buf`. */
-  private plainEnd(buf: string, p: number, n: number): number {
-    for (let q = p; q < n; q++) {
-      const c = buf.charCodeAt(q);
-      if (c === this.sep || c === LF) return q;
-      if (c === CR) {
-        if (q + 1 >= n) return -1;
-        if (buf.charCodeAt(q + 1) === LF) return q;
-      }
-    }
-    return -1;
-  }
-
-  /** The value of an unenclosed field: null for an empty csv field or a delimited `null_value`. */
-  private plainValue(value: string, rawLength: number): string | null {
-    if (this.format.type === 'csv') return rawLength === 0 ? null : value;
-    return value === this.format.nullValue && rawLength === value.length ? null : value;
-  }
-}
-
-/** Number of line breaks (`\n`) in `s` between `from` and `to`. */
-function countBreaks(s: string, from: number, to: number): number {
-  let k = 0;
-  for (let i = s.indexOf('\n', from); i >= 0 && i < to; i = s.indexOf('\n', i + 1)) k++;
-  return k;
 }
 
 /** Splits a whole text at once (tests and small inputs). */

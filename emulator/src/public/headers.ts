@@ -9,7 +9,8 @@
  *   pinboard for a visualization (`*_ANSWER_SHEET`).
  * - `category`: MY = authored by the user; FAVORITE and REQUESTED are always empty (no favorites or
  *   access requests in the emulator).
- * - `pattern`: case-insensitive match of the whole name, `%` any run of characters, `_` one character.
+ * - `pattern`: case-insensitive match of the whole name, `%` any run of characters, `_` one character,
+ *   in time bounded by name length × pattern length (NamePattern); longer than 1024 characters: 400.
  * - `sort`: DEFAULT keeps catalog order; `sortascending` defaults to true.
  */
 import type { FastifyRequest } from 'fastify';
@@ -28,10 +29,67 @@ interface Row {
   tags: string[];
 }
 
-/** Converts a `%` pattern to an anchored case-insensitive regular expression. */
-export function patternRegex(pattern: string): RegExp {
-  const body = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.');
-  return new RegExp(`^${body}$`, 'is');
+/** Longest `pattern` accepted, in characters; a longer one answers 400 before any matching. */
+export const MAX_PATTERN_LENGTH = 1024;
+
+/**
+ * A compiled `pattern` of listobjectheaders: `%` any run of characters, `_` exactly one, every other
+ * character itself, case-insensitively, against the whole name (module comment). Matching never
+ * backtracks across a `%`: the pattern is cut at its `%`s into segments; the first must match at the
+ * start, the last at the end, and each one between at its leftmost place after the previous one (the
+ * leftmost place is always a right choice, as a later place leaves less text for the rest). Each segment
+ * search looks at each start position once, so a match costs at most (name length × pattern length)
+ * character comparisons, whatever the pattern, where a backtracking regular expression can take
+ * exponential time (`%_%_%_…!`). Characters are compared as code points after `toLowerCase()`.
+ */
+export class NamePattern {
+  private readonly segments: string[][];
+  /** Character comparisons made so far by `test` (for the complexity test and the benchmark). */
+  comparisons = 0;
+
+  /** @throws ApiError 400 when the pattern is longer than MAX_PATTERN_LENGTH. */
+  constructor(pattern: string) {
+    if (pattern.length > MAX_PATTERN_LENGTH) throw badRequest(`Invalid value for pattern: longer than ${MAX_PATTERN_LENGTH} characters`);
+    const parts = pattern.toLowerCase().split('%');
+    this.segments = parts.map((p) => Array.from(p));
+  }
+
+  /** True when the whole `name` matches. */
+  test(name: string): boolean {
+    const text = Array.from(name.toLowerCase());
+    const segs = this.segments;
+    if (segs.length === 1) return text.length === segs[0]!.length && this.matchesAt(text, segs[0]!, 0);
+    const first = segs[0]!;
+    const last = segs[segs.length - 1]!;
+    if (first.length + last.length > text.length) return false;
+    if (!this.matchesAt(text, first, 0)) return false;
+    const end = text.length - last.length;
+    if (!this.matchesAt(text, last, end)) return false;
+    let pos = first.length;
+    for (let i = 1; i < segs.length - 1; i++) {
+      const seg = segs[i]!;
+      const at = this.find(text, seg, pos, end);
+      if (at < 0) return false;
+      pos = at + seg.length;
+    }
+    return true;
+  }
+
+  /** True when `seg` matches `text` at `at` (`_` matches any one character). */
+  private matchesAt(text: string[], seg: string[], at: number): boolean {
+    for (let j = 0; j < seg.length; j++) {
+      this.comparisons++;
+      const c = seg[j]!;
+      if (c !== '_' && c !== text[at + j]) return false;
+    }
+    return true;
+  }
+
+  /** The leftmost start in [from, end - seg.length] where `seg` matches, or -1. */
+  private find(text: string[], seg: string[], from: number, end: number): number {
+    for (let at = from; at + seg.length <= end; at++) if (this.matchesAt(text, seg, at)) return at;
+    return -1;
+  }
 }
 
 /**
@@ -124,8 +182,8 @@ export function listObjectHeaders(req: FastifyRequest, catalog: Catalog): Record
     rows = rows.filter((r) => r.tags.some((t) => ids.has(t)));
   }
   if (pattern !== undefined) {
-    const re = patternRegex(pattern);
-    rows = rows.filter((r) => re.test(r.header.name));
+    const matcher = new NamePattern(pattern);
+    rows = rows.filter((r) => matcher.test(r.header.name));
   }
   if (skip.size) rows = rows.filter((r) => !skip.has(r.header.id));
   if (fetch) rows = rows.filter((r) => fetch.includes(r.header.id));

@@ -19,7 +19,7 @@ import type { Sessions } from '../auth';
 import type { AnswerBook, Catalog, LogicalTable } from '../catalog';
 import type { EmulatorUser } from '../context';
 import type { Engine } from '../engine';
-import { ApiError, badRequest, errorBody, FORBIDDEN_TEXT, UNAUTHORIZED_TEXT } from '../errors';
+import { ApiError, badRequest, errorBody, FORBIDDEN_TEXT, publicErrorReply, UNAUTHORIZED_TEXT } from '../errors';
 import { QueryError } from '../searchdata/compile';
 import type { PageRequest, SearchService } from '../searchdata/run';
 import { registerAdminRoutes } from './admin';
@@ -148,12 +148,11 @@ async function registerBodyEncodings(scope: FastifyInstance): Promise<void> {
 async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> {
   const { catalog, sessions } = deps;
 
-  api.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
-    if (err instanceof ApiError) return reply.code(err.status).send(errorBody(err.status, [err.message, ...err.details]));
+  api.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
     if (err instanceof QueryError) return reply.code(400).send(errorBody(400, [err.message]));
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) api.log.error(err);
-    return reply.code(status).send(errorBody(status, [status === 500 ? `Internal error: ${err.message}` : err.message]));
+    // no engine text or SQL in a body: 500s answer the service's message and an incident id (errors.ts)
+    const { status, body } = publicErrorReply(err, req);
+    return reply.code(status).send(body);
   });
   api.setNotFoundHandler((req, reply) => reply.code(404).send(errorBody(404, [`No such operation: ${req.method} ${req.url.split('?')[0]}`])));
 

@@ -248,41 +248,66 @@ export function relativeRange(f: RelativeDate, now: Date): [Date, Date] {
   }
 }
 
-/** Compiles a query; throws `QueryError` for an unknown column, a misuse, or a keyword not executed. */
-export function compileSearch(input: CompileInput): CompiledQuery {
-  const params: SqlParam[] = [];
-  const items: Item[] = [];
-  const where: Cond[] = [];
-  const having: Cond[] = [];
-  const sorts: { expr: string; dir: 'ASC' | 'DESC' }[] = [];
-  const hidden: string[] = [];
-  let top: Extract<Clause, { kind: 'topBottom' }> | undefined;
-  let growth: Extract<Clause, { kind: 'growth' }> | undefined;
-  let fiscal = false;
-  const fiscalStart = input.fiscalYearStartMonth ?? 4;
+/** A sort key of the outer query: an output alias (`c0`, `g0`) or a hidden key (`k0`), and its direction. */
+interface SortKey {
+  expr: string;
+  dir: 'ASC' | 'DESC';
+}
 
-  const resolve = (ref: ColumnRef): LogicalColumn => {
+/**
+ * The columns of one query as it is compiled: resolves column references, makes the SQL of buckets and
+ * aggregations, and collects the output items (each once, by key) and the hidden sort keys.
+ */
+class QueryScope {
+  readonly items: Item[] = [];
+  /** Aggregates that only sort (`sort by sum [x]` when it is not listed): `k0`, `k1`, … */
+  readonly hidden: string[] = [];
+  /** `calendar.fiscal` is in force: quarters and years start at `fiscalStart`. */
+  fiscal = false;
+
+  constructor(
+    private readonly columns: readonly LogicalColumn[],
+    private readonly fiscalStart: number,
+  ) {}
+
+  /** The column a reference names (case-insensitively, then by synonym); throws for an unknown or unclosed one. */
+  resolve(ref: ColumnRef): LogicalColumn {
     if (!ref.closed) throw new QueryError(`The column [${ref.name} is missing its closing ]`);
     const k = ref.name.trim().toLowerCase();
-    const c = input.columns.find((x) => x.name.toLowerCase() === k) ?? input.columns.find((x) => x.synonyms.some((s) => s.toLowerCase() === k));
+    const c = this.columns.find((x) => x.name.toLowerCase() === k) ?? this.columns.find((x) => x.synonyms.some((s) => s.toLowerCase() === k));
     if (!c) throw new QueryError(`Unknown column [${ref.name}] in this data source`);
     return c;
-  };
-  const colSql = (c: LogicalColumn): string => quoteIdent(c.physicalName);
-  const ts = (c: LogicalColumn): string => (c.dataType === 'DATE_TIME' ? colSql(c) : `CAST(${colSql(c)} AS TIMESTAMP)`);
+  }
 
-  const bucketOf = (ref: ColumnRef): DateBucket | undefined => {
+  /** The first date column of the data source (a date filter without a column), or undefined. */
+  firstDateColumn(): LogicalColumn | undefined {
+    return this.columns.find((x) => isDate(x.dataType));
+  }
+
+  colSql(c: LogicalColumn): string {
+    return quoteIdent(c.physicalName);
+  }
+
+  /** The column as a TIMESTAMP. */
+  ts(c: LogicalColumn): string {
+    return c.dataType === 'DATE_TIME' ? this.colSql(c) : `CAST(${this.colSql(c)} AS TIMESTAMP)`;
+  }
+
+  /** The bucket written on a reference (`[date].monthly`); throws for an unknown one. */
+  bucketOf(ref: ColumnRef): DateBucket | undefined {
     if (!ref.bucket) return undefined;
     if (!ref.bucket.known) throw new QueryError(`Unknown date bucket .${ref.bucket.name} on [${ref.name}]`);
     return ref.bucket.known;
-  };
-  const bucketExpr = (c: LogicalColumn, b: DateBucket): { expr: string; kind: OutputKind } => {
+  }
+
+  bucketExpr(c: LogicalColumn, b: DateBucket): { expr: string; kind: OutputKind } {
     if (!isDate(c.dataType)) throw new QueryError(`The date bucket ${b} needs a date column; [${c.name}] is ${c.dataType}`);
-    const x = ts(c);
+    const x = this.ts(c);
+    const fiscalStart = this.fiscalStart;
     const shifted = (unit: string): string => `date_trunc('${unit}', ${x} - INTERVAL ${fiscalStart - 1} MONTH) + INTERVAL ${fiscalStart - 1} MONTH`;
     switch (b) {
       case 'detailed':
-        return { expr: colSql(c), kind: 'date' };
+        return { expr: this.colSql(c), kind: 'date' };
       case 'hourly':
         return { expr: `date_trunc('hour', ${x})`, kind: 'date' };
       case 'daily':
@@ -292,9 +317,9 @@ export function compileSearch(input: CompileInput): CompiledQuery {
       case 'monthly':
         return { expr: `date_trunc('month', ${x})`, kind: 'date' };
       case 'quarterly':
-        return { expr: fiscal ? shifted('quarter') : `date_trunc('quarter', ${x})`, kind: 'date' };
+        return { expr: this.fiscal ? shifted('quarter') : `date_trunc('quarter', ${x})`, kind: 'date' };
       case 'yearly':
-        return { expr: fiscal ? shifted('year') : `date_trunc('year', ${x})`, kind: 'date' };
+        return { expr: this.fiscal ? shifted('year') : `date_trunc('year', ${x})`, kind: 'date' };
       case 'day of week':
         return { expr: `isodow(${x})`, kind: 'number' };
       case 'day of month':
@@ -306,15 +331,16 @@ export function compileSearch(input: CompileInput): CompiledQuery {
       case 'month of year':
         return { expr: `month(${x})`, kind: 'number' };
       case 'quarter of year':
-        return { expr: fiscal ? `quarter(${x} - INTERVAL ${fiscalStart - 1} MONTH)` : `quarter(${x})`, kind: 'number' };
+        return { expr: this.fiscal ? `quarter(${x} - INTERVAL ${fiscalStart - 1} MONTH)` : `quarter(${x})`, kind: 'number' };
       case 'hour of day':
         return { expr: `hour(${x})`, kind: 'number' };
     }
-  };
-  const aggExpr = (agg: Aggregation, c: LogicalColumn): { expr: string; kind: OutputKind } => {
+  }
+
+  aggExpr(agg: Aggregation, c: LogicalColumn): { expr: string; kind: OutputKind } {
     const numericOnly = agg === 'sum' || agg === 'average' || agg === 'standard deviation' || agg === 'variance';
     if (numericOnly && !isNumeric(c.dataType)) throw new QueryError(`The aggregation ${agg} needs a numeric column; [${c.name}] is ${c.dataType}`);
-    const x = colSql(c);
+    const x = this.colSql(c);
     switch (agg) {
       case 'sum':
         return { expr: `sum(${x})`, kind: 'number' };
@@ -335,192 +361,251 @@ export function compileSearch(input: CompileInput): CompiledQuery {
       case 'variance':
         return { expr: `var_samp(${x})`, kind: 'number' };
     }
-  };
-  const defaultAgg = (c: LogicalColumn): Aggregation => DEFAULT_AGG[c.aggregation] ?? 'sum';
-
-  const addItem = (it: Omit<Item, 'alias'>): Item => {
-    const found = items.find((x) => x.key === it.key);
-    if (found) return found;
-    const item = { ...it, alias: `c${items.length}` };
-    items.push(item);
-    return item;
-  };
-  const attributeItem = (c: LogicalColumn, bucket: DateBucket | undefined, forEach?: boolean): Item => {
-    if (bucket) {
-      const b = bucketExpr(c, bucket);
-      const name = bucket === 'detailed' ? c.name : `${BUCKET_LABELS[bucket]}(${c.name})`;
-      return addItem({ name, expr: b.expr, measure: false, kind: b.kind, key: `a:${c.id}:${bucket}`, column: c, bucket, forEach });
-    }
-    return addItem({ name: c.name, expr: colSql(c), measure: false, kind: kindOf(c.dataType), key: `a:${c.id}`, column: c, forEach });
-  };
-  const measureItem = (c: LogicalColumn, agg: Aggregation): Item => {
-    const a = aggExpr(agg, c);
-    return addItem({ name: `${AGG_NAMES[agg]} ${c.name}`, expr: a.expr, measure: true, kind: a.kind, key: `m:${c.id}:${agg}`, column: c, aggregation: agg });
-  };
-
-  // Calendars apply to the whole query, wherever they are written.
-  for (const cl of input.clauses) {
-    if (cl.kind !== 'calendar') continue;
-    const n = cl.name.toLowerCase();
-    if (n === 'fiscal') fiscal = true;
-    else if (n !== 'gregorian' && n !== 'calendar' && n !== 'standard') throw new QueryError(`Unknown calendar ${cl.name}; the emulator knows calendar.gregorian and calendar.fiscal`);
   }
 
-  // Filter target: a column, its bucket, or an aggregate.
-  const filterTarget = (cl: Extract<Clause, { kind: 'filter' }>): { expr: string; type: ColumnDataType | 'NUMBER'; c: LogicalColumn } => {
-    const c = resolve(cl.column);
-    if (cl.aggregation) return { expr: aggExpr(cl.aggregation, c).expr, type: cl.aggregation === 'min' || cl.aggregation === 'max' ? c.dataType : 'NUMBER', c };
-    const b = bucketOf(cl.column);
-    if (b && b !== 'detailed') {
-      const be = bucketExpr(c, b);
-      return { expr: be.expr, type: be.kind === 'date' ? 'DATE_TIME' : 'NUMBER', c };
-    }
-    return { expr: colSql(c), type: c.dataType, c };
-  };
+  defaultAgg(c: LogicalColumn): Aggregation {
+    return DEFAULT_AGG[c.aggregation] ?? 'sum';
+  }
 
-  const textOps = new Set<FilterOperator>(['contains', 'not contains', 'begins with', 'not begins with', 'ends with', 'not ends with', 'similar to', 'not similar to']);
+  private addItem(it: Omit<Item, 'alias'>): Item {
+    const found = this.items.find((x) => x.key === it.key);
+    if (found) return found;
+    const item = { ...it, alias: `c${this.items.length}` };
+    this.items.push(item);
+    return item;
+  }
 
-  const filterCond = (cl: Extract<Clause, { kind: 'filter' }>): Cond => {
-    const { expr, type, c } = filterTarget(cl);
-    const op = cl.operator;
-    const p: SqlParam[] = [];
-    const values = cl.values;
-    if (values.length === 0) throw new QueryError(`The filter on [${c.name}] has no value`);
-    const isText = type === 'VARCHAR' || type === 'CHAR';
-    const isDateT = type === 'DATE' || type === 'DATE_TIME';
-    // A value on the right-hand side: returns SQL with `?` and pushes its parameter.
-    let dayGranularity = false;
-    let yearGranularity = false;
-    const rhs = (v: Value): string => {
-      if (v.kind === 'null' || v.kind === 'empty') throw new QueryError(`{${v.kind}} can only be used with = and != (on [${c.name}])`);
-      if (isText) {
-        p.push(v.kind === 'number' ? v.raw : v.value);
-        return 'lower(?)';
-      }
-      if (type === 'NUMBER' || isNumeric(type as ColumnDataType)) {
-        const n = v.kind === 'number' ? v.value : Number(v.value.trim());
-        if (v.kind === 'text' && (v.value.trim() === '' || !Number.isFinite(n))) throw new QueryError(`'${v.value}' is not a number, and [${c.name}] is numeric`);
-        p.push(n);
-        return '?';
-      }
-      if (isDateT) {
-        const raw = (v.kind === 'number' ? v.raw : v.value).trim();
-        if (/^\d{4}$/.test(raw)) {
-          // A year (`[date] = 2001`, `after 2000`) compares the column's year (field notes 2.5).
-          yearGranularity = true;
-          p.push(Number(raw));
-          return '?';
-        }
-        const d = parseDateValue(raw);
-        if (!d) throw new QueryError(`'${v.kind === 'number' ? v.raw : v.value}' is not a date (use 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM:SS', 'MM/DD/YYYY' or a year) for [${c.name}]`);
-        p.push(d.hasTime ? d.ts : d.ts.slice(0, 10));
-        if (!d.hasTime) {
-          dayGranularity = true;
-          return 'CAST(? AS DATE)';
-        }
-        return 'CAST(? AS TIMESTAMP)';
-      }
-      if (type === 'BOOL') {
-        const t = (v.kind === 'number' ? v.raw : v.value).trim().toLowerCase();
-        if (!['true', 'false', 't', 'f', 'yes', 'no', '1', '0'].includes(t)) throw new QueryError(`'${t}' is not a boolean for [${c.name}]`);
-        p.push(['true', 't', 'yes', '1'].includes(t));
-        return '?';
-      }
-      p.push(v.kind === 'number' ? v.raw : v.value);
-      return `CAST(? AS TIME)`;
-    };
-    if (textOps.has(op)) {
-      if (cl.aggregation) throw new QueryError(`${op} cannot be used with an aggregation`);
-      const lhs = `lower(CAST(${expr} AS VARCHAR))`;
-      const fn: Record<string, string> = { contains: 'contains', 'begins with': 'starts_with', 'ends with': 'ends_with' };
-      const base = op.replace(/^not /, '');
-      const negated = op.startsWith('not ');
-      const parts = values.map((v) => {
-        if (v.kind === 'null' || v.kind === 'empty') throw new QueryError(`{${v.kind}} cannot be used with ${op}`);
-        p.push(v.kind === 'number' ? v.raw : v.value);
-        return base === 'similar to' ? `${lhs} LIKE lower(?)` : `${fn[base]}(${lhs}, lower(?))`;
-      });
-      const sql = negated ? `(${expr} IS NULL OR NOT (${parts.join(' OR ')}))` : `(${parts.join(' OR ')})`;
-      const group = !negated && (base === 'begins with' || base === 'ends with') ? `${base}:${c.id}:${expr}` : undefined;
-      return { sql, params: p, group };
+  attributeItem(c: LogicalColumn, bucket: DateBucket | undefined, forEach?: boolean): Item {
+    if (bucket) {
+      const b = this.bucketExpr(c, bucket);
+      const name = bucket === 'detailed' ? c.name : `${BUCKET_LABELS[bucket]}(${c.name})`;
+      return this.addItem({ name, expr: b.expr, measure: false, kind: b.kind, key: `a:${c.id}:${bucket}`, column: c, bucket, forEach });
     }
-    const lhsFor = (): string => {
-      if (yearGranularity && (dayGranularity || p.some((x) => typeof x === 'string'))) throw new QueryError(`Compare [${c.name}] with years or with dates, not both`);
-      return isText ? `lower(${expr})` : yearGranularity ? `year(${expr})` : dayGranularity ? `CAST(${expr} AS DATE)` : expr;
-    };
-    if (op === '=' || op === '!=') {
-      const parts: string[] = [];
-      const rhsList: string[] = [];
-      for (const v of values) {
-        if (v.kind === 'null') parts.push(op === '=' ? `${expr} IS NULL` : `${expr} IS NOT NULL`);
-        else if (v.kind === 'empty') parts.push(op === '=' ? `trim(CAST(${expr} AS VARCHAR)) = ''` : `trim(CAST(${expr} AS VARCHAR)) <> ''`);
-        else rhsList.push(rhs(v));
-      }
-      if (rhsList.length) parts.unshift(`${lhsFor()} ${op === '=' ? 'IN' : 'NOT IN'} (${rhsList.join(', ')})`);
-      return { sql: `(${parts.join(op === '=' ? ' OR ' : ' AND ')})`, params: p };
-    }
-    if (op === 'between') {
-      if (values.length !== 2) throw new QueryError(`between needs two values: [${c.name}] between x and y`);
-      const a = rhs(values[0]!);
-      const b = rhs(values[1]!);
-      return { sql: `(${lhsFor()} BETWEEN ${a} AND ${b})`, params: p };
-    }
-    if (values.length !== 1) throw new QueryError(`${op} takes one value (on [${c.name}])`);
-    if ((op === 'after' || op === 'before') && !isDateT) throw new QueryError(`${op} needs a date column; [${c.name}] is ${c.dataType}`);
-    const sqlOp = op === 'after' ? '>' : op === 'before' ? '<' : op;
-    if (!['<', '<=', '>', '>='].includes(sqlOp)) throw new QueryError(`The operator ${op} is not supported by the emulator`);
-    const r = rhs(values[0]!);
-    return { sql: `(${lhsFor()} ${sqlOp} ${r})`, params: p };
-  };
+    return this.addItem({ name: c.name, expr: this.colSql(c), measure: false, kind: kindOf(c.dataType), key: `a:${c.id}`, column: c, forEach });
+  }
 
+  measureItem(c: LogicalColumn, agg: Aggregation): Item {
+    const a = this.aggExpr(agg, c);
+    return this.addItem({ name: `${AGG_NAMES[agg]} ${c.name}`, expr: a.expr, measure: true, kind: a.kind, key: `m:${c.id}:${agg}`, column: c, aggregation: agg });
+  }
+
+  /** A hidden sort key for an expression that is not an output column. */
+  private hiddenKey(expr: string): string {
+    this.hidden.push(expr);
+    return `k${this.hidden.length - 1}`;
+  }
+
+  /**
+   * The alias a sort (or `ranked by`) names: a listed measure or attribute, else a hidden aggregate. Call
+   * it once every item exists, so that `sort by` can name a listed column.
+   */
+  keyFor(ref: ColumnRef, agg: Aggregation | undefined): string {
+    const c = this.resolve(ref);
+    const b = this.bucketOf(ref);
+    if (agg) return this.items.find((x) => x.key === `m:${c.id}:${agg}`)?.alias ?? this.hiddenKey(this.aggExpr(agg, c).expr);
+    const attr = this.items.find((x) => !x.measure && x.column?.id === c.id && (b === undefined || x.bucket === b));
+    if (attr) return attr.alias;
+    const meas = this.items.find((x) => x.measure && x.column?.id === c.id);
+    if (meas) return meas.alias;
+    if (c.kind === 'MEASURE') return this.hiddenKey(this.aggExpr(this.defaultAgg(c), c).expr);
+    throw new QueryError(`Cannot sort by [${c.name}]: it is an attribute that is not listed in the query`);
+  }
+}
+
+const TEXT_OPERATORS = new Set<FilterOperator>(['contains', 'not contains', 'begins with', 'not begins with', 'ends with', 'not ends with', 'similar to', 'not similar to']);
+
+type FilterClause = Extract<Clause, { kind: 'filter' }>;
+
+/** What a filter compares: a column, its bucket, or an aggregate, with the type its values are read as. */
+function filterTarget(scope: QueryScope, cl: FilterClause): { expr: string; type: ColumnDataType | 'NUMBER'; c: LogicalColumn } {
+  const c = scope.resolve(cl.column);
+  if (cl.aggregation) return { expr: scope.aggExpr(cl.aggregation, c).expr, type: cl.aggregation === 'min' || cl.aggregation === 'max' ? c.dataType : 'NUMBER', c };
+  const b = scope.bucketOf(cl.column);
+  if (b && b !== 'detailed') {
+    const be = scope.bucketExpr(c, b);
+    return { expr: be.expr, type: be.kind === 'date' ? 'DATE_TIME' : 'NUMBER', c };
+  }
+  return { expr: scope.colSql(c), type: c.dataType, c };
+}
+
+/**
+ * The right-hand values of one comparison filter: each value as SQL with `?`, its parameters pushed in
+ * order, and the granularity dates were written in (a year, or a day without a time).
+ */
+class FilterValues {
+  readonly params: SqlParam[] = [];
+  dayGranularity = false;
+  yearGranularity = false;
+  readonly isText: boolean;
+  readonly isDate: boolean;
+
+  constructor(
+    private readonly type: ColumnDataType | 'NUMBER',
+    private readonly c: LogicalColumn,
+  ) {
+    this.isText = type === 'VARCHAR' || type === 'CHAR';
+    this.isDate = type === 'DATE' || type === 'DATE_TIME';
+  }
+
+  /** A value on the right-hand side: returns SQL with `?` and pushes its parameter. */
+  rhs(v: Value): string {
+    const c = this.c;
+    if (v.kind === 'null' || v.kind === 'empty') throw new QueryError(`{${v.kind}} can only be used with = and != (on [${c.name}])`);
+    const raw = v.kind === 'number' ? v.raw : v.value;
+    if (this.isText) {
+      this.params.push(raw);
+      return 'lower(?)';
+    }
+    if (this.type === 'NUMBER' || isNumeric(this.type)) {
+      const n = v.kind === 'number' ? v.value : Number(v.value.trim());
+      if (v.kind === 'text' && (v.value.trim() === '' || !Number.isFinite(n))) throw new QueryError(`'${v.value}' is not a number, and [${c.name}] is numeric`);
+      this.params.push(n);
+      return '?';
+    }
+    if (this.isDate) return this.dateRhs(raw);
+    if (this.type === 'BOOL') {
+      const t = raw.trim().toLowerCase();
+      if (!['true', 'false', 't', 'f', 'yes', 'no', '1', '0'].includes(t)) throw new QueryError(`'${t}' is not a boolean for [${c.name}]`);
+      this.params.push(['true', 't', 'yes', '1'].includes(t));
+      return '?';
+    }
+    this.params.push(raw);
+    return `CAST(? AS TIME)`;
+  }
+
+  private dateRhs(written: string): string {
+    const raw = written.trim();
+    if (/^\d{4}$/.test(raw)) {
+      // A year (`[date] = 2001`, `after 2000`) compares the column's year (docs/service-notes.md §2.5).
+      this.yearGranularity = true;
+      this.params.push(Number(raw));
+      return '?';
+    }
+    const d = parseDateValue(raw);
+    if (!d) throw new QueryError(`'${written}' is not a date (use 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM:SS', 'MM/DD/YYYY' or a year) for [${this.c.name}]`);
+    this.params.push(d.hasTime ? d.ts : d.ts.slice(0, 10));
+    if (!d.hasTime) {
+      this.dayGranularity = true;
+      return 'CAST(? AS DATE)';
+    }
+    return 'CAST(? AS TIMESTAMP)';
+  }
+
+  /** The left-hand side for the values read so far: lower-cased text, the year, the day, or as is. */
+  lhs(expr: string): string {
+    if (this.yearGranularity && (this.dayGranularity || this.params.some((x) => typeof x === 'string'))) throw new QueryError(`Compare [${this.c.name}] with years or with dates, not both`);
+    return this.isText ? `lower(${expr})` : this.yearGranularity ? `year(${expr})` : this.dayGranularity ? `CAST(${expr} AS DATE)` : expr;
+  }
+}
+
+/** A text filter (`contains`, `begins with`, …, and their negations), case-insensitive. */
+function textCondition(cl: FilterClause, expr: string, c: LogicalColumn): Cond {
+  const op = cl.operator;
+  if (cl.aggregation) throw new QueryError(`${op} cannot be used with an aggregation`);
+  const p: SqlParam[] = [];
+  const lhs = `lower(CAST(${expr} AS VARCHAR))`;
+  const fn: Record<string, string> = { contains: 'contains', 'begins with': 'starts_with', 'ends with': 'ends_with' };
+  const base = op.replace(/^not /, '');
+  const negated = op.startsWith('not ');
+  const parts = cl.values.map((v) => {
+    if (v.kind === 'null' || v.kind === 'empty') throw new QueryError(`{${v.kind}} cannot be used with ${op}`);
+    p.push(v.kind === 'number' ? v.raw : v.value);
+    return base === 'similar to' ? `${lhs} LIKE lower(?)` : `${fn[base]}(${lhs}, lower(?))`;
+  });
+  const sql = negated ? `(${expr} IS NULL OR NOT (${parts.join(' OR ')}))` : `(${parts.join(' OR ')})`;
+  const group = !negated && (base === 'begins with' || base === 'ends with') ? `${base}:${c.id}:${expr}` : undefined;
+  return { sql, params: p, group };
+}
+
+/** The condition of a filter clause (WHERE, or HAVING when written with an aggregation). */
+function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
+  const { expr, type, c } = filterTarget(scope, cl);
+  const op = cl.operator;
+  const values = cl.values;
+  if (values.length === 0) throw new QueryError(`The filter on [${c.name}] has no value`);
+  if (TEXT_OPERATORS.has(op)) return textCondition(cl, expr, c);
+  const v = new FilterValues(type, c);
+  if (op === '=' || op === '!=') {
+    const parts: string[] = [];
+    const rhsList: string[] = [];
+    for (const value of values) {
+      if (value.kind === 'null') parts.push(op === '=' ? `${expr} IS NULL` : `${expr} IS NOT NULL`);
+      else if (value.kind === 'empty') parts.push(op === '=' ? `trim(CAST(${expr} AS VARCHAR)) = ''` : `trim(CAST(${expr} AS VARCHAR)) <> ''`);
+      else rhsList.push(v.rhs(value));
+    }
+    if (rhsList.length) parts.unshift(`${v.lhs(expr)} ${op === '=' ? 'IN' : 'NOT IN'} (${rhsList.join(', ')})`);
+    return { sql: `(${parts.join(op === '=' ? ' OR ' : ' AND ')})`, params: v.params };
+  }
+  if (op === 'between') {
+    if (values.length !== 2) throw new QueryError(`between needs two values: [${c.name}] between x and y`);
+    const a = v.rhs(values[0]!);
+    const b = v.rhs(values[1]!);
+    return { sql: `(${v.lhs(expr)} BETWEEN ${a} AND ${b})`, params: v.params };
+  }
+  if (values.length !== 1) throw new QueryError(`${op} takes one value (on [${c.name}])`);
+  if ((op === 'after' || op === 'before') && !v.isDate) throw new QueryError(`${op} needs a date column; [${c.name}] is ${c.dataType}`);
+  const sqlOp = op === 'after' ? '>' : op === 'before' ? '<' : op;
+  if (!['<', '<=', '>', '>='].includes(sqlOp)) throw new QueryError(`The operator ${op} is not supported by the emulator`);
+  const r = v.rhs(values[0]!);
+  return { sql: `(${v.lhs(expr)} ${sqlOp} ${r})`, params: v.params };
+}
+
+/** Calendars apply to the whole query, wherever they are written. */
+function applyCalendars(scope: QueryScope, clauses: readonly Clause[]): void {
+  for (const cl of clauses) {
+    if (cl.kind !== 'calendar') continue;
+    const n = cl.name.toLowerCase();
+    if (n === 'fiscal') scope.fiscal = true;
+    else if (n !== 'gregorian' && n !== 'calendar' && n !== 'standard') throw new QueryError(`Unknown calendar ${cl.name}; the emulator knows calendar.gregorian and calendar.fiscal`);
+  }
+}
+
+/** What the clauses of a query say, once read: the row and group conditions, and the one top and growth. */
+interface ReadClauses {
+  where: Cond[];
+  having: Cond[];
+  top?: Extract<Clause, { kind: 'topBottom' }>;
+  growth?: Extract<Clause, { kind: 'growth' }>;
+}
+
+/** Reads the clauses in order: adds the output items to the scope and collects the filters; throws for what is not executed. */
+function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
+  const read: ReadClauses = { where: [], having: [] };
   let lastDateItem: { item: Item; c: LogicalColumn } | undefined;
   for (const cl of input.clauses) {
     switch (cl.kind) {
       case 'column': {
-        const c = resolve(cl.column);
-        const bucket = bucketOf(cl.column);
+        const c = scope.resolve(cl.column);
+        const bucket = scope.bucketOf(cl.column);
         let it: Item;
-        if (cl.aggregation) it = measureItem(c, cl.aggregation);
-        else if (c.kind === 'MEASURE' && !cl.by && !bucket && !cl.forEach) it = measureItem(c, defaultAgg(c));
-        else it = attributeItem(c, bucket, cl.forEach);
+        if (cl.aggregation) it = scope.measureItem(c, cl.aggregation);
+        else if (c.kind === 'MEASURE' && !cl.by && !bucket && !cl.forEach) it = scope.measureItem(c, scope.defaultAgg(c));
+        else it = scope.attributeItem(c, bucket, cl.forEach);
         if (!it.measure && isDate(c.dataType)) lastDateItem = { item: it, c };
         break;
       }
       case 'bucket': {
         if (!lastDateItem) throw new QueryError(`The bucket ${cl.bucket} needs a date column before it`);
         const { item, c } = lastDateItem;
-        const b = bucketExpr(c, cl.bucket);
+        const b = scope.bucketExpr(c, cl.bucket);
         Object.assign(item, { expr: b.expr, kind: b.kind, bucket: cl.bucket, key: `a:${c.id}:${cl.bucket}`, name: cl.bucket === 'detailed' ? c.name : `${BUCKET_LABELS[cl.bucket]}(${c.name})` });
         break;
       }
-      case 'filter': {
-        const cond = filterCond(cl);
-        (cl.aggregation ? having : where).push(cond);
+      case 'filter':
+        (cl.aggregation ? read.having : read.where).push(filterCondition(scope, cl));
         break;
-      }
-      case 'dateFilter': {
-        let c: LogicalColumn;
-        if (cl.column) c = resolve(cl.column);
-        else {
-          const d = input.columns.find((x) => isDate(x.dataType));
-          if (!d) throw new QueryError('This data source has no date column for a date filter');
-          c = d;
-        }
-        if (!isDate(c.dataType)) throw new QueryError(`Date filters need a date column; [${c.name}] is ${c.dataType}`);
-        const [s, e] = relativeRange(cl.filter, input.now);
-        where.push({ sql: `(${ts(c)} >= CAST(? AS TIMESTAMP) AND ${ts(c)} < CAST(? AS TIMESTAMP))`, params: [tsText(s), tsText(e)] });
+      case 'dateFilter':
+        read.where.push(dateFilterCondition(scope, cl, input.now));
         break;
-      }
       case 'topBottom':
-        if (top) throw new QueryError('A query can have only one top or bottom');
-        top = cl;
-        break;
-      case 'sort':
+        if (read.top) throw new QueryError('A query can have only one top or bottom');
+        read.top = cl;
         break;
       case 'growth':
-        if (growth) throw new QueryError('A query can have only one growth of');
-        growth = cl;
+        if (read.growth) throw new QueryError('A query can have only one growth of');
+        read.growth = cl;
         break;
+      case 'sort':
       case 'calendar':
         break;
       case 'keyword':
@@ -529,104 +614,129 @@ export function compileSearch(input: CompileInput): CompiledQuery {
         throw new QueryError(`Cannot understand "${cl.text}"`);
     }
   }
+  return read;
+}
 
-  let growthItem: { alias: string; name: string; measure: Item; date: Item } | undefined;
-  if (growth) {
-    const d = resolve(growth.by);
-    if (!isDate(d.dataType)) throw new QueryError(`growth of … by needs a date column; [${d.name}] is ${d.dataType}`);
-    const bucket = growth.bucket ?? bucketOf(growth.by) ?? 'monthly';
-    const date = attributeItem(d, bucket);
-    const m = resolve(growth.measure);
-    const measure = measureItem(m, defaultAgg(m));
-    growthItem = { alias: 'g0', name: `Growth of ${measure.name}`, measure, date };
+/** A relative date filter (`last 7 days`, `this year`, …) on its column, or on the first date column. */
+function dateFilterCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'dateFilter' }>, now: Date): Cond {
+  let c: LogicalColumn;
+  if (cl.column) c = scope.resolve(cl.column);
+  else {
+    const d = scope.firstDateColumn();
+    if (!d) throw new QueryError('This data source has no date column for a date filter');
+    c = d;
   }
+  if (!isDate(c.dataType)) throw new QueryError(`Date filters need a date column; [${c.name}] is ${c.dataType}`);
+  const [s, e] = relativeRange(cl.filter, now);
+  return { sql: `(${scope.ts(c)} >= CAST(? AS TIMESTAMP) AND ${scope.ts(c)} < CAST(? AS TIMESTAMP))`, params: [tsText(s), tsText(e)] };
+}
 
-  // Sorting keys (after the items exist, so `sort by` can name a listed column).
-  const keyFor = (ref: ColumnRef, agg: Aggregation | undefined): string => {
-    const c = resolve(ref);
-    const b = bucketOf(ref);
-    if (agg) {
-      const it = items.find((x) => x.key === `m:${c.id}:${agg}`);
-      if (it) return it.alias;
-      hidden.push(aggExpr(agg, c).expr);
-      return `k${hidden.length - 1}`;
-    }
-    const attr = items.find((x) => !x.measure && x.column?.id === c.id && (b === undefined || x.bucket === b));
-    if (attr) return attr.alias;
-    const meas = items.find((x) => x.measure && x.column?.id === c.id);
-    if (meas) return meas.alias;
-    if (c.kind === 'MEASURE') {
-      hidden.push(aggExpr(defaultAgg(c), c).expr);
-      return `k${hidden.length - 1}`;
-    }
-    throw new QueryError(`Cannot sort by [${c.name}]: it is an attribute that is not listed in the query`);
-  };
-  for (const cl of input.clauses) if (cl.kind === 'sort') sorts.push({ expr: keyFor(cl.column, cl.aggregation), dir: cl.direction === 'ascending' ? 'ASC' : cl.direction === 'descending' ? 'DESC' : cl.column && resolve(cl.column).kind === 'MEASURE' ? 'DESC' : 'ASC' });
+/** The output of `growth of [measure] by [date]`: the measure and the bucketed date it grows over. */
+interface GrowthItem {
+  alias: string;
+  name: string;
+  measure: Item;
+  date: Item;
+}
 
-  if (items.length === 0) throw new QueryError('The query lists no column to show');
-  // `ranked by` may name a measure that is not listed: resolve it before the SELECT list is built.
-  const rankedByKey = top?.rankedBy ? keyFor(top.rankedBy, undefined) : undefined;
+function growthItemOf(scope: QueryScope, growth: Extract<Clause, { kind: 'growth' }>): GrowthItem {
+  const d = scope.resolve(growth.by);
+  if (!isDate(d.dataType)) throw new QueryError(`growth of … by needs a date column; [${d.name}] is ${d.dataType}`);
+  const bucket = growth.bucket ?? scope.bucketOf(growth.by) ?? 'monthly';
+  const date = scope.attributeItem(d, bucket);
+  const m = scope.resolve(growth.measure);
+  const measure = scope.measureItem(m, scope.defaultAgg(m));
+  return { alias: 'g0', name: `Growth of ${measure.name}`, measure, date };
+}
 
-  const attrs = items.filter((x) => !x.measure);
-  const measures = items.filter((x) => x.measure);
-  const ordered = [...attrs, ...measures];
-
-  // Layer 1: filter, group, aggregate.
-  const allParams: SqlParam[] = [];
-  const whereSql = combine(where, allParams);
-  const selectList = [...items.map((x) => `${x.expr} AS ${x.alias}`), ...hidden.map((h, i) => `${h} AS k${i}`)];
-  let sql = `SELECT ${selectList.join(', ')} FROM ${input.table}${whereSql ? ` WHERE ${whereSql}` : ''}`;
+/** Layer 1: filter, group, aggregate. Appends the parameters of WHERE and HAVING to `params`. */
+function groupedSql(scope: QueryScope, read: ReadClauses, table: string, params: SqlParam[]): string {
+  const attrs = scope.items.filter((x) => !x.measure);
+  const measures = scope.items.filter((x) => x.measure);
+  const whereSql = combine(read.where, params);
+  const selectList = [...scope.items.map((x) => `${x.expr} AS ${x.alias}`), ...scope.hidden.map((h, i) => `${h} AS k${i}`)];
+  let sql = `SELECT ${selectList.join(', ')} FROM ${table}${whereSql ? ` WHERE ${whereSql}` : ''}`;
   if (measures.length && attrs.length) sql += ` GROUP BY ${attrs.map((a) => a.expr).join(', ')}`;
   else if (!measures.length) sql += ` GROUP BY ${attrs.map((a) => a.expr).join(', ')}`;
-  const havingSql = combine(having, allParams);
+  const havingSql = combine(read.having, params);
   if (havingSql) {
     if (!measures.length && !attrs.length) throw new QueryError('An aggregate filter needs columns to group by');
     sql += ` HAVING ${havingSql}`;
   }
-  params.push(...allParams);
+  return sql;
+}
 
-  // Layer 2: growth (a window over the grouped rows).
-  const cols = [...ordered.map((x) => x.alias)];
+/** Layer 2: growth, a window over the grouped rows (`g0`), partitioned by the other attributes (and the period within the year for year-over-year). */
+function growthSql(sql: string, attrs: Item[], growthItem: GrowthItem, yearOverYear: boolean | undefined): string {
+  const part = attrs.filter((a) => a !== growthItem.date).map((a) => a.alias);
+  if (yearOverYear) {
+    const b = growthItem.date.bucket;
+    const alias = growthItem.date.alias;
+    const within = b === 'daily' ? `dayofyear(${alias})` : b === 'weekly' ? `weekofyear(${alias})` : b === 'monthly' ? `month(${alias})` : b === 'quarterly' ? `quarter(${alias})` : undefined;
+    if (within) part.push(within);
+  }
+  const w = `OVER (${part.length ? `PARTITION BY ${part.join(', ')} ` : ''}ORDER BY ${growthItem.date.alias})`;
+  const v = growthItem.measure.alias;
+  return `SELECT *, (${v} - lag(${v}) ${w}) * 100.0 / abs(NULLIF(lag(${v}) ${w}, 0)) AS g0 FROM (${sql})`;
+}
+
+/**
+ * Layer 3: `top N`/`bottom N` (per `for each` group, or overall) and the final order. Rows are ordered by
+ * `sort by`, else by the rank of a top, else by the attributes ascending; the other columns break ties.
+ */
+function orderedSql(sql: string, attrs: Item[], measures: Item[], sorts: SortKey[], top: ReadClauses['top'], rank: string | undefined): { sql: string; order: string[] } {
+  const tie = [...attrs.map((a) => `${a.alias} ASC`), ...measures.map((m) => `${m.alias} ASC`)];
+  const sorted = sorts.length ? [...sorts.map((s) => `${s.expr} ${s.dir}`), ...tie] : undefined;
+  if (!top) return { sql, order: sorted ?? tie };
+  const dir = top.direction === 'top' ? 'DESC' : 'ASC';
+  const rankKey = rank ?? (measures[0] ?? attrs[0])!.alias;
+  const n = Math.max(0, Math.floor(top.n));
+  const forEach = attrs.filter((a) => a.forEach).map((a) => a.alias);
+  const rankOrder = [`${rankKey} ${dir} NULLS LAST`, ...tie];
+  const limited = forEach.length
+    ? `SELECT * FROM (${sql}) QUALIFY row_number() OVER (PARTITION BY ${forEach.join(', ')} ORDER BY ${rankOrder.join(', ')}) <= ${n}`
+    : `SELECT * FROM (${sql}) ORDER BY ${rankOrder.join(', ')} LIMIT ${n}`;
+  return { sql: limited, order: sorted ?? (forEach.length ? [...forEach.map((f) => `${f} ASC`), ...rankOrder] : rankOrder) };
+}
+
+/** Compiles a query; throws `QueryError` for an unknown column, a misuse, or a keyword not executed. */
+export function compileSearch(input: CompileInput): CompiledQuery {
+  const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4);
+  applyCalendars(scope, input.clauses);
+  const read = readClauses(scope, input);
+  const growthItem = read.growth ? growthItemOf(scope, read.growth) : undefined;
+
+  // Sorting keys (after the items exist, so `sort by` can name a listed column).
+  const sorts: SortKey[] = [];
+  for (const cl of input.clauses) {
+    if (cl.kind !== 'sort') continue;
+    const dir = cl.direction === 'ascending' ? 'ASC' : cl.direction === 'descending' ? 'DESC' : cl.column && scope.resolve(cl.column).kind === 'MEASURE' ? 'DESC' : 'ASC';
+    sorts.push({ expr: scope.keyFor(cl.column, cl.aggregation), dir });
+  }
+  if (scope.items.length === 0) throw new QueryError('The query lists no column to show');
+  // `ranked by` may name a measure that is not listed: resolve it before the SELECT list is built.
+  const rankedByKey = read.top?.rankedBy ? scope.keyFor(read.top.rankedBy, undefined) : undefined;
+
+  const attrs = scope.items.filter((x) => !x.measure);
+  const measures = scope.items.filter((x) => x.measure);
+  const ordered = [...attrs, ...measures];
+  const params: SqlParam[] = [];
+  let sql = groupedSql(scope, read, input.table, params);
+  const cols = ordered.map((x) => x.alias);
   const outNames = ordered.map((x) => x.name);
   const outKinds = ordered.map((x) => x.kind);
   if (growthItem) {
-    const part = attrs.filter((a) => a !== growthItem!.date).map((a) => a.alias);
-    if (growth!.yearOverYear) {
-      const b = growthItem.date.bucket;
-      const within = b === 'daily' ? `dayofyear(${growthItem.date.alias})` : b === 'weekly' ? `weekofyear(${growthItem.date.alias})` : b === 'monthly' ? `month(${growthItem.date.alias})` : b === 'quarterly' ? `quarter(${growthItem.date.alias})` : undefined;
-      if (within) part.push(within);
-    }
-    const w = `OVER (${part.length ? `PARTITION BY ${part.join(', ')} ` : ''}ORDER BY ${growthItem.date.alias})`;
-    const v = growthItem.measure.alias;
-    sql = `SELECT *, (${v} - lag(${v}) ${w}) * 100.0 / abs(NULLIF(lag(${v}) ${w}, 0)) AS g0 FROM (${sql})`;
+    sql = growthSql(sql, attrs, growthItem, read.growth!.yearOverYear);
     cols.push('g0');
     outNames.push(growthItem.name);
     outKinds.push('number');
   }
-
-  // Default order: attributes ascending, then the other columns (ties broken deterministically).
-  const tie = [...attrs.map((a) => `${a.alias} ASC`), ...measures.map((m) => `${m.alias} ASC`)];
-  let order: string[];
-  if (top) {
-    const dir = top.direction === 'top' ? 'DESC' : 'ASC';
-    let rank: string;
-    if (rankedByKey) rank = rankedByKey;
-    else if (growthItem) rank = 'g0';
-    else rank = (measures[0] ?? attrs[0])!.alias;
-    const n = Math.max(0, Math.floor(top.n));
-    const forEach = attrs.filter((a) => a.forEach).map((a) => a.alias);
-    const rankOrder = [`${rank} ${dir} NULLS LAST`, ...tie];
-    if (forEach.length) sql = `SELECT * FROM (${sql}) QUALIFY row_number() OVER (PARTITION BY ${forEach.join(', ')} ORDER BY ${rankOrder.join(', ')}) <= ${n}`;
-    else sql = `SELECT * FROM (${sql}) ORDER BY ${rankOrder.join(', ')} LIMIT ${n}`;
-    order = sorts.length ? [...sorts.map((s) => `${s.expr} ${s.dir}`), ...tie] : forEach.length ? [...forEach.map((f) => `${f} ASC`), ...rankOrder] : rankOrder;
-  } else {
-    order = sorts.length ? [...sorts.map((s) => `${s.expr} ${s.dir}`), ...tie] : tie;
-  }
+  const last = orderedSql(sql, attrs, measures, sorts, read.top, rankedByKey ?? (growthItem ? 'g0' : undefined));
 
   const outExpr = (alias: string, kind: OutputKind): string => (kind === 'date' ? `epoch(${alias})` : kind === 'time' ? `CAST(${alias} AS VARCHAR)` : alias);
   const outList = cols.map((a, i) => `${outExpr(a, outKinds[i]!)} AS o${i}`);
-  const from = `(${sql})`;
-  const orderSql = order.length ? ` ORDER BY ${order.join(', ')}` : '';
+  const from = `(${last.sql})`;
+  const orderSql = last.order.length ? ` ORDER BY ${last.order.join(', ')}` : '';
   return {
     sql: `SELECT ${outList.join(', ')} FROM ${from}${orderSql}`,
     pagedSql: `SELECT ${outList.join(', ')}, count(*) OVER () AS __total FROM ${from}${orderSql} LIMIT ? OFFSET ?`,

@@ -6,6 +6,7 @@ import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api
 import { parseQuery } from '../../../common/src/language/parser';
 import type { Catalog, LogicalTable } from '../catalog';
 import type { Engine } from '../engine';
+import { engineQueryFailure } from '../errors';
 import { compileSearch, type CompiledQuery, QueryError, type SqlParam } from './compile';
 
 /** Most rows one call returns (field notes 1.2). */
@@ -141,7 +142,8 @@ export class SearchService {
         })
         .catch((e: Error) => {
           // A value DuckDB cannot convert (a TIME text, an out-of-range number) is the query's fault: 400.
-          if (/^(Conversion|Invalid Input|Out of Range) Error/.test(e.message)) throw new QueryError(`The query could not run: ${e.message}`);
+          // The engine's text goes to the incident log only (emulator/src/errors.ts), never into the response.
+          if (/^(Conversion|Invalid Input|Out of Range) Error/.test(e.message)) throw engineQueryFailure(e.message);
           throw e;
         }));
       // More pages will follow: read the whole answer once, for them to slice.

@@ -16,8 +16,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
 import type { DataSource } from '../../../common/src/model';
 import * as codes from '../../../common/src/language/diagnosticCodes';
-import type { ServiceContext } from './languageService';
-import type { CancellationLike, LanguageSettings } from './types';
+import type { CancellationLike, LanguageSettings, ServiceContext } from './types';
 
 /** At most this many "add @datasource" actions are offered for one query. */
 export const MAX_DATA_SOURCE_ACTIONS = 5;
@@ -64,7 +63,7 @@ export async function getCodeActions(ctx: ServiceContext, document: TextDocument
           break;
         }
         if (!ctx.catalog) break;
-        sources ??= ctx.catalog.getDataSources(token).catch(() => undefined);
+        sources ??= ctx.catalog.getDataSources(token);
         const all = await sources;
         if (token?.isCancellationRequested) return [];
         if (!all) break;

@@ -22,10 +22,9 @@ import {
 import type { Column, ColumnDataType, DataSourceColumns } from '../../../common/src/model';
 import type { DateBucket } from '../../../common/src/language/ast';
 import { AGGREGATIONS, COMPARISON_OPERATORS, DATE_BUCKETS, KEYWORDS, TEXT_OPERATORS, findKeyword, type KeywordCategory, type KeywordInfo } from '../../../common/src/language/keywords';
-import type { ServiceContext } from './languageService';
 import { tokenize, type Token } from '../../../common/src/language/lexer';
 import { dataSourceAt, tokenAt } from '../../../common/src/language/parser';
-import type { CancellationLike, CompletionItemData, LanguageSettings } from './types';
+import type { CancellationLike, CompletionItemData, LanguageSettings, ServiceContext } from './types';
 
 /** The answer to a cancelled request (LSP: an incomplete empty list makes the client ask again). */
 const CANCELLED: CompletionList = { isIncomplete: true, items: [] };
@@ -133,7 +132,7 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
   if (context.kind === 'none') return EMPTY;
 
   const dataSource = dataSourceAt(ctx.parse(document), offset) || settings.defaultDataSource?.trim() || undefined;
-  const columns = ctx.catalog && dataSource && context.kind !== 'calendar' ? await safeColumns(ctx, dataSource, token) : undefined;
+  const columns = ctx.catalog && dataSource && context.kind !== 'calendar' ? await knownColumns(ctx, dataSource, token) : undefined;
   if (token?.isCancellationRequested) return CANCELLED;
 
   switch (context.kind) {
@@ -152,12 +151,7 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
       const items = constantItems(context);
       let isIncomplete = false;
       if (ctx.catalog && dataSource) {
-        let values: string[];
-        try {
-          values = await ctx.catalog.getColumnValues(dataSource, col?.name ?? context.column, context.prefix, token);
-        } catch {
-          values = [];
-        }
+        const values = await ctx.catalog.getColumnValues(dataSource, col?.name ?? context.column, context.prefix, token);
         if (token?.isCancellationRequested) return CANCELLED;
         isIncomplete = true;
         items.unshift(...valueItems(values, col, context));
@@ -186,19 +180,15 @@ export async function doResolve(ctx: ServiceContext, item: CompletionItem, token
     return info ? { ...item, documentation: keywordDoc(info) } : item;
   }
   if (typeof data.column !== 'string' || typeof data.dataSource !== 'string' || !ctx.catalog || token?.isCancellationRequested) return item;
-  const columns = await safeColumns(ctx, data.dataSource, token);
+  const columns = await knownColumns(ctx, data.dataSource, token);
   if (!columns || token?.isCancellationRequested) return item;
   const column = columns.columns.find((c) => c.name === data.column);
   return column ? { ...item, documentation: { kind: MarkupKind.Markdown, value: columnMarkdown(column, columns.name) } } : item;
 }
 
-/** Columns of a data source, or undefined when unknown or when the catalog fails. */
-async function safeColumns(ctx: ServiceContext, dataSource: string, token?: CancellationLike): Promise<DataSourceColumns | undefined> {
-  try {
-    return (await ctx.catalog!.getColumns(dataSource, token)) ?? undefined;
-  } catch {
-    return undefined;
-  }
+/** Columns of a data source, or undefined when unknown or missing. */
+async function knownColumns(ctx: ServiceContext, dataSource: string, token?: CancellationLike): Promise<DataSourceColumns | undefined> {
+  return (await ctx.catalog!.getColumns(dataSource, token)) ?? undefined;
 }
 
 /** A column by name, case-insensitively and ignoring surrounding spaces (seed 8.2, 8.3). */
@@ -398,8 +388,8 @@ interface ColumnTemplate {
 }
 /**
  * Item parts that do not depend on the cursor, cached per data source (1,000 columns are described once,
- * not per keystroke). The service's `safeCatalog` answers the same sanitized object while the catalog
- * answers from its cache (identity hit); a catalog that answers a fresh copy of the same columns still
+ * not per keystroke). The server's catalog answers the same validated object while it answers from its
+ * cache (identity hit); a catalog that answers a fresh copy of the same columns still
  * reuses the entry when its columns are equal field by field — a comparison that allocates nothing.
  */
 const templates = new Map<string, { columns: Column[]; list: ColumnTemplate[] }>();
@@ -705,12 +695,7 @@ async function completeDirective(ctx: ServiceContext, document: TextDocument, of
     };
   }
   if (word!.toLowerCase() !== 'datasource' || !ctx.catalog) return EMPTY;
-  let sources;
-  try {
-    sources = await ctx.catalog.getDataSources(token);
-  } catch {
-    sources = undefined;
-  }
+  const sources = await ctx.catalog.getDataSources(token);
   if (token?.isCancellationRequested) return CANCELLED;
   if (!sources) return EMPTY;
   const valueStart = offset - m[4]!.length - m[5]!.length;

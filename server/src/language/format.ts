@@ -5,8 +5,8 @@
  * Pure: no `vscode`, no connection, no I/O.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ServiceContext } from './types';
 import type { FormattingOptions, Range, TextEdit } from 'vscode-languageserver-types';
-import type { ServiceContext } from './languageService';
 import type { Token } from '../../../common/src/language/lexer';
 
 /**

@@ -9,13 +9,11 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
-import type { DataSource } from '../../../common/src/model';
 import { columnMarkdown, findColumn, keywordMarkdown } from './completion';
 import { findKeyword } from '../../../common/src/language/keywords';
-import type { ServiceContext } from './languageService';
 import type { Token } from '../../../common/src/language/lexer';
 import { dataSourceAt } from '../../../common/src/language/parser';
-import type { CancellationLike, LanguageSettings } from './types';
+import type { CancellationLike, LanguageSettings, ServiceContext } from './types';
 
 /**
  * Hover at a position.
@@ -46,12 +44,7 @@ export async function doHover(ctx: ServiceContext, document: TextDocument, posit
       const dataSource = dataSourceAt(ctx.parse(document), offset) || settings.defaultDataSource?.trim() || undefined;
       if (!dataSource) return hover(`**[${t.value}]**\n\nNo data source: add a line \`@datasource 'name'\` above the query or set \`tsq.defaultDataSource\`.`);
       if (!ctx.catalog) return hover(`**[${t.value}]**\n\nData source: **${dataSource}** (not connected: the column's details are unknown).`);
-      let columns;
-      try {
-        columns = await ctx.catalog.getColumns(dataSource, token);
-      } catch {
-        columns = undefined;
-      }
+      const columns = await ctx.catalog.getColumns(dataSource, token);
       if (token?.isCancellationRequested) return null;
       if (columns === undefined) return hover(`**[${t.value}]**\n\nData source: **${dataSource}** (its columns are unknown right now).`);
       if (columns === null) return hover(`**[${t.value}]**\n\nThe data source **${dataSource}** does not exist on this connection.`);
@@ -84,12 +77,7 @@ async function directiveMarkdown(ctx: ServiceContext, t: Token, token?: Cancella
   const head = "**@datasource** — the data source of every following query, until the next `@datasource`.";
   if (!name) return `${head}\n\nNo data source is named: write \`@datasource 'name or GUID'\`.`;
   if (!ctx.catalog) return `${head}\n\n**${name}** (not connected: its type and GUID are unknown).`;
-  let sources: DataSource[] | undefined;
-  try {
-    sources = await ctx.catalog.getDataSources(token);
-  } catch {
-    sources = undefined;
-  }
+  const sources = await ctx.catalog.getDataSources(token);
   if (!sources) return `${head}\n\n**${name}** (the data sources are unknown right now).`;
   const key = name.toLowerCase();
   const source = sources.find((s) => s.id.toLowerCase() === key) ?? sources.find((s) => s.name.toLowerCase() === key);

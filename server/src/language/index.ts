@@ -6,7 +6,7 @@
 export * from '../../../common/src/language/ast';
 export * from './types';
 export * as diagnosticCodes from '../../../common/src/language/diagnosticCodes';
-export { getLanguageService, type ServiceContext } from './languageService';
+export { getLanguageService } from './languageService';
 export { parseDocument, parseQuery, parseTokens, tokenAt, queryAt, clauseAt, dataSourceAt } from '../../../common/src/language/parser';
 export { tokenize, type Token, type TokenKind } from '../../../common/src/language/lexer';
 export {

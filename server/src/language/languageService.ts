@@ -7,8 +7,9 @@
  * Pure: no `vscode`, no connection, no network, no `fs`.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CodeAction, CodeActionContext, CompletionList, Diagnostic, Hover, Position, Range } from 'vscode-languageserver-types';
+import type { Diagnostic } from 'vscode-languageserver-types';
 import type { TsqDocument } from '../../../common/src/language/ast';
+import { neverRejecting } from './catalogGuard';
 import { getCodeActions } from './codeActions';
 import { doComplete, doResolve } from './completion';
 import { format } from './format';
@@ -19,30 +20,8 @@ import { reparseDocument } from '../../../common/src/language/incremental';
 import { getQueries } from './queries';
 import { getSemanticTokens } from './semanticTokens';
 import { findDocumentSymbols } from './symbols';
-import { MAX_COLUMN_VALUES } from '../../../common/src/protocol';
-import { COLUMN_DATA_TYPES, type Column, type DataSource, type DataSourceColumns } from '../../../common/src/model';
-import type { CancellationLike, CatalogProvider, LanguageService, LanguageServiceOptions, LanguageSettings } from './types';
+import type { LanguageService, LanguageServiceOptions, ServiceContext } from './types';
 import { doValidation } from './validation';
-
-/**
- * What every feature module receives: the catalog (absent when there is none) and the cached parse of a
- * document. `tokens(document)` are the lexer's tokens of the same text (comments and blank lines
- * included), for completion and semantic tokens; pair them with `tokenAt` of parser.ts.
- */
-export interface ServiceContext {
-  catalog?: CatalogProvider;
-  /** The parsed document (cached by URI and version). Never throws. */
-  parse(document: TextDocument): TsqDocument;
-  /** The tokens of the document (cached with the parse). Never throws. */
-  tokens(document: TextDocument): Token[];
-}
-
-/** Signature the completion module implements (completion.ts). */
-export type CompleteFn = (ctx: ServiceContext, document: TextDocument, position: Position, settings: LanguageSettings, token?: CancellationLike) => Promise<CompletionList>;
-/** Signature the hover module implements (hover.ts). */
-export type HoverFn = (ctx: ServiceContext, document: TextDocument, position: Position, settings: LanguageSettings, token?: CancellationLike) => Promise<Hover | null>;
-/** Signature the code-action module implements (codeActions.ts). */
-export type CodeActionsFn = (ctx: ServiceContext, document: TextDocument, range: Range, context: CodeActionContext, settings: LanguageSettings, token?: CancellationLike) => Promise<CodeAction[]>;
 
 interface CacheEntry {
   version: number;
@@ -100,7 +79,7 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
       return (e.tokens ??= tokenize(e.text));
     },
   };
-  if (options.catalog) ctx.catalog = safeCatalog(options.catalog);
+  if (options.catalog) ctx.catalog = neverRejecting(options.catalog);
 
   return {
     parseDocument: ctx.parse,
@@ -114,109 +93,4 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
     findDocumentSymbols: (document) => findDocumentSymbols(ctx, document),
     getQueries: (document, settings = {}) => getQueries(ctx, document, settings),
   };
-}
-
-/**
- * Wraps a catalog so that every feature module sees well-formed answers only (DESIGN.md: a catalog
- * answer that is null or malformed never makes the service throw nor report something false):
- * - a method that throws or rejects answers "unknown" (undefined; [] for values);
- * - `getDataSources`: a non-array is unknown; entries without a string `id` and `name` are dropped; a
- *   missing `type` becomes `''`;
- * - `getColumns`: `null` stays null (the service says the data source does not exist); a non-object or
- *   an object without a `columns` array is unknown; columns without a string `name` are dropped;
- *   `dataType` outside the vocabulary is kept as given only when it is a string (checks that need a type
- *   skip it), `kind` defaults to `ATTRIBUTE`, non-string synonyms are dropped;
- * - `getColumnValues`: a non-array is []; numbers and booleans become strings, other entries are dropped;
- *   at most `MAX_COLUMN_VALUES`.
- *
- * The sanitized answers are memoized (WeakMap): `getColumns` per raw `columns` array (same array, id
- * and name: the same sanitized object), `getDataSources` per raw list. So a raw answer must not be
- * mutated once handed out (answer a new array when the catalog changes, as the client catalog does).
- */
-export function safeCatalog(catalog: CatalogProvider): CatalogProvider {
-  // The sanitized answer per raw answer: a catalog that caches (the server's client catalog does) hands
-  // out the same object on every call, and then the features get the same sanitized object back instead
-  // of 1,000 new columns per keystroke (and caches keyed on it, like completion's item templates, hit).
-  // Keyed by the raw `columns` array: a catalog may wrap the same cached columns in a new object per call.
-  const columnsMemo = new WeakMap<unknown[], DataSourceColumns>();
-  const sourcesMemo = new WeakMap<object, DataSource[]>();
-  return {
-    async getDataSources(token?: CancellationLike): Promise<DataSource[] | undefined> {
-      let r: unknown;
-      try {
-        r = await catalog.getDataSources(token);
-      } catch {
-        return undefined;
-      }
-      if (!Array.isArray(r)) return undefined;
-      const hit = sourcesMemo.get(r);
-      if (hit) return hit;
-      const out: DataSource[] = [];
-      for (const s of r) {
-        if (s && typeof s === 'object' && typeof s.id === 'string' && typeof s.name === 'string') {
-          out.push({ id: s.id, name: s.name, type: typeof s.type === 'string' ? s.type : '' });
-        }
-      }
-      sourcesMemo.set(r, out);
-      return out;
-    },
-    async getColumns(dataSource: string, token?: CancellationLike): Promise<DataSourceColumns | null | undefined> {
-      let r: unknown;
-      try {
-        r = await catalog.getColumns(dataSource, token);
-      } catch {
-        return undefined;
-      }
-      if (r === null) return null;
-      if (!r || typeof r !== 'object' || !Array.isArray((r as { columns?: unknown }).columns)) return undefined;
-      const src = r as { id?: unknown; name?: unknown; columns: unknown[] };
-      const id = typeof src.id === 'string' ? src.id : '';
-      const name = typeof src.name === 'string' ? src.name : dataSource;
-      const hit = columnsMemo.get(src.columns);
-      if (hit && hit.id === id && hit.name === name) return hit;
-      const sanitized: DataSourceColumns = { id, name, columns: hit ? hit.columns : sanitizeColumns(src.columns) };
-      columnsMemo.set(src.columns, sanitized);
-      return sanitized;
-    },
-    async getColumnValues(dataSource: string, column: string, prefix: string, token?: CancellationLike): Promise<string[]> {
-      let r: unknown;
-      try {
-        r = await catalog.getColumnValues(dataSource, column, prefix, token);
-      } catch {
-        return [];
-      }
-      if (!Array.isArray(r)) return [];
-      const out: string[] = [];
-      for (const v of r) {
-        if (typeof v === 'string') out.push(v);
-        else if (typeof v === 'number' || typeof v === 'boolean') out.push(String(v));
-        if (out.length >= MAX_COLUMN_VALUES) break;
-      }
-      return out;
-    },
-  };
-}
-
-/** The well-formed columns of a raw `getColumns` answer's `columns` array (see `safeCatalog`). */
-function sanitizeColumns(raw: unknown[]): Column[] {
-  const columns: Column[] = [];
-  for (const c of raw) {
-    if (!c || typeof c !== 'object' || typeof (c as Column).name !== 'string') continue;
-    const col = c as Record<string, unknown>;
-    const out: Column = {
-      name: col.name as string,
-      dataType: (typeof col.dataType === 'string' ? col.dataType : '') as Column['dataType'],
-      kind: col.kind === 'MEASURE' ? 'MEASURE' : 'ATTRIBUTE',
-    };
-    if (typeof col.id === 'string') out.id = col.id;
-    if (typeof col.description === 'string') out.description = col.description;
-    if (Array.isArray(col.synonyms)) out.synonyms = col.synonyms.filter((x): x is string => typeof x === 'string');
-    columns.push(out);
-  }
-  return columns;
-}
-
-/** True when a data type is one of the vocabulary's (protocol.ts `COLUMN_DATA_TYPES`). */
-export function isKnownDataType(t: unknown): boolean {
-  return typeof t === 'string' && (COLUMN_DATA_TYPES as readonly string[]).includes(t);
 }

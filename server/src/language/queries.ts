@@ -5,8 +5,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentQuery } from '../../../common/src/protocol';
-import type { ServiceContext } from './languageService';
-import type { LanguageSettings } from './types';
+import type { LanguageSettings, ServiceContext } from './types';
 
 /**
  * Lists the document's queries in order: range (LSP positions), text (comments removed, trimmed: what

@@ -4,9 +4,9 @@
  * Pure: no `vscode`, no connection, no I/O.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ServiceContext } from './types';
 import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver-types';
 import { findKeyword } from '../../../common/src/language/keywords';
-import type { ServiceContext } from './languageService';
 import type { Token } from '../../../common/src/language/lexer';
 
 /**

@@ -4,8 +4,8 @@
  * Pure: no `vscode`, no connection, no I/O.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ServiceContext } from './types';
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-types';
-import type { ServiceContext } from './languageService';
 
 /** Longest symbol name, in characters; longer query texts are cut with an ellipsis. */
 export const MAX_SYMBOL_NAME = 80;

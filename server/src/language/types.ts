@@ -23,6 +23,7 @@ import type {
 import type { DocumentQuery } from '../../../common/src/protocol';
 import type { DataSource, DataSourceColumns } from '../../../common/src/model';
 import type { TsqDocument } from '../../../common/src/language/ast';
+import type { Token } from '../../../common/src/language/lexer';
 
 /** A cancellation signal; compatible with LSP's `CancellationToken`. */
 export interface CancellationLike {
@@ -92,4 +93,17 @@ export interface LanguageService {
   findDocumentSymbols(document: TextDocument): DocumentSymbol[];
   /** The queries of a document with their text (comments removed) and data source in force. */
   getQueries(document: TextDocument, settings?: LanguageSettings): DocumentQuery[];
+}
+
+/**
+ * What every feature module receives: the catalog (absent when there is none) and the cached parse of a
+ * document. `tokens(document)` are the lexer's tokens of the same text (comments and blank lines
+ * included), for completion and semantic tokens; pair them with `tokenAt` of parser.ts.
+ */
+export interface ServiceContext {
+  catalog?: CatalogProvider;
+  /** The parsed document (cached by URI and version). Never throws. */
+  parse(document: TextDocument): TsqDocument;
+  /** The tokens of the document (cached with the parse). Never throws. */
+  tokens(document: TextDocument): Token[];
 }

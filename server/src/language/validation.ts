@@ -9,12 +9,11 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import type { Column, DataSource, DataSourceColumns } from '../../../common/src/model';
+import { isKnownDataType, type Column, type DataSource } from '../../../common/src/model';
 import type { Clause, ColumnRef, Query, Span } from '../../../common/src/language/ast';
 import * as codes from '../../../common/src/language/diagnosticCodes';
 import { TEXT_OPERATORS } from '../../../common/src/language/keywords';
-import { isKnownDataType, type ServiceContext } from './languageService';
-import type { CancellationLike, CatalogProvider, LanguageSettings } from './types';
+import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
 export interface UnknownColumnData {
@@ -63,7 +62,7 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
   if (!catalog || token?.isCancellationRequested) return token?.isCancellationRequested ? [] : sortByPosition(out);
 
   // Data sources (directives, queries without one).
-  const sources = await safeDataSources(catalog, token);
+  const sources = await catalog.getDataSources(token);
   if (token?.isCancellationRequested) return [];
   const defaultDs = typeof settings.defaultDataSource === 'string' && settings.defaultDataSource.trim() ? settings.defaultDataSource.trim() : undefined;
   if (sources) {
@@ -88,7 +87,7 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
     const ds = q.dataSource ?? defaultDs;
     if (!ds) continue;
     let pending = columnsBySource.get(ds);
-    if (!pending) columnsBySource.set(ds, (pending = safeColumns(catalog, ds, token)));
+    if (!pending) columnsBySource.set(ds, (pending = checkedColumns(catalog, ds, token)));
     const cols = await pending;
     if (token?.isCancellationRequested) return [];
     if (!cols) continue;
@@ -119,26 +118,11 @@ interface CheckedColumns {
   suggestionCache: Map<string, string[]>;
 }
 
-async function safeDataSources(catalog: CatalogProvider, token?: CancellationLike): Promise<DataSource[] | undefined> {
-  try {
-    const r: unknown = await catalog.getDataSources(token);
-    if (!Array.isArray(r)) return undefined;
-    return r.filter((s): s is DataSource => !!s && typeof s === 'object' && typeof (s as DataSource).name === 'string' && typeof (s as DataSource).id === 'string');
-  } catch {
-    return undefined;
-  }
-}
-
-async function safeColumns(catalog: CatalogProvider, ds: string, token?: CancellationLike): Promise<CheckedColumns | undefined> {
-  let r: unknown;
-  try {
-    r = await catalog.getColumns(ds, token);
-  } catch {
-    return undefined;
-  }
-  if (!r || typeof r !== 'object' || !Array.isArray((r as DataSourceColumns).columns)) return undefined;
-  const columns = (r as DataSourceColumns).columns.filter((c): c is Column => !!c && typeof c === 'object' && typeof c.name === 'string');
-  if (columns.length === 0) return undefined; // an empty answer says nothing reliable
+/** The columns of a data source indexed for the checks; undefined when unknown, missing or empty. */
+async function checkedColumns(catalog: CatalogProvider, ds: string, token?: CancellationLike): Promise<CheckedColumns | undefined> {
+  const answer = await catalog.getColumns(ds, token);
+  const columns = answer?.columns;
+  if (!columns || columns.length === 0) return undefined; // an empty answer says nothing reliable
   const byLower = new Map<string, Column[]>();
   const addKey = (k: string, c: Column) => {
     const l = k.toLowerCase();
@@ -147,7 +131,7 @@ async function safeColumns(catalog: CatalogProvider, ds: string, token?: Cancell
     else if (!list.includes(c)) list.push(c);
   };
   for (const c of columns) addKey(c.name, c);
-  for (const c of columns) if (Array.isArray(c.synonyms)) for (const s of c.synonyms) if (typeof s === 'string' && !byLower.has(s.toLowerCase())) addKey(s, c);
+  for (const c of columns) for (const s of c.synonyms ?? []) if (!byLower.has(s.toLowerCase())) addKey(s, c);
   return { byLower, names: columns.map((c) => c.name), suggestionCache: new Map() };
 }
 

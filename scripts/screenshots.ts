@@ -1,21 +1,20 @@
 /**
  * The README's screenshots, taken in the real thing: `npm start` (scripts/start.mjs) on the demo
- * workspace in code-server, driven through Chromium. Runs only with TSQ_SCREENSHOTS=1 (and the
- * end-to-end tools); writes docs/completion.png (column completion in a .tsq file),
- * docs/results.png (an answer in the results panel, as a chart) and docs/load.png (a finished
- * Load CSV Again of the demo CSV). Each step checks what it shows before it takes the picture.
- *   TSQ_SCREENSHOTS=1 node --import tsx --test test/e2e/screenshots.test.ts
+ * workspace in code-server, driven through Chromium. Not a test: `npm run screenshots` builds and runs
+ * it (it needs the end-to-end tools of scripts/install-e2e-tools.sh). Writes docs/completion.png
+ * (column completion in a .tsq file), docs/results.png (an answer in the results panel, as a chart) and
+ * docs/load.png (a finished Load CSV Again of the demo CSV). Each step checks what it shows before it
+ * takes the picture; a step that cannot see what it expects stops the run with exit status 1.
  */
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, ROOT, e2eSkip, openFileIn, runCommandIn, waitUntil } from './harness';
-import { startNpmStart } from './npmStart';
+import { CHROMIUM, CHROMIUM_ARGS, ROOT, e2eSkip, openFileIn, runCommandIn, waitUntil } from '../test/e2e/harness';
+import { startNpmStart } from '../test/e2e/npmStart';
 
 const DOCS = join(ROOT, 'docs');
-const skip = process.env.TSQ_SCREENSHOTS === '1' ? e2eSkip(['dist/emulator.js']) : 'set TSQ_SCREENSHOTS=1 to take the README screenshots';
+/** A picture larger than this is too heavy for the README. */
+const MAX_BYTES = 400_000;
 
 /** Saves a screenshot of the page as docs/<name>.png and returns its size in bytes. */
 async function shoot(page: Page, name: string): Promise<number> {
@@ -25,7 +24,15 @@ async function shoot(page: Page, name: string): Promise<number> {
   return statSync(file).size;
 }
 
-test('README screenshots: completion, results as a chart, a finished load', { skip, timeout: 600_000 }, async (t) => {
+/** Runs one step and prints what it wrote. */
+async function step(name: string, run: () => Promise<string>): Promise<void> {
+  console.log(`- ${name}`);
+  console.log(`  ${await run()}`);
+}
+
+async function main(): Promise<void> {
+  const missing = e2eSkip(['dist/emulator.js']);
+  if (missing) throw new Error(missing);
   const started = await startNpmStart('tsq-e2e-shots-');
   const url = started.url;
   let browser: Browser | undefined;
@@ -39,7 +46,7 @@ test('README screenshots: completion, results as a chart, a finished load', { sk
     await waitUntil(async () => (await page.locator('.sidebar .label-name').allInnerTexts()).some((l) => l.trim() === 'Data Sources'), 'the TSQ tree', 90_000);
     await page.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: /^\s*Data Sources\s*$/ }) }).first().click();
 
-    await t.test('completion of the demo columns', async () => {
+    await step('completion of the demo columns', async () => {
       await openFileIn(page, 'worksheet.tsq');
       await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
       await page.keyboard.press('Control+End');
@@ -52,11 +59,12 @@ test('README screenshots: completion, results as a chart, a finished load', { sk
         const rows = await widget.locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
         return rows.some((r) => /Destination/.test(r)) && rows.some((r) => /Distance/.test(r));
       }, 'Destination and Distance in the suggest widget', 60_000, 500);
-      t.diagnostic(`docs/completion.png: ${await shoot(page, 'completion')} bytes`);
+      const bytes = await shoot(page, 'completion');
       await page.keyboard.press('Escape');
+      return `docs/completion.png: ${bytes} bytes`;
     });
 
-    await t.test('an answer in the results panel, as a chart', async () => {
+    await step('an answer in the results panel, as a chart', async () => {
       await openFileIn(page, 'flights.tsq');
       await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
       await page.keyboard.press('Control+Home');
@@ -70,19 +78,26 @@ test('README screenshots: completion, results as a chart, a finished load', { sk
       await frame.locator('.chart-btn').first().click();
       await frame.locator('.canvas-box canvas').first().waitFor({ state: 'visible', timeout: 30_000 });
       await page.waitForTimeout(1_500); // let chart.js finish its entry animation before the picture
-      t.diagnostic(`docs/results.png: ${await shoot(page, 'results')} bytes`);
+      return `docs/results.png: ${await shoot(page, 'results')} bytes`;
     });
 
-    await t.test('a finished load of the demo CSV with its saved definition', async () => {
+    await step('a finished load of the demo CSV with its saved definition', async () => {
       await openFileIn(page, 'new-stock-prices.csv');
       await runCommandIn(page, 'TSQ: Load CSV Again');
       const toast = page.locator('.notification-toast', { hasText: /Loaded 45 rows into/ }).first();
       await toast.waitFor({ state: 'visible', timeout: 120_000 });
-      t.diagnostic(`docs/load.png: ${await shoot(page, 'load')} bytes`);
+      return `docs/load.png: ${await shoot(page, 'load')} bytes`;
     });
-    for (const name of ['completion', 'results', 'load']) assert.ok(statSync(join(DOCS, `${name}.png`)).size < 400_000, `${name}.png is too large for the README`);
+    for (const name of ['completion', 'results', 'load']) {
+      if (statSync(join(DOCS, `${name}.png`)).size >= MAX_BYTES) throw new Error(`docs/${name}.png is over ${MAX_BYTES} bytes, too large for the README`);
+    }
   } finally {
     await browser?.close().catch(() => undefined);
     await started.stop();
   }
+}
+
+main().catch((e: unknown) => {
+  console.error(`The README screenshots were not all taken: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
 });

@@ -1,0 +1,59 @@
+/**
+ * `tsq check FILE.tsq…`: the language server's diagnostics (server/src/language) against the live
+ * catalog (serviceCatalog.ts), one line per diagnostic in the compiler-style format
+ * `file:line:col: severity: message [code]` (lines and columns 1-based, columns in UTF-16 units as LSP
+ * counts them), as gcc and tsc print them, so that CI logs and editors' problem matchers read them.
+ */
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import type { AnalyticsServiceClient } from '../../common/src/api';
+import { getLanguageService } from '../../server/src/language/languageService';
+import type { LanguageSettings } from '../../server/src/language/types';
+import { ServiceCatalog } from '../../server/src/serviceCatalog';
+import { readDocument } from './query';
+import { info, write } from './output';
+
+const SEVERITY: Record<number, string> = {
+  [DiagnosticSeverity.Error]: 'error',
+  [DiagnosticSeverity.Warning]: 'warning',
+  [DiagnosticSeverity.Information]: 'info',
+  [DiagnosticSeverity.Hint]: 'hint',
+};
+
+/** One diagnostic as a compiler-style line (without the newline). */
+export function formatDiagnostic(file: string, d: Diagnostic): string {
+  const code = d.code !== undefined ? ` [${String(d.code)}]` : '';
+  return `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity ?? DiagnosticSeverity.Error]}: ${(typeof d.message === 'string' ? d.message : d.message.value).replace(/\s*\n\s*/g, ' ')}${code}`;
+}
+
+/** What `tsq check` found. */
+export interface CheckSummary {
+  errors: number;
+  warnings: number;
+  files: number;
+}
+
+/**
+ * Checks the files and prints their diagnostics to stdout.
+ * @param client the connection's client, or undefined for `--offline` (syntax only).
+ * @throws the service's error when the catalog could not be read (authentication, network…): a check
+ *   without the catalog would pass files it cannot judge.
+ */
+export async function runCheckCommand(client: AnalyticsServiceClient | undefined, files: string[], settings: LanguageSettings): Promise<CheckSummary> {
+  const catalog = client ? new ServiceCatalog(client) : undefined;
+  const service = getLanguageService({ catalog });
+  const summary: CheckSummary = { errors: 0, warnings: 0, files: files.length };
+  for (const file of files) {
+    const document = await readDocument(file);
+    const diagnostics = await service.doValidation(document, settings);
+    if (catalog?.lastError) throw catalog.lastError;
+    diagnostics.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+    for (const d of diagnostics) {
+      if ((d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error) summary.errors++;
+      else if (d.severity === DiagnosticSeverity.Warning) summary.warnings++;
+      await write(process.stdout, `${formatDiagnostic(file, d)}\n`);
+    }
+  }
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  info(`${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} in ${plural(summary.files, 'file')}${client ? '' : ' (syntax only: --offline)'}`);
+  return summary;
+}

@@ -1,0 +1,75 @@
+/**
+ * The connection options every service command takes, and the client they make. Where a connection
+ * and its password come from is common/src/connectionConfig.ts (shared with the language server); here
+ * the command line adds the interactive password prompt, on a terminal only, with the typed characters
+ * hidden (`read`).
+ */
+import type { Command } from 'commander';
+import { read } from 'read';
+import { AnalyticsServiceClient } from '../../common/src/api';
+import { readPassword, resolveConnection, type ConnectionFile, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
+import { UsageError } from './exitCodes';
+import { warn } from './output';
+
+/** Adds the connection options to a command. */
+export function withConnectionOptions(command: Command): Command {
+  return command
+    .option('--url <url>', 'base URL of the service, e.g. http://127.0.0.1:8088 (with --user)')
+    .option('--user <name>', 'user name to log in with')
+    .option('--load-url <url>', 'base URL of the data-load API when it differs from --url (a cluster: port 8442)')
+    .option('--ca-file <file>', 'PEM file of extra certificate authorities')
+    .option('--insecure', 'accept self-signed certificates (not recommended)')
+    .option('-c, --connection <name>', 'a named connection from tsq.json or ~/.config/tsq/connections.json')
+    .option('--config <file>', 'read connections from this file only');
+}
+
+/** The connection flags of parsed options. */
+export function connectionFlags(opts: Record<string, unknown>): ConnectionFlags {
+  const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return { url: s(opts.url), user: s(opts.user), loadUrl: s(opts.loadUrl), caFile: s(opts.caFile), insecure: opts.insecure === true, connection: s(opts.connection), config: s(opts.config) };
+}
+
+/** A connection ready to use: its settings, the files read, and a client whose password is asked once at the first login. */
+export interface Connected {
+  settings: ConnectionSettings;
+  files: ConnectionFile[];
+  client: AnalyticsServiceClient;
+}
+
+/** Asks for the password on the terminal without echoing it; only when stdin and stderr are terminals. */
+async function promptPassword(question: string): Promise<string> {
+  return String(await read({ prompt: question, silent: true, replace: '', input: process.stdin, output: process.stderr }));
+}
+
+/**
+ * Resolves the connection of the options (or the files' default) and makes its client.
+ * @throws UsageError when no connection is given and there is no default; ConnectionConfigError for wrong options.
+ */
+export function connect(opts: Record<string, unknown>): Connected {
+  const resolved = resolveConnection(connectionFlags(opts), { allowDefault: true });
+  if (!resolved) {
+    throw new UsageError('No connection: give --url and --user, or --connection NAME with a tsq.json (or ~/.config/tsq/connections.json) that defines it. The password comes from TSQ_PASSWORD or a prompt.');
+  }
+  for (const f of resolved.files) for (const w of f.warnings) warn(w);
+  const settings = resolved.connection;
+  let password: Promise<string> | undefined;
+  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  const client = new AnalyticsServiceClient({
+    url: settings.url,
+    loadUrl: settings.loadUrl,
+    username: settings.username,
+    caFile: settings.caFile,
+    rejectUnauthorized: settings.rejectUnauthorized,
+    // asked once per run: a wrong password fails with exit code 3 rather than asking again
+    getPassword: () => (password ??= readPassword(settings, { prompt: interactive ? promptPassword : undefined })),
+  });
+  return { settings, files: resolved.files, client };
+}
+
+/** The `defaultDataSource` and disabled diagnostics of the connection files (the first file that sets them). */
+export function fileSettings(files: readonly ConnectionFile[]): { defaultDataSource?: string; disabledDiagnostics?: string[] } {
+  return {
+    defaultDataSource: files.find((f) => f.defaultDataSource)?.defaultDataSource,
+    disabledDiagnostics: files.find((f) => f.disabledDiagnostics)?.disabledDiagnostics,
+  };
+}

@@ -1,0 +1,245 @@
+/**
+ * `tsq load FILE.csv`: one load cycle through the same pipeline as the extension's Load CSV into Table
+ * (common/src/load: sniffing, load definition, chunks cut at record boundaries, commit, status;
+ * docs/service-interface.md §3 "Order of operations for one cycle").
+ *
+ * The definition: `--definition FILE.load.json`; else, with `--table`, the file is sniffed (against the
+ * table's columns when the service describes it), and a `<file>.load.json` next to the file for the same
+ * table gives the format instead (as Load Again does); else that saved file alone. `--replace` and
+ * `--max-ignored` override its load options. A definition that empties the table is run only with
+ * `--replace`, the command line's confirmation.
+ *
+ * Progress: a progress bar (cli-progress) with bytes, rows and rate on a terminal; plain lines otherwise.
+ * Ctrl-C before the commit aborts the cycle (AbortLoad) and the table is unchanged; after the commit was
+ * sent it cannot be taken back, and tsq says so.
+ */
+import { existsSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { SingleBar } from 'cli-progress';
+import type { AnalyticsServiceClient, LoadDefinition } from '../../common/src/api';
+import { formatSummary, fromSaved, parseSavedDefinition, parseTargetText, savedDefinitionPath, targetText, type LoadTarget } from '../../common/src/load/definition';
+import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadProgress, type LoadResult } from '../../common/src/load/pipeline';
+import { isSupportedEncoding, sniffCsv, type TargetColumn } from '../../common/src/load/sniff';
+import { ExitCode, ExitError, exitCodeOf, UsageError } from './exitCodes';
+import { info, mb, warn } from './output';
+
+/** Options of `tsq load`. */
+export interface LoadOptions {
+  definition?: string;
+  table?: string;
+  replace?: boolean;
+  maxIgnored?: number;
+  /** Bytes per chunk. */
+  chunkSize?: number;
+  /** Print the result as JSON on stdout. */
+  json?: boolean;
+  /** Aborts the load (Ctrl-C). */
+  signal: AbortSignal;
+  /** Show a progress bar (stderr is a terminal). */
+  progressBar: boolean;
+}
+
+/** Bytes of the file read for sniffing. */
+const SAMPLE_BYTES = 1024 * 1024;
+
+function sameTarget(a: LoadTarget, b: LoadTarget): boolean {
+  return a.database.toLowerCase() === b.database.toLowerCase() && a.table.toLowerCase() === b.table.toLowerCase() && (!a.schema || !b.schema || a.schema.toLowerCase() === b.schema.toLowerCase());
+}
+
+async function readSaved(path: string): Promise<{ definition: LoadDefinition; encoding: string }> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`The load definition ${path} cannot be read: ${(e as Error).message}`);
+  }
+  try {
+    return fromSaved(parseSavedDefinition(text, basename(path)));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/** The first bytes of the file and whether that is all of it. */
+async function readSample(file: string): Promise<{ sample: Buffer; complete: boolean }> {
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(SAMPLE_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return { sample: buf.subarray(0, bytesRead), complete: bytesRead >= (await fh.stat()).size };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The typed columns of the target table, when the service lists it (they make sniffing surer); [] otherwise. */
+async function targetColumns(client: AnalyticsServiceClient, target: LoadTarget, signal: AbortSignal): Promise<TargetColumn[]> {
+  try {
+    const headers = await client.listObjectHeaders({ type: 'LOGICAL_TABLE', subtypes: ['ONE_TO_ONE_LOGICAL', 'USER_DEFINED'], batchSize: -1, pattern: target.table }, { signal });
+    if (!headers.length) return [];
+    const details = await client.metadataDetails('LOGICAL_TABLE', headers.map((h) => h.id), { signal });
+    for (const s of details.storables) {
+      const h = s.header as { databaseStripe?: unknown; schemaStripe?: unknown; name?: string };
+      const physical = (s as { logicalTableContent?: { physicalTableName?: unknown } }).logicalTableContent?.physicalTableName;
+      const table = typeof physical === 'string' ? physical : h.name;
+      if (typeof h.databaseStripe !== 'string' || !table) continue;
+      if (!sameTarget({ database: h.databaseStripe, schema: typeof h.schemaStripe === 'string' ? h.schemaStripe : undefined, table }, target)) continue;
+      return (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header.name, dataType: (c.dataType ?? 'VARCHAR') as TargetColumn['dataType'] }));
+    }
+  } catch (e) {
+    if ((e as { status?: number }).status === 401 || (e as { status?: number }).status === 0) throw e;
+    // only a help for sniffing
+  }
+  return [];
+}
+
+/** Builds the load definition of the options (see the module comment). */
+async function definitionOf(client: AnalyticsServiceClient, file: string, opts: LoadOptions): Promise<{ definition: LoadDefinition; encoding: string; how: string }> {
+  const savedPath = savedDefinitionPath(file);
+  let base: { definition: LoadDefinition; encoding: string; how: string } | undefined;
+  const target = opts.table !== undefined ? parseTargetText(opts.table) : undefined;
+  if (opts.table !== undefined && !target) throw new UsageError(`--table ${opts.table}: give the table as database.schema.table (or database.table).`);
+  if (opts.definition) {
+    base = { ...(await readSaved(opts.definition)), how: `the definition ${opts.definition}` };
+    if (target) base.definition = { ...base.definition, target };
+  } else if (target) {
+    const saved = existsSync(savedPath) ? await readSaved(savedPath) : undefined;
+    if (saved && sameTarget(saved.definition.target, target)) {
+      base = { ...saved, definition: { ...saved.definition, target }, how: `the saved definition ${basename(savedPath)}` };
+    } else {
+      const { sample, complete } = await readSample(file);
+      const sniffed = sniffCsv(sample, { fileName: file, complete, targetColumns: await targetColumns(client, target, opts.signal) });
+      if (!isSupportedEncoding(sniffed.encoding)) throw new UsageError(`${basename(file)} is encoded as ${sniffed.encoding}; save it as UTF-8 to load it.`);
+      info(`sniffed ${basename(file)}: ${sniffed.notes.join('; ')}`);
+      base = {
+        definition: { target, format: sniffed.format, load_options: { empty_target: false, max_ignored_rows: 0 }, advanced_options: { max_reported_parsing_errors: 100 } },
+        encoding: sniffed.encoding,
+        how: 'the sniffed format',
+      };
+    }
+  } else if (existsSync(savedPath)) {
+    base = { ...(await readSaved(savedPath)), how: `the saved definition ${basename(savedPath)}` };
+  } else {
+    throw new UsageError(`Where to? Give --table database.schema.table, or --definition FILE.load.json (there is no ${basename(savedPath)} next to the file).`);
+  }
+  const wasReplace = base.definition.load_options?.empty_target === true;
+  const loadOptions = { ...base.definition.load_options };
+  if (opts.replace) loadOptions.empty_target = true;
+  if (opts.maxIgnored !== undefined) loadOptions.max_ignored_rows = opts.maxIgnored;
+  if (wasReplace && !opts.replace) {
+    throw new UsageError(`${base.how} empties ${targetText(base.definition.target)} before loading (load_options.empty_target); run again with --replace to confirm.`);
+  }
+  return { ...base, definition: { ...base.definition, load_options: loadOptions } };
+}
+
+/** Progress on stderr: a bar on a terminal, a line per phase and every few seconds otherwise. */
+function progressReporter(file: string, table: string, bar: boolean): { onProgress: (p: LoadProgress) => void; stop: () => void } {
+  if (bar) {
+    const progress = new SingleBar(
+      {
+        stream: process.stderr,
+        format: `${basename(file)} → ${table} [{bar}] {percentage}% | {sent} of {size} | {rows} rows | {rate}/s | {phase}`,
+        hideCursor: true,
+        clearOnComplete: false,
+        barsize: 30,
+        etaBuffer: 20,
+      },
+    );
+    let started = false;
+    return {
+      onProgress: (p) => {
+        const payload = { sent: mb(p.bytesSent), size: mb(p.bytesTotal), rows: p.rows.toLocaleString('en-US'), rate: mb(p.bytesPerSecond), phase: p.phase === 'committing' ? 'committing (Ctrl-C no longer aborts)' : p.phase };
+        // the bar starts once the cycle runs, after the line that names the cycle
+        if (p.phase === 'starting') return;
+        // a header row counts once in the file but is not counted as sent: a finished upload is 100%
+        const value = p.phase === 'uploading' ? p.bytesSent : p.bytesTotal;
+        if (!started) {
+          started = true;
+          progress.start(Math.max(1, p.bytesTotal), value, payload);
+        } else progress.update(value, payload);
+      },
+      stop: () => {
+        if (started) progress.stop();
+      },
+    };
+  }
+  let phase = '';
+  return {
+    onProgress: (p) => {
+      const percent = p.bytesTotal ? Math.floor((p.bytesSent / p.bytesTotal) * 100) : 100;
+      const line =
+        p.phase === 'uploading'
+          ? `uploading: ${mb(p.bytesSent)} of ${mb(p.bytesTotal)} (${percent}%), ${p.rows.toLocaleString('en-US')} rows, ${mb(p.bytesPerSecond)}/s`
+          : p.phase === 'committing'
+            ? `committing cycle ${p.cycleId} (Ctrl-C no longer aborts)`
+            : p.phase === 'starting'
+              ? `starting the load cycle`
+              : 'done';
+      if (p.phase !== 'uploading' && p.phase === phase) return;
+      phase = p.phase;
+      info(line);
+    },
+    stop: () => undefined,
+  };
+}
+
+/** Runs `tsq load`. @throws ExitError (with the exit code) when the load did not succeed. */
+export async function runLoadCommand(client: AnalyticsServiceClient, file: string, opts: LoadOptions): Promise<LoadResult> {
+  if (!existsSync(file)) throw new UsageError(`${file} does not exist.`);
+  const { definition, encoding, how } = await definitionOf(client, file, opts);
+  const table = targetText(definition.target);
+  const maxIgnored = definition.load_options?.max_ignored_rows ?? 0;
+  info(`loading ${basename(file)} into ${table} with ${how}: ${formatSummary(definition.format, encoding)}; ${definition.load_options?.empty_target ? 'replace all rows' : 'append'}, max ignored rows ${maxIgnored}`);
+  const reporter = progressReporter(file, table, opts.progressBar);
+  let cycleId: string | undefined;
+  let committing = false;
+  const onInterrupt = () => {
+    if (committing) info(`\nCtrl-C: cycle ${cycleId} was already committed and cannot be taken back; waiting for its result (press Ctrl-C again to stop waiting — the load then goes on without tsq; \`tsq status ${cycleId}\` tells how it ended).`);
+  };
+  opts.signal.addEventListener('abort', onInterrupt, { once: true });
+  try {
+    const result = await runLoad(client, file, definition, {
+      chunkBytes: Math.max(64 * 1024, opts.chunkSize ?? DEFAULT_CHUNK_BYTES),
+      encoding,
+      signal: opts.signal,
+      progressIntervalMs: opts.progressBar ? 100 : 2000,
+      log: (line) => {
+        if (/^cycle \S+ started/.test(line)) info(line);
+      },
+      onProgress: (p) => {
+        cycleId = p.cycleId ?? cycleId;
+        committing = p.phase === 'committing' || p.phase === 'done';
+        reporter.onProgress(p);
+      },
+    });
+    reporter.stop();
+    info(`Loaded ${result.rowsWritten.toLocaleString('en-US')} rows into ${table}${result.ignoredRows ? `; ${result.ignoredRows.toLocaleString('en-US')} rows were ignored` : ''} (cycle ${result.cycleId}, ${mb(result.bytes)} in ${(result.ms / 1000).toFixed(1)} s).`);
+    if (result.ignoredRows) {
+      reportParsingErrors(result.status.parsingErrors);
+      info(`The ignored rows: tsq bad-records ${result.cycleId}`);
+    }
+    if (opts.json) process.stdout.write(`${JSON.stringify({ cycleId: result.cycleId, table, rowsWritten: result.rowsWritten, ignoredRows: result.ignoredRows, chunks: result.chunks, bytes: result.bytes, ms: Math.round(result.ms) })}\n`);
+    return result;
+  } catch (e) {
+    reporter.stop();
+    const code = exitCodeOf(e, maxIgnored);
+    const err = e instanceof LoadError ? e : undefined;
+    if (err?.status?.ignoredRowCount) reportParsingErrors(err.status.parsingErrors);
+    const hint = code === ExitCode.BAD_RECORDS && err?.cycleId ? ` Read them with \`tsq bad-records ${err.cycleId}\`, fix the file or raise --max-ignored, and load again.` : '';
+    throw new ExitError(`${e instanceof Error ? e.message : String(e)}${hint}`, code);
+  } finally {
+    opts.signal.removeEventListener('abort', onInterrupt);
+  }
+}
+
+/** The first parsing errors of a status (their shape is the service's; docs/service-notes.md §4.3), on stderr. */
+export function reportParsingErrors(parsingErrors: unknown, limit = 10): void {
+  const errors = Array.isArray(parsingErrors) ? (parsingErrors as unknown[]) : [];
+  for (const pe of errors.slice(0, limit)) {
+    const p = pe as { chunk?: unknown; row?: unknown; reason?: unknown };
+    if (p && typeof p === 'object' && (p.row !== undefined || p.reason !== undefined)) warn(`${p.chunk !== undefined ? `chunk ${String(p.chunk)}, ` : ''}row ${String(p.row ?? '?')}: ${String(p.reason ?? JSON.stringify(pe))}`);
+    else warn(`parsing error: ${JSON.stringify(pe)}`);
+  }
+  if (errors.length > limit) warn(`… and ${errors.length - limit} more parsing errors`);
+}

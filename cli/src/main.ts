@@ -1,0 +1,247 @@
+/**
+ * `tsq`: the command line of TSQ, for pipelines, cron jobs and other editors. Built on the shared core
+ * (common/src: the service client, the load pipeline, results formatting, the query language) and the
+ * language server's pure language service (server/src/language).
+ *
+ *   tsq query FILE.tsq [--query N | --all] [--format csv|json|table] [--out FILE]
+ *   tsq load FILE.csv [--table db.schema.table] [--definition FILE.load.json] [--replace] [--max-ignored N]
+ *   tsq status CYCLE_ID · tsq bad-records CYCLE_ID
+ *   tsq objects [--type T] [--subtype S…] [--pattern P] [--format table|json]
+ *   tsq check FILE.tsq…
+ *   tsq lsp [connection options]   (the language server over stdio, reading the catalog from the service)
+ *
+ * Answers go to stdout; progress, warnings and errors to stderr. Exit codes: exitCodes.ts.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { ConnectionError } from '../../common/src/api';
+import { runNodeServer } from '../../server/src/nodeServer';
+import { runCheckCommand } from './check';
+import { connect, connectionFlags, fileSettings, withConnectionOptions, type Connected } from './connect';
+import { runBadRecordsCommand, runStatusCommand } from './cycles';
+import { EXIT_CODE_HELP, ExitCode, exitCodeOf, type ExitCodeValue } from './exitCodes';
+import { runLoadCommand } from './load';
+import { OBJECT_TYPES, runObjectsCommand } from './objects';
+import { runQueryCommand } from './query';
+import { connectionFilePaths, readConnectionFile, type ConnectionFile } from '../../common/src/connectionConfig';
+
+declare const TSQ_VERSION: string | undefined;
+
+/** Ctrl-C: the first aborts what runs (a load before its commit is aborted); the second exits at once. */
+const interrupt = new AbortController();
+
+function installInterrupt(): void {
+  let count = 0;
+  process.on('SIGINT', () => {
+    count++;
+    if (count === 1) {
+      interrupt.abort(new Error('interrupted (Ctrl-C)'));
+      return;
+    }
+    process.stderr.write('\ntsq: interrupted again; exiting now.\n');
+    process.exit(ExitCode.INTERRUPTED);
+  });
+}
+
+const integer = (what: string, min: number) => (value: string) => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`${what} must be a whole number ≥ ${min}.`);
+  return n;
+};
+
+/** Runs a command that needs the service: connects, runs, logs out; maps failures to exit codes. */
+async function withService(opts: Record<string, unknown>, run: (c: Connected) => Promise<ExitCodeValue | void>): Promise<void> {
+  const connected = connect(opts);
+  try {
+    const code = await run(connected);
+    process.exitCode = code ?? ExitCode.OK;
+  } finally {
+    await connected.client.close();
+  }
+}
+
+/** Adds `tsq check`: diagnostics of .tsq files against the live catalog (or the syntax only, --offline). */
+function addCheckCommand(program: Command): void {
+  withConnectionOptions(
+    program
+      .command('check')
+      .description('check .tsq files against the live catalog; prints file:line:col: severity: message [code]')
+      .argument('<files...>', '.tsq files')
+      .option('-d, --datasource <name>', 'data source of queries that have no @datasource')
+      .option('--disable <codes...>', 'diagnostic codes to silence, e.g. tsq.unknownColumn')
+      .option('--offline', 'check the syntax only, without a connection'),
+  )
+    .addHelpText('after', `\nExit code 1 when any file has an error; warnings alone exit 0.\n${EXIT_CODE_HELP}`)
+    .action(async (files: string[], opts: Record<string, unknown>) => {
+      const settings = (fromFiles: ReturnType<typeof fileSettings>) => ({
+        defaultDataSource: (opts.datasource as string | undefined) ?? fromFiles.defaultDataSource,
+        disabledDiagnostics: (opts.disable as string[] | undefined) ?? fromFiles.disabledDiagnostics,
+      });
+      const done = (errors: number) => {
+        process.exitCode = errors ? ExitCode.CHECK_ERRORS : ExitCode.OK;
+      };
+      if (opts.offline) {
+        // settings only (defaultDataSource, disabled diagnostics): a connection is not needed, nor its errors
+        let files0: ConnectionFile[];
+        try {
+          files0 = connectionFilePaths(connectionFlags(opts)).map(readConnectionFile);
+        } catch {
+          files0 = [];
+        }
+        done((await runCheckCommand(undefined, files, settings(fileSettings(files0)))).errors);
+        return;
+      }
+      await withService(opts, async ({ client, files: configFiles }) => {
+        done((await runCheckCommand(client, files, settings(fileSettings(configFiles)))).errors);
+        return process.exitCode as ExitCodeValue;
+      });
+    });
+}
+
+/** Builds the program (exported for the help test). */
+export function buildProgram(): Command {
+  const program = new Command('tsq')
+    .description('TSQ command line: run .tsq queries, load CSV files into tables, check queries against the live catalog.\nConnection: --url and --user, or --connection NAME from tsq.json / ~/.config/tsq/connections.json (the fields of the extension\'s tsq.connections).\nPassword: the TSQ_PASSWORD environment variable, the connection\'s "passwordCommand", or a prompt on a terminal; never a flag.')
+    .version(typeof TSQ_VERSION === 'string' ? TSQ_VERSION : '0.0.0-dev')
+    .showHelpAfterError('(run tsq --help for usage)')
+    .addHelpText('after', EXIT_CODE_HELP)
+    .exitOverride();
+
+  withConnectionOptions(
+    program
+      .command('query')
+      .description('run the queries of a .tsq file and print the answers (every page)')
+      .argument('<file>', '.tsq file; each query runs on the data source of its @datasource line')
+      .option('-q, --query <n>', 'run only the n-th query of the file (1-based)', integer('--query', 1))
+      .option('--all', 'run every query of the file (the default)')
+      .addOption(new Option('-f, --format <format>', 'output format').choices(['csv', 'json', 'table']).default('table'))
+      .option('-o, --out <file>', 'write the answer to a file instead of stdout')
+      .option('-d, --datasource <name>', 'data source (name or GUID) of queries that have no @datasource')
+      .option('--page-size <rows>', 'rows per searchdata page', integer('--page-size', 1), 10_000),
+  )
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (file: string, opts: Record<string, unknown>) => {
+      if (opts.all && opts.query !== undefined) throw new CommanderError(ExitCode.USAGE, 'tsq.usage', 'error: give --query N or --all, not both');
+      await withService(opts, async ({ client, files }) => {
+        await runQueryCommand(client, file, {
+          query: opts.query as number | undefined,
+          format: opts.format as 'csv' | 'json' | 'table',
+          out: opts.out as string | undefined,
+          datasource: (opts.datasource as string | undefined) ?? fileSettings(files).defaultDataSource,
+          pageSize: opts.pageSize as number,
+          signal: interrupt.signal,
+        });
+      });
+    });
+
+  withConnectionOptions(
+    program
+      .command('load')
+      .description('load a CSV file into an existing table, in one load cycle (all good rows, or none)')
+      .argument('<file>', 'CSV file')
+      .option('-t, --table <db.schema.table>', 'the target table; the file is sniffed (or its saved <file>.load.json reused for that table)')
+      .option('--definition <file>', 'a saved load definition (.load.json) to use')
+      .option('--replace', 'empty the table first (load_options.empty_target); also confirms a definition that does')
+      .option('--max-ignored <n>', 'most bad rows that may be ignored before the load fails (max_ignored_rows; default 0)', integer('--max-ignored', 0))
+      .option('--chunk-size <bytes>', 'bytes per uploaded chunk (default 16 MiB)', integer('--chunk-size', 65_536))
+      .option('--json', 'print the result as JSON on stdout'),
+  )
+    .addHelpText('after', `\nCtrl-C before the commit aborts the load cycle: the table is unchanged.\n${EXIT_CODE_HELP}`)
+    .action(async (file: string, opts: Record<string, unknown>) => {
+      await withService(opts, async ({ client }) => {
+        await runLoadCommand(client, file, {
+          table: opts.table as string | undefined,
+          definition: opts.definition as string | undefined,
+          replace: opts.replace === true,
+          maxIgnored: opts.maxIgnored as number | undefined,
+          chunkSize: opts.chunkSize as number | undefined,
+          json: opts.json === true,
+          signal: interrupt.signal,
+          progressBar: process.stderr.isTTY === true,
+        });
+      });
+    });
+
+  withConnectionOptions(program.command('status').description('show the status of a load cycle').argument('<cycle-id>', 'the load cycle id').option('--json', 'print the status as the service sent it'))
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (cycleId: string, opts: Record<string, unknown>) => {
+      await withService(opts, ({ client }) => runStatusCommand(client, cycleId, { json: opts.json === true, signal: interrupt.signal }));
+    });
+
+  withConnectionOptions(program.command('bad-records').description('print the bad records file of a load cycle (the rows it ignored)').argument('<cycle-id>', 'the load cycle id').option('-o, --out <file>', 'write to a file instead of stdout'))
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (cycleId: string, opts: Record<string, unknown>) => {
+      await withService(opts, ({ client }) => runBadRecordsCommand(client, cycleId, { out: opts.out as string | undefined, signal: interrupt.signal }));
+    });
+
+  withConnectionOptions(
+    program
+      .command('objects')
+      .description('list object headers (data sources by default)')
+      .addOption(new Option('--type <type>', 'metadata type').choices(OBJECT_TYPES as string[]).default('LOGICAL_TABLE'))
+      .option('--subtype <subtypes...>', 'LOGICAL_TABLE subtypes, e.g. WORKSHEET ONE_TO_ONE_LOGICAL')
+      .option('-p, --pattern <pattern>', 'name pattern; % is the wildcard (case-insensitive)')
+      .addOption(new Option('--category <category>', 'which objects').choices(['ALL', 'MY', 'FAVORITE']))
+      .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'json']).default('table')),
+  )
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (opts: Record<string, unknown>) => {
+      await withService(opts, async ({ client }) => {
+        await runObjectsCommand(client, {
+          type: opts.type as never,
+          subtype: opts.subtype as string[] | undefined,
+          pattern: opts.pattern as string | undefined,
+          category: opts.category as never,
+          format: opts.format as 'table' | 'json',
+          signal: interrupt.signal,
+        });
+      });
+    });
+
+  addCheckCommand(program);
+
+  withConnectionOptions(
+    program
+      .command('lsp')
+      .description('run the TSQ language server over stdio for any editor; it reads the catalog from the service when the editor does not answer TSQ\'s requests')
+      .option('--stdio', 'LSP over stdin/stdout (the default)')
+      // editors add their own flags (--clientProcessId=N): the server reads what it knows
+      .allowUnknownOption()
+      .allowExcessArguments(),
+  ).action(() => {
+    // the language server reads its flags from the raw arguments (and vscode-languageserver looks for --stdio there)
+    const args = process.argv.slice(process.argv.indexOf('lsp') + 1);
+    if (!args.includes('--stdio')) process.argv.push('--stdio');
+    runNodeServer(['--stdio', ...args], { allowDefaultConnection: true });
+  });
+
+  return program;
+}
+
+/** Runs tsq with `argv` (process.argv) and sets the exit code. */
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  // a closed pipe (`tsq query … | head`) ends the run quietly, as other command-line tools do
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(ExitCode.OK);
+  });
+  if (argv[2] !== 'lsp') installInterrupt();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      const ok = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help';
+      if (e.code === 'tsq.usage') process.stderr.write(`${e.message}\n`);
+      process.exitCode = ok ? ExitCode.OK : ExitCode.USAGE;
+      return;
+    }
+    if ((e as NodeJS.ErrnoException).code === 'EPIPE') return;
+    const code = exitCodeOf(e);
+    const interrupted = code === ExitCode.INTERRUPTED || (interrupt.signal.aborted && e instanceof ConnectionError);
+    const message = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`tsq: ${interrupted && !/cancel|abort|interrupt/i.test(message) ? `interrupted (Ctrl-C): ${message}` : message}\n`);
+    if (code === ExitCode.INTERNAL && e instanceof Error && process.env.TSQ_DEBUG) process.stderr.write(`${e.stack ?? ''}\n`);
+    process.exitCode = interrupted ? ExitCode.INTERRUPTED : code;
+  }
+}
+
+void main(process.argv);

@@ -1,0 +1,45 @@
+/**
+ * Output of the command line: answers go to stdout, everything else (progress, warnings, errors) to
+ * stderr, as command-line tools do. Writes to stdout wait when the pipe is full, and a closed pipe
+ * (`tsq query … | head`) ends the run quietly.
+ */
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+
+/** Writes `text` to a stream, waiting for it to drain when its buffer is full. */
+export async function write(stream: Writable, text: string): Promise<void> {
+  if (!stream.write(text)) await once(stream, 'drain');
+}
+
+/** A message for the person at the terminal (stderr). */
+export function info(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+/** A warning (stderr), prefixed `tsq: warning:`. */
+export function warn(message: string): void {
+  process.stderr.write(`tsq: warning: ${message}\n`);
+}
+
+/**
+ * Lays rows out as a plain-text table: a header, a rule, then the rows, columns padded to their widest
+ * cell (by UTF-16 length), numbers right-aligned where `rightAlign[i]` says so.
+ */
+export function textTable(header: readonly string[], rows: readonly (readonly string[])[], rightAlign: readonly boolean[] = []): string {
+  const clean = (s: string) => s.replace(/[\r\n\t]+/g, ' ');
+  const widths = header.map((h, i) => Math.max(clean(h).length, ...rows.map((r) => clean(r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (rightAlign[i] ? clean(c ?? '').padStart(widths[i]) : clean(c ?? '').padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n') + '\n';
+}
+
+/** Bytes for a person: `512 B`, `12.3 KB`, `45.6 MB`, `1.2 GB` (binary units, one decimal). */
+export function mb(bytes: number): string {
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+}

@@ -1,0 +1,110 @@
+/**
+ * The answers of the catalog protocol (common/src/protocol.ts: `tsq/dataSources`, `tsq/columns`,
+ * `tsq/columnValues`) as JSON Schemas, checked with Ajv once, where an answer arrives (the server's
+ * `ClientCatalog`). What passes is a well-formed `DataSource[]`, `DataSourceColumns` or `string[]`, and
+ * the language features trust it; what fails is "unknown" as a whole, never partly used: a catalog with a
+ * column dropped would report that column as unknown, a false error.
+ *
+ * Optional fields may be `null` (JSON has no `undefined`): they are accepted and left out of the result.
+ * Fields the schema does not name are left out too. The rules follow the domain model
+ * (common/src/model.ts): `dataType` is one of `COLUMN_DATA_TYPES`, `kind` ATTRIBUTE or MEASURE.
+ */
+import Ajv from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { COLUMN_DATA_TYPES } from './model';
+import type { Column, DataSource, DataSourceColumns } from './model';
+import { MAX_COLUMN_VALUES } from './protocol';
+
+const optionalString = { type: ['string', 'null'] } as const;
+
+/** JSON Schema of a `tsq/dataSources` answer. */
+export const DATA_SOURCES_SCHEMA = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['id', 'name', 'type'],
+    properties: { id: { type: 'string' }, name: { type: 'string' }, type: { type: 'string' } },
+  },
+} as const;
+
+/** JSON Schema of one column of a `tsq/columns` answer. */
+export const COLUMN_SCHEMA = {
+  type: 'object',
+  required: ['name', 'dataType', 'kind'],
+  properties: {
+    id: optionalString,
+    name: { type: 'string', minLength: 1 },
+    dataType: { enum: [...COLUMN_DATA_TYPES] },
+    kind: { enum: ['ATTRIBUTE', 'MEASURE'] },
+    description: optionalString,
+    synonyms: { type: ['array', 'null'], items: { type: 'string' } },
+  },
+} as const;
+
+/** JSON Schema of a `tsq/columns` answer: `null` (no such data source) or the data source's columns. */
+export const DATA_SOURCE_COLUMNS_SCHEMA = {
+  oneOf: [
+    { type: 'null' },
+    {
+      type: 'object',
+      required: ['id', 'name', 'columns'],
+      properties: { id: { type: 'string' }, name: { type: 'string' }, columns: { type: 'array', items: COLUMN_SCHEMA } },
+    },
+  ],
+} as const;
+
+/** JSON Schema of a `tsq/columnValues` answer. */
+export const COLUMN_VALUES_SCHEMA = { type: 'array', items: { type: 'string' } } as const;
+
+const ajv = new Ajv({ strict: true, allowUnionTypes: true });
+const checkDataSources = ajv.compile(DATA_SOURCES_SCHEMA);
+const checkDataSourceColumns = ajv.compile(DATA_SOURCE_COLUMNS_SCHEMA);
+const checkColumnValues = ajv.compile(COLUMN_VALUES_SCHEMA);
+
+/** The first schema error of a failed check, as `path: message` (for logs). */
+function describe(errors: ErrorObject[] | null | undefined): string {
+  const e = errors?.[0];
+  return e ? `${e.instancePath || '(the answer)'} ${e.message ?? 'is malformed'}` : 'malformed';
+}
+
+/** The outcome of checking an answer: the typed value, or why it is malformed. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** The raw shape of a column that passed `COLUMN_SCHEMA`. */
+interface RawColumn {
+  id?: string | null;
+  name: string;
+  dataType: Column['dataType'];
+  kind: Column['kind'];
+  description?: string | null;
+  synonyms?: string[] | null;
+}
+
+function toColumn(raw: RawColumn): Column {
+  const column: Column = { name: raw.name, dataType: raw.dataType, kind: raw.kind };
+  if (typeof raw.id === 'string') column.id = raw.id;
+  if (typeof raw.description === 'string') column.description = raw.description;
+  if (Array.isArray(raw.synonyms)) column.synonyms = [...raw.synonyms];
+  return column;
+}
+
+/** Checks a `tsq/dataSources` answer against `DATA_SOURCES_SCHEMA`; keeps `id`, `name` and `type` only. */
+export function checkDataSourcesAnswer(value: unknown): Checked<DataSource[]> {
+  if (!checkDataSources(value)) return { ok: false, reason: describe(checkDataSources.errors) };
+  const list = value as DataSource[];
+  return { ok: true, value: list.map((s) => ({ id: s.id, name: s.name, type: s.type })) };
+}
+
+/** Checks a `tsq/columns` answer against `DATA_SOURCE_COLUMNS_SCHEMA`; `null` stays null. */
+export function checkDataSourceColumnsAnswer(value: unknown): Checked<DataSourceColumns | null> {
+  if (!checkDataSourceColumns(value)) return { ok: false, reason: describe(checkDataSourceColumns.errors) };
+  if (value === null) return { ok: true, value: null };
+  const answer = value as { id: string; name: string; columns: RawColumn[] };
+  return { ok: true, value: { id: answer.id, name: answer.name, columns: answer.columns.map(toColumn) } };
+}
+
+/** Checks a `tsq/columnValues` answer against `COLUMN_VALUES_SCHEMA`; keeps the first `MAX_COLUMN_VALUES`. */
+export function checkColumnValuesAnswer(value: unknown): Checked<string[]> {
+  if (!checkColumnValues(value)) return { ok: false, reason: describe(checkColumnValues.errors) };
+  return { ok: true, value: (value as string[]).slice(0, MAX_COLUMN_VALUES) };
+}

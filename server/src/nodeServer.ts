@@ -1,0 +1,126 @@
+/**
+ * Runs the TSQ language server in a Node process (dist/server.js, and `tsq lsp` of the command line):
+ *
+ * - transports: `--stdio` (LSP over stdin/stdout, for any editor and for the protocol tests; `console.*`
+ *   is then redirected to the connection, so stdout carries LSP frames only), `--node-ipc` (how VS Code
+ *   starts it), `--socket=N`, `--pipe=NAME`, as `vscode-languageserver/node` reads them; a process forked
+ *   with an IPC channel and no flag uses IPC;
+ * - a connection (`--url U --user NAME [--load-url U] [--ca-file F] [--insecure]`, or `--connection NAME`
+ *   [`--config FILE`] from the connection files of common/src/connectionConfig.ts): the server then reads
+ *   the catalog from the service itself whenever the editor does not answer TSQ's catalog requests
+ *   (serviceCatalog.ts). The password comes from `TSQ_PASSWORD` or the connection's `passwordCommand`;
+ *   there is no terminal to ask on;
+ * - `--validation-delay=MS` (push debounce) and `--request-timeout=MS` (budget of each tsq/* request).
+ *
+ * Only this file and main.ts import the Node runtime bits (timers, process).
+ */
+import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures } from 'vscode-languageserver/node';
+import type { Connection } from 'vscode-languageserver/node';
+import { AnalyticsServiceClient } from '../../common/src/api';
+import { readPassword, resolveConnection, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
+import { startServer } from './server';
+import type { RuntimeEnvironment } from './server';
+import { ServiceCatalog } from './serviceCatalog';
+
+const TRANSPORT_FLAGS = ['--stdio', '--node-ipc', '--socket', '--pipe'];
+
+/** The connection flags' names, as `--name` (each takes a value except `--insecure`). */
+const CONNECTION_FLAGS: Record<string, keyof ConnectionFlags> = {
+  '--url': 'url',
+  '--user': 'user',
+  '--load-url': 'loadUrl',
+  '--ca-file': 'caFile',
+  '--connection': 'connection',
+  '--config': 'config',
+};
+
+/** Reads the connection flags from arguments (`--name value` or `--name=value`); others are left alone. */
+export function connectionFlagsOf(args: readonly string[]): ConnectionFlags {
+  const flags: ConnectionFlags = {};
+  for (let i = 0; i < args.length; i++) {
+    const [name, inline] = args[i].split(/=(.*)/s, 2);
+    if (name === '--insecure') flags.insecure = true;
+    const key = CONNECTION_FLAGS[name];
+    if (!key) continue;
+    const value = inline ?? args[++i];
+    if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
+  }
+  return flags;
+}
+
+/** Optional numeric flag `--name=value` (ms); undefined when absent or not a non-negative number. */
+function numberFlag(args: readonly string[], name: string): number | undefined {
+  const arg = args.find((a) => a.startsWith(`${name}=`));
+  const value = arg ? Number(arg.slice(name.length + 1)) : NaN;
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * Starts the language server on the transport the arguments name and serves until the connection ends.
+ * @param args the process's arguments after the script (`process.argv.slice(2)`).
+ * @param options `allowDefaultConnection`: use the connection files' default connection when none is
+ *   named (`tsq lsp`; false for dist/server.js, which VS Code starts with no connection).
+ */
+export function runNodeServer(args: readonly string[], options: { allowDefaultConnection?: boolean } = {}): void {
+  const hasTransportFlag = args.some((a) => TRANSPORT_FLAGS.includes(a.split('=')[0]));
+  let connection: Connection;
+  if (hasTransportFlag) {
+    connection = createConnection(ProposedFeatures.all);
+  } else if (typeof process.send === 'function') {
+    connection = createConnection(ProposedFeatures.all, new IPCMessageReader(process), new IPCMessageWriter(process));
+  } else {
+    process.stderr.write('Usage: node dist/server.js --stdio | --node-ipc | --socket=PORT | --pipe=NAME [--url URL --user NAME | --connection NAME]\n');
+    process.exit(2);
+  }
+
+  // A bug must not take the server down with it: log through the connection and keep serving.
+  process.on('uncaughtException', (e) => connection.console.error(`Uncaught exception: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+  process.on('unhandledRejection', (e) => connection.console.error(`Unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+
+  let settings: ConnectionSettings | undefined;
+  try {
+    settings = resolveConnection(connectionFlagsOf(args), { allowDefault: options.allowDefaultConnection ?? false })?.connection;
+  } catch (e) {
+    // stderr, not stdout: editors keep it in their LSP log
+    process.stderr.write(`tsq language server: ${(e as Error).message} The catalog comes from the editor only.\n`);
+  }
+  let client: AnalyticsServiceClient | undefined;
+  const serviceCatalog = settings
+    ? new ServiceCatalog(
+        () => {
+          const s = settings!;
+          client = new AnalyticsServiceClient({
+            url: s.url,
+            loadUrl: s.loadUrl,
+            username: s.username,
+            caFile: s.caFile,
+            rejectUnauthorized: s.rejectUnauthorized,
+            getPassword: () => readPassword(s),
+          });
+          return client;
+        },
+        { log: (m) => connection.console.warn(m) },
+      )
+    : undefined;
+  connection.onShutdown(async () => {
+    await client?.close();
+  });
+
+  const runtime: RuntimeEnvironment = {
+    timer: {
+      setImmediate(callback) {
+        const handle = setImmediate(callback);
+        return { dispose: () => clearImmediate(handle) };
+      },
+      setTimeout(callback, ms) {
+        const handle = setTimeout(callback, ms);
+        return { dispose: () => clearTimeout(handle) };
+      },
+    },
+    validationDelay: numberFlag(args, '--validation-delay'),
+    requestTimeout: numberFlag(args, '--request-timeout'),
+    serviceCatalog,
+  };
+  startServer(connection, runtime);
+  if (settings) connection.console.log(`Catalog: from the editor, or from ${settings.url} as ${settings.username} when the editor does not answer tsq/* requests.`);
+}

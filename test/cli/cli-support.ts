@@ -1,0 +1,79 @@
+// Shared set-up of the command-line tests: runs the built `tsq` (dist/cli.js, made by esbuild.mjs) as a
+// child process, as a script or a person would, with a clean environment (no TSQ_PASSWORD unless given,
+// HOME and XDG_CONFIG_HOME in a temporary folder so that no connection file of the machine is read).
+// Not a test file itself.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The built command line. */
+export const CLI_JS = join(__dirname, '..', '..', 'dist', 'cli.js');
+
+/** The outcome of one run. */
+export interface TsqRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A home folder with no connection files. */
+export const EMPTY_HOME = mkdtempSync(join(tmpdir(), 'tsq-cli-home-'));
+
+/** The environment of a run: PATH and the given variables only. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: EMPTY_HOME, XDG_CONFIG_HOME: join(EMPTY_HOME, '.config'), LANG: 'C.UTF-8' };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+/** Starts `tsq ARGS` without waiting; `done` resolves when it exits. */
+export function startTsq(args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string; input?: string; keepStdin?: boolean } = {}): { child: ChildProcess; done: Promise<TsqRun>; output: () => TsqRun } {
+  const child = spawn(process.execPath, [CLI_JS, ...args], { cwd: opts.cwd ?? EMPTY_HOME, env: cleanEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const run: TsqRun = { code: null, signal: null, stdout: '', stderr: '' };
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (run.stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (run.stderr += d));
+  if (opts.keepStdin) child.stdin!.write(opts.input ?? '');
+  else child.stdin!.end(opts.input ?? '');
+  const done = new Promise<TsqRun>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      run.code = code;
+      run.signal = signal;
+      resolve(run);
+    });
+  });
+  return { child, done, output: () => run };
+}
+
+/** Runs `tsq ARGS` to its end. */
+export function tsq(args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {}): Promise<TsqRun> {
+  return startTsq(args, opts).done;
+}
+
+/** Resolves when `test()` holds, checking on every stderr chunk of the child; rejects if it exits first. */
+export function waitForOutput(child: ChildProcess, output: () => TsqRun, test: (run: TsqRun) => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (test(output())) {
+        cleanup();
+        resolve();
+      }
+    };
+    const exited = () => {
+      cleanup();
+      const o = output();
+      reject(new Error(`tsq exited (${String(o.code)}) before the expected output; stderr:\n${o.stderr}`));
+    };
+    const cleanup = () => {
+      child.stderr!.off('data', check);
+      child.stdout!.off('data', check);
+      child.off('close', exited);
+    };
+    child.stderr!.on('data', check);
+    child.stdout!.on('data', check);
+    child.once('close', exited);
+    check();
+  });
+}
