@@ -15,7 +15,7 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const tiers = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const folders = (tiers.length ? tiers : ['unit', 'grammar', 'protocol', 'emulator', 'conformance', 'cli', 'e2e']).map((t) => join(root, 'test', t));
+const folders = (tiers.length ? tiers : ['unit', 'grammar', 'protocol', 'emulator', 'conformance', 'cli', 'faults', 'e2e']).map((t) => join(root, 'test', t));
 
 /** Lists `*.test.ts` files below a folder, sorted, skipping fixtures. */
 function findTests(dir) {

@@ -51,6 +51,11 @@ export interface EmulatorOptions {
    * `TSQ_EMULATOR_DELAY_SEARCHDATA` in the same form (see `parseSearchDataDelay`).
    */
   delaySearchData?: { ms: number; match?: string };
+  /**
+   * Minutes a load cycle may stay open (INGESTING) without receiving a chunk before it expires and its
+   * chunks are deleted (default 60; fractions allowed). CLI `--cycle-idle-minutes`.
+   */
+  cycleIdleMinutes?: number;
 }
 
 /**
@@ -283,6 +288,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
     verifyPassword,
     userById: (id) => catalog.user(id),
+    loadCycleIdleMs: options.cycleIdleMinutes === undefined ? undefined : options.cycleIdleMinutes * 60_000,
+    onUserSessionsEnded: (listener) => sessions.onCloseUser(listener),
     tableChanged: (table) => {
       const t = catalog.dataSource(table.id);
       if (t) {

@@ -32,6 +32,12 @@ export interface Session {
 /** The public API's sessions, in memory (a restart logs everyone out, as a service restart does). */
 export class Sessions {
   private readonly byId = new Map<string, Session>();
+  private readonly userEnded: ((userId: string) => void)[] = [];
+
+  /** Calls `listener` with the user id every time `closeUser` ends a user's sessions (the load API ends its own then). */
+  onCloseUser(listener: (userId: string) => void): void {
+    this.userEnded.push(listener);
+  }
 
   /** Opens a session for a user; returns the `JSESSIONID` and `clientId` cookie values. */
   open(userId: string): Session {
@@ -51,5 +57,6 @@ export class Sessions {
   /** Ends every session of a user (after a password change). */
   closeUser(userId: string, except?: string): void {
     for (const [k, s] of this.byId) if (s.userId === userId && k !== except) this.byId.delete(k);
+    for (const l of this.userEnded) l(userId);
   }
 }

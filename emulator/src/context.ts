@@ -52,4 +52,8 @@ export interface EmulatorContext {
   userById(id: string): EmulatorUser | undefined;
   /** Called after a commit changed a table's rows (so caches such as searchdata's can be dropped). */
   tableChanged(table: TableInfo): void;
+  /** Milliseconds a load cycle may stay in INGESTING without a chunk before it expires (emulator/src/load/service.ts; default 60 minutes). */
+  readonly loadCycleIdleMs?: number;
+  /** Registers `listener`, called with a user id whenever the core ends that user's sessions (password changed, user deleted). */
+  onUserSessionsEnded?(listener: (userId: string) => void): void;
 }

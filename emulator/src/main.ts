@@ -2,13 +2,14 @@
  * The emulator's command line:
  *   node dist/emulator.js [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR]
  *                         [--demo] [--now ISO-8601] [--delay-searchdata MS[:TEXT]]
+ *                         [--cycle-idle-minutes N]
  * Prints `Analytics Service emulator listening on http://HOST:PORT` once it accepts requests (and the
  * load port's URL when it has its own). Ctrl-C or SIGTERM shuts it down cleanly.
  */
 import { parseArgs } from 'node:util';
 import { isLoopback, parseSearchDataDelay, startEmulator } from './app';
 
-const USAGE = 'usage: emulator [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR] [--demo] [--now ISO-8601] [--delay-searchdata MS[:TEXT]]';
+const USAGE = 'usage: emulator [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR] [--demo] [--now ISO-8601] [--delay-searchdata MS[:TEXT]] [--cycle-idle-minutes N]';
 
 /** Parses a port flag; exits with a message for anything but an integer 0..65535. */
 function port(flag: string, v: string | undefined): number | undefined {
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
         now: { type: 'string' },
         // test-only: slow searchdata down (also TSQ_EMULATOR_DELAY_SEARCHDATA), see EmulatorOptions.delaySearchData
         'delay-searchdata': { type: 'string' },
+        // minutes an open load cycle may go without a chunk before it expires (default 60)
+        'cycle-idle-minutes': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -54,6 +57,11 @@ async function main(): Promise<void> {
     console.error(`${(e as Error).message}\n${USAGE}`);
     process.exit(2);
   }
+  const idle = values['cycle-idle-minutes'];
+  if (idle !== undefined && !(Number(idle) > 0)) {
+    console.error(`--cycle-idle-minutes: expected a number of minutes above 0, got ${idle}\n${USAGE}`);
+    process.exit(2);
+  }
   const emu = await startEmulator({
     host: values.host,
     port: port('port', values.port),
@@ -63,6 +71,7 @@ async function main(): Promise<void> {
     demo: values.demo,
     now: values.now,
     delaySearchData,
+    cycleIdleMinutes: idle === undefined ? undefined : Number(idle),
   });
   console.log(`Analytics Service emulator listening on ${emu.url}`);
   if (values.host && !isLoopback(values.host)) console.error(`emulator: listening on ${values.host}, not loopback: the demo passwords are refused here; set real ones with user/updatepassword from a loopback instance first`);

@@ -264,18 +264,32 @@ export class TableLoad {
     const cols = this.table.columns.map((c, i) => `${quoteLiteral(`c${i}`)}: ${quoteLiteral(DUCKDB_TYPE[c.dataType] ?? 'VARCHAR')}`).join(', ');
     const names = this.table.columns.map((c) => quoteIdent(c.name)).join(', ');
     const r = await this.conn.run(
+      // new_line: every staged line ends with LF; left to detection, a CR inside a quoted value of the first
+      // record made DuckDB take CR as the line end and refuse the part
       `INSERT INTO ${this.table.sqlName} (${names}) SELECT * FROM read_csv(${quoteLiteral(part.path)}, columns = {${cols}}, header = false, delim = ',', quote = '"', escape = '"', new_line = '\\n', ` +
         `auto_detect = false, allow_quoted_nulls = false, null_padding = false, max_line_size = ${maxLine})`,
     );
     return r.rowsChanged;
   }
 
-  /** Waits for the inserts and commits; rolls back and throws the first insert's error instead. Returns the rows inserted. */
-  async commit(): Promise<number> {
+  /**
+   * Waits for the inserts, runs `beforeCommit` with the rows inserted inside the same transaction (the
+   * cycle's outcome record, emulator/src/load/outcome.ts) and commits; rolls back and throws the first
+   * insert's error, or `beforeCommit`'s, instead. Returns the rows inserted.
+   */
+  async commit(beforeCommit?: (conn: DuckDBConnection, inserted: number) => Promise<void>): Promise<number> {
     await this.pending;
     if (this.failure !== undefined) {
       await this.rollback();
       throw this.failure;
+    }
+    if (beforeCommit) {
+      try {
+        await beforeCommit(this.conn, this.inserted);
+      } catch (e) {
+        await this.rollback();
+        throw e;
+      }
     }
     this.ended = true;
     await this.conn.run('COMMIT');

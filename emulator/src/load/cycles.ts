@@ -1,11 +1,13 @@
 /**
- * Load cycles (seed 3): their state on disk under `<dataDir>/cycles/<cycle id>/` —
- * `cycle.json` (the metadata below), `chunk-<n>` (uploaded chunks, as received), `staged-<k>.csv` (the
- * converted rows, during a commit) and `<cycle id>.bad_record` (the rejected raw records). The metadata is
- * written on every change of stage, so the status of a cycle survives a restart of the emulator.
+ * Load cycles (docs/service-interface.md §3): their state on disk under `<dataDir>/cycles/<cycle id>/` —
+ * `cycle.json` (the metadata below), `chunk-<n>` (uploaded chunks, as received; `chunk-<n>.part` while one
+ * arrives), `staged-<k>.csv` (the converted rows, during a commit) and `<cycle id>.bad_record` (the
+ * rejected raw records). The metadata is written on every change of stage, so the status of a cycle
+ * survives a restart of the emulator. Whether a cycle cut off while COMMITTING wrote its rows is not
+ * decided here but by the engine (emulator/src/load/outcome.ts, `settleInterrupted`).
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { LoadDefinition } from './definition';
 
@@ -54,6 +56,8 @@ export interface CycleMeta {
   /** Epoch microseconds. */
   startTime: number;
   endTime?: number;
+  /** Epoch milliseconds (the real clock, not `--now`) of the last StartLoad or chunk: an INGESTING cycle idle for longer than the emulator's limit expires. */
+  lastActivity?: number;
 }
 
 /** The cycles of one data directory, shared by every node (Fastify instance) of an emulator. */
@@ -95,6 +99,7 @@ export class CycleStore {
       parsingErrors: [],
       hasBadRecords: false,
       startTime: nowMicros,
+      lastActivity: Date.now(),
     };
     this.cycles.set(cycleId, meta);
     this.save(meta);
@@ -102,11 +107,10 @@ export class CycleStore {
   }
 
   /**
-   * A cycle by id: from memory, else from its `cycle.json` (after a restart). A cycle found on disk in
-   * stage COMMITTING was cut off by the restart; its transaction never committed, so it is marked
-   * LOAD_FAILED with the table unchanged. Undefined for an unknown or malformed id.
+   * A cycle by id: from memory, else from its `cycle.json` (after a restart), as it was saved.
+   * Undefined for an unknown or malformed id, or unreadable metadata.
    */
-  get(id: string, nowMicros: number): CycleMeta | undefined {
+  get(id: string): CycleMeta | undefined {
     if (!isCycleId(id)) return undefined;
     const key = id.toLowerCase();
     const known = this.cycles.get(key);
@@ -119,14 +123,40 @@ export class CycleStore {
     } catch {
       return undefined;
     }
-    if (meta.stage === 'COMMITTING') {
-      meta.stage = 'DONE';
-      meta.status = { code: 'LOAD_FAILED', message: 'The emulator stopped while this cycle was being committed; no rows were written. Start a new load cycle.' };
-      meta.endTime = nowMicros;
-      this.save(meta);
-    }
     this.cycles.set(key, meta);
     return meta;
+  }
+
+  /** Every cycle of the data directory (read from disk once, then from memory). */
+  all(): CycleMeta[] {
+    const out: CycleMeta[] = [];
+    for (const name of readdirSync(this.root)) {
+      const meta = isCycleId(name) ? this.get(name) : undefined;
+      if (meta) out.push(meta);
+    }
+    return out;
+  }
+
+  /**
+   * Ends a cycle found COMMITTING after a restart, from what the engine recorded in the commit's own
+   * transaction (emulator/src/load/outcome.ts): with an outcome, DONE OK with its counts (the rows are in
+   * the table); without, DONE LOAD_FAILED (the transaction never committed: no rows were written). Saves it.
+   */
+  settleInterrupted(meta: CycleMeta, outcome: { rowsWritten: number; ignoredRowCount: number; parsingErrors: ParsingError[]; hasBadRecords: boolean; endTime: number } | undefined, nowMicros: number): void {
+    meta.stage = 'DONE';
+    if (outcome) {
+      meta.status = { code: 'OK' };
+      meta.rowsWritten = outcome.rowsWritten;
+      meta.ignoredRowCount = outcome.ignoredRowCount;
+      meta.parsingErrors = outcome.parsingErrors;
+      meta.hasBadRecords = outcome.hasBadRecords;
+      meta.endTime = outcome.endTime;
+    } else {
+      meta.status = { code: 'LOAD_FAILED', message: 'The emulator stopped while this cycle was being committed, before its rows were committed; no rows were written. Start a new load cycle.' };
+      meta.rowsWritten = 0;
+      meta.endTime = nowMicros;
+    }
+    this.save(meta);
   }
 
   /** Writes `cycle.json` (to a temporary file first, so a crash never leaves half a file). */
