@@ -59,6 +59,12 @@ interface Tab {
   /** performance.now() of the last syncGrid that gave the grid rows, and its pending timer. */
   lastSync: number;
   syncTimer?: ReturnType<typeof setTimeout>;
+  /** A replaceData is running (its rows are not yet in the grid). */
+  syncBusy?: boolean;
+  /** How long (ms) the last replaceData took, to space the next one (see syncGrid). */
+  syncCost?: number;
+  /** A sync asked for while a replace ran wants to run at once (the answer is complete). */
+  syncNow?: boolean;
   chart?: Chart;
   chartStale: boolean;
   painted: boolean;
@@ -360,7 +366,19 @@ const GRID_SYNC_MS = 1000;
  */
 function syncGrid(t: Tab, now: boolean): void {
   if (!t.table || !t.tableBuilt || t.gridRows === t.rows.length) return;
-  const wait = GRID_SYNC_MS - (performance.now() - t.lastSync);
+  // One replace at a time, and while rows stream in, the grid spends at most a fifth of the time
+  // replacing (a replace of many rows takes long, and back-to-back replaces froze the panel and the
+  // workbench around it); the replace that completes the answer runs as soon as the last one ends.
+  if (t.syncBusy) {
+    t.syncNow ||= now;
+    t.syncTimer ??= setTimeout(() => {
+      t.syncTimer = undefined;
+      syncGrid(t, t.syncNow === true);
+    }, 50);
+    return;
+  }
+  t.syncNow = false;
+  const wait = Math.max(GRID_SYNC_MS, 4 * (t.syncCost ?? 0)) - (performance.now() - t.lastSync);
   if (!now && wait > 0) {
     t.syncTimer ??= setTimeout(() => {
       t.syncTimer = undefined;
@@ -374,8 +392,14 @@ function syncGrid(t: Tab, now: boolean): void {
   t.lastSync = performance.now();
   const body = t.els.body;
   const count = t.gridRows;
+  const began = performance.now();
+  t.syncBusy = true;
   void t.table.replaceData(rowObjects(t).slice()).then(() => {
     body.dataset.gridRows = String(count);
+  }).finally(() => {
+    t.syncBusy = false;
+    t.syncCost = performance.now() - began;
+    t.lastSync = performance.now();
   });
 }
 

@@ -128,10 +128,16 @@ export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[]
  * diagnostics are exactly those of `tokenize`.
  */
 export class Lexer {
-  private readonly state: ScanState = { pos: 0, diagCount: 0, stopFrom: -1, stopAt: -1 };
+  private readonly state: ScanState;
 
-  /** @param diagnostics optional sink for lexical problems (see `tokenize`). */
-  constructor(private readonly text: string, private readonly diagnostics?: ParseDiagnostic[]) {}
+  /**
+   * @param diagnostics optional sink for lexical problems (see `tokenize`).
+   * @param from where to start scanning: 0, or the start of a token of a previous scan of a text equal up
+   *   to and including that character (the tokens from there are then the same as a scan from 0 would give).
+   */
+  constructor(private readonly text: string, private readonly diagnostics?: ParseDiagnostic[], from = 0) {
+    this.state = { pos: from, diagCount: 0, stopFrom: -1, stopAt: -1 };
+  }
 
   /** True once the whole text was scanned. */
   get done(): boolean {
@@ -140,7 +146,17 @@ export class Lexer {
 
   /** Appends at least `count` tokens to `out` (a few more when one construct makes several), or all that are left. Never throws. */
   scan(out: Token[], count: number): void {
-    scanTokens(this.text, this.diagnostics, this.state, out, count);
+    scanTokens(this.text, this.diagnostics, this.state, out, count, false);
+  }
+
+  /**
+   * Like `scan`, but overwrites the token objects already in `pool` (from index 0) instead of making new
+   * ones, appending objects only when the pool is too short; returns how many tokens it wrote. The tokens
+   * are valid until the next call: a caller that keeps one longer copies it. A large document then makes
+   * a few hundred token objects instead of one per token, so parsing allocates mostly what it returns.
+   */
+  scanReusing(pool: Token[], count: number): number {
+    return scanTokens(this.text, this.diagnostics, this.state, pool, count, true);
   }
 }
 
@@ -154,10 +170,12 @@ interface ScanState {
 }
 
 /** The scanning loop of `Lexer.scan` (a plain function: V8 optimizes it better than a method). */
-function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: ScanState, out: Token[], count: number): void {
+function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: ScanState, out: Token[], count: number, reuse: boolean): number {
   const n = text.length;
   const tokens = out;
-  const target = count === Infinity ? Number.MAX_SAFE_INTEGER : out.length + count;
+  /** Tokens written so far: `out.length` when appending, the next pool slot when reusing. */
+  let len = reuse ? 0 : out.length;
+  const target = count === Infinity ? Number.MAX_SAFE_INTEGER : len + count;
   let diagCount = state.diagCount;
   const report = (start: number, end: number, code: string, message: string, severity: 'error' | 'warning' = 'error') => {
     if (!diagnostics || diagCount >= MAX_LEXER_DIAGNOSTICS) return;
@@ -165,7 +183,17 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
     diagnostics.push({ start, end: Math.max(end, Math.min(start + 1, n)), code, message, severity });
   };
   const push = (kind: TokenKind, start: number, end: number, value: string, closed = true, innerStart = start, innerEnd = end) => {
-    tokens.push({ kind, start, end, value, closed, innerStart, innerEnd });
+    if (reuse && len < tokens.length) {
+      const t = tokens[len]!;
+      t.kind = kind;
+      t.start = start;
+      t.end = end;
+      t.value = value;
+      t.closed = closed;
+      t.innerStart = innerStart;
+      t.innerEnd = innerEnd;
+    } else tokens.push({ kind, start, end, value, closed, innerStart, innerEnd });
+    len++;
   };
   /** End of the current line (offset of its `\r` or `\n`, or n). */
   const lineEnd = (from: number) => {
@@ -202,7 +230,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
   let stopFrom = state.stopFrom;
   let stopAt = state.stopAt;
   let i = state.pos;
-  while (i < n && tokens.length < target) {
+  while (i < n && len < target) {
     const c = text.charCodeAt(i);
 
     // Whitespace; a run with two line breaks holds a blank line.
@@ -513,6 +541,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
   state.diagCount = diagCount;
   state.stopFrom = stopFrom;
   state.stopAt = stopAt;
+  return len;
 }
 
 /** `{` followed case-insensitively by `rest` (e.g. `null}`). */

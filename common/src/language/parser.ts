@@ -62,12 +62,13 @@ export function parseDocument(text: string): TsqDocument {
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics);
   const builder = new DocumentBuilder(text, diagnostics);
-  // Tokens are scanned a chunk at a time and dropped once their query is parsed, so they die young.
-  const chunk: Token[] = [];
+  // Tokens are scanned a chunk at a time into the same few hundred objects (the lexer overwrites them);
+  // the tokens of a query that straddles two chunks are copied before the next chunk is scanned.
+  const pool: Token[] = [];
   while (!lexer.done) {
-    chunk.length = 0;
-    lexer.scan(chunk, 512);
-    for (let k = 0; k < chunk.length; k++) builder.add(chunk[k]!);
+    const m = lexer.scanReusing(pool, 512);
+    for (let k = 0; k < m; k++) builder.add(pool[k]!);
+    builder.detach();
   }
   return builder.finish();
 }
@@ -82,12 +83,61 @@ export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDia
   return builder.finish();
 }
 
+/** What `parseWindow` found between its start and where it stopped. */
+export interface ParsedWindow {
+  queries: Query[];
+  directives: DataSourceDirective[];
+  comments: Comment[];
+  /** The lexer's and the parser's problems that start before `stop`, in document order. */
+  diagnostics: ParseDiagnostic[];
+  /** Offset of the first token not parsed (a query start accepted by `isSync`), or -1 when it reached the end. */
+  stop: number;
+  /** The directive in force at `stop` (or at the end). */
+  directive: DataSourceDirective | undefined;
+}
+
+/**
+ * Parses part of a document, for an incremental re-parse (incremental.ts `reparseDocument`): from `from`,
+ * which must be the start of a query of an earlier parse of a text equal up to and including `from`'s
+ * character, with `directive` in force there; stops before the first token at or after `syncFrom` that
+ * starts a query (nothing of another query pending) and that `isSync(offset, directiveInForce)` accepts.
+ * The parts are exactly those `parseDocument(text)` gives in the same range, except when a diagnostic cap
+ * (`MAX_PARSE_DIAGNOSTICS`, the lexer's) is reached: the caller checks the count. Never throws.
+ */
+export function parseWindow(
+  text: string, from: number, directive: DataSourceDirective | undefined, syncFrom: number,
+  isSync: (offset: number, directive: DataSourceDirective | undefined) => boolean,
+): ParsedWindow {
+  const diagnostics: ParseDiagnostic[] = [];
+  const lexer = new Lexer(text, diagnostics, from);
+  const builder = new DocumentBuilder(text, diagnostics, directive);
+  const pool: Token[] = [];
+  let stop = -1;
+  scan: while (!lexer.done) {
+    // Small chunks: the lexer scans past the stop by up to one chunk.
+    const m = lexer.scanReusing(pool, 64);
+    for (let k = 0; k < m; k++) {
+      const t = pool[k]!;
+      if (t.start >= syncFrom && builder.idle && startsQuery(t) && isSync(t.start, builder.inForce)) {
+        stop = t.start;
+        break scan;
+      }
+      builder.add(t);
+    }
+    builder.detach();
+  }
+  const doc = stop < 0 ? builder.finish() : builder.finishAt(stop);
+  return { ...doc, stop, directive: builder.inForce };
+}
+
+/** Whether a token would begin a query's significant tokens. */
+const startsQuery = (t: Token) => t.kind !== 'comment' && t.kind !== 'blank' && t.kind !== 'semicolon' && t.kind !== 'directive';
+
 /** Splits a token stream into directives, comments and queries, parsing each query when it ends. */
 class DocumentBuilder {
   private readonly queries: Query[] = [];
   private readonly directives: DataSourceDirective[] = [];
   private readonly comments: Comment[] = [];
-  private directive: DataSourceDirective | undefined;
   private readonly sink: DiagnosticSink;
   private readonly parser: ClauseParser;
   /** Significant tokens of the current query (reused). */
@@ -95,9 +145,19 @@ class DocumentBuilder {
   /** Comments inside the current query. */
   private inner: Comment[] | undefined;
 
-  constructor(private readonly text: string, private readonly diagnostics: ParseDiagnostic[]) {
+  constructor(private readonly text: string, private readonly diagnostics: ParseDiagnostic[], private directive?: DataSourceDirective) {
     this.sink = new DiagnosticSink(diagnostics);
     this.parser = new ClauseParser(this.sink);
+  }
+
+  /** No query is pending (the next significant token starts one). */
+  get idle(): boolean {
+    return this.current.length === 0;
+  }
+
+  /** The directive in force. */
+  get inForce(): DataSourceDirective | undefined {
+    return this.directive;
   }
 
   add(t: Token): void {
@@ -124,11 +184,29 @@ class DocumentBuilder {
     }
   }
 
+  /** Copies the tokens of the unfinished query, whose objects the lexer is about to reuse. */
+  detach(): void {
+    const cur = this.current;
+    for (let k = 0; k < cur.length; k++) {
+      const t = cur[k]!;
+      cur[k] = { kind: t.kind, start: t.start, end: t.end, value: t.value, closed: t.closed, innerStart: t.innerStart, innerEnd: t.innerEnd };
+    }
+  }
+
   private flush(): void {
     const cur = this.current;
     if (cur.length) this.queries.push(buildQuery(this.text, cur, 0, cur.length, this.inner, this.parser, this.directive));
     cur.length = 0;
     this.inner = undefined;
+  }
+
+  /** The parts so far, when stopping before offset `stop` with nothing pending; diagnostics past it (the lexer scans ahead) are dropped. */
+  finishAt(stop: number): TsqDocument {
+    const d = this.diagnostics;
+    let w = 0;
+    for (let k = 0; k < d.length; k++) if (d[k]!.start < stop) d[w++] = d[k]!;
+    d.length = w;
+    return this.finish();
   }
 
   finish(): TsqDocument {
@@ -221,7 +299,9 @@ class ClauseParser {
   private t: Token[] = [];
   private i = 0;
   private stop = 0;
-  private clauses: Clause[] = [];
+  private readonly clauses: Clause[] = [];
+  /** Scratch list of `values` (copied to an exact-size list at the end). */
+  private readonly valueScratch: Value[] = [];
   private rankedBy: { column: ColumnRef; span: Span }[] | undefined;
 
   constructor(private readonly sink: DiagnosticSink) {}
@@ -231,7 +311,7 @@ class ClauseParser {
     this.t = t;
     this.i = from;
     this.stop = to;
-    this.clauses = [];
+    this.clauses.length = 0;
     this.rankedBy = undefined;
     while (this.i < this.stop) {
       const before = this.i;
@@ -248,7 +328,9 @@ class ClauseParser {
       }
       this.clauses.sort((a, b) => a.start - b.start);
     }
-    const out = this.clauses;
+    // The scratch list is reused; the query keeps an exact-size copy (a list grown by push keeps room
+    // for 16 more, which for thousands of queries is most of the tree's memory).
+    const out = this.clauses.slice();
     this.t = [];
     return out;
   }
@@ -409,7 +491,8 @@ class ClauseParser {
    * follows the operator or a comma.
    */
   private values(op: Token): Value[] {
-    const out: Value[] = [];
+    const out = this.valueScratch;
+    out.length = 0;
     let expectFrom: Token = op;
     for (;;) {
       const v = this.value();
@@ -428,7 +511,7 @@ class ClauseParser {
       }
       break;
     }
-    return out;
+    return out.slice();
   }
 
   /** One value at the current token, or undefined (nothing consumed) when there is none. */
@@ -456,26 +539,23 @@ class ClauseParser {
 
   /** `between v and v` (the `between` token is consumed). */
   private between(op: Token): { values: Value[]; end: number } {
-    const values: Value[] = [];
     const low = this.value();
     if (!low) {
       this.sink.add(op, codes.MISSING_OPERAND, 'between needs two values: between 0 and 1000.');
-      return { values, end: op.end };
+      return { values: [], end: op.end };
     }
-    values.push(low);
     const and = this.peek();
     if (!this.isKw(and, 'and')) {
       this.sink.add({ start: op.start, end: low.end }, codes.BETWEEN_WITHOUT_AND, `between needs "and" and a second value: between ${this.textOf(low)} and ….`);
-      return { values, end: low.end };
+      return { values: [low], end: low.end };
     }
     this.i++;
     const high = this.value();
     if (!high) {
       this.sink.add(and!, codes.MISSING_OPERAND, 'A value must follow "and": between 0 and 1000.');
-      return { values, end: and!.end };
+      return { values: [low], end: and!.end };
     }
-    values.push(high);
-    return { values, end: high.end };
+    return { values: [low, high], end: high.end };
   }
 
   private textOf(v: Value): string {

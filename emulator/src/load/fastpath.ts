@@ -11,7 +11,9 @@
  *
  * The subset (see `fastPathSql`): at least two columns; not `flexible`, no `trailing_field_separator`;
  * ASCII separator and enclosing character; csv with an enclosing character, or delimited without an
- * escape character; a header row only in a single chunk; date/time formats made of `%Y %m %d %H %M %S
+ * escape character; with a header row and several chunks, every chunk starting with the first chunk's
+ * header line, byte for byte, a line without quotes (commit.ts skips a later chunk's first record when it
+ * repeats the header, read_csv skips every file's first line); date/time formats made of `%Y %m %d %H %M %S
  * %%` and literal text; no byte-order mark and no carriage return outside a CRLF line end in any chunk
  * (checked by `chunksAreFastPathSafe`).
  */
@@ -126,7 +128,8 @@ export function fastPathSql(def: LoadDefinition, table: TableInfo, chunkPaths: s
   const f = def.format;
   if (table.columns.length < 2 || chunkPaths.length === 0) return undefined; // one column: DuckDB reads a blank line as a null row
   if (f.flexible || f.trailingFieldSeparator) return undefined;
-  if (f.hasHeaderRow && chunkPaths.length > 1) return undefined;
+  // With a header row and several chunks, read_csv skips the first line of every chunk: right only when
+  // every chunk starts with the first chunk's header line, which `chunksAreFastPathSafe` checks.
   const ascii = (ch: string) => ch.length === 1 && ch.charCodeAt(0) < 128 && ch !== '\r' && ch !== '\n';
   if (!ascii(f.fieldSeparator)) return undefined;
   if (f.type === 'csv' && !ascii(f.enclosingCharacter)) return undefined;
@@ -152,12 +155,15 @@ export function fastPathSql(def: LoadDefinition, table: TableInfo, chunkPaths: s
 }
 
 /**
- * True when no chunk starts with a byte-order mark (or, with a header row, with a line break) and no chunk
+ * True when no chunk starts with a byte-order mark (or, with a header row, with a line break), no chunk
  * has a carriage return that is not part of a CRLF line end (DuckDB would end a record there,
- * `records.ts` would not). Reads the chunks with `Buffer.indexOf` only; throws for I/O errors.
+ * `records.ts` would not), and, with a header row and several chunks, every chunk starts with the first
+ * chunk's first line (its line end included), which holds no quote character (so that it is one record
+ * for `records.ts` too). Reads the chunks with `Buffer.indexOf` only; throws for I/O errors.
  */
 export async function chunksAreFastPathSafe(chunkPaths: string[], hasHeaderRow: boolean): Promise<boolean> {
   const buf = Buffer.allocUnsafe(1 << 20);
+  if (hasHeaderRow && chunkPaths.length > 1 && !(await sameHeaderLine(chunkPaths, buf))) return false;
   for (const p of chunkPaths) {
     const fh = await open(p, 'r');
     try {
@@ -181,6 +187,32 @@ export async function chunksAreFastPathSafe(chunkPaths: string[], hasHeaderRow: 
     } finally {
       await fh.close();
     }
+  }
+  return true;
+}
+
+/** Most bytes of a header line the fast path compares (a longer one sends the load to the slow path). */
+const MAX_HEADER_LINE = 64 * 1024;
+
+/** True when every chunk starts with the first chunk's first line, `\n` included, which has no `"`, `'` or `` ` ``. */
+async function sameHeaderLine(chunkPaths: string[], buf: Buffer): Promise<boolean> {
+  const head = async (p: string): Promise<Buffer> => {
+    const fh = await open(p, 'r');
+    try {
+      const { bytesRead } = await fh.read(buf, 0, MAX_HEADER_LINE, 0);
+      return Buffer.from(buf.subarray(0, bytesRead));
+    } finally {
+      await fh.close();
+    }
+  };
+  const first = await head(chunkPaths[0]!);
+  const end = first.indexOf(10);
+  if (end < 0) return false;
+  const line = first.subarray(0, end + 1);
+  if (line.includes(34) || line.includes(39) || line.includes(96)) return false;
+  for (let k = 1; k < chunkPaths.length; k++) {
+    const h = await head(chunkPaths[k]!);
+    if (h.length < line.length || !h.subarray(0, line.length).equals(line)) return false;
   }
   return true;
 }

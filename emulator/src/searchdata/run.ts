@@ -53,9 +53,29 @@ function toJsonValue(v: unknown): unknown {
   return v;
 }
 
-/** Runs search queries against the emulator's data sources, with prepared statements cached per SQL. */
+/** Most rows of one answer kept for paging (larger answers are paged by running the query per page). */
+export const ANSWER_CACHE_ROWS = 200_000;
+/** Most answers kept for paging (least recently used dropped first). */
+export const ANSWER_CACHE_SIZE = 8;
+
+/** An answer kept for paging: all its rows (at most `ANSWER_CACHE_ROWS`), or null when it has more. */
+interface CachedAnswer {
+  tableId: string;
+  rows: Promise<unknown[][] | null>;
+}
+
+/**
+ * Runs search queries against the emulator's data sources, with prepared statements cached per SQL and
+ * answers kept for paging: when the first page of an answer is full, the whole answer is read once (in
+ * the background, up to `ANSWER_CACHE_ROWS` rows) and the following pages are slices of it rather than
+ * runs of the query. An answer is keyed by data source, query (and the minute, for relative dates) and
+ * the table's data version; a load that commits (`invalidate`) drops its table's answers.
+ */
 export class SearchService {
   private readonly compiled = new Map<string, CompiledQuery>();
+  private readonly answers = new Map<string, CachedAnswer>();
+  /** Data version per table: bumped by `invalidate`, part of an answer's key. */
+  private readonly versions = new Map<string, number>();
 
   constructor(
     readonly engine: Engine,
@@ -64,9 +84,16 @@ export class SearchService {
   ) {}
 
   /** Drops whatever is cached for a table (called after a load commits). */
-  invalidate(_tableId: string): void {
+  invalidate(tableId: string): void {
     this.compiled.clear();
     dropPreparedStatements();
+    this.versions.set(tableId, (this.versions.get(tableId) ?? 0) + 1);
+    for (const [key, a] of this.answers) if (a.tableId === tableId) this.answers.delete(key);
+  }
+
+  /** How many answers are kept for paging (for tests). */
+  get cachedAnswers(): number {
+    return this.answers.size;
   }
 
   /**
@@ -93,21 +120,35 @@ export class SearchService {
   async search(ds: LogicalTable, query: string, req: PageRequest): Promise<SearchResult> {
     const compiled = this.compile(ds, query);
     const { pageSize, offset } = pageOf(req);
-    // One page without a window count; the total is then known unless the page is full or empty past
-    // the start, in which case a count of the whole result follows (field notes 1.4 totalRowCount).
-    const { rows, total } = await this.engine
-      .withConnection(async (c) => {
-        const page = await runPrepared(c, compiled.pageSql, [...compiled.params, pageSize, offset]);
-        if ((page.length > 0 || offset === 0) && page.length < pageSize) return { rows: page, total: offset + page.length };
-        const r = await runPrepared(c, compiled.countSql, compiled.params);
-        return { rows: page, total: Number(r[0]![0]) };
-      })
-      .catch((e: Error) => {
-        // A value DuckDB cannot convert (a TIME text, an out-of-range number) is the query's fault: 400.
-        // The engine's text goes to the incident log only (emulator/src/errors.ts), never into the response.
-        if (/^(Conversion|Invalid Input|Out of Range) Error/.test(e.message)) throw engineQueryFailure(e.message);
-        throw e;
-      });
+    const key = `${ds.tableId}\u0000${this.versions.get(ds.tableId) ?? 0}\u0000${ds.id}\u0000${Math.floor(this.now().getTime() / 60_000)}\u0000${query}`;
+    const kept = this.answers.get(key);
+    const all = kept ? await kept.rows.catch(() => null) : null;
+    let rows: unknown[][];
+    let total: number;
+    if (all) {
+      this.answers.delete(key); // most recently used last
+      this.answers.set(key, kept!);
+      rows = all.slice(offset, offset + pageSize);
+      total = all.length;
+    } else {
+      // One page without a window count; the total is then known unless the page is full or empty past
+      // the start, in which case a count of the whole result follows (field notes 1.4 totalRowCount).
+      ({ rows, total } = await this.engine
+        .withConnection(async (c) => {
+          const page = await runPrepared(c, compiled.pageSql, [...compiled.params, pageSize, offset]);
+          if ((page.length > 0 || offset === 0) && page.length < pageSize) return { rows: page, total: offset + page.length };
+          const r = await runPrepared(c, compiled.countSql, compiled.params);
+          return { rows: page, total: Number(r[0]![0]) };
+        })
+        .catch((e: Error) => {
+          // A value DuckDB cannot convert (a TIME text, an out-of-range number) is the query's fault: 400.
+          // The engine's text goes to the incident log only (emulator/src/errors.ts), never into the response.
+          if (/^(Conversion|Invalid Input|Out of Range) Error/.test(e.message)) throw engineQueryFailure(e.message);
+          throw e;
+        }));
+      // More pages will follow: read the whole answer once, for them to slice.
+      if (!kept && offset + rows.length < total && total <= ANSWER_CACHE_ROWS) this.keep(key, ds.tableId, compiled);
+    }
     const n = compiled.columnNames.length;
     let data: unknown[][] | Record<string, unknown>[];
     if (req.formattype === 'FULL') {
@@ -128,6 +169,23 @@ export class SearchService {
     }
     return { columnNames: compiled.columnNames, data, samplingRatio: 1, totalRowCount: total, rowCount: rows.length, pageSize, offset };
   }
+
+  private keep(key: string, tableId: string, compiled: CompiledQuery): void {
+    keepAnswer(this.answers, this.engine, key, tableId, compiled);
+  }
+}
+
+/** Reads a whole answer in the background and keeps it under `key` (see `SearchService`). */
+function keepAnswer(answers: Map<string, CachedAnswer>, engine: Engine, key: string, tableId: string, compiled: CompiledQuery): void {
+  const rows = engine.withConnection(async (c) => {
+    const r = await runPrepared(c, compiled.pageSql, [...compiled.params, ANSWER_CACHE_ROWS + 1, 0]);
+    return r.length > ANSWER_CACHE_ROWS ? null : r;
+  });
+  const entry: CachedAnswer = { tableId, rows };
+  answers.set(key, entry);
+  // A failed or oversized read is forgotten: the pages are then run one by one.
+  rows.then((r) => { if (!r && answers.get(key) === entry) answers.delete(key); }, () => { if (answers.get(key) === entry) answers.delete(key); });
+  while (answers.size > ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value!);
 }
 
 /** Prepared statements kept per connection, keyed by SQL text (planning is a good part of a small query's time). */

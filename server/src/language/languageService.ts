@@ -1,7 +1,8 @@
 /**
  * The factory of the TSQ language service (the vscode-css-languageservice pattern): `getLanguageService`
  * returns the verbs of types.ts over `TextDocument`s, one feature per module, with the parse of each
- * document cached by URI and version.
+ * document cached by URI and version; a new version is parsed incrementally from the previous one
+ * (common/src/language/incremental.ts: the unchanged queries' parses are reused).
  *
  * Pure: no `vscode`, no connection, no network, no `fs`.
  */
@@ -15,6 +16,7 @@ import { format } from './format';
 import { doHover } from './hover';
 import { tokenize, type Token } from '../../../common/src/language/lexer';
 import { parseDocument } from '../../../common/src/language/parser';
+import { reparseDocument } from '../../../common/src/language/incremental';
 import { getQueries } from './queries';
 import { getSemanticTokens } from './semanticTokens';
 import { findDocumentSymbols } from './symbols';
@@ -27,7 +29,12 @@ interface CacheEntry {
   doc: TsqDocument;
   /** Made on first use (completion, semantic tokens, formatting): validation alone never needs them. */
   tokens: Token[] | undefined;
+  /** How many parses in a row reused the previous one (see `entry`). */
+  reused: number;
 }
+
+/** Most incremental parses in a row before a whole parse (see `entry` of `getLanguageService`). */
+const MAX_REUSED_PARSES = 32;
 
 /** Number of documents whose parse is kept (least recently used dropped first). */
 const CACHE_SIZE = 64;
@@ -53,8 +60,12 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
       }
     }
     const text = document.getText();
-    const doc = parseDocument(text);
-    const e: CacheEntry = { version: document.version, text, doc, tokens: undefined };
+    // After an edit only the queries it touches are parsed again (incremental.ts); every
+    // `MAX_REUSED_PARSES`th parse is whole, so that nodes kept across versions do not hold on to the
+    // texts of many old versions (a query's text is a slice of the text it was parsed from).
+    const reuse = hit !== undefined && hit.reused < MAX_REUSED_PARSES;
+    const doc = reuse ? reparseDocument(hit.text, hit.doc, text) : parseDocument(text);
+    const e: CacheEntry = { version: document.version, text, doc, tokens: undefined, reused: reuse ? hit.reused + 1 : 0 };
     cache.delete(key);
     cache.set(key, e);
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);

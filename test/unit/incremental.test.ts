@@ -1,0 +1,54 @@
+/**
+ * The incremental re-parse (common/src/language/incremental.ts `reparseDocument`) gives exactly the
+ * parse of the whole text: property-based over random documents (token soups with directives, comments,
+ * separators and broken syntax) and random edits, and on the 2,000-query shape of the language
+ * benchmark; and it reuses the unchanged queries' nodes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parseDocument } from '../../common/src/language/parser';
+import { reparseDocument } from '../../common/src/language/incremental';
+
+const fragments = [
+  '[origin]', '[delay]', '[date]', '[', ']', '[]', '[a[b]', "'", "'SEA'", "'tom's'", '"x"', '=', '!=', '<', '>=', ',', '.', ';', ';', ';',
+  '(', ')', '{null}', '{', '-', '--', '-- comment', '@datasource', "@datasource 'Flights'", '@datasource Cars', "@datasource 'Cars'", '@x',
+  'sort by', 'sort', 'by', 'top', '10', '-5', 'between', 'and', 'contains', 'not', 'last', '7', 'days', 'ago', 'for each', 'sum',
+  'monthly', "'day of week'", 'ranked by', 'origin', '#', '\uD83D', 'é', '\t', ' ', '\n', '\r\n', '\n\n', '\n\n', '+', 'sum(',
+];
+const soup = fc.array(fc.constantFrom(...fragments), { maxLength: 80 }).chain((parts) =>
+  fc.array(fc.constantFrom(' ', ' ', '\n', ''), { minLength: parts.length, maxLength: parts.length }).map((seps) => parts.map((p, i) => p + seps[i]).join('')));
+const edit = fc.record({ at: fc.nat(), del: fc.nat({ max: 6 }), ins: fc.oneof(fc.constantFrom(...fragments, ''), fc.string({ maxLength: 4 })) });
+
+/** The document as plain data (the comparison ignores which objects are shared). */
+const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
+
+test('reparseDocument equals parseDocument after any edit of any document', () => {
+  fc.assert(fc.property(soup, fc.array(edit, { minLength: 1, maxLength: 5 }), (text, edits) => {
+    let prevText = text;
+    let prev = parseDocument(text);
+    for (const e of edits) {
+      const at = e.at % (prevText.length + 1);
+      const next = prevText.slice(0, at) + e.ins + prevText.slice(at + e.del);
+      const inc = reparseDocument(prevText, prev, next);
+      assert.deepStrictEqual(plain(inc), plain(parseDocument(next)), `edit ${JSON.stringify(e)} of ${JSON.stringify(prevText)}`);
+      prevText = next;
+      prev = inc;
+    }
+  }), { numRuns: 3000 });
+});
+
+test('a one-character edit in a 2,000-query document reuses the other queries', () => {
+  let text = "@datasource 'Wide'\n";
+  for (let q = 0; q < 2000; q++) text += `[c${q % 37}] [d${q % 11}].monthly sort by [m${q % 5}] descending [t${q % 7}] = 'A${q}' top ${1 + (q % 50)}${q % 3 === 0 ? '\n\n' : ';\n'}`;
+  const doc = parseDocument(text);
+  const at = text.indexOf("'A1000'") + 2;
+  const next = text.slice(0, at) + 'x' + text.slice(at);
+  const inc = reparseDocument(text, doc, next);
+  assert.deepStrictEqual(plain(inc), plain(parseDocument(next)));
+  assert.equal(inc.queries.length, 2000);
+  assert.equal(inc.queries[999], doc.queries[999], 'a query before the edit is the same object');
+  assert.notEqual(inc.queries[1000], doc.queries[1000]);
+  assert.equal(inc.queries[1500]!.start, doc.queries[1500]!.start + 1, 'a query after the edit moved by one');
+  assert.equal(inc.queries[1500]!.dataSourceDirective, doc.directives[0], 'the directive before the edit is shared');
+});
