@@ -1,5 +1,5 @@
 /**
- * The administration operations of seed 4.2 ("catalogued operations") as commands with pickers and
+ * The administration operations of docs/service-interface.md §4.2 ("catalogued operations") as commands with pickers and
  * confirmations: Change Password (`user/updatepassword`), Transfer Ownership
  * (`user/transfer/ownership`), Add / Remove Group Privilege (`group/addprivilege`,
  * `group/removeprivilege`), Sync Principals from a JSON file (`user/sync`). Users and groups for the

@@ -1,6 +1,6 @@
 /**
  * The catalog of one connection: its data sources, their columns and column values, cached, for the
- * language server's `tsq/*` requests (DESIGN.md, "The catalog protocol"). Pure (no `vscode`): it
+ * language server's `tsq/*` requests (docs/architecture.md, "The catalog protocol"). Pure (no `vscode`): it
  * reads the service through `ServiceApi` and is unit-tested against the real emulator.
  *
  * Caching: every answer is cached as a promise until `clear()`; a failed request is removed from the
@@ -11,7 +11,7 @@ import { type DataSource, type DataSourceColumns } from '../../common/src/model'
 import { columnsFromDetails, columnsFromHeaders } from './columns';
 import { errorStatus, type ObjectHeader, type ServiceApi } from './service';
 
-/** LOGICAL_TABLE subtypes that can be a data source (seed 4.2; SQL_VIEW from field notes 3.1). */
+/** LOGICAL_TABLE subtypes that can be a data source (docs/service-interface.md §4.2; SQL_VIEW from docs/service-notes.md §3.1). */
 export const DATA_SOURCE_SUBTYPES = ['WORKSHEET', 'ONE_TO_ONE_LOGICAL', 'AGGR_WORKSHEET', 'USER_DEFINED', 'SQL_VIEW'] as const;
 
 /** A GUID (8-4-4-4-12 hex digits). */
@@ -33,7 +33,7 @@ export class Catalog {
 
   /**
    * Every data source: LOGICAL_TABLE headers, one request per subtype so that each carries its type
-   * (headers have no subtype member, field notes 3.1). A subtype the service rejects with 400/500
+   * (headers have no subtype member, docs/service-notes.md §3.1). A subtype the service rejects with 400/500
    * ("Invalid metadata subtype") is skipped; any other error rejects.
    */
   dataSources(): Promise<DataSource[]> {
@@ -53,7 +53,7 @@ export class Catalog {
         try {
           return [subtype, await this.api.listObjectHeaders({ type: 'LOGICAL_TABLE', subtypes: [subtype], batchSize: -1, sort: 'NAME', sortAscending: true })];
         } catch (e) {
-          // SQL_VIEW is not in the seed's list: a service that rejects it just has none
+          // SQL_VIEW is not in the documented list: a service that rejects it just has none
           const status = errorStatus(e);
           if (subtype === 'SQL_VIEW' && (status === 400 || status === 500)) return [subtype, []];
           throw e;
@@ -79,7 +79,7 @@ export class Catalog {
 
   /**
    * The columns of a data source by name or GUID; null when there is no such data source. Columns come
-   * from `metadata/details` (field notes 3.2); when the service has no details for it (an error other
+   * from `metadata/details` (docs/service-notes.md §3.2); when the service has no details for it (an error other
    * than 401/403, or no storable), from the LOGICAL_COLUMN headers owned by the data source.
    */
   columns(dataSource: string): Promise<DataSourceColumns | null> {
@@ -104,8 +104,8 @@ export class Catalog {
 
   /**
    * Up to 50 distinct values of a column that begin with `prefix` (case-insensitive), by a searchdata
-   * query `[column] [column] begins with 'prefix'` (seed 4.3; field notes 2.4). A prefix holding a quote
-   * cannot be written in a query (seed 8, limit 5) and answers []. An unknown data source answers [].
+   * query `[column] [column] begins with 'prefix'` (docs/service-interface.md §4.3; docs/service-notes.md §2.4). A prefix holding a quote
+   * cannot be written in a query (docs/service-interface.md §8, limit 5) and answers []. An unknown data source answers [].
    * When the values for a shorter prefix were complete (fewer than 50), they are filtered instead of
    * asking the service again.
    */

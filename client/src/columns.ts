@@ -6,7 +6,7 @@ import { COLUMN_DATA_TYPES, type Column, type ColumnDataType } from '../../commo
 import type { DetailsColumn, ObjectHeader } from './service';
 
 /**
- * A service data type as one of the protocol's `ColumnDataType`s. TIMESTAMP (seen in field notes 1.2)
+ * A service data type as one of the protocol's `ColumnDataType`s. TIMESTAMP (seen in docs/service-notes.md §1.2)
  * reads as DATE_TIME; an unknown or missing type reads as VARCHAR, the type that constrains least.
  */
 export function toDataType(value: unknown): ColumnDataType {
@@ -19,7 +19,7 @@ export function toDataType(value: unknown): ColumnDataType {
   return 'VARCHAR';
 }
 
-/** ATTRIBUTE or MEASURE from a column's `type` (field notes 2.10); UNKNOWN or missing reads as ATTRIBUTE unless the data type is numeric and the default aggregation is not NONE. */
+/** ATTRIBUTE or MEASURE from a column's `type` (docs/service-notes.md §2.10); UNKNOWN or missing reads as ATTRIBUTE unless the data type is numeric and the default aggregation is not NONE. */
 export function toKind(type: unknown, dataType: ColumnDataType, defaultAggrType?: unknown): 'ATTRIBUTE' | 'MEASURE' {
   if (type === 'MEASURE') return 'MEASURE';
   if (type === 'ATTRIBUTE') return 'ATTRIBUTE';
@@ -27,7 +27,7 @@ export function toKind(type: unknown, dataType: ColumnDataType, defaultAggrType?
   return numeric && typeof defaultAggrType === 'string' && defaultAggrType !== 'NONE' ? 'MEASURE' : 'ATTRIBUTE';
 }
 
-/** Columns of a `metadata/details` storable (field notes 3.2), hidden columns left out, in position order. */
+/** Columns of a `metadata/details` storable (docs/service-notes.md §3.2), hidden columns left out, in position order. */
 export function columnsFromDetails(columns: readonly DetailsColumn[]): Column[] {
   return [...columns]
     .filter((c) => c && c.header && typeof c.header.name === 'string' && !c.header.isHidden)
@@ -42,8 +42,8 @@ export function columnsFromDetails(columns: readonly DetailsColumn[]): Column[] 
 }
 
 /**
- * Columns from LOGICAL_COLUMN object headers whose `owner` is the data source (field notes 3.1: the
- * owner of a column is its LOGICAL_TABLE). Headers carry no data type in the seed; when a service adds
+ * Columns from LOGICAL_COLUMN object headers whose `owner` is the data source (docs/service-notes.md §3.1: the
+ * owner of a column is its LOGICAL_TABLE). Headers carry no data type in docs/service-interface.md; when a service adds
  * `dataType`/`type` members they are used, otherwise VARCHAR / ATTRIBUTE.
  */
 export function columnsFromHeaders(headers: readonly ObjectHeader[], dataSourceId: string): Column[] {

@@ -4,7 +4,7 @@
 import { errorMessage, type Principal } from './service';
 
 /**
- * Users and groups from a `user/list` answer (seed 4.2: "all users, groups and their
+ * Users and groups from a `user/list` answer (docs/service-interface.md §4.2: "all users, groups and their
  * inter-dependencies"; shape not shown). Accepts an array of principals or an object holding arrays
  * (`users`/`groups`/`principals`); a principal's kind comes from `principalTypeEnum` (LOCAL_USER,
  * LOCAL_GROUP, …), `type` or the list it came from.

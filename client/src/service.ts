@@ -16,18 +16,18 @@ export type { CellValue, ObjectHeader, SearchDataResult, VizHeader } from '../..
 import type { ObjectHeader, SearchDataResult, VizHeader } from '../../common/src/api/publicApi';
 
 /**
- * Metadata types of `listobjectheaders` (seed 4.2; field notes 3.1 adds USER and USER_GROUP), and the
- * column and storable shapes of `metadata/details` (field notes 3.2): declared once, with the wire, in
+ * Metadata types of `listobjectheaders` (docs/service-interface.md §4.2; docs/service-notes.md §3.1 adds USER and USER_GROUP), and the
+ * column and storable shapes of `metadata/details` (docs/service-notes.md §3.2): declared once, with the wire, in
  * `api/publicApi.ts` (type-only imports; nothing there imports `vscode`).
  */
 export type { DetailsColumn, MetadataType } from '../../common/src/api/publicApi';
 
-/** Sort values of `listobjectheaders` (seed 4.2). */
+/** Sort values of `listobjectheaders` (docs/service-interface.md §4.2). */
 export type HeaderSort = 'DEFAULT' | 'NAME' | 'DISPLAY_NAME' | 'AUTHOR' | 'CREATED' | 'MODIFIED';
-/** Category values the tree offers (seed 4.2; REQUESTED is not offered). */
+/** Category values the tree offers (docs/service-interface.md §4.2; REQUESTED is not offered). */
 export type HeaderCategory = 'ALL' | 'MY' | 'FAVORITE';
 
-/** Parameters of `listobjectheaders` (seed 4.2), camel-cased; undefined members are not sent. */
+/** Parameters of `listobjectheaders` (docs/service-interface.md §4.2), camel-cased; undefined members are not sent. */
 export interface ListHeadersParams {
   type: MetadataType;
   /** LOGICAL_TABLE subtypes, sent as a JSON array. */
@@ -44,10 +44,10 @@ export interface ListHeadersParams {
   fetchIds?: string[];
 }
 
-/** One storable of `metadata/details?type=LOGICAL_TABLE` (field notes 3.2): the header, `type`, and its `columns`. */
+/** One storable of `metadata/details?type=LOGICAL_TABLE` (docs/service-notes.md §3.2): the header, `type`, and its `columns`. */
 export type TableDetails = DetailsStorable;
 
-/** A user or group of `user/list` (seed 4.2 catalogued; shape from the service, field notes). */
+/** A user or group of `user/list` (docs/service-interface.md §4.2 catalogued; shape from the service, docs/service-notes.md). */
 export interface Principal {
   id?: string;
   name: string;

@@ -52,7 +52,7 @@ export interface DataSourceColumns {
 
 /**
  * A cell of an answer as `searchdata` and `pinboarddata` send it: a string, a number or a boolean; null for
- * a missing value; dates are epoch seconds (field notes 1.2). Declared once: the service client
+ * a missing value; dates are epoch seconds (docs/service-notes.md §1.2). Declared once: the service client
  * (common/src/api/publicApi.ts) and the results shaping (common/src/results/shape.ts) re-export it.
  */
 export type CellValue = string | number | boolean | null;

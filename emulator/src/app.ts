@@ -27,7 +27,7 @@ export interface EmulatorOptions {
   host?: string;
   /** Port of both APIs (default 8088; 0 picks a free port). */
   port?: number;
-  /** A second port serving only the data-load API, as a real cluster does (field notes 4.1). */
+  /** A second port serving only the data-load API, as a real cluster does (docs/service-notes.md §4.1). */
   loadPort?: number;
   /** Folder of all state (default `.tsq-emulator` in the working directory). Created when missing. */
   dataDir?: string;
@@ -93,7 +93,7 @@ export function isLoopback(host: string): boolean {
 /**
  * A Fastify instance with the plugins both APIs rely on: cookies (@fastify/cookie), form bodies
  * (@fastify/formbody) and a JSON parser that accepts an empty body (the service's own examples send
- * `Content-Type: application/json` with no body, field notes 1.1). The data-load API must not register
+ * `Content-Type: application/json` with no body, docs/service-notes.md §1.1). The data-load API must not register
  * these plugins again.
  */
 export async function createBaseApp(logger = false): Promise<FastifyInstance> {

@@ -1,5 +1,5 @@
 /**
- * Passwords and sessions of the public API (field notes 5.1). Passwords are stored only as scrypt
+ * Passwords and sessions of the public API (docs/service-notes.md §5.1). Passwords are stored only as scrypt
  * hashes (node:crypto, 16-byte salt, 64-byte key); a session is a random `JSESSIONID` naming a user id.
  */
 import { randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto';

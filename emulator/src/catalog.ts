@@ -3,7 +3,7 @@
  * pinboards with their visualizations, tags, users and groups with their privileges. Kept in memory and
  * written to `<dataDir>/catalog.json` after every change, so it survives restarts.
  *
- * Object shapes follow field notes 3.1 (object headers) and 3.2 (`metadata/details`).
+ * Object shapes follow docs/service-notes.md §3.1 (object headers) and 3.2 (`metadata/details`).
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,10 +13,10 @@ import type { EmulatorUser, Privilege } from './context';
 /** Every privilege a group can hold (the `Privilege` type of the context, as a list for validation). */
 export const PRIVILEGES: readonly Privilege[] = ['ADMINISTRATION', 'DATAMANAGEMENT', 'USERDATAUPLOADING', 'DATADOWNLOADING', 'AUTHORING', 'SHAREWITHALL'];
 
-/** Default aggregation of a column (`defaultAggrType` of field notes 3.2). */
+/** Default aggregation of a column (`defaultAggrType` of docs/service-notes.md §3.2). */
 export type DefaultAggr = 'SUM' | 'AVERAGE' | 'MIN' | 'MAX' | 'COUNT' | 'COUNT_DISTINCT' | 'STD_DEVIATION' | 'VARIANCE' | 'NONE';
 
-/** The header members every metadata object shares (seed 2.4; times in epoch milliseconds, users by GUID). */
+/** The header members every metadata object shares (docs/service-interface.md §2.4; times in epoch milliseconds, users by GUID). */
 export interface Header {
   id: string;
   name: string;
@@ -114,7 +114,7 @@ export interface CatalogState {
   groups: StoredGroup[];
 }
 
-/** The in-memory catalog with look-ups by GUID and by name (case-insensitive, seed 8.2). */
+/** The in-memory catalog with look-ups by GUID and by name (case-insensitive, docs/service-interface.md §8.2). */
 export class Catalog {
   state: CatalogState;
   private readonly file: string;
@@ -147,7 +147,7 @@ export class Catalog {
     return this.state.tables.find((t) => t.id === k) ?? this.state.tables.find((t) => t.name.toLowerCase() === k);
   }
 
-  /** The physical table (ONE_TO_ONE_LOGICAL) of a target; schema defaults to `engine_default_schema` (seed 2.2). */
+  /** The physical table (ONE_TO_ONE_LOGICAL) of a target; schema defaults to `engine_default_schema` (docs/service-interface.md §2.2). */
   table(database: string, schema: string | undefined, name: string): LogicalTable | undefined {
     const s = (schema ?? 'engine_default_schema').toLowerCase();
     return this.state.tables.find(
@@ -181,7 +181,7 @@ export class Catalog {
     return { id: u.id, name: u.name, displayName: u.displayName, privileges };
   }
 
-  /** True when the user may read the object: an administrator, its author, or a user or group it is shared with (seed 5). */
+  /** True when the user may read the object: an administrator, its author, or a user or group it is shared with (docs/service-interface.md §5). */
   canRead(user: EmulatorUser, obj: Header): boolean {
     if (user.privileges.has('ADMINISTRATION') || obj.author === user.id) return true;
     const groups = this.storedUser(user.id)?.groups ?? [];

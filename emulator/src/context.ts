@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ColumnDataType } from '../../common/src/model';
 
-/** Privileges of ThoughtSpot-like groups. Loads need DATAMANAGEMENT or ADMINISTRATION (seed 5: 403 otherwise). */
+/** Privileges of ThoughtSpot-like groups. Loads need DATAMANAGEMENT or ADMINISTRATION (docs/service-interface.md §5: 403 otherwise). */
 export type Privilege = 'ADMINISTRATION' | 'DATAMANAGEMENT' | 'USERDATAUPLOADING' | 'DATADOWNLOADING' | 'AUTHORING' | 'SHAREWITHALL';
 
 /** A user of the emulator, with the privileges in force now (the union of its groups', recomputed on every call). */
@@ -44,7 +44,7 @@ export interface EmulatorContext {
   nodeAddress(): { host: string; port: number } | Record<string, never>;
   /** A new DuckDB connection to the emulator's database; the caller closes it (`closeSync()`). Use one per transaction. */
   connect(): Promise<DuckDBConnection>;
-  /** Looks a table up by the seed's target (names compared case-insensitively; schema defaults to `engine_default_schema`). */
+  /** Looks a table up by a load definition's target (names compared case-insensitively; schema defaults to `engine_default_schema`). */
   findTable(database: string, schema: string | undefined, table: string): TableInfo | undefined;
   /** Checks a user name and password; undefined when they do not match. */
   verifyPassword(username: string, password: string): Promise<EmulatorUser | undefined>;

@@ -1,7 +1,7 @@
 /**
  * The emulator's engine: one DuckDB database file, `<dataDir>/engine.duckdb`.
  *
- * Mapping of the seed's targets (seed 2.2) onto DuckDB: the table `{database, schema, table}` is the
+ * Mapping of load definition targets (docs/service-interface.md §2.2) onto DuckDB: the table `{database, schema, table}` is the
  * DuckDB table `"<database>.<schema>"."<table>"` — one DuckDB schema per database and schema of the
  * service, named `database.schema` with the names as declared in the seed (DuckDB compares identifiers
  * case-insensitively, as the service does). Column names are kept as declared.
@@ -31,7 +31,7 @@ export function sqlTableName(database: string, schema: string, table: string): s
   return `${quoteIdent(`${database}.${schema}`)}.${quoteIdent(table)}`;
 }
 
-/** The DuckDB type that stores a column data type (field notes 3.2 vocabulary): the seeded tables' column types, and the types loads stage their rows in. */
+/** The DuckDB type that stores a column data type (docs/service-notes.md §3.2 vocabulary): the seeded tables' column types, and the types loads stage their rows in. */
 export const DUCKDB_TYPE: Record<ColumnDataType, string> = {
   VARCHAR: 'VARCHAR',
   CHAR: 'VARCHAR',

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * Derives a GUID from a kind (`table`, `column`, `worksheet`, …) and the names that identify the object.
- * Names are compared case-insensitively by the service (seed 8.2), so they are lower-cased first.
+ * Names are compared case-insensitively by the service (docs/service-interface.md §8.2), so they are lower-cased first.
  * @returns a lower-case UUID string such as `1b4e28ba-2fa1-51d2-883f-0016d3cca427`.
  */
 export function stableGuid(kind: string, ...names: string[]): string {

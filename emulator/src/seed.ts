@@ -227,7 +227,7 @@ export async function applySeed(catalog: Catalog, engine: Engine, model: SeedMod
 
 function logicalColumn(owner: string, c: { name: string; dataType: ColumnDataType; kind?: 'ATTRIBUTE' | 'MEASURE'; aggregation?: DefaultAggr; description?: string; synonyms?: string[] }, physicalName: string): LogicalColumn {
   check(COLUMN_DATA_TYPES.includes(c.dataType), `column ${c.name}: unknown dataType ${c.dataType}`);
-  check(!/[[\]]/.test(c.name), `column ${c.name}: names cannot contain [ or ] (seed 8.4)`);
+  check(!/[[\]]/.test(c.name), `column ${c.name}: names cannot contain [ or ] (docs/service-interface.md §8.4)`);
   const kind = c.kind ?? (isNumeric(c.dataType) ? 'MEASURE' : 'ATTRIBUTE');
   return {
     id: stableGuid('column', owner, c.name),
@@ -244,7 +244,7 @@ function logicalColumn(owner: string, c: { name: string; dataType: ColumnDataTyp
 function checkUniqueNames(owner: string, cols: { name: string }[]): void {
   const seen = new Set<string>();
   for (const c of cols) {
-    check(!seen.has(c.name.toLowerCase()), `${owner}: column names must be unique ignoring case (seed 8.3): ${c.name}`);
+    check(!seen.has(c.name.toLowerCase()), `${owner}: column names must be unique ignoring case (docs/service-interface.md §8.3): ${c.name}`);
     seen.add(c.name.toLowerCase());
   }
 }

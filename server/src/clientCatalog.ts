@@ -1,7 +1,7 @@
 /**
  * The server's `CatalogProvider`: it asks the client (the extension, which owns the connection to the
  * Analytics Service) through the custom requests of the catalog protocol (`tsq/dataSources`,
- * `tsq/columns`, `tsq/columnValues`; DESIGN.md "The catalog protocol", common/src/protocol.ts).
+ * `tsq/columns`, `tsq/columnValues`; docs/architecture.md "The catalog protocol", common/src/protocol.ts).
  *
  * Robustness rules (issue 2, part 3):
  * - every request has a time budget (`requestTimeout`, ms); a client that does not answer within it is

@@ -1,6 +1,6 @@
 /**
  * The TSQ language server: maps LSP messages onto the pure language service of `./language`
- * (DESIGN.md "Parts and how data flows"; modelled on microsoft/vscode
+ * (docs/architecture.md "Parts and how data flows"; modelled on microsoft/vscode
  * `extensions/json-language-features/server` and vscode-eslint).
  *
  * Each feature registers its own handlers from its own file (features/*.ts, as vscode's

@@ -166,7 +166,7 @@ test('a chunk upload that meets 401 is never re-sent; the next call logs in agai
   t.after(() => c.close());
   const { cycleId, nodeAddress } = await c.startLoad({ target: { database: 'd', table: 't' } });
   assert.equal(cycleId, 'cyc-1');
-  assert.equal(nodeAddress, undefined, 'an empty node_address {} is ignored (field notes 4.4)');
+  assert.equal(nodeAddress, undefined, 'an empty node_address {} is ignored (docs/service-notes.md §4.4)');
   await assert.rejects(c.uploadChunk(cycleId, Readable.from([Buffer.from('1,a\n')])), AuthenticationError);
   assert.equal(uploads, 1);
   await assert.rejects(c.commitLoad(cycleId), AuthenticationError);
@@ -345,7 +345,7 @@ test('every call honours its AbortSignal: a server that never answers, and polli
   await assert.rejects(c.ping({ signal: AbortSignal.abort() }), (e: unknown) => e instanceof ConnectionError && e.aborted);
 });
 
-test('errors are typed by status and carry the service text: seed 7 plain text and public-API JSON debug', async (t) => {
+test('errors are typed by status and carry the service text: docs/service-interface.md §7 plain text and public-API JSON debug', async (t) => {
   const srv = await serve(
     authenticating((req, _b, res) => {
       const u = req.url ?? '';
@@ -402,7 +402,7 @@ test('onRequest reports method, path, status and time, never the query string or
   assert.equal(q.get('formattype'), 'COMPACT');
 });
 
-test('listObjectHeaders sends every parameter of seed 4.2, arrays as JSON', async (t) => {
+test('listObjectHeaders sends every parameter of docs/service-interface.md §4.2, arrays as JSON', async (t) => {
   const srv = await serve(authenticating((_r, _b, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('[]')));
   t.after(srv.close);
   const c = client(srv.url);

@@ -1,6 +1,6 @@
 // End-to-end loads through the client (common/src/api) against a live emulator on an ephemeral port:
-// the whole cycle of seed 3 on demo data, every error row of seed section 7 that an emulator can
-// produce, every format option of seed 2.2, atomicity, two cycles at once, persistence across a
+// the whole cycle of docs/service-interface.md §3 on demo data, every error row of docs/service-interface.md §7 that an emulator can
+// produce, every format option of docs/service-interface.md §2.2, atomicity, two cycles at once, persistence across a
 // restart, and SQL injection through load targets and values. Table contents are checked straight in
 // the emulator's DuckDB database.
 import { test, before, after } from 'node:test';
@@ -102,7 +102,7 @@ test('done-criterion: a demo CSV loads through the client in chunks, commits, po
   await live.sql(`DELETE FROM ${FLIGHTS_SQL} WHERE destination = 'ZZZ'`);
 });
 
-test('every load endpoint answers as the seed says: ping, status, input summary, bad records, abort', async () => {
+test('every load endpoint answers as documented: ping, status, input summary, bad records, abort', async () => {
   await resetPairs();
   assert.match(await admin.ping(), /Ping Received/);
   const { cycleId } = await admin.startLoad(pairs({ load_options: { max_ignored_rows: 5 } }));
@@ -121,7 +121,7 @@ test('every load endpoint answers as the seed says: ping, status, input summary,
   assert.deepEqual(await pairRows(), [[1, 'a'], [3, 'c']], 'an aborted cycle changes nothing');
 });
 
-test('seed 7: 401 for a wrong password on Login and for load calls without a session', async () => {
+test('docs/service-interface.md §7: 401 for a wrong password on Login and for load calls without a session', async () => {
   const wrong = live.client({ username: 'tsadmin', password: 'not-the-password' });
   await assert.rejects(wrong.startLoad(pairs()), (e: unknown) => e instanceof AuthenticationError && e.status === 401 && e.operation === 'loadLogin' && /Unable to verify user\. Please login again\./.test(e.serviceMessage));
   // a session cookie the service does not know is refused on every load operation
@@ -139,7 +139,7 @@ test('seed 7: 401 for a wrong password on Login and for load calls without a ses
   }
 });
 
-test('seed 7: 403 for a user without the data-management privilege, on every load operation but Login', async () => {
+test('docs/service-interface.md §7: 403 for a user without the data-management privilege, on every load operation but Login', async () => {
   const analyst = live.client(ANALYST);
   await assert.rejects(analyst.startLoad(pairs()), (e: unknown) => e instanceof PermissionError && e.status === 403 && e.serviceMessage === 'User does not have required privileges. Please contact your administrator.');
   const { cycleId } = await admin.startLoad(pairs());
@@ -150,7 +150,7 @@ test('seed 7: 403 for a user without the data-management privilege, on every loa
   await admin.abortLoad(cycleId);
 });
 
-test('seed 7: 400 for an invalid load definition, naming the request body', async () => {
+test('docs/service-interface.md §7: 400 for an invalid load definition, naming the request body', async () => {
   for (const bad of [{}, { target: { database: 'test' } }, { target: { database: 'test', table: 'pairs' }, format: { type: 'parquet-ish' } }, { target: { database: 'test', table: 'pairs' }, load_options: { max_ignored_rows: 'many' } }, { target: { database: 'test', table: 'pairs' }, format: { field_separator: ';;' } }]) {
     await assert.rejects(admin.startLoad(bad as LoadDefinition), (e: unknown) => {
       assert.ok(e instanceof ServiceError, String(e));
@@ -161,7 +161,7 @@ test('seed 7: 400 for an invalid load definition, naming the request body', asyn
   }
 });
 
-test('seed 7: a target table that does not exist is refused with "Unable to find table in the engine. Cannot load data."', async () => {
+test('docs/service-interface.md §7: a target table that does not exist is refused with "Unable to find table in the engine. Cannot load data."', async () => {
   const attempt = async () => {
     const { cycleId } = await admin.startLoad({ target: { database: 'test', table: 'no_such_table' } });
     await admin.uploadChunk(cycleId, '1,a\n');
@@ -178,7 +178,7 @@ test('a large chunk refused at once (unknown cycle, absent table) gives the serv
   await assert.rejects(admin.uploadChunk(cycleId, big()), (e: unknown) => e instanceof ServiceError && e.serviceMessage === 'Unable to find table in the engine. Cannot load data.');
 });
 
-test('seed 7: an unknown cycle is 400 on Load, 500 on CommitLoad, and a missing bad records file is 500', async () => {
+test('docs/service-interface.md §7: an unknown cycle is 400 on Load, 500 on CommitLoad, and a missing bad records file is 500', async () => {
   await assert.rejects(admin.uploadChunk('no-such-cycle', '1,a\n'), (e: unknown) => e instanceof NotFoundError && e.status === 400 && e.serviceMessage === 'Cycle_id=[no-such-cycle] does not exist.');
   await assert.rejects(admin.commitLoad('no-such-cycle'), (e: unknown) => e instanceof NotFoundError && e.status === 500 && e.serviceMessage === "Commit load cycle failed. Error ending load. Unknown cycle_id 'no-such-cycle'");
   await assert.rejects(admin.badRecords('no-such-cycle'), (e: unknown) => e instanceof NotFoundError && e.status === 500 && e.serviceMessage === 'Node does not exist: /tmp/no-such-cycle.bad_record');

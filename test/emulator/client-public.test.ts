@@ -1,4 +1,4 @@
-// The public API (seed 4.2) through the client (common/src/api) against a live emulator with the demo
+// The public API (docs/service-interface.md §4.2) through the client (common/src/api) against a live emulator with the demo
 // data: every endpoint, searchdata answers checked against the same question asked of DuckDB directly,
 // paging and formats, and SQL-injection attempts through values and column names.
 import { test, before, after } from 'node:test';
@@ -40,7 +40,7 @@ test('session: login, a wrong password is 401, logout ends the session', async (
   assert.equal(r.status, 401);
 });
 
-test('listobjectheaders: headers of seed 2.4 and every parameter has its effect', async () => {
+test('listobjectheaders: headers of docs/service-interface.md §2.4 and every parameter has its effect', async () => {
   const all = await admin.listObjectHeaders({ type: 'LOGICAL_TABLE' });
   for (const h of all) {
     assert.equal(typeof h.id, 'string');
@@ -75,7 +75,7 @@ test('listobjectheaders: headers of seed 2.4 and every parameter has its effect'
   const mine = await live.client(ANALYST).listObjectHeaders({ type: 'PINBOARD_ANSWER_BOOK', category: 'MY' });
   assert.deepEqual(mine, [], 'the analyst authored no pinboard');
   const columns = await admin.listObjectHeaders({ type: 'LOGICAL_COLUMN' });
-  assert.ok(columns.some((c) => c.name === 'delay' && c.owner === flights.id), 'a column is owned by its table (field notes 3.1)');
+  assert.ok(columns.some((c) => c.name === 'delay' && c.owner === flights.id), 'a column is owned by its table (docs/service-notes.md §3.1)');
 });
 
 test('metadata/details: typed columns of a table (tableColumns)', async () => {
@@ -164,7 +164,7 @@ test('SQL injection through values and column names is data, never SQL', async (
   const before = await countRows(live, FLIGHTS_SQL);
   const values = ["SEA' OR '1'='1", 'SEA"; DROP TABLE flights; --', "'); DELETE FROM flights; --", 'SEA\\', '%', '_EA'];
   for (const v of values) {
-    // values cannot contain single quotes (seed 4.3): either a 400 or an answer with no row, never more
+    // values cannot contain single quotes (docs/service-interface.md §4.3): either a 400 or an answer with no row, never more
     const q = `[origin] [delay] [origin] = '${v.replace(/'/g, '')}'`;
     try {
       const r = await admin.searchData({ queryString: q, dataSourceGuid: flights.id });

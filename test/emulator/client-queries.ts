@@ -2,12 +2,12 @@
 // question ($FLIGHTS stands for the table's DuckDB name). Used by client-public.test.ts (answers must
 // be equal) and by test/bench/emulator.bench.ts (latency next to DuckDB's). Not a test file itself.
 //
-// Conventions assumed of searchdata (field notes 1.2): a MEASURE is summed (its default aggregation), an
+// Conventions assumed of searchdata (docs/service-notes.md §1.2): a MEASURE is summed (its default aggregation), an
 // attribute groups; a column named both plainly and in a filter is one output column; `top n` keeps
 // the n largest of the first measure, descending; date buckets come back as epoch seconds.
 
 export interface DemoQuery {
-  /** The search query (seed 4.3). */
+  /** The search query (docs/service-interface.md §4.3). */
   query: string;
   /** The same question in DuckDB SQL, columns in the answer's order. */
   sql: string;

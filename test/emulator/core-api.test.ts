@@ -1,5 +1,5 @@
 // The emulator's public API other than searchdata, over plain fetch: sessions and cookies, object headers
-// with the seed's parameters, metadata details, visualization headers, pinboard data, privileges and the
+// with the documented parameters, metadata details, visualization headers, pinboard data, privileges and the
 // catalogued administration operations changing what other calls observe.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,7 +21,7 @@ before(async () => {
 });
 after(async () => core.stop());
 
-describe('sessions (field notes 5.1)', () => {
+describe('sessions (docs/service-notes.md §5.1)', () => {
   test('login sets HttpOnly JSESSIONID and clientId cookies; both prefixes answer', async () => {
     const r = await fetch(`${core.emu.url}/tspublic/v1/session/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=TSADMIN&password=admin&rememberme=true' });
     assert.equal(r.status, 204, '204 "Successful login", no body (https://developers.thoughtspot.com/docs/api-auth-session)');
@@ -53,7 +53,7 @@ describe('sessions (field notes 5.1)', () => {
   });
 });
 
-describe('metadata/listobjectheaders (seed 4.2, field notes 3.1)', () => {
+describe('metadata/listobjectheaders (docs/service-interface.md §4.2, docs/service-notes.md §3.1)', () => {
   const list = async (params: Record<string, string | number | boolean>, who = admin) => {
     const r = await core.call('GET', '/metadata/listobjectheaders', params, who);
     assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -115,7 +115,7 @@ describe('metadata/listobjectheaders (seed 4.2, field notes 3.1)', () => {
 });
 
 describe('details, visualization headers and pinboard data', () => {
-  test('metadata/details gives columns with dataType, type, defaultAggrType, synonyms (field notes 3.2)', async () => {
+  test('metadata/details gives columns with dataType, type, defaultAggrType, synonyms (docs/service-notes.md §3.2)', async () => {
     const r = await core.call('GET', '/metadata/details', { type: 'LOGICAL_TABLE', id: JSON.stringify([FLIGHTS]) }, analyst);
     assert.equal(r.status, 200);
     const s = r.body.storables[0];

@@ -1,4 +1,4 @@
-// Pure parts of the searchdata compiler: relative date ranges at a pinned clock (field notes 2.5, 2.6),
+// Pure parts of the searchdata compiler: relative date ranges at a pinned clock (docs/service-notes.md §2.5, 2.6),
 // date values, and SQL built from a hand-made AST (values bound, identifiers quoted).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -102,7 +102,7 @@ describe('searchdata answers match DuckDB', () => {
   });
 });
 
-describe('searchdata paging and formats (field notes 1.2-1.4)', () => {
+describe('searchdata paging and formats (docs/service-notes.md §1.2-1.4)', () => {
   const base = `SELECT origin FROM ${T} GROUP BY origin ORDER BY origin`;
   test('batchsize -1 gives pageSize 100000 and offset 0', async () => {
     const r = await search('[origin]');

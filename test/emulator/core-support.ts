@@ -63,7 +63,7 @@ export async function startCore(options: EmulatorOptions = {}, dataDir = mkdtemp
   };
 }
 
-/** Decodes the `debug` member of an error body (a JSON-encoded list of strings, field notes 1.6). */
+/** Decodes the `debug` member of an error body (a JSON-encoded list of strings, docs/service-notes.md §1.6). */
 export function debugOf(body: { debug?: string }): string[] {
   return JSON.parse(body.debug ?? '[]') as string[];
 }

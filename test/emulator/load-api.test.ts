@@ -1,5 +1,5 @@
-// The data-load API over HTTP (seed 4.1, 5, 7; field notes 4): sessions per node, privileges, every
-// error row of seed section 7 with its exact status and text, the plain-text bodies, status and
+// The data-load API over HTTP (docs/service-interface.md §4.1, 5, 7; docs/service-notes.md §4): sessions per node, privileges, every
+// error row of docs/service-interface.md §7 with its exact status and text, the plain-text bodies, status and
 // input_summary, and cycle ids that try to leave the data directory.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

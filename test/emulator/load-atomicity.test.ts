@@ -1,4 +1,4 @@
-// Atomicity of load cycles (seed 3, 4.1, 8): nothing reaches the table before CommitLoad, AbortLoad
+// Atomicity of load cycles (docs/service-interface.md §3, 4.1, 8): nothing reaches the table before CommitLoad, AbortLoad
 // discards the chunks, max_ignored_rows exceeded or a failing commit leaves the table unchanged,
 // empty_target replaces the rows in the same transaction, two cycles on different tables run at once.
 import { after, before, test } from 'node:test';

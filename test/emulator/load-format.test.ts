@@ -1,4 +1,4 @@
-// Every option of the load definition's format (seed 2.2) over HTTP, read back from DuckDB: csv vs
+// Every option of the load definition's format (docs/service-interface.md §2.2) over HTTP, read back from DuckDB: csv vs
 // delimited, separators, enclosing and escape characters, null_value, header rows, flexible, the date and
 // time formats, converted_to_epoch, skip_second_fraction, boolean formats and bit values; and the
 // parsing errors and bad records file of rejected rows.

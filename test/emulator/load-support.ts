@@ -167,7 +167,7 @@ export class LoadSession {
     return JSON.parse(a.text) as Record<string, unknown>;
   }
 
-  /** Polls the status until `internal_stage` is DONE or the status code is not OK (seed 3). */
+  /** Polls the status until `internal_stage` is DONE or the status code is not OK (docs/service-interface.md §3). */
   async waitDone(cycleId: string): Promise<Record<string, unknown>> {
     for (let i = 0; i < 2000; i++) {
       const s = await this.status(cycleId);

@@ -1,5 +1,5 @@
 /**
- * The .tsq lexer: token kinds of seed 4.3, multi-word keywords (field notes 2) as one token,
+ * The .tsq lexer: token kinds of docs/service-interface.md §4.3, multi-word keywords (docs/service-notes.md §2) as one token,
  * case-insensitive, longest match; lexical diagnostics with their codes.
  */
 import { test } from 'node:test';
@@ -16,7 +16,7 @@ function lex(text: string) {
   return { tokens, diagnostics, codes: diagnostics.map((d) => d.code) };
 }
 
-test('every token type of seed 4.3 with its offsets', () => {
+test('every token type of docs/service-interface.md §4.3 with its offsets', () => {
   const text = "[origin] >= 10 'SEA', -5 3.5 [date].monthly calendar.fiscal {null} ( ) ;";
   const tokens = tokenize(text);
   assert.deepEqual(tokens.map((t) => t.kind), [

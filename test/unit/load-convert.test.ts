@@ -113,7 +113,7 @@ test('strptime directives: names, 12-hour clock, day of year, offsets, composite
   assert.equal(ok(off('2024-01-01T10:00:00+02:00')), '2024-01-01 08:00:00');
 });
 
-test('load definition: defaults of seed 2.2 for a minimal nested body', () => {
+test('load definition: defaults of docs/service-interface.md §2.2 for a minimal nested body', () => {
   const d = parseLoadDefinition({ target: { database: 'db', table: 't' } });
   assert.deepEqual(d.target, { database: 'db', table: 't' });
   assert.equal(d.format.type, 'csv');

@@ -148,7 +148,7 @@ test('strptime patterns and value checks follow the seed formats', () => {
   const f = fullFormat({ date_time: { converted_to_epoch: false, date_format: '%d.%m.%Y' } });
   assert.equal(valueCheck('DATE', f)('31.12.2020'), undefined);
   assert.match(valueCheck('DATE', f)('2020-12-31') ?? '', /does not match/);
-  assert.equal(valueCheck('DATE', fullFormat({}))('1577836800'), undefined, 'epoch seconds by default (seed 2.2)');
+  assert.equal(valueCheck('DATE', fullFormat({}))('1577836800'), undefined, 'epoch seconds by default (docs/service-interface.md §2.2)');
   assert.equal(valueCheck('DOUBLE', f)('-1.5e3'), undefined);
   assert.equal(valueCheck('INT64', f)(null), undefined);
   assert.match(formatSummary({ field_separator: '\t', has_header_row: true }), /separator tab · enclosed by " · header row/);

@@ -63,7 +63,7 @@ test('unknown column with the closest names in data', async () => {
   assert.match(String(d.message), /\[delay\]/);
   const far = await expectOne(F + '[zzzzzzzzzz]', codes.UNKNOWN_COLUMN, 'zzzzzzzzzz');
   assert.deepEqual((far.data as UnknownColumnData).suggestions, []);
-  // Case differences are fine (seed 8.2: execution is case-insensitive).
+  // Case differences are fine (docs/service-interface.md §8.2: execution is case-insensitive).
   const { diags } = await validate(F + '[ORIGIN] [Delay] sort by [DISTANCE]');
   assert.deepEqual(diags, []);
   // Every place a column can be: filters, sort, growth, ranked by, date filters.
@@ -71,7 +71,7 @@ test('unknown column with the closest names in data', async () => {
   assert.deepEqual(all.diags.map((x) => all.covered(x)), ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7']);
 });
 
-test('a column name ambiguous ignoring case (seed 8.3)', async () => {
+test('a column name ambiguous ignoring case (docs/service-interface.md §8.3)', async () => {
   const src: FixtureSource = { id: 'ds-1', name: 'Dup', columns: [
     { name: 'Region', dataType: 'VARCHAR', kind: 'ATTRIBUTE' },
     { name: 'region', dataType: 'VARCHAR', kind: 'ATTRIBUTE' },
@@ -94,7 +94,7 @@ test('date buckets, text operators and quoted texts against column types', async
   assert.deepEqual(ok.diags, []);
 });
 
-test('formulas defined inside a query (seed 8.6)', async () => {
+test('formulas defined inside a query (docs/service-interface.md §8.6)', async () => {
   await expectOne(F + '[delay] * [distance]', codes.FORMULA_IN_QUERY, '*');
   await expectOne(F + 'sum([delay]) [origin]', codes.FORMULA_IN_QUERY, 'sum([delay])');
   await expectOne(F + '[delay / distance] [origin]', codes.FORMULA_IN_QUERY, 'delay / distance');

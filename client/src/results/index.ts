@@ -7,7 +7,7 @@
  * The queries of a document, their text and data source come from the language server's `tsq/queries`
  * (common/src/protocol.ts). A run asks searchdata for a small first page (`FIRST_PAGE_ROWS`), shown as
  * soon as it arrives, then page by page (`batchsize` = `tsq.results.pageSize`, `pagenumber` 1, 2, …;
- * seed 4.2, field notes 1.4) until the answer is complete or `tsq.results.maxRows` rows came. Cancel (the progress
+ * docs/service-interface.md §4.2, docs/service-notes.md §1.4) until the answer is complete or `tsq.results.maxRows` rows came. Cancel (the progress
  * notification, the panel's Cancel button, or TSQ: Cancel Query) aborts every request of the run (one
  * `AbortSignal` reaches the sign-in, the data-source lookup and each page) and ends the tab at once.
  *

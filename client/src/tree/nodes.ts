@@ -9,7 +9,7 @@ import type { Catalog } from '../catalog';
 import type { HeaderCategory, HeaderSort, MetadataType, ObjectHeader, Principal, ServiceApi, VizHeader } from '../service';
 import type { PageFetcher } from './paging';
 
-/** A folder of the Data Sources root: a set of LOGICAL_TABLE subtypes (seed 4.2; field notes 3.1). */
+/** A folder of the Data Sources root: a set of LOGICAL_TABLE subtypes (docs/service-interface.md §4.2; docs/service-notes.md §3.1). */
 export interface DataSourceGroup {
   id: string;
   label: string;
@@ -59,7 +59,7 @@ export interface ListOptions {
 }
 
 /**
- * A filter text as a `pattern` (seed 4.2: `%` is the wildcard): kept as typed when it holds a `%`,
+ * A filter text as a `pattern` (docs/service-interface.md §4.2: `%` is the wildcard): kept as typed when it holds a `%`,
  * otherwise wrapped as `%text%` so that it matches anywhere in the name. Empty gives undefined.
  */
 export function toPattern(text: string | undefined): string | undefined {
@@ -84,7 +84,7 @@ export function isExpandable(node: ObjectNode): boolean {
 
 /**
  * The fetcher of a node's children. Object lists are paged (`offset`, `batchsize`; the first page
- * is asked with offset -1, seed 4.2) and filtered by the pattern; columns, visualizations and
+ * is asked with offset -1, docs/service-interface.md §4.2) and filtered by the pattern; columns, visualizations and
  * principals come whole (batch size -1).
  * @returns the fetcher and its batch size (-1 for unpaged).
  */
@@ -282,7 +282,7 @@ export function nodeDescription(node: ObjectNode): string | undefined {
   return undefined;
 }
 
-/** A time of the service (epoch milliseconds, seed 2.4) as `YYYY-MM-DD HH:MM` UTC; undefined when absent. */
+/** A time of the service (epoch milliseconds, docs/service-interface.md §2.4) as `YYYY-MM-DD HH:MM` UTC; undefined when absent. */
 export function formatTime(ms: unknown): string | undefined {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) return undefined;
   return new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';

@@ -1,7 +1,7 @@
 /**
  * The loading state of one lazily loaded, paged list of the Objects view: what to show now (items,
  * "Loading…", an empty note, an error with Retry, "Load more…") and how to fetch the next page with
- * the seed's paging (`offset`, `batchsize` of `listobjectheaders`, seed 4.2). Pure (no `vscode`).
+ * the documented paging (`offset`, `batchsize` of `listobjectheaders`, docs/service-interface.md §4.2). Pure (no `vscode`).
  *
  * Errors are never cached: after a failure the list shows the error once; `retry()` (or the next
  * `children()` after `reset()`) asks the service again.

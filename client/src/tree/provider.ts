@@ -236,7 +236,7 @@ function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
 }
 
-/** A data source's `@datasource` line: its name quoted, or its GUID when the name holds a quote (seed 8, limit 5). */
+/** A data source's `@datasource` line: its name quoted, or its GUID when the name holds a quote (docs/service-interface.md §8, limit 5). */
 export function datasourceLine(name: string, id: string): string {
   return `@datasource '${name.includes("'") ? id : name}'`;
 }

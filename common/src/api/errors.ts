@@ -5,8 +5,8 @@
  * own message text, the operation's name, and the method and path (never the query string's secrets, never
  * a password, never a cookie). Network failures and aborts are `ConnectionError`s (status 0).
  *
- * Sources: seed section 7 (load API error texts are plain text), seed section 5 (401 when the user cannot
- * be verified, 403 without the privilege), field notes 1.6 and 5.1 (public API error bodies are JSON with
+ * Sources: docs/service-interface.md §7 (load API error texts are plain text), docs/service-interface.md §5 (401 when the user cannot
+ * be verified, 403 without the privilege), docs/service-notes.md §1.6 and 5.1 (public API error bodies are JSON with
  * `debug`, itself a JSON-encoded array of strings, and `incident_id_guid`).
  */
 
@@ -69,7 +69,7 @@ export class PermissionError extends ServiceError {
 }
 
 /**
- * A named thing does not exist: HTTP 404, or the seed 7 texts for an unknown cycle
+ * A named thing does not exist: HTTP 404, or the docs/service-interface.md §7 texts for an unknown cycle
  * (400 "Cycle_id=[…] does not exist.", 500 "… Unknown cycle_id …"), an absent target table
  * (400 "Unable to find table …"), or an absent bad records file (500 "Node does not exist: …").
  */
@@ -123,7 +123,7 @@ export class TimeoutError extends ConnectionError {
 
 /**
  * A load cycle finished without success: its status had a code other than OK (e.g. LOAD_FAILED, field
- * notes 4.3), and `serviceMessage` is the status message (seed 3: "the status message is the error").
+ * notes 4.3), and `serviceMessage` is the status message (docs/service-interface.md §3: "the status message is the error").
  * `status` is the HTTP status of the status call (200).
  */
 export class LoadFailedError extends ServiceError {
@@ -149,8 +149,8 @@ function causeText(cause: unknown): string {
 
 /**
  * Extracts the service's own text from an error body: a JSON body's `debug` (a JSON-encoded array of
- * strings, joined by spaces; field notes 1.6), else its `message`/`error` string, else the trimmed plain
- * text (seed 7: load API errors are plain text). Long bodies are cut at 2000 characters.
+ * strings, joined by spaces; docs/service-notes.md §1.6), else its `message`/`error` string, else the trimmed plain
+ * text (docs/service-interface.md §7: load API errors are plain text). Long bodies are cut at 2000 characters.
  */
 export function serviceMessageOf(body: string): { text: string; incidentId?: string } {
   const trimmed = body.trim();

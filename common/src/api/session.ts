@@ -3,13 +3,13 @@
  * with its own cookie jar, over a shared undici `Dispatcher` (one connection pool, TLS options applied).
  *
  * Session rules:
- * - Both APIs authenticate by cookie (seed 5; field notes 5.1: `JSESSIONID`, `clientId`). A session logs in
+ * - Both APIs authenticate by cookie (docs/service-interface.md §5; docs/service-notes.md §5.1: `JSESSIONID`, `clientId`). A session logs in
  *   lazily before its first authenticated call.
  * - On 401 a call marked `repeatable` (safe to send twice: reads, searchdata, abort, ...) logs in again
  *   once and is repeated once. A call that is not repeatable (a chunk upload, a commit, a start of load)
- *   is never re-sent: resending a chunk that may have reached the server duplicates rows (field notes
+ *   is never re-sent: resending a chunk that may have reached the server duplicates rows (docs/service-notes.md
  *   4.5). Its 401 is thrown, and the session logs in again before its next call.
- * - The session cookie is per node (field notes 4.4): the load API's redirected node gets its own session.
+ * - The session cookie is per node (docs/service-notes.md §4.4): the load API's redirected node gets its own session.
  *
  * Deadlines (issue 13): every call has three, so that a service that stops answering ends a call with a
  * `TimeoutError` instead of a wait without end: a connect timeout (the TCP and TLS handshake, undici's
@@ -152,7 +152,7 @@ export function connectTimeoutMs(timeouts: HttpTimeouts | undefined): number {
   return Number.isFinite(s) && s > 0 ? Math.round(s * 1000) : 0;
 }
 
-/** Query-string values; `undefined` and `null` are left out, arrays are sent as JSON (field notes 0). */
+/** Query-string values; `undefined` and `null` are left out, arrays are sent as JSON (docs/service-notes.md §0). */
 export type QueryValue = string | number | boolean | readonly string[] | undefined | null;
 
 /** One call through a session. */

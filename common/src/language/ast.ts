@@ -1,6 +1,6 @@
 /**
- * The abstract syntax tree of `.tsq` documents and of search query strings (seed 4.3; the keyword
- * catalogue of field notes section 2).
+ * The abstract syntax tree of `.tsq` documents and of search query strings (docs/service-interface.md §4.3; the keyword
+ * catalogue of docs/service-notes.md section 2).
  *
  * This is the contract between the parser, the language service and the emulator's searchdata, which
  * compiles a `Query` to SQL without re-parsing. Every node carries `start`/`end`: offsets in UTF-16 code
@@ -16,11 +16,11 @@ export interface Span {
   end: number;
 }
 
-/** Aggregation keywords (field notes 2.2). `count` counts rows; `unique count` counts distinct values. */
+/** Aggregation keywords (docs/service-notes.md §2.2). `count` counts rows; `unique count` counts distinct values. */
 export type Aggregation = 'sum' | 'average' | 'count' | 'total count' | 'unique count' | 'max' | 'min' | 'standard deviation' | 'variance';
 
 /**
- * Date buckets, written `[column].bucket` or, multi-word, `[column].'day of week'` (seed 4.3), or as a
+ * Date buckets, written `[column].bucket` or, multi-word, `[column].'day of week'` (docs/service-interface.md §4.3), or as a
  * bare keyword after a date column (`[date] monthly`). `detailed` means no bucketing.
  */
 export type DateBucket =
@@ -28,7 +28,7 @@ export type DateBucket =
   | 'day of week' | 'day of month' | 'day of year' | 'week of year' | 'month of year' | 'quarter of year' | 'hour of day'
   | 'detailed';
 
-/** Units of relative date filters (field notes 2.5, 2.6). */
+/** Units of relative date filters (docs/service-notes.md §2.5, 2.6). */
 export type DateUnit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 
 /** A column reference: `[name]`, optionally with a date bucket (`[date].monthly`). */
@@ -51,7 +51,7 @@ export type Value =
   | ({ kind: 'null' } & Span) // {null}
   | ({ kind: 'empty' } & Span); // {empty}
 
-/** Comparison and text operators of seed 4.3 and field notes 2.3/2.4/2.5. */
+/** Comparison and text operators of docs/service-interface.md §4.3 and docs/service-notes.md §2.3/2.4/2.5. */
 export type FilterOperator =
   | '=' | '!=' | '<' | '<=' | '>' | '>='
   | 'between'
@@ -61,7 +61,7 @@ export type FilterOperator =
   | 'similar to' | 'not similar to'
   | 'after' | 'before';
 
-/** A relative date filter (field notes 2.5): `today`, `last 7 days`, `this month`, `2 weeks ago`, `year to date`. */
+/** A relative date filter (docs/service-notes.md §2.5): `today`, `last 7 days`, `this month`, `2 weeks ago`, `year to date`. */
 export type RelativeDate =
   | { type: 'today' }
   | { type: 'yesterday' }

@@ -8,21 +8,21 @@
 
 // ---- syntax (lexer / parser) -------------------------------------------------------------------------
 
-/** A quoted value with no closing quote on its line (seed 4.3: values are in single quotes). Error. */
+/** A quoted value with no closing quote on its line (docs/service-interface.md §4.3: values are in single quotes). Error. */
 export const UNTERMINATED_VALUE = 'tsq.unterminatedValue';
 /** A `[` with no `]` on its line. Error. */
 export const UNCLOSED_BRACKET = 'tsq.unclosedBracket';
 /** `[]` or `[   ]`: a column with no name. Error. */
 export const EMPTY_COLUMN = 'tsq.emptyColumn';
-/** `[` or `]` inside a column name (seed 8.4: column names cannot contain brackets). Error. */
+/** `[` or `]` inside a column name (docs/service-interface.md §8.4: column names cannot contain brackets). Error. */
 export const BRACKET_IN_COLUMN = 'tsq.bracketInColumn';
-/** A quote inside a value, e.g. `'tom's'` (seed 8.5: values cannot contain quotes). Error. */
+/** A quote inside a value, e.g. `'tom's'` (docs/service-interface.md §8.5: values cannot contain quotes). Error. */
 export const QUOTE_IN_VALUE = 'tsq.quoteInValue';
-/** A value in double quotes; the API syntax quotes values with single quotes (seed 4.3). Warning. */
+/** A value in double quotes; the API syntax quotes values with single quotes (docs/service-interface.md §4.3). Warning. */
 export const DOUBLE_QUOTED_VALUE = 'tsq.doubleQuotedValue';
 /** An operator or keyword without its operand: `[delay] >`, `sort by` at the end, `sum` with no column. Error. */
 export const MISSING_OPERAND = 'tsq.missingOperand';
-/** `between` with no `and` (field notes 2.3). Error. */
+/** `between` with no `and` (docs/service-notes.md §2.3). Error. */
 export const BETWEEN_WITHOUT_AND = 'tsq.betweenWithoutAnd';
 /** Characters that start no token (`#`, `$`, `{`, binary bytes, a lone `]`, …). Error. */
 export const STRAY_CHARACTER = 'tsq.strayCharacter';
@@ -34,14 +34,14 @@ export const UNCLOSED_PAREN = 'tsq.unclosedParen';
 export const UNKNOWN_DIRECTIVE = 'tsq.unknownDirective';
 /** `@datasource` with no data source name or GUID after it. Error. */
 export const DIRECTIVE_WITHOUT_VALUE = 'tsq.directiveWithoutValue';
-/** A bucket after `[column].` that is not a date bucket (seed 4.3). Error. */
+/** A bucket after `[column].` that is not a date bucket (docs/service-interface.md §4.3). Error. */
 export const UNKNOWN_BUCKET = 'tsq.unknownBucket';
 
 // ---- semantic (need a catalog) -----------------------------------------------------------------------
 
 /** A column the data source does not have; `data.suggestions` lists the closest names. Error. */
 export const UNKNOWN_COLUMN = 'tsq.unknownColumn';
-/** A column name that matches several columns ignoring case (seed 8.3). Warning. */
+/** A column name that matches several columns ignoring case (docs/service-interface.md §8.3). Warning. */
 export const AMBIGUOUS_COLUMN = 'tsq.ambiguousColumn';
 /** A date bucket on a column that is not DATE/DATE_TIME/TIME. Error. */
 export const BUCKET_ON_NON_DATE = 'tsq.bucketOnNonDate';
@@ -50,15 +50,15 @@ export const BUCKET_ON_NON_DATE = 'tsq.bucketOnNonDate';
  * parser binds it to that column, the service would refuse it. Error.
  */
 export const DATE_FILTER_ON_NON_DATE = 'tsq.dateFilterOnNonDate';
-/** A text operator (`contains`, `begins with`, …) on a numeric column (field notes 2.4). Error. */
+/** A text operator (`contains`, `begins with`, …) on a numeric column (docs/service-notes.md §2.4). Error. */
 export const TEXT_OPERATOR_ON_NUMBER = 'tsq.textOperatorOnNumber';
 /** A quoted text compared with `>`/`<`/`>=`/`<=` to a numeric column. Warning. */
 export const TEXT_COMPARED_TO_NUMBER = 'tsq.textComparedToNumber';
-/** A formula defined inside a query (seed 8.6: only named formulas of the data source can be used). Error. */
+/** A formula defined inside a query (docs/service-interface.md §8.6: only named formulas of the data source can be used). Error. */
 export const FORMULA_IN_QUERY = 'tsq.formulaInQuery';
 /** An `@datasource` the service does not know. Error. */
 export const UNKNOWN_DATA_SOURCE = 'tsq.unknownDataSource';
-/** A query with no data source: no `@datasource` before it and no `tsq.defaultDataSource` (seed 8.1). Error. */
+/** A query with no data source: no `@datasource` before it and no `tsq.defaultDataSource` (docs/service-interface.md §8.1). Error. */
 export const NO_DATA_SOURCE = 'tsq.noDataSource';
 
 /** Every code, for settings validation and documentation. */

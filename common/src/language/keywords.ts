@@ -1,6 +1,6 @@
 /**
- * THE keyword catalogue of the `.tsq` search language: every keyword of field notes section 2 (English,
- * en-US keywords only — seed 8.8), plus the date buckets, aggregations and operators as typed lists.
+ * THE keyword catalogue of the `.tsq` search language: every keyword of docs/service-notes.md section 2 (English,
+ * en-US keywords only — docs/service-interface.md §8.8), plus the date buckets, aggregations and operators as typed lists.
  *
  * The lexer recognises every `name` and `aliases` entry here as one keyword token (multi-word ones
  * included, case-insensitive, longest match); completion and hover read `meaning` and `example`.
@@ -10,7 +10,7 @@
 import type { Aggregation, DateBucket, DateUnit, FilterOperator } from './ast';
 
 /**
- * Category of a keyword, following the sections of the keyword reference (field notes 2.1–2.9):
+ * Category of a keyword, following the sections of the keyword reference (docs/service-notes.md §2.1–2.9):
  * - `general`: top/bottom, sort, by, for each, ranked by, ascending/descending (2.1)
  * - `aggregation`: sum, average, count, … (2.2)
  * - `filter`: `for` (2.2)
@@ -19,7 +19,7 @@ import type { Aggregation, DateBucket, DateUnit, FilterOperator } from './ast';
  * - `text`: `contains`, `begins with`, … (2.4)
  * - `date`: relative dates, `after`/`before`, `growth of`, `calendar`, `fiscal`, … (2.5, 2.6)
  * - `dateUnit`: `day`, `week`, … as used in `last 7 days` (2.5, 2.6)
- * - `bucket`: date buckets (`monthly`, `day of week`, `detailed`, …) (2.5, 2.6, seed 4.3)
+ * - `bucket`: date buckets (`monthly`, `day of week`, `detailed`, …) (2.5, 2.6, docs/service-interface.md §4.3)
  * - `period`: date-part functions (`month of quarter (date)`) (2.7)
  * - `dateName`: named days and months (`monday`, `january`) (2.5)
  * - `in`: `in`, `not in` subsearches (2.8)
@@ -44,36 +44,36 @@ export interface KeywordInfo {
   section: string;
 }
 
-/** The date buckets of ast.ts `DateBucket`, in catalogue order (seed 4.3; field notes 2.5, 2.6). */
+/** The date buckets of ast.ts `DateBucket`, in catalogue order (docs/service-interface.md §4.3; docs/service-notes.md §2.5, 2.6). */
 export const DATE_BUCKETS: readonly DateBucket[] = [
   'hourly', 'daily', 'weekly', 'monthly', 'quarterly', 'yearly',
   'day of week', 'day of month', 'day of year', 'week of year', 'month of year', 'quarter of year', 'hour of day',
   'detailed',
 ];
 
-/** Aggregation keywords of ast.ts `Aggregation` (field notes 2.2). */
+/** Aggregation keywords of ast.ts `Aggregation` (docs/service-notes.md §2.2). */
 export const AGGREGATIONS: readonly Aggregation[] = [
   'sum', 'average', 'count', 'total count', 'unique count', 'max', 'min', 'standard deviation', 'variance',
 ];
 
-/** Text operators (field notes 2.4): only meaningful on text (VARCHAR/CHAR) columns. */
+/** Text operators (docs/service-notes.md §2.4): only meaningful on text (VARCHAR/CHAR) columns. */
 export const TEXT_OPERATORS: readonly FilterOperator[] = [
   'contains', 'not contains', 'begins with', 'not begins with', 'ends with', 'not ends with', 'similar to', 'not similar to',
 ];
 
-/** Comparison operators written with symbols (seed 4.3; field notes 2.3). */
+/** Comparison operators written with symbols (docs/service-interface.md §4.3; docs/service-notes.md §2.3). */
 export const COMPARISON_OPERATORS: readonly FilterOperator[] = ['=', '!=', '<', '<=', '>', '>='];
 
-/** Word operators that take values on dates (or numbers, for `between`) (field notes 2.3, 2.5). */
+/** Word operators that take values on dates (or numbers, for `between`) (docs/service-notes.md §2.3, 2.5). */
 export const RANGE_OPERATORS: readonly FilterOperator[] = ['between', 'after', 'before'];
 
-/** Units of relative date filters (ast.ts `DateUnit`; field notes 2.5, 2.6). */
+/** Units of relative date filters (ast.ts `DateUnit`; docs/service-notes.md §2.5, 2.6). */
 export const DATE_UNITS: readonly DateUnit[] = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
 
 const k = (name: string, category: KeywordCategory, section: string, meaning: string, example: string, aliases?: string[]): KeywordInfo =>
   aliases ? { name, category, meaning, example, aliases, section } : { name, category, meaning, example, section };
 
-/** Every keyword of field notes section 2, with its meaning and an example. Names are unique. */
+/** Every keyword of docs/service-notes.md section 2, with its meaning and an example. Names are unique. */
 export const KEYWORDS: readonly KeywordInfo[] = [
   // 2.1 General
   k('top', 'general', '2.1', 'The top N rows of the sorted result (N defaults to 10); with several measures it ranks by the first.', "[origin] [delay] top 10"),
@@ -145,7 +145,7 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('month', 'dateUnit', '2.5', 'Months, in a relative date.', "[delay] [date] last 6 months", ['months']),
   k('quarter', 'dateUnit', '2.5', 'Quarters, in a relative date (or quarter (date) as a date part).', "[delay] [date] last 2 quarters", ['quarters']),
   k('year', 'dateUnit', '2.5', 'Years, in a relative date.', "[delay] [date] last 5 years", ['years']),
-  // Buckets (seed 4.3; 2.5, 2.6)
+  // Buckets (docs/service-interface.md §4.3; 2.5, 2.6)
   k('hourly', 'bucket', '2.5', 'Groups dates by hour.', "[delay] [date].hourly"),
   k('daily', 'bucket', '2.5', 'Groups dates by day.', "[delay] [date].daily"),
   k('weekly', 'bucket', '2.5', 'Groups dates by week.', "[delay] [date].weekly"),

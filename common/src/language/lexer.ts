@@ -1,6 +1,6 @@
 /**
- * The `.tsq` lexer: one pass over the text, no backtracking, every token with its offsets (seed 4.3 token
- * types; keywords of field notes section 2, multi-word ones as one token, case-insensitive, longest match).
+ * The `.tsq` lexer: one pass over the text, no backtracking, every token with its offsets (docs/service-interface.md §4.3 token
+ * types; keywords of docs/service-notes.md section 2, multi-word ones as one token, case-insensitive, longest match).
  *
  * Pure: no `vscode`, no connection, no I/O. Never throws: any input (binary bytes, huge lines, unbalanced
  * brackets and quotes) gives tokens, and problems go to the optional diagnostics sink.
@@ -368,7 +368,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           }
           const name = text.slice(s + 1, j);
           push('column', s, j + 1, name, true, s + 1, j);
-          if (inner) report(s, j + 1, codes.BRACKET_IN_COLUMN, `Column names cannot contain [ or ] (seed 8.4): [${name}].`);
+          if (inner) report(s, j + 1, codes.BRACKET_IN_COLUMN, `Column names cannot contain [ or ] (docs/service-interface.md §8.4): [${name}].`);
           else if (name.trim() === '') report(s, j + 1, codes.EMPTY_COLUMN, 'Empty column name: write the column between the brackets, e.g. [origin].');
           i = j + 1;
         } else {
@@ -413,14 +413,14 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           // `j` is now the last character of the value; normalise to the closing-quote index below.
           if (text.charCodeAt(j) !== c) {
             push('value', s, j + 1, text.slice(s + 1, j + 1), false, s + 1, j + 1);
-            report(s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (seed 8.5).');
+            report(s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (docs/service-interface.md §8.5).');
             i = j + 1;
             continue;
           }
         }
         push('value', s, j + 1, text.slice(s + 1, j), true, s + 1, j);
-        if (quoteInside) report(s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (seed 8.5).');
-        else if (c === 34) report(s, j + 1, codes.DOUBLE_QUOTED_VALUE, "Values are written in single quotes in the API syntax (seed 4.3): '…'.", 'warning');
+        if (quoteInside) report(s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (docs/service-interface.md §8.5).');
+        else if (c === 34) report(s, j + 1, codes.DOUBLE_QUOTED_VALUE, "Values are written in single quotes in the API syntax (docs/service-interface.md §4.3): '…'.", 'warning');
         i = j + 1;
         continue;
       }
@@ -532,7 +532,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
     // Never split a surrogate pair.
     if (i < n && i > s && (text.charCodeAt(i) & 0xfc00) === 0xdc00) i++;
     push('stray', s, i, text.slice(s, i));
-    // Arithmetic (`[a] + [b]`) is a formula, which the parser reports as such (seed 8.6).
+    // Arithmetic (`[a] + [b]`) is a formula, which the parser reports as such (docs/service-interface.md §8.6).
     if (/^[-+*/%^]+$/.test(text.slice(s, i))) continue;
     const shown = text.slice(s, Math.min(i, s + 20)).replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
     report(s, i, codes.STRAY_CHARACTER, `Unexpected character${i - s > 1 ? 's' : ''} ${JSON.stringify(shown)}: columns go in [brackets], values in 'quotes'.`);

@@ -225,7 +225,7 @@ class DocumentBuilder {
 }
 
 /**
- * Parses one query string, as searchdata receives it (seed 4.2 `query_string`): no directives, no
+ * Parses one query string, as searchdata receives it (docs/service-interface.md §4.2 `query_string`): no directives, no
  * separators. A trailing `;` is accepted; a `;` or a directive inside is a syntax error; blank lines are
  * plain whitespace here. Offsets are into `text`.
  *
@@ -318,7 +318,7 @@ class ClauseParser {
       this.clause();
       if (this.i === before) this.i++; // safety: always progress
     }
-    // `ranked by` attaches to the query's top/bottom wherever it is written (field notes 2.1).
+    // `ranked by` attaches to the query's top/bottom wherever it is written (docs/service-notes.md §2.1).
     const ranked = this.rankedBy as { column: ColumnRef; span: Span }[] | undefined;
     if (ranked) {
       for (const r of ranked) {
@@ -402,7 +402,7 @@ class ClauseParser {
         return;
       case 'stray':
         this.i++;
-        if (/^[-+*/%^]+$/.test(tok.value)) this.sink.add(tok, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (seed 8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
+        if (/^[-+*/%^]+$/.test(tok.value)) this.sink.add(tok, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
         this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
         return;
       default:
@@ -563,7 +563,7 @@ class ClauseParser {
   }
 
   /**
-   * A relative date at the current token (field notes 2.5, 2.6), consuming it; undefined (nothing
+   * A relative date at the current token (docs/service-notes.md §2.5, 2.6), consuming it; undefined (nothing
    * consumed) when none starts here. Reports missingOperand for `last`/`next`/`this` with no period.
    */
   private relativeDate(): { filter: RelativeDate; end: number } | undefined {
@@ -619,11 +619,11 @@ class ClauseParser {
     return undefined;
   }
 
-  /** `name(…)`: a function call, i.e. a formula defined inside the query (seed 8.6). */
+  /** `name(…)`: a function call, i.e. a formula defined inside the query (docs/service-interface.md §8.6). */
   private formulaCall(tok: Token): void {
     this.i++;
     const end = this.parenGroup();
-    this.sink.add({ start: tok.start, end }, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (seed 8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
+    this.sink.add({ start: tok.start, end }, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
     this.push({ kind: 'error', text: tok.value, start: tok.start, end });
   }
 

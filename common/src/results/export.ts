@@ -3,8 +3,8 @@
  * csv-stringify. No `vscode` here: the host wires the clipboard and the save dialog.
  *
  * - Export (CSV, JSON) writes the answer as the service sent it: one header row of `columnNames`,
- *   then the values unchanged (dates stay epoch seconds, field notes 1.2; null is an empty CSV field).
- *   JSON is an array of objects keyed by column name (the FULL format's shape, field notes 1.3, but
+ *   then the values unchanged (dates stay epoch seconds, docs/service-notes.md §1.2; null is an empty CSV field).
+ *   JSON is an array of objects keyed by column name (the FULL format's shape, docs/service-notes.md §1.3, but
  *   keeping nulls).
  * - Copy (TSV, CSV, JSON) writes the cells as a person reads them (`copyText`: dates as dates).
  * - CSV export and TSV/CSV copy neutralise spreadsheet formulas (`neutralizeFormula`, OWASP's CSV

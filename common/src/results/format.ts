@@ -2,7 +2,7 @@
  * How values of an answer are shown and copied. Pure (no `vscode`, no DOM): used by the extension
  * host (copy, export) and bundled into the results webview (grid cells, chart labels).
  *
- * - Dates: the service sends DATE and DATE_TIME values as epoch **seconds** (field notes 1.2); they
+ * - Dates: the service sends DATE and DATE_TIME values as epoch **seconds** (docs/service-notes.md §1.2); they
  *   are shown in UTC, at the precision of their bucket (`Month(date)` → `2001-01`).
  * - Numbers: right-aligned in the grid, with digit grouping; at most 4 fraction digits shown.
  * - null shows as an empty cell. Nothing here produces HTML: callers put the text into the DOM as text.

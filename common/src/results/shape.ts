@@ -5,8 +5,8 @@
  *
  * Pure (no `vscode`, no DOM): used by the extension host and bundled into the results webview.
  *
- * searchdata answers carry column names only (seed 2.5), so the types come from the names the service
- * gives (`Month(date)`, `Total delay`, `Average delay`: field notes 1.2 and the emulator's compile.ts
+ * searchdata answers carry column names only (docs/service-interface.md §2.5), so the types come from the names the service
+ * gives (`Month(date)`, `Total delay`, `Average delay`: docs/service-notes.md §1.2 and the emulator's compile.ts
  * naming), the data source's columns when known (`tsq/columns`), and last from the values themselves.
  */
 import type { CellValue, Column, ColumnDataType } from '../model';
@@ -30,9 +30,9 @@ export interface ResultColumn {
   bucket?: string;
 }
 
-/** Date buckets whose values are epoch seconds (seed 4.3 `.hourly` … `.yearly`). */
+/** Date buckets whose values are epoch seconds (docs/service-interface.md §4.3 `.hourly` … `.yearly`). */
 export const DATE_BUCKETS = ['Hour', 'Day', 'Week', 'Month', 'Quarter', 'Year'] as const;
-/** Date parts whose values are ordinals (seed 4.3 `.'day of week'` …). */
+/** Date parts whose values are ordinals (docs/service-interface.md §4.3 `.'day of week'` …). */
 export const DATE_PARTS = ['Day of week', 'Day of month', 'Day of year', 'Week of year', 'Month of year', 'Quarter of year', 'Hour of day'] as const;
 /** Aggregation prefixes of measure names (`Total delay`), longest first so `Total Count` wins over `Total`. */
 const AGGREGATIONS: [prefix: string, type: ColumnDataType | undefined][] = [
@@ -255,7 +255,7 @@ export function compareCells(a: CellValue, b: CellValue): number {
 
 /**
  * The query text of a selection: its lines with `--` comments removed (outside quotes) and trimmed,
- * the way `tsq/queries` gives a query's text (DESIGN.md, "The `.tsq` file").
+ * the way `tsq/queries` gives a query's text (docs/architecture.md, "The `.tsq` file").
  */
 export function selectionQueryText(text: string): string {
   const lines = text.split(/\r?\n/).map((line) => {

@@ -1,5 +1,5 @@
 /**
- * CommitLoad's work (seed 3 and 4.1, field notes 4.3): read every chunk of a cycle with the load
+ * CommitLoad's work (docs/service-interface.md §3 and 4.1, docs/service-notes.md §4.3): read every chunk of a cycle with the load
  * definition's format, convert the fields to the target column types, write the accepted rows to staged
  * files (parts of ~16 MB) and the rejected raw records to the bad records file. All rows go into the
  * table in ONE DuckDB transaction (`DELETE` first with `empty_target`), one

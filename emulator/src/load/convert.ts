@@ -1,5 +1,5 @@
 /**
- * Converting the text fields of a record to the target column types (seed 2.2 `format.date_time`,
+ * Converting the text fields of a record to the target column types (docs/service-interface.md §2.2 `format.date_time`,
  * `format.boolean`), into the canonical text DuckDB reads back from the staged file:
  *
  * | column type       | accepted input                                                        | staged as |
@@ -20,7 +20,7 @@ import type { ColumnDataType } from '../../../common/src/model';
 
 /** The conversion options taken from a load definition's `format`. */
 export interface ConvertOptions {
-  /** The input format (`use_bit_values` is valid for csv only, seed 2.2). */
+  /** The input format (`use_bit_values` is valid for csv only, docs/service-interface.md §2.2). */
   type: 'csv' | 'delimited';
   convertedToEpoch: boolean;
   dateTimeFormat: string;
@@ -203,7 +203,7 @@ const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 
 
 
 /**
- * Compiles a strptime-style format (the seed's `date_format`, `date_time_format`, `time_format`) into
+ * Compiles a strptime-style format (the documented `date_format`, `date_time_format`, `time_format`) into
  * a parser that returns the parts, or undefined when the text does not match or names an impossible
  * date or time. The whole text must match.
  *

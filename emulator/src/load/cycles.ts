@@ -19,7 +19,7 @@ export function isCycleId(id: string): boolean {
   return CYCLE_ID.test(id);
 }
 
-/** Stages of a cycle (`internal_stage`): INGESTING (open for chunks), COMMITTING, DONE (field notes 4.3). */
+/** Stages of a cycle (`internal_stage`): INGESTING (open for chunks), COMMITTING, DONE (docs/service-notes.md §4.3). */
 export type Stage = 'INGESTING' | 'COMMITTING' | 'DONE';
 
 /** A parsing error reported with the status (at most `max_reported_parsing_errors`). */
@@ -172,7 +172,7 @@ export class CycleStore {
     return join(this.dir(id), `chunk-${n}`);
   }
 
-  /** Path of the bad records file: `<cycle id>.bad_record` (seed 4.1). */
+  /** Path of the bad records file: `<cycle id>.bad_record` (docs/service-interface.md §4.1). */
   badRecordsPath(id: string): string {
     return join(this.dir(id), `${id}.bad_record`);
   }
@@ -183,7 +183,7 @@ export class CycleStore {
   }
 }
 
-/** The status JSON of a cycle (field notes 4.3): counts and times as strings (int64 in protobuf JSON). */
+/** The status JSON of a cycle (docs/service-notes.md §4.3): counts and times as strings (int64 in protobuf JSON). */
 export function statusJson(meta: CycleMeta): Record<string, unknown> {
   const out: Record<string, unknown> = {
     cycle_id: meta.cycleId,

@@ -1,13 +1,13 @@
 /**
- * The load definition, the body of StartLoad (seed 2.2): its nested form
- * `{ target, format, load_options, advanced_options }` and the flat form of the seed's example request
+ * The load definition, the body of StartLoad (docs/service-interface.md §2.2): its nested form
+ * `{ target, format, load_options, advanced_options }` and the flat form of the documented example request
  * (`target_database`, `target_schema`, `target_table`, `field_separator`, `empty_target`). Both are
- * read into one `LoadDefinition` with every default of seed 2.2 applied.
+ * read into one `LoadDefinition` with every default of docs/service-interface.md §2.2 applied.
  */
 import { compileStrptime, type ConvertOptions } from './convert';
 import type { RecordFormat } from './records';
 
-/** A load definition with the defaults of seed 2.2 applied. */
+/** A load definition with the defaults of docs/service-interface.md §2.2 applied. */
 export interface LoadDefinition {
   target: { database: string; schema?: string; table: string };
   format: RecordFormat & ConvertOptions & { hasHeaderRow: boolean; flexible: boolean };

@@ -1,10 +1,10 @@
 /**
- * `GET metadata/listobjectheaders` (seed 4.2, field notes 3.1): a bare JSON array of object headers of
- * one type, filtered, sorted and paged by every parameter of the seed. Only objects the user may read
+ * `GET metadata/listobjectheaders` (docs/service-interface.md §4.2, docs/service-notes.md §3.1): a bare JSON array of object headers of
+ * one type, filtered, sorted and paged by every documented parameter. Only objects the user may read
  * are listed.
  *
  * - `type` defaults to LOGICAL_TABLE; an unknown type answers 500 "Invalid metadata type" and an unknown
- *   subtype 400 "Invalid metadata subtype", as the service does (field notes 3.1).
+ *   subtype 400 "Invalid metadata subtype", as the service does (docs/service-notes.md §3.1).
  * - `owner` is the object itself for top-level objects, the table for a LOGICAL_COLUMN and the answer or
  *   pinboard for a visualization (`*_ANSWER_SHEET`).
  * - `category`: MY = authored by the user; FAVORITE and REQUESTED are always empty (no favorites or

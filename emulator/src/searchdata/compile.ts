@@ -1,7 +1,7 @@
 /**
  * Compiles a parsed search query (common/src/language/ast.ts) over one data source to DuckDB SQL.
  *
- * Semantics (seed 4.3, 8; field notes 1.2, 2):
+ * Semantics (docs/service-interface.md §4.3, 8; docs/service-notes.md §1.2, 2):
  * - Listed attributes and bucketed dates group the rows; listed measures are aggregated (their default
  *   aggregation, SUM unless the catalog says otherwise, or the one written before them). Output columns:
  *   attributes first, then measures, each in query order. Names: attributes as in the catalog (a bucketed
@@ -9,8 +9,8 @@
  *   name and the column (`Average delay`, `Unique Count origin`, `Max delay`, …).
  * - Filters never add output columns: plain filters act on rows (WHERE), filters written with an
  *   aggregation (`for sum [delay] > 10`) on groups (HAVING). Column names, keywords and text values
- *   match case-insensitively (seed 8.2). Several `begins with` (or `ends with`) on one column are
- *   OR-ed, everything else is AND-ed (field notes 2.4).
+ *   match case-insensitively (docs/service-interface.md §8.2). Several `begins with` (or `ends with`) on one column are
+ *   OR-ed, everything else is AND-ed (docs/service-notes.md §2.4).
  * - Rows are ordered by the attributes ascending, unless `sort by` or `top N`/`bottom N` (ranked by
  *   the first measure or `ranked by`) say otherwise; the remaining columns break ties.
  * - Relative date filters use the pinned clock in UTC; weeks start on Monday; `last N <units>` covers
@@ -18,7 +18,7 @@
  *   current unit up to the end of today.
  * - Date values are `'YYYY-MM-DD'`, `'YYYY-MM-DD HH:MM[:SS]'`, `'MM/DD/YYYY'` (compared by day when no
  *   time is written) or a year (`[date] = 2001`, `after 2000`: compared by year).
- * - Dates come back as epoch seconds (field notes 1.2); date parts (`day of week` 1 = Monday … 7,
+ * - Dates come back as epoch seconds (docs/service-notes.md §1.2); date parts (`day of week` 1 = Monday … 7,
  *   `month of year` 1-12, …) as numbers.
  * - Anything not executed (`vs`, `in`, `near`, `for each` on date filters, …) throws a `QueryError`
  *   naming it; nothing is made up. Values are bound parameters and identifiers are quoted.
@@ -219,7 +219,7 @@ function addUnits(d: Date, unit: DateUnit, n: number): Date {
 }
 
 /**
- * The half-open time range `[start, end)` of a relative date filter at `now` (field notes 2.5, 2.6).
+ * The half-open time range `[start, end)` of a relative date filter at `now` (docs/service-notes.md §2.5, 2.6).
  * Throws `QueryError` for forms not executed (`for each`).
  */
 export function relativeRange(f: RelativeDate, now: Date): [Date, Date] {

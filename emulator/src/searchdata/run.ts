@@ -1,6 +1,6 @@
 /**
  * searchdata execution: parses a query string with the language service's parser, compiles it to
- * DuckDB SQL (compile.ts), runs one page of it and shapes the result (seed 2.5, field notes 1.2-1.4).
+ * DuckDB SQL (compile.ts), runs one page of it and shapes the result (docs/service-interface.md §2.5, docs/service-notes.md §1.2-1.4).
  */
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { parseQuery } from '../../../common/src/language/parser';
@@ -9,10 +9,10 @@ import type { Engine } from '../engine';
 import { engineQueryFailure } from '../errors';
 import { compileSearch, type CompiledQuery, QueryError, type SqlParam } from './compile';
 
-/** Most rows one call returns (field notes 1.2). */
+/** Most rows one call returns (docs/service-notes.md §1.2). */
 export const MAX_ROWS = 100_000;
 
-/** Paging and format parameters of searchdata and pinboarddata (seed 4.2; -1 = unset). */
+/** Paging and format parameters of searchdata and pinboarddata (docs/service-interface.md §4.2; -1 = unset). */
 export interface PageRequest {
   batchsize: number;
   pagenumber: number;
@@ -20,7 +20,7 @@ export interface PageRequest {
   formattype: 'COMPACT' | 'FULL';
 }
 
-/** The search data result (seed 2.5). FULL rows are objects keyed by column name, nulls left out. */
+/** The search data result (docs/service-interface.md §2.5). FULL rows are objects keyed by column name, nulls left out. */
 export interface SearchResult {
   columnNames: string[];
   data: unknown[][] | Record<string, unknown>[];
@@ -33,7 +33,7 @@ export interface SearchResult {
 
 /**
  * The page a request asks for: `pageSize` is the batch size (100,000 when -1, capped at 100,000);
- * `pagenumber` (1-based) wins over `offset`; `offset` is 0-based with -1 meaning the start (field notes 1.4).
+ * `pagenumber` (1-based) wins over `offset`; `offset` is 0-based with -1 meaning the start (docs/service-notes.md §1.4).
  * Throws `QueryError` for pagenumber 0 or other negative values.
  */
 export function pageOf(req: PageRequest): { pageSize: number; offset: number } {
@@ -116,7 +116,7 @@ export class SearchService {
     return compiled;
   }
 
-  /** Runs a query over a data source and returns one page (seed 2.5). Throws `QueryError` for a bad query or page. */
+  /** Runs a query over a data source and returns one page (docs/service-interface.md §2.5). Throws `QueryError` for a bad query or page. */
   async search(ds: LogicalTable, query: string, req: PageRequest): Promise<SearchResult> {
     const compiled = this.compile(ds, query);
     const { pageSize, offset } = pageOf(req);
@@ -132,7 +132,7 @@ export class SearchService {
       total = all.length;
     } else {
       // One page without a window count; the total is then known unless the page is full or empty past
-      // the start, in which case a count of the whole result follows (field notes 1.4 totalRowCount).
+      // the start, in which case a count of the whole result follows (docs/service-notes.md §1.4 totalRowCount).
       ({ rows, total } = await this.engine
         .withConnection(async (c) => {
           const page = await runPrepared(c, compiled.pageSql, [...compiled.params, pageSize, offset]);

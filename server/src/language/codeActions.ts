@@ -8,7 +8,7 @@
  * - `tsq.noDataSource`: insert `@datasource '<name>'` on a line above the query: the
  *   `tsq.defaultDataSource` when set, else up to `MAX_DATA_SOURCE_ACTIONS` data sources of the connection
  *   (those already named in the document first, the first of them preferred).
- * - `tsq.quoteInValue`: remove the quotes inside the value (seed 8.5: values cannot contain quotes).
+ * - `tsq.quoteInValue`: remove the quotes inside the value (docs/service-interface.md §8.5: values cannot contain quotes).
  *
  * Pure: no `vscode`, no connection, no network, no `fs`.
  */

@@ -33,19 +33,19 @@ const EMPTY: CompletionList = { isIncomplete: false, items: [] };
 /** How many tokens of the current query are looked at, backwards from the cursor (a long value list included). */
 const LOOK_BEHIND = 256;
 
-/** Data types on which date buckets apply (seed 4.3; field notes 2.5, 2.6). */
+/** Data types on which date buckets apply (docs/service-interface.md §4.3; docs/service-notes.md §2.5, 2.6). */
 export const DATE_TYPES: ReadonlySet<ColumnDataType> = new Set(['DATE', 'DATE_TIME', 'TIME']);
-/** Numeric data types (field notes 3.2). */
+/** Numeric data types (docs/service-notes.md §3.2). */
 export const NUMERIC_TYPES: ReadonlySet<ColumnDataType> = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
-/** Text data types: the only ones the text operators apply to (field notes 2.4). */
+/** Text data types: the only ones the text operators apply to (docs/service-notes.md §2.4). */
 export const TEXT_TYPES: ReadonlySet<ColumnDataType> = new Set(['VARCHAR', 'CHAR']);
 
-/** Buckets that only make sense with a time of day (field notes 2.6). */
+/** Buckets that only make sense with a time of day (docs/service-notes.md §2.6). */
 const TIME_BUCKETS: ReadonlySet<DateBucket> = new Set(['hourly', 'hour of day']);
 
 /**
  * The date buckets that fit a column's data type: DATE has no time-of-day bucket, TIME only hourly,
- * `hour of day` and `detailed`, DATE_TIME all (seed 4.3; field notes 2.5, 2.6). Empty for other types.
+ * `hour of day` and `detailed`, DATE_TIME all (docs/service-interface.md §4.3; docs/service-notes.md §2.5, 2.6). Empty for other types.
  */
 export function bucketsFor(dataType: ColumnDataType): DateBucket[] {
   switch (dataType) {
@@ -56,18 +56,18 @@ export function bucketsFor(dataType: ColumnDataType): DateBucket[] {
   }
 }
 
-/** Calendars offered after `calendar.` besides those already written in the document (field notes 1.5, 2.5). */
+/** Calendars offered after `calendar.` besides those already written in the document (docs/service-notes.md §1.5, 2.5). */
 export const BUILT_IN_CALENDARS: readonly { name: string; meaning: string }[] = [
-  { name: 'fiscal', meaning: 'The fiscal-offset calendar of the cluster (field notes 2.5).' },
+  { name: 'fiscal', meaning: 'The fiscal-offset calendar of the cluster (docs/service-notes.md §2.5).' },
 ];
 
 /** Keyword categories offered at the start of a word when nothing more specific fits. */
 const WORD_START_CATEGORIES: ReadonlySet<KeywordCategory> = new Set(['general', 'aggregation', 'filter', 'date', 'period', 'in', 'location', 'dateName']);
 /** Keywords after which a column is expected (columns are offered first). */
 const BEFORE_COLUMN = new Set<string>(['sort by', 'by', 'for each', 'ranked by', 'growth of', 'for', 'top', 'bottom', ...AGGREGATIONS]);
-/** Word operators that take values (field notes 2.3, 2.4, 2.5). */
+/** Word operators that take values (docs/service-notes.md §2.3, 2.4, 2.5). */
 const VALUE_KEYWORDS = new Set<string>(['between', 'after', 'before', ...TEXT_OPERATORS]);
-/** Relative-date keywords offered after a date column (field notes 2.5, 2.6). */
+/** Relative-date keywords offered after a date column (docs/service-notes.md §2.5, 2.6). */
 const DATE_FILTER_KEYWORDS = ['after', 'before', 'between', 'today', 'yesterday', 'this', 'last', 'next', 'week to date', 'month to date', 'quarter to date', 'year to date'];
 
 /** First words of multi-word keywords that are no keyword alone (`not`, `sort`, `growth`, …). */
@@ -191,7 +191,7 @@ async function knownColumns(ctx: ServiceContext, dataSource: string, token?: Can
   return (await ctx.catalog!.getColumns(dataSource, token)) ?? undefined;
 }
 
-/** A column by name, case-insensitively and ignoring surrounding spaces (seed 8.2, 8.3). */
+/** A column by name, case-insensitively and ignoring surrounding spaces (docs/service-interface.md §8.2, 8.3). */
 export function findColumn(columns: DataSourceColumns | undefined, name: string): Column | undefined {
   if (!columns) return undefined;
   const key = name.trim().toLowerCase();
@@ -481,7 +481,7 @@ function bucketItem(bucket: DateBucket, index: number, replace: Range): Completi
   };
 }
 
-/** `fiscal` plus every calendar already named in the document (seed 4.3: `calendar.name`, quoted when multi-word). */
+/** `fiscal` plus every calendar already named in the document (docs/service-interface.md §4.3: `calendar.name`, quoted when multi-word). */
 function calendarItems(ctx: ServiceContext, document: TextDocument, replace: Range): CompletionItem[] {
   const names = new Map<string, string>();
   for (const c of BUILT_IN_CALENDARS) names.set(c.name.toLowerCase(), c.name);
@@ -502,7 +502,7 @@ function calendarItems(ctx: ServiceContext, document: TextDocument, replace: Ran
   });
 }
 
-/** `{null}` / `{empty}` after `=` and `!=` (field notes 2.3), when nothing quoted was started. */
+/** `{null}` / `{empty}` after `=` and `!=` (docs/service-notes.md §2.3), when nothing quoted was started. */
 function constantItems(context: Extract<Context, { kind: 'value' }>): CompletionItem[] {
   if (!(context.operator === '=' || context.operator === '!=') || context.quoted) return [];
   return ['{null}', '{empty}'].map((name) => {
@@ -520,8 +520,8 @@ function constantItems(context: Extract<Context, { kind: 'value' }>): Completion
 }
 
 /**
- * Value items: quoted (seed 4.3), numbers of numeric columns unquoted; a value containing a quote cannot
- * be written (seed 8.5) and is skipped.
+ * Value items: quoted (docs/service-interface.md §4.3), numbers of numeric columns unquoted; a value containing a quote cannot
+ * be written (docs/service-interface.md §8.5) and is skipped.
  */
 function valueItems(values: string[], column: Column | undefined, context: Extract<Context, { kind: 'value' }>): CompletionItem[] {
   const numeric = !!column && NUMERIC_TYPES.has(column.dataType);

@@ -1,6 +1,6 @@
 /**
  * Formatting of `.tsq` documents: canonical spacing, keywords lower-case; column names and values are
- * never touched (seed 4.3: they are case-sensitive data).
+ * never touched (docs/service-interface.md §4.3: they are case-sensitive data).
  *
  * Pure: no `vscode`, no connection, no I/O.
  */

@@ -1,6 +1,6 @@
 /**
  * Hover for `.tsq` documents (issue 2): a column shows its data type, kind (attribute or measure), data
- * source and description; a keyword or operator its meaning and an example (field notes section 2);
+ * source and description; a keyword or operator its meaning and an example (docs/service-notes.md section 2);
  * `@datasource` the data source's LOGICAL_TABLE subtype and GUID.
  *
  * Reads the document's cached tokens (one binary search), never lexes the document again.

@@ -29,7 +29,7 @@ const NUMERIC = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
 const DATE_TYPES = new Set(['DATE', 'DATE_TIME', 'TIME']);
 const TEXT_OPS = new Set<string>(TEXT_OPERATORS);
 const ORDER_OPS = new Set<string>(['<', '<=', '>', '>=', 'between']);
-/** A column name that is really an expression: a function call or arithmetic (seed 8.6). */
+/** A column name that is really an expression: a function call or arithmetic (docs/service-interface.md §8.6). */
 const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|min|safe_divide|concat|diff_days)\s*\(/i;
 
 /**
@@ -38,9 +38,9 @@ const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|mi
  * - Syntax: every parse diagnostic (codes of diagnosticCodes.ts), severity error or warning.
  * - With a catalog that answers: `tsq.unknownDataSource` (an `@datasource` not among the data sources),
  *   `tsq.noDataSource` (a query with neither `@datasource` nor `settings.defaultDataSource`),
- *   `tsq.unknownColumn` (with `data: UnknownColumnData`), `tsq.ambiguousColumn` (seed 8.3),
+ *   `tsq.unknownColumn` (with `data: UnknownColumnData`), `tsq.ambiguousColumn` (docs/service-interface.md §8.3),
  *   `tsq.bucketOnNonDate`, `tsq.dateFilterOnNonDate`, `tsq.textOperatorOnNumber`, `tsq.textComparedToNumber`, `tsq.formulaInQuery`
- *   (seed 8.6).
+ *   (docs/service-interface.md §8.6).
  * - Codes listed in `settings.disabledDiagnostics` are dropped.
  * - When `token` is cancelled, answers [] (the caller re-asks).
  *
@@ -76,7 +76,7 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
     for (const q of doc.queries) {
       if (q.dataSource === undefined && !defaultDs) {
         const first = q.clauses[0] ?? q;
-        add(first, codes.NO_DATA_SOURCE, 'This query has no data source: add a line @datasource \'name or GUID\' above it, or set tsq.defaultDataSource (a query uses exactly one data source, seed 8.1).', DiagnosticSeverity.Error);
+        add(first, codes.NO_DATA_SOURCE, 'This query has no data source: add a line @datasource \'name or GUID\' above it, or set tsq.defaultDataSource (a query uses exactly one data source, docs/service-interface.md §8.1).', DiagnosticSeverity.Error);
       }
     }
   }
@@ -182,7 +182,7 @@ function resolve(ref: ColumnRef, ds: string, cols: CheckedColumns, add: Add): Co
   const span = ref.nameSpan.end > ref.nameSpan.start ? ref.nameSpan : ref;
   if (!matches) {
     if (FORMULA_RE.test(ref.name)) {
-      add(span, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (seed 8.6): create the formula on the data source "${ds}" and use it by name.`, DiagnosticSeverity.Error);
+      add(span, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source "${ds}" and use it by name.`, DiagnosticSeverity.Error);
       return undefined;
     }
     let suggestions = cols.suggestionCache.get(ref.name);
@@ -192,7 +192,7 @@ function resolve(ref: ColumnRef, ds: string, cols: CheckedColumns, add: Add): Co
     return undefined;
   }
   if (matches.length > 1) {
-    add(span, codes.AMBIGUOUS_COLUMN, `[${ref.name}] matches ${matches.map((c) => `[${c.name}]`).join(', ')} ignoring case; query execution is case-insensitive, so column names must be unique ignoring case (seed 8.2, 8.3).`, DiagnosticSeverity.Warning);
+    add(span, codes.AMBIGUOUS_COLUMN, `[${ref.name}] matches ${matches.map((c) => `[${c.name}]`).join(', ')} ignoring case; query execution is case-insensitive, so column names must be unique ignoring case (docs/service-interface.md §8.2, 8.3).`, DiagnosticSeverity.Warning);
     return undefined;
   }
   return matches[0];

@@ -8,7 +8,7 @@ const path = require('node:path');
 const vscode = require('vscode');
 const { EXTENSION_ID, defineSuite, waitFor, workspaceRoot, openWorkspaceFile, extensionApi, completionsAt, labelOf, waitForDiagnostics, check } = require('./lib');
 
-/** Keywords of field notes section 2 that any keyword completion offers after a column. */
+/** Keywords of docs/service-notes.md section 2 that any keyword completion offers after a column. */
 const KEYWORDS = ['top', 'bottom', 'sort by', 'count', 'sum', 'average'];
 
 module.exports = defineSuite([
