@@ -15,6 +15,7 @@
  * A failing connection never deletes the stored secret; only Sign Out and Remove Connection do.
  */
 import * as vscode from 'vscode';
+import type { ConnectionSettings } from '../../common/src/connectionConfig';
 import { getLog, logRequest } from './log';
 import { errorMessage, errorStatus, type ServiceApi } from './service';
 import type { AnalyticsServiceClient } from '../../common/src/api';
@@ -36,18 +37,12 @@ import {
   type LastConnection,
 } from './credentials';
 
-/** One entry of `tsq.connections`. */
-export interface ConnectionConfig {
-  name: string;
-  /** Base URL of the service (public API). */
-  url: string;
-  /** Base URL of the data-load API when it differs. */
-  loadUrl?: string;
-  username: string;
-  /** Path of a PEM file of extra certificate authorities. */
-  caFile?: string;
-  rejectUnauthorized?: boolean;
-}
+/**
+ * One entry of `tsq.connections`: the fields the command line's connection files share
+ * (common/src/connectionConfig.ts), less `passwordCommand`, which settings a workspace can write must
+ * never hold (it would run a program of the workspace's choosing).
+ */
+export type ConnectionConfig = Omit<ConnectionSettings, 'passwordCommand'>;
 
 /** What `tsq.addConnection` / `tsq.connectToEmulator` accept for automation (skips the prompts). */
 export interface ConnectionArgs {

@@ -13,6 +13,7 @@
  * - A connection that workspace or folder settings define or change (`connectionProvenance`) is used
  *   only after the person confirms each of its origins once; the caller keeps the confirmed origins.
  */
+import type { ConnectionSettings } from '../../common/src/connectionConfig';
 
 /** Secret storage as connections.ts uses it (VS Code's `SecretStorage`). */
 export interface SecretStore {
@@ -22,14 +23,7 @@ export interface SecretStore {
 }
 
 /** What a connection needs for its credential: the members of a `tsq.connections` entry. */
-export interface CredentialTarget {
-  name: string;
-  url: string;
-  loadUrl?: string;
-  username: string;
-  caFile?: string;
-  rejectUnauthorized?: boolean;
-}
+export type CredentialTarget = Omit<ConnectionSettings, 'passwordCommand'>;
 
 /** Where a connection's user connected last (kept per connection name in the extension's global state). */
 export interface LastConnection {

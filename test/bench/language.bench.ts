@@ -25,18 +25,8 @@ import { performance } from 'node:perf_hooks';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../../server/src/language/languageService';
 import { columnValuesFromRows, loadDataset, makeCatalogProvider, wideCatalog } from '../fixtures/catalogs';
+import { prng } from '../fixtures/prng';
 
-/** Deterministic PRNG (mulberry32), so every run measures the same positions. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function percentiles(samples: number[]): { p50: number; p95: number; p99: number; samples: number } {
   const s = [...samples].sort((a, b) => a - b);

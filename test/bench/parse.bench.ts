@@ -26,18 +26,8 @@ import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
 import { tokenize } from '../../common/src/language/lexer';
 import { parseDocument } from '../../common/src/language/parser';
 import { carsCatalog, flightsCatalog, moviesCatalog, type FixtureSource } from '../fixtures/catalogs';
+import { prng } from '../fixtures/prng';
 
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NUMERIC = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
 const DATES = new Set(['DATE', 'DATE_TIME']);

@@ -21,6 +21,7 @@ import { stableGuid } from '../../emulator/src/guid';
 import { CRASH_POINTS, type CrashPoint } from '../../emulator/src/load/crash';
 import { EmulatorProcess } from './emulatorProcess';
 import { FaultProxy } from './proxy';
+import { prng } from '../fixtures/prng';
 
 /** The kinds of faults, in the order a run cycles through them. */
 export const FAULT_KINDS = ['kill-random', 'kill-step', 'tcp-cut', 'session-401', 'cancel', 'concurrent'] as const;
@@ -61,17 +62,6 @@ export interface FaultOptions {
 const USER = { username: 'faulter', password: 'faulter-secret' };
 const TABLE = { database: 'faults', schema: 'engine_default_schema', table: 'rows' };
 
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The emulator process, started again (without any armed crash) whenever it dies. */
 class Supervisor {
