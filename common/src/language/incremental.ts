@@ -128,8 +128,28 @@ function moveDirective(d: DataSourceDirective, delta: number): DataSourceDirecti
     : { kind: 'datasource', start: d.start + delta, end: d.end + delta };
 }
 
+/** Moved copy → the query node it was first copied from (see `movedFrom`). */
+const origins = new WeakMap<Query, Query>();
+
+/**
+ * The query node that `query` is a moved copy of (through any number of `reparseDocument`s), or
+ * undefined when it was parsed anew. A moved copy equals its origin but for every offset, which differs
+ * by `query.start - origin.start`, and its directive node (same value): results that depend only on a
+ * query's clauses relative to its start and on its data source can be kept by origin
+ * (server/src/language/validation.ts does).
+ */
+export function movedFrom(query: Query): Query | undefined {
+  return origins.get(query);
+}
+
 /** A copy of a query with every offset moved by `delta`; its directive replaced through `moved`. */
 function moveQuery(q: Query, delta: number, moved: Map<DataSourceDirective, DataSourceDirective>): Query {
+  const copy = moveQueryNode(q, delta, moved);
+  origins.set(copy, origins.get(q) ?? q);
+  return copy;
+}
+
+function moveQueryNode(q: Query, delta: number, moved: Map<DataSourceDirective, DataSourceDirective>): Query {
   const clauses = new Array<Clause>(q.clauses.length);
   for (let k = 0; k < clauses.length; k++) clauses[k] = moveClause(q.clauses[k]!, delta);
   const start = q.start + delta;

@@ -11,6 +11,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { isKnownDataType, type Column, type DataSource } from '../../../common/src/model';
 import type { Clause, ColumnRef, Query, Span } from '../../../common/src/language/ast';
+import { movedFrom } from '../../../common/src/language/incremental';
 import * as codes from '../../../common/src/language/diagnosticCodes';
 import { TEXT_OPERATORS } from '../../../common/src/language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
@@ -82,16 +83,20 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
   }
 
   // Columns, per data source in force.
-  const columnsBySource = new Map<string, Promise<CheckedColumns | undefined>>();
+  // Asked once per data source; no `await` for the others (a tick each, for 2,000 queries).
+  const columnsBySource = new Map<string, CheckedColumns | undefined>();
   for (const q of doc.queries) {
     const ds = q.dataSource ?? defaultDs;
     if (!ds) continue;
-    let pending = columnsBySource.get(ds);
-    if (!pending) columnsBySource.set(ds, (pending = checkedColumns(catalog, ds, token)));
-    const cols = await pending;
-    if (token?.isCancellationRequested) return [];
+    let cols = columnsBySource.get(ds);
+    if (cols === undefined && !columnsBySource.has(ds)) {
+      columnsBySource.set(ds, (cols = await checkedColumns(catalog, ds, token)));
+      if (token?.isCancellationRequested) return [];
+    }
     if (!cols) continue;
-    checkQuery(q, ds, cols, add);
+    for (const f of checkQueryKept(q, ds, cols)) {
+      add({ start: q.start + f.start, end: q.start + f.end }, f.code, f.message, f.severity, f.data === undefined ? undefined : { ...f.data });
+    }
   }
   return sortByPosition(out);
 }
@@ -118,11 +123,24 @@ interface CheckedColumns {
   suggestionCache: Map<string, string[]>;
 }
 
+/**
+ * The indexed columns of each answer, by the identity of its `columns` array: a catalog answers the same
+ * array until its cache is dropped (server/src/clientCatalog.ts: `tsq/catalogChanged`, a new answer
+ * after a refresh), so a new array means new columns. Answers are never changed in place.
+ */
+const indexedColumns = new WeakMap<readonly Column[], CheckedColumns>();
+
 /** The columns of a data source indexed for the checks; undefined when unknown, missing or empty. */
 async function checkedColumns(catalog: CatalogProvider, ds: string, token?: CancellationLike): Promise<CheckedColumns | undefined> {
   const answer = await catalog.getColumns(ds, token);
   const columns = answer?.columns;
   if (!columns || columns.length === 0) return undefined; // an empty answer says nothing reliable
+  let checked = indexedColumns.get(columns);
+  if (!checked) indexedColumns.set(columns, (checked = indexColumns(columns)));
+  return checked;
+}
+
+function indexColumns(columns: readonly Column[]): CheckedColumns {
   const byLower = new Map<string, Column[]>();
   const addKey = (k: string, c: Column) => {
     const l = k.toLowerCase();
@@ -149,6 +167,52 @@ function refsOf(c: Clause): ColumnRef[] {
     case 'growth': return [c.measure, c.by];
     default: return [];
   }
+}
+
+/** A semantic diagnostic of one query, its offsets relative to the query's start. */
+interface Found {
+  start: number;
+  end: number;
+  code: string;
+  message: string;
+  severity: DiagnosticSeverity;
+  data?: object;
+}
+
+/** The semantic diagnostics of a query, and what they were found from (besides the query itself). */
+interface QueryCheck {
+  /** The data source in force (it is named in messages and `data`). */
+  ds: string;
+  /** The indexed columns of the catalog's answer for `ds`. */
+  cols: CheckedColumns;
+  found: Found[];
+}
+
+/**
+ * Kept checks by query node: the node a parse made, which later parses reuse as is (before an edit) or
+ * as moved copies (after it; `movedFrom` of incremental.ts). A check depends only on the query's clauses
+ * relative to its start, its data source in force and the columns answered for it, so a kept check is
+ * the check anew while `ds` and `cols` are the same; a new answer (a new `columns` array) is a miss.
+ */
+const keptChecks = new WeakMap<Query, QueryCheck>();
+
+/**
+ * The semantic diagnostics of a query (offsets relative to its start, disabled codes not yet dropped),
+ * kept per query node so that after an edit only the queries it touched are checked again. Equal to
+ * `checkQuery` on the query.
+ */
+function checkQueryKept(q: Query, ds: string, cols: CheckedColumns): Found[] {
+  const origin = movedFrom(q) ?? q;
+  const kept = keptChecks.get(origin);
+  if (kept && kept.ds === ds && kept.cols === cols) return kept.found;
+  const found: Found[] = [];
+  checkQuery(q, ds, cols, (s, code, message, severity, data) => {
+    const f: Found = { start: s.start - q.start, end: s.end - q.start, code, message, severity };
+    if (data !== undefined) f.data = data as object;
+    found.push(f);
+  });
+  keptChecks.set(origin, { ds, cols, found });
+  return found;
 }
 
 function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void {
