@@ -191,7 +191,7 @@ interface QueryCheck {
   ds: string;
   /** The indexed columns of the catalog's answer for `ds`. */
   cols: CheckedColumns;
-  found: Found[];
+  found: readonly Found[];
 }
 
 /**
@@ -202,21 +202,25 @@ interface QueryCheck {
  */
 const keptChecks = new WeakMap<Query, QueryCheck>();
 
+/** The findings of most queries: none (shared, never changed). */
+const NONE: readonly Found[] = [];
+
 /**
  * The semantic diagnostics of a query (offsets relative to its start, disabled codes not yet dropped),
  * kept per query node so that after an edit only the queries it touched are checked again. Equal to
  * `checkQuery` on the query.
  */
-function checkQueryKept(q: Query, ds: string, cols: CheckedColumns): Found[] {
+function checkQueryKept(q: Query, ds: string, cols: CheckedColumns): readonly Found[] {
   const origin = movedFrom(q) ?? q;
   const kept = keptChecks.get(origin);
   if (kept && kept.ds === ds && kept.cols === cols) return kept.found;
-  const found: Found[] = [];
+  let list: Found[] | undefined;
   checkQuery(q, ds, cols, (s, code, message, severity, data) => {
     const f: Found = { start: s.start - q.start, end: s.end - q.start, code, message, severity };
     if (data !== undefined) f.data = data as object;
-    found.push(f);
+    (list ??= []).push(f);
   });
+  const found = list ?? NONE;
   keptChecks.set(origin, { ds, cols, found });
   return found;
 }
