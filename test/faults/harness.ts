@@ -480,6 +480,13 @@ class FaultRun {
     await this.sup.close();
     const cycles = join(this.dataDir, 'cycles');
     for (const c of readdirSync(cycles)) {
+      // a StartLoad killed between its folder and its metadata leaves a folder the next start deletes
+      if (!existsSync(join(cycles, c, 'cycle.json'))) {
+        const files = readdirSync(join(cycles, c));
+        this.report.leftoverFiles += files.length;
+        if (files.length) this.problem(`cycle folder ${c} has no metadata but holds ${files.join(', ')}`);
+        continue;
+      }
       const meta = JSON.parse(readFileSync(join(cycles, c, 'cycle.json'), 'utf8')) as { stage: string };
       const files = readdirSync(join(cycles, c)).filter((f) => f.endsWith('.part') || (meta.stage === 'DONE' && (f.startsWith('chunk-') || f.startsWith('staged-'))));
       this.report.leftoverFiles += files.length;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CycleStore, isCycleId, statusJson } from '../../emulator/src/load/cycles';
@@ -75,6 +75,23 @@ test('status JSON: counts and times as strings, end_time and parsing_errors only
     const s = statusJson(meta);
     assert.equal(s.end_time, '2000000');
     assert.deepEqual(s.parsing_errors, [{ chunk: 1, row: 3, reason: 'r' }]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a StartLoad killed between its folder and its metadata leaves a folder the next start deletes; cycles with metadata stay', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsq-cycles-'));
+  try {
+    const store = new CycleStore(dir);
+    const kept = store.create(DEF, {}, 'user-1', 1_700_000_000_000_000);
+    const orphan = join(dir, 'cycles', '0d3c9a51-2f4e-4b8a-9c1d-5e6f7a8b9c0d');
+    mkdirSync(orphan);
+    writeFileSync(join(orphan, 'cycle.json.tmp'), '{"cycleId":');
+    const after = new CycleStore(dir);
+    assert.equal(after.deleteOrphans(), 1);
+    assert.equal(existsSync(orphan), false);
+    assert.deepEqual(after.all().map((m) => m.cycleId), [kept.cycleId]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

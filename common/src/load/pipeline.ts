@@ -356,35 +356,68 @@ class LoadRun {
     this.report(); // at most every progressIntervalMs, like the reads: each report repaints a notification
   }
 
-  /** CommitLoad; when its answer is not OK, the status says whether it took effect. */
+  /**
+   * CommitLoad; when its answer is not OK, the status says whether it took effect. A commit refused with 401
+   * before it was taken is sent once more after a new login. Every failed attempt is followed by a status
+   * read: a cut connection or a lost answer may hide a commit the service took, so the cycle is aborted
+   * (and the table called unchanged) only while the status still shows it open.
+   */
   async commit(): Promise<void> {
     const { cycleId, table } = this;
     this.progress.phase = 'committing';
     this.report(true);
-    const commitOnce = async (): Promise<void> => {
-      const text = await this.client.commitLoad(cycleId, { signal: AbortSignal.timeout(this.opts.commitTimeoutMs ?? 120_000) });
-      this.log(`CommitLoad of cycle ${cycleId}: ${text}`);
-    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const text = await this.client.commitLoad(cycleId, { signal: AbortSignal.timeout(this.opts.commitTimeoutMs ?? 120_000) });
+        this.log(`CommitLoad of cycle ${cycleId}: ${text}`);
+        return;
+      } catch (e) {
+        this.log(`CommitLoad of cycle ${cycleId} did not answer OK: ${messageOf(e)}; reading the status to learn what happened`);
+        if (e instanceof PermissionError) throw await this.abortWith(describe(e, table, cycleId, 'CommitLoad', true));
+        if (await this.commitTaken(e)) return; // the commit was taken: the status tells the rest
+        if (e instanceof AuthenticationError && attempt === 1) {
+          this.log(`cycle ${cycleId} is still open: the commit was refused with 401 before it was taken; committing again after a new login`);
+          continue;
+        }
+        const error = await this.abortAfterCommit(describe(e, table, cycleId, 'CommitLoad', true));
+        if (error) throw error;
+        return; // the abort came too late: the commit was taken after all, and the status tells the rest
+      }
+    }
+  }
+
+  /**
+   * Whether the service took the cycle's commit (its stage is past INGESTING), from a patient status read.
+   * @throws LoadError ('unknown') when the status cannot be read: whether the table changed is not known.
+   */
+  private async commitTaken(failure: unknown): Promise<boolean> {
+    const { cycleId } = this;
+    let stage: string | undefined;
     try {
-      await commitOnce();
-      return;
+      stage = (await readStatusPatiently(this.client, cycleId, this.statusOptions())).internalStage;
+    } catch (s) {
+      throw this.unknown(`CommitLoad of cycle ${cycleId} failed (${messageOf(failure)}) and its status cannot be read (${messageOf(s)})`, failure);
+    }
+    return stage !== 'INGESTING' && stage !== undefined;
+  }
+
+  /**
+   * Aborts a cycle whose commit failed while the status showed it open. A CommitLoad whose connection was
+   * cut may still be under way on the service, so when the abort is refused the status decides: still open
+   * means nothing was committed (the error, table unchanged); past INGESTING means the commit was taken after
+   * all, and undefined is returned so that the outcome is read as for any commit.
+   * @throws LoadError ('unknown') when the status cannot be read after a failed abort.
+   */
+  private async abortAfterCommit(error: LoadError): Promise<LoadError | undefined> {
+    const { cycleId } = this;
+    try {
+      const text = await this.client.abortLoad(cycleId, { signal: AbortSignal.timeout(15_000) });
+      this.log(`AbortLoad of cycle ${cycleId}: ${text || 'done'}`);
+      return error;
     } catch (e) {
-      this.log(`CommitLoad of cycle ${cycleId} did not answer OK: ${messageOf(e)}; reading the status to learn what happened`);
-      if (e instanceof PermissionError) throw await this.abortWith(describe(e, table, cycleId, 'CommitLoad', true));
-      let stage: string | undefined;
-      try {
-        stage = (await readStatusPatiently(this.client, cycleId, this.statusOptions())).internalStage;
-      } catch (s) {
-        throw this.unknown(`CommitLoad of cycle ${cycleId} failed (${messageOf(e)}) and its status cannot be read (${messageOf(s)})`, e);
-      }
-      if (stage !== 'INGESTING' && stage !== undefined) return; // the commit was taken: the status tells the rest
-      if (!(e instanceof AuthenticationError)) throw await this.abortWith(describe(e, table, cycleId, 'CommitLoad', true));
-      this.log(`cycle ${cycleId} is still open: the commit was refused with 401 before it was taken; committing again after a new login`);
-      try {
-        await commitOnce();
-      } catch (again) {
-        throw await this.abortWith(describe(again, table, cycleId, 'CommitLoad', true));
-      }
+      this.log(`AbortLoad of cycle ${cycleId} failed: ${messageOf(e)}; reading the status, since the commit may have been taken after all`);
+      if (await this.commitTaken(error)) return undefined;
+      return new LoadError(error.kind, `${error.message} (AbortLoad failed too: ${messageOf(e)}; the cycle is still open and was never committed, so the table is unchanged.)`, true, cycleId, error.status, { cause: error.cause });
     }
   }
 

@@ -7,7 +7,7 @@
  * decided here but by the engine (emulator/src/load/outcome.ts, `settleInterrupted`).
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { LoadDefinition } from './definition';
 
@@ -125,6 +125,21 @@ export class CycleStore {
     }
     this.cycles.set(key, meta);
     return meta;
+  }
+
+  /**
+   * Deletes the folders of cycles that have no `cycle.json`: a StartLoad cut off (the process killed) between
+   * creating its folder and writing its metadata, whose caller never got a cycle id. Called at start-up only,
+   * before any StartLoad of this process. Returns how many were deleted.
+   */
+  deleteOrphans(): number {
+    let n = 0;
+    for (const name of readdirSync(this.root)) {
+      if (!isCycleId(name) || existsSync(join(this.dir(name), 'cycle.json'))) continue;
+      rmSync(this.dir(name), { recursive: true, force: true });
+      n++;
+    }
+    return n;
   }
 
   /** Every cycle of the data directory (read from disk once, then from memory). */

@@ -73,14 +73,15 @@ export class LoadService {
   }
 
   /**
-   * After a restart: creates the outcome table, settles every cycle cut off while COMMITTING from the
-   * engine's record, deletes the data of ended cycles and the half-received chunks of open ones, and
-   * expires idle ones. Throws DuckDB's error when the outcome table cannot be created.
+   * After a restart: creates the outcome table, deletes the folders of StartLoads cut off before their
+   * metadata was written, settles every cycle cut off while COMMITTING from the engine's record, deletes the
+   * data of ended cycles and the half-received chunks of open ones, and expires idle ones. Throws DuckDB's error when the outcome table cannot be created.
    */
   private async recover(): Promise<void> {
     const conn = await this.ctx.connect();
     try {
       await ensureOutcomeTable(conn);
+      this.store.deleteOrphans();
       for (const meta of this.store.all()) {
         if (meta.stage === 'COMMITTING') this.store.settleInterrupted(meta, await readOutcome(conn, meta.cycleId), this.nowMicros());
         if (meta.stage === 'DONE') this.discardData(meta);
