@@ -66,8 +66,10 @@ function summarize(results) {
   }
   const q = e?.searchdata?.queries;
   if (Array.isArray(q) && q.length) {
-    const worst = q.reduce((a, b) => (b.ratio > a.ratio ? b : a));
-    add('searchdata, slowest vs DuckDB', 'ms', worst.clientMs, 'same SQL in DuckDB', worst.duckdbMs, worst.ratio, '≤ 1.5× + 5 ms', e.searchdata.allWithinTarget);
+    // the query furthest over (or least under) its target, so that the row's figures show the verdict's reason
+    const over = (x) => x.clientMs - (1.5 * x.duckdbMs + 5);
+    const worst = q.reduce((a, b) => (over(b) > over(a) ? b : a));
+    add('searchdata, furthest from target', 'ms', worst.clientMs, 'same SQL in DuckDB', worst.duckdbMs, worst.ratio, '≤ 1.5× + 5 ms', e.searchdata.allWithinTarget);
   }
   const ld = results.load;
   if (ld?.extensionHost) add('extension-host upload', 'MB/s', ld.extensionHost.uploadMBps, 'curl', ld.curl?.uploadMBps, ld.extensionHost.uploadRateVsCurl, '≥ 0.9× curl', ld.extensionHost.uploadRateVsCurl >= 0.9);
