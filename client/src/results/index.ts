@@ -286,7 +286,7 @@ class ResultsController {
         const r = await client.searchData({ queryString: q.text, dataSourceGuid: ds.id, batchSize, pageNumber: page }, { signal });
         if (signal.aborted) throw new Error('cancelled');
         const pageStart = (page - 1) * batchSize;
-        let rows = (r.data as CellValue[][]).slice(Math.max(0, tab.loaded - pageStart));
+        let rows = r.data.slice(Math.max(0, tab.loaded - pageStart));
         const room = maxRows - tab.loaded;
         if (rows.length > room) rows = rows.slice(0, room);
         tab.pages.push(rows);
