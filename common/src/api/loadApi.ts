@@ -394,19 +394,32 @@ export class LoadApi {
   }
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined, info: { operation: string; method: string; path: string }): Promise<void> {
+/**
+ * Waits `ms` milliseconds, or until `signal` aborts.
+ * @throws the signal's reason when it aborts (at once when it already has)
+ */
+export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError(info, signal));
+    if (signal?.aborted) return reject(signal.reason as Error);
     const t = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(t);
-      reject(abortError(info, signal!));
+      reject(signal!.reason as Error);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** `delay` whose abort is a ConnectionError naming the call it interrupted. */
+async function sleep(ms: number, signal: AbortSignal | undefined, info: { operation: string; method: string; path: string }): Promise<void> {
+  try {
+    await delay(ms, signal);
+  } catch {
+    throw abortError(info, signal!);
+  }
 }
 
 function abortError(info: { operation: string; method: string; path: string }, signal: AbortSignal): Error {

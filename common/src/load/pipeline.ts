@@ -242,18 +242,25 @@ class LoadRun {
     this.progress.cycleId = this.cycleId;
   }
 
-  /** Aborts the cycle (errors logged, never thrown) and returns the error to throw. */
-  private async abortWith(error: LoadError): Promise<LoadError> {
+  /** Sends AbortLoad for the cycle; returns undefined when it was aborted, else the failure (logged, never thrown). */
+  private async tryAbort(): Promise<unknown> {
     const { cycleId } = this;
     try {
       const text = await this.client.abortLoad(cycleId, { signal: AbortSignal.timeout(15_000) });
       this.log(`AbortLoad of cycle ${cycleId}: ${text || 'done'}`);
-      return error;
+      return undefined;
     } catch (e) {
       this.log(`AbortLoad of cycle ${cycleId} failed: ${messageOf(e)}`);
-      // nothing was committed, so the table is still unchanged; the cycle expires on the service
-      return new LoadError(error.kind, `${error.message} (AbortLoad failed too: ${messageOf(e)}; nothing was committed, so the table is unchanged.)`, error.tableUnchanged, cycleId, error.status, { cause: error.cause });
+      return e ?? new Error('AbortLoad failed');
     }
+  }
+
+  /** Aborts the cycle (errors logged, never thrown) and returns the error to throw. */
+  private async abortWith(error: LoadError): Promise<LoadError> {
+    const failure = await this.tryAbort();
+    if (failure === undefined) return error;
+    // nothing was committed, so the table is still unchanged; the cycle expires on the service
+    return new LoadError(error.kind, `${error.message} (AbortLoad failed too: ${messageOf(failure)}; nothing was committed, so the table is unchanged.)`, error.tableUnchanged, this.cycleId, error.status, { cause: error.cause });
   }
 
   /** The source's bytes for the planner, checked as UTF-8 on the way when the file is UTF-8. */
@@ -409,16 +416,11 @@ class LoadRun {
    * @throws LoadError ('unknown') when the status cannot be read after a failed abort.
    */
   private async abortAfterCommit(error: LoadError): Promise<LoadError | undefined> {
-    const { cycleId } = this;
-    try {
-      const text = await this.client.abortLoad(cycleId, { signal: AbortSignal.timeout(15_000) });
-      this.log(`AbortLoad of cycle ${cycleId}: ${text || 'done'}`);
-      return error;
-    } catch (e) {
-      this.log(`AbortLoad of cycle ${cycleId} failed: ${messageOf(e)}; reading the status, since the commit may have been taken after all`);
-      if (await this.commitTaken(error)) return undefined;
-      return new LoadError(error.kind, `${error.message} (AbortLoad failed too: ${messageOf(e)}; the cycle is still open and was never committed, so the table is unchanged.)`, true, cycleId, error.status, { cause: error.cause });
-    }
+    const failure = await this.tryAbort();
+    if (failure === undefined) return error;
+    this.log(`cycle ${this.cycleId}: reading the status, since the commit may have been taken after all`);
+    if (await this.commitTaken(error)) return undefined;
+    return new LoadError(error.kind, `${error.message} (AbortLoad failed too: ${messageOf(failure)}; the cycle is still open and was never committed, so the table is unchanged.)`, true, this.cycleId, error.status, { cause: error.cause });
   }
 
   private statusOptions() {

@@ -9,7 +9,7 @@
  * No `vscode` here.
  */
 import { ConnectionError, ServiceError } from '../api/errors';
-import type { LoadStatus } from '../api/loadApi';
+import { delay, type LoadStatus } from '../api/loadApi';
 import type { AnalyticsServiceClient } from '../api/index';
 
 /** How long the service may be unreachable after a commit before the load is reported unknown: 2 minutes. */
@@ -127,19 +127,4 @@ export async function checkCycle(client: AnalyticsServiceClient, cycleId: string
     return { cycleId, state: 'done', status: s, message: `Cycle ${cycleId} committed: ${s.rowsWritten} rows written, ${s.ignoredRowCount} ignored. Do not load the file again, or its rows are there twice.` };
   }
   return { cycleId, state: 'open', status: s, message: `Cycle ${cycleId} is still ${s.internalStage ?? 'in progress'}: check again later.` };
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason as Error);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
