@@ -25,14 +25,23 @@ export class Utf8Decoder {
   /** Offset in the whole input of `carry[0]`. */
   private offset = 0;
 
-  /** Only the bytes that are not UTF-8 in `bytes` (no text is built); `final` as for `decode`. */
-  check(bytes: Uint8Array, final: boolean): InvalidUtf8[] {
+  /**
+   * The complete sequences of the carried bytes and `bytes` (`body`, starting at input offset `base`); an
+   * incomplete sequence at the end is carried to the next call unless `final`.
+   */
+  private take(bytes: Uint8Array, final: boolean): { body: Buffer; base: number } {
     const all = this.carry.length ? Buffer.concat([this.carry, bytes]) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const keep = final ? 0 : incompleteTail(all);
     const body = all.subarray(0, all.length - keep);
     const base = this.offset;
     this.carry = keep ? Buffer.from(all.subarray(all.length - keep)) : Buffer.alloc(0);
     this.offset += body.length;
+    return { body, base };
+  }
+
+  /** Only the bytes that are not UTF-8 in `bytes` (no text is built); `final` as for `decode`. */
+  check(bytes: Uint8Array, final: boolean): InvalidUtf8[] {
+    const { body, base } = this.take(bytes, final);
     if (isUtf8(body)) return [];
     const invalid: InvalidUtf8[] = [];
     for (let i = 0; i < body.length; ) {
@@ -45,12 +54,7 @@ export class Utf8Decoder {
 
   /** Decodes `bytes` (with `final`, the end of the input: an incomplete sequence is invalid). */
   decode(bytes: Uint8Array, final: boolean): { text: string; invalid: InvalidUtf8[] } {
-    const all = this.carry.length ? Buffer.concat([this.carry, bytes]) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const keep = final ? 0 : incompleteTail(all);
-    const body = all.subarray(0, all.length - keep);
-    const base = this.offset;
-    this.carry = keep ? Buffer.from(all.subarray(all.length - keep)) : Buffer.alloc(0);
-    this.offset += body.length;
+    const { body, base } = this.take(bytes, final);
     if (isUtf8(body)) return { text: body.toString('utf8'), invalid: [] };
     const invalid: InvalidUtf8[] = [];
     let text = '';
