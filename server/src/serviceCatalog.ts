@@ -8,7 +8,8 @@
  *   (docs/service-notes.md §3.2); column values from a searchdata query
  *   `[column] [column] begins with 'prefix'` (docs/service-interface.md §4.3). Answers are cached until
  *   `clear()`; failures are never cached, are logged, and read as "unknown" (undefined), so no false
- *   diagnostic is ever reported.
+ *   diagnostic is ever reported. After a failure the service is not called again for a while
+ *   (`CATALOG_HOLD_OFF_MS`), so that a wrong password is not tried at every keystroke.
  * - `TakeoverCatalog`: asks the client first (`ClientCatalog`); when the client gives no usable answer —
  *   a timeout, `MethodNotFound` or any other error reply, a malformed answer — the service catalog takes
  *   over until `tsq/catalogChanged` (which only a client that implements the protocol sends). Neovim
@@ -17,7 +18,7 @@
  *
  * Imports no LSP library: `tsq check` uses it without a connection.
  */
-import type { AnalyticsServiceClient } from '../../common/src/api';
+import { AuthenticationError, type AnalyticsServiceClient } from '../../common/src/api';
 import { MAX_COLUMN_VALUES } from '../../common/src/protocol';
 import type { DataSource, DataSourceColumns } from '../../common/src/model';
 import type { CancellationLike, CatalogProvider } from './language/types';
@@ -40,6 +41,32 @@ export interface ServiceCatalogOptions {
   log?: (message: string) => void;
   /** Milliseconds one service call may take before it is given up (default 30 000). */
   timeoutMs?: number;
+  /** The clock, in ms (default `Date.now`); tests move it to end a hold-off. */
+  now?: () => number;
+}
+
+/**
+ * How long (ms) the catalog stops calling the service after a failure: the first hold-off, doubled
+ * after each further failure up to the longest. Without it every completion and every validation of
+ * an editor without TSQ's catalog (Neovim, `tsq check --watch`) called the service again: a wrong
+ * password meant a failed login per keystroke, which a service with an account-lockout policy ends by
+ * locking the account. A refused login (401) is held off longer than an unreachable service, since
+ * a wrong password stays wrong until the user changes it. `clear()` (`tsq/catalogChanged`, a new
+ * connection or password) ends a hold-off at once.
+ */
+export const CATALOG_HOLD_OFF_MS = {
+  authentication: { first: 60_000, longest: 15 * 60_000 },
+  other: { first: 2_000, longest: 60_000 },
+} as const;
+
+/** Why the catalog is not calling the service for now, and until when (ms of `now()`). */
+interface HoldOff {
+  until: number;
+  kind: keyof typeof CATALOG_HOLD_OFF_MS;
+  /** The hold-off's length, doubled by the next failure of the same kind. */
+  length: number;
+  /** The failure that started it, answered to the calls held off. */
+  error: unknown;
 }
 
 /** The message of any thrown value. */
@@ -56,6 +83,8 @@ export class ServiceCatalog implements ClearableCatalog {
   private readonly columns = new Map<string, Promise<DataSourceColumns | null | undefined>>();
   /** The last failure of a service call (cleared by `clear()`), e.g. an authentication error. */
   lastError: unknown;
+  /** Set after a failure: calls before `until` answer "unknown" without calling the service. */
+  private holdOff: HoldOff | undefined;
 
   /** @param client a client, or a function that makes one when first needed (it may throw: the catalog is then unknown). */
   constructor(
@@ -66,26 +95,48 @@ export class ServiceCatalog implements ClearableCatalog {
   private made: Promise<AnalyticsServiceClient> | undefined;
   private getClient(): Promise<AnalyticsServiceClient> {
     if (typeof this.client !== 'function') return Promise.resolve(this.client);
-    this.made ??= Promise.resolve().then(this.client as () => AnalyticsServiceClient | Promise<AnalyticsServiceClient>);
+    if (!this.made) {
+      const made = Promise.resolve().then(this.client as () => AnalyticsServiceClient | Promise<AnalyticsServiceClient>);
+      // a client that could not be made is made again by the next call after the hold-off
+      made.catch(() => {
+        if (this.made === made) this.made = undefined;
+      });
+      this.made = made;
+    }
     return this.made;
   }
 
-  /** Drops every cached answer (and a client that could not be made, so that it is tried again). */
+  /** Drops every cached answer and ends a hold-off: the next call asks the service at once. */
   clear(): void {
     this.dataSources = undefined;
     this.columns.clear();
     this.lastError = undefined;
-    this.made?.catch(() => (this.made = undefined));
+    this.holdOff = undefined;
   }
 
-  /** Runs a service call; undefined (logged, kept in `lastError`) when it fails. */
+  /**
+   * Runs a service call; undefined (logged, kept in `lastError`) when it fails. After a failure the
+   * service is not called again until the hold-off (`CATALOG_HOLD_OFF_MS`) ends: the calls in between
+   * answer undefined at once (one log line when the hold-off starts, none per call).
+   */
   private async attempt<T>(what: string, call: (client: AnalyticsServiceClient, signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+    const now = this.options.now ?? Date.now;
+    if (this.holdOff && now() < this.holdOff.until) {
+      this.lastError = this.holdOff.error;
+      return undefined;
+    }
     try {
       const client = await this.getClient();
-      return await call(client, AbortSignal.timeout(this.options.timeoutMs ?? 30_000));
+      const answer = await call(client, AbortSignal.timeout(this.options.timeoutMs ?? 30_000));
+      this.holdOff = undefined;
+      return answer;
     } catch (e) {
       this.lastError = e;
-      this.options.log?.(`${what} from the service failed: ${messageOf(e)}`);
+      const kind = e instanceof AuthenticationError ? 'authentication' : 'other';
+      const limits = CATALOG_HOLD_OFF_MS[kind];
+      const length = this.holdOff?.kind === kind ? Math.min(this.holdOff.length * 2, limits.longest) : limits.first;
+      this.holdOff = { until: now() + length, kind, length, error: e };
+      this.options.log?.(`${what} from the service failed: ${messageOf(e)}. The service is not asked again for ${Math.round(length / 1000)} s${kind === 'authentication' ? ' (a wrong password is not retried at every keystroke; change the password or reconnect to try at once)' : ''}.`);
       return undefined;
     }
   }
