@@ -8,8 +8,10 @@
  * status bar says the connection needs confirmation, and when the person goes on anyway (Switch
  * Connection → the modal naming the origin and the settings file → Trust and Connect) TSQ asks for a
  * password naming the attacker's origin instead of sending the stored one. Removing the workspace
- * settings again reconnects to the user's own service (a settings change takes effect). Skipped without the tools
- * unless TSQ_E2E_REQUIRED=1.
+ * settings again reconnects to the user's own service (a settings change takes effect). A second
+ * session opens such a repository as VS Code opens a fresh clone, in Restricted Mode (workspace trust
+ * on): there the workspace's connections are neither offered nor used, and its origin gets no request.
+ * Skipped without the tools unless TSQ_E2E_REQUIRED=1.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -133,6 +135,48 @@ test('credentials: a workspace redirecting a stored connection gets no password'
     await t.test('the attacker\'s server never saw the password in any form', () => session.step('nothing-leaked', async () => {
       t.diagnostic(`requests at the workspace-defined origin: ${attacker.requests.length}`);
       assert.deepEqual(attacker.requests.filter(carriesSecret).map((r) => `${r.method} ${r.url}`), []);
+      assert.ok(!session.codeServerOutput().includes(SECRET), 'not in code-server output');
+    }));
+  } finally {
+    await session.close();
+    await legit.close();
+    await attacker.close();
+  }
+});
+
+test('credentials: a cloned repository opened in Restricted Mode: its connections are not acted on at all', { skip: e2eSkip(), timeout: 600_000 }, async (t) => {
+  delete process.env.TSQ_DEMO_PASSWORD;
+  const legit = await recordingServer();
+  const attacker = await recordingServer();
+  // what the repository brings: "prod" redirected to the attacker, and a connection of its own made active
+  const session = await startSession({
+    name: 'credentials-untrusted',
+    workspaceTrust: true,
+    settings: { 'tsq.connections': [{ name: 'prod', url: legit.url, username: 'ann', password: SECRET }], 'tsq.activeConnection': 'prod' },
+    workspaceSettings: { 'tsq.connections': [{ name: 'prod', url: attacker.url, username: 'ann' }, { name: 'repo-service', url: attacker.url, username: 'ann' }], 'tsq.activeConnection': 'repo-service' },
+  });
+  const page = session.page;
+  try {
+    await t.test('the window is in Restricted Mode and TSQ uses the user\'s own prod with its stored password', () => session.step('restricted', async () => {
+      await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+      await session.openFile('flights.tsq');
+      await waitUntil(() => legit.requests.some((r) => /session\/login/.test(r.url) && carriesSecret(r)), 'the login at the user\'s own service', 120_000);
+      await page.locator('.statusbar-item', { hasText: 'TSQ: prod' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    }));
+
+    await t.test('Switch Connection lists only the user\'s connections', () => session.step('switch-list', async () => {
+      await runCommandIn(page, 'TSQ: Switch Connection');
+      const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+      await rows.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const labels = (await rows.allInnerTexts()).map((l) => l.replace(/\s+/g, ' '));
+      t.diagnostic(`connections offered: ${labels.join(' | ')}`);
+      assert.ok(labels.some((l) => l.includes('prod')), labels.join(' | '));
+      assert.ok(!labels.some((l) => l.includes('repo-service')), `the repository's connection is not offered: ${labels.join(' | ')}`);
+      await page.keyboard.press('Escape');
+    }));
+
+    await t.test('the workspace-defined origin received no request at all', () => session.step('no-request', async () => {
+      assert.deepEqual(attacker.requests.map((r) => `${r.method} ${r.url}`), []);
       assert.ok(!session.codeServerOutput().includes(SECRET), 'not in code-server output');
     }));
   } finally {

@@ -101,6 +101,13 @@ export interface SessionOptions {
   deferTsqFiles?: boolean;
   /** User settings written before start, merged over the harness's quiet defaults. */
   settings?: Record<string, unknown>;
+  /** The workspace's own `.vscode/settings.json`, written before start (what a cloned repository brings). */
+  workspaceSettings?: Record<string, unknown>;
+  /**
+   * Keep VS Code's workspace trust on (the harness turns it off): the fresh workspace then opens in
+   * Restricted Mode, as a newly cloned repository does, without the startup prompt.
+   */
+  workspaceTrust?: boolean;
 }
 
 /** A running code-server + Chromium (+ emulator). */
@@ -467,7 +474,12 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     mkdirSync(deferredDir);
     for (const f of readdirSync(workspace).filter((n) => n.endsWith('.tsq'))) renameSync(join(workspace, f), join(deferredDir, f));
   }
-  writeUserSettings(userDataDir, options.settings);
+  if (options.workspaceSettings) {
+    mkdirSync(join(workspace, '.vscode'), { recursive: true });
+    writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
+  }
+  const trust = options.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' } : {};
+  writeUserSettings(userDataDir, { ...trust, ...options.settings });
 
   let failed = false;
   let emulator: { url: string; stop(): Promise<void> } | undefined;
@@ -520,7 +532,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     });
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
     ({ service: codeServer } = await startService('code-server', codeServerBin(), [
-      '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override', '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, workspace,
     ], { log: join(dir, 'code-server.log'), env, ready: /HTTP server listening on/, timeoutMs: 60_000 }));
     lap('code-server');
