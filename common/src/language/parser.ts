@@ -140,8 +140,13 @@ class DocumentBuilder {
   private readonly comments: Comment[] = [];
   private readonly sink: DiagnosticSink;
   private readonly parser: ClauseParser;
-  /** Significant tokens of the current query (reused). */
+  /**
+   * Significant tokens of the current query: `current[0, count)`. The list is reused and never shortened
+   * (setting `length = 0` drops its backing store, and growing it again for every query was a third of
+   * what a parse allocated).
+   */
   private readonly current: Token[] = [];
+  private count = 0;
   /** Comments inside the current query. */
   private inner: Comment[] | undefined;
 
@@ -152,7 +157,7 @@ class DocumentBuilder {
 
   /** No query is pending (the next significant token starts one). */
   get idle(): boolean {
-    return this.current.length === 0;
+    return this.count === 0;
   }
 
   /** The directive in force. */
@@ -165,7 +170,7 @@ class DocumentBuilder {
       case 'comment': {
         const c: Comment = { kind: 'comment', start: t.start, end: t.end };
         this.comments.push(c);
-        if (this.current.length) (this.inner ??= []).push(c);
+        if (this.count) (this.inner ??= []).push(c);
         return;
       }
       case 'directive':
@@ -180,23 +185,22 @@ class DocumentBuilder {
         this.flush();
         return;
       default:
-        this.current.push(t);
+        this.current[this.count++] = t;
     }
   }
 
   /** Copies the tokens of the unfinished query, whose objects the lexer is about to reuse. */
   detach(): void {
     const cur = this.current;
-    for (let k = 0; k < cur.length; k++) {
+    for (let k = 0; k < this.count; k++) {
       const t = cur[k]!;
       cur[k] = { kind: t.kind, start: t.start, end: t.end, value: t.value, closed: t.closed, innerStart: t.innerStart, innerEnd: t.innerEnd };
     }
   }
 
   private flush(): void {
-    const cur = this.current;
-    if (cur.length) this.queries.push(buildQuery(this.text, cur, 0, cur.length, this.inner, this.parser, this.directive));
-    cur.length = 0;
+    if (this.count) this.queries.push(buildQuery(this.text, this.current, 0, this.count, this.inner, this.parser, this.directive));
+    this.count = 0;
     this.inner = undefined;
   }
 
@@ -294,12 +298,16 @@ function buildQuery(text: string, tokens: Token[], from: number, to: number, com
 
 const span = (a: Span, b: Span): Span => ({ start: a.start, end: b.end });
 
+const NO_TOKENS: Token[] = [];
+
 /** One pass over a query's tokens producing clauses; one instance is reused for every query of a document. */
 class ClauseParser {
   private t: Token[] = [];
   private i = 0;
   private stop = 0;
+  /** The clauses so far: `clauses[0, n)` (a scratch list, reused and never shortened, like `DocumentBuilder.current`). */
   private readonly clauses: Clause[] = [];
+  private n = 0;
   /** Scratch list of `values` (copied to an exact-size list at the end). */
   private readonly valueScratch: Value[] = [];
   private rankedBy: { column: ColumnRef; span: Span }[] | undefined;
@@ -311,7 +319,7 @@ class ClauseParser {
     this.t = t;
     this.i = from;
     this.stop = to;
-    this.clauses.length = 0;
+    this.n = 0;
     this.rankedBy = undefined;
     while (this.i < this.stop) {
       const before = this.i;
@@ -319,19 +327,19 @@ class ClauseParser {
       if (this.i === before) this.i++; // safety: always progress
     }
     // `ranked by` attaches to the query's top/bottom wherever it is written (docs/service-notes.md §2.1).
+    // The scratch list is reused; the query keeps an exact-size copy (a list grown by push keeps room
+    // for 16 more, which for thousands of queries is most of the tree's memory).
+    const out = this.clauses.slice(0, this.n);
+    this.t = NO_TOKENS;
     const ranked = this.rankedBy as { column: ColumnRef; span: Span }[] | undefined;
     if (ranked) {
       for (const r of ranked) {
-        const tb = this.clauses.find((c) => c.kind === 'topBottom' && !c.rankedBy) as Extract<Clause, { kind: 'topBottom' }> | undefined;
+        const tb = out.find((c) => c.kind === 'topBottom' && !c.rankedBy) as Extract<Clause, { kind: 'topBottom' }> | undefined;
         if (tb) tb.rankedBy = r.column;
-        else this.clauses.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
+        else out.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
       }
-      this.clauses.sort((a, b) => a.start - b.start);
+      out.sort((a, b) => a.start - b.start);
     }
-    // The scratch list is reused; the query keeps an exact-size copy (a list grown by push keeps room
-    // for 16 more, which for thousands of queries is most of the tree's memory).
-    const out = this.clauses.slice();
-    this.t = [];
     return out;
   }
 
@@ -413,7 +421,7 @@ class ClauseParser {
   }
 
   private push(c: Clause): void {
-    this.clauses.push(c);
+    this.clauses[this.n++] = c;
   }
 
   /**
@@ -492,7 +500,7 @@ class ClauseParser {
    */
   private values(op: Token): Value[] {
     const out = this.valueScratch;
-    out.length = 0;
+    let count = 0;
     let expectFrom: Token = op;
     for (;;) {
       const v = this.value();
@@ -502,7 +510,7 @@ class ClauseParser {
           : `${op.value} needs a value after it: a number, a 'quoted text' or a 'date'.`);
         break;
       }
-      out.push(v);
+      out[count++] = v;
       const c = this.peek();
       if (c && c.kind === 'comma') {
         this.i++;
@@ -511,7 +519,7 @@ class ClauseParser {
       }
       break;
     }
-    return out.slice();
+    return out.slice(0, count);
   }
 
   /** One value at the current token, or undefined (nothing consumed) when there is none. */
