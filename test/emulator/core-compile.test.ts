@@ -31,7 +31,7 @@ test('date values', () => {
 
 const col = (name: string, dataType: LogicalColumn['dataType'], kind: LogicalColumn['kind'] = 'ATTRIBUTE'): LogicalColumn => ({ id: name, name, dataType, kind, aggregation: kind === 'MEASURE' ? 'SUM' : 'NONE', synonyms: [], physicalName: `phys "${name}"` });
 const span = { start: 0, end: 0 };
-const ref = (name: string): ColumnRef => ({ kind: 'column', name, nameSpan: span, closed: true, ...span });
+const ref = (name: string): ColumnRef => ({ kind: 'column', name, closed: true, ...span });
 
 test('a hand-built AST compiles to SQL with quoted identifiers and bound values', () => {
   const clauses: Clause[] = [

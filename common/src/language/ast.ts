@@ -34,10 +34,12 @@ export type DateUnit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' 
 /** A column reference: `[name]`, optionally with a date bucket (`[date].monthly`). */
 export interface ColumnRef extends Span {
   kind: 'column';
-  /** The name between the brackets, exactly as written (not trimmed, not case-folded). */
+  /**
+   * The name between the brackets, exactly as written (not trimmed, not case-folded). It spans
+   * `[start + 1, start + 1 + name.length)`: right after the `[` (no separate span object, one less per
+   * column for the tree to hold).
+   */
   name: string;
-  /** Span of the name itself (inside the brackets). */
-  nameSpan: Span;
   /** False when the closing `]` is missing. */
   closed: boolean;
   /** The bucket after `.`, when written; `bucketName` keeps the raw text so an unknown bucket can be reported. */

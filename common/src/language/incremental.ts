@@ -164,7 +164,7 @@ function moveQueryNode(q: Query, delta: number, moved: Map<DataSourceDirective, 
 const moveSpan = (s: Span, delta: number): Span => ({ start: s.start + delta, end: s.end + delta });
 
 function moveColumn(c: ColumnRef, delta: number): ColumnRef {
-  const out: ColumnRef = { kind: 'column', name: c.name, nameSpan: moveSpan(c.nameSpan, delta), closed: c.closed, start: c.start + delta, end: c.end + delta };
+  const out: ColumnRef = { kind: 'column', name: c.name, closed: c.closed, start: c.start + delta, end: c.end + delta };
   if (c.bucket) out.bucket = { name: c.bucket.name, known: c.bucket.known, start: c.bucket.start + delta, end: c.bucket.end + delta };
   return out;
 }

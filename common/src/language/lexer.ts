@@ -92,13 +92,24 @@ const FNV_START = 0x811c9dc5 | 0;
  * `WORDS` by the FNV-1a hash of the lower-case word, so that the lexer finds a keyword from the characters
  * it scanned without making a string per word (all spellings are ASCII).
  */
-const WORDS_BY_HASH = new Map<number, { word: string; info: WordInfo }[]>();
+interface HashedWord {
+  hash: number;
+  word: string;
+  info: WordInfo;
+}
+/** An open-addressed table (linear probing, a power of two at least 4 times the words): no `Map` hashing per word. */
+const WORD_SLOTS = (() => {
+  let size = 64;
+  while (size < WORDS.size * 4) size *= 2;
+  return size;
+})();
+const WORDS_BY_HASH: (HashedWord | undefined)[] = new Array<HashedWord | undefined>(WORD_SLOTS).fill(undefined);
 for (const [word, info] of WORDS) {
   let h = FNV_START;
   for (let k = 0; k < word.length; k++) h = fnv(h, word.charCodeAt(k));
-  let bucket = WORDS_BY_HASH.get(h);
-  if (!bucket) WORDS_BY_HASH.set(h, (bucket = []));
-  bucket.push({ word, info });
+  let slot = h & (WORD_SLOTS - 1);
+  while (WORDS_BY_HASH[slot] !== undefined) slot = (slot + 1) & (WORD_SLOTS - 1);
+  WORDS_BY_HASH[slot] = { hash: h, word, info };
 }
 
 /** Characters that cut the name of an unclosed column short (so `[origin = 'SEA'` still sees the filter). */
@@ -188,11 +199,7 @@ function intern(table: string[], text: string, s: number, e: number): string {
   if (len > MAX_INTERNED) return text.slice(s, e);
   const slot = (Math.imul(len, 0x9e3779b1) ^ Math.imul(text.charCodeAt(s), 31) ^ Math.imul(text.charCodeAt(e - 1), 977) ^ Math.imul(text.charCodeAt(s + (len >> 1)), 7919)) & (INTERN_SLOTS - 1);
   const cached = table[slot]!;
-  if (cached.length === len) {
-    let k = 0;
-    while (k < len && cached.charCodeAt(k) === text.charCodeAt(s + k)) k++;
-    if (k === len) return cached;
-  }
+  if (cached.length === len && text.startsWith(cached, s)) return cached;
   const fresh = text.slice(s, e);
   table[slot] = fresh;
   return fresh;
@@ -296,13 +303,11 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       let info: WordInfo | undefined;
       if (nonAscii) info = WORDS.get(text.slice(s, i).toLowerCase());
       else {
-        const bucket = WORDS_BY_HASH.get(h);
-        if (bucket !== undefined) {
-          for (const entry of bucket) {
-            if (entry.word.length === i - s && sameLower(s, entry.word)) {
-              info = entry.info;
-              break;
-            }
+        let slot = h & (WORD_SLOTS - 1);
+        for (let entry = WORDS_BY_HASH[slot]; entry !== undefined; entry = WORDS_BY_HASH[(slot = (slot + 1) & (WORD_SLOTS - 1))]) {
+          if (entry.hash === h && entry.word.length === i - s && sameLower(s, entry.word)) {
+            info = entry.info;
+            break;
           }
         }
       }
@@ -369,12 +374,22 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         // depend on `s`, so it is kept for the next `[` before it: `['['['…` (an unclosed column cut
         // short at each quote) finds its stop once, not once per bracket (which was quadratic).
         let j: number;
-        if (stopFrom >= 0 && stopFrom <= s + 1 && s + 1 <= stopAt) j = stopAt;
-        else {
+        // While scanning for the stop: whether a `[` was passed (1) and a character other than
+        // whitespace, printable ASCII, seen (2); unknown (-1) when the stop came from the cache.
+        let seen = 0;
+        if (stopFrom >= 0 && stopFrom <= s + 1 && s + 1 <= stopAt) {
+          j = stopAt;
+          seen = -1;
+        } else {
           j = s + 1;
           while (j < n) {
             const d = text.charCodeAt(j);
-            if (d === 93 || d === 10 || d === 13 || (d === 91 && isWs(text.charCodeAt(j - 1)))) break;
+            if (d === 93 || d === 10 || d === 13) break;
+            if (d === 91) {
+              if (isWs(text.charCodeAt(j - 1))) break;
+              seen |= 1;
+            }
+            if (d > 32 && d < 128) seen |= 2; // surely not trimmed (others: ask trim below)
             j++;
           }
           stopFrom = s + 1;
@@ -382,11 +397,13 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         }
         const closed = j < n && text.charCodeAt(j) === 93;
         if (closed) {
-          let inner = false;
-          for (let k = s + 1; k < j; k++) {
-            if (text.charCodeAt(k) === 91) {
-              inner = true;
-              break;
+          let inner = (seen & 1) !== 0;
+          if (seen < 0) {
+            for (let k = s + 1; k < j; k++) {
+              if (text.charCodeAt(k) === 91) {
+                inner = true;
+                break;
+              }
             }
           }
           // `[a]b]` or `[[a]]`: a ']' inside the name.
@@ -399,7 +416,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           const name = intern(interned, text, s + 1, j);
           push('column', s, j + 1, name, true, s + 1, j);
           if (inner) report(s, j + 1, codes.BRACKET_IN_COLUMN, `Column names cannot contain [ or ] (docs/service-interface.md §8.4): [${name}].`);
-          else if (name.trim() === '') report(s, j + 1, codes.EMPTY_COLUMN, 'Empty column name: write the column between the brackets, e.g. [origin].');
+          else if ((seen < 0 || (seen & 2) === 0) && name.trim() === '') report(s, j + 1, codes.EMPTY_COLUMN, 'Empty column name: write the column between the brackets, e.g. [origin].');
           i = j + 1;
         } else {
           // A quote, operator or separator cuts an unclosed name short (the scan stops there, so it is

@@ -432,7 +432,7 @@ class ClauseParser {
     const tok = this.t[this.i++]!;
     const dot = this.peek();
     if (!(dot && dot.kind === 'dot' && dot.start === tok.end)) {
-      return { kind: 'column', name: tok.value, nameSpan: { start: tok.innerStart, end: tok.innerEnd }, closed: tok.closed, start: tok.start, end: tok.end };
+      return { kind: 'column', name: tok.value, closed: tok.closed, start: tok.start, end: tok.end };
     }
     this.i++;
     const b = this.peek();
@@ -448,7 +448,7 @@ class ClauseParser {
       bucket = { name: '', known: null, start: dot.start, end: dot.end };
       this.sink.add(dot, codes.UNKNOWN_BUCKET, `A date bucket must follow the dot: [column].monthly or [column].'day of week'.`);
     }
-    return { kind: 'column', name: tok.value, nameSpan: { start: tok.innerStart, end: tok.innerEnd }, closed: tok.closed, bucket, start: tok.start, end: bucket.end };
+    return { kind: 'column', name: tok.value, closed: tok.closed, bucket, start: tok.start, end: bucket.end };
   }
 
   /** A column, possibly aggregated, followed by an operator (filter), a relative date (dateFilter) or nothing (column). */

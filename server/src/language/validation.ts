@@ -253,7 +253,8 @@ function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void 
 function resolve(ref: ColumnRef, ds: string, cols: CheckedColumns, add: Add): Column | undefined {
   if (!ref.closed || ref.name.trim() === '' || /[[\]]/.test(ref.name)) return undefined; // syntax already reported
   const matches = cols.byLower.get(ref.name.toLowerCase()) ?? cols.byLower.get(ref.name.trim().toLowerCase());
-  const span = ref.nameSpan.end > ref.nameSpan.start ? ref.nameSpan : ref;
+  // The name spans [start + 1, start + 1 + name.length) (ast.ts ColumnRef).
+  const span = ref.name.length > 0 ? { start: ref.start + 1, end: ref.start + 1 + ref.name.length } : ref;
   if (!matches) {
     if (FORMULA_RE.test(ref.name)) {
       add(span, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source "${ds}" and use it by name.`, DiagnosticSeverity.Error);
