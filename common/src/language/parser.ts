@@ -147,8 +147,8 @@ class DocumentBuilder {
    */
   private readonly current: Token[] = [];
   private count = 0;
-  /** Comments inside the current query. */
-  private inner: Comment[] | undefined;
+  /** Comments inside the current query: `comments[innerFrom, …)`, -1 when none. */
+  private innerFrom = -1;
 
   constructor(private readonly text: string, private readonly diagnostics: ParseDiagnostic[], private directive?: DataSourceDirective) {
     this.sink = new DiagnosticSink(diagnostics);
@@ -170,7 +170,7 @@ class DocumentBuilder {
       case 'comment': {
         const c: Comment = { kind: 'comment', start: t.start, end: t.end };
         this.comments.push(c);
-        if (this.count) (this.inner ??= []).push(c);
+        if (this.count && this.innerFrom < 0) this.innerFrom = this.comments.length - 1;
         return;
       }
       case 'directive':
@@ -199,9 +199,9 @@ class DocumentBuilder {
   }
 
   private flush(): void {
-    if (this.count) this.queries.push(buildQuery(this.text, this.current, 0, this.count, this.inner, this.parser, this.directive));
+    if (this.count) this.queries.push(buildQuery(this.text, this.current, 0, this.count, this.innerFrom < 0 ? undefined : this.comments, this.innerFrom, this.parser, this.directive));
     this.count = 0;
-    this.inner = undefined;
+    this.innerFrom = -1;
   }
 
   /** The parts so far, when stopping before offset `stop` with nothing pending; diagnostics past it (the lexer scans ahead) are dropped. */
@@ -257,7 +257,7 @@ export function parseQuery(text: string): { query: Query | undefined; diagnostic
     } else if (t.kind === 'directive') sink.add(t, codes.STRAY_CHARACTER, '@datasource belongs in .tsq files; searchdata takes the data source as data_source_guid.');
     else body.push(t);
   });
-  return { query: body.length ? buildQuery(text, body, 0, body.length, comments, new ClauseParser(sink)) : undefined, diagnostics };
+  return { query: body.length ? buildQuery(text, body, 0, body.length, comments, 0, new ClauseParser(sink)) : undefined, diagnostics };
 }
 
 /** Collects parser diagnostics up to `MAX_PARSE_DIAGNOSTICS`. */
@@ -269,22 +269,29 @@ class DiagnosticSink {
   }
 }
 
-/** Builds a Query node from its significant tokens `tokens[from, to)` (no comments/blank/semicolon) and the comments among them. */
-function buildQuery(text: string, tokens: Token[], from: number, to: number, comments: Comment[] | undefined, parser: ClauseParser, directive?: DataSourceDirective): Query {
+/**
+ * Builds a Query node from its significant tokens `tokens[from, to)` (no comments/blank/semicolon) and the
+ * comments among them, `comments[commentsFrom, …)` (those from the query's end on are ignored).
+ */
+function buildQuery(
+  text: string, tokens: Token[], from: number, to: number, comments: Comment[] | undefined, commentsFrom: number,
+  parser: ClauseParser, directive?: DataSourceDirective,
+): Query {
   const start = tokens[from]!.start;
   const end = tokens[to - 1]!.end;
   let qtext: string;
-  if (!comments || comments.length === 0) qtext = text.slice(start, end);
+  // Most comments inside a query trail its last token (`… top 10 -- best`): the text is then one slice.
+  if (!comments || commentsFrom >= comments.length || comments[commentsFrom]!.start >= end) qtext = text.slice(start, end);
   else {
-    const parts: string[] = [];
+    let joined = '';
     let p = start;
-    for (const c of comments) {
+    for (let k = commentsFrom; k < comments.length; k++) {
+      const c = comments[k]!;
       if (c.start >= end) break;
-      parts.push(text.slice(p, c.start));
+      joined += text.slice(p, c.start);
       p = c.end;
     }
-    parts.push(text.slice(p, end));
-    qtext = parts.join('');
+    qtext = joined + text.slice(p, end);
   }
   // Tokens never start with whitespace; an unterminated value may end with some.
   const c0 = qtext.charCodeAt(0);
