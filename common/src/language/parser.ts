@@ -307,6 +307,16 @@ const span = (a: Span, b: Span): Span => ({ start: a.start, end: b.end });
 
 const NO_TOKENS: Token[] = [];
 
+/** Whether `s` is a non-empty run of ASCII digits (`/^\d+$/` without the regular expression). */
+function isDigits(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 /** One pass over a query's tokens producing clauses; one instance is reused for every query of a document. */
 class ClauseParser {
   private t: Token[] = [];
@@ -492,12 +502,15 @@ class ClauseParser {
       this.push({ kind: 'column', column: col, start, end: col.end });
       return;
     }
-    const clause: Clause = aggregation
-      ? { kind: 'column', column: col, aggregation, aggregationSpan: { start: aggTok!.start, end: aggTok!.end }, start, end: col.end }
-      : { kind: 'column', column: col, start, end: col.end };
-    if (flags?.by) clause.by = true;
-    if (flags?.forEach) clause.forEach = true;
-    this.push(clause);
+    // One literal per shape (see `top`).
+    if (!aggregation) {
+      this.push(flags?.by ? { kind: 'column', column: col, by: true, start, end: col.end } : { kind: 'column', column: col, forEach: true, start, end: col.end });
+      return;
+    }
+    const aggregationSpan = { start: aggTok!.start, end: aggTok!.end };
+    if (!flags) this.push({ kind: 'column', column: col, aggregation, aggregationSpan, start, end: col.end });
+    else if (flags.by) this.push({ kind: 'column', column: col, aggregation, aggregationSpan, by: true, start, end: col.end });
+    else this.push({ kind: 'column', column: col, aggregation, aggregationSpan, forEach: true, start, end: col.end });
   }
 
   /**
@@ -598,7 +611,7 @@ class ClauseParser {
         const b = this.peek(1);
         let n = 1;
         let unitTok = b;
-        if (b && b.kind === 'number' && a.value !== 'this' && /^\d+$/.test(b.value)) {
+        if (b && b.kind === 'number' && a.value !== 'this' && isDigits(b.value)) {
           n = Number(b.value);
           unitTok = this.peek(2);
         }
@@ -610,20 +623,18 @@ class ClauseParser {
           return { filter: { type: 'period', which: a.value, n, unit: 'day' }, end: a.end };
         }
         this.i += unitTok === b ? 2 : 3;
-        const filter: RelativeDate = { type: 'period', which: a.value, n, unit: unitTok.value as DateUnit };
-        let end = unitTok.end;
+        const unit = unitTok.value as DateUnit;
         const fe = this.peek();
         const feUnit = this.peek(1);
         if (this.isKw(fe, 'for each') && feUnit && this.isKw(feUnit) && UNITS.has(feUnit.value)) {
           this.i += 2;
-          filter.forEach = feUnit.value as DateUnit;
-          end = feUnit.end;
+          return { filter: { type: 'period', which: a.value, n, unit, forEach: feUnit.value as DateUnit }, end: feUnit.end };
         }
-        return { filter, end };
+        return { filter: { type: 'period', which: a.value, n, unit }, end: unitTok.end };
       }
       return undefined;
     }
-    if (a.kind === 'number' && /^\d+$/.test(a.value)) {
+    if (a.kind === 'number' && isDigits(a.value)) {
       const u = this.peek(1);
       const ago = this.peek(2);
       if (u && this.isKw(u) && UNITS.has(u.value) && this.isKw(ago, 'ago')) {
@@ -738,20 +749,18 @@ class ClauseParser {
       case 'bottom': {
         this.i++;
         const num = this.peek();
-        const n = 10;
-        const end = tok.end;
-        const clause: Clause = { kind: 'topBottom', direction: name, n, start: tok.start, end };
-        if (num && num.kind === 'number' && /^\d+$/.test(num.value)) {
+        // Each clause is made whole by one literal: a property added afterwards costs the object a
+        // separate property store (one more object per clause for the collector).
+        if (num && num.kind === 'number' && isDigits(num.value)) {
           // `top 2 days ago` is no top N: leave the number to the date.
           const u = this.peek(1);
           if (!(u && this.isKw(u) && UNITS.has(u.value) && this.isKw(this.peek(2), 'ago'))) {
             this.i++;
-            clause.n = Number(num.value);
-            clause.nSpan = { start: num.start, end: num.end };
-            clause.end = num.end;
+            this.push({ kind: 'topBottom', direction: name, n: Number(num.value), nSpan: { start: num.start, end: num.end }, start: tok.start, end: num.end });
+            return;
           }
         }
-        this.push(clause);
+        this.push({ kind: 'topBottom', direction: name, n: 10, start: tok.start, end: tok.end });
         return;
       }
       case 'ranked by': {
@@ -794,15 +803,19 @@ class ClauseParser {
       this.push({ kind: 'error', text: name, start: tok.start, end: (agg ?? tok).end });
       return;
     }
-    const clause: Clause = { kind: 'sort', column: col, start: tok.start, end: col.end };
-    if (agg) clause.aggregation = agg.value as Aggregation;
     const d = this.peek();
+    // One literal per shape (see `top`).
     if (this.isKw(d, 'ascending') || this.isKw(d, 'descending')) {
       this.i++;
-      clause.direction = d!.value as 'ascending' | 'descending';
-      clause.end = d!.end;
+      const direction = d!.value as 'ascending' | 'descending';
+      this.push(agg
+        ? { kind: 'sort', column: col, aggregation: agg.value as Aggregation, direction, start: tok.start, end: d!.end }
+        : { kind: 'sort', column: col, direction, start: tok.start, end: d!.end });
+      return;
     }
-    this.push(clause);
+    this.push(agg
+      ? { kind: 'sort', column: col, aggregation: agg.value as Aggregation, start: tok.start, end: col.end }
+      : { kind: 'sort', column: col, start: tok.start, end: col.end });
   }
 
   /** `growth of [measure] by [date] [bucket] [year-over-year]`. */
@@ -826,21 +839,24 @@ class ClauseParser {
       this.push({ kind: 'error', text: name, start: tok.start, end: by!.end });
       return;
     }
-    const clause: Clause = { kind: 'growth', measure, by: date, yearOverYear: false, start: tok.start, end: date.end };
-    if (date.bucket?.known) clause.bucket = date.bucket.known;
+    let bucket: DateBucket | undefined = date.bucket?.known ?? undefined;
+    let end = date.end;
     const b = this.peek();
     if (b && this.isKw(b) && BUCKET_SET.has(b.value)) {
       this.i++;
-      clause.bucket = b.value as DateBucket;
-      clause.end = b.end;
+      bucket = b.value as DateBucket;
+      end = b.end;
     }
     const yoy = this.peek();
-    if (this.isKw(yoy, 'year-over-year')) {
+    const yearOverYear = this.isKw(yoy, 'year-over-year');
+    if (yearOverYear) {
       this.i++;
-      clause.yearOverYear = true;
-      clause.end = yoy!.end;
+      end = yoy!.end;
     }
-    this.push(clause);
+    // One literal per shape (see `top`).
+    this.push(bucket !== undefined
+      ? { kind: 'growth', measure, by: date, bucket, yearOverYear, start: tok.start, end }
+      : { kind: 'growth', measure, by: date, yearOverYear, start: tok.start, end });
   }
 
   /** `calendar.name` (a calendar for the whole query), or the bare keyword. */
