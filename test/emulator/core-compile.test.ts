@@ -37,7 +37,7 @@ test('a hand-built AST compiles to SQL with quoted identifiers and bound values'
   const clauses: Clause[] = [
     { kind: 'column', column: ref('Region'), ...span },
     { kind: 'column', column: ref('amount'), ...span },
-    { kind: 'filter', column: ref('region'), operator: '=', operatorSpan: span, values: [{ kind: 'text', value: "x'); DROP TABLE t; --", terminated: true, ...span }], ...span },
+    { kind: 'filter', column: ref('region'), operator: '=', operatorStart: 0, operatorEnd: 0, values: [{ kind: 'text', value: "x'); DROP TABLE t; --", terminated: true, ...span }], ...span },
   ];
   const c = compileSearch({ clauses, columns: [col('Region', 'VARCHAR'), col('amount', 'DOUBLE', 'MEASURE')], table: '"d.s"."t"', now });
   assert.deepEqual(c.columnNames, ['Region', 'Total amount']);

@@ -32,7 +32,7 @@ test('column clauses: listed, aggregated, bucketed, by, for each', () => {
   assert.equal(a!.column.name, 'origin');
   assert.equal(b!.aggregation, 'sum');
   assert.equal(src(text, b!), 'sum [delay]');
-  assert.equal(src(text, b!.aggregationSpan!), 'sum');
+  assert.equal(src(text, { start: b!.aggregationStart!, end: b!.aggregationEnd! }), 'sum');
   assert.deepEqual([d!.column.bucket?.name, d!.column.bucket?.known], ['monthly', 'monthly']);
   assert.equal(src(text, d!.column), '[date].monthly');
   assert.deepEqual([e!.column.bucket?.name, e!.column.bucket?.known], ['day of week', 'day of week']);

@@ -185,7 +185,8 @@ function moveClause(c: Clause, delta: number): Clause {
     case 'column': {
       const out: Clause = { kind: 'column', column: moveColumn(c.column, delta), start, end };
       if (c.aggregation !== undefined) out.aggregation = c.aggregation;
-      if (c.aggregationSpan) out.aggregationSpan = moveSpan(c.aggregationSpan, delta);
+      if (c.aggregationStart !== undefined) out.aggregationStart = c.aggregationStart + delta;
+      if (c.aggregationEnd !== undefined) out.aggregationEnd = c.aggregationEnd + delta;
       if (c.by !== undefined) out.by = c.by;
       if (c.forEach !== undefined) out.forEach = c.forEach;
       return out;
@@ -193,7 +194,7 @@ function moveClause(c: Clause, delta: number): Clause {
     case 'filter': {
       const values = new Array<Value>(c.values.length);
       for (let k = 0; k < values.length; k++) values[k] = moveValue(c.values[k]!, delta);
-      const out: Clause = { kind: 'filter', column: moveColumn(c.column, delta), operator: c.operator, operatorSpan: moveSpan(c.operatorSpan, delta), values, start, end };
+      const out: Clause = { kind: 'filter', column: moveColumn(c.column, delta), operator: c.operator, operatorStart: c.operatorStart + delta, operatorEnd: c.operatorEnd + delta, values, start, end };
       if (c.aggregation !== undefined) out.aggregation = c.aggregation;
       return out;
     }

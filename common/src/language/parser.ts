@@ -487,8 +487,8 @@ class ClauseParser {
         end = values.length ? values[values.length - 1]!.end : next.end;
       }
       this.push(aggregation
-        ? { kind: 'filter', column: col, aggregation, operator, operatorSpan: { start: next.start, end: next.end }, values, start, end }
-        : { kind: 'filter', column: col, operator, operatorSpan: { start: next.start, end: next.end }, values, start, end });
+        ? { kind: 'filter', column: col, aggregation, operator, operatorStart: next.start, operatorEnd: next.end, values, start, end }
+        : { kind: 'filter', column: col, operator, operatorStart: next.start, operatorEnd: next.end, values, start, end });
       return;
     }
     if (next && !aggregation && !flags && !col.bucket) {
@@ -507,10 +507,11 @@ class ClauseParser {
       this.push(flags?.by ? { kind: 'column', column: col, by: true, start, end: col.end } : { kind: 'column', column: col, forEach: true, start, end: col.end });
       return;
     }
-    const aggregationSpan = { start: aggTok!.start, end: aggTok!.end };
-    if (!flags) this.push({ kind: 'column', column: col, aggregation, aggregationSpan, start, end: col.end });
-    else if (flags.by) this.push({ kind: 'column', column: col, aggregation, aggregationSpan, by: true, start, end: col.end });
-    else this.push({ kind: 'column', column: col, aggregation, aggregationSpan, forEach: true, start, end: col.end });
+    const aggregationStart = aggTok!.start;
+    const aggregationEnd = aggTok!.end;
+    if (!flags) this.push({ kind: 'column', column: col, aggregation, aggregationStart, aggregationEnd, start, end: col.end });
+    else if (flags.by) this.push({ kind: 'column', column: col, aggregation, aggregationStart, aggregationEnd, by: true, start, end: col.end });
+    else this.push({ kind: 'column', column: col, aggregation, aggregationStart, aggregationEnd, forEach: true, start, end: col.end });
   }
 
   /**

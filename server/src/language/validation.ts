@@ -238,7 +238,7 @@ function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void 
       }
       if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation && NUMERIC.has(col.dataType)) {
         if (TEXT_OPS.has(clause.operator)) {
-          add(clause.operatorSpan, codes.TEXT_OPERATOR_ON_NUMBER, `"${clause.operator}" is a text operator, but [${ref.name}] is ${col.dataType}: use =, !=, <, >, between … and … on numbers.`, DiagnosticSeverity.Error);
+          add({ start: clause.operatorStart, end: clause.operatorEnd }, codes.TEXT_OPERATOR_ON_NUMBER, `"${clause.operator}" is a text operator, but [${ref.name}] is ${col.dataType}: use =, !=, <, >, between … and … on numbers.`, DiagnosticSeverity.Error);
         } else if (ORDER_OPS.has(clause.operator)) {
           for (const v of clause.values) {
             if (v.kind === 'text') add(v, codes.TEXT_COMPARED_TO_NUMBER, `[${ref.name}] is ${col.dataType} but '${v.value}' is a quoted text: write numbers without quotes.`, DiagnosticSeverity.Warning);
