@@ -24,6 +24,10 @@ import type {
 import * as codes from './diagnosticCodes';
 import { AGGREGATIONS, DATE_BUCKETS, findDateBucket } from './keywords';
 import { Lexer, tokenize, type Token } from './lexer';
+import {
+  AggregatedClauseNode, AggregatedFilterNode, BucketNode, BucketedColumnNode, ColumnClauseNode, ColumnNode, CommentNode,
+  DateFilterNode, FilterNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
+} from './nodes';
 
 /** Upper bound on diagnostics kept per document (the rest are dropped; a 10 MB file of garbage stays usable). */
 export const MAX_PARSE_DIAGNOSTICS = 2000;
@@ -168,7 +172,7 @@ class DocumentBuilder {
   add(t: Token): void {
     switch (t.kind) {
       case 'comment': {
-        const c: Comment = { kind: 'comment', start: t.start, end: t.end };
+        const c: Comment = new CommentNode(t.start, t.end);
         this.comments.push(c);
         if (this.count && this.innerFrom < 0) this.innerFrom = this.comments.length - 1;
         return;
@@ -298,9 +302,7 @@ function buildQuery(
   const c1 = qtext.charCodeAt(qtext.length - 1);
   if (c0 <= 32 || c1 <= 32 || c0 >= 0x80 || c1 >= 0x80) qtext = qtext.trim();
   const clauses = parser.parse(tokens, from, to);
-  if (!directive) return { kind: 'query', start, end, text: qtext, clauses };
-  if (directive.value === undefined) return { kind: 'query', start, end, text: qtext, dataSourceDirective: directive, clauses };
-  return { kind: 'query', start, end, text: qtext, dataSource: directive.value, dataSourceDirective: directive, clauses };
+  return new QueryNode(start, end, qtext, directive, clauses);
 }
 
 const span = (a: Span, b: Span): Span => ({ start: a.start, end: b.end });
@@ -395,7 +397,7 @@ class ClauseParser {
       case 'number': {
         const rel = this.relativeDate();
         if (rel) {
-          this.push({ kind: 'dateFilter', filter: rel.filter, start: tok.start, end: rel.end });
+          this.push(new DateFilterNode(undefined, rel.filter, tok.start, rel.end));
           return;
         }
         this.i++;
@@ -449,7 +451,7 @@ class ClauseParser {
     const tok = this.t[this.i++]!;
     const dot = this.peek();
     if (!(dot && dot.kind === 'dot' && dot.start === tok.end)) {
-      return { kind: 'column', name: tok.value, closed: tok.closed, start: tok.start, end: tok.end };
+      return new ColumnNode(tok.value, tok.closed, tok.start, tok.end);
     }
     this.i++;
     const b = this.peek();
@@ -459,13 +461,13 @@ class ClauseParser {
       const name = b.value;
       // A bucket written exactly (`[date].'day of week'`) needs no normalising (findDateBucket's regex).
       const known = BUCKET_SET.has(name) ? (name as DateBucket) : b.kind === 'keyword' ? null : findDateBucket(name);
-      bucket = { name, known, start: b.start, end: b.end };
+      bucket = new BucketNode(name, known, b.start, b.end);
       if (!known) this.sink.add(b, codes.UNKNOWN_BUCKET, `Unknown date bucket "${name}": use one of ${DATE_BUCKETS.join(', ')}.`);
     } else {
-      bucket = { name: '', known: null, start: dot.start, end: dot.end };
+      bucket = new BucketNode('', null, dot.start, dot.end);
       this.sink.add(dot, codes.UNKNOWN_BUCKET, `A date bucket must follow the dot: [column].monthly or [column].'day of week'.`);
     }
-    return { kind: 'column', name: tok.value, closed: tok.closed, bucket, start: tok.start, end: bucket.end };
+    return new BucketedColumnNode(tok.value, tok.closed, bucket, tok.start, bucket.end);
   }
 
   /** A column, possibly aggregated, followed by an operator (filter), a relative date (dateFilter) or nothing (column). */
@@ -487,29 +489,29 @@ class ClauseParser {
         end = values.length ? values[values.length - 1]!.end : next.end;
       }
       this.push(aggregation
-        ? { kind: 'filter', column: col, aggregation, operator, operatorStart: next.start, operatorEnd: next.end, values, start, end }
-        : { kind: 'filter', column: col, operator, operatorStart: next.start, operatorEnd: next.end, values, start, end });
+        ? new AggregatedFilterNode(col, aggregation, operator, next.start, next.end, values, start, end)
+        : new FilterNode(col, operator, next.start, next.end, values, start, end));
       return;
     }
     if (next && !aggregation && !flags && !col.bucket) {
       const rel = this.relativeDate();
       if (rel) {
-        this.push({ kind: 'dateFilter', column: col, filter: rel.filter, start, end: rel.end });
+        this.push(new DateFilterNode(col, rel.filter, start, rel.end));
         return;
       }
     }
     if (!aggregation && !flags) {
-      this.push({ kind: 'column', column: col, start, end: col.end });
+      this.push(new ColumnClauseNode(col, start, col.end));
       return;
     }
-    // One literal per shape (see `top`).
+    // One shape per constructor call or literal (see `top`).
     if (!aggregation) {
       this.push(flags?.by ? { kind: 'column', column: col, by: true, start, end: col.end } : { kind: 'column', column: col, forEach: true, start, end: col.end });
       return;
     }
     const aggregationStart = aggTok!.start;
     const aggregationEnd = aggTok!.end;
-    if (!flags) this.push({ kind: 'column', column: col, aggregation, aggregationStart, aggregationEnd, start, end: col.end });
+    if (!flags) this.push(new AggregatedClauseNode(col, aggregation, aggregationStart, aggregationEnd, start, col.end));
     else if (flags.by) this.push({ kind: 'column', column: col, aggregation, aggregationStart, aggregationEnd, by: true, start, end: col.end });
     else this.push({ kind: 'column', column: col, aggregation, aggregationStart, aggregationEnd, forEach: true, start, end: col.end });
   }
@@ -550,17 +552,17 @@ class ClauseParser {
     switch (v.kind) {
       case 'value':
         this.i++;
-        return { kind: 'text', value: v.value, terminated: v.closed, start: v.start, end: v.end };
+        return new TextValueNode(v.value, v.closed, v.start, v.end);
       case 'number':
         this.i++;
-        return { kind: 'number', value: Number(v.value), raw: v.value, start: v.start, end: v.end };
+        return new NumberValueNode(Number(v.value), v.value, v.start, v.end);
       case 'constant':
         this.i++;
         return v.value === 'null' ? { kind: 'null', start: v.start, end: v.end } : { kind: 'empty', start: v.start, end: v.end };
       case 'word':
         this.i++;
         this.sink.add(v, codes.UNKNOWN_WORD, `"${v.value}" is not a keyword: write text and date values in single quotes ('${v.value}').`, 'warning');
-        return { kind: 'text', value: v.value, terminated: true, start: v.start, end: v.end };
+        return new TextValueNode(v.value, true, v.start, v.end);
       default:
         return undefined;
     }
@@ -584,7 +586,11 @@ class ClauseParser {
       this.sink.add(and!, codes.MISSING_OPERAND, 'A value must follow "and": between 0 and 1000.');
       return { values: [low], end: and!.end };
     }
-    return { values: [low, high], end: high.end };
+    // The list comes from `slice` rather than a literal, for the reason of nodes.ts.
+    const pair = this.valueScratch;
+    pair[0] = low;
+    pair[1] = high;
+    return { values: pair.slice(0, 2), end: high.end };
   }
 
   private textOf(v: Value): string {
@@ -750,18 +756,19 @@ class ClauseParser {
       case 'bottom': {
         this.i++;
         const num = this.peek();
-        // Each clause is made whole by one literal: a property added afterwards costs the object a
-        // separate property store (one more object per clause for the collector).
+        // Each clause is made whole by one constructor call or literal: a property added afterwards
+        // costs the object a separate property store (one more object per clause for the collector).
+        // The frequent clauses are made by the constructors of nodes.ts (see there why).
         if (num && num.kind === 'number' && isDigits(num.value)) {
           // `top 2 days ago` is no top N: leave the number to the date.
           const u = this.peek(1);
           if (!(u && this.isKw(u) && UNITS.has(u.value) && this.isKw(this.peek(2), 'ago'))) {
             this.i++;
-            this.push({ kind: 'topBottom', direction: name, n: Number(num.value), nSpan: { start: num.start, end: num.end }, start: tok.start, end: num.end });
+            this.push(new TopBottomNode(name, Number(num.value), new SpanNode(num.start, num.end), tok.start, num.end));
             return;
           }
         }
-        this.push({ kind: 'topBottom', direction: name, n: 10, start: tok.start, end: tok.end });
+        this.push(new TopBottomNode(name, 10, undefined, tok.start, tok.end));
         return;
       }
       case 'ranked by': {
@@ -783,7 +790,7 @@ class ClauseParser {
       default: {
         const rel = this.relativeDate();
         if (rel) {
-          this.push({ kind: 'dateFilter', filter: rel.filter, start: tok.start, end: rel.end });
+          this.push(new DateFilterNode(undefined, rel.filter, tok.start, rel.end));
           return;
         }
         this.i++;
@@ -805,18 +812,14 @@ class ClauseParser {
       return;
     }
     const d = this.peek();
-    // One literal per shape (see `top`).
+    // One shape per constructor call or literal (see `top`).
+    const aggregation = agg ? (agg.value as Aggregation) : undefined;
     if (this.isKw(d, 'ascending') || this.isKw(d, 'descending')) {
       this.i++;
-      const direction = d!.value as 'ascending' | 'descending';
-      this.push(agg
-        ? { kind: 'sort', column: col, aggregation: agg.value as Aggregation, direction, start: tok.start, end: d!.end }
-        : { kind: 'sort', column: col, direction, start: tok.start, end: d!.end });
+      this.push(new SortNode(col, aggregation, d!.value as 'ascending' | 'descending', tok.start, d!.end));
       return;
     }
-    this.push(agg
-      ? { kind: 'sort', column: col, aggregation: agg.value as Aggregation, start: tok.start, end: col.end }
-      : { kind: 'sort', column: col, start: tok.start, end: col.end });
+    this.push(new SortNode(col, aggregation, undefined, tok.start, col.end));
   }
 
   /** `growth of [measure] by [date] [bucket] [year-over-year]`. */
@@ -854,7 +857,7 @@ class ClauseParser {
       this.i++;
       end = yoy!.end;
     }
-    // One literal per shape (see `top`).
+    // One shape per constructor call or literal (see `top`).
     this.push(bucket !== undefined
       ? { kind: 'growth', measure, by: date, bucket, yearOverYear, start: tok.start, end }
       : { kind: 'growth', measure, by: date, yearOverYear, start: tok.start, end });
