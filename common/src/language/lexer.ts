@@ -147,7 +147,7 @@ export class Lexer {
    *   to and including that character (the tokens from there are then the same as a scan from 0 would give).
    */
   constructor(private readonly text: string, private readonly diagnostics?: ParseDiagnostic[], from = 0) {
-    this.state = { pos: from, diagCount: 0, stopFrom: -1, stopAt: -1, interned: new Array<string>(INTERN_SLOTS).fill('') };
+    this.state = { pos: from, diagCount: 0, stopFrom: -1, stopAt: -1 };
   }
 
   /** True once the whole text was scanned. */
@@ -178,31 +178,6 @@ interface ScanState {
   /** The `[` scan cache (see the column case of `scanTokens`); -1 when empty. */
   stopFrom: number;
   stopAt: number;
-  /** Strings already cut from this text, by `internSlot` (see `intern`); '' when empty. */
-  interned: string[];
-}
-
-/** Size of a lexer's string cache (a power of two). */
-const INTERN_SLOTS = 1024;
-/** Longer texts are not looked up in the cache (long names rarely repeat, and comparing costs). */
-const MAX_INTERNED = 48;
-
-/**
- * `text.slice(s, e)`, or an equal string cut earlier from the same text: column names, values and
- * numbers repeat across the queries of a document, and every string kept by the tree is one more
- * object for the garbage collector to copy. The slot is picked from the length and three characters
- * (cheap, and enough to tell a document's column names apart); a different string in the slot is replaced.
- */
-function intern(table: string[], text: string, s: number, e: number): string {
-  const len = e - s;
-  if (len === 0) return '';
-  if (len > MAX_INTERNED) return text.slice(s, e);
-  const slot = (Math.imul(len, 0x9e3779b1) ^ Math.imul(text.charCodeAt(s), 31) ^ Math.imul(text.charCodeAt(e - 1), 977) ^ Math.imul(text.charCodeAt(s + (len >> 1)), 7919)) & (INTERN_SLOTS - 1);
-  const cached = table[slot]!;
-  if (cached.length === len && text.startsWith(cached, s)) return cached;
-  const fresh = text.slice(s, e);
-  table[slot] = fresh;
-  return fresh;
 }
 
 /** The scanning loop of `Lexer.scan` (a plain function: V8 optimizes it better than a method). */
@@ -215,7 +190,6 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
   /** Cache of the `[` scan: the stop found from `stopFrom` is `stopAt` (see the column case). */
   let stopFrom = state.stopFrom;
   let stopAt = state.stopAt;
-  const interned = state.interned;
   let i = state.pos;
   while (i < n && len < target) {
     const c = text.charCodeAt(i);
@@ -292,7 +266,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           continue;
         }
       }
-      len = put(tokens, len, reuse, 'word', s, i, intern(interned, text, s, i));
+      len = put(tokens, len, reuse, 'word', s, i, text.slice(s, i));
       continue;
     }
 
@@ -313,7 +287,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           i++;
         }
         len = put(tokens, len, reuse, 'word', s, i, text.slice(s, i));
-      } else len = put(tokens, len, reuse, 'number', s, i, intern(interned, text, s, i));
+      } else len = put(tokens, len, reuse, 'number', s, i, text.slice(s, i));
       continue;
     }
 
@@ -363,7 +337,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
             inner = true;
             j = p;
           }
-          const name = intern(interned, text, s + 1, j);
+          const name = text.slice(s + 1, j);
           len = put(tokens, len, reuse, 'column', s, j + 1, name, true, s + 1, j);
           if (inner) report(state, diagnostics, n, s, j + 1, codes.BRACKET_IN_COLUMN, `Column names cannot contain [ or ] (docs/service-interface.md §8.4): [${name}].`);
           else if ((seen < 0 || (seen & 2) === 0) && name.trim() === '') report(state, diagnostics, n, s, j + 1, codes.EMPTY_COLUMN, 'Empty column name: write the column between the brackets, e.g. [origin].');
@@ -374,7 +348,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           let e = s + 1;
           while (e < j && !isColumnCut(text.charCodeAt(e))) e++;
           while (e > s + 1 && isWs(text.charCodeAt(e - 1))) e--;
-          len = put(tokens, len, reuse, 'column', s, e, intern(interned, text, s + 1, e), false, s + 1, e);
+          len = put(tokens, len, reuse, 'column', s, e, text.slice(s + 1, e), false, s + 1, e);
           report(state, diagnostics, n, s, e, codes.UNCLOSED_BRACKET, 'Unclosed [: the column name needs a closing ].');
           i = e;
         }
@@ -415,7 +389,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
             continue;
           }
         }
-        len = put(tokens, len, reuse, 'value', s, j + 1, intern(interned, text, s + 1, j), true, s + 1, j);
+        len = put(tokens, len, reuse, 'value', s, j + 1, text.slice(s + 1, j), true, s + 1, j);
         if (quoteInside) report(state, diagnostics, n, s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (docs/service-interface.md §8.5).');
         else if (c === 34) report(state, diagnostics, n, s, j + 1, codes.DOUBLE_QUOTED_VALUE, "Values are written in single quotes in the API syntax (docs/service-interface.md §4.3): '…'.", 'warning');
         i = j + 1;

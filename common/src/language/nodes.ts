@@ -73,6 +73,27 @@ export const ColumnClauseNode = plain(function (this: Of<'column'>, column: Colu
   this.end = end;
 });
 
+/** A `column` clause after `by` (`byNotForEach`) or `for each`, without aggregation. */
+export const GroupingClauseNode = plain(function (this: Of<'column'>, column: ColumnRef, byNotForEach: boolean, start: number, end: number) {
+  this.kind = 'column';
+  this.column = column;
+  if (byNotForEach) this.by = true;
+  else this.forEach = true;
+  this.start = start;
+  this.end = end;
+});
+
+/** `@datasource`; `value` and `valueSpan` set only when a value was written. */
+export const DirectiveNode = plain(function (this: DataSourceDirective, start: number, end: number, value: string | undefined, valueSpan: Span | undefined) {
+  this.kind = 'datasource';
+  this.start = start;
+  this.end = end;
+  if (value !== undefined) {
+    this.value = value;
+    this.valueSpan = valueSpan;
+  }
+});
+
 /** A `column` clause with an aggregation (no `by`/`for each`). */
 export const AggregatedClauseNode = plain(function (this: Of<'column'>, column: ColumnRef, aggregation: Aggregation, aggregationStart: number, aggregationEnd: number, start: number, end: number) {
   this.kind = 'column';

@@ -26,7 +26,7 @@ import { AGGREGATIONS, DATE_BUCKETS, findDateBucket } from './keywords';
 import { Lexer, tokenize, type Token } from './lexer';
 import {
   AggregatedClauseNode, AggregatedFilterNode, BucketNode, BucketedColumnNode, ColumnClauseNode, ColumnNode, CommentNode,
-  DateFilterNode, FilterNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
+  DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } from './nodes';
 
 /** Upper bound on diagnostics kept per document (the rest are dropped; a 10 MB file of garbage stays usable). */
@@ -180,8 +180,8 @@ class DocumentBuilder {
       case 'directive':
         this.flush();
         this.directive = t.value !== ''
-          ? { kind: 'datasource', start: t.start, end: t.end, value: t.value, valueSpan: { start: t.innerStart, end: t.innerEnd } }
-          : { kind: 'datasource', start: t.start, end: t.end };
+          ? new DirectiveNode(t.start, t.end, t.value, new SpanNode(t.innerStart, t.innerEnd))
+          : new DirectiveNode(t.start, t.end, undefined, undefined);
         this.directives.push(this.directive);
         return;
       case 'semicolon':
@@ -506,7 +506,7 @@ class ClauseParser {
     }
     // One shape per constructor call or literal (see `top`).
     if (!aggregation) {
-      this.push(flags?.by ? { kind: 'column', column: col, by: true, start, end: col.end } : { kind: 'column', column: col, forEach: true, start, end: col.end });
+      this.push(new GroupingClauseNode(col, flags!.by === true, start, col.end));
       return;
     }
     const aggregationStart = aggTok!.start;
