@@ -514,6 +514,22 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
   return len;
 }
 
+/**
+ * A token as a plain object made by a constructor rather than a literal: V8 never moves a constructor's
+ * objects to the old generation ahead of time, which for the literal made `tokenize` of a large text
+ * slow on every other call (see nodes.ts for the same choice for the AST).
+ */
+const TokenNode = function (this: Token, kind: TokenKind, start: number, end: number, value: string, closed: boolean, innerStart: number, innerEnd: number) {
+  this.kind = kind;
+  this.start = start;
+  this.end = end;
+  this.value = value;
+  this.closed = closed;
+  this.innerStart = innerStart;
+  this.innerEnd = innerEnd;
+} as unknown as new (kind: TokenKind, start: number, end: number, value: string, closed: boolean, innerStart: number, innerEnd: number) => Token;
+(TokenNode as unknown as { prototype: object }).prototype = Object.prototype;
+
 /** Appends a diagnostic for `scanTokens` unless there is no sink or its cap is reached. */
 function report(state: ScanState, diagnostics: ParseDiagnostic[] | undefined, n: number, start: number, end: number, code: string, message: string, severity: 'error' | 'warning' = 'error'): void {
   if (!diagnostics || state.diagCount >= MAX_LEXER_DIAGNOSTICS) return;
@@ -536,7 +552,7 @@ function put(tokens: Token[], len: number, reuse: boolean, kind: TokenKind, star
     t.closed = closed;
     t.innerStart = innerStart;
     t.innerEnd = innerEnd;
-  } else tokens.push({ kind, start, end, value, closed, innerStart, innerEnd });
+  } else tokens.push(new TokenNode(kind, start, end, value, closed, innerStart, innerEnd));
   return len + 1;
 }
 
