@@ -31,13 +31,13 @@ test('date values', () => {
 
 const col = (name: string, dataType: LogicalColumn['dataType'], kind: LogicalColumn['kind'] = 'ATTRIBUTE'): LogicalColumn => ({ id: name, name, dataType, kind, aggregation: kind === 'MEASURE' ? 'SUM' : 'NONE', synonyms: [], physicalName: `phys "${name}"` });
 const span = { start: 0, end: 0 };
-const ref = (name: string): ColumnRef => ({ kind: 'column', name, nameSpan: span, closed: true, ...span });
+const ref = (name: string): ColumnRef => ({ kind: 'column', name, closed: true, ...span });
 
 test('a hand-built AST compiles to SQL with quoted identifiers and bound values', () => {
   const clauses: Clause[] = [
     { kind: 'column', column: ref('Region'), ...span },
     { kind: 'column', column: ref('amount'), ...span },
-    { kind: 'filter', column: ref('region'), operator: '=', operatorSpan: span, values: [{ kind: 'text', value: "x'); DROP TABLE t; --", terminated: true, ...span }], ...span },
+    { kind: 'filter', column: ref('region'), operator: '=', operatorStart: 0, operatorEnd: 0, values: [{ kind: 'text', value: "x'); DROP TABLE t; --", terminated: true, ...span }], ...span },
   ];
   const c = compileSearch({ clauses, columns: [col('Region', 'VARCHAR'), col('amount', 'DOUBLE', 'MEASURE')], table: '"d.s"."t"', now });
   assert.deepEqual(c.columnNames, ['Region', 'Total amount']);

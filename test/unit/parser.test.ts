@@ -32,7 +32,7 @@ test('column clauses: listed, aggregated, bucketed, by, for each', () => {
   assert.equal(a!.column.name, 'origin');
   assert.equal(b!.aggregation, 'sum');
   assert.equal(src(text, b!), 'sum [delay]');
-  assert.equal(src(text, b!.aggregationSpan!), 'sum');
+  assert.equal(src(text, { start: b!.aggregationStart!, end: b!.aggregationEnd! }), 'sum');
   assert.deepEqual([d!.column.bucket?.name, d!.column.bucket?.known], ['monthly', 'monthly']);
   assert.equal(src(text, d!.column), '[date].monthly');
   assert.deepEqual([e!.column.bucket?.name, e!.column.bucket?.known], ['day of week', 'day of week']);
@@ -190,4 +190,49 @@ test('tokenAt, queryAt and clauseAt locate the cursor', () => {
   assert.equal(query.text, "[delay] = 'x");
   assert.equal(clauseAt(query, off)?.kind, 'filter');
   assert.equal(queryAt(doc, text.indexOf('-- c') + 3), undefined);
+});
+
+test('parsed nodes are plain objects, equal to the same tree written as literals (nodes.ts constructors)', () => {
+  const text = "@datasource 'Flights'\n[origin] sum [delay] [date].monthly by [dest] for each [x] [a] = 'SEA', 2 for sum [d] > 5 "
+    + 'sort by [d] descending sort by max [d] top 3 bottom [date] last 7 days today -- note\n;[b]';
+  const doc = parseDocument(text);
+  const at = (s: string, from = 0) => ({ start: text.indexOf(s, from), end: text.indexOf(s, from) + s.length });
+  const col = (name: string, from = 0) => ({ kind: 'column', name, closed: true, ...at(`[${name}]`, from) });
+  const directive = { kind: 'datasource', ...at("@datasource 'Flights'"), value: 'Flights', valueSpan: at('Flights') };
+  const dateCol = { kind: 'column', name: 'date', closed: true, bucket: { name: 'monthly', known: 'monthly', ...at('monthly') }, start: at('[date]').start, end: at('monthly').end };
+  const lastDate = text.lastIndexOf('[date]');
+  const expected = [
+    {
+      kind: 'query', start: at('[origin]').start, end: at('today').end, dataSource: 'Flights', dataSourceDirective: directive,
+      text: text.slice(at('[origin]').start, at('today').end),
+      clauses: [
+        { kind: 'column', column: col('origin'), ...at('[origin]') },
+        { kind: 'column', column: col('delay'), aggregation: 'sum', aggregationStart: at('sum').start, aggregationEnd: at('sum').end, start: at('sum').start, end: at('[delay]').end },
+        { kind: 'column', column: dateCol, start: dateCol.start, end: dateCol.end },
+        { kind: 'column', column: col('dest'), by: true, start: at('by [dest]').start, end: at('[dest]').end },
+        { kind: 'column', column: col('x'), forEach: true, start: at('for each').start, end: at('[x]').end },
+        {
+          kind: 'filter', column: col('a'), operator: '=', operatorStart: at(' = ').start + 1, operatorEnd: at(' = ').start + 2,
+          values: [{ kind: 'text', value: 'SEA', terminated: true, ...at("'SEA'") }, { kind: 'number', value: 2, raw: '2', ...at('2', at("'SEA'").end) }],
+          start: at('[a]').start, end: at('2', at("'SEA'").end).end,
+        },
+        {
+          kind: 'filter', column: col('d'), aggregation: 'sum', operator: '>', operatorStart: at('>').start, operatorEnd: at('>').end,
+          values: [{ kind: 'number', value: 5, raw: '5', ...at('5') }], start: at('sum [d]').start, end: at('5').end,
+        },
+        { kind: 'sort', column: col('d', at('sort by').start), direction: 'descending', start: at('sort by').start, end: at('descending').end },
+        { kind: 'sort', column: col('d', at('max').start), aggregation: 'max', start: at('sort by max').start, end: at('[d]', at('max').start).end },
+        { kind: 'topBottom', direction: 'top', n: 3, nSpan: at('3'), start: at('top').start, end: at('3').end },
+        { kind: 'topBottom', direction: 'bottom', n: 10, ...at('bottom') },
+        { kind: 'dateFilter', column: { kind: 'column', name: 'date', closed: true, start: lastDate, end: lastDate + 6 }, filter: { type: 'period', which: 'last', n: 7, unit: 'day' }, start: lastDate, end: at('days').end },
+        { kind: 'dateFilter', filter: { type: 'today' }, ...at('today') },
+      ],
+    },
+    { kind: 'query', ...at('[b]'), text: '[b]', dataSource: 'Flights', dataSourceDirective: directive, clauses: [{ kind: 'column', column: col('b'), ...at('[b]') }] },
+  ];
+  assert.deepStrictEqual(doc.diagnostics, []);
+  assert.deepStrictEqual(doc.queries, expected);
+  assert.deepStrictEqual(doc.comments, [{ kind: 'comment', ...at('-- note') }]);
+  assert.deepStrictEqual(doc.directives, [directive]);
+  for (const node of [doc.queries[0]!, doc.queries[0]!.clauses[0]!, doc.comments[0]!, doc.directives[0]!]) assert.equal(Object.getPrototypeOf(node), Object.prototype);
 });

@@ -34,10 +34,12 @@ export type DateUnit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' 
 /** A column reference: `[name]`, optionally with a date bucket (`[date].monthly`). */
 export interface ColumnRef extends Span {
   kind: 'column';
-  /** The name between the brackets, exactly as written (not trimmed, not case-folded). */
+  /**
+   * The name between the brackets, exactly as written (not trimmed, not case-folded). It spans
+   * `[start + 1, start + 1 + name.length)`: right after the `[` (no separate span object, one less per
+   * column for the tree to hold).
+   */
   name: string;
-  /** Span of the name itself (inside the brackets). */
-  nameSpan: Span;
   /** False when the closing `]` is missing. */
   closed: boolean;
   /** The bucket after `.`, when written; `bucketName` keeps the raw text so an unknown bucket can be reported. */
@@ -89,10 +91,15 @@ export type RelativeDate =
  * - `keyword`: a catalogue keyword that has no structured form here (`vs`, `all`, `in`, `near`, …); the
  *   emulator answers 400 naming it rather than making up a result.
  * - `error`: text the parser could not make sense of (a diagnostic was reported for it).
+ *
+ * The spans of a column clause's aggregation keyword (`aggregationStart`/`aggregationEnd`, present with
+ * `aggregation`) and of a filter's operator (`operatorStart`/`operatorEnd`) are offsets on the clause,
+ * not `Span` objects: a document of thousands of queries holds one object fewer per clause for the
+ * garbage collector to copy.
  */
 export type Clause =
-  | ({ kind: 'column'; column: ColumnRef; aggregation?: Aggregation; aggregationSpan?: Span; by?: boolean; forEach?: boolean } & Span)
-  | ({ kind: 'filter'; column: ColumnRef; aggregation?: Aggregation; operator: FilterOperator; operatorSpan: Span; values: Value[] } & Span)
+  | ({ kind: 'column'; column: ColumnRef; aggregation?: Aggregation; aggregationStart?: number; aggregationEnd?: number; by?: boolean; forEach?: boolean } & Span)
+  | ({ kind: 'filter'; column: ColumnRef; aggregation?: Aggregation; operator: FilterOperator; operatorStart: number; operatorEnd: number; values: Value[] } & Span)
   | ({ kind: 'dateFilter'; column?: ColumnRef; filter: RelativeDate } & Span)
   | ({ kind: 'topBottom'; direction: 'top' | 'bottom'; n: number; nSpan?: Span; rankedBy?: ColumnRef } & Span)
   | ({ kind: 'sort'; column: ColumnRef; aggregation?: Aggregation; direction?: 'ascending' | 'descending' } & Span)

@@ -164,7 +164,7 @@ function moveQueryNode(q: Query, delta: number, moved: Map<DataSourceDirective, 
 const moveSpan = (s: Span, delta: number): Span => ({ start: s.start + delta, end: s.end + delta });
 
 function moveColumn(c: ColumnRef, delta: number): ColumnRef {
-  const out: ColumnRef = { kind: 'column', name: c.name, nameSpan: moveSpan(c.nameSpan, delta), closed: c.closed, start: c.start + delta, end: c.end + delta };
+  const out: ColumnRef = { kind: 'column', name: c.name, closed: c.closed, start: c.start + delta, end: c.end + delta };
   if (c.bucket) out.bucket = { name: c.bucket.name, known: c.bucket.known, start: c.bucket.start + delta, end: c.bucket.end + delta };
   return out;
 }
@@ -185,7 +185,8 @@ function moveClause(c: Clause, delta: number): Clause {
     case 'column': {
       const out: Clause = { kind: 'column', column: moveColumn(c.column, delta), start, end };
       if (c.aggregation !== undefined) out.aggregation = c.aggregation;
-      if (c.aggregationSpan) out.aggregationSpan = moveSpan(c.aggregationSpan, delta);
+      if (c.aggregationStart !== undefined) out.aggregationStart = c.aggregationStart + delta;
+      if (c.aggregationEnd !== undefined) out.aggregationEnd = c.aggregationEnd + delta;
       if (c.by !== undefined) out.by = c.by;
       if (c.forEach !== undefined) out.forEach = c.forEach;
       return out;
@@ -193,7 +194,7 @@ function moveClause(c: Clause, delta: number): Clause {
     case 'filter': {
       const values = new Array<Value>(c.values.length);
       for (let k = 0; k < values.length; k++) values[k] = moveValue(c.values[k]!, delta);
-      const out: Clause = { kind: 'filter', column: moveColumn(c.column, delta), operator: c.operator, operatorSpan: moveSpan(c.operatorSpan, delta), values, start, end };
+      const out: Clause = { kind: 'filter', column: moveColumn(c.column, delta), operator: c.operator, operatorStart: c.operatorStart + delta, operatorEnd: c.operatorEnd + delta, values, start, end };
       if (c.aggregation !== undefined) out.aggregation = c.aggregation;
       return out;
     }

@@ -92,13 +92,24 @@ const FNV_START = 0x811c9dc5 | 0;
  * `WORDS` by the FNV-1a hash of the lower-case word, so that the lexer finds a keyword from the characters
  * it scanned without making a string per word (all spellings are ASCII).
  */
-const WORDS_BY_HASH = new Map<number, { word: string; info: WordInfo }[]>();
+interface HashedWord {
+  hash: number;
+  word: string;
+  info: WordInfo;
+}
+/** An open-addressed table (linear probing, a power of two at least 4 times the words): no `Map` hashing per word. */
+const WORD_SLOTS = (() => {
+  let size = 64;
+  while (size < WORDS.size * 4) size *= 2;
+  return size;
+})();
+const WORDS_BY_HASH: (HashedWord | undefined)[] = new Array<HashedWord | undefined>(WORD_SLOTS).fill(undefined);
 for (const [word, info] of WORDS) {
   let h = FNV_START;
   for (let k = 0; k < word.length; k++) h = fnv(h, word.charCodeAt(k));
-  let bucket = WORDS_BY_HASH.get(h);
-  if (!bucket) WORDS_BY_HASH.set(h, (bucket = []));
-  bucket.push({ word, info });
+  let slot = h & (WORD_SLOTS - 1);
+  while (WORDS_BY_HASH[slot] !== undefined) slot = (slot + 1) & (WORD_SLOTS - 1);
+  WORDS_BY_HASH[slot] = { hash: h, word, info };
 }
 
 /** Characters that cut the name of an unclosed column short (so `[origin = 'SEA'` still sees the filter). */
@@ -176,56 +187,6 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
   /** Tokens written so far: `out.length` when appending, the next pool slot when reusing. */
   let len = reuse ? 0 : out.length;
   const target = count === Infinity ? Number.MAX_SAFE_INTEGER : len + count;
-  let diagCount = state.diagCount;
-  const report = (start: number, end: number, code: string, message: string, severity: 'error' | 'warning' = 'error') => {
-    if (!diagnostics || diagCount >= MAX_LEXER_DIAGNOSTICS) return;
-    diagCount++;
-    diagnostics.push({ start, end: Math.max(end, Math.min(start + 1, n)), code, message, severity });
-  };
-  const push = (kind: TokenKind, start: number, end: number, value: string, closed = true, innerStart = start, innerEnd = end) => {
-    if (reuse && len < tokens.length) {
-      const t = tokens[len]!;
-      t.kind = kind;
-      t.start = start;
-      t.end = end;
-      t.value = value;
-      t.closed = closed;
-      t.innerStart = innerStart;
-      t.innerEnd = innerEnd;
-    } else tokens.push({ kind, start, end, value, closed, innerStart, innerEnd });
-    len++;
-  };
-  /** End of the current line (offset of its `\r` or `\n`, or n). */
-  const lineEnd = (from: number) => {
-    let j = from;
-    while (j < n) {
-      const c = text.charCodeAt(j);
-      if (c === 10 || c === 13) break;
-      j++;
-    }
-    return j;
-  };
-  /** Case-insensitive (ASCII) match of a lower-case word at `pos`, nothing said about what follows. */
-  const sameLower = (pos: number, word: string) => {
-    for (let j = 0; j < word.length; j++) {
-      let c = text.charCodeAt(pos + j);
-      if (c >= 65 && c <= 90) c += 32;
-      if (c !== word.charCodeAt(j)) return false;
-    }
-    return true;
-  };
-  /** Case-insensitive match of a lower-case word at `pos` followed by a word boundary. */
-  const wordAt = (pos: number, word: string) => {
-    const len = word.length;
-    if (pos + len > n) return false;
-    for (let j = 0; j < len; j++) {
-      let c = text.charCodeAt(pos + j);
-      if (c >= 65 && c <= 90) c += 32;
-      if (c !== word.charCodeAt(j)) return false;
-    }
-    return pos + len === n || !isWordPart(text.charCodeAt(pos + len));
-  };
-
   /** Cache of the `[` scan: the stop found from `stopFrom` is `stopAt` (see the column case). */
   let stopFrom = state.stopFrom;
   let stopAt = state.stopAt;
@@ -244,7 +205,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         else if (d === 13 && text.charCodeAt(i + 1) !== 10) lines++;
         i++;
       }
-      if (lines >= 2) push('blank', s, i, '');
+      if (lines >= 2) len = put(tokens, len, reuse, 'blank', s, i, '');
       continue;
     }
 
@@ -266,13 +227,11 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       let info: WordInfo | undefined;
       if (nonAscii) info = WORDS.get(text.slice(s, i).toLowerCase());
       else {
-        const bucket = WORDS_BY_HASH.get(h);
-        if (bucket !== undefined) {
-          for (const entry of bucket) {
-            if (entry.word.length === i - s && sameLower(s, entry.word)) {
-              info = entry.info;
-              break;
-            }
+        let slot = h & (WORD_SLOTS - 1);
+        for (let entry = WORDS_BY_HASH[slot]; entry !== undefined; entry = WORDS_BY_HASH[(slot = (slot + 1) & (WORD_SLOTS - 1))]) {
+          if (entry.hash === h && entry.word.length === i - s && sameLower(text, s, entry.word)) {
+            info = entry.info;
+            break;
           }
         }
       }
@@ -285,7 +244,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
             for (const w of phrase.rest) {
               let q = p;
               while (q < n && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
-              if (q === p || !wordAt(q, w)) {
+              if (q === p || !wordAt(text, q, w)) {
                 ok = false;
                 break;
               }
@@ -298,16 +257,16 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
             }
           }
           if (matched !== undefined) {
-            push('keyword', s, i, matched);
+            len = put(tokens, len, reuse, 'keyword', s, i, matched);
             continue;
           }
         }
         if (info.name !== undefined) {
-          push('keyword', s, i, info.name);
+          len = put(tokens, len, reuse, 'keyword', s, i, info.name);
           continue;
         }
       }
-      push('word', s, i, text.slice(s, i));
+      len = put(tokens, len, reuse, 'word', s, i, text.slice(s, i));
       continue;
     }
 
@@ -327,8 +286,8 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           if (!(isWordPart(e) || e === 47 || e === 58 || e === 46) || (e === 45 && text.charCodeAt(i + 1) === 45)) break;
           i++;
         }
-        push('word', s, i, text.slice(s, i));
-      } else push('number', s, i, text.slice(s, i));
+        len = put(tokens, len, reuse, 'word', s, i, text.slice(s, i));
+      } else len = put(tokens, len, reuse, 'number', s, i, text.slice(s, i));
       continue;
     }
 
@@ -339,12 +298,22 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         // depend on `s`, so it is kept for the next `[` before it: `['['['…` (an unclosed column cut
         // short at each quote) finds its stop once, not once per bracket (which was quadratic).
         let j: number;
-        if (stopFrom >= 0 && stopFrom <= s + 1 && s + 1 <= stopAt) j = stopAt;
-        else {
+        // While scanning for the stop: whether a `[` was passed (1) and a character other than
+        // whitespace, printable ASCII, seen (2); unknown (-1) when the stop came from the cache.
+        let seen = 0;
+        if (stopFrom >= 0 && stopFrom <= s + 1 && s + 1 <= stopAt) {
+          j = stopAt;
+          seen = -1;
+        } else {
           j = s + 1;
           while (j < n) {
             const d = text.charCodeAt(j);
-            if (d === 93 || d === 10 || d === 13 || (d === 91 && isWs(text.charCodeAt(j - 1)))) break;
+            if (d === 93 || d === 10 || d === 13) break;
+            if (d === 91) {
+              if (isWs(text.charCodeAt(j - 1))) break;
+              seen |= 1;
+            }
+            if (d > 32 && d < 128) seen |= 2; // surely not trimmed (others: ask trim below)
             j++;
           }
           stopFrom = s + 1;
@@ -352,11 +321,13 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         }
         const closed = j < n && text.charCodeAt(j) === 93;
         if (closed) {
-          let inner = false;
-          for (let k = s + 1; k < j; k++) {
-            if (text.charCodeAt(k) === 91) {
-              inner = true;
-              break;
+          let inner = (seen & 1) !== 0;
+          if (seen < 0) {
+            for (let k = s + 1; k < j; k++) {
+              if (text.charCodeAt(k) === 91) {
+                inner = true;
+                break;
+              }
             }
           }
           // `[a]b]` or `[[a]]`: a ']' inside the name.
@@ -367,9 +338,9 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
             j = p;
           }
           const name = text.slice(s + 1, j);
-          push('column', s, j + 1, name, true, s + 1, j);
-          if (inner) report(s, j + 1, codes.BRACKET_IN_COLUMN, `Column names cannot contain [ or ] (docs/service-interface.md §8.4): [${name}].`);
-          else if (name.trim() === '') report(s, j + 1, codes.EMPTY_COLUMN, 'Empty column name: write the column between the brackets, e.g. [origin].');
+          len = put(tokens, len, reuse, 'column', s, j + 1, name, true, s + 1, j);
+          if (inner) report(state, diagnostics, n, s, j + 1, codes.BRACKET_IN_COLUMN, `Column names cannot contain [ or ] (docs/service-interface.md §8.4): [${name}].`);
+          else if ((seen < 0 || (seen & 2) === 0) && name.trim() === '') report(state, diagnostics, n, s, j + 1, codes.EMPTY_COLUMN, 'Empty column name: write the column between the brackets, e.g. [origin].');
           i = j + 1;
         } else {
           // A quote, operator or separator cuts an unclosed name short (the scan stops there, so it is
@@ -377,8 +348,8 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           let e = s + 1;
           while (e < j && !isColumnCut(text.charCodeAt(e))) e++;
           while (e > s + 1 && isWs(text.charCodeAt(e - 1))) e--;
-          push('column', s, e, text.slice(s + 1, e), false, s + 1, e);
-          report(s, e, codes.UNCLOSED_BRACKET, 'Unclosed [: the column name needs a closing ].');
+          len = put(tokens, len, reuse, 'column', s, e, text.slice(s + 1, e), false, s + 1, e);
+          report(state, diagnostics, n, s, e, codes.UNCLOSED_BRACKET, 'Unclosed [: the column name needs a closing ].');
           i = e;
         }
         continue;
@@ -393,8 +364,8 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         }
         if (j >= n || text.charCodeAt(j) !== c) {
           const le = j;
-          push('value', s, le, text.slice(s + 1, le), false, s + 1, le);
-          report(s, le, codes.UNTERMINATED_VALUE, `Unterminated value: add the closing ${c === 39 ? "'" : '"'}.`);
+          len = put(tokens, len, reuse, 'value', s, le, text.slice(s + 1, le), false, s + 1, le);
+          report(state, diagnostics, n, s, le, codes.UNTERMINATED_VALUE, `Unterminated value: add the closing ${c === 39 ? "'" : '"'}.`);
           i = le;
           continue;
         }
@@ -412,30 +383,30 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           quoteInside = true;
           // `j` is now the last character of the value; normalise to the closing-quote index below.
           if (text.charCodeAt(j) !== c) {
-            push('value', s, j + 1, text.slice(s + 1, j + 1), false, s + 1, j + 1);
-            report(s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (docs/service-interface.md §8.5).');
+            len = put(tokens, len, reuse, 'value', s, j + 1, text.slice(s + 1, j + 1), false, s + 1, j + 1);
+            report(state, diagnostics, n, s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (docs/service-interface.md §8.5).');
             i = j + 1;
             continue;
           }
         }
-        push('value', s, j + 1, text.slice(s + 1, j), true, s + 1, j);
-        if (quoteInside) report(s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (docs/service-interface.md §8.5).');
-        else if (c === 34) report(s, j + 1, codes.DOUBLE_QUOTED_VALUE, "Values are written in single quotes in the API syntax (docs/service-interface.md §4.3): '…'.", 'warning');
+        len = put(tokens, len, reuse, 'value', s, j + 1, text.slice(s + 1, j), true, s + 1, j);
+        if (quoteInside) report(state, diagnostics, n, s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (docs/service-interface.md §8.5).');
+        else if (c === 34) report(state, diagnostics, n, s, j + 1, codes.DOUBLE_QUOTED_VALUE, "Values are written in single quotes in the API syntax (docs/service-interface.md §4.3): '…'.", 'warning');
         i = j + 1;
         continue;
       }
       case 45: // - (not followed by a digit: that was a number)
         if (text.charCodeAt(i + 1) === 45) {
-          const e = lineEnd(i);
-          push('comment', i, e, '');
+          const e = lineEnd(text, i);
+          len = put(tokens, len, reuse, 'comment', i, e, '');
           i = e;
           continue;
         }
         break;
-      case 61: push('operator', i, i + 1, '='); i++; continue;
+      case 61: len = put(tokens, len, reuse, 'operator', i, i + 1, '='); i++; continue;
       case 33:
         if (text.charCodeAt(i + 1) === 61) {
-          push('operator', i, i + 2, '!=');
+          len = put(tokens, len, reuse, 'operator', i, i + 2, '!=');
           i += 2;
           continue;
         }
@@ -444,23 +415,23 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       case 62: {
         const eq = text.charCodeAt(i + 1) === 61;
         const op = (c === 60 ? '<' : '>') + (eq ? '=' : '');
-        push('operator', i, i + op.length, op);
+        len = put(tokens, len, reuse, 'operator', i, i + op.length, op);
         i += op.length;
         continue;
       }
-      case 44: push('comma', i, i + 1, ','); i++; continue;
-      case 46: push('dot', i, i + 1, '.'); i++; continue;
-      case 59: push('semicolon', i, i + 1, ';'); i++; continue;
-      case 40: push('lparen', i, i + 1, '('); i++; continue;
-      case 41: push('rparen', i, i + 1, ')'); i++; continue;
+      case 44: len = put(tokens, len, reuse, 'comma', i, i + 1, ','); i++; continue;
+      case 46: len = put(tokens, len, reuse, 'dot', i, i + 1, '.'); i++; continue;
+      case 59: len = put(tokens, len, reuse, 'semicolon', i, i + 1, ';'); i++; continue;
+      case 40: len = put(tokens, len, reuse, 'lparen', i, i + 1, '('); i++; continue;
+      case 41: len = put(tokens, len, reuse, 'rparen', i, i + 1, ')'); i++; continue;
       case 123: { // {null} {empty}
         if (wordAtBrace(text, i, 'null}')) {
-          push('constant', i, i + 6, 'null');
+          len = put(tokens, len, reuse, 'constant', i, i + 6, 'null');
           i += 6;
           continue;
         }
         if (wordAtBrace(text, i, 'empty}')) {
-          push('constant', i, i + 7, 'empty');
+          len = put(tokens, len, reuse, 'constant', i, i + 7, 'empty');
           i += 7;
           continue;
         }
@@ -472,12 +443,12 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         while (j < n && isWordPart(text.charCodeAt(j))) j++;
         const word = text.slice(i + 1, j).toLowerCase();
         if (word !== 'datasource') {
-          push('stray', s, j, text.slice(s, j));
-          report(s, j, codes.UNKNOWN_DIRECTIVE, `Unknown directive ${text.slice(s, j) || '@'}: the only directive is @datasource 'name or GUID'.`);
+          len = put(tokens, len, reuse, 'stray', s, j, text.slice(s, j));
+          report(state, diagnostics, n, s, j, codes.UNKNOWN_DIRECTIVE, `Unknown directive ${text.slice(s, j) || '@'}: the only directive is @datasource 'name or GUID'.`);
           i = j;
           continue;
         }
-        const le = lineEnd(j);
+        const le = lineEnd(text, j);
         let p = j;
         while (p < le && isWs(text.charCodeAt(p))) p++;
         let vs = p, ve = p, end = j;
@@ -489,7 +460,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
             ve = le;
             end = le;
             closedQuote = false;
-            report(p, le, codes.UNTERMINATED_VALUE, "Unterminated data source name: add the closing '.");
+            report(state, diagnostics, n, p, le, codes.UNTERMINATED_VALUE, "Unterminated data source name: add the closing '.");
           } else {
             ve = q;
             end = q + 1;
@@ -502,8 +473,8 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           end = q;
         }
         const value = text.slice(vs, ve).trim();
-        push('directive', s, end, value, closedQuote, vs, ve);
-        if (value === '') report(s, end, codes.DIRECTIVE_WITHOUT_VALUE, "@datasource needs a data source name or GUID: @datasource 'Flights'.");
+        len = put(tokens, len, reuse, 'directive', s, end, value, closedQuote, vs, ve);
+        if (value === '') report(state, diagnostics, n, s, end, codes.DIRECTIVE_WITHOUT_VALUE, "@datasource needs a data source name or GUID: @datasource 'Flights'.");
         // Anything else on the line (except a comment) is stray.
         let r = end;
         while (r < le && isWs(text.charCodeAt(r))) r++;
@@ -511,8 +482,8 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           let t = r;
           while (t < le && !(text.charCodeAt(t) === 45 && text.charCodeAt(t + 1) === 45)) t++;
           while (t > r && isWs(text.charCodeAt(t - 1))) t--;
-          push('stray', r, t, text.slice(r, t));
-          report(r, t, codes.STRAY_CHARACTER, 'Unexpected text after the @datasource value: a directive is alone on its line.');
+          len = put(tokens, len, reuse, 'stray', r, t, text.slice(r, t));
+          report(state, diagnostics, n, r, t, codes.STRAY_CHARACTER, 'Unexpected text after the @datasource value: a directive is alone on its line.');
           i = t;
         } else i = r;
         continue;
@@ -531,17 +502,89 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
     }
     // Never split a surrogate pair.
     if (i < n && i > s && (text.charCodeAt(i) & 0xfc00) === 0xdc00) i++;
-    push('stray', s, i, text.slice(s, i));
+    len = put(tokens, len, reuse, 'stray', s, i, text.slice(s, i));
     // Arithmetic (`[a] + [b]`) is a formula, which the parser reports as such (docs/service-interface.md §8.6).
     if (/^[-+*/%^]+$/.test(text.slice(s, i))) continue;
     const shown = text.slice(s, Math.min(i, s + 20)).replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    report(s, i, codes.STRAY_CHARACTER, `Unexpected character${i - s > 1 ? 's' : ''} ${JSON.stringify(shown)}: columns go in [brackets], values in 'quotes'.`);
+    report(state, diagnostics, n, s, i, codes.STRAY_CHARACTER, `Unexpected character${i - s > 1 ? 's' : ''} ${JSON.stringify(shown)}: columns go in [brackets], values in 'quotes'.`);
   }
   state.pos = i;
-  state.diagCount = diagCount;
   state.stopFrom = stopFrom;
   state.stopAt = stopAt;
   return len;
+}
+
+/**
+ * A token as a plain object made by a constructor rather than a literal: V8 never moves a constructor's
+ * objects to the old generation ahead of time, which for the literal made `tokenize` of a large text
+ * slow on every other call (see nodes.ts for the same choice for the AST).
+ */
+const TokenNode = function (this: Token, kind: TokenKind, start: number, end: number, value: string, closed: boolean, innerStart: number, innerEnd: number) {
+  this.kind = kind;
+  this.start = start;
+  this.end = end;
+  this.value = value;
+  this.closed = closed;
+  this.innerStart = innerStart;
+  this.innerEnd = innerEnd;
+} as unknown as new (kind: TokenKind, start: number, end: number, value: string, closed: boolean, innerStart: number, innerEnd: number) => Token;
+(TokenNode as unknown as { prototype: object }).prototype = Object.prototype;
+
+/** Appends a diagnostic for `scanTokens` unless there is no sink or its cap is reached. */
+function report(state: ScanState, diagnostics: ParseDiagnostic[] | undefined, n: number, start: number, end: number, code: string, message: string, severity: 'error' | 'warning' = 'error'): void {
+  if (!diagnostics || state.diagCount >= MAX_LEXER_DIAGNOSTICS) return;
+  state.diagCount++;
+  diagnostics.push({ start, end: Math.max(end, Math.min(start + 1, n)), code, message, severity });
+}
+
+/**
+ * Writes token number `len` of `tokens` (overwriting the object there when `reuse`, else appending a
+ * new one); returns `len + 1`. A plain function, not a closure over the scan's locals: V8 then keeps
+ * the scan's text and offsets in registers.
+ */
+function put(tokens: Token[], len: number, reuse: boolean, kind: TokenKind, start: number, end: number, value: string, closed = true, innerStart = start, innerEnd = end): number {
+  if (reuse && len < tokens.length) {
+    const t = tokens[len]!;
+    t.kind = kind;
+    t.start = start;
+    t.end = end;
+    t.value = value;
+    t.closed = closed;
+    t.innerStart = innerStart;
+    t.innerEnd = innerEnd;
+  } else tokens.push(new TokenNode(kind, start, end, value, closed, innerStart, innerEnd));
+  return len + 1;
+}
+
+/** End of the line at `from` (offset of its `\r` or `\n`, or the text's length). */
+function lineEnd(text: string, from: number): number {
+  const n = text.length;
+  let j = from;
+  while (j < n) {
+    const c = text.charCodeAt(j);
+    if (c === 10 || c === 13) break;
+    j++;
+  }
+  return j;
+}
+
+/** Case-insensitive (ASCII) match of a lower-case word at `pos`, nothing said about what follows. */
+function sameLower(text: string, pos: number, word: string): boolean {
+  for (let j = 0; j < word.length; j++) {
+    let c = text.charCodeAt(pos + j);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== word.charCodeAt(j)) return false;
+  }
+  return true;
+}
+
+/** Case-insensitive match of a lower-case word at `pos` followed by a word boundary. */
+function wordAt(text: string, pos: number, word: string): boolean {
+  const n = text.length;
+  const len = word.length;
+  if (pos + len > n) return false;
+  if (!sameLower(text, pos, word)) return false;
+  return pos + len === n || !isWordPart(text.charCodeAt(pos + len));
 }
 
 /** `{` followed case-insensitively by `rest` (e.g. `null}`). */

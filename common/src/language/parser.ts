@@ -24,6 +24,15 @@ import type {
 import * as codes from './diagnosticCodes';
 import { AGGREGATIONS, DATE_BUCKETS, findDateBucket } from './keywords';
 import { Lexer, tokenize, type Token } from './lexer';
+import * as nodes from './nodes';
+
+// The node constructors as module-local constants: where the modules are loaded as CommonJS (tsx, the
+// tests and benchmarks), every use of an imported name is a call of an export getter, which was 8% of a
+// parse.
+const {
+  AggregatedClauseNode, AggregatedFilterNode, BucketNode, BucketedColumnNode, ColumnClauseNode, ColumnNode, CommentNode,
+  DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
+} = nodes;
 
 /** Upper bound on diagnostics kept per document (the rest are dropped; a 10 MB file of garbage stays usable). */
 export const MAX_PARSE_DIAGNOSTICS = 2000;
@@ -140,10 +149,15 @@ class DocumentBuilder {
   private readonly comments: Comment[] = [];
   private readonly sink: DiagnosticSink;
   private readonly parser: ClauseParser;
-  /** Significant tokens of the current query (reused). */
+  /**
+   * Significant tokens of the current query: `current[0, count)`. The list is reused and never shortened
+   * (setting `length = 0` drops its backing store, and growing it again for every query was a third of
+   * what a parse allocated).
+   */
   private readonly current: Token[] = [];
-  /** Comments inside the current query. */
-  private inner: Comment[] | undefined;
+  private count = 0;
+  /** Comments inside the current query: `comments[innerFrom, …)`, -1 when none. */
+  private innerFrom = -1;
 
   constructor(private readonly text: string, private readonly diagnostics: ParseDiagnostic[], private directive?: DataSourceDirective) {
     this.sink = new DiagnosticSink(diagnostics);
@@ -152,7 +166,7 @@ class DocumentBuilder {
 
   /** No query is pending (the next significant token starts one). */
   get idle(): boolean {
-    return this.current.length === 0;
+    return this.count === 0;
   }
 
   /** The directive in force. */
@@ -163,16 +177,16 @@ class DocumentBuilder {
   add(t: Token): void {
     switch (t.kind) {
       case 'comment': {
-        const c: Comment = { kind: 'comment', start: t.start, end: t.end };
+        const c: Comment = new CommentNode(t.start, t.end);
         this.comments.push(c);
-        if (this.current.length) (this.inner ??= []).push(c);
+        if (this.count && this.innerFrom < 0) this.innerFrom = this.comments.length - 1;
         return;
       }
       case 'directive':
         this.flush();
         this.directive = t.value !== ''
-          ? { kind: 'datasource', start: t.start, end: t.end, value: t.value, valueSpan: { start: t.innerStart, end: t.innerEnd } }
-          : { kind: 'datasource', start: t.start, end: t.end };
+          ? new DirectiveNode(t.start, t.end, t.value, new SpanNode(t.innerStart, t.innerEnd))
+          : new DirectiveNode(t.start, t.end, undefined, undefined);
         this.directives.push(this.directive);
         return;
       case 'semicolon':
@@ -180,24 +194,23 @@ class DocumentBuilder {
         this.flush();
         return;
       default:
-        this.current.push(t);
+        this.current[this.count++] = t;
     }
   }
 
   /** Copies the tokens of the unfinished query, whose objects the lexer is about to reuse. */
   detach(): void {
     const cur = this.current;
-    for (let k = 0; k < cur.length; k++) {
+    for (let k = 0; k < this.count; k++) {
       const t = cur[k]!;
       cur[k] = { kind: t.kind, start: t.start, end: t.end, value: t.value, closed: t.closed, innerStart: t.innerStart, innerEnd: t.innerEnd };
     }
   }
 
   private flush(): void {
-    const cur = this.current;
-    if (cur.length) this.queries.push(buildQuery(this.text, cur, 0, cur.length, this.inner, this.parser, this.directive));
-    cur.length = 0;
-    this.inner = undefined;
+    if (this.count) this.queries.push(buildQuery(this.text, this.current, 0, this.count, this.innerFrom < 0 ? undefined : this.comments, this.innerFrom, this.parser, this.directive));
+    this.count = 0;
+    this.innerFrom = -1;
   }
 
   /** The parts so far, when stopping before offset `stop` with nothing pending; diagnostics past it (the lexer scans ahead) are dropped. */
@@ -253,7 +266,7 @@ export function parseQuery(text: string): { query: Query | undefined; diagnostic
     } else if (t.kind === 'directive') sink.add(t, codes.STRAY_CHARACTER, '@datasource belongs in .tsq files; searchdata takes the data source as data_source_guid.');
     else body.push(t);
   });
-  return { query: body.length ? buildQuery(text, body, 0, body.length, comments, new ClauseParser(sink)) : undefined, diagnostics };
+  return { query: body.length ? buildQuery(text, body, 0, body.length, comments, 0, new ClauseParser(sink)) : undefined, diagnostics };
 }
 
 /** Collects parser diagnostics up to `MAX_PARSE_DIAGNOSTICS`. */
@@ -265,41 +278,60 @@ class DiagnosticSink {
   }
 }
 
-/** Builds a Query node from its significant tokens `tokens[from, to)` (no comments/blank/semicolon) and the comments among them. */
-function buildQuery(text: string, tokens: Token[], from: number, to: number, comments: Comment[] | undefined, parser: ClauseParser, directive?: DataSourceDirective): Query {
+/**
+ * Builds a Query node from its significant tokens `tokens[from, to)` (no comments/blank/semicolon) and the
+ * comments among them, `comments[commentsFrom, …)` (those from the query's end on are ignored).
+ */
+function buildQuery(
+  text: string, tokens: Token[], from: number, to: number, comments: Comment[] | undefined, commentsFrom: number,
+  parser: ClauseParser, directive?: DataSourceDirective,
+): Query {
   const start = tokens[from]!.start;
   const end = tokens[to - 1]!.end;
   let qtext: string;
-  if (!comments || comments.length === 0) qtext = text.slice(start, end);
+  // Most comments inside a query trail its last token (`… top 10 -- best`): the text is then one slice.
+  if (!comments || commentsFrom >= comments.length || comments[commentsFrom]!.start >= end) qtext = text.slice(start, end);
   else {
-    const parts: string[] = [];
+    let joined = '';
     let p = start;
-    for (const c of comments) {
+    for (let k = commentsFrom; k < comments.length; k++) {
+      const c = comments[k]!;
       if (c.start >= end) break;
-      parts.push(text.slice(p, c.start));
+      joined += text.slice(p, c.start);
       p = c.end;
     }
-    parts.push(text.slice(p, end));
-    qtext = parts.join('');
+    qtext = joined + text.slice(p, end);
   }
   // Tokens never start with whitespace; an unterminated value may end with some.
   const c0 = qtext.charCodeAt(0);
   const c1 = qtext.charCodeAt(qtext.length - 1);
   if (c0 <= 32 || c1 <= 32 || c0 >= 0x80 || c1 >= 0x80) qtext = qtext.trim();
   const clauses = parser.parse(tokens, from, to);
-  if (!directive) return { kind: 'query', start, end, text: qtext, clauses };
-  if (directive.value === undefined) return { kind: 'query', start, end, text: qtext, dataSourceDirective: directive, clauses };
-  return { kind: 'query', start, end, text: qtext, dataSource: directive.value, dataSourceDirective: directive, clauses };
+  return new QueryNode(start, end, qtext, directive, clauses);
 }
 
 const span = (a: Span, b: Span): Span => ({ start: a.start, end: b.end });
+
+const NO_TOKENS: Token[] = [];
+
+/** Whether `s` is a non-empty run of ASCII digits (`/^\d+$/` without the regular expression). */
+function isDigits(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 
 /** One pass over a query's tokens producing clauses; one instance is reused for every query of a document. */
 class ClauseParser {
   private t: Token[] = [];
   private i = 0;
   private stop = 0;
+  /** The clauses so far: `clauses[0, n)` (a scratch list, reused and never shortened, like `DocumentBuilder.current`). */
   private readonly clauses: Clause[] = [];
+  private n = 0;
   /** Scratch list of `values` (copied to an exact-size list at the end). */
   private readonly valueScratch: Value[] = [];
   private rankedBy: { column: ColumnRef; span: Span }[] | undefined;
@@ -311,7 +343,7 @@ class ClauseParser {
     this.t = t;
     this.i = from;
     this.stop = to;
-    this.clauses.length = 0;
+    this.n = 0;
     this.rankedBy = undefined;
     while (this.i < this.stop) {
       const before = this.i;
@@ -319,19 +351,19 @@ class ClauseParser {
       if (this.i === before) this.i++; // safety: always progress
     }
     // `ranked by` attaches to the query's top/bottom wherever it is written (docs/service-notes.md §2.1).
+    // The scratch list is reused; the query keeps an exact-size copy (a list grown by push keeps room
+    // for 16 more, which for thousands of queries is most of the tree's memory).
+    const out = this.clauses.slice(0, this.n);
+    this.t = NO_TOKENS;
     const ranked = this.rankedBy as { column: ColumnRef; span: Span }[] | undefined;
     if (ranked) {
       for (const r of ranked) {
-        const tb = this.clauses.find((c) => c.kind === 'topBottom' && !c.rankedBy) as Extract<Clause, { kind: 'topBottom' }> | undefined;
+        const tb = out.find((c) => c.kind === 'topBottom' && !c.rankedBy) as Extract<Clause, { kind: 'topBottom' }> | undefined;
         if (tb) tb.rankedBy = r.column;
-        else this.clauses.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
+        else out.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
       }
-      this.clauses.sort((a, b) => a.start - b.start);
+      out.sort((a, b) => a.start - b.start);
     }
-    // The scratch list is reused; the query keeps an exact-size copy (a list grown by push keeps room
-    // for 16 more, which for thousands of queries is most of the tree's memory).
-    const out = this.clauses.slice();
-    this.t = [];
     return out;
   }
 
@@ -370,7 +402,7 @@ class ClauseParser {
       case 'number': {
         const rel = this.relativeDate();
         if (rel) {
-          this.push({ kind: 'dateFilter', filter: rel.filter, start: tok.start, end: rel.end });
+          this.push(new DateFilterNode(undefined, rel.filter, tok.start, rel.end));
           return;
         }
         this.i++;
@@ -413,7 +445,7 @@ class ClauseParser {
   }
 
   private push(c: Clause): void {
-    this.clauses.push(c);
+    this.clauses[this.n++] = c;
   }
 
   /**
@@ -424,7 +456,7 @@ class ClauseParser {
     const tok = this.t[this.i++]!;
     const dot = this.peek();
     if (!(dot && dot.kind === 'dot' && dot.start === tok.end)) {
-      return { kind: 'column', name: tok.value, nameSpan: { start: tok.innerStart, end: tok.innerEnd }, closed: tok.closed, start: tok.start, end: tok.end };
+      return new ColumnNode(tok.value, tok.closed, tok.start, tok.end);
     }
     this.i++;
     const b = this.peek();
@@ -434,13 +466,13 @@ class ClauseParser {
       const name = b.value;
       // A bucket written exactly (`[date].'day of week'`) needs no normalising (findDateBucket's regex).
       const known = BUCKET_SET.has(name) ? (name as DateBucket) : b.kind === 'keyword' ? null : findDateBucket(name);
-      bucket = { name, known, start: b.start, end: b.end };
+      bucket = new BucketNode(name, known, b.start, b.end);
       if (!known) this.sink.add(b, codes.UNKNOWN_BUCKET, `Unknown date bucket "${name}": use one of ${DATE_BUCKETS.join(', ')}.`);
     } else {
-      bucket = { name: '', known: null, start: dot.start, end: dot.end };
+      bucket = new BucketNode('', null, dot.start, dot.end);
       this.sink.add(dot, codes.UNKNOWN_BUCKET, `A date bucket must follow the dot: [column].monthly or [column].'day of week'.`);
     }
-    return { kind: 'column', name: tok.value, nameSpan: { start: tok.innerStart, end: tok.innerEnd }, closed: tok.closed, bucket, start: tok.start, end: bucket.end };
+    return new BucketedColumnNode(tok.value, tok.closed, bucket, tok.start, bucket.end);
   }
 
   /** A column, possibly aggregated, followed by an operator (filter), a relative date (dateFilter) or nothing (column). */
@@ -462,27 +494,31 @@ class ClauseParser {
         end = values.length ? values[values.length - 1]!.end : next.end;
       }
       this.push(aggregation
-        ? { kind: 'filter', column: col, aggregation, operator, operatorSpan: { start: next.start, end: next.end }, values, start, end }
-        : { kind: 'filter', column: col, operator, operatorSpan: { start: next.start, end: next.end }, values, start, end });
+        ? new AggregatedFilterNode(col, aggregation, operator, next.start, next.end, values, start, end)
+        : new FilterNode(col, operator, next.start, next.end, values, start, end));
       return;
     }
     if (next && !aggregation && !flags && !col.bucket) {
       const rel = this.relativeDate();
       if (rel) {
-        this.push({ kind: 'dateFilter', column: col, filter: rel.filter, start, end: rel.end });
+        this.push(new DateFilterNode(col, rel.filter, start, rel.end));
         return;
       }
     }
     if (!aggregation && !flags) {
-      this.push({ kind: 'column', column: col, start, end: col.end });
+      this.push(new ColumnClauseNode(col, start, col.end));
       return;
     }
-    const clause: Clause = aggregation
-      ? { kind: 'column', column: col, aggregation, aggregationSpan: { start: aggTok!.start, end: aggTok!.end }, start, end: col.end }
-      : { kind: 'column', column: col, start, end: col.end };
-    if (flags?.by) clause.by = true;
-    if (flags?.forEach) clause.forEach = true;
-    this.push(clause);
+    // One shape per constructor call or literal (see `top`).
+    if (!aggregation) {
+      this.push(new GroupingClauseNode(col, flags!.by === true, start, col.end));
+      return;
+    }
+    const aggregationStart = aggTok!.start;
+    const aggregationEnd = aggTok!.end;
+    if (!flags) this.push(new AggregatedClauseNode(col, aggregation, aggregationStart, aggregationEnd, start, col.end));
+    else if (flags.by) this.push({ kind: 'column', column: col, aggregation, aggregationStart, aggregationEnd, by: true, start, end: col.end });
+    else this.push({ kind: 'column', column: col, aggregation, aggregationStart, aggregationEnd, forEach: true, start, end: col.end });
   }
 
   /**
@@ -492,7 +528,7 @@ class ClauseParser {
    */
   private values(op: Token): Value[] {
     const out = this.valueScratch;
-    out.length = 0;
+    let count = 0;
     let expectFrom: Token = op;
     for (;;) {
       const v = this.value();
@@ -502,7 +538,7 @@ class ClauseParser {
           : `${op.value} needs a value after it: a number, a 'quoted text' or a 'date'.`);
         break;
       }
-      out.push(v);
+      out[count++] = v;
       const c = this.peek();
       if (c && c.kind === 'comma') {
         this.i++;
@@ -511,7 +547,7 @@ class ClauseParser {
       }
       break;
     }
-    return out.slice();
+    return out.slice(0, count);
   }
 
   /** One value at the current token, or undefined (nothing consumed) when there is none. */
@@ -521,17 +557,17 @@ class ClauseParser {
     switch (v.kind) {
       case 'value':
         this.i++;
-        return { kind: 'text', value: v.value, terminated: v.closed, start: v.start, end: v.end };
+        return new TextValueNode(v.value, v.closed, v.start, v.end);
       case 'number':
         this.i++;
-        return { kind: 'number', value: Number(v.value), raw: v.value, start: v.start, end: v.end };
+        return new NumberValueNode(Number(v.value), v.value, v.start, v.end);
       case 'constant':
         this.i++;
         return v.value === 'null' ? { kind: 'null', start: v.start, end: v.end } : { kind: 'empty', start: v.start, end: v.end };
       case 'word':
         this.i++;
         this.sink.add(v, codes.UNKNOWN_WORD, `"${v.value}" is not a keyword: write text and date values in single quotes ('${v.value}').`, 'warning');
-        return { kind: 'text', value: v.value, terminated: true, start: v.start, end: v.end };
+        return new TextValueNode(v.value, true, v.start, v.end);
       default:
         return undefined;
     }
@@ -555,7 +591,11 @@ class ClauseParser {
       this.sink.add(and!, codes.MISSING_OPERAND, 'A value must follow "and": between 0 and 1000.');
       return { values: [low], end: and!.end };
     }
-    return { values: [low, high], end: high.end };
+    // The list comes from `slice` rather than a literal, for the reason of nodes.ts.
+    const pair = this.valueScratch;
+    pair[0] = low;
+    pair[1] = high;
+    return { values: pair.slice(0, 2), end: high.end };
   }
 
   private textOf(v: Value): string {
@@ -583,7 +623,7 @@ class ClauseParser {
         const b = this.peek(1);
         let n = 1;
         let unitTok = b;
-        if (b && b.kind === 'number' && a.value !== 'this' && /^\d+$/.test(b.value)) {
+        if (b && b.kind === 'number' && a.value !== 'this' && isDigits(b.value)) {
           n = Number(b.value);
           unitTok = this.peek(2);
         }
@@ -595,20 +635,18 @@ class ClauseParser {
           return { filter: { type: 'period', which: a.value, n, unit: 'day' }, end: a.end };
         }
         this.i += unitTok === b ? 2 : 3;
-        const filter: RelativeDate = { type: 'period', which: a.value, n, unit: unitTok.value as DateUnit };
-        let end = unitTok.end;
+        const unit = unitTok.value as DateUnit;
         const fe = this.peek();
         const feUnit = this.peek(1);
         if (this.isKw(fe, 'for each') && feUnit && this.isKw(feUnit) && UNITS.has(feUnit.value)) {
           this.i += 2;
-          filter.forEach = feUnit.value as DateUnit;
-          end = feUnit.end;
+          return { filter: { type: 'period', which: a.value, n, unit, forEach: feUnit.value as DateUnit }, end: feUnit.end };
         }
-        return { filter, end };
+        return { filter: { type: 'period', which: a.value, n, unit }, end: unitTok.end };
       }
       return undefined;
     }
-    if (a.kind === 'number' && /^\d+$/.test(a.value)) {
+    if (a.kind === 'number' && isDigits(a.value)) {
       const u = this.peek(1);
       const ago = this.peek(2);
       if (u && this.isKw(u) && UNITS.has(u.value) && this.isKw(ago, 'ago')) {
@@ -723,20 +761,19 @@ class ClauseParser {
       case 'bottom': {
         this.i++;
         const num = this.peek();
-        const n = 10;
-        const end = tok.end;
-        const clause: Clause = { kind: 'topBottom', direction: name, n, start: tok.start, end };
-        if (num && num.kind === 'number' && /^\d+$/.test(num.value)) {
+        // Each clause is made whole by one constructor call or literal: a property added afterwards
+        // costs the object a separate property store (one more object per clause for the collector).
+        // The frequent clauses are made by the constructors of nodes.ts (see there why).
+        if (num && num.kind === 'number' && isDigits(num.value)) {
           // `top 2 days ago` is no top N: leave the number to the date.
           const u = this.peek(1);
           if (!(u && this.isKw(u) && UNITS.has(u.value) && this.isKw(this.peek(2), 'ago'))) {
             this.i++;
-            clause.n = Number(num.value);
-            clause.nSpan = { start: num.start, end: num.end };
-            clause.end = num.end;
+            this.push(new TopBottomNode(name, Number(num.value), new SpanNode(num.start, num.end), tok.start, num.end));
+            return;
           }
         }
-        this.push(clause);
+        this.push(new TopBottomNode(name, 10, undefined, tok.start, tok.end));
         return;
       }
       case 'ranked by': {
@@ -758,7 +795,7 @@ class ClauseParser {
       default: {
         const rel = this.relativeDate();
         if (rel) {
-          this.push({ kind: 'dateFilter', filter: rel.filter, start: tok.start, end: rel.end });
+          this.push(new DateFilterNode(undefined, rel.filter, tok.start, rel.end));
           return;
         }
         this.i++;
@@ -779,15 +816,15 @@ class ClauseParser {
       this.push({ kind: 'error', text: name, start: tok.start, end: (agg ?? tok).end });
       return;
     }
-    const clause: Clause = { kind: 'sort', column: col, start: tok.start, end: col.end };
-    if (agg) clause.aggregation = agg.value as Aggregation;
     const d = this.peek();
+    // One shape per constructor call or literal (see `top`).
+    const aggregation = agg ? (agg.value as Aggregation) : undefined;
     if (this.isKw(d, 'ascending') || this.isKw(d, 'descending')) {
       this.i++;
-      clause.direction = d!.value as 'ascending' | 'descending';
-      clause.end = d!.end;
+      this.push(new SortNode(col, aggregation, d!.value as 'ascending' | 'descending', tok.start, d!.end));
+      return;
     }
-    this.push(clause);
+    this.push(new SortNode(col, aggregation, undefined, tok.start, col.end));
   }
 
   /** `growth of [measure] by [date] [bucket] [year-over-year]`. */
@@ -811,21 +848,24 @@ class ClauseParser {
       this.push({ kind: 'error', text: name, start: tok.start, end: by!.end });
       return;
     }
-    const clause: Clause = { kind: 'growth', measure, by: date, yearOverYear: false, start: tok.start, end: date.end };
-    if (date.bucket?.known) clause.bucket = date.bucket.known;
+    let bucket: DateBucket | undefined = date.bucket?.known ?? undefined;
+    let end = date.end;
     const b = this.peek();
     if (b && this.isKw(b) && BUCKET_SET.has(b.value)) {
       this.i++;
-      clause.bucket = b.value as DateBucket;
-      clause.end = b.end;
+      bucket = b.value as DateBucket;
+      end = b.end;
     }
     const yoy = this.peek();
-    if (this.isKw(yoy, 'year-over-year')) {
+    const yearOverYear = this.isKw(yoy, 'year-over-year');
+    if (yearOverYear) {
       this.i++;
-      clause.yearOverYear = true;
-      clause.end = yoy!.end;
+      end = yoy!.end;
     }
-    this.push(clause);
+    // One shape per constructor call or literal (see `top`).
+    this.push(bucket !== undefined
+      ? { kind: 'growth', measure, by: date, bucket, yearOverYear, start: tok.start, end }
+      : { kind: 'growth', measure, by: date, yearOverYear, start: tok.start, end });
   }
 
   /** `calendar.name` (a calendar for the whole query), or the bare keyword. */

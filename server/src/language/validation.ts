@@ -238,7 +238,7 @@ function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void 
       }
       if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation && NUMERIC.has(col.dataType)) {
         if (TEXT_OPS.has(clause.operator)) {
-          add(clause.operatorSpan, codes.TEXT_OPERATOR_ON_NUMBER, `"${clause.operator}" is a text operator, but [${ref.name}] is ${col.dataType}: use =, !=, <, >, between … and … on numbers.`, DiagnosticSeverity.Error);
+          add({ start: clause.operatorStart, end: clause.operatorEnd }, codes.TEXT_OPERATOR_ON_NUMBER, `"${clause.operator}" is a text operator, but [${ref.name}] is ${col.dataType}: use =, !=, <, >, between … and … on numbers.`, DiagnosticSeverity.Error);
         } else if (ORDER_OPS.has(clause.operator)) {
           for (const v of clause.values) {
             if (v.kind === 'text') add(v, codes.TEXT_COMPARED_TO_NUMBER, `[${ref.name}] is ${col.dataType} but '${v.value}' is a quoted text: write numbers without quotes.`, DiagnosticSeverity.Warning);
@@ -253,7 +253,8 @@ function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void 
 function resolve(ref: ColumnRef, ds: string, cols: CheckedColumns, add: Add): Column | undefined {
   if (!ref.closed || ref.name.trim() === '' || /[[\]]/.test(ref.name)) return undefined; // syntax already reported
   const matches = cols.byLower.get(ref.name.toLowerCase()) ?? cols.byLower.get(ref.name.trim().toLowerCase());
-  const span = ref.nameSpan.end > ref.nameSpan.start ? ref.nameSpan : ref;
+  // The name spans [start + 1, start + 1 + name.length) (ast.ts ColumnRef).
+  const span = ref.name.length > 0 ? { start: ref.start + 1, end: ref.start + 1 + ref.name.length } : ref;
   if (!matches) {
     if (FORMULA_RE.test(ref.name)) {
       add(span, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source "${ds}" and use it by name.`, DiagnosticSeverity.Error);
