@@ -7,12 +7,19 @@
  * - `firstRowsMs` is measured in VS Code: from the Run command to the webview's first painted grid
  *   row (the host's Date.now() sent with the run, compared by the webview after the paint).
  * - `keyToFirstRowsMs` is measured by the driver: from the key press to the first grid row in the DOM.
+ * - `allRowsLoadedMs` is measured by the driver: from the key press until the answer is complete, the
+ *   grid holds every row (it can show any of them: `data-grid-rows` equals the rows fetched) and the
+ *   status line says how many (`100,000 of …`), not only until the last rows arrived.
+ * - `milestonesMs`: the webview's milestones of a run (ms since the run command, medians): the host had
+ *   the first page (`hostFirstPage`) and the last (`hostDone`), the webview got them (`columns`,
+ *   `lastRows`), the grid was built (`tableBuilt`), first rows painted (`painted`), the grid held all
+ *   rows (`gridAll`); and the longest slice of grid work (`maxSliceMs`) and refresh (`maxCommitMs`).
  * - `workbenchMaxFrameMs`: the longest gap between animation frames of the workbench page during the
  *   run (a frozen editor would show a long one).
  * - `webviewHeapMB`: Chromium's performance.memory.usedJSHeapSize in the webview once all rows came.
  * Skipped (with a reason) when the end-to-end tools are missing. Run: `npm run bench -- results`.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { e2eSkip, startSession, waitUntil } from '../e2e/harness';
@@ -60,6 +67,7 @@ export async function run(): Promise<Record<string, unknown>> {
       const keyToFirst: number[] = [];
       const loaded: number[] = [];
       const frames: number[] = [];
+      const marks: Record<string, number>[] = [];
       let rows = 0;
       let heap: number | undefined;
       for (let i = 0; i < REPEATS; i++) {
@@ -81,6 +89,14 @@ export async function run(): Promise<Record<string, unknown>> {
           };
           requestAnimationFrame(loop);
         })()`);
+        // TSQ_BENCH_PROFILE=file.cpuprofile: a CPU profile of the page's thread (workbench and webview)
+        // during the last 100,000-row run, for Chromium's DevTools
+        const profile = process.env.TSQ_BENCH_PROFILE && name === 'rows100k' && i === REPEATS - 1 ? await page.context().newCDPSession(page) : undefined;
+        if (profile) {
+          await profile.send('Profiler.enable');
+          await profile.send('Profiler.setSamplingInterval', { interval: 500 });
+          await profile.send('Profiler.start');
+        }
         const t0 = Date.now();
         await page.keyboard.press('Control+Enter');
         frame ??= await session.webviewFrame('.tab-body', 60_000);
@@ -91,11 +107,18 @@ export async function run(): Promise<Record<string, unknown>> {
         }, lastTab), 'the first rows', 60_000, 10);
         keyToFirst.push(Date.now() - t0);
         lastTab = tabId;
+        // the whole answer: the grid holds every row (it can show any of them) and the status says so
         const state = await waitUntil(() => f.evaluate(() => {
           const b = document.querySelector<HTMLElement>('.tab-body.active')!;
-          return b.dataset.state === 'done' && b.dataset.firstPaintMs ? { firstPaintMs: Number(b.dataset.firstPaintMs), rows: Number(b.dataset.rows) } : undefined;
-        }), 'the whole answer', 300_000, 20);
+          const status = b.querySelector('.status')?.textContent ?? '';
+          const rows = Number(b.dataset.rows);
+          return b.dataset.state === 'done' && b.dataset.firstPaintMs && b.dataset.gridRows === b.dataset.rows && status.startsWith(`${rows.toLocaleString('en-US')} of`)
+            ? { firstPaintMs: Number(b.dataset.firstPaintMs), rows, marks: JSON.parse(b.dataset.marks ?? '{}') as Record<string, number> }
+            : undefined;
+        }), 'the whole answer in the grid', 300_000, 20);
+        marks.push(state.marks);
         loaded.push(Date.now() - t0);
+        if (profile) writeFileSync(process.env.TSQ_BENCH_PROFILE!, JSON.stringify((await profile.send('Profiler.stop')).profile));
         firstRows.push(state.firstPaintMs);
         rows = state.rows;
         const expected = Number(/top (\d+)/.exec(query)![1]);
@@ -115,6 +138,8 @@ export async function run(): Promise<Record<string, unknown>> {
         allRowsLoadedMs: median(loaded),
         workbenchMaxFrameMs: Math.max(...frames),
         webviewHeapMB: heap === undefined ? undefined : Math.round((heap / 1024 / 1024) * 10) / 10,
+        // where the time goes: the webview's milestones (ms since the run command), medians of the runs
+        milestonesMs: Object.fromEntries([...new Set(marks.flatMap((m) => Object.keys(m)))].map((k) => [k, median(marks.map((m) => m[k]).filter((x) => x !== undefined))])),
       };
     }
     out.targetFirstRowsMs = 1000;
