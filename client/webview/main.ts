@@ -282,8 +282,10 @@ function ensureGrid(t: Tab): void {
   if (t.table || !t.columns || activeTab !== t.tabId) return;
   const cols = t.columns;
   const menu = cellMenu(t);
+  const widths = columnWidths(cols, t.rows);
   const columns: ColumnDefinition[] = cols.map((c, i) => ({
     title: '',
+    width: widths[i],
     field: `c${i}`,
     titleFormatter: () => headerNode(c) as unknown as HTMLElement,
     formatter: (cell: CellComponent) => document.createTextNode(formatCell(cell.getValue() as CellValue, c)) as unknown as HTMLElement,
@@ -296,7 +298,6 @@ function ensureGrid(t: Tab): void {
     resizable: true,
     contextMenu: menu,
     minWidth: 60,
-    maxInitialWidth: 400,
   }));
   // the grid starts with the first rows only; `feed` adds the others in slices
   const first = t.rows.slice(0, FIRST_GRID_ROWS);
@@ -327,12 +328,40 @@ function ensureGrid(t: Tab): void {
   });
 }
 
+let measureContext: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * Widths (px) of the grid's columns: the widest of the header's name and type and of the first rows'
+ * texts, measured on a canvas in the grid's font, between 60 and 400. Tabulator's `fitData` measured
+ * every rendered cell in the DOM instead, forcing layouts while the grid was being built.
+ */
+function columnWidths(cols: ResultColumn[], rows: CellValue[][]): number[] {
+  measureContext ??= document.createElement('canvas').getContext('2d');
+  const ctx = measureContext;
+  const css = getComputedStyle(document.documentElement);
+  const size = css.getPropertyValue('--vscode-editor-font-size').trim() || '13px';
+  const font = `${/^[\d.]+$/.test(size) ? `${size}px` : size} ${css.getPropertyValue('--vscode-editor-font-family').trim() || 'monospace'}`;
+  const text = (s: string, weight = ''): number => {
+    if (!ctx) return s.length * 8;
+    ctx.font = `${weight}${font}`;
+    return ctx.measureText(s).width;
+  };
+  const sample = rows.slice(0, 200);
+  return cols.map((c, i) => {
+    // a header: the bold name above the type (0.8 em), with padding, the sort arrow and borders
+    let w = Math.max(text(c.name, 'bold '), 0.8 * text(c.bucket ? `${c.bucket} · ${c.role}` : `${c.dataType} · ${c.role}`)) + 32;
+    for (const r of sample) w = Math.max(w, text(formatCell(r[i] ?? null, c)) + 14);
+    return Math.min(400, Math.max(60, Math.ceil(w)));
+  });
+}
+
 /** Tells the host when the first rows are on screen (next frames after a row element exists). */
 function reportPaint(t: Tab): void {
   const started = performance.now();
   const check = (): void => {
     if (t.els.grid.querySelector('.tabulator-row') || t.rows.length === 0) {
-      requestAnimationFrame(() => {
+      // the frame with the rows is painted when the task after its animation frame runs
+      nextTask(() => {
         t.painted = true;
         if (t.startedAt !== undefined) t.els.body.dataset.firstPaintMs = String(Date.now() - t.startedAt);
         mark(t, 'painted');
@@ -345,12 +374,16 @@ function reportPaint(t: Tab): void {
 
 /** Height (px) of a grid row: one line of text in the theme's font. */
 const ROW_HEIGHT = 24;
-/** Rows the grid is built with; `feed` adds the rest of the answer. */
+/** Rows the grid is built with (a first page: client/src/results FIRST_PAGE_ROWS); `feed` adds the rest of the answer. */
 const FIRST_GRID_ROWS = 1000;
 /** Most ms one slice of the grid's work runs before it yields: the webview shares the workbench's thread. */
-const SLICE_MS = 8;
-/** Rows built ahead are added to the grid at the latest when this many wait (else when all that came are built). */
+const SLICE_MS = 12;
+/**
+ * Rows built ahead are added to the grid when this many wait, or when all rows that came are built and
+ * the answer is complete or the last addition is COMMIT_MS old (each addition refreshes all rows).
+ */
 const COMMIT_ROWS = 20_000;
+const COMMIT_MS = 150;
 
 /**
  * The part of Tabulator (6.5) that `feed` uses beyond its public API: the row manager's list of all rows
@@ -367,6 +400,8 @@ interface GridInternals {
     /** `refreshPipelines`, then renders the rows again where the grid is scrolled. */
     refreshActiveData(handler: false, skipStage: false, renderInPosition: boolean): void;
     dispatch(event: 'data-refreshed'): void;
+    /** Renders the rows on screen again, where the grid is scrolled. */
+    reRenderInPosition(): void;
     /** The vertical virtual renderer: rows vDomTop…vDomBottom of the display rows are in the DOM, the rest is padding. */
     renderer: { vDomTop: number; vDomBottom: number; vDomRowHeight: number; vDomBottomPad: number; vDomScrollHeight: number; tableElement: HTMLElement };
   };
@@ -379,6 +414,8 @@ interface Feed {
   /** Rows built and not yet in the grid. */
   built: { created?: boolean }[];
   scheduled: boolean;
+  /** performance.now() of the last addition to the grid. */
+  committed: number;
 }
 
 /** Runs `fn` as a new task soon (a message to itself: no 4 ms clamp of nested timers), after the page's pending work. */
@@ -392,6 +429,23 @@ const nextTask = (() => {
   };
 })();
 
+/**
+ * Runs `fn` once the page painted its next frame (the task after its animation frame), so that the
+ * workbench, whose thread this page shares, draws a frame between any two slices of grid work; or
+ * after 100 ms when no frame comes (a hidden page draws none).
+ */
+function afterFrame(fn: () => void): void {
+  let ran = false;
+  const run = (): void => {
+    if (ran) return;
+    ran = true;
+    clearTimeout(timer);
+    fn();
+  };
+  const timer = setTimeout(run, 100);
+  requestAnimationFrame(() => nextTask(run));
+}
+
 /** Records a milestone of the tab's run (ms since the host's `startedAt`) on its body, for benchmarks. */
 function mark(t: Tab, name: string, value?: number): void {
   if (t.startedAt === undefined) return;
@@ -403,18 +457,18 @@ function mark(t: Tab, name: string, value?: number): void {
  * Adds the rows that came since the grid was built to it, without a long task: Tabulator's own ways
  * block for the whole batch (`replaceData` of 100,000 rows took seconds, and `addData` copies its list
  * of active rows once per added row), and this page shares its thread with the workbench. So the rows
- * are built as Tabulator rows in slices of SLICE_MS, yielding between them, and added to the row
+ * are built as Tabulator rows in slices of SLICE_MS, one slice per frame, and added to the row
  * manager's list with one refresh of its pipelines (which keeps header sort, filters and the scroll
- * position) whenever all rows that came are built, or COMMIT_ROWS wait.
+ * position) in a slice of its own (see COMMIT_ROWS).
  */
 function feed(t: Tab): void {
   const table = t.table;
   if (!table || !t.tableBuilt || t.feeding?.scheduled) return;
   const f = t.feeding ?? newFeed(t);
   if (!f) return;
-  if (t.gridRows + f.built.length >= t.rows.length) return;
+  if (t.gridRows + f.built.length >= t.rows.length && !f.built.length) return;
   f.scheduled = true;
-  nextTask(() => feedSlice(t, f));
+  afterFrame(() => feedSlice(t, f));
 }
 
 function newFeed(t: Tab): Feed | undefined {
@@ -426,7 +480,7 @@ function newFeed(t: Tab): Feed | undefined {
     void t.table!.setData(toObjects(t.rows, t.columns?.length ?? 0)).then(() => gridFilled(t));
     return undefined;
   }
-  t.feeding = { Row, built: [], scheduled: false };
+  t.feeding = { Row, built: [], scheduled: false, committed: 0 };
   return t.feeding;
 }
 
@@ -434,22 +488,25 @@ function feedSlice(t: Tab, f: Feed): void {
   f.scheduled = false;
   if (t.feeding !== f || !t.table) return;
   const manager = (t.table as unknown as GridInternals).rowManager;
-  const width = t.columns?.length ?? 0;
   const began = performance.now();
   let i = t.gridRows + f.built.length;
-  while (i < t.rows.length && performance.now() - began < SLICE_MS) {
-    const end = Math.min(t.rows.length, i + 256);
-    for (; i < end; i++) f.built.push(new f.Row(rowObject(t.rows[i], width), manager));
-  }
-  const built = performance.now();
-  if (f.built.length && (i >= t.rows.length || f.built.length >= COMMIT_ROWS)) {
+  const caughtUp = i >= t.rows.length;
+  // a slice either adds the rows built to the grid (a refresh over all its rows) or builds rows
+  if (f.built.length && (f.built.length >= COMMIT_ROWS || (caughtUp && (!t.loading || began - f.committed >= COMMIT_MS)))) {
     commitRows(manager, f.built);
     f.built = [];
+    f.committed = performance.now();
     t.gridRows = manager.rows.length;
-    mark(t, 'maxCommitMs', Math.max(t.marks.maxCommitMs ?? 0, performance.now() - built));
+    mark(t, 'maxCommitMs', Math.max(t.marks.maxCommitMs ?? 0, f.committed - began));
     gridFilled(t);
+  } else {
+    const width = t.columns?.length ?? 0;
+    while (i < t.rows.length && performance.now() - began < SLICE_MS) {
+      const end = Math.min(t.rows.length, i + 256);
+      for (; i < end; i++) f.built.push(new f.Row(rowObject(t.rows[i], width), manager));
+    }
+    mark(t, 'maxSliceMs', Math.max(t.marks.maxSliceMs ?? 0, performance.now() - began));
   }
-  mark(t, 'maxSliceMs', Math.max(t.marks.maxSliceMs ?? 0, performance.now() - began));
   feed(t);
 }
 
@@ -491,7 +548,8 @@ function commitRows(manager: GridInternals['rowManager'], rows: { created?: bool
     r.tableElement.style.paddingBottom = `${r.vDomBottomPad}px`;
     manager.dispatch('data-refreshed');
   } else {
-    manager.refreshActiveData(false, false, true);
+    manager.reRenderInPosition(); // the pipelines ran: only the rows on screen change
+    manager.dispatch('data-refreshed');
   }
 }
 

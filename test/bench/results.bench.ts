@@ -15,7 +15,7 @@
  *   `lastRows`), the grid was built (`tableBuilt`), first rows painted (`painted`), the grid held all
  *   rows (`gridAll`); and the longest slice of grid work (`maxSliceMs`) and refresh (`maxCommitMs`).
  * - `workbenchMaxFrameMs`: the longest gap between animation frames of the workbench page during the
- *   run (a frozen editor would show a long one).
+ *   run (a frozen editor would show a long one); `longFramesMs` lists each run's frames over 50 ms.
  * - `webviewHeapMB`: Chromium's performance.memory.usedJSHeapSize in the webview once all rows came.
  * Skipped (with a reason) when the end-to-end tools are missing. Run: `npm run bench -- results`.
  */
@@ -68,6 +68,7 @@ export async function run(): Promise<Record<string, unknown>> {
       const loaded: number[] = [];
       const frames: number[] = [];
       const marks: Record<string, number>[] = [];
+      const longFrames: number[][][] = [];
       let rows = 0;
       let heap: number | undefined;
       for (let i = 0; i < REPEATS; i++) {
@@ -80,10 +81,11 @@ export async function run(): Promise<Record<string, unknown>> {
         await page.keyboard.press('End');
         // a string, not a function: tsx would wrap a named inner function in a helper the page lacks
         await page.evaluate(`(() => {
-          const g = (window.tsqGaps = { max: 0, last: performance.now(), stop: false });
+          const g = (window.tsqGaps = { max: 0, last: performance.now(), stop: false, long: [] });
           const loop = () => {
             const now = performance.now();
             g.max = Math.max(g.max, now - g.last);
+            if (now - g.last > 50) g.long.push([Math.round(g.last - g.t0), Math.round(now - g.last)]);
             g.last = now;
             if (!g.stop) requestAnimationFrame(loop);
           };
@@ -97,6 +99,7 @@ export async function run(): Promise<Record<string, unknown>> {
           await profile.send('Profiler.setSamplingInterval', { interval: 500 });
           await profile.send('Profiler.start');
         }
+        await page.evaluate('window.tsqGaps.t0 = performance.now()');
         const t0 = Date.now();
         await page.keyboard.press('Control+Enter');
         frame ??= await session.webviewFrame('.tab-body', 60_000);
@@ -123,11 +126,13 @@ export async function run(): Promise<Record<string, unknown>> {
         rows = state.rows;
         const expected = Number(/top (\d+)/.exec(query)![1]);
         if (rows !== expected) throw new Error(`the panel shows ${rows} rows for ${query}, not ${expected}: the wrong query ran`);
-        frames.push(await page.evaluate(() => {
-          const w = window as unknown as { tsqGaps: { max: number; stop: boolean } };
+        const gaps = await page.evaluate(() => {
+          const w = window as unknown as { tsqGaps: { max: number; stop: boolean; long: number[][] } };
           w.tsqGaps.stop = true;
-          return Math.round(w.tsqGaps.max);
-        }));
+          return { max: Math.round(w.tsqGaps.max), long: w.tsqGaps.long };
+        });
+        frames.push(gaps.max);
+        longFrames.push(gaps.long);
         heap = await f.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize);
       }
       out[name] = {
@@ -137,6 +142,9 @@ export async function run(): Promise<Record<string, unknown>> {
         keyToFirstRowsMs: median(keyToFirst),
         allRowsLoadedMs: median(loaded),
         workbenchMaxFrameMs: Math.max(...frames),
+        // frames over 50 ms of each run: [ms after the key press when the frame began, its length]
+        longFramesMs: longFrames,
+        milestonesMsAll: marks,
         webviewHeapMB: heap === undefined ? undefined : Math.round((heap / 1024 / 1024) * 10) / 10,
         // where the time goes: the webview's milestones (ms since the run command), medians of the runs
         milestonesMs: Object.fromEntries([...new Set(marks.flatMap((m) => Object.keys(m)))].map((k) => [k, median(marks.map((m) => m[k]).filter((x) => x !== undefined))])),

@@ -165,7 +165,8 @@ class ResultsController {
       this.panels.set(key, p);
     } else {
       p.panel.title = title;
-      p.panel.reveal(p.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+      // revealing a panel on screen made its webview lay out (and its grid render) again for nothing
+      if (!p.panel.visible) p.panel.reveal(p.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
     }
     this.lastPanel = p;
     return p;
