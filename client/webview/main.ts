@@ -3,8 +3,9 @@
  *
  * Tabs of answers, each with a grid (tabulator-tables: virtual rows, header sort and filter, column
  * resize, range selection) and a chart (chart.js on a canvas; no eval, styles through the CSSOM only).
- * Rows arrive from the host page by page (client/src/results/messages.ts) and are appended to the grid
- * as they come. Every value and column name is put into the DOM as text (text nodes, `textContent`),
+ * Rows arrive from the host page by page (common/src/results/messages.ts, a page packed as one buffer)
+ * and go into the grid in slices between the workbench's frames (`feed`: this page shares the
+ * workbench's thread, so any long task here is a frozen editor). Every value and column name is put into the DOM as text (text nodes, `textContent`),
  * never as HTML. Copy and Export go through the host (clipboard, file), from the data, not the DOM.
  *
  * The webview keeps the first rows of each tab in its state (`setState`), so a panel restored after a

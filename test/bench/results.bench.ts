@@ -81,11 +81,12 @@ export async function run(): Promise<Record<string, unknown>> {
         await page.keyboard.press('End');
         // a string, not a function: tsx would wrap a named inner function in a helper the page lacks
         await page.evaluate(`(() => {
-          const g = (window.tsqGaps = { max: 0, last: performance.now(), stop: false, long: [] });
+          const g = (window.tsqGaps = { max: 0, last: performance.now(), stop: false, long: [], t0: undefined });
           const loop = () => {
             const now = performance.now();
-            g.max = Math.max(g.max, now - g.last);
-            if (now - g.last > 50) g.long.push([Math.round(g.last - g.t0), Math.round(now - g.last)]);
+            // frames from the key press on (t0) count
+            if (g.t0 !== undefined) g.max = Math.max(g.max, now - g.last);
+            if (g.t0 !== undefined && now - g.last > 50) g.long.push([Math.round(g.last - g.t0), Math.round(now - g.last)]);
             g.last = now;
             if (!g.stop) requestAnimationFrame(loop);
           };
