@@ -5,8 +5,8 @@
  * resize, range selection) and a chart (chart.js on a canvas; no eval, styles through the CSSOM only).
  * Rows arrive from the host page by page (common/src/results/messages.ts, a page packed as one buffer)
  * and go into the grid in slices between the workbench's frames (`feed`: this page shares the
- * workbench's thread, so any long task here is a frozen editor). Every value and column name is put into the DOM as text (text nodes, `textContent`),
- * never as HTML. Copy and Export go through the host (clipboard, file), from the data, not the DOM.
+ * workbench's thread, so any long task here is a frozen editor). Every value and column name is put
+ * into the DOM as text (text nodes, `textContent`), never as HTML. Copy and Export go through the host (clipboard, file), from the data, not the DOM.
  *
  * The webview keeps the first rows of each tab in its state (`setState`), so a panel restored after a
  * reload shows them until the query is run again.
