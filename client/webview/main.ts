@@ -498,7 +498,7 @@ function feedSlice(t: Tab, f: Feed): void {
     f.built = [];
     f.committed = performance.now();
     t.gridRows = manager.rows.length;
-    mark(t, 'maxCommitMs', Math.max(t.marks.maxCommitMs ?? 0, f.committed - began));
+    if (f.committed - began > (t.marks.maxCommitMs ?? 0)) mark(t, 'maxCommitMs', f.committed - began);
     gridFilled(t);
   } else {
     const width = t.columns?.length ?? 0;
@@ -506,7 +506,8 @@ function feedSlice(t: Tab, f: Feed): void {
       const end = Math.min(t.rows.length, i + 256);
       for (; i < end; i++) f.built.push(new f.Row(rowObject(t.rows[i], width), manager));
     }
-    mark(t, 'maxSliceMs', Math.max(t.marks.maxSliceMs ?? 0, performance.now() - began));
+    const took = performance.now() - began;
+    if (took > (t.marks.maxSliceMs ?? 0)) mark(t, 'maxSliceMs', took);
   }
   feed(t);
 }
