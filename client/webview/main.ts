@@ -3,9 +3,10 @@
  *
  * Tabs of answers, each with a grid (tabulator-tables: virtual rows, header sort and filter, column
  * resize, range selection) and a chart (chart.js on a canvas; no eval, styles through the CSSOM only).
- * Rows arrive from the host page by page (client/src/results/messages.ts) and are appended to the grid
- * as they come. Every value and column name is put into the DOM as text (text nodes, `textContent`),
- * never as HTML. Copy and Export go through the host (clipboard, file), from the data, not the DOM.
+ * Rows arrive from the host page by page (common/src/results/messages.ts, a page packed as one buffer)
+ * and go into the grid in slices between the workbench's frames (`feed`: this page shares the
+ * workbench's thread, so any long task here is a frozen editor). Every value and column name is put
+ * into the DOM as text (text nodes, `textContent`), never as HTML. Copy and Export go through the host (clipboard, file), from the data, not the DOM.
  *
  * The webview keeps the first rows of each tab in its state (`setState`), so a panel restored after a
  * reload shows them until the query is run again.
@@ -16,7 +17,7 @@ import 'tabulator-tables/dist/css/tabulator_simple.min.css';
 import './results.css';
 import { formatCell, formatNumber, isNumericColumn, statusLine } from '../../common/src/results/format';
 import { chartData, chooseChart, compareCells, type CellValue, type ChartKind, type ResultColumn } from '../../common/src/results/shape';
-import type { CopyFormat, HostMessage, WebviewMessage, WebviewProbe } from '../../common/src/results/messages';
+import { unpackRows, type CopyFormat, type HostMessage, type WebviewMessage, type WebviewProbe } from '../../common/src/results/messages';
 
 Chart.register(...registerables);
 
@@ -52,19 +53,12 @@ interface Tab {
   chartKind?: ChartKind;
   table?: Tabulator;
   tableBuilt?: boolean;
-  /** `rows` as the grid's row objects (`{c0, c1, …}`), built once per row as pages come. */
-  objects: Record<string, CellValue>[];
-  /** How many of `rows` the grid holds; the rest waits for the next syncGrid. */
+  /** How many of `rows` the grid holds (committed to Tabulator); `feed` adds the rest. */
   gridRows: number;
-  /** performance.now() of the last syncGrid that gave the grid rows, and its pending timer. */
-  lastSync: number;
-  syncTimer?: ReturnType<typeof setTimeout>;
-  /** A replaceData is running (its rows are not yet in the grid). */
-  syncBusy?: boolean;
-  /** How long (ms) the last replaceData took, to space the next one (see syncGrid). */
-  syncCost?: number;
-  /** A sync asked for while a replace ran wants to run at once (the answer is complete). */
-  syncNow?: boolean;
+  /** The rows being added to the grid (see `feed`), or undefined when none are. */
+  feeding?: Feed;
+  /** Milestones of the run (ms since the host's `startedAt`), kept on the tab body for benchmarks. */
+  marks: Record<string, number>;
   chart?: Chart;
   chartStale: boolean;
   painted: boolean;
@@ -150,7 +144,7 @@ function makeTab(tabId: string, title: string): Tab {
   tabList.append(btn);
   bodies.append(body);
   const tab: Tab = {
-    tabId, title, rows: [], totalRowCount: 0, samplingRatio: 1, elapsedMs: 0, loading: true, limited: false, view: 'grid', objects: [], gridRows: 0, lastSync: 0, chartStale: true, painted: false,
+    tabId, title, rows: [], totalRowCount: 0, samplingRatio: 1, elapsedMs: 0, loading: true, limited: false, view: 'grid', gridRows: 0, marks: {}, chartStale: true, painted: false,
     els: { button: btn, body, status, error, grid, chart, canvasBox, number, kind, note, cancel, gridBtn, chartBtn },
   };
   tabs.set(tabId, tab);
@@ -160,8 +154,7 @@ function makeTab(tabId: string, title: string): Tab {
 
 function removeAllTabs(): void {
   for (const t of tabs.values()) {
-    clearTimeout(t.syncTimer);
-    t.table?.destroy();
+    dropGrid(t);
     t.chart?.destroy();
     t.els.button.remove();
     t.els.body.remove();
@@ -199,7 +192,8 @@ function setView(t: Tab, view: 'grid' | 'chart'): void {
 }
 
 function updateStatus(t: Tab): void {
-  let text = t.columns ? statusLine({ shown: t.rows.length, totalRowCount: t.totalRowCount, samplingRatio: t.samplingRatio, elapsedMs: t.elapsedMs, loading: t.loading, limited: t.limited }) : t.loading ? 'Running…' : '';
+  // rows shown: those the grid holds (the rest is on its way into it), or those fetched without a grid yet
+  let text = t.columns ? statusLine({ shown: t.table ? t.gridRows : t.rows.length, totalRowCount: t.totalRowCount, samplingRatio: t.samplingRatio, elapsedMs: t.elapsedMs, loading: t.loading, limited: t.limited }) : t.loading ? 'Running…' : '';
   if (t.cancelled) text += (text ? ' · ' : '') + 'cancelled';
   if (t.error) text = `failed after ${(t.elapsedMs / 1000).toFixed(1)} s`;
   t.els.status.textContent = text;
@@ -231,15 +225,15 @@ function headerFilter(column: ResultColumn) {
   };
 }
 
+/** A row as the grid's row object (`{c0, c1, …}`). */
+function rowObject(row: CellValue[], width: number): Record<string, CellValue> {
+  const o: Record<string, CellValue> = {};
+  for (let i = 0; i < width; i++) o[`c${i}`] = row[i] ?? null;
+  return o;
+}
+
 function toObjects(rows: CellValue[][], width: number): Record<string, CellValue>[] {
-  const out = new Array<Record<string, CellValue>>(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const o: Record<string, CellValue> = {};
-    const row = rows[r];
-    for (let i = 0; i < width; i++) o[`c${i}`] = row[i] ?? null;
-    out[r] = o;
-  }
-  return out;
+  return rows.map((r) => rowObject(r, width));
 }
 
 /** The cells of the current selection (ranges), or of `cell`'s row/cell, in grid order. */
@@ -289,8 +283,10 @@ function ensureGrid(t: Tab): void {
   if (t.table || !t.columns || activeTab !== t.tabId) return;
   const cols = t.columns;
   const menu = cellMenu(t);
+  const widths = columnWidths(cols, t.rows);
   const columns: ColumnDefinition[] = cols.map((c, i) => ({
     title: '',
+    width: widths[i],
     field: `c${i}`,
     titleFormatter: () => headerNode(c) as unknown as HTMLElement,
     formatter: (cell: CellComponent) => document.createTextNode(formatCell(cell.getValue() as CellValue, c)) as unknown as HTMLElement,
@@ -303,18 +299,20 @@ function ensureGrid(t: Tab): void {
     resizable: true,
     contextMenu: menu,
     minWidth: 60,
-    maxInitialWidth: 400,
   }));
-  const data = rowObjects(t).slice();
-  t.gridRows = data.length;
-  t.els.body.dataset.gridRows = String(data.length);
-  t.lastSync = performance.now();
+  // the grid starts with the first rows only; `feed` adds the others in slices
+  const first = t.rows.slice(0, FIRST_GRID_ROWS);
+  const data = toObjects(first, cols.length);
+  t.gridRows = first.length;
+  t.els.body.dataset.gridRows = String(first.length);
   const table = new Tabulator(t.els.grid, {
     data,
     columns,
     height: '100%',
     layout: 'fitData',
     renderVertical: 'virtual',
+    // one height for every row: the virtual renderer then never measures rows' cells as it renders them
+    rowHeight: ROW_HEIGHT,
     selectableRange: 1,
     selectableRangeColumns: true,
     selectableRangeRows: true,
@@ -325,8 +323,36 @@ function ensureGrid(t: Tab): void {
   t.table = table;
   table.on('tableBuilt', () => {
     t.tableBuilt = true;
-    syncGrid(t, true);
+    mark(t, 'tableBuilt');
     if (!t.painted) reportPaint(t);
+    feed(t);
+  });
+}
+
+let measureContext: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * Widths (px) of the grid's columns: the widest of the header's name and type and of the first rows'
+ * texts, measured on a canvas in the grid's font, between 60 and 400. Tabulator's `fitData` measured
+ * every rendered cell in the DOM instead, forcing layouts while the grid was being built.
+ */
+function columnWidths(cols: ResultColumn[], rows: CellValue[][]): number[] {
+  measureContext ??= document.createElement('canvas').getContext('2d');
+  const ctx = measureContext;
+  const css = getComputedStyle(document.documentElement);
+  const size = css.getPropertyValue('--vscode-editor-font-size').trim() || '13px';
+  const font = `${/^[\d.]+$/.test(size) ? `${size}px` : size} ${css.getPropertyValue('--vscode-editor-font-family').trim() || 'monospace'}`;
+  const text = (s: string, weight = ''): number => {
+    if (!ctx) return s.length * 8;
+    ctx.font = `${weight}${font}`;
+    return ctx.measureText(s).width;
+  };
+  const sample = rows.slice(0, 200);
+  return cols.map((c, i) => {
+    // a header: the bold name above the type (0.8 em), with padding, the sort arrow and borders
+    let w = Math.max(text(c.name, 'bold '), 0.8 * text(c.bucket ? `${c.bucket} · ${c.role}` : `${c.dataType} · ${c.role}`)) + 32;
+    for (const r of sample) w = Math.max(w, text(formatCell(r[i] ?? null, c)) + 14);
+    return Math.min(400, Math.max(60, Math.ceil(w)));
   });
 }
 
@@ -335,9 +361,11 @@ function reportPaint(t: Tab): void {
   const started = performance.now();
   const check = (): void => {
     if (t.els.grid.querySelector('.tabulator-row') || t.rows.length === 0) {
-      requestAnimationFrame(() => {
+      // the frame with the rows is painted when the task after its animation frame runs
+      nextTask(() => {
         t.painted = true;
         if (t.startedAt !== undefined) t.els.body.dataset.firstPaintMs = String(Date.now() - t.startedAt);
+        mark(t, 'painted');
         vscode.postMessage({ type: 'painted', tabId: t.tabId, rows: t.els.grid.querySelectorAll('.tabulator-row').length });
       });
     } else if (performance.now() - started < 30_000) requestAnimationFrame(check);
@@ -345,68 +373,199 @@ function reportPaint(t: Tab): void {
   requestAnimationFrame(check);
 }
 
-/** `t.rows` as row objects for the grid, extending the cached ones by the rows that came since. */
-function rowObjects(t: Tab): Record<string, CellValue>[] {
-  if (t.objects.length < t.rows.length) {
-    const more = toObjects(t.rows.slice(t.objects.length), t.columns?.length ?? 0);
-    for (const o of more) t.objects.push(o);
-  }
-  return t.objects;
-}
-
-/** How often (ms) a streaming answer's new rows go into the grid at most. */
-const GRID_SYNC_MS = 1000;
+/** Height (px) of a grid row: one line of text in the theme's font. */
+const ROW_HEIGHT = 24;
+/** Rows the grid is built with (a first page: client/src/results FIRST_PAGE_ROWS); `feed` adds the rest of the answer. */
+const FIRST_GRID_ROWS = 1000;
+/** Most ms one slice of the grid's work runs before it yields: the webview shares the workbench's thread. */
+const SLICE_MS = 12;
+/**
+ * Rows built ahead are added to the grid when this many wait, or when all rows that came are built and
+ * the answer is complete or the last addition is COMMIT_MS old (each addition refreshes all rows).
+ */
+const COMMIT_ROWS = 20_000;
+const COMMIT_MS = 150;
 
 /**
- * Gives the grid the rows that came since the last sync, at most once per GRID_SYNC_MS unless `now`
- * (the answer is complete, or the grid was just built). It replaces the grid's data with all rows
- * (Tabulator's replaceData keeps sort, filters and scroll position): Tabulator's addData copies its
- * list of active rows once per added row, so appending page after page costs rows × table size and
- * froze the panel for seconds at 100,000 rows, where a replace costs the table size once.
+ * The part of Tabulator (6.5) that `feed` uses beyond its public API: the row manager's list of all rows
+ * and its refresh of the filter/sort/display pipelines (what `setData` does after building its rows).
  */
-function syncGrid(t: Tab, now: boolean): void {
-  if (!t.table || !t.tableBuilt || t.gridRows === t.rows.length) return;
-  // One replace at a time, and while rows stream in, the grid spends at most a fifth of the time
-  // replacing (a replace of many rows takes long, and back-to-back replaces froze the panel and the
-  // workbench around it); the replace that completes the answer runs as soon as the last one ends.
-  if (t.syncBusy) {
-    t.syncNow ||= now;
-    t.syncTimer ??= setTimeout(() => {
-      t.syncTimer = undefined;
-      syncGrid(t, t.syncNow === true);
-    }, 50);
-    return;
-  }
-  t.syncNow = false;
-  const wait = Math.max(GRID_SYNC_MS, 4 * (t.syncCost ?? 0)) - (performance.now() - t.lastSync);
-  if (!now && wait > 0) {
-    t.syncTimer ??= setTimeout(() => {
-      t.syncTimer = undefined;
-      syncGrid(t, true);
-    }, wait);
-    return;
-  }
-  clearTimeout(t.syncTimer);
-  t.syncTimer = undefined;
-  t.gridRows = t.rows.length;
-  t.lastSync = performance.now();
-  const body = t.els.body;
-  const count = t.gridRows;
-  const began = performance.now();
-  t.syncBusy = true;
-  void t.table.replaceData(rowObjects(t).slice()).then(() => {
-    body.dataset.gridRows = String(count);
-  }).finally(() => {
-    t.syncBusy = false;
-    t.syncCost = performance.now() - began;
-    t.lastSync = performance.now();
-  });
+interface GridInternals {
+  rowManager: {
+    /** All rows; `created` when the row had an element (was on screen). */
+    rows: { created?: boolean }[];
+    /** The rows the grid shows, in order (after filter and sort). */
+    getDisplayRows(): object[];
+    /** Runs the filter/sort/display pipelines from `stage`, without rendering. */
+    refreshPipelines(handler: false, stage: 'all', index: 0, renderInPosition: boolean): void;
+    /** `refreshPipelines`, then renders the rows again where the grid is scrolled. */
+    refreshActiveData(handler: false, skipStage: false, renderInPosition: boolean): void;
+    dispatch(event: 'data-refreshed'): void;
+    /** Renders the rows on screen again, where the grid is scrolled. */
+    reRenderInPosition(): void;
+    /** The vertical virtual renderer: rows vDomTop…vDomBottom of the display rows are in the DOM, the rest is padding. */
+    renderer: { vDomTop: number; vDomBottom: number; vDomRowHeight: number; vDomBottomPad: number; vDomScrollHeight: number; tableElement: HTMLElement };
+  };
 }
 
-function appendRows(t: Tab, rows: CellValue[][], done: boolean): void {
+/** Rows on their way into a tab's grid (see `feed`). */
+interface Feed {
+  /** Tabulator's row class: the constructor of the grid's first row. */
+  Row: new (data: Record<string, CellValue>, rowManager: unknown) => { created?: boolean };
+  /** Rows built and not yet in the grid. */
+  built: { created?: boolean }[];
+  scheduled: boolean;
+  /** performance.now() of the last addition to the grid. */
+  committed: number;
+}
+
+/** Runs `fn` as a new task soon (a message to itself: no 4 ms clamp of nested timers), after the page's pending work. */
+const nextTask = (() => {
+  const channel = new MessageChannel();
+  const queue: (() => void)[] = [];
+  channel.port1.onmessage = () => queue.shift()?.();
+  return (fn: () => void): void => {
+    queue.push(fn);
+    channel.port2.postMessage(null);
+  };
+})();
+
+/**
+ * Runs `fn` once the page painted its next frame (the task after its animation frame), so that the
+ * workbench, whose thread this page shares, draws a frame between any two slices of grid work; or
+ * after 100 ms when no frame comes (a hidden page draws none).
+ */
+function afterFrame(fn: () => void): void {
+  let ran = false;
+  const run = (): void => {
+    if (ran) return;
+    ran = true;
+    clearTimeout(timer);
+    fn();
+  };
+  const timer = setTimeout(run, 100);
+  requestAnimationFrame(() => nextTask(run));
+}
+
+/** Records a milestone of the tab's run (ms since the host's `startedAt`) on its body, for benchmarks. */
+function mark(t: Tab, name: string, value?: number): void {
+  if (t.startedAt === undefined) return;
+  t.marks[name] = Math.round(value ?? Date.now() - t.startedAt);
+  t.els.body.dataset.marks = JSON.stringify(t.marks);
+}
+
+/**
+ * Adds the rows that came since the grid was built to it, without a long task: Tabulator's own ways
+ * block for the whole batch (`replaceData` of 100,000 rows took seconds, and `addData` copies its list
+ * of active rows once per added row), and this page shares its thread with the workbench. So the rows
+ * are built as Tabulator rows in slices of SLICE_MS, one slice per frame, and added to the row
+ * manager's list with one refresh of its pipelines (which keeps header sort, filters and the scroll
+ * position) in a slice of its own (see COMMIT_ROWS).
+ */
+function feed(t: Tab): void {
+  const table = t.table;
+  if (!table || !t.tableBuilt || t.feeding?.scheduled) return;
+  const f = t.feeding ?? newFeed(t);
+  if (!f) return;
+  if (t.gridRows + f.built.length >= t.rows.length && !f.built.length) return;
+  f.scheduled = true;
+  afterFrame(() => feedSlice(t, f));
+}
+
+function newFeed(t: Tab): Feed | undefined {
+  const manager = (t.table as unknown as GridInternals).rowManager;
+  const Row = manager.rows[0]?.constructor as Feed['Row'] | undefined;
+  if (!Row) {
+    // a grid built without rows: the rows that came since go in at once (there were none at first)
+    t.gridRows = t.rows.length;
+    void t.table!.setData(toObjects(t.rows, t.columns?.length ?? 0)).then(() => gridFilled(t));
+    return undefined;
+  }
+  t.feeding = { Row, built: [], scheduled: false, committed: 0 };
+  return t.feeding;
+}
+
+function feedSlice(t: Tab, f: Feed): void {
+  f.scheduled = false;
+  if (t.feeding !== f || !t.table) return;
+  const manager = (t.table as unknown as GridInternals).rowManager;
+  const began = performance.now();
+  let i = t.gridRows + f.built.length;
+  const caughtUp = i >= t.rows.length;
+  // a slice either adds the rows built to the grid (a refresh over all its rows) or builds rows
+  if (f.built.length && (f.built.length >= COMMIT_ROWS || (caughtUp && (!t.loading || began - f.committed >= COMMIT_MS)))) {
+    commitRows(manager, f.built);
+    f.built = [];
+    f.committed = performance.now();
+    t.gridRows = manager.rows.length;
+    if (f.committed - began > (t.marks.maxCommitMs ?? 0)) mark(t, 'maxCommitMs', f.committed - began);
+    gridFilled(t);
+  } else {
+    const width = t.columns?.length ?? 0;
+    while (i < t.rows.length && performance.now() - began < SLICE_MS) {
+      const end = Math.min(t.rows.length, i + 256);
+      for (; i < end; i++) f.built.push(new f.Row(rowObject(t.rows[i], width), manager));
+    }
+    const took = performance.now() - began;
+    if (took > (t.marks.maxSliceMs ?? 0)) mark(t, 'maxSliceMs', took);
+  }
+  feed(t);
+}
+
+/**
+ * Destroys a tab's grid. Its rows that were never on screen (no element, nothing to undo) are let go
+ * first: Tabulator's destroy wipes every row one by one, a long task at 100,000 rows.
+ */
+function dropGrid(t: Tab): void {
+  t.feeding = undefined;
+  const table = t.table;
+  if (!table) return;
+  const manager = (table as unknown as GridInternals).rowManager;
+  manager.rows = manager.rows.filter((r) => r.created);
+  table.destroy();
+  t.table = undefined;
+  t.tableBuilt = false;
+}
+
+/**
+ * Adds built rows to the grid. Where the rows on screen stay the same ones (no sort put a new row among
+ * them, and the screen does not reach the end), only the virtual renderer's bottom padding grows by the
+ * new rows: rendering the rows on screen again measures them, tens of ms at every page.
+ */
+function commitRows(manager: GridInternals['rowManager'], rows: { created?: boolean }[]): void {
+  const r = manager.renderer;
+  const before = manager.getDisplayRows();
+  const onScreen = before.slice(r.vDomTop, r.vDomBottom + 1);
+  for (const row of rows) manager.rows.push(row);
+  if (!onScreen.length || r.vDomBottom >= before.length - 1 || !r.tableElement.isConnected || !r.tableElement.offsetParent) {
+    manager.refreshActiveData(false, false, true);
+    return;
+  }
+  manager.refreshPipelines(false, 'all', 0, true);
+  const after = manager.getDisplayRows();
+  if (onScreen.every((row, k) => after[r.vDomTop + k] === row) && r.vDomBottom < after.length - 1) {
+    const grown = (after.length - before.length) * r.vDomRowHeight;
+    r.vDomBottomPad = Math.max(0, r.vDomBottomPad + grown);
+    r.vDomScrollHeight += grown;
+    r.tableElement.style.paddingBottom = `${r.vDomBottomPad}px`;
+    manager.dispatch('data-refreshed');
+  } else {
+    manager.reRenderInPosition(); // the pipelines ran: only the rows on screen change
+    manager.dispatch('data-refreshed');
+  }
+}
+
+/** Shows how many rows the grid holds (`data-grid-rows`, for tests), and when it holds the whole answer. */
+function gridFilled(t: Tab): void {
+  t.els.body.dataset.gridRows = String(t.gridRows);
+  updateStatus(t);
+  if (!t.loading && t.gridRows === t.rows.length) mark(t, 'gridAll');
+}
+
+function appendRows(t: Tab, rows: CellValue[][]): void {
   for (const r of rows) t.rows.push(r);
   if (rows.length) t.chartStale = true;
-  syncGrid(t, done);
+  feed(t);
 }
 
 // ---- chart ----
@@ -547,8 +706,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       if (m.replace) removeAllTabs();
       const old = tabs.get(m.tabId);
       if (old) {
-        clearTimeout(old.syncTimer);
-        old.table?.destroy();
+        dropGrid(old);
         old.els.button.remove();
         old.els.body.remove();
       }
@@ -572,10 +730,13 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       t.loading = !m.done;
       t.limited = m.limited;
       t.rows = m.rows.slice();
-      t.objects = [];
       t.chartStale = true;
+      mark(t, 'hostFirstPage', m.elapsedMs);
+      mark(t, 'columns');
+      dropGrid(t); // a tab's answer starts again: a new grid for it
       updateStatus(t);
       ensureGrid(t);
+      if (m.done) gridFilled(t);
       if (t.view === 'chart') drawChart(t);
       saveState();
       break;
@@ -583,12 +744,18 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
     case 'rows': {
       const t = tabs.get(m.tabId);
       if (!t) break;
-      appendRows(t, m.rows, m.done);
       t.elapsedMs = m.elapsedMs;
       t.loading = !m.done;
       t.limited = m.limited;
+      const rows = unpackRows(m.packed);
+      appendRows(t, rows);
+      if (m.done) {
+        mark(t, 'hostDone', m.elapsedMs);
+        mark(t, 'lastRows');
+        gridFilled(t);
+      }
       updateStatus(t);
-      if (t.view === 'chart' && (m.done || t.rows.length % 50_000 < m.rows.length)) drawChart(t);
+      if (t.view === 'chart' && (m.done || t.rows.length % 50_000 < rows.length)) drawChart(t);
       if (m.done) saveState();
       break;
     }

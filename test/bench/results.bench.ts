@@ -7,12 +7,19 @@
  * - `firstRowsMs` is measured in VS Code: from the Run command to the webview's first painted grid
  *   row (the host's Date.now() sent with the run, compared by the webview after the paint).
  * - `keyToFirstRowsMs` is measured by the driver: from the key press to the first grid row in the DOM.
+ * - `allRowsLoadedMs` is measured by the driver: from the key press until the answer is complete, the
+ *   grid holds every row (it can show any of them: `data-grid-rows` equals the rows fetched) and the
+ *   status line says how many (`100,000 of …`), not only until the last rows arrived.
+ * - `milestonesMs`: the webview's milestones of a run (ms since the run command, medians): the host had
+ *   the first page (`hostFirstPage`) and the last (`hostDone`), the webview got them (`columns`,
+ *   `lastRows`), the grid was built (`tableBuilt`), first rows painted (`painted`), the grid held all
+ *   rows (`gridAll`); and the longest slice of grid work (`maxSliceMs`) and refresh (`maxCommitMs`).
  * - `workbenchMaxFrameMs`: the longest gap between animation frames of the workbench page during the
- *   run (a frozen editor would show a long one).
+ *   run (a frozen editor would show a long one); `longFramesMs` lists each run's frames over 50 ms.
  * - `webviewHeapMB`: Chromium's performance.memory.usedJSHeapSize in the webview once all rows came.
  * Skipped (with a reason) when the end-to-end tools are missing. Run: `npm run bench -- results`.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { e2eSkip, startSession, waitUntil } from '../e2e/harness';
@@ -60,6 +67,8 @@ export async function run(): Promise<Record<string, unknown>> {
       const keyToFirst: number[] = [];
       const loaded: number[] = [];
       const frames: number[] = [];
+      const marks: Record<string, number>[] = [];
+      const longFrames: number[][][] = [];
       let rows = 0;
       let heap: number | undefined;
       for (let i = 0; i < REPEATS; i++) {
@@ -72,15 +81,26 @@ export async function run(): Promise<Record<string, unknown>> {
         await page.keyboard.press('End');
         // a string, not a function: tsx would wrap a named inner function in a helper the page lacks
         await page.evaluate(`(() => {
-          const g = (window.tsqGaps = { max: 0, last: performance.now(), stop: false });
+          const g = (window.tsqGaps = { max: 0, last: performance.now(), stop: false, long: [], t0: undefined });
           const loop = () => {
             const now = performance.now();
-            g.max = Math.max(g.max, now - g.last);
+            // frames from the key press on (t0) count
+            if (g.t0 !== undefined) g.max = Math.max(g.max, now - g.last);
+            if (g.t0 !== undefined && now - g.last > 50) g.long.push([Math.round(g.last - g.t0), Math.round(now - g.last)]);
             g.last = now;
             if (!g.stop) requestAnimationFrame(loop);
           };
           requestAnimationFrame(loop);
         })()`);
+        // TSQ_BENCH_PROFILE=file.cpuprofile: a CPU profile of the page's thread (workbench and webview)
+        // during the last 100,000-row run, for Chromium's DevTools
+        const profile = process.env.TSQ_BENCH_PROFILE && name === 'rows100k' && i === REPEATS - 1 ? await page.context().newCDPSession(page) : undefined;
+        if (profile) {
+          await profile.send('Profiler.enable');
+          await profile.send('Profiler.setSamplingInterval', { interval: 500 });
+          await profile.send('Profiler.start');
+        }
+        await page.evaluate('window.tsqGaps.t0 = performance.now()');
         const t0 = Date.now();
         await page.keyboard.press('Control+Enter');
         frame ??= await session.webviewFrame('.tab-body', 60_000);
@@ -91,20 +111,29 @@ export async function run(): Promise<Record<string, unknown>> {
         }, lastTab), 'the first rows', 60_000, 10);
         keyToFirst.push(Date.now() - t0);
         lastTab = tabId;
+        // the whole answer: the grid holds every row (it can show any of them) and the status says so
         const state = await waitUntil(() => f.evaluate(() => {
           const b = document.querySelector<HTMLElement>('.tab-body.active')!;
-          return b.dataset.state === 'done' && b.dataset.firstPaintMs ? { firstPaintMs: Number(b.dataset.firstPaintMs), rows: Number(b.dataset.rows) } : undefined;
-        }), 'the whole answer', 300_000, 20);
+          const status = b.querySelector('.status')?.textContent ?? '';
+          const rows = Number(b.dataset.rows);
+          return b.dataset.state === 'done' && b.dataset.firstPaintMs && b.dataset.gridRows === b.dataset.rows && status.startsWith(`${rows.toLocaleString('en-US')} of`)
+            ? { firstPaintMs: Number(b.dataset.firstPaintMs), rows, marks: JSON.parse(b.dataset.marks ?? '{}') as Record<string, number> }
+            : undefined;
+        }), 'the whole answer in the grid', 300_000, 20);
+        marks.push(state.marks);
         loaded.push(Date.now() - t0);
+        if (profile) writeFileSync(process.env.TSQ_BENCH_PROFILE!, JSON.stringify((await profile.send('Profiler.stop')).profile));
         firstRows.push(state.firstPaintMs);
         rows = state.rows;
         const expected = Number(/top (\d+)/.exec(query)![1]);
         if (rows !== expected) throw new Error(`the panel shows ${rows} rows for ${query}, not ${expected}: the wrong query ran`);
-        frames.push(await page.evaluate(() => {
-          const w = window as unknown as { tsqGaps: { max: number; stop: boolean } };
+        const gaps = await page.evaluate(() => {
+          const w = window as unknown as { tsqGaps: { max: number; stop: boolean; long: number[][] } };
           w.tsqGaps.stop = true;
-          return Math.round(w.tsqGaps.max);
-        }));
+          return { max: Math.round(w.tsqGaps.max), long: w.tsqGaps.long };
+        });
+        frames.push(gaps.max);
+        longFrames.push(gaps.long);
         heap = await f.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize);
       }
       out[name] = {
@@ -114,7 +143,12 @@ export async function run(): Promise<Record<string, unknown>> {
         keyToFirstRowsMs: median(keyToFirst),
         allRowsLoadedMs: median(loaded),
         workbenchMaxFrameMs: Math.max(...frames),
+        // frames over 50 ms of each run: [ms after the key press when the frame began, its length]
+        longFramesMs: longFrames,
+        milestonesMsAll: marks,
         webviewHeapMB: heap === undefined ? undefined : Math.round((heap / 1024 / 1024) * 10) / 10,
+        // where the time goes: the webview's milestones (ms since the run command), medians of the runs
+        milestonesMs: Object.fromEntries([...new Set(marks.flatMap((m) => Object.keys(m)))].map((k) => [k, median(marks.map((m) => m[k]).filter((x) => x !== undefined))])),
       };
     }
     out.targetFirstRowsMs = 1000;

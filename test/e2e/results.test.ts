@@ -3,7 +3,8 @@
  * against the demo emulator. The in-host suite (suites/results.js) connects, checks the ▶ Run
  * CodeLens and a run by command; then, through the UI of results.tsq: Ctrl+Enter runs the query under
  * the cursor and the grid shows the rows and the row count searchdata answers (compared with a direct
- * call of the service); the chart tab draws; Export CSV writes a file equal to the answer; values such
+ * call of the service); a 25,000-row answer reaches the grid page by page, and header sort and filter
+ * cover all its rows; the chart tab draws; Export CSV writes a file equal to the answer; values such
  * as `<img src=x onerror=alert(1)>` and `</script>` render as text; Cancel stops a query the emulator
  * holds back (TSQ_EMULATOR_DELAY_SEARCHDATA) and aborts its request; a searchdata error shows the
  * service's message in the panel and in the Problems panel; Show Data on a pinboard shows a tab per
@@ -174,6 +175,31 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       }), 'the row numbered 25000 in the grid', 30_000, 200);
       const cols = describeColumns(direct.columnNames, direct.data as CellValue[][], flightColumns);
       assert.deepEqual(last, (direct.data[24_999] as CellValue[]).map((x, i) => formatCell(x, cols[i])));
+
+      // header sort and filter reach every row, those added to the grid page by page too: sorted by
+      // delay, the row numbered 1 holds the smallest delay; filtered by an origin, the last row's
+      // number is the count of rows of that origin and every row shown has it
+      const data = direct.data as CellValue[][];
+      const numbered = (n: number, scrollToEnd: boolean) => frame!.evaluate(({ n, scrollToEnd }) => {
+        const holder = document.querySelector<HTMLElement>('.tab-body.active .tabulator-tableholder')!;
+        holder.scrollTop = scrollToEnd ? holder.scrollHeight : 0;
+        const rows = [...document.querySelectorAll('.tab-body.active .tabulator-row')].map((r) => ({
+          number: Number(r.querySelector('.tabulator-cell:not([tabulator-field^="c"])')?.textContent?.trim()),
+          cells: [...r.querySelectorAll('.tabulator-cell[tabulator-field^="c"]')].map((c) => c.textContent ?? ''),
+        }));
+        const row = rows.find((r) => r.number === n);
+        return row ? { row: row.cells, shown: rows.map((r) => r.cells) } : undefined;
+      }, { n, scrollToEnd });
+      const smallest = Math.min(...data.map((r) => r[3]).filter((x): x is number => typeof x === 'number'));
+      await frame!.locator('.tab-body.active .tabulator-col[tabulator-field="c3"] .tabulator-col-sorter').click();
+      await waitUntil(async () => (await numbered(1, false))?.row[3] === formatCell(smallest, cols[3]), `the smallest delay (${smallest}) in row 1 once sorted`, 30_000, 200);
+      const origin = String(data[24_999][1]);
+      const ofOrigin = data.filter((r) => formatCell(r[1], cols[1]).toLowerCase().includes(origin.toLowerCase())).length;
+      assert.ok(ofOrigin > 0 && ofOrigin < 25_000, `${ofOrigin} rows of ${origin}`);
+      await frame!.locator('.tab-body.active .tabulator-col[tabulator-field="c1"] .tabulator-header-filter input').pressSequentially(origin); // the filter listens to keys
+      const end = await waitUntil(() => numbered(ofOrigin, true), `row ${ofOrigin}, the last of origin ${origin}`, 30_000, 200);
+      assert.ok(end.shown.every((cells) => cells[1].toLowerCase().includes(origin.toLowerCase())), JSON.stringify(end.shown.slice(0, 5)));
+      assert.equal(await numbered(ofOrigin + 1, true), undefined, 'no row past the filtered count');
     }));
 
     await t.test('the chart tab draws a chart chosen from the answer', () => session.step('chart', async () => {

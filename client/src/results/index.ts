@@ -29,7 +29,7 @@ import { QueriesRequest, type DocumentQuery } from '../../../common/src/protocol
 import type { Column } from '../../../common/src/model';
 import type { ObjectNode } from '../tree/nodes';
 import { copyAsText, writeAnswer, type CsvOptions } from '../../../common/src/results/export';
-import type { WebviewMessage, WebviewProbe } from '../../../common/src/results/messages';
+import { packRows, type WebviewMessage, type WebviewProbe } from '../../../common/src/results/messages';
 import { ResultsPanel, RESULTS_VIEW_TYPE, type TabData } from './panel';
 import { describeColumns, selectionQueryText, type CellValue } from '../../../common/src/results/shape';
 
@@ -165,7 +165,8 @@ class ResultsController {
       this.panels.set(key, p);
     } else {
       p.panel.title = title;
-      p.panel.reveal(p.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+      // revealing a panel on screen made its webview lay out (and its grid render) again for nothing
+      if (!p.panel.visible) p.panel.reveal(p.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
     }
     this.lastPanel = p;
     return p;
@@ -280,10 +281,18 @@ class ResultsController {
       const ds = await this.resolveDataSource(q.dataSource, signal);
       // The first page is small so that rows show at once; then pages of `pageSize` (page 1 of those
       // repeats the first rows, which are skipped).
+      // The next page is asked for as soon as a page came, before it is posted: the service answers it
+      // while this one goes to the webview.
       const firstSize = Math.min(pageSize, FIRST_PAGE_ROWS);
+      const fetchPage = (pageNumber: number, batchSize: number) => {
+        const answer = client.searchData({ queryString: q.text, dataSourceGuid: ds.id, batchSize, pageNumber }, { signal });
+        answer.catch(() => undefined); // a page asked for ahead may fail unawaited (the run was cancelled)
+        return answer;
+      };
+      let pending = fetchPage(1, firstSize);
       for (let call = 0, page = 1; ; call++) {
         const batchSize = call === 0 ? firstSize : pageSize;
-        const r = await client.searchData({ queryString: q.text, dataSourceGuid: ds.id, batchSize, pageNumber: page }, { signal });
+        const r = await pending;
         if (signal.aborted) throw new Error('cancelled');
         const pageStart = (page - 1) * batchSize;
         let rows = r.data.slice(Math.max(0, tab.loaded - pageStart));
@@ -294,7 +303,9 @@ class ResultsController {
         const limited = tab.loaded >= maxRows && tab.loaded < r.totalRowCount;
         const done = limited || r.data.length === 0 || r.data.length < batchSize || tab.loaded >= r.totalRowCount;
         const elapsedMs = Date.now() - started;
+        const next = call === 0 ? Math.floor(tab.loaded / pageSize) + 1 : page + 1;
         if (done) run.end(tabId);
+        else pending = fetchPage(next, pageSize);
         if (call === 0) {
           summary.firstPageMs = elapsedMs;
           tab.columnNames = r.columnNames;
@@ -306,12 +317,12 @@ class ResultsController {
           summary.samplingRatio = r.samplingRatio;
           panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: r.totalRowCount, samplingRatio: r.samplingRatio, rows, elapsedMs, done, limited });
         } else {
-          panel.post({ type: 'rows', tabId, rows, loaded: tab.loaded, elapsedMs, done, limited });
+          panel.post({ type: 'rows', tabId, packed: packRows(rows), loaded: tab.loaded, elapsedMs, done, limited });
         }
         summary.rows = tab.loaded;
         summary.elapsedMs = elapsedMs;
         if (done) break;
-        page = call === 0 ? Math.floor(tab.loaded / pageSize) + 1 : page + 1;
+        page = next;
       }
       tab.done = true;
     } catch (e) {
@@ -514,7 +525,7 @@ class ResultsController {
           panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited });
           this.paintWatch.set(tabId, { started });
         } else {
-          panel.post({ type: 'rows', tabId, rows, loaded: tab.loaded, elapsedMs, done, limited });
+          panel.post({ type: 'rows', tabId, packed: packRows(rows), loaded: tab.loaded, elapsedMs, done, limited });
         }
         summaries.set(tabId, { tabId, rows: tab.loaded, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, columnNames: v.columnNames, elapsedMs });
         if (!done) next.push(vizId);

@@ -1,7 +1,7 @@
 /**
  * The messages between the extension host (client/src/results/panel.ts) and the results webview
  * (client/webview/main.ts), posted with `postMessage`. Rows travel as data (arrays of cells), never as
- * HTML. Pure types, no `vscode`.
+ * HTML. No `vscode`.
  *
  * A panel has tabs: one per query run (Run All adds one per query) or one per visualization of a
  * pinboard (Show Data). Each tab gets `start`, then `columns` with the first page, then `rows` per
@@ -19,8 +19,12 @@ export type HostMessage =
   | { type: 'start'; tabId: string; title: string; query?: string; dataSource?: string; replace: boolean; startedAt?: number }
   /** The first page: columns described, counts, and its rows. */
   | { type: 'columns'; tabId: string; columns: ResultColumn[]; totalRowCount: number; samplingRatio: number; rows: CellValue[][]; elapsedMs: number; done: boolean; limited: boolean }
-  /** A further page. `loaded` counts all rows sent so far. */
-  | { type: 'rows'; tabId: string; rows: CellValue[][]; loaded: number; elapsedMs: number; done: boolean; limited: boolean }
+  /**
+   * A further page, its rows packed (`packRows`): one byte buffer crosses from the extension host to the
+   * webview as a copy of bytes, where arrays of cells were serialized and cloned value by value on the
+   * way (on the thread the workbench and the webview share). `loaded` counts all rows sent so far.
+   */
+  | { type: 'rows'; tabId: string; packed: Uint8Array; loaded: number; elapsedMs: number; done: boolean; limited: boolean }
   /** The search failed: `message` is the service's own text (with what to do). */
   | { type: 'error'; tabId: string; message: string; elapsedMs: number }
   /** The run was cancelled; rows already shown stay. */
@@ -55,4 +59,14 @@ export interface WebviewProbe {
   tabs: { tabId: string; title: string; rows: number; status: string; error?: string; chartKind?: ChartKind }[];
   /** Approximate JS heap of the webview in bytes (Chromium's performance.memory), when available. */
   heapBytes?: number;
+}
+
+/** Rows as the bytes of a `rows` message: their JSON text (an array of rows), UTF-8 encoded. */
+export function packRows(rows: readonly (readonly CellValue[])[]): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(rows));
+}
+
+/** The rows of `packRows`' bytes. Throws a SyntaxError when the bytes are not such JSON. */
+export function unpackRows(packed: Uint8Array): CellValue[][] {
+  return JSON.parse(new TextDecoder().decode(packed)) as CellValue[][];
 }
