@@ -7,7 +7,7 @@
  * the service refused with 401 (it did not take it; docs/service-interface.md §7 "Unable to verify user")
  * can be sent again after a new login, while a chunk whose fate is unknown (a dropped connection) is never
  * sent twice (docs/service-notes.md §4.5: re-sending a chunk could duplicate rows). The load pipeline reads each range with positioned reads
- * into a few reused buffers (`ReadPool` in pipeline.ts) right after it was planned, from the page cache.
+ * into a few reused buffers (`ReadPool` in source.ts) right after it was planned, from the page cache.
  *
  * Pure: no `vscode`, no file system (the source is any async iterable of bytes).
  */
