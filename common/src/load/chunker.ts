@@ -14,6 +14,8 @@
 
 import { RecordBoundaryScanner, type BoundaryFormat } from './recordBoundary';
 
+const LF = 0x0a;
+
 /** A UTF-8 byte-order mark. */
 export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -100,7 +102,26 @@ export async function* planChunks(source: AsyncIterable<Uint8Array>, opts: Chunk
       const mayEndAt = chunkStart + opts.chunkBytes - offset;
       let from = pos;
       atRecordEnd = false;
+      // the first LF from which the chunk may end (searched once per chunk and buffer)
+      const lf = b.indexOf(LF, Math.max(from, mayEndAt - 1));
       while (from < b.length) {
+        // plain bytes (no enclosing, CR or escape character) up to that LF, or to the end of the buffer:
+        // their records are counted at once
+        const to = lf < 0 ? b.length : lf + 1;
+        const plain = from < to ? scanner.countPlain(b, from, to) : -1;
+        if (plain >= 0) {
+          records += plain;
+          from = to;
+          atRecordEnd = to === b.length && b[to - 1] === LF;
+          if (lf >= 0) {
+            index++;
+            yield { kind: 'chunk', index, start: chunkStart, end: offset + to, records };
+            chunkStart = -1;
+            records = 0;
+            break;
+          }
+          continue;
+        }
         const end = scanner.scanBytes(b, from);
         if (end < 0) {
           from = b.length;
