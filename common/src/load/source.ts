@@ -58,8 +58,10 @@ export async function openSource(input: LoadInput): Promise<ChunkSource> {
  * When a buffer may be read into again: the HTTP client pulls the next piece of a body only once the
  * socket took the previous one below its high-water mark (16 KiB; undici `writeIterable` waits for
  * 'drain' otherwise), so a full 1 MiB piece has left the process before the next piece is read;
- * only the last, short piece of a range can still be queued, and `size` buffers in turn means it is
- * read into again `size` pieces later, after the body ended and the service answered. A body whose
+ * only the last, short piece of a range can still be queued. A body reads one piece ahead (the next
+ * piece while this one is sent), so at most two buffers of a pool are in use, and `size` (4) buffers in
+ * turn means a buffer is read into again `size` pieces later: after the socket took it, or, for the last
+ * piece of a range, after the body ended and the service answered. A body whose
  * upload failed may still be in a socket: the source then takes a new pool (`abandon`). The pipeline
  * uploads the next chunk while the previous one's answer is awaited: the two bodies then sit in two
  * sockets, and the drain of one says nothing about the other, so each upload slot has a pool of its own
@@ -111,21 +113,36 @@ class FileSource implements ChunkSource {
     }
   }
 
+  /**
+   * The range in pieces of one read buffer; the next piece is read while this one is sent (a read is a
+   * round trip to libuv's thread pool, and without it the socket could run dry while the next piece is
+   * read, the service waiting for bytes).
+   */
   async *body(range: ByteRange, onBytes: (n: number) => void, slot = 0): AsyncGenerator<Buffer> {
     const pool = (this.pools[slot] ??= new ReadPool());
     const fh = await open(this.path, 'r');
+    const readAt = (pos: number) => {
+      const buf = pool.next();
+      const read = fh.read(buf, 0, Math.min(buf.length, range.end - pos), pos).then(({ bytesRead }) => buf.subarray(0, bytesRead));
+      read.catch(() => undefined); // awaited below (or in `finally`); until then a failure must not count as unhandled
+      return read;
+    };
+    let next = range.start < range.end ? readAt(range.start) : undefined;
     try {
       let n = 0;
-      for (let pos = range.start; pos < range.end; ) {
-        const buf = pool.next();
-        const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, range.end - pos), pos);
-        if (bytesRead === 0) break; // the file became shorter: the service sees fewer records
-        pos += bytesRead;
-        n += bytesRead;
+      for (let pos = range.start; next; ) {
+        const piece = await next;
+        next = undefined;
+        if (piece.length === 0) break; // the file became shorter: the service sees fewer records
+        pos += piece.length;
+        if (pos < range.end) next = readAt(pos);
+        n += piece.length;
         onBytes(n);
-        yield buf.subarray(0, bytesRead);
+        yield piece;
       }
     } finally {
+      // a read still under way (the body was cut short) ends before its file handle is closed
+      await next?.catch(() => undefined);
       await fh.close();
     }
   }
