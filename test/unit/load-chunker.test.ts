@@ -221,6 +221,9 @@ test('countLf counts the LF bytes of any range at any alignment', () => {
     }),
     { numRuns: 500 },
   );
+  // nothing but LFs: every byte lane of every word counts, over many flushes of the lane sums
+  const lfs = Buffer.alloc(20_003, 10);
+  for (const from of [0, 1, 2, 3]) assert.equal(countLf(lfs, from, lfs.length - from), lfs.length - 2 * from);
 });
 
 test('the scanner keeps its quote state across buffers', () => {
