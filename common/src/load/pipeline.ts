@@ -8,10 +8,10 @@
  *
  * Two uploads in flight: the next chunk is sent as soon as the previous chunk's body was handed to the
  * HTTP client, while that chunk's answer is still awaited; a third waits for the answer of the first.
- * Why: the service answers a chunk only after it stored it (the emulator writes the file and its cycle
- * record; the service parses it, docs/service-notes.md §4.2), and one new connection per chunk
- * (`Connection: Close`), so one chunk at a time left the loopback idle for that long after every chunk
- * (in the load benchmark, test/bench/load.bench.ts, the answer came 3–15 ms after a body of 25–50 ms).
+ * Why: the service answers a chunk only after it took all of it (the emulator stores the file and its
+ * cycle record first), on a new connection per chunk (`Connection: Close`, docs/service-notes.md §4.2), so
+ * one chunk at a time left the loopback idle that long after every chunk (the benchmark's file,
+ * test/bench/load.bench.ts, in plain Node: the answer came 3–15 ms after a 16 MiB body of 25–50 ms).
  * Larger chunks would hide that as well, but the chunk size is a setting (`tsq.load.chunkSize`), and a
  * stream source holds its planned chunks in memory. Load "may be called repeatedly for the same
  * cycle_id" (docs/service-interface.md §4.1); concurrent calls are not documented, so the pipeline keeps
