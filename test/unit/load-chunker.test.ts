@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { planChunks, type ChunkRange, type PlanItem } from '../../common/src/load/chunker';
-import { RecordBoundaryScanner, type BoundaryFormat } from '../../common/src/load/recordBoundary';
+import { countLf, RecordBoundaryScanner, type BoundaryFormat } from '../../common/src/load/recordBoundary';
 
 const CSV: BoundaryFormat = { type: 'csv', fieldSeparator: ',', enclosingCharacter: '"', escapeCharacter: '' };
 const PLAIN: BoundaryFormat = { ...CSV, enclosingCharacter: '' };
@@ -154,6 +154,76 @@ test('property: for any records, separators, line ends and read sizes, the chunk
     ),
     { numRuns: 300 },
   );
+});
+
+/** The plan as the scanner gives it one record at a time over the whole data (the reference for the counting at once). */
+function referencePlan(data: Buffer, format: BoundaryFormat, chunkBytes: number, headerRow: boolean): { start: number; end: number; records: number }[] {
+  const s = new RecordBoundaryScanner(format);
+  const ends: number[] = [];
+  for (let from = 0; ; ) {
+    const e = s.scanBytes(data, from);
+    if (e < 0) {
+      if (from < data.length) ends.push(data.length); // a final record without a line break
+      break;
+    }
+    ends.push(e);
+    from = e;
+  }
+  let start = headerRow ? (ends.shift() ?? data.length) : 0;
+  const chunks: { start: number; end: number; records: number }[] = [];
+  let records = 0;
+  for (const e of ends) {
+    records++;
+    if (e >= start + chunkBytes || e === data.length) {
+      chunks.push({ start, end: e, records });
+      start = e;
+      records = 0;
+    }
+  }
+  return chunks;
+}
+
+test('property: records counted at once over plain bytes give the same chunks and record counts as one record at a time, at any alignment', async () => {
+  const unit = fc.oneof({ arbitrary: fc.constantFrom('a', 'bc', ',', '|', '\n', 'é'), weight: 20 }, { arbitrary: fc.constantFrom('"', '\r', '\\', '\r\n', '""'), weight: 1 });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(unit, { maxLength: 3000 }),
+      fc.constantFrom(CSV, PLAIN, DELIMITED),
+      fc.integer({ min: 1, max: 2000 }),
+      fc.array(fc.integer({ min: 1, max: 5000 }), { minLength: 1, maxLength: 4 }),
+      fc.boolean(),
+      async (units, format, chunkBytes, pieces, headerRow) => {
+        const data = Buffer.from(units.join(''));
+        const { chunks } = await plan(data, { chunkBytes, format, headerRow }, pieces);
+        assert.deepEqual(
+          chunks.map((c) => ({ start: c.start, end: c.end, records: c.records })),
+          referencePlan(data, format, chunkBytes, headerRow),
+        );
+      },
+    ),
+    { numRuns: 400 },
+  );
+});
+
+test('countLf counts the LF bytes of any range at any alignment', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 3000 }), fc.nat(), fc.nat(), fc.nat({ max: 7 }), (raw, a, b, shift) => {
+      const backing = new Uint8Array(raw.length + shift);
+      backing.set(raw, shift);
+      const bytes = backing.subarray(shift).map((x) => (x % 4 === 0 ? 10 : x));
+      const view = new Uint8Array(backing.buffer, shift, raw.length);
+      view.set(bytes);
+      const from = raw.length ? a % raw.length : 0;
+      const to = from + (raw.length - from ? b % (raw.length - from + 1) : 0);
+      let expected = 0;
+      for (let i = from; i < to; i++) if (view[i] === 10) expected++;
+      assert.equal(countLf(view, from, to), expected);
+    }),
+    { numRuns: 500 },
+  );
+  // nothing but LFs: every byte lane of every word counts, over many flushes of the lane sums
+  const lfs = Buffer.alloc(20_003, 10);
+  for (const from of [0, 1, 2, 3]) assert.equal(countLf(lfs, from, lfs.length - from), lfs.length - 2 * from);
 });
 
 test('the scanner keeps its quote state across buffers', () => {

@@ -7,12 +7,14 @@
  * the service refused with 401 (it did not take it; docs/service-interface.md §7 "Unable to verify user")
  * can be sent again after a new login, while a chunk whose fate is unknown (a dropped connection) is never
  * sent twice (docs/service-notes.md §4.5: re-sending a chunk could duplicate rows). The load pipeline reads each range with positioned reads
- * into a few reused buffers (`ReadPool` in pipeline.ts) right after it was planned, from the page cache.
+ * into a few reused buffers (`ReadPool` in source.ts) right after it was planned, from the page cache.
  *
  * Pure: no `vscode`, no file system (the source is any async iterable of bytes).
  */
 
 import { RecordBoundaryScanner, type BoundaryFormat } from './recordBoundary';
+
+const LF = 0x0a;
 
 /** A UTF-8 byte-order mark. */
 export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -100,7 +102,26 @@ export async function* planChunks(source: AsyncIterable<Uint8Array>, opts: Chunk
       const mayEndAt = chunkStart + opts.chunkBytes - offset;
       let from = pos;
       atRecordEnd = false;
+      // the first LF from which the chunk may end (searched once per chunk and buffer)
+      const lf = b.indexOf(LF, Math.max(from, mayEndAt - 1));
       while (from < b.length) {
+        // plain bytes (no enclosing, CR or escape character) up to that LF, or to the end of the buffer:
+        // their records are counted at once
+        const to = lf < 0 ? b.length : lf + 1;
+        const plain = from < to ? scanner.countPlain(b, from, to) : -1;
+        if (plain >= 0) {
+          records += plain;
+          from = to;
+          atRecordEnd = to === b.length && b[to - 1] === LF;
+          if (lf >= 0) {
+            index++;
+            yield { kind: 'chunk', index, start: chunkStart, end: offset + to, records };
+            chunkStart = -1;
+            records = 0;
+            break;
+          }
+          continue;
+        }
         const end = scanner.scanBytes(b, from);
         if (end < 0) {
           from = b.length;

@@ -6,6 +6,26 @@
  * cycle is aborted (AbortLoad) and the table is as it was. This is the ONE load pipeline: the extension,
  * `AnalyticsServiceClient.loadCsv`, the tests and the benchmarks all run it.
  *
+ * Two uploads in flight: the next chunk is sent as soon as the previous chunk's body was handed to the
+ * HTTP client, while that chunk's answer is still awaited; a third waits for the answer of the first.
+ * Why: the service answers a chunk only after it took all of it (the emulator stores the file and its
+ * cycle record first), on a new connection per chunk (`Connection: Close`, docs/service-notes.md §4.2), so
+ * one chunk at a time left the loopback idle that long after every chunk (the benchmark's file,
+ * test/bench/load.bench.ts, in plain Node: the answer came 3–15 ms after a 16 MiB body of 25–50 ms).
+ * Larger chunks would hide that as well, but the chunk size is a setting (`tsq.load.chunkSize`), and a
+ * stream source holds its planned chunks in memory. Load "may be called repeatedly for the same
+ * cycle_id" (docs/service-interface.md §4.1); concurrent calls are not documented, so the pipeline keeps
+ * what it can of one-at-a-time:
+ * - the bodies go out one after the other, in file order (a body starts after the previous one was sent),
+ *   each chunk with its number in `X-ts-chunk-id` (docs/service-notes.md §4.2); the emulator numbers a
+ *   chunk by it, so rows, bad records and the `chunk` of parsing errors keep the file's order even when a
+ *   chunk refused with 401 is sent again after its successor was stored (`LoadService.takeChunkNumber`);
+ * - each of the two upload slots reads into buffers of its own (`ReadPool` in source.ts), and a slot's
+ *   next body starts only after its previous one was answered;
+ * - a failure of either chunk in flight cuts the other (its fate no longer matters) and then settles the
+ *   cycle exactly as a failure with one chunk in flight: AbortLoad, nothing committed, no chunk re-sent
+ *   (test/emulator/load-inflight.test.ts).
+ *
  * Faults:
  * - 401 on StartLoad → the service created no cycle (docs/service-interface.md §7 "Unable to verify
  *   user"), so after a new login StartLoad is sent once more;
@@ -281,9 +301,16 @@ class LoadRun {
     if (checker) note(checker.check(new Uint8Array(0), true));
   }
 
-  /** Every chunk, planned one ahead of its upload; AbortLoad and a `LoadError` when anything fails. */
+  /**
+   * Every chunk, planned one ahead of its upload, with up to two uploads in flight (see the module
+   * comment); AbortLoad and a `LoadError` when anything fails.
+   */
   async upload(): Promise<void> {
     const { cycleId, table, opts } = this;
+    // cuts the other upload in flight when one fails (its fate no longer matters: the cycle is aborted)
+    const stop = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+    const inFlight = new Set<Promise<void>>();
     try {
       const planned = planChunks(this.scanned(), { chunkBytes: this.chunkBytes, format: boundaryFormat(this.format), headerRow: this.format.has_header_row })[Symbol.asyncIterator]();
       this.uploadStarted = performance.now();
@@ -292,6 +319,8 @@ class LoadRun {
       // The next chunk is planned (its records scanned) while this one uploads, not between two uploads:
       // the planner stays exactly one item ahead (it holds no data, only ranges).
       let next = planned.next();
+      /** The answer of the chunk before the one whose body is being sent. */
+      let previous: Promise<void> | undefined;
       try {
         for (;;) {
           const step: IteratorResult<PlanItem> = await next;
@@ -299,13 +328,29 @@ class LoadRun {
           next = planned.next();
           // a planning error surfaces when `next` is awaited; until then it must not count as unhandled
           next.catch(() => undefined);
-          await this.take(step.value);
+          const item = step.value;
+          if (item.kind === 'layout') {
+            await this.layout(item);
+            continue;
+          }
+          const { sent, answered } = this.sendChunk(item, signal);
+          inFlight.add(answered);
+          // settled here or in the catch below; a failure must not count as unhandled meanwhile
+          void answered.then(() => inFlight.delete(answered), () => undefined);
+          // the next chunk starts once this body was handed over and the chunk before was answered; a
+          // failure of either ends the wait at once
+          const earlier = previous;
+          await Promise.race([Promise.all([sent, earlier]), answered.then(() => earlier)]);
+          previous = answered;
         }
+        await previous;
       } finally {
         // closes the planner's file handle (after the item it may be planning) when the loop ended early
         void planned.return(undefined).catch(() => undefined);
       }
     } catch (e) {
+      stop.abort();
+      await Promise.allSettled(inFlight);
       if (opts.signal?.aborted) {
         this.log(`cycle ${cycleId}: cancelled during the upload`);
         throw await this.abortWith(new LoadError('cancelled', `The load into ${table} was cancelled: cycle ${cycleId} was aborted and the table was not changed.`, true, cycleId, undefined, { cause: e }));
@@ -319,46 +364,82 @@ class LoadRun {
     this.log(`cycle ${cycleId}: ${this.progress.chunks} chunks, ${this.bytesDone} bytes uploaded in ${Math.round(this.uploadMs)} ms`);
   }
 
-  /** One planned item: the layout (header row) or a chunk, uploaded (once more after a 401). */
-  private async take(item: PlanItem): Promise<void> {
-    const { cycleId, opts } = this;
-    if (item.kind === 'layout') {
-      if (item.header) this.header = await readHeader(this.source, item.header);
-      if (item.bomBytes) this.log(`cycle ${cycleId}: the byte-order mark is not sent`);
-      return;
-    }
-    for (let attempt = 1; ; attempt++) {
-      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('cancelled');
-      const body = chunkBody(this.source, item, this.header, this.encoding, (n) => {
-        this.progress.bytesSent = this.bytesDone + n;
-        this.report();
-      });
+  /** The layout item: the header row is read (it starts every chunk), the BOM noted. */
+  private async layout(item: Extract<PlanItem, { kind: 'layout' }>): Promise<void> {
+    if (item.header) this.header = await readHeader(this.source, item.header);
+    if (item.bomBytes) this.log(`cycle ${this.cycleId}: the byte-order mark is not sent`);
+  }
+
+  /**
+   * Uploads one chunk (once more after a 401) on upload slot `index % 2` (its own read buffers, `ReadPool`).
+   * `sent` resolves once a body of the chunk was completely handed to the HTTP client (or the upload
+   * settled); `answered` once the service took the chunk, and rejects with the failure otherwise.
+   */
+  private sendChunk(item: ChunkRange, signal: AbortSignal): { sent: Promise<void>; answered: Promise<void> } {
+    const { cycleId } = this;
+    const slot = item.index % 2;
+    let markSent = () => undefined as void;
+    const sent = new Promise<void>((resolve) => (markSent = resolve));
+    const answered = (async () => {
       try {
-        await this.client.uploadChunk(cycleId, body, { chunkId: item.index, signal: opts.signal, filename: this.source.name, expectedBytes: item.end - item.start });
-        break;
-      } catch (e) {
-        // the failed body may still sit in a socket: its buffers are not read into again
-        this.source.abandon();
-        if (e instanceof AuthenticationError && attempt === 1 && !opts.signal?.aborted) {
-          // 401: the service did not take the chunk; the session logs in again before the next call
-          this.log(`cycle ${cycleId}: chunk ${item.index} was refused with 401 (${e.serviceMessage}); logging in again and sending it again`);
-          continue;
+        for (let attempt = 1; ; attempt++) {
+          if (signal.aborted) throw signal.reason ?? new Error('cancelled');
+          const body = withEnd(
+            chunkBody(this.source, item, this.header, this.encoding, (n) => this.bodyProgress(item.index, n), slot),
+            markSent,
+          );
+          try {
+            await this.client.uploadChunk(cycleId, body, { chunkId: item.index, signal, filename: this.source.name, expectedBytes: item.end - item.start });
+            break;
+          } catch (e) {
+            // the failed body may still sit in a socket: its buffers are not read into again
+            this.source.abandon(slot);
+            if (e instanceof AuthenticationError && attempt === 1 && !signal.aborted) {
+              // 401: the service did not take the chunk; the session logs in again before the next call
+              this.log(`cycle ${cycleId}: chunk ${item.index} was refused with 401 (${e.serviceMessage}); logging in again and sending it again`);
+              continue;
+            }
+            throw e;
+          } finally {
+            // a body the request stopped reading (a failure, a cancel) still holds its file handle: close it
+            void body.return(undefined).catch(() => undefined);
+          }
         }
-        throw e;
       } finally {
-        // a body the request stopped reading (a failure, a cancel) still holds its file handle: close it
-        void body.return(undefined).catch(() => undefined);
+        markSent();
       }
-    }
-    this.chunkDone(item);
+      this.chunkDone(item);
+    })();
+    return { sent, answered };
+  }
+
+  /** Bytes of the chunks in flight read so far, by chunk index. */
+  private readonly partial = new Map<number, number>();
+  /** Ends of answered chunks not yet released to the source, by index; `released` chunks were released in order. */
+  private readonly answeredEnds = new Map<number, number>();
+  private released = 0;
+
+  private bodyProgress(index: number, n: number): void {
+    this.partial.set(index, n);
+    let inFlight = 0;
+    for (const b of this.partial.values()) inFlight += b;
+    this.progress.bytesSent = this.bytesDone + inFlight;
+    this.report();
   }
 
   private chunkDone(item: ChunkRange): void {
-    this.source.release(item.end);
+    this.partial.delete(item.index);
+    // a stream source keeps its bytes until released, and a chunk answered before the one ahead of it
+    // (that one was refused with 401 and is sent again) must not release the bytes still to be re-sent
+    this.answeredEnds.set(item.index, item.end);
+    for (let end; (end = this.answeredEnds.get(this.released + 1)) !== undefined; this.released++) {
+      this.answeredEnds.delete(this.released + 1);
+      this.source.release(end);
+    }
     this.bytesDone += item.end - item.start;
     this.progress.bytesSent = this.bytesDone;
     this.progress.rows += item.records;
-    this.progress.chunks = item.index;
+    this.progress.chunks++;
     this.log(`cycle ${this.cycleId}: chunk ${item.index} uploaded (bytes ${item.start}–${item.end}, ${item.records} records)`);
     this.report(); // at most every progressIntervalMs, like the reads: each report repaints a notification
   }
@@ -474,6 +555,12 @@ class LoadRun {
     this.log(`cycle ${cycleId} DONE: ${result.rowsWritten} rows written, ${result.ignoredRows} ignored, ${Math.round(result.ms)} ms`);
     return result;
   }
+}
+
+/** `body`, then `onEnd()` once all of it was taken (not when it was cut short). */
+async function* withEnd(body: AsyncGenerator<Buffer>, onEnd: () => void): AsyncGenerator<Buffer> {
+  yield* body;
+  onEnd();
 }
 
 function messageOf(e: unknown): string {

@@ -228,6 +228,28 @@ export class RecordBoundaryScanner {
     return -1;
   }
 
+  /**
+   * Counts the record ends in `b[from, to)` at once instead of one record at a time, when that gives the
+   * same: the range holds no enclosing, CR or escape character and the units before it do not end inside
+   * an enclosed field, after an escape character or after a CR, so every LF in it ends a record. The
+   * state is then left as `scanBytes` over the range would leave it. Why: the chunk planner counts every
+   * record of the file, and one `indexOf` call per record (about 30 bytes) was a quarter of the
+   * extension host's CPU time while it uploaded (test/bench/load.bench.ts).
+   * @returns the number of LFs in the range, or -1 (nothing changed) when the range is not plain.
+   */
+  countPlain(b: Uint8Array, from: number, to: number): number {
+    if (this.state !== FIELD_START && this.state !== UNQUOTED) return -1;
+    if (from >= to) return 0;
+    this.newPiece(b, from);
+    if (this.q >= 0 && this.nq !== -1 && this.nq < from) this.nq = b.indexOf(this.q, from);
+    if (this.ncr !== -1 && this.ncr < from) this.ncr = b.indexOf(CR, from);
+    if (this.esc >= 0 && this.nesc !== -1 && this.nesc < from) this.nesc = b.indexOf(this.esc, from);
+    if (this.firstSpecial(to) >= 0) return -1;
+    const last = b[to - 1];
+    this.state = last === LF || last === this.sep ? FIELD_START : UNQUOTED;
+    return countLf(b, from, to);
+  }
+
   /** See the class comment; `s` is text (UTF-16 code units). */
   scanText(s: string, from: number): number {
     this.newPiece(s, from);
@@ -279,6 +301,36 @@ export class RecordBoundaryScanner {
     if (this.esc >= 0 && this.nesc >= 0 && this.nesc < stop) stop = this.nesc;
     return stop === limit ? -1 : stop;
   }
+}
+
+/**
+ * The LF bytes in `b[from, to)`, four bytes at a time (a byte is LF when it XOR 0x0A is zero; the zero
+ * bytes of a word are found without carries between bytes, and up to 254 words are summed per byte lane
+ * before the lanes are added): two to three times as fast as one `indexOf` per line on lines of ~30 bytes.
+ */
+export function countLf(b: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  let i = from;
+  // up to the first 4-byte-aligned address, byte by byte
+  while (i < to && ((b.byteOffset + i) & 3) !== 0) if (b[i++] === LF) n++;
+  // whole pairs of words (two per step: about a fifth faster than one); the odd word is left to the byte loop
+  const words = ((to - i) >>> 3) << 1;
+  if (words > 0) {
+    const w = new Int32Array(b.buffer, b.byteOffset + i, words);
+    for (let k = 0; k < words; ) {
+      const stop = Math.min(words, k + 254);
+      let lanes = 0;
+      for (; k < stop; k += 2) {
+        const x = w[k]! ^ 0x0a0a0a0a;
+        const y = w[k + 1]! ^ 0x0a0a0a0a;
+        lanes = (lanes + ((~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) >>> 7) & 0x01010101) + ((~(((y & 0x7f7f7f7f) + 0x7f7f7f7f) | y) >>> 7) & 0x01010101)) | 0;
+      }
+      n += (lanes & 0xff) + ((lanes >>> 8) & 0xff) + ((lanes >>> 16) & 0xff) + (lanes >>> 24);
+    }
+    i += words * 4;
+  }
+  while (i < to) if (b[i++] === LF) n++;
+  return n;
 }
 
 /** Length of the line break at the end of a record's text (`\r\n` 2, `\n` or `\r` 1, none 0). */

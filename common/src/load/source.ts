@@ -21,12 +21,17 @@ export interface ChunkSource {
   readonly size: number | undefined;
   /** The bytes in order, once; each yielded view is valid until the next is asked for. */
   scan(): AsyncIterable<Uint8Array>;
-  /** The bytes of `range` (already planned), in pieces; may be called again for the same range until `release`. `onBytes` gets the bytes read so far. */
-  body(range: ByteRange, onBytes: (n: number) => void): AsyncGenerator<Buffer>;
+  /**
+   * The bytes of `range` (already planned), in pieces; may be called again for the same range until `release`.
+   * `onBytes` gets the bytes read so far. `slot` (default 0) names the upload the body is for: bodies of
+   * different slots never share read buffers, so two uploads may be in flight at once (one per slot) as long
+   * as a slot's next body starts only after its previous one was answered (see `ReadPool`).
+   */
+  body(range: ByteRange, onBytes: (n: number) => void, slot?: number): AsyncGenerator<Buffer>;
   /** The bytes before `end` will not be asked for again. */
   release(end: number): void;
-  /** A body was cut short (it may still sit in a socket): do not read into its buffers again. */
-  abandon(): void;
+  /** A body of `slot` (default 0) was cut short (it may still sit in a socket): do not read into its buffers again. */
+  abandon(slot?: number): void;
 }
 
 /** Opens a `LoadInput` as a `ChunkSource`. @throws the file system's error when a file cannot be read. */
@@ -53,9 +58,14 @@ export async function openSource(input: LoadInput): Promise<ChunkSource> {
  * When a buffer may be read into again: the HTTP client pulls the next piece of a body only once the
  * socket took the previous one below its high-water mark (16 KiB; undici `writeIterable` waits for
  * 'drain' otherwise), so a full 1 MiB piece has left the process before the next piece is read;
- * only the last, short piece of a range can still be queued, and `size` buffers in turn means it is
- * read into again `size` pieces later, after the body ended and the service answered. A body whose
- * upload failed may still be in a socket: the source then takes a new pool (`abandon`).
+ * only the last, short piece of a range can still be queued. A body reads one piece ahead (the next
+ * piece while this one is sent), so at most two buffers of a pool are in use, and `size` (4) buffers in
+ * turn means a buffer is read into again `size` pieces later: after the socket took it, or, for the last
+ * piece of a range, after the body ended and the service answered. A body whose
+ * upload failed may still be in a socket: the source then takes a new pool (`abandon`). The pipeline
+ * uploads the next chunk while the previous one's answer is awaited: the two bodies then sit in two
+ * sockets, and the drain of one says nothing about the other, so each upload slot has a pool of its own
+ * and a slot's next body starts only after its previous one was answered.
  */
 export class ReadPool {
   private readonly buffers: Buffer[];
@@ -75,7 +85,8 @@ export class ReadPool {
 /** A file, read by positioned reads. */
 class FileSource implements ChunkSource {
   readonly name: string;
-  private pool = new ReadPool();
+  /** One pool per upload slot, made when the slot is first used. */
+  private readonly pools: ReadPool[] = [];
   constructor(
     private readonly path: string,
     readonly size: number,
@@ -102,28 +113,44 @@ class FileSource implements ChunkSource {
     }
   }
 
-  async *body(range: ByteRange, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
+  /**
+   * The range in pieces of one read buffer; the next piece is read while this one is sent (a read is a
+   * round trip to libuv's thread pool, and without it the socket could run dry while the next piece is
+   * read, the service waiting for bytes).
+   */
+  async *body(range: ByteRange, onBytes: (n: number) => void, slot = 0): AsyncGenerator<Buffer> {
+    const pool = (this.pools[slot] ??= new ReadPool());
     const fh = await open(this.path, 'r');
+    const readAt = (pos: number) => {
+      const buf = pool.next();
+      const read = fh.read(buf, 0, Math.min(buf.length, range.end - pos), pos).then(({ bytesRead }) => buf.subarray(0, bytesRead));
+      read.catch(() => undefined); // awaited below (or in `finally`); until then a failure must not count as unhandled
+      return read;
+    };
+    let next = range.start < range.end ? readAt(range.start) : undefined;
     try {
       let n = 0;
-      for (let pos = range.start; pos < range.end; ) {
-        const buf = this.pool.next();
-        const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, range.end - pos), pos);
-        if (bytesRead === 0) break; // the file became shorter: the service sees fewer records
-        pos += bytesRead;
-        n += bytesRead;
+      for (let pos = range.start; next; ) {
+        const piece = await next;
+        next = undefined;
+        if (piece.length === 0) break; // the file became shorter: the service sees fewer records
+        pos += piece.length;
+        if (pos < range.end) next = readAt(pos);
+        n += piece.length;
         onBytes(n);
-        yield buf.subarray(0, bytesRead);
+        yield piece;
       }
     } finally {
+      // a read still under way (the body was cut short) ends before its file handle is closed
+      await next?.catch(() => undefined);
       await fh.close();
     }
   }
 
   release(): void {}
 
-  abandon(): void {
-    this.pool = new ReadPool();
+  abandon(slot = 0): void {
+    this.pools[slot] = new ReadPool();
   }
 }
 
@@ -150,7 +177,8 @@ class MemorySource implements ChunkSource {
 
 /**
  * A stream read once: the bytes the planner has seen are kept (copied) until `release`, so that at most
- * the chunks planned but not yet uploaded (two, as the pipeline plans one ahead) are held in memory.
+ * the chunks planned but not yet answered are held in memory: three (two uploads in flight, and the
+ * pipeline plans one ahead), 48 MiB with the default 16 MiB chunks.
  */
 class StreamSource implements ChunkSource {
   readonly size = undefined;
@@ -208,10 +236,10 @@ class StreamSource implements ChunkSource {
  * another encoding. Decoding is strict: a byte sequence that is not valid in `encoding` throws a
  * `SourceEncodingError` (never a U+FFFD sent as data).
  */
-export async function* chunkBody(source: ChunkSource, range: ByteRange, header: Buffer | undefined, encoding: string, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
+export async function* chunkBody(source: ChunkSource, range: ByteRange, header: Buffer | undefined, encoding: string, onBytes: (n: number) => void, slot = 0): AsyncGenerator<Buffer> {
   if (encoding === 'utf-8') {
     if (header) yield header;
-    yield* source.body(range, onBytes);
+    yield* source.body(range, onBytes, slot);
     return;
   }
   const strict = (bytes: Uint8Array, decoder: TextDecoder, stream: boolean): Buffer => {
@@ -223,7 +251,7 @@ export async function* chunkBody(source: ChunkSource, range: ByteRange, header: 
   };
   if (header) yield strict(header, new TextDecoder(encoding, { fatal: true }), false);
   const decoder = new TextDecoder(encoding, { fatal: true });
-  for await (const piece of source.body(range, onBytes)) yield strict(piece, decoder, true);
+  for await (const piece of source.body(range, onBytes, slot)) yield strict(piece, decoder, true);
   const rest = strict(new Uint8Array(0), decoder, false);
   if (rest.length) yield rest;
 }

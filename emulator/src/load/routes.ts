@@ -54,8 +54,12 @@ function registerStartLoad(scope: FastifyInstance, { ctx, service, sessions }: C
  */
 async function receiveChunks(service: LoadService, meta: CycleMeta, req: FastifyRequest): Promise<number> {
   let received = 0;
+  const id = req.headers['x-ts-chunk-id'];
+  // the first part takes the request's chunk id (when free); further parts of one request the next numbers
+  let wanted = typeof id === 'string' && /^\d{1,9}$/.test(id.trim()) ? Number(id.trim()) : undefined;
   for await (const part of req.parts()) {
-    const n = service.takeChunkNumber(meta);
+    const n = service.takeChunkNumber(meta, wanted);
+    wanted = undefined;
     const path = service.store.chunkPath(meta.cycleId, n);
     const partial = `${path}.part`;
     // the file exists once `open` resolved, so the deletion below can never precede its creation

@@ -35,6 +35,8 @@ export class LoadService {
   readonly uploads = new Map<string, Set<Promise<unknown>>>();
   /** Next chunk number per cycle id (numbers are taken when an upload starts). */
   private readonly nextChunk = new Map<string, number>();
+  /** Chunk numbers handed out per cycle id (stored, or an upload under way or failed): never handed out twice. */
+  private readonly takenChunks = new Map<string, Set<number>>();
   /** Commits in progress per table, so two commits on one table run one after the other. */
   private readonly tableQueue = new Map<string, Promise<unknown>>();
   /** Commits running in the background (awaited when a node closes, before the database does). */
@@ -114,9 +116,26 @@ export class LoadService {
     this.discardData(meta);
   }
 
-  takeChunkNumber(meta: CycleMeta): number {
-    const n = Math.max(this.nextChunk.get(meta.cycleId) ?? 1, (meta.chunks.at(-1) ?? 0) + 1);
-    this.nextChunk.set(meta.cycleId, n + 1);
+  /**
+   * The number of a chunk whose upload starts: `wanted` (the request's `X-ts-chunk-id`, docs/service-notes.md
+   * §4.2) when it is a positive integer no other chunk of the cycle has taken, else the next number after
+   * every number taken. Why by the id: a client may upload the next chunk while the previous one's answer is
+   * awaited, or send a chunk refused with 401 again after its successor was stored; the chunks' order (rows,
+   * the `chunk` of parsing errors) is then still the client's. Which number the service gives such chunks is
+   * not documented; without an id, numbers follow the arrival order.
+   */
+  takeChunkNumber(meta: CycleMeta, wanted?: number): number {
+    let taken = this.takenChunks.get(meta.cycleId);
+    if (!taken) this.takenChunks.set(meta.cycleId, (taken = new Set(meta.chunks)));
+    const free = (k: number) => !taken.has(k) && !meta.chunks.includes(k);
+    let n: number;
+    if (wanted !== undefined && Number.isSafeInteger(wanted) && wanted > 0 && free(wanted)) n = wanted;
+    else {
+      n = Math.max(this.nextChunk.get(meta.cycleId) ?? 1, (meta.chunks.at(-1) ?? 0) + 1);
+      while (!free(n)) n++;
+    }
+    taken.add(n);
+    this.nextChunk.set(meta.cycleId, Math.max(this.nextChunk.get(meta.cycleId) ?? 1, n + 1));
     return n;
   }
 
