@@ -38,6 +38,17 @@ test('reparseDocument equals parseDocument after any edit of any document', () =
   }), { numRuns: 3000 });
 });
 
+test('deleting the line break before a query glues it to the directive line above: not reused as it was', () => {
+  // found by the property above (seed 1326070234): the old "not" query, a stray word, was moved and
+  // kept its warning, where after the edit it is stray text after the directive (an error)
+  const text = "@datasource 'Flights''tom's'\n@datasource 'Flights'\nnot ";
+  const at = text.lastIndexOf('\n');
+  const next = text.slice(0, at) + text.slice(at + 1);
+  const inc = reparseDocument(text, parseDocument(text), next);
+  assert.deepStrictEqual(plain(inc), plain(parseDocument(next)));
+  assert.ok(inc.diagnostics.some((d) => d.code === 'tsq.strayCharacter' && d.start === next.indexOf('not')));
+});
+
 test('a one-character edit in a 2,000-query document reuses the other queries', () => {
   let text = "@datasource 'Wide'\n";
   for (let q = 0; q < 2000; q++) text += `[c${q % 37}] [d${q % 11}].monthly sort by [m${q % 5}] descending [t${q % 7}] = 'A${q}' top ${1 + (q % 50)}${q % 3 === 0 ? '\n\n' : ';\n'}`;

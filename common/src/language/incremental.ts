@@ -44,14 +44,7 @@ export function reparseDocument(previousText: string, previous: TsqDocument, tex
   // to the line's end, a directive makes the rest of its line one stray token); no token but whitespace
   // looks past a line end. The window stops, for the same reasons, only at queries that begin their line.
   const queries = previous.queries;
-  const glued = (q: Query) => {
-    for (let k = q.start - 1; k >= 0; k--) {
-      const c = previousText.charCodeAt(k);
-      if (c === 10 || c === 13) return false;
-      if (c !== 32 && c !== 9 && c !== 11 && c !== 12) return true;
-    }
-    return false;
-  };
+  const glued = (q: Query) => gluedAt(previousText, q.start);
   let j = lastBefore(queries, prefix);
   while (j >= 0 && glued(queries[j]!)) j--;
   const from = j >= 0 ? queries[j]!.start : 0;
@@ -64,7 +57,9 @@ export function reparseDocument(previousText: string, previous: TsqDocument, tex
   for (let k = j; k < queries.length; k++) if (queries[k]!.start >= oldLen - suffix && !glued(queries[k]!)) oldByStart.set(queries[k]!.start, k);
   const isSync = (offset: number, d: DataSourceDirective | undefined): boolean => {
     const k = oldByStart.get(offset - delta);
-    if (k === undefined) return false;
+    // the query began its line in the previous text; an edit just before it (a line break deleted) may
+    // have glued it to a directive's line in this one, where the same tokens mean something else
+    if (k === undefined || gluedAt(text, offset)) return false;
     return sameDirective(queries[k]!.dataSourceDirective, d, delta);
   };
   const win = parseWindow(text, from, startDirective, newLen - suffix, isSync);
@@ -94,6 +89,16 @@ export function reparseDocument(previousText: string, previous: TsqDocument, tex
   };
   if (result.diagnostics.length > MAX_DIAGNOSTICS_FOR_REUSE) return parseDocument(text);
   return result;
+}
+
+/** True when something other than whitespace comes before `offset` on its line of `text`. */
+function gluedAt(text: string, offset: number): boolean {
+  for (let k = offset - 1; k >= 0; k--) {
+    const c = text.charCodeAt(k);
+    if (c === 10 || c === 13) return false;
+    if (c !== 32 && c !== 9 && c !== 11 && c !== 12) return true;
+  }
+  return false;
 }
 
 /** Index of the last element whose `start` is below `offset` (elements sorted by start), or -1. */
