@@ -19,7 +19,8 @@ const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 
 async function login(url: string, username: string, password: string): Promise<string> {
   const r = await fetch(`${url}${PREFIX}/session/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username, password }).toString() });
-  if (r.status !== 200) throw new Error(`login ${username}: ${r.status}`);
+  // 200 or 204 (docs/service-notes.md §5.1: the service answers either; the emulator answers 204)
+  if (!r.ok) throw new Error(`login ${username}: ${r.status}`);
   return r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
 }
 
