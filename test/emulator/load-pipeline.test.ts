@@ -78,6 +78,9 @@ test('a file in many chunks loads exactly its rows, through the node that StartL
     const last = progress.filter((p) => p.phase === 'uploading').at(-1)!;
     assert.equal(last.rows, 3000);
     assert.equal(last.bytesSent, r.bytes);
+    // with two chunks in flight, one answered must not drop the other's bytes from the figure
+    const sent = progress.map((p) => p.bytesSent);
+    assert.ok(sent.every((b, i) => i === 0 || b >= sent[i - 1]!), `bytes sent never go back: ${sent.join(' ')}`);
     assert.ok(progress.some((p) => p.phase === 'committing') && progress.at(-1)!.phase === 'done');
     assert.ok(lines.some((l) => l.includes(r.cycleId) && /StartLoad|started/.test(l)) && lines.some((l) => l.includes(`cycle ${r.cycleId} DONE`)), lines.join('\n'));
   } finally {

@@ -421,10 +421,15 @@ class LoadRun {
 
   private bodyProgress(index: number, n: number): void {
     this.partial.set(index, n);
+    this.progress.bytesSent = this.bytesSentNow();
+    this.report();
+  }
+
+  /** Bytes of the answered chunks plus those read so far of the chunks in flight. */
+  private bytesSentNow(): number {
     let inFlight = 0;
     for (const b of this.partial.values()) inFlight += b;
-    this.progress.bytesSent = this.bytesDone + inFlight;
-    this.report();
+    return this.bytesDone + inFlight;
   }
 
   private chunkDone(item: ChunkRange): void {
@@ -437,7 +442,8 @@ class LoadRun {
       this.source.release(end);
     }
     this.bytesDone += item.end - item.start;
-    this.progress.bytesSent = this.bytesDone;
+    // the other chunk in flight keeps its part: the figure never goes back while both upload
+    this.progress.bytesSent = this.bytesSentNow();
     this.progress.rows += item.records;
     this.progress.chunks++;
     this.log(`cycle ${this.cycleId}: chunk ${item.index} uploaded (bytes ${item.start}–${item.end}, ${item.records} records)`);
