@@ -1,13 +1,13 @@
 /**
  * The connection options every service command takes, and the client they make. Where a connection
- * and its password come from is common/src/connectionConfig.ts (shared with the language server); here
- * the command line adds the interactive password prompt, on a terminal only, with the typed characters
- * hidden (`read`).
+ * and its password come from, and whether a credential may go to it, is common/src/connectionConfig.ts
+ * and common/src/trust.ts (shared with the language server); here the command line adds the interactive
+ * password prompt, on a terminal only, with the typed characters hidden (`read`).
  */
 import type { Command } from 'commander';
 import { read } from 'read';
 import { AnalyticsServiceClient } from '../../common/src/api';
-import { readPassword, resolveConnection, type ConnectionFile, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
+import { resolveConnection, serviceClientOptions, type ConnectionFile, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
 import { UsageError } from './exitCodes';
 import { warn } from './output';
 
@@ -42,28 +42,21 @@ async function promptPassword(question: string): Promise<string> {
 }
 
 /**
- * Resolves the connection of the options (or the files' default) and makes its client.
- * @throws UsageError when no connection is given and there is no default; ConnectionConfigError for wrong options.
+ * Resolves the connection of the options (or the files' default) and makes its client. Warnings of the
+ * connection files (a project connection that shadows one of yours, a field a project may not set) go
+ * to stderr. Nothing is sent before the trust check.
+ * @throws UsageError when no connection is given and there is no default; ConnectionConfigError for wrong
+ *   options; UnapprovedConnectionError (exit 3) for a project connection not approved with `tsq trust`.
  */
 export function connect(opts: Record<string, unknown>): Connected {
   const resolved = resolveConnection(connectionFlags(opts), { allowDefault: true });
   if (!resolved) {
     throw new UsageError('No connection: give --url and --user, or --connection NAME with a tsq.json (or ~/.config/tsq/connections.json) that defines it. The password comes from TSQ_PASSWORD or a prompt.');
   }
-  for (const f of resolved.files) for (const w of f.warnings) warn(w);
-  const settings = resolved.connection;
-  let password: Promise<string> | undefined;
+  for (const w of resolved.warnings) warn(w);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
-  const client = new AnalyticsServiceClient({
-    url: settings.url,
-    loadUrl: settings.loadUrl,
-    username: settings.username,
-    caFile: settings.caFile,
-    rejectUnauthorized: settings.rejectUnauthorized,
-    // asked once per run: a wrong password fails with exit code 3 rather than asking again
-    getPassword: () => (password ??= readPassword(settings, { prompt: interactive ? promptPassword : undefined })),
-  });
-  return { settings, files: resolved.files, client };
+  const client = new AnalyticsServiceClient(serviceClientOptions(resolved, { prompt: interactive ? promptPassword : undefined }));
+  return { settings: resolved.connection, files: resolved.files, client };
 }
 
 /** The `defaultDataSource` and disabled diagnostics of the connection files (the first file that sets them). */

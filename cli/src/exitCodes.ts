@@ -3,7 +3,7 @@
  * lists them (`EXIT_CODE_HELP`).
  */
 import { AuthenticationError, ConnectionError, PermissionError, ServiceError } from '../../common/src/api';
-import { ConnectionConfigError, MissingPasswordError } from '../../common/src/connectionConfig';
+import { ConnectionConfigError, MissingPasswordError, UnapprovedConnectionError } from '../../common/src/connectionConfig';
 import { LoadError } from '../../common/src/load/pipeline';
 
 export const ExitCode = {
@@ -13,7 +13,7 @@ export const ExitCode = {
   CHECK_ERRORS: 1,
   /** Wrong usage: an unknown command or option, a missing argument, a file that cannot be read, no connection given. */
   USAGE: 2,
-  /** The service could not verify the user (401), the user lacks the privilege (403), or there is no password. */
+  /** The service could not verify the user (401), the user lacks the privilege (403), there is no password, or the project's connection is not approved (`tsq trust`). */
   AUTH: 3,
   /** The service refused the query or request: an invalid query, an unknown data source, table or cycle. */
   REFUSED: 4,
@@ -37,7 +37,8 @@ Exit codes:
   0    success
   1    tsq check found errors
   2    usage error (unknown option, missing argument, unreadable file, no connection)
-  3    authentication: wrong user or password, missing privilege, or no password available
+  3    authentication: wrong user or password, missing privilege, no password available,
+       or a project's connection you have not approved (tsq trust)
   4    the service refused the query or request (invalid query, unknown data source, table or cycle)
   5    the load failed; the message says whether the table changed
   6    the load failed: more bad records than --max-ignored allows
@@ -79,7 +80,7 @@ export class ExitError extends Error {
 export function exitCodeOf(e: unknown, maxIgnored?: number): ExitCodeValue {
   if (e instanceof ExitError) return e.code;
   if (e instanceof UsageError || e instanceof ConnectionConfigError) return ExitCode.USAGE;
-  if (e instanceof MissingPasswordError) return ExitCode.AUTH;
+  if (e instanceof MissingPasswordError || e instanceof UnapprovedConnectionError) return ExitCode.AUTH;
   if (e instanceof RefusedError) return ExitCode.REFUSED;
   if (e instanceof LoadError) {
     switch (e.kind) {

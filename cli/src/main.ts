@@ -8,6 +8,7 @@
  *   tsq status CYCLE_ID · tsq bad-records CYCLE_ID
  *   tsq objects [--type T] [--subtype S…] [--pattern P] [--format table|json]
  *   tsq check FILE.tsq…
+ *   tsq trust [--revoke | --list]   (approve the project's tsq.json: common/src/trust.ts)
  *   tsq lsp [connection options]   (the language server over stdio, reading the catalog from the service)
  *
  * Answers go to stdout; progress, warnings and errors to stderr. Exit codes: exitCodes.ts.
@@ -22,7 +23,8 @@ import { EXIT_CODE_HELP, ExitCode, exitCodeOf, type ExitCodeValue } from './exit
 import { runLoadCommand } from './load';
 import { OBJECT_TYPES, runObjectsCommand } from './objects';
 import { runQueryCommand } from './query';
-import { connectionFilePaths, readConnectionFile, type ConnectionFile } from '../../common/src/connectionConfig';
+import { loadConnections, type ConnectionFile } from '../../common/src/connectionConfig';
+import { runTrustCommand } from './trust';
 
 declare const TSQ_VERSION: string | undefined;
 
@@ -83,7 +85,7 @@ function addCheckCommand(program: Command): void {
         // settings only (defaultDataSource, disabled diagnostics): a connection is not needed, nor its errors
         let files0: ConnectionFile[];
         try {
-          files0 = connectionFilePaths(connectionFlags(opts)).map(readConnectionFile);
+          files0 = loadConnections(connectionFlags(opts)).files;
         } catch {
           files0 = [];
         }
@@ -198,6 +200,16 @@ export function buildProgram(): Command {
     });
 
   addCheckCommand(program);
+
+  program
+    .command('trust')
+    .description("approve this project's tsq.json: its connections may then receive your password or token (an edit of the file asks again)")
+    .option('--revoke', 'withdraw the approval')
+    .option('--list', 'list the approved project files')
+    .addHelpText('after', `\nA tsq.json found in this folder or above it (up to the repository root or your home) comes with the project:\nits connections get no credential until you approve it, and it may never set passwordCommand, caFile,\nrejectUnauthorized, a loadUrl on another host, or redefine a connection of yours. See SECURITY.md.\n${EXIT_CODE_HELP}`)
+    .action((opts: Record<string, unknown>) => {
+      process.exitCode = runTrustCommand({ revoke: opts.revoke === true, list: opts.list === true });
+    });
 
   withConnectionOptions(
     program

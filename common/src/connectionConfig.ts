@@ -1,33 +1,37 @@
 /**
- * Connections outside VS Code: the `tsq` command line and the language server started by another editor
- * read the same connection files and password sources.
+ * Connections outside VS Code: the `tsq` command line, `tsq lsp` and the agent tools read the same
+ * connection files and password sources, under the trust rules of trust.ts.
  *
  * Where a connection comes from, first match wins:
  * 1. `--url` and `--user` (with `--load-url`, `--ca-file`, `--insecure`): a connection given in full;
- * 2. `--connection NAME`: the connection of that name in the connection files;
- * 3. (command line only) the files' default: their `default` (or `tsq.activeConnection`) member, or the
- *    only connection when there is one.
+ * 2. `--connection NAME`: the connection of that name (a user-level one wins over a project's);
+ * 3. (command line only) the default: the project file's `default` (or `tsq.activeConnection`), else the
+ *    user file's, else the only connection when there is one.
  *
- * Connection files, read in this order (a name found in an earlier file wins):
- * - `--config FILE` when given (then only that file);
- * - `tsq.json` in the working folder or the nearest folder above it that has one;
- * - `$XDG_CONFIG_HOME/tsq/connections.json` (default `~/.config/tsq/connections.json`).
+ * Connection files (trust.ts says what each level may do):
+ * - user level: `--config FILE` when given (then it is the only file read), else
+ *   `$XDG_CONFIG_HOME/tsq/connections.json` (default `~/.config/tsq/connections.json`);
+ * - project level: `tsq.json` in the working folder or above it, up to the repository root or home
+ *   (trust.ts `findProjectFile`). Not read with `--config`.
  *
  * A file is JSON: `{ "connections": [ … ], "default": "name", "defaultDataSource": "…" }`, or the keys
  * of VS Code's settings (`tsq.connections`, `tsq.activeConnection`, `tsq.defaultDataSource`), or a bare
  * array of connections. A connection has the fields of the extension's `tsq.connections` setting
  * (package.json `contributes.configuration`): `name`, `url`, `loadUrl`, `username`, `caFile`,
- * `rejectUnauthorized`; and, outside VS Code only, `passwordCommand`: an argument vector whose standard
- * output is the password (e.g. `["secret-tool", "lookup", "service", "tsq", "user", "tsadmin"]` reads the
- * desktop keychain). A `password` member is never used: passwords do not belong in files.
+ * `rejectUnauthorized`; and, in a user-level file only, `passwordCommand`: an argument vector whose
+ * standard output is the password (e.g. `["secret-tool", "lookup", "service", "tsq", "user", "tsadmin"]`
+ * reads the desktop keychain). A `password` member is never used: passwords do not belong in files.
  *
  * The password: the `TSQ_PASSWORD` environment variable, else the connection's `passwordCommand`, else
- * (command line on a terminal only) an interactive prompt. Never a flag, never printed, never logged.
+ * (command line on a terminal only) an interactive prompt; never a flag, never printed, never logged, and
+ * only for a connection the person approved (`requireApproval`).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type { AnalyticsServiceClientOptions } from './api';
+import { ApprovalStore, credentialTargets, findProjectFile, mergeConnectionLevels, type ConnectionLevel, type Sourced } from './trust';
 
 /** One connection, with the fields of the extension's `tsq.connections` entries. */
 export interface ConnectionSettings {
@@ -37,17 +41,21 @@ export interface ConnectionSettings {
   /** Base URL of the data-load API when it differs from `url` (a cluster: port 8442). */
   loadUrl?: string;
   username: string;
-  /** PEM file of extra certificate authorities. */
+  /** PEM file of extra certificate authorities (user level only). */
   caFile?: string;
-  /** False accepts self-signed certificates (default true). */
+  /** False accepts self-signed certificates (default true; user level only). */
   rejectUnauthorized?: boolean;
-  /** Argument vector run (without a shell) to print the password on its standard output. */
+  /** Argument vector run (without a shell) to print the password on its standard output (user level only). */
   passwordCommand?: string[];
 }
 
 /** What a connection file holds. */
 export interface ConnectionFile {
   path: string;
+  /** `user` for the person's own files, `project` for a `tsq.json` found from the working folder. */
+  level: ConnectionLevel;
+  /** The bytes read (what an approval's hash covers). */
+  text: string;
   connections: ConnectionSettings[];
   /** The connection used when none is named (command line only). */
   default?: string;
@@ -87,6 +95,23 @@ export class MissingPasswordError extends Error {
   }
 }
 
+/**
+ * A connection of a project file that the person has not approved: no credential may go to it. The
+ * message says which file, which origins and users, and how to approve (`tsq trust`).
+ */
+export class UnapprovedConnectionError extends Error {
+  constructor(
+    message: string,
+    /** The project file that defines the connection. */
+    readonly file: string,
+    /** `origin user` pairs that would receive a credential. */
+    readonly targets: string[],
+  ) {
+    super(message);
+    this.name = 'UnapprovedConnectionError';
+  }
+}
+
 /** Where files are looked for; the process's own by default. */
 export interface ConfigEnvironment {
   cwd?: string;
@@ -94,41 +119,48 @@ export interface ConfigEnvironment {
   home?: string;
 }
 
-/** The connection files that exist, in reading order (see the module comment). */
-export function connectionFilePaths(flags: Pick<ConnectionFlags, 'config'>, where: ConfigEnvironment = {}): string[] {
-  const cwd = where.cwd ?? process.cwd();
+/** The user's own connection file: `$XDG_CONFIG_HOME/tsq/connections.json`. */
+export function userConnectionsPath(where: ConfigEnvironment = {}): string {
   const env = where.env ?? process.env;
+  return join(env.XDG_CONFIG_HOME || join(where.home ?? homedir(), '.config'), 'tsq', 'connections.json');
+}
+
+/** The connection files that exist, with their level (see the module comment), and warnings of files skipped. */
+export function connectionFilePaths(flags: Pick<ConnectionFlags, 'config'>, where: ConfigEnvironment = {}): { path: string; level: ConnectionLevel }[] {
+  return locateConnectionFiles(flags, where).files;
+}
+
+function locateConnectionFiles(flags: Pick<ConnectionFlags, 'config'>, where: ConfigEnvironment): { files: { path: string; level: ConnectionLevel }[]; warnings: string[] } {
+  const cwd = where.cwd ?? process.cwd();
   if (flags.config) {
     const path = resolve(cwd, flags.config);
     if (!existsSync(path)) throw new ConnectionConfigError(`The connection file ${path} (--config) does not exist.`);
-    return [path];
+    return { files: [{ path, level: 'user' }], warnings: [] };
   }
-  const out: string[] = [];
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    const candidate = join(dir, 'tsq.json');
-    if (existsSync(candidate)) {
-      out.push(candidate);
-      break;
-    }
-    if (dirname(dir) === dir) break;
-  }
-  const configHome = env.XDG_CONFIG_HOME || join(where.home ?? homedir(), '.config');
-  const user = join(configHome, 'tsq', 'connections.json');
-  if (existsSync(user)) out.push(user);
-  return out;
+  const files: { path: string; level: ConnectionLevel }[] = [];
+  const warnings: string[] = [];
+  const project = findProjectFile(cwd, where.home ?? homedir());
+  if (project.path) files.push({ path: project.path, level: 'project' });
+  if (project.skipped) warnings.push(`${project.skipped.path} is not read: ${project.skipped.reason} (a file that is not yours could point your password anywhere).`);
+  const user = userConnectionsPath(where);
+  if (existsSync(user)) files.push({ path: user, level: 'user' });
+  return { files, warnings };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
 /**
- * Reads one connection file (format in the module comment).
+ * Reads one connection file (format in the module comment). A project-level file's connections are
+ * read as written; `mergeConnectionLevels` (trust.ts) applies what a project may do.
  * @throws ConnectionConfigError when it cannot be read, is not JSON, or a connection lacks `name`, `url` or `username`.
  */
-export function readConnectionFile(path: string): ConnectionFile {
+export function readConnectionFile(path: string, level: ConnectionLevel = 'user'): ConnectionFile {
   let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
+    json = JSON.parse(text);
   } catch (e) {
     throw new ConnectionConfigError(`The connection file ${path} cannot be read: ${(e as Error).message}. Fix the file or name another with --config.`);
   }
@@ -156,7 +188,7 @@ export function readConnectionFile(path: string): ConnectionFile {
     }
     return out;
   });
-  const file: ConnectionFile = { path, connections, warnings };
+  const file: ConnectionFile = { path, level, text, connections, warnings };
   const def = str(root.default) ?? str(root['tsq.activeConnection']) ?? str(root.activeConnection);
   if (def) file.default = def;
   const ds = str(root.defaultDataSource) ?? str(root['tsq.defaultDataSource']);
@@ -167,24 +199,58 @@ export function readConnectionFile(path: string): ConnectionFile {
   return file;
 }
 
+/** The connection files in force and the connections they define under the trust rules. */
+export interface LoadedConnections {
+  /** Project file first (when there is one), then the user's. */
+  files: ConnectionFile[];
+  /** User-level connections, then the project's that do not shadow them (trust.ts `mergeConnectionLevels`). */
+  connections: Sourced<ConnectionSettings>[];
+  /** The files' warnings, those of the merge (a shadowing name, a dropped field) and of files skipped. */
+  warnings: string[];
+}
+
+/**
+ * Reads the connection files of a run (see the module comment) and merges them under the trust rules.
+ * @throws ConnectionConfigError for a malformed file or a `--config` file that does not exist.
+ */
+export function loadConnections(flags: Pick<ConnectionFlags, 'config'>, where: ConfigEnvironment = {}): LoadedConnections {
+  const located = locateConnectionFiles(flags, where);
+  const files = located.files.map((f) => readConnectionFile(f.path, f.level));
+  const sourced = (f: ConnectionFile) => f.connections.map((c) => ({ ...c, level: f.level, source: f.path }));
+  const merged = mergeConnectionLevels(
+    files.filter((f) => f.level === 'user').flatMap(sourced),
+    files.filter((f) => f.level === 'project').flatMap(sourced),
+  );
+  return { files, connections: merged.connections, warnings: [...located.warnings, ...files.flatMap((f) => f.warnings), ...merged.warnings] };
+}
+
 /** A resolved connection and the files read on the way. */
 export interface ResolvedConnection {
   connection: ConnectionSettings;
   /** Where it came from: `--url`, or the file that holds it. */
   source: string;
+  /** `user` for `--url` and the person's own files, `project` for a project file's connection. */
+  level: ConnectionLevel;
   files: ConnectionFile[];
+  /** Every warning of the files read (print them). */
+  warnings: string[];
+  /** True when a credential may go to the connection: user level, or a project file approved as it is now. */
+  approved: boolean;
+  /** For a project file's connection that is not approved: true when an earlier version of the file was. */
+  changedSinceApproval?: boolean;
 }
 
 /**
  * Resolves the connection of a run (order in the module comment). Flags given beside a named connection
- * (`--user`, `--load-url`, `--ca-file`, `--insecure`) override its fields.
+ * (`--user`, `--load-url`, `--ca-file`, `--insecure`) override its fields: they are the person's own.
  * @param allowDefault use the files' default connection when none is named (the command line: true;
  *   the language server started by an editor: false, it connects only when told to).
  * @returns undefined when no connection was given and there is no default.
  * @throws ConnectionConfigError for `--url` without `--user`, an unknown name, a malformed file.
  */
 export function resolveConnection(flags: ConnectionFlags, opts: ConfigEnvironment & { allowDefault: boolean }): ResolvedConnection | undefined {
-  const files = connectionFilePaths(flags, opts).map(readConnectionFile);
+  const loaded = loadConnections(flags, opts);
+  const { files, warnings } = loaded;
   const override = (c: ConnectionSettings): ConnectionSettings => ({
     ...c,
     ...(flags.user ? { username: flags.user } : {}),
@@ -192,22 +258,28 @@ export function resolveConnection(flags: ConnectionFlags, opts: ConfigEnvironmen
     ...(flags.caFile ? { caFile: resolve(opts.cwd ?? process.cwd(), flags.caFile) } : {}),
     ...(flags.insecure ? { rejectUnauthorized: false } : {}),
   });
+  const approvals = new ApprovalStore(opts);
+  const resolved = (c: Sourced<ConnectionSettings>): ResolvedConnection => {
+    const { level, source, ...connection } = c;
+    const file = files.find((f) => f.path === source);
+    const approved = level === 'user' || (!!file && approvals.isApproved(file.path, file.text));
+    const out: ResolvedConnection = { connection: override(connection), source, level, files, warnings, approved };
+    if (!approved) out.changedSinceApproval = approvals.wasApproved(source);
+    return out;
+  };
   if (flags.url) {
     if (flags.connection) throw new ConnectionConfigError('Give either --url (with --user) or --connection, not both.');
     if (!flags.user) throw new ConnectionConfigError('--url needs --user: the user name to log in with (the password comes from TSQ_PASSWORD or a prompt).');
-    return { connection: override({ name: flags.url, url: flags.url, username: flags.user }), source: '--url', files };
+    return { connection: override({ name: flags.url, url: flags.url, username: flags.user }), source: '--url', level: 'user', files, warnings, approved: true };
   }
   const find = (name: string) => {
-    for (const f of files) {
-      const c = f.connections.find((x) => x.name === name) ?? f.connections.find((x) => x.name.toLowerCase() === name.toLowerCase());
-      if (c) return { connection: override(c), source: f.path, files };
-    }
-    return undefined;
+    const c = loaded.connections.find((x) => x.name === name) ?? loaded.connections.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    return c && resolved(c);
   };
   if (flags.connection) {
     const found = find(flags.connection);
     if (found) return found;
-    const known = files.flatMap((f) => f.connections.map((c) => c.name));
+    const known = loaded.connections.map((c) => c.name);
     const where = files.length ? files.map((f) => f.path).join(', ') : 'no connection file (tsq.json here or above, or ~/.config/tsq/connections.json)';
     throw new ConnectionConfigError(`There is no connection named "${flags.connection}" in ${where}.${known.length ? ` Known: ${known.join(', ')}.` : ''} Add it there, or give --url and --user.`);
   }
@@ -219,10 +291,36 @@ export function resolveConnection(flags: ConnectionFlags, opts: ConfigEnvironmen
       return found;
     }
   }
-  const all = files.flatMap((f) => f.connections.map((connection) => ({ connection, source: f.path })));
-  if (all.length === 1) return { connection: override(all[0].connection), source: all[0].source, files };
-  if (all.length > 1) throw new ConnectionConfigError(`Several connections are defined (${all.map((a) => a.connection.name).join(', ')}): choose one with --connection NAME, or set "default" in ${files[0].path}.`);
+  if (loaded.connections.length === 1) return resolved(loaded.connections[0]);
+  if (loaded.connections.length > 1) throw new ConnectionConfigError(`Several connections are defined (${loaded.connections.map((c) => c.name).join(', ')}): choose one with --connection NAME, or set "default" in ${files[0].path}.`);
   return undefined;
+}
+
+/** The command that approves the project file `file` (run in its folder). */
+export function approvalHint(file: string): string {
+  return `review ${file}, then run "tsq trust" in ${dirname(file)} to approve it`;
+}
+
+/**
+ * Throws unless a credential may go to the resolved connection (trust.ts): user level, given on the
+ * command line, or defined by a project file that `tsq trust` approved with its current bytes.
+ * @throws UnapprovedConnectionError (the command line exits 3; `tsq lsp` reads no catalog and says why).
+ */
+export function requireApproval(resolved: ResolvedConnection): void {
+  if (resolved.approved) return;
+  const c = resolved.connection;
+  let targets: string[];
+  try {
+    targets = credentialTargets(c);
+  } catch {
+    targets = [`${c.url} ${c.username}`];
+  }
+  const changed = resolved.changedSinceApproval ? ' It changed since you approved it.' : '';
+  throw new UnapprovedConnectionError(
+    `The connection "${c.name}" comes from ${resolved.source}, a file of this project, not from you.${changed} TSQ sends no password or token to ${targets.map((t) => t.replace(' ', ' as ')).join(' and ')} until you approve it: ${approvalHint(resolved.source)}. Or use your own connection (~/.config/tsq/connections.json, or --url and --user).`,
+    resolved.source,
+    targets,
+  );
 }
 
 /** Options of `readPassword`. */
@@ -233,15 +331,19 @@ export interface PasswordSources {
 }
 
 /**
- * The password of a connection: `TSQ_PASSWORD`, else its `passwordCommand`'s standard output (the last
- * newline dropped), else `prompt`.
- * @throws MissingPasswordError when none of them gives one; Error when `passwordCommand` fails (its exit
- *   code in the message, never its output).
+ * The password of an approved connection: `TSQ_PASSWORD`, else its `passwordCommand`'s standard output
+ * (the last newline dropped), else `prompt`. Nothing is read, run or asked for a connection that is not
+ * approved (`requireApproval`).
+ * @throws UnapprovedConnectionError for a project connection not approved; MissingPasswordError when no
+ *   source gives a password; Error when `passwordCommand` fails (its exit code in the message, never its output).
  */
-export async function readPassword(connection: ConnectionSettings, sources: PasswordSources = {}): Promise<string> {
+export async function readPassword(resolved: ResolvedConnection, sources: PasswordSources = {}): Promise<string> {
+  requireApproval(resolved);
+  const connection = resolved.connection;
   const env = sources.env ?? process.env;
   if (env.TSQ_PASSWORD !== undefined && env.TSQ_PASSWORD !== '') return env.TSQ_PASSWORD;
-  if (connection.passwordCommand) {
+  // a project file's passwordCommand never gets here: mergeConnectionLevels drops it
+  if (connection.passwordCommand && resolved.level === 'user') {
     const [file, ...args] = connection.passwordCommand;
     return new Promise<string>((resolvePassword, reject) => {
       execFile(file, args, { encoding: 'utf8', timeout: 60_000, windowsHide: true }, (error, stdout) => {
@@ -254,4 +356,24 @@ export async function readPassword(connection: ConnectionSettings, sources: Pass
   }
   if (sources.prompt) return sources.prompt(`Password of ${connection.username} at ${connection.url}: `);
   throw new MissingPasswordError(`No password for ${connection.username} at ${connection.url}: set the TSQ_PASSWORD environment variable, or give the connection a "passwordCommand".`);
+}
+
+/**
+ * The options of an `AnalyticsServiceClient` (common/src/api) for a resolved connection: its addresses,
+ * TLS settings and a password read once, at the first login, by `readPassword`.
+ * @throws UnapprovedConnectionError at once, before any request, for a connection not approved.
+ */
+export function serviceClientOptions(resolved: ResolvedConnection, sources: PasswordSources = {}): AnalyticsServiceClientOptions {
+  requireApproval(resolved);
+  const s = resolved.connection;
+  let password: Promise<string> | undefined;
+  return {
+    url: s.url,
+    loadUrl: s.loadUrl,
+    username: s.username,
+    caFile: s.caFile,
+    rejectUnauthorized: s.rejectUnauthorized,
+    // asked once per client: a wrong password fails rather than asking again
+    getPassword: () => (password ??= readPassword(resolved, sources)),
+  };
 }

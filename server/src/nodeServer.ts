@@ -9,7 +9,9 @@
  *   [`--config FILE`] from the connection files of common/src/connectionConfig.ts): the server then reads
  *   the catalog from the service itself whenever the editor does not answer TSQ's catalog requests
  *   (serviceCatalog.ts). The password comes from `TSQ_PASSWORD` or the connection's `passwordCommand`;
- *   there is no terminal to ask on;
+ *   there is no terminal to ask on. A project's `tsq.json` connection gets no credential until the
+ *   person approves it with `tsq trust` (common/src/trust.ts): until then the server reads no catalog
+ *   from the service, gives syntax diagnostics and keyword completion, and says so in `window/showMessage`;
  * - `--validation-delay=MS` (push debounce) and `--request-timeout=MS` (budget of each tsq/* request).
  *
  * Only this file and main.ts import the Node runtime bits (timers, process).
@@ -17,34 +19,37 @@
 import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures } from 'vscode-languageserver/node';
 import type { Connection } from 'vscode-languageserver/node';
 import { AnalyticsServiceClient } from '../../common/src/api';
-import { readPassword, resolveConnection, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
+import { parseArgs } from 'node:util';
+import { approvalHint, requireApproval, resolveConnection, serviceClientOptions, UnapprovedConnectionError, type ConnectionFlags, type ResolvedConnection } from '../../common/src/connectionConfig';
 import { startServer } from './server';
 import type { RuntimeEnvironment } from './server';
 import { ServiceCatalog } from './serviceCatalog';
 
 const TRANSPORT_FLAGS = ['--stdio', '--node-ipc', '--socket', '--pipe'];
 
-/** The connection flags' names, as `--name` (each takes a value except `--insecure`). */
-const CONNECTION_FLAGS: Record<string, keyof ConnectionFlags> = {
-  '--url': 'url',
-  '--user': 'user',
-  '--load-url': 'loadUrl',
-  '--ca-file': 'caFile',
-  '--connection': 'connection',
-  '--config': 'config',
-};
-
-/** Reads the connection flags from arguments (`--name value` or `--name=value`); others are left alone. */
+/**
+ * Reads the connection flags from arguments (`--name value` or `--name=value`, `node:util` parseArgs);
+ * other arguments (the transport, an editor's own such as `--clientProcessId=N`) are left alone.
+ */
 export function connectionFlagsOf(args: readonly string[]): ConnectionFlags {
-  const flags: ConnectionFlags = {};
-  for (let i = 0; i < args.length; i++) {
-    const [name, inline] = args[i].split(/=(.*)/s, 2);
-    if (name === '--insecure') flags.insecure = true;
-    const key = CONNECTION_FLAGS[name];
-    if (!key) continue;
-    const value = inline ?? args[++i];
-    if (value !== undefined) (flags as Record<string, unknown>)[key] = value;
-  }
+  const { values } = parseArgs({
+    args: [...args],
+    strict: false,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      user: { type: 'string' },
+      'load-url': { type: 'string' },
+      'ca-file': { type: 'string' },
+      connection: { type: 'string' },
+      config: { type: 'string' },
+      insecure: { type: 'boolean' },
+    },
+  });
+  const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const flags: ConnectionFlags = { url: s(values.url), user: s(values.user), loadUrl: s(values['load-url']), caFile: s(values['ca-file']), connection: s(values.connection), config: s(values.config) };
+  if (values.insecure === true) flags.insecure = true;
+  for (const k of Object.keys(flags) as (keyof ConnectionFlags)[]) if (flags[k] === undefined) delete flags[k];
   return flags;
 }
 
@@ -77,26 +82,23 @@ export function runNodeServer(args: readonly string[], options: { allowDefaultCo
   process.on('uncaughtException', (e) => connection.console.error(`Uncaught exception: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
   process.on('unhandledRejection', (e) => connection.console.error(`Unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
 
-  let settings: ConnectionSettings | undefined;
+  let resolved: ResolvedConnection | undefined;
+  let startupWarning: string | undefined;
   try {
-    settings = resolveConnection(connectionFlagsOf(args), { allowDefault: options.allowDefaultConnection ?? false })?.connection;
+    resolved = resolveConnection(connectionFlagsOf(args), { allowDefault: options.allowDefaultConnection ?? false });
+    for (const w of resolved?.warnings ?? []) process.stderr.write(`tsq language server: warning: ${w}\n`);
+    if (resolved) requireApproval(resolved);
   } catch (e) {
     // stderr, not stdout: editors keep it in their LSP log
     process.stderr.write(`tsq language server: ${(e as Error).message} The catalog comes from the editor only.\n`);
+    if (e instanceof UnapprovedConnectionError) startupWarning = `TSQ: this folder's connection needs your approval before TSQ reads its catalog: ${approvalHint(e.file)}, then restart the language server. Until then only the syntax is checked.`;
+    resolved = undefined;
   }
   let client: AnalyticsServiceClient | undefined;
-  const serviceCatalog = settings
+  const serviceCatalog = resolved
     ? new ServiceCatalog(
         () => {
-          const s = settings!;
-          client = new AnalyticsServiceClient({
-            url: s.url,
-            loadUrl: s.loadUrl,
-            username: s.username,
-            caFile: s.caFile,
-            rejectUnauthorized: s.rejectUnauthorized,
-            getPassword: () => readPassword(s),
-          });
+          client = new AnalyticsServiceClient(serviceClientOptions(resolved));
           return client;
         },
         { log: (m) => connection.console.warn(m) },
@@ -120,7 +122,8 @@ export function runNodeServer(args: readonly string[], options: { allowDefaultCo
     validationDelay: numberFlag(args, '--validation-delay'),
     requestTimeout: numberFlag(args, '--request-timeout'),
     serviceCatalog,
+    startupWarning,
   };
   startServer(connection, runtime);
-  if (settings) connection.console.log(`Catalog: from the editor, or from ${settings.url} as ${settings.username} when the editor does not answer tsq/* requests.`);
+  if (resolved) connection.console.log(`Catalog: from the editor, or from ${resolved.connection.url} as ${resolved.connection.username} when the editor does not answer tsq/* requests.`);
 }

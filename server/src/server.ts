@@ -22,7 +22,7 @@
  *
  * Never writes to stdout: logs go through `connection.console`.
  */
-import { CodeActionKind, TextDocumentSyncKind, TextDocuments } from 'vscode-languageserver';
+import { CodeActionKind, MessageType, ShowMessageNotification, TextDocumentSyncKind, TextDocuments } from 'vscode-languageserver';
 import type { CancellationToken, Connection, InitializeParams, InitializeResult, ServerCapabilities } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ClientCatalog } from './clientCatalog';
@@ -60,6 +60,11 @@ export interface RuntimeEnvironment {
    * it takes over when the client does not answer the catalog requests.
    */
   readonly serviceCatalog?: ClearableCatalog;
+  /**
+   * A warning for the person, sent as `window/showMessage` while the server answers `initialize` (LSP
+   * allows that notification then): e.g. that the folder's connection needs approval (common/src/trust.ts).
+   */
+  readonly startupWarning?: string;
 }
 
 /** Reads what the server needs of the client's capabilities (LSP `initialize`). */
@@ -124,6 +129,7 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     Object.assign(client, clientFeatures(params));
+    if (runtime.startupWarning) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: runtime.startupWarning });
     return { capabilities: serverCapabilities(client), serverInfo: { name: 'tsq-language-server' } };
   });
 

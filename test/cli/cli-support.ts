@@ -3,6 +3,9 @@
 // HOME and XDG_CONFIG_HOME in a temporary folder so that no connection file of the machine is read).
 // Not a test file itself.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,4 +79,38 @@ export function waitForOutput(child: ChildProcess, output: () => TsqRun, test: (
     child.once('close', exited);
     check();
   });
+}
+
+/** One request a recording server received. */
+export interface Recorded {
+  method: string;
+  url: string;
+  body: string;
+  authorization?: string;
+}
+
+/** An HTTP(S) server that records every request and answers 200 with an empty JSON object. */
+export async function recordingServer(tls?: { key: string; cert: string }): Promise<{ url: string; requests: Recorded[]; tlsErrors: number; close: () => Promise<void> }> {
+  const requests: Recorded[] = [];
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      requests.push({ method: req.method ?? '', url: req.url ?? '', body, authorization: req.headers.authorization });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  };
+  const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
+  const state = { tlsErrors: 0 };
+  server.on('tlsClientError', () => state.tlsErrors++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    requests,
+    get tlsErrors() {
+      return state.tlsErrors;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

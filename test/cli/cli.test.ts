@@ -51,7 +51,7 @@ describe('usage', () => {
   test('--help lists the commands and the exit codes, and exits 0', async () => {
     const r = await tsq(['--help']);
     assert.equal(r.code, 0);
-    for (const c of ['query', 'load', 'status', 'bad-records', 'objects', 'check', 'lsp']) assert.match(r.stdout, new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['query', 'load', 'status', 'bad-records', 'objects', 'check', 'trust', 'lsp']) assert.match(r.stdout, new RegExp(`^  ${c} `, 'm'));
     assert.match(r.stdout, /Exit codes:[\s\S]*130/);
     const load = await tsq(['load', '--help']);
     assert.equal(load.code, 0);
@@ -79,6 +79,11 @@ describe('usage', () => {
     execFileSync('mkdir', ['-p', join(project, 'queries')]);
     writeFileSync(join(project, 'tsq.json'), JSON.stringify({ connections: [{ name: 'emulator', url: live.emu.url, username: 'tsadmin' }], defaultDataSource: 'flights' }));
     writeFileSync(join(project, 'queries', 'no-datasource.tsq'), '[origin] [delay] top 3 sort by [delay] descending\n');
+    // a project's file is not the user's own: its connection gets no password until approved (tsq trust)
+    const unapproved = await tsq(['query', 'no-datasource.tsq', '--connection', 'emulator', '--format', 'csv'], { env, cwd: join(project, 'queries') });
+    assert.equal(unapproved.code, 3, unapproved.stderr);
+    assert.match(unapproved.stderr, /run "tsq trust" in /);
+    assert.equal((await tsq(['trust'], { cwd: project })).code, 0);
     const named = await tsq(['query', 'no-datasource.tsq', '--connection', 'emulator', '--format', 'csv'], { env, cwd: join(project, 'queries') });
     assert.equal(named.code, 0, named.stderr);
     assert.equal(named.stdout, 'origin,Total delay\r\nORD,98651\r\nDFW,80732\r\nATL,69046\r\n');

@@ -8,11 +8,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLive, type Live } from '../emulator/client-support';
-import { CLI_JS } from './cli-support';
+import { CLI_JS, recordingServer } from './cli-support';
 
 const SERVER_JS = join(__dirname, '..', '..', 'dist', 'server.js');
 
@@ -89,7 +89,7 @@ describe('Neovim as an LSP client', { skip }, () => {
   });
 
   /** Opens bad.tsq in headless Neovim with the given server command; returns what the editor saw. */
-  async function openInNeovim(name: string, cmd: string[], files: Record<string, string> = {}): Promise<Seen> {
+  async function openInNeovim(name: string, cmd: string[], files: Record<string, string> = {}, opts: { approve?: boolean; wait?: boolean } = {}): Promise<Seen> {
     const project = join(root, name);
     const home = join(project, '.home');
     mkdirSync(home, { recursive: true });
@@ -97,9 +97,12 @@ describe('Neovim as an LSP client', { skip }, () => {
     writeFileSync(join(project, 'bad.tsq'), "@datasource 'flights'\n[origin] [delayz];\n[de\n");
     writeFileSync(join(home, 'init.lua'), initLua(cmd));
     writeFileSync(join(project, 'driver.lua'), DRIVER_LUA);
+    const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.state'), XDG_DATA_HOME: join(home, '.data'), TSQ_PASSWORD: 'admin' };
+    // the approval step of README's Neovim section: the person reviews the project's tsq.json and approves it
+    if (opts.approve) execFileSync(process.execPath, [CLI_JS, 'trust'], { cwd: project, env, stdio: 'ignore' });
     const child = spawn(nvim!, ['--headless', '-u', join(home, 'init.lua'), '-i', 'NONE', 'bad.tsq', '-c', 'luafile driver.lua'], {
       cwd: project,
-      env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.state'), XDG_DATA_HOME: join(home, '.data'), TSQ_PASSWORD: 'admin' },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -136,12 +139,90 @@ describe('Neovim as an LSP client', { skip }, () => {
   test('`tsq lsp` with the connection of tsq.json: the unknown-column diagnostic and column completion', async () => {
     const seen = await openInNeovim('tsq-lsp', [process.execPath, CLI_JS, 'lsp'], {
       'tsq.json': JSON.stringify({ connections: [{ name: 'emulator', url: live.emu.url, username: 'tsadmin' }] }),
-    });
+    }, { approve: true });
     assertCatalogSeen(seen);
   });
 
   test('`server.js --stdio --url … --user …` does the same', async () => {
     const seen = await openInNeovim('server-js', [process.execPath, SERVER_JS, '--stdio', '--url', live.emu.url, '--user', 'tsadmin']);
     assertCatalogSeen(seen);
+  });
+});
+
+/**
+ * README's Neovim configuration (root = the folder with tsq.json or .git, cmd_cwd = root, `tsq lsp` from
+ * the PATH), written for Neovim 0.7 as README says (findfile/finddir for vim.fs.find, start_client and
+ * buf_attach_client for vim.lsp.start), plus a handler that keeps window/showMessage for the test.
+ */
+const README_INIT_LUA = `_G.tsq_messages = {}
+vim.lsp.handlers['window/showMessage'] = function(_, result) table.insert(_G.tsq_messages, result.message) end
+vim.cmd('autocmd BufRead,BufNewFile *.tsq setfiletype tsq')
+vim.api.nvim_create_autocmd('FileType', {
+  pattern = 'tsq',
+  callback = function(args)
+    local dir = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(args.buf), ':p:h')
+    local marker = vim.fn.findfile('tsq.json', dir .. ';')
+    if marker == '' then marker = vim.fn.finddir('.git', dir .. ';') end
+    local root = vim.fn.fnamemodify(marker, ':p:h')
+    local config = { name = 'tsq', cmd = { 'tsq', 'lsp' }, root_dir = root, cmd_cwd = root }
+    if vim.lsp.start then
+      vim.lsp.start(config)
+    else -- Neovim 0.7
+      vim.lsp.buf_attach_client(args.buf, vim.lsp.start_client(config))
+    end
+  end,
+})
+`;
+
+/** Waits for a showMessage (or 30 s), then a little longer for any request to go out; writes what it saw. */
+const HOSTILE_DRIVER_LUA = `
+local out = {}
+vim.wait(30000, function() return #_G.tsq_messages > 0 end, 100)
+vim.wait(2000, function() return false end, 100)
+out.messages = _G.tsq_messages
+out.diagnostics = {}
+for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(out.diagnostics, { message = d.message, code = d.code }) end
+vim.fn.writefile({ vim.fn.json_encode(out) }, vim.env.TSQ_TEST_RESULT)
+vim.cmd('qa!')
+`;
+
+describe('Neovim opens a file of a hostile repository', { skip }, () => {
+  test('with README\'s configuration: no request reaches the repository\'s server, its passwordCommand does not run, and the editor is told to approve', async () => {
+    const attacker = await recordingServer();
+    const root = mkdtempSync(join(tmpdir(), 'tsq-nvim-hostile-'));
+    try {
+      const home = join(root, 'home');
+      const repo = join(home, 'src', 'cloned');
+      const bin = join(root, 'bin');
+      mkdirSync(join(repo, '.git'), { recursive: true });
+      mkdirSync(join(repo, 'queries'), { recursive: true });
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(join(bin, 'tsq'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_JS)} "$@"\n`, { mode: 0o755 });
+      const marker = join(root, 'repo-command-ran');
+      const command = [process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran'); process.stdout.write('x')`];
+      writeFileSync(join(repo, 'tsq.json'), JSON.stringify({ connections: [{ name: 'team', url: attacker.url, username: 'tsadmin', passwordCommand: command }], default: 'team' }));
+      writeFileSync(join(repo, 'queries', 'q.tsq'), "@datasource 'flights'\n[origin] [delay] top 3 sort\n");
+      writeFileSync(join(home, 'init.lua'), README_INIT_LUA);
+      writeFileSync(join(root, 'driver.lua'), HOSTILE_DRIVER_LUA);
+      const result = join(root, 'result.json');
+      const child = spawn(nvim!, ['--headless', '-u', join(home, 'init.lua'), '-i', 'NONE', join(repo, 'queries', 'q.tsq'), '-c', `luafile ${join(root, 'driver.lua')}`], {
+        cwd: home,
+        env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.state'), XDG_DATA_HOME: join(home, '.data'), TSQ_PASSWORD: 'the-users-password', TSQ_TEST_RESULT: result },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+      await new Promise((resolve) => child.once('close', resolve));
+      clearTimeout(timer);
+      const seen = JSON.parse(readFileSync(result, 'utf8')) as { messages: string[] };
+      assert.ok(seen.messages.some((m) => /this folder's connection needs your approval/.test(m) && /tsq trust/.test(m)), `messages: ${JSON.stringify(seen.messages)} ${output}`);
+      assert.deepEqual(attacker.requests, [], 'the repository\'s server got a request');
+      assert.equal(existsSync(marker), false, 'the repository\'s passwordCommand ran');
+    } finally {
+      await attacker.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

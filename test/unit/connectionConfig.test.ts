@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConnectionConfigError, MissingPasswordError, readPassword, resolveConnection } from '../../common/src/connectionConfig';
+import { ConnectionConfigError, MissingPasswordError, readPassword, resolveConnection, UnapprovedConnectionError, type ConnectionSettings, type ResolvedConnection } from '../../common/src/connectionConfig';
 
 function layout(): { root: string; project: string; deep: string; home: string } {
   const root = mkdtempSync(join(tmpdir(), 'tsq-conn-'));
@@ -25,19 +25,24 @@ test('--url and --user make a connection; --url without --user is a usage error'
   assert.throws(() => resolveConnection({ url: 'http://x' }, { cwd: deep, home, env: {}, allowDefault: true }), ConnectionConfigError);
 });
 
-test('a named connection: tsq.json of the nearest folder above first, then ~/.config/tsq/connections.json', () => {
+test('a named connection: tsq.json of the nearest folder above, and ~/.config/tsq/connections.json, whose names win', () => {
   const { project, deep, home } = layout();
-  writeFileSync(join(project, 'tsq.json'), JSON.stringify({ connections: [{ name: 'dev', url: 'http://dev', username: 'a', caFile: 'ca.pem', password: 'in-a-file' }] }));
-  writeFileSync(join(home, '.config', 'tsq', 'connections.json'), JSON.stringify({ 'tsq.connections': [{ name: 'dev', url: 'http://other', username: 'b' }, { name: 'prod', url: 'https://prod', username: 'c', passwordCommand: ['pass', 'show', 'tsq'] }] }));
+  writeFileSync(join(project, 'tsq.json'), JSON.stringify({ connections: [{ name: 'dev', url: 'http://dev', username: 'a', password: 'in-a-file' }, { name: 'stage', url: 'http://stage', username: 'a' }] }));
+  writeFileSync(join(home, '.config', 'tsq', 'connections.json'), JSON.stringify({ 'tsq.connections': [{ name: 'dev', url: 'http://other', username: 'b', caFile: 'ca.pem' }, { name: 'prod', url: 'https://prod', username: 'c', passwordCommand: ['pass', 'show', 'tsq'] }] }));
   const where = { cwd: deep, home, env: {}, allowDefault: true };
+  // the user's own "dev" wins over the project's, with a warning naming the project file
   const dev = resolveConnection({ connection: 'dev', user: 'override' }, where)!;
-  assert.equal(dev.connection.url, 'http://dev');
+  assert.equal(dev.connection.url, 'http://other');
   assert.equal(dev.connection.username, 'override');
-  assert.equal(dev.connection.caFile, join(project, 'ca.pem'));
-  assert.ok(!('password' in dev.connection));
-  assert.match(dev.files[0].warnings[0], /"password" of connection "dev" is ignored/);
+  assert.equal(dev.connection.caFile, join(home, '.config', 'tsq', 'ca.pem'));
+  assert.equal(dev.level, 'user');
+  assert.ok(dev.warnings.some((w) => w.startsWith(join(project, 'tsq.json')) && /connection "dev" is ignored: your own connection/.test(w)), dev.warnings.join('\n'));
+  assert.ok(dev.warnings.some((w) => /"password" of connection "dev" is ignored/.test(w)));
+  const stage = resolveConnection({ connection: 'stage' }, where)!;
+  assert.equal(stage.level, 'project');
+  assert.equal(stage.approved, false);
   assert.deepEqual(resolveConnection({ connection: 'PROD' }, where)!.connection.passwordCommand, ['pass', 'show', 'tsq']);
-  assert.throws(() => resolveConnection({ connection: 'nope' }, where), /no connection named "nope".*Known: dev, dev, prod/);
+  assert.throws(() => resolveConnection({ connection: 'nope' }, where), /no connection named "nope".*Known: dev, prod, stage/);
   // several connections and no default: the command line asks to choose; the server connects only when told
   assert.throws(() => resolveConnection({}, where), /Several connections are defined/);
   assert.equal(resolveConnection({}, { ...where, allowDefault: false }), undefined);
@@ -57,11 +62,17 @@ test('the default: "default" (or tsq.activeConnection), or the only connection; 
   assert.throws(() => resolveConnection({ config: 'other.json' }, { cwd: project, home, env: {}, allowDefault: true }), /cannot be read/);
 });
 
-test('the password: TSQ_PASSWORD, else passwordCommand, else the prompt, else a MissingPasswordError', async () => {
+test('the password of an approved connection: TSQ_PASSWORD, else passwordCommand, else the prompt, else a MissingPasswordError', async () => {
+  const user = (c: ConnectionSettings): ResolvedConnection => ({ connection: c, source: 'connections.json', level: 'user', files: [], warnings: [], approved: true });
   const conn = { name: 'x', url: 'http://x', username: 'u' };
-  assert.equal(await readPassword(conn, { env: { TSQ_PASSWORD: 'from-env' }, prompt: () => Promise.resolve('typed') }), 'from-env');
-  assert.equal(await readPassword({ ...conn, passwordCommand: [process.execPath, '-e', 'process.stdout.write("from-command\\n")'] }, { env: {} }), 'from-command');
-  await assert.rejects(readPassword({ ...conn, passwordCommand: [process.execPath, '-e', 'process.exit(3)'] }, { env: {} }), /passwordCommand of connection "x" .* failed \(3\)/);
-  assert.equal(await readPassword(conn, { env: {}, prompt: (q) => Promise.resolve(`typed for ${q}`) }), 'typed for Password of u at http://x: ');
-  await assert.rejects(readPassword(conn, { env: {} }), MissingPasswordError);
+  assert.equal(await readPassword(user(conn), { env: { TSQ_PASSWORD: 'from-env' }, prompt: () => Promise.resolve('typed') }), 'from-env');
+  assert.equal(await readPassword(user({ ...conn, passwordCommand: [process.execPath, '-e', 'process.stdout.write("from-command\\n")'] }), { env: {} }), 'from-command');
+  await assert.rejects(readPassword(user({ ...conn, passwordCommand: [process.execPath, '-e', 'process.exit(3)'] }), { env: {} }), /passwordCommand of connection "x" .* failed \(3\)/);
+  assert.equal(await readPassword(user(conn), { env: {}, prompt: (q) => Promise.resolve(`typed for ${q}`) }), 'typed for Password of u at http://x: ');
+  await assert.rejects(readPassword(user(conn), { env: {} }), MissingPasswordError);
+  // a project connection that is not approved gets nothing: not TSQ_PASSWORD, not a prompt
+  const project: ResolvedConnection = { connection: conn, source: '/repo/tsq.json', level: 'project', files: [], warnings: [], approved: false };
+  let asked = false;
+  await assert.rejects(readPassword(project, { env: { TSQ_PASSWORD: 'from-env' }, prompt: () => ((asked = true), Promise.resolve('typed')) }), UnapprovedConnectionError);
+  assert.equal(asked, false);
 });
