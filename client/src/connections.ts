@@ -5,9 +5,11 @@
  * and the commands Add Connection, Connect to Local Emulator, Switch Connection, Sign Out and Remove
  * Connection.
  *
- * Where a password may go (credentials.ts): it is kept under the service's origin and the user name, so
- * a connection pointing elsewhere finds none and the person is asked, the prompt naming the origin. A
- * connection that workspace settings define or change is used only after the person confirms each of its
+ * Where a password may go (credentials.ts, under the trust rules of common/src/trust.ts that `tsq` and
+ * `tsq lsp` apply too): it is kept under the service's origin and the user name, so a connection pointing
+ * elsewhere finds none and the person is asked, the prompt naming the origin. Workspace settings may add
+ * connections and pick the active one, never redefine one of the user's (the user's wins, with a warning)
+ * nor set its TLS fields. A connection they add is used only after the person confirms each of its
  * origins once (a modal naming the origin and the settings file), never in an untrusted workspace, whose
  * settings of connections are ignored; at activation it is not connected and the status bar says it
  * needs confirmation. Editing the active connection's url, loadUrl, username or TLS settings reconnects.
@@ -16,6 +18,7 @@
  */
 import * as vscode from 'vscode';
 import type { ConnectionSettings } from '../../common/src/connectionConfig';
+import type { Sourced } from '../../common/src/trust';
 import { getLog, logRequest } from './log';
 import { errorMessage, errorStatus, type ServiceApi } from './service';
 import type { AnalyticsServiceClient } from '../../common/src/api';
@@ -26,12 +29,12 @@ import { loopbackDemoPassword, splitPasswords } from './settingsMigration';
 import {
   adoptLegacyPassword,
   connectionChanged,
-  connectionProvenance,
   credentialKey,
   credentialOrigin,
   connectionOrigins,
   LEGACY_SECRET_PREFIX,
   migrateLegacyPassword,
+  settingsConnections,
   unconfirmedOrigins,
   type InspectedConnections,
   type LastConnection,
@@ -184,11 +187,23 @@ export class ConnectionManager implements vscode.Disposable {
     return { ...this.state };
   }
 
-  /** All configured connections (in an untrusted workspace, only those of the user settings). */
-  connections(): ConnectionConfig[] {
-    const config = vscode.workspace.getConfiguration('tsq');
-    const list = vscode.workspace.isTrusted ? config.get<unknown[]>('connections') : config.inspect<unknown[]>('connections')?.globalValue;
-    return (Array.isArray(list) ? list : []).filter(isConnectionConfig);
+  /** Warnings of the trust rules already logged and shown in this window (once each). */
+  private readonly warned = new Set<string>();
+
+  /**
+   * The connections in force: the user settings' entries, then those the workspace adds (only in a
+   * trusted workspace) under the trust rules (credentials.ts `settingsConnections`). A workspace entry
+   * refused or cleaned is said once in the log and in a warning naming the settings file.
+   */
+  connections(): Sourced<ConnectionConfig>[] {
+    const { connections, warnings } = settingsConnections(inspectConnections(), workspaceSettingsFile());
+    for (const w of warnings) {
+      if (this.warned.has(w)) continue;
+      this.warned.add(w);
+      getLog().warn(w);
+      void vscode.window.showWarningMessage(`TSQ: ${w}`);
+    }
+    return connections;
   }
 
   /** Name of the active connection ('' for none; in an untrusted workspace, the user settings' choice). */
@@ -198,7 +213,7 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /** The active connection's settings, or undefined. */
-  activeConfig(): ConnectionConfig | undefined {
+  activeConfig(): Sourced<ConnectionConfig> | undefined {
     const name = this.activeName();
     return name ? this.connections().find((c) => c.name === name) : undefined;
   }
@@ -388,10 +403,10 @@ export class ConnectionManager implements vscode.Disposable {
    * modal naming the origins and the settings file; when not, sets the state needsConfirmation and
    * offers the question once per origin as a notification. Nothing is sent anywhere before.
    */
-  private async confirmOrigins(cfg: ConnectionConfig, interactive: boolean): Promise<boolean> {
+  private async confirmOrigins(cfg: Sourced<ConnectionConfig>, interactive: boolean): Promise<boolean> {
     let missing: string[];
     try {
-      missing = unconfirmedOrigins(cfg, connectionProvenance(inspectConnections(), cfg), this.globalState.get<string[]>(CONFIRMED_ORIGINS_KEY, []), !!process.env.TSQ_DEMO_PASSWORD);
+      missing = unconfirmedOrigins(cfg, cfg.level, this.globalState.get<string[]>(CONFIRMED_ORIGINS_KEY, []), !!process.env.TSQ_DEMO_PASSWORD);
     } catch {
       return true; // not an http(s) URL: doConnect refuses it
     }

@@ -10,10 +10,15 @@
  *   the origin the connection pointed at when the person last connected (recorded since, see
  *   `LastConnection`), or, with no record, of the connection as the person's own user settings define
  *   it (the one scope a workspace cannot write). Otherwise nothing moves silently: the caller asks.
- * - A connection that workspace or folder settings define or change (`connectionProvenance`) is used
- *   only after the person confirms each of its origins once; the caller keeps the confirmed origins.
+ * - The connections in force (`settingsConnections`) follow the trust rules of common/src/trust.ts, the
+ *   same as the command line's: the user settings are user level, workspace settings project level. A
+ *   workspace never redefines a name of the user's, never sets TLS fields, and a connection it adds is
+ *   used only after the person confirms each of its origins once; the caller keeps the confirmed origins.
  */
 import type { ConnectionSettings } from '../../common/src/connectionConfig';
+import { connectionOrigins, credentialOrigin, isLoopbackOrigin, mergeConnectionLevels, type ConnectionLevel, type Sourced } from '../../common/src/trust';
+
+export { connectionOrigins, credentialOrigin, isLoopbackOrigin };
 
 /** Secret storage as connections.ts uses it (VS Code's `SecretStorage`). */
 export interface SecretStore {
@@ -37,39 +42,9 @@ export const LEGACY_SECRET_PREFIX = 'tsq.password/';
 /** Prefix of the keys of passwords: `tsq.credential/<origin>/<url-encoded user name>`. */
 export const SECRET_PREFIX = 'tsq.credential/';
 
-const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
-
-/**
- * The normalized origin of a service URL: lower-case scheme and host, the port always written out
- * (80 for http, 443 for https), IPv6 hosts in brackets, e.g. `https://analytics.example.com:443`.
- * User info, path, query and fragment do not count: they do not change which server gets the password.
- * @throws Error for a text that is not an http(s) URL.
- */
-export function credentialOrigin(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url.trim());
-  } catch {
-    throw new Error(`"${url}" is not a URL such as https://analytics.example.com`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`"${url}" is not an http or https URL`);
-  // URL already lower-cases scheme and host and writes IDN hosts in punycode
-  return `${u.protocol}//${u.hostname}:${u.port || DEFAULT_PORTS[u.protocol]!}`;
-}
-
 /** The SecretStorage key of the password of `username` at the origin of `url` (see credentialOrigin). */
 export function credentialKey(url: string, username: string): string {
   return `${SECRET_PREFIX}${credentialOrigin(url)}/${encodeURIComponent(username)}`;
-}
-
-/** The origins a connection sends its password to: that of `url`, and that of `loadUrl` when it differs. */
-export function connectionOrigins(cfg: Pick<CredentialTarget, 'url' | 'loadUrl'>): string[] {
-  const origins = [credentialOrigin(cfg.url)];
-  if (cfg.loadUrl) {
-    const load = credentialOrigin(cfg.loadUrl);
-    if (load !== origins[0]) origins.push(load);
-  }
-  return origins;
 }
 
 /** True when the two entries send the same user's password to the same places with the same TLS checks. */
@@ -90,48 +65,32 @@ export interface InspectedConnections {
   workspaceValue?: unknown;
 }
 
-/** Where a connection comes from, and whether the person must confirm it before it gets a password. */
-export interface Provenance {
-  /** `user` (user settings), `workspace` (workspace or folder settings) or `unknown` (not found). */
-  source: 'user' | 'workspace' | 'unknown';
-  /** True when the workspace defines it, or changes where it sends the password, compared with the user settings. */
-  workspaceDefined: boolean;
-}
-
 function entries(value: unknown): CredentialTarget[] {
   return Array.isArray(value) ? value.filter((v): v is CredentialTarget => !!v && typeof v === 'object' && typeof (v as CredentialTarget).name === 'string' && typeof (v as CredentialTarget).url === 'string' && typeof (v as CredentialTarget).username === 'string') : [];
 }
 
 /**
- * Where the connection `cfg` (an entry of the effective `tsq.connections`) comes from. An array setting
- * is not merged across scopes: a workspace value replaces the user's. A workspace entry that repeats a
- * user entry of the same name exactly (`sameEndpoint`) is the person's own.
+ * The connections in force from `tsq.connections` as inspected (user and workspace scopes), under the
+ * trust rules (common/src/trust.ts `mergeConnectionLevels`): every user entry, then the workspace's
+ * entries that do not reuse a user name, without `caFile`, `rejectUnauthorized`, `passwordCommand` or a
+ * `loadUrl` on another host. `warnings` name `workspaceSource` (the settings file) for each refusal.
  */
-export function connectionProvenance(inspected: InspectedConnections | undefined, cfg: CredentialTarget): Provenance {
-  const user = entries(inspected?.globalValue).find((c) => c.name === cfg.name);
-  if (inspected?.workspaceValue !== undefined) {
-    const fromWorkspace = entries(inspected.workspaceValue).some((c) => c.name === cfg.name);
-    if (fromWorkspace) return { source: 'workspace', workspaceDefined: !(user && sameEndpoint(user, cfg)) };
-  }
-  if (user) return { source: 'user', workspaceDefined: false };
-  return { source: 'unknown', workspaceDefined: true };
+export function settingsConnections(inspected: InspectedConnections | undefined, workspaceSource: string): { connections: Sourced<CredentialTarget>[]; warnings: string[] } {
+  const user: Sourced<CredentialTarget>[] = entries(inspected?.globalValue).map((c) => ({ ...c, level: 'user', source: 'your user settings' }));
+  const project: Sourced<CredentialTarget>[] = entries(inspected?.workspaceValue).map((c) => ({ ...c, level: 'project', source: workspaceSource }));
+  return mergeConnectionLevels(user, project);
 }
 
 /**
- * The origins of a workspace-defined connection the person has not confirmed yet (empty: it may be used).
+ * The origins of a connection the person has not confirmed yet (empty: it may be used). A user-level
+ * connection needs none; a project-level one (workspace settings) each of its origins once.
  * @param confirmed origins the person confirmed before (kept by the caller).
  * @param demoLoopback true when the editor was started with TSQ_DEMO_PASSWORD (npm start, scripts/start.mjs):
  *   then loopback origins count as confirmed, as the person started that emulator themselves.
  */
-export function unconfirmedOrigins(cfg: CredentialTarget, provenance: Provenance, confirmed: readonly string[], demoLoopback = false): string[] {
-  if (!provenance.workspaceDefined) return [];
+export function unconfirmedOrigins(cfg: CredentialTarget, level: ConnectionLevel, confirmed: readonly string[], demoLoopback = false): string[] {
+  if (level === 'user') return [];
   return connectionOrigins(cfg).filter((o) => !confirmed.includes(o) && !(demoLoopback && isLoopbackOrigin(o)));
-}
-
-/** True for an origin on the loopback interface (localhost, 127.0.0.0/8, [::1]). */
-export function isLoopbackOrigin(origin: string): boolean {
-  const host = new URL(origin).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** The outcome of `migrateLegacyPassword`. */

@@ -3,11 +3,12 @@
  * user's own settings define the connection "prod" to a service (a recording HTTP server standing in
  * for it) with a password, which the extension moves to its secret storage and uses there. Then the
  * workspace's .vscode/settings.json redefines "prod" to point at a second recording server, the
- * attacker's, first while the window is open and again at activation after a reload. The attacker's
- * server must never see the password, in any form (URL, header, body, form field, base64, hex), the
- * status bar says the connection needs confirmation, and when the person goes on anyway (Switch
- * Connection → the modal naming the origin and the settings file → Trust and Connect) TSQ asks for a
- * password naming the attacker's origin instead of sending the stored one. Removing the workspace
+ * attacker's, first while the window is open and again at activation after a reload: the user's own
+ * "prod" wins (common/src/trust.ts), a warning names the settings file, and the attacker's server must
+ * never see the password, in any form (URL, header, body, form field, base64, hex). A connection the
+ * workspace adds and makes active needs confirmation (status bar), and when the person goes on anyway
+ * (Switch Connection → the modal naming the origin and the settings file → Trust and Connect) TSQ asks
+ * for a password naming the attacker's origin instead of sending a stored one. Removing the workspace
  * settings again reconnects to the user's own service (a settings change takes effect). A second
  * session opens such a repository as VS Code opens a fresh clone, in Restricted Mode (workspace trust
  * on): there the workspace's connections are neither offered nor used, and its origin gets no request.
@@ -90,23 +91,35 @@ test('credentials: a workspace redirecting a stored connection gets no password'
       await waitUntil(() => legit.requests.some((r) => /session\/login/.test(r.url) && carriesSecret(r)), 'the login at the user\'s own service', 120_000);
     }));
 
-    await t.test('workspace settings redefine prod while the window is open: no connection, needs confirmation', () => session.step('redirect-live', async () => {
+    await t.test('workspace settings redefine prod while the window is open: the user\'s prod stays, a warning names the file', () => session.step('redirect-live', async () => {
       mkdirSync(join(session.workspace, '.vscode'), { recursive: true });
       writeFileSync(join(session.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'tsq.connections': [{ name: 'prod', url: attacker.url, username: 'ann' }], 'tsq.activeConnection': 'prod' }, null, 2));
-      await statusNeedsConfirmation.waitFor({ state: 'visible', timeout: 60_000 });
-      assert.deepEqual(attacker.requests.filter(carriesSecret), []);
+      const warning = page.locator('.notification-toast', { hasText: 'is ignored: your own connection of that name' }).first();
+      await warning.waitFor({ state: 'visible', timeout: 60_000 });
+      const text = (await warning.innerText()).replace(/\s+/g, ' ');
+      assert.ok(text.includes(join('.vscode', 'settings.json')), `the warning names the settings file: ${text}`);
+      await page.locator('.statusbar-item', { hasText: 'TSQ: prod' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      assert.equal(await statusNeedsConfirmation.count(), 0);
+      assert.deepEqual(attacker.requests.map((r) => `${r.method} ${r.url}`), []);
     }));
 
-    await t.test('after a reload (activation with the workspace settings in place) still no login there', () => session.step('redirect-activation', async () => {
+    await t.test('after a reload (activation with the workspace settings in place) still no request there', () => session.step('redirect-activation', async () => {
+      const before = legit.requests.filter((r) => /session\/login/.test(r.url)).length;
       await session.reload();
+      await session.openFile('flights.tsq');
+      await waitUntil(() => legit.requests.filter((r) => /session\/login/.test(r.url) && carriesSecret(r)).length > before, 'the login at the user\'s own service after the reload', 120_000);
+      assert.deepEqual(attacker.requests.map((r) => `${r.method} ${r.url}`), [], 'no request at the workspace-defined origin');
+    }));
+
+    await t.test('a connection the workspace adds and makes active needs confirmation; nothing is sent', () => session.step('added', async () => {
+      writeFileSync(join(session.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'tsq.connections': [{ name: 'lab', url: attacker.url, username: 'ann', rejectUnauthorized: false }], 'tsq.activeConnection': 'lab' }, null, 2));
       await statusNeedsConfirmation.waitFor({ state: 'visible', timeout: 60_000 });
-      const login = attacker.requests.filter((r) => /session\/login|public\/session/.test(r.url));
-      assert.deepEqual(login, [], 'no login was attempted at the workspace-defined origin');
+      assert.deepEqual(attacker.requests.map((r) => `${r.method} ${r.url}`), []);
     }));
 
     await t.test('going on anyway: the modal names the origin and the settings file; then the password is asked for, not sent', () => session.step('confirm', async () => {
       await runCommandIn(page, 'TSQ: Switch Connection');
-      const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'prod' }).first();
+      const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'lab' }).first();
       await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       await row.click();
       const dialog = page.locator('.monaco-dialog-box').first();

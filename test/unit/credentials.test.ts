@@ -7,10 +7,10 @@ import {
   adoptLegacyPassword,
   connectionChanged,
   connectionOrigins,
-  connectionProvenance,
   credentialKey,
   credentialOrigin,
   migrateLegacyPassword,
+  settingsConnections,
   unconfirmedOrigins,
   type CredentialTarget,
   type SecretStore,
@@ -101,28 +101,26 @@ test('a migration never overwrites a password already stored under the new key; 
   assert.deepEqual(await migrateLegacyPassword(new MemorySecrets(), prod, undefined, prod), { kind: 'none' });
 });
 
-test('provenance: a workspace entry that changes url, user, loadUrl or TLS is workspace-defined; an exact copy is not', () => {
+test('settings: the user\'s entries win over a workspace entry of the same name; the workspace adds others without TLS fields', () => {
   const user = [prod];
-  assert.deepEqual(connectionProvenance({ globalValue: user }, prod), { source: 'user', workspaceDefined: false });
-  assert.deepEqual(connectionProvenance({ globalValue: user, workspaceValue: [attacker] }, attacker), { source: 'workspace', workspaceDefined: true });
-  assert.deepEqual(connectionProvenance({ globalValue: user, workspaceValue: [{ ...prod, url: 'https://analytics.example.com/' }] }, prod), { source: 'workspace', workspaceDefined: false });
-  for (const change of [{ loadUrl: 'https://evil.example' }, { username: 'root' }, { rejectUnauthorized: false }, { caFile: '/tmp/evil.pem' }]) {
-    assert.equal(connectionProvenance({ globalValue: user, workspaceValue: [{ ...prod, ...change }] }, { ...prod, ...change }).workspaceDefined, true, JSON.stringify(change));
-  }
-  assert.equal(connectionProvenance({ workspaceValue: [prod] }, prod).workspaceDefined, true);
-  assert.equal(connectionProvenance({}, prod).workspaceDefined, true);
+  const { connections, warnings } = settingsConnections({ globalValue: user, workspaceValue: [attacker, { ...prod, name: 'PROD' }, { name: 'lab', url: 'https://lab.example', username: 'ann', rejectUnauthorized: false, caFile: '/tmp/evil.pem', loadUrl: 'https://evil.example' }] }, '/ws/.vscode/settings.json');
+  assert.deepEqual(connections.map((c) => [c.name, c.url, c.level]), [['prod', prod.url, 'user'], ['lab', 'https://lab.example', 'project']]);
+  assert.deepEqual(Object.keys(connections[1]).sort(), ['level', 'name', 'source', 'url', 'username']);
+  assert.ok(warnings.some((w) => w.startsWith('/ws/.vscode/settings.json: connection "prod" is ignored: your own connection of that name (your user settings)')), warnings.join('\n'));
+  assert.ok(warnings.some((w) => /"rejectUnauthorized" of connection "lab" is ignored/.test(w)));
+  assert.equal(settingsConnections({ workspaceValue: [prod] }, 'ws').connections[0].level, 'project');
+  assert.deepEqual(settingsConnections(undefined, 'ws').connections, []);
 });
 
 test('unconfirmed origins: each origin once; loopback only under npm start (TSQ_DEMO_PASSWORD)', () => {
-  const ws = { source: 'workspace', workspaceDefined: true } as const;
   const two = { ...attacker, loadUrl: 'https://load.attacker.example' };
-  assert.deepEqual(unconfirmedOrigins(two, ws, []), ['https://attacker.example:443', 'https://load.attacker.example:443']);
-  assert.deepEqual(unconfirmedOrigins(two, ws, ['https://attacker.example:443']), ['https://load.attacker.example:443']);
-  assert.deepEqual(unconfirmedOrigins(attacker, { source: 'user', workspaceDefined: false }, []), []);
+  assert.deepEqual(unconfirmedOrigins(two, 'project', []), ['https://attacker.example:443', 'https://load.attacker.example:443']);
+  assert.deepEqual(unconfirmedOrigins(two, 'project', ['https://attacker.example:443']), ['https://load.attacker.example:443']);
+  assert.deepEqual(unconfirmedOrigins(attacker, 'user', []), []);
   const local = { name: 'Local', url: 'http://127.0.0.1:8088', username: 'tsadmin' };
-  assert.deepEqual(unconfirmedOrigins(local, ws, []), ['http://127.0.0.1:8088']);
-  assert.deepEqual(unconfirmedOrigins(local, ws, [], true), []);
-  assert.deepEqual(unconfirmedOrigins(attacker, ws, [], true), ['https://attacker.example:443']);
+  assert.deepEqual(unconfirmedOrigins(local, 'project', []), ['http://127.0.0.1:8088']);
+  assert.deepEqual(unconfirmedOrigins(local, 'project', [], true), []);
+  assert.deepEqual(unconfirmedOrigins(attacker, 'project', [], true), ['https://attacker.example:443']);
 });
 
 test('a change of url, loadUrl, user name or TLS settings is a change; a trailing slash is not', () => {
