@@ -1,9 +1,8 @@
 /**
- * Connections: the `tsq.connections` / `tsq.activeConnection` settings, passwords in SecretStorage
- * (a password found in settings is moved there and removed, with a notice), the connection state
- * (none → connecting → connected | error, or needsConfirmation) with its event, the status bar item,
- * and the commands Add Connection, Connect to Local Emulator, Switch Connection, Sign Out and Remove
- * Connection.
+ * Connections: the state of the active connection (none → connecting → connected | error, or
+ * needsConfirmation) with its event, and the commands Add Connection, Connect to Local Emulator, Switch
+ * Connection, Sign Out and Remove Connection. The settings are read and written by
+ * connectionSettings.ts, the prompts are connectionPrompts.ts, the status bar item connectionStatus.ts.
  *
  * Where a password may go (credentials.ts, under the trust rules of common/src/trust.ts that `tsq` and
  * `tsq lsp` apply too): it is kept under the service's origin and the user name, so a connection pointing
@@ -17,7 +16,6 @@
  * A failing connection never deletes the stored secret; only Sign Out and Remove Connection do.
  */
 import * as vscode from 'vscode';
-import type { ConnectionSettings } from '../../common/src/connectionConfig';
 import type { Sourced } from '../../common/src/trust';
 import { getLog, logRequest } from './log';
 import { errorMessage, errorStatus, type ServiceApi } from './service';
@@ -25,48 +23,28 @@ import type { AnalyticsServiceClient } from '../../common/src/api';
 import { createService, type Service } from './serviceAdapter';
 import { httpTimeouts } from './httpSettings';
 import { observeRequest } from './connectionHealth';
-import { loopbackDemoPassword, splitPasswords } from './settingsMigration';
+import { loopbackDemoPassword } from './settingsMigration';
+import { adoptLegacyPassword, connectionChanged, credentialOrigin, connectionOrigins, LEGACY_SECRET_PREFIX, migrateLegacyPassword, unconfirmedOrigins, type LastConnection } from './credentials';
 import {
-  adoptLegacyPassword,
-  connectionChanged,
-  credentialKey,
-  credentialOrigin,
-  connectionOrigins,
-  LEGACY_SECRET_PREFIX,
-  migrateLegacyPassword,
-  settingsConnections,
-  unconfirmedOrigins,
-  type InspectedConnections,
-  type LastConnection,
-} from './credentials';
+  deleteConnection,
+  inspectConnections,
+  isConnectionConfig,
+  keyOf,
+  migrateSettingsPasswords,
+  originText,
+  readActiveName,
+  readConnections,
+  saveConnection,
+  setActiveConnection,
+  workspaceSettingsFile,
+  type ConnectionConfig,
+} from './connectionSettings';
+import { askLegacyPassword, askNewConnection, askPassword, askTrustOrigins, type ConnectionArgs } from './connectionPrompts';
+import { ConnectionStatusItem, type ConnectionState, type HealthDisplay } from './connectionStatus';
 
-/**
- * One entry of `tsq.connections`: the fields the command line's connection files share
- * (common/src/connectionConfig.ts), less `passwordCommand`, which settings a workspace can write must
- * never hold (it would run a program of the workspace's choosing).
- */
-export type ConnectionConfig = Omit<ConnectionSettings, 'passwordCommand'>;
-
-/** What `tsq.addConnection` / `tsq.connectToEmulator` accept for automation (skips the prompts). */
-export interface ConnectionArgs {
-  name?: string;
-  url: string;
-  loadUrl?: string;
-  username: string;
-  password: string;
-}
-
-/** `needsConfirmation`: workspace settings define the active connection and the person has not confirmed its origin yet. */
-export type ConnectionStateName = 'none' | 'connecting' | 'connected' | 'error' | 'needsConfirmation';
-
-/** The state the automation API reports. */
-export interface ConnectionState {
-  name?: string;
-  state: ConnectionStateName;
-  error?: string;
-  /** With needsConfirmation: the origins awaiting confirmation. */
-  origins?: string[];
-}
+export type { ConnectionConfig } from './connectionSettings';
+export type { ConnectionArgs } from './connectionPrompts';
+export type { ConnectionState, ConnectionStateName } from './connectionStatus';
 
 /** Defaults of `npm run emulator -- --demo` (emulator/src/main.ts). */
 export const EMULATOR_DEFAULTS = { name: 'Local emulator', url: 'http://127.0.0.1:8088', username: 'tsadmin', password: 'admin' } as const;
@@ -76,60 +54,13 @@ const LAST_CONNECTED_KEY = 'tsq.lastConnected';
 /** Global state: origins the person confirmed for workspace-defined connections. */
 const CONFIRMED_ORIGINS_KEY = 'tsq.confirmedOrigins';
 
-/** The key of `cfg`'s password, or undefined for a URL that is not http(s) (such a connection cannot log in). */
-function keyOf(cfg: { url: string; username: string }): string | undefined {
-  try {
-    return credentialKey(cfg.url, cfg.username);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The origin of `url` for messages (the URL itself when it has none). */
-function originText(url: string): string {
-  try {
-    return credentialOrigin(url);
-  } catch {
-    return url;
-  }
-}
-
-/** `tsq.connections` as the user and the workspace set it; in an untrusted workspace only the user's counts. */
-function inspectConnections(): InspectedConnections {
-  const inspected = vscode.workspace.getConfiguration('tsq').inspect<unknown[]>('connections');
-  return { globalValue: inspected?.globalValue, workspaceValue: vscode.workspace.isTrusted ? inspected?.workspaceValue : undefined };
-}
-
-/** The settings file that holds workspace settings, for messages. */
-function workspaceSettingsFile(): string {
-  const file = vscode.workspace.workspaceFile;
-  if (file && file.scheme !== 'untitled') return file.fsPath;
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  return folder ? vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json').fsPath : 'the workspace settings';
-}
-
-/**
- * The settings scope whose value of `tsq.<key>` is in force: the workspace's when the workspace sets
- * one (`npm start`'s demo workspace does), else the user's. Writing anywhere else has no effect that
- * the user could see.
- */
-function effectiveTarget(config: vscode.WorkspaceConfiguration, key: string): vscode.ConfigurationTarget {
-  return config.inspect(key)?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-}
-
-/** Sets (or, with undefined, clears) `tsq.activeConnection` where it is in force (see effectiveTarget). */
-async function setActiveConnection(name: string | undefined): Promise<void> {
-  const config = vscode.workspace.getConfiguration('tsq');
-  await config.update('activeConnection', name, effectiveTarget(config, 'activeConnection'));
-}
-
 export class ConnectionManager implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<ConnectionState>();
   /** Fires on every state change and on a switch of the active connection. */
   readonly onDidChange = this.changeEmitter.event;
   private state: ConnectionState = { state: 'none' };
   private service: { name: string; cfg: ConnectionConfig; api: Service } | undefined;
-  private readonly statusItem: vscode.StatusBarItem;
+  private readonly statusItem = new ConnectionStatusItem();
   private readonly disposables: vscode.Disposable[] = [];
   private connectSeq = 0;
   /** Name of the connection whose stored password the service refused (401) last. */
@@ -145,9 +76,6 @@ export class ConnectionManager implements vscode.Disposable {
     private readonly secrets: vscode.SecretStorage,
     private readonly globalState: vscode.Memento,
   ) {
-    this.statusItem = vscode.window.createStatusBarItem('tsq.connection', vscode.StatusBarAlignment.Left, 50);
-    this.statusItem.name = 'TSQ Connection';
-    this.statusItem.command = 'tsq.switchConnection';
     this.disposables.push(
       this.statusItem,
       this.changeEmitter,
@@ -173,8 +101,7 @@ export class ConnectionManager implements vscode.Disposable {
         if (this.activeConfig() && this.state.state !== 'connected') void this.connect({ interactive: false, showErrors: true });
       }),
     );
-    this.updateStatusItem();
-    this.statusItem.show();
+    this.statusItem.render(this.state, this.activeName());
     void vscode.commands.executeCommand('setContext', 'tsq.connectionState', this.state.state);
   }
 
@@ -196,7 +123,7 @@ export class ConnectionManager implements vscode.Disposable {
    * refused or cleaned is said once in the log and in a warning naming the settings file.
    */
   connections(): Sourced<ConnectionConfig>[] {
-    const { connections, warnings } = settingsConnections(inspectConnections(), workspaceSettingsFile());
+    const { connections, warnings } = readConnections();
     for (const w of warnings) {
       if (this.warned.has(w)) continue;
       this.warned.add(w);
@@ -208,8 +135,7 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** Name of the active connection ('' for none; in an untrusted workspace, the user settings' choice). */
   activeName(): string {
-    const config = vscode.workspace.getConfiguration('tsq');
-    return (vscode.workspace.isTrusted ? config.get<string>('activeConnection') : config.inspect<string>('activeConnection')?.globalValue) ?? '';
+    return readActiveName();
   }
 
   /** The active connection's settings, or undefined. */
@@ -248,48 +174,6 @@ export class ConnectionManager implements vscode.Disposable {
   /** The service of the active connection when connected, without connecting. */
   currentService(): ServiceApi | undefined {
     return this.state.state === 'connected' ? this.service?.api : undefined;
-  }
-
-  /** Moves every `password` found in `tsq.connections` (any scope) to SecretStorage and removes it from settings, with a notice. */
-  async migratePasswords(): Promise<void> {
-    type Scope = { config: vscode.WorkspaceConfiguration; value: unknown; target: vscode.ConfigurationTarget; where: string };
-    const root = vscode.workspace.getConfiguration('tsq');
-    const inspected = root.inspect<unknown[]>('connections');
-    const scopes: Scope[] = [{ config: root, value: inspected?.globalValue, target: vscode.ConfigurationTarget.Global, where: 'user settings' }];
-    // an untrusted workspace's settings are not acted on at all
-    if (vscode.workspace.isTrusted) scopes.push({ config: root, value: inspected?.workspaceValue, target: vscode.ConfigurationTarget.Workspace, where: 'workspace settings' });
-    // folder settings are their own scope only in a multi-root workspace; in a single-folder one they are
-    // the workspace settings above, and writing them with the WorkspaceFolder target fails
-    for (const folder of vscode.workspace.workspaceFile && vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders ?? [] : []) {
-      const config = vscode.workspace.getConfiguration('tsq', folder.uri);
-      scopes.push({ config, value: config.inspect<unknown[]>('connections')?.workspaceFolderValue, target: vscode.ConfigurationTarget.WorkspaceFolder, where: `settings of ${folder.name}` });
-    }
-    const moved: string[] = [];
-    for (const { config, value, target, where } of scopes) {
-      const split = splitPasswords(value);
-      if (!split.changed) continue;
-      // the secrets first: if writing settings fails, no password is lost. Each is kept for the origin and
-      // user of its own entry; one from workspace settings never replaces a password the person stored.
-      for (const { name, url, username, password } of split.credentials) {
-        const key = keyOf({ url, username });
-        if (!key) continue;
-        if (target !== vscode.ConfigurationTarget.Global && (await this.secrets.get(key)) !== undefined) continue;
-        await this.secrets.store(key, password);
-        moved.push(name);
-      }
-      try {
-        await config.update('connections', split.cleaned, target);
-      } catch (e) {
-        getLog().error(`Could not remove the password from tsq.connections in ${where}: ${errorMessage(e)}`);
-        void vscode.window.showWarningMessage(`TSQ stored the password in the secret storage but could not remove it from tsq.connections in ${where}: ${errorMessage(e)}. Remove it by hand.`);
-      }
-    }
-    if (moved.length) {
-      getLog().info(`Moved the password of ${moved.join(', ')} from settings to the secret storage.`);
-      void vscode.window.showInformationMessage(
-        `TSQ moved the password of ${moved.join(', ')} from your settings to VS Code's secret storage and removed it from settings.`,
-      );
-    }
   }
 
   /**
@@ -429,16 +313,7 @@ export class ConnectionManager implements vscode.Disposable {
       }
       return false;
     }
-    const trust = 'Trust and Connect';
-    const choice = await vscode.window.showWarningMessage(
-      `Connect to ${where}?`,
-      {
-        modal: true,
-        detail: `${what}\n\nConnecting sends the user name and a password to ${where}. Continue only if you trust ${missing.length > 1 ? 'these services' : 'this service'}; TSQ remembers your answer for ${missing.length > 1 ? 'these origins' : 'this origin'}.`,
-      },
-      trust,
-    );
-    if (choice !== trust) {
+    if (!(await askTrustOrigins(what, missing))) {
       needs();
       return false;
     }
@@ -462,17 +337,9 @@ export class ConnectionManager implements vscode.Disposable {
       return outcome.matches ? this.secrets.get(key) : undefined;
     }
     if (outcome.kind !== 'unknown' || !interactive) return undefined;
-    const origin = originText(cfg.url);
-    const use = 'Use It for This Service';
-    const forget = 'Forget It';
-    const choice = await vscode.window.showWarningMessage(
-      `Use the saved password of "${cfg.name}" for ${cfg.username} at ${origin}?`,
-      { modal: true, detail: `An earlier version of TSQ saved a password for the connection "${cfg.name}" without noting which service it was given for. TSQ now keeps each password for one service address and user name. Use it only if you gave it for ${origin}; otherwise TSQ asks for the password.` },
-      use,
-      forget,
-    );
-    if (choice === use) return adoptLegacyPassword(this.secrets, cfg);
-    if (choice === forget) await this.secrets.delete(LEGACY_SECRET_PREFIX + cfg.name);
+    const choice = await askLegacyPassword(cfg);
+    if (choice === 'use') return adoptLegacyPassword(this.secrets, cfg);
+    if (choice === 'forget') await this.secrets.delete(LEGACY_SECRET_PREFIX + cfg.name);
     return undefined;
   }
 
@@ -486,17 +353,9 @@ export class ConnectionManager implements vscode.Disposable {
   /** Adds (or replaces) a connection, stores its password, makes it active and connects. Prompts for what `args` does not give. */
   async addConnection(args?: Partial<ConnectionArgs>): Promise<boolean> {
     const automated = !!(args && args.url && args.username && args.password !== undefined);
-    const url = args?.url ?? (await vscode.window.showInputBox({ title: 'TSQ: Add Connection (1/4)', prompt: 'Base URL of the Analytics Service', placeHolder: 'https://analytics.example.com', ignoreFocusOut: true, validateInput: validateUrl }));
-    if (!url) return false;
-    const username = args?.username ?? (await vscode.window.showInputBox({ title: 'TSQ: Add Connection (2/4)', prompt: 'User name', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter a user name') }));
-    if (!username) return false;
-    const password = args?.password ?? (await vscode.window.showInputBox({ title: 'TSQ: Add Connection (3/4)', prompt: `Password of ${username} (kept in VS Code's secret storage)`, password: true, ignoreFocusOut: true }));
-    if (password === undefined) return false;
-    const defaultName = args?.name ?? defaultConnectionName(url, username, this.connections());
-    const name = args?.name ?? (await vscode.window.showInputBox({ title: 'TSQ: Add Connection (4/4)', prompt: 'A name for this connection', value: defaultName, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter a name') }));
-    if (!name) return false;
-    const entry: ConnectionConfig = { name: name.trim(), url: url.trim().replace(/\/+$/, ''), username: username.trim() };
-    if (args?.loadUrl) entry.loadUrl = args.loadUrl.trim().replace(/\/+$/, '');
+    const asked = await askNewConnection(args, this.connections());
+    if (!asked) return false;
+    const { entry, password } = asked;
     const key = keyOf(entry);
     if (!key) {
       void vscode.window.showErrorMessage(`TSQ: "${entry.url}" is not an http:// or https:// URL; the connection was not added.`);
@@ -504,10 +363,10 @@ export class ConnectionManager implements vscode.Disposable {
     }
     await this.secrets.store(key, password);
     if (this.rejectedPassword === entry.name) this.rejectedPassword = undefined;
-    // the person typed (or automation gave) this address: it needs no confirmation if saved to workspace settings
+    // the person typed (or automation gave) this address: it needs no confirmation where workspace settings name it too
     const confirmed = this.globalState.get<string[]>(CONFIRMED_ORIGINS_KEY, []);
     await this.globalState.update(CONFIRMED_ORIGINS_KEY, [...new Set([...confirmed, ...connectionOrigins(entry)])]);
-    await this.saveConnection(entry);
+    await saveConnection(entry);
     await setActiveConnection(entry.name);
     this.dropService();
     return this.connect({ interactive: !automated, showErrors: true });
@@ -578,16 +437,7 @@ export class ConnectionManager implements vscode.Disposable {
     const ok = await vscode.window.showWarningMessage(`Remove the connection "${target}" and its stored password?`, { modal: true }, 'Remove');
     if (ok !== 'Remove') return;
     const removed = this.connections().find((c) => c.name === target);
-    const config = vscode.workspace.getConfiguration('tsq');
-    const inspected = config.inspect<unknown[]>('connections');
-    for (const [value, t] of [
-      [inspected?.globalValue, vscode.ConfigurationTarget.Global],
-      [inspected?.workspaceValue, vscode.ConfigurationTarget.Workspace],
-    ] as const) {
-      if (Array.isArray(value) && value.some((c) => isConnectionConfig(c) && c.name === target)) {
-        await config.update('connections', value.filter((c) => !(isConnectionConfig(c) && c.name === target)), t);
-      }
-    }
+    await deleteConnection(target);
     // the password belongs to the origin and user: keep it while another connection still uses them
     const key = removed && keyOf(removed);
     if (key && !this.connections().some((c) => keyOf(c) === key)) await this.secrets.delete(key);
@@ -599,20 +449,6 @@ export class ConnectionManager implements vscode.Disposable {
     }
   }
 
-  /**
-   * Adds (or replaces by name) a connection in the settings scope whose `tsq.connections` is in force:
-   * the workspace's when it sets one (a workspace array replaces the user's, so a connection saved
-   * to user settings would never show there), else the user's.
-   */
-  private async saveConnection(entry: ConnectionConfig): Promise<void> {
-    const config = vscode.workspace.getConfiguration('tsq');
-    const target = effectiveTarget(config, 'connections');
-    const inspected = config.inspect<unknown[]>('connections');
-    const value = target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.globalValue;
-    const current = (Array.isArray(value) ? value : []).filter((c) => !(isConnectionConfig(c) && c.name === entry.name));
-    await config.update('connections', [...current, entry], target);
-  }
-
   /** Ends the current service's sessions (in the background) and forgets it. */
   private dropService(): void {
     const old = this.service;
@@ -620,75 +456,21 @@ export class ConnectionManager implements vscode.Disposable {
     if (old) void old.api.logout();
   }
 
-  /** What connection health (connectionHealth.ts) adds to the status bar item; undefined: nothing. */
-  private health: { text: string; tooltip: string; warning: boolean } | undefined;
+  /** Moves passwords found in `tsq.connections` to the secret storage (connectionSettings.ts). */
+  migratePasswords(): Promise<void> {
+    return migrateSettingsPasswords(this.secrets);
+  }
 
   /** Shows the connection's health in the status bar item (reconnecting, unreachable, needs password), or clears it. */
-  showHealth(health: { text: string; tooltip: string; warning: boolean } | undefined): void {
-    this.health = health;
-    this.updateStatusItem();
+  showHealth(health: HealthDisplay | undefined): void {
+    this.statusItem.setHealth(health);
+    this.statusItem.render(this.state, this.activeName());
   }
 
   private setState(state: ConnectionState): void {
     this.state = state;
     void vscode.commands.executeCommand('setContext', 'tsq.connectionState', state.state);
-    this.updateStatusItem();
+    this.statusItem.render(this.state, this.activeName());
     this.changeEmitter.fire(this.getState());
   }
-
-  private updateStatusItem(): void {
-    const s = this.state;
-    const name = s.name ?? (this.activeName() || undefined);
-    const icon = { none: '$(debug-disconnect)', connecting: '$(sync~spin)', connected: '$(database)', error: '$(error)', needsConfirmation: '$(shield)' }[s.state];
-    this.statusItem.text = `${icon} TSQ${name ? `: ${name}` : ''}${s.state === 'needsConfirmation' ? ' — needs confirmation' : ''}`;
-    this.statusItem.tooltip = name ? `TSQ connection ${name}: ${s.state}${s.error ? `\n${s.error}` : ''}\nClick to switch connection.` : 'TSQ: no connection. Click to add one.';
-    this.statusItem.backgroundColor =
-      s.state === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : s.state === 'needsConfirmation' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    // connection health (connectionHealth.ts): reconnecting, unreachable, needs password
-    const h = this.health;
-    if (h && name && s.state === 'connected') {
-      this.statusItem.text = `${h.text} TSQ: ${name}`;
-      this.statusItem.tooltip = `TSQ connection ${name}: ${h.tooltip}`;
-      if (h.warning) this.statusItem.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
-    }
-  }
-}
-
-function isConnectionConfig(value: unknown): value is ConnectionConfig {
-  const v = value as ConnectionConfig | undefined;
-  return !!v && typeof v === 'object' && typeof v.name === 'string' && typeof v.url === 'string' && typeof v.username === 'string';
-}
-
-function validateUrl(value: string): string | undefined {
-  try {
-    const u = new URL(value.trim());
-    return u.protocol === 'http:' || u.protocol === 'https:' ? undefined : 'The URL must start with http:// or https://';
-  } catch {
-    return 'Enter a URL such as https://analytics.example.com';
-  }
-}
-
-function defaultConnectionName(url: string, username: string, existing: ConnectionConfig[]): string {
-  let host = url;
-  try {
-    host = new URL(url).host;
-  } catch {
-    /* keep the text */
-  }
-  const base = `${username}@${host}`;
-  let name = base;
-  for (let i = 2; existing.some((c) => c.name === name); i++) name = `${base} (${i})`;
-  return name;
-}
-
-/** Asks for the password of `cfg`'s user, naming the origin it will be sent to (and kept for). */
-async function askPassword(cfg: ConnectionConfig): Promise<string | undefined> {
-  const origin = originText(cfg.url);
-  const load = cfg.loadUrl && originText(cfg.loadUrl) !== origin ? ` and ${originText(cfg.loadUrl)}` : '';
-  return vscode.window.showInputBox({
-    title: `TSQ: Password for ${cfg.username} at ${origin}`,
-    prompt: `Password of ${cfg.username} at ${origin}${load} (connection ${cfg.name}; kept in VS Code's secret storage for this address only)`,
-    password: true,
-    ignoreFocusOut: true,
-  });
 }
