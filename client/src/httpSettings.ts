@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../../common/src/api';
+import { httpDeadlines } from './settings';
 
 /** The settings' names, put in a timeout's message ("raise tsq.http.queryTimeout"). */
 export const HTTP_SETTING_NAMES = {
@@ -18,15 +19,7 @@ const live: HttpTimeouts = { ...DEFAULT_HTTP_TIMEOUTS, settingNames: { ...HTTP_S
 let watching: vscode.Disposable | undefined;
 
 function read(): void {
-  const c = vscode.workspace.getConfiguration('tsq.http');
-  const secs = (key: string, fallback: number): number => {
-    const v = c.get<number>(key);
-    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : fallback;
-  };
-  live.connect = secs('connectTimeout', DEFAULT_HTTP_TIMEOUTS.connect);
-  live.metadata = secs('metadataTimeout', DEFAULT_HTTP_TIMEOUTS.metadata);
-  live.query = secs('queryTimeout', DEFAULT_HTTP_TIMEOUTS.query);
-  live.upload = secs('uploadTimeout', DEFAULT_HTTP_TIMEOUTS.upload);
+  Object.assign(live, httpDeadlines());
 }
 
 /**

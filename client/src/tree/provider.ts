@@ -12,6 +12,7 @@ import { getLog } from '../log';
 import { errorMessage, errorStatus, type HeaderCategory, type HeaderSort, type ServiceApi } from '../service';
 import { childrenFetcher, contextFlags, isExpandable, nodeDescription, nodeIcon, nodeLabel, rootNodes, toPattern, tooltipLines, type ListOptions, type ObjectNode } from './nodes';
 import { PagedList, type ListEntry } from './paging';
+import { objectsSettings } from '../settings';
 
 /** A placeholder entry of a list (Loading…, empty, error, Load more…), bound to the list's owner. */
 type Placeholder = { kind: 'placeholder'; key: string; entry: Exclude<ListEntry<ObjectNode>, { kind: 'item' }>; ownerKey: string };
@@ -180,13 +181,12 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
   }
 
   private listOptions(): ListOptions {
-    const c = vscode.workspace.getConfiguration('tsq.objects');
-    const batch = c.get<number>('batchSize') ?? 50;
+    const c = objectsSettings();
     return {
-      sort: (c.get<string>('sort') ?? 'NAME') as HeaderSort,
-      sortAscending: c.get<boolean>('sortAscending') ?? true,
-      category: (c.get<string>('category') ?? 'ALL') as HeaderCategory,
-      batchSize: Number.isInteger(batch) && batch > 0 ? batch : 50,
+      sort: c.sort as HeaderSort,
+      sortAscending: c.sortAscending,
+      category: c.category as HeaderCategory,
+      batchSize: c.batchSize,
       pattern: this.pattern,
     };
   }
