@@ -21,28 +21,17 @@ import type { AnalyticsServiceClient, LoadDefinition } from '../../../common/src
 import type { ConnectionManager } from '../connections';
 import { getLog } from '../log';
 import { errorMessage } from '../service';
-import { fromSaved, formatSummary, parseSavedDefinition, parseTargetText, previewRows, savedDefinitionPath, targetText, toSaved, type LoadTarget } from '../../../common/src/load/definition';
+import { loadChunkBytes } from '../settings';
+import { fromSaved, formatSummary, parseSavedDefinition, parseTargetText, savedDefinitionPath, targetText, toSaved, type LoadTarget } from '../../../common/src/load/definition';
 import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadResult } from '../../../common/src/load/pipeline';
 import { checkCycle } from '../../../common/src/load/status';
-import { describeSeparator, isSupportedEncoding, parseRows, sniffCsv, completeRecords, type SniffResult, type TargetColumn } from '../../../common/src/load/sniff';
-import { fullFormat, type FullFormat } from '../../../common/src/load/values';
+import { isSupportedEncoding, sniffCsv } from '../../../common/src/load/sniff';
+import { fullFormat } from '../../../common/src/load/values';
+import { changeField, reviewItems, sameTarget, tableChoiceOf, type Draft, type TableChoice } from './review';
 
 /** Bytes of the file read for sniffing and the preview. */
 const SAMPLE_BYTES = 1024 * 1024;
 const CSV_EXT = /\.(csv|tsv|txt)$/i;
-
-/** A table the user can load into: its target and typed columns (from metadata/details, docs/service-notes.md §3.2). */
-interface TableChoice {
-  id?: string;
-  name: string;
-  target: LoadTarget;
-  columns: TargetColumn[];
-}
-
-/** The last cycle per id, for Show Bad Records. */
-const cycles = new Map<string, { client: AnalyticsServiceClient; file: string; parsingErrors?: unknown }>();
-/** The last load whose outcome was unknown: offered by Check Load Status. */
-let lastUnknownCycle: string | undefined;
 
 /** Registers the load commands; returns the drop controller for the Objects view. */
 export function registerLoadCommands(context: vscode.ExtensionContext, connections: ConnectionManager): LoadDropController {
@@ -55,7 +44,7 @@ export function registerLoadCommands(context: vscode.ExtensionContext, connectio
     if (picked?.[0]) await loader.load(picked[0], table);
   });
   register('tsq.loadAgain', (arg?: unknown, more?: unknown) => loader.loadAgain(uriOf(arg, more)));
-  register('tsq.showBadRecords', (cycleId?: unknown) => (typeof cycleId === 'string' ? showBadRecords(cycleId) : undefined));
+  register('tsq.showBadRecords', (cycleId?: unknown) => (typeof cycleId === 'string' ? loader.showBadRecords(cycleId) : undefined));
   register('tsq.checkLoadStatus', (cycleId?: unknown) => loader.checkStatus(typeof cycleId === 'string' && cycleId ? cycleId : undefined));
   return new LoadDropController(loader);
 }
@@ -109,6 +98,10 @@ function uriOf(arg: unknown, more: unknown): vscode.Uri | undefined {
 
 class CsvLoader {
   private readonly log = getLog();
+  /** The cycles of this window's loads by id, for Show Bad Records and Check Load Status. */
+  private readonly cycles = new Map<string, { client: AnalyticsServiceClient; file: string; parsingErrors?: unknown }>();
+  /** The last load whose outcome was unknown: offered by Check Load Status. */
+  private lastUnknownCycle: string | undefined;
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly connections: ConnectionManager,
@@ -275,7 +268,7 @@ class CsvLoader {
   private async execute(client: AnalyticsServiceClient, file: string, definition: LoadDefinition, encoding: string, replaceConfirmed = false): Promise<LoadResult | undefined> {
     const table = targetText(definition.target);
     if (definition.load_options?.empty_target && !replaceConfirmed && !(await this.confirmedReplace(definition, file))) return undefined;
-    const chunkBytes = vscode.workspace.getConfiguration('tsq').get<number>('load.chunkSize') ?? DEFAULT_CHUNK_BYTES;
+    const chunkBytes = loadChunkBytes(DEFAULT_CHUNK_BYTES);
     let cycleId: string | undefined;
     try {
       const result = await vscode.window.withProgress(
@@ -313,7 +306,7 @@ class CsvLoader {
           }
         },
       );
-      cycles.set(result.cycleId, { client, file, parsingErrors: result.status.parsingErrors });
+      this.cycles.set(result.cycleId, { client, file, parsingErrors: result.status.parsingErrors });
       const bad = result.invalidUtf8;
       const encodingNote = bad ? ` ${bad.count} byte${bad.count === 1 ? ' was' : 's were'} not UTF-8 (first 0x${bad.firstByte.toString(16).toUpperCase()} at byte ${bad.firstOffset}): their records are among the bad records.` : '';
       const text = `Loaded ${result.rowsWritten.toLocaleString('en-US')} rows into ${table}${result.ignoredRows ? `; ${result.ignoredRows.toLocaleString('en-US')} rows were ignored` : ''} (cycle ${result.cycleId}).${encodingNote}`;
@@ -323,9 +316,9 @@ class CsvLoader {
       return result;
     } catch (e) {
       const err = e instanceof LoadError ? e : new LoadError('unknown', errorMessage(e), false, cycleId);
-      if (err.cycleId) cycles.set(err.cycleId, { client, file, parsingErrors: err.status?.parsingErrors });
+      if (err.cycleId) this.cycles.set(err.cycleId, { client, file, parsingErrors: err.status?.parsingErrors });
       this.log.error(`Load CSV: ${err.message}`);
-      if (err.kind === 'unknown' && err.cycleId) lastUnknownCycle = err.cycleId;
+      if (err.kind === 'unknown' && err.cycleId) this.lastUnknownCycle = err.cycleId;
       const actions = [...(err.status?.ignoredRowCount ? ['Show Bad Records'] : []), ...(err.kind === 'unknown' && err.cycleId ? ['Check Load Status'] : []), 'Show Log'];
       const show = err.kind === 'cancelled' ? vscode.window.showInformationMessage : vscode.window.showErrorMessage;
       void show(err.message, ...actions).then((c) => this.onAction(c, err.cycleId));
@@ -345,7 +338,7 @@ class CsvLoader {
 
   private onAction(choice: string | undefined, cycleId: string | undefined): void {
     if (choice === 'Show Log') this.log.show();
-    else if (choice === 'Show Bad Records' && cycleId) void showBadRecords(cycleId);
+    else if (choice === 'Show Bad Records' && cycleId) void this.showBadRecords(cycleId);
     else if (choice === 'Check Load Status' && cycleId) void this.checkStatus(cycleId);
   }
 
@@ -359,16 +352,16 @@ class CsvLoader {
       (await vscode.window.showInputBox({
         title: 'TSQ: Check Load Status',
         prompt: 'The cycle id of a load (the TSQ log and the message of a load whose outcome was unknown name it)',
-        value: lastUnknownCycle ?? '',
+        value: this.lastUnknownCycle ?? '',
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() ? undefined : 'A cycle id'),
       }))?.trim();
     if (!id) return;
     try {
-      const client = cycles.get(id)?.client ?? (await this.connections.getClient());
+      const client = this.cycles.get(id)?.client ?? (await this.connections.getClient());
       const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Reading the status of cycle ${id}` }, () => checkCycle(client, id, { log: (l) => this.log.info(`Check Load Status: ${l}`) }));
       this.log.info(`Check Load Status: ${report.message}`);
-      if (report.status) cycles.set(id, { client, file: cycles.get(id)?.file ?? id, parsingErrors: report.status.parsingErrors });
+      if (report.status) this.cycles.set(id, { client, file: this.cycles.get(id)?.file ?? id, parsingErrors: report.status.parsingErrors });
       const show = report.state === 'failed' || report.state === 'unknown' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
       const actions = report.status?.ignoredRowCount ? ['Show Bad Records', 'Show Log'] : ['Show Log'];
       void show(`TSQ: ${report.message}`, ...actions).then((c) => this.onAction(c, id));
@@ -377,49 +370,32 @@ class CsvLoader {
       void vscode.window.showErrorMessage(`TSQ: the status of cycle ${id} could not be read: ${errorMessage(e)}. Try again when the service can be reached.`, 'Show Log').then((c) => c && this.log.show());
     }
   }
-}
 
-/** Opens the bad records file of a cycle in an editor, with its parsing errors (row and reason) beside it. */
-async function showBadRecords(cycleId: string): Promise<void> {
-  const entry = cycles.get(cycleId);
-  if (!entry) {
-    void vscode.window.showWarningMessage(`TSQ: cycle ${cycleId} is not one of this window's loads.`);
-    return;
-  }
-  try {
-    const text = await entry.client.badRecords(cycleId);
-    getLog().info(`Load CSV: bad records of cycle ${cycleId} (${text.length} characters)`);
-    const records = await vscode.workspace.openTextDocument({ content: text, language: 'plaintext' });
-    await vscode.window.showTextDocument(records, { viewColumn: vscode.ViewColumn.One, preview: false });
-    const errors = Array.isArray(entry.parsingErrors) ? entry.parsingErrors : [];
-    const lines = [`Parsing errors of load cycle ${cycleId} (${basename(entry.file)}):`, ''];
-    for (const pe of errors as { chunk?: unknown; row?: unknown; reason?: unknown }[]) {
-      lines.push(`${pe.chunk !== undefined ? `chunk ${String(pe.chunk)}, ` : ''}row ${String(pe.row ?? '?')}: ${String(pe.reason ?? JSON.stringify(pe))}`);
+  /** Opens the bad records file of a cycle in an editor, with its parsing errors (row and reason) beside it. */
+  async showBadRecords(cycleId: string): Promise<void> {
+    const entry = this.cycles.get(cycleId);
+    if (!entry) {
+      void vscode.window.showWarningMessage(`TSQ: cycle ${cycleId} is not one of this window's loads.`);
+      return;
     }
-    if (!errors.length) lines.push(entry.parsingErrors === undefined ? '(the service reported no parsing errors)' : JSON.stringify(entry.parsingErrors, null, 2));
-    const side = await vscode.workspace.openTextDocument({ content: `${lines.join('\n')}\n`, language: 'plaintext' });
-    await vscode.window.showTextDocument(side, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
-  } catch (e) {
-    getLog().error(`Load CSV: the bad records of cycle ${cycleId} could not be read: ${errorMessage(e)}`);
-    void vscode.window.showErrorMessage(`TSQ: the bad records of cycle ${cycleId} could not be read: ${errorMessage(e)}`);
+    try {
+      const text = await entry.client.badRecords(cycleId);
+      this.log.info(`Load CSV: bad records of cycle ${cycleId} (${text.length} characters)`);
+      const records = await vscode.workspace.openTextDocument({ content: text, language: 'plaintext' });
+      await vscode.window.showTextDocument(records, { viewColumn: vscode.ViewColumn.One, preview: false });
+      const errors = Array.isArray(entry.parsingErrors) ? entry.parsingErrors : [];
+      const lines = [`Parsing errors of load cycle ${cycleId} (${basename(entry.file)}):`, ''];
+      for (const pe of errors as { chunk?: unknown; row?: unknown; reason?: unknown }[]) {
+        lines.push(`${pe.chunk !== undefined ? `chunk ${String(pe.chunk)}, ` : ''}row ${String(pe.row ?? '?')}: ${String(pe.reason ?? JSON.stringify(pe))}`);
+      }
+      if (!errors.length) lines.push(entry.parsingErrors === undefined ? '(the service reported no parsing errors)' : JSON.stringify(entry.parsingErrors, null, 2));
+      const side = await vscode.workspace.openTextDocument({ content: `${lines.join('\n')}\n`, language: 'plaintext' });
+      await vscode.window.showTextDocument(side, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+    } catch (e) {
+      this.log.error(`Load CSV: the bad records of cycle ${cycleId} could not be read: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(`TSQ: the bad records of cycle ${cycleId} could not be read: ${errorMessage(e)}`);
+    }
   }
-}
-
-function tableChoiceOf(s: { header?: { id?: string; name?: string; databaseStripe?: unknown; schemaStripe?: unknown }; logicalTableContent?: { physicalTableName?: unknown }; columns?: { header?: { name?: string }; dataType?: string }[] } & Record<string, unknown>): TableChoice | undefined {
-  const h = s.header;
-  const database = typeof h?.databaseStripe === 'string' ? h.databaseStripe : undefined;
-  const table = typeof s.logicalTableContent?.physicalTableName === 'string' ? s.logicalTableContent.physicalTableName : h?.name;
-  if (!h?.name || !database || !table) return undefined;
-  return {
-    id: h.id,
-    name: h.name,
-    target: { database, ...(typeof h.schemaStripe === 'string' && h.schemaStripe ? { schema: h.schemaStripe } : {}), table },
-    columns: (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header!.name!, dataType: (c.dataType ?? 'VARCHAR') as TargetColumn['dataType'] })),
-  };
-}
-
-function sameTarget(a: LoadTarget, b: LoadTarget): boolean {
-  return a.database.toLowerCase() === b.database.toLowerCase() && a.table.toLowerCase() === b.table.toLowerCase() && (a.schema ?? '').toLowerCase() === (b.schema ?? '').toLowerCase();
 }
 
 function lastTargetKey(file: string): string {
@@ -450,167 +426,6 @@ async function readSample(file: string): Promise<{ sample: Buffer; complete: boo
   }
 }
 
-function unescapeChar(s: string): string {
-  return s === '\\t' ? '\t' : s;
-}
-
 function mb(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-/** The load definition being reviewed: what the review's fields change. */
-interface Draft {
-  format: FullFormat;
-  loadOptions: { empty_target: boolean; max_ignored_rows: number };
-  encoding: string;
-}
-
-type Action = 'load' | 'save' | 'mode' | 'maxIgnored' | 'separator' | 'header' | 'enclosing' | 'type' | 'nullValue' | 'flexible' | 'dates' | 'booleans' | 'encoding' | 'trailing' | 'none';
-type ReviewItem = vscode.QuickPickItem & { action: Action };
-
-/** The review quick pick: Load, every field of the definition, the sniffer's warnings, and the preview on the target's columns. */
-function reviewItems(file: string, table: TableChoice, draft: Draft, sniffed: SniffResult, sample: Buffer, complete: boolean): ReviewItem[] {
-  const { format, loadOptions, encoding } = draft;
-  const text = new TextDecoder(encoding).decode(completeRecords(sniffed.bom ? sample.subarray(3) : sample, format, complete));
-  let rows: (string | null)[][] = [];
-  let parseError: string | undefined;
-  try {
-    rows = parseRows(text, format, 21);
-  } catch (e) {
-    parseError = errorMessage(e);
-  }
-  const header = format.has_header_row ? rows.shift()?.map((v) => v ?? '') : undefined;
-  const preview = previewRows(rows.slice(0, 20), header, table.columns, format);
-  const mode = loadOptions.empty_target ? 'Replace' : 'Append';
-  const items: ReviewItem[] = [
-    {
-      label: `$(cloud-upload) Load into ${targetText(table.target)}`,
-      description: `${mode === 'Replace' ? 'replace all rows' : 'append'} · max ignored rows ${loadOptions.max_ignored_rows}`,
-      detail: preview.badRows ? `$(warning) ${preview.badRows} of the ${preview.rows.length} previewed rows will be refused` : undefined,
-      action: 'load',
-    },
-    ...(encoding === sniffed.encoding ? sniffed.warnings : []).map((w): ReviewItem => ({ label: `$(warning) ${w}`, action: 'encoding' })),
-    { label: '', kind: vscode.QuickPickItemKind.Separator, action: 'none' },
-    { label: `Mode: ${mode}`, description: mode === 'Replace' ? 'the table is emptied first (empty_target)' : 'rows are added to the table', action: 'mode' },
-    { label: `Max ignored rows: ${loadOptions.max_ignored_rows}`, description: 'more bad rows than this abort the load', action: 'maxIgnored' },
-    { label: `Format: ${format.type}`, description: format.type === 'csv' ? 'fields may be enclosed' : 'escape character and null marker', action: 'type' },
-    { label: `Separator: ${describeSeparator(format.field_separator)}`, action: 'separator' },
-    { label: `Header row: ${format.has_header_row ? 'yes' : 'no'}`, description: header ? header.join(', ').slice(0, 120) : undefined, action: 'header' },
-    format.type === 'csv'
-      ? { label: `Enclosing character: ${format.enclosing_character || '(none)'}`, action: 'enclosing' }
-      : { label: `Null marker: ${format.null_value === '' ? '(empty field)' : format.null_value}`, description: format.escape_character ? `escape ${format.escape_character}` : undefined, action: 'nullValue' },
-    {
-      label: `Dates: ${format.date_time.converted_to_epoch && format.type === 'csv' ? 'epoch seconds' : `${format.date_time.date_format} · ${format.date_time.date_time_format}`}`,
-      description: `times ${format.date_time.time_format}`,
-      action: 'dates',
-    },
-    { label: `Booleans: ${format.boolean.use_bit_values ? '0x1 / 0x0' : `${format.boolean.true_format} / ${format.boolean.false_format}`}`, action: 'booleans' },
-    { label: `Flexible: ${format.flexible ? 'on' : 'off'}`, description: format.flexible ? 'extra fields dropped, missing ones null' : 'rows must match the table exactly', action: 'flexible' },
-    { label: `Trailing separator: ${format.trailing_field_separator ? 'yes' : 'no'}`, action: 'trailing' },
-    { label: `Encoding: ${encoding}${sniffed.bom ? ' (with BOM, not sent)' : ''}`, description: encoding === sniffed.encoding ? sniffed.encodingReason : 'chosen by you', action: 'encoding' },
-    { label: `$(save) Save as ${basename(savedDefinitionPath(file))}`, description: 'reused by Load Again', action: 'save' },
-    { label: 'Preview', kind: vscode.QuickPickItemKind.Separator, action: 'none' },
-  ];
-  if (parseError) items.push({ label: `$(error) The file does not parse with this format: ${parseError}`, action: 'none' });
-  if (preview.columnCount) items.push({ label: `$(warning) Column count: ${preview.columnCount}`, action: 'none' });
-  for (const m of preview.headerMismatches) items.push({ label: `$(info) ${m}`, action: 'none' });
-  if (table.columns.length) items.push({ label: table.columns.map((c) => `${c.name}:${c.dataType}`).join(' | '), description: 'target columns', action: 'none' });
-  for (const r of preview.rows) {
-    items.push({
-      label: `${r.problems.length ? '$(warning)' : '$(check)'} ${r.cells.map((c) => (c === null ? '∅' : c.replace(/\s+/g, ' '))).join(' | ')}`.slice(0, 300),
-      description: `record ${r.record}`,
-      detail: r.problems.length ? r.problems.join('; ') : undefined,
-      action: 'none',
-    });
-  }
-  return items;
-}
-
-/** Asks for the new value of one field of the review and writes it into `draft` (unchanged when the prompt is dismissed). */
-async function changeField(action: Action, draft: Draft): Promise<void> {
-  const { format } = draft;
-  const ask = (prompt: string, value: string, validate?: (v: string) => string | undefined) => vscode.window.showInputBox({ title: `TSQ: ${prompt}`, value, validateInput: validate, ignoreFocusOut: true });
-  const yesNo = async (title: string, current: boolean) => (await vscode.window.showQuickPick(['yes', 'no'], { title: `TSQ: ${title}`, placeHolder: current ? 'yes' : 'no' })) ?? (current ? 'yes' : 'no');
-  switch (action) {
-    case 'mode':
-      draft.loadOptions = { ...draft.loadOptions, empty_target: !draft.loadOptions.empty_target };
-      break;
-    case 'maxIgnored': {
-      const v = await ask('Most rows that may be ignored (max_ignored_rows)', String(draft.loadOptions.max_ignored_rows), (s) => (/^\d+$/.test(s.trim()) ? undefined : 'A whole number ≥ 0'));
-      if (v !== undefined) draft.loadOptions = { ...draft.loadOptions, max_ignored_rows: Number(v.trim()) };
-      break;
-    }
-    case 'type': {
-      const v = await vscode.window.showQuickPick(['csv', 'delimited'], { title: 'TSQ: Format type' });
-      if (v) draft.format = { ...format, type: v as 'csv' | 'delimited' };
-      break;
-    }
-    case 'separator': {
-      const v = await ask('Field separator (one character; \\t for tab)', format.field_separator === '\t' ? '\\t' : format.field_separator, (s) => (unescapeChar(s).length === 1 ? undefined : 'One character'));
-      if (v !== undefined) draft.format = { ...format, field_separator: unescapeChar(v) };
-      break;
-    }
-    case 'header':
-      draft.format = { ...format, has_header_row: (await yesNo('Is the first row a header?', format.has_header_row)) === 'yes' };
-      break;
-    case 'enclosing': {
-      const v = await ask('Enclosing character (empty for none)', format.enclosing_character, (s) => (s.length <= 1 ? undefined : 'One character or empty'));
-      if (v !== undefined) draft.format = { ...format, enclosing_character: v };
-      break;
-    }
-    case 'nullValue': {
-      const v = await ask('Null marker (a field equal to it is null; delimited only)', format.null_value);
-      if (v === undefined) break;
-      const e = await ask('Escape character (empty for none; delimited only)', format.escape_character, (s) => (s.length <= 1 ? undefined : 'One character or empty'));
-      draft.format = { ...format, null_value: v, escape_character: e ?? format.escape_character };
-      break;
-    }
-    case 'dates':
-      draft.format = await askDates(format, ask);
-      break;
-    case 'booleans': {
-      const bits = await vscode.window.showQuickPick(['true/false texts', 'bit values 0x1/0x0'], { title: 'TSQ: Booleans in the file are…' });
-      if (!bits) break;
-      if (bits.startsWith('bit')) {
-        draft.format = { ...format, boolean: { ...format.boolean, use_bit_values: true } };
-        break;
-      }
-      const tf = await ask('Text meaning true', format.boolean.true_format);
-      const ff = tf === undefined ? undefined : await ask('Text meaning false', format.boolean.false_format);
-      if (ff !== undefined) draft.format = { ...format, boolean: { use_bit_values: false, true_format: tf!, false_format: ff } };
-      break;
-    }
-    case 'flexible':
-      draft.format = { ...format, flexible: !format.flexible };
-      break;
-    case 'trailing':
-      draft.format = { ...format, trailing_field_separator: !format.trailing_field_separator };
-      break;
-    case 'encoding': {
-      const v = await ask('Encoding of the file (utf-8, windows-1252, iso-8859-15, shift_jis, …)', draft.encoding, (s) => {
-        try {
-          const e = new TextDecoder(s.trim()).encoding;
-          return isSupportedEncoding(e) ? undefined : `${e} cannot be loaded: save the file as UTF-8`;
-        } catch {
-          return 'Not an encoding name';
-        }
-      });
-      if (v !== undefined) draft.encoding = new TextDecoder(v.trim()).encoding;
-      break;
-    }
-    default:
-      break;
-  }
-}
-
-/** Asks how dates are written: epoch seconds, or the three strptime formats. */
-async function askDates(format: FullFormat, ask: (prompt: string, value: string) => Thenable<string | undefined>): Promise<FullFormat> {
-  const epoch = await vscode.window.showQuickPick(['formatted text', 'epoch seconds'], { title: 'TSQ: Dates in the file are…', placeHolder: format.date_time.converted_to_epoch ? 'epoch seconds' : 'formatted text' });
-  if (!epoch) return format;
-  if (epoch === 'epoch seconds') return { ...format, date_time: { ...format.date_time, converted_to_epoch: true } };
-  const d = await ask('Date format (strptime, e.g. %Y-%m-%d)', format.date_time.date_format);
-  const dt = d === undefined ? undefined : await ask('Date-time format (strptime, e.g. %Y-%m-%d %H:%M:%S)', format.date_time.date_time_format);
-  const t = dt === undefined ? undefined : await ask('Time format (strptime, e.g. %H:%M:%S)', format.date_time.time_format);
-  if (t === undefined) return format;
-  return { ...format, date_time: { ...format.date_time, converted_to_epoch: false, date_format: d!, date_time_format: dt!, time_format: t } };
 }

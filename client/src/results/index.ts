@@ -28,10 +28,15 @@ import { errorMessage } from '../service';
 import { QueriesRequest, type DocumentQuery } from '../../../common/src/protocol';
 import type { Column } from '../../../common/src/model';
 import type { ObjectNode } from '../tree/nodes';
-import { copyAsText, writeAnswer, type CsvOptions } from '../../../common/src/results/export';
-import { packRows, type WebviewMessage, type WebviewProbe } from '../../../common/src/results/messages';
+import { copyAsText } from '../../../common/src/results/export';
+import type { WebviewMessage, WebviewProbe } from '../../../common/src/results/messages';
 import { ResultsPanel, RESULTS_VIEW_TYPE, type TabData } from './panel';
-import { describeColumns, selectionQueryText, type CellValue } from '../../../common/src/results/shape';
+import { selectionQueryText } from '../../../common/src/results/shape';
+import { defaultDataSource } from '../settings';
+import { csvOptions, exportTab } from './export';
+import { ActiveRun, fetchPinboardPages, fetchSearchPages, type RunQueryArgs, type RunSummary } from './run';
+
+export { FIRST_PAGE_ROWS, type RunQueryArgs, type RunSummary } from './run';
 
 /** What Results needs from the rest of the extension. */
 export interface ResultsDeps {
@@ -41,81 +46,8 @@ export interface ResultsDeps {
   catalog: () => Promise<Catalog | undefined>;
 }
 
-/** What a run command resolves to (for automation: tests and benchmarks). */
-export interface RunSummary {
-  tabId: string;
-  /** Rows fetched (and sent to the grid). */
-  rows: number;
-  totalRowCount: number;
-  samplingRatio: number;
-  columnNames: string[];
-  /** The error text shown, when the search failed. */
-  error?: string;
-  cancelled?: boolean;
-  /** ms from the command to the first page's arrival from the service. */
-  firstPageMs?: number;
-  /** ms from the command to the webview reporting the first rows painted (set when it reports). */
-  firstPaintMs?: number;
-  /** ms from the command to the last page. */
-  elapsedMs: number;
-}
-
-/** Arguments of `tsq.runQuery` for automation; without them the active editor's cursor or selection decides. */
-export interface RunQueryArgs {
-  /** Document URI (default: the active editor's). */
-  uri?: string;
-  /** Index of the query in `tsq/queries` order (default: the one under the cursor). */
-  index?: number;
-}
-
-/** Rows of the first searchdata page of a run: small, so that the first rows show at once. */
-export const FIRST_PAGE_ROWS = 1000;
-
 /** A GUID (8-4-4-4-12 hex digits). */
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The `tsq.results.*` settings. */
-function settings(): { maxRows: number; pageSize: number } {
-  const c = vscode.workspace.getConfiguration('tsq.results');
-  const maxRows = Math.max(1, Math.floor(c.get<number>('maxRows') ?? 100_000));
-  const pageSize = Math.min(100_000, Math.max(1, Math.floor(c.get<number>('pageSize') ?? 10_000)));
-  return { maxRows, pageSize };
-}
-
-/**
- * A run in progress: one `AbortSignal` that every request of the run gets (the data-source lookup, every
- * searchdata page, pinboard data), and the tabs it fills. `cancel()` aborts the signal and ends its
- * unfinished tabs in the panel at once, without waiting for the requests to end.
- */
-class ActiveRun {
-  readonly abort = new AbortController();
-  readonly tabIds = new Set<string>();
-  /** Tabs whose end (done, error or cancelled) the panel was told. */
-  readonly ended = new Set<string>();
-
-  constructor(private readonly panel: ResultsPanel, private readonly started: number) {}
-
-  get signal(): AbortSignal {
-    return this.abort.signal;
-  }
-
-  /** Marks a tab ended; false when it already was (its end is posted once). */
-  end(tabId: string): boolean {
-    if (this.ended.has(tabId)) return false;
-    this.ended.add(tabId);
-    return true;
-  }
-
-  /** Aborts every request of the run and shows its unfinished tabs as cancelled now. */
-  cancel(): void {
-    if (this.abort.signal.aborted) return;
-    this.abort.abort();
-    for (const tabId of this.tabIds) {
-      if (this.panel.tabs.get(tabId)?.done || !this.end(tabId)) continue;
-      this.panel.post({ type: 'cancelled', tabId, elapsedMs: Date.now() - this.started });
-    }
-  }
-}
 
 /** The results panels of the extension and their state; one per extension host (see `registerResults`). */
 class ResultsController {
@@ -184,7 +116,7 @@ class ResultsController {
         p.activeTab = m.tabId;
         return;
       case 'export':
-        await this.exportTab(p, m.tabId, m.format);
+        await exportTab(p, m.tabId, m.format);
         return;
       case 'copy': {
         const text = copyAsText(m.format, m.columns, m.rows, csvOptions());
@@ -209,34 +141,6 @@ class ResultsController {
     if (!p) return;
     p.setPinned(!p.pinned);
     if (p.pinned && this.panels.get(p.key) === p) this.panels.delete(p.key);
-  }
-
-  private async exportTab(p: ResultsPanel, tabId: string | undefined, format: 'csv' | 'json', path?: string): Promise<{ file: string; rows: number } | undefined> {
-    const tab: TabData | undefined = p.tabs.get(tabId ?? p.activeTab ?? '') ?? [...p.tabs.values()].pop();
-    if (!tab || !tab.columnNames) {
-      void vscode.window.showWarningMessage('TSQ: there is no answer to export yet.');
-      return undefined;
-    }
-    let target = path ? vscode.Uri.file(path) : undefined;
-    if (!target) {
-      const base = vscode.workspace.workspaceFolders?.[0]?.uri;
-      const name = `${tab.title.replace(/[^\w.-]+/g, '_').slice(0, 60) || 'answer'}.${format}`;
-      target = await vscode.window.showSaveDialog({
-        defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined,
-        filters: format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
-        saveLabel: `Export ${format.toUpperCase()}`,
-      });
-      if (!target) return undefined;
-    }
-    try {
-      const rows = await writeAnswer(target.fsPath, format, tab.columnNames, tab.pages, csvOptions());
-      this.log.info(`Exported ${rows} rows of "${tab.title}" to ${target.fsPath}`);
-      if (!path) void vscode.window.showInformationMessage(`TSQ: exported ${rows.toLocaleString('en-US')} rows to ${target.fsPath}${tab.done ? '' : ' (the answer was still loading: only the rows fetched so far)'}`);
-      return { file: target.fsPath, rows };
-    } catch (e) {
-      void vscode.window.showErrorMessage(`TSQ: exporting to ${target.fsPath} failed: ${errorMessage(e)}`);
-      return undefined;
-    }
   }
 
   /** The queries of a document from the language server. */
@@ -268,7 +172,6 @@ class ResultsController {
    */
   private async runOne(panel: ResultsPanel, run: ActiveRun, tabId: string, q: DocumentQuery, started: number, uri?: vscode.Uri): Promise<RunSummary> {
     const signal = run.signal;
-    const { maxRows, pageSize } = settings();
     const tab: TabData = { tabId, title: q.text.split('\n')[0].slice(0, 80), pages: [], totalRowCount: 0, samplingRatio: 1, loaded: 0, done: false };
     panel.tabs.set(tabId, tab);
     const summary: RunSummary = { tabId, rows: 0, totalRowCount: 0, samplingRatio: 1, columnNames: [], elapsedMs: 0 };
@@ -279,51 +182,7 @@ class ResultsController {
       if (!q.dataSource) throw new Error('This query has no data source: add a line @datasource \'name\' above it, or set tsq.defaultDataSource.');
       const client: AnalyticsServiceClient = await abortable(this.deps.connections.getClient(), signal);
       const ds = await this.resolveDataSource(q.dataSource, signal);
-      // The first page is small so that rows show at once; then pages of `pageSize` (page 1 of those
-      // repeats the first rows, which are skipped).
-      // The next page is asked for as soon as a page came, before it is posted: the service answers it
-      // while this one goes to the webview.
-      const firstSize = Math.min(pageSize, FIRST_PAGE_ROWS);
-      const fetchPage = (pageNumber: number, batchSize: number) => {
-        const answer = client.searchData({ queryString: q.text, dataSourceGuid: ds.id, batchSize, pageNumber }, { signal });
-        answer.catch(() => undefined); // a page asked for ahead may fail unawaited (the run was cancelled)
-        return answer;
-      };
-      let pending = fetchPage(1, firstSize);
-      for (let call = 0, page = 1; ; call++) {
-        const batchSize = call === 0 ? firstSize : pageSize;
-        const r = await pending;
-        if (signal.aborted) throw new Error('cancelled');
-        const pageStart = (page - 1) * batchSize;
-        let rows = r.data.slice(Math.max(0, tab.loaded - pageStart));
-        const room = maxRows - tab.loaded;
-        if (rows.length > room) rows = rows.slice(0, room);
-        tab.pages.push(rows);
-        tab.loaded += rows.length;
-        const limited = tab.loaded >= maxRows && tab.loaded < r.totalRowCount;
-        const done = limited || r.data.length === 0 || r.data.length < batchSize || tab.loaded >= r.totalRowCount;
-        const elapsedMs = Date.now() - started;
-        const next = call === 0 ? Math.floor(tab.loaded / pageSize) + 1 : page + 1;
-        if (done) run.end(tabId);
-        else pending = fetchPage(next, pageSize);
-        if (call === 0) {
-          summary.firstPageMs = elapsedMs;
-          tab.columnNames = r.columnNames;
-          tab.columns = describeColumns(r.columnNames, rows, ds.columns);
-          tab.totalRowCount = r.totalRowCount;
-          tab.samplingRatio = r.samplingRatio;
-          summary.columnNames = r.columnNames;
-          summary.totalRowCount = r.totalRowCount;
-          summary.samplingRatio = r.samplingRatio;
-          panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: r.totalRowCount, samplingRatio: r.samplingRatio, rows, elapsedMs, done, limited });
-        } else {
-          panel.post({ type: 'rows', tabId, packed: packRows(rows), loaded: tab.loaded, elapsedMs, done, limited });
-        }
-        summary.rows = tab.loaded;
-        summary.elapsedMs = elapsedMs;
-        if (done) break;
-        page = next;
-      }
+      await fetchSearchPages(client, q.text, ds, panel, run, tab, summary, started);
       tab.done = true;
     } catch (e) {
       summary.elapsedMs = Date.now() - started;
@@ -414,7 +273,7 @@ class ResultsController {
       if (!sel.isEmpty) {
         const text = selectionQueryText(doc.getText(sel));
         const around = queries.find((q) => contains(q, sel.start)) ?? [...queries].reverse().find((q) => !sel.start.isBefore(new vscode.Position(q.range.start.line, 0)));
-        if (text) query = { text, range: { start: sel.start, end: sel.end }, dataSource: around?.dataSource ?? queries[0]?.dataSource ?? (vscode.workspace.getConfiguration('tsq').get<string>('defaultDataSource') || null) };
+        if (text) query = { text, range: { start: sel.start, end: sel.end }, dataSource: around?.dataSource ?? queries[0]?.dataSource ?? defaultDataSource() };
       } else {
         const p = sel.active;
         query = queries.find((q) => contains(q, p)) ?? queries.find((q) => q.range.start.line >= p.line) ?? [...queries].reverse().find((q) => q.range.end.line <= p.line);
@@ -474,7 +333,7 @@ class ResultsController {
         token.onCancellationRequested(() => run.cancel());
         const client = await abortable(this.deps.connections.getClient(), run.signal);
         panel.tabs.clear();
-        await this.fetchPinboard(panel, run, client, id, vizIds, started, summaries);
+        await fetchPinboardPages(panel, run, client, id, vizIds, started, summaries, (tabId) => this.paintWatch.set(tabId, { started }));
       });
     } catch (e) {
       const cancelled = run.signal.aborted;
@@ -490,49 +349,6 @@ class ResultsController {
       this.runs.delete(run);
     }
     return [...summaries.values()];
-  }
-
-  /** Pages of pinboard data into one tab per visualization, until every visualization is complete. */
-  private async fetchPinboard(panel: ResultsPanel, run: ActiveRun, client: AnalyticsServiceClient, id: string, vizIds: string[] | undefined, started: number, summaries: Map<string, RunSummary>): Promise<void> {
-    const { maxRows, pageSize } = settings();
-    let pending: string[] | undefined = vizIds;
-    for (let page = 1; ; page++) {
-      const answer = await client.pinboardData({ id, vizIds: pending, batchSize: pageSize, pageNumber: page }, { signal: run.signal });
-      if (run.signal.aborted) throw new Error('cancelled');
-      const next: string[] = [];
-      let first = true;
-      for (const [vizId, v] of Object.entries(answer)) {
-        const tabId = `viz-${id}-${vizId}`;
-        let tab = panel.tabs.get(tabId);
-        let rows = v.data as CellValue[][];
-        const elapsedMs = Date.now() - started;
-        if (!tab) {
-          run.tabIds.add(tabId);
-          tab = { tabId, title: v.name || vizId, pages: [], totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, loaded: 0, done: false, columnNames: v.columnNames };
-          panel.tabs.set(tabId, tab);
-          panel.post({ type: 'start', tabId, title: tab.title, replace: page === 1 && first, startedAt: started });
-          first = false;
-        }
-        if (rows.length > maxRows - tab.loaded) rows = rows.slice(0, maxRows - tab.loaded);
-        const limited = tab.loaded + rows.length >= maxRows && tab.loaded + rows.length < v.totalRowCount;
-        tab.pages.push(rows);
-        tab.loaded += rows.length;
-        const done = limited || v.data.length < pageSize || tab.loaded >= v.totalRowCount;
-        tab.done = done;
-        if (done) run.end(tabId);
-        if (page === 1) {
-          tab.columns = describeColumns(v.columnNames, rows);
-          panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited });
-          this.paintWatch.set(tabId, { started });
-        } else {
-          panel.post({ type: 'rows', tabId, packed: packRows(rows), loaded: tab.loaded, elapsedMs, done, limited });
-        }
-        summaries.set(tabId, { tabId, rows: tab.loaded, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, columnNames: v.columnNames, elapsedMs });
-        if (!done) next.push(vizId);
-      }
-      if (!next.length) break;
-      pending = next;
-    }
   }
 
   /** Registers the commands, the ▶ Run lenses, the diagnostics' lifetime and the panel serializer. */
@@ -553,7 +369,7 @@ class ResultsController {
       // from the palette (no arguments): ask for the format, as the panel's two buttons offer both
       const format = args?.format ?? (args?.path ? (/\.json$/i.test(args.path) ? 'json' : 'csv') : (await vscode.window.showQuickPick(['csv', 'json'], { title: 'TSQ: Export Results as…' })));
       if (format !== 'csv' && format !== 'json') return undefined;
-      return this.exportTab(p, undefined, format, typeof args?.path === 'string' ? args.path : undefined);
+      return exportTab(p, undefined, format, typeof args?.path === 'string' ? args.path : undefined);
     });
     register('tsq.showData', (node?: ObjectNode) => this.showData(node));
     // automation (tests, benchmarks): what the last panel's webview shows, and the last run's timings
@@ -600,9 +416,4 @@ class ResultsController {
 /** Registers Run Query, the results panels and their commands (one `ResultsController`). */
 export function registerResults(context: vscode.ExtensionContext, deps: ResultsDeps): void {
   new ResultsController(context, deps).register();
-}
-
-/** CSV/TSV output options from the settings: `tsq.results.csvInjectionProtection` (user settings only, default on). */
-function csvOptions(): CsvOptions {
-  return { csvInjectionProtection: vscode.workspace.getConfiguration('tsq').get<boolean>('results.csvInjectionProtection', true) };
 }

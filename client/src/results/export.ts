@@ -1,0 +1,48 @@
+/**
+ * Export Results: a tab's answer written to a CSV or JSON file (common/src/results/export.ts), with the
+ * CSV injection protection of `tsq.results.csvInjectionProtection`.
+ */
+import * as vscode from 'vscode';
+import { writeAnswer, type CsvOptions } from '../../../common/src/results/export';
+import { getLog } from '../log';
+import { errorMessage } from '../service';
+import { resultsSettings } from '../settings';
+import type { ResultsPanel, TabData } from './panel';
+
+/** CSV/TSV output options from the settings: `tsq.results.csvInjectionProtection` (default on). */
+export function csvOptions(): CsvOptions {
+  return { csvInjectionProtection: resultsSettings().csvInjectionProtection };
+}
+
+/**
+ * Writes the answer of tab `tabId` of `p` (default: its active or last tab) to `path`, or to a file the
+ * person picks in a save dialog. Resolves to the file and rows written, or undefined when there is no
+ * answer, the dialog was cancelled or the write failed (each shown as a message; never throws).
+ */
+export async function exportTab(p: ResultsPanel, tabId: string | undefined, format: 'csv' | 'json', path?: string): Promise<{ file: string; rows: number } | undefined> {
+  const tab: TabData | undefined = p.tabs.get(tabId ?? p.activeTab ?? '') ?? [...p.tabs.values()].pop();
+  if (!tab || !tab.columnNames) {
+    void vscode.window.showWarningMessage('TSQ: there is no answer to export yet.');
+    return undefined;
+  }
+  let target = path ? vscode.Uri.file(path) : undefined;
+  if (!target) {
+    const base = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = `${tab.title.replace(/[^\w.-]+/g, '_').slice(0, 60) || 'answer'}.${format}`;
+    target = await vscode.window.showSaveDialog({
+      defaultUri: base ? vscode.Uri.joinPath(base, name) : undefined,
+      filters: format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
+      saveLabel: `Export ${format.toUpperCase()}`,
+    });
+    if (!target) return undefined;
+  }
+  try {
+    const rows = await writeAnswer(target.fsPath, format, tab.columnNames, tab.pages, csvOptions());
+    getLog().info(`Exported ${rows} rows of "${tab.title}" to ${target.fsPath}`);
+    if (!path) void vscode.window.showInformationMessage(`TSQ: exported ${rows.toLocaleString('en-US')} rows to ${target.fsPath}${tab.done ? '' : ' (the answer was still loading: only the rows fetched so far)'}`);
+    return { file: target.fsPath, rows };
+  } catch (e) {
+    void vscode.window.showErrorMessage(`TSQ: exporting to ${target.fsPath} failed: ${errorMessage(e)}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * A run of the results panel: its summary for automation, the cancellable state every request of a run
+ * shares (`ActiveRun`), and the paging of searchdata and pinboard data into a panel's tabs.
+ */
+import type { AnalyticsServiceClient } from '../../../common/src/api';
+import { packRows } from '../../../common/src/results/messages';
+import { describeColumns, type CellValue } from '../../../common/src/results/shape';
+import type { Column } from '../../../common/src/model';
+import { resultsSettings } from '../settings';
+import type { ResultsPanel, TabData } from './panel';
+
+/** What a run command resolves to (for automation: tests and benchmarks). */
+export interface RunSummary {
+  tabId: string;
+  /** Rows fetched (and sent to the grid). */
+  rows: number;
+  totalRowCount: number;
+  samplingRatio: number;
+  columnNames: string[];
+  /** The error text shown, when the search failed. */
+  error?: string;
+  cancelled?: boolean;
+  /** ms from the command to the first page's arrival from the service. */
+  firstPageMs?: number;
+  /** ms from the command to the webview reporting the first rows painted (set when it reports). */
+  firstPaintMs?: number;
+  /** ms from the command to the last page. */
+  elapsedMs: number;
+}
+
+/** Arguments of `tsq.runQuery` for automation; without them the active editor's cursor or selection decides. */
+export interface RunQueryArgs {
+  /** Document URI (default: the active editor's). */
+  uri?: string;
+  /** Index of the query in `tsq/queries` order (default: the one under the cursor). */
+  index?: number;
+}
+
+/** Rows of the first searchdata page of a run: small, so that the first rows show at once. */
+export const FIRST_PAGE_ROWS = 1000;
+
+/**
+ * A run in progress: one `AbortSignal` that every request of the run gets (the data-source lookup, every
+ * searchdata page, pinboard data), and the tabs it fills. `cancel()` aborts the signal and ends its
+ * unfinished tabs in the panel at once, without waiting for the requests to end.
+ */
+export class ActiveRun {
+  readonly abort = new AbortController();
+  readonly tabIds = new Set<string>();
+  /** Tabs whose end (done, error or cancelled) the panel was told. */
+  readonly ended = new Set<string>();
+
+  constructor(private readonly panel: ResultsPanel, private readonly started: number) {}
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  /** Marks a tab ended; false when it already was (its end is posted once). */
+  end(tabId: string): boolean {
+    if (this.ended.has(tabId)) return false;
+    this.ended.add(tabId);
+    return true;
+  }
+
+  /** Aborts every request of the run and shows its unfinished tabs as cancelled now. */
+  cancel(): void {
+    if (this.abort.signal.aborted) return;
+    this.abort.abort();
+    for (const tabId of this.tabIds) {
+      if (this.panel.tabs.get(tabId)?.done || !this.end(tabId)) continue;
+      this.panel.post({ type: 'cancelled', tabId, elapsedMs: Date.now() - this.started });
+    }
+  }
+}
+
+/**
+ * Pages of pinboard data (seed §4.3 pinboarddata, `batchsize`/`pagenumber`) into one tab per
+ * visualization of `panel`, until every visualization is complete or has `tsq.results.maxRows` rows.
+ * `onFirstPage(tabId)` is called when a visualization's first rows were posted. Throws the service's
+ * error (`ServiceError`), or `Error('cancelled')` when `run` was cancelled.
+ */
+export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, client: AnalyticsServiceClient, id: string, vizIds: string[] | undefined, started: number, summaries: Map<string, RunSummary>, onFirstPage: (tabId: string) => void): Promise<void> {
+  const { maxRows, pageSize } = resultsSettings();
+  let pending: string[] | undefined = vizIds;
+  for (let page = 1; ; page++) {
+    const answer = await client.pinboardData({ id, vizIds: pending, batchSize: pageSize, pageNumber: page }, { signal: run.signal });
+    if (run.signal.aborted) throw new Error('cancelled');
+    const next: string[] = [];
+    let first = true;
+    for (const [vizId, v] of Object.entries(answer)) {
+      const tabId = `viz-${id}-${vizId}`;
+      let tab = panel.tabs.get(tabId);
+      let rows = v.data as CellValue[][];
+      const elapsedMs = Date.now() - started;
+      if (!tab) {
+        run.tabIds.add(tabId);
+        tab = { tabId, title: v.name || vizId, pages: [], totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, loaded: 0, done: false, columnNames: v.columnNames };
+        panel.tabs.set(tabId, tab);
+        panel.post({ type: 'start', tabId, title: tab.title, replace: page === 1 && first, startedAt: started });
+        first = false;
+      }
+      if (rows.length > maxRows - tab.loaded) rows = rows.slice(0, maxRows - tab.loaded);
+      const limited = tab.loaded + rows.length >= maxRows && tab.loaded + rows.length < v.totalRowCount;
+      tab.pages.push(rows);
+      tab.loaded += rows.length;
+      const done = limited || v.data.length < pageSize || tab.loaded >= v.totalRowCount;
+      tab.done = done;
+      if (done) run.end(tabId);
+      if (page === 1) {
+        tab.columns = describeColumns(v.columnNames, rows);
+        panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited });
+        onFirstPage(tabId);
+      } else {
+        panel.post({ type: 'rows', tabId, packed: packRows(rows), loaded: tab.loaded, elapsedMs, done, limited });
+      }
+      summaries.set(tabId, { tabId, rows: tab.loaded, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, columnNames: v.columnNames, elapsedMs });
+      if (!done) next.push(vizId);
+    }
+    if (!next.length) break;
+    pending = next;
+  }
+}
+
+/**
+ * Pages the answer of `query` on data source `ds` (seed §4.2 searchdata) into `tab` of `panel`: a small
+ * first page (`FIRST_PAGE_ROWS`) shown at once, then pages of `tsq.results.pageSize` (page 1 of those
+ * repeats the first rows, which are skipped), until the answer is complete or `tsq.results.maxRows`
+ * rows came. Fills `summary` as pages arrive. Throws the service's error, or `Error('cancelled')`.
+ */
+export async function fetchSearchPages(client: AnalyticsServiceClient, query: string, ds: { id: string; columns?: Column[] }, panel: ResultsPanel, run: ActiveRun, tab: TabData, summary: RunSummary, started: number): Promise<void> {
+  const signal = run.signal;
+  const tabId = tab.tabId;
+  const { maxRows, pageSize } = resultsSettings();
+  // The first page is small so that rows show at once; then pages of `pageSize` (page 1 of those
+  // repeats the first rows, which are skipped).
+  // The next page is asked for as soon as a page came, before it is posted: the service answers it
+  // while this one goes to the webview.
+  const firstSize = Math.min(pageSize, FIRST_PAGE_ROWS);
+  const fetchPage = (pageNumber: number, batchSize: number) => {
+    const answer = client.searchData({ queryString: query, dataSourceGuid: ds.id, batchSize, pageNumber }, { signal });
+    answer.catch(() => undefined); // a page asked for ahead may fail unawaited (the run was cancelled)
+    return answer;
+  };
+  let pending = fetchPage(1, firstSize);
+  for (let call = 0, page = 1; ; call++) {
+    const batchSize = call === 0 ? firstSize : pageSize;
+    const r = await pending;
+    if (signal.aborted) throw new Error('cancelled');
+    const pageStart = (page - 1) * batchSize;
+    let rows = r.data.slice(Math.max(0, tab.loaded - pageStart));
+    const room = maxRows - tab.loaded;
+    if (rows.length > room) rows = rows.slice(0, room);
+    tab.pages.push(rows);
+    tab.loaded += rows.length;
+    const limited = tab.loaded >= maxRows && tab.loaded < r.totalRowCount;
+    const done = limited || r.data.length === 0 || r.data.length < batchSize || tab.loaded >= r.totalRowCount;
+    const elapsedMs = Date.now() - started;
+    const next = call === 0 ? Math.floor(tab.loaded / pageSize) + 1 : page + 1;
+    if (done) run.end(tabId);
+    else pending = fetchPage(next, pageSize);
+    if (call === 0) {
+      summary.firstPageMs = elapsedMs;
+      tab.columnNames = r.columnNames;
+      tab.columns = describeColumns(r.columnNames, rows, ds.columns);
+      tab.totalRowCount = r.totalRowCount;
+      tab.samplingRatio = r.samplingRatio;
+      summary.columnNames = r.columnNames;
+      summary.totalRowCount = r.totalRowCount;
+      summary.samplingRatio = r.samplingRatio;
+      panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: r.totalRowCount, samplingRatio: r.samplingRatio, rows, elapsedMs, done, limited });
+    } else {
+      panel.post({ type: 'rows', tabId, packed: packRows(rows), loaded: tab.loaded, elapsedMs, done, limited });
+    }
+    summary.rows = tab.loaded;
+    summary.elapsedMs = elapsedMs;
+    if (done) break;
+    page = next;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The chart of a results tab: chart.js on a canvas (no eval; styles through the CSSOM only), in the
+ * theme's chart colours, or a single number, as `chooseChart` (common/src/results/shape.ts) picks.
+ */
+import { Chart, registerables, type ChartConfiguration } from 'chart.js';
+import { formatCell, formatNumber } from '../../common/src/results/format';
+import { chartData, chooseChart, type ChartKind } from '../../common/src/results/shape';
+import { el, type Tab } from './tab';
+
+Chart.register(...registerables);
+
+/** A colour of the VS Code theme (`--vscode-charts-*`), with a fallback. */
+function themeColor(name: string, fallback: string): string {
+  return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
+}
+
+/** The chart's series colours: the theme's chart colours, then fixed ones. */
+function palette(): string[] {
+  return [
+    themeColor('--vscode-charts-blue', '#3794ff'),
+    themeColor('--vscode-charts-orange', '#d18616'),
+    themeColor('--vscode-charts-green', '#89d185'),
+    themeColor('--vscode-charts-red', '#f14c4c'),
+    themeColor('--vscode-charts-purple', '#b180d7'),
+    themeColor('--vscode-charts-yellow', '#cca700'),
+    '#4dc0b5', '#f66d9b', '#9561e2', '#6cb2eb', '#a0aec0', '#e3342f',
+  ];
+}
+
+/** Draws the tab's chart (chart.js on a canvas) or its single number, as `chooseChart` picks for its answer. */
+export function drawChart(t: Tab): void {
+  if (t.view !== 'chart' || !t.columns) return;
+  const spec = chooseChart(t.columns, t.rows.length, t.chartKind);
+  const kind = t.els.kind;
+  const labels: Record<ChartKind, string> = { line: 'Line', bar: 'Bars', groupedBar: 'Grouped bars', number: 'Single number', none: 'None' };
+  kind.replaceChildren(...spec.alternatives.map((k) => {
+    const o = el('option', undefined, labels[k]);
+    o.value = k;
+    o.selected = k === spec.kind;
+    return o;
+  }));
+  kind.disabled = spec.alternatives.length < 2;
+  t.els.body.dataset.chartKind = spec.kind;
+  t.chart?.destroy();
+  t.chart = undefined;
+  t.els.canvasBox.replaceChildren();
+  t.els.number.hidden = true;
+  if (spec.kind === 'none') {
+    t.els.number.hidden = false;
+    t.els.number.className = 'big-number none';
+    t.els.number.textContent = spec.reason ?? 'No chart fits this answer.';
+    return;
+  }
+  if (spec.kind === 'number') {
+    const m = spec.measures[0];
+    t.els.number.hidden = false;
+    t.els.number.className = 'big-number';
+    const v = t.rows[0]?.[m];
+    t.els.number.replaceChildren(el('div', 'value', typeof v === 'number' ? formatNumber(v) : formatCell(v ?? null, t.columns[m])), el('div', 'caption', t.columns[m].name));
+    return;
+  }
+  const data = chartData(spec, t.columns, t.rows, formatCell);
+  const colors = palette();
+  const fg = themeColor('--vscode-foreground', '#cccccc');
+  const lines = themeColor('--vscode-charts-lines', 'rgba(128,128,128,0.3)');
+  const type = spec.kind === 'line' ? 'line' : 'bar';
+  const canvas = el('canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', `${labels[spec.kind]} chart`);
+  t.els.canvasBox.append(canvas);
+  const config: ChartConfiguration = {
+    type,
+    data: {
+      labels: data.labels,
+      datasets: data.series.map((s, i) => ({
+        label: s.label,
+        data: s.data,
+        borderColor: colors[i % colors.length],
+        backgroundColor: colors[i % colors.length],
+        pointRadius: data.labels.length > 200 ? 0 : 2,
+        borderWidth: type === 'line' ? 2 : 0,
+        spanGaps: true,
+      })),
+    },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      color: fg,
+      plugins: { legend: { display: data.series.length > 1, labels: { color: fg } }, tooltip: { enabled: true } },
+      scales: {
+        x: { ticks: { color: fg, autoSkip: true, maxRotation: 60 }, grid: { color: lines } },
+        y: { ticks: { color: fg }, grid: { color: lines }, beginAtZero: type === 'bar' },
+      },
+    },
+  };
+  t.chart = new Chart(canvas, config);
+  t.chartStale = false;
+  t.els.note.hidden = !data.truncated;
+  if (data.truncated) t.els.note.textContent = 'The chart shows the first categories and the largest series only.';
+}
