@@ -739,43 +739,13 @@ class ClauseParser {
         return; // `for` only introduces the following filter
       }
       case 'by':
-      case 'for each': {
-        this.i++;
-        const agg = this.aggregation();
-        const c = this.peek();
-        if (c && c.kind === 'column') {
-          this.columnClause(agg?.value as Aggregation | undefined, agg, tok, name === 'by' ? { by: true } : { forEach: true });
-          return;
-        }
-        if (!agg && c && this.isKw(c) && (UNITS.has(c.value) || BUCKET_SET.has(c.value))) {
-          // `by week`, `for each month`: grouping by a date part, no structured form.
-          this.i++;
-          this.push({ kind: 'keyword', keyword: `${name} ${c.value}`, start: tok.start, end: c.end });
-          return;
-        }
-        this.sink.add(agg ?? tok, codes.MISSING_OPERAND, `${name} needs a column after it: ${name} [origin].`);
-        this.push({ kind: 'error', text: name, start: tok.start, end: (agg ?? tok).end });
+      case 'for each':
+        this.groupingClause(tok);
         return;
-      }
       case 'top':
-      case 'bottom': {
-        this.i++;
-        const num = this.peek();
-        // Each clause is made whole by one constructor call or literal: a property added afterwards
-        // costs the object a separate property store (one more object per clause for the collector).
-        // The frequent clauses are made by the constructors of nodes.ts (see there why).
-        if (num && num.kind === 'number' && isDigits(num.value)) {
-          // `top 2 days ago` is no top N: leave the number to the date.
-          const u = this.peek(1);
-          if (!(u && this.isKw(u) && UNITS.has(u.value) && this.isKw(this.peek(2), 'ago'))) {
-            this.i++;
-            this.push(new TopBottomNode(name, Number(num.value), new SpanNode(num.start, num.end), tok.start, num.end));
-            return;
-          }
-        }
-        this.push(new TopBottomNode(name, 10, undefined, tok.start, tok.end));
+      case 'bottom':
+        this.topBottom(tok);
         return;
-      }
       case 'ranked by': {
         this.i++;
         const col = this.requireColumn(tok, 'top 10 [origin] ranked by [delay]');
@@ -804,6 +774,46 @@ class ClauseParser {
         this.push({ kind: 'keyword', keyword: name, start: tok.start, end });
       }
     }
+  }
+
+  /** `by` / `for each` [aggregation] [column], or a date part (`by week`). */
+  private groupingClause(tok: Token): void {
+    const name = tok.value;
+    this.i++;
+    const agg = this.aggregation();
+    const c = this.peek();
+    if (c && c.kind === 'column') {
+      this.columnClause(agg?.value as Aggregation | undefined, agg, tok, name === 'by' ? { by: true } : { forEach: true });
+      return;
+    }
+    if (!agg && c && this.isKw(c) && (UNITS.has(c.value) || BUCKET_SET.has(c.value))) {
+      // `by week`, `for each month`: grouping by a date part, no structured form.
+      this.i++;
+      this.push({ kind: 'keyword', keyword: `${name} ${c.value}`, start: tok.start, end: c.end });
+      return;
+    }
+    this.sink.add(agg ?? tok, codes.MISSING_OPERAND, `${name} needs a column after it: ${name} [origin].`);
+    this.push({ kind: 'error', text: name, start: tok.start, end: (agg ?? tok).end });
+  }
+
+  /** `top` / `bottom` [N] (N defaults to 10); `top 2 days ago` leaves the number to the date. */
+  private topBottom(tok: Token): void {
+    const name = tok.value as 'top' | 'bottom';
+    this.i++;
+    const num = this.peek();
+    // Each clause is made whole by one constructor call or literal: a property added afterwards
+    // costs the object a separate property store (one more object per clause for the collector).
+    // The frequent clauses are made by the constructors of nodes.ts (see there why).
+    if (num && num.kind === 'number' && isDigits(num.value)) {
+      // `top 2 days ago` is no top N: leave the number to the date.
+      const u = this.peek(1);
+      if (!(u && this.isKw(u) && UNITS.has(u.value) && this.isKw(this.peek(2), 'ago'))) {
+        this.i++;
+        this.push(new TopBottomNode(name, Number(num.value), new SpanNode(num.start, num.end), tok.start, num.end));
+        return;
+      }
+    }
+    this.push(new TopBottomNode(name, 10, undefined, tok.start, tok.end));
   }
 
   /** `sort by [aggregation] [column] [ascending|descending]`. */
