@@ -47,6 +47,17 @@ export interface ChunkRange extends ByteRange {
 export type PlanItem = { kind: 'layout'; bomBytes: number; header?: ByteRange } | ({ kind: 'chunk' } & ChunkRange);
 
 /**
+ * The start of a source: while fewer than 3 bytes came and they could be a UTF-8 BOM, `more` with the
+ * bytes so far in `head`; then the first buffer (`head` joined to `b`) and its BOM's length (0 or 3).
+ * Only the source's first bytes can be a BOM: one at the start of a field is data.
+ */
+function sourceStart(head: Buffer, b: Buffer): { more: true; head: Buffer } | { more: false; bytes: Buffer; bomBytes: number } {
+  if (head.length + b.length < 3 && UTF8_BOM.subarray(0, head.length + b.length).equals(Buffer.concat([head, b]))) return { more: true, head: Buffer.concat([head, b]) };
+  const bytes = head.length ? Buffer.concat([head, b]) : b;
+  return { more: false, bytes, bomBytes: bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0 };
+}
+
+/**
  * Plans the chunks of `source`. Yields `{ kind: 'layout' }` once (as soon as the BOM and the header row
  * are known), then one `{ kind: 'chunk' }` per chunk. A final record without a line break ends the last
  * chunk. Empty input, or input holding only a BOM and a header, yields no chunk. Reads the source lazily:
@@ -63,25 +74,23 @@ export async function* planChunks(source: AsyncIterable<Uint8Array>, opts: Chunk
   let headerPending = !!opts.headerRow;
   let header: ByteRange | undefined;
   let layoutSent = false;
-  let chunkStart = -1;
-  let records = 0;
-  let index = 0;
+  let chunkStart = -1, records = 0, index = 0;
   /** True when the last record end seen is the end of the bytes so far (nothing of a next record yet). */
   let atRecordEnd = true;
   /** Bytes of a BOM split over the first buffers (rare: tiny reads). */
-  let head = Buffer.alloc(0);
+  let head: Buffer = Buffer.alloc(0);
 
   for await (const raw of source) {
-    let b = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    let b: Buffer = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     if (b.length === 0) continue;
     if (first) {
-      if (head.length + b.length < 3 && UTF8_BOM.subarray(0, head.length + b.length).equals(Buffer.concat([head, b]))) {
-        head = Buffer.concat([head, b]);
+      const start = sourceStart(head, b);
+      if (start.more) {
+        head = start.head;
         continue;
       }
-      if (head.length) b = Buffer.concat([head, b]);
+      ({ bytes: b, bomBytes } = start);
       first = false;
-      if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) bomBytes = 3;
     }
     let pos = offset === 0 ? bomBytes : 0;
     while (pos < b.length) {
@@ -114,8 +123,7 @@ export async function* planChunks(source: AsyncIterable<Uint8Array>, opts: Chunk
           from = to;
           atRecordEnd = to === b.length && b[to - 1] === LF;
           if (lf >= 0) {
-            index++;
-            yield { kind: 'chunk', index, start: chunkStart, end: offset + to, records };
+            yield { kind: 'chunk', index: ++index, start: chunkStart, end: offset + to, records };
             chunkStart = -1;
             records = 0;
             break;
@@ -131,8 +139,7 @@ export async function* planChunks(source: AsyncIterable<Uint8Array>, opts: Chunk
         from = end;
         atRecordEnd = end === b.length;
         if (end >= mayEndAt) {
-          index++;
-          yield { kind: 'chunk', index, start: chunkStart, end: offset + end, records };
+          yield { kind: 'chunk', index: ++index, start: chunkStart, end: offset + end, records };
           chunkStart = -1;
           records = 0;
           break;
@@ -155,7 +162,6 @@ export async function* planChunks(source: AsyncIterable<Uint8Array>, opts: Chunk
   if (!layoutSent) yield { kind: 'layout', bomBytes, ...(header ? { header } : {}) };
   if (chunkStart >= 0 && chunkStart < offset) {
     if (!atRecordEnd) records++;
-    index++;
-    yield { kind: 'chunk', index, start: chunkStart, end: offset, records };
+    yield { kind: 'chunk', index: index + 1, start: chunkStart, end: offset, records };
   }
 }
