@@ -52,38 +52,43 @@ async function confirm(message: string, detail: string, action: string): Promise
   return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
 }
 
+/**
+ * Change Password (seed §4.2 user/updatepassword): of the user `arg` names (a user node of the Objects
+ * view), or of one picked (the signed-in user first; others when the user may list them); asks for
+ * the current password and the new one twice. The stored password is replaced when it is one's own.
+ */
+async function changePassword(api: ServiceApi, connections: ConnectionManager, arg: unknown): Promise<void> {
+  const me = connections.activeConfig()?.username;
+  let user = principalArg(arg, 'USER')?.name;
+  if (!user) {
+    const items = [{ label: me ?? '', description: 'the signed-in user' }].filter((i) => i.label);
+    let others: Principal[] = [];
+    try {
+      others = (await api.listPrincipals()).filter((p) => p.kind === 'USER' && p.name !== me);
+    } catch {
+      // not an administrator: only one's own password
+    }
+    const pick = await vscode.window.showQuickPick([...items, ...others.map((p) => ({ label: p.name, description: p.displayName }))], { title: 'TSQ: Change Password', placeHolder: 'User whose password to change' });
+    user = pick?.label;
+  }
+  if (!user) return;
+  const currentPassword = await vscode.window.showInputBox({ title: `TSQ: Change Password of ${user} (1/3)`, prompt: user === me ? 'Your current password' : `Current password of ${user}`, password: true, ignoreFocusOut: true });
+  if (currentPassword === undefined) return;
+  const newPassword = await vscode.window.showInputBox({ title: `TSQ: Change Password of ${user} (2/3)`, prompt: 'New password', password: true, ignoreFocusOut: true, validateInput: (v) => (v.length ? undefined : 'Enter a password') });
+  if (newPassword === undefined) return;
+  const again = await vscode.window.showInputBox({ title: `TSQ: Change Password of ${user} (3/3)`, prompt: 'New password again', password: true, ignoreFocusOut: true, validateInput: (v) => (v === newPassword ? undefined : 'The passwords differ') });
+  if (again === undefined) return;
+  await api.updatePassword({ name: user, currentPassword, newPassword });
+  if (user === me) await connections.storePassword(newPassword);
+  getLog().info(`Password of ${user} changed.`);
+  void vscode.window.showInformationMessage(`The password of ${user} was changed${user === me ? ' and the stored password updated' : ''}.`);
+}
+
 /** Registers the five administration commands. `changed` is called after a change (the tree reloads). */
 export function registerAdminCommands(context: vscode.ExtensionContext, connections: ConnectionManager, changed: () => void): void {
   const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
 
-  register('tsq.changePassword', (arg?: unknown) =>
-    withService(connections, 'Change Password', async (api) => {
-      const me = connections.activeConfig()?.username;
-      let user = principalArg(arg, 'USER')?.name;
-      if (!user) {
-        const items = [{ label: me ?? '', description: 'the signed-in user' }].filter((i) => i.label);
-        let others: Principal[] = [];
-        try {
-          others = (await api.listPrincipals()).filter((p) => p.kind === 'USER' && p.name !== me);
-        } catch {
-          // not an administrator: only one's own password
-        }
-        const pick = await vscode.window.showQuickPick([...items, ...others.map((p) => ({ label: p.name, description: p.displayName }))], { title: 'TSQ: Change Password', placeHolder: 'User whose password to change' });
-        user = pick?.label;
-      }
-      if (!user) return;
-      const currentPassword = await vscode.window.showInputBox({ title: `TSQ: Change Password of ${user} (1/3)`, prompt: user === me ? 'Your current password' : `Current password of ${user}`, password: true, ignoreFocusOut: true });
-      if (currentPassword === undefined) return;
-      const newPassword = await vscode.window.showInputBox({ title: `TSQ: Change Password of ${user} (2/3)`, prompt: 'New password', password: true, ignoreFocusOut: true, validateInput: (v) => (v.length ? undefined : 'Enter a password') });
-      if (newPassword === undefined) return;
-      const again = await vscode.window.showInputBox({ title: `TSQ: Change Password of ${user} (3/3)`, prompt: 'New password again', password: true, ignoreFocusOut: true, validateInput: (v) => (v === newPassword ? undefined : 'The passwords differ') });
-      if (again === undefined) return;
-      await api.updatePassword({ name: user, currentPassword, newPassword });
-      if (user === me) await connections.storePassword(newPassword);
-      getLog().info(`Password of ${user} changed.`);
-      void vscode.window.showInformationMessage(`The password of ${user} was changed${user === me ? ' and the stored password updated' : ''}.`);
-    }),
-  );
+  register('tsq.changePassword', (arg?: unknown) => withService(connections, 'Change Password', (api) => changePassword(api, connections, arg)));
 
   register('tsq.transferOwnership', (arg?: unknown) =>
     withService(connections, 'Transfer Ownership', async (api) => {
