@@ -2,7 +2,7 @@
  * Connection health: whether the active connection's service answers, shown in the status bar and
  * healed in the background (issue 13).
  *
- * - Every service request is observed (`observeRequest`, fed by the client's request log hook). A
+ * - Every service request is observed (the connection manager's `onDidRequest`, fed by the client's request log hook). A
  *   request that got no answer (a network failure or a deadline, not a cancel) turns a connected
  *   connection into **reconnecting**: the session is tried again (a login) after 1 s, 2 s, 4 s, … up to
  *   `maxDelayMs`; after `unreachableAfter` failed tries the state reads **unreachable** (the tries go on).
@@ -17,16 +17,9 @@
  */
 import * as vscode from 'vscode';
 import type { RequestLogInfo } from '../../common/src/api';
-import type { ConnectionConfig, ConnectionManager } from './connections';
+import type { ConnectionSettings, ConnectionManager } from './connections';
 import { getLog } from './log';
 import { errorMessage, errorStatus } from './service';
-
-const requests = new vscode.EventEmitter<RequestLogInfo>();
-
-/** Tells connection health about one finished service request (called for every request). */
-export function observeRequest(info: RequestLogInfo): void {
-  requests.fire(info);
-}
 
 /** The health of the active connection. */
 export type HealthStateName = 'idle' | 'connected' | 'reconnecting' | 'unreachable' | 'needsPassword';
@@ -73,7 +66,7 @@ export class ConnectionHealth implements vscode.Disposable {
     this.lastConfig = fingerprint(connections.activeConfig());
     this.disposables.push(
       this.changed,
-      requests.event((info) => this.observe(info)),
+      connections.onDidRequest((info) => this.observe(info)),
       connections.onDidChange((s) => {
         if (s.state === 'connected' && this.current.state === 'idle') this.set({ state: 'connected', tries: 0 });
         if (s.state === 'none') this.stop('idle');
@@ -202,6 +195,6 @@ function statusOf(h: HealthState): { text: string; tooltip: string; warning: boo
   }
 }
 
-function fingerprint(cfg: ConnectionConfig | undefined): string | undefined {
+function fingerprint(cfg: ConnectionSettings | undefined): string | undefined {
   return cfg ? JSON.stringify({ name: cfg.name, url: cfg.url, loadUrl: cfg.loadUrl, username: cfg.username, caFile: cfg.caFile, rejectUnauthorized: cfg.rejectUnauthorized }) : undefined;
 }

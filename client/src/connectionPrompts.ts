@@ -5,16 +5,10 @@
  * the state are connections.ts's.
  */
 import * as vscode from 'vscode';
-import { originText, type ConnectionConfig } from './connectionSettings';
+import { originText, type ConnectionSettings } from './connectionSettings';
 
 /** What `tsq.addConnection` / `tsq.connectToEmulator` accept for automation (skips the prompts). */
-export interface ConnectionArgs {
-  name?: string;
-  url: string;
-  loadUrl?: string;
-  username: string;
-  password: string;
-}
+export type ConnectionArgs = Partial<Pick<ConnectionSettings, 'name'>> & Pick<ConnectionSettings, 'url' | 'loadUrl' | 'username'> & { password: string };
 
 /** Undefined for an http(s) URL, else the message shown under the input box. */
 export function validateUrl(value: string): string | undefined {
@@ -27,7 +21,7 @@ export function validateUrl(value: string): string | undefined {
 }
 
 /** `user@host`, with ` (2)`, ` (3)`… when the name is taken. */
-export function defaultConnectionName(url: string, username: string, existing: readonly ConnectionConfig[]): string {
+export function defaultConnectionName(url: string, username: string, existing: readonly ConnectionSettings[]): string {
   let host = url;
   try {
     host = new URL(url).host;
@@ -44,7 +38,7 @@ export function defaultConnectionName(url: string, username: string, existing: r
  * Asks for what `args` does not give of a new connection (URL, user, password, name: four input boxes).
  * @returns the entry (URLs without a trailing slash) and its password, or undefined when the person cancels.
  */
-export async function askNewConnection(args: Partial<ConnectionArgs> | undefined, existing: readonly ConnectionConfig[]): Promise<{ entry: ConnectionConfig; password: string } | undefined> {
+export async function askNewConnection(args: Partial<ConnectionArgs> | undefined, existing: readonly ConnectionSettings[]): Promise<{ entry: ConnectionSettings; password: string } | undefined> {
   const url = args?.url ?? (await vscode.window.showInputBox({ title: 'TSQ: Add Connection (1/4)', prompt: 'Base URL of the Analytics Service', placeHolder: 'https://analytics.example.com', ignoreFocusOut: true, validateInput: validateUrl }));
   if (!url) return undefined;
   const username = args?.username ?? (await vscode.window.showInputBox({ title: 'TSQ: Add Connection (2/4)', prompt: 'User name', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter a user name') }));
@@ -54,13 +48,13 @@ export async function askNewConnection(args: Partial<ConnectionArgs> | undefined
   const defaultName = args?.name ?? defaultConnectionName(url, username, existing);
   const name = args?.name ?? (await vscode.window.showInputBox({ title: 'TSQ: Add Connection (4/4)', prompt: 'A name for this connection', value: defaultName, ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Enter a name') }));
   if (!name) return undefined;
-  const entry: ConnectionConfig = { name: name.trim(), url: url.trim().replace(/\/+$/, ''), username: username.trim() };
+  const entry: ConnectionSettings = { name: name.trim(), url: url.trim().replace(/\/+$/, ''), username: username.trim() };
   if (args?.loadUrl) entry.loadUrl = args.loadUrl.trim().replace(/\/+$/, '');
   return { entry, password };
 }
 
 /** Asks for the password of `cfg`'s user, naming the origin it will be sent to (and kept for). */
-export async function askPassword(cfg: ConnectionConfig): Promise<string | undefined> {
+export async function askPassword(cfg: ConnectionSettings): Promise<string | undefined> {
   const origin = originText(cfg.url);
   const load = cfg.loadUrl && originText(cfg.loadUrl) !== origin ? ` and ${originText(cfg.loadUrl)}` : '';
   return vscode.window.showInputBox({
@@ -91,7 +85,7 @@ export async function askTrustOrigins(what: string, origins: readonly string[]):
 }
 
 /** The modal about a password saved under the connection's name by an earlier version: use it for `cfg`'s origin, forget it, or neither. */
-export async function askLegacyPassword(cfg: ConnectionConfig): Promise<'use' | 'forget' | undefined> {
+export async function askLegacyPassword(cfg: ConnectionSettings): Promise<'use' | 'forget' | undefined> {
   const origin = originText(cfg.url);
   const use = 'Use It for This Service';
   const forget = 'Forget It';

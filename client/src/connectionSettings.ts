@@ -12,12 +12,8 @@ import { getLog } from './log';
 import { errorMessage } from './service';
 import { splitPasswords } from './settingsMigration';
 
-/**
- * One entry of `tsq.connections`: the fields the command line's connection files share
- * (common/src/connectionConfig.ts), less `passwordCommand`, which settings a workspace can write must
- * never hold (it would run a program of the workspace's choosing).
- */
-export type ConnectionConfig = Omit<ConnectionSettings, 'passwordCommand'>;
+/** One entry of `tsq.connections`: the connection type the command line's files use too (common/src/connectionConfig.ts); the extension never reads its `passwordCommand`. */
+export type { ConnectionSettings };
 
 /** The key of `cfg`'s password, or undefined for a URL that is not http(s) (such a connection cannot log in). */
 export function keyOf(cfg: { url: string; username: string }): string | undefined {
@@ -38,8 +34,8 @@ export function originText(url: string): string {
 }
 
 /** True for a value with the members every `tsq.connections` entry needs. */
-export function isConnectionConfig(value: unknown): value is ConnectionConfig {
-  const v = value as ConnectionConfig | undefined;
+export function isConnectionSettings(value: unknown): value is ConnectionSettings {
+  const v = value as ConnectionSettings | undefined;
   return !!v && typeof v === 'object' && typeof v.name === 'string' && typeof v.url === 'string' && typeof v.username === 'string';
 }
 
@@ -58,7 +54,7 @@ export function workspaceSettingsFile(): string {
 }
 
 /** The connections in force and the warnings of the trust rules (credentials.ts `settingsConnections`). */
-export function readConnections(): { connections: Sourced<ConnectionConfig>[]; warnings: string[] } {
+export function readConnections(): { connections: Sourced<ConnectionSettings>[]; warnings: string[] } {
   return settingsConnections(inspectConnections(), workspaceSettingsFile());
 }
 
@@ -83,10 +79,10 @@ export async function setActiveConnection(name: string | undefined): Promise<voi
  * Adds (or replaces by name) a connection in the user settings: a connection the person adds is their
  * own (user level), and shows in every workspace, also one whose settings add connections of their own.
  */
-export async function saveConnection(entry: ConnectionConfig): Promise<void> {
+export async function saveConnection(entry: ConnectionSettings): Promise<void> {
   const config = vscode.workspace.getConfiguration('tsq');
   const value = config.inspect<unknown[]>('connections')?.globalValue;
-  const current = (Array.isArray(value) ? value : []).filter((c) => !(isConnectionConfig(c) && c.name === entry.name));
+  const current = (Array.isArray(value) ? value : []).filter((c) => !(isConnectionSettings(c) && c.name === entry.name));
   await config.update('connections', [...current, entry], vscode.ConfigurationTarget.Global);
 }
 
@@ -98,8 +94,8 @@ export async function deleteConnection(name: string): Promise<void> {
     [inspected?.globalValue, vscode.ConfigurationTarget.Global],
     [inspected?.workspaceValue, vscode.ConfigurationTarget.Workspace],
   ] as const) {
-    if (Array.isArray(value) && value.some((c) => isConnectionConfig(c) && c.name === name)) {
-      await config.update('connections', value.filter((c) => !(isConnectionConfig(c) && c.name === name)), t);
+    if (Array.isArray(value) && value.some((c) => isConnectionSettings(c) && c.name === name)) {
+      await config.update('connections', value.filter((c) => !(isConnectionSettings(c) && c.name === name)), t);
     }
   }
 }

@@ -19,16 +19,13 @@ import * as vscode from 'vscode';
 import type { Sourced } from '../../common/src/trust';
 import { getLog, logRequest } from './log';
 import { errorMessage, errorStatus, type ServiceApi } from './service';
-import type { AnalyticsServiceClient } from '../../common/src/api';
+import type { AnalyticsServiceClient, RequestLogInfo } from '../../common/src/api';
 import { createService, type Service } from './serviceAdapter';
 import { httpTimeouts } from './httpSettings';
-import { observeRequest } from './connectionHealth';
-import { loopbackDemoPassword } from './settingsMigration';
-import { adoptLegacyPassword, connectionChanged, credentialOrigin, connectionOrigins, LEGACY_SECRET_PREFIX, migrateLegacyPassword, unconfirmedOrigins, type LastConnection } from './credentials';
+import { recordLastConnected, storedPassword } from './connectionPasswords';
+import { connectionChanged, connectionOrigins, LEGACY_SECRET_PREFIX, unconfirmedOrigins } from './credentials';
 import {
   deleteConnection,
-  inspectConnections,
-  isConnectionConfig,
   keyOf,
   migrateSettingsPasswords,
   originText,
@@ -37,20 +34,18 @@ import {
   saveConnection,
   setActiveConnection,
   workspaceSettingsFile,
-  type ConnectionConfig,
+  type ConnectionSettings,
 } from './connectionSettings';
-import { askLegacyPassword, askNewConnection, askPassword, askTrustOrigins, type ConnectionArgs } from './connectionPrompts';
+import { askNewConnection, askPassword, askTrustOrigins, type ConnectionArgs } from './connectionPrompts';
 import { ConnectionStatusItem, type ConnectionState, type HealthDisplay } from './connectionStatus';
 
-export type { ConnectionConfig } from './connectionSettings';
+export type { ConnectionSettings } from './connectionSettings';
 export type { ConnectionArgs } from './connectionPrompts';
 export type { ConnectionState, ConnectionStateName } from './connectionStatus';
 
 /** Defaults of `npm run emulator -- --demo` (emulator/src/main.ts). */
 export const EMULATOR_DEFAULTS = { name: 'Local emulator', url: 'http://127.0.0.1:8088', username: 'tsadmin', password: 'admin' } as const;
 
-/** Global state: connection name → where its user last connected (credentials.ts LastConnection). */
-const LAST_CONNECTED_KEY = 'tsq.lastConnected';
 /** Global state: origins the person confirmed for workspace-defined connections. */
 const CONFIRMED_ORIGINS_KEY = 'tsq.confirmedOrigins';
 
@@ -58,14 +53,17 @@ export class ConnectionManager implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<ConnectionState>();
   /** Fires on every state change and on a switch of the active connection. */
   readonly onDidChange = this.changeEmitter.event;
+  private readonly requestEmitter = new vscode.EventEmitter<RequestLogInfo>();
+  /** Fires when a request of the active connection's service finished (connection health watches them). */
+  readonly onDidRequest = this.requestEmitter.event;
   private state: ConnectionState = { state: 'none' };
-  private service: { name: string; cfg: ConnectionConfig; api: Service } | undefined;
+  private service: { name: string; cfg: ConnectionSettings; api: Service } | undefined;
   private readonly statusItem = new ConnectionStatusItem();
   private readonly disposables: vscode.Disposable[] = [];
   private connectSeq = 0;
   /** Name of the connection whose stored password the service refused (401) last. */
   private rejectedPassword: string | undefined;
-  private inFlight: { name: string; cfg: ConnectionConfig | undefined; promise: Promise<boolean> } | undefined;
+  private inFlight: { name: string; cfg: ConnectionSettings | undefined; promise: Promise<boolean> } | undefined;
   /** Name of the connection signed out of: nothing connects it again without the user asking. */
   private signedOut: string | undefined;
 
@@ -79,6 +77,7 @@ export class ConnectionManager implements vscode.Disposable {
     this.disposables.push(
       this.statusItem,
       this.changeEmitter,
+      this.requestEmitter,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('tsq.connections')) void this.migratePasswords();
         if (e.affectsConfiguration('tsq.connections') || e.affectsConfiguration('tsq.activeConnection')) {
@@ -122,7 +121,7 @@ export class ConnectionManager implements vscode.Disposable {
    * trusted workspace) under the trust rules (credentials.ts `settingsConnections`). A workspace entry
    * refused or cleaned is said once in the log and in a warning naming the settings file.
    */
-  connections(): Sourced<ConnectionConfig>[] {
+  connections(): Sourced<ConnectionSettings>[] {
     const { connections, warnings } = readConnections();
     for (const w of warnings) {
       if (this.warned.has(w)) continue;
@@ -139,7 +138,7 @@ export class ConnectionManager implements vscode.Disposable {
   }
 
   /** The active connection's settings, or undefined. */
-  activeConfig(): Sourced<ConnectionConfig> | undefined {
+  activeConfig(): Sourced<ConnectionSettings> | undefined {
     const name = this.activeName();
     return name ? this.connections().find((c) => c.name === name) : undefined;
   }
@@ -212,16 +211,7 @@ export class ConnectionManager implements vscode.Disposable {
     // a connection the workspace defines gets nothing before the person confirms where it points
     if (!(await this.confirmOrigins(cfg, opts.interactive))) return false;
     if (seq !== this.connectSeq) return false;
-    let password = await this.secrets.get(key);
-    if (!password) password = await this.legacyPassword(cfg, key, opts.interactive);
-    // after Sign Out the person is asked again, never handed the demo password behind their back
-    const demoPassword = password || this.signedOut === cfg.name ? undefined : loopbackDemoPassword(cfg.url, process.env.TSQ_DEMO_PASSWORD);
-    if (demoPassword) {
-      // npm start's demo connection to a local emulator (scripts/start.mjs): keep it like a typed password
-      await this.secrets.store(key, demoPassword);
-      password = demoPassword;
-      getLog().info(`Stored the demo password of ${cfg.name} (${cfg.url}) from TSQ_DEMO_PASSWORD in the secret storage.`);
-    }
+    let password = await storedPassword(this.secrets, this.globalState, cfg, key, { interactive: opts.interactive, signedOut: this.signedOut === cfg.name });
     if ((!password || this.rejectedPassword === cfg.name) && opts.interactive) {
       password = await askPassword(cfg);
       if (password === undefined) return false;
@@ -235,7 +225,7 @@ export class ConnectionManager implements vscode.Disposable {
     this.setState({ name: cfg.name, state: 'connecting' });
     const api = createService(cfg, async () => (await this.secrets.get(key)) ?? '', (r) => {
       logRequest(r);
-      observeRequest(r);
+      this.requestEmitter.fire(r);
     }, httpTimeouts());
     try {
       await api.login();
@@ -273,9 +263,7 @@ export class ConnectionManager implements vscode.Disposable {
     if (this.signedOut === cfg.name) this.signedOut = undefined;
     // another connection's sessions end; the same connection's old client may still be finishing a call
     if (previous && (previous.name !== cfg.name || connectionChanged(previous.cfg, cfg))) void previous.api.logout();
-    // where this connection's user last connected: an old-key password of this name belongs there (credentials.ts)
-    const last = this.globalState.get<Record<string, LastConnection>>(LAST_CONNECTED_KEY, {});
-    await this.globalState.update(LAST_CONNECTED_KEY, { ...last, [cfg.name]: { origin: credentialOrigin(cfg.url), username: cfg.username } });
+    await recordLastConnected(this.globalState, cfg);
     getLog().info(`Connected to ${cfg.name} (${cfg.url}) as ${cfg.username}.`);
     this.setState({ name: cfg.name, state: 'connected' });
     return true;
@@ -287,7 +275,7 @@ export class ConnectionManager implements vscode.Disposable {
    * modal naming the origins and the settings file; when not, sets the state needsConfirmation and
    * offers the question once per origin as a notification. Nothing is sent anywhere before.
    */
-  private async confirmOrigins(cfg: Sourced<ConnectionConfig>, interactive: boolean): Promise<boolean> {
+  private async confirmOrigins(cfg: Sourced<ConnectionSettings>, interactive: boolean): Promise<boolean> {
     let missing: string[];
     try {
       missing = unconfirmedOrigins(cfg, cfg.level, this.globalState.get<string[]>(CONFIRMED_ORIGINS_KEY, []), !!process.env.TSQ_DEMO_PASSWORD);
@@ -321,26 +309,6 @@ export class ConnectionManager implements vscode.Disposable {
     await this.globalState.update(CONFIRMED_ORIGINS_KEY, [...new Set([...confirmed, ...missing])]);
     getLog().info(`Confirmed ${where} for connections defined in workspace settings (${file}).`);
     return true;
-  }
-
-  /**
-   * A password an earlier version kept under the connection's name: moved to the origin it was given
-   * for (credentials.ts migrateLegacyPassword) and returned when that is `cfg`'s. When nothing says
-   * where it was given, asks (only when `interactive`) whether it belongs to `cfg`'s origin and user.
-   */
-  private async legacyPassword(cfg: ConnectionConfig, key: string, interactive: boolean): Promise<string | undefined> {
-    const records = this.globalState.get<Record<string, LastConnection>>(LAST_CONNECTED_KEY, {});
-    const userEntry = (inspectConnections().globalValue as unknown[] | undefined)?.filter(isConnectionConfig).find((c) => c.name === cfg.name);
-    const outcome = await migrateLegacyPassword(this.secrets, cfg, records[cfg.name], userEntry);
-    if (outcome.kind === 'moved') {
-      getLog().info(`Moved the saved password of ${cfg.name} to the key of ${outcome.username} at ${outcome.origin}, where it was given.`);
-      return outcome.matches ? this.secrets.get(key) : undefined;
-    }
-    if (outcome.kind !== 'unknown' || !interactive) return undefined;
-    const choice = await askLegacyPassword(cfg);
-    if (choice === 'use') return adoptLegacyPassword(this.secrets, cfg);
-    if (choice === 'forget') await this.secrets.delete(LEGACY_SECRET_PREFIX + cfg.name);
-    return undefined;
   }
 
   /** Replaces the stored password of the active connection (after Change Password of the signed-in user). */

@@ -27,8 +27,6 @@ export interface SecretStore {
   delete(key: string): PromiseLike<void>;
 }
 
-/** What a connection needs for its credential: the members of a `tsq.connections` entry. */
-export type CredentialTarget = Omit<ConnectionSettings, 'passwordCommand'>;
 
 /** Where a connection's user connected last (kept per connection name in the extension's global state). */
 export interface LastConnection {
@@ -48,7 +46,7 @@ export function credentialKey(url: string, username: string): string {
 }
 
 /** True when the two entries send the same user's password to the same places with the same TLS checks. */
-export function sameEndpoint(a: CredentialTarget, b: CredentialTarget): boolean {
+export function sameEndpoint(a: ConnectionSettings, b: ConnectionSettings): boolean {
   const norm = (u: string | undefined): string => (u ?? '').trim().replace(/\/+$/, '');
   return (
     norm(a.url) === norm(b.url) &&
@@ -65,8 +63,8 @@ export interface InspectedConnections {
   workspaceValue?: unknown;
 }
 
-function entries(value: unknown): CredentialTarget[] {
-  return Array.isArray(value) ? value.filter((v): v is CredentialTarget => !!v && typeof v === 'object' && typeof (v as CredentialTarget).name === 'string' && typeof (v as CredentialTarget).url === 'string' && typeof (v as CredentialTarget).username === 'string') : [];
+function entries(value: unknown): ConnectionSettings[] {
+  return Array.isArray(value) ? value.filter((v): v is ConnectionSettings => !!v && typeof v === 'object' && typeof (v as ConnectionSettings).name === 'string' && typeof (v as ConnectionSettings).url === 'string' && typeof (v as ConnectionSettings).username === 'string') : [];
 }
 
 /**
@@ -75,9 +73,9 @@ function entries(value: unknown): CredentialTarget[] {
  * entries that do not reuse a user name, without `caFile`, `rejectUnauthorized`, `passwordCommand` or a
  * `loadUrl` on another host. `warnings` name `workspaceSource` (the settings file) for each refusal.
  */
-export function settingsConnections(inspected: InspectedConnections | undefined, workspaceSource: string): { connections: Sourced<CredentialTarget>[]; warnings: string[] } {
-  const user: Sourced<CredentialTarget>[] = entries(inspected?.globalValue).map((c) => ({ ...c, level: 'user', source: 'your user settings' }));
-  const project: Sourced<CredentialTarget>[] = entries(inspected?.workspaceValue).map((c) => ({ ...c, level: 'project', source: workspaceSource }));
+export function settingsConnections(inspected: InspectedConnections | undefined, workspaceSource: string): { connections: Sourced<ConnectionSettings>[]; warnings: string[] } {
+  const user: Sourced<ConnectionSettings>[] = entries(inspected?.globalValue).map((c) => ({ ...c, level: 'user', source: 'your user settings' }));
+  const project: Sourced<ConnectionSettings>[] = entries(inspected?.workspaceValue).map((c) => ({ ...c, level: 'project', source: workspaceSource }));
   return mergeConnectionLevels(user, project);
 }
 
@@ -88,7 +86,7 @@ export function settingsConnections(inspected: InspectedConnections | undefined,
  * @param demoLoopback true when the editor was started with TSQ_DEMO_PASSWORD (npm start, scripts/start.mjs):
  *   then loopback origins count as confirmed, as the person started that emulator themselves.
  */
-export function unconfirmedOrigins(cfg: CredentialTarget, level: ConnectionLevel, confirmed: readonly string[], demoLoopback = false): string[] {
+export function unconfirmedOrigins(cfg: ConnectionSettings, level: ConnectionLevel, confirmed: readonly string[], demoLoopback = false): string[] {
   if (level === 'user') return [];
   return connectionOrigins(cfg).filter((o) => !confirmed.includes(o) && !(demoLoopback && isLoopbackOrigin(o)));
 }
@@ -109,7 +107,7 @@ export type LegacyOutcome =
  * @param last the recorded last connection of `cfg.name`, if any.
  * @param userEntry the user-settings entry named `cfg.name`, if any.
  */
-export async function migrateLegacyPassword(secrets: SecretStore, cfg: CredentialTarget, last: LastConnection | undefined, userEntry: CredentialTarget | undefined): Promise<LegacyOutcome> {
+export async function migrateLegacyPassword(secrets: SecretStore, cfg: ConnectionSettings, last: LastConnection | undefined, userEntry: ConnectionSettings | undefined): Promise<LegacyOutcome> {
   const legacyKey = LEGACY_SECRET_PREFIX + cfg.name;
   const legacy = await secrets.get(legacyKey);
   if (!legacy) return { kind: 'none' };
@@ -138,7 +136,7 @@ export async function migrateLegacyPassword(secrets: SecretStore, cfg: Credentia
  * After the person said that the old-key password of `cfg.name` belongs to `cfg`'s origin and user:
  * moves it there and deletes the old key. Returns the password (undefined when there was none).
  */
-export async function adoptLegacyPassword(secrets: SecretStore, cfg: CredentialTarget): Promise<string | undefined> {
+export async function adoptLegacyPassword(secrets: SecretStore, cfg: ConnectionSettings): Promise<string | undefined> {
   const legacyKey = LEGACY_SECRET_PREFIX + cfg.name;
   const legacy = await secrets.get(legacyKey);
   if (!legacy) return undefined;
@@ -148,6 +146,6 @@ export async function adoptLegacyPassword(secrets: SecretStore, cfg: CredentialT
 }
 
 /** True when a running session of `a` must end because the settings now say `b` (url, loadUrl, username or TLS checks changed). */
-export function connectionChanged(a: CredentialTarget, b: CredentialTarget): boolean {
+export function connectionChanged(a: ConnectionSettings, b: ConnectionSettings): boolean {
   return !sameEndpoint(a, b);
 }

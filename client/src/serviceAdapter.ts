@@ -4,17 +4,9 @@
  * reported to `onRequest` for the `TSQ` log. No `vscode` here.
  */
 import { AnalyticsServiceClient, type HttpTimeouts, type RequestLogInfo } from '../../common/src/api';
+import type { ConnectionSettings } from '../../common/src/connectionConfig';
 import { parsePrincipals } from './principals';
 import type { ListHeadersParams, ServiceApi } from './service';
-
-/** Connection settings the adapter needs (a `tsq.connections` entry). */
-export interface ServiceConnection {
-  url: string;
-  loadUrl?: string;
-  username: string;
-  caFile?: string;
-  rejectUnauthorized?: boolean;
-}
 
 /** A `ServiceApi` that also gives the underlying client (for Run query and Load CSV, which use it directly). */
 export interface Service extends ServiceApi {
@@ -26,7 +18,7 @@ export interface Service extends ServiceApi {
  * each call, so a live object can change them; see client/src/httpSettings.ts).
  * @throws TypeError when the URL is not an absolute http(s) URL.
  */
-export function createService(conn: ServiceConnection, getPassword: () => string | Promise<string>, onRequest?: (r: RequestLogInfo) => void, timeouts?: HttpTimeouts): Service {
+export function createService(conn: Omit<ConnectionSettings, 'name' | 'passwordCommand'>, getPassword: () => string | Promise<string>, onRequest?: (r: RequestLogInfo) => void, timeouts?: HttpTimeouts): Service {
   const client = new AnalyticsServiceClient({
     url: conn.url,
     loadUrl: conn.loadUrl || undefined,

@@ -86,8 +86,9 @@ test('npm start opens a connected TSQ on the demo workspace and Ctrl-C stops it 
       assert.ok(rows.length > 0);
     });
 
-    await t.test('Add Connection in the demo workspace saves where the workspace keeps its connections', async () => {
-      // the workspace sets tsq.connections, which hides the user's: a new connection must go there
+    await t.test('Add Connection in the demo workspace saves to the user settings, and the workspace keeps its own', async () => {
+      // a connection the person adds is theirs (user level under the trust rules): it goes to the user
+      // settings, where a workspace cannot redefine it, and the workspace's connections stay as they are
       await runCommandIn(page, 'TSQ: Add Connection');
       const input = page.locator('.quick-input-widget input').first();
       for (const [title, value] of [['(1/4)', `http://127.0.0.1:${emulatorPort}`], ['(2/4)', 'tsadmin'], ['(3/4)', 'admin'], ['(4/4)', 'Second demo']]) {
@@ -95,12 +96,17 @@ test('npm start opens a connected TSQ on the demo workspace and Ctrl-C stops it 
         await input.fill(value);
         await input.press('Enter');
       }
-      const settings = await waitUntil(() => {
-        const s = JSON.parse(readFileSync(join(stateDir, 'workspace', '.vscode', 'settings.json'), 'utf8'));
-        return s['tsq.activeConnection'] === 'Second demo' ? s : undefined;
-      }, 'the workspace settings to name the new connection', 30_000, 200);
-      assert.deepEqual(settings['tsq.connections'].map((c: { name: string }) => c.name), ['Local emulator (demo)', 'Second demo']);
-      assert.ok(!JSON.stringify(settings).includes('"admin"'), 'no password in the settings');
+      const userFile = join(stateDir, 'code-server', 'user-data', 'User', 'settings.json');
+      const user = await waitUntil(() => {
+        const u = JSON.parse(readFileSync(userFile, 'utf8'));
+        return Array.isArray(u['tsq.connections']) && u['tsq.connections'].some((c: { name: string }) => c.name === 'Second demo') ? u : undefined;
+      }, 'the user settings to hold the new connection', 30_000, 200);
+      const workspace = await waitUntil(() => {
+        const w = JSON.parse(readFileSync(join(stateDir, 'workspace', '.vscode', 'settings.json'), 'utf8'));
+        return w['tsq.activeConnection'] === 'Second demo' ? w : undefined;
+      }, 'the workspace settings to make the new connection active', 30_000, 200);
+      assert.deepEqual(workspace['tsq.connections'].map((c: { name: string }) => c.name), ['Local emulator (demo)'], 'the workspace keeps only its own connection');
+      assert.ok(!JSON.stringify(user).includes('"admin"') && !JSON.stringify(workspace).includes('"admin"'), 'no password in the settings');
     });
 
     await t.test('SIGTERM stops code-server and the emulator, and npm start exits 0', async () => {

@@ -12,9 +12,9 @@ import {
   migrateLegacyPassword,
   settingsConnections,
   unconfirmedOrigins,
-  type CredentialTarget,
   type SecretStore,
 } from '../../client/src/credentials';
+import type { ConnectionSettings } from '../../common/src/connectionConfig';
 import { splitPasswords } from '../../client/src/settingsMigration';
 
 /** An in-memory secret store (VS Code's SecretStorage has the same three methods). */
@@ -31,8 +31,8 @@ class MemorySecrets implements SecretStore {
   }
 }
 
-const prod: CredentialTarget = { name: 'prod', url: 'https://analytics.example.com', username: 'ann' };
-const attacker: CredentialTarget = { name: 'prod', url: 'https://attacker.example', username: 'ann' };
+const prod: ConnectionSettings = { name: 'prod', url: 'https://analytics.example.com', username: 'ann' };
+const attacker: ConnectionSettings = { name: 'prod', url: 'https://attacker.example', username: 'ann' };
 
 test('the origin is scheme, host and port, normalized; path, user info, query and case do not count', () => {
   assert.equal(credentialOrigin('https://Analytics.Example.com'), 'https://analytics.example.com:443');

@@ -1,0 +1,59 @@
+/**
+ * Where the password of a connection comes from before the person is asked: the secret storage under
+ * the connection's origin and user (credentials.ts), a password an earlier version kept under the
+ * connection's name (moved to where it was given), or the demo password of `npm start`'s local emulator.
+ */
+import type * as vscode from 'vscode';
+import { getLog } from './log';
+import { loopbackDemoPassword } from './settingsMigration';
+import { adoptLegacyPassword, credentialOrigin, LEGACY_SECRET_PREFIX, migrateLegacyPassword, type LastConnection } from './credentials';
+import { inspectConnections, isConnectionSettings, type ConnectionSettings } from './connectionSettings';
+import { askLegacyPassword } from './connectionPrompts';
+
+/** Global state: connection name → where its user last connected (credentials.ts LastConnection). */
+export const LAST_CONNECTED_KEY = 'tsq.lastConnected';
+
+/**
+ * The password stored for `cfg` under `key` (its origin and user), or undefined when none is. After
+ * Sign Out (`opts.signedOut`) the demo password is never taken: the person is asked again. Asks about
+ * an earlier version's password only when `opts.interactive`.
+ */
+export async function storedPassword(secrets: vscode.SecretStorage, globalState: vscode.Memento, cfg: ConnectionSettings, key: string, opts: { interactive: boolean; signedOut: boolean }): Promise<string | undefined> {
+  let password = await secrets.get(key);
+  if (!password) password = await legacyPassword(secrets, globalState, cfg, key, opts.interactive);
+  // after Sign Out the person is asked again, never handed the demo password behind their back
+  const demoPassword = password || opts.signedOut ? undefined : loopbackDemoPassword(cfg.url, process.env.TSQ_DEMO_PASSWORD);
+  if (demoPassword) {
+    // npm start's demo connection to a local emulator (scripts/start.mjs): keep it like a typed password
+    await secrets.store(key, demoPassword);
+    password = demoPassword;
+    getLog().info(`Stored the demo password of ${cfg.name} (${cfg.url}) from TSQ_DEMO_PASSWORD in the secret storage.`);
+  }
+  return password;
+}
+
+/** Records where `cfg`'s user connected: an old-key password of this name belongs there (credentials.ts). */
+export async function recordLastConnected(globalState: vscode.Memento, cfg: ConnectionSettings): Promise<void> {
+  const last = globalState.get<Record<string, LastConnection>>(LAST_CONNECTED_KEY, {});
+  await globalState.update(LAST_CONNECTED_KEY, { ...last, [cfg.name]: { origin: credentialOrigin(cfg.url), username: cfg.username } });
+}
+
+/**
+ * A password an earlier version kept under the connection's name: moved to the origin it was given
+ * for (credentials.ts migrateLegacyPassword) and returned when that is `cfg`'s. When nothing says
+ * where it was given, asks (only when `interactive`) whether it belongs to `cfg`'s origin and user.
+ */
+async function legacyPassword(secrets: vscode.SecretStorage, globalState: vscode.Memento, cfg: ConnectionSettings, key: string, interactive: boolean): Promise<string | undefined> {
+  const records = globalState.get<Record<string, LastConnection>>(LAST_CONNECTED_KEY, {});
+  const userEntry = (inspectConnections().globalValue as unknown[] | undefined)?.filter(isConnectionSettings).find((c) => c.name === cfg.name);
+  const outcome = await migrateLegacyPassword(secrets, cfg, records[cfg.name], userEntry);
+  if (outcome.kind === 'moved') {
+    getLog().info(`Moved the saved password of ${cfg.name} to the key of ${outcome.username} at ${outcome.origin}, where it was given.`);
+    return outcome.matches ? secrets.get(key) : undefined;
+  }
+  if (outcome.kind !== 'unknown' || !interactive) return undefined;
+  const choice = await askLegacyPassword(cfg);
+  if (choice === 'use') return adoptLegacyPassword(secrets, cfg);
+  if (choice === 'forget') await secrets.delete(LEGACY_SECRET_PREFIX + cfg.name);
+  return undefined;
+}
