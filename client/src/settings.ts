@@ -13,7 +13,7 @@ export interface ResultsSettings {
   csvInjectionProtection: boolean;
 }
 
-/** `tsq.objects.*`: how the Objects view lists object headers (seed §3.1 metadata/listobjectheaders). */
+/** `tsq.objects.*`: how the Objects view lists object headers (seed §4.2 metadata/listobjectheaders). */
 export interface ObjectsSettings {
   sort: string;
   sortAscending: boolean;

@@ -75,7 +75,7 @@ export class ActiveRun {
 }
 
 /**
- * Pages of pinboard data (seed §4.3 pinboarddata, `batchsize`/`pagenumber`) into one tab per
+ * Pages of pinboard data (seed §4.2 pinboarddata, `batchsize`/`pagenumber`) into one tab per
  * visualization of `panel`, until every visualization is complete or has `tsq.results.maxRows` rows.
  * `onFirstPage(tabId)` is called when a visualization's first rows were posted. Throws the service's
  * error (`ServiceError`), or `Error('cancelled')` when `run` was cancelled.
