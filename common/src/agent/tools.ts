@@ -204,8 +204,8 @@ async function dataSourceOf(backend: AgentBackend, name: string, signal?: AbortS
       `There is no data source with that name or GUID on the service (or the user may not see it). Call list_data_sources for the names.${close.length ? `\n${dataBlock('Names that look close', close.map((d) => d.name))}` : ''}`,
     );
   }
-  const ds = (await backend.getDataSources(signal)).find((d) => d.id === columns.id) ?? { id: columns.id, name: columns.name, type: 'LOGICAL_TABLE' };
-  return { ds, columns };
+  // the tools need the GUID and the name only: the subtype is list_data_sources' business
+  return { ds: { id: columns.id, name: columns.name, type: 'LOGICAL_TABLE' }, columns };
 }
 
 /** `list_data_sources` {}: every data source, sorted by name. */
