@@ -157,7 +157,7 @@ describe('tsq mcp over stdio', () => {
     }
   });
 
-  test('errors: an unknown data source, a query the service refuses, a service that is down', async () => {
+  test('errors: an unknown data source, a query the service refuses, a wrong password, no connection, a service that is down', async () => {
     const s = await mcp(conn);
     try {
       const unknown = await call(s.client, 'run_query', { data_source: 'flightz', query: '[origin]' });
@@ -173,6 +173,21 @@ describe('tsq mcp over stdio', () => {
     } finally {
       await s.close();
     }
+    // a wrong password: the tools say so, and the password tried is not in their text
+    const wrong = await mcp(conn, { env: { TSQ_PASSWORD: 'Wrong-Mcp-Password-0042' } });
+    try {
+      const r = await call(wrong.client, 'list_data_sources');
+      assert.equal(r.isError, true);
+      assert.match(r.text, /could not verify the user \(HTTP 401\)/);
+      assert.ok(!r.text.includes('Wrong-Mcp-Password-0042'), r.text);
+    } finally {
+      await wrong.close();
+    }
+    // no connection at all: a usage error before any protocol frame
+    const none = await tsq(['mcp'], { env: { TSQ_PASSWORD: SECRET } });
+    assert.equal(none.code, 2, none.stderr);
+    assert.match(none.stderr, /No connection: give --url and --user/);
+    assert.equal(none.stdout, '');
     // nothing listens on this port
     const port = await new Promise<number>((resolve) => {
       const srv = createServer().listen(0, '127.0.0.1', () => {
