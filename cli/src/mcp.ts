@@ -79,7 +79,7 @@ export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<str
     async validate(query, dataSource) {
       catalog.lastError = undefined;
       const document = TextDocument.create('untitled:agent-query.tsq', 'tsq', ++version, query);
-      const diagnostics = await language.doValidation(document, { defaultDataSource: dataSource });
+      const diagnostics = await language.doValidation(document, { defaultDataSource: dataSource.name });
       if (catalog.lastError) throw catalog.lastError;
       return diagnostics;
     },

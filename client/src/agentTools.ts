@@ -77,26 +77,34 @@ export function extensionAgentBackend(deps: AgentToolsDeps, documents: Map<strin
       if (!lc) throw new Error('The TSQ language server is not running; "TSQ: Restart Language Server" starts it again.');
       // the query under its data source, as a .tsq file would hold it; line 0 is the directive
       const uri = vscode.Uri.from({ scheme: AGENT_SCHEME, path: `/query-${++serial}.tsq` });
-      documents.set(uri.toString(), `@datasource '${dataSource}'\n${query}`);
+      // a name holding a quote cannot be written between quotes: the GUID names it as well
+      documents.set(uri.toString(), `@datasource '${dataSource.name.includes("'") ? dataSource.id : dataSource.name}'\n${query}`);
       try {
         const protocolUri = lc.code2ProtocolConverter.asUri(uri);
         const feature = lc.getFeature(DidOpenTextDocumentNotification.method);
-        const told = new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => {
-            sub.dispose();
-            reject(new Error('The TSQ language server was not told of the query in time; try again.'));
-          }, OPEN_TIMEOUT_MS);
-          const sub = feature.onNotificationSent((e) => {
-            if (e.params.textDocument.uri !== protocolUri) return;
-            clearTimeout(timer);
-            sub.dispose();
-            resolve();
-          });
+        // listening before the document opens: didOpen may be sent before openTextDocument resolves
+        let sent = false;
+        let notify: (() => void) | undefined;
+        const sub = feature.onNotificationSent((e) => {
+          if (e.params.textDocument.uri !== protocolUri) return;
+          sent = true;
+          notify?.();
         });
-        const document = await vscode.workspace.openTextDocument(uri);
-        if (document.languageId !== 'tsq') await vscode.languages.setTextDocumentLanguage(document, 'tsq');
-        if (![...feature.openDocuments].some((d) => d.uri.toString() === uri.toString())) await told;
-        else void told.catch(() => undefined);
+        try {
+          const document = await vscode.workspace.openTextDocument(uri);
+          if (document.languageId !== 'tsq') await vscode.languages.setTextDocumentLanguage(document, 'tsq');
+          if (!sent && ![...feature.openDocuments].some((d) => d.uri.toString() === uri.toString())) {
+            await new Promise<void>((resolve, reject) => {
+              const timer = setTimeout(() => reject(new Error('The TSQ language server was not told of the query in time; try again.')), OPEN_TIMEOUT_MS);
+              notify = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+          }
+        } finally {
+          sub.dispose();
+        }
         const report = await lc.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: protocolUri } });
         const items = (report.kind === 'full' ? report.items : []) as Diagnostic[];
         return items

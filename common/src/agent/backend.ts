@@ -58,7 +58,7 @@ export interface AgentBackend {
    * file holding only that query under `@datasource`): LSP ranges, 0-based, UTF-16 characters.
    * @throws the service's error when the catalog cannot be read (a check without it would pass anything).
    */
-  validate(query: string, dataSource: string, signal?: AbortSignal): Promise<Diagnostic[]>;
+  validate(query: string, dataSource: DataSource, signal?: AbortSignal): Promise<Diagnostic[]>;
   /**
    * The first `maxRows` rows of a search (`searchdata`, page 1 of `maxRows` rows).
    * @throws ServiceError (common/src/api) when the service refuses the query, ConnectionError when it cannot be reached.

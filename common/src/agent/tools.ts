@@ -260,7 +260,7 @@ export function checkQuery(backend: AgentBackend, input: CheckInput, signal?: Ab
     const name = nonEmpty(input?.data_source, 'data_source');
     const query = nonEmpty(input?.query, 'query');
     const { ds } = await dataSourceOf(backend, name, signal);
-    const diagnostics = (await backend.validate(query, ds.name, signal))
+    const diagnostics = (await backend.validate(query, ds, signal))
       .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)
       .map((d): CheckDiagnostic => {
         const out: CheckDiagnostic = {
