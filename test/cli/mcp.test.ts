@@ -143,7 +143,7 @@ describe('tsq mcp over stdio', () => {
       assert.equal(some.structured.truncated, true);
       assert.ok(some.structured.totalRowCount > 3);
       assert.deepEqual(readDataBlocks(some.text), [{ columnNames: ['origin', 'Total delay'], rows: [['ORD', 98651], ['DFW', 80732], ['ATL', 69046]] }]);
-      const all = await call(s.client, 'run_query', { data_source: 'flights', query: '[origin] [delay] top 5 sort by [delay] descending' });
+      const all = await call(s.client, 'run_query', { data_source: 'flights', query: '-- the five worst\n[origin] [delay] top 5 sort by [delay] descending -- by total delay\n' });
       assert.deepEqual([all.structured.rows.length, all.structured.totalRowCount, all.structured.truncated], [5, 5, false]);
       const byDefault = await call(s.client, 'run_query', { data_source: 'flights', query: '[origin] [destination] [delay]' });
       assert.deepEqual([byDefault.structured.rows.length, byDefault.structured.truncated], [100, true]);
@@ -152,6 +152,10 @@ describe('tsq mcp over stdio', () => {
         () => true,
       );
       assert.ok(tooMany, 'max_rows above 10,000 is refused');
+      const two = await call(s.client, 'run_query', { data_source: 'flights', query: '[origin];\n[delay]' });
+      assert.deepEqual([two.isError, /holds 2 queries/.test(two.text)], [true, true]);
+      const directive = await call(s.client, 'run_query', { data_source: 'flights', query: "@datasource 'stocks'\n[origin]" });
+      assert.deepEqual([directive.isError, /not as an @datasource line/.test(directive.text)], [true, true]);
     } finally {
       await s.close();
     }

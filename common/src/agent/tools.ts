@@ -15,6 +15,7 @@
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { AuthenticationError, ConnectionError, PermissionError, ServiceError } from '../api/errors';
+import { parseDocument } from '../language/parser';
 import type { CellValue, ColumnDataType, DataSource } from '../model';
 import type { AgentBackend, AgentLoadAnswer } from './backend';
 import { dataBlock, redact, redactExact } from './data';
@@ -282,6 +283,19 @@ export function checkQuery(backend: AgentBackend, input: CheckInput, signal?: Ab
   });
 }
 
+/**
+ * The text searchdata receives for `query`: its one query with comments removed (the parser's
+ * `Query.text`, as Run Query and `tsq query` send it). @throws InputError when it holds no query, several
+ * (a `;` or a blank line ends one), or an `@datasource` (the data source is the tool's argument).
+ */
+function oneQuery(query: string): string {
+  const doc = parseDocument(query);
+  if (doc.directives.length) throw new InputError('Give the data source as "data_source", not as an @datasource line in the query.');
+  if (doc.queries.length === 0) throw new InputError('"query" holds no query (only comments or blank lines).');
+  if (doc.queries.length > 1) throw new InputError(`"query" holds ${doc.queries.length} queries (a ";" or a blank line ends one): run them one at a time.`);
+  return doc.queries[0].text;
+}
+
 /** `run_query` {data_source, query, max_rows}: the first rows of the answer. */
 export function runQuery(backend: AgentBackend, input: RunInput, signal?: AbortSignal): Promise<AgentToolResult<RunOutput>> {
   return guarded(backend, 'Running the query', async () => {
@@ -289,8 +303,9 @@ export function runQuery(backend: AgentBackend, input: RunInput, signal?: AbortS
     const query = nonEmpty(input?.query, 'query');
     const maxRows = input.max_rows ?? DEFAULT_MAX_ROWS;
     if (!Number.isInteger(maxRows) || maxRows < 1 || maxRows > MAX_ROWS_LIMIT) throw new InputError(`"max_rows" must be a whole number from 1 to ${MAX_ROWS_LIMIT}.`);
+    const queryString = oneQuery(query);
     const { ds } = await dataSourceOf(backend, name, signal);
-    const answer = await backend.search({ queryString: query, dataSource: ds, maxRows }, signal);
+    const answer = await backend.search({ queryString, dataSource: ds, maxRows }, signal);
     const rows = answer.rows.slice(0, maxRows);
     const total = Math.max(answer.totalRowCount, rows.length);
     const structured: RunOutput = { dataSource: ds.name, columnNames: answer.columnNames, rows, totalRowCount: total, truncated: rows.length < total };
