@@ -2,9 +2,13 @@
 // the language reference generated from the keyword catalogue (common/src/agent/languageReference.ts).
 // The tools themselves are tested end to end: test/cli/mcp.test.ts and test/e2e/agents.test.ts.
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
 import assert from 'node:assert/strict';
 import { dataBlock, readDataBlocks, redact, REDACTED } from '../../common/src/agent/data';
 import { languageReference } from '../../common/src/agent/languageReference';
+import { INPUT_SCHEMAS } from '../../common/src/agent/schemas';
 import { DATE_BUCKETS, KEYWORDS } from '../../common/src/language/keywords';
 
 test('a data block holds the value as one JSON line between two markers with a fresh nonce', () => {
@@ -39,4 +43,16 @@ test('the language reference lists every keyword and date bucket of the catalogu
   }
   for (const b of DATE_BUCKETS) assert.ok(ref.includes(b.includes(' ') ? `[date].'${b}'` : `[date].${b}`), `bucket ${b}`);
   assert.match(ref, /## Rules/);
+});
+
+test("package.json's languageModelTools take the inputs of the MCP tools they share an implementation with", () => {
+  const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string; inputSchema: { properties: object; required?: string[] } }[] } };
+  const declared = manifest.contributes.languageModelTools;
+  assert.deepEqual(declared.map((t) => t.name), ['tsq_list_data_sources', 'tsq_describe_data_source', 'tsq_check_query', 'tsq_run_query']);
+  for (const tool of declared) {
+    const shape = INPUT_SCHEMAS[tool.name.replace(/^tsq_/, '') as keyof typeof INPUT_SCHEMAS];
+    const mcp = z.toJSONSchema(z.object(shape)) as { properties?: object; required?: string[] };
+    assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), Object.keys(mcp.properties ?? {}).sort(), tool.name);
+    assert.deepEqual([...(tool.inputSchema.required ?? [])].sort(), [...(mcp.required ?? [])].sort(), tool.name);
+  }
 });
