@@ -10,6 +10,7 @@
  *   tsq check FILE.tsq…
  *   tsq trust [--revoke | --list]   (approve the project's tsq.json: common/src/trust.ts)
  *   tsq lsp [connection options]   (the language server over stdio, reading the catalog from the service)
+ *   tsq mcp [connection options] [--allow-writes]   (the agent tools over MCP on stdio: mcp.ts)
  *
  * Answers go to stdout; progress, warnings and errors to stderr. Exit codes: exitCodes.ts.
  */
@@ -21,6 +22,7 @@ import { connect, connectionFlags, fileSettings, withConnectionOptions, type Con
 import { runBadRecordsCommand, runStatusCommand } from './cycles';
 import { EXIT_CODE_HELP, ExitCode, exitCodeOf, type ExitCodeValue } from './exitCodes';
 import { runLoadCommand } from './load';
+import { runMcpCommand } from './mcp';
 import { OBJECT_TYPES, runObjectsCommand } from './objects';
 import { runQueryCommand } from './query';
 import { loadConnections, type ConnectionFile } from '../../common/src/connectionConfig';
@@ -225,6 +227,17 @@ export function buildProgram(): Command {
     if (!args.includes('--stdio')) process.argv.push('--stdio');
     runNodeServer(['--stdio', ...args], { allowDefaultConnection: true });
   });
+
+  withConnectionOptions(
+    program
+      .command('mcp')
+      .description('run the agent tools (list, describe, check and run queries) as an MCP server over stdio, for agent mode in VS Code, Claude Code or Cursor')
+      .option('--allow-writes', 'also offer load_csv, which loads a CSV file into a table'),
+  )
+    .addHelpText('after', `\nThe connection and its approval are those of every command: a project's tsq.json must be approved with tsq trust first\n(the server refuses to start otherwise, exit 3). The password comes from TSQ_PASSWORD or "passwordCommand", never a prompt.\n${EXIT_CODE_HELP}`)
+    .action(async (opts: Record<string, unknown>) => {
+      await runMcpCommand(opts);
+    });
 
   return program;
 }

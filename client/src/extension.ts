@@ -1,12 +1,14 @@
 /**
  * Entry point of the TSQ extension: wires the parts together and nothing else (connections, the
- * language client and its catalog, the Objects view, the administration commands, Load CSV into Table).
+ * language client and its catalog, the Objects view, the administration commands, Load CSV into Table,
+ * the agent tools).
  *
  * `activate()` returns the automation API of the extension contract:
  * `{ getConnectionState(), getConnectionHealth(), whenLanguageClientReady() }`.
  */
 import * as vscode from 'vscode';
 import { registerAdminCommands } from './admin';
+import { registerAgentTools } from './agentTools';
 import { Catalog } from './catalog';
 import { ConnectionManager, type ConnectionArgs, type ConnectionState } from './connections';
 import { ConnectionHealth, type HealthState } from './connectionHealth';
@@ -99,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
 
   registerAdminCommands(context, connections, () => objects.refreshAll());
   registerResults(context, { connections, languageClient, catalog: catalogFor });
+  registerAgentTools(context, { connections, languageClient, catalog: catalogFor });
 
   void connections.migratePasswords().then(() => {
     if (connections.activeConfig()) void connections.connect({ interactive: false, showErrors: true });

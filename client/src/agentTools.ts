@@ -1,0 +1,197 @@
+/**
+ * The agent tools in VS Code: `tsq_list_data_sources`, `tsq_describe_data_source`, `tsq_check_query` and
+ * `tsq_run_query` as language-model tools (package.json `contributes.languageModelTools`, registered with
+ * `vscode.lm.registerTool`), and `tsq mcp` offered to agent mode (`vscode.lm.registerMcpServerDefinitionProvider`,
+ * when this VS Code has it). The tools are those of `tsq mcp`, from common/src/agent/tools.ts; this file is
+ * only their adapter onto the extension (`AgentBackend` over the active connection, its catalog and the
+ * running language server).
+ *
+ * - `prepareInvocation` asks the person before `tsq_run_query` sends rows of their data to a model (VS Code
+ *   shows the confirmation and offers to remember the answer).
+ * - check_query asks the language server, the same validation as the editor's: the query is opened as a
+ *   read-only virtual document (`tsq-agent:` scheme, never dirty, never saved) under `@datasource`, and
+ *   its diagnostics are pulled (`textDocument/diagnostic`). The data source is resolved through the
+ *   catalog first, so a catalog that cannot be read fails the tool instead of passing the query.
+ * - The MCP server offered is `tsq mcp` run from the workspace folder, as in a terminal: its connection and
+ *   password come from the command line's files and sources, and a repository's tsq.json needs `tsq trust`
+ *   (common/src/connectionConfig.ts). No secret of VS Code's secret storage is handed to it.
+ */
+import * as vscode from 'vscode';
+import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest } from 'vscode-languageclient';
+import type { Diagnostic } from 'vscode-languageserver-types';
+import type { AgentBackend } from '../../common/src/agent/backend';
+import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, runQuery, DEFAULT_MAX_ROWS, type AgentToolResult, type CheckInput, type DescribeInput, type RunInput } from '../../common/src/agent/tools';
+import type { Catalog } from './catalog';
+import type { ConnectionManager } from './connections';
+import type { TsqLanguageClient } from './languageClient';
+
+/** The scheme of the virtual documents check_query validates. */
+const AGENT_SCHEME = 'tsq-agent';
+
+/** What the tools need of the extension. */
+export interface AgentToolsDeps {
+  connections: ConnectionManager;
+  languageClient: TsqLanguageClient;
+  /** The active connection's catalog, or undefined when not connected. */
+  catalog: () => Promise<Catalog | undefined>;
+}
+
+/** Milliseconds to wait for the language server to be told of a virtual document. */
+const OPEN_TIMEOUT_MS = 10_000;
+
+/**
+ * The backend of the tools over the extension: the active connection's catalog and service, and the
+ * language server's diagnostics. Every method throws when there is no connection.
+ */
+export function extensionAgentBackend(deps: AgentToolsDeps, documents: Map<string, string>): AgentBackend {
+  const catalog = async () => {
+    const c = await deps.catalog();
+    if (!c) throw new Error('TSQ is not connected to an Analytics Service. Ask the user to run "TSQ: Switch Connection…" (or "TSQ: Add Connection…") and try again.');
+    return c;
+  };
+  let serial = 0;
+  return {
+    async getDataSources() {
+      return (await catalog()).dataSources();
+    },
+    async getColumns(dataSource) {
+      const columns = await (await catalog()).columns(dataSource);
+      if (!columns) return null;
+      const api = await deps.connections.getService();
+      const storables = await api.tableDetails([columns.id]);
+      const table = storables.find((s) => s?.header?.id === columns.id) ?? storables[0];
+      const defaultAggregation: Record<string, string> = {};
+      for (const c of table?.columns ?? []) if (c.header?.name && typeof c.defaultAggrType === 'string') defaultAggregation[c.header.name] = c.defaultAggrType;
+      return { ...columns, defaultAggregation };
+    },
+    async getColumnValues(dataSource, column, limit) {
+      try {
+        return (await (await catalog()).columnValues(dataSource.id, column, '')).slice(0, limit);
+      } catch {
+        return [];
+      }
+    },
+    async validate(query, dataSource) {
+      await deps.languageClient.whenReady();
+      const lc = deps.languageClient.languageClient;
+      if (!lc) throw new Error('The TSQ language server is not running; "TSQ: Restart Language Server" starts it again.');
+      // the query under its data source, as a .tsq file would hold it; line 0 is the directive
+      const uri = vscode.Uri.from({ scheme: AGENT_SCHEME, path: `/query-${++serial}.tsq` });
+      // a name holding a quote cannot be written between quotes: the GUID names it as well
+      documents.set(uri.toString(), `@datasource '${dataSource.name.includes("'") ? dataSource.id : dataSource.name}'\n${query}`);
+      try {
+        const protocolUri = lc.code2ProtocolConverter.asUri(uri);
+        const feature = lc.getFeature(DidOpenTextDocumentNotification.method);
+        // listening before the document opens: didOpen may be sent before openTextDocument resolves
+        let sent = false;
+        let notify: (() => void) | undefined;
+        const sub = feature.onNotificationSent((e) => {
+          if (e.params.textDocument.uri !== protocolUri) return;
+          sent = true;
+          notify?.();
+        });
+        try {
+          const document = await vscode.workspace.openTextDocument(uri);
+          if (document.languageId !== 'tsq') await vscode.languages.setTextDocumentLanguage(document, 'tsq');
+          if (!sent && ![...feature.openDocuments].some((d) => d.uri.toString() === uri.toString())) {
+            await new Promise<void>((resolve, reject) => {
+              const timer = setTimeout(() => reject(new Error('The TSQ language server was not told of the query in time; try again.')), OPEN_TIMEOUT_MS);
+              notify = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+          }
+        } finally {
+          sub.dispose();
+        }
+        const report = await lc.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: protocolUri } });
+        const items = (report.kind === 'full' ? report.items : []) as Diagnostic[];
+        return items
+          .filter((d) => d.range.start.line > 0)
+          .map((d) => ({ ...d, range: { start: { line: d.range.start.line - 1, character: d.range.start.character }, end: { line: d.range.end.line - 1, character: d.range.end.character } } }));
+      } finally {
+        documents.delete(uri.toString());
+      }
+    },
+    async search({ queryString, dataSource, maxRows }) {
+      const api = await deps.connections.getService();
+      const r = await api.searchData({ queryString, dataSourceGuid: dataSource.id, batchSize: maxRows });
+      return { columnNames: r.columnNames, rows: r.data, totalRowCount: r.totalRowCount };
+    },
+    // the password stays in the secret storage and the client's login: nothing of it is known here
+    secrets: () => [],
+  };
+}
+
+/** A cancellation token as an AbortSignal for the tools. */
+function signalOf(token: vscode.CancellationToken): AbortSignal {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  else token.onCancellationRequested(() => controller.abort());
+  return controller.signal;
+}
+
+/** A tool's answer for the model; a failure is thrown, as VS Code asks of tools, with the same text. */
+function toResult(r: AgentToolResult<unknown>): vscode.LanguageModelToolResult {
+  if (r.isError) throw new Error(r.text);
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.text)]);
+}
+
+/** The part of the 1.101 API this file uses, for VS Code versions whose types (or runtime) lack it. */
+interface McpApi {
+  registerMcpServerDefinitionProvider?(id: string, provider: { provideMcpServerDefinitions(token: vscode.CancellationToken): unknown[]; onDidChangeMcpServerDefinitions?: vscode.Event<void> }): vscode.Disposable;
+}
+type McpStdioServerDefinitionCtor = new (label: string, command: string, args?: string[], env?: Record<string, string | number | null>, version?: string) => { cwd?: vscode.Uri };
+
+/**
+ * Registers the four tools and, when this VS Code has the API, the MCP server definition provider
+ * `tsq.mcp` (package.json `contributes.mcpServerDefinitionProviders`).
+ */
+export function registerAgentTools(context: vscode.ExtensionContext, deps: AgentToolsDeps): void {
+  const documents = new Map<string, string>();
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(AGENT_SCHEME, { provideTextDocumentContent: (uri) => documents.get(uri.toString()) ?? '' }),
+  );
+  const backend = extensionAgentBackend(deps, documents);
+  if (typeof vscode.lm?.registerTool === 'function') {
+    context.subscriptions.push(
+      vscode.lm.registerTool<Record<string, never>>('tsq_list_data_sources', {
+        invoke: async (_options, token) => toResult(await listDataSources(backend, signalOf(token))),
+      }),
+      vscode.lm.registerTool<DescribeInput>('tsq_describe_data_source', {
+        invoke: async (options, token) => toResult(await describeDataSource(backend, options.input, signalOf(token))),
+      }),
+      vscode.lm.registerTool<CheckInput>('tsq_check_query', {
+        invoke: async (options, token) => toResult(await checkQuery(backend, options.input, signalOf(token))),
+      }),
+      vscode.lm.registerTool<RunInput>('tsq_run_query', {
+        prepareInvocation: (options) => {
+          const message = new vscode.MarkdownString(`${AGENT_TOOL_INFO.run_query.title}: up to ${options.input.max_rows ?? DEFAULT_MAX_ROWS} rows of this query's answer on the data source shown will be sent to the language model.\n\n`);
+          message.appendText(`Data source: ${String(options.input.data_source)}`);
+          message.appendCodeblock(String(options.input.query), 'tsq');
+          return {
+            invocationMessage: 'Running a TSQ query',
+            confirmationMessages: { title: 'Send rows of your data to the model?', message },
+          };
+        },
+        invoke: async (options, token) => toResult(await runQuery(backend, options.input, signalOf(token))),
+      }),
+    );
+  }
+  const lm = vscode.lm as unknown as McpApi;
+  const Definition = (vscode as unknown as { McpStdioServerDefinition?: McpStdioServerDefinitionCtor }).McpStdioServerDefinition;
+  if (typeof lm?.registerMcpServerDefinitionProvider === 'function' && Definition) {
+    context.subscriptions.push(
+      lm.registerMcpServerDefinitionProvider('tsq.mcp', {
+        provideMcpServerDefinitions: () => {
+          // VS Code runs the extension host on Electron: as a plain Node.js it needs ELECTRON_RUN_AS_NODE
+          const definition = new Definition('TSQ', process.execPath, [context.asAbsolutePath('dist/cli.js'), 'mcp'], { ELECTRON_RUN_AS_NODE: '1' }, String(context.extension.packageJSON.version ?? ''));
+          const folder = vscode.workspace.workspaceFolders?.[0];
+          if (folder?.uri.scheme === 'file') definition.cwd = folder.uri;
+          return [definition];
+        },
+      }),
+    );
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The resource `tsq://language-reference`: the TSQ search language for a model, in Markdown, generated
+ * from the keyword catalogue that completion and hover read (common/src/language/keywords.ts), so that it
+ * can never disagree with what the editor offers. The rules are those of the `.tsq` file in the design
+ * notes and of the lexer and parser (common/src/language).
+ */
+import { DATE_BUCKETS, KEYWORDS, type KeywordCategory } from '../language/keywords';
+
+/** The URI of the resource. */
+export const LANGUAGE_REFERENCE_URI = 'tsq://language-reference';
+
+/** The catalogue's categories in the order they are shown, with a heading each. */
+const SECTIONS: [KeywordCategory, string][] = [
+  ['general', 'Ranking, sorting and grouping'],
+  ['aggregation', 'Aggregations'],
+  ['filter', 'Filters on aggregates'],
+  ['comparison', 'Comparisons'],
+  ['constant', 'Constants'],
+  ['text', 'Text operators (text columns only)'],
+  ['date', 'Dates (date columns only)'],
+  ['dateUnit', 'Date units'],
+  ['bucket', 'Date buckets'],
+  ['period', 'Date parts'],
+  ['dateName', 'Named days and months'],
+  ['in', 'Subsearches'],
+  ['location', 'Locations'],
+];
+
+/** Escapes the characters that end a Markdown table cell. */
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/**
+ * The language reference as Markdown: rules, date buckets, then every keyword of the catalogue by
+ * category with its meaning and an example query.
+ */
+export function languageReference(): string {
+  const out: string[] = [
+    '# TSQ search language',
+    '',
+    'A TSQ query is a search, not SQL: a list of columns, keywords, operators and values that the Analytics Service turns into an answer. There is no SELECT, FROM, WHERE or GROUP BY.',
+    '',
+    '## Rules',
+    '',
+    '- A column is written in square brackets with its exact name: `[origin]`. `describe_data_source` lists the names. A name cannot hold `[` or `]`.',
+    "- A value is written in single quotes: `[origin] = 'SEA'`. A value cannot hold a quote. Several values: `[origin] = 'SEA', 'PDX'`. Numbers are bare: `[distance] > 1000`.",
+    '- ATTRIBUTE columns group the answer; MEASURE columns are aggregated by their default aggregation (usually sum) unless an aggregation keyword names another: `average [delay] [origin]`.',
+    "- A date bucket follows a date column after a dot: `[date].monthly`; a bucket of several words is quoted: `[date].'day of week'`.",
+    '- A custom calendar: `calendar.name`. Keywords are English (en-US) and case-insensitive.',
+    '- Formulas cannot be defined in a query; only the data source\'s own formula columns can be used.',
+    '- In a `.tsq` file, `@datasource \'name\'` picks the data source and a query ends at `;`, a blank line or the end of the file; `--` starts a comment. The agent tools take the data source as an argument and one query as text.',
+    '- Check a query with `check_query` before `run_query`: an unknown column comes back with the closest names as suggestions.',
+    '',
+    '## Date buckets',
+    '',
+    DATE_BUCKETS.map((b) => (b.includes(' ') ? `\`[date].'${b}'\`` : `\`[date].${b}\``)).join(', '),
+    '',
+    '## Keywords',
+  ];
+  for (const [category, heading] of SECTIONS) {
+    const entries = KEYWORDS.filter((k) => k.category === category);
+    if (!entries.length) continue;
+    out.push('', `### ${heading}`, '', '| keyword | meaning | example |', '|---|---|---|');
+    for (const k of entries) out.push(`| \`${cell([k.name, ...(k.aliases ?? [])].join('`, `'))}\` | ${cell(k.meaning)} | \`${cell(k.example)}\` |`);
+  }
+  out.push(
+    '',
+    '## Examples',
+    '',
+    '- `[origin] [delay] top 10 sort by [delay] descending` — the ten origins with the most delay.',
+    '- `[date].monthly [distance]` — distance per month.',
+    "- `[date].'day of week' average [delay] [origin] = 'SEA', 'PDX'` — average delay by weekday for two origins.",
+    '- `[origin] [delay] for sum [delay] > 5000` — origins whose total delay is above 5000.',
+    '',
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,69 @@
+/**
+ * The input and output schemas of the agent tools (tools.ts) as zod shapes, for the MCP server
+ * (cli/src/mcp.ts): the SDK validates inputs with them and announces them as JSON Schema
+ * (`inputSchema`, `outputSchema`), and checks each structured result against its output schema
+ * (MCP specification 2025-06-18, "Structured Content"). The extension declares the same inputs in
+ * package.json `contributes.languageModelTools`.
+ */
+import { z } from 'zod';
+import { DEFAULT_MAX_ROWS, MAX_ROWS_LIMIT } from './tools';
+
+const dataSource = z.string().min(1).describe('The data source: its name (as list_data_sources gives it) or GUID.');
+const query = z.string().min(1).describe("One TSQ search query, e.g. \"[origin] [delay] top 10 sort by [delay] descending\" (see the resource tsq://language-reference).");
+const cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const position = z.object({ line: z.number().int(), character: z.number().int() });
+
+/** Input shapes by tool name. */
+export const INPUT_SCHEMAS = {
+  list_data_sources: {},
+  describe_data_source: { data_source: dataSource },
+  check_query: { data_source: dataSource, query },
+  run_query: {
+    data_source: dataSource,
+    query,
+    max_rows: z.number().int().min(1).max(MAX_ROWS_LIMIT).optional().describe(`Most rows to return (default ${DEFAULT_MAX_ROWS}, at most ${MAX_ROWS_LIMIT}).`),
+  },
+  load_csv: {
+    path: z.string().min(1).describe('Path of the CSV file on this machine.'),
+    table: z.string().min(1).describe('The existing target table, database.schema.table (or database.table).'),
+  },
+} as const;
+
+/** Output shapes by tool name (the structured content of tools.ts's `*Output` types). */
+export const OUTPUT_SCHEMAS = {
+  list_data_sources: { dataSources: z.array(z.object({ name: z.string(), id: z.string(), type: z.string() })) },
+  describe_data_source: {
+    name: z.string(),
+    id: z.string(),
+    columns: z.array(
+      z.object({
+        name: z.string(),
+        dataType: z.string(),
+        kind: z.enum(['ATTRIBUTE', 'MEASURE']),
+        defaultAggregation: z.string().optional(),
+        description: z.string().optional(),
+        synonyms: z.array(z.string()).optional(),
+        sampleValues: z.array(z.string()),
+      }),
+    ),
+  },
+  check_query: {
+    dataSource: z.string(),
+    valid: z.boolean(),
+    errors: z.number().int(),
+    warnings: z.number().int(),
+    diagnostics: z.array(
+      z.object({
+        severity: z.enum(['error', 'warning', 'info', 'hint']),
+        message: z.string(),
+        code: z.string().optional(),
+        start: position,
+        end: position,
+        text: z.string(),
+        suggestions: z.array(z.string()),
+      }),
+    ),
+  },
+  run_query: { dataSource: z.string(), columnNames: z.array(z.string()), rows: z.array(z.array(cell)), totalRowCount: z.number().int(), truncated: z.boolean() },
+  load_csv: { cycleId: z.string(), table: z.string(), rowsWritten: z.number().int(), ignoredRows: z.number().int(), bytes: z.number() },
+} as const;
