@@ -27,6 +27,9 @@ if (unknown.length || !modules.length) {
 const build = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { stdio: 'inherit', cwd: root });
 if (build.status !== 0) process.exit(build.status ?? 1);
 const out = process.env.BENCH_OUT ?? join(root, '.bench', 'report.json');
+// Each module's figures go through .bench/<name>.json, also when the report goes elsewhere (BENCH_OUT):
+// a fresh clone has no .bench/ yet.
+mkdirSync(join(root, '.bench'), { recursive: true });
 mkdirSync(dirname(out), { recursive: true });
 // Each module runs in its own process so that memory figures are its own.
 const report = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverageAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100), results: {} };
