@@ -4,8 +4,9 @@
  *   the same SQL run directly in DuckDB on a copy of the same table (ratio; target ≤ 1.5× + 5 ms);
  * - loads: for a header-less and a header CSV (~100 MB each, `TSQ_BENCH_EMULATOR_MB`) made from
  *   vega-datasets flights-3m, the whole load (upload in chunks + CommitLoad until DONE, from the first
- *   byte sent) next to DuckDB's own `read_csv` of the same file into a table of the same types in the
- *   same run: `ratio` = load / read_csv (target ≤ 2), with upload and commit times, upload MB/s
+ *   byte sent) next to DuckDB's own `read_csv` of the same file into a table of the same types of a
+ *   database file, checkpointed (the rows on disk, as the emulator's DONE means), in the same run:
+ *   `ratio` = load / read_csv (target ≤ 1.5), with upload and commit times, upload MB/s
  *   (MB = 2^20 bytes) and the client process's RSS growth during the upload (target ≤ 64 MB);
  * - loadAverage: the machine's 1, 5 and 15 minute load averages at the end.
  * The emulator runs as its own process (`node dist/emulator.js --demo --port 0`), so the RSS figures are
@@ -64,18 +65,22 @@ async function benchSearch(client: AnalyticsServiceClient, direct: DuckDBConnect
 /**
  * One whole load of a flights CSV through the client, next to DuckDB's `read_csv` of the same file:
  * upload (chunks of 32 MiB, the header row repeated in each when there is one), CommitLoad, status
- * polled until DONE, by `AnalyticsServiceClient.loadCsv`. `loadMs` is the whole cycle (StartLoad to DONE); `ratio` = loadMs / readCsvMs
- * (target ≤ 2). The client process's RSS growth during the upload is reported (target ≤ 64 MB).
+ * polled until DONE, by `AnalyticsServiceClient.loadCsv`. `loadMs` is the whole cycle (StartLoad to DONE);
+ * `duckdbReadCsvMs` is `CREATE TABLE … AS SELECT * FROM read_csv(…)` then `CHECKPOINT` on `direct`, a
+ * connection to a database file; `ratio` = loadMs / duckdbReadCsvMs (target ≤ 1.5). The client process's RSS growth during the upload is reported (target ≤ 64 MB).
  */
 async function benchLoad(client: AnalyticsServiceClient, direct: DuckDBConnection, csv: string, header: boolean, db: DuckDBInstance): Promise<Record<string, unknown>> {
   // date as `%Y%m%d %H:%M:%S`; a 3M-row sample, then 0.2% over the target so the file reaches the size
   const made = await writeFlightsCsv(csv, { targetBytes: TARGET_BYTES, dateFormat: '%Y%m%d %H:%M:%S', header, sampleRows: 3_000_000, margin: 1.002, db });
   try {
     const readCsvSql = `CREATE OR REPLACE TABLE loaded AS SELECT * FROM read_csv('${csv.replace(/'/g, "''")}', header = ${header}, timestampformat = '%Y%m%d %H:%M:%S', columns = {'date': 'TIMESTAMP', 'delay': 'INTEGER', 'distance': 'INTEGER', 'origin': 'VARCHAR', 'destination': 'VARCHAR'})`;
+    await direct.run('CHECKPOINT'); // nothing of earlier work left to write during the timed part
     const t = performance.now();
     await direct.run(readCsvSql);
+    await direct.run('CHECKPOINT');
     const readCsvMs = performance.now() - t;
     await direct.run('DROP TABLE loaded');
+    await direct.run('CHECKPOINT');
 
     // through the one load pipeline (common/src/load/pipeline.ts), as the extension loads; the header
     // row, when there is one, repeated at the head of every chunk
@@ -104,8 +109,8 @@ async function benchLoad(client: AnalyticsServiceClient, direct: DuckDBConnectio
       ignoredRows: status.ignoredRowCount,
       duckdbReadCsvMs: Math.round(readCsvMs),
       ratio: r2(loadMs / readCsvMs),
-      targetRatio: 2,
-      withinTarget: loadMs <= 2 * readCsvMs && status.rowsWritten === made.rows,
+      targetRatio: 1.5,
+      withinTarget: loadMs <= 1.5 * readCsvMs && status.rowsWritten === made.rows,
       clientRssGrowthMB: r2((rssPeak - rssBefore) / MB),
       targetRssGrowthMB: 64,
     };
