@@ -9,6 +9,8 @@
  *   `ratio` = load / read_csv (target ≤ 1.5), with upload and commit times, upload MB/s
  *   (MB = 2^20 bytes) and the client process's RSS growth during the upload (target ≤ 64 MB);
  * - loadAverage: the machine's 1, 5 and 15 minute load averages at the end.
+ * Where a load's time goes (commit, upload, polls) and what would bring it to 1.5× is written down in
+ * README.md, section Benchmarks.
  * The emulator runs as its own process (`node dist/emulator.js --demo --port 0`), so the RSS figures are
  * the client's alone. Run: `npm run bench -- emulator`.
  */
