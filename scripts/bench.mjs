@@ -4,7 +4,7 @@
 //   npm run bench                      all benchmarks, report in .bench/report.json
 //   npm run bench -- language          only test/bench/language.bench.ts
 //   BENCH_OUT=path npm run bench        report elsewhere
-//   npm run bench -- --compare REF [--rounds N] [--keep] [names…]
+//   npm run bench -- --compare REF [--rounds N] [--keep] [--same-bench] [names…]
 //                                      the benchmarks of commit REF and of today's tree, alternately
 // It prints a one-screen table: each target's figure next to its anchor measured in the same run
 // (JSON.parse, DuckDB read_csv, the same SQL in DuckDB, a trivial LSP round trip, …), the ratio and the
@@ -19,8 +19,11 @@
 // shows, per summary figure, the median over the rounds of each side, each side's ratio to its own
 // anchor, and today / REF; the report holds it as `compare`. A module REF does not have runs on today's
 // side only. The worktree is removed at the end unless --keep (then a later run at the same REF reuses it).
+// --same-bench copies today's test/bench/ over REF's in that worktree, so that both sides run the same
+// measurement against their own code (a figure today's benchmarks added is then measured for REF too;
+// a module that no longer fits REF's code fails on REF's side and says so).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, existsSync, mkdirSync, readFileSync, writeFileSync, symlinkSync } from 'node:fs';
+import { cpSync, readdirSync, existsSync, mkdirSync, readFileSync, writeFileSync, symlinkSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import os from 'node:os';
 import { tsImport } from 'tsx/esm/api';
@@ -35,6 +38,7 @@ const only = [];
 let compareRef;
 let rounds = 1;
 let keep = false;
+let sameBench = false;
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--compare') compareRef = argv[++i];
@@ -42,6 +46,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--rounds') rounds = Number(argv[++i]);
   else if (a.startsWith('--rounds=')) rounds = Number(a.slice('--rounds='.length));
   else if (a === '--keep') keep = true;
+  else if (a === '--same-bench') sameBench = true;
   else if (a.startsWith('-')) usage(`unknown option ${a}`);
   else only.push(a);
 }
@@ -49,7 +54,7 @@ if (compareRef === undefined && argv.some((a) => a === '--compare')) usage('--co
 if (!Number.isInteger(rounds) || rounds < 1) usage('--rounds needs a whole number ≥ 1');
 
 function usage(why) {
-  console.error(`bench: ${why}\nusage: npm run bench -- [--compare REF [--rounds N] [--keep]] [name…]`);
+  console.error(`bench: ${why}\nusage: npm run bench -- [--compare REF [--rounds N] [--keep] [--same-bench]] [name…]`);
   process.exit(2);
 }
 
@@ -129,6 +134,10 @@ if (compareRef === undefined) {
         if (ci.status !== 0) process.exit(ci.status ?? 1);
       }
     }
+    // a kept worktree may hold today's benchmarks of an earlier --same-bench run: REF's own first
+    spawnSync('git', ['checkout', '--', 'test/bench'], { cwd: baseTree });
+    spawnSync('git', ['clean', '-fdq', '--', 'test/bench'], { cwd: baseTree });
+    if (sameBench) cpSync(join(root, 'test', 'bench'), join(baseTree, 'test', 'bench'), { recursive: true });
     build(baseTree);
     build(root);
     const baseModules = benchNames(baseTree);
@@ -143,7 +152,7 @@ if (compareRef === undefined) {
     rep.results = results.head[0] ?? {};
     rep.summary = summarize(rep.results);
     const rows = compareSummaries(results.base.map((r) => summarize(r ?? {})), results.head.map((r) => summarize(r ?? {})));
-    rep.compare = { ref: compareRef, sha, rounds, order, missingInBase: modules.filter((m) => !baseModules.includes(m)), rows, base: results.base, head: results.head };
+    rep.compare = { ref: compareRef, sha, rounds, sameBench, order, missingInBase: modules.filter((m) => !baseModules.includes(m)), rows, base: results.base, head: results.head };
     writeFileSync(out, JSON.stringify(rep, null, 2) + '\n');
     console.log(table(rep));
     console.log('');
