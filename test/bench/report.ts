@@ -1,5 +1,5 @@
 /**
- * Pure helpers of scripts/bench.mjs (no I/O): the summary of a run, each figure beside its anchor
+ * Pure functions of scripts/bench.mjs (no I/O): the summary of a run, each figure beside its anchor
  * measured in the same run; the one-screen table; the order of a `--compare` run, and the comparison of
  * two code versions measured in it. Not a benchmark itself (bench.mjs runs `*.bench.ts` only).
  *
@@ -58,7 +58,7 @@ export function median(xs: readonly number[]): number | undefined {
   return s[Math.floor(s.length / 2)];
 }
 
-/** Targets of the summary (issue "Performance as ratios that hold on any machine"). */
+/** Targets of the summary: each a ratio to an anchor of the same run, or a bound where the anchor is tiny. */
 export const TARGETS = {
   /** parse MB/s ≥ this × JSON.parse MB/s of the same bytes. */
   parseVsJsonParse: 0.4,
