@@ -4,99 +4,161 @@
 //   npm run bench                      all benchmarks, report in .bench/report.json
 //   npm run bench -- language          only test/bench/language.bench.ts
 //   BENCH_OUT=path npm run bench        report elsewhere
+//   npm run bench -- --compare REF [--rounds N] [--keep] [--same-bench] [names…]
+//                                      the benchmarks of commit REF and of today's tree, alternately
 // It prints a one-screen table: each target's figure next to its anchor measured in the same run
-// (curl, DuckDB read_csv, the same SQL in DuckDB, …), the ratio and the target; the JSON report holds
-// it as `summary`, with every module's full figures and the machine's load average.
+// (JSON.parse, DuckDB read_csv, the same SQL in DuckDB, a trivial LSP round trip, …), the ratio and the
+// target; the JSON report holds it as `summary`, with every module's full figures and the machine's
+// load average. The summary and the compare order are test/bench/report.ts (pure, unit-tested).
+//
+// --compare REF: REF (any commit name git knows) is checked out with `git worktree add --detach` into
+// .bench/compare-<sha> (ignored), its node_modules linked to this tree's when the two package-lock.json
+// are the same (else `npm ci` there), and built there (`node esbuild.mjs`). Then each module runs once on
+// each side per round, the side that goes first alternating (report.ts `compareOrder`): on a shared
+// machine, old and new code alternating in one run is the only trustworthy comparison of speed. The table
+// shows, per summary figure, the median over the rounds of each side, each side's ratio to its own
+// anchor, and today / REF; the report holds it as `compare`. A module REF does not have runs on today's
+// side only. The worktree is removed at the end unless --keep (then a later run at the same REF reuses it).
+// --same-bench copies today's test/bench/ over REF's in that worktree, so that both sides run the same
+// measurement against their own code (a figure today's benchmarks added is then measured for REF too;
+// a module that no longer fits REF's code fails on REF's side and says so).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, existsSync, mkdirSync } from 'node:fs';
+import { cpSync, readdirSync, existsSync, mkdirSync, readFileSync, writeFileSync, symlinkSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import os from 'node:os';
+import { tsImport } from 'tsx/esm/api';
 
 const root = new URL('..', import.meta.url).pathname;
-const only = process.argv.slice(2);
-const dir = join(root, 'test', 'bench');
-const modules = existsSync(dir)
-  ? readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).filter((f) => !only.length || only.includes(f.replace('.bench.ts', '')))
-  : [];
-const known = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace('.bench.ts', '')) : [];
+const report = await tsImport('../test/bench/report.ts', import.meta.url);
+const { summarize, table, compareOrder, compareSummaries, compareTable } = report.summarize ? report : report.default;
+
+// ---- arguments ----
+const argv = process.argv.slice(2);
+const only = [];
+let compareRef;
+let rounds = 1;
+let keep = false;
+let sameBench = false;
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === '--compare') compareRef = argv[++i];
+  else if (a.startsWith('--compare=')) compareRef = a.slice('--compare='.length);
+  else if (a === '--rounds') rounds = Number(argv[++i]);
+  else if (a.startsWith('--rounds=')) rounds = Number(a.slice('--rounds='.length));
+  else if (a === '--keep') keep = true;
+  else if (a === '--same-bench') sameBench = true;
+  else if (a.startsWith('-')) usage(`unknown option ${a}`);
+  else only.push(a);
+}
+if (compareRef === undefined && argv.some((a) => a === '--compare')) usage('--compare needs a commit (a hash, a branch, HEAD~3, …)');
+if (!Number.isInteger(rounds) || rounds < 1) usage('--rounds needs a whole number ≥ 1');
+
+function usage(why) {
+  console.error(`bench: ${why}\nusage: npm run bench -- [--compare REF [--rounds N] [--keep] [--same-bench]] [name…]`);
+  process.exit(2);
+}
+
+const benchNames = (tree) => {
+  const d = join(tree, 'test', 'bench');
+  return existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace('.bench.ts', '')).sort() : [];
+};
+const known = benchNames(root);
 const unknown = only.filter((n) => !known.includes(n));
+const modules = known.filter((n) => !only.length || only.includes(n));
 if (unknown.length || !modules.length) {
   console.error(`bench: no benchmark named ${unknown.join(', ') || '(none found)'}; the benchmarks are: ${known.join(', ')}`);
   process.exit(2);
 }
-const build = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { stdio: 'inherit', cwd: root });
-if (build.status !== 0) process.exit(build.status ?? 1);
-const out = process.env.BENCH_OUT ?? join(root, '.bench', 'report.json');
-mkdirSync(dirname(out), { recursive: true });
-// Each module runs in its own process so that memory figures are its own.
-const report = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverageAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100), results: {} };
-for (const m of modules.sort()) {
-  const name = m.replace('.bench.ts', '');
-  const tmp = join(root, '.bench', `${name}.json`);
-  console.error(`bench: ${name}`);
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(root, 'scripts', 'bench-one.mjs'), join(dir, m), tmp], { stdio: 'inherit', cwd: root });
-  if (r.status !== 0) { report.results[name] = { error: `exit ${r.status}` }; continue; }
-  report.results[name] = JSON.parse((await import('node:fs')).readFileSync(tmp, 'utf8'));
+
+/** Builds the bundles of a tree (`node esbuild.mjs` there); exits on failure. */
+function build(tree) {
+  const b = spawnSync(process.execPath, [join(tree, 'esbuild.mjs')], { stdio: 'inherit', cwd: tree });
+  if (b.status !== 0) process.exit(b.status ?? 1);
 }
-report.loadAverageAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
-report.summary = summarize(report.results);
-(await import('node:fs')).writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
-console.log(table(report));
-console.error(`bench: report written to ${out}`);
 
 /**
- * The figures the targets are about, each next to its anchor measured in the same run: rows of
- * { figure, value, anchor, anchorValue, ratio, target, met } (value and anchor in `unit`).
+ * Runs one benchmark module of a tree in its own Node process (so that memory figures are its own),
+ * its figures going through `tmp`. Returns its figures, or `{ error }` when it fails.
  */
-function summarize(results) {
-  const rows = [];
-  const num = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
-  const add = (figure, unit, value, anchor, anchorValue, ratio, target, met) =>
-    rows.push({ figure, unit, value: num(value), anchor, anchorValue: num(anchorValue), ratio: num(ratio), target, met: num(value) === undefined ? undefined : met });
-  const r2 = (x) => (x === undefined ? undefined : Math.round(x * 100) / 100);
-  const div = (a, b) => (num(a) !== undefined && num(b) ? r2(a / b) : undefined);
-  const p = results.parse;
-  if (p) add('parse 1 MB .tsq', 'MB/s', p.parseMBps, 'JSON.parse 1 MB', p.anchorJsonParseMBps, div(p.parseMBps, p.anchorJsonParseMBps), '≥ 50 MB/s', p.parseMBps >= 50);
-  const l = results.language;
-  if (l) add('validate 2,000 queries after 1-char edit', 'ms', l.validationAfterEditMs, 'whole validation', l.validationMs, l.validationAfterEditRatio, '≤ 10 ms', l.validationAfterEditMs <= 10);
-  const e = results.emulator;
-  for (const kind of ['headerless', 'header']) {
-    const x = e?.loads?.[kind];
-    if (x) add(`load ${Math.round(x.bytes / 2 ** 20)} MB CSV, ${kind}`, 'ms', x.loadMs, 'DuckDB read_csv', x.duckdbReadCsvMs, x.ratio, '≤ 2× anchor', x.ratio <= 2);
-  }
-  const q = e?.searchdata?.queries;
-  if (Array.isArray(q) && q.length) {
-    // the query furthest over (or least under) its target, so that the row's figures show the verdict's reason
-    const over = (x) => x.clientMs - (1.5 * x.duckdbMs + 5);
-    const worst = q.reduce((a, b) => (over(b) > over(a) ? b : a));
-    add('searchdata, furthest from target', 'ms', worst.clientMs, 'same SQL in DuckDB', worst.duckdbMs, worst.ratio, '≤ 1.5× + 5 ms', e.searchdata.allWithinTarget);
-  }
-  const ld = results.load;
-  if (ld?.extensionHost) add('extension-host upload', 'MB/s', ld.extensionHost.uploadMBps, 'curl', ld.curl?.uploadMBps, ld.extensionHost.uploadRateVsCurl, '≥ 0.9× curl', ld.extensionHost.uploadRateVsCurl >= 0.9);
-  // The results panel has no outside anchor; the 1,000-row answer of the same run shows the machine's
-  // speed at the time (its first rows come the same way, a 1,000-row first page).
-  const rs = results.results?.rows100k;
-  const rk = results.results?.rows1k ?? {};
-  if (rs) {
-    add('100k rows: first rows painted', 'ms', rs.firstRowsMs, '1k-row answer', rk.firstRowsMs, div(rs.firstRowsMs, rk.firstRowsMs), '≤ 300 ms', rs.firstRowsMs <= 300);
-    add('100k rows: all rows in grid', 'ms', rs.allRowsLoadedMs, '1k-row answer', rk.allRowsLoadedMs, div(rs.allRowsLoadedMs, rk.allRowsLoadedMs), '≤ 1500 ms', rs.allRowsLoadedMs <= 1500);
-    add('100k rows: longest workbench frame', 'ms', rs.workbenchMaxFrameMs, '1k-row answer', rk.workbenchMaxFrameMs, div(rs.workbenchMaxFrameMs, rk.workbenchMaxFrameMs), '≤ 100 ms', rs.workbenchMaxFrameMs <= 100);
-  }
-  return rows;
+function runModule(tree, name, tmp) {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(tree, 'scripts', 'bench-one.mjs'), join(tree, 'test', 'bench', `${name}.bench.ts`), tmp], { stdio: 'inherit', cwd: tree });
+  if (r.status !== 0) return { error: `exit ${r.status}` };
+  return JSON.parse(readFileSync(tmp, 'utf8'));
 }
 
-/** The summary as a one-screen text table. */
-function table(rep) {
-  const head = ['figure', 'value', 'anchor', 'ratio', 'target', 'met'];
-  const fmt = (v, unit) => (v === undefined ? '—' : `${v} ${unit}`);
-  const lines = rep.summary.map((r) => [r.figure, fmt(r.value, r.unit), r.anchor ? `${r.anchor}: ${fmt(r.anchorValue, r.unit)}` : '—', r.ratio === undefined ? '—' : String(r.ratio), r.target, r.met === undefined ? '—' : r.met ? 'yes' : 'NO']);
-  const w = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const row = (cells) => cells.map((c, i) => c.padEnd(w[i])).join('  ');
-  return [
-    `bench ${rep.date}  node ${rep.node}  ${rep.cpus} cores  load average ${rep.loadAverageAtStart.join(' ')} (start) ${rep.loadAverageAtEnd.join(' ')} (end)`,
-    row(head),
-    row(w.map((n) => '-'.repeat(n))),
-    ...lines.map(row),
-    ...Object.entries(rep.results).filter(([, v]) => v && (v.error || v.skipped)).map(([k, v]) => `${k}: ${v.error ?? `skipped: ${v.skipped}`}`),
-  ].join('\n');
+const loadAverage = () => os.loadavg().map((x) => Math.round(x * 100) / 100);
+const git = (...args) => {
+  const r = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.trim()}`);
+  return r.stdout.trim();
+};
+
+// Each module's figures go through .bench/<name>.json, also when the report goes elsewhere (BENCH_OUT):
+// a fresh clone has no .bench/ yet.
+const benchDir = join(root, '.bench');
+mkdirSync(benchDir, { recursive: true });
+const out = process.env.BENCH_OUT ?? join(benchDir, 'report.json');
+mkdirSync(dirname(out), { recursive: true });
+const rep = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverageAtStart: loadAverage(), results: {} };
+
+if (compareRef === undefined) {
+  build(root);
+  for (const name of modules) {
+    console.error(`bench: ${name}`);
+    rep.results[name] = runModule(root, name, join(benchDir, `${name}.json`));
+  }
+  rep.loadAverageAtEnd = loadAverage();
+  rep.summary = summarize(rep.results);
+  writeFileSync(out, JSON.stringify(rep, null, 2) + '\n');
+  console.log(table(rep));
+} else {
+  let sha;
+  try {
+    sha = git('rev-parse', '--verify', `${compareRef}^{commit}`);
+  } catch (e) {
+    usage(`--compare ${compareRef}: not a commit here (${e.message})`);
+  }
+  const baseTree = join(benchDir, `compare-${sha.slice(0, 12)}`);
+  if (!existsSync(join(baseTree, '.git'))) {
+    spawnSync('git', ['worktree', 'prune'], { cwd: root });
+    console.error(`bench: checking out ${compareRef} (${sha.slice(0, 12)}) into ${baseTree}`);
+    git('worktree', 'add', '--detach', '--force', baseTree, sha);
+  }
+  try {
+    if (!existsSync(join(baseTree, 'node_modules'))) {
+      const same = existsSync(join(baseTree, 'package-lock.json')) && readFileSync(join(baseTree, 'package-lock.json'), 'utf8') === readFileSync(join(root, 'package-lock.json'), 'utf8');
+      if (same) symlinkSync(join(root, 'node_modules'), join(baseTree, 'node_modules'), 'dir');
+      else {
+        console.error(`bench: ${compareRef} has other dependencies; npm ci in ${baseTree}`);
+        const ci = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-audit', '--no-fund'], { stdio: 'inherit', cwd: baseTree });
+        if (ci.status !== 0) process.exit(ci.status ?? 1);
+      }
+    }
+    // a kept worktree may hold today's benchmarks of an earlier --same-bench run: REF's own first
+    spawnSync('git', ['checkout', '--', 'test/bench'], { cwd: baseTree });
+    spawnSync('git', ['clean', '-fdq', '--', 'test/bench'], { cwd: baseTree });
+    if (sameBench) cpSync(join(root, 'test', 'bench'), join(baseTree, 'test', 'bench'), { recursive: true });
+    build(baseTree);
+    build(root);
+    const baseModules = benchNames(baseTree);
+    const trees = { base: baseTree, head: root };
+    const results = { base: [], head: [] };
+    const order = compareOrder(modules, rounds).filter((s) => s.side === 'head' || baseModules.includes(s.module));
+    for (const step of order) {
+      console.error(`bench: round ${step.round + 1}/${rounds} ${step.module} (${step.side === 'base' ? compareRef : 'today'})`);
+      (results[step.side][step.round] ??= {})[step.module] = runModule(trees[step.side], step.module, join(benchDir, `${step.module}.${step.side}.json`));
+    }
+    rep.loadAverageAtEnd = loadAverage();
+    rep.results = results.head[0] ?? {};
+    rep.summary = summarize(rep.results);
+    const rows = compareSummaries(results.base.map((r) => summarize(r ?? {})), results.head.map((r) => summarize(r ?? {})));
+    rep.compare = { ref: compareRef, sha, rounds, sameBench, order, missingInBase: modules.filter((m) => !baseModules.includes(m)), rows, base: results.base, head: results.head };
+    writeFileSync(out, JSON.stringify(rep, null, 2) + '\n');
+    console.log(table(rep));
+    console.log('');
+    console.log(compareTable(compareRef, rounds, rows));
+  } finally {
+    if (!keep) spawnSync('git', ['worktree', 'remove', '--force', baseTree], { cwd: root, stdio: 'inherit' });
+  }
 }
+console.error(`bench: report written to ${out}`);

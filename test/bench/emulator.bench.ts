@@ -4,10 +4,13 @@
  *   the same SQL run directly in DuckDB on a copy of the same table (ratio; target ≤ 1.5× + 5 ms);
  * - loads: for a header-less and a header CSV (~100 MB each, `TSQ_BENCH_EMULATOR_MB`) made from
  *   vega-datasets flights-3m, the whole load (upload in chunks + CommitLoad until DONE, from the first
- *   byte sent) next to DuckDB's own `read_csv` of the same file into a table of the same types in the
- *   same run: `ratio` = load / read_csv (target ≤ 2), with upload and commit times, upload MB/s
+ *   byte sent) next to DuckDB's own `read_csv` of the same file into a table of the same types of a
+ *   database file, checkpointed (the rows on disk, as the emulator's DONE means), in the same run:
+ *   `ratio` = load / read_csv (target ≤ 1.5), with upload and commit times, upload MB/s
  *   (MB = 2^20 bytes) and the client process's RSS growth during the upload (target ≤ 64 MB);
  * - loadAverage: the machine's 1, 5 and 15 minute load averages at the end.
+ * Where a load's time goes (commit, upload, polls) and what would bring it to 1.5× is written down in
+ * README.md, section Benchmarks.
  * The emulator runs as its own process (`node dist/emulator.js --demo --port 0`), so the RSS figures are
  * the client's alone. Run: `npm run bench -- emulator`.
  */
@@ -23,6 +26,8 @@ import { MB, r2, sampleRss, startEmulatorProcess, writeFlightsCsv } from './setu
 
 /** Size of each CSV: `TSQ_BENCH_EMULATOR_MB` (default 100; the issue's figure is for 1024). */
 const TARGET_BYTES = Number(process.env.TSQ_BENCH_EMULATOR_MB ?? 100) * MB;
+/** Pairs of (load, read_csv) per CSV: `TSQ_BENCH_EMULATOR_ROUNDS` (default 3). */
+const LOAD_ROUNDS = Math.max(1, Number(process.env.TSQ_BENCH_EMULATOR_ROUNDS ?? 3) || 3);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -62,51 +67,71 @@ async function benchSearch(client: AnalyticsServiceClient, direct: DuckDBConnect
 }
 
 /**
- * One whole load of a flights CSV through the client, next to DuckDB's `read_csv` of the same file:
+ * Whole loads of a flights CSV through the client, each next to DuckDB's `read_csv` of the same file:
  * upload (chunks of 32 MiB, the header row repeated in each when there is one), CommitLoad, status
- * polled until DONE, by `AnalyticsServiceClient.loadCsv`. `loadMs` is the whole cycle (StartLoad to DONE); `ratio` = loadMs / readCsvMs
- * (target ≤ 2). The client process's RSS growth during the upload is reported (target ≤ 64 MB).
+ * polled until DONE, by `AnalyticsServiceClient.loadCsv`. `loadMs` is the whole cycle (StartLoad to DONE);
+ * `duckdbReadCsvMs` is `CREATE TABLE … AS SELECT * FROM read_csv(…)` then `CHECKPOINT` on `direct`, a
+ * connection to a database file. LOAD_ROUNDS pairs, the one that goes first alternating; each figure is
+ * the median over the pairs and `ratio` the median of each pair's loadMs / duckdbReadCsvMs (target ≤ 1.5):
+ * one pair on a shared machine ranged from 1.4× to 2.5×. The client process's RSS growth during the
+ * upload (the largest over the rounds) is reported (target ≤ 64 MB).
  */
 async function benchLoad(client: AnalyticsServiceClient, direct: DuckDBConnection, csv: string, header: boolean, db: DuckDBInstance): Promise<Record<string, unknown>> {
   // date as `%Y%m%d %H:%M:%S`; a 3M-row sample, then 0.2% over the target so the file reaches the size
   const made = await writeFlightsCsv(csv, { targetBytes: TARGET_BYTES, dateFormat: '%Y%m%d %H:%M:%S', header, sampleRows: 3_000_000, margin: 1.002, db });
   try {
     const readCsvSql = `CREATE OR REPLACE TABLE loaded AS SELECT * FROM read_csv('${csv.replace(/'/g, "''")}', header = ${header}, timestampformat = '%Y%m%d %H:%M:%S', columns = {'date': 'TIMESTAMP', 'delay': 'INTEGER', 'distance': 'INTEGER', 'origin': 'VARCHAR', 'destination': 'VARCHAR'})`;
-    const t = performance.now();
-    await direct.run(readCsvSql);
-    const readCsvMs = performance.now() - t;
-    await direct.run('DROP TABLE loaded');
-
+    const readCsv = async (): Promise<number> => {
+      await direct.run('CHECKPOINT'); // nothing of earlier work left to write during the timed part
+      const t = performance.now();
+      await direct.run(readCsvSql);
+      await direct.run('CHECKPOINT');
+      const ms = performance.now() - t;
+      await direct.run('DROP TABLE loaded');
+      await direct.run('CHECKPOINT');
+      return ms;
+    };
     // through the one load pipeline (common/src/load/pipeline.ts), as the extension loads; the header
     // row, when there is one, repeated at the head of every chunk
-    const rss = sampleRss();
-    const rssBefore = rss.beforeBytes;
-    const loaded = await client.loadCsv({ target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', has_header_row: header, date_time: { converted_to_epoch: false } } }, csv, {
-      chunkBytes: 32 * MB,
-      pollIntervalMs: 20,
-      maxPollIntervalMs: 200,
-    });
-    const rssPeak = rss.stop();
-    const status = loaded.status;
-    const uploadMs = loaded.uploadMs;
-    const chunks = loaded.chunks;
-    const loadMs = loaded.ms;
-    const commitMs = loaded.ms - loaded.uploadMs;
+    const load = async () => {
+      const rss = sampleRss();
+      const loaded = await client.loadCsv({ target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', has_header_row: header, date_time: { converted_to_epoch: false } } }, csv, {
+        chunkBytes: 32 * MB,
+        pollIntervalMs: 20,
+        maxPollIntervalMs: 200,
+      });
+      return { loaded, rssGrowth: rss.stop() - rss.beforeBytes };
+    };
+    const pairs: { loadMs: number; uploadMs: number; readCsvMs: number; rowsWritten: number; ignored: number; chunks: number; rssGrowth: number }[] = [];
+    for (let round = 0; round < LOAD_ROUNDS; round++) {
+      let readCsvMs = round % 2 === 0 ? await readCsv() : NaN;
+      const { loaded, rssGrowth } = await load();
+      if (round % 2 === 1) readCsvMs = await readCsv();
+      pairs.push({ loadMs: loaded.ms, uploadMs: loaded.uploadMs, readCsvMs, rowsWritten: loaded.status.rowsWritten, ignored: loaded.status.ignoredRowCount, chunks: loaded.chunks, rssGrowth });
+    }
+    const loadMs = median(pairs.map((p) => p.loadMs));
+    const uploadMs = median(pairs.map((p) => p.uploadMs));
+    const readCsvMs = median(pairs.map((p) => p.readCsvMs));
+    const ratio = median(pairs.map((p) => p.loadMs / p.readCsvMs));
+    const allRows = pairs.every((p) => p.rowsWritten === made.rows && p.ignored === 0);
     return {
       bytes: made.bytes,
       rows: made.rows,
-      chunks,
+      chunks: pairs[0]!.chunks,
+      rounds: LOAD_ROUNDS,
       loadMs: Math.round(loadMs),
       uploadMs: Math.round(uploadMs),
       uploadMBps: r2(made.bytes / MB / (uploadMs / 1000)),
-      commitMs: Math.round(commitMs),
-      rowsWritten: status.rowsWritten,
-      ignoredRows: status.ignoredRowCount,
+      commitMs: Math.round(median(pairs.map((p) => p.loadMs - p.uploadMs))),
+      rowsWritten: pairs[pairs.length - 1]!.rowsWritten,
+      ignoredRows: pairs[pairs.length - 1]!.ignored,
+      allRowsWritten: allRows,
       duckdbReadCsvMs: Math.round(readCsvMs),
-      ratio: r2(loadMs / readCsvMs),
-      targetRatio: 2,
-      withinTarget: loadMs <= 2 * readCsvMs && status.rowsWritten === made.rows,
-      clientRssGrowthMB: r2((rssPeak - rssBefore) / MB),
+      ratio: r2(ratio),
+      pairRatios: pairs.map((p) => r2(p.loadMs / p.readCsvMs)),
+      targetRatio: 1.5,
+      withinTarget: ratio <= 1.5 && allRows,
+      clientRssGrowthMB: r2(Math.max(...pairs.map((p) => p.rssGrowth)) / MB),
       targetRssGrowthMB: 64,
     };
   } finally {

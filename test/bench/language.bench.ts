@@ -13,8 +13,9 @@
  * - `validationAfterEditMs`: `doValidation` after a one-character edit (a letter typed inside a value at
  *   a random query), median of 30 edits; the unchanged queries' parses are reused. Target ≤ 10 ms.
  *   `validationAfterEditRatio` = that / `validationMs` (the whole validation, its anchor in the same run).
- * - `completionListBytes`: size of the JSON of the list after `[` (1,000 columns; documentation comes on
- *   `completionItem/resolve`), and `resolveMs`: median `doResolve` of one of its items.
+ * - `completionListBytes`: size of the JSON of the list after `[` (the first COLUMN_LIST_LIMIT, 200, of the
+ *   1,000 columns, the list marked incomplete; documentation comes on `completionItem/resolve`), and
+ *   `resolveMs`: median `doResolve` of one of its items.
  * - `pathologicalCompletionMs`: `doComplete` on documents that were once quadratic (200,000 unbalanced
  *   `[`; 200,000 each of `[`, `'` and `]`; 100,000 `['`), first completion of each (tokens included) and
  *   the slowest of five cursor positions, ms.

@@ -1,0 +1,58 @@
+// The pure parts of scripts/bench.mjs (test/bench/report.ts): each summary figure beside its anchor
+// with the ratio and the verdict, and the alternating order and the comparison of a `--compare` run.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareOrder, compareSummaries, compareTable, summarize, table, type SummaryRow } from '../bench/report';
+
+test('summary: parse is read as a ratio to JSON.parse of the same run, target 0.4×', () => {
+  const [row] = summarize({ parse: { parseMBps: 30, anchorJsonParseMBps: 100 } });
+  assert.deepEqual(row, { figure: 'parse 1 MB .tsq', unit: 'MB/s', value: 30, anchor: 'JSON.parse of 1 MB', anchorValue: 100, ratio: 0.3, target: '≥ 0.4× anchor', met: false });
+  assert.equal(summarize({ parse: { parseMBps: 40, anchorJsonParseMBps: 100 } })[0]!.met, true);
+});
+
+test('summary: load ≤ 1.5× read_csv; searchdata median overhead; wide completion p99 beside a trivial round trip', () => {
+  const rows = summarize({
+    emulator: { loads: { header: { bytes: 100 * 2 ** 20, loadMs: 1400, duckdbReadCsvMs: 1000 } } },
+    searchdata: { queries: [1, 2, 3].map((k) => ({ directMs: k, overheadMs: k })) },
+    server: { wideColumns: 10000, wideCompletionMs: { p99: 2.5 }, trivialRoundTripMs: { p99: 0.5 } },
+  });
+  const by = (f: string) => rows.find((r) => r.figure.startsWith(f))!;
+  assert.equal(by('load 100 MB CSV, header').ratio, 1.4);
+  assert.equal(by('load 100 MB CSV, header').met, true);
+  assert.equal(by('searchdata over HTTP').value, 2);
+  assert.equal(by('searchdata over HTTP').met, true);
+  assert.equal(by('completion p99').figure, 'completion p99 over stdio, 10,000 columns');
+  assert.equal(by('completion p99').ratio, 5);
+  assert.equal(by('completion p99').met, false);
+});
+
+test('summary: a missing figure gives a row with no verdict, and the table shows dashes', () => {
+  const rows = summarize({ parse: { anchorJsonParseMBps: 100 }, server: { wideCompletionMs: {} } });
+  assert.equal(rows[0]!.met, undefined);
+  const text = table({ date: 'd', node: 'v', cpus: 2, loadAverageAtStart: [1], loadAverageAtEnd: [2], results: { x: { error: 'exit 1' } }, summary: rows });
+  assert.match(text, /parse 1 MB \.tsq +— +JSON\.parse of 1 MB: 100 MB\/s +— +≥ 0\.4× anchor +—/);
+  assert.match(text, /x: exit 1$/);
+});
+
+test('compare order: both sides of each module one after the other, the first side alternating', () => {
+  const order = compareOrder(['a', 'b'], 2).map((s) => `${s.round}${s.module}${s.side === 'base' ? 'B' : 'H'}`);
+  assert.deepEqual(order, ['0aB', '0aH', '0bH', '0bB', '1aB', '1aH', '1bH', '1bB']);
+  const one = compareOrder(['a'], 3).map((s) => s.side);
+  assert.deepEqual(one, ['base', 'head', 'head', 'base', 'base', 'head']);
+  assert.equal(compareOrder(['a'], 0).length, 2);
+});
+
+test('compare: medians over rounds, today over the commit, better by the unit', () => {
+  const row = (value: number, ratio: number, unit = 'MB/s', figure = 'parse'): SummaryRow => ({ figure, unit, value, ratio, target: 't', met: true });
+  const rows = compareSummaries(
+    [[row(10, 0.1), row(5, 1, 'ms', 'lat')], [row(12, 0.12)], [row(11, 0.11)]],
+    [[row(22, 0.2), row(4, 0.8, 'ms', 'lat')], [row(20, 0.21)], [row(30, 0.3)]],
+  );
+  assert.deepEqual(rows[0], { figure: 'parse', unit: 'MB/s', base: 11, head: 22, change: 2, baseRatio: 0.11, headRatio: 0.21, ratioChange: 1.91, better: true, target: 't', headMet: true });
+  assert.equal(rows[1]!.change, 0.8);
+  assert.equal(rows[1]!.better, true);
+  // the figure doubled but so did the anchor: the machine was quieter at today's turn, not the code faster
+  assert.equal(compareSummaries([[row(10, 0.5)]], [[row(20, 0.5)]])[0]!.better, undefined);
+  assert.equal(compareSummaries([[{ ...row(10, 1), ratio: undefined }]], [[{ ...row(10.1, 1), ratio: undefined }]])[0]!.better, undefined);
+  assert.match(compareTable('HEAD~1', 3, rows), /parse +11 MB\/s \(0\.11× anchor\) +22 MB\/s \(0\.21× anchor\) +2× +1\.91× +better/);
+});
