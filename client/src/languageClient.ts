@@ -9,12 +9,12 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { CatalogChangedNotification, ColumnsRequest, ColumnValuesRequest, DataSourcesRequest, type ColumnsParams, type ColumnValuesParams } from '../../common/src/protocol';
 import { type DataSource, type DataSourceColumns } from '../../common/src/model';
 import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
-import type { Catalog } from './catalog';
+import type { ServiceCatalog } from '../../common/src/catalog';
 import { getLog } from './log';
 import { errorMessage } from './service';
 
 /** Gives the catalog of the active connection, or undefined when not connected. */
-export type CatalogAccess = () => Promise<Catalog | undefined>;
+export type CatalogAccess = () => Promise<ServiceCatalog | undefined>;
 
 export class TsqLanguageClient implements vscode.Disposable {
   private client: LanguageClient | undefined;

@@ -27,7 +27,7 @@ import type { CancellationToken, Disposable } from 'vscode-languageserver';
 import { DataSourcesRequest, ColumnsRequest, ColumnValuesRequest } from '../../common/src/protocol';
 import { checkColumnValuesAnswer, checkDataSourceColumnsAnswer, checkDataSourcesAnswer } from '../../common/src/protocolSchemas';
 import type { DataSource, DataSourceColumns } from '../../common/src/model';
-import type { CancellationLike, CatalogProvider } from './language/types';
+import type { CancellationLike, CatalogProvider } from '../../common/src/languageService/types';
 
 /** What `ClientCatalog` needs of the connection: sending a request with a cancellation token. */
 export interface RequestSender {

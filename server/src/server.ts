@@ -26,9 +26,10 @@ import { CodeActionKind, MessageType, ShowMessageNotification, TextDocumentSyncK
 import type { CancellationToken, Connection, InitializeParams, InitializeResult, ServerCapabilities } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ClientCatalog } from './clientCatalog';
-import { TakeoverCatalog, type ClearableCatalog } from './serviceCatalog';
-import { getLanguageService } from './language/languageService';
-import { SEMANTIC_TOKEN_LEGEND } from './language/semanticTokens';
+import type { ClearableCatalog } from '../../common/src/catalog';
+import { TakeoverCatalog } from './serviceCatalog';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import { SEMANTIC_TOKEN_LEGEND } from '../../common/src/languageService/semanticTokens';
 import { DocumentSettings } from './settings';
 import { registerCatalogProtocol } from './features/catalog';
 import { registerCodeActions } from './features/codeActions';

@@ -26,7 +26,7 @@ import type {
   SemanticTokens,
   TextEdit,
 } from 'vscode-languageserver-types';
-import type { CatalogProvider } from '../../server/src/language/types';
+import type { CatalogProvider } from '../../common/src/languageService/types';
 import { type DocumentQuery } from '../../common/src/protocol';
 import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
 

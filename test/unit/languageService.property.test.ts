@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
-import { getLanguageService } from '../../server/src/language/languageService';
+import { getLanguageService } from '../../common/src/languageService/languageService';
 import { parseDocument, parseQuery, parseTokens } from '../../common/src/language/parser';
 import { tokenize } from '../../common/src/language/lexer';
 import type { ParseDiagnostic } from '../../common/src/language/ast';
-import { MAX_DIAGNOSTICS } from '../../server/src/language/validation';
-import type { CatalogProvider, LanguageService } from '../../server/src/language/types';
+import { MAX_DIAGNOSTICS } from '../../common/src/languageService/validation';
+import type { CatalogProvider, LanguageService } from '../../common/src/languageService/types';
 import { carsCatalog, datasetValues, flightsCatalog, makeCatalogProvider } from '../fixtures/catalogs';
 
 const fragments = [

@@ -4,8 +4,8 @@
  */
 import type { CancellationToken, Connection, Diagnostic, Disposable, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ClearableCatalog } from '../serviceCatalog';
-import type { LanguageService, LanguageSettings } from '../language/types';
+import type { ClearableCatalog } from '../../../common/src/catalog';
+import type { LanguageService, LanguageSettings } from '../../../common/src/languageService/types';
 import type { AnyResponseError } from './runSafe';
 
 /** What the client declared in `initialize` that changes how the server answers; filled in by `onInitialize`. */

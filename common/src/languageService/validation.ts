@@ -15,11 +15,11 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import { isKnownDataType, type Column, type DataSource } from '../../../common/src/model';
-import type { Clause, ColumnRef, Query, Span } from '../../../common/src/language/ast';
-import { movedFrom } from '../../../common/src/language/incremental';
-import * as codes from '../../../common/src/language/diagnosticCodes';
-import { TEXT_OPERATORS } from '../../../common/src/language/keywords';
+import { isKnownDataType, type Column, type DataSource } from '../model';
+import type { Clause, ColumnRef, Query, Span } from '../language/ast';
+import { movedFrom } from '../language/incremental';
+import * as codes from '../language/diagnosticCodes';
+import { TEXT_OPERATORS } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
