@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { ServiceCatalog } from '../../common/src/catalog';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import type { CatalogProvider } from '../../common/src/languageService/types';
 import type { DataSource } from '../../common/src/model';
@@ -42,7 +43,7 @@ function liveCatalog(): CatalogProvider {
     },
     async getColumns(ds) {
       const id = resolve(ds);
-      return id ? admin.tableColumns(id) : null;
+      return id ? new ServiceCatalog(admin).columns(id) : null;
     },
     async getColumnValues() {
       return [];
