@@ -2,7 +2,7 @@
  * Robustness of the language service (property-based, fast-check): over random token soups and random
  * edits of realistic documents, with catalogs that answer, answer "unknown", answer null (no such data
  * source) or reject, no verb throws and every range lies inside the document. Malformed answers never reach
- * the service: the server's catalog checks them against their schemas (test/unit/clientCatalog.test.ts). Plus a 10 MB file and binary bytes.
+ * the service: the server's catalog checks them against their schemas (test/unit/protocolCatalog.test.ts). Plus a 10 MB file and binary bytes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -23,7 +23,7 @@ import { AnalyticsServiceClient } from '../../common/src/api';
 import type { Column } from '../../common/src/model';
 import { createServiceCatalog } from '../../client/src/catalog';
 import { createService, type Service } from '../../client/src/serviceAdapter';
-import { ClientCatalog, type RequestSender } from '../../server/src/clientCatalog';
+import { ProtocolCatalog, type RequestSender } from '../../server/src/protocolCatalog';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import type { CatalogProvider, LanguageService } from '../../common/src/languageService/types';
@@ -108,7 +108,7 @@ before(async () => {
     },
   };
   const timer = { setTimeout: (cb: () => void, ms: number) => { const t = setTimeout(cb, ms); return { dispose: () => clearTimeout(t) }; } };
-  vscodePath = new ClientCatalog(sender, { timer, requestTimeout: 10_000 });
+  vscodePath = new ProtocolCatalog(sender, { timer, requestTimeout: 10_000 });
   client = new AnalyticsServiceClient({ url, username: 'tsadmin', password: 'recorded' });
   cliPath = new ServiceCatalogProvider(client);
 });

@@ -131,7 +131,7 @@ interface CheckedColumns {
 
 /**
  * The indexed columns of each answer, by the identity of its `columns` array: a catalog answers the same
- * array until its cache is dropped (server/src/clientCatalog.ts: `tsq/catalogChanged`, a new answer
+ * array until its cache is dropped (server/src/protocolCatalog.ts: `tsq/catalogChanged`, a new answer
  * after a refresh), so a new array means new columns. Answers are never changed in place.
  */
 const indexedColumns = new WeakMap<readonly Column[], CheckedColumns>();

@@ -53,7 +53,7 @@ export interface FeatureContext {
   /** Synchronous variant of `runSafeAsync` for the service's synchronous verbs. */
   runSafe<T>(func: () => T, errorValue: T, what: string, token: CancellationToken): Promise<T | AnyResponseError>;
   /**
-   * The notice of a document relying on stale columns (clientCatalog.ts `staleDiagnostics`): one
+   * The notice of a document relying on stale columns (protocolCatalog.ts `staleDiagnostics`): one
    * Information diagnostic, or [] when its columns are fresh.
    */
   staleDiagnostics?(text: string, defaultDataSource?: string): Diagnostic[];
