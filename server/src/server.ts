@@ -27,7 +27,7 @@ import type { CancellationToken, Connection, InitializeParams, InitializeResult,
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ProtocolCatalog } from './protocolCatalog';
 import type { ClearableCatalog } from '../../common/src/catalog';
-import { TakeoverCatalog } from './serviceCatalog';
+import { TakeoverCatalog } from './takeoverCatalog';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import { SEMANTIC_TOKEN_LEGEND } from '../../common/src/languageService/semanticTokens';
 import { DocumentSettings } from './settings';

@@ -37,7 +37,7 @@ const cases: { file: string; refused: string[]; allowed: string[] }[] = [
   },
   {
     file: 'cli/src/check.ts',
-    refused: ["import { TakeoverCatalog } from '../../server/src/serviceCatalog';", "import { startServer } from '../../server/src/server';", "import { getLog } from '../../client/src/log';"],
+    refused: ["import { TakeoverCatalog } from '../../server/src/takeoverCatalog';", "import { startServer } from '../../server/src/server';", "import { getLog } from '../../client/src/log';"],
     allowed: ["import { runNodeServer } from '../../server/src/nodeServer';", "import { getLanguageService } from '../../common/src/languageService/languageService';", "import { ServiceCatalogProvider } from '../../common/src/catalog';"],
   },
   {

@@ -29,8 +29,11 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * `status` when the service refused.
  */
 export interface CatalogSource {
+  /** `metadata/listobjectheaders` (docs/service-interface.md §4.2): the bare array of headers. */
   listObjectHeaders(params: ListObjectHeadersParams, opts?: CallOptions): Promise<ObjectHeader[]>;
+  /** `metadata/details?type=LOGICAL_TABLE&id=[…]` (docs/service-notes.md §3.2): `{ storables }`, empty when none. */
   metadataDetails(type: 'LOGICAL_TABLE', ids: string[], opts?: CallOptions): Promise<MetadataDetails>;
+  /** `searchdata` (docs/service-interface.md §4.2) in the COMPACT format: rows in the order of `columnNames`. */
   searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult>;
 }
 
