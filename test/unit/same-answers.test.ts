@@ -3,8 +3,10 @@
  * `metadata/listobjectheaders`, `metadata/details` and `searchdata` bodies, served by a small real HTTP
  * server) is read by the VS Code path — the extension's catalog (client/src/catalog.ts over
  * client/src/serviceAdapter.ts), its answers sent as JSON through the catalog protocol into the server's
- * protocol catalog — and by the `tsq check` / `tsq lsp` path, the server reading the service itself.
- * Both must give the same columns (types, kinds, order), the same hover and the same diagnostics.
+ * protocol catalog — and by the `tsq check` / `tsq lsp` path, the server reading the service itself
+ * (`ServiceCatalogProvider`), down to the `tsq check` command itself (dist/cli.js, built by
+ * scripts/run-tests.mjs). All must give the same columns (types, kinds, order), the same hover and the
+ * same diagnostics.
  *
  * The fixture holds each case where the two copies of the mapping once disagreed: BOOLEAN, INT, INTEGER,
  * BIGINT and DATETIME data types; a numeric UNKNOWN column with a default aggregation (a MEASURE) and
@@ -15,7 +17,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Hover } from 'vscode-languageserver-types';
@@ -27,6 +31,7 @@ import { ProtocolCatalog, type RequestSender } from '../../server/src/protocolCa
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import type { CatalogProvider, LanguageService } from '../../common/src/languageService/types';
+import { formatDiagnostic } from '../../cli/src/check';
 
 const fixtures = join(__dirname, '..', 'fixtures', 'recorded-catalog');
 const read = <T>(name: string): T => JSON.parse(readFileSync(join(fixtures, name), 'utf8')) as T;
@@ -83,6 +88,7 @@ function recordedService(): Server {
 }
 
 let server: Server;
+let url: string;
 let service: Service;
 let client: AnalyticsServiceClient;
 /** The VS Code path: the extension's catalog, answering the server's `tsq/*` requests as JSON. */
@@ -93,7 +99,7 @@ let cliPath: CatalogProvider;
 before(async () => {
   server = recordedService();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   service = createService({ url, username: 'tsadmin' }, () => 'recorded');
   const extensionCatalog = createServiceCatalog(service);
   // what client/src/languageClient.ts answers, sent through JSON as the LSP connection sends it
@@ -180,4 +186,25 @@ test('both front ends give the same hover and the same diagnostics for one docum
   assert.deepEqual(cli.diagnostics, vscode.diagnostics);
   assert.deepEqual(cli.hovers, vscode.hovers);
   assert.ok(vscode.hovers.every((h) => h !== null));
+});
+
+test('the tsq check command prints the diagnostics of the VS Code path', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tsq-same-answers-'));
+  try {
+    const file = join(dir, 'same-answers.tsq');
+    writeFileSync(file, DOCUMENT);
+    const { diagnostics } = await answers(vscodePath);
+    // a clean environment: no connection file of the machine, the password from TSQ_PASSWORD
+    const env = { PATH: process.env.PATH, HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), TSQ_PASSWORD: 'recorded' };
+    // asynchronously: the recorded service answers from this process
+    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [join(__dirname, '..', '..', 'dist', 'cli.js'), 'check', file, '--url', url, '--user', 'tsadmin'], { env, encoding: 'utf8', timeout: 60_000 }, (_e, stdout, stderr) =>
+        resolve({ status: child.exitCode, stdout, stderr }),
+      );
+    });
+    assert.equal(run.status, 1, `tsq check exits 1 on errors; stderr: ${run.stderr}`);
+    assert.deepEqual(run.stdout.trim().split('\n'), diagnostics.map((d) => formatDiagnostic(file, d)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
