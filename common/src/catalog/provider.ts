@@ -36,7 +36,10 @@ function messageOf(e: unknown): string {
  */
 export class ServiceCatalogProvider implements ClearableCatalog {
   private readonly catalog: ServiceCatalog;
-  /** The last failure of a service call (cleared by `clear()` and by a success), e.g. an `AuthenticationError`. */
+  /**
+   * The last failure of a service call, e.g. an `AuthenticationError`; cleared only by `clear()`, so that
+   * `tsq check` fails a run in which any answer was unknown even if a later call succeeded.
+   */
   lastError: unknown;
 
   /** @param source the service, or a function that makes it when first needed (it may throw: the catalog is then unknown). */
@@ -58,9 +61,7 @@ export class ServiceCatalogProvider implements ClearableCatalog {
   /** The answer, or undefined (kept in `lastError`) when the service could not be read. */
   private async unknownOnFailure<T>(answer: Promise<T>): Promise<T | undefined> {
     try {
-      const value = await answer;
-      this.lastError = undefined;
-      return value;
+      return await answer;
     } catch (e) {
       this.lastError = e;
       return undefined;
