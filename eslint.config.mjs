@@ -14,12 +14,16 @@ const parts = {
   server: { group: ['**/server/src/**', '**/server/src'], message: 'Only the language server imports server/.' },
   emulator: { group: ['**/emulator/src/**', '**/emulator/src'], message: 'The emulator is a separate service: talk to it over HTTP.' },
   cli: { group: ['**/cli/src/**', '**/cli/src'], message: 'Nothing imports the command line.' },
+  serverButStart: {
+    regex: '(^|/)server/src(/(?!nodeServer(\\.ts)?$).*)?$',
+    message: 'The command line imports server/ only to start `tsq lsp` (server/src/nodeServer); the language service and the service catalog are in common/.',
+  },
 };
 
 /** A no-restricted-imports rule for a part: the listed paths and patterns are refused. */
 function boundary(...refused) {
   const paths = refused.filter((r) => r.name).map((r) => ({ name: r.name, message: r.message }));
-  const patterns = refused.filter((r) => r.group).map((r) => ({ group: r.group, message: r.message }));
+  const patterns = refused.filter((r) => r.group || r.regex).map((r) => (r.regex ? { regex: r.regex, message: r.message } : { group: r.group, message: r.message }));
   return { 'no-restricted-imports': ['error', { paths, patterns }] };
 }
 
@@ -44,7 +48,7 @@ export default tseslint.config(
   { files: ['common/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.client, parts.server, parts.emulator, parts.cli) },
   { files: ['server/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspClient, parts.client, parts.emulator, parts.cli) },
   { files: ['emulator/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.client, parts.server, parts.cli) },
-  { files: ['cli/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspClient, parts.client, parts.emulator) },
+  { files: ['cli/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspClient, parts.client, parts.emulator, parts.serverButStart) },
   { files: ['client/webview/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.server, parts.emulator, parts.cli) },
   { files: ['client/src/**/*.ts'], rules: boundary(parts.lspServer, parts.server, parts.emulator, parts.cli) },
   { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', fetch: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', AbortController: 'readonly' } } },

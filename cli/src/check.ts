@@ -1,14 +1,14 @@
 /**
- * `tsq check FILE.tsq…`: the language server's diagnostics (server/src/language) against the live
- * catalog (serviceCatalog.ts), one line per diagnostic in the compiler-style format
+ * `tsq check FILE.tsq…`: the language server's diagnostics (common/src/languageService) against the live
+ * catalog (common/src/catalog), one line per diagnostic in the compiler-style format
  * `file:line:col: severity: message [code]` (lines and columns 1-based, columns in UTF-16 units as LSP
  * counts them), as gcc and tsc print them, so that CI logs and editors' problem matchers read them.
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { AnalyticsServiceClient } from '../../common/src/api';
-import { getLanguageService } from '../../server/src/language/languageService';
-import type { LanguageSettings } from '../../server/src/language/types';
-import { ServiceCatalog } from '../../server/src/serviceCatalog';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import type { LanguageSettings } from '../../common/src/languageService/types';
+import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { readDocument } from './query';
 import { info, write } from './output';
 
@@ -39,7 +39,7 @@ export interface CheckSummary {
  *   without the catalog would pass files it cannot judge.
  */
 export async function runCheckCommand(client: AnalyticsServiceClient | undefined, files: string[], settings: LanguageSettings): Promise<CheckSummary> {
-  const catalog = client ? new ServiceCatalog(client) : undefined;
+  const catalog = client ? new ServiceCatalogProvider(client) : undefined;
   const service = getLanguageService({ catalog });
   const summary: CheckSummary = { errors: 0, warnings: 0, files: files.length };
   for (const file of files) {

@@ -1,7 +1,7 @@
 /**
  * `tsq`: the command line of TSQ, for pipelines, cron jobs and other editors. Built on the shared core
  * (common/src: the service client, the load pipeline, results formatting, the query language) and the
- * language server's pure language service (server/src/language).
+ * pure language service (common/src/languageService).
  *
  *   tsq query FILE.tsq [--query N | --all] [--format csv|json|table] [--out FILE]
  *   tsq load FILE.csv [--table db.schema.table] [--definition FILE.load.json] [--replace] [--max-ignored N]

@@ -27,8 +27,8 @@ import type { AgentBackend } from '../../common/src/agent/backend';
 import { LANGUAGE_REFERENCE_URI, languageReference } from '../../common/src/agent/languageReference';
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS } from '../../common/src/agent/schemas';
 import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, loadCsv, runQuery, type AgentToolName, type AgentToolResult } from '../../common/src/agent/tools';
-import { getLanguageService } from '../../server/src/language/languageService';
-import { ServiceCatalog } from '../../server/src/serviceCatalog';
+import { ServiceCatalogProvider } from '../../common/src/catalog';
+import { getLanguageService } from '../../common/src/languageService';
 import { connectionFlags } from './connect';
 import { UsageError } from './exitCodes';
 import { runLoadCommand } from './load';
@@ -44,11 +44,11 @@ export interface McpOptions extends Record<string, unknown> {
 
 /**
  * The agent tools' backend over the command line's pieces: the service client, the service catalog of
- * `tsq check` (server/src/serviceCatalog.ts) and its language service (server/src/language).
+ * `tsq check` (common/src/catalog) and its language service (common/src/languageService).
  * @param secrets the secrets in use, read when a tool answers (the password joins once a login read it).
  */
 export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<string>, opts: { allowWrites: boolean }): AgentBackend {
-  const catalog = new ServiceCatalog(client, { log: (m) => warn(m) });
+  const catalog = new ServiceCatalogProvider(client, { log: (m) => warn(m) });
   const language = getLanguageService({ catalog });
   let version = 0;
   /** A catalog answer, or the failure that made it unknown (a fresh one: the catalog keeps the last). */

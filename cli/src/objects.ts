@@ -4,7 +4,7 @@
  * `--subtype` they are listed one data-source subtype at a time to show each one's.
  */
 import type { AnalyticsServiceClient, MetadataType, ObjectHeader } from '../../common/src/api';
-import { DATA_SOURCE_SUBTYPES } from '../../server/src/serviceCatalog';
+import { DATA_SOURCE_SUBTYPES } from '../../common/src/catalog';
 import { textTable, write } from './output';
 
 /** The metadata types `--type` accepts (docs/service-interface.md §4.2, USER and USER_GROUP from docs/service-notes.md §3.1). */

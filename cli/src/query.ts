@@ -19,8 +19,8 @@ import type { AnalyticsServiceClient, CellValue } from '../../common/src/api';
 import type { DocumentQuery } from '../../common/src/protocol';
 import { describeColumns } from '../../common/src/results/shape';
 import { formatCell, isNumericColumn } from '../../common/src/results/format';
-import { getLanguageService } from '../../server/src/language/languageService';
-import { ServiceCatalog } from '../../server/src/serviceCatalog';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import { ServiceCatalog } from '../../common/src/catalog';
 import { RefusedError, UsageError } from './exitCodes';
 import { info, textTable, write } from './output';
 
@@ -63,7 +63,8 @@ export async function runQueryCommand(client: AnalyticsServiceClient, file: stri
   const document = await readDocument(file);
   const queries = getLanguageService().getQueries(document, { defaultDataSource: opts.datasource });
   const chosen = selectQueries(queries, file, opts.query);
-  const catalog = new ServiceCatalog(client);
+  // a failure rejects with the service's error, which the command reports
+  const catalog = new ServiceCatalog(client, { holdOff: false });
   const out: Writable = opts.out ? createWriteStream(opts.out, { encoding: 'utf8' }) : process.stdout;
   const several = chosen.length > 1;
   let total = 0;
@@ -72,7 +73,6 @@ export async function runQueryCommand(client: AnalyticsServiceClient, file: stri
     const where = `${file}:${query.range.start.line + 1}`;
     if (!query.dataSource) throw new UsageError(`${where}: query ${number} has no data source: add a line @datasource 'name' above it, or give --datasource.`);
     const ds = await catalog.resolve(query.dataSource);
-    if (ds === undefined) throw catalog.lastError ?? new Error('the data sources could not be read');
     if (ds === null) throw new RefusedError(`${where}: there is no data source "${query.dataSource}" on the service (or this user may not see it). \`tsq objects\` lists them.`);
     info(`query ${number} on ${ds.name}: ${query.text.replace(/\s+/g, ' ')}`);
     let columnNames: string[] | undefined;
@@ -100,7 +100,8 @@ export async function runQueryCommand(client: AnalyticsServiceClient, file: stri
     }
     if (opts.format === 'json') await write(out, several ? (rows ? '\n]}' : ']}') : rows ? '\n]\n' : ']\n');
     if (opts.format === 'table') {
-      const columns = describeColumns(columnNames ?? [], tableRows, (await catalog.getColumns(ds.id))?.columns);
+      // the columns only type the table's cells: without them the cells are shown as the service sent them
+      const columns = describeColumns(columnNames ?? [], tableRows, (await catalog.columns(ds.id).catch(() => null))?.columns);
       if (several) await write(out, `${i ? '\n' : ''}-- ${query.text.replace(/\s+/g, ' ')}\n`);
       await write(out, textTable(columns.map((c) => c.name), tableRows.map((r) => columns.map((c, k) => formatCell(r[k], c))), columns.map(isNumericColumn)));
     }

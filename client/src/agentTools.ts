@@ -21,7 +21,7 @@ import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest } from 'vsco
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { AgentBackend } from '../../common/src/agent/backend';
 import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, runQuery, DEFAULT_MAX_ROWS, type AgentToolResult, type CheckInput, type DescribeInput, type RunInput } from '../../common/src/agent/tools';
-import type { Catalog } from './catalog';
+import type { ServiceCatalog } from '../../common/src/catalog';
 import type { ConnectionManager } from './connections';
 import type { TsqLanguageClient } from './languageClient';
 
@@ -33,7 +33,7 @@ export interface AgentToolsDeps {
   connections: ConnectionManager;
   languageClient: TsqLanguageClient;
   /** The active connection's catalog, or undefined when not connected. */
-  catalog: () => Promise<Catalog | undefined>;
+  catalog: () => Promise<ServiceCatalog | undefined>;
 }
 
 /** Milliseconds to wait for the language server to be told of a virtual document. */

@@ -9,7 +9,8 @@
 import * as vscode from 'vscode';
 import { registerAdminCommands } from './admin';
 import { registerAgentTools } from './agentTools';
-import { Catalog } from './catalog';
+import type { ServiceCatalog } from '../../common/src/catalog';
+import { createServiceCatalog } from './catalog';
 import { ConnectionManager, type ConnectionArgs, type ConnectionState } from './connections';
 import { ConnectionHealth, type HealthState } from './connectionHealth';
 import { TsqLanguageClient } from './languageClient';
@@ -34,8 +35,8 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   context.subscriptions.push(connections);
 
   // one catalog per connection (by name), cleared on Refresh Catalog and on a switch
-  const catalogs = new Map<string, { api: ServiceApi; catalog: Catalog }>();
-  const catalogFor = async (): Promise<Catalog | undefined> => {
+  const catalogs = new Map<string, { api: ServiceApi; catalog: ServiceCatalog }>();
+  const catalogFor = async (): Promise<ServiceCatalog | undefined> => {
     const name = connections.activeName();
     if (!name) return undefined;
     let api: ServiceApi;
@@ -46,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
     }
     let entry = catalogs.get(name);
     if (!entry || entry.api !== api) {
-      entry = { api, catalog: new Catalog(api) };
+      entry = { api, catalog: createServiceCatalog(api) };
       catalogs.set(name, entry);
     }
     return entry.catalog;

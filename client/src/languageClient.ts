@@ -5,16 +5,16 @@
  * Catalog, connection switch). A failed start shows a message with a way to the log.
  */
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { CatalogChangedNotification, ColumnsRequest, ColumnValuesRequest, DataSourcesRequest, type ColumnsParams, type ColumnValuesParams } from '../../common/src/protocol';
-import { type DataSource, type DataSourceColumns } from '../../common/src/model';
+import { LanguageClient, ResponseError, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { CATALOG_UNKNOWN, CatalogChangedNotification, ColumnsRequest, ColumnValuesRequest, DataSourcesRequest, type ColumnsAnswer, type ColumnsParams, type ColumnValuesParams } from '../../common/src/protocol';
+import type { DataSource } from '../../common/src/model';
 import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
-import type { Catalog } from './catalog';
+import type { ServiceCatalog } from '../../common/src/catalog';
 import { getLog } from './log';
 import { errorMessage } from './service';
 
 /** Gives the catalog of the active connection, or undefined when not connected. */
-export type CatalogAccess = () => Promise<Catalog | undefined>;
+export type CatalogAccess = () => Promise<ServiceCatalog | undefined>;
 
 export class TsqLanguageClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -94,17 +94,19 @@ export class TsqLanguageClient implements vscode.Disposable {
       },
     };
     const client = new LanguageClient('tsq', 'TSQ Language Server', serverOptions, clientOptions);
-    client.onRequest(DataSourcesRequest, async (): Promise<DataSource[]> => {
+    // null from tsq/columns means "no such data source"; unknown is an error reply with CATALOG_UNKNOWN
+    // (common/src/protocol.ts), so the server reports no semantic diagnostic rather than a false one
+    const known = async <T>(answer: (cat: ServiceCatalog) => Promise<T>): Promise<T> => {
       const cat = await this.catalog();
-      // not connected: an error, so the server treats the catalog as unknown (no false diagnostics)
-      if (!cat) throw new Error('not connected');
-      return cat.dataSources();
-    });
-    client.onRequest(ColumnsRequest, async (params: ColumnsParams): Promise<DataSourceColumns | null> => {
-      const cat = await this.catalog();
-      if (!cat) throw new Error('not connected');
-      return cat.columns(params.dataSource);
-    });
+      if (!cat) throw new ResponseError(CATALOG_UNKNOWN, 'not connected');
+      try {
+        return await answer(cat);
+      } catch (e) {
+        throw new ResponseError(CATALOG_UNKNOWN, `the catalog cannot be read: ${errorMessage(e)}`);
+      }
+    };
+    client.onRequest(DataSourcesRequest, (): Promise<DataSource[]> => known((cat) => cat.dataSources()));
+    client.onRequest(ColumnsRequest, (params: ColumnsParams): Promise<ColumnsAnswer> => known((cat) => cat.columns(params.dataSource)));
     client.onRequest(ColumnValuesRequest, async (params: ColumnValuesParams): Promise<string[]> => {
       const cat = await this.catalog();
       return cat ? cat.columnValues(params.dataSource, params.column, params.prefix ?? '') : [];

@@ -53,10 +53,30 @@ export const MAX_COLUMN_VALUES = 50;
 export const DataSourcesRequest = new RequestType0<DataSource[], void>('tsq/dataSources');
 
 /**
- * Server → client: the columns of one data source (by name or GUID); `null` when unknown. Sent the first
- * time a document refers to that data source, then cached until `tsq/catalogChanged`.
+ * The answer to `tsq/columns`; each outcome has its own value:
+ * - `DataSourceColumns`: the data source exists; these are its columns;
+ * - `null`: the service has no data source of that name or GUID (the server reports
+ *   `tsq.unknownDataSource`);
+ * - unknown (not connected, the service unreachable or refusing): not a value but an error reply, with the
+ *   code `CATALOG_UNKNOWN`; the server then reports no semantic diagnostic. `null` never means unknown.
  */
-export const ColumnsRequest = new RequestType<ColumnsParams, DataSourceColumns | null, void>('tsq/columns');
+export type ColumnsAnswer = DataSourceColumns | null;
+
+/**
+ * The JSON-RPC error code of a `tsq/*` reply that says "the catalog is unknown right now" (not connected,
+ * the service unreachable or refusing): an application code, outside the ranges JSON-RPC (-32768 to
+ * -32000) and LSP (-32899 to -32800) reserve. The server reads any error reply as unknown; this code says
+ * it was meant rather than a failure of the client.
+ */
+export const CATALOG_UNKNOWN = 1001;
+
+/**
+ * Server → client: the columns of one data source (by name or GUID), as a `ColumnsAnswer`: the columns,
+ * `null` for a data source the service does not have, or an error reply (`CATALOG_UNKNOWN`) when the
+ * catalog is unknown. Sent the first time a document refers to that data source, then cached until
+ * `tsq/catalogChanged`.
+ */
+export const ColumnsRequest = new RequestType<ColumnsParams, ColumnsAnswer, void>('tsq/columns');
 
 /** Server → client: up to `MAX_COLUMN_VALUES` values of a column that start with a prefix, for completion after a comparison operator. */
 export const ColumnValuesRequest = new RequestType<ColumnValuesParams, string[], void>('tsq/columnValues');

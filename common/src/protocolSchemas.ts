@@ -1,7 +1,7 @@
 /**
  * The answers of the catalog protocol (common/src/protocol.ts: `tsq/dataSources`, `tsq/columns`,
  * `tsq/columnValues`) as JSON Schemas, checked with Ajv once, where an answer arrives (the server's
- * `ClientCatalog`). What passes is a well-formed `DataSource[]`, `DataSourceColumns` or `string[]`, and
+ * `ProtocolCatalog`). What passes is a well-formed `DataSource[]`, `DataSourceColumns` or `string[]`, and
  * the language features trust it; what fails is "unknown" as a whole, never partly used: a catalog with a
  * column dropped would report that column as unknown, a false error.
  *

@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { checkPassword, Sessions } from './auth';
-import { Catalog } from './catalog';
+import { MetadataStore } from './metadataStore';
 import type { EmulatorContext, EmulatorUser, TableInfo } from './context';
 import { demoSeed } from './demo';
 import { Engine } from './engine';
@@ -244,7 +244,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (pinned && Number.isNaN(pinned.getTime())) throw new Error(`--now: not an ISO-8601 date and time: ${String(options.now)}`);
   const now = (): Date => pinned ?? new Date();
 
-  const catalog = new Catalog(dataDir);
+  const catalog = new MetadataStore(dataDir);
   const engine = await Engine.open(dataDir);
   try {
     if (options.demo) await applySeed(catalog, engine, demoSeed(), { demo: true, now: now().getTime() });
@@ -268,7 +268,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     return (await checkPassword(password, u)) ? catalog.user(u.id) : undefined;
   };
 
-  const toTableInfo = (t: NonNullable<ReturnType<Catalog['table']>>): TableInfo => ({
+  const toTableInfo = (t: NonNullable<ReturnType<MetadataStore['table']>>): TableInfo => ({
     id: t.id,
     database: t.database,
     schema: t.schema,

@@ -11,8 +11,8 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ColumnDataType } from '../../common/src/model';
 import { COLUMN_DATA_TYPES } from '../../common/src/model';
 import { hashPassword } from './auth';
-import type { AnswerBook, Catalog, DefaultAggr, Header, LogicalColumn } from './catalog';
-import { PRIVILEGES } from './catalog';
+import type { AnswerBook, MetadataStore, DefaultAggr, Header, LogicalColumn } from './metadataStore';
+import { PRIVILEGES } from './metadataStore';
 import type { Privilege } from './context';
 import type { Engine } from './engine';
 import { DUCKDB_TYPE, dataTypeOfDuckDb, isNumeric, quoteIdent, quoteLiteral, sqlTableName } from './engine';
@@ -111,7 +111,7 @@ function check(cond: unknown, msg: string): asserts cond {
  * Applies a seed model to the catalog and the engine (adds what is missing, see the module comment).
  * Throws an Error naming the object for an invalid model (unknown data type, privilege, group, table…).
  */
-export async function applySeed(catalog: Catalog, engine: Engine, model: SeedModel, opts: ApplySeedOptions): Promise<void> {
+export async function applySeed(catalog: MetadataStore, engine: Engine, model: SeedModel, opts: ApplySeedOptions): Promise<void> {
   const st = catalog.state;
   const now = opts.now;
   for (const g of model.groups ?? []) {

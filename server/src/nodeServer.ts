@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { approvalHint, requireApproval, resolveConnection, serviceClientOptions, UnapprovedConnectionError, type ConnectionFlags, type ResolvedConnection } from '../../common/src/connectionConfig';
 import { startServer } from './server';
 import type { RuntimeEnvironment } from './server';
-import { ServiceCatalog } from './serviceCatalog';
+import { ServiceCatalogProvider } from '../../common/src/catalog';
 
 const TRANSPORT_FLAGS = ['--stdio', '--node-ipc', '--socket', '--pipe'];
 
@@ -96,7 +96,7 @@ export function runNodeServer(args: readonly string[], options: { allowDefaultCo
   }
   let client: AnalyticsServiceClient | undefined;
   const serviceCatalog = resolved
-    ? new ServiceCatalog(
+    ? new ServiceCatalogProvider(
         () => {
           client = new AnalyticsServiceClient(serviceClientOptions(resolved));
           return client;

@@ -12,7 +12,7 @@
  *   the document's diagnostics rather than leaving stale ones.
  * - Diagnostics are pulled (`textDocument/diagnostic`) when the client supports it, otherwise pushed
  *   (`textDocument/publishDiagnostics`) after a per-document debounce (`validationDelay`, default 300 ms).
- * - The catalog comes from the client through `ClientCatalog` (`tsq/dataSources`, `tsq/columns`,
+ * - The catalog comes from the client through `ProtocolCatalog` (`tsq/dataSources`, `tsq/columns`,
  *   `tsq/columnValues`, each with a time budget); `tsq/catalogChanged` drops its cache and refreshes
  *   diagnostics (`workspace/diagnostic/refresh` when pulled, a re-push otherwise).
  * - Settings (`tsq.defaultDataSource`, `tsq.diagnostics.disabled`) are resolved per document through
@@ -25,10 +25,11 @@
 import { CodeActionKind, MessageType, ShowMessageNotification, TextDocumentSyncKind, TextDocuments } from 'vscode-languageserver';
 import type { CancellationToken, Connection, InitializeParams, InitializeResult, ServerCapabilities } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { ClientCatalog } from './clientCatalog';
-import { TakeoverCatalog, type ClearableCatalog } from './serviceCatalog';
-import { getLanguageService } from './language/languageService';
-import { SEMANTIC_TOKEN_LEGEND } from './language/semanticTokens';
+import { ProtocolCatalog } from './protocolCatalog';
+import type { ClearableCatalog } from '../../common/src/catalog';
+import { TakeoverCatalog } from './takeoverCatalog';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import { SEMANTIC_TOKEN_LEGEND } from '../../common/src/languageService/semanticTokens';
 import { DocumentSettings } from './settings';
 import { registerCatalogProtocol } from './features/catalog';
 import { registerCodeActions } from './features/codeActions';
@@ -107,8 +108,8 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
 
   const client: ClientFeatures = { pullDiagnostics: false, diagnosticRefreshSupport: false, configurationSupport: false, editRangeDefaultSupport: false, configurationChangeRegistration: false };
   const documents = new TextDocuments(TextDocument);
-  const clientCatalog = new ClientCatalog(connection, { requestTimeout, timer: runtime.timer, log });
-  const catalog = runtime.serviceCatalog ? new TakeoverCatalog(clientCatalog, runtime.serviceCatalog, log) : clientCatalog;
+  const protocolCatalog = new ProtocolCatalog(connection, { requestTimeout, timer: runtime.timer, log });
+  const catalog = runtime.serviceCatalog ? new TakeoverCatalog(protocolCatalog, runtime.serviceCatalog, log) : protocolCatalog;
   const settings = new DocumentSettings(connection, client, runtime.timer, requestTimeout, log, logError);
   const safeAsync = <T>(func: () => Promise<T>, errorValue: T, what: string, token: CancellationToken) =>
     runSafeAsync((callback) => runtime.timer.setImmediate(callback), logError, func, errorValue, what, token);
@@ -124,7 +125,7 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
     logError,
     runSafeAsync: safeAsync,
     runSafe: (func, errorValue, what, token) => safeAsync(async () => func(), errorValue, what, token),
-    staleDiagnostics: (text, defaultDataSource) => clientCatalog.staleDiagnostics(text, defaultDataSource),
+    staleDiagnostics: (text, defaultDataSource) => protocolCatalog.staleDiagnostics(text, defaultDataSource),
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {

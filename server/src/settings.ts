@@ -5,7 +5,7 @@
  * `settings.tsq`.
  */
 import type { Connection } from 'vscode-languageserver';
-import type { LanguageSettings } from './language/types';
+import type { LanguageSettings } from '../../common/src/languageService/types';
 import type { ClientFeatures, ServerTimer, SettingsSource } from './features/context';
 import { formatError } from './features/runSafe';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../../emulator/src/app';
-import { Catalog } from '../../client/src/catalog';
+import { createServiceCatalog } from '../../client/src/catalog';
 import { createService } from '../../client/src/serviceAdapter';
 import { childrenFetcher, DATA_SOURCE_GROUPS } from '../../client/src/tree/nodes';
 
@@ -36,7 +36,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const cold = { dataSources: [] as number[], columns: [] as number[], columnValues: [] as number[], narrowed: [] as number[] };
     const warm = { columns: [] as number[], columnValues: [] as number[] };
     for (let i = 0; i < RUNS; i++) {
-      const catalog = new Catalog(service);
+      const catalog = createServiceCatalog(service);
       cold.dataSources.push(await time(() => catalog.dataSources()));
       cold.columns.push(await time(() => catalog.columns('flights')));
       warm.columns.push(await time(() => catalog.columns('FLIGHTS')));
@@ -47,11 +47,11 @@ export async function run(): Promise<Record<string, unknown>> {
     const page: number[] = [];
     const tables = DATA_SOURCE_GROUPS.find((g) => g.id === 'tables')!;
     for (let i = 0; i < RUNS; i++) {
-      const { fetch } = childrenFetcher({ kind: 'group', key: 'group:tables', group: tables }, async () => service, async () => new Catalog(service), { sort: 'NAME', sortAscending: true, category: 'ALL', batchSize: 50 });
+      const { fetch } = childrenFetcher({ kind: 'group', key: 'group:tables', group: tables }, async () => service, async () => createServiceCatalog(service), { sort: 'NAME', sortAscending: true, category: 'ALL', batchSize: 50 });
       page.push(await time(() => fetch(0, 50)));
     }
     // requests of one cold completion session: data sources, then a data source's columns, then values
-    const c = new Catalog(counted);
+    const c = createServiceCatalog(counted);
     await counted.login();
     const before = requests;
     await c.dataSources();

@@ -1,5 +1,5 @@
 /**
- * Speed of the pure language service (server/src/language) on a large document: 2,000 queries against a
+ * Speed of the pure language service (common/src/languageService) on a large document: 2,000 queries against a
  * data source of 1,000 columns (test/fixtures/catalogs.ts `wideCatalog`), catalog in memory.
  *
  * - `completion`: `doComplete` at random positions of the unchanged document (parse cached): inside a
@@ -24,7 +24,7 @@
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { getLanguageService } from '../../server/src/language/languageService';
+import { getLanguageService } from '../../common/src/languageService/languageService';
 import { columnValuesFromRows, loadDataset, makeCatalogProvider, wideCatalog } from '../fixtures/catalogs';
 import { prng } from '../fixtures/prng';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startEmulator } from '../../emulator/src/app';
-import { Catalog } from '../../emulator/src/catalog';
+import { MetadataStore } from '../../emulator/src/metadataStore';
 import { stableGuid } from '../../emulator/src/guid';
 import { compileSearch } from '../../emulator/src/searchdata/compile';
 import { parseQuery } from '../../common/src/language/parser';
@@ -26,7 +26,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
     const flights = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
     // The compiled SQL, with its bound values inlined, as someone would run it in DuckDB directly.
-    const catalog = new Catalog(dataDir);
+    const catalog = new MetadataStore(dataDir);
     const ds = catalog.dataSource(flights)!;
     const conn = await emu.ctx.connect();
     const queries: Record<string, unknown>[] = [];

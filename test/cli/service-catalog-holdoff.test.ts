@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError } from '../../common/src/api';
-import { CATALOG_HOLD_OFF_MS, ServiceCatalog } from '../../server/src/serviceCatalog';
+import { CATALOG_HOLD_OFF_MS, ServiceCatalogProvider } from '../../common/src/catalog';
 import { startLive, type Live } from '../emulator/client-support';
 
 let live: Live;
@@ -29,7 +29,7 @@ test('a wrong password: one login attempt per hold-off, not one per request; cle
       return password;
     },
   });
-  const catalog = new ServiceCatalog(client, { now: () => clock, log: (m) => logs.push(m) });
+  const catalog = new ServiceCatalogProvider(client, { now: () => clock, log: (m) => logs.push(m) });
 
   assert.equal(await catalog.getDataSources(), undefined);
   assert.ok(catalog.lastError instanceof AuthenticationError, String(catalog.lastError));
@@ -70,7 +70,7 @@ test('an unreachable service is held off briefly (doubling), and a success leave
   let calls = 0;
   let up = false;
   const real = live.client();
-  const catalog = new ServiceCatalog(() => {
+  const catalog = new ServiceCatalogProvider(() => {
     calls++;
     if (!up) throw new Error('connect ECONNREFUSED 127.0.0.1:9');
     return real;

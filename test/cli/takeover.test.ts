@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { startLive, type Live } from '../emulator/client-support';
 import { LspClient } from '../protocol/lspClient';
-import type { CatalogProvider } from '../../server/src/language/types';
+import type { CatalogProvider } from '../../common/src/languageService/types';
 
 const URI = 'file:///tmp/takeover.tsq';
 const TEXT = "@datasource 'flights'\n[origin] [delayz]\n";

@@ -5,6 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServiceError, nextOffset } from '../../common/src/api';
+import { ServiceCatalog } from '../../common/src/catalog';
 import {
   assertErrorBody,
   assertJson,
@@ -93,7 +94,7 @@ describe('metadata (https://docs.thoughtspot.com/software/7.0/metadata-api, http
       assert.equal(typeof col.dataType, 'string');
       assert.match(col.type, /^(ATTRIBUTE|MEASURE)$/);
     }
-    const columns = await c.client().tableColumns(flightsId);
+    const columns = await new ServiceCatalog(c.client()).columns(flightsId);
     assert.deepEqual(columns?.columns.map((x) => x.name), body.storables[0]!.columns.map((x) => x.header.name));
   });
 });

@@ -18,6 +18,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import type { Frame, Page } from 'playwright-core';
 import { AnalyticsServiceClient, ServiceError } from '../../common/src/api';
+import { ServiceCatalog } from '../../common/src/catalog';
 import { formatCell } from '../../common/src/results/format';
 import { describeColumns, type CellValue } from '../../common/src/results/shape';
 import { e2eSkip, exactText, startSession, waitUntil, type E2eSession } from './harness';
@@ -118,7 +119,7 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
     const tables = await client.listObjectHeaders({ type: 'LOGICAL_TABLE', batchSize: -1 });
     const flights = tables.find((h) => h.name === 'flights')!;
     const cars = tables.find((h) => h.name === 'cars')!;
-    const flightColumns = (await client.tableColumns(flights.id))!.columns;
+    const flightColumns = (await new ServiceCatalog(client).columns(flights.id))!.columns;
 
     let frame: Frame | undefined;
     /** Puts the cursor on the line holding `text` and presses Ctrl+Enter. */

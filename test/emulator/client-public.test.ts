@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { type AnalyticsServiceClient, AuthenticationError, PermissionError, ServiceError, type ObjectHeader } from '../../common/src/api';
+import { ServiceCatalog } from '../../common/src/catalog';
 import { ANALYST, FLIGHTS_SQL, countRows, startLive, type Live } from './client-support';
 import { DEMO_QUERIES, MORE_QUERIES } from './client-queries';
 
@@ -78,8 +79,8 @@ test('listobjectheaders: headers of docs/service-interface.md §2.4 and every pa
   assert.ok(columns.some((c) => c.name === 'delay' && c.owner === flights.id), 'a column is owned by its table (docs/service-notes.md §3.1)');
 });
 
-test('metadata/details: typed columns of a table (tableColumns)', async () => {
-  const cols = await admin.tableColumns(flights.id);
+test('metadata/details: typed columns of a table (through the service catalog)', async () => {
+  const cols = await new ServiceCatalog(admin).columns(flights.id);
   assert.ok(cols);
   assert.equal(cols.id, flights.id);
   assert.equal(cols.name, 'flights');

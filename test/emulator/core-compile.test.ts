@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Clause, ColumnRef } from '../../common/src/language/ast';
-import type { LogicalColumn } from '../../emulator/src/catalog';
+import type { LogicalColumn } from '../../emulator/src/metadataStore';
 import { compileSearch, parseDateValue, QueryError, relativeRange } from '../../emulator/src/searchdata/compile';
 
 const now = new Date('2024-05-15T10:30:00Z'); // a Wednesday

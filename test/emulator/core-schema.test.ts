@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COLUMN_DATA_TYPES } from '../../common/src/model';
-import { PRIVILEGES } from '../../emulator/src/catalog';
+import { PRIVILEGES } from '../../emulator/src/metadataStore';
 import { demoSeed } from '../../emulator/src/demo';
 import { readSeedFolder } from '../../emulator/src/seed';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { getLanguageService } from '../../server/src/language/languageService';
-import type { CatalogProvider } from '../../server/src/language/types';
+import { ServiceCatalog } from '../../common/src/catalog';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import type { CatalogProvider } from '../../common/src/languageService/types';
 import type { DataSource } from '../../common/src/model';
 import type { AnalyticsServiceClient, LoadDefinition } from '../../common/src/api';
 import { startLive, countRows, type Live } from './client-support';
@@ -42,7 +43,7 @@ function liveCatalog(): CatalogProvider {
     },
     async getColumns(ds) {
       const id = resolve(ds);
-      return id ? admin.tableColumns(id) : null;
+      return id ? new ServiceCatalog(admin).columns(id) : null;
     },
     async getColumnValues() {
       return [];

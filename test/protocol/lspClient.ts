@@ -26,9 +26,12 @@ import type {
   SemanticTokens,
   TextEdit,
 } from 'vscode-languageserver-types';
-import type { CatalogProvider } from '../../server/src/language/types';
+import type { CatalogProvider } from '../../common/src/languageService/types';
 import { type DocumentQuery } from '../../common/src/protocol';
 import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
+
+/** `MessageType.Error` of LSP's `window/logMessage` (https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#messageType). */
+const MESSAGE_TYPE_ERROR = 1;
 
 /** The built server the tests start. */
 export const SERVER_JS = process.env.TSQ_SERVER_JS ?? join(__dirname, '..', '..', 'dist', 'server.js');
@@ -67,6 +70,12 @@ export class LspClient {
   readonly requests: ReceivedRequest[] = [];
   /** `window/logMessage` texts. */
   readonly logs: string[] = [];
+  /**
+   * `window/logMessage` texts of type Error: the server's failures, e.g. a request handler that threw
+   * (server/src/features/runSafe.ts logs it there and answers an empty result, so the answer alone does
+   * not show it).
+   */
+  readonly failures: string[] = [];
   /** Everything the server wrote to stderr. */
   stderr = '';
   /** Errors of the JSON-RPC reader: non-LSP bytes on stdout show up here. */
@@ -90,8 +99,9 @@ export class LspClient {
       client.notify();
     });
     connection.onError(([error]) => client.protocolErrors.push(error.message));
-    connection.onNotification('window/logMessage', (p: { message: string }) => {
+    connection.onNotification('window/logMessage', (p: { type: number; message: string }) => {
       client.logs.push(p.message);
+      if (p.type === MESSAGE_TYPE_ERROR) client.failures.push(p.message);
     });
     connection.onNotification('textDocument/publishDiagnostics', (p: { uri: string; version?: number; diagnostics: Diagnostic[] }) => {
       const list = client.published.get(p.uri) ?? [];

@@ -2,7 +2,9 @@
  * Bad input for the built language server (`node dist/server.js --stdio`): a client whose catalog answers
  * are null, malformed, errors or never come, a client that implements no `tsq/*` method, a 10 MB document,
  * binary bytes, a cancelled request. In every case the server stays up, answers within its budget, and
- * reports no false error (no semantic diagnostic from an unknown catalog). Budgets are lowered with
+ * reports no false error (no semantic diagnostic from an unknown catalog), and no handler failed: a
+ * handler that throws still answers (runSafeAsync turns the throw into an empty result), so every case
+ * also asserts that the server logged no failure. Budgets are lowered with
  * `--request-timeout` so the tests stay short. Nothing here is timed: a server that hung would leave the
  * request unanswered and the test would fail on its timeout; speed is measured in test/bench.
  */
@@ -27,6 +29,7 @@ async function withServer(options: LspClientOptions, body: (client: LspClient) =
     await body(client);
     assert.ok(client.alive, `the server is still running; stderr: ${client.stderr}`);
     assert.deepEqual(client.protocolErrors, [], 'stdout carried only LSP frames');
+    assert.deepEqual(client.failures, [], 'no handler failed (the server logged no failure)');
   } finally {
     await client.stop();
   }

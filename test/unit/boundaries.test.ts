@@ -36,6 +36,11 @@ const cases: { file: string; refused: string[]; allowed: string[] }[] = [
     allowed: ["import { parseDocument } from '../../common/src/language/parser';"],
   },
   {
+    file: 'cli/src/check.ts',
+    refused: ["import { TakeoverCatalog } from '../../server/src/takeoverCatalog';", "import { startServer } from '../../server/src/server';", "import { getLog } from '../../client/src/log';"],
+    allowed: ["import { runNodeServer } from '../../server/src/nodeServer';", "import { getLanguageService } from '../../common/src/languageService/languageService';", "import { ServiceCatalogProvider } from '../../common/src/catalog';"],
+  },
+  {
     file: 'client/src/log.ts',
     refused: ["import { startServer } from '../../server/src/server';", "import { createApp } from '../../emulator/src/app';", "import { createConnection } from 'vscode-languageserver/node';"],
     allowed: ["import * as vscode from 'vscode';", "import { AnalyticsServiceClient } from '../../common/src/api';"],

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../emulator/src/app';
-import { Catalog } from '../../client/src/catalog';
+import { createServiceCatalog } from '../../client/src/catalog';
 import { summarizeSync } from '../../client/src/principals';
 import { createService, type Service } from '../../client/src/serviceAdapter';
 import { childrenFetcher, rootNodes, type ListOptions, type ObjectNode } from '../../client/src/tree/nodes';
@@ -40,7 +40,7 @@ after(async () => {
 });
 
 async function children(node: ObjectNode, api: Service = admin): Promise<ObjectNode[]> {
-  const { fetch, batchSize } = childrenFetcher(node, async () => api, async () => new Catalog(api), options);
+  const { fetch, batchSize } = childrenFetcher(node, async () => api, async () => createServiceCatalog(api), options);
   return fetch(0, batchSize);
 }
 
@@ -84,7 +84,7 @@ test('ownership transfer and a dry-run sync answer, and a materialized view refr
   const result = await admin.syncPrincipals({ principals: [{ name: 'newbie', principalTypeEnum: 'LOCAL_USER', groupNames: [] }], applyChanges: false, removeDeleted: false, password: 'welcome-1' });
   assert.match(summarizeSync(result), /usersAdded/);
   assert.ok(!(await admin.listPrincipals()).some((p) => p.name === 'newbie'), 'a dry run changes nothing');
-  const flights = await new Catalog(admin).resolve('flights');
+  const flights = await createServiceCatalog(admin).resolve('flights');
   assert.ok(flights);
   await admin.refreshMaterializedView(flights.id);
 });

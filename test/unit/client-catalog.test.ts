@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../emulator/src/app';
-import { Catalog } from '../../client/src/catalog';
-import { columnsFromHeaders } from '../../client/src/columns';
+import { createServiceCatalog } from '../../client/src/catalog';
+import { columnsFromHeaders } from '../../common/src/catalog';
 import { createService, type Service } from '../../client/src/serviceAdapter';
 import { childrenFetcher, DATA_SOURCE_GROUPS, type ListOptions, type ObjectNode } from '../../client/src/tree/nodes';
 import { PagedList } from '../../client/src/tree/paging';
@@ -36,7 +36,7 @@ after(async () => {
 const options: ListOptions = { sort: 'NAME', sortAscending: true, category: 'ALL', batchSize: 50 };
 
 test('data sources carry their LOGICAL_TABLE subtype and resolve by name (any case) or GUID', async () => {
-  const catalog = new Catalog(service);
+  const catalog = createServiceCatalog(service);
   const all = await catalog.dataSources();
   const flights = all.find((d) => d.name === 'flights');
   assert.ok(flights, `flights among ${all.map((d) => d.name).join(', ')}`);
@@ -44,11 +44,11 @@ test('data sources carry their LOGICAL_TABLE subtype and resolve by name (any ca
   assert.equal(new Set(all.map((d) => d.id)).size, all.length, 'no data source twice');
   assert.equal((await catalog.resolve('FLIGHTS'))?.id, flights.id);
   assert.equal((await catalog.resolve(flights.id))?.name, 'flights');
-  assert.equal(await catalog.resolve('no such table'), undefined);
+  assert.equal(await catalog.resolve('no such table'), null);
 });
 
 test('columns come typed from metadata/details; an unknown data source answers null', async () => {
-  const catalog = new Catalog(service);
+  const catalog = createServiceCatalog(service);
   const cols = await catalog.columns('Flights');
   assert.ok(cols);
   const byName = new Map(cols.columns.map((c) => [c.name, c]));
@@ -61,7 +61,7 @@ test('columns come typed from metadata/details; an unknown data source answers n
 });
 
 test('column values begin with the prefix, case-insensitively, at most 50, and a quote in the prefix answers nothing', async () => {
-  const catalog = new Catalog(service);
+  const catalog = createServiceCatalog(service);
   const values = await catalog.columnValues('flights', 'origin', 's');
   assert.ok(values.length > 0 && values.length <= 50, `got ${values.length}`);
   for (const v of values) assert.match(v, /^s/i);
@@ -73,7 +73,7 @@ test('column values begin with the prefix, case-insensitively, at most 50, and a
 });
 
 test('answers are cached until clear(): the second ask sends no request', async () => {
-  const catalog = new Catalog(service);
+  const catalog = createServiceCatalog(service);
   await catalog.columns('flights');
   const n = requests.length;
   await catalog.columns('FLIGHTS');
@@ -88,7 +88,7 @@ test('a failure is never cached: after a wrong password the next ask goes to the
   let password = 'wrong';
   const flaky = createService({ url: emulator.url, username: 'tsadmin' }, () => password);
   try {
-    const catalog = new Catalog(flaky);
+    const catalog = createServiceCatalog(flaky);
     await assert.rejects(catalog.dataSources(), (e: { status?: number }) => e.status === 401);
     await assert.rejects(catalog.columns('flights'), (e: { status?: number }) => e.status === 401);
     password = 'admin';
@@ -101,7 +101,7 @@ test('a failure is never cached: after a wrong password the next ask goes to the
 
 /** Loads every page of a node's children through the tree's own PagedList. */
 async function loadAll(node: ObjectNode, opts: ListOptions): Promise<ObjectNode[]> {
-  const { fetch, batchSize } = childrenFetcher(node, async () => service, async () => new Catalog(service), opts);
+  const { fetch, batchSize } = childrenFetcher(node, async () => service, async () => createServiceCatalog(service), opts);
   const list = new PagedList(fetch, batchSize, () => undefined);
   list.children();
   for (let i = 0; i < 100; i++) {
@@ -141,7 +141,7 @@ test('Users & Groups come from user/list', async () => {
 });
 
 test('the LOGICAL_COLUMN headers owned by a data source name its columns (the fallback when details are missing)', async () => {
-  const catalog = new Catalog(service);
+  const catalog = createServiceCatalog(service);
   const flights = await catalog.resolve('flights');
   assert.ok(flights);
   const headers = await service.listObjectHeaders({ type: 'LOGICAL_COLUMN', batchSize: -1 });

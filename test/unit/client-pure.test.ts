@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatRequest, redactPath } from '../../common/src/logFormat';
-import { columnsFromDetails, columnsFromHeaders, toDataType, toKind } from '../../client/src/columns';
+import { columnsFromDetails, columnsFromHeaders, toDataType, toKind } from '../../common/src/catalog';
 import { parsePrincipals, parsePrincipalsFile, summarizeSync } from '../../client/src/principals';
 import { splitPasswords } from '../../client/src/settingsMigration';
 import { contextFlags, formatTime, objectNode, rootNodes, toPattern, tooltipLines, columnIcon } from '../../client/src/tree/nodes';

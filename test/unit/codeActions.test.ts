@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextEdit } from 'vscode-languageserver-types';
-import { getLanguageService } from '../../server/src/language/languageService';
+import { getLanguageService } from '../../common/src/languageService/languageService';
 import * as codes from '../../common/src/language/diagnosticCodes';
-import type { CatalogProvider, LanguageSettings } from '../../server/src/language/types';
+import type { CatalogProvider, LanguageSettings } from '../../common/src/languageService/types';
 import { carsCatalog, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
 
 const allSources = () => makeCatalogProvider([flightsCatalog(), carsCatalog(), moviesCatalog()]);

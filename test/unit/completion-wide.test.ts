@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { COLUMN_LIST_LIMIT, columnMatch, pickColumns } from '../../server/src/language/completion';
-import { getLanguageService } from '../../server/src/language/languageService';
+import { COLUMN_LIST_LIMIT, columnMatch, pickColumns } from '../../common/src/languageService/completion';
+import { getLanguageService } from '../../common/src/languageService/languageService';
 import { makeCatalogProvider, wideCatalog } from '../fixtures/catalogs';
 
 test('columnMatch: prefix, later word, inside a word, characters in order, none', () => {

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, InsertTextFormat, type MarkupContent, type TextEdit, type CompletionItem, type CompletionList } from 'vscode-languageserver-types';
-import { getLanguageService } from '../../server/src/language/languageService';
-import type { CatalogProvider, LanguageSettings } from '../../server/src/language/types';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import type { CatalogProvider, LanguageSettings } from '../../common/src/languageService/types';
 import { carsCatalog, datasetValues, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
 
 const values = datasetValues();

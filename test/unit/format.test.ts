@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { getLanguageService } from '../../server/src/language/languageService';
+import { getLanguageService } from '../../common/src/languageService/languageService';
 import { parseDocument } from '../../common/src/language/parser';
 
 const ls = getLanguageService();

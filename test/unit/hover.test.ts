@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Hover, MarkupContent } from 'vscode-languageserver-types';
-import { getLanguageService } from '../../server/src/language/languageService';
-import type { CatalogProvider, LanguageSettings } from '../../server/src/language/types';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import type { CatalogProvider, LanguageSettings } from '../../common/src/languageService/types';
 import { carsCatalog, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
 
 async function hover(text: string, opts: { settings?: LanguageSettings; catalog?: CatalogProvider | null; cancelled?: boolean } = {}) {

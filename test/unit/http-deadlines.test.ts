@@ -88,7 +88,7 @@ test('an abort is not a timeout', async () => {
 });
 
 test('each call gets the deadlines of its kind; a chunk’s grows with its size', () => {
-  assert.equal(deadlineClassOf('tableColumns'), 'metadata');
+  assert.equal(deadlineClassOf('metadataDetails'), 'metadata');
   assert.equal(deadlineClassOf('listObjectHeaders'), 'metadata');
   assert.equal(deadlineClassOf('searchData'), 'query');
   assert.equal(deadlineClassOf('pinboardData'), 'query');

@@ -2,19 +2,19 @@
  * Robustness of the language service (property-based, fast-check): over random token soups and random
  * edits of realistic documents, with catalogs that answer, answer "unknown", answer null (no such data
  * source) or reject, no verb throws and every range lies inside the document. Malformed answers never reach
- * the service: the server's catalog checks them against their schemas (test/unit/clientCatalog.test.ts). Plus a 10 MB file and binary bytes.
+ * the service: the server's catalog checks them against their schemas (test/unit/protocolCatalog.test.ts). Plus a 10 MB file and binary bytes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
-import { getLanguageService } from '../../server/src/language/languageService';
+import { getLanguageService } from '../../common/src/languageService/languageService';
 import { parseDocument, parseQuery, parseTokens } from '../../common/src/language/parser';
 import { tokenize } from '../../common/src/language/lexer';
 import type { ParseDiagnostic } from '../../common/src/language/ast';
-import { MAX_DIAGNOSTICS } from '../../server/src/language/validation';
-import type { CatalogProvider, LanguageService } from '../../server/src/language/types';
+import { MAX_DIAGNOSTICS } from '../../common/src/languageService/validation';
+import type { CatalogProvider, LanguageService } from '../../common/src/languageService/types';
 import { carsCatalog, datasetValues, flightsCatalog, makeCatalogProvider } from '../fixtures/catalogs';
 
 const fragments = [

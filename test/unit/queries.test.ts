@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { getLanguageService } from '../../server/src/language/languageService';
+import { getLanguageService } from '../../common/src/languageService/languageService';
 
 const text = "[a] [b] -- before any directive\n\n@datasource 'Flights'\n[origin] -- c\n  [delay];\n@datasource 3c46f48d-daa8-4da7-8baa-fd72347143dc\n[x]\n";
 const doc = TextDocument.create('file:///q.tsq', 'tsq', 1, text);

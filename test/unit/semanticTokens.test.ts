@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { getLanguageService } from '../../server/src/language/languageService';
-import { SEMANTIC_TOKEN_LEGEND } from '../../server/src/language/semanticTokens';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import { SEMANTIC_TOKEN_LEGEND } from '../../common/src/languageService/semanticTokens';
 
 function decode(text: string): [string, string, string[]][] {
   const d = TextDocument.create('file:///t.tsq', 'tsq', 1, text);

@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SymbolKind } from 'vscode-languageserver-types';
-import { getLanguageService } from '../../server/src/language/languageService';
-import { MAX_SYMBOL_NAME } from '../../server/src/language/symbols';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import { MAX_SYMBOL_NAME } from '../../common/src/languageService/symbols';
 
 test('one symbol per query, named by its text, ranged on the query', () => {
   const text = "-- report\n@datasource 'Flights'\n[origin] [delay]   top 10; [distance]\n  -- note\n  [date].monthly\n\n@datasource Cars\n[Horsepower]";

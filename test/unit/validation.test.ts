@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import * as codes from '../../common/src/language/diagnosticCodes';
-import { getLanguageService } from '../../server/src/language/languageService';
-import type { CatalogProvider, LanguageSettings } from '../../server/src/language/types';
-import { closest, editDistance, type UnknownColumnData } from '../../server/src/language/validation';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import type { CatalogProvider, LanguageSettings } from '../../common/src/languageService/types';
+import { closest, editDistance, type UnknownColumnData } from '../../common/src/languageService/validation';
 import { carsCatalog, flightsCatalog, makeCatalogProvider, moviesCatalog, type FixtureSource } from '../fixtures/catalogs';
 
 const catalog = () => makeCatalogProvider([flightsCatalog(), carsCatalog(), moviesCatalog()]);

@@ -1,6 +1,6 @@
 /**
  * Validation after an edit keeps the semantic checks of the queries the edit did not touch
- * (server/src/language/validation.ts, by query node and the catalog's answer): its diagnostics are
+ * (common/src/languageService/validation.ts, by query node and the catalog's answer): its diagnostics are
  * exactly those of a fresh language service's validation of the same text. Property-based over random
  * documents and random sequences of edits, catalog changes (other columns, other types, an ambiguous
  * name, a missing column, an unknown catalog, and back) and settings changes between validations.
@@ -9,8 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { getLanguageService } from '../../server/src/language/languageService';
-import type { CatalogProvider, LanguageSettings } from '../../server/src/language/types';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import type { CatalogProvider, LanguageSettings } from '../../common/src/languageService/types';
 import type { ColumnDataType } from '../../common/src/model';
 import { carsCatalog, flightsCatalog, makeCatalogProvider, type FixtureSource } from '../fixtures/catalogs';
 

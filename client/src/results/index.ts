@@ -20,7 +20,7 @@
 import * as vscode from 'vscode';
 import { ServiceError, type AnalyticsServiceClient } from '../../../common/src/api';
 import { abortable, isAbort } from '../abortable';
-import type { Catalog } from '../catalog';
+import type { ServiceCatalog } from '../../../common/src/catalog';
 import type { ConnectionManager } from '../connections';
 import type { TsqLanguageClient } from '../languageClient';
 import { getLog } from '../log';
@@ -43,7 +43,7 @@ export interface ResultsDeps {
   connections: ConnectionManager;
   languageClient: TsqLanguageClient;
   /** The catalog of the active connection (data source names → GUIDs, column types), or undefined. */
-  catalog: () => Promise<Catalog | undefined>;
+  catalog: () => Promise<ServiceCatalog | undefined>;
 }
 
 /** A GUID (8-4-4-4-12 hex digits). */

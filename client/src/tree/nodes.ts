@@ -5,7 +5,7 @@
  * tooltip lines. The provider (provider.ts) turns them into TreeItems.
  */
 import type { Column } from '../../../common/src/model';
-import type { Catalog } from '../catalog';
+import type { ServiceCatalog } from '../../../common/src/catalog';
 import type { HeaderCategory, HeaderSort, MetadataType, ObjectHeader, Principal, ServiceApi, VizHeader } from '../service';
 import type { PageFetcher } from './paging';
 
@@ -91,7 +91,7 @@ export function isExpandable(node: ObjectNode): boolean {
 export function childrenFetcher(
   node: ObjectNode,
   api: () => Promise<ServiceApi>,
-  catalog: () => Promise<Catalog>,
+  catalog: () => Promise<ServiceCatalog>,
   options: ListOptions,
 ): { fetch: PageFetcher<ObjectNode>; batchSize: number } {
   const headers = (type: MetadataType, subtypes?: string[]): { fetch: PageFetcher<ObjectNode>; batchSize: number } => ({

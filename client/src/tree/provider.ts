@@ -6,7 +6,8 @@
  * Copy GUID, Copy Name, Refresh Materialized View).
  */
 import * as vscode from 'vscode';
-import { Catalog } from '../catalog';
+import type { ServiceCatalog } from '../../../common/src/catalog';
+import { createServiceCatalog } from '../catalog';
 import type { ConnectionManager } from '../connections';
 import { getLog } from '../log';
 import { errorMessage, errorStatus, type HeaderCategory, type HeaderSort, type ServiceApi } from '../service';
@@ -35,7 +36,7 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
   private readonly parents = new Map<string, string | undefined>();
   private pattern: string | undefined;
   private admin: { key: string; value?: boolean; pending?: Promise<void> } | undefined;
-  private catalog: { api: ServiceApi; catalog: Catalog } | undefined;
+  private catalog: { api: ServiceApi; catalog: ServiceCatalog } | undefined;
   /** Author GUID → name, from `user/list` (administrators only). */
   private readonly authors = new Map<string, string>();
 
@@ -174,9 +175,9 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     return list;
   }
 
-  private async catalogFor(): Promise<Catalog> {
+  private async catalogFor(): Promise<ServiceCatalog> {
     const api = await this.connections.getService();
-    if (!this.catalog || this.catalog.api !== api) this.catalog = { api, catalog: new Catalog(api) };
+    if (!this.catalog || this.catalog.api !== api) this.catalog = { api, catalog: createServiceCatalog(api) };
     return this.catalog.catalog;
   }
 

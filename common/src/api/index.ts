@@ -15,7 +15,6 @@
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { DataSourceColumns } from '../model';
 import { createDispatcher, HttpSession, type HttpTimeouts, type RequestLogInfo } from './session';
 import {
   PublicApi,
@@ -148,10 +147,6 @@ export class AnalyticsServiceClient {
   /** See `PublicApi.metadataDetails`. */
   metadataDetails(type: MetadataType, ids: string[], opts?: CallOptions & { showHidden?: boolean }): Promise<MetadataDetails> {
     return this.public.metadataDetails(type, ids, opts);
-  }
-  /** The typed columns of a LOGICAL_TABLE (catalog protocol shape); null when unknown. See `PublicApi.tableColumns`. */
-  tableColumns(id: string, opts?: CallOptions): Promise<DataSourceColumns | null> {
-    return this.public.tableColumns(id, opts);
   }
   /** See `PublicApi.pinboardData`. */
   pinboardData(params: PinboardDataParams, opts?: CallOptions): Promise<Record<string, PinboardVizData<CellValue[] | Record<string, CellValue>>>> {

@@ -14,7 +14,7 @@
  * "User logged in" on some versions and 204 "Successful login" on others,
  * https://developers.thoughtspot.com/docs/api-auth-session; an empty list may come back as 204).
  */
-import { COLUMN_DATA_TYPES, type CellValue, type Column, type ColumnDataType, type DataSourceColumns } from '../model';
+import type { CellValue } from '../model';
 import { FormData } from 'undici';
 import type { HttpSession } from './session';
 import { ServiceError } from './errors';
@@ -156,7 +156,7 @@ export interface PinboardDataParams extends PagingParams {
 /**
  * A column as `metadata/details` gives it (docs/service-notes.md §3.2); only the members the client reads are typed,
  * anything else the service sends stays as `unknown` members (e.g. `position`, the column's order).
- * `dataType` is the service's name (VARCHAR, INT64, DATE_TIME, TIMESTAMP, …; mapped by `toColumnDataType`),
+ * `dataType` is the service's name (VARCHAR, INT64, DATE_TIME, TIMESTAMP, …; mapped by common/src/catalog/columns.ts),
  * `type` ATTRIBUTE, MEASURE or UNKNOWN. The one declaration: `client/src/service.ts` re-exports it.
  */
 export interface DetailsColumn {
@@ -188,17 +188,6 @@ export interface MetadataDetails {
 /** Options every call takes. */
 export interface CallOptions {
   signal?: AbortSignal;
-}
-
-/** The catalog protocol's data types (`COLUMN_DATA_TYPES`), for a quick membership test. */
-const DATA_TYPES = new Set<string>(COLUMN_DATA_TYPES);
-
-/** Maps a `metadata/details` data type onto the catalog protocol's (TIMESTAMP → DATE_TIME, unknown → VARCHAR). */
-export function toColumnDataType(t: string): ColumnDataType {
-  const u = t.toUpperCase();
-  if (DATA_TYPES.has(u)) return u as ColumnDataType;
-  if (u === 'TIMESTAMP') return 'DATE_TIME';
-  return 'VARCHAR';
 }
 
 /** Reads a count the service may send as a string (docs/service-notes.md §4.3) as a number; NaN-safe (missing → fallback). */
@@ -350,23 +339,6 @@ export class PublicApi {
     const r = await this.get<MetadataDetails>('metadataDetails', '/metadata/details', { type, id: ids, showhidden: opts.showHidden }, { storables: [] }, opts);
     if (!r || !Array.isArray(r.storables)) return { ...(r ?? {}), storables: [] };
     return r;
-  }
-
-  /**
-   * The typed columns of one LOGICAL_TABLE through `metadata/details` (docs/service-notes.md §3.2: `type` MEASURE →
-   * kind MEASURE, anything else → ATTRIBUTE). Null when the service returned no storable for the id.
-   */
-  async tableColumns(id: string, opts: CallOptions = {}): Promise<DataSourceColumns | null> {
-    const d = await this.metadataDetails('LOGICAL_TABLE', [id], opts);
-    const s = d.storables.find((x) => x.header?.id === id) ?? d.storables[0];
-    if (!s) return null;
-    const columns: Column[] = (s.columns ?? []).map((c) => {
-      const col: Column = { id: c.header.id, name: c.header.name, dataType: toColumnDataType(c.dataType), kind: c.type === 'MEASURE' ? 'MEASURE' : 'ATTRIBUTE' };
-      if (c.header.description) col.description = c.header.description;
-      if (c.synonyms?.length) col.synonyms = c.synonyms;
-      return col;
-    });
-    return { id: s.header.id, name: s.header.name, columns };
   }
 
   /** `POST /pinboarddata` (docs/service-interface.md §4.2): an object keyed by visualization id. */

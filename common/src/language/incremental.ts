@@ -141,7 +141,7 @@ const origins = new WeakMap<Query, Query>();
  * undefined when it was parsed anew. A moved copy equals its origin but for every offset, which differs
  * by `query.start - origin.start`, and its directive node (same value): results that depend only on a
  * query's clauses relative to its start and on its data source can be kept by origin
- * (server/src/language/validation.ts does).
+ * (common/src/languageService/validation.ts does).
  */
 export function movedFrom(query: Query): Query | undefined {
   return origins.get(query);

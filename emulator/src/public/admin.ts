@@ -16,7 +16,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { checkPassword, hashPassword } from '../auth';
-import { PRIVILEGES, type Catalog } from '../catalog';
+import { PRIVILEGES, type MetadataStore } from '../metadataStore';
 import type { Privilege } from '../context';
 import { ApiError, badRequest, FORBIDDEN_TEXT } from '../errors';
 import { GUID, guidListParam, hasParam, listParam, param, requirePrivilege, userOf } from './params';
@@ -37,7 +37,7 @@ export function registerAdminRoutes(api: FastifyInstance, deps: PublicApiDeps): 
 }
 
 /** The principals as `user/list` shows them: groups first, then users with their groups' names. */
-function principals(catalog: Catalog): Record<string, unknown>[] {
+function principals(catalog: MetadataStore): Record<string, unknown>[] {
   const st = catalog.state;
   return [
     ...st.groups.map((g) => ({ id: g.id, name: g.name, displayName: g.displayName, principalTypeEnum: 'LOCAL_GROUP', groupNames: [], privileges: g.privileges, visibility: 'DEFAULT', created: g.created, modified: g.modified })),

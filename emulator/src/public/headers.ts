@@ -14,7 +14,7 @@
  * - `sort`: DEFAULT keeps catalog order; `sortascending` defaults to true.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Catalog } from '../catalog';
+import type { MetadataStore } from '../metadataStore';
 import { ApiError, badRequest } from '../errors';
 import { stableGuid } from '../guid';
 import { boolParam, intParam, listParam, objectHeader, param, userOf } from './params';
@@ -103,7 +103,7 @@ function subtypesFor(type: string, subtypes: string[] | undefined): string[] | u
 }
 
 /** Lists object headers for the request's user (see the module comment). */
-export function listObjectHeaders(req: FastifyRequest, catalog: Catalog): Record<string, unknown>[] {
+export function listObjectHeaders(req: FastifyRequest, catalog: MetadataStore): Record<string, unknown>[] {
   const user = userOf(req);
   const type = (param(req, 'type') ?? 'LOGICAL_TABLE').toUpperCase();
   if (!TYPES.includes(type)) throw new ApiError(500, 'Invalid metadata type', [`Unknown type ${type}`]);

@@ -3,7 +3,7 @@
  * checks every route shares (session user, privileges), plus the object header shape (docs/service-interface.md §2.4).
  */
 import type { FastifyRequest } from 'fastify';
-import type { Header } from '../catalog';
+import type { Header } from '../metadataStore';
 import type { EmulatorUser } from '../context';
 import { ApiError, badRequest, FORBIDDEN_TEXT, UNAUTHORIZED_TEXT } from '../errors';
 

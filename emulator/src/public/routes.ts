@@ -16,7 +16,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Sessions } from '../auth';
-import type { AnswerBook, Catalog, LogicalTable } from '../catalog';
+import type { AnswerBook, MetadataStore, LogicalTable } from '../metadataStore';
 import type { EmulatorUser } from '../context';
 import type { Engine } from '../engine';
 import { ApiError, badRequest, errorBody, FORBIDDEN_TEXT, publicErrorReply, UNAUTHORIZED_TEXT } from '../errors';
@@ -31,7 +31,7 @@ const MAX_FILE_PART = 16 * 1024 * 1024;
 
 /** What the public API needs from the core. */
 export interface PublicApiDeps {
-  catalog: Catalog;
+  catalog: MetadataStore;
   engine: Engine;
   search: SearchService;
   sessions: Sessions;
@@ -68,7 +68,7 @@ function pageRequest(req: FastifyRequest): PageRequest {
 }
 
 /** metadata/details of one LOGICAL_TABLE (docs/service-notes.md §3.2). */
-function tableDetails(t: LogicalTable, catalog: Catalog): Record<string, unknown> {
+function tableDetails(t: LogicalTable, catalog: MetadataStore): Record<string, unknown> {
   return {
     header: { ...objectHeader(t), isDeleted: false, isHidden: false, databaseStripe: t.database, schemaStripe: t.schema, tags: t.tags.map((id) => catalog.state.tags.find((x) => x.id === id)).filter(Boolean).map((x) => ({ id: x!.id, name: x!.name })) },
     type: t.subtype,

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashPassword } from '../auth';
-import { PRIVILEGES, type Catalog } from '../catalog';
+import { PRIVILEGES, type MetadataStore } from '../metadataStore';
 import type { EmulatorUser, Privilege } from '../context';
 import { badRequest } from '../errors';
 import { stableGuid } from '../guid';
@@ -50,7 +50,7 @@ const isGroup = (p: Principal): boolean => /GROUP/i.test(p.principalTypeEnum ?? 
  * Reads and checks the parameters of a sync before anything changes.
  * @throws ApiError 400 naming the parameter (`principals`, `applyChanges`, `removeDeleted`) or the principal at fault
  */
-function readSyncRequest(req: FastifyRequest, catalog: Catalog): SyncRequest {
+function readSyncRequest(req: FastifyRequest, catalog: MetadataStore): SyncRequest {
   const raw = param(req, 'principals');
   if (!raw) throw badRequest('Missing parameter principals (a JSON array of users and groups, sent as a file part or a form field)');
   let list: Principal[];
@@ -77,7 +77,7 @@ function readSyncRequest(req: FastifyRequest, catalog: Catalog): SyncRequest {
 }
 
 /** Adds or updates the listed groups. */
-function syncGroups(catalog: Catalog, s: SyncRequest, result: SyncResult, t: number): void {
+function syncGroups(catalog: MetadataStore, s: SyncRequest, result: SyncResult, t: number): void {
   for (const g of s.groups) {
     const existing = catalog.groupByName(g.name);
     if (!existing) {
@@ -94,7 +94,7 @@ function syncGroups(catalog: Catalog, s: SyncRequest, result: SyncResult, t: num
 }
 
 /** Adds or updates the listed users (passwords hashed; a new password drops the demo flag). */
-async function syncUsers(catalog: Catalog, s: SyncRequest, result: SyncResult, t: number): Promise<void> {
+async function syncUsers(catalog: MetadataStore, s: SyncRequest, result: SyncResult, t: number): Promise<void> {
   for (const u of s.users) {
     const existing = catalog.userByName(u.name);
     const gids = (u.groupNames ?? []).map((n) => catalog.groupByName(n)?.id ?? stableGuid('group', n));

@@ -25,7 +25,7 @@
  */
 import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
 import type { ColumnDataType } from '../../../common/src/model';
-import type { DefaultAggr, LogicalColumn } from '../catalog';
+import type { DefaultAggr, LogicalColumn } from '../metadataStore';
 import { isDate, isNumeric, quoteIdent } from '../engine';
 
 /** A query the emulator cannot answer: a 400 naming the problem. */

@@ -4,7 +4,7 @@
  */
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { parseQuery } from '../../../common/src/language/parser';
-import type { Catalog, LogicalTable } from '../catalog';
+import type { MetadataStore, LogicalTable } from '../metadataStore';
 import type { Engine } from '../engine';
 import { engineQueryFailure } from '../errors';
 import { compileSearch, type CompiledQuery, QueryError, type SqlParam } from './compile';
@@ -79,7 +79,7 @@ export class SearchService {
 
   constructor(
     readonly engine: Engine,
-    readonly catalog: Catalog,
+    readonly catalog: MetadataStore,
     readonly now: () => Date,
   ) {}
 

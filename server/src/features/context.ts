@@ -4,8 +4,8 @@
  */
 import type { CancellationToken, Connection, Diagnostic, Disposable, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ClearableCatalog } from '../serviceCatalog';
-import type { LanguageService, LanguageSettings } from '../language/types';
+import type { ClearableCatalog } from '../../../common/src/catalog';
+import type { LanguageService, LanguageSettings } from '../../../common/src/languageService/types';
 import type { AnyResponseError } from './runSafe';
 
 /** What the client declared in `initialize` that changes how the server answers; filled in by `onInitialize`. */
@@ -53,7 +53,7 @@ export interface FeatureContext {
   /** Synchronous variant of `runSafeAsync` for the service's synchronous verbs. */
   runSafe<T>(func: () => T, errorValue: T, what: string, token: CancellationToken): Promise<T | AnyResponseError>;
   /**
-   * The notice of a document relying on stale columns (clientCatalog.ts `staleDiagnostics`): one
+   * The notice of a document relying on stale columns (protocolCatalog.ts `staleDiagnostics`): one
    * Information diagnostic, or [] when its columns are fresh.
    */
   staleDiagnostics?(text: string, defaultDataSource?: string): Diagnostic[];

@@ -1,7 +1,9 @@
 /**
  * The emulator's metadata: data sources (LOGICAL_TABLEs and their LOGICAL_COLUMNs), answers and
  * pinboards with their visualizations, tags, users and groups with their privileges. Kept in memory and
- * written to `<dataDir>/catalog.json` after every change, so it survives restarts.
+ * written to `<dataDir>/catalog.json` after every change, so it survives restarts (the file keeps its
+ * name, so that existing data directories still load). Named the metadata store so that "catalog" keeps
+ * one meaning in this repository (docs/architecture.md, glossary).
  *
  * Object shapes follow docs/service-notes.md §3.1 (object headers) and 3.2 (`metadata/details`).
  */
@@ -104,8 +106,8 @@ export interface StoredGroup {
   modified: number;
 }
 
-/** The persisted form of the catalog (`<dataDir>/catalog.json`). */
-export interface CatalogState {
+/** The persisted form of the metadata store (`<dataDir>/catalog.json`). */
+export interface MetadataState {
   version: 1;
   tables: LogicalTable[];
   books: AnswerBook[];
@@ -114,9 +116,9 @@ export interface CatalogState {
   groups: StoredGroup[];
 }
 
-/** The in-memory catalog with look-ups by GUID and by name (case-insensitive, docs/service-interface.md §8.2). */
-export class Catalog {
-  state: CatalogState;
+/** The emulator's metadata store: the objects in memory, with look-ups by GUID and by name (case-insensitive, docs/service-interface.md §8.2). */
+export class MetadataStore {
+  state: MetadataState;
   private readonly file: string;
 
   /** Reads `<dataDir>/catalog.json` when it exists; starts empty otherwise. Throws on a corrupt file. */
@@ -124,11 +126,11 @@ export class Catalog {
     mkdirSync(dataDir, { recursive: true });
     this.file = join(dataDir, 'catalog.json');
     this.state = existsSync(this.file)
-      ? (JSON.parse(readFileSync(this.file, 'utf8')) as CatalogState)
+      ? (JSON.parse(readFileSync(this.file, 'utf8')) as MetadataState)
       : { version: 1, tables: [], books: [], tags: [], users: [], groups: [] };
   }
 
-  /** Writes the catalog atomically (temporary file, then rename). */
+  /** Writes the store atomically (temporary file, then rename). */
   save(): void {
     const tmp = `${this.file}.tmp`;
     writeFileSync(tmp, JSON.stringify(this.state, null, 1));

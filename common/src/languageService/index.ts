@@ -1,17 +1,17 @@
 /**
- * Public API of the pure TSQ language service (server/src/language): the factory, the parser and lexer
+ * Public API of the pure TSQ language service (common/src/languageService): the factory, the parser and lexer
  * (the emulator's searchdata uses `parseQuery`), the keyword catalogue, the diagnostic codes and the AST
  * and interface types.
  */
-export * from '../../../common/src/language/ast';
+export * from '../language/ast';
 export * from './types';
-export * as diagnosticCodes from '../../../common/src/language/diagnosticCodes';
+export * as diagnosticCodes from '../language/diagnosticCodes';
 export { getLanguageService } from './languageService';
-export { parseDocument, parseQuery, parseTokens, tokenAt, queryAt, clauseAt, dataSourceAt } from '../../../common/src/language/parser';
-export { tokenize, type Token, type TokenKind } from '../../../common/src/language/lexer';
+export { parseDocument, parseQuery, parseTokens, tokenAt, queryAt, clauseAt, dataSourceAt } from '../language/parser';
+export { tokenize, type Token, type TokenKind } from '../language/lexer';
 export {
   KEYWORDS, findKeyword, findDateBucket, DATE_BUCKETS, AGGREGATIONS, TEXT_OPERATORS, COMPARISON_OPERATORS, RANGE_OPERATORS, DATE_UNITS,
   type KeywordInfo, type KeywordCategory,
-} from '../../../common/src/language/keywords';
+} from '../language/keywords';
 export { SEMANTIC_TOKEN_LEGEND } from './semanticTokens';
 export { closest, editDistance, type UnknownColumnData } from './validation';

@@ -4,7 +4,7 @@
  * Pure: no `vscode`, no connection, no I/O.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { DocumentQuery } from '../../../common/src/protocol';
+import type { DocumentQuery } from '../protocol';
 import type { LanguageSettings, ServiceContext } from './types';
 
 /**

@@ -19,11 +19,11 @@ import {
   type Position,
   type Range,
 } from 'vscode-languageserver-types';
-import type { Column, ColumnDataType, DataSourceColumns } from '../../../common/src/model';
-import type { DateBucket } from '../../../common/src/language/ast';
-import { AGGREGATIONS, COMPARISON_OPERATORS, DATE_BUCKETS, KEYWORDS, TEXT_OPERATORS, findKeyword, type KeywordCategory, type KeywordInfo } from '../../../common/src/language/keywords';
-import { tokenize, type Token } from '../../../common/src/language/lexer';
-import { dataSourceAt, tokenAt } from '../../../common/src/language/parser';
+import type { Column, ColumnDataType, DataSourceColumns } from '../model';
+import type { DateBucket } from '../language/ast';
+import { AGGREGATIONS, COMPARISON_OPERATORS, DATE_BUCKETS, KEYWORDS, TEXT_OPERATORS, findKeyword, type KeywordCategory, type KeywordInfo } from '../language/keywords';
+import { tokenize, type Token } from '../language/lexer';
+import { dataSourceAt, tokenAt } from '../language/parser';
 import type { CancellationLike, CompletionItemData, LanguageSettings, ServiceContext } from './types';
 
 /** The answer to a cancelled request (LSP: an incomplete empty list makes the client ask again). */

@@ -15,11 +15,11 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import { isKnownDataType, type Column, type DataSource } from '../../../common/src/model';
-import type { Clause, ColumnRef, Query, Span } from '../../../common/src/language/ast';
-import { movedFrom } from '../../../common/src/language/incremental';
-import * as codes from '../../../common/src/language/diagnosticCodes';
-import { TEXT_OPERATORS } from '../../../common/src/language/keywords';
+import { isKnownDataType, type Column, type DataSource } from '../model';
+import type { Clause, ColumnRef, Query, Span } from '../language/ast';
+import { movedFrom } from '../language/incremental';
+import * as codes from '../language/diagnosticCodes';
+import { TEXT_OPERATORS } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -131,7 +131,7 @@ interface CheckedColumns {
 
 /**
  * The indexed columns of each answer, by the identity of its `columns` array: a catalog answers the same
- * array until its cache is dropped (server/src/clientCatalog.ts: `tsq/catalogChanged`, a new answer
+ * array until its cache is dropped (server/src/protocolCatalog.ts: `tsq/catalogChanged`, a new answer
  * after a refresh), so a new array means new columns. Answers are never changed in place.
  */
 const indexedColumns = new WeakMap<readonly Column[], CheckedColumns>();

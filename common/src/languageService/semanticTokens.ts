@@ -6,8 +6,8 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './types';
 import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver-types';
-import { findKeyword } from '../../../common/src/language/keywords';
-import type { Token } from '../../../common/src/language/lexer';
+import { findKeyword } from '../language/keywords';
+import type { Token } from '../language/lexer';
 
 /**
  * The legend the server announces. Token types (LSP standard names):

@@ -1,6 +1,6 @@
 /**
  * The one guard the language service puts around a catalog. Answers are validated where they arrive
- * (the server's `ClientCatalog` checks each answer against its JSON Schema, common/src/catalogSchemas.ts),
+ * (the server's `ProtocolCatalog` checks each answer against its JSON Schema, common/src/protocolSchemas.ts),
  * so the features trust their shape; what a feature cannot trust is that a host's provider keeps the
  * promise of `CatalogProvider` never to reject. A rejection reads as "unknown", as a missing answer does:
  * no semantic diagnostic is reported, never a false one.

@@ -10,9 +10,9 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver-types';
 import { columnMarkdown, findColumn, keywordMarkdown } from './completion';
-import { findKeyword } from '../../../common/src/language/keywords';
-import type { Token } from '../../../common/src/language/lexer';
-import { dataSourceAt } from '../../../common/src/language/parser';
+import { findKeyword } from '../language/keywords';
+import type { Token } from '../language/lexer';
+import { dataSourceAt } from '../language/parser';
 import type { CancellationLike, LanguageSettings, ServiceContext } from './types';
 
 /**

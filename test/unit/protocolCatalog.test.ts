@@ -1,12 +1,12 @@
 /**
- * Shape checks of the catalog answers the server receives from the client (server/src/clientCatalog.ts):
+ * Shape checks of the catalog answers the server receives from the client (server/src/protocolCatalog.ts):
  * a malformed answer must read as "unknown" (undefined), never as an empty catalog that would turn every
  * column into a false "unknown column". The request path itself (budget, cancellation, caching,
  * MethodNotFound) is tested against the built server in test/protocol/robustness.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseColumnValues, parseDataSourceColumns, parseDataSources } from '../../server/src/clientCatalog';
+import { parseColumnValues, parseDataSourceColumns, parseDataSources } from '../../server/src/protocolCatalog';
 import { carsCatalog, flightsCatalog } from '../fixtures/catalogs';
 
 test('tsq/columns: a well-formed answer is kept, null means the data source does not exist', () => {

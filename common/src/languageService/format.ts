@@ -7,7 +7,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './types';
 import type { FormattingOptions, Range, TextEdit } from 'vscode-languageserver-types';
-import type { Token } from '../../../common/src/language/lexer';
+import type { Token } from '../language/lexer';
 
 /**
  * Formatting edits, as small as possible (one per changed gap or token):

@@ -14,8 +14,8 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver-types';
-import type { DataSource } from '../../../common/src/model';
-import * as codes from '../../../common/src/language/diagnosticCodes';
+import type { DataSource } from '../model';
+import * as codes from '../language/diagnosticCodes';
 import type { CancellationLike, LanguageSettings, ServiceContext } from './types';
 
 /** At most this many "add @datasource" actions are offered for one query. */

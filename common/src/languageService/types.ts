@@ -20,10 +20,10 @@ import type {
   SemanticTokens,
   TextEdit,
 } from 'vscode-languageserver-types';
-import type { DocumentQuery } from '../../../common/src/protocol';
-import type { DataSource, DataSourceColumns } from '../../../common/src/model';
-import type { TsqDocument } from '../../../common/src/language/ast';
-import type { Token } from '../../../common/src/language/lexer';
+import type { DocumentQuery } from '../protocol';
+import type { DataSource, DataSourceColumns } from '../model';
+import type { TsqDocument } from '../language/ast';
+import type { Token } from '../language/lexer';
 
 /** A cancellation signal; compatible with LSP's `CancellationToken`. */
 export interface CancellationLike {

@@ -1,9 +1,11 @@
 /**
- * The server's `CatalogProvider`: it asks the client (the extension, which owns the connection to the
- * Analytics Service) through the custom requests of the catalog protocol (`tsq/dataSources`,
- * `tsq/columns`, `tsq/columnValues`; docs/architecture.md "The catalog protocol", common/src/protocol.ts).
+ * The protocol catalog: the server's `CatalogProvider` that asks the client (the extension, which owns
+ * the connection to the Analytics Service) through the custom requests of the catalog protocol
+ * (`tsq/dataSources`, `tsq/columns`, `tsq/columnValues`; docs/architecture.md "The catalog protocol",
+ * common/src/protocol.ts). `null` from `tsq/columns` is "the service has no such data source"; an error
+ * reply (`CATALOG_UNKNOWN`, or any other) is "unknown", as `undefined` is for the language service.
  *
- * Robustness rules (issue 2, part 3):
+ * Robustness rules:
  * - every request has a time budget (`requestTimeout`, ms); a client that does not answer within it is
  *   cancelled (`$/cancelRequest`) and the answer is "unknown" (`undefined`): no semantic diagnostics;
  * - answers are checked once, here, against their JSON Schemas (common/src/protocolSchemas.ts); a
@@ -13,7 +15,7 @@
  * - successful answers are cached per data source (`tsq/columns`) and for the data-source list; errors,
  *   timeouts and malformed answers are never cached. Concurrent askers of the same data source share one
  *   request in flight.
- * - stale while revalidating (issue 13): the last answer of each data source (and of the list) is kept,
+ * - stale while revalidating: the last answer of each data source (and of the list) is kept,
  *   also across `clear()`. When a fresh request fails (the service or the client does not answer), the
  *   last known answer is used, so diagnostics do not vanish while the service is unreachable, and
  *   `staleDiagnostics` gives each document that uses it one Information diagnostic that says how old it
@@ -27,9 +29,9 @@ import type { CancellationToken, Disposable } from 'vscode-languageserver';
 import { DataSourcesRequest, ColumnsRequest, ColumnValuesRequest } from '../../common/src/protocol';
 import { checkColumnValuesAnswer, checkDataSourceColumnsAnswer, checkDataSourcesAnswer } from '../../common/src/protocolSchemas';
 import type { DataSource, DataSourceColumns } from '../../common/src/model';
-import type { CancellationLike, CatalogProvider } from './language/types';
+import type { CancellationLike, CatalogProvider } from '../../common/src/languageService/types';
 
-/** What `ClientCatalog` needs of the connection: sending a request with a cancellation token. */
+/** What `ProtocolCatalog` needs of the connection: sending a request with a cancellation token. */
 export interface RequestSender {
   sendRequest<R>(method: string, params: unknown, token?: CancellationToken): Promise<R>;
 }
@@ -40,8 +42,8 @@ export interface CatalogTimer {
   setTimeout(callback: () => void, ms: number): Disposable;
 }
 
-/** Options of `ClientCatalog`. */
-export interface ClientCatalogOptions {
+/** Options of `ProtocolCatalog`. */
+export interface ProtocolCatalogOptions {
   /** Budget of each request to the client, in ms (default 2000). */
   requestTimeout?: number;
   timer: CatalogTimer;
@@ -146,7 +148,7 @@ export function parseColumnValues(value: unknown): string[] | undefined {
  * A `CatalogProvider` that asks the client over the catalog protocol. See the module comment for its
  * budget, validation and caching rules. Never rejects: every failure reads as "unknown".
  */
-export class ClientCatalog implements CatalogProvider {
+export class ProtocolCatalog implements CatalogProvider {
   private readonly budget: number;
   private dataSources: Promise<DataSource[] | undefined> | undefined;
   private readonly columns = new Map<string, Promise<DataSourceColumns | null | undefined>>();
@@ -159,7 +161,7 @@ export class ClientCatalog implements CatalogProvider {
   /** Why the last request of a method failed (for the stale notice). */
   private readonly lastFailure = new Map<string, string>();
 
-  constructor(private readonly sender: RequestSender, private readonly options: ClientCatalogOptions) {
+  constructor(private readonly sender: RequestSender, private readonly options: ProtocolCatalogOptions) {
     this.budget = options.requestTimeout ?? 2000;
   }
 

@@ -1,12 +1,12 @@
 /**
- * Stale while revalidating (server/src/clientCatalog.ts): once the client has answered the columns of a
+ * Stale while revalidating (server/src/protocolCatalog.ts): once the client has answered the columns of a
  * data source, a later request that gets no answer (the service is unreachable) uses the last known
  * columns, and a document that names that data source gets one Information diagnostic saying how old
  * they are and why. Only a catalog that never answered is unknown. A fresh answer ends the notice.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClientCatalog, type RequestSender } from '../../server/src/clientCatalog';
+import { ProtocolCatalog, type RequestSender } from '../../server/src/protocolCatalog';
 
 const flights = { id: 'f-1', name: 'Flights', columns: [{ name: 'origin', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }] };
 
@@ -29,7 +29,7 @@ const timer = { setTimeout: (cb: () => void, ms: number) => { const t = setTimeo
 test('a catalog that never answered stays unknown', async () => {
   const { state, sender } = client();
   state.up = false;
-  const catalog = new ClientCatalog(sender, { requestTimeout: 30, timer });
+  const catalog = new ProtocolCatalog(sender, { requestTimeout: 30, timer });
   assert.equal(await catalog.getColumns('Flights'), undefined);
   assert.equal(await catalog.getDataSources(), undefined);
   assert.deepEqual(catalog.staleDiagnostics("@datasource 'Flights'\n[origin]"), []);
@@ -38,7 +38,7 @@ test('a catalog that never answered stays unknown', async () => {
 test('after an answer, an unreachable service gives the last known columns and one notice per document', async () => {
   const { state, sender } = client();
   let now = 1_000_000;
-  const catalog = new ClientCatalog(sender, { requestTimeout: 30, timer, now: () => now });
+  const catalog = new ProtocolCatalog(sender, { requestTimeout: 30, timer, now: () => now });
   assert.deepEqual(await catalog.getColumns('Flights'), flights);
   assert.ok(await catalog.getDataSources());
 

@@ -8,15 +8,15 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { TsqDocument } from '../../../common/src/language/ast';
+import type { TsqDocument } from '../language/ast';
 import { neverRejecting } from './catalogGuard';
 import { getCodeActions } from './codeActions';
 import { doComplete, doResolve } from './completion';
 import { format } from './format';
 import { doHover } from './hover';
-import { tokenize, type Token } from '../../../common/src/language/lexer';
-import { parseDocument } from '../../../common/src/language/parser';
-import { reparseDocument } from '../../../common/src/language/incremental';
+import { tokenize, type Token } from '../language/lexer';
+import { parseDocument } from '../language/parser';
+import { reparseDocument } from '../language/incremental';
 import { getQueries } from './queries';
 import { getSemanticTokens } from './semanticTokens';
 import { findDocumentSymbols } from './symbols';
