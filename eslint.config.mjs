@@ -25,17 +25,22 @@ const parts = {
   cli: { path: 'cli/src', message: 'Nothing imports the command line.' },
 };
 
-/** The boundary rule for a part: the listed imports are refused, static, dynamic or `require()`. */
+/**
+ * The boundary rule for a part: the listed imports are refused, static, dynamic or `require()`.
+ * @param {import('./scripts/lint-boundaries.mjs').Refusal[]} refuse
+ * @returns {import('eslint').Linter.RulesRecord}
+ */
 function boundary(...refuse) {
   return { 'tsq/boundaries': ['error', { refuse }] };
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.tsq-emulator/**', '.test-results/**', '.vscode-test/**', '**/*.js', 'test/e2e/runner-extension/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.tsq-emulator/**', '.test-results/**', '.vscode-test/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    // every source file, TypeScript or JavaScript (checked by tsc through `checkJs`: tsconfig.base.json)
+    files: ['**/*.ts', '**/*.mjs', '**/*.js'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] }],
@@ -55,5 +60,9 @@ export default tseslint.config(
   { files: ['cli/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspClient, parts.client, parts.webview, parts.serverButLsp, parts.emulator) },
   { files: ['client/webview/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.extensionHost, parts.server, parts.emulator, parts.cli) },
   { files: ['client/src/**/*.ts'], rules: boundary(parts.lspServer, parts.server, parts.emulator, parts.cli) },
-  { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', fetch: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', AbortController: 'readonly' } } },
+  // The type check knows each environment's globals (tsconfig.json, client/webview/, test/), so ESLint's
+  // own list is not needed; type imports are a TypeScript form only.
+  { files: ['**/*.mjs', '**/*.js'], rules: { 'no-undef': 'off', '@typescript-eslint/consistent-type-imports': 'off' } },
+  // The in-host test suites are CommonJS modules that VS Code's extension host loads with require().
+  { files: ['test/e2e/suites/*.js', 'test/e2e/runner-extension/*.js'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

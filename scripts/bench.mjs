@@ -28,7 +28,12 @@ const build = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { stdio: 
 if (build.status !== 0) process.exit(build.status ?? 1);
 const out = process.env.BENCH_OUT ?? join(root, '.bench', 'report.json');
 mkdirSync(dirname(out), { recursive: true });
+/**
+ * @typedef {{ figure: string, unit: string, value?: number, anchor?: string, anchorValue?: number, ratio?: number, target: string, met?: boolean }} SummaryRow
+ * @typedef {{ date: string, node: string, cpus: number, loadAverageAtStart: number[], loadAverageAtEnd?: number[], results: Record<string, any>, summary?: SummaryRow[] }} Report
+ */
 // Each module runs in its own process so that memory figures are its own.
+/** @type {Report} */
 const report = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverageAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100), results: {} };
 for (const m of modules.sort()) {
   const name = m.replace('.bench.ts', '');
@@ -47,14 +52,18 @@ console.error(`bench: report written to ${out}`);
 /**
  * The figures the targets are about, each next to its anchor measured in the same run: rows of
  * { figure, value, anchor, anchorValue, ratio, target, met } (value and anchor in `unit`).
+ * @param {Record<string, any>} results
+ * @returns {SummaryRow[]}
  */
 function summarize(results) {
+  /** @type {SummaryRow[]} */
   const rows = [];
-  const num = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+  const num = (/** @type {unknown} */ x) => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+  /** @type {(figure: string, unit: string, value: unknown, anchor: string | undefined, anchorValue: unknown, ratio: unknown, target: string, met: boolean) => number} */
   const add = (figure, unit, value, anchor, anchorValue, ratio, target, met) =>
     rows.push({ figure, unit, value: num(value), anchor, anchorValue: num(anchorValue), ratio: num(ratio), target, met: num(value) === undefined ? undefined : met });
-  const r2 = (x) => (x === undefined ? undefined : Math.round(x * 100) / 100);
-  const div = (a, b) => (num(a) !== undefined && num(b) ? r2(a / b) : undefined);
+  const r2 = (/** @type {number | undefined} */ x) => (x === undefined ? undefined : Math.round(x * 100) / 100);
+  const div = (/** @type {unknown} */ a, /** @type {unknown} */ b) => (num(a) !== undefined && num(b) ? r2(/** @type {number} */ (a) / /** @type {number} */ (b)) : undefined);
   const p = results.parse;
   if (p) add('parse 1 MB .tsq', 'MB/s', p.parseMBps, 'JSON.parse 1 MB', p.anchorJsonParseMBps, div(p.parseMBps, p.anchorJsonParseMBps), '≥ 50 MB/s', p.parseMBps >= 50);
   const l = results.language;
@@ -67,7 +76,7 @@ function summarize(results) {
   const q = e?.searchdata?.queries;
   if (Array.isArray(q) && q.length) {
     // the query furthest over (or least under) its target, so that the row's figures show the verdict's reason
-    const over = (x) => x.clientMs - (1.5 * x.duckdbMs + 5);
+    const over = (/** @type {{ clientMs: number, duckdbMs: number }} */ x) => x.clientMs - (1.5 * x.duckdbMs + 5);
     const worst = q.reduce((a, b) => (over(b) > over(a) ? b : a));
     add('searchdata, furthest from target', 'ms', worst.clientMs, 'same SQL in DuckDB', worst.duckdbMs, worst.ratio, '≤ 1.5× + 5 ms', e.searchdata.allWithinTarget);
   }
@@ -85,15 +94,15 @@ function summarize(results) {
   return rows;
 }
 
-/** The summary as a one-screen text table. */
+/** The summary as a one-screen text table. @param {Report} rep */
 function table(rep) {
   const head = ['figure', 'value', 'anchor', 'ratio', 'target', 'met'];
-  const fmt = (v, unit) => (v === undefined ? '—' : `${v} ${unit}`);
-  const lines = rep.summary.map((r) => [r.figure, fmt(r.value, r.unit), r.anchor ? `${r.anchor}: ${fmt(r.anchorValue, r.unit)}` : '—', r.ratio === undefined ? '—' : String(r.ratio), r.target, r.met === undefined ? '—' : r.met ? 'yes' : 'NO']);
+  const fmt = (/** @type {number | undefined} */ v, /** @type {string} */ unit) => (v === undefined ? '—' : `${v} ${unit}`);
+  const lines = (rep.summary ?? []).map((r) => [r.figure, fmt(r.value, r.unit), r.anchor ? `${r.anchor}: ${fmt(r.anchorValue, r.unit)}` : '—', r.ratio === undefined ? '—' : String(r.ratio), r.target, r.met === undefined ? '—' : r.met ? 'yes' : 'NO']);
   const w = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const row = (cells) => cells.map((c, i) => c.padEnd(w[i])).join('  ');
+  const row = (/** @type {string[]} */ cells) => cells.map((c, i) => c.padEnd(w[i])).join('  ');
   return [
-    `bench ${rep.date}  node ${rep.node}  ${rep.cpus} cores  load average ${rep.loadAverageAtStart.join(' ')} (start) ${rep.loadAverageAtEnd.join(' ')} (end)`,
+    `bench ${rep.date}  node ${rep.node}  ${rep.cpus} cores  load average ${rep.loadAverageAtStart.join(' ')} (start) ${(rep.loadAverageAtEnd ?? []).join(' ')} (end)`,
     row(head),
     row(w.map((n) => '-'.repeat(n))),
     ...lines.map(row),

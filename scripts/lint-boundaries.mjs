@@ -13,7 +13,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
  *   the root, without extension).
  */
 
-/** Drops a TypeScript or JavaScript extension, so that `x.ts`, `x.js` and `x` name the same module. */
+/** Drops a TypeScript or JavaScript extension, so that `x.ts`, `x.js` and `x` name the same module. @param {string} p */
 function withoutExtension(p) {
   return p.replace(/\.(?:[cm]?[jt]s|tsx|jsx)$/, '');
 }
@@ -52,7 +52,7 @@ export function boundariesRule(root) {
       const refusals = context.options[0]?.refuse ?? [];
       const fromDir = dirname(context.filename);
 
-      /** The refusal that applies to an import string, if any. */
+      /** The refusal that applies to an import string, if any. @param {string} source */
       function refusalOf(source) {
         if (source.startsWith('.') || source.startsWith('/')) {
           const target = withoutExtension(relative(root, resolve(fromDir, source)).split(sep).join('/'));
@@ -61,7 +61,11 @@ export function boundariesRule(root) {
         return refusals.find((r) => r.module !== undefined && (source === r.module || source.startsWith(`${r.module}/`)));
       }
 
-      /** Reports `node` when the string literal `literal` names a refused import. */
+      /**
+       * Reports `node` when the string literal `literal` names a refused import.
+       * @param {import('eslint').Rule.Node} node
+       * @param {{ type: string, value?: unknown } | null | undefined} literal
+       */
       function check(node, literal) {
         if (!literal || literal.type !== 'Literal' || typeof literal.value !== 'string') return;
         const refusal = refusalOf(literal.value);
@@ -73,11 +77,12 @@ export function boundariesRule(root) {
         ExportNamedDeclaration: (node) => check(node, node.source),
         ExportAllDeclaration: (node) => check(node, node.source),
         ImportExpression: (node) => check(node, node.source),
-        CallExpression: (node) => {
-          if (node.callee.type === 'Identifier' && node.callee.name === 'require') check(node, node.arguments[0]);
+        CallExpression: (/** @type {import('eslint').Rule.Node & import('estree').CallExpression} */ node) => {
+          if (node.callee.type === 'Identifier' && node.callee.name === 'require') check(node, /** @type {import('estree').Literal} */ (node.arguments[0]));
         },
-        TSExternalModuleReference: (node) => check(node, node.expression),
-        TSImportType: (node) => check(node, node.argument?.type === 'TSLiteralType' ? node.argument.literal : (node.source ?? node.argument)),
+        // typescript-eslint's nodes, not in ESTree's types
+        TSExternalModuleReference: (/** @type {any} */ node) => check(node, node.expression),
+        TSImportType: (/** @type {any} */ node) => check(node, node.argument?.type === 'TSLiteralType' ? node.argument.literal : (node.source ?? node.argument)),
       };
     },
   };

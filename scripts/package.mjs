@@ -21,7 +21,12 @@ const outIndex = args.indexOf('--out');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const out = resolve(outIndex >= 0 && args[outIndex + 1] ? args[outIndex + 1] : join(root, `${manifest.name}-${manifest.version}.vsix`));
 
-/** Runs a command in the repository root with inherited output; exits with its status on failure. */
+/**
+ * Runs a command in the repository root with inherited output; exits with its status on failure.
+ * @param {string} what
+ * @param {string} cmd
+ * @param {string[]} cmdArgs
+ */
 function run(what, cmd, cmdArgs) {
   const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) {
