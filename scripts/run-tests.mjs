@@ -4,6 +4,8 @@
 // runs every `*.test.ts` under test/ (or under the folders named on the command line).
 //   node scripts/run-tests.mjs                 all tiers
 //   node scripts/run-tests.mjs unit protocol   only test/unit and test/protocol
+//   node scripts/run-tests.mjs unit --list     the test files it would run, and nothing else
+// A name that is not a tier folder under test/ exits 2.
 // A run of every tier (no folder named) first runs the gates, the type check (`npm run typecheck`:
 // tsc over the Node.js, webview and test projects, JavaScript included) and the linter (ESLint with
 // typescript-eslint over every .ts, .js and .mjs file, including the import boundaries of the layout);
@@ -16,6 +18,12 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const tiers = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const list = process.argv.includes('--list');
+const unknownTiers = tiers.filter((t) => !existsSync(join(root, 'test', t)) || !statSync(join(root, 'test', t)).isDirectory());
+if (unknownTiers.length) {
+  console.error(`run-tests: no tier named ${unknownTiers.join(', ')}; the tiers are the folders of test/ (unit, protocol, …)`);
+  process.exit(2);
+}
 const folders = (tiers.length ? tiers : ['unit', 'grammar', 'protocol', 'emulator', 'conformance', 'cli', 'faults', 'e2e']).map((t) => join(root, 'test', t));
 
 /**
@@ -44,6 +52,11 @@ function gate(script) {
     console.error(`npm test: ${script} failed; no test was run.`);
     process.exit(r.status ?? 1);
   }
+}
+if (list) {
+  const listed = folders.flatMap(findTests);
+  for (const f of listed) console.log(f.slice(root.length));
+  process.exit(listed.length ? 0 : 1);
 }
 if (tiers.length === 0) {
   gate('typecheck');

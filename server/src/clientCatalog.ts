@@ -3,7 +3,7 @@
  * Analytics Service) through the custom requests of the catalog protocol (`tsq/dataSources`,
  * `tsq/columns`, `tsq/columnValues`; docs/architecture.md "The catalog protocol", common/src/protocol.ts).
  *
- * Robustness rules (issue 2, part 3):
+ * Robustness rules:
  * - every request has a time budget (`requestTimeout`, ms); a client that does not answer within it is
  *   cancelled (`$/cancelRequest`) and the answer is "unknown" (`undefined`): no semantic diagnostics;
  * - answers are checked once, here, against their JSON Schemas (common/src/protocolSchemas.ts); a
@@ -13,7 +13,7 @@
  * - successful answers are cached per data source (`tsq/columns`) and for the data-source list; errors,
  *   timeouts and malformed answers are never cached. Concurrent askers of the same data source share one
  *   request in flight.
- * - stale while revalidating (issue 13): the last answer of each data source (and of the list) is kept,
+ * - stale while revalidating: the last answer of each data source (and of the list) is kept,
  *   also across `clear()`. When a fresh request fails (the service or the client does not answer), the
  *   last known answer is used, so diagnostics do not vanish while the service is unreachable, and
  *   `staleDiagnostics` gives each document that uses it one Information diagnostic that says how old it

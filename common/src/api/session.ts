@@ -11,7 +11,7 @@
  *   4.5). Its 401 is thrown, and the session logs in again before its next call.
  * - The session cookie is per node (docs/service-notes.md §4.4): the load API's redirected node gets its own session.
  *
- * Deadlines (issue 13): every call has three, so that a service that stops answering ends a call with a
+ * Deadlines: every call has three, so that a service that stops answering ends a call with a
  * `TimeoutError` instead of a wait without end: a connect timeout (the TCP and TLS handshake, undici's
  * `connectTimeout`), a first-byte timeout (from the request written to the response headers, undici's
  * `headersTimeout`) and an idle-body timeout (the longest pause between two pieces of the answer,
