@@ -13,15 +13,17 @@ const version = JSON.parse(readFileSync(new URL('./package.json', import.meta.ur
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
-/** @type {import('esbuild').BuildOptions[]} */
-const targets = [
+/** @type {(import('esbuild').BuildOptions & { entryPoints: string[] })[]} */
+const allTargets = [
   { entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', platform: 'node', format: 'cjs', external: ['vscode'] },
   { entryPoints: ['server/src/main.ts'], outfile: 'dist/server.js', platform: 'node', format: 'cjs' },
   { entryPoints: ['emulator/src/main.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs', external: ['@duckdb/node-api', '@duckdb/node-bindings', '@duckdb/node-bindings-*', 'vega-datasets'] },
   { entryPoints: ['client/webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife' },
   { entryPoints: ['cli/src/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' }, define: { TSQ_VERSION: JSON.stringify(version) } },
-].filter((t) => existsSync(t.entryPoints[0]));
+];
+const targets = allTargets.filter((t) => existsSync(t.entryPoints[0]));
 
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   target: 'node20',

@@ -1,38 +1,45 @@
 // ESLint for the whole tree: typescript-eslint with type information, and the import boundaries of the
-// layout (docs/architecture.md): common/ imports no other part and neither `vscode` nor the LSP server;
-// server/ imports only common/; the emulator and the command line never import the client or the server
-// of the extension; only client/ imports `vscode`.
+// layout (docs/architecture.md), static, dynamic and require() alike (scripts/lint-boundaries.mjs):
+// common/ imports no other part and neither `vscode` nor the LSP libraries; server/ imports only common/;
+// the command line imports server/ only to start `tsq lsp`; the emulator imports neither the client, the
+// server nor the service client of common/src/api; the webview never imports client/src; only client/
+// imports `vscode`.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { boundariesRule } from './scripts/lint-boundaries.mjs';
 
-/** Import patterns (gitignore-style, matched against the import string) that a part may not use. */
+/** What a part may not import: packages by name, folders of this repository by the file an import resolves to. */
 const parts = {
-  vscode: { name: 'vscode', message: 'Only client/ may import vscode.' },
-  lspServer: { group: ['vscode-languageserver', 'vscode-languageserver/*'], message: 'Only server/ may import the LSP server library.' },
-  lspClient: { group: ['vscode-languageclient', 'vscode-languageclient/*'], message: 'Only client/ may import the LSP client library.' },
-  client: { group: ['**/client/src/**', '**/client/webview/**', '**/client/src', '../client/*'], message: 'Nothing outside client/ imports the extension.' },
-  server: { group: ['**/server/src/**', '**/server/src'], message: 'Only the language server imports server/.' },
-  emulator: { group: ['**/emulator/src/**', '**/emulator/src'], message: 'The emulator is a separate service: talk to it over HTTP.' },
-  cli: { group: ['**/cli/src/**', '**/cli/src'], message: 'Nothing imports the command line.' },
-  serverButStart: {
-    regex: '(^|/)server/src(/(?!nodeServer(\\.ts)?$).*)?$',
-    message: 'The command line imports server/ only to start `tsq lsp` (server/src/nodeServer); the language service and the service catalog are in common/.',
-  },
+  vscode: { module: 'vscode', message: 'Only client/ may import vscode.' },
+  lspServer: { module: 'vscode-languageserver', message: 'Only server/ may import the LSP server library.' },
+  lspClient: { module: 'vscode-languageclient', message: 'Only client/ may import the LSP client library.' },
+  client: { path: 'client/src', message: 'Nothing outside client/ imports the extension.' },
+  webview: { path: 'client/webview', message: "Only the results panel's own files import its browser code." },
+  extensionHost: { path: 'client/src', message: 'The webview runs in a browser: it talks to the extension by messages, never by import.' },
+  server: { path: 'server/src', message: 'Only the language server imports server/.' },
+  // The command line imports server/ only to start `tsq lsp`: the language service and the service catalog are in common/.
+  serverButLsp: { path: 'server/src', except: ['server/src/nodeServer'], message: 'The command line imports server/ only to start tsq lsp (server/src/nodeServer.ts).' },
+  emulator: { path: 'emulator/src', message: 'The emulator is a separate service: talk to it over HTTP.' },
+  serviceClient: { path: 'common/src/api', message: "The emulator is an independent implementation of the service: it may not share the client's view of it (common/src/api)." },
+  cli: { path: 'cli/src', message: 'Nothing imports the command line.' },
 };
 
-/** A no-restricted-imports rule for a part: the listed paths and patterns are refused. */
-function boundary(...refused) {
-  const paths = refused.filter((r) => r.name).map((r) => ({ name: r.name, message: r.message }));
-  const patterns = refused.filter((r) => r.group || r.regex).map((r) => (r.regex ? { regex: r.regex, message: r.message } : { group: r.group, message: r.message }));
-  return { 'no-restricted-imports': ['error', { paths, patterns }] };
+/**
+ * The boundary rule for a part: the listed imports are refused, static, dynamic or `require()`.
+ * @param {import('./scripts/lint-boundaries.mjs').Refusal[]} refuse
+ * @returns {import('eslint').Linter.RulesRecord}
+ */
+function boundary(...refuse) {
+  return { 'tsq/boundaries': ['error', { refuse }] };
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.tsq-emulator/**', '.test-results/**', '.vscode-test/**', '**/*.js', 'test/e2e/runner-extension/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tools/**', '.tsq-emulator/**', '.test-results/**', '.vscode-test/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    // every source file, TypeScript or JavaScript (checked by tsc through `checkJs`: tsconfig.base.json)
+    files: ['**/*.ts', '**/*.mjs', '**/*.js'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] }],
@@ -45,11 +52,16 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
-  { files: ['common/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.client, parts.server, parts.emulator, parts.cli) },
-  { files: ['server/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspClient, parts.client, parts.emulator, parts.cli) },
-  { files: ['emulator/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.client, parts.server, parts.cli) },
-  { files: ['cli/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspClient, parts.client, parts.emulator, parts.serverButStart) },
-  { files: ['client/webview/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.server, parts.emulator, parts.cli) },
+  { files: ['**/*.ts'], plugins: { tsq: { rules: { boundaries: boundariesRule(import.meta.dirname) } } } },
+  { files: ['common/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.client, parts.webview, parts.server, parts.emulator, parts.cli) },
+  { files: ['server/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspClient, parts.client, parts.webview, parts.emulator, parts.cli) },
+  { files: ['emulator/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.client, parts.webview, parts.server, parts.serviceClient, parts.cli) },
+  { files: ['cli/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspClient, parts.client, parts.webview, parts.serverButLsp, parts.emulator) },
+  { files: ['client/webview/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.extensionHost, parts.server, parts.emulator, parts.cli) },
   { files: ['client/src/**/*.ts'], rules: boundary(parts.lspServer, parts.server, parts.emulator, parts.cli) },
-  { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', fetch: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', AbortController: 'readonly' } } },
+  // The type check knows each environment's globals (tsconfig.json, client/webview/, test/), so ESLint's
+  // own list is not needed; type imports are a TypeScript form only.
+  { files: ['**/*.mjs', '**/*.js'], rules: { 'no-undef': 'off', '@typescript-eslint/consistent-type-imports': 'off' } },
+  // The in-host test suites are CommonJS modules that VS Code's extension host loads with require().
+  { files: ['test/e2e/suites/*.js', 'test/e2e/runner-extension/*.js'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

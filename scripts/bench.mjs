@@ -34,7 +34,9 @@ const { summarize, table, compareOrder, compareSummaries, compareTable } = repor
 
 // ---- arguments ----
 const argv = process.argv.slice(2);
+/** @type {string[]} */
 const only = [];
+/** @type {string | undefined} */
 let compareRef;
 let rounds = 1;
 let keep = false;
@@ -53,11 +55,13 @@ for (let i = 0; i < argv.length; i++) {
 if (compareRef === undefined && argv.some((a) => a === '--compare')) usage('--compare needs a commit (a hash, a branch, HEAD~3, …)');
 if (!Number.isInteger(rounds) || rounds < 1) usage('--rounds needs a whole number ≥ 1');
 
+/** Prints why the arguments are wrong and the usage, and exits 2. @param {string} why @returns {never} */
 function usage(why) {
   console.error(`bench: ${why}\nusage: npm run bench -- [--compare REF [--rounds N] [--keep] [--same-bench]] [name…]`);
   process.exit(2);
 }
 
+/** @param {string} tree @returns {string[]} */
 const benchNames = (tree) => {
   const d = join(tree, 'test', 'bench');
   return existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace('.bench.ts', '')).sort() : [];
@@ -71,6 +75,7 @@ if (unknown.length || !modules.length) {
 }
 
 /** Builds the bundles of a tree (`node esbuild.mjs` there); exits on failure. */
+/** @param {string} tree */
 function build(tree) {
   const b = spawnSync(process.execPath, [join(tree, 'esbuild.mjs')], { stdio: 'inherit', cwd: tree });
   if (b.status !== 0) process.exit(b.status ?? 1);
@@ -80,6 +85,7 @@ function build(tree) {
  * Runs one benchmark module of a tree in its own Node process (so that memory figures are its own),
  * its figures going through `tmp`. Returns its figures, or `{ error }` when it fails.
  */
+/** @param {string} tree @param {string} name @param {string} tmp @returns {Record<string, any>} */
 function runModule(tree, name, tmp) {
   const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(tree, 'scripts', 'bench-one.mjs'), join(tree, 'test', 'bench', `${name}.bench.ts`), tmp], { stdio: 'inherit', cwd: tree });
   if (r.status !== 0) return { error: `exit ${r.status}` };
@@ -87,6 +93,7 @@ function runModule(tree, name, tmp) {
 }
 
 const loadAverage = () => os.loadavg().map((x) => Math.round(x * 100) / 100);
+/** @param {...string} args @returns {string} */
 const git = (...args) => {
   const r = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.trim()}`);
@@ -99,6 +106,7 @@ const benchDir = join(root, '.bench');
 mkdirSync(benchDir, { recursive: true });
 const out = process.env.BENCH_OUT ?? join(benchDir, 'report.json');
 mkdirSync(dirname(out), { recursive: true });
+/** @type {{ date: string, node: string, cpus: number, loadAverageAtStart: number[], loadAverageAtEnd?: number[], results: Record<string, any>, summary?: unknown[], compare?: unknown }} */
 const rep = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverageAtStart: loadAverage(), results: {} };
 
 if (compareRef === undefined) {
@@ -112,11 +120,12 @@ if (compareRef === undefined) {
   writeFileSync(out, JSON.stringify(rep, null, 2) + '\n');
   console.log(table(rep));
 } else {
-  let sha;
+  /** @type {string} */
+  let sha = '';
   try {
     sha = git('rev-parse', '--verify', `${compareRef}^{commit}`);
   } catch (e) {
-    usage(`--compare ${compareRef}: not a commit here (${e.message})`);
+    usage(`--compare ${compareRef}: not a commit here (${e instanceof Error ? e.message : String(e)})`);
   }
   const baseTree = join(benchDir, `compare-${sha.slice(0, 12)}`);
   if (!existsSync(join(baseTree, '.git'))) {
@@ -141,9 +150,12 @@ if (compareRef === undefined) {
     build(baseTree);
     build(root);
     const baseModules = benchNames(baseTree);
+    /** @type {Record<'base' | 'head', string>} */
     const trees = { base: baseTree, head: root };
+    /** @type {Record<'base' | 'head', Record<string, any>[]>} */
     const results = { base: [], head: [] };
-    const order = compareOrder(modules, rounds).filter((s) => s.side === 'head' || baseModules.includes(s.module));
+    /** @type {{ module: string, side: 'base' | 'head', round: number }[]} */
+    const order = compareOrder(modules, rounds).filter((/** @type {{ module: string, side: 'base' | 'head' }} */ s) => s.side === 'head' || baseModules.includes(s.module));
     for (const step of order) {
       console.error(`bench: round ${step.round + 1}/${rounds} ${step.module} (${step.side === 'base' ? compareRef : 'today'})`);
       (results[step.side][step.round] ??= {})[step.module] = runModule(trees[step.side], step.module, join(benchDir, `${step.module}.${step.side}.json`));

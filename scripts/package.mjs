@@ -5,6 +5,7 @@
 //                                                 harness does this: a rebuild would rewrite dist/ under
 //                                                 the feet of tests running in parallel)
 //   node scripts/package.mjs --out FILE.vsix      where to write it (default tsq-<version>.vsix)
+//   node scripts/package.mjs --help               the usage (an unknown flag exits 2)
 // The bundles are self-contained, so vsce runs with --no-dependencies; .vscodeignore is an
 // allow-list of what goes in. README.md links to files of the repository (docs/*.png, emulator/README.md);
 // the manifest names no repository to rewrite them against, so vsce would refuse them: they are kept
@@ -13,15 +14,32 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const root = new URL('..', import.meta.url).pathname;
-const args = process.argv.slice(2);
-const noBuild = args.includes('--no-build');
-const outIndex = args.indexOf('--out');
+const USAGE = 'usage: node scripts/package.mjs [--no-build] [--out FILE.vsix]';
+/** @type {{ 'no-build'?: boolean, out?: string, help?: boolean }} */
+let flags;
+try {
+  ({ values: flags } = parseArgs({ options: { 'no-build': { type: 'boolean' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+} catch (e) {
+  console.error(`package: ${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
+  process.exit(2);
+}
+if (flags.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const noBuild = flags['no-build'] === true;
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const out = resolve(outIndex >= 0 && args[outIndex + 1] ? args[outIndex + 1] : join(root, `${manifest.name}-${manifest.version}.vsix`));
+const out = resolve(flags.out ? flags.out : join(root, `${manifest.name}-${manifest.version}.vsix`));
 
-/** Runs a command in the repository root with inherited output; exits with its status on failure. */
+/**
+ * Runs a command in the repository root with inherited output; exits with its status on failure.
+ * @param {string} what
+ * @param {string} cmd
+ * @param {string[]} cmdArgs
+ */
 function run(what, cmd, cmdArgs) {
   const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) {

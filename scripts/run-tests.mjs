@@ -4,9 +4,12 @@
 // runs every `*.test.ts` under test/ (or under the folders named on the command line).
 //   node scripts/run-tests.mjs                 all tiers
 //   node scripts/run-tests.mjs unit protocol   only test/unit and test/protocol
-// A run of every tier (no folder named) first runs the gates, the type check (`tsc --noEmit`) and
-// the linter (ESLint with typescript-eslint, including the import boundaries of the layout); either
-// failing fails the run before any test, as a failed test would.
+//   node scripts/run-tests.mjs unit --list     the test files it would run, and nothing else
+// A name that is not a tier folder under test/ exits 2.
+// A run of every tier (no folder named) first runs the gates, the type check (`npm run typecheck`:
+// tsc over the Node.js, webview and test projects, JavaScript included) and the linter (ESLint with
+// typescript-eslint over every .ts, .js and .mjs file, including the import boundaries of the layout);
+// either failing fails the run before any test, as a failed test would.
 // The end-to-end tier needs the tools that scripts/install-e2e-tools.sh installs; CI sets
 // TSQ_E2E_REQUIRED=1 so that missing tools fail the run instead of skipping it.
 import { spawnSync } from 'node:child_process';
@@ -15,11 +18,22 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const tiers = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const list = process.argv.includes('--list');
+const unknownTiers = tiers.filter((t) => !existsSync(join(root, 'test', t)) || !statSync(join(root, 'test', t)).isDirectory());
+if (unknownTiers.length) {
+  console.error(`run-tests: no tier named ${unknownTiers.join(', ')}; the tiers are the folders of test/ (unit, protocol, …)`);
+  process.exit(2);
+}
 const folders = (tiers.length ? tiers : ['unit', 'grammar', 'protocol', 'emulator', 'conformance', 'cli', 'faults', 'e2e']).map((t) => join(root, 'test', t));
 
-/** Lists `*.test.ts` files below a folder, sorted, skipping fixtures. */
+/**
+ * Lists `*.test.ts` files below a folder, sorted, skipping fixtures.
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function findTests(dir) {
   if (!existsSync(dir)) return [];
+  /** @type {string[]} */
   const out = [];
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
@@ -30,7 +44,7 @@ function findTests(dir) {
   return out;
 }
 
-/** Runs one gate (an npm script) and exits with its status when it fails. */
+/** Runs one gate (an npm script) and exits with its status when it fails. @param {string} script */
 function gate(script) {
   console.log(`> npm run ${script}`);
   const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', script], { stdio: 'inherit', cwd: root });
@@ -38,6 +52,11 @@ function gate(script) {
     console.error(`npm test: ${script} failed; no test was run.`);
     process.exit(r.status ?? 1);
   }
+}
+if (list) {
+  const listed = folders.flatMap(findTests);
+  for (const f of listed) console.log(f.slice(root.length));
+  process.exit(listed.length ? 0 : 1);
 }
 if (tiers.length === 0) {
   gate('typecheck');

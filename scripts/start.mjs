@@ -42,6 +42,7 @@ const CONNECTION_NAME = 'Local emulator (demo)';
 /** How many times an emulator that exited on its own is started again before `npm start` gives up. */
 const MAX_EMULATOR_RESTARTS = 3;
 
+/** @type {{ 'code-server'?: boolean, port?: string, 'code-server-port'?: string, 'state-dir'?: string, fresh?: boolean, 'no-open'?: boolean, 'no-build'?: boolean, help?: boolean }} */
 let opts;
 try {
   ({ values: opts } = parseArgs({
@@ -58,7 +59,7 @@ try {
     strict: true,
   }));
 } catch (e) {
-  console.error(`start: ${e.message}\n${USAGE}`);
+  console.error(`start: ${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
   process.exit(2);
 }
 if (opts.help) {
@@ -66,8 +67,8 @@ if (opts.help) {
   process.exit(0);
 }
 
-const log = (msg) => console.log(`start: ${msg}`);
-const fail = (msg) => {
+const log = (/** @type {string} */ msg) => console.log(`start: ${msg}`);
+const fail = (/** @type {string} */ msg) => {
   console.error(`start: error: ${msg}`);
   if (stopping) return;
   stopping = true;
@@ -80,7 +81,7 @@ const toolsDir = (() => {
   return isAbsolute(d) ? d : join(ROOT, d);
 })();
 
-/** Child processes started here (each in its own process group), stopped by stopAll. */
+/** Child processes started here (each in its own process group), stopped by stopAll. @type {{ name: string, proc: import('node:child_process').ChildProcess }[]} */
 const children = [];
 let stopping = false;
 
@@ -89,28 +90,32 @@ async function stopAll() {
   await Promise.all(
     children.splice(0).map(
       ({ name, proc }) =>
-        new Promise((done) => {
+        /** @type {Promise<void>} */ (new Promise((done) => {
           if (proc.exitCode !== null || proc.signalCode !== null) return done();
           proc.once('exit', () => done());
           try {
-            process.kill(-proc.pid, 'SIGTERM');
+            process.kill(-(proc.pid ?? 0), 'SIGTERM');
           } catch {
             return done();
           }
           setTimeout(() => {
             try {
-              process.kill(-proc.pid, 'SIGKILL');
+              process.kill(-(proc.pid ?? 0), 'SIGKILL');
             } catch {
               /* gone */
             }
           }, 5_000).unref();
           log(`stopping ${name}`);
-        }),
+        })),
     ),
   );
 }
 
-/** Stops every child, then exits with `code` (once; later calls are ignored). */
+/**
+ * Stops every child, then exits with `code` (once; later calls are ignored).
+ * @param {number} code
+ * @param {string} [why]
+ */
 function shutdown(code, why) {
   if (stopping) return;
   stopping = true;
@@ -129,7 +134,7 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => shutdow
 function watchAncestors() {
   const parent = process.ppid;
   const watched = [parent];
-  const statOf = (pid) => {
+  const statOf = (/** @type {number} */ pid) => {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const close = stat.lastIndexOf(')');
@@ -140,12 +145,12 @@ function watchAncestors() {
   };
   const p = statOf(parent);
   if (p && process.env.npm_lifecycle_event && /^(sh|dash|bash|zsh)$/.test(p.comm) && p.ppid > 1) watched.push(p.ppid);
-  const alive = (pid) => {
+  const alive = (/** @type {number} */ pid) => {
     try {
       process.kill(pid, 0);
       return true;
     } catch (e) {
-      return e.code === 'EPERM';
+      return /** @type {NodeJS.ErrnoException} */ (e).code === 'EPERM';
     }
   };
   setInterval(() => {
@@ -154,14 +159,20 @@ function watchAncestors() {
 }
 watchAncestors();
 
-/** Runs a command to completion with inherited output; fails the start when it fails. */
+/**
+ * Runs a command to completion with inherited output; fails the start when it fails.
+ * @param {string} what
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [extra]
+ */
 function runStep(what, cmd, args, extra = {}) {
   log(what);
   const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', ...extra });
   if (r.status !== 0) throw new Error(`${what} failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`})`);
 }
 
-/** The full path of a command found on the PATH, or undefined. */
+/** The full path of a command found on the PATH, or undefined. @param {string} name */
 function onPath(name) {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (dir && existsSync(join(dir, name))) return join(dir, name);
@@ -169,21 +180,30 @@ function onPath(name) {
   return undefined;
 }
 
-/** Resolves with `port` when it is free on 127.0.0.1, else (or for 0) with a free port the OS picks. */
+/**
+ * Resolves with `port` when it is free on 127.0.0.1, else (or for 0) with a free port the OS picks.
+ * @param {number} port
+ * @returns {Promise<number>}
+ */
 function pickPort(port) {
-  const tryListen = (p) =>
-    new Promise((ok) => {
+  const tryListen = (/** @type {number} */ p) =>
+    /** @type {Promise<number | undefined>} */ (new Promise((ok) => {
       const srv = createServer();
       srv.once('error', () => ok(undefined));
       srv.listen(p, '127.0.0.1', () => {
         const a = srv.address();
         srv.close(() => ok(typeof a === 'object' && a ? a.port : undefined));
       });
-    });
-  return tryListen(port).then((p) => p ?? tryListen(0));
+    }));
+  // 0 when even that fails: the emulator then picks a free port itself
+  return tryListen(port).then((p) => p ?? tryListen(0)).then((p) => p ?? 0);
 }
 
-/** Parses a port option; exits with the usage for anything but an integer 0..65535. */
+/**
+ * Parses a port option; exits with the usage for anything but an integer 0..65535.
+ * @param {'port' | 'code-server-port'} flag
+ * @param {number} fallback
+ */
 function portOption(flag, fallback) {
   const v = opts[flag];
   if (v === undefined) return fallback;
@@ -200,6 +220,11 @@ function portOption(flag, fallback) {
  * resolves with the first match of `ready` in its output (null: once it is spawned); rejects when it
  * exits first or after `timeoutMs`. When it exits after that, `onExit(code, signal)` decides what
  * happens; without one, everything stops.
+ * @param {string} name
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ ready: RegExp | null, timeoutMs: number, env?: NodeJS.ProcessEnv, onExit?: (code: number | null, signal: NodeJS.Signals | null) => void }} options
+ * @returns {Promise<RegExpMatchArray | string[]>}
  */
 function startChild(name, cmd, args, { ready, timeoutMs, env, onExit }) {
   return new Promise((ok, ko) => {
@@ -210,14 +235,15 @@ function startChild(name, cmd, args, { ready, timeoutMs, env, onExit }) {
     let settled = false;
     const timer = setTimeout(() => settle(new Error(`${name} did not start within ${timeoutMs / 1000} s`)), timeoutMs);
     if (!ready) proc.once('spawn', () => settle(undefined, []));
+    /** @param {Error | undefined} err @param {RegExpMatchArray | string[]} [match] */
     const settle = (err, match) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       if (err) ko(err);
-      else ok(match);
+      else ok(match ?? []);
     };
-    const onData = (buf) => {
+    const onData = (/** @type {Buffer} */ buf) => {
       const s = buf.toString();
       for (const line of s.split('\n')) if (line.trim()) process.stdout.write(`[${name}] ${line}\n`);
       if (!settled) {
@@ -244,6 +270,8 @@ function startChild(name, cmd, args, { ready, timeoutMs, env, onExit }) {
 /**
  * Copies the demo workspace to `target` (keeping files already there) and writes its
  * .vscode/settings.json with the connection to the emulator at `url`, merged over what is there.
+ * @param {string} target
+ * @param {string} url
  */
 function prepareWorkspace(target, url) {
   const source = join(ROOT, 'test', 'fixtures', 'demo-workspace');
@@ -252,6 +280,7 @@ function prepareWorkspace(target, url) {
     if (!existsSync(join(target, name))) cpSync(join(source, name), join(target, name), { recursive: true });
   }
   const settingsFile = join(target, '.vscode', 'settings.json');
+  /** @type {Record<string, unknown>} */
   let settings = {};
   if (existsSync(settingsFile)) {
     try {
@@ -260,14 +289,16 @@ function prepareWorkspace(target, url) {
       log(`${settingsFile} is not plain JSON; writing it anew`);
     }
   }
-  const others = (Array.isArray(settings['tsq.connections']) ? settings['tsq.connections'] : []).filter((c) => c?.name !== CONNECTION_NAME);
+  /** @type {{ name?: string }[]} */
+  const existing = Array.isArray(settings['tsq.connections']) ? settings['tsq.connections'] : [];
+  const others = existing.filter((c) => c?.name !== CONNECTION_NAME);
   settings['tsq.connections'] = [...others, { name: CONNECTION_NAME, url, username: DEMO_USER.username }];
   settings['tsq.activeConnection'] = CONNECTION_NAME;
   mkdirSync(join(target, '.vscode'), { recursive: true });
   writeFileSync(settingsFile, `${JSON.stringify(settings, null, 2)}\n`);
 }
 
-/** Quiet user settings for the code-server profile: the demo README opens first, no telemetry or prompts. */
+/** Quiet user settings for the code-server profile: the demo README opens first, no telemetry or prompts. @param {string} userDataDir */
 function writeCodeServerUserSettings(userDataDir) {
   const file = join(userDataDir, 'User', 'settings.json');
   if (existsSync(file)) return; // the person's own changes win on later runs
@@ -289,6 +320,9 @@ function writeCodeServerUserSettings(userDataDir) {
  * Starts the emulator on `port` with its data in `dataDir` and resolves with its URL. When it exits on
  * its own later, it is started again the same way (same port, so the workspace's URL stays right; same
  * data) up to MAX_EMULATOR_RESTARTS times; then everything stops with the reason.
+ * @param {number} port
+ * @param {string} dataDir
+ * @returns {Promise<string>}
  */
 async function startEmulator(port, dataDir, restarts = 0) {
   const args = [join(ROOT, 'dist', 'emulator.js'), '--demo', '--port', String(port), '--data-dir', dataDir];

@@ -269,4 +269,5 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-void main(process.argv);
+// run when started as a program (dist/cli.js), not when a test imports buildProgram
+if (require.main === module) void main(process.argv);

@@ -1,6 +1,6 @@
 /**
  * Connection health: whether the active connection's service answers, shown in the status bar and
- * healed in the background (issue 13).
+ * healed in the background.
  *
  * - Every service request is observed (the connection manager's `onDidRequest`, fed by the client's request log hook). A
  *   request that got no answer (a network failure or a deadline, not a cancel) turns a connected

@@ -53,10 +53,15 @@ export function connectionFlagsOf(args: readonly string[]): ConnectionFlags {
   return flags;
 }
 
-/** Optional numeric flag `--name=value` (ms); undefined when absent or not a non-negative number. */
-function numberFlag(args: readonly string[], name: string): number | undefined {
-  const arg = args.find((a) => a.startsWith(`${name}=`));
-  const value = arg ? Number(arg.slice(name.length + 1)) : NaN;
+/**
+ * Optional numeric flag `--name=value` or `--name value` (ms, `node:util` parseArgs); undefined when
+ * absent or not a non-negative number.
+ */
+export function numberFlag(args: readonly string[], name: `--${string}`): number | undefined {
+  const option = name.slice(2);
+  const { values } = parseArgs({ args: [...args], strict: false, allowPositionals: true, options: { [option]: { type: 'string' } } });
+  const raw = values[option];
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
   return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 

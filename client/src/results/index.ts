@@ -1,5 +1,5 @@
 /**
- * Run Query and the results panel (issue 5): the commands Run Query (Ctrl/Cmd+Enter in a `.tsq`
+ * Run Query and the results panel: the commands Run Query (Ctrl/Cmd+Enter in a `.tsq`
  * editor: the query under the cursor, or the selection), Run All Queries, Cancel Query, Pin Results,
  * Export Results, Show Data (pinboards and their visualizations in the Objects view); the `▶ Run`
  * CodeLens above each query; and diagnostics carrying the service's error text on the query's range.

@@ -58,7 +58,8 @@ export interface VizHeader {
   /**
    * Members some services add to some headers, read where they are present: `authorName` or
    * `authorDisplayName`; a LOGICAL_TABLE's subtype as `type` or `subtype`; a LOGICAL_COLUMN's
-   * `dataType`, `type` (ATTRIBUTE or MEASURE) and `defaultAggrType` (docs/service-notes.md §3.1).
+   * `dataType`, `type` (ATTRIBUTE or MEASURE) and `defaultAggrType` (docs/service-notes.md §3.1 for the
+   * author members of `metadata/list`; §2.10 and §3.2 for a column's, which `listobjectheaders` does not give).
    */
   [more: string]: unknown;
 }
@@ -431,7 +432,10 @@ export class PublicApi {
     return text ? safeJson(text) : undefined;
   }
 
-  /** `POST /user/updatepassword` (form fields `name`, `currentpassword`, `password`; docs/service-interface.md §4.2). Neither password appears in errors. */
+  /**
+   * `POST /user/updatepassword` (form fields `name`, `currentpassword`, `password`: https://developers.thoughtspot.com/docs/user-api;
+   * docs/service-interface.md §4.2 lists it without its parameters). Neither password appears in errors.
+   */
   async updatePassword(params: { name: string; currentPassword: string; newPassword: string }, opts: CallOptions = {}): Promise<void> {
     await this.post('updatePassword', '/user/updatepassword', { form: { name: params.name, currentpassword: params.currentPassword, password: params.newPassword } }, false, opts);
   }
@@ -445,12 +449,18 @@ export class PublicApi {
     await this.post('transferOwnership', '/user/transfer/ownership', { query: { fromUserName: params.fromUserName, toUserName: params.toUserName, objectsID: params.objectIds } }, true, opts);
   }
 
-  /** `POST /group/addprivilege` (form fields `privilege`, `groupNames` as a JSON array; docs/service-interface.md §4.2). */
+  /**
+   * `POST /group/addprivilege` (docs/service-interface.md §4.2 lists it without its parameters; the form fields
+   * `privilege` and `groupNames` are those of https://developers.thoughtspot.com/docs/group-api, the names here as a JSON array).
+   */
   async addPrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
     await this.post('addPrivilege', '/group/addprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, true, opts);
   }
 
-  /** `POST /group/removeprivilege` (form fields `privilege`, `groupNames` as a JSON array; docs/service-interface.md §4.2). */
+  /**
+   * `POST /group/removeprivilege` (docs/service-interface.md §4.2 lists it without its parameters; the form fields
+   * `privilege` and `groupNames` are those of https://developers.thoughtspot.com/docs/group-api, the names here as a JSON array).
+   */
   async removePrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
     await this.post('removePrivilege', '/group/removeprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, true, opts);
   }

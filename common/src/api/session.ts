@@ -11,7 +11,7 @@
  *   4.5). Its 401 is thrown, and the session logs in again before its next call.
  * - The session cookie is per node (docs/service-notes.md §4.4): the load API's redirected node gets its own session.
  *
- * Deadlines (issue 13): every call has three, so that a service that stops answering ends a call with a
+ * Deadlines: every call has three, so that a service that stops answering ends a call with a
  * `TimeoutError` instead of a wait without end: a connect timeout (the TCP and TLS handshake, undici's
  * `connectTimeout`), a first-byte timeout (from the request written to the response headers, undici's
  * `headersTimeout`) and an idle-body timeout (the longest pause between two pieces of the answer,
@@ -23,6 +23,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
+import { CookieJar } from './cookieJar';
 import { ConnectionError, errorForResponse, serviceMessageOf, ServiceError, TimeoutError, type TimeoutPhase } from './errors';
 
 /** What `onRequest` is told about every HTTP exchange (no secrets: no query string, no body, no cookie). */
@@ -203,7 +204,7 @@ export function encodeQuery(query: Record<string, QueryValue> | undefined): stri
  */
 export class HttpSession {
   readonly origin: string;
-  private readonly cookies = new Map<string, string>();
+  private readonly cookies = new CookieJar();
   private loggedIn = false;
   private loginInFlight: Promise<void> | undefined;
 
@@ -272,28 +273,9 @@ export class HttpSession {
     }
   }
 
-  private cookieHeader(): string | undefined {
-    if (this.cookies.size === 0) return undefined;
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-
-  private keepCookies(setCookie: string | string[] | undefined): void {
-    if (!setCookie) return;
-    for (const line of Array.isArray(setCookie) ? setCookie : [setCookie]) {
-      const first = line.split(';', 1)[0];
-      const eq = first.indexOf('=');
-      if (eq <= 0) continue;
-      const name = first.slice(0, eq).trim();
-      const value = first.slice(eq + 1).trim();
-      // an expired or emptied cookie removes it
-      if (value === '' || /;\s*max-age=0/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
   private async send(req: CallRequest): Promise<CallResponse> {
     const headers: Record<string, string> = { 'x-requested-by': 'ThoughtSpot', accept: 'application/json', ...req.headers };
-    const cookie = this.cookieHeader();
+    const cookie = this.cookies.header(req.path);
     if (cookie) headers.cookie = cookie;
     const started = performance.now();
     const info = { operation: req.operation, method: req.method, path: req.path };
@@ -320,7 +302,7 @@ export class HttpSession {
       clearTimeout(ownTimer);
       status = res.statusCode;
       const text = await res.body.text();
-      this.keepCookies(res.headers['set-cookie']);
+      this.cookies.store(res.headers['set-cookie'], req.path);
       if (status < 200 || status >= 300) {
         const { text: serviceMessage, incidentId } = serviceMessageOf(text);
         throw errorForResponse({ ...info, status, serviceMessage, incidentId });

@@ -1,5 +1,5 @@
 /**
- * Quick fixes for `.tsq` diagnostics (issue 2), keyed on the stable codes of diagnosticCodes.ts:
+ * Quick fixes for `.tsq` diagnostics, keyed on the stable codes of diagnosticCodes.ts:
  *
  * - `tsq.unknownColumn`: replace the name by each close name of `data.suggestions` (validation.ts
  *   `UnknownColumnData`), the closest one preferred.

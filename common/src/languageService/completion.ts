@@ -1,5 +1,5 @@
 /**
- * Completion for `.tsq` documents (issue 2): columns after `[`, date buckets after `[date column].`,
+ * Completion for `.tsq` documents: columns after `[`, date buckets after `[date column].`,
  * calendars after `calendar.`, the operators and keywords that fit after a column, column values after a
  * comparison operator (from `tsq/columnValues`), keywords at the start of a word (multi-word ones as one
  * item), and data sources after `@datasource`.

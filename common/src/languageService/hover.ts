@@ -1,5 +1,5 @@
 /**
- * Hover for `.tsq` documents (issue 2): a column shows its data type, kind (attribute or measure), data
+ * Hover for `.tsq` documents: a column shows its data type, kind (attribute or measure), data
  * source and description; a keyword or operator its meaning and an example (docs/service-notes.md section 2);
  * `@datasource` the data source's LOGICAL_TABLE subtype and GUID.
  *

@@ -242,7 +242,7 @@ export async function* chunkBody(source: ChunkSource, range: ByteRange, header: 
     yield* source.body(range, onBytes, slot);
     return;
   }
-  const strict = (bytes: Uint8Array, decoder: TextDecoder, stream: boolean): Buffer => {
+  const strict = (bytes: Uint8Array, decoder: InstanceType<typeof TextDecoder>, stream: boolean): Buffer => {
     try {
       return Buffer.from(decoder.decode(bytes, { stream }));
     } catch (e) {
