@@ -112,7 +112,13 @@ function checkProgram(file: string, args: string[], q: Quoted): void {
   assert.ok(existsSync(join(root, file)), `${q.where}: ${file} does not exist`);
   if (file === 'scripts/bench.mjs') {
     const known = readdirSync(join(root, 'test', 'bench')).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace('.bench.ts', ''));
-    for (const a of args) assert.ok(known.includes(a), `${q.where}: no benchmark named ${a} (${known.join(', ')})`);
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === '--compare' || a === '--rounds') {
+        const v = args[++i];
+        assert.ok(v && !v.startsWith('-') && (a === '--compare' || /^[1-9]\d*$/.test(v)), `${q.where}: ${a} needs ${a === '--compare' ? 'a commit' : 'a whole number'}`);
+      } else if (a !== '--keep' && a !== '--same-bench') assert.ok(known.includes(a), `${q.where}: no benchmark named ${a} (${known.join(', ')})`);
+    }
     return;
   }
   const flag = checkFlag[file];
@@ -160,8 +166,13 @@ for (const q of commands) {
       const target = nodeTarget(script);
       if (target?.file && /\.(mjs|js|ts)$/.test(target.file)) checkProgram(target.file, [...target.fixed, ...args], q);
       else assert.deepEqual(args, [], `${q.where}: no way to check the arguments of "${script}"`);
-    } else if (cmd === 'npx' && rest[0] === 'tsq') {
-      await assert.doesNotReject(parseTsq(rest.slice(1)), `${q.where}: tsq refuses these arguments`);
+    } else if ((cmd === 'npx' && rest[0] === 'tsq') || cmd === 'tsq') {
+      await assert.doesNotReject(parseTsq(cmd === 'tsq' ? rest : rest.slice(1)), `${q.where}: tsq refuses these arguments`);
+    } else if (cmd === 'claude' && rest[0] === 'mcp' && rest[1] === 'add') {
+      // an agent's own command line: what it is told to run (after --) is checked
+      const dash = rest.indexOf('--');
+      assert.ok(dash > 0 && rest[dash + 1] === 'tsq', `${q.where}: the server an agent runs is tsq`);
+      await assert.doesNotReject(parseTsq(rest.slice(dash + 2)), `${q.where}: tsq refuses these arguments`);
     } else if (cmd === 'node') {
       checkProgram(rest[0], rest.slice(1), q);
     } else if (cmd === 'code') {
