@@ -1,17 +1,14 @@
 #!/usr/bin/env node
-// Runs the whole test suite with Node's own test runner (node:test), TypeScript through tsx.
-// It builds the bundles first (protocol, emulator and end-to-end tests start them), then
-// runs every `*.test.ts` under test/ (or under the folders named on the command line).
+// Runs the test suite with Node's own test runner (node:test), TypeScript through tsx: it builds the
+// bundles, then runs every `*.test.ts` under test/ (or under the tier folders named).
 //   node scripts/run-tests.mjs                 all tiers
 //   node scripts/run-tests.mjs unit protocol   only test/unit and test/protocol
 //   node scripts/run-tests.mjs unit --list     the test files it would run, and nothing else
-// A name that is not a tier folder under test/ exits 2.
-// A run of every tier (no folder named) first runs the gates, the type check (`npm run typecheck`:
-// tsc over the Node.js, webview and test projects, JavaScript included) and the linter (ESLint with
-// typescript-eslint over every .ts, .js and .mjs file, including the import boundaries of the layout);
-// either failing fails the run before any test, as a failed test would.
-// The end-to-end tier needs the tools that scripts/install-e2e-tools.sh installs; CI sets
-// TSQ_E2E_REQUIRED=1 so that missing tools fail the run instead of skipping it.
+// A name that is not a tier folder under test/ exits 2. A run of every tier first runs the gates: the
+// type check (`npm run typecheck`: the Node.js, webview and test projects, JavaScript included) and the
+// linter (every .ts, .js and .mjs file, the import boundaries included); either failing fails the run.
+// The end-to-end tier needs scripts/install-e2e-tools.sh; CI sets TSQ_E2E_REQUIRED=1 so that missing
+// tools fail the run instead of skipping it.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,33 +1,16 @@
 #!/usr/bin/env node
-// `npm start`: TSQ on the demo data, from a fresh clone, in one command.
+// `npm start`: TSQ on the demo data, from a fresh clone, in one command (README.md "Quick start").
 //   1. `npm install` when node_modules is missing; 2. builds the bundles (esbuild.mjs);
-//   3. starts the emulator with --demo (port 8088 when free, else a free one; its state in
-//      <state>/emulator-data, kept between runs so the second start is quick);
-//   4. copies test/fixtures/demo-workspace/ to <state>/workspace (files already there are kept, so
-//      your edits survive) and writes its .vscode/settings.json: tsq.connections with the emulator's
-//      URL and demo user, tsq.activeConnection. No password goes in settings: the editor is started
-//      with TSQ_DEMO_PASSWORD, which the extension stores in its secret storage for a connection to
-//      a loopback URL only (client/src/connections.ts), so the workspace is connected when it opens;
-//   5. opens it: with a `code` command on the PATH, VS Code (`--extensionDevelopmentPath` = this
-//      repository, `--wait`); otherwise code-server (installed by scripts/install-e2e-tools.sh into
-//      ${TSQ_TOOLS_DIR:-.tools} when missing) with the extension packaged by scripts/package.mjs and
-//      installed into <state>/code-server/extensions, and prints the URL to open.
-//   Ctrl-C (or SIGTERM) stops everything it started; so does closing the VS Code window, and so does
-//   the end of the `npm start` process that ran this script (npm's SIGTERM does not always reach here).
-//   When the emulator exits on its own, it is started again on the same port with the same data
-//   folder (at most MAX_EMULATOR_RESTARTS times; then everything stops with the reason); the editor
-//   stays up meanwhile.
-//
-// Options:
-//   --code-server           use code-server even when `code` is on the PATH
-//   --port N                the emulator's port (default 8088, or a free one when 8088 is taken; 0: free)
-//   --code-server-port N    code-server's port (default 8080, or a free one when taken; 0: free)
-//   --state-dir DIR         where the emulator data, workspace copy and code-server dirs live
-//                           (default .tsq-emulator/demo, which git ignores)
-//   --fresh                 start from new emulator data and a new workspace copy
-//   --no-open               start the emulator and prepare the workspace only (no editor)
-//   --no-build              use the bundles already in dist/ (the end-to-end test of this script)
-// Prints `TSQ is ready: URL` (code-server) or `TSQ is ready in VS Code` once everything is up.
+//   3. starts the emulator with --demo (port 8088 when free), its data in <state>/emulator-data, kept;
+//   4. copies test/fixtures/demo-workspace/ to <state>/workspace (keeping files there) and writes its
+//      .vscode/settings.json with the connection; the password goes to the editor as TSQ_DEMO_PASSWORD,
+//      which the extension keeps in its secret storage, for a loopback URL only;
+//   5. opens it in VS Code when `code` is on the PATH, else in code-server (installed by
+//      scripts/install-e2e-tools.sh when missing) with the packaged extension, and prints the URL.
+// Ctrl-C, SIGTERM, a closed VS Code window or the end of `npm start` stops everything it started. An
+// emulator that exits is started again on the same port and data (MAX_EMULATOR_RESTARTS times at most).
+// Options: --code-server, --port N, --code-server-port N, --state-dir DIR (default .tsq-emulator/demo),
+// --fresh, --no-open (no editor), --no-build (use dist/ as it is); USAGE below, README.md's table.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';

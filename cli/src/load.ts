@@ -1,17 +1,12 @@
 /**
  * `tsq load FILE.csv`: one load cycle through the same pipeline as the extension's Load CSV into Table
- * (common/src/load: sniffing, load definition, chunks cut at record boundaries, commit, status;
- * docs/service-interface.md §3 "Order of operations for one cycle").
- *
+ * (common/src/load; docs/service-interface.md §3 "Order of operations for one cycle").
  * The definition: `--definition FILE.load.json`; else, with `--table`, the file is sniffed (against the
- * table's columns when the service describes it), and a `<file>.load.json` next to the file for the same
- * table gives the format instead (as Load Again does); else that saved file alone. `--replace` and
- * `--max-ignored` override its load options. A definition that empties the table is run only with
- * `--replace`, the command line's confirmation.
- *
- * Progress: a progress bar (cli-progress) with bytes, rows and rate on a terminal; plain lines otherwise.
- * Ctrl-C before the commit aborts the cycle (AbortLoad) and the table is unchanged; after the commit was
- * sent it cannot be taken back, and tsq says so.
+ * table's columns when the service describes it) unless a `<file>.load.json` for the same table gives
+ * the format (as Load Again does); else that saved file alone. `--replace` and `--max-ignored` override
+ * its options; a definition that empties the table runs only with `--replace`.
+ * Progress: a cli-progress bar (bytes, rows, rate) on a terminal; plain lines otherwise. Ctrl-C before
+ * the commit aborts the cycle (AbortLoad) and the table is unchanged; after it, tsq says it is too late.
  */
 import { existsSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';

@@ -1,19 +1,14 @@
 /**
  * Connections: the state of the active connection (none → connecting → connected | error, or
  * needsConfirmation) with its event, and the commands Add Connection, Connect to Local Emulator, Switch
- * Connection, Sign Out and Remove Connection. The settings are read and written by
- * connectionSettings.ts, the prompts are connectionPrompts.ts, the status bar item connectionStatus.ts.
- *
- * Where a password may go (credentials.ts, under the trust rules of common/src/trust.ts that `tsq` and
- * `tsq lsp` apply too): it is kept under the service's origin and the user name, so a connection pointing
- * elsewhere finds none and the person is asked, the prompt naming the origin. Workspace settings may add
- * connections and pick the active one, never redefine one of the user's (the user's wins, with a warning)
- * nor set its TLS fields. A connection they add is used only after the person confirms each of its
- * origins once (a modal naming the origin and the settings file), never in an untrusted workspace, whose
- * settings of connections are ignored; at activation it is not connected and the status bar says it
- * needs confirmation. Editing the active connection's url, loadUrl, username or TLS settings reconnects.
- *
- * A failing connection never deletes the stored secret; only Sign Out and Remove Connection do.
+ * Connection, Sign Out and Remove Connection. Settings: connectionSettings.ts; prompts:
+ * connectionPrompts.ts; status bar item: connectionStatus.ts.
+ * Passwords follow credentials.ts under the trust rules of common/src/trust.ts (the same as `tsq` and
+ * `tsq lsp`): kept per service origin and user name; workspace settings may add connections, never
+ * redefine the user's nor set TLS fields, and one they add is used only after the person confirms its
+ * origin (never in an untrusted workspace). Editing the active connection's url, loadUrl, username or
+ * TLS settings reconnects. A failing connection never deletes the stored secret; only Sign Out and
+ * Remove Connection do.
  */
 import * as vscode from 'vscode';
 import type { Sourced } from '../../common/src/trust';

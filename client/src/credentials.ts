@@ -1,19 +1,13 @@
 /**
- * Where a password may go. Pure (no `vscode`): connections.ts hands in the secret storage, the
- * settings as inspected and the records it keeps, so that unit tests can run these rules as they are.
- *
- * - A password is bound to where it was given: its SecretStorage key is the service's normalized
- *   origin (scheme, host, port) and the user name (`credentialKey`), never a connection's display
- *   name. A connection whose origin or user differs finds no password, and the person is asked.
- * - Passwords of earlier versions were kept under `tsq.password/<connection name>`
- *   (`LEGACY_SECRET_PREFIX`), with no note of the service they were given for. One moves to the key of
- *   the origin the connection pointed at when the person last connected (recorded since, see
- *   `LastConnection`), or, with no record, of the connection as the person's own user settings define
- *   it (the one scope a workspace cannot write). Otherwise nothing moves silently: the caller asks.
- * - The connections in force (`settingsConnections`) follow the trust rules of common/src/trust.ts, the
- *   same as the command line's: the user settings are user level, workspace settings project level. A
- *   workspace never redefines a name of the user's, never sets TLS fields, and a connection it adds is
- *   used only after the person confirms each of its origins once; the caller keeps the confirmed origins.
+ * Where a password may go. Pure (no `vscode`): connections.ts hands in the secret storage, the settings
+ * as inspected and its records, so unit tests run these rules as they are.
+ * - A password's SecretStorage key is the service's normalized origin and the user name
+ *   (`credentialKey`), never a connection's name: a connection elsewhere finds none and the person is asked.
+ * - A password of an earlier version (`LEGACY_SECRET_PREFIX` + name) moves to the origin the connection
+ *   had when last connected (`LastConnection`), else as the user's own settings define it; otherwise the
+ *   caller asks. Nothing moves silently.
+ * - The connections in force (`settingsConnections`) follow common/src/trust.ts: user settings are user
+ *   level, workspace settings project level, whose new connections need the person's confirmation.
  */
 import type { ConnectionSettings } from '../../common/src/connectionConfig';
 import { connectionOrigins, credentialOrigin, isLoopbackOrigin, mergeConnectionLevels, type ConnectionLevel, type Sourced } from '../../common/src/trust';

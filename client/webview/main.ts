@@ -1,15 +1,11 @@
 /**
  * The results webview (browser code, bundled by esbuild into dist/webview.js as an IIFE).
- *
- * Tabs of answers, each with a grid (tabulator-tables: virtual rows, header sort and filter, column
- * resize, range selection) and a chart (chart.js on a canvas; no eval, styles through the CSSOM only).
- * Rows arrive from the host page by page (common/src/results/messages.ts, a page packed as one buffer)
- * and go into the grid in slices between the workbench's frames (`feed`: this page shares the
- * workbench's thread, so any long task here is a frozen editor). Every value and column name is put
- * into the DOM as text (text nodes, `textContent`), never as HTML. Copy and Export go through the host (clipboard, file), from the data, not the DOM.
- *
- * The webview keeps the first rows of each tab in its state (`setState`), so a panel restored after a
- * reload shows them until the query is run again.
+ * Tabs of answers, each with a grid (tabulator-tables: virtual rows, sort, filter, resize, range
+ * selection) and a chart (chart.js; no eval, styles through the CSSOM only). Rows arrive page by page
+ * (common/src/results/messages.ts) and go into the grid in slices between the workbench's frames
+ * (`feed`: this page shares the workbench's thread). Values and column names go into the DOM as text,
+ * never as HTML. Copy and Export go through the host, from the data, not the DOM. The first rows of each
+ * tab stay in the webview's state (`setState`), so a panel restored after a reload shows them.
  */
 import { TabulatorFull as Tabulator, type CellComponent, type ColumnDefinition, type MenuObject, type MenuSeparator } from 'tabulator-tables';
 import 'tabulator-tables/dist/css/tabulator_simple.min.css';

@@ -1,30 +1,14 @@
 /**
- * Connections outside VS Code: the `tsq` command line, `tsq lsp` and the agent tools read the same
- * connection files and password sources, under the trust rules of trust.ts.
- *
- * Where a connection comes from, first match wins:
- * 1. `--url` and `--user` (with `--load-url`, `--ca-file`, `--insecure`): a connection given in full;
- * 2. `--connection NAME`: the connection of that name (a user-level one wins over a project's);
- * 3. (command line only) the default: the project file's `default` (or `tsq.activeConnection`), else the
- *    user file's, else the only connection when there is one.
- *
- * Connection files (trust.ts says what each level may do):
- * - user level: `--config FILE` when given (then it is the only file read), else
- *   `$XDG_CONFIG_HOME/tsq/connections.json` (default `~/.config/tsq/connections.json`);
- * - project level: `tsq.json` in the working folder or above it, up to the repository root or home
- *   (trust.ts `findProjectFile`). Not read with `--config`.
- *
- * A file is JSON: `{ "connections": [ … ], "default": "name", "defaultDataSource": "…" }`, or the keys
- * of VS Code's settings (`tsq.connections`, `tsq.activeConnection`, `tsq.defaultDataSource`), or a bare
- * array of connections. A connection has the fields of the extension's `tsq.connections` setting
- * (package.json `contributes.configuration`): `name`, `url`, `loadUrl`, `username`, `caFile`,
- * `rejectUnauthorized`; and, in a user-level file only, `passwordCommand`: an argument vector whose
- * standard output is the password (e.g. `["secret-tool", "lookup", "service", "tsq", "user", "tsadmin"]`
- * reads the desktop keychain). A `password` member is never used: passwords do not belong in files.
- *
- * The password: the `TSQ_PASSWORD` environment variable, else the connection's `passwordCommand`, else
- * (command line on a terminal only) an interactive prompt; never a flag, never printed, never logged, and
- * only for a connection the person approved (`requireApproval`).
+ * Connections outside VS Code: `tsq`, `tsq lsp` and the agent tools read the same connection files and
+ * password sources, under the trust rules of trust.ts. First match wins: `--url` and `--user` (with
+ * `--load-url`, `--ca-file`, `--insecure`); `--connection NAME` (a user-level one wins over a project's);
+ * (command line only) the project file's `default`, else the user file's, else the only connection.
+ * Files: user level `--config FILE` (then the only file read), else `$XDG_CONFIG_HOME/tsq/connections.json`;
+ * project level `tsq.json` found upward (trust.ts `findProjectFile`). A file is `{ connections, default,
+ * defaultDataSource }`, VS Code's `tsq.*` keys, or a bare array; a connection has the fields of the
+ * `tsq.connections` setting, plus, at user level only, `passwordCommand` (an argument vector printing the
+ * password). The password: `TSQ_PASSWORD`, else `passwordCommand`, else a prompt on a terminal; never a
+ * flag or a file, never printed or logged, and only for an approved connection (`requireApproval`).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

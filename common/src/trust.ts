@@ -1,22 +1,14 @@
 /**
- * The trust rules for connection sources and credentials, one module for every front end (the
- * extension, `tsq`, `tsq lsp`, the agent tools). A cloned repository is data, never instructions:
- *
- * - **User level** (the person's own): VS Code user settings, `~/.config/tsq/connections.json`, a file
- *   given with `--config`, and `--url`/`--user` on the command line.
- * - **Project level** (came with the folder): VS Code workspace and folder settings, and the `tsq.json`
- *   found from the working folder upward (`findProjectFile`).
- *
- * A project-level source may add connections and pick its default connection and data source, nothing
- * more (`projectConnection`): it never sets `passwordCommand`, `caFile`, `rejectUnauthorized`, or a
- * `loadUrl` on another host, and it never shadows a user-level name (`mergeConnectionLevels`: the
- * person's own wins, with a warning naming the file).
- *
- * A credential of any kind (a password from `TSQ_PASSWORD`, a prompt or a `passwordCommand`, a token, a
- * stored secret) goes only to the origins and user of a connection the person approved: defined at user
- * level, given on the command line, or approved once (`tsq trust`, recorded by `ApprovalStore` with the
- * file's hash, like direnv's `allow`; in VS Code, the confirmation of each origin). A changed file must
- * be approved again.
+ * The trust rules for connection sources and credentials, one module for every front end (extension,
+ * `tsq`, `tsq lsp`, agent tools). A cloned repository is data, never instructions.
+ * - **User level**: VS Code user settings, `~/.config/tsq/connections.json`, `--config`, `--url`/`--user`.
+ * - **Project level**: VS Code workspace and folder settings, `tsq.json` found upward (`findProjectFile`).
+ * A project-level source may add connections and pick its defaults, nothing more (`projectConnection`):
+ * no `passwordCommand`, `caFile`, `rejectUnauthorized` or `loadUrl` on another host, and never a
+ * user-level name (`mergeConnectionLevels`: the person's own wins, with a warning). A credential of any
+ * kind goes only to a connection the person approved: user level, the command line, or approved once
+ * (`tsq trust`, `ApprovalStore` with the file's hash; in VS Code, confirming each origin). A changed
+ * file must be approved again.
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';

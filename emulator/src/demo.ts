@@ -1,15 +1,12 @@
 /**
- * The built-in `--demo` seed: real datasets of the `vega-datasets` npm package, read by DuckDB at first
- * start, in database `demo`, schema `engine_default_schema`:
- *
- * - `flights`: 200,000 rows (every 15th row of flights-3m.parquet, so January to June 2001 is covered) with
- *   date (DATE_TIME), delay and distance (INT32 measures), origin and destination;
- * - `cars`, `movies`, `seattle-weather`, `stocks` (dates parsed to DATE).
- *
+ * The built-in `--demo` seed: datasets of the `vega-datasets` npm package, read by DuckDB at first
+ * start, in database `demo`, schema `engine_default_schema`: `flights` (200,000 rows, every 15th of
+ * flights-3m.parquet, January to June 2001: date as DATE_TIME, delay and distance as INT32 measures,
+ * origin, destination), `cars`, `movies`, `seattle-weather`, `stocks` (dates parsed to DATE).
  * Plus a worksheet, two pinboards of three visualizations each, an answer, tags, and the users
  * `tsadmin` / `admin` (group Administrator: every privilege) and `analyst` / `analyst` (group Analysts:
- * reads the demo data sources, no data-management privilege). The group `Data Managers` holds
- * DATAMANAGEMENT and has no users until `user/sync` adds some.
+ * reads the demo data sources, no data management). The group `Data Managers` holds DATAMANAGEMENT and
+ * has no users until `user/sync` adds some.
  */
 import { dirname, join } from 'node:path';
 import { quoteLiteral } from './engine';

@@ -1,19 +1,13 @@
 /**
- * Runs the TSQ language server in a Node process (dist/server.js, and `tsq lsp` of the command line):
- *
- * - transports: `--stdio` (LSP over stdin/stdout, for any editor and for the protocol tests; `console.*`
- *   is then redirected to the connection, so stdout carries LSP frames only), `--node-ipc` (how VS Code
- *   starts it), `--socket=N`, `--pipe=NAME`, as `vscode-languageserver/node` reads them; a process forked
- *   with an IPC channel and no flag uses IPC;
- * - a connection (`--url U --user NAME [--load-url U] [--ca-file F] [--insecure]`, or `--connection NAME`
- *   [`--config FILE`] from the connection files of common/src/connectionConfig.ts): the server then reads
- *   the catalog from the service itself whenever the editor does not answer TSQ's catalog requests
- *   (serviceCatalog.ts). The password comes from `TSQ_PASSWORD` or the connection's `passwordCommand`;
- *   there is no terminal to ask on. A project's `tsq.json` connection gets no credential until the
- *   person approves it with `tsq trust` (common/src/trust.ts): until then the server reads no catalog
- *   from the service, gives syntax diagnostics and keyword completion, and says so in `window/showMessage`;
- * - `--validation-delay=MS` (push debounce) and `--request-timeout=MS` (budget of each tsq/* request).
- *
+ * Runs the TSQ language server in a Node process (dist/server.js, and `tsq lsp` of the command line).
+ * - Transports as `vscode-languageserver/node` reads them: `--stdio` (stdout carries LSP frames only;
+ *   `console.*` goes to the connection), `--node-ipc` (VS Code), `--socket=N`, `--pipe=NAME`; a process
+ *   forked with an IPC channel and no flag uses IPC.
+ * - A connection (`--url U --user NAME [--load-url U] [--ca-file F] [--insecure]`, or `--connection NAME
+ *   [--config FILE]`, common/src/connectionConfig.ts): the server then reads the catalog from the service
+ *   when the editor does not answer (serviceCatalog.ts); the password from `TSQ_PASSWORD` or
+ *   `passwordCommand`. A project's `tsq.json` connection gets none until `tsq trust` approves it.
+ * - `--validation-delay=MS` (push debounce) and `--request-timeout=MS` (each tsq/* request's budget).
  * Only this file and main.ts import the Node runtime bits (timers, process).
  */
 import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures } from 'vscode-languageserver/node';

@@ -1,11 +1,10 @@
 /**
- * The emulator under a hostile request (issue: an adversarial listobjectheaders pattern held up every
- * other user): the time of `listobjectheaders?type=LOGICAL_COLUMN&pattern=%_%_…%_!` (400 pairs) as an
- * unprivileged user, the time of a searchdata sent at the same moment by another user, and a searchdata
- * alone for comparison (medians of 5 rounds). Next to them, the backtracking regular expression the
- * pattern used to become, on one 40-character name, for growing numbers of `%_` pairs (it grows
- * exponentially; the service took 17 s for the report's pattern). The emulator runs as its own process
- * (`node dist/emulator.js --demo --port 0`). Run: `npm run bench -- abuse`.
+ * The emulator under a hostile request (an adversarial listobjectheaders pattern must not hold up other
+ * users): the time of `listobjectheaders?type=LOGICAL_COLUMN&pattern=%_%_…%_!` (400 pairs) as an
+ * unprivileged user, of a searchdata sent at the same moment by another user, and of a searchdata alone
+ * (medians of 5 rounds). Next to them, the backtracking regular expression the pattern used to become,
+ * on one 40-character name, for growing numbers of `%_` pairs (it grows exponentially). The emulator
+ * runs as its own process (`node dist/emulator.js --demo --port 0`). Run: `npm run bench -- abuse`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,44 +1,14 @@
 /**
- * Load CSV into table, end to end, on a ~1 GB CSV made from vega-datasets flights-3m (date as
- * `%Y-%m-%d %H:%M:%S`, delay, distance, origin, destination; header row) APPENDED to the demo
- * `flights` table of the emulator (`--demo`), all in one run against one emulator:
- *
- * 1. `curl` — the loopback limit: the same file sent as ONE multipart request to the same endpoint
- *    (`POST /ts_dataservice/v1/public/loads/<cycle>` of a fresh cycle, aborted afterwards).
- *    `curl.uploadMBps` = file bytes / curl's `time_total` (MB = 2^20 bytes).
- * 2. `extensionHost` — the real thing: a real VS Code (code-server in Chromium, the end-to-end
- *    harness, suite `load.js` connects tsadmin to the emulator). The CSV and a saved load definition
- *    `flights.csv.load.json` (append, max_ignored_rows 0, the target read from the service) are put in
- *    the workspace; the CSV is right-clicked in the explorer and "Load CSV Again (saved definition)"
- *    (`tsq.loadAgain`) is picked, so the extension's own code path runs in its extension host with
- *    the default `tsq.load.chunkSize` (16 MiB).
- *    - `totalSeconds`: in-host, from the `Load Again:` line of the TSQ log to its `Loaded N rows`
- *      line (the command start to the result message; the log's timestamps have ms resolution);
- *      `driverTotalSeconds`: from the click on the menu item to the `Loaded N rows` notification
- *      seen in the workbench.
- *    - `uploadSeconds` / `uploadMBps`: the pipeline's own upload time, logged as
- *      `N chunks, B bytes uploaded in M ms` (first chunk sent to the last chunk answered);
- *      MB/s = file bytes / that time. `startSeconds`: command start to that upload's start
- *      (login, StartLoad); `commitSeconds`: from the upload's end to `DONE` (CommitLoad + status polls).
- *    - memory: the extension host process (the code-server child whose command line holds
- *      `--type=extensionHost` and whose environment names this session's user-data dir); its VmRSS
- *      from /proc/<pid>/status sampled every 50 ms: `rssBeforeMB` (just before the click),
- *      `rssPeakMB`, `rssGrowthMB` (peak − before), `rssAfterMB`; also `kernelPeakMB`, the kernel's
- *      VmHWM after resetting it just before the load (catches a peak between two samples; null when
- *      the reset is not allowed).
- *    - `uploadRateVsCurl` = `uploadMBps` / `curl.uploadMBps`.
- *    - `verified`: the load status said rowsWritten = the file's rows and 0 ignored, and
- *      `count [origin]` of flights grew by exactly the file's rows (searchdata).
- * 3. `plainNode` (after the extension host's load; append again, verified the same way): the same
- *    pipeline (`common/src/load/pipeline.ts`) in this plain Node process, NOT the extension host, with
- *    this process's RSS sampled every 5 ms — the pipeline without VS Code around it, for comparison.
- *    Skip it with `TSQ_BENCH_LOAD_PLAIN=0`.
- *
- * Targets (issue "CSV upload from the extension host at ≥ 0.9 of curl's loopback rate"): the extension
- * host's upload ≥ 90% of curl's rate, and its memory growth ≤ 64 MB (earlier: ≥ 70% and < 100 MB). `TSQ_BENCH_LOAD_MB` sets the size (default 1024). The file is made in a temp
- * folder, moved into the session's workspace, and removed with it. Without the end-to-end tools
- * (scripts/install-e2e-tools.sh) only curl and `plainNode` run, against an emulator of their own.
- * Run: `npm run bench -- load` (builds first; needs `TSQ_TOOLS_DIR` like the end-to-end tests).
+ * Load CSV into table end to end: a CSV made from vega-datasets flights-3m (`TSQ_BENCH_LOAD_MB`, default
+ * 1024) appended to the demo `flights` table, in one run against one emulator:
+ * 1. `curl`: the same file as ONE request to the same endpoint, the loopback limit (`curl.uploadMBps`).
+ * 2. `extensionHost`: Load Again (`tsq.loadAgain`, saved definition) in a real VS Code (the end-to-end
+ *    harness): total, upload and commit times from the TSQ log, `uploadMBps` (MB = 2^20 bytes), the
+ *    extension host's RSS sampled during the load (`rssGrowthMB`, `kernelPeakMB`), `uploadRateVsCurl`,
+ *    and `verified` (rowsWritten and `count [origin]` grew by the file's rows).
+ * 3. `plainNode`: the same pipeline in this plain Node process (`TSQ_BENCH_LOAD_PLAIN=0` skips it).
+ * Targets: upload ≥ 90% of curl's rate, memory growth ≤ 64 MB. Without the end-to-end tools only curl
+ * and `plainNode` run. Run: `npm run bench -- load` (needs `TSQ_TOOLS_DIR` like the end-to-end tests).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,23 +1,13 @@
 /**
- * Benchmark of the results panel in a real VS Code (code-server in Chromium, the end-to-end harness)
- * against the demo emulator: for a 1,000-row and a 100,000-row answer of results-bench.tsq, the time
- * from Ctrl+Enter to the first rows painted in the grid, to the whole answer loaded, the longest frame
- * of the workbench (editor) while the rows stream in, and the webview's JS heap with the answer loaded.
- *
- * - `firstRowsMs` is measured in VS Code: from the Run command to the webview's first painted grid
- *   row (the host's Date.now() sent with the run, compared by the webview after the paint).
- * - `keyToFirstRowsMs` is measured by the driver: from the key press to the first grid row in the DOM.
- * - `allRowsLoadedMs` is measured by the driver: from the key press until the answer is complete, the
- *   grid holds every row (it can show any of them: `data-grid-rows` equals the rows fetched) and the
- *   status line says how many (`100,000 of …`), not only until the last rows arrived.
- * - `milestonesMs`: the webview's milestones of a run (ms since the run command, medians): the host had
- *   the first page (`hostFirstPage`) and the last (`hostDone`), the webview got them (`columns`,
- *   `lastRows`), the grid was built (`tableBuilt`), first rows painted (`painted`), the grid held all
- *   rows (`gridAll`); and the longest slice of grid work (`maxSliceMs`) and refresh (`maxCommitMs`).
- * - `workbenchMaxFrameMs`: the longest gap between animation frames of the workbench page during the
- *   run (a frozen editor would show a long one); `longFramesMs` lists each run's frames over 50 ms.
- * - `webviewHeapMB`: Chromium's performance.memory.usedJSHeapSize in the webview once all rows came.
- * Skipped (with a reason) when the end-to-end tools are missing. Run: `npm run bench -- results`.
+ * The results panel in a real VS Code (code-server in Chromium, the end-to-end harness) against the demo
+ * emulator, for a 1,000-row and a 100,000-row answer of results-bench.tsq:
+ * - `firstRowsMs` (in VS Code: Run command to the first painted grid row) and `keyToFirstRowsMs` (driver:
+ *   key press to the first row in the DOM);
+ * - `allRowsLoadedMs`: key press until the grid holds every row and the status line says so;
+ * - `milestonesMs`: the webview's milestones of a run (medians), its longest grid slice and refresh;
+ * - `workbenchMaxFrameMs` and `longFramesMs`: the workbench's longest gaps between animation frames;
+ * - `webviewHeapMB`: the webview's used JS heap once all rows came.
+ * Skipped (with a reason) without the end-to-end tools. Run: `npm run bench -- results`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

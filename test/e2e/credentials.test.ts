@@ -1,17 +1,12 @@
 /**
- * End-to-end test of the workspace-redirect attack in a real VS Code (code-server in Chromium): the
- * user's own settings define the connection "prod" to a service (a recording HTTP server standing in
- * for it) with a password, which the extension moves to its secret storage and uses there. Then the
- * workspace's .vscode/settings.json redefines "prod" to point at a second recording server, the
- * attacker's, first while the window is open and again at activation after a reload: the user's own
- * "prod" wins (common/src/trust.ts), a warning names the settings file, and the attacker's server must
- * never see the password, in any form (URL, header, body, form field, base64, hex). A connection the
- * workspace adds and makes active needs confirmation (status bar), and when the person goes on anyway
- * (Switch Connection → the modal naming the origin and the settings file → Trust and Connect) TSQ asks
- * for a password naming the attacker's origin instead of sending a stored one. Removing the workspace
- * settings again reconnects to the user's own service (a settings change takes effect). A second
- * session opens such a repository as VS Code opens a fresh clone, in Restricted Mode (workspace trust
- * on): there the workspace's connections are neither offered nor used, and its origin gets no request.
+ * End-to-end test of the workspace-redirect attack in a real VS Code (code-server in Chromium). The
+ * user's settings define "prod" (a recording HTTP server) with a password, moved to the secret storage.
+ * The workspace's settings then redefine "prod" to the attacker's recording server, while open and at
+ * activation: the user's "prod" wins (common/src/trust.ts), a warning names the file, and the attacker
+ * never sees the password in any form (URL, header, body, base64, hex). A connection the workspace adds
+ * needs confirmation, and after Trust and Connect TSQ asks for a password naming that origin instead of
+ * sending a stored one; removing the settings reconnects to the user's service. A second session opens
+ * the repository in Restricted Mode: its connections are neither offered nor used, and get no request.
  * Skipped without the tools unless TSQ_E2E_REQUIRED=1.
  */
 import { test } from 'node:test';

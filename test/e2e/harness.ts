@@ -1,22 +1,14 @@
 /**
- * The end-to-end harness: a real VS Code (code-server) with the packaged extension installed, in
- * Debian's Chromium driven by playwright-core, optionally against the emulator started with `--demo`.
- * How and why: shared/reference/vscode-web-testing.md; the tools come from
- * scripts/install-e2e-tools.sh (into `${TSQ_TOOLS_DIR:-.tools}`).
- *
- * A session (see {@link startSession}):
- *   1. packages the extension from the bundles in dist/ (scripts/package.mjs --no-build) and the
- *      runner extension (test/e2e/runner-extension), and installs both into a fresh extensions dir;
- *   2. starts the emulator (`node dist/emulator.js --demo --port 0 --data-dir <tmp>`) when asked;
- *   3. starts code-server on a free port with a fresh user-data-dir and a copy of
- *      test/fixtures/e2e-workspace/ as its folder; its environment names the in-host suite to run
- *      (TSQ_E2E_SUITE), where to write the results (TSQ_E2E_RESULT), the emulator's URL
- *      (TSQ_E2E_EMULATOR_URL) and the user-data-dir (TSQ_E2E_USER_DATA_DIR);
- *   4. opens the workbench in Chromium and waits for `.monaco-workbench`.
- * It offers functions for the in-host suite's results, the command palette (F1), the Problems panel,
- * notifications, the tree views, the suggest widget and webviews (iframes in iframes), and takes a
- * screenshot into `.test-results/e2e/` when a step fails. Everything waits on state, never on fixed
- * sleeps, and {@link E2eSession.close} tears everything down (also after a failed start).
+ * The end-to-end harness: a real VS Code (code-server) with the packaged extension, in Debian's Chromium
+ * driven by playwright-core, optionally against the emulator with `--demo`; the tools come from
+ * scripts/install-e2e-tools.sh (into `${TSQ_TOOLS_DIR:-.tools}`). A session ({@link startSession})
+ * packages the extension (scripts/package.mjs --no-build) and the runner extension
+ * (test/e2e/runner-extension) into a fresh extensions dir, starts the emulator when asked, starts
+ * code-server on a free port with a fresh user-data-dir and a copy of test/fixtures/e2e-workspace/ (its
+ * environment names TSQ_E2E_SUITE, TSQ_E2E_RESULT, TSQ_E2E_EMULATOR_URL, TSQ_E2E_USER_DATA_DIR), and
+ * opens the workbench. Helpers drive the palette, Problems, notifications, trees, suggestions and
+ * webviews; a failed step leaves a screenshot in `.test-results/e2e/`. Everything waits on state, never
+ * on fixed sleeps, and {@link E2eSession.close} tears everything down.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,10 +1,8 @@
 /**
- * End-to-end: Load CSV into Table in a real VS Code (code-server in Chromium) against the emulator
- * started with --demo. The in-host suite (suites/load.js) only connects; every load is driven through
- * the UI: right-click the CSV in the explorer, pick "Load CSV into Table…", pick the table in the quick
- * pick, change fields in the summary, confirm a replace in the modal dialog, press Cancel in the
- * progress notification, and press Show Bad Records in the result. The emulator's `stocks` table is
- * read back through searchdata after each load:
+ * End-to-end: Load CSV into Table in a real VS Code (code-server in Chromium) against the demo emulator.
+ * The in-host suite (suites/load.js) only connects; every load goes through the UI (explorer menu, the
+ * table's quick pick, the summary, the replace dialog, Cancel, Show Bad Records), and the `stocks` table
+ * is read back through searchdata after each:
  * - a CSV with 3 bad rows and max_ignored_rows 0 fails and leaves the table unchanged;
  * - the same CSV with max_ignored_rows 5 loads the 7 good rows and shows the bad records;
  * - replace empties the table first: it then holds exactly the file's rows;

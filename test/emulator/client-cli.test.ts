@@ -1,4 +1,4 @@
-// The done-criterion of the issue, through the built program: `node dist/emulator.js --demo --port 0`
+// The emulator end to end, through the built program: `node dist/emulator.js --demo --port 0`
 // serves both APIs; a demo CSV (vega-datasets seattle-weather.csv) is loaded through common/src/api —
 // started, uploaded in chunks, committed, polled to DONE — and queried back through searchdata, the
 // answer checked against the CSV itself (parsed with csv-parse, no DuckDB involved).

@@ -1,5 +1,5 @@
-// The cycle's outcome is durable with its rows (issue: a crash between the engine's COMMIT and the status
-// record left the rows in the table while the status said none were written). The emulator runs as a
+// The cycle's outcome is durable with its rows (a crash between the engine's COMMIT and the status
+// record must not leave rows in the table while the status says none were written). The emulator runs as a
 // child process that kills itself with SIGKILL at a named step boundary (TSQ_EMULATOR_CRASH_AT); it is
 // started again on the same data folder and the status must agree with the table. Also housekeeping:
 // chunks of crashed and expired cycles are deleted, idle cycles expire (also across a restart), and a

@@ -1,17 +1,14 @@
-// The fault-injection harness of the load path (`npm run faults`, and a short run in test/faults/faults.test.ts).
-//
-// The real client pipeline (common/src/load/pipeline.ts `runLoad`) loads CSV files of rows with unique ids
-// into the emulator, which runs as a child process behind a TCP proxy. While loads run, faults are injected:
-//   kill-random  the emulator is killed with SIGKILL at a random instant (then started again on its data folder)
-//   kill-step    the emulator kills itself at a step boundary of a cycle (emulator/src/load/crash.ts), among
-//                them between the engine's COMMIT and the status record
+// The fault-injection harness of the load path (`npm run faults`; a short run in test/faults/faults.test.ts).
+// The real pipeline (common/src/load/pipeline.ts `runLoad`) loads CSV files of unique-id rows into the
+// emulator, a child process behind a TCP proxy, while faults are injected:
+//   kill-random  SIGKILL of the emulator at a random instant (then started again on its data folder)
+//   kill-step    the emulator kills itself at a step boundary of a cycle (emulator/src/load/crash.ts)
 //   tcp-cut      the proxy cuts the traffic at a random byte offset
-//   session-401  the emulator forgets every load-API session (SIGUSR2), so the next call is answered 401
-//   cancel       the user cancels the load at a random instant
-//   concurrent   three loads into one table at once, with a random kill among them
-// After each fault, the table is compared row by row (by the unique ids) with what the client was told:
-// told OK → every row once; told "the table was not changed" → none; told "unknown" → all or none, as the
-// cycle's final status says. Lost, duplicated and fabricated rows are counted. Not a test file itself.
+//   session-401  the emulator forgets every load-API session (SIGUSR2)
+//   cancel       the user cancels the load;  concurrent  three loads into one table, with a random kill
+// After each fault the table is compared by id with what the client was told: OK → every row once; "not
+// changed" → none; "unknown" → all or none, as the final status says. Lost, duplicated and fabricated
+// rows are counted. Not a test file itself.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,18 +1,12 @@
 /**
  * Load CSV into Table: the commands, prompts, progress and results around `runLoad` (pipeline.ts).
- *
- * Entry points: `tsq.loadCsv` (explorer, editor title and editor context menus on .csv/.tsv/.txt, the
- * command palette), `tsq.loadCsvIntoTable` (a table in the Objects view), `tsq.loadAgain` (reuses
- * `<file>.load.json`), dropping a file on a table in the Objects view (`LoadDropController`), and
- * `tsq.showBadRecords` (from a result message), `tsq.checkLoadStatus` (a cycle's outcome, asked by id: after
- * a load whose outcome was unknown because the service could not be reached).
- *
- * The flow: the file → the target (a quick pick of the connection's tables, or typed as
- * `database.schema.table`; the last one remembered per file) → the sniffed load definition shown as a
- * summary with a preview on the target's columns, every field changeable, savable as
- * `<file>.load.json` → append, or replace after a confirmation naming the table → the cycle with
- * progress (bytes, rows, rate) and Cancel → the result (rows written and ignored; Show Bad Records).
- * Every step and the cycle id go to the TSQ log.
+ * Entry points: `tsq.loadCsv` (menus on .csv/.tsv/.txt, the palette), `tsq.loadCsvIntoTable` (a table
+ * in the Objects view), `tsq.loadAgain` (reuses `<file>.load.json`), a file dropped on a table
+ * (`LoadDropController`), `tsq.showBadRecords` and `tsq.checkLoadStatus` (a cycle's outcome by id).
+ * The flow: the file → the target (a quick pick of tables, or `database.schema.table`; remembered per
+ * file) → the sniffed definition as a summary with a preview, every field changeable, savable as
+ * `<file>.load.json` → append, or replace after a confirmation → the cycle with progress and Cancel →
+ * the result (rows written and ignored; Show Bad Records). Every step and the cycle id go to the TSQ log.
  */
 import * as vscode from 'vscode';
 import { open as openFile, readFile, writeFile } from 'node:fs/promises';

@@ -1,21 +1,13 @@
 /**
- * Run Query and the results panel: the commands Run Query (Ctrl/Cmd+Enter in a `.tsq`
- * editor: the query under the cursor, or the selection), Run All Queries, Cancel Query, Pin Results,
- * Export Results, Show Data (pinboards and their visualizations in the Objects view); the `▶ Run`
- * CodeLens above each query; and diagnostics carrying the service's error text on the query's range.
- *
- * The queries of a document, their text and data source come from the language server's `tsq/queries`
- * (common/src/protocol.ts). A run asks searchdata for a small first page (`FIRST_PAGE_ROWS`), shown as
- * soon as it arrives, then page by page (`batchsize` = `tsq.results.pageSize`, `pagenumber` 1, 2, …;
- * docs/service-interface.md §4.2, docs/service-notes.md §1.4) until the answer is complete or `tsq.results.maxRows` rows came. Cancel (the progress
- * notification, the panel's Cancel button, or TSQ: Cancel Query) aborts every request of the run (one
- * `AbortSignal` reaches the sign-in, the data-source lookup and each page) and ends the tab at once.
- *
- * `ResultsController` owns the state of the panels (the open panels, the runs in progress, the last run
- * for automation, the search-error diagnostics); `registerResults` makes one and registers its commands.
- *
- * A document's panel is reused by its next run unless pinned; a pinned panel keeps its answer and the
- * next run opens a new one.
+ * Run Query and the results panel: the commands Run Query (the query under the cursor, or the
+ * selection), Run All Queries, Cancel Query, Pin Results, Export Results, Show Data; the `▶ Run`
+ * CodeLens; diagnostics carrying the service's error text on the query's range. Queries come from the
+ * language server's `tsq/queries`. A run shows a small first page (`FIRST_PAGE_ROWS`) at once, then
+ * pages of `tsq.results.pageSize` (docs/service-notes.md §1.4) up to `tsq.results.maxRows`. Cancel aborts
+ * every request of the run (one `AbortSignal`) and ends the tab at once.
+ * `ResultsController` owns the panels, the runs in progress, the last run and the search-error
+ * diagnostics; `registerResults` makes one and registers its commands. A document's panel is reused by
+ * its next run unless pinned.
  */
 import * as vscode from 'vscode';
 import { ServiceError, type AnalyticsServiceClient } from '../../../common/src/api';

@@ -1,17 +1,13 @@
 /**
- * `AnalyticsServiceClient`: the typed HTTP client of the Analytics Service (both APIs of docs/service-interface.md), for
- * the extension, the tests, the benchmarks and the demo. Free of `vscode`.
- *
+ * `AnalyticsServiceClient`: the typed HTTP client of the Analytics Service (both APIs of
+ * docs/service-interface.md), for the extension, the tests, the benchmarks and the demo. Free of `vscode`.
  * ```ts
  * const client = new AnalyticsServiceClient({ url: 'https://host', loadUrl: 'https://host:8442', username, getPassword });
- * const headers = await client.listObjectHeaders({ type: 'LOGICAL_TABLE', subtypes: ['WORKSHEET'] }, { signal });
  * const result = await client.searchData({ queryString: '[origin] [delay]', dataSourceGuid: id }, { signal });
- * const result = await client.loadCsv({ target: { database: 'demo', table: 'flights' } }, 'flights.csv');
  * await client.close();
  * ```
- *
- * Errors: every call throws a `ServiceError` subclass (see `errors.ts`) with the HTTP status and the
- * service's own text; never a password. Every call takes an `AbortSignal` (`opts.signal`).
+ * Errors: every call throws a `ServiceError` subclass (errors.ts) with the HTTP status and the service's
+ * own text, never a password. Every call takes an `AbortSignal` (`opts.signal`).
  */
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';

@@ -1,18 +1,11 @@
 /**
  * The public query and administration API of the Analytics Service (docs/service-interface.md §4.2), one
- * method per operation.
- *
- * Paths are under `/callosum/v1/tspublic/v1` (docs/service-notes.md §0: the docs show `/tspublic/v1`, every
- * real call carries the `/callosum/v1` prefix). Each call is sent as the REST API v1 documentation's own
- * example writes it (test/conformance/ replays those examples and checks this client against them):
- * parameters in the query string (metadata, searchdata, pinboarddata, transfer/ownership), a form body
- * (session/login, user/updatepassword, group/addprivilege, group/removeprivilege), or `multipart/form-data`
- * with the principals as a JSON file part (user/sync). Arrays are JSON-encoded strings. Every call sends
- * `X-Requested-By: ThoughtSpot` and `Accept: application/json` (see `session.ts`) and takes an `AbortSignal`.
- *
- * Every documented success status is accepted: 200 or 204, with or without a body (login answers 200
- * "User logged in" on some versions and 204 "Successful login" on others,
- * https://developers.thoughtspot.com/docs/api-auth-session; an empty list may come back as 204).
+ * method per operation. Paths are under `/callosum/v1/tspublic/v1` (docs/service-notes.md §0). Each call
+ * is sent as the REST API v1 documentation's example writes it (test/conformance/ replays them): query
+ * string (metadata, searchdata, pinboarddata, transfer/ownership), form body (session/login,
+ * user/updatepassword, group privileges) or `multipart/form-data` (user/sync). Arrays are JSON-encoded
+ * strings. Every documented success status is accepted: 200 or 204, with or without a body (login
+ * answers either, https://developers.thoughtspot.com/docs/api-auth-session).
  */
 import type { CellValue } from '../model';
 import { FormData } from 'undici';

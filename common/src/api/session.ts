@@ -1,24 +1,13 @@
 /**
- * HTTP sessions of the Analytics Service client: one `HttpSession` per origin (scheme, host, port), each
- * with its own cookie jar, over a shared undici `Dispatcher` (one connection pool, TLS options applied).
- *
- * Session rules:
- * - Both APIs authenticate by cookie (docs/service-interface.md §5; docs/service-notes.md §5.1: `JSESSIONID`, `clientId`). A session logs in
- *   lazily before its first authenticated call.
- * - On 401 a call marked `repeatable` (safe to send twice: reads, searchdata, abort, ...) logs in again
- *   once and is repeated once. A call that is not repeatable (a chunk upload, a commit, a start of load)
- *   is never re-sent: resending a chunk that may have reached the server duplicates rows (docs/service-notes.md
- *   4.5). Its 401 is thrown, and the session logs in again before its next call.
- * - The session cookie is per node (docs/service-notes.md §4.4): the load API's redirected node gets its own session.
- *
- * Deadlines: every call has three, so that a service that stops answering ends a call with a
- * `TimeoutError` instead of a wait without end: a connect timeout (the TCP and TLS handshake, undici's
- * `connectTimeout`), a first-byte timeout (from the request written to the response headers, undici's
- * `headersTimeout`) and an idle-body timeout (the longest pause between two pieces of the answer,
- * undici's `bodyTimeout`). Their lengths depend on the call (`deadlineClassOf`): metadata calls are short,
- * searches and uploads longer, and a chunk upload's first-byte deadline grows with its size (the service
- * parses the chunk before it answers). `HttpTimeouts` sets them, in seconds.
- *
+ * HTTP sessions of the Analytics Service client: one `HttpSession` per origin, each with its own cookie
+ * jar (cookieJar.ts), over a shared undici `Dispatcher` (one connection pool, TLS options applied).
+ * - Both APIs authenticate by cookie (docs/service-notes.md §5.1); a session logs in before its first call.
+ * - On 401 a `repeatable` call (reads, searchdata, abort) logs in again and is repeated once; any other
+ *   (a chunk, a commit, a start of load) is never re-sent, since a resent chunk duplicates rows
+ *   (docs/service-notes.md §4.5). The session cookie is per node (§4.4).
+ * - Deadlines: a connect, a first-byte and an idle-body timeout per call, by kind of call
+ *   (`deadlineClassOf`; a chunk's first-byte deadline grows with its size), set by `HttpTimeouts` in
+ *   seconds, so a service that stops answering ends a call with a `TimeoutError`.
  * No function here logs or puts in an error a password, a cookie or a query string.
  */
 import { readFileSync } from 'node:fs';

@@ -1,19 +1,12 @@
 /**
  * Makers of the parser's most frequent AST nodes (ast.ts), as constructors instead of object literals.
- *
- * Why: V8 tracks every object literal as an "allocation site" and may decide, from how many of its
- * objects survived a young-generation collection, to allocate them straight in the old generation
- * (pretenuring). A parse tree survives, so the parser's sites flip to old-generation allocation, which
- * is slower per object, leaves young children under old parents (pointers the young collections must
- * then visit) and is undone at the next full collection: on a 1 MB document a third of the parses took
- * twice as long. Objects made by `new` of a plain function are always allocated young, so parse times
- * are steady (test/bench/parse.bench.ts).
- *
- * Each constructor's prototype is `Object.prototype`, so its objects are plain objects: the same
- * prototype and own properties (in the same order, optional ones only when present) as the literals
- * they replace; `assert.deepStrictEqual`, spreads and JSON cannot tell them apart.
- *
- * Pure: no `vscode`, no connection, no I/O.
+ * Why: V8 may pretenure the objects of an object-literal allocation site whose objects survive young
+ * collections, as a parse tree does; old-generation allocation is slower per object and leaves young
+ * children under old parents, so parse times became uneven. Objects made by `new` of a plain function
+ * are allocated young (test/bench/parse.bench.ts measures it).
+ * Each constructor's prototype is `Object.prototype`: its objects have the same prototype and own
+ * properties, in the same order, as the literals they replace; `assert.deepStrictEqual`, spreads and
+ * JSON cannot tell them apart. Pure: no `vscode`, no connection, no I/O.
  */
 import type { Aggregation, Clause, ColumnRef, Comment, DataSourceDirective, DateBucket, FilterOperator, Query, RelativeDate, Span, Value } from './ast';
 

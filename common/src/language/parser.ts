@@ -1,20 +1,13 @@
 /**
  * The `.tsq` parser: splits a document into `@datasource` directives, comments and queries (ended by `;`,
- * a blank line or the end of the file), and parses each query into the flat clause list of ast.ts in one
- * pass over its tokens, with error recovery (one mistake never hides the next).
- *
- * The emulator's searchdata uses `parseQuery` on a lone query string and compiles the clauses to SQL.
- *
- * Choices the AST relies on:
- * - A relative date written right after a plain column (no bucket, no aggregation, not after `by` or
- *   `for each`) filters that column: `[date] last 7 days` is one `dateFilter` on [date] and does not list
- *   it. Anywhere else it stands alone (`column` omitted: the data source's date column).
- * - `ranked by [col]` attaches to the query's `top`/`bottom` wherever it is written; without one it is a
- *   `keyword` clause.
- * - An aggregation before a column makes a `column` clause (or a `filter` with `aggregation` when an
- *   operator follows, as after `for`); `for` itself makes no clause.
- * - A bare word in value position is taken as a text value (with a `tsq.unknownWord` warning).
- *
+ * a blank line or the end of the file) and parses each query into the flat clause list of ast.ts in one
+ * pass, with error recovery. The emulator's searchdata uses `parseQuery` and compiles the clauses to SQL.
+ * - A relative date right after a plain column (not after `by` or `for each`) filters that column:
+ *   `[date] last 7 days` is one `dateFilter` on [date]. Elsewhere it stands alone (no `column`).
+ * - `ranked by [col]` attaches to the query's `top`/`bottom`; without one it is a `keyword` clause.
+ * - An aggregation before a column makes a `column` clause (a `filter` with `aggregation` when an
+ *   operator follows); `for` itself makes no clause.
+ * - A bare word in value position is a text value (with a `tsq.unknownWord` warning).
  * Pure: no `vscode`, no connection, no I/O. Never throws.
  */
 import type {

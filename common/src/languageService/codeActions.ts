@@ -1,15 +1,11 @@
 /**
  * Quick fixes for `.tsq` diagnostics, keyed on the stable codes of diagnosticCodes.ts:
- *
  * - `tsq.unknownColumn`: replace the name by each close name of `data.suggestions` (validation.ts
  *   `UnknownColumnData`), the closest one preferred.
- * - `tsq.unknownDataSource`: replace the `@datasource` value by each close data source name of
- *   `data.suggestions`, the closest one preferred.
- * - `tsq.noDataSource`: insert `@datasource '<name>'` on a line above the query: the
- *   `tsq.defaultDataSource` when set, else up to `MAX_DATA_SOURCE_ACTIONS` data sources of the connection
- *   (those already named in the document first, the first of them preferred).
- * - `tsq.quoteInValue`: remove the quotes inside the value (docs/service-interface.md §8.5: values cannot contain quotes).
- *
+ * - `tsq.unknownDataSource`: replace the `@datasource` value by each close name, the closest preferred.
+ * - `tsq.noDataSource`: insert `@datasource '<name>'` above the query: `tsq.defaultDataSource` when set,
+ *   else up to `MAX_DATA_SOURCE_ACTIONS` data sources (those named in the document first).
+ * - `tsq.quoteInValue`: remove the quotes inside the value (docs/service-interface.md §8.5).
  * Pure: no `vscode`, no connection, no network, no `fs`.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';

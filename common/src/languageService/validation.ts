@@ -1,17 +1,12 @@
 /**
  * Diagnostics of a `.tsq` document (LSP `doValidation`): the parser's syntax diagnostics, plus semantic
- * checks against the catalog (data sources and columns) when it is known.
- *
- * Without a catalog, or when the catalog cannot answer (not connected, a null or malformed answer, a
- * thrown error), no semantic diagnostic is reported: never a false error.
- *
- * After an edit only the queries it touched are checked again: each query's semantic diagnostics are
- * kept by its parse node (see `checkQueryKept`) with the data source and the columns answer they were
- * found from, and a new answer of the catalog is a new check. The result is always that of a whole
- * validation (test/unit/validationCache.property.test.ts).
- *
- * Pure: no `vscode`, no connection, no I/O (the catalog is injected). The kept checks are weakly held
- * memos of pure functions (by parse node and by answer), not state.
+ * checks against the catalog (data sources and columns) when it is known. Without a catalog, or when it
+ * cannot answer (not connected, a null or malformed answer, an error), no semantic diagnostic is
+ * reported: never a false error. After an edit only the queries it touched are checked again: each
+ * query's semantic diagnostics are kept by its parse node (`checkQueryKept`) with the answers they came
+ * from; the result is always that of a whole validation (test/unit/validationCache.property.test.ts).
+ * Pure: no `vscode`, no connection, no I/O (the catalog is injected); the kept checks are weakly held
+ * memos of pure functions, not state.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';

@@ -1,15 +1,10 @@
 /**
  * Plans the chunks of a CSV load as byte ranges of the file, cut at record boundaries as
- * `recordBoundary.ts` defines them (the same definition the service's splitter uses), without ever
- * holding more than one read buffer of the file.
- *
- * Why ranges rather than the bytes themselves: a chunk is then re-readable from the file, so a chunk that
- * the service refused with 401 (it did not take it; docs/service-interface.md §7 "Unable to verify user")
- * can be sent again after a new login, while a chunk whose fate is unknown (a dropped connection) is never
- * sent twice (docs/service-notes.md §4.5: re-sending a chunk could duplicate rows). The load pipeline reads each range with positioned reads
- * into a few reused buffers (`ReadPool` in source.ts) right after it was planned, from the page cache.
- *
- * Pure: no `vscode`, no file system (the source is any async iterable of bytes).
+ * `recordBoundary.ts` defines them (the same definition the service's splitter uses), holding no more
+ * than one read buffer of the file. Ranges, because a chunk is then re-readable: one refused with 401
+ * (docs/service-interface.md §7) can be sent again after a new login, while one whose fate is unknown is
+ * never sent twice (docs/service-notes.md §4.5). The pipeline reads each range with positioned reads
+ * into reused buffers (`ReadPool` in source.ts). Pure: no `vscode`, no file system.
  */
 
 import { RecordBoundaryScanner, type BoundaryFormat } from './recordBoundary';

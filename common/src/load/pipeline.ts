@@ -1,49 +1,14 @@
 /**
- * One load cycle of a CSV file into an existing table (docs/service-interface.md §3 "Order of
- * operations for one cycle"): StartLoad, the file streamed in chunks cut at record boundaries
- * (`chunker.ts`, by the record rules of `recordBoundary.ts` that the service shares), CommitLoad, then
- * the status polled with backoff until DONE or a failure. Either every good row is committed, or the
- * cycle is aborted (AbortLoad) and the table is as it was. This is the ONE load pipeline: the extension,
- * `AnalyticsServiceClient.loadCsv`, the tests and the benchmarks all run it.
- *
- * Two uploads in flight: the next chunk is sent as soon as the previous chunk's body was handed to the
- * HTTP client, while that chunk's answer is still awaited; a third waits for the answer of the first.
- * Why: the service answers a chunk only after it took all of it (the emulator stores the file and its
- * cycle record first), on a new connection per chunk (`Connection: Close`, docs/service-notes.md §4.2), so
- * one chunk at a time left the loopback idle that long after every chunk (the benchmark's file,
- * test/bench/load.bench.ts, in plain Node: the answer came 3–15 ms after a 16 MiB body of 25–50 ms).
- * Larger chunks would hide that as well, but the chunk size is a setting (`tsq.load.chunkSize`), and a
- * stream source holds its planned chunks in memory. Load "may be called repeatedly for the same
- * cycle_id" (docs/service-interface.md §4.1); concurrent calls are not documented, so the pipeline keeps
- * what it can of one-at-a-time:
- * - the bodies go out one after the other, in file order (a body starts after the previous one was sent),
- *   each chunk with its number in `X-ts-chunk-id` (docs/service-notes.md §4.2); the emulator numbers a
- *   chunk by it, so rows, bad records and the `chunk` of parsing errors keep the file's order even when a
- *   chunk refused with 401 is sent again after its successor was stored (`LoadService.takeChunkNumber`);
- * - each of the two upload slots reads into buffers of its own (`ReadPool` in source.ts), and a slot's
- *   next body starts only after its previous one was answered;
- * - a failure of either chunk in flight cuts the other (its fate no longer matters) and then settles the
- *   cycle exactly as a failure with one chunk in flight: AbortLoad, nothing committed, no chunk re-sent
- *   (test/emulator/load-inflight.test.ts).
- *
- * Faults:
- * - 401 on StartLoad → the service created no cycle (docs/service-interface.md §7 "Unable to verify
- *   user"), so after a new login StartLoad is sent once more;
- * - a dropped connection or any failure before the commit → AbortLoad is attempted and `LoadError`
- *   says the table was not changed; nothing is committed;
- * - 401 on a chunk → the service refused that chunk before taking it, so after a new login the same
- *   chunk (read again from the source) is sent once more; a chunk whose fate is unknown (dropped
- *   connection) is never sent again (docs/service-notes.md §4.5);
- * - `node_address` → `common/src/api` sends the cycle's calls to that node after a login there
- *   (docs/service-notes.md §4.4);
- * - a failed or timed-out CommitLoad → the status is read to learn what happened: still INGESTING
- *   means the commit never took effect (the cycle is aborted, or committed again after a 401), otherwise
- *   the status is polled to its end before anything is reported;
- * - status reads (idempotent) that fail are retried with backoff (`status.ts`); the load is reported
- *   "unknown" only after the service was unreachable for `unreachableMs`, with the cycle id to check later;
- * - 403 → `LoadError` of kind `permission`, naming the privilege loads need (§5).
- *
- * No `vscode` here.
+ * The ONE load pipeline (the extension, `loadCsv`, the tests, the benchmarks): StartLoad, the file in
+ * chunks cut at record boundaries (chunker.ts, recordBoundary.ts), CommitLoad, the status polled to DONE
+ * (docs/service-interface.md §3). Every good row is committed, or the cycle is aborted and the table is
+ * as it was. Two uploads are in flight: the next body goes out once the previous one was sent, its
+ * answer still awaited, bodies in file order numbered by `X-ts-chunk-id` (docs/service-notes.md §4.2);
+ * a failure of either cuts the other and settles as with one (test/emulator/load-inflight.test.ts).
+ * Faults: 401 on StartLoad or on a chunk → login and send it once more; a chunk of unknown fate is never
+ * re-sent (service-notes §4.5); any failure before the commit → AbortLoad, `LoadError`; a failed commit
+ * → the status tells what happened; status reads retry with backoff (status.ts) and "unknown" comes only
+ * after `unreachableMs`; `node_address` → that node (§4.4); 403 → `LoadError` of kind `permission`.
  */
 import { AuthenticationError, ConnectionError, PermissionError, ServiceError } from '../api/errors';
 import type { LoadDefinition, LoadStatus } from '../api/loadApi';

@@ -1,28 +1,14 @@
 /**
- * Where a record ends and how it splits into fields: the ONE definition that the client's chunker
- * (`chunker.ts`, over the file's bytes), the sniffer's preview (`sniff.ts`) and the emulator's splitter
- * (`emulator/src/load/records.ts`, over the decoded text of a chunk) all use, for both input formats of
- * the load definition (docs/service-interface.md §2.2 `format`):
- *
- * - `csv`: a field may be enclosed in the enclosing character (default `"`), which encloses only when
- *   it is the first character of a field; inside, the enclosing character is written twice and the
- *   separator and line breaks are data. An enclosing character anywhere else (`12" pizza`) is data.
- *   After the closing enclosing character, anything up to the next separator or line break is data
- *   of the same field (the emulator reports such a record as bad).
- * - `delimited`: nothing is enclosed; the escape character (when given) makes the next character data
- *   — the separator, the escape character, or a line break, where an escaped CRLF is escaped as a whole.
- *
- * A record ends at LF, CRLF or a lone CR outside an enclosed field and not escaped; a CRLF is one line
- * break (a chunk is cut after its LF, never between CR and LF). An enclosed field never closed runs to
- * the end of the data. Blank records (a line break alone) are records here; the service skips them.
- *
- * Why one module: when the chunker and the service disagree on where a record ends, a chunk is cut
- * inside a record and the service loses it or stores a fabricated one (issue "Loads that never lose,
- * duplicate or invent a row").
- *
- * Units: the scanner works on code units, bytes of an ASCII-compatible encoding (`scanBytes`) or
- * UTF-16 code units of text (`scanText`); the separator, enclosing and escape characters must be ASCII
- * for the byte form (a byte ≥ 0x80 of a UTF-8 sequence is then never mistaken for one of them).
+ * Where a record ends and how it splits into fields: the ONE definition used by the chunker, the
+ * sniffer's preview and the emulator's splitter (emulator/src/load/records.ts), for both formats of
+ * docs/service-interface.md §2.2. If the chunker and the service disagreed, a chunk would be cut inside
+ * a record and a row lost or invented.
+ * - `csv`: the enclosing character (default `"`) encloses only as a field's first character; inside it
+ *   is doubled, and separators and line breaks are data; text after the closing one is data (a bad record).
+ * - `delimited`: nothing is enclosed; the escape character makes the next character data (a CRLF whole).
+ * A record ends at LF, CRLF or a lone CR outside an enclosed or escaped field (a chunk is never cut
+ * between CR and LF); an unclosed field runs to the end. Blank records are records; the service skips
+ * them. The scanner works on bytes (`scanBytes`, ASCII special characters) or UTF-16 text (`scanText`).
  */
 
 /** The format members that decide record and field boundaries. */

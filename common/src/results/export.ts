@@ -1,17 +1,13 @@
 /**
- * Copy and export of answers, written from the rows as fetched (never from the grid's DOM), with
- * csv-stringify. No `vscode` here: the host wires the clipboard and the save dialog.
- *
- * - Export (CSV, JSON) writes the answer as the service sent it: one header row of `columnNames`,
- *   then the values unchanged (dates stay epoch seconds, docs/service-notes.md §1.2; null is an empty CSV field).
- *   JSON is an array of objects keyed by column name (the FULL format's shape, docs/service-notes.md §1.3, but
- *   keeping nulls).
- * - Copy (TSV, CSV, JSON) writes the cells as a person reads them (`copyText`: dates as dates).
- * - CSV export and TSV/CSV copy neutralise spreadsheet formulas (`neutralizeFormula`, OWASP's CSV
- *   injection rule, https://owasp.org/www-community/attacks/CSV_Injection): a text cell or column name
- *   starting with `=`, `+`, `-`, `@`, tab or carriage return gets a leading `'`, so a spreadsheet shows
- *   it as text instead of running it. Numbers stay numbers. `csvInjectionProtection: false` (the setting
- *   `tsq.results.csvInjectionProtection`) turns it off; JSON is never changed.
+ * Copy and export of answers, from the rows as fetched (never the grid's DOM), with csv-stringify. No
+ * `vscode`: the host wires the clipboard and the save dialog.
+ * - Export (CSV, JSON) writes the answer as the service sent it: a header of `columnNames`, values
+ *   unchanged (dates as epoch seconds, docs/service-notes.md §1.2; null an empty CSV field); JSON as
+ *   objects keyed by column name (the FULL shape, §1.3, keeping nulls).
+ * - Copy (TSV, CSV, JSON) writes the cells as a person reads them (`copyText`).
+ * - CSV export and TSV/CSV copy neutralise spreadsheet formulas (`neutralizeFormula`,
+ *   https://owasp.org/www-community/attacks/CSV_Injection): a text cell or name starting with `=`, `+`,
+ *   `-`, `@`, tab or CR gets a leading `'`; `tsq.results.csvInjectionProtection: false` turns it off.
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';

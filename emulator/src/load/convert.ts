@@ -1,20 +1,14 @@
 /**
- * Converting the text fields of a record to the target column types (docs/service-interface.md §2.2 `format.date_time`,
- * `format.boolean`), into the canonical text DuckDB reads back from the staged file:
- *
- * | column type       | accepted input                                                        | staged as |
- * |-------------------|-----------------------------------------------------------------------|-----------|
- * | VARCHAR, CHAR     | any text                                                              | the text |
- * | INT32, INT64      | optional sign and decimal digits, within the type's range              | digits |
- * | FLOAT, DOUBLE     | a decimal number with optional exponent, `inf`, `-inf`, `nan`          | the number |
- * | BOOL              | `true_format` / `false_format` (case-insensitive); with `use_bit_values` (csv only) `0x1`/`0x0`, `1`/`0`, or the bytes 0x01/0x00 | `true`/`false` |
- * | DATE              | `converted_to_epoch`: epoch seconds; else `date_format` (strptime)     | `YYYY-MM-DD` |
- * | DATE_TIME         | `converted_to_epoch`: epoch seconds; else `date_time_format`           | `YYYY-MM-DD HH:MM:SS[.ffffff]` |
- * | TIME              | `time_format`                                                          | `HH:MM:SS[.ffffff]` |
- *
- * Numbers, booleans, dates and times are trimmed of surrounding blanks; an empty field of those types is
- * a null. Fractions of seconds (after `%S`, or `%f`) keep microseconds unless `skip_second_fraction` is
- * set. Epoch values and `%z` offsets are read in UTC.
+ * Converting the text fields of a record to the target column types (docs/service-interface.md §2.2
+ * `format.date_time`, `format.boolean`), into the canonical text DuckDB reads back from the staged file:
+ * - VARCHAR, CHAR: any text. INT32, INT64: optional sign and digits within the type's range.
+ * - FLOAT, DOUBLE: a decimal number with optional exponent, `inf`, `-inf`, `nan`.
+ * - BOOL: `true_format` / `false_format` (case-insensitive); with `use_bit_values` (csv only) `0x1`/`0x0`,
+ *   `1`/`0` or the bytes 0x01/0x00; staged as `true`/`false`.
+ * - DATE, DATE_TIME: epoch seconds with `converted_to_epoch`, else `date_format` / `date_time_format`
+ *   (strptime); TIME: `time_format`. Staged as `YYYY-MM-DD`, `… HH:MM:SS[.ffffff]`, `HH:MM:SS[.ffffff]`.
+ * Non-text values are trimmed; an empty one is a null. Second fractions keep microseconds unless
+ * `skip_second_fraction`. Epoch values and `%z` offsets are read in UTC.
  */
 import type { ColumnDataType } from '../../../common/src/model';
 

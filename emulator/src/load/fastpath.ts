@@ -1,21 +1,14 @@
 /**
  * The fast path of a commit: when a load definition and its chunks fall in a subset where DuckDB's
- * `read_csv` splits records exactly as `records.ts` does, the whole cycle is applied with ONE
- * `INSERT … SELECT <strict conversions> FROM read_csv(<chunks>)`, every field read as VARCHAR and
- * converted in SQL with checks as strict as `convert.ts` (a value `convert.ts` would reject makes the
- * statement fail: `error()` in a CASE). The statement either loads every record (then there are no
- * bad records, and the result equals the slow path's) or fails, and the caller rolls back and takes the
- * slow path, which finds the bad records. Values the fast path is unsure of (blanks around numbers,
- * second fractions, one-digit months, inf/nan, fractional epochs…) also fail it, so the slow path
- * decides them.
- *
- * The subset (see `fastPathSql`): at least two columns; not `flexible`, no `trailing_field_separator`;
- * ASCII separator and enclosing character; csv with an enclosing character, or delimited without an
- * escape character; with a header row and several chunks, every chunk starting with the first chunk's
- * header line, byte for byte, a line without quotes (commit.ts skips a later chunk's first record when it
- * repeats the header, read_csv skips every file's first line); date/time formats made of `%Y %m %d %H %M %S
- * %%` and literal text; no byte-order mark and no carriage return outside a CRLF line end in any chunk
- * (checked by `chunksAreFastPathSafe`).
+ * `read_csv` splits records exactly as `records.ts` does, the cycle is ONE `INSERT … SELECT <strict
+ * conversions> FROM read_csv(<chunks>)`, fields read as VARCHAR and converted in SQL as strictly as
+ * `convert.ts` (a rejected value makes the statement fail: `error()` in a CASE). It loads every record
+ * (no bad records, the slow path's result) or fails, and the caller rolls back and takes the slow path,
+ * which also decides every value the fast path is unsure of (blanks, fractions, inf/nan, …).
+ * The subset (`fastPathSql`, `chunksAreFastPathSafe`): two columns or more; not `flexible`, no
+ * `trailing_field_separator`; ASCII separator and enclosing character; csv with an enclosing character or
+ * delimited without escape; every chunk starting with the same unquoted header line when there is one;
+ * date formats of `%Y %m %d %H %M %S %%` and literal text; no byte-order mark, no CR outside a CRLF.
  */
 import { open } from 'node:fs/promises';
 import type { TableInfo } from '../context';

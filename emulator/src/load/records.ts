@@ -1,28 +1,14 @@
 /**
- * Splitting an uploaded chunk into records and fields, for the two input formats of the load definition
- * (docs/service-interface.md §2.2 `format`). Where a record ends and how it splits into fields is
- * defined ONCE, in `common/src/load/recordBoundary.ts`, which the client's chunker uses too: a chunk the
- * client cuts is always cut between two records by this splitter's rules.
- *
- * - `csv`: a field may be enclosed in the enclosing character (default `"`), at the start of the field
- *   only; inside, the enclosing character is written twice; an enclosed field may hold the separator and
- *   line breaks. An unenclosed empty field is a null; an enclosed empty field (`""`) is the empty string.
+ * Splitting an uploaded chunk into records and fields (docs/service-interface.md §2.2 `format`), by the
+ * ONE definition of common/src/load/recordBoundary.ts that the client's chunker uses too.
+ * - `csv`: an unenclosed empty field is a null, an enclosed one (`""`) the empty string;
  *   `escape_character` and `null_value` do not apply.
- * - `delimited`: no enclosing; the escape character (when given) makes the next character literal
- *   (the separator, a line break — an escaped CRLF as a whole — or the escape character itself); a field
- *   equal to `null_value` (default `(null)`) is a null.
- *
- * Records end at LF, CRLF or a lone CR outside an enclosed field. Blank lines are skipped. A byte-order
- * mark at the start of a chunk is dropped. Every record keeps its raw text (for the bad records file)
- * and the 1-based line number where it starts (for `parsing_errors`). Bytes that are not valid UTF-8
- * make their record a bad record naming the byte and its offset in the chunk (`pushBytes`), never a
- * U+FFFD in the table.
- *
- * Why not csv-parse: it cannot apply an escape character outside enclosing characters (the delimited
- * format), and with its per-field `cast` hook (to tell `""` from an empty field) it parsed about
- * 1.6 MB/s here against DuckDB's ~90 MB/s for the same file. The splitter is tested against
- * csv-stringify output (test/unit/load-records.test.ts) and, through the whole pipeline, against
- * csv-parse (test/emulator/load-property.test.ts).
+ * - `delimited`: a field equal to `null_value` (default `(null)`) is a null.
+ * Blank lines and a leading byte-order mark are dropped. A record keeps its raw text and 1-based start
+ * line; bytes that are not UTF-8 make it a bad record naming them (`pushBytes`), never a U+FFFD.
+ * Not csv-parse: it has no escape character outside enclosing ones, and its per-field `cast` hook was far
+ * slower than DuckDB. Tested against csv-stringify (test/unit/load-records.test.ts) and csv-parse
+ * (test/emulator/load-property.test.ts).
  */
 import { RecordBoundaryScanner, countLineBreaks, lineBreakLength, splitFields, type BoundaryFormat } from '../../../common/src/load/recordBoundary';
 import { Utf8Decoder } from '../../../common/src/load/utf8';

@@ -1,19 +1,13 @@
 /**
  * The load cycles' work shared by every node of one emulator: CommitLoad's background commit (fast path,
  * else staged), the durable outcome of each commit, recovery after a restart, and housekeeping.
- *
- * Durability: a commit inserts the cycle's rows AND its outcome (emulator/src/load/outcome.ts) in one
- * DuckDB transaction, and only then writes DONE/OK to `cycle.json`. A crash between the two leaves the
- * metadata at COMMITTING; on the next start `recover` reads the outcome from the engine and ends the cycle
- * OK with its counts, or LOAD_FAILED when the transaction never committed — the status always agrees with
- * the table.
- *
- * Housekeeping: chunks, staged parts and half-received `chunk-<n>.part` files of every ended cycle (OK,
- * failed, aborted, expired) are deleted, also those left by a crash (at start). A cycle idle in INGESTING
- * (no StartLoad or chunk) for longer than `ctx.loadCycleIdleMs` (default `DEFAULT_CYCLE_IDLE_MS`) expires:
- * it ends LOAD_FAILED and its chunks are deleted. The service documents no such limit
- * (docs/service-interface.md §8: "not shown"), so this is the emulator's own, set with
- * `--cycle-idle-minutes`; idle time counts across restarts (it is kept in `cycle.json`).
+ * Durability: the cycle's rows AND its outcome (outcome.ts) go in one DuckDB transaction, and only then
+ * DONE/OK into `cycle.json`; after a crash in between, `recover` reads the outcome from the engine and
+ * ends the cycle OK or LOAD_FAILED, so the status always agrees with the table.
+ * Housekeeping: the chunks and staged parts of ended cycles are deleted, also those left by a crash. A
+ * cycle idle in INGESTING longer than `ctx.loadCycleIdleMs` (`DEFAULT_CYCLE_IDLE_MS`, `--cycle-idle-minutes`;
+ * counted across restarts) expires: LOAD_FAILED, its chunks deleted. The service documents no such limit
+ * (docs/service-interface.md §8), so this one is the emulator's own.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,18 +1,14 @@
 /**
- * The catalogued administration operations of docs/service-interface.md §4.2, one registration per
- * feature (users, groups, materialized views). Shapes and status codes follow the service's REST API v1
- * pages (https://developers.thoughtspot.com/docs/user-api, …/group-api, and
- * https://docs.thoughtspot.com/software/7.2/materialization-api); emulator/README.md lists the choices.
- * Parameters come from the query string or the body in any documented encoding (routes.ts).
- *
+ * The administration operations of docs/service-interface.md §4.2 (users, groups, materialized views),
+ * shaped as https://developers.thoughtspot.com/docs/user-api, …/group-api and
+ * https://docs.thoughtspot.com/software/7.2/materialization-api give them; emulator/README.md lists the choices.
  * | operation | privilege | parameters | answer |
  * |---|---|---|---|
- * | `GET user/list` | ADMINISTRATION | — | 200, array of principals `{id, name, displayName, mail?, principalTypeEnum: LOCAL_USER\|LOCAL_GROUP, groupNames, privileges, visibility, created, modified}` |
- * | `POST user/sync` | ADMINISTRATION | see userSync.ts | 200, `{usersAdded, usersUpdated, usersDeleted, groupsAdded, groupsUpdated, groupsDeleted}` |
- * | `POST user/updatepassword` | the user itself or ADMINISTRATION | `name`, `currentpassword`, `password` | 204; the user's other sessions end |
- * | `POST user/transfer/ownership` | ADMINISTRATION | `fromUserName`, `toUserName`, optional `objectsID` (or `objectid`): a JSON array of GUIDs | 204; only the named objects (all when none is named) move; never to or from `system` or `su` |
- * | `POST group/addprivilege`, `group/removeprivilege` | ADMINISTRATION | `privilege`, `groupNames` (a JSON array, or one name) | 204 |
- * | `POST materialization/refreshview/{id}` | ADMINISTRATION or DATAMANAGEMENT | the data source GUID in the path | 204, no body; data sources are computed live, so only caches are dropped |
+ * | `GET user/list` | ADMINISTRATION | — | 200, principals `{id, name, displayName, mail?, principalTypeEnum, groupNames, privileges, visibility, created, modified}` |
+ * | `POST user/sync` | ADMINISTRATION | userSync.ts | 200, `{usersAdded, usersUpdated, usersDeleted, groupsAdded, groupsUpdated, groupsDeleted}` |
+ * | `POST user/updatepassword` | the user or ADMINISTRATION | `name`, `currentpassword`, `password` | 204; the user's other sessions end |
+ * | `POST user/transfer/ownership` | ADMINISTRATION | `fromUserName`, `toUserName`, `objectsID` (or `objectid`) | 204; never to or from `system` or `su` |
+ * | `POST group/addprivilege`, `…/removeprivilege`, `materialization/refreshview/{id}` | ADMINISTRATION (refreshview: or DATAMANAGEMENT) | `privilege`, `groupNames`; the GUID in the path | 204 (refreshview drops caches only) |
  */
 import type { FastifyInstance } from 'fastify';
 import { checkPassword, hashPassword } from '../auth';

@@ -1,16 +1,12 @@
 /**
- * `GET metadata/listobjectheaders` (docs/service-interface.md §4.2, docs/service-notes.md §3.1): a bare JSON array of object headers of
- * one type, filtered, sorted and paged by every documented parameter. Only objects the user may read
- * are listed.
- *
- * - `type` defaults to LOGICAL_TABLE; an unknown type answers 500 "Invalid metadata type" and an unknown
- *   subtype 400 "Invalid metadata subtype", as the service does (docs/service-notes.md §3.1).
- * - `owner` is the object itself for top-level objects, the table for a LOGICAL_COLUMN and the answer or
- *   pinboard for a visualization (`*_ANSWER_SHEET`).
- * - `category`: MY = authored by the user; FAVORITE and REQUESTED are always empty (no favorites or
- *   access requests in the emulator).
- * - `pattern`: case-insensitive match of the whole name, `%` any run of characters, `_` one character,
- *   in time bounded by name length × pattern length (NamePattern); longer than 1024 characters: 400.
+ * `GET metadata/listobjectheaders` (docs/service-interface.md §4.2, docs/service-notes.md §3.1): a bare
+ * JSON array of the headers of one type that the user may read, filtered, sorted and paged.
+ * - `type` defaults to LOGICAL_TABLE; an unknown type is 500 "Invalid metadata type", an unknown subtype
+ *   400 "Invalid metadata subtype", as the service answers.
+ * - `owner` is the object itself at top level, the table of a LOGICAL_COLUMN, the answer or pinboard of
+ *   a visualization. `category` MY = authored by the user; FAVORITE and REQUESTED are always empty.
+ * - `pattern`: case-insensitive match of the whole name, `%` any run, `_` one character, in time bounded
+ *   by name length × pattern length (NamePattern); over 1024 characters: 400.
  * - `sort`: DEFAULT keeps catalog order; `sortascending` defaults to true.
  */
 import type { FastifyRequest } from 'fastify';

@@ -1,17 +1,13 @@
 /**
  * The public API (docs/service-interface.md §4.2) under `/callosum/v1/tspublic/v1/…` and `/tspublic/v1/…`
  * (docs/service-notes.md §0).
- *
- * - Parameters are read from the query string and, on POST, from the body in every encoding the
- *   documentation's examples use: form-encoded (session/login, user/updatepassword, group/addprivilege),
- *   `multipart/form-data` with file parts read as the field's text (user/sync), JSON, and no body at all
- *   under any declared type (`Content-Type: *\/*` on materialization/refreshview). A non-empty body of
- *   another type is a 415 in the service's error shape. JSON-array parameters (`subtypes`, `tagname`,
- *   `id`, …) also accept a comma-separated list.
- * - `X-Requested-By` is not required (a deliberate leniency, so curl and tests need not send it).
- * - Every route but `session/login` needs a session: the `JSESSIONID` cookie, or `Authorization: Bearer
- *   <JSESSIONID>`; otherwise 401 with the documented text (docs/service-interface.md §7). Missing privileges or read access give 403.
- * - Errors are JSON bodies of docs/service-notes.md §1.6, §5.1 (errors.ts).
+ * - Parameters come from the query string and, on POST, from the body in every encoding the docs'
+ *   examples use: form-encoded, `multipart/form-data` (file parts read as text), JSON, or no body under
+ *   any type (`*\/*` on materialization/refreshview); another non-empty body is a 415. JSON-array
+ *   parameters also accept a comma-separated list. `X-Requested-By` is not required (a leniency).
+ * - Every route but `session/login` needs a session (`JSESSIONID` cookie or `Authorization: Bearer`),
+ *   else 401 with the documented text (docs/service-interface.md §7); missing privileges give 403.
+ * - Errors are the JSON bodies of docs/service-notes.md §1.6, §5.1 (errors.ts).
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

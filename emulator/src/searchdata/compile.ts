@@ -1,27 +1,14 @@
 /**
- * Compiles a parsed search query (common/src/language/ast.ts) over one data source to DuckDB SQL.
- *
- * Semantics (docs/service-interface.md §4.3, 8; docs/service-notes.md §1.2, 2):
- * - Listed attributes and bucketed dates group the rows; listed measures are aggregated (their default
- *   aggregation, SUM unless the catalog says otherwise, or the one written before them). Output columns:
- *   attributes first, then measures, each in query order. Names: attributes as in the catalog (a bucketed
- *   date `Month(date)`, `Day of week(date)`, …); `Total <column>` for SUM, otherwise the aggregation's
- *   name and the column (`Average delay`, `Unique Count origin`, `Max delay`, …).
- * - Filters never add output columns: plain filters act on rows (WHERE), filters written with an
- *   aggregation (`for sum [delay] > 10`) on groups (HAVING). Column names, keywords and text values
- *   match case-insensitively (docs/service-interface.md §8.2). Several `begins with` (or `ends with`) on one column are
- *   OR-ed, everything else is AND-ed (docs/service-notes.md §2.4).
- * - Rows are ordered by the attributes ascending, unless `sort by` or `top N`/`bottom N` (ranked by
- *   the first measure or `ranked by`) say otherwise; the remaining columns break ties.
- * - Relative date filters use the pinned clock in UTC; weeks start on Monday; `last N <units>` covers
- *   the N whole units before the current one, `this <unit>` the current one, `<unit> to date` the
- *   current unit up to the end of today.
- * - Date values are `'YYYY-MM-DD'`, `'YYYY-MM-DD HH:MM[:SS]'`, `'MM/DD/YYYY'` (compared by day when no
- *   time is written) or a year (`[date] = 2001`, `after 2000`: compared by year).
- * - Dates come back as epoch seconds (docs/service-notes.md §1.2); date parts (`day of week` 1 = Monday … 7,
- *   `month of year` 1-12, …) as numbers.
- * - Anything not executed (`vs`, `in`, `near`, `for each` on date filters, …) throws a `QueryError`
- *   naming it; nothing is made up. Values are bound parameters and identifiers are quoted.
+ * Compiles a parsed search query (common/src/language/ast.ts) over one data source to DuckDB SQL
+ * (docs/service-interface.md §4.3, §8; docs/service-notes.md §1.2, §2).
+ * - Attributes and bucketed dates group; measures are aggregated (default SUM); output in that order.
+ * - Filters add no columns: plain ones are WHERE, aggregated ones HAVING. Names, keywords and text values
+ *   match case-insensitively (§8.2); several `begins with`/`ends with` on one column are OR-ed.
+ * - Order: attributes ascending unless `sort by`, `top N`/`bottom N` say otherwise. Relative dates: the
+ *   pinned clock in UTC, weeks from Monday, `last N` whole units before the current one. Date values:
+ *   `'YYYY-MM-DD'`, with a time, `'MM/DD/YYYY'`, or a year.
+ * - Dates come back as epoch seconds, date parts as numbers. Anything not executed (`vs`, `in`, `near`, …)
+ *   throws a `QueryError` naming it. Values are bound parameters and identifiers are quoted.
  */
 import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
 import type { ColumnDataType } from '../../../common/src/model';

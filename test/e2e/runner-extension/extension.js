@@ -1,19 +1,12 @@
 // @ts-check
 // The end-to-end test runner: a tiny extension installed beside the extension under test by
-// test/e2e/harness.ts. code-server does not accept --extensionTestsPath, so when the code-server
-// process has TSQ_E2E_SUITE naming a suite module (an absolute path to a .js file exporting
-// `run(options)`, see test/e2e/suites/lib.js), this extension runs that suite inside the extension
-// host on `onStartupFinished` — with the real `vscode` API — and writes the results as JSON to
-// TSQ_E2E_RESULT (default: `<suite>.result.json`).
-//
-// Result file shape (written atomically: temp file + rename):
-//   { suite: string, startedAt: ISO string, durationMs: number, passed: number, failed: number,
-//     tests: [{ name, ok, durationMs, error?: string }], error?: string }
-// `error` at the top level means the suite could not be loaded or crashed outside a test.
-//
-// The extension host starts anew on every window (re)load; a suite runs only once per result file:
-// when the file exists already the runner does nothing, so reloading the workbench in a UI test
-// does not run the suite again.
+// test/e2e/harness.ts. code-server does not accept --extensionTestsPath, so when TSQ_E2E_SUITE names a
+// suite module (a .js file exporting `run(options)`, see test/e2e/suites/lib.js), this extension runs
+// it in the extension host on `onStartupFinished`, with the real `vscode` API, and writes the results
+// atomically as JSON to TSQ_E2E_RESULT (default `<suite>.result.json`):
+//   { suite, startedAt, durationMs, passed, failed, tests: [{ name, ok, durationMs, error? }], error? }
+// A top-level `error`: the suite could not be loaded or crashed outside a test. A suite runs once per
+// result file, so reloading the workbench in a UI test does not run it again.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');

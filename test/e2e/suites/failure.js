@@ -1,16 +1,13 @@
 // @ts-check
 // In-host part of the end-to-end test of a service that hangs, refuses and comes back
-// (test/e2e/failure.test.ts). A small TCP proxy in front of the emulator (started here, on 127.0.0.1)
-// can be told to pass, hang (accept and never answer) or refuse (stop listening); the connection goes
-// through it. With tsq.http.queryTimeout 3 s (user settings written by the test):
-//  - a hung searchdata ends with a timeout message naming the host and the setting, within the deadline;
+// (test/e2e/failure.test.ts). A TCP proxy in front of the emulator (started here) passes, hangs or
+// refuses; the connection goes through it. With tsq.http.queryTimeout 3 s (set by the test):
+//  - a hung searchdata ends with a timeout message naming the host and the setting;
 //  - Cancel ends a hung run (its data-source lookup hanging too) within a second;
-//  - while the service is refused, the unknown-column error stays, with a notice that the columns are
-//    stale; when the proxy passes again, the connection heals by itself, the next run succeeds and the
-//    notice goes without an edit;
+//  - while refused, the unknown-column error stays with a stale notice; when the proxy passes again the
+//    connection heals by itself, the next run succeeds and the notice goes without an edit;
 //  - an edited url of the connection takes effect (the proxy, hung again, sees no request).
-// The times measured are written to <workspace>/.failure-times.json for the test to report.
-// Environment: TSQ_E2E_EMULATOR_URL (set by test/e2e/harness.ts).
+// Times measured go to <workspace>/.failure-times.json. Environment: TSQ_E2E_EMULATOR_URL.
 'use strict';
 const vscode = require('vscode');
 const net = require('node:net');
