@@ -101,15 +101,8 @@ function addCheckCommand(program: Command): void {
     });
 }
 
-/** Builds the program (exported for the help test). */
-export function buildProgram(): Command {
-  const program = new Command('tsq')
-    .description('TSQ command line: run .tsq queries, load CSV files into tables, check queries against the live catalog.\nConnection: --url and --user, or --connection NAME from tsq.json / ~/.config/tsq/connections.json (the fields of the extension\'s tsq.connections).\nPassword: the TSQ_PASSWORD environment variable, the connection\'s "passwordCommand", or a prompt on a terminal; never a flag.')
-    .version(typeof TSQ_VERSION === 'string' ? TSQ_VERSION : '0.0.0-dev')
-    .showHelpAfterError('(run tsq --help for usage)')
-    .addHelpText('after', EXIT_CODE_HELP)
-    .exitOverride();
-
+/** `tsq query FILE`: runs a .tsq file's queries and prints the answers (cli/src/query.ts). */
+function addQueryCommand(program: Command): void {
   withConnectionOptions(
     program
       .command('query')
@@ -136,7 +129,10 @@ export function buildProgram(): Command {
         });
       });
     });
+}
 
+/** `tsq load FILE`: a CSV file into an existing table in one load cycle (cli/src/load.ts). */
+function addLoadCommand(program: Command): void {
   withConnectionOptions(
     program
       .command('load')
@@ -164,6 +160,19 @@ export function buildProgram(): Command {
         });
       });
     });
+}
+
+/** Builds the program (exported for the help test). */
+export function buildProgram(): Command {
+  const program = new Command('tsq')
+    .description('TSQ command line: run .tsq queries, load CSV files into tables, check queries against the live catalog.\nConnection: --url and --user, or --connection NAME from tsq.json / ~/.config/tsq/connections.json (the fields of the extension\'s tsq.connections).\nPassword: the TSQ_PASSWORD environment variable, the connection\'s "passwordCommand", or a prompt on a terminal; never a flag.')
+    .version(typeof TSQ_VERSION === 'string' ? TSQ_VERSION : '0.0.0-dev')
+    .showHelpAfterError('(run tsq --help for usage)')
+    .addHelpText('after', EXIT_CODE_HELP)
+    .exitOverride();
+
+  addQueryCommand(program);
+  addLoadCommand(program);
 
   withConnectionOptions(program.command('status').description('show the status of a load cycle').argument('<cycle-id>', 'the load cycle id').option('--json', 'print the status as the service sent it'))
     .addHelpText('after', EXIT_CODE_HELP)
