@@ -111,46 +111,8 @@ export function makeConverter(type: ColumnDataType, opts: ConvertOptions): Field
       };
     }
     case 'DATE':
-    case 'DATE_TIME': {
-      const isDate = type === 'DATE';
-      if (opts.convertedToEpoch) {
-        return (t) => {
-          if (t === null) return null;
-          const s = t.trim();
-          if (s === '') return null;
-          if (!FLOAT_RE.test(s)) return new Rejection(`'${t}' is not an epoch value in seconds (${type}; converted_to_epoch is true)`);
-          const seconds = Number(s);
-          const whole = Math.floor(seconds);
-          let micros = Math.round((seconds - whole) * 1e6);
-          if (opts.skipSecondFraction) micros = 0;
-          const d = new Date(whole * 1000);
-          if (Number.isNaN(d.getTime()) || !inRange(d)) return new Rejection(`${s} is out of the range of ${type}`);
-          return isDate ? isoDate(d) : `${isoDate(d)} ${isoTime(d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), micros)}`;
-        };
-      }
-      const fmt = isDate ? opts.dateFormat : opts.dateTimeFormat;
-      const parse = compileStrptimeInto(fmt);
-      const p = newParts();
-      return (t) => {
-        if (t === null) return null;
-        const s = t.trim();
-        if (s === '') return null;
-        if (!parse(s, p)) return new Rejection(`'${t}' does not match the ${isDate ? 'date_format' : 'date_time_format'} '${fmt}' (${type})`);
-        if (p.offsetMinutes !== 0) {
-          // normalise to UTC through a Date (rare: only formats with %z)
-          const d = new Date(utcMs(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - p.offsetMinutes * 60000);
-          if (!inRange(d)) return new Rejection(`'${t}' is out of the range of ${type}`);
-          p.year = d.getUTCFullYear();
-          p.month = d.getUTCMonth() + 1;
-          p.day = d.getUTCDate();
-          p.hour = d.getUTCHours();
-          p.minute = d.getUTCMinutes();
-        }
-        if (p.year < 1 || p.year > 9999) return new Rejection(`'${t}' is out of the range of ${type}`);
-        const day = `${pad4(p.year)}-${pad2(p.month)}-${pad2(p.day)}`;
-        return isDate ? day : `${day} ${isoTime(p.hour, p.minute, p.second, opts.skipSecondFraction ? 0 : p.micros)}`;
-      };
-    }
+    case 'DATE_TIME':
+      return dateConverter(type, opts);
     case 'TIME': {
       const parse = compileStrptimeInto(opts.timeFormat);
       const p = newParts();
@@ -163,6 +125,52 @@ export function makeConverter(type: ColumnDataType, opts: ConvertOptions): Field
       };
     }
   }
+}
+
+/**
+ * The converter of a DATE or DATE_TIME column: epoch seconds when `converted_to_epoch`, else the
+ * column's strptime format (`date_format` / `date_time_format`, seed §2.2), normalised to UTC; a value
+ * out of DuckDB's range (years 1–9999) is a `Rejection`.
+ */
+function dateConverter(type: 'DATE' | 'DATE_TIME', opts: ConvertOptions): FieldConverter {
+  const isDate = type === 'DATE';
+  if (opts.convertedToEpoch) {
+    return (t) => {
+      if (t === null) return null;
+      const s = t.trim();
+      if (s === '') return null;
+      if (!FLOAT_RE.test(s)) return new Rejection(`'${t}' is not an epoch value in seconds (${type}; converted_to_epoch is true)`);
+      const seconds = Number(s);
+      const whole = Math.floor(seconds);
+      let micros = Math.round((seconds - whole) * 1e6);
+      if (opts.skipSecondFraction) micros = 0;
+      const d = new Date(whole * 1000);
+      if (Number.isNaN(d.getTime()) || !inRange(d)) return new Rejection(`${s} is out of the range of ${type}`);
+      return isDate ? isoDate(d) : `${isoDate(d)} ${isoTime(d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), micros)}`;
+    };
+  }
+  const fmt = isDate ? opts.dateFormat : opts.dateTimeFormat;
+  const parse = compileStrptimeInto(fmt);
+  const p = newParts();
+  return (t) => {
+    if (t === null) return null;
+    const s = t.trim();
+    if (s === '') return null;
+    if (!parse(s, p)) return new Rejection(`'${t}' does not match the ${isDate ? 'date_format' : 'date_time_format'} '${fmt}' (${type})`);
+    if (p.offsetMinutes !== 0) {
+      // normalise to UTC through a Date (rare: only formats with %z)
+      const d = new Date(utcMs(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - p.offsetMinutes * 60000);
+      if (!inRange(d)) return new Rejection(`'${t}' is out of the range of ${type}`);
+      p.year = d.getUTCFullYear();
+      p.month = d.getUTCMonth() + 1;
+      p.day = d.getUTCDate();
+      p.hour = d.getUTCHours();
+      p.minute = d.getUTCMinutes();
+    }
+    if (p.year < 1 || p.year > 9999) return new Rejection(`'${t}' is out of the range of ${type}`);
+    const day = `${pad4(p.year)}-${pad2(p.month)}-${pad2(p.day)}`;
+    return isDate ? day : `${day} ${isoTime(p.hour, p.minute, p.second, opts.skipSecondFraction ? 0 : p.micros)}`;
+  };
 }
 
 /** The parts of a date and time read by a strptime format (unset parts: 1970-01-01 00:00:00). */
