@@ -11,7 +11,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { ColumnDataType } from '../../common/src/model';
 import { COLUMN_DATA_TYPES } from '../../common/src/model';
 import { hashPassword } from './auth';
-import type { AnswerBook, MetadataStore, DefaultAggr, Header, LogicalColumn } from './metadataStore';
+import type { AnswerBook, MetadataStore, DefaultAggr, Header, LogicalColumn, StoredUser } from './metadataStore';
 import { PRIVILEGES } from './metadataStore';
 import type { Privilege } from './context';
 import type { Engine } from './engine';
@@ -108,10 +108,11 @@ function check(cond: unknown, msg: string): asserts cond {
 }
 
 /**
- * Applies a seed model to the catalog and the engine (adds what is missing, see the module comment).
- * Throws an Error naming the object for an invalid model (unknown data type, privilege, group, table…).
+ * Adds the model's groups and users (passwords hashed), or, when there is no user at all, the built-in
+ * administrator tsadmin / admin. Returns the user who authors what the seed adds (an administrator).
+ * Throws an Error naming the group or user for an unknown privilege or group.
  */
-export async function applySeed(catalog: MetadataStore, engine: Engine, model: SeedModel, opts: ApplySeedOptions): Promise<void> {
+async function seedPrincipals(catalog: MetadataStore, model: SeedModel, opts: ApplySeedOptions): Promise<StoredUser> {
   const st = catalog.state;
   const now = opts.now;
   for (const g of model.groups ?? []) {
@@ -137,7 +138,17 @@ export async function applySeed(catalog: MetadataStore, engine: Engine, model: S
     if (!st.groups.some((g) => g.id === gid)) st.groups.push({ id: gid, name: 'Administrator', displayName: 'Administrator', privileges: ['ADMINISTRATION'], created: now, modified: now });
     st.users.push({ id: stableGuid('user', 'tsadmin'), name: 'tsadmin', displayName: 'Administrator', ...(await hashPassword('admin')), groups: [gid], demoPassword: true, created: now, modified: now });
   }
-  const admin = st.users.find((u) => catalog.user(u.id)?.privileges.has('ADMINISTRATION')) ?? st.users[0]!;
+  return st.users.find((u) => catalog.user(u.id)?.privileges.has('ADMINISTRATION')) ?? st.users[0]!;
+}
+
+/**
+ * Applies a seed model to the catalog and the engine (adds what is missing, see the module comment).
+ * Throws an Error naming the object for an invalid model (unknown data type, privilege, group, table…).
+ */
+export async function applySeed(catalog: MetadataStore, engine: Engine, model: SeedModel, opts: ApplySeedOptions): Promise<void> {
+  const st = catalog.state;
+  const now = opts.now;
+  const admin = await seedPrincipals(catalog, model, opts);
 
   const tagId = (name: string): string => {
     const id = stableGuid('tag', name);
