@@ -6,22 +6,8 @@
 //   BENCH_OUT=path npm run bench        report elsewhere
 //   npm run bench -- --compare REF [--rounds N] [--keep] [--same-bench] [names…]
 //                                      the benchmarks of commit REF and of today's tree, alternately
-// It prints a one-screen table: each target's figure next to its anchor measured in the same run
-// (JSON.parse, DuckDB read_csv, the same SQL in DuckDB, a trivial LSP round trip, …), the ratio and the
-// target; the JSON report holds it as `summary`, with every module's full figures and the machine's
-// load average. The summary and the compare order are test/bench/report.ts (pure, unit-tested).
-//
-// --compare REF: REF (any commit name git knows) is checked out with `git worktree add --detach` into
-// .bench/compare-<sha> (ignored), its node_modules linked to this tree's when the two package-lock.json
-// are the same (else `npm ci` there), and built there (`node esbuild.mjs`). Then each module runs once on
-// each side per round, the side that goes first alternating (report.ts `compareOrder`): on a shared
-// machine, old and new code alternating in one run is the only trustworthy comparison of speed. The table
-// shows, per summary figure, the median over the rounds of each side, each side's ratio to its own
-// anchor, and today / REF; the report holds it as `compare`. A module REF does not have runs on today's
-// side only. The worktree is removed at the end unless --keep (then a later run at the same REF reuses it).
-// --same-bench copies today's test/bench/ over REF's in that worktree, so that both sides run the same
-// measurement against their own code (a figure today's benchmarks added is then measured for REF too;
-// a module that no longer fits REF's code fails on REF's side and says so).
+// The summary and the compare order are test/bench/report.ts (pure, unit-tested); what the table and
+// the report hold, and how --compare runs: beside the code below.
 import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, existsSync, mkdirSync, readFileSync, writeFileSync, symlinkSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -33,6 +19,8 @@ const report = await tsImport('../test/bench/report.ts', import.meta.url);
 const { summarize, table, compareOrder, compareSummaries, compareTable } = report.summarize ? report : report.default;
 
 // ---- arguments ----
+// --compare REF (any commit name git knows), --rounds N, --keep and --same-bench: see the --compare
+// branch below. Other arguments name the modules to run.
 const argv = process.argv.slice(2);
 /** @type {string[]} */
 const only = [];
@@ -109,6 +97,10 @@ mkdirSync(dirname(out), { recursive: true });
 /** @type {{ date: string, node: string, cpus: number, loadAverageAtStart: number[], loadAverageAtEnd?: number[], results: Record<string, any>, summary?: unknown[], compare?: unknown }} */
 const rep = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, loadAverageAtStart: loadAverage(), results: {} };
 
+// Without --compare: a one-screen table of each target's figure next to its anchor measured in the same
+// run (JSON.parse, DuckDB read_csv, the same SQL in DuckDB, a trivial LSP round trip, …), the ratio and
+// the target; the JSON report holds it as `summary`, with every module's full figures and the machine's
+// load average.
 if (compareRef === undefined) {
   build(root);
   for (const name of modules) {
@@ -120,6 +112,17 @@ if (compareRef === undefined) {
   writeFileSync(out, JSON.stringify(rep, null, 2) + '\n');
   console.log(table(rep));
 } else {
+  // --compare REF: REF is checked out with `git worktree add --detach` into .bench/compare-<sha>
+  // (ignored), its node_modules linked to this tree's when the two package-lock.json are the same (else
+  // `npm ci` there), and built there (`node esbuild.mjs`). Then each module runs once on each side per
+  // round, the side that goes first alternating (report.ts `compareOrder`): on a shared machine, old and
+  // new code alternating in one run is the only trustworthy comparison of speed. The table shows, per
+  // summary figure, the median over the rounds of each side, each side's ratio to its own anchor, and
+  // today / REF; the report holds it as `compare`. A module REF does not have runs on today's side only.
+  // The worktree is removed at the end unless --keep (then a later run at the same REF reuses it).
+  // --same-bench copies today's test/bench/ over REF's in that worktree, so that both sides run the same
+  // measurement against their own code (a figure today's benchmarks added is then measured for REF too;
+  // a module that no longer fits REF's code fails on REF's side and says so).
   /** @type {string} */
   let sha = '';
   try {

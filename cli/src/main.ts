@@ -1,16 +1,7 @@
 /**
  * `tsq`: the command line of TSQ, for pipelines, cron jobs and other editors. Built on the shared core
  * (common/src: the service client, the load pipeline, results formatting, the query language) and the
- * pure language service (common/src/languageService).
- *
- *   tsq query FILE.tsq [--query N | --all] [--format csv|json|table] [--out FILE]
- *   tsq load FILE.csv [--table db.schema.table] [--definition FILE.load.json] [--replace] [--max-ignored N]
- *   tsq status CYCLE_ID · tsq bad-records CYCLE_ID
- *   tsq objects [--type T] [--subtype S…] [--pattern P] [--format table|json]
- *   tsq check FILE.tsq…
- *   tsq trust [--revoke | --list]   (approve the project's tsq.json: common/src/trust.ts)
- *   tsq lsp [connection options]   (the language server over stdio, reading the catalog from the service)
- *   tsq mcp [connection options] [--allow-writes]   (the agent tools over MCP on stdio: mcp.ts)
+ * pure language service (common/src/languageService). The commands: `buildProgram`.
  *
  * Answers go to stdout; progress, warnings and errors to stderr. Exit codes: exitCodes.ts.
  */
@@ -162,7 +153,18 @@ function addLoadCommand(program: Command): void {
     });
 }
 
-/** Builds the program (exported for the help test). */
+/**
+ * Builds the program (exported for the help test):
+ *
+ *   tsq query FILE.tsq [--query N | --all] [--format csv|json|table] [--out FILE]
+ *   tsq load FILE.csv [--table db.schema.table] [--definition FILE.load.json] [--replace] [--max-ignored N]
+ *   tsq status CYCLE_ID · tsq bad-records CYCLE_ID
+ *   tsq objects [--type T] [--subtype S…] [--pattern P] [--format table|json]
+ *   tsq check FILE.tsq…
+ *   tsq trust [--revoke | --list]   (approve the project's tsq.json: common/src/trust.ts)
+ *   tsq lsp [connection options]   (the language server over stdio, reading the catalog from the service)
+ *   tsq mcp [connection options] [--allow-writes]   (the agent tools over MCP on stdio: mcp.ts)
+ */
 export function buildProgram(): Command {
   const program = new Command('tsq')
     .description('TSQ command line: run .tsq queries, load CSV files into tables, check queries against the live catalog.\nConnection: --url and --user, or --connection NAME from tsq.json / ~/.config/tsq/connections.json (the fields of the extension\'s tsq.connections).\nPassword: the TSQ_PASSWORD environment variable, the connection\'s "passwordCommand", or a prompt on a terminal; never a flag.')

@@ -3,20 +3,10 @@
  * Context Protocol, on stdin/stdout (@modelcontextprotocol/sdk `McpServer` and `StdioServerTransport`), for
  * VS Code's agent mode, Claude Code, Cursor and any other MCP client.
  *
- * The connection is the command line's: the same options and files (connect.ts), the same trust rules
- * (common/src/connectionConfig.ts, common/src/trust.ts). A project's tsq.json that the person has not
- * approved with `tsq trust` stops the server before it starts: the message goes to stderr (the MCP
- * client's log) and the exit code is 3, as for every other command; nothing is sent. The server does not
- * start and then tell the model to approve the file: the approval is the person's, never an agent's.
- * The password comes from `TSQ_PASSWORD` or the connection's `passwordCommand` (no prompt: stdin is the
- * protocol). It and any token are redacted from every tool answer.
- *
- * The adapter below (`cliAgentBackend`) is the only place that knows where the language service and the
- * service catalog live; when they move, its imports change and nothing else.
- *
  * Tools: list_data_sources, describe_data_source, check_query, run_query, and load_csv with
  * `--allow-writes` only. Resource: tsq://language-reference. stdout carries protocol frames only; warnings
- * and load progress go to stderr.
+ * and load progress go to stderr. The connection and its approval: `runMcpCommand`; where the language
+ * service and the catalog come from: `cliAgentBackend`.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -44,7 +34,9 @@ export interface McpOptions extends Record<string, unknown> {
 
 /**
  * The agent tools' backend over the command line's pieces: the service client, the service catalog of
- * `tsq check` (common/src/catalog) and its language service (common/src/languageService).
+ * `tsq check` (common/src/catalog) and its language service (common/src/languageService). This adapter is
+ * the only place that knows where the language service and the service catalog live; when they move, its
+ * imports change and nothing else.
  * @param secrets the secrets in use, read when a tool answers (the password joins once a login read it).
  */
 export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<string>, opts: { allowWrites: boolean }): AgentBackend {
@@ -137,7 +129,15 @@ export function buildMcpServer(backend: AgentBackend): McpServer {
 
 /**
  * Runs `tsq mcp` until stdin closes. Resolves the connection and checks its approval before anything
- * else (see the module comment).
+ * else.
+ *
+ * The connection is the command line's: the same options and files (connect.ts), the same trust rules
+ * (common/src/connectionConfig.ts, common/src/trust.ts). A project's tsq.json that the person has not
+ * approved with `tsq trust` stops the server before it starts: the message goes to stderr (the MCP
+ * client's log) and the exit code is 3, as for every other command; nothing is sent. The server does not
+ * start and then tell the model to approve the file: the approval is the person's, never an agent's.
+ * The password comes from `TSQ_PASSWORD` or the connection's `passwordCommand` (no prompt: stdin is the
+ * protocol). It and any token are redacted from every tool answer.
  * @throws UsageError when no connection is given; ConnectionConfigError; UnapprovedConnectionError (exit 3).
  */
 export async function runMcpCommand(opts: McpOptions): Promise<void> {

@@ -4,17 +4,8 @@
  * `vscode.lm.registerTool`), and `tsq mcp` offered to agent mode (`vscode.lm.registerMcpServerDefinitionProvider`,
  * when this VS Code has it). The tools are those of `tsq mcp`, from common/src/agent/tools.ts; this file is
  * only their adapter onto the extension (`AgentBackend` over the active connection, its catalog and the
- * running language server).
- *
- * - `prepareInvocation` asks the person before `tsq_run_query` sends rows of their data to a model (VS Code
- *   shows the confirmation and offers to remember the answer).
- * - check_query asks the language server, the same validation as the editor's: the query is opened as a
- *   read-only virtual document (`tsq-agent:` scheme, never dirty, never saved) under `@datasource`, and
- *   its diagnostics are pulled (`textDocument/diagnostic`). The data source is resolved through the
- *   catalog first, so a catalog that cannot be read fails the tool instead of passing the query.
- * - The MCP server offered is `tsq mcp` run from the workspace folder, as in a terminal: its connection and
- *   password come from the command line's files and sources, and a repository's tsq.json needs `tsq trust`
- *   (common/src/connectionConfig.ts). No secret of VS Code's secret storage is handed to it.
+ * running language server). How check_query validates: `extensionAgentBackend`; the confirmation before
+ * run_query and the MCP server offered: `registerAgentTools`.
  */
 import * as vscode from 'vscode';
 import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest } from 'vscode-languageclient';
@@ -42,6 +33,11 @@ const OPEN_TIMEOUT_MS = 10_000;
 /**
  * The backend of the tools over the extension: the active connection's catalog and service, and the
  * language server's diagnostics. Every method throws when there is no connection.
+ *
+ * check_query asks the language server, the same validation as the editor's: the query is opened as a
+ * read-only virtual document (`tsq-agent:` scheme, never dirty, never saved) under `@datasource`, and
+ * its diagnostics are pulled (`textDocument/diagnostic`). The data source is resolved through the
+ * catalog first, so a catalog that cannot be read fails the tool instead of passing the query.
  */
 export function extensionAgentBackend(deps: AgentToolsDeps, documents: Map<string, string>): AgentBackend {
   const catalog = async () => {
@@ -147,6 +143,12 @@ type McpStdioServerDefinitionCtor = new (label: string, command: string, args?: 
 /**
  * Registers the four tools and, when this VS Code has the API, the MCP server definition provider
  * `tsq.mcp` (package.json `contributes.mcpServerDefinitionProviders`).
+ *
+ * - `prepareInvocation` asks the person before `tsq_run_query` sends rows of their data to a model (VS Code
+ *   shows the confirmation and offers to remember the answer).
+ * - The MCP server offered is `tsq mcp` run from the workspace folder, as in a terminal: its connection and
+ *   password come from the command line's files and sources, and a repository's tsq.json needs `tsq trust`
+ *   (common/src/connectionConfig.ts). No secret of VS Code's secret storage is handed to it.
  */
 export function registerAgentTools(context: vscode.ExtensionContext, deps: AgentToolsDeps): void {
   const documents = new Map<string, string>();

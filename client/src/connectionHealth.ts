@@ -1,19 +1,6 @@
 /**
  * Connection health: whether the active connection's service answers, shown in the status bar and
- * healed in the background.
- *
- * - Every service request is observed (the connection manager's `onDidRequest`, fed by the client's request log hook). A
- *   request that got no answer (a network failure or a deadline, not a cancel) turns a connected
- *   connection into **reconnecting**: the session is tried again (a login) after 1 s, 2 s, 4 s, … up to
- *   `maxDelayMs`; after `unreachableAfter` failed tries the state reads **unreachable** (the tries go on).
- *   The status bar says which, with the time of the next try.
- * - A 401 on a login means the stored password was refused: **needs password**, and no more tries
- *   (the person enters it with Switch Connection).
- * - Any answer from the service while reconnecting means it is back: **connected**; the catalog is
- *   refreshed and the language server told (`tsq/catalogChanged`, through TSQ: Refresh Catalog), so
- *   open documents are validated again without an edit.
- * - An edited `url` (or another setting) of the active connection ends the tries against the old one;
- *   the connection manager connects again with the new settings.
+ * healed in the background. The states and when each is entered: `ConnectionHealth`.
  */
 import * as vscode from 'vscode';
 import type { RequestLogInfo } from '../../common/src/api';
@@ -45,7 +32,22 @@ export interface HealthOptions {
   unreachableAfter?: number;
 }
 
-/** Watches the active connection's requests, retries its session in the background and shows its health. */
+/**
+ * Watches the active connection's requests, retries its session in the background and shows its health.
+ *
+ * - Every service request is observed (the connection manager's `onDidRequest`, fed by the client's request log hook). A
+ *   request that got no answer (a network failure or a deadline, not a cancel) turns a connected
+ *   connection into **reconnecting**: the session is tried again (a login) after 1 s, 2 s, 4 s, … up to
+ *   `maxDelayMs`; after `unreachableAfter` failed tries the state reads **unreachable** (the tries go on).
+ *   The status bar says which, with the time of the next try.
+ * - A 401 on a login means the stored password was refused: **needs password**, and no more tries
+ *   (the person enters it with Switch Connection).
+ * - Any answer from the service while reconnecting means it is back: **connected**; the catalog is
+ *   refreshed and the language server told (`tsq/catalogChanged`, through TSQ: Refresh Catalog), so
+ *   open documents are validated again without an edit.
+ * - An edited `url` (or another setting) of the active connection ends the tries against the old one;
+ *   the connection manager connects again with the new settings.
+ */
 export class ConnectionHealth implements vscode.Disposable {
   private current: HealthState = { state: 'idle', tries: 0 };
   private timer: ReturnType<typeof setTimeout> | undefined;

@@ -4,22 +4,7 @@
  * (`tsq/dataSources`, `tsq/columns`, `tsq/columnValues`; docs/architecture.md "The catalog protocol",
  * common/src/protocol.ts). `null` from `tsq/columns` is "the service has no such data source"; an error
  * reply (`CATALOG_UNKNOWN`, or any other) is "unknown", as `undefined` is for the language service.
- *
- * Robustness rules:
- * - every request has a time budget (`requestTimeout`, ms); a client that does not answer within it is
- *   cancelled (`$/cancelRequest`) and the answer is "unknown" (`undefined`): no semantic diagnostics;
- * - answers are checked once, here, against their JSON Schemas (common/src/protocolSchemas.ts); a
- *   malformed answer is "unknown" too (never a false error), and the language features trust the rest;
- * - a client that does not implement a method (`MethodNotFound`) is not asked that method again until
- *   `clear()` (sent on `tsq/catalogChanged`);
- * - successful answers are cached per data source (`tsq/columns`) and for the data-source list; errors,
- *   timeouts and malformed answers are never cached. Concurrent askers of the same data source share one
- *   request in flight.
- * - stale while revalidating: the last answer of each data source (and of the list) is kept,
- *   also across `clear()`. When a fresh request fails (the service or the client does not answer), the
- *   last known answer is used, so diagnostics do not vanish while the service is unreachable, and
- *   `staleDiagnostics` gives each document that uses it one Information diagnostic that says how old it
- *   is and why. Only when there never was an answer is the catalog unknown (no semantic diagnostics).
+ * Its time budget, validation, caching and stale answers: `ProtocolCatalog`.
  *
  * Does not import `vscode`; it only needs the `sendRequest` of an LSP connection.
  */
@@ -145,8 +130,24 @@ export function parseColumnValues(value: unknown): string[] | undefined {
 }
 
 /**
- * A `CatalogProvider` that asks the client over the catalog protocol. See the module comment for its
- * budget, validation and caching rules. Never rejects: every failure reads as "unknown".
+ * A `CatalogProvider` that asks the client over the catalog protocol. Never rejects: every failure reads
+ * as "unknown".
+ *
+ * Robustness rules:
+ * - every request has a time budget (`requestTimeout`, ms); a client that does not answer within it is
+ *   cancelled (`$/cancelRequest`) and the answer is "unknown" (`undefined`): no semantic diagnostics;
+ * - answers are checked once, here, against their JSON Schemas (common/src/protocolSchemas.ts); a
+ *   malformed answer is "unknown" too (never a false error), and the language features trust the rest;
+ * - a client that does not implement a method (`MethodNotFound`) is not asked that method again until
+ *   `clear()` (sent on `tsq/catalogChanged`);
+ * - successful answers are cached per data source (`tsq/columns`) and for the data-source list; errors,
+ *   timeouts and malformed answers are never cached. Concurrent askers of the same data source share one
+ *   request in flight.
+ * - stale while revalidating: the last answer of each data source (and of the list) is kept,
+ *   also across `clear()`. When a fresh request fails (the service or the client does not answer), the
+ *   last known answer is used, so diagnostics do not vanish while the service is unreachable, and
+ *   `staleDiagnostics` gives each document that uses it one Information diagnostic that says how old it
+ *   is and why. Only when there never was an answer is the catalog unknown (no semantic diagnostics).
  */
 export class ProtocolCatalog implements CatalogProvider {
   private readonly budget: number;

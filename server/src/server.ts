@@ -1,24 +1,11 @@
 /**
- * The TSQ language server: maps LSP messages onto the pure language service of `./language`
- * (docs/architecture.md "Parts and how data flows"; modelled on microsoft/vscode
+ * The TSQ language server: maps LSP messages onto the pure language service of common/src/languageService
+ * (docs/architecture.md, its opening diagram and table; modelled on microsoft/vscode
  * `extensions/json-language-features/server` and vscode-eslint).
  *
  * Each feature registers its own handlers from its own file (features/*.ts, as vscode's
  * css-language-features does); this file builds what they share (features/context.ts) and answers
- * `initialize`.
- *
- * - Every handler goes through `runSafeAsync`/`runSafe` (features/runSafe.ts): a cancelled request
- *   answers `RequestCancelled`, a failure is logged through the connection and answers an empty result. A failed validation clears
- *   the document's diagnostics rather than leaving stale ones.
- * - Diagnostics are pulled (`textDocument/diagnostic`) when the client supports it, otherwise pushed
- *   (`textDocument/publishDiagnostics`) after a per-document debounce (`validationDelay`, default 300 ms).
- * - The catalog comes from the client through `ProtocolCatalog` (`tsq/dataSources`, `tsq/columns`,
- *   `tsq/columnValues`, each with a time budget); `tsq/catalogChanged` drops its cache and refreshes
- *   diagnostics (`workspace/diagnostic/refresh` when pulled, a re-push otherwise).
- * - Settings (`tsq.defaultDataSource`, `tsq.diagnostics.disabled`) are resolved per document through
- *   `workspace/configuration` (section `tsq`) when the client supports it, else taken from
- *   `workspace/didChangeConfiguration`'s `settings.tsq`.
- * - `tsq/queries` answers the queries of an open document for Run Query.
+ * `initialize`. How requests, diagnostics, the catalog and settings are handled: `startServer`.
  *
  * Never writes to stdout: logs go through `connection.console`.
  */
@@ -99,6 +86,19 @@ function serverCapabilities(client: ClientFeatures): ServerCapabilities {
 /**
  * Starts the TSQ language server on a connection (created by main.ts: IPC or stdio) and listens.
  * Returns nothing; the server lives as long as the connection.
+ *
+ * - Every handler goes through `runSafeAsync`/`runSafe` (features/runSafe.ts): a cancelled request
+ *   answers `RequestCancelled`, a failure is logged through the connection and answers an empty result.
+ *   A failed validation clears the document's diagnostics rather than leaving stale ones.
+ * - Diagnostics are pulled (`textDocument/diagnostic`) when the client supports it, otherwise pushed
+ *   (`textDocument/publishDiagnostics`) after a per-document debounce (`validationDelay`, default 300 ms).
+ * - The catalog comes from the client through `ProtocolCatalog` (`tsq/dataSources`, `tsq/columns`,
+ *   `tsq/columnValues`, each with a time budget); `tsq/catalogChanged` drops its cache and refreshes
+ *   diagnostics (`workspace/diagnostic/refresh` when pulled, a re-push otherwise).
+ * - Settings (`tsq.defaultDataSource`, `tsq.diagnostics.disabled`) are resolved per document through
+ *   `workspace/configuration` (section `tsq`) when the client supports it, else taken from
+ *   `workspace/didChangeConfiguration`'s `settings.tsq`.
+ * - `tsq/queries` answers the queries of an open document for Run Query.
  */
 export function startServer(connection: Connection, runtime: RuntimeEnvironment): void {
   const validationDelay = runtime.validationDelay ?? 300;

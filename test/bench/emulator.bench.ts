@@ -1,16 +1,8 @@
 /**
- * The emulator through the client (common/src/api), next to DuckDB doing the same work directly:
- * - searchdata: median latency of ten demo queries (test/emulator/client-queries.ts) over HTTP, next to
- *   the same SQL run directly in DuckDB on a copy of the same table (ratio; target ≤ 1.5× + 5 ms);
- * - loads: for a header-less and a header CSV (~100 MB each, `TSQ_BENCH_EMULATOR_MB`) made from
- *   vega-datasets flights-3m, the whole load (upload in chunks + CommitLoad until DONE, from the first
- *   byte sent) next to DuckDB's own `read_csv` of the same file into a table of the same types of a
- *   database file, checkpointed (the rows on disk, as the emulator's DONE means), in the same run:
- *   `ratio` = load / read_csv (target ≤ 1.5), with upload and commit times, upload MB/s
- *   (MB = 2^20 bytes) and the client process's RSS growth during the upload (target ≤ 64 MB);
- * - loadAverage: the machine's 1, 5 and 15 minute load averages at the end.
- * Where a load's time goes (commit, upload, polls) and what would bring it to 1.5× is written down in
- * README.md, section Benchmarks.
+ * The emulator through the client (common/src/api), next to DuckDB doing the same work directly: the
+ * latency of searchdata and the time of whole CSV loads, each with its anchor measured in the same run.
+ * What each figure measures and its target: `run`. Where a load's time goes (commit, upload, polls) and
+ * what would bring it to its target is written down in README.md, section Benchmarks.
  * The emulator runs as its own process (`node dist/emulator.js --demo --port 0`), so the RSS figures are
  * the client's alone. Run: `npm run bench -- emulator`.
  */
@@ -139,7 +131,18 @@ async function benchLoad(client: AnalyticsServiceClient, direct: DuckDBConnectio
   }
 }
 
-/** Runs the benchmark; see the module comment for units. */
+/**
+ * Runs the benchmark:
+ * - searchdata: median latency of ten demo queries (test/emulator/client-queries.ts) over HTTP, next to
+ *   the same SQL run directly in DuckDB on a copy of the same table (ratio; target ≤ 1.5× + 5 ms);
+ * - loads: for a header-less and a header CSV (~100 MB each, `TSQ_BENCH_EMULATOR_MB`) made from
+ *   vega-datasets flights-3m, the whole load (upload in chunks + CommitLoad until DONE, from the first
+ *   byte sent) next to DuckDB's own `read_csv` of the same file into a table of the same types of a
+ *   database file, checkpointed (the rows on disk, as the emulator's DONE means), in the same run:
+ *   `ratio` = load / read_csv (target ≤ 1.5), with upload and commit times, upload MB/s
+ *   (MB = 2^20 bytes) and the client process's RSS growth during the upload (target ≤ 64 MB);
+ * - loadAverage: the machine's 1, 5 and 15 minute load averages at the end.
+ */
 export async function run(): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), 'tsq-bench-emulator-'));
   const db = await DuckDBInstance.create(join(dir, 'direct.duckdb'));

@@ -1,24 +1,8 @@
 /**
  * Speed of the pure language service (common/src/languageService) on a large document: 2,000 queries against a
- * data source of 1,000 columns (test/fixtures/catalogs.ts `wideCatalog`), catalog in memory.
- *
- * - `completion`: `doComplete` at random positions of the unchanged document (parse cached): inside a
- *   column's brackets, after a column, at the start of a keyword, after a comparison operator
- *   → p50/p95/p99 ms of wall time. Target p95 ≤ 5 ms. The load average at the start and the end is
- *   reported with it: on a machine busier than its cores the tail measures waiting for a core.
- * - `completionAfterEdit`: the same, each on a new version of the document (so the parse is redone, as
- *   on the first completion after a keystroke) → p50/p95 ms.
- * - `validationMs`: `doValidation` of the whole document on a new version (parse included), median of
- *   runs. Target ≤ 100 ms.
- * - `validationAfterEditMs`: `doValidation` after a one-character edit (a letter typed inside a value at
- *   a random query), median of 30 edits; the unchanged queries' parses are reused. Target ≤ 10 ms.
- *   `validationAfterEditRatio` = that / `validationMs` (the whole validation, its anchor in the same run).
- * - `completionListBytes`: size of the JSON of the list after `[` (the first COLUMN_LIST_LIMIT, 200, of the
- *   1,000 columns, the list marked incomplete; documentation comes on `completionItem/resolve`), and
- *   `resolveMs`: median `doResolve` of one of its items.
- * - `pathologicalCompletionMs`: `doComplete` on documents that were once quadratic (200,000 unbalanced
- *   `[`; 200,000 each of `[`, `'` and `]`; 100,000 `['`), first completion of each (tokens included) and
- *   the slowest of five cursor positions, ms.
+ * data source of 1,000 columns (test/fixtures/catalogs.ts `wideCatalog`), catalog in memory: completion,
+ * validation (whole and after an edit), the size of a completion list, and documents that were once
+ * quadratic. What each figure measures and its target: `run`.
  * Run: `npm run bench -- language`.
  */
 import { loadavg } from 'node:os';
@@ -58,7 +42,26 @@ function buildDocument(names: string[], dates: string[], texts: string[], rand: 
   return { text, positions };
 }
 
-/** Runs the benchmark; figures in milliseconds. */
+/**
+ * Runs the benchmark; figures in milliseconds.
+ * - `completion`: `doComplete` at random positions of the unchanged document (parse cached): inside a
+ *   column's brackets, after a column, at the start of a keyword, after a comparison operator
+ *   → p50/p95/p99 ms of wall time. Target p95 ≤ 5 ms. The load average at the start and the end is
+ *   reported with it: on a machine busier than its cores the tail measures waiting for a core.
+ * - `completionAfterEdit`: the same, each on a new version of the document (so the parse is redone, as
+ *   on the first completion after a keystroke) → p50/p95 ms.
+ * - `validationMs`: `doValidation` of the whole document on a new version (parse included), median of
+ *   runs. Target ≤ 100 ms.
+ * - `validationAfterEditMs`: `doValidation` after a one-character edit (a letter typed inside a value at
+ *   a random query), median of 30 edits; the unchanged queries' parses are reused. Target ≤ 10 ms.
+ *   `validationAfterEditRatio` = that / `validationMs` (the whole validation, its anchor in the same run).
+ * - `completionListBytes`: size of the JSON of the list after `[` (the first COLUMN_LIST_LIMIT, 200, of the
+ *   1,000 columns, the list marked incomplete; documentation comes on `completionItem/resolve`), and
+ *   `resolveMs`: median `doResolve` of one of its items.
+ * - `pathologicalCompletionMs`: `doComplete` on documents that were once quadratic (200,000 unbalanced
+ *   `[`; 200,000 each of `[`, `'` and `]`; 100,000 `['`), first completion of each (tokens included) and
+ *   the slowest of five cursor positions, ms.
+ */
 export async function run(): Promise<Record<string, unknown>> {
   const wide = wideCatalog(1000);
   const rand = prng(42);

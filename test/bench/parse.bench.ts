@@ -1,24 +1,9 @@
 /**
  * Parse throughput of the .tsq parser (common/src/language/parser.ts `parseDocument`, lexer included) on
- * a ~1 MB file of realistic queries: columns of the vega-datasets flights, cars and movies data, with
- * filters, value lists, date buckets, relative dates, top/bottom, sort, growth, comments and directives.
- *
- * Reports `{ parseMBps, parseMBpsBest, parseCpuMBps, tokenizeMBps, fileBytes, queries, runs, diagnostics, loadAverage }`:
- * MB = 10^6 characters (one byte each here, all ASCII); `parseMBps` from the median wall time of `runs`
- * parses after warm-up, `parseMBpsBest` from the fastest run (closer to the parser's own speed when the
- * machine is busier than its cores), `parseCpuMBps` from the median CPU time of a parse (user + system
- * of the whole process, so the collector's helper threads count; it hardly moves with the machine's
- * load, which makes it the figure to compare two versions by on a busy machine). No GC is forced between runs: like the language server re-parsing
- * on every edit, the runs share a warmed-up heap (a forced GC shrinks the young generation and makes
- * every run pay for growing it again, which more than doubles the time).
- * `anchorJsonParseMBps`: JSON.parse of a 1 MB JSON (the queries' clauses) in the same run, the machine's
- * speed at the time. Target: parseMBps ≥ 0.4 × anchorJsonParseMBps (an absolute MB/s held on one machine
- * and not on another; the ratio holds on both). `diagnostics` must be 0 (the file is valid). The load average at the start
- * is reported: on a machine busier than its cores the figure measures waiting for a core.
- *
- * `serverFlags` repeats the parse and tokenize figures in a child process started with the Node options
- * the language server runs with (protocol.ts `SERVER_EXEC_ARGV`: a larger young generation), i.e. what
- * the real server achieves; the figures at the top level are the bench process's default heap.
+ * a ~1 MB file of realistic queries (`realisticFile`): columns of the vega-datasets flights, cars and
+ * movies data, with filters, value lists, date buckets, relative dates, top/bottom, sort, growth,
+ * comments and directives. The figures, their units and the target: `measure`; the same figures with
+ * the language server's Node options: `run`.
  * Run: `npm run bench -- parse`.
  */
 import { spawnSync } from 'node:child_process';
@@ -88,12 +73,32 @@ function measureWithServerFlags(): Record<string, unknown> {
   return { execArgv: SERVER_EXEC_ARGV, parseMBps, parseMBpsBest, parseCpuMBps, tokenizeMBps, parseMsMedian };
 }
 
+/**
+ * Runs the benchmark: the figures of `measure`, and `serverFlags`, which repeats the parse and tokenize
+ * figures in a child process started with the Node options the language server runs with
+ * (common/src/serverProcess.ts `SERVER_EXEC_ARGV`: a larger young generation), i.e. what the real server
+ * achieves; the figures at the top level are the bench process's default heap.
+ */
 export async function run(): Promise<Record<string, unknown>> {
   const inProcess = await measure();
   return { ...inProcess, serverFlags: measureWithServerFlags() };
 }
 
-/** The parse and tokenize figures in this process (see the file comment). */
+/**
+ * The parse and tokenize figures in this process:
+ * `{ parseMBps, parseMBpsBest, parseCpuMBps, tokenizeMBps, fileBytes, queries, runs, diagnostics, loadAverage }`.
+ * MB = 10^6 characters (one byte each here, all ASCII); `parseMBps` from the median wall time of `runs`
+ * parses after warm-up, `parseMBpsBest` from the fastest run (closer to the parser's own speed when the
+ * machine is busier than its cores), `parseCpuMBps` from the median CPU time of a parse (user + system
+ * of the whole process, so the collector's helper threads count; it hardly moves with the machine's
+ * load, which makes it the figure to compare two versions by on a busy machine). No GC is forced between
+ * runs: like the language server re-parsing on every edit, the runs share a warmed-up heap (a forced GC
+ * shrinks the young generation and makes every run pay for growing it again).
+ * `anchorJsonParseMBps`: JSON.parse of a 1 MB JSON (the queries' clauses) in the same run, the machine's
+ * speed at the time. Target: parseMBps ≥ 0.4 × anchorJsonParseMBps (an absolute MB/s held on one machine
+ * and not on another; the ratio holds on both). `diagnostics` must be 0 (the file is valid). The load
+ * average at the start is reported: on a machine busier than its cores the figure measures waiting for a core.
+ */
 export async function measure(): Promise<Record<string, unknown>> {
   const load = loadavg()[0];
   const { text, queries } = realisticFile(1_000_000);

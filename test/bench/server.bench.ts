@@ -1,15 +1,9 @@
 /**
  * Round trips through the built language server over stdio (`node dist/server.js --stdio`), measured from
  * a real LSP client (test/protocol/lspClient.ts) answering `tsq/*` from the vega-datasets fixtures:
- * - start: spawn to `initialize` answered (ms);
- * - completion after `[` and pull diagnostics of a 20-query document, catalog cached (median/p95 ms);
- * - pull diagnostics of a ~1 MB document (ms), and its completion at the end (ms);
- * - `wideCompletionMs`: completion inside `[` on a data source of `wideColumns` (10,000) columns
- *   (test/fixtures/catalogs.ts `wideCatalog`), catalog cached, at 400 positions of a 200-query document
- *   (p50/p95/p99 ms, from the request sent to its answer read and parsed by the client), with the list's
- *   item count and JSON size; target p99 ≤ 2 ms. Its anchor, `trivialRoundTripMs`, is a hover on a
- *   comment of the same document on the same connection, interleaved with it: what a round trip costs on
- *   this machine at that moment, with no work behind it.
+ * start-up, completion and pull diagnostics of small and ~1 MB documents, and completion on a data source
+ * of 10,000 columns next to a trivial round trip. What each figure measures and its target: `run` and
+ * `wideCompletion`.
  * Run: `npm run bench -- server`.
  */
 import { performance } from 'node:perf_hooks';
@@ -33,7 +27,12 @@ const WIDE_COLUMNS = 10_000;
 
 /**
  * Completion inside `[` on a data source of WIDE_COLUMNS columns, interleaved with a hover on a comment
- * (the anchor); see the module comment.
+ * (the anchor). `wideCompletionMs`: completion inside `[` on a data source of `wideColumns` columns
+ * (test/fixtures/catalogs.ts `wideCatalog`), catalog cached, at 400 positions of a 200-query document
+ * (p50/p95/p99 ms, from the request sent to its answer read and parsed by the client), with the list's
+ * item count and JSON size; target p99 ≤ 2 ms. Its anchor, `trivialRoundTripMs`, is a hover on a
+ * comment of the same document on the same connection, interleaved with it: what a round trip costs on
+ * this machine at that moment, with no work behind it.
  */
 async function wideCompletion(): Promise<Record<string, unknown>> {
   const wide = wideCatalog(WIDE_COLUMNS);
@@ -77,7 +76,13 @@ async function time<T>(f: () => Promise<T>): Promise<number> {
   return performance.now() - t;
 }
 
-/** Runs the benchmark; figures in milliseconds. */
+/**
+ * Runs the benchmark; figures in milliseconds:
+ * - start: spawn to `initialize` answered (ms);
+ * - completion after `[` and pull diagnostics of a 20-query document, catalog cached (median/p95 ms);
+ * - pull diagnostics of a ~1 MB document (ms), and its completion at the end (ms);
+ * - the wide completion and its anchor (`wideCompletion`).
+ */
 export async function run(): Promise<Record<string, unknown>> {
   const catalog = makeCatalogProvider([flightsCatalog(), moviesCatalog()], datasetValues());
   const t0 = performance.now();

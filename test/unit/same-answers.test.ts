@@ -6,12 +6,7 @@
  * protocol catalog — and by the `tsq check` / `tsq lsp` path, the server reading the service itself
  * (`ServiceCatalogProvider`), down to the `tsq check` command itself (dist/cli.js, built by
  * scripts/run-tests.mjs). All must give the same columns (types, kinds, order), the same hover and the
- * same diagnostics.
- *
- * The fixture holds each case where the two copies of the mapping once disagreed: BOOLEAN, INT, INTEGER,
- * BIGINT and DATETIME data types; a numeric UNKNOWN column with a default aggregation (a MEASURE) and
- * one without (an ATTRIBUTE); a hidden column; positions out of order; and a data source whose details
- * describe no table, so that its columns come from its LOGICAL_COLUMN headers.
+ * same diagnostics. The cases the fixture holds: `ORDERS`.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -125,7 +120,13 @@ after(async () => {
   await new Promise<void>((r) => server?.close(() => r()));
 });
 
-/** The columns each rule of the mapping gives the recorded answers, in position order, hidden ones left out. */
+/**
+ * The columns each rule of the mapping gives the recorded answers, in position order, hidden ones left out.
+ * The fixture holds each case where the two copies of the mapping once disagreed: BOOLEAN, INT, INTEGER,
+ * BIGINT and DATETIME data types; a numeric UNKNOWN column with a default aggregation (a MEASURE) and
+ * one without (an ATTRIBUTE); a hidden column; positions out of order; and a data source whose details
+ * describe no table, so that its columns come from its LOGICAL_COLUMN headers (`LEGACY`).
+ */
 const ORDERS: Column[] = [
   { id: '0a1b2c3d-0000-4000-8000-0000000000a0', name: 'order id', dataType: 'INT64', kind: 'ATTRIBUTE' },
   { id: '0a1b2c3d-0000-4000-8000-0000000000a1', name: 'quantity', dataType: 'INT32', kind: 'MEASURE' },

@@ -4,14 +4,7 @@
  * takes its input object and an `AgentBackend` (backend.ts) and answers an `AgentToolResult`: the values
  * as structured content, and a text for the model in which every value from the service is inside a data
  * block (data.ts). A failure answers `isError` with a text that says what happened and what to do; no
- * tool throws, and no text holds a secret of the backend.
- *
- * Tools (names as MCP knows them; the extension prefixes `tsq_`):
- * - `list_data_sources` {}: every data source (name, GUID, type);
- * - `describe_data_source` {data_source}: columns with data type, kind, default aggregation, a few values;
- * - `check_query` {data_source, query}: the language service's diagnostics, with positions and suggestions;
- * - `run_query` {data_source, query, max_rows?}: the first rows of the answer, the total count, whether cut;
- * - `load_csv` {path, table}: a CSV file into an existing table (only where writes are allowed).
+ * tool throws, and no text holds a secret of the backend. The tools: `AGENT_TOOL_NAMES`.
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { AuthenticationError, ConnectionError, PermissionError, ServiceError } from '../api/errors';
@@ -27,7 +20,14 @@ export const MAX_ROWS_LIMIT = 10_000;
 /** Sample values `describe_data_source` gives per attribute column. */
 export const SAMPLE_VALUES = 5;
 
-/** The names of the tools (MCP names; the extension's are `tsq_` + name). */
+/**
+ * The names of the tools (MCP names; the extension's are `tsq_` + name):
+ * - `list_data_sources` {}: every data source (name, GUID, type);
+ * - `describe_data_source` {data_source}: columns with data type, kind, default aggregation, a few values;
+ * - `check_query` {data_source, query}: the language service's diagnostics, with positions and suggestions;
+ * - `run_query` {data_source, query, max_rows?}: the first rows of the answer, the total count, whether cut;
+ * - `load_csv` {path, table}: a CSV file into an existing table (only where writes are allowed).
+ */
 export const AGENT_TOOL_NAMES = ['list_data_sources', 'describe_data_source', 'check_query', 'run_query', 'load_csv'] as const;
 export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number];
 

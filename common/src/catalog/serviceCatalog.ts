@@ -2,15 +2,8 @@
  * The service catalog: the data sources, columns and column values of one connection, read from the
  * Analytics Service once for every front end (the extension, `tsq check`, `tsq query`, `tsq lsp`). The
  * front ends only say where the service is (`CatalogSource`) and what a failure means to them.
- *
- * - Data sources: LOGICAL_TABLE object headers, one `listobjectheaders` call per subtype so each carries
- *   its type (headers have no subtype member, docs/service-notes.md §3.1).
- * - Columns: `metadata/details` (docs/service-notes.md §3.2) mapped by `columnsFromDetails`; when the
- *   service has no details for the table, its LOGICAL_COLUMN headers (`columnsFromHeaders`).
- * - Column values: a searchdata query `[column] [column] begins with 'prefix'` (docs/service-interface.md
- *   §4.3), cached; a longer prefix is narrowed from a shorter prefix's complete answer.
- * - Every answer is cached as a promise until `clear()`; a failure is never cached. After a failure the
- *   service is not called for a while (`CATALOG_HOLD_OFF_MS`) unless the front end turns that off.
+ * How each answer is read and cached: `ServiceCatalog`; the service's calls: docs/service-notes.md §3
+ * and docs/service-interface.md §4.
  */
 import { AuthenticationError, type CallOptions, type DetailsStorable, type ListObjectHeadersParams, type MetadataDetails, type ObjectHeader, type SearchDataParams, type SearchDataResult } from '../api';
 import type { DataSource, DataSourceColumns } from '../model';
@@ -91,6 +84,15 @@ export function statusOf(error: unknown): number | undefined {
  * The service catalog of one connection. Every method rejects with the service's error when the
  * service cannot be read (or with the error that started a hold-off); `null` answers mean "the service
  * has no such data source".
+ *
+ * - Data sources: LOGICAL_TABLE object headers, one `listobjectheaders` call per subtype so each carries
+ *   its type (headers have no subtype member, docs/service-notes.md §3.1).
+ * - Columns: `metadata/details` (docs/service-notes.md §3.2) mapped by `columnsFromDetails`; when the
+ *   service has no details for the table, its LOGICAL_COLUMN headers (`columnsFromHeaders`).
+ * - Column values: a searchdata query `[column] [column] begins with 'prefix'` (docs/service-interface.md
+ *   §4.3), cached; a longer prefix is narrowed from a shorter prefix's complete answer.
+ * - Every answer is cached as a promise until `clear()`; a failure is never cached. After a failure the
+ *   service is not called for a while (`CATALOG_HOLD_OFF_MS`) unless the front end turns that off.
  */
 export class ServiceCatalog {
   private dataSourcesPromise: Promise<DataSource[]> | undefined;
