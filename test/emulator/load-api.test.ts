@@ -45,7 +45,6 @@ test('every load call without a session, or with a session unknown to the node, 
   const id = '2b1f0c4e-1111-4111-8111-111111111111';
   for (const s of [anon, forged]) {
     for (const [method, path] of [
-      ['GET', '/ts_dataservice/v1/public/ping'],
       ['POST', '/ts_dataservice/v1/public/loads'],
       ['POST', `/ts_dataservice/v1/public/loads/${id}`],
       ['POST', `/ts_dataservice/v1/public/loads/${id}/commit`],
@@ -68,14 +67,24 @@ test('sessions are per node: a cookie from the main port is refused on the load 
   const main = await session(live.emu.url, LOADER);
   const onLoadPort = new LoadSession(live.emu.loadUrl);
   onLoadPort.cookie = main.cookie;
-  const r = await onLoadPort.call('GET', '/ts_dataservice/v1/public/ping');
+  const unknown = '/ts_dataservice/v1/public/loads/2b1f0c4e-1111-4111-8111-111111111111';
+  const r = await onLoadPort.call('GET', unknown);
   assert.equal(r.status, 401);
   assert.equal(r.text, MSG_401);
   const load = await session(live.emu.loadUrl, LOADER);
-  assert.equal((await load.call('GET', '/ts_dataservice/v1/public/ping')).text, 'Ping Received.');
+  assert.equal((await load.call('GET', unknown)).status, 400, 'known session, unknown cycle');
   const back = new LoadSession(live.emu.url);
   back.cookie = load.cookie;
-  assert.equal((await back.call('GET', '/ts_dataservice/v1/public/ping')).status, 401);
+  assert.equal((await back.call('GET', unknown)).status, 401);
+});
+
+test('ping needs no session: 200 "Ping Received." with no cookie, on every node (the docs\' set-up step 6, the reference client\'s ping)', async () => {
+  for (const url of [live.emu.url, live.emu.loadUrl as string]) {
+    const r = await new LoadSession(url).call('GET', '/ts_dataservice/v1/public/ping');
+    assert.equal(r.status, 200, url);
+    assert.equal(r.text, 'Ping Received.');
+    assert.match(r.headers.get('content-type') ?? '', /^text\/plain/);
+  }
 });
 
 test('StartLoad names the load port as node_address; the cycle is then served on that node after a new login there', async () => {
@@ -96,12 +105,11 @@ test('StartLoad names the load port as node_address; the cycle is then served on
   assert.deepEqual(st.status, { code: 'OK' });
 });
 
-test('403 with the seed text for a user without DATAMANAGEMENT or ADMINISTRATION, on every call but Login', async () => {
+test('403 with the seed text for a user without DATAMANAGEMENT or ADMINISTRATION, on every call but Login and ping', async () => {
   const loader = await session(live.emu.url, LOADER);
   const { cycleId } = await loader.start(def('pairs'));
   const viewer = await session(live.emu.url, VIEWER);
   const calls: [string, string, BodyInit | undefined][] = [
-    ['GET', '/ts_dataservice/v1/public/ping', undefined],
     ['POST', '/ts_dataservice/v1/public/loads', JSON.stringify(def('pairs'))],
     ['POST', `/ts_dataservice/v1/public/loads/${cycleId}/commit`, undefined],
     ['POST', `/ts_dataservice/v1/public/loads/${cycleId}/cancel`, undefined],
@@ -120,7 +128,7 @@ test('403 with the seed text for a user without DATAMANAGEMENT or ADMINISTRATION
   assert.equal(up.text, MSG_403);
   // the administrator may load too
   const admin = await session(live.emu.url, ADMIN);
-  assert.equal((await admin.call('GET', '/ts_dataservice/v1/public/ping')).status, 200);
+  assert.equal((await admin.call('GET', `/ts_dataservice/v1/public/loads/${cycleId}`)).status, 200);
   await loader.cancel(cycleId as string);
 });
 
@@ -132,12 +140,12 @@ test('privileges are checked on every call: a session loses its rights as soon a
     return u && { ...u, privileges: new Set() };
   };
   try {
-    const r = await loader.call('GET', '/ts_dataservice/v1/public/ping');
+    const r = await loader.call('GET', '/ts_dataservice/v1/public/loads/2b1f0c4e-1111-4111-8111-111111111111');
     assert.equal(r.status, 403);
   } finally {
     live.emu.ctx.userById = original;
   }
-  assert.equal((await loader.call('GET', '/ts_dataservice/v1/public/ping')).status, 200);
+  assert.equal((await loader.call('GET', '/ts_dataservice/v1/public/loads/2b1f0c4e-1111-4111-8111-111111111111')).status, 400, 'allowed again: the cycle is unknown');
 });
 
 test('500 with the seed text when the authentication service cannot be resolved', async () => {
@@ -150,7 +158,7 @@ test('500 with the seed text when the authentication service cannot be resolved'
     throw new Error('directory down');
   };
   try {
-    const r = await loader.call('GET', '/ts_dataservice/v1/public/ping');
+    const r = await loader.call('GET', '/ts_dataservice/v1/public/loads/2b1f0c4e-1111-4111-8111-111111111111');
     assert.equal(r.status, 500);
     assert.equal(r.text, "error code = INTERNAL, message = Couldn't resolve the authentication service.");
     const l = await new LoadSession(live.emu.url).login(LOADER);
@@ -332,7 +340,7 @@ test('the status of a cycle survives a restart of the emulator; an open cycle ca
   const s2 = await session(live.emu.url, LOADER);
   const stale = new LoadSession(live.emu.url);
   stale.cookie = s.cookie;
-  assert.equal((await stale.call('GET', '/ts_dataservice/v1/public/ping')).status, 401, 'sessions do not survive a restart');
+  assert.equal((await stale.call('GET', '/ts_dataservice/v1/public/loads/2b1f0c4e-1111-4111-8111-111111111111')).status, 401, 'sessions do not survive a restart');
   assert.deepEqual(await s2.status(doneId), before);
   assert.equal((await s2.badRecords(doneId)).text, 'bad\n');
   assert.equal((await s2.commit(openId)).status, 202);
