@@ -1,6 +1,8 @@
 // One Load request is taken whole or refused whole (docs/service-interface.md §4.1; emulator/README.md, "Load"):
 // a request of two multipart parts whose first part arrives while a commit is waiting for an earlier upload and
 // whose second part arrives after the cycle moved to COMMITTING must not be half kept; its answer says which.
+// Also the byte-order mark: only the first bytes of a file may be one; a value that starts with U+FEFF keeps it,
+// in the table and when read back (emulator/src/engine.ts, keepLeadingBomInStrings).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
@@ -95,4 +97,16 @@ test('a Load whose second part is cut off keeps neither part', async () => {
   assert.equal((await s.commit(id, { 'X-ts-chunks': '0' })).status < 300, true, 'no chunk of the refused request is counted');
   const done = await s.waitDone(id);
   assert.equal(done.rows_written ?? '0', '0');
+});
+
+test('a field that starts with U+FEFF keeps it; only the first bytes of the file are a byte-order mark', async () => {
+  const r = await s.load(def('pairs', { load_options: { empty_target: true } }), '\ufeff1,\ufeffx\n2,y\ufeff\n');
+  assert.deepEqual(r.status.status, { code: 'OK' });
+  assert.deepEqual(await live.rows('pairs'), [
+    { id: 1, name: '\ufeffx' },
+    { id: 2, name: 'y\ufeff' },
+  ]);
+  const later = await s.load(def('pairs', { load_options: { empty_target: true } }), '1,\ufeffx\n');
+  assert.deepEqual(later.status.status, { code: 'OK' });
+  assert.deepEqual(await live.rows('pairs'), [{ id: 1, name: '\ufeffx' }]);
 });
