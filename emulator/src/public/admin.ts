@@ -9,11 +9,19 @@
  * |---|---|---|---|
  * | `GET user/list` | ADMINISTRATION | — | 200, array of principals `{id, name, displayName, mail?, principalTypeEnum: LOCAL_USER\|LOCAL_GROUP, groupNames, privileges, visibility, created, modified}` |
  * | `POST user/sync` | ADMINISTRATION | see userSync.ts | 200, `{usersAdded, usersUpdated, usersDeleted, groupsAdded, groupsUpdated, groupsDeleted}` |
- * | `POST user/updatepassword` | the user itself or ADMINISTRATION | `name`, `currentpassword`, `password` | 204; the user's other sessions end |
+ * | `POST user/updatepassword` | the user itself or ADMINISTRATION | `name`, `currentpassword`, `newpassword` (or `password`) | 200, `{}`; the user's other sessions end |
  * | `POST user/transfer/ownership` | ADMINISTRATION | `fromUserName`, `toUserName`, optional `objectsID` (or `objectid`): a JSON array of GUIDs | 204; only the named objects (all when none is named) move; never to or from `system` or `su` |
- * | `POST group/addprivilege`, `group/removeprivilege` | ADMINISTRATION | `privilege`, `groupNames` (a JSON array, or one name) | 204 |
- * | `POST materialization/refreshview/{id}` | ADMINISTRATION or DATAMANAGEMENT | the data source GUID in the path | 204, no body; data sources are computed live, so only caches are dropped |
+ * | `POST group/addprivilege`, `group/removeprivilege` | ADMINISTRATION | `privilege`, `groupNames` (a JSON array, or one name) | 200, `{}` |
+ * | `POST materialization/refreshview/{id}` | ADMINISTRATION or DATAMANAGEMENT | the data source GUID in the path | 200, `{}`; data sources are computed live, so only caches are dropped |
+ *
+ * updatepassword, addprivilege, removeprivilege and refreshview answer 200 with a JSON body (`{}`), not the
+ * documented 204: ThoughtSpot's Python client (thoughtspot/thoughtspot_rest_api_v1_python,
+ * `src/thoughtspot_rest_api_v1/tsrestapiv1.py`: `user_updatepassword`, `group_addprivilege`,
+ * `group_removeprivilege`, `materialization_refreshview`) parses a JSON body from each, and a client that
+ * follows the docs takes any 2xx; emulator/README.md, "Where sources disagree", gives the sources.
  */
+/** The body of the administration answers that the Python client parses as JSON (see above). */
+const DONE_BODY = {};
 import type { FastifyInstance } from 'fastify';
 import { checkPassword, hashPassword } from '../auth';
 import { PRIVILEGES, type Catalog } from '../catalog';
@@ -64,15 +72,16 @@ function registerUserList(api: FastifyInstance, deps: PublicApiDeps): void {
   });
 }
 
-/** `POST user/updatepassword`: 204; 400 for a wrong current password; the user's other sessions end. */
+/** `POST user/updatepassword`: 200 `{}`; 400 for a wrong current password; the user's other sessions end. */
 function registerUpdatePassword(api: FastifyInstance, deps: PublicApiDeps): void {
   const { catalog, sessions } = deps;
   api.post('/user/updatepassword', async (req, reply) => {
     const me = userOf(req);
     const name = param(req, 'name');
     const current = param(req, 'currentpassword');
-    const next = param(req, 'password');
-    if (!name || current === undefined || next === undefined) throw badRequest('Missing parameter: name, currentpassword and password are required');
+    // `newpassword` as ThoughtSpot's Python client sends it (tsrestapiv1.py `user_updatepassword`), `password` as the docs' example
+    const next = param(req, 'newpassword') ?? param(req, 'password');
+    if (!name || current === undefined || next === undefined) throw badRequest('Missing parameter: name, currentpassword and newpassword are required');
     const u = catalog.userByName(name);
     if (!u) throw badRequest(`No user named ${name}`);
     if (u.id !== me.id && !me.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
@@ -82,7 +91,7 @@ function registerUpdatePassword(api: FastifyInstance, deps: PublicApiDeps): void
     u.modified = deps.now().getTime();
     catalog.save();
     sessions.closeUser(u.id, req.tsSessionId);
-    return reply.code(204).send();
+    return reply.code(200).send(DONE_BODY);
   });
 }
 
@@ -129,7 +138,7 @@ function registerTransferOwnership(api: FastifyInstance, deps: PublicApiDeps): v
   });
 }
 
-/** `POST group/addprivilege` and `group/removeprivilege` (ADMINISTRATION): 204; takes effect on every session's next call. */
+/** `POST group/addprivilege` and `group/removeprivilege` (ADMINISTRATION): 200 `{}`; takes effect on every session's next call. */
 function registerGroupPrivileges(api: FastifyInstance, deps: PublicApiDeps): void {
   const { catalog } = deps;
   for (const [path, add] of [['/group/addprivilege', true], ['/group/removeprivilege', false]] as const) {
@@ -148,12 +157,12 @@ function registerGroupPrivileges(api: FastifyInstance, deps: PublicApiDeps): voi
         g.modified = deps.now().getTime();
       }
       catalog.save();
-      return reply.code(204).send();
+      return reply.code(200).send(DONE_BODY);
     });
   }
 }
 
-/** `POST materialization/refreshview/{id}` (ADMINISTRATION or DATAMANAGEMENT): 204 "Refresh submitted", no body. */
+/** `POST materialization/refreshview/{id}` (ADMINISTRATION or DATAMANAGEMENT): 200 `{}` (the docs: 204 "Refresh submitted"). */
 function registerRefreshView(api: FastifyInstance, deps: PublicApiDeps): void {
   api.post('/materialization/refreshview/:id', async (req, reply) => {
     requirePrivilege(userOf(req), 'ADMINISTRATION', 'DATAMANAGEMENT');
@@ -162,6 +171,6 @@ function registerRefreshView(api: FastifyInstance, deps: PublicApiDeps): void {
     const ds = deps.catalog.dataSource(id);
     if (!ds) throw badRequest(`Invalid value for id: no view or worksheet with id ${id}`);
     deps.search.invalidate(ds.tableId);
-    return reply.code(204).send();
+    return reply.code(200).send(DONE_BODY);
   });
 }
