@@ -90,16 +90,16 @@ test('ping needs no session: 200 "Ping Received." with no cookie, on every node 
 test('StartLoad names the load port as node_address; the cycle is then served on that node after a new login there', async () => {
   const main = await session(live.emu.url, LOADER);
   const s = await main.start(def('pairs'));
-  assert.equal(s.status, 202);
+  assert.equal(s.status, 200);
   assert.match(s.headers.get('content-type') ?? '', /^text\/plain/);
   const node = s.nodeAddress as { host: string; port: number };
   assert.equal(`http://${node.host}:${node.port}`, live.emu.loadUrl);
   const onNode = await session(`http://${node.host}:${node.port}`, LOADER);
   const u = await onNode.upload(s.cycleId as string, '1,a\n');
-  assert.equal(u.status, 202);
+  assert.equal(u.status, 200);
   assert.equal(u.text, 'Upload Complete.');
   const c = await onNode.commit(s.cycleId as string);
-  assert.equal(c.status, 202);
+  assert.equal(c.status, 200);
   assert.equal(c.text, 'Commit load cycle request made.');
   const st = await onNode.waitDone(s.cycleId as string);
   assert.deepEqual(st.status, { code: 'OK' });
@@ -196,12 +196,12 @@ test('StartLoad takes the flat form of the seed example too, as JSON or as a for
   const s = await session(live.emu.url, LOADER);
   const flat = { target_database: DB, target_table: 'pairs', field_separator: '|', empty_target: 'false' };
   const r = await s.call('POST', '/ts_dataservice/v1/public/loads', new URLSearchParams(flat));
-  assert.equal(r.status, 202, r.text);
+  assert.equal(r.status, 200, r.text);
   const id = (JSON.parse(r.text) as { cycle_id: string }).cycle_id;
   const summary = await s.call('GET', `/ts_dataservice/v1/public/loads/${id}/input_summary`);
   assert.equal(summary.status, 200);
   assert.deepEqual(JSON.parse(summary.text), { load_params: flat });
-  assert.equal((await s.upload(id, '7|seven\n')).status, 202);
+  assert.equal((await s.upload(id, '7|seven\n')).status, 200);
   await s.commit(id);
   assert.deepEqual((await s.waitDone(id)).status, { code: 'OK' });
   assert.ok((await live.rows('pairs')).some((row) => row.id === 7 && row.name === 'seven'));
@@ -210,7 +210,7 @@ test('StartLoad takes the flat form of the seed example too, as JSON or as a for
 test('400 "Unable to find table in the engine. Cannot load data." on Load when the target table does not exist', async () => {
   const s = await session(live.emu.url, LOADER);
   const started = await s.start({ target: { database: DB, table: 'no_such_table' } });
-  assert.equal(started.status, 202);
+  assert.equal(started.status, 200);
   const r = await s.upload(started.cycleId as string, '1,a\n');
   assert.equal(r.status, 400);
   assert.equal(r.text, 'Unable to find table in the engine. Cannot load data.');
@@ -288,8 +288,8 @@ test('status: stages, counts as strings, times in epoch microseconds, both paths
   assert.equal(open.internal_stage, 'INGESTING');
   assert.deepEqual(open.status, {});
   assert.equal(open.cycle_id, id);
-  assert.equal((await s.upload(id, '10,ten\n11,eleven\n', 'documents')).status, 202, 'the form field name does not matter');
-  assert.equal((await s.upload(id, '12,twelve\n', 'upload-file')).status, 202);
+  assert.equal((await s.upload(id, '10,ten\n11,eleven\n', 'documents')).status, 200, 'the form field name does not matter');
+  assert.equal((await s.upload(id, '12,twelve\n', 'upload-file')).status, 200);
   assert.equal((await s.status(id)).ingested_network_bw, String('10,ten\n11,eleven\n'.length + '12,twelve\n'.length));
   await s.commit(id);
   const done = await s.waitDone(id);
@@ -321,12 +321,12 @@ test('Load needs a multipart body with at least one part; X-ts-chunks on commit 
   assert.match(plain.text, /multipart\/form-data/);
   const none = await s.call('POST', `/ts_dataservice/v1/public/loads/${id}`, new FormData());
   assert.equal(none.status, 400);
-  assert.equal((await s.upload(id, '1,a\n')).status, 202);
+  assert.equal((await s.upload(id, '1,a\n')).status, 200);
   const wrong = await s.commit(id, { 'X-ts-chunks': '2' });
   assert.equal(wrong.status, 500);
   assert.match(wrong.text, /2 chunks were announced \(X-ts-chunks\) but 1 were received/);
   assert.equal((await s.status(id)).internal_stage, 'INGESTING', 'the cycle stays open');
-  assert.equal((await s.commit(id, { 'X-ts-chunks': '1' })).status, 202);
+  assert.equal((await s.commit(id, { 'X-ts-chunks': '1' })).status, 200);
   assert.deepEqual((await s.waitDone(id)).status, { code: 'OK' });
 });
 
@@ -334,7 +334,7 @@ test('the status of a cycle survives a restart of the emulator; an open cycle ca
   const s = await session(live.emu.url, LOADER);
   const { cycleId: doneId } = await s.load(def('other', { load_options: { max_ignored_rows: 5 } }), '20,a\nbad\n');
   const openId = (await s.start(def('other'))).cycleId as string;
-  assert.equal((await s.upload(openId, '21,b\n')).status, 202);
+  assert.equal((await s.upload(openId, '21,b\n')).status, 200);
   const before = await s.status(doneId);
   await live.restart();
   const s2 = await session(live.emu.url, LOADER);
@@ -343,7 +343,7 @@ test('the status of a cycle survives a restart of the emulator; an open cycle ca
   assert.equal((await stale.call('GET', '/ts_dataservice/v1/public/loads/2b1f0c4e-1111-4111-8111-111111111111')).status, 401, 'sessions do not survive a restart');
   assert.deepEqual(await s2.status(doneId), before);
   assert.equal((await s2.badRecords(doneId)).text, 'bad\n');
-  assert.equal((await s2.commit(openId)).status, 202);
+  assert.equal((await s2.commit(openId)).status, 200);
   assert.deepEqual((await s2.waitDone(openId)).status, { code: 'OK' });
   const rows = await live.rows('other');
   assert.ok(rows.some((r) => r.id === 21 && r.label === 'b'));

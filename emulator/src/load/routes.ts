@@ -29,7 +29,12 @@ function cycleOf(service: LoadService, req: FastifyRequest): { id: string; meta:
   return { id, meta: service.cycle(id) };
 }
 
-/** StartLoad (docs/service-interface.md §2.2, §2.3, §4.1). */
+/**
+ * StartLoad (docs/service-interface.md §2.2, §2.3, §4.1). StartLoad, Load and CommitLoad answer `200 OK`, as the
+ * published tsload connector reference shows them (https://docs.thoughtspot.com/software/6.2/tsload-service-api-ref.html,
+ * https://docs.thoughtspot.com/software/latest/tsload-api); an earlier revision of that page said 202 Accepted
+ * (emulator/README.md, "Where sources disagree"). Every known client takes any 2xx.
+ */
 function registerStartLoad(scope: FastifyInstance, { ctx, service, sessions }: CycleRouteDeps): void {
   scope.post(`${BASE}/public/loads`, async (req, reply) => {
     const user = sessions.authorize(req, reply);
@@ -43,7 +48,7 @@ function registerStartLoad(scope: FastifyInstance, { ctx, service, sessions }: C
       throw e;
     }
     const meta = service.store.create(def, body, user.id, service.nowMicros());
-    return text(reply, 202, JSON.stringify({ node_address: ctx.nodeAddress(), cycle_id: meta.cycleId }));
+    return text(reply, 200, JSON.stringify({ node_address: ctx.nodeAddress(), cycle_id: meta.cycleId }));
   });
 }
 
@@ -132,11 +137,11 @@ function registerLoad(scope: FastifyInstance, { ctx, service, sessions }: CycleR
     }
     if (received.refused !== undefined) return text(reply, 400, received.refused);
     if (received.kept === 0) return text(reply, 400, 'Load received no data: send the chunk as a multipart/form-data file part.');
-    return text(reply.header('connection', 'close'), 202, MESSAGES.uploadComplete);
+    return text(reply.header('connection', 'close'), 200, MESSAGES.uploadComplete);
   });
 }
 
-/** CommitLoad: 202 at once, the work runs in the background (docs/service-notes.md §4.2). */
+/** CommitLoad: 200 at once, the work runs in the background (docs/service-notes.md §4.2). */
 function registerCommit(scope: FastifyInstance, { service, sessions }: CycleRouteDeps): void {
   scope.post(`${BASE}/public/loads/:cycleId/commit`, async (req, reply) => {
     if (!sessions.authorize(req, reply)) return reply;
@@ -156,7 +161,7 @@ function registerCommit(scope: FastifyInstance, { service, sessions }: CycleRout
     const work = service.commit(meta).catch((e: unknown) => req.log.error(e, 'load cycle commit'));
     service.running.add(work);
     void work.finally(() => service.running.delete(work));
-    return text(reply, 202, MESSAGES.commitRequested);
+    return text(reply, 200, MESSAGES.commitRequested);
   });
 }
 
