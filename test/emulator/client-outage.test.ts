@@ -88,3 +88,22 @@ test('serviceBack leaves alone a call sent when no outage was seen, and calls se
     await close();
   }
 });
+
+test('a call sent after the service answered again is not ended by a later serviceBack', async () => {
+  const { s, close } = session();
+  try {
+    down = true;
+    seen.length = 0;
+    await assert.rejects(s.call({ operation: 'ping', method: 'GET', path: '/reset', repeatable: true, authenticated: false }), (e: unknown) => e instanceof ConnectionError);
+    down = false;
+    assert.equal((await s.call({ operation: 'ping', method: 'GET', path: '/ok', repeatable: true, authenticated: false })).status, 200);
+    down = true; // held again, but on a connection taken after the service answered: a slow answer, not the outage
+    const { call: upload } = await sendHeld(s, 'POST', '/upload', false);
+    s.serviceBack();
+    held.at(-1)!.writeHead(200, { 'content-type': 'application/json' }).end('{"uploaded":true}');
+    assert.deepEqual(JSON.parse((await upload).text), { uploaded: true });
+    assert.deepEqual(seen, ['GET /reset (down)', 'GET /ok', 'POST /upload (down)']);
+  } finally {
+    await close();
+  }
+});

@@ -206,7 +206,7 @@ export class HttpSession {
   private readonly cookies = new Map<string, string>();
   private loggedIn = false;
   private loginInFlight: Promise<void> | undefined;
-  /** True from a call that got no answer (network failure or deadline) until `serviceBack()`. */
+  /** True from a call that got no answer (network failure or deadline) until an answer or `serviceBack()`. */
   private outage = false;
   /** Calls waiting for their first byte; `stale` once they were waiting during an outage (see `serviceBack`). */
   private readonly waiting = new Set<{ stale: boolean; back: AbortController }>();
@@ -253,8 +253,9 @@ export class HttpSession {
 
   /**
    * Tells the session that the service answers again (the caller's health check saw it back). A call
-   * still waiting for its first byte on a connection it took during the outage (sent while calls were
-   * failing, or waiting when one failed) may wait out its whole deadline on a connection that will never
+   * still waiting for its first byte on a connection it took during the outage (sent after a call got no
+   * answer and before any call got one, or waiting when one failed) may wait out its whole deadline on a
+   * connection that will never
    * answer; each such call is ended now: a `repeatable` one is sent once more at once, on a new connection,
    * and any other fails at once with a `ConnectionError` saying it was not sent again (it may have taken
    * effect). Calls sent before the outage and calls sent after this are not touched. Never throws.
@@ -346,6 +347,8 @@ export class HttpSession {
       });
       clearTimeout(ownTimer);
       this.waiting.delete(waiting);
+      // an answer: the service is reachable, so calls sent from now on are on live connections
+      this.outage = false;
       status = res.statusCode;
       const text = await res.body.text();
       this.keepCookies(res.headers['set-cookie']);
