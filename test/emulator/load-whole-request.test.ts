@@ -7,7 +7,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOADER, def, session, startLoadLive, type LoadLive, type LoadSession } from './load-support';
+import { AnalyticsServiceClient } from '../../common/src/api';
+import { ADMIN, LOADER, def, session, startLoadLive, type LoadLive, type LoadSession } from './load-support';
 
 let live: LoadLive;
 let s: LoadSession;
@@ -109,4 +110,13 @@ test('a field that starts with U+FEFF keeps it; only the first bytes of the file
   const later = await s.load(def('pairs', { load_options: { empty_target: true } }), '1,\ufeffx\n');
   assert.deepEqual(later.status.status, { code: 'OK' });
   assert.deepEqual(await live.rows('pairs'), [{ id: 1, name: '\ufeffx' }]);
+  // and as a person sees it: searchdata through TSQ's client
+  const client = new AnalyticsServiceClient({ url: live.emu.url, username: ADMIN.username, password: ADMIN.password });
+  try {
+    const table = (await client.listObjectHeaders({ type: 'LOGICAL_TABLE' })).find((h) => h.name === 'pairs')!;
+    const answer = await client.searchData({ queryString: '[name]', dataSourceGuid: table.id });
+    assert.deepEqual(answer.data, [['\ufeffx']]);
+  } finally {
+    await client.close();
+  }
 });
