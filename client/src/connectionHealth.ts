@@ -150,6 +150,8 @@ export class ConnectionHealth implements vscode.Disposable {
     this.timer = undefined;
     const tries = this.current.tries;
     this.set({ state: 'connected', tries: 0 });
+    // requests still waiting on connections taken during the outage: sent again, or failed at once
+    this.connections.currentClient()?.serviceBack();
     getLog().info(`The service answers again${tries ? ` (after ${tries} failed ${tries === 1 ? 'try' : 'tries'})` : ''}; refreshing the catalog.`);
     this.onRecovered().catch((e: unknown) => getLog().warn(`Refreshing the catalog failed: ${errorMessage(e)}`));
   }

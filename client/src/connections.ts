@@ -165,6 +165,11 @@ export class ConnectionManager implements vscode.Disposable {
     return this.service!.api.client;
   }
 
+  /** The `AnalyticsServiceClient` of the active connection when connected, without connecting. */
+  currentClient(): AnalyticsServiceClient | undefined {
+    return this.state.state === 'connected' ? this.service?.api.client : undefined;
+  }
+
   /** The service of the active connection when connected, without connecting. */
   currentService(): ServiceApi | undefined {
     return this.state.state === 'connected' ? this.service?.api : undefined;

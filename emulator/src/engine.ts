@@ -7,8 +7,30 @@
  * case-insensitively, as the service does). Column names are kept as declared.
  */
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ColumnDataType } from '../../common/src/model';
+
+/**
+ * Keeps a U+FEFF that starts a VARCHAR value when DuckDB's values are read into JavaScript. @duckdb/node-api
+ * decodes every string value with one `new TextDecoder()` (lib/vectors/dataAccessors.js, `textDecoder`), whose
+ * default `ignoreBOM: false` drops a leading U+FEFF from each value: a field loaded as `\ufeffx` (kept as such
+ * in the table, `hex(name)` = `EFBBBF78`) read back as `x` through searchdata. Only the first bytes of a file
+ * may be a byte-order mark (the load's splitter drops that one, emulator/src/load/records.ts), never the first
+ * character of a value. The package reads the decoder from its module's exports at every call, so replacing it
+ * there once, with `ignoreBOM: true`, covers every reader of this process. Called at module load; never throws
+ * (a later package layout without that module leaves the package's decoder in place).
+ */
+function keepLeadingBomInStrings(): void {
+  try {
+    const fromPackage = createRequire(require.resolve('@duckdb/node-api'));
+    const accessors = fromPackage('./vectors/dataAccessors') as { textDecoder?: InstanceType<typeof TextDecoder> };
+    if (accessors.textDecoder instanceof TextDecoder) accessors.textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  } catch {
+    // another layout of the package: nothing to replace
+  }
+}
+keepLeadingBomInStrings();
 
 /**
  * Quotes a DuckDB identifier (`"` doubled), so no name can inject SQL: `a"b` → `"a""b"`.

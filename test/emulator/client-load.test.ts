@@ -222,7 +222,7 @@ test('format: flexible drops extra columns and fills missing ones with nulls; wi
   assert.deepEqual(await pairRows(), [[3, 'c']]);
 });
 
-test('format: date_time formats with converted_to_epoch false, skip_second_fraction, and epoch values by default', async () => {
+test('format: date_time formats with converted_to_epoch false, skip_second_fraction, and epoch values when it is true', async () => {
   await live.sql(`DELETE FROM ${TYPED}`);
   const def = (dt: NonNullable<LoadDefinition['format']>['date_time']): LoadDefinition => ({ target: { database: 'test', table: 'typed' }, format: { date_time: dt } });
   await loadText(def({ converted_to_epoch: false }), '1,a,T,1.5,20010305,20010305 14:30:00,08:15:00\n');
@@ -234,7 +234,7 @@ test('format: date_time formats with converted_to_epoch false, skip_second_fract
     { id: 2, day: '2001-03-05', ts: '2001-03-05 14:30:00.000000', t: '08:15:00' },
     { id: 3, day: '2001-03-05', ts: '2001-03-05 14:30:00.000000', t: '08:15:00' },
   ]);
-  // converted_to_epoch (the default): the date-time field holds epoch seconds
+  // converted_to_epoch true: the date-time field holds epoch seconds
   await live.sql(`DELETE FROM ${TYPED}`);
   await loadText({ target: { database: 'test', table: 'typed' }, format: { date_time: { converted_to_epoch: true } } }, `4,d,T,4.5,,${Date.UTC(2001, 2, 5, 14, 30) / 1000},\n`);
   const [r] = await live.sql(`SELECT strftime(ts, '%Y-%m-%d %H:%M:%S') AS ts, day FROM ${TYPED}`);

@@ -170,8 +170,8 @@ describe('state in --data-dir', () => {
     const admin = await core.login('tsadmin', 'admin');
     const tables = (await core.call('GET', '/metadata/listobjectheaders', { type: 'LOGICAL_TABLE' }, admin)).body.map((t: any) => t.id);
     const analyst = await core.login('analyst', 'analyst');
-    assert.equal((await core.call('POST', '/user/updatepassword', { name: 'analyst', currentpassword: 'analyst', password: 'changed' }, analyst, true)).status, 204);
-    assert.equal((await core.call('POST', '/group/addprivilege', { privilege: 'DATAMANAGEMENT', groupNames: '["Analysts"]' }, admin, true)).status, 204);
+    assert.equal((await core.call('POST', '/user/updatepassword', { name: 'analyst', currentpassword: 'analyst', password: 'changed' }, analyst, true)).status, 200);
+    assert.equal((await core.call('POST', '/group/addprivilege', { privilege: 'DATAMANAGEMENT', groupNames: '["Analysts"]' }, admin, true)).status, 200);
     await core.stop(true);
 
     core = await startCore({}, data);

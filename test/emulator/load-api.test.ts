@@ -45,7 +45,6 @@ test('every load call without a session, or with a session unknown to the node, 
   const id = '2b1f0c4e-1111-4111-8111-111111111111';
   for (const s of [anon, forged]) {
     for (const [method, path] of [
-      ['GET', '/ts_dataservice/v1/public/ping'],
       ['POST', '/ts_dataservice/v1/public/loads'],
       ['POST', `/ts_dataservice/v1/public/loads/${id}`],
       ['POST', `/ts_dataservice/v1/public/loads/${id}/commit`],
@@ -68,40 +67,49 @@ test('sessions are per node: a cookie from the main port is refused on the load 
   const main = await session(live.emu.url, LOADER);
   const onLoadPort = new LoadSession(live.emu.loadUrl);
   onLoadPort.cookie = main.cookie;
-  const r = await onLoadPort.call('GET', '/ts_dataservice/v1/public/ping');
+  const unknown = '/ts_dataservice/v1/public/loads/2b1f0c4e-1111-4111-8111-111111111111';
+  const r = await onLoadPort.call('GET', unknown);
   assert.equal(r.status, 401);
   assert.equal(r.text, MSG_401);
   const load = await session(live.emu.loadUrl, LOADER);
-  assert.equal((await load.call('GET', '/ts_dataservice/v1/public/ping')).text, 'Ping Received.');
+  assert.equal((await load.call('GET', unknown)).status, 400, 'known session, unknown cycle');
   const back = new LoadSession(live.emu.url);
   back.cookie = load.cookie;
-  assert.equal((await back.call('GET', '/ts_dataservice/v1/public/ping')).status, 401);
+  assert.equal((await back.call('GET', unknown)).status, 401);
+});
+
+test('ping needs no session: 200 "Ping Received." with no cookie, on every node (the docs\' set-up step 6, the reference client\'s ping)', async () => {
+  for (const url of [live.emu.url, live.emu.loadUrl as string]) {
+    const r = await new LoadSession(url).call('GET', '/ts_dataservice/v1/public/ping');
+    assert.equal(r.status, 200, url);
+    assert.equal(r.text, 'Ping Received.');
+    assert.match(r.headers.get('content-type') ?? '', /^text\/plain/);
+  }
 });
 
 test('StartLoad names the load port as node_address; the cycle is then served on that node after a new login there', async () => {
   const main = await session(live.emu.url, LOADER);
   const s = await main.start(def('pairs'));
-  assert.equal(s.status, 202);
+  assert.equal(s.status, 200);
   assert.match(s.headers.get('content-type') ?? '', /^text\/plain/);
   const node = s.nodeAddress as { host: string; port: number };
   assert.equal(`http://${node.host}:${node.port}`, live.emu.loadUrl);
   const onNode = await session(`http://${node.host}:${node.port}`, LOADER);
   const u = await onNode.upload(s.cycleId as string, '1,a\n');
-  assert.equal(u.status, 202);
+  assert.equal(u.status, 200);
   assert.equal(u.text, 'Upload Complete.');
   const c = await onNode.commit(s.cycleId as string);
-  assert.equal(c.status, 202);
+  assert.equal(c.status, 200);
   assert.equal(c.text, 'Commit load cycle request made.');
   const st = await onNode.waitDone(s.cycleId as string);
   assert.deepEqual(st.status, { code: 'OK' });
 });
 
-test('403 with the seed text for a user without DATAMANAGEMENT or ADMINISTRATION, on every call but Login', async () => {
+test('403 with the seed text for a user without DATAMANAGEMENT or ADMINISTRATION, on every call but Login and ping', async () => {
   const loader = await session(live.emu.url, LOADER);
   const { cycleId } = await loader.start(def('pairs'));
   const viewer = await session(live.emu.url, VIEWER);
   const calls: [string, string, BodyInit | undefined][] = [
-    ['GET', '/ts_dataservice/v1/public/ping', undefined],
     ['POST', '/ts_dataservice/v1/public/loads', JSON.stringify(def('pairs'))],
     ['POST', `/ts_dataservice/v1/public/loads/${cycleId}/commit`, undefined],
     ['POST', `/ts_dataservice/v1/public/loads/${cycleId}/cancel`, undefined],
@@ -120,7 +128,7 @@ test('403 with the seed text for a user without DATAMANAGEMENT or ADMINISTRATION
   assert.equal(up.text, MSG_403);
   // the administrator may load too
   const admin = await session(live.emu.url, ADMIN);
-  assert.equal((await admin.call('GET', '/ts_dataservice/v1/public/ping')).status, 200);
+  assert.equal((await admin.call('GET', `/ts_dataservice/v1/public/loads/${cycleId}`)).status, 200);
   await loader.cancel(cycleId as string);
 });
 
@@ -132,12 +140,12 @@ test('privileges are checked on every call: a session loses its rights as soon a
     return u && { ...u, privileges: new Set() };
   };
   try {
-    const r = await loader.call('GET', '/ts_dataservice/v1/public/ping');
+    const r = await loader.call('GET', '/ts_dataservice/v1/public/loads/2b1f0c4e-1111-4111-8111-111111111111');
     assert.equal(r.status, 403);
   } finally {
     live.emu.ctx.userById = original;
   }
-  assert.equal((await loader.call('GET', '/ts_dataservice/v1/public/ping')).status, 200);
+  assert.equal((await loader.call('GET', '/ts_dataservice/v1/public/loads/2b1f0c4e-1111-4111-8111-111111111111')).status, 400, 'allowed again: the cycle is unknown');
 });
 
 test('500 with the seed text when the authentication service cannot be resolved', async () => {
@@ -150,7 +158,7 @@ test('500 with the seed text when the authentication service cannot be resolved'
     throw new Error('directory down');
   };
   try {
-    const r = await loader.call('GET', '/ts_dataservice/v1/public/ping');
+    const r = await loader.call('GET', '/ts_dataservice/v1/public/loads/2b1f0c4e-1111-4111-8111-111111111111');
     assert.equal(r.status, 500);
     assert.equal(r.text, "error code = INTERNAL, message = Couldn't resolve the authentication service.");
     const l = await new LoadSession(live.emu.url).login(LOADER);
@@ -188,12 +196,12 @@ test('StartLoad takes the flat form of the seed example too, as JSON or as a for
   const s = await session(live.emu.url, LOADER);
   const flat = { target_database: DB, target_table: 'pairs', field_separator: '|', empty_target: 'false' };
   const r = await s.call('POST', '/ts_dataservice/v1/public/loads', new URLSearchParams(flat));
-  assert.equal(r.status, 202, r.text);
+  assert.equal(r.status, 200, r.text);
   const id = (JSON.parse(r.text) as { cycle_id: string }).cycle_id;
   const summary = await s.call('GET', `/ts_dataservice/v1/public/loads/${id}/input_summary`);
   assert.equal(summary.status, 200);
   assert.deepEqual(JSON.parse(summary.text), { load_params: flat });
-  assert.equal((await s.upload(id, '7|seven\n')).status, 202);
+  assert.equal((await s.upload(id, '7|seven\n')).status, 200);
   await s.commit(id);
   assert.deepEqual((await s.waitDone(id)).status, { code: 'OK' });
   assert.ok((await live.rows('pairs')).some((row) => row.id === 7 && row.name === 'seven'));
@@ -202,7 +210,7 @@ test('StartLoad takes the flat form of the seed example too, as JSON or as a for
 test('400 "Unable to find table in the engine. Cannot load data." on Load when the target table does not exist', async () => {
   const s = await session(live.emu.url, LOADER);
   const started = await s.start({ target: { database: DB, table: 'no_such_table' } });
-  assert.equal(started.status, 202);
+  assert.equal(started.status, 200);
   const r = await s.upload(started.cycleId as string, '1,a\n');
   assert.equal(r.status, 400);
   assert.equal(r.text, 'Unable to find table in the engine. Cannot load data.');
@@ -280,8 +288,8 @@ test('status: stages, counts as strings, times in epoch microseconds, both paths
   assert.equal(open.internal_stage, 'INGESTING');
   assert.deepEqual(open.status, {});
   assert.equal(open.cycle_id, id);
-  assert.equal((await s.upload(id, '10,ten\n11,eleven\n', 'documents')).status, 202, 'the form field name does not matter');
-  assert.equal((await s.upload(id, '12,twelve\n', 'upload-file')).status, 202);
+  assert.equal((await s.upload(id, '10,ten\n11,eleven\n', 'documents')).status, 200, 'the form field name does not matter');
+  assert.equal((await s.upload(id, '12,twelve\n', 'upload-file')).status, 200);
   assert.equal((await s.status(id)).ingested_network_bw, String('10,ten\n11,eleven\n'.length + '12,twelve\n'.length));
   await s.commit(id);
   const done = await s.waitDone(id);
@@ -313,12 +321,12 @@ test('Load needs a multipart body with at least one part; X-ts-chunks on commit 
   assert.match(plain.text, /multipart\/form-data/);
   const none = await s.call('POST', `/ts_dataservice/v1/public/loads/${id}`, new FormData());
   assert.equal(none.status, 400);
-  assert.equal((await s.upload(id, '1,a\n')).status, 202);
+  assert.equal((await s.upload(id, '1,a\n')).status, 200);
   const wrong = await s.commit(id, { 'X-ts-chunks': '2' });
   assert.equal(wrong.status, 500);
   assert.match(wrong.text, /2 chunks were announced \(X-ts-chunks\) but 1 were received/);
   assert.equal((await s.status(id)).internal_stage, 'INGESTING', 'the cycle stays open');
-  assert.equal((await s.commit(id, { 'X-ts-chunks': '1' })).status, 202);
+  assert.equal((await s.commit(id, { 'X-ts-chunks': '1' })).status, 200);
   assert.deepEqual((await s.waitDone(id)).status, { code: 'OK' });
 });
 
@@ -326,16 +334,16 @@ test('the status of a cycle survives a restart of the emulator; an open cycle ca
   const s = await session(live.emu.url, LOADER);
   const { cycleId: doneId } = await s.load(def('other', { load_options: { max_ignored_rows: 5 } }), '20,a\nbad\n');
   const openId = (await s.start(def('other'))).cycleId as string;
-  assert.equal((await s.upload(openId, '21,b\n')).status, 202);
+  assert.equal((await s.upload(openId, '21,b\n')).status, 200);
   const before = await s.status(doneId);
   await live.restart();
   const s2 = await session(live.emu.url, LOADER);
   const stale = new LoadSession(live.emu.url);
   stale.cookie = s.cookie;
-  assert.equal((await stale.call('GET', '/ts_dataservice/v1/public/ping')).status, 401, 'sessions do not survive a restart');
+  assert.equal((await stale.call('GET', '/ts_dataservice/v1/public/loads/2b1f0c4e-1111-4111-8111-111111111111')).status, 401, 'sessions do not survive a restart');
   assert.deepEqual(await s2.status(doneId), before);
   assert.equal((await s2.badRecords(doneId)).text, 'bad\n');
-  assert.equal((await s2.commit(openId)).status, 202);
+  assert.equal((await s2.commit(openId)).status, 200);
   assert.deepEqual((await s2.waitDone(openId)).status, { code: 'OK' });
   const rows = await live.rows('other');
   assert.ok(rows.some((r) => r.id === 21 && r.label === 'b'));

@@ -27,7 +27,7 @@ test('chunks stay on disk until CommitLoad; AbortLoad discards them and the tabl
   await resetPairs('1,one\n');
   const { cycleId } = await s.start(def('pairs'));
   const id = cycleId as string;
-  for (const chunk of ['2,two\n', '3,three\n', '4,four\n']) assert.equal((await s.upload(id, chunk)).status, 202);
+  for (const chunk of ['2,two\n', '3,three\n', '4,four\n']) assert.equal((await s.upload(id, chunk)).status, 200);
   const dir = join(live.dataDir, 'cycles', id);
   assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('chunk-')).sort(), ['chunk-1', 'chunk-2', 'chunk-3']);
   assert.deepEqual(await live.rows('pairs'), [{ id: 1, name: 'one' }], 'nothing before commit');
@@ -68,7 +68,7 @@ test('the default max_ignored_rows is 0: one bad row fails the whole load', asyn
 test('a commit that fails inside the transaction changes nothing, even with empty_target', async () => {
   await resetPairs('1,one\n');
   const { cycleId } = await s.start(def('pairs', { load_options: { empty_target: true } }));
-  assert.equal((await s.upload(cycleId as string, '7,seven\n8,eight\n')).status, 202);
+  assert.equal((await s.upload(cycleId as string, '7,seven\n8,eight\n')).status, 200);
   // make the INSERT fail after the DELETE: recreate the table behind the API's back with a CHECK that refuses id 8
   const info = live.emu.ctx.findTable('loadtest', undefined, 'pairs');
   assert.ok(info);
@@ -83,7 +83,7 @@ test('a commit that fails inside the transaction changes nothing, even with empt
   } finally {
     c.closeSync();
   }
-  assert.equal((await s.commit(cycleId as string)).status, 202);
+  assert.equal((await s.commit(cycleId as string)).status, 200);
   const status = await s.waitDone(cycleId as string);
   assert.equal((status.status as { code: string }).code, 'LOAD_FAILED');
   assert.match((status.status as { message: string }).message, /^Commit failed, no rows were written: .*CHECK/i);
@@ -118,10 +118,10 @@ test('two cycles on different tables at once, chunks interleaved, each table get
     rowsB.push(tb);
     uploads.push(s.upload(a, ta), other.upload(b, tb));
   }
-  for (const u of await Promise.all(uploads)) assert.equal((u as { status: number }).status, 202);
+  for (const u of await Promise.all(uploads)) assert.equal((u as { status: number }).status, 200);
   const [ca, cb] = await Promise.all([s.commit(a), other.commit(b)]);
-  assert.equal(ca.status, 202);
-  assert.equal(cb.status, 202);
+  assert.equal(ca.status, 200);
+  assert.equal(cb.status, 200);
   const [sa, sb] = await Promise.all([s.waitDone(a), other.waitDone(b)]);
   assert.deepEqual(sa.status, { code: 'OK' });
   assert.deepEqual(sb.status, { code: 'OK' });

@@ -60,8 +60,8 @@ async function crashAt(point: string, dataDir: string, args: string[] = []): Pro
   const s = await login(emu.url);
   const { cycleId } = await s.start(def('pairs'));
   assert.ok(cycleId);
-  assert.equal((await s.upload(cycleId, rowsText(1, 500))).status, 202);
-  assert.equal((await s.upload(cycleId, rowsText(501, 1000))).status, 202);
+  assert.equal((await s.upload(cycleId, rowsText(1, 500))).status, 200);
+  assert.equal((await s.upload(cycleId, rowsText(501, 1000))).status, 200);
   await s.commit(cycleId).catch(() => undefined); // the answer may never come
   const end = await emu.exited;
   assert.equal(end.signal, 'SIGKILL', `the emulator died at ${point}`);
@@ -105,7 +105,7 @@ test('killed after a chunk was stored but before it was recorded: the cycle stay
   const emu = await EmulatorProcess.start({ dataDir, seed, env: { TSQ_EMULATOR_CRASH_AT: 'upload-stored:2' } });
   const s = await login(emu.url);
   const { cycleId } = await s.start(def('pairs'));
-  assert.equal((await s.upload(cycleId!, rowsText(1, 10))).status, 202);
+  assert.equal((await s.upload(cycleId!, rowsText(1, 10))).status, 200);
   await s.upload(cycleId!, rowsText(11, 20)).catch(() => undefined);
   await emu.exited;
   const again = await EmulatorProcess.start({ dataDir, seed });
@@ -122,7 +122,7 @@ test('a cycle idle in INGESTING expires after --cycle-idle-minutes, also across 
   let emu = await EmulatorProcess.start({ dataDir, seed });
   let s = await login(emu.url);
   const { cycleId } = await s.start(def('pairs'));
-  assert.equal((await s.upload(cycleId!, rowsText(1, 10))).status, 202);
+  assert.equal((await s.upload(cycleId!, rowsText(1, 10))).status, 200);
   await emu.kill();
   await new Promise((r) => setTimeout(r, 700));
   emu = await EmulatorProcess.start({ dataDir, seed, args: ['--cycle-idle-minutes', '0.01'] }); // 600 ms
@@ -138,7 +138,7 @@ test('a cycle idle in INGESTING expires after --cycle-idle-minutes, also across 
     const { cycleId: live } = await s.start(def('pairs'));
     for (let i = 0; i < 3; i++) {
       await new Promise((r) => setTimeout(r, 300));
-      assert.equal((await s.upload(live!, rowsText(100 + i, 100 + i))).status, 202, `chunk ${i} of an active cycle is taken`);
+      assert.equal((await s.upload(live!, rowsText(100 + i, 100 + i))).status, 200, `chunk ${i} of an active cycle is taken`);
     }
     for (let i = 0; i < 200 && (await s.status(live!)).internal_stage === 'INGESTING'; i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal((await s.status(live!)).internal_stage, 'DONE');

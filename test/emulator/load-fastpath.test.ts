@@ -141,7 +141,7 @@ test('property (csv, epoch dates): the same with converted_to_epoch', async () =
   const values = VALUES.map((v) => v);
   values[6] = [['0', '86400', '-86400', '1700000000', ''], ['1.5', '+5', '99999999999999', '-62135596801', '2024-01-01', '007']];
   values[7] = [['0', '1700000000', '253402300799', '-62135596800', ''], ['1700000000.25', '253402300800', ' 1', 'x']];
-  await compare(parseLoadDefinition({ target: { database: 'db', table: 't' } }), values, csvText);
+  await compare(parseLoadDefinition({ target: { database: 'db', table: 't' }, format: { date_time: { converted_to_epoch: true } } }), values, csvText);
 });
 
 test('property (delimited, null_value): the same for the delimited format', async () => {

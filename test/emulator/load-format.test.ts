@@ -16,21 +16,35 @@ after(async () => {
   await live?.stop();
 });
 
-/** Loads `chunks` into `typed` (replacing its rows) with `format` and `extra` load options; returns the final status. */
+/**
+ * Loads `chunks` into `typed` (replacing its rows) with `format` and `extra` load options; returns the final status.
+ * Dates are epoch seconds unless `format` has its own `date_time` (the service's default is text dates).
+ */
 async function loadTyped(format: Record<string, unknown>, chunks: string[], loadOptions: Record<string, unknown> = {}, advanced: Record<string, unknown> = {}) {
-  return s.load(def('typed', { format, load_options: { empty_target: true, ...loadOptions }, advanced_options: advanced }), ...chunks);
+  const f = 'date_time' in format ? format : { ...format, date_time: { converted_to_epoch: true } };
+  return s.load(def('typed', { format: f, load_options: { empty_target: true, ...loadOptions }, advanced_options: advanced }), ...chunks);
 }
 
 const FULL_ROW = { i64: 1, i32: 2, txt: 'hello', chr: 'c', flag: true, f: 1.5, d: 2.25, day: '1970-01-02', ts: '2023-11-14 22:13:20', t: '01:02:03' };
 
-test('csv defaults: comma, double-quote enclosing, epoch dates, T/F booleans, %H:%M:%S times', async () => {
-  const { status } = await loadTyped({}, ['1,2,hello,c,T,1.5,2.25,86400,1700000000,01:02:03\n2,-3,"a,b ""q""\nline",,F,-0.5,1e3,0,0,23:59:59\n']);
+test('csv defaults: comma, double-quote enclosing, %Y%m%d dates (converted_to_epoch false), T/F booleans, %H:%M:%S times', async () => {
+  const { status } = await loadTyped({ date_time: {} }, ['1,2,hello,c,T,1.5,2.25,19700102,20231114 22:13:20,01:02:03\n2,-3,"a,b ""q""\nline",,F,-0.5,1e3,19700101,19700101 00:00:00,23:59:59\n']);
   assert.deepEqual(status.status, { code: 'OK' });
   assert.equal(status.rows_written, '2');
   assert.deepEqual(await live.typedRows(), [
     FULL_ROW,
     { i64: 2, i32: -3, txt: 'a,b "q"\nline', chr: null, flag: false, f: -0.5, d: 1000, day: '1970-01-01', ts: '1970-01-01 00:00:00', t: '23:59:59' },
   ]);
+});
+
+test('converted_to_epoch true reads epoch seconds; left out, an epoch value is a bad record (the default is false)', async () => {
+  const epoch = await loadTyped({ date_time: { converted_to_epoch: true } }, ['1,2,hello,c,T,1.5,2.25,86400,1700000000,01:02:03\n']);
+  assert.deepEqual(epoch.status.status, { code: 'OK' });
+  assert.deepEqual(await live.typedRows(), [FULL_ROW]);
+  // the reference client sends converted_to_epoch only when it is true (community-tools data_importer_client.py makeLoadParams)
+  const omitted = await loadTyped({ date_time: {} }, ['1,2,hello,c,T,1.5,2.25,86400,1700000000,01:02:03\n'], { max_ignored_rows: 1 });
+  assert.equal(omitted.status.ignored_row_count, '1');
+  assert.deepEqual(await live.typedRows(), []);
 });
 
 test('csv: an unenclosed empty field is null; an enclosed empty field is the empty string; null_value does not apply', async () => {

@@ -123,7 +123,7 @@ test('load definition: defaults of docs/service-interface.md §2.2 for a minimal
   assert.equal(d.format.nullValue, '(null)');
   assert.equal(d.format.hasHeaderRow, false);
   assert.equal(d.format.flexible, false);
-  assert.equal(d.format.convertedToEpoch, true);
+  assert.equal(d.format.convertedToEpoch, false, 'text dates unless the definition says they are epoch values (docs/service-interface.md §2.2)');
   assert.equal(d.format.dateTimeFormat, '%Y%m%d %H:%M:%S');
   assert.equal(d.format.dateFormat, '%Y%m%d');
   assert.equal(d.format.timeFormat, '%H:%M:%S');

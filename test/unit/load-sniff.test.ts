@@ -28,7 +28,7 @@ test('real files: separator, header and date formats of vega-datasets CSV and TS
     assert.deepEqual(r.header, header, name);
     if (dates.date) assert.equal(r.format.date_time.date_format, dates.date, name);
     if (dates.dateTime) assert.equal(r.format.date_time.date_time_format, dates.dateTime, name);
-    assert.equal(r.format.date_time.converted_to_epoch, !(dates.date || dates.dateTime), `${name}: formatted dates turn converted_to_epoch off`);
+    if (dates.date || dates.dateTime) assert.equal(r.format.date_time.converted_to_epoch, false, `${name}: formatted dates keep converted_to_epoch off`);
     assert.ok(r.rows.length > 0 && r.rows.every((row) => row.length === header!.length), name);
   }
 });
@@ -148,7 +148,9 @@ test('strptime patterns and value checks follow the seed formats', () => {
   const f = fullFormat({ date_time: { converted_to_epoch: false, date_format: '%d.%m.%Y' } });
   assert.equal(valueCheck('DATE', f)('31.12.2020'), undefined);
   assert.match(valueCheck('DATE', f)('2020-12-31') ?? '', /does not match/);
-  assert.equal(valueCheck('DATE', fullFormat({}))('1577836800'), undefined, 'epoch seconds by default (docs/service-interface.md §2.2)');
+  assert.equal(valueCheck('DATE', fullFormat({}))('20200131'), undefined, '%Y%m%d text dates by default (docs/service-interface.md §2.2)');
+  assert.match(valueCheck('DATE', fullFormat({}))('1577836800') ?? '', /does not match %Y%m%d/, 'epoch seconds only with converted_to_epoch');
+  assert.equal(valueCheck('DATE', fullFormat({ date_time: { converted_to_epoch: true } }))('1577836800'), undefined);
   assert.equal(valueCheck('DOUBLE', f)('-1.5e3'), undefined);
   assert.equal(valueCheck('INT64', f)(null), undefined);
   assert.match(formatSummary({ field_separator: '\t', has_header_row: true }), /separator tab · enclosed by " · header row/);

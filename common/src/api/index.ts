@@ -82,6 +82,8 @@ export class AnalyticsServiceClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly publicSession: HttpSession;
+  /** Every session of this client (public API, load API nodes), for `serviceBack`. */
+  private readonly sessions: HttpSession[] = [];
 
   /** @throws TypeError when `url` or `loadUrl` is not an absolute http(s) URL, or neither password option is given. */
   constructor(private readonly options: AnalyticsServiceClientOptions) {
@@ -100,7 +102,12 @@ export class AnalyticsServiceClient {
     this.ownsDispatcher = !options.dispatcher;
     const password = async () => (options.getPassword ? await options.getPassword() : (options.password as string));
     this.publicSession = new HttpSession(options.url, this.dispatcher, async (s, signal) => PublicApi.login(s, options.username, await password(), signal), options.onRequest, options.timeouts);
-    const loadSession = (origin: string) => new HttpSession(origin, this.dispatcher, async (s, signal) => LoadApi.login(s, options.username, await password(), signal), options.onRequest, options.timeouts);
+    this.sessions.push(this.publicSession);
+    const loadSession = (origin: string) => {
+      const s = new HttpSession(origin, this.dispatcher, async (s2, signal) => LoadApi.login(s2, options.username, await password(), signal), options.onRequest, options.timeouts);
+      this.sessions.push(s);
+      return s;
+    };
     this.public = new PublicApi(this.publicSession);
     this.load = new LoadApi(loadSession(options.loadUrl ?? options.url), loadSession, options.ignoreNodeRedirect);
   }
@@ -118,6 +125,15 @@ export class AnalyticsServiceClient {
   /** `session/logout` on the public API. */
   logout(opts: CallOptions = {}): Promise<void> {
     return this.public.logout(opts);
+  }
+
+  /**
+   * Tells every session of this client that the service answers again (a health check saw it back):
+   * calls still waiting on connections taken during the outage are sent again when repeatable, or fail at
+   * once otherwise (`HttpSession.serviceBack`). Never throws.
+   */
+  serviceBack(): void {
+    for (const s of this.sessions) s.serviceBack();
   }
 
   /** Logs out of the public API when logged in (errors ignored) and closes the connections. */

@@ -196,6 +196,10 @@ export class HttpSession {
   private readonly cookies = new CookieJar();
   private loggedIn = false;
   private loginInFlight: Promise<void> | undefined;
+  /** True from a call that got no answer (network failure or deadline) until an answer or `serviceBack()`. */
+  private outage = false;
+  /** Calls waiting for their first byte; `stale` once they were waiting during an outage (see `serviceBack`). */
+  private readonly waiting = new Set<{ stale: boolean; back: AbortController }>();
 
   /**
    * @param origin `scheme://host:port` of the service (a trailing path is ignored).
@@ -237,6 +241,20 @@ export class HttpSession {
     await this.loginInFlight;
   }
 
+  /**
+   * Tells the session that the service answers again (the caller's health check saw it back). A call
+   * still waiting for its first byte on a connection it took during the outage (sent after a call got no
+   * answer and before any call got one, or waiting when one failed) may wait out its whole deadline on a
+   * connection that will never
+   * answer; each such call is ended now: a `repeatable` one is sent once more at once, on a new connection,
+   * and any other fails at once with a `ConnectionError` saying it was not sent again (it may have taken
+   * effect). Calls sent before the outage and calls sent after this are not touched. Never throws.
+   */
+  serviceBack(): void {
+    this.outage = false;
+    for (const w of this.waiting) if (w.stale) w.back.abort();
+  }
+
   /** Drops the session's cookies (after a logout). */
   forget(): void {
     this.cookies.clear();
@@ -252,7 +270,14 @@ export class HttpSession {
     const authenticated = req.authenticated ?? true;
     if (authenticated) await this.ensureLogin(req.signal);
     try {
-      return await this.send(req);
+      try {
+        return await this.send(req);
+      } catch (e) {
+        // ended by serviceBack(): a repeatable call goes again on a new connection, once
+        if (!(e instanceof StaleCallError)) throw e;
+        if (!req.repeatable) throw new ConnectionError({ operation: req.operation, method: req.method, path: req.path }, e, false);
+        return await this.send(req);
+      }
     } catch (e) {
       if (!authenticated || (e as ServiceError).status !== 401) throw e;
       this.loggedIn = false;
@@ -277,7 +302,10 @@ export class HttpSession {
     // the body is still being sent
     const firstByte = new AbortController();
     const ownTimer = deadlines.headersMs && deadlineClassOf(req.operation) !== 'upload' ? setTimeout(() => firstByte.abort(), deadlines.headersMs) : undefined;
-    const signal = ownTimer ? (req.signal ? AbortSignal.any([req.signal, firstByte.signal]) : firstByte.signal) : req.signal;
+    const back = new AbortController();
+    const waiting = { stale: this.outage, back };
+    this.waiting.add(waiting);
+    const signal = AbortSignal.any([back.signal, ...(req.signal ? [req.signal] : []), ...(ownTimer ? [firstByte.signal] : [])]);
     try {
       const res = await request(this.origin + req.path + encodeQuery(req.query), {
         method: req.method,
@@ -289,6 +317,9 @@ export class HttpSession {
         ...(deadlines.headersMs ? { headersTimeout: deadlines.headersMs + (ownTimer ? 1000 : 0), bodyTimeout: deadlines.bodyMs } : {}),
       });
       clearTimeout(ownTimer);
+      this.waiting.delete(waiting);
+      // an answer: the service is reachable, so calls sent from now on are on live connections
+      this.outage = false;
       status = res.statusCode;
       const text = await res.body.text();
       this.cookies.store(res.headers['set-cookie'], req.path);
@@ -299,8 +330,17 @@ export class HttpSession {
       return { status, headers: res.headers, text };
     } catch (e) {
       if (e instanceof ServiceError) throw e;
+      if (back.signal.aborted && !req.signal?.aborted) {
+        failure = 'network';
+        throw new StaleCallError();
+      }
       const phase = firstByte.signal.aborted && !req.signal?.aborted ? 'headers' : timeoutPhaseOf(e);
       failure = req.signal?.aborted ? 'aborted' : phase ? 'timeout' : 'network';
+      if (failure !== 'aborted') {
+        // no answer: the calls still waiting now wait on the same unreachable service
+        this.outage = true;
+        for (const w of this.waiting) w.stale = true;
+      }
       if (phase && !req.signal?.aborted) {
         const connect = phase === 'connect';
         const ms = connect ? connectTimeoutMs(this.timeouts) : phase === 'headers' ? deadlines.headersMs : deadlines.bodyMs;
@@ -310,8 +350,16 @@ export class HttpSession {
       throw new ConnectionError(info, e, req.signal?.aborted ?? false);
     } finally {
       clearTimeout(ownTimer);
+      this.waiting.delete(waiting);
       this.onRequest?.({ ...info, origin: this.origin, status, ms: performance.now() - started, ...(failure ? { failure } : {}) });
     }
+  }
+}
+
+/** A call ended by `HttpSession.serviceBack()`: it waited on a connection taken during an outage. */
+class StaleCallError extends Error {
+  constructor() {
+    super('it was sent while the service was unreachable and got no answer; when the service came back it was not sent again, since it may have taken effect: check before repeating it');
   }
 }
 

@@ -361,7 +361,11 @@ function sniffValueFormats(rows: (string | null)[][], format: FullFormat, notes:
   if (date || dateTime) {
     format.date_time.converted_to_epoch = false;
     notes.push(`dates ${[date, dateTime].filter(Boolean).join(', ')}`);
-  } else if (epoch) notes.push('dates are epoch seconds');
+  } else if (epoch) {
+    // the service's default is false (docs/service-interface.md §2.2), so epoch dates are said so explicitly
+    format.date_time.converted_to_epoch = true;
+    notes.push('dates are epoch seconds');
+  }
   if (time) notes.push(`times ${time}`);
   if (votes.date.size > 1 || votes.dateTime.size > 1) notes.push('columns use different date formats: only one can be set, the others will be refused');
   const b = best(bools);

@@ -28,7 +28,7 @@ export function defaultFormat(): FullFormat {
     null_value: '(null)',
     has_header_row: false,
     flexible: false,
-    date_time: { converted_to_epoch: true, date_time_format: '%Y%m%d %H:%M:%S', date_format: '%Y%m%d', time_format: '%H:%M:%S', skip_second_fraction: false },
+    date_time: { converted_to_epoch: false, date_time_format: '%Y%m%d %H:%M:%S', date_format: '%Y%m%d', time_format: '%H:%M:%S', skip_second_fraction: false },
     boolean: { use_bit_values: false, true_format: 'T', false_format: 'F' },
   };
 }

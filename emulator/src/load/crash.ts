@@ -12,9 +12,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 export const CRASH_POINTS = [
   /** A chunk is in its final place, its cycle's metadata not yet saved. */
   'upload-stored',
-  /** The chunk's cycle metadata is saved, the 202 not yet sent. */
+  /** The chunk's cycle metadata is saved, the answer not yet sent. */
   'upload-recorded',
-  /** CommitLoad set the cycle COMMITTING and saved it, the 202 not yet sent. */
+  /** CommitLoad set the cycle COMMITTING and saved it, the answer not yet sent. */
   'commit-accepted',
   /** Every row and the cycle's outcome are inserted in the engine's transaction, COMMIT not yet run. */
   'rows-inserted',

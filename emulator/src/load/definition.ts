@@ -110,7 +110,7 @@ export function parseLoadDefinition(body: unknown): LoadDefinition {
       nullValue: str(format, 'null_value', 'format.', '(null)'),
       hasHeaderRow: bool(format, 'has_header_row', 'format.', false),
       flexible: bool(format, 'flexible', 'format.', false),
-      convertedToEpoch: bool(dateTime, 'converted_to_epoch', 'format.date_time.', true),
+      convertedToEpoch: bool(dateTime, 'converted_to_epoch', 'format.date_time.', false),
       dateTimeFormat: str(dateTime, 'date_time_format', 'format.date_time.', '%Y%m%d %H:%M:%S'),
       dateFormat: str(dateTime, 'date_format', 'format.date_time.', '%Y%m%d'),
       timeFormat: str(dateTime, 'time_format', 'format.date_time.', '%H:%M:%S'),

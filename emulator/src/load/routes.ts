@@ -29,7 +29,12 @@ function cycleOf(service: LoadService, req: FastifyRequest): { id: string; meta:
   return { id, meta: service.cycle(id) };
 }
 
-/** StartLoad (docs/service-interface.md §2.2, §2.3, §4.1). */
+/**
+ * StartLoad (docs/service-interface.md §2.2, §2.3, §4.1). StartLoad, Load and CommitLoad answer `200 OK`, as the
+ * published tsload connector reference shows them (https://docs.thoughtspot.com/software/6.2/tsload-service-api-ref.html,
+ * https://docs.thoughtspot.com/software/latest/tsload-api); an earlier revision of that page said 202 Accepted
+ * (emulator/README.md, "Where sources disagree"). Every known client takes any 2xx.
+ */
 function registerStartLoad(scope: FastifyInstance, { ctx, service, sessions }: CycleRouteDeps): void {
   scope.post(`${BASE}/public/loads`, async (req, reply) => {
     const user = sessions.authorize(req, reply);
@@ -43,50 +48,64 @@ function registerStartLoad(scope: FastifyInstance, { ctx, service, sessions }: C
       throw e;
     }
     const meta = service.store.create(def, body, user.id, service.nowMicros());
-    return text(reply, 202, JSON.stringify({ node_address: ctx.nodeAddress(), cycle_id: meta.cycleId }));
+    return text(reply, 200, JSON.stringify({ node_address: ctx.nodeAddress(), cycle_id: meta.cycleId }));
   });
 }
 
+/** What became of one Load request's parts: all kept, or none (`refused` says why). */
+type Received = { kept: number; refused?: undefined } | { kept: 0; refused: string };
+
 /**
- * Receives the multipart parts of one Load request into chunk files. A part is written to
- * `chunk-<n>.part` through a file handle opened before any byte is read, so a cut upload (or a cancel racing
- * it) deletes a file that exists and never leaves a `.part` file behind. Returns the chunks kept.
+ * Receives the multipart parts of one Load request, whole or not at all. Each part is written to
+ * `chunk-<n>.part` through a file handle opened before any byte is read, so a cut upload (or a cancel racing it)
+ * deletes a file that exists and never leaves a `.part` file behind. Only when the request has ended are the
+ * parts kept, all in one synchronous step that also checks the cycle still takes data: a request whose first
+ * part arrived before a commit began and whose last part arrived after the cycle became COMMITTING is refused
+ * whole, never half kept (the commit would otherwise load part of what was acknowledged). A part that fails
+ * (cut off, over the size limit) discards the parts before it too, and the error is thrown.
  */
-async function receiveChunks(service: LoadService, meta: CycleMeta, req: FastifyRequest): Promise<number> {
-  let received = 0;
+async function receiveChunks(service: LoadService, meta: CycleMeta, req: FastifyRequest): Promise<Received> {
+  const parts: { n: number; path: string; bytes: number }[] = [];
+  const discard = () => {
+    for (const p of parts) rmSync(`${p.path}.part`, { force: true });
+  };
   const id = req.headers['x-ts-chunk-id'];
   // the first part takes the request's chunk id (when free); further parts of one request the next numbers
   let wanted = typeof id === 'string' && /^\d{1,9}$/.test(id.trim()) ? Number(id.trim()) : undefined;
-  for await (const part of req.parts()) {
-    const n = service.takeChunkNumber(meta, wanted);
-    wanted = undefined;
-    const path = service.store.chunkPath(meta.cycleId, n);
-    const partial = `${path}.part`;
-    // the file exists once `open` resolved, so the deletion below can never precede its creation
-    const fh = await open(partial, 'w');
-    try {
+  try {
+    for await (const part of req.parts()) {
+      const n = service.takeChunkNumber(meta, wanted);
+      wanted = undefined;
+      const path = service.store.chunkPath(meta.cycleId, n);
+      // the file exists once `open` resolved, so the deletion in `discard` can never precede its creation
+      const fh = await open(`${path}.part`, 'w');
+      parts.push({ n, path, bytes: 0 });
       const source = part.type === 'file' ? part.file : Readable.from([String(part.value ?? '')]);
       await pipeline(source, fh.createWriteStream());
       if (part.type === 'file' && part.file.truncated) throw new Error('the chunk was cut off at the size limit');
-    } catch (e) {
-      rmSync(partial, { force: true });
-      throw e;
+      (parts.at(-1) as { bytes: number }).bytes = part.type === 'file' ? part.file.bytesRead : Buffer.byteLength(String(part.value ?? ''));
     }
-    if (meta.stage !== 'INGESTING') {
-      rmSync(partial, { force: true }); // cancelled, expired or committed while this chunk arrived
-      continue;
-    }
-    renameSync(partial, path);
-    crashPoint('upload-stored');
-    meta.chunks.push(n);
-    meta.chunks.sort((a, b) => a - b);
-    meta.bytesIngested += part.type === 'file' ? part.file.bytesRead : Buffer.byteLength(String(part.value ?? ''));
-    meta.lastActivity = Date.now();
-    service.store.save(meta);
-    crashPoint('upload-recorded');
-    received++;
+  } catch (e) {
+    discard();
+    throw e;
   }
-  return received;
+  // from here to the save nothing awaits: the stage read below is the one the parts are kept under
+  if (meta.stage !== 'INGESTING') {
+    discard();
+    const why = meta.cancelled ? 'cancelled or expired' : meta.stage === 'COMMITTING' ? 'being committed' : 'committed';
+    return { kept: 0, refused: `Cycle_id=[${meta.cycleId}] stopped taking data while this request arrived: it is ${why}. None of its ${parts.length} part(s) were kept; start a new load cycle for them.` };
+  }
+  for (const p of parts) renameSync(`${p.path}.part`, p.path);
+  crashPoint('upload-stored');
+  for (const p of parts) {
+    meta.chunks.push(p.n);
+    meta.bytesIngested += p.bytes;
+  }
+  meta.chunks.sort((a, b) => a - b);
+  meta.lastActivity = Date.now();
+  if (parts.length > 0) service.store.save(meta);
+  crashPoint('upload-recorded');
+  return { kept: parts.length };
 }
 
 /** Load: one or more chunks as multipart file parts; the field name does not matter (docs/service-notes.md §4.2). */
@@ -110,18 +129,19 @@ function registerLoad(scope: FastifyInstance, { ctx, service, sessions }: CycleR
     meta.lastActivity = Date.now();
     const work = receiveChunks(service, meta, req);
     service.track(meta.cycleId, work);
-    let received: number;
+    let received: Received;
     try {
       received = await work;
     } catch (e) {
-      return text(reply, 400, `The chunk upload failed and was discarded: ${(e as Error).message}`);
+      return text(reply, 400, `The chunk upload failed and none of this request's parts were kept: ${(e as Error).message}`);
     }
-    if (received === 0) return text(reply, 400, 'Load received no data: send the chunk as a multipart/form-data file part.');
-    return text(reply.header('connection', 'close'), 202, MESSAGES.uploadComplete);
+    if (received.refused !== undefined) return text(reply, 400, received.refused);
+    if (received.kept === 0) return text(reply, 400, 'Load received no data: send the chunk as a multipart/form-data file part.');
+    return text(reply.header('connection', 'close'), 200, MESSAGES.uploadComplete);
   });
 }
 
-/** CommitLoad: 202 at once, the work runs in the background (docs/service-notes.md §4.2). */
+/** CommitLoad: 200 at once, the work runs in the background (docs/service-notes.md §4.2). */
 function registerCommit(scope: FastifyInstance, { service, sessions }: CycleRouteDeps): void {
   scope.post(`${BASE}/public/loads/:cycleId/commit`, async (req, reply) => {
     if (!sessions.authorize(req, reply)) return reply;
@@ -141,7 +161,7 @@ function registerCommit(scope: FastifyInstance, { service, sessions }: CycleRout
     const work = service.commit(meta).catch((e: unknown) => req.log.error(e, 'load cycle commit'));
     service.running.add(work);
     void work.finally(() => service.running.delete(work));
-    return text(reply, 202, MESSAGES.commitRequested);
+    return text(reply, 200, MESSAGES.commitRequested);
   });
 }
 

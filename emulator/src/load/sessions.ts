@@ -103,9 +103,9 @@ export function registerSessionRoutes(scope: FastifyInstance, ctx: EmulatorConte
     return text(reply, 200, '');
   });
 
-  // Health check (docs/service-notes.md §4.1)
-  scope.get(`${BASE}/public/ping`, async (req, reply) => {
-    if (!sessions.authorize(req, reply)) return reply;
-    return text(reply, 200, MESSAGES.ping);
-  });
+  // Health check, answered without a session: step 6 of the cluster set-up pings it with no cookie
+  // (`curl -i https://localhost:8442/ts_dataservice/v1/public/ping` → `HTTP/1.1 200 OK`, `Ping Received.`,
+  // https://docs.thoughtspot.com/software/6.0/load-with-service and …/software/8.4.1.sw/tsload-connector), and
+  // the reference client's `ping()` sends none (docs/service-notes.md §4.1)
+  scope.get(`${BASE}/public/ping`, async (_req, reply) => text(reply, 200, MESSAGES.ping));
 }

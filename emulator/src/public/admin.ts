@@ -6,10 +6,18 @@
  * |---|---|---|---|
  * | `GET user/list` | ADMINISTRATION | — | 200, principals `{id, name, displayName, mail?, principalTypeEnum, groupNames, privileges, visibility, created, modified}` |
  * | `POST user/sync` | ADMINISTRATION | userSync.ts | 200, `{usersAdded, usersUpdated, usersDeleted, groupsAdded, groupsUpdated, groupsDeleted}` |
- * | `POST user/updatepassword` | the user or ADMINISTRATION | `name`, `currentpassword`, `password` | 204; the user's other sessions end |
+ * | `POST user/updatepassword` | the user or ADMINISTRATION | `name`, `currentpassword`, `newpassword` (or `password`) | 200 `{}`; the user's other sessions end |
  * | `POST user/transfer/ownership` | ADMINISTRATION | `fromUserName`, `toUserName`, `objectsID` (or `objectid`) | 204; never to or from `system` or `su` |
- * | `POST group/addprivilege`, `…/removeprivilege`, `materialization/refreshview/{id}` | ADMINISTRATION (refreshview: or DATAMANAGEMENT) | `privilege`, `groupNames`; the GUID in the path | 204 (refreshview drops caches only) |
+ * | `POST group/addprivilege`, `…/removeprivilege`, `materialization/refreshview/{id}` | ADMINISTRATION (refreshview: or DATAMANAGEMENT) | `privilege`, `groupNames`; the GUID in the path | 200 `{}` (refreshview drops caches only) |
  */
+/**
+ * The body of updatepassword, addprivilege, removeprivilege and refreshview: 200 with `{}`, not the
+ * documented 204, because ThoughtSpot's Python client (thoughtspot/thoughtspot_rest_api_v1_python,
+ * `src/thoughtspot_rest_api_v1/tsrestapiv1.py`: `user_updatepassword`, `group_addprivilege`,
+ * `group_removeprivilege`, `materialization_refreshview`) parses a JSON body from each, and a client that
+ * follows the docs takes any 2xx; emulator/README.md, "Where sources disagree", gives the sources.
+ */
+const DONE_BODY = {};
 import type { FastifyInstance } from 'fastify';
 import { checkPassword, hashPassword } from '../auth';
 import { PRIVILEGES, type MetadataStore } from '../metadataStore';
@@ -60,15 +68,16 @@ function registerUserList(api: FastifyInstance, deps: PublicApiDeps): void {
   });
 }
 
-/** `POST user/updatepassword`: 204; 400 for a wrong current password; the user's other sessions end. */
+/** `POST user/updatepassword`: 200 `{}`; 400 for a wrong current password; the user's other sessions end. */
 function registerUpdatePassword(api: FastifyInstance, deps: PublicApiDeps): void {
   const { catalog, sessions } = deps;
   api.post('/user/updatepassword', async (req, reply) => {
     const me = userOf(req);
     const name = param(req, 'name');
     const current = param(req, 'currentpassword');
-    const next = param(req, 'password');
-    if (!name || current === undefined || next === undefined) throw badRequest('Missing parameter: name, currentpassword and password are required');
+    // `newpassword` as ThoughtSpot's Python client sends it (tsrestapiv1.py `user_updatepassword`), `password` as the docs' example
+    const next = param(req, 'newpassword') ?? param(req, 'password');
+    if (!name || current === undefined || next === undefined) throw badRequest('Missing parameter: name, currentpassword and newpassword are required');
     const u = catalog.userByName(name);
     if (!u) throw badRequest(`No user named ${name}`);
     if (u.id !== me.id && !me.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
@@ -78,7 +87,7 @@ function registerUpdatePassword(api: FastifyInstance, deps: PublicApiDeps): void
     u.modified = deps.now().getTime();
     catalog.save();
     sessions.closeUser(u.id, req.tsSessionId);
-    return reply.code(204).send();
+    return reply.code(200).send(DONE_BODY);
   });
 }
 
@@ -125,7 +134,7 @@ function registerTransferOwnership(api: FastifyInstance, deps: PublicApiDeps): v
   });
 }
 
-/** `POST group/addprivilege` and `group/removeprivilege` (ADMINISTRATION): 204; takes effect on every session's next call. */
+/** `POST group/addprivilege` and `group/removeprivilege` (ADMINISTRATION): 200 `{}`; takes effect on every session's next call. */
 function registerGroupPrivileges(api: FastifyInstance, deps: PublicApiDeps): void {
   const { catalog } = deps;
   for (const [path, add] of [['/group/addprivilege', true], ['/group/removeprivilege', false]] as const) {
@@ -144,12 +153,12 @@ function registerGroupPrivileges(api: FastifyInstance, deps: PublicApiDeps): voi
         g.modified = deps.now().getTime();
       }
       catalog.save();
-      return reply.code(204).send();
+      return reply.code(200).send(DONE_BODY);
     });
   }
 }
 
-/** `POST materialization/refreshview/{id}` (ADMINISTRATION or DATAMANAGEMENT): 204 "Refresh submitted", no body. */
+/** `POST materialization/refreshview/{id}` (ADMINISTRATION or DATAMANAGEMENT): 200 `{}` (the docs: 204 "Refresh submitted"). */
 function registerRefreshView(api: FastifyInstance, deps: PublicApiDeps): void {
   api.post('/materialization/refreshview/:id', async (req, reply) => {
     requirePrivilege(userOf(req), 'ADMINISTRATION', 'DATAMANAGEMENT');
@@ -158,6 +167,6 @@ function registerRefreshView(api: FastifyInstance, deps: PublicApiDeps): void {
     const ds = deps.catalog.dataSource(id);
     if (!ds) throw badRequest(`Invalid value for id: no view or worksheet with id ${id}`);
     deps.search.invalidate(ds.tableId);
-    return reply.code(204).send();
+    return reply.code(200).send(DONE_BODY);
   });
 }

@@ -20,7 +20,7 @@ import { QueryError } from '../searchdata/compile';
 import type { PageRequest, SearchService } from '../searchdata/run';
 import { registerAdminRoutes } from './admin';
 import { listObjectHeaders } from './headers';
-import { boolParam, intParam, listParam, objectHeader, param, userOf } from './params';
+import { boolParam, hasParam, intParam, listParam, objectHeader, param, userOf } from './params';
 
 /** Largest file part of a multipart body (a `principals` list of user/sync): 16 MiB. */
 const MAX_FILE_PART = 16 * 1024 * 1024;
@@ -94,12 +94,20 @@ function tableDetails(t: LogicalTable, catalog: MetadataStore): Record<string, u
   };
 }
 
-/** metadata/details of an answer or pinboard (its visualizations with their data source and query). */
+/**
+ * metadata/details of an answer or pinboard: its visualizations with their data source and query, also as
+ * `reportContent.sheets[0].sheetContent.visualizations`, where ThoughtSpot's Python client reads a
+ * pinboard's sheets (tsrestapiv1.py `get_sheets_from_metadata_details`: `storables[0]['reportContent']['sheets']`).
+ * One sheet per book, `sheetType`/`sheetContentType` PINBOARD or QUESTION.
+ */
 function bookDetails(b: AnswerBook): Record<string, unknown> {
+  const visualizations = b.visualizations.map((v) => ({ header: { id: v.id, name: v.name, owner: b.id }, dataSourceId: v.dataSource, query: v.query }));
+  const kind = b.type === 'PINBOARD_ANSWER_BOOK' ? 'PINBOARD' : 'QUESTION';
   return {
     header: { ...objectHeader(b), isDeleted: false, isHidden: false },
     type: b.type,
-    visualizations: b.visualizations.map((v) => ({ header: { id: v.id, name: v.name, owner: b.id }, dataSourceId: v.dataSource, query: v.query })),
+    visualizations,
+    reportContent: { sheets: [{ header: { id: b.id, name: b.name, owner: b.id }, sheetType: kind, sheetContent: { sheetContentType: kind, visualizations } }] },
   };
 }
 
@@ -268,7 +276,10 @@ function registerDataRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
     const b = catalog.book(id);
     if (!b || b.type !== 'PINBOARD_ANSWER_BOOK') throw badRequest(`Invalid pinboard id ${id}`);
     if (!catalog.canRead(user, b)) throw new ApiError(403, FORBIDDEN_TEXT);
-    const vizIds = listParam(req, 'vizid', { nonEmpty: true });
+    // `vizid=[]` (or an empty value) is every visualization: ThoughtSpot's Python client always sends
+    // `json.dumps(vizids)`, `[]` for all (tsrestapiv1.py `pinboarddata`), and is used against real clusters
+    const listed = hasParam(req, 'vizid') && (param(req, 'vizid') ?? '').trim() !== '' ? listParam(req, 'vizid') : undefined;
+    const vizIds = listed && listed.length > 0 ? listed : undefined;
     const page = pageRequest(req);
     const vizs = vizIds ? vizIds.map((v) => b.visualizations.find((x) => x.id === v.toLowerCase()) ?? (() => { throw badRequest(`Pinboard ${b.name} has no visualization ${v}`); })()) : b.visualizations;
     const out: Record<string, unknown> = {};
