@@ -8,6 +8,7 @@
  * |---|---|
  * | `POST auth/token/full` | `{token, creation_time_in_millis, expiration_time_in_millis, valid_for_user_id, valid_for_username}`; username with `password`, or with `secret_key` when trusted authentication is on (`--trusted-auth-secret`); `validity_time_in_sec` (default 300) |
  * | `POST auth/token/revoke` | 204; revokes `token` (default: the caller's own) |
+ * | `POST auth/session/login`, `auth/session/logout` | 204; the cookie session of `authentication.adoc` (`JSESSIONID`, `clientId`) |
  * | `GET auth/session/user` | the caller: `{id, name, display_name, privileges, user_groups, …}` |
  * | `POST searchdata` | `{contents: [{column_names, data_rows, record_offset, record_size, returned_data_row_count, available_data_row_count, sampling_ratio}]}`, paged by `record_offset` (0-based) and `record_size` (default 10; -1 all, at most 100,000) |
  * | `POST metadata/search` | an array of `{metadata_id, metadata_name, metadata_type, metadata_header, metadata_detail, visualization_headers?}` |
@@ -115,7 +116,7 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
     });
     api.setNotFoundHandler((req, reply) => reply.code(404).send(v2ErrorBody(404, `No such operation: ${req.method} ${req.url.split('?')[0]}`)));
     api.addHook('preHandler', async (req) => {
-      if (req.routeOptions.url?.endsWith('/auth/token/full')) return;
+      if (req.routeOptions.url?.endsWith('/auth/token/full') || req.routeOptions.url?.endsWith('/auth/session/login')) return;
       const credential = bearerOf(req.headers.authorization) ?? req.cookies?.JSESSIONID;
       const s = credential ? deps.sessions.get(credential) : undefined;
       const user = s ? deps.catalog.user(s.userId) : undefined;
@@ -152,7 +153,31 @@ function registerAuth(api: FastifyInstance, deps: V2Deps): void {
       if (!user) throw new ApiError(401, 'Authentication failed: wrong user name or password.');
     }
     const t = tokens.issue(user.id, validity);
-    return { token: t.token, creation_time_in_millis: t.created, expiration_time_in_millis: t.expires, valid_for_user_id: user.id, valid_for_username: user.name };
+    // `org_id` is accepted and ignored: the emulator has one org, Primary (0)
+    return { token: t.token, creation_time_in_millis: t.created, expiration_time_in_millis: t.expires, scope: { access_type: 'FULL', org_id: 0, metadata_id: null }, valid_for_user_id: user.id, valid_for_username: user.name };
+  });
+
+  /** auth/session/login: a cookie session (204 with JSESSIONID and clientId), as v1's session/login. */
+  api.post('/auth/session/login', async (req, reply: FastifyReply) => {
+    const b = body(req);
+    const username = str(b, 'username', true)!;
+    const password = str(b, 'password', true)!;
+    const remember = bool(b, 'remember_me');
+    const user = await deps.verifyPassword(username, password);
+    if (!user) throw new ApiError(401, 'Authentication failed: wrong user name or password.');
+    const s = deps.sessions.open(user.id);
+    const maxAge = remember ? 7 * 24 * 3600 : undefined;
+    reply.setCookie('JSESSIONID', s.id, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
+    reply.setCookie('clientId', s.clientId, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
+    return reply.code(204).send();
+  });
+
+  /** auth/session/logout: ends the caller's session or token (204). */
+  api.post('/auth/session/logout', async (req, reply: FastifyReply) => {
+    tokens.revoke(req.v2Credential!);
+    reply.clearCookie('JSESSIONID', { path: '/' });
+    reply.clearCookie('clientId', { path: '/' });
+    return reply.code(204).send();
   });
 
   /** auth/token/revoke: ends the given token (default: the caller's own); 204. */
@@ -183,11 +208,18 @@ function registerAuth(api: FastifyInstance, deps: V2Deps): void {
       name: u.name,
       display_name: u.displayName,
       visibility: 'SHARABLE',
+      can_change_password: true,
+      current_org: { id: 0, name: 'Primary' },
+      orgs: [{ id: 0, name: 'Primary' }],
+      deleted: false,
+      deprecated: false,
+      hidden: false,
       account_type: 'LOCAL_USER',
       account_status: 'ACTIVE',
       ...(stored.mail ? { email: stored.mail } : {}),
       privileges: [...u.privileges],
       user_groups: groups.map((g) => ({ id: g.id, name: g.name })),
+      user_inherited_groups: groups.map((g) => ({ id: g.id, name: g.name })),
       creation_time_in_millis: stored.created,
       modification_time_in_millis: stored.modified,
       super_user: false,
