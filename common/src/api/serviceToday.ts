@@ -1,5 +1,5 @@
 /**
- * What today's service asks of a client, beside the seed's cookie sessions (docs/service-interface.md §9):
+ * What today's service asks of a client, beside the seed's cookie sessions (docs/service-interface.md §10):
  *
  * - **Bearer tokens** (`BearerTokens`): from `POST /api/rest/2.0/auth/token/full` with the user name and
  *   the password, or with a trusted-authentication `secret_key`, or a token the person gives (`TSQ_TOKEN`,
