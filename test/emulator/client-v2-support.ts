@@ -1,4 +1,4 @@
-// Helpers of client-v2.test.ts: a bare HttpSession on the client's own transport. Not a test file itself.
+// Support of client-v2.test.ts: a bare HttpSession on the client's own transport. Not a test file itself.
 import { createDispatcher, HttpSession, type RequestLogInfo } from '../../common/src/api/session';
 
 export { AuthenticationError, ServiceError, rateLimitHooks } from '../../common/src/api';
