@@ -14,6 +14,8 @@ export interface ServiceConnection {
   username: string;
   caFile?: string;
   rejectUnauthorized?: boolean;
+  /** Public API generation (`auto` by default: asks the service once; common/src/api/serviceToday.ts). */
+  apiVersion?: 'auto' | 'v1' | 'v2';
 }
 
 /** A `ServiceApi` that also gives the underlying client (for Run query and Load CSV, which use it directly). */
@@ -34,6 +36,7 @@ export function createService(conn: ServiceConnection, getPassword: () => string
     getPassword,
     caFile: conn.caFile || undefined,
     rejectUnauthorized: conn.rejectUnauthorized,
+    apiVersion: conn.apiVersion ?? 'auto',
     onRequest,
     timeouts,
   });
