@@ -77,6 +77,19 @@ describe('load against --public-api v2', () => {
   });
 });
 
+describe('load with TSQ_TOKEN alone', () => {
+  test('the data-load API signs in with a password only: a message says to set TSQ_PASSWORD, nothing is loaded, the token is not printed', async () => {
+    const before = await countRows(live, STOCKS_SQL);
+    const csv = join(dir, 'token-only.csv');
+    copyFileSync(join(DEMO, 'new-stock-prices.csv'), csv);
+    const r = await tsq(['load', csv, '--table', STOCKS, ...conn], { env: { TSQ_TOKEN: token } });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /TSQ_PASSWORD/);
+    noToken(r);
+    assert.equal(await countRows(live, STOCKS_SQL), before);
+  });
+});
+
 describe('TSQ_TOKEN and the trust gate', () => {
   test('a repository tsq.json connection never receives TSQ_TOKEN: exit 3 before any request', async () => {
     const attacker = await recordingServer();
