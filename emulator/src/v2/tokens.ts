@@ -36,6 +36,8 @@ export class TokenStore {
 
   /** Issues a token for a user, valid `validitySec` seconds from now. */
   issue(userId: string, validitySec: number): IssuedToken {
+    // tokens nobody presents again would stay forever: drop the expired ones now and then
+    if (this.byToken.size >= 1000) for (const k of [...this.byToken.keys()]) this.check(k);
     const s: Session = this.sessions.open(userId);
     const created = this.clock();
     const t = { token: s.id, userId, created, expires: created + validitySec * 1000 };
