@@ -162,6 +162,28 @@ describe('data-v2-api.adoc', () => {
     assert.equal(typeof full.json.contents[0].data_rows[0].Origin, 'string');
   });
 
+  test('Fetch Liveboard API: metadata_identifier, data_format, visualization_identifiers → each visualization\'s data', async () => {
+    const boards = await send('POST', '/metadata/search', { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' }, JSON.stringify({ metadata: [{ type: 'LIVEBOARD', identifier: 'Flight Operations' }], include_visualization_headers: true }));
+    const board = boards.json[0];
+    const vizIds = (board.visualization_headers as { id: string }[]).map((v) => v.id);
+    const a = await send('POST', '/metadata/liveboard/data', { Authorization: `Bearer ${adminToken}`, Accept: 'application/json', 'Content-Type': 'application/json' }, `{
+  "metadata_identifier": "${board.metadata_id}",
+  "data_format": "COMPACT",
+  "visualization_identifiers": [
+    "${vizIds[0]}",
+    "${vizIds[1]}"
+  ]
+}`);
+    assert.equal(a.status, 200, JSON.stringify(a.json));
+    assert.equal(a.json.metadata_id, board.metadata_id);
+    assert.deepEqual(a.json.contents.map((c: { visualization_id: string }) => c.visualization_id), vizIds.slice(0, 2));
+    for (const c of a.json.contents) {
+      assert.equal(typeof c.visualization_name, 'string');
+      assert.ok(Array.isArray(c.column_names) && Array.isArray(c.data_rows));
+      assert.ok(c.data_rows.length <= 10);
+    }
+  });
+
   test('the same through TSQ\'s client (apiVersion auto finds v2 here)', async () => {
     const client = new AnalyticsServiceClient({ url: emu.url, username: 'tsadmin', password: 'admin', apiVersion: 'auto' });
     try {

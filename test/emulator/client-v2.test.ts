@@ -65,6 +65,21 @@ describe('v2 with a password', () => {
     assert.ok((await b.listObjectHeaders()).length > 0);
   });
 
+  test('pinboard data over v2 (metadata/liveboard/data) is what v1 pinboarddata gives', async () => {
+    const v1 = both.client(ADMIN);
+    const v2 = both.client(ADMIN, { apiVersion: 'v2', clock: () => clock });
+    const board = (await v1.listObjectHeaders({ type: 'PINBOARD_ANSWER_BOOK' })).find((b) => b.name === 'Flight Operations')!;
+    const a = await v1.pinboardData({ id: board.id, batchSize: 50 });
+    const b = await v2.pinboardData({ id: board.id, batchSize: 50 });
+    assert.deepEqual(Object.keys(b).sort(), Object.keys(a).sort());
+    for (const [viz, r] of Object.entries(a)) {
+      assert.equal(b[viz]!.name, r.name);
+      assert.deepEqual(b[viz]!.columnNames, r.columnNames);
+      assert.deepEqual(b[viz]!.data, r.data);
+      assert.equal(b[viz]!.totalRowCount, r.totalRowCount);
+    }
+  });
+
   test('sign-out revokes the token', async () => {
     const c = v2only.client(ADMIN, { apiVersion: 'v2', clock: () => clock });
     await c.listObjectHeaders();

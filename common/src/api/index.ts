@@ -222,8 +222,9 @@ export class AnalyticsServiceClient {
   async tableColumns(id: string, opts?: CallOptions): Promise<DataSourceColumns | null> {
     return (await this.apiGeneration(opts?.signal)) === 'v2' ? this.v2.tableColumns(id, opts) : this.public.tableColumns(id, opts);
   }
-  /** See `PublicApi.pinboardData` (v1 only: TSQ does not read liveboard data through v2 yet). */
-  pinboardData(params: PinboardDataParams, opts?: CallOptions): Promise<Record<string, PinboardVizData<CellValue[] | Record<string, CellValue>>>> {
+  /** See `PublicApi.pinboardData` (on v2: metadata/liveboard/data, same shape). */
+  async pinboardData(params: PinboardDataParams, opts?: CallOptions): Promise<Record<string, PinboardVizData<CellValue[] | Record<string, CellValue>>>> {
+    if ((await this.apiGeneration(opts?.signal)) === 'v2') return (await this.v2.pinboardData(params, opts)) as Record<string, PinboardVizData<CellValue[] | Record<string, CellValue>>>;
     return this.public.pinboardData(params, opts);
   }
   /** See `PublicApi.searchData`. */

@@ -9,6 +9,7 @@
  * |---|---|
  * | `searchData`, `searchAllPages` | `POST searchdata` (`logical_table_identifier`, `record_offset`, `record_size`, `data_format`), `Accept-Language: en-US` |
  * | `listObjectHeaders`, `listVizHeaders`, `tableColumns`, `metadataDetails` | `POST metadata/search` (`include_details`, `include_visualization_headers`) |
+ * | `pinboardData` | `POST metadata/liveboard/data` |
  * | `sessionUser` | `GET auth/session/user` |
  *
  * `record_size: -1` is never sent: pages are bounded (a whole answer in one call is slow and can run
@@ -16,7 +17,7 @@
  */
 import type { Column, DataSourceColumns } from '../model';
 import { ServiceError } from './errors';
-import { toColumnDataType, type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type MetadataDetails, type ObjectHeader, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
+import { toColumnDataType, type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type MetadataDetails, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
 import type { HttpSession } from './session';
 import { V2_PREFIX } from './serviceToday';
 
@@ -84,17 +85,26 @@ export class PublicApiV2 {
       // search keywords are American English only (developer-docs data-v2-api.adoc)
       { 'accept-language': 'en-US' },
     );
-    const c = a.contents?.[0] ?? {};
-    const rows = Array.isArray(c.data_rows) ? (c.data_rows as unknown[]) : [];
-    return {
-      columnNames: Array.isArray(c.column_names) ? (c.column_names as unknown[]).map(String) : [],
-      data: rows,
-      samplingRatio: typeof c.sampling_ratio === 'number' ? c.sampling_ratio : 1,
-      totalRowCount: typeof c.available_data_row_count === 'number' ? c.available_data_row_count : offset + rows.length,
-      rowCount: typeof c.returned_data_row_count === 'number' ? c.returned_data_row_count : rows.length,
-      pageSize: size,
-      offset,
-    };
+    return toResult(a.contents?.[0] ?? {}, offset, size);
+  }
+
+  /**
+   * pinboarddata's shape from `POST metadata/liveboard/data` (`data-v2-api.adoc`): keyed by visualization
+   * id, each with its name; paging as `searchData` (per visualization).
+   */
+  async pinboardData(params: PinboardDataParams, opts: CallOptions = {}): Promise<Record<string, PinboardVizData<unknown>>> {
+    const size = params.batchSize === undefined || params.batchSize < 1 ? V2_MAX_RECORD_SIZE : Math.min(params.batchSize, V2_MAX_RECORD_SIZE);
+    const offset = params.pageNumber !== undefined && params.pageNumber >= 1 ? (params.pageNumber - 1) * size : Math.max(0, params.offset ?? 0);
+    const a = await this.post<{ contents?: Record<string, unknown>[] }>(
+      'pinboardData',
+      '/metadata/liveboard/data',
+      { metadata_identifier: params.id, ...(params.vizIds?.length ? { visualization_identifiers: params.vizIds } : {}), data_format: params.formatType ?? 'COMPACT', record_offset: offset, record_size: size },
+      opts,
+      { 'accept-language': 'en-US' },
+    );
+    const out: Record<string, PinboardVizData<unknown>> = {};
+    for (const c of a.contents ?? []) out[String(c.visualization_id)] = { ...toResult(c, offset, size), name: String(c.visualization_name ?? '') };
+    return out;
   }
 
   /** Every page of a search by `record_offset`, until a page is short or empty or every row came. */
@@ -163,6 +173,20 @@ export class PublicApiV2 {
     });
     return { id: e.metadata_id, name: e.metadata_name, columns };
   }
+}
+
+/** The v1 result shape from one v2 answer content (`AnswerContent`, `LiveboardContent`). */
+function toResult(c: Record<string, unknown>, offset: number, size: number): SearchDataResult<unknown> {
+  const rows = Array.isArray(c.data_rows) ? (c.data_rows as unknown[]) : [];
+  return {
+    columnNames: Array.isArray(c.column_names) ? (c.column_names as unknown[]).map(String) : [],
+    data: rows,
+    samplingRatio: typeof c.sampling_ratio === 'number' ? c.sampling_ratio : 1,
+    totalRowCount: typeof c.available_data_row_count === 'number' ? c.available_data_row_count : offset + rows.length,
+    rowCount: typeof c.returned_data_row_count === 'number' ? c.returned_data_row_count : rows.length,
+    pageSize: size,
+    offset,
+  };
 }
 
 /** A v1 object header from a metadata/search entry. */

@@ -11,6 +11,7 @@
  * | `POST auth/session/login`, `auth/session/logout` | 204; the cookie session of `authentication.adoc` (`JSESSIONID`, `clientId`) |
  * | `GET auth/session/user` | the caller: `{id, name, display_name, privileges, user_groups, …}` |
  * | `POST searchdata` | `{contents: [{column_names, data_rows, record_offset, record_size, returned_data_row_count, available_data_row_count, sampling_ratio}]}`, paged by `record_offset` (0-based) and `record_size` (default 10; -1 all, at most 100,000) |
+ * | `POST metadata/liveboard/data` | `{metadata_id, metadata_name, contents: [{visualization_id, visualization_name, column_names, data_rows, …}]}` for `metadata_identifier` and optional `visualization_identifiers`, paged per visualization like searchdata |
  * | `POST metadata/search` | an array of `{metadata_id, metadata_name, metadata_type, metadata_header, metadata_detail, visualization_headers?}` |
  *
  * Bodies are JSON. Every route but auth/token/full needs a bearer token (or a session cookie). Errors are
@@ -230,6 +231,35 @@ function registerAuth(api: FastifyInstance, deps: V2Deps): void {
 
 function registerData(api: FastifyInstance, deps: V2Deps): void {
   const { catalog, search } = deps;
+  /** metadata/liveboard/data (`data-v2-api.adoc`): each visualization's answer, paged as searchdata. */
+  api.post('/metadata/liveboard/data', async (req) => {
+    const b = body(req);
+    const id = str(b, 'metadata_identifier', true)!;
+    const format = (str(b, 'data_format') ?? 'COMPACT').toUpperCase();
+    if (format !== 'COMPACT' && format !== 'FULL') throw new ApiError(400, `Invalid value for data_format: ${format} (COMPACT or FULL).`);
+    const offset = int(b, 'record_offset', 0, 0);
+    const size = int(b, 'record_size', 10, -1);
+    if (size === 0) throw new ApiError(400, 'Invalid value for record_size: 0 (-1 for all rows, or 1 or more).');
+    const wanted = b.visualization_identifiers;
+    if (wanted !== undefined && !(Array.isArray(wanted) && wanted.every((v) => typeof v === 'string'))) throw new ApiError(400, 'Invalid value for visualization_identifiers: expected a list of GUIDs or names.');
+    const board = catalog.state.books.find((x) => x.type === 'PINBOARD_ANSWER_BOOK' && (x.id === id.toLowerCase() || x.name === id));
+    if (!board) throw new ApiError(400, `Invalid metadata_identifier: no liveboard ${id}.`);
+    if (!catalog.canRead(req.v2User!, board)) throw new ApiError(403, FORBIDDEN_TEXT);
+    const vizs = wanted
+      ? (wanted as string[]).map((w) => board.visualizations.find((v) => v.id === w.toLowerCase() || v.name === w) ?? (() => { throw new ApiError(400, `Liveboard ${board.name} has no visualization ${w}.`); })())
+      : board.visualizations;
+    const pageSize = size === -1 ? MAX_RECORD_SIZE : Math.min(size, MAX_RECORD_SIZE);
+    const contents = [];
+    for (const v of vizs) {
+      const ds = catalog.dataSource(v.dataSource);
+      if (!ds) throw new ApiError(400, `Visualization ${v.name}: its data source no longer exists.`);
+      if (!catalog.canRead(req.v2User!, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
+      const r = await search.search(ds, v.query, { batchsize: pageSize, pagenumber: -1, offset, formattype: format });
+      contents.push({ visualization_id: v.id, visualization_name: v.name, available_data_row_count: r.totalRowCount, column_names: r.columnNames, data_rows: r.data, record_offset: offset, record_size: pageSize, returned_data_row_count: r.rowCount, sampling_ratio: r.samplingRatio });
+    }
+    return { metadata_id: board.id, metadata_name: board.name, contents };
+  });
+
   /** searchdata (`data-v2-api.adoc`): `query_string`, `logical_table_identifier` (GUID or name), `data_format`, `record_offset`, `record_size`. */
   api.post('/searchdata', async (req) => {
     const b = body(req);
