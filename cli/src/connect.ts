@@ -20,13 +20,14 @@ export function withConnectionOptions(command: Command): Command {
     .option('--ca-file <file>', 'PEM file of extra certificate authorities')
     .option('--insecure', 'accept self-signed certificates (not recommended)')
     .option('-c, --connection <name>', 'a named connection from tsq.json or ~/.config/tsq/connections.json')
-    .option('--config <file>', 'read connections from this file only');
+    .option('--config <file>', 'read connections from this file only')
+    .option('--api-version <version>', 'public API generation: auto (default, asks the service once), v1 or v2');
 }
 
 /** The connection flags of parsed options. */
 export function connectionFlags(opts: Record<string, unknown>): ConnectionFlags {
   const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return { url: s(opts.url), user: s(opts.user), loadUrl: s(opts.loadUrl), caFile: s(opts.caFile), insecure: opts.insecure === true, connection: s(opts.connection), config: s(opts.config) };
+  return { url: s(opts.url), user: s(opts.user), loadUrl: s(opts.loadUrl), caFile: s(opts.caFile), insecure: opts.insecure === true, connection: s(opts.connection), config: s(opts.config), apiVersion: s(opts.apiVersion) };
 }
 
 /** A connection ready to use: its settings, the files read, and a client whose password is asked once at the first login. */
@@ -51,7 +52,7 @@ async function promptPassword(question: string): Promise<string> {
 export function connect(opts: Record<string, unknown>): Connected {
   const resolved = resolveConnection(connectionFlags(opts), { allowDefault: true });
   if (!resolved) {
-    throw new UsageError('No connection: give --url and --user, or --connection NAME with a tsq.json (or ~/.config/tsq/connections.json) that defines it. The password comes from TSQ_PASSWORD or a prompt.');
+    throw new UsageError('No connection: give --url and --user, or --connection NAME with a tsq.json (or ~/.config/tsq/connections.json) that defines it. The password comes from TSQ_PASSWORD or a prompt; a token from TSQ_TOKEN.');
   }
   for (const w of resolved.warnings) warn(w);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;

@@ -26,6 +26,7 @@ export function createService(conn: Omit<ConnectionSettings, 'name' | 'passwordC
     getPassword,
     caFile: conn.caFile || undefined,
     rejectUnauthorized: conn.rejectUnauthorized,
+    apiVersion: conn.apiVersion ?? 'auto',
     onRequest,
     timeouts,
   });

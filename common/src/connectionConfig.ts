@@ -7,14 +7,14 @@
  * project level `tsq.json` found upward (trust.ts `findProjectFile`). A file is `{ connections, default,
  * defaultDataSource }`, VS Code's `tsq.*` keys, or a bare array; a connection has the fields of the
  * `tsq.connections` setting, plus, at user level only, `passwordCommand` (an argument vector printing the
- * password). The password: `TSQ_PASSWORD`, else `passwordCommand`, else a prompt on a terminal; never a
- * flag or a file, never printed or logged, and only for an approved connection (`requireApproval`).
+ * password). The password (`TSQ_PASSWORD`, else `passwordCommand`, else a terminal prompt), a token (`TSQ_TOKEN`)
+ * or a secret key (`TSQ_SECRET_KEY`): never a flag or a file, never logged, only for an approved connection.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { AnalyticsServiceClientOptions } from './api';
+import type { AnalyticsServiceClientOptions, ApiVersionSetting } from './api';
 import { ApprovalStore, credentialTargets, findProjectFile, mergeConnectionLevels, type ConnectionLevel, type Sourced } from './trust';
 
 /** One connection, with the fields of the extension's `tsq.connections` entries. */
@@ -31,6 +31,8 @@ export interface ConnectionSettings {
   rejectUnauthorized?: boolean;
   /** Argument vector run (without a shell) to print the password on its standard output (user level only). */
   passwordCommand?: string[];
+  /** Which public API generation to speak: `auto` (default: asks the service once), `v1` or `v2` (common/src/api/serviceToday.ts). */
+  apiVersion?: ApiVersionSetting;
 }
 
 /** What a connection file holds. */
@@ -61,6 +63,8 @@ export interface ConnectionFlags {
   insecure?: boolean;
   connection?: string;
   config?: string;
+  /** `--api-version auto|v1|v2`: overrides the connection's `apiVersion`. */
+  apiVersion?: string;
 }
 
 /** A wrong connection option or connection file: a usage error, with what to do in the message. */
@@ -164,6 +168,7 @@ export function readConnectionFile(path: string, level: ConnectionLevel = 'user'
     if (str(c.loadUrl)) out.loadUrl = str(c.loadUrl);
     if (str(c.caFile)) out.caFile = resolve(dirname(path), str(c.caFile)!);
     if (typeof c.rejectUnauthorized === 'boolean') out.rejectUnauthorized = c.rejectUnauthorized;
+    if (c.apiVersion !== undefined) out.apiVersion = apiVersionOf(c.apiVersion, `"apiVersion" of connection "${name}" in ${path}`);
     if (c.passwordCommand !== undefined) {
       if (!Array.isArray(c.passwordCommand) || c.passwordCommand.length === 0 || !c.passwordCommand.every((a) => typeof a === 'string')) {
         throw new ConnectionConfigError(`"passwordCommand" of connection "${name}" in ${path} must be a non-empty array of strings (a program and its arguments).`);
@@ -241,6 +246,7 @@ export function resolveConnection(flags: ConnectionFlags, opts: ConfigEnvironmen
     ...(flags.loadUrl ? { loadUrl: flags.loadUrl } : {}),
     ...(flags.caFile ? { caFile: resolve(opts.cwd ?? process.cwd(), flags.caFile) } : {}),
     ...(flags.insecure ? { rejectUnauthorized: false } : {}),
+    ...(flags.apiVersion ? { apiVersion: apiVersionOf(flags.apiVersion, '--api-version') } : {}),
   });
   const approvals = new ApprovalStore(opts);
   const resolved = (c: Sourced<ConnectionSettings>): ResolvedConnection => {
@@ -307,6 +313,25 @@ export function requireApproval(resolved: ResolvedConnection): void {
   );
 }
 
+/** Checks an `apiVersion` value. @throws ConnectionConfigError naming `where` for anything but auto, v1, v2. */
+function apiVersionOf(v: unknown, where: string): ApiVersionSetting {
+  if (v === 'auto' || v === 'v1' || v === 'v2') return v;
+  throw new ConnectionConfigError(`${where} must be "auto", "v1" or "v2", not ${JSON.stringify(v)}.`);
+}
+
+/**
+ * A bearer credential of an approved connection from the environment: `TSQ_TOKEN` (a token the person
+ * got elsewhere, e.g. with single sign-on or multi-factor authentication) or `TSQ_SECRET_KEY` (the
+ * trusted-authentication secret key). Same gate as the password: nothing is read for a connection that
+ * is not approved.
+ * @throws UnapprovedConnectionError for a project connection not approved.
+ */
+export function readBearerSecret(resolved: ResolvedConnection, name: 'TSQ_TOKEN' | 'TSQ_SECRET_KEY', env: NodeJS.ProcessEnv = process.env): string | undefined {
+  requireApproval(resolved);
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
 /** Options of `readPassword`. */
 export interface PasswordSources {
   env?: NodeJS.ProcessEnv;
@@ -359,5 +384,14 @@ export function serviceClientOptions(resolved: ResolvedConnection, sources: Pass
     rejectUnauthorized: s.rejectUnauthorized,
     // asked once per client: a wrong password fails rather than asking again
     getPassword: () => (password ??= readPassword(resolved, sources)),
+    apiVersion: s.apiVersion ?? 'auto',
+    ...bearerOptions(resolved, sources.env ?? process.env),
   };
+}
+
+/** The client's `bearer` option from TSQ_TOKEN or TSQ_SECRET_KEY, read behind the trust gate (`readBearerSecret`); none when neither is set. */
+function bearerOptions(resolved: ResolvedConnection, env: NodeJS.ProcessEnv): Pick<AnalyticsServiceClientOptions, 'bearer'> {
+  if (readBearerSecret(resolved, 'TSQ_TOKEN', env) !== undefined) return { bearer: { getToken: () => readBearerSecret(resolved, 'TSQ_TOKEN', env) ?? '' } };
+  if (readBearerSecret(resolved, 'TSQ_SECRET_KEY', env) !== undefined) return { bearer: { getSecretKey: () => readBearerSecret(resolved, 'TSQ_SECRET_KEY', env) ?? '' } };
+  return {};
 }

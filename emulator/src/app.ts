@@ -20,6 +20,7 @@ import { registerLoadApi } from './load/index';
 import { registerPublicApi } from './public/routes';
 import { SearchService } from './searchdata/run';
 import { applySeed, readSeedFolder } from './seed';
+import { setupServiceToday, TokenStore, type PublicApiGenerations } from './v2/index';
 
 /** Options of `startEmulator`; the CLI flags of `main.ts` map onto them one to one. */
 export interface EmulatorOptions {
@@ -56,6 +57,14 @@ export interface EmulatorOptions {
    * chunks are deleted (default 60; fractions allowed). CLI `--cycle-idle-minutes`.
    */
   cycleIdleMinutes?: number;
+  /** Which public API generations answer (emulator/src/v2/index.ts): `both` (default), `v1`, or `v2` (every /tspublic/v1 path 404). CLI `--public-api`. */
+  publicApi?: PublicApiGenerations;
+  /** Requests per second per client address across v1 and v2, then 429 with Retry-After (emulator/src/v2/index.ts). CLI `--rate-limit`. */
+  rateLimit?: number;
+  /** The secret of trusted authentication: auth/token/full accepts `secret_key` equal to it. CLI `--trusted-auth-secret`. */
+  trustedAuthSecret?: string;
+  /** Test-only: the clock of token expiry in epoch ms (default `Date.now`), so a test can let tokens expire without waiting. */
+  tokenClock?: () => number;
 }
 
 /**
@@ -325,6 +334,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         if (aborted) throw new Error('the client went away during --delay-searchdata');
       });
     }
+    const tokens = new TokenStore(sessions, options.tokenClock ?? Date.now);
+    await setupServiceToday(app, { catalog, search, sessions, tokens, verifyPassword, trustedAuthSecret: options.trustedAuthSecret }, { publicApi: options.publicApi ?? 'both', rateLimit: options.rateLimit });
     await registerPublicApi(app, { catalog, engine, search, sessions, verifyPassword, now, loopback });
     await registerLoadApi(app, ctx);
     let loadApp: FastifyInstance | undefined;

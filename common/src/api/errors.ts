@@ -169,6 +169,8 @@ export function serviceMessageOf(body: string): { text: string; incidentId?: str
       } else if (Array.isArray(j.debug)) text = j.debug.map(String).join(' ');
       if (!text && typeof j.message === 'string') text = j.message;
       if (!text && typeof j.error === 'string') text = j.error;
+      // REST API v2: {"error": {"message": …}} (docs/service-interface.md §10)
+      if (!text && j.error && typeof j.error === 'object' && typeof (j.error as { message?: unknown }).message === 'string') text = (j.error as { message: string }).message;
       if (text) return { text: cut(text), incidentId };
     } catch {
       // not JSON after all: keep the text

@@ -28,14 +28,21 @@ import {
 } from './publicApi';
 import { LoadApi, type LoadDefinition, type LoadStatus, type PollOptions, type StartLoadResult, type UploadOptions } from './loadApi';
 import { runLoad, type LoadInput, type LoadResult, type RunLoadOptions } from '../load/pipeline';
+import { BearerTokens, probeApiVersion, RateLimiter, rateLimitHooks, type ApiVersionSetting, type BearerOptions, type RateLimitOptions } from './serviceToday';
+import { PublicApiV2 } from './publicApiV2';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue, HttpTimeouts, DeadlineClass } from './session';
 export { DEFAULT_HTTP_TIMEOUTS, callDeadlines, deadlineClassOf } from './session';
 export * from './publicApi';
 export * from './loadApi';
+export * from './serviceToday';
+export * from './publicApiV2';
 
-/** Options of `AnalyticsServiceClient`. Give exactly one of `password` and `getPassword`. */
+/**
+ * Options of `AnalyticsServiceClient`. Give `password` or `getPassword`, unless `bearer` gives a token
+ * or a secret key.
+ */
 export interface AnalyticsServiceClientOptions {
   /** Base URL of the service, e.g. `https://analytics.example.com` (the public API lives under `/callosum/v1/tspublic/v1`). */
   url: string;
@@ -60,6 +67,18 @@ export interface AnalyticsServiceClientOptions {
   dispatcher?: Dispatcher;
   /** Deadlines of every call in seconds (connect, first byte, idle body); see `HttpTimeouts` in session.ts. */
   timeouts?: HttpTimeouts;
+  /**
+   * Which public API generation to speak (serviceToday.ts): `v1` (default here; the seed's API, cookie
+   * session unless `bearer` is given), `v2` (REST API v2 with a bearer token from the password), or
+   * `auto` (asks the service once; v1 where both answer, v2 where v1 answers 404).
+   */
+  apiVersion?: ApiVersionSetting;
+  /** Sign in with a bearer token: a given one, or one from a trusted-authentication secret key (serviceToday.ts). */
+  bearer?: BearerOptions;
+  /** The connection's rate limiter (default 100 requests per second, burst 10); false: none. */
+  rateLimit?: RateLimitOptions | false;
+  /** Epoch milliseconds now, for token renewal (default `Date.now`; tests drive it). */
+  clock?: () => number;
 }
 
 /** Options of `loadCsv`: those of the load pipeline (`runLoad`, common/src/load/pipeline.ts), plus the polling names of `PollOptions`. */
@@ -84,6 +103,11 @@ export class AnalyticsServiceClient {
   private readonly publicSession: HttpSession;
   /** Every session of this client (public API, load API nodes), for `serviceBack`. */
   private readonly sessions: HttpSession[] = [];
+  /** The bearer token of the connection (used with `bearer`, or on v2). */
+  readonly tokens: BearerTokens;
+  /** REST API v2 on `url` (used when the generation is v2). */
+  readonly v2: PublicApiV2;
+  private generationProbe: Promise<'v1' | 'v2'> | undefined;
 
   /** @throws TypeError when `url` or `loadUrl` is not an absolute http(s) URL, or neither password option is given. */
   constructor(private readonly options: AnalyticsServiceClientOptions) {
@@ -97,14 +121,29 @@ export class AnalyticsServiceClient {
       }
       if (!ok) throw new TypeError(`the service URL must be an absolute http(s) URL, got "${u}"`);
     }
-    if (options.password === undefined && !options.getPassword) throw new TypeError('a password or a getPassword function is needed');
+    if (options.password === undefined && !options.getPassword && !options.bearer?.getToken && !options.bearer?.getSecretKey) throw new TypeError('a password, a getPassword function, a token or a secret key is needed');
     this.dispatcher = createDispatcher(options);
     this.ownsDispatcher = !options.dispatcher;
     const password = async () => (options.getPassword ? await options.getPassword() : (options.password as string));
-    this.publicSession = new HttpSession(options.url, this.dispatcher, async (s, signal) => PublicApi.login(s, options.username, await password(), signal), options.onRequest, options.timeouts);
+    const hasPassword = options.password !== undefined || options.getPassword !== undefined;
+    this.publicSession = new HttpSession(
+      options.url,
+      this.dispatcher,
+      async (s, signal) => ((await this.usesBearer(signal)) ? this.tokens.acquire(signal) : PublicApi.login(s, options.username, await password(), signal)),
+      options.onRequest,
+      options.timeouts,
+    );
     this.sessions.push(this.publicSession);
+    this.tokens = new BearerTokens(this.publicSession, options.username, hasPassword ? password : undefined, options.bearer ?? {}, options.clock);
+    this.v2 = new PublicApiV2(this.publicSession);
+    // one limiter per connection, shared by its public and load sessions
+    const rate = options.rateLimit === false ? undefined : options.rateLimit;
+    const limiter = options.rateLimit === false ? undefined : new RateLimiter(rate?.perSecond ?? 100, rate?.burst ?? 10);
+    const limitHooks = rateLimitHooks(limiter, rate?.maxWaitMs);
+    this.publicSession.hooks = { ...limitHooks, authHeaders: async (signal) => ((await this.usesBearer(signal)) ? this.tokens.headers(signal) : {}) };
     const loadSession = (origin: string) => {
-      const s = new HttpSession(origin, this.dispatcher, async (s2, signal) => LoadApi.login(s2, options.username, await password(), signal), options.onRequest, options.timeouts);
+      const s = new HttpSession(origin, this.dispatcher, async (ls, signal) => LoadApi.login(ls, options.username, await password(), signal), options.onRequest, options.timeouts);
+      s.hooks = limitHooks;
       this.sessions.push(s);
       return s;
     };
@@ -117,13 +156,38 @@ export class AnalyticsServiceClient {
     return this.options.url;
   }
 
+  /**
+   * The generation this client speaks: the `apiVersion` option, or for `auto` the answer of one probe
+   * (`probeApiVersion`, asked once; a failed probe is asked again next time).
+   */
+  async apiGeneration(signal?: AbortSignal): Promise<'v1' | 'v2'> {
+    const v = this.options.apiVersion ?? 'v1';
+    if (v !== 'auto') return v;
+    this.generationProbe ??= probeApiVersion(this.publicSession, signal).catch((e: unknown) => {
+      this.generationProbe = undefined;
+      throw e;
+    });
+    return this.generationProbe;
+  }
+
+  /** True when calls carry a bearer token: one was given (token or secret key), or the generation is v2. */
+  private async usesBearer(signal?: AbortSignal): Promise<boolean> {
+    if (this.options.bearer?.getToken || this.options.bearer?.getSecretKey) return true;
+    return (await this.apiGeneration(signal)) === 'v2';
+  }
+
   /** Logs in on the public API now (otherwise the first call does). @throws AuthenticationError on 401. */
   async login(opts: CallOptions = {}): Promise<void> {
     await this.publicSession.relogin(opts.signal);
   }
 
-  /** `session/logout` on the public API. */
-  logout(opts: CallOptions = {}): Promise<void> {
+  /** Sign-out: revokes the bearer token (`auth/token/revoke`) when the client holds one it obtained, else `session/logout` on the public API. */
+  async logout(opts: CallOptions = {}): Promise<void> {
+    if (this.tokens.hasToken) {
+      await this.tokens.revoke(opts.signal);
+      this.publicSession.forget();
+      return;
+    }
     return this.public.logout(opts);
   }
 
@@ -136,10 +200,10 @@ export class AnalyticsServiceClient {
     for (const s of this.sessions) s.serviceBack();
   }
 
-  /** Logs out of the public API when logged in (errors ignored) and closes the connections. */
+  /** Logs out (or revokes the client's own token) when signed in (errors ignored) and closes the connections. */
   async close(): Promise<void> {
     try {
-      await this.public.logout({ signal: AbortSignal.timeout(2000) });
+      await this.logout({ signal: AbortSignal.timeout(2000) });
     } catch {
       // closing anyway
     }
@@ -149,30 +213,34 @@ export class AnalyticsServiceClient {
   // ---- public API (docs/service-interface.md §4.2) ----
 
   /** See `PublicApi.listObjectHeaders`. */
-  listObjectHeaders(params: ListObjectHeadersParams = {}, opts?: CallOptions): Promise<ObjectHeader[]> {
-    return this.public.listObjectHeaders(params, opts);
+  // each of these speaks v2 when the generation is v2 (publicApiV2.ts), with the same result shapes
+
+  async listObjectHeaders(params: ListObjectHeadersParams = {}, opts?: CallOptions): Promise<ObjectHeader[]> {
+    return (await this.apiGeneration(opts?.signal)) === 'v2' ? this.v2.listObjectHeaders(params, opts) : this.public.listObjectHeaders(params, opts);
   }
   /** See `PublicApi.listVizHeaders`. */
-  listVizHeaders(id: string, opts?: CallOptions): Promise<VizHeader[]> {
-    return this.public.listVizHeaders(id, opts);
+  async listVizHeaders(id: string, opts?: CallOptions): Promise<VizHeader[]> {
+    return (await this.apiGeneration(opts?.signal)) === 'v2' ? this.v2.listVizHeaders(id, opts) : this.public.listVizHeaders(id, opts);
   }
-  /** See `PublicApi.metadataDetails`. */
-  metadataDetails(type: MetadataType, ids: string[], opts?: CallOptions & { showHidden?: boolean }): Promise<MetadataDetails> {
-    return this.public.metadataDetails(type, ids, opts);
+  /** See `PublicApi.metadataDetails` (on v2: LOGICAL_TABLE only, through metadata/search). */
+  async metadataDetails(type: MetadataType, ids: string[], opts?: CallOptions & { showHidden?: boolean }): Promise<MetadataDetails> {
+    return (await this.apiGeneration(opts?.signal)) === 'v2' && type === 'LOGICAL_TABLE' ? this.v2.metadataDetails(ids, opts) : this.public.metadataDetails(type, ids, opts);
   }
-  /** See `PublicApi.pinboardData`. */
-  pinboardData(params: PinboardDataParams, opts?: CallOptions): Promise<Record<string, PinboardVizData<CellValue[] | Record<string, CellValue>>>> {
+  /** See `PublicApi.pinboardData` (on v2: metadata/liveboard/data, same shape). */
+  async pinboardData(params: PinboardDataParams, opts?: CallOptions): Promise<Record<string, PinboardVizData<CellValue[] | Record<string, CellValue>>>> {
+    if ((await this.apiGeneration(opts?.signal)) === 'v2') return (await this.v2.pinboardData(params, opts)) as Record<string, PinboardVizData<CellValue[] | Record<string, CellValue>>>;
     return this.public.pinboardData(params, opts);
   }
   /** See `PublicApi.searchData`. */
   searchData(params: SearchDataParams & { formatType: 'FULL' }, opts?: CallOptions): Promise<SearchDataResult<Record<string, CellValue>>>;
   searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult>;
-  searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult<unknown>> {
-    return this.public.searchData(params, opts);
+  async searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult<unknown>> {
+    return (await this.apiGeneration(opts?.signal)) === 'v2' ? this.v2.searchData(params, opts) : this.public.searchData(params, opts);
   }
   /** Every page of a search, as an async generator. See `PublicApi.searchAllPages`. */
-  searchAllPages(params: Omit<SearchDataParams, 'batchSize' | 'pageNumber' | 'offset'> & { pageSize?: number }, opts?: CallOptions): AsyncGenerator<SearchDataResult<unknown>> {
-    return this.public.searchAllPages(params, opts);
+  async *searchAllPages(params: Omit<SearchDataParams, 'batchSize' | 'pageNumber' | 'offset'> & { pageSize?: number }, opts?: CallOptions): AsyncGenerator<SearchDataResult<unknown>> {
+    if ((await this.apiGeneration(opts?.signal)) === 'v2') yield* this.v2.searchAllPages(params, opts);
+    else yield* this.public.searchAllPages(params, opts);
   }
   /** `user/list`. */
   listUsers(opts?: CallOptions): Promise<unknown> {

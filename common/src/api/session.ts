@@ -168,6 +168,24 @@ export interface CallRequest {
   expectedBytes?: number;
 }
 
+/**
+ * What a client adds to every call of a session (common/src/api/serviceToday.ts sets them): a bearer
+ * token, the connection's rate limiter, and how a 429 is retried. A session without hooks behaves as
+ * before (cookie only, no limiter, a 429 is thrown).
+ */
+export interface SessionHooks {
+  /** Headers of an authenticated call (`Authorization: Bearer …`), renewing the token first when it is about to expire. */
+  authHeaders?(signal?: AbortSignal): Promise<Record<string, string>>;
+  /** Waits for the connection's rate limiter before each HTTP request (every attempt counts). */
+  beforeSend?(signal?: AbortSignal): Promise<void>;
+  /**
+   * After a 429: the milliseconds to wait before sending a repeatable call again, or undefined to give up
+   * (the 429 is thrown). `retryAfter` is the response's Retry-After header; `attempt` counts from 1;
+   * `waitedMs` is what this call has waited for earlier 429s.
+   */
+  retryDelay?(attempt: number, retryAfter: string | undefined, waitedMs: number): number | undefined;
+}
+
 /** A successful response, body read as text. */
 export interface CallResponse {
   status: number;
@@ -200,6 +218,8 @@ export class HttpSession {
   private outage = false;
   /** Calls waiting for their first byte; `stale` once they were waiting during an outage (see `serviceBack`). */
   private readonly waiting = new Set<{ stale: boolean; back: AbortController }>();
+  /** Bearer token, rate limiter and 429 retries (see `SessionHooks`); none by default. */
+  hooks: SessionHooks | undefined;
 
   /**
    * @param origin `scheme://host:port` of the service (a trailing path is ignored).
@@ -267,6 +287,21 @@ export class HttpSession {
    * @throws ServiceError subclasses for non-2xx answers (`AuthenticationError` for 401, ...), `ConnectionError` when no answer came or the signal aborted.
    */
   async call(req: CallRequest): Promise<CallResponse> {
+    let waited = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.callOnce(req);
+      } catch (e) {
+        // a 429 is retried only for a call that is safe to send twice (never a chunk or a commit)
+        const delay = e instanceof ServiceError && e.status === 429 && req.repeatable ? this.hooks?.retryDelay?.(attempt, (e as ServiceError & { retryAfter?: string }).retryAfter, waited) : undefined;
+        if (delay === undefined) throw e;
+        waited += delay;
+        await sleep(delay, req.signal);
+      }
+    }
+  }
+
+  private async callOnce(req: CallRequest): Promise<CallResponse> {
     const authenticated = req.authenticated ?? true;
     if (authenticated) await this.ensureLogin(req.signal);
     try {
@@ -291,6 +326,8 @@ export class HttpSession {
     const headers: Record<string, string> = { 'x-requested-by': 'ThoughtSpot', accept: 'application/json', ...req.headers };
     const cookie = this.cookies.header(req.path);
     if (cookie) headers.cookie = cookie;
+    if ((req.authenticated ?? true) && this.hooks?.authHeaders) Object.assign(headers, await this.hooks.authHeaders(req.signal));
+    await this.hooks?.beforeSend?.(req.signal);
     const started = performance.now();
     const info = { operation: req.operation, method: req.method, path: req.path };
     let status = 0;
@@ -325,7 +362,9 @@ export class HttpSession {
       this.cookies.store(res.headers['set-cookie'], req.path);
       if (status < 200 || status >= 300) {
         const { text: serviceMessage, incidentId } = serviceMessageOf(text);
-        throw errorForResponse({ ...info, status, serviceMessage, incidentId });
+        const err = errorForResponse({ ...info, status, serviceMessage, incidentId });
+        if (status === 429) Object.assign(err, { retryAfter: [res.headers['retry-after']].flat()[0] });
+        throw err;
       }
       return { status, headers: res.headers, text };
     } catch (e) {
@@ -370,4 +409,20 @@ function timeoutPhaseOf(e: unknown): TimeoutPhase | undefined {
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return 'headers';
   if (code === 'UND_ERR_BODY_TIMEOUT') return 'body';
   return undefined;
+}
+
+/** Resolves after `ms` milliseconds, or rejects when the signal aborts first. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -1,0 +1,204 @@
+/**
+ * The REST API v2 operations TSQ's features need, mapped onto the shapes the rest of TSQ reads (the v1
+ * client's `SearchDataResult`, `ObjectHeader`, `DataSourceColumns`), so that a feature does not care
+ * which generation answered. Reference: https://developers.thoughtspot.com/docs/rest-apiv2-reference;
+ * schemas from the OpenAPI document of thoughtspot/rest-api-sdk (`api-spec/openapiSpecv3-2_0.json`);
+ * developer-docs `data-v2-api.adoc` (searchdata, paging by `record_offset`/`record_size`).
+ *
+ * | operation | v2 call |
+ * |---|---|
+ * | `searchData`, `searchAllPages` | `POST searchdata` (`logical_table_identifier`, `record_offset`, `record_size`, `data_format`), `Accept-Language: en-US` |
+ * | `listObjectHeaders`, `listVizHeaders`, `metadataDetails` | `POST metadata/search` (`include_details`, `include_visualization_headers`) |
+ * | `pinboardData` | `POST metadata/liveboard/data` |
+ * | `sessionUser` | `GET auth/session/user` |
+ *
+ * `record_size: -1` is never sent: pages are bounded (a whole answer in one call is slow and can run
+ * the service out of memory, as users report).
+ */
+import { ServiceError } from './errors';
+import { type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type MetadataDetails, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
+import type { HttpSession } from './session';
+import { V2_PREFIX } from './serviceToday';
+
+/** Largest page TSQ asks of v2 searchdata, in rows (as v1's page size). */
+export const V2_MAX_RECORD_SIZE = 100_000;
+
+/** One entry of a metadata/search answer (only what TSQ reads is typed). */
+export interface MetadataSearchEntry {
+  metadata_id: string;
+  metadata_name: string;
+  metadata_type: string;
+  metadata_header?: Record<string, unknown>;
+  metadata_detail?: { columns?: DetailsColumn[]; [more: string]: unknown } | null;
+  visualization_headers?: { id: string; name: string }[];
+  [more: string]: unknown;
+}
+
+/** Parameters of metadata/search (the members TSQ sends). */
+export interface MetadataSearchParams {
+  metadata?: { identifier?: string; name_pattern?: string; type?: string; subtypes?: string[] }[];
+  include_details?: boolean;
+  include_visualization_headers?: boolean;
+  record_offset?: number;
+  record_size?: number;
+  sort_options?: { field_name?: string; order?: 'ASC' | 'DESC' };
+  tag_identifiers?: string[];
+}
+
+const V1_TO_V2_TYPE: Record<string, string> = { LOGICAL_TABLE: 'LOGICAL_TABLE', PINBOARD_ANSWER_BOOK: 'LIVEBOARD', QUESTION_ANSWER_BOOK: 'ANSWER' };
+const V2_TO_V1_TYPE: Record<string, string> = { LIVEBOARD: 'PINBOARD_ANSWER_BOOK', ANSWER: 'QUESTION_ANSWER_BOOK', LOGICAL_TABLE: 'LOGICAL_TABLE' };
+
+/** The v2 public API on one session. */
+export class PublicApiV2 {
+  constructor(private readonly session: HttpSession) {}
+
+  private async post<T>(operation: string, path: string, body: unknown, opts: CallOptions, headers: Record<string, string> = {}): Promise<T> {
+    const r = await this.session.call({ operation, method: 'POST', path: V2_PREFIX + path, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), repeatable: true, signal: opts.signal });
+    return parse<T>(r.text, operation, V2_PREFIX + path);
+  }
+
+  /** `GET auth/session/user`: the signed-in user (`{id, name, display_name, privileges, …}`). */
+  async sessionUser(opts: CallOptions = {}): Promise<Record<string, unknown>> {
+    const r = await this.session.call({ operation: 'sessionUser', method: 'GET', path: `${V2_PREFIX}/auth/session/user`, repeatable: true, signal: opts.signal });
+    return parse<Record<string, unknown>>(r.text, 'sessionUser', `${V2_PREFIX}/auth/session/user`);
+  }
+
+  /** `POST metadata/search` as the service answers it. */
+  metadataSearch(params: MetadataSearchParams, opts: CallOptions = {}): Promise<MetadataSearchEntry[]> {
+    return this.post<MetadataSearchEntry[]>('metadataSearch', '/metadata/search', params, opts);
+  }
+
+  /**
+   * One page of `POST searchdata`, in the v1 result's shape: `offset` is the `record_offset` sent
+   * (`pageNumber` n means offset (n−1) × batchSize), `pageSize` the `record_size`, `totalRowCount`
+   * the `available_data_row_count`.
+   */
+  async searchData(params: SearchDataParams, opts: CallOptions = {}): Promise<SearchDataResult<unknown>> {
+    const size = params.batchSize === undefined || params.batchSize < 1 ? V2_MAX_RECORD_SIZE : Math.min(params.batchSize, V2_MAX_RECORD_SIZE);
+    const offset = params.pageNumber !== undefined && params.pageNumber >= 1 ? (params.pageNumber - 1) * size : Math.max(0, params.offset ?? 0);
+    const a = await this.post<{ contents?: Record<string, unknown>[] }>(
+      'searchData',
+      '/searchdata',
+      { query_string: params.queryString, logical_table_identifier: params.dataSourceGuid, data_format: params.formatType ?? 'COMPACT', record_offset: offset, record_size: size },
+      opts,
+      // search keywords are American English only (developer-docs data-v2-api.adoc)
+      { 'accept-language': 'en-US' },
+    );
+    return toResult(a.contents?.[0] ?? {}, offset, size);
+  }
+
+  /**
+   * pinboarddata's shape from `POST metadata/liveboard/data` (`data-v2-api.adoc`): keyed by visualization
+   * id, each with its name; paging as `searchData` (per visualization).
+   */
+  async pinboardData(params: PinboardDataParams, opts: CallOptions = {}): Promise<Record<string, PinboardVizData<unknown>>> {
+    const size = params.batchSize === undefined || params.batchSize < 1 ? V2_MAX_RECORD_SIZE : Math.min(params.batchSize, V2_MAX_RECORD_SIZE);
+    const offset = params.pageNumber !== undefined && params.pageNumber >= 1 ? (params.pageNumber - 1) * size : Math.max(0, params.offset ?? 0);
+    const a = await this.post<{ contents?: Record<string, unknown>[] }>(
+      'pinboardData',
+      '/metadata/liveboard/data',
+      { metadata_identifier: params.id, ...(params.vizIds?.length ? { visualization_identifiers: params.vizIds } : {}), data_format: params.formatType ?? 'COMPACT', record_offset: offset, record_size: size },
+      opts,
+      { 'accept-language': 'en-US' },
+    );
+    const out: Record<string, PinboardVizData<unknown>> = {};
+    for (const c of a.contents ?? []) out[String(c.visualization_id)] = { ...toResult(c, offset, size), name: String(c.visualization_name ?? '') };
+    return out;
+  }
+
+  /** Every page of a search by `record_offset`, until a page is short or empty or every row came. */
+  async *searchAllPages(params: Omit<SearchDataParams, 'batchSize' | 'pageNumber' | 'offset'> & { pageSize?: number }, opts: CallOptions = {}): AsyncGenerator<SearchDataResult<unknown>> {
+    const pageSize = Math.min(params.pageSize ?? 10_000, V2_MAX_RECORD_SIZE);
+    for (let offset = 0; ; ) {
+      const r = await this.searchData({ queryString: params.queryString, dataSourceGuid: params.dataSourceGuid, formatType: params.formatType, batchSize: pageSize, offset }, opts);
+      yield r;
+      offset += r.data.length;
+      if (r.data.length === 0 || r.data.length < pageSize || offset >= r.totalRowCount) return;
+    }
+  }
+
+  /**
+   * listobjectheaders through metadata/search: LOGICAL_TABLE (with subtypes), PINBOARD_ANSWER_BOOK
+   * (LIVEBOARD) and QUESTION_ANSWER_BOOK (ANSWER); `pattern`, `offset`/`batchSize`, `sort`,
+   * `fetchIds` and `tagNames` map onto their v2 members. A header's `type` is the LOGICAL_TABLE subtype.
+   * @throws ServiceError for a type v2 metadata/search does not list here (USER, USER_GROUP, …).
+   */
+  async listObjectHeaders(params: ListObjectHeadersParams = {}, opts: CallOptions = {}): Promise<ObjectHeader[]> {
+    const v1type = params.type ?? 'LOGICAL_TABLE';
+    const type = V1_TO_V2_TYPE[v1type];
+    if (!type) throw new ServiceError({ status: 0, serviceMessage: '', operation: 'listObjectHeaders', method: 'POST', path: `${V2_PREFIX}/metadata/search` }, `Listing ${v1type} objects is not available through REST API v2 in TSQ yet.`);
+    const base = { type, ...(params.pattern ? { name_pattern: params.pattern } : {}), ...(type === 'LOGICAL_TABLE' && params.subtypes?.length ? { subtypes: params.subtypes } : {}) };
+    const metadata = params.fetchIds?.length ? params.fetchIds.map((id) => ({ ...base, identifier: id })) : [base];
+    const entries = await this.metadataSearch(
+      {
+        metadata,
+        record_offset: Math.max(0, params.offset ?? 0),
+        record_size: params.batchSize === undefined || params.batchSize < 1 ? -1 : params.batchSize,
+        ...(params.sort && params.sort !== 'DISPLAY_NAME' && params.sort !== 'AUTHOR' ? { sort_options: { field_name: params.sort, order: params.sortAscending === false ? 'DESC' : 'ASC' } } : {}),
+        ...(params.tagNames?.length ? { tag_identifiers: params.tagNames } : {}),
+      },
+      opts,
+    );
+    const skip = new Set(params.skipIds ?? []);
+    return entries.filter((e) => !skip.has(e.metadata_id)).map((e) => toHeader(e));
+  }
+
+  /** The visualizations of a liveboard or answer (`include_visualization_headers`), `owner` = the book. */
+  async listVizHeaders(id: string, opts: CallOptions = {}): Promise<VizHeader[]> {
+    const [e] = await this.metadataSearch({ metadata: [{ identifier: id }], include_visualization_headers: true }, opts);
+    if (!e) return [];
+    const h = toHeader(e);
+    return (e.visualization_headers ?? []).map((v) => ({ id: v.id, name: v.name, author: h.author, created: h.created, modified: h.modified, modifiedBy: h.modifiedBy, owner: e.metadata_id }));
+  }
+
+  /** metadata/details' shape from metadata/search with `include_details` (LOGICAL_TABLE storables with their columns). */
+  async metadataDetails(ids: string[], opts: CallOptions = {}): Promise<MetadataDetails> {
+    const entries = await this.metadataSearch({ metadata: ids.map((id) => ({ identifier: id, type: 'LOGICAL_TABLE' })), include_details: true, record_size: -1 }, opts);
+    return {
+      storables: entries.map((e) => ({ header: { id: e.metadata_id, name: e.metadata_name }, type: typeof e.metadata_header?.type === 'string' ? e.metadata_header.type : undefined, columns: e.metadata_detail?.columns ?? [] })),
+    };
+  }
+}
+
+/** The v1 result shape from one v2 answer content (`AnswerContent`, `LiveboardContent`). */
+function toResult(c: Record<string, unknown>, offset: number, size: number): SearchDataResult<unknown> {
+  const rows = Array.isArray(c.data_rows) ? (c.data_rows as unknown[]) : [];
+  return {
+    columnNames: Array.isArray(c.column_names) ? (c.column_names as unknown[]).map(String) : [],
+    data: rows,
+    samplingRatio: typeof c.sampling_ratio === 'number' ? c.sampling_ratio : 1,
+    totalRowCount: typeof c.available_data_row_count === 'number' ? c.available_data_row_count : offset + rows.length,
+    rowCount: typeof c.returned_data_row_count === 'number' ? c.returned_data_row_count : rows.length,
+    pageSize: size,
+    offset,
+  };
+}
+
+/** A v1 object header from a metadata/search entry. */
+function toHeader(e: MetadataSearchEntry): ObjectHeader {
+  const h = e.metadata_header ?? {};
+  const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+  const s = (v: unknown): string => (typeof v === 'string' ? v : '');
+  return {
+    ...h,
+    id: e.metadata_id,
+    name: e.metadata_name,
+    ...(typeof h.description === 'string' ? { description: h.description } : {}),
+    type: e.metadata_type === 'LOGICAL_TABLE' ? s(h.type) : V2_TO_V1_TYPE[e.metadata_type] ?? e.metadata_type,
+    author: s(h.author),
+    created: num(h.created),
+    modified: num(h.modified),
+    modifiedBy: s(h.modifiedBy),
+    owner: s(h.owner) || e.metadata_id,
+    isAutoCreated: h.isAutoCreated === true,
+    isAutoDelete: false,
+  };
+}
+
+function parse<T>(text: string, operation: string, path: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ServiceError({ status: 200, serviceMessage: text.slice(0, 200), operation, method: 'POST', path }, `${operation} (${path}) answered with a body that is not JSON`);
+  }
+}

@@ -1,0 +1,416 @@
+/**
+ * The REST API v2 subset of the emulator, under `/api/rest/2.0` (reference:
+ * https://developers.thoughtspot.com/docs/rest-apiv2-reference; request and response schemas from the
+ * OpenAPI document of thoughtspot/rest-api-sdk, `api-spec/openapiSpecv3-2_0.json`; guides in the
+ * thoughtspot/developer-docs pages `authentication.adoc`, `data-v2-api.adoc`, `about-rest-apis.adoc`):
+ *
+ * | route | answer |
+ * |---|---|
+ * | `POST auth/token/full` | `{token, creation_time_in_millis, expiration_time_in_millis, valid_for_user_id, valid_for_username}`; username with `password`, or with `secret_key` when trusted authentication is on (`--trusted-auth-secret`); `validity_time_in_sec` (default 300) |
+ * | `POST auth/token/revoke` | 204; revokes `token` (default: the caller's own) |
+ * | `POST auth/session/login`, `auth/session/logout` | 204; the cookie session of `authentication.adoc` (`JSESSIONID`, `clientId`) |
+ * | `GET auth/session/user` | the caller: `{id, name, display_name, privileges, user_groups, …}` |
+ * | `POST searchdata` | `{contents: [{column_names, data_rows, record_offset, record_size, returned_data_row_count, available_data_row_count, sampling_ratio}]}`, paged by `record_offset` (0-based) and `record_size` (default 10; -1 all, at most 100,000) |
+ * | `POST metadata/liveboard/data` | `{metadata_id, metadata_name, contents: [{visualization_id, visualization_name, column_names, data_rows, …}]}` for `metadata_identifier` and optional `visualization_identifiers`, paged per visualization like searchdata |
+ * | `POST metadata/search` | an array of `{metadata_id, metadata_name, metadata_type, metadata_header, metadata_detail, visualization_headers?}` |
+ *
+ * Bodies are JSON. Every route but auth/token/full needs a bearer token (or a session cookie). Errors are
+ * `{"error": {"message": …, "code": <status>}}` (the OpenAPI `ErrorResponse` is an object named `error`).
+ * The same users, objects and data as the v1 API (one catalog, one engine).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Sessions } from '../auth';
+import type { AnswerBook, LogicalTable, MetadataStore } from '../metadataStore';
+import type { EmulatorUser } from '../context';
+import { ApiError, FORBIDDEN_TEXT, IncidentError, INTERNAL_TEXT, reportIncident, UNAUTHORIZED_TEXT } from '../errors';
+import { NamePattern } from '../public/headers';
+import { QueryError } from '../searchdata/compile';
+import type { SearchService } from '../searchdata/run';
+import { bearerOf, DEFAULT_VALIDITY_SEC, type TokenStore } from './tokens';
+
+/** Path prefix of REST API v2. */
+export const V2_PREFIX = '/api/rest/2.0';
+
+/** Longest token validity accepted: one year, in seconds. */
+const MAX_VALIDITY_SEC = 365 * 24 * 3600;
+
+/** Most rows one searchdata page returns (`record_size: -1` included), as the v1 API's page size. */
+const MAX_RECORD_SIZE = 100_000;
+
+/** What the v2 routes need from the core. */
+export interface V2Deps {
+  catalog: MetadataStore;
+  search: SearchService;
+  sessions: Sessions;
+  tokens: TokenStore;
+  verifyPassword(username: string, password: string): Promise<EmulatorUser | undefined>;
+  /** The secret of trusted authentication (`--trusted-auth-secret`); undefined: `secret_key` is refused. */
+  trustedAuthSecret?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The v2 caller (set by the v2 scope's authentication hook). */
+    v2User?: EmulatorUser;
+    /** The bearer token or session id the v2 caller used. */
+    v2Credential?: string;
+  }
+}
+
+/** The v2 error body (OpenAPI `ErrorResponse`). */
+export function v2ErrorBody(status: number, message: string): Record<string, unknown> {
+  return { error: { message, code: status } };
+}
+
+function body(req: FastifyRequest): Record<string, unknown> {
+  if (req.body === undefined || req.body === null) return {};
+  if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new ApiError(400, 'The request body must be a JSON object.');
+  return req.body as Record<string, unknown>;
+}
+
+function str(b: Record<string, unknown>, name: string, required = false): string | undefined {
+  const v = b[name];
+  if (v === undefined || v === null || v === '') {
+    if (required) throw new ApiError(400, `Missing parameter ${name}.`);
+    return undefined;
+  }
+  if (typeof v !== 'string') throw new ApiError(400, `Invalid value for ${name}: expected a string.`);
+  return v;
+}
+
+function int(b: Record<string, unknown>, name: string, dflt: number, min: number): number {
+  const v = b[name];
+  if (v === undefined || v === null) return dflt;
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min) throw new ApiError(400, `Invalid value for ${name}: expected an integer of ${min} or more.`);
+  return n;
+}
+
+function bool(b: Record<string, unknown>, name: string): boolean {
+  const v = b[name];
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw new ApiError(400, `Invalid value for ${name}: expected true or false.`);
+  return v;
+}
+
+function sameSecret(given: string, want: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(want);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Registers the v2 routes in their own scope with their error shape and authentication. */
+export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Promise<void> {
+  await app.register(async (api) => {
+    api.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
+      if (err instanceof QueryError) return reply.code(400).send(v2ErrorBody(400, err.message));
+      if (err instanceof IncidentError) {
+        reportIncident(req, err.status, err.detail);
+        return reply.code(err.status).send(v2ErrorBody(err.status, err.message));
+      }
+      if (err instanceof ApiError) return reply.code(err.status).send(v2ErrorBody(err.status, [err.message, ...err.details].join(' ')));
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+      if (status < 500) return reply.code(status).send(v2ErrorBody(status, err.message));
+      const incident = reportIncident(req, 500, err.stack ?? err.message);
+      return reply.code(500).send(v2ErrorBody(500, `${INTERNAL_TEXT} Incident ${incident}.`));
+    });
+    api.setNotFoundHandler((req, reply) => reply.code(404).send(v2ErrorBody(404, `No such operation: ${req.method} ${req.url.split('?')[0]}`)));
+    api.addHook('preHandler', async (req) => {
+      if (req.routeOptions.url?.endsWith('/auth/token/full') || req.routeOptions.url?.endsWith('/auth/session/login')) return;
+      const credential = bearerOf(req.headers.authorization) ?? req.cookies?.JSESSIONID;
+      const s = credential ? deps.sessions.get(credential) : undefined;
+      const user = s ? deps.catalog.user(s.userId) : undefined;
+      if (!s || !user) throw new ApiError(401, UNAUTHORIZED_TEXT);
+      req.v2User = user;
+      req.v2Credential = credential;
+    });
+    registerAuth(api, deps);
+    registerData(api, deps);
+    registerMetadata(api, deps);
+  }, { prefix: V2_PREFIX });
+}
+
+function registerAuth(api: FastifyInstance, deps: V2Deps): void {
+  const { catalog, tokens } = deps;
+  /** auth/token/full: a token for username + password, or username + secret_key (trusted authentication). */
+  api.post('/auth/token/full', async (req) => {
+    const b = body(req);
+    const username = str(b, 'username', true)!;
+    const password = str(b, 'password');
+    const secret = str(b, 'secret_key');
+    const validity = int(b, 'validity_time_in_sec', DEFAULT_VALIDITY_SEC, 1);
+    if (validity > MAX_VALIDITY_SEC) throw new ApiError(400, `Invalid value for validity_time_in_sec: at most ${MAX_VALIDITY_SEC}.`);
+    let user: EmulatorUser | undefined;
+    if (secret !== undefined) {
+      if (deps.trustedAuthSecret === undefined) throw new ApiError(401, 'Trusted authentication is not enabled on this instance: secret_key is refused.');
+      if (!sameSecret(secret, deps.trustedAuthSecret)) throw new ApiError(401, 'Authentication failed: the secret_key is not valid.');
+      const u = catalog.userByName(username);
+      user = u ? catalog.user(u.id) : undefined;
+      if (!user) throw new ApiError(401, 'Authentication failed: no such user (auto_create is not supported).');
+    } else {
+      if (password === undefined) throw new ApiError(400, 'Give password, or secret_key for trusted authentication.');
+      user = await deps.verifyPassword(username, password);
+      if (!user) throw new ApiError(401, 'Authentication failed: wrong user name or password.');
+    }
+    const t = tokens.issue(user.id, validity);
+    // `org_id` is accepted and ignored: the emulator has one org, Primary (0)
+    return { token: t.token, creation_time_in_millis: t.created, expiration_time_in_millis: t.expires, scope: { access_type: 'FULL', org_id: 0, metadata_id: null }, valid_for_user_id: user.id, valid_for_username: user.name };
+  });
+
+  /** auth/session/login: a cookie session (204 with JSESSIONID and clientId), as v1's session/login. */
+  api.post('/auth/session/login', async (req, reply: FastifyReply) => {
+    const b = body(req);
+    const username = str(b, 'username', true)!;
+    const password = str(b, 'password', true)!;
+    const remember = bool(b, 'remember_me');
+    const user = await deps.verifyPassword(username, password);
+    if (!user) throw new ApiError(401, 'Authentication failed: wrong user name or password.');
+    const s = deps.sessions.open(user.id);
+    const maxAge = remember ? 7 * 24 * 3600 : undefined;
+    reply.setCookie('JSESSIONID', s.id, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
+    reply.setCookie('clientId', s.clientId, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
+    return reply.code(204).send();
+  });
+
+  /** auth/session/logout: ends the caller's session or token (204). */
+  api.post('/auth/session/logout', async (req, reply: FastifyReply) => {
+    tokens.revoke(req.v2Credential!);
+    reply.clearCookie('JSESSIONID', { path: '/' });
+    reply.clearCookie('clientId', { path: '/' });
+    return reply.code(204).send();
+  });
+
+  /** auth/token/revoke: ends the given token (default: the caller's own); 204. */
+  api.post('/auth/token/revoke', async (req, reply: FastifyReply) => {
+    const b = body(req);
+    const token = str(b, 'token') ?? req.v2Credential!;
+    const userIdentifier = str(b, 'user_identifier');
+    const caller = req.v2User!;
+    const target = deps.sessions.get(token);
+    if (target && target.userId !== caller.id && !caller.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
+    if (userIdentifier !== undefined) {
+      const u = catalog.userByName(userIdentifier) ?? catalog.storedUser(userIdentifier);
+      if (!u) throw new ApiError(400, `No user ${userIdentifier}.`);
+      if (u.id !== caller.id && !caller.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
+      if (str(b, 'token') === undefined) tokens.revokeUser(u.id);
+    }
+    tokens.revoke(token);
+    return reply.code(204).send();
+  });
+
+  /** auth/session/user: the caller. */
+  api.get('/auth/session/user', async (req) => {
+    const u = req.v2User!;
+    const stored = catalog.storedUser(u.id)!;
+    const groups = stored.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined);
+    return {
+      id: u.id,
+      name: u.name,
+      display_name: u.displayName,
+      visibility: 'SHARABLE',
+      can_change_password: true,
+      current_org: { id: 0, name: 'Primary' },
+      orgs: [{ id: 0, name: 'Primary' }],
+      deleted: false,
+      deprecated: false,
+      hidden: false,
+      account_type: 'LOCAL_USER',
+      account_status: 'ACTIVE',
+      ...(stored.mail ? { email: stored.mail } : {}),
+      privileges: [...u.privileges],
+      user_groups: groups.map((g) => ({ id: g.id, name: g.name })),
+      user_inherited_groups: groups.map((g) => ({ id: g.id, name: g.name })),
+      creation_time_in_millis: stored.created,
+      modification_time_in_millis: stored.modified,
+      super_user: false,
+      system_user: false,
+    };
+  });
+}
+
+function registerData(api: FastifyInstance, deps: V2Deps): void {
+  const { catalog, search } = deps;
+  /** metadata/liveboard/data (`data-v2-api.adoc`): each visualization's answer, paged as searchdata. */
+  api.post('/metadata/liveboard/data', async (req) => {
+    const b = body(req);
+    const id = str(b, 'metadata_identifier', true)!;
+    const format = (str(b, 'data_format') ?? 'COMPACT').toUpperCase();
+    if (format !== 'COMPACT' && format !== 'FULL') throw new ApiError(400, `Invalid value for data_format: ${format} (COMPACT or FULL).`);
+    const offset = int(b, 'record_offset', 0, 0);
+    const size = int(b, 'record_size', 10, -1);
+    if (size === 0) throw new ApiError(400, 'Invalid value for record_size: 0 (-1 for all rows, or 1 or more).');
+    const wanted = b.visualization_identifiers;
+    if (wanted !== undefined && !(Array.isArray(wanted) && wanted.every((v) => typeof v === 'string'))) throw new ApiError(400, 'Invalid value for visualization_identifiers: expected a list of GUIDs or names.');
+    const board = catalog.state.books.find((x) => x.type === 'PINBOARD_ANSWER_BOOK' && (x.id === id.toLowerCase() || x.name === id));
+    if (!board) throw new ApiError(400, `Invalid metadata_identifier: no liveboard ${id}.`);
+    if (!catalog.canRead(req.v2User!, board)) throw new ApiError(403, FORBIDDEN_TEXT);
+    const vizs = wanted
+      ? (wanted as string[]).map((w) => board.visualizations.find((v) => v.id === w.toLowerCase() || v.name === w) ?? (() => { throw new ApiError(400, `Liveboard ${board.name} has no visualization ${w}.`); })())
+      : board.visualizations;
+    const pageSize = size === -1 ? MAX_RECORD_SIZE : Math.min(size, MAX_RECORD_SIZE);
+    const contents = [];
+    for (const v of vizs) {
+      const ds = catalog.dataSource(v.dataSource);
+      if (!ds) throw new ApiError(400, `Visualization ${v.name}: its data source no longer exists.`);
+      if (!catalog.canRead(req.v2User!, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
+      const r = await search.search(ds, v.query, { batchsize: pageSize, pagenumber: -1, offset, formattype: format });
+      contents.push({ visualization_id: v.id, visualization_name: v.name, available_data_row_count: r.totalRowCount, column_names: r.columnNames, data_rows: r.data, record_offset: offset, record_size: pageSize, returned_data_row_count: r.rowCount, sampling_ratio: r.samplingRatio });
+    }
+    return { metadata_id: board.id, metadata_name: board.name, contents };
+  });
+
+  /** searchdata (`data-v2-api.adoc`): `query_string`, `logical_table_identifier` (GUID or name), `data_format`, `record_offset`, `record_size`. */
+  api.post('/searchdata', async (req) => {
+    const b = body(req);
+    const query = str(b, 'query_string', true)!;
+    const id = str(b, 'logical_table_identifier', true)!;
+    const format = (str(b, 'data_format') ?? 'COMPACT').toUpperCase();
+    if (format !== 'COMPACT' && format !== 'FULL') throw new ApiError(400, `Invalid value for data_format: ${format} (COMPACT or FULL).`);
+    const offset = int(b, 'record_offset', 0, 0);
+    const size = int(b, 'record_size', 10, -1);
+    if (size === 0) throw new ApiError(400, 'Invalid value for record_size: 0 (-1 for all rows, or 1 or more).');
+    for (const unsupported of ['runtime_filter', 'runtime_sort', 'runtime_param_override']) {
+      const v = b[unsupported];
+      if (v !== undefined && v !== null && !(typeof v === 'object' && Object.keys(v).length === 0)) throw new ApiError(400, `${unsupported} is not supported by the emulator; write the filter or sort in query_string.`);
+    }
+    const ds = catalog.dataSourceByIdOrName(id);
+    if (!ds) throw new ApiError(400, `Invalid logical_table_identifier: no worksheet, view or table ${id}.`);
+    if (!catalog.canRead(req.v2User!, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
+    const pageSize = size === -1 ? MAX_RECORD_SIZE : Math.min(size, MAX_RECORD_SIZE);
+    const r = await search.search(ds, query, { batchsize: pageSize, pagenumber: -1, offset, formattype: format });
+    return {
+      contents: [
+        {
+          available_data_row_count: r.totalRowCount,
+          column_names: r.columnNames,
+          data_rows: r.data,
+          record_offset: offset,
+          record_size: pageSize,
+          returned_data_row_count: r.rowCount,
+          sampling_ratio: r.samplingRatio,
+        },
+      ],
+    };
+  });
+}
+
+/** The v2 `metadata_header` of a data source: the v1 header plus its subtype and author's name. */
+function tableHeader(t: LogicalTable, catalog: MetadataStore): Record<string, unknown> {
+  return {
+    id: t.id,
+    name: t.name,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    type: t.subtype,
+    author: t.author,
+    authorName: catalog.storedUser(t.author)?.name,
+    created: t.created,
+    modified: t.modified,
+    modifiedBy: t.modifiedBy,
+    owner: t.id,
+    isAutoCreated: t.isAutoCreated,
+    tags: t.tags.map((id) => catalog.state.tags.find((x) => x.id === id)).filter((x) => x !== undefined).map((x) => ({ id: x.id, name: x.name })),
+  };
+}
+
+/** The v2 `metadata_detail` of a data source: its columns (the same fields as v1 metadata/details). */
+function tableDetail(t: LogicalTable): Record<string, unknown> {
+  return {
+    header: { id: t.id, name: t.name },
+    type: t.subtype,
+    columns: t.columns.map((c) => ({
+      header: { id: c.id, name: c.name, owner: t.id, ...(c.description !== undefined ? { description: c.description } : {}) },
+      dataType: c.dataType,
+      type: c.kind,
+      defaultAggrType: c.aggregation,
+      synonyms: c.synonyms,
+    })),
+  };
+}
+
+function bookHeader(b: AnswerBook, catalog: MetadataStore): Record<string, unknown> {
+  return { id: b.id, name: b.name, ...(b.description !== undefined ? { description: b.description } : {}), author: b.author, authorName: catalog.storedUser(b.author)?.name, created: b.created, modified: b.modified, modifiedBy: b.modifiedBy, owner: b.id };
+}
+
+/** v2 metadata types the emulator has, with the v1 type each maps to. */
+const TYPES = ['LOGICAL_TABLE', 'LIVEBOARD', 'ANSWER'] as const;
+type V2Type = (typeof TYPES)[number];
+
+function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
+  const { catalog } = deps;
+  /**
+   * metadata/search: `metadata` (a list of `{identifier?, name_pattern?, type?, subtypes?}`; empty: every
+   * object), `include_details`, `include_visualization_headers`, `record_offset` (0), `record_size` (10;
+   * -1 all), `sort_options {field_name: NAME|CREATED|MODIFIED|DEFAULT, order: ASC|DESC}`.
+   */
+  api.post('/metadata/search', async (req) => {
+    const b = body(req);
+    const user = req.v2User!;
+    const raw = b.metadata ?? [];
+    if (!Array.isArray(raw)) throw new ApiError(400, 'Invalid value for metadata: expected a list of {identifier, name_pattern, type, subtypes}.');
+    const filters = (raw as unknown[]).map((m) => {
+      if (!m || typeof m !== 'object') throw new ApiError(400, 'Invalid value for metadata: each entry is an object.');
+      const e = m as Record<string, unknown>;
+      const type = str(e, 'type');
+      if (type !== undefined && !TYPES.includes(type as V2Type)) throw new ApiError(400, `metadata type ${type} is not supported by the emulator (${TYPES.join(', ')}).`);
+      const subtypes = e.subtypes;
+      if (subtypes !== undefined && !(Array.isArray(subtypes) && subtypes.every((s) => typeof s === 'string'))) throw new ApiError(400, 'Invalid value for subtypes: expected a list of strings.');
+      const pattern = str(e, 'name_pattern');
+      return { type: type as V2Type | undefined, identifier: str(e, 'identifier'), pattern: pattern === undefined ? undefined : new NamePattern(pattern), subtypes: subtypes as string[] | undefined };
+    });
+    if (filters.length === 0) filters.push({ type: undefined, identifier: undefined, pattern: undefined, subtypes: undefined });
+    const details = bool(b, 'include_details');
+    const vizHeaders = bool(b, 'include_visualization_headers');
+    const offset = int(b, 'record_offset', 0, 0);
+    const size = int(b, 'record_size', 10, -1);
+    const sort = (b.sort_options ?? {}) as { field_name?: unknown; order?: unknown };
+    const field = String(sort.field_name ?? 'DEFAULT').toUpperCase();
+    const desc = String(sort.order ?? 'ASC').toUpperCase() === 'DESC';
+
+    const out: { name: string; created: number; modified: number; row: Record<string, unknown> }[] = [];
+    const seen = new Set<string>();
+    for (const f of filters) {
+      const matches = (h: { id: string; name: string }): boolean =>
+        (f.identifier === undefined || h.id === f.identifier.toLowerCase() || h.name === f.identifier) && (f.pattern === undefined || f.pattern.test(h.name));
+      if (f.type === undefined || f.type === 'LOGICAL_TABLE') {
+        for (const t of catalog.state.tables) {
+          if (seen.has(t.id) || !matches(t) || !catalog.canRead(user, t)) continue;
+          if (f.subtypes && !f.subtypes.includes(t.subtype)) continue;
+          seen.add(t.id);
+          out.push({ name: t.name, created: t.created, modified: t.modified, row: { metadata_id: t.id, metadata_name: t.name, metadata_type: 'LOGICAL_TABLE', metadata_obj_id: null, metadata_header: tableHeader(t, catalog), metadata_detail: details ? tableDetail(t) : null, dependent_objects: null, incomplete_objects: null, stats: null } });
+        }
+      }
+      for (const bk of catalog.state.books) {
+        const type: V2Type = bk.type === 'PINBOARD_ANSWER_BOOK' ? 'LIVEBOARD' : 'ANSWER';
+        if (f.type !== undefined && f.type !== type) continue;
+        if (seen.has(bk.id) || !matches(bk) || !catalog.canRead(user, bk)) continue;
+        seen.add(bk.id);
+        const visualizations = bk.visualizations.map((v) => ({ id: v.id, name: v.name, data_source_id: v.dataSource, query: v.query }));
+        out.push({
+          name: bk.name,
+          created: bk.created,
+          modified: bk.modified,
+          row: {
+            metadata_id: bk.id,
+            metadata_name: bk.name,
+            metadata_type: type,
+            metadata_obj_id: null,
+            metadata_header: bookHeader(bk, catalog),
+            metadata_detail: details ? { header: { id: bk.id, name: bk.name }, visualizations } : null,
+            ...(vizHeaders ? { visualization_headers: bk.visualizations.map((v) => ({ id: v.id, name: v.name })) } : {}),
+            dependent_objects: null,
+            incomplete_objects: null,
+            stats: null,
+          },
+        });
+      }
+    }
+    if (field === 'NAME') out.sort((x, y) => x.name.localeCompare(y.name, 'en', { sensitivity: 'base' }));
+    else if (field === 'CREATED') out.sort((x, y) => x.created - y.created);
+    else if (field === 'MODIFIED') out.sort((x, y) => x.modified - y.modified);
+    else if (field !== 'DEFAULT') throw new ApiError(400, `Invalid value for sort_options.field_name: ${field} (NAME, CREATED, MODIFIED or DEFAULT).`);
+    if (desc) out.reverse();
+    const page = size === -1 ? out.slice(offset) : out.slice(offset, offset + size);
+    return page.map((x) => x.row);
+  });
+}
