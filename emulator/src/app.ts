@@ -242,6 +242,60 @@ export function registerServiceErrorHandlers(app: FastifyInstance): void {
 }
 
 /**
+ * `--delay-searchdata`: holds each searchdata request (whose query contains `delay.match`, when given)
+ * `delay.ms` milliseconds before it is answered, for tests of slow answers and of Cancel; a client that
+ * goes away meanwhile ends the request. Nothing when `delay` is undefined or its ms is not positive.
+ */
+function delaySearchData(app: FastifyInstance, delay: EmulatorOptions['delaySearchData']): void {
+  if (delay && delay.ms > 0) {
+    app.addHook('preHandler', async (req, reply) => {
+      if (!/\/searchdata(\?|$)/.test(req.url)) return;
+      const q = String((req.query as Record<string, unknown> | undefined)?.query_string ?? '');
+      if (delay.match && !q.includes(delay.match)) return;
+      const aborted = await new Promise<boolean>((done) => {
+        const timer = setTimeout(() => done(false), delay.ms);
+        reply.raw.once('close', () => {
+          clearTimeout(timer);
+          done(true);
+        });
+      });
+      if (aborted) throw new Error('the client went away during --delay-searchdata');
+    });
+  }
+}
+
+/** A table of the metadata store as the load API sees it (its physical columns). */
+function toTableInfo(t: NonNullable<ReturnType<MetadataStore['table']>>): TableInfo {
+  return {
+    id: t.id,
+    database: t.database,
+    schema: t.schema,
+    name: t.tableName,
+    sqlName: t.sqlName,
+    columns: t.columns.map((c) => ({ name: c.physicalName, dataType: c.dataType })),
+  };
+}
+
+/**
+ * Opens the metadata store and the DuckDB engine of `dataDir` and applies the seeds: the demo's
+ * (`--demo`), a seed folder's (`--seed`), and the built-in administrator when there is no user.
+ * Throws (with the engine closed) when the data directory cannot be opened or a seed is invalid.
+ */
+async function openSeeded(dataDir: string, options: EmulatorOptions, now: () => Date): Promise<{ catalog: MetadataStore; engine: Engine }> {
+  const catalog = new MetadataStore(dataDir);
+  const engine = await Engine.open(dataDir);
+  try {
+    if (options.demo) await applySeed(catalog, engine, demoSeed(), { demo: true, now: now().getTime() });
+    if (options.seed) await applySeed(catalog, engine, readSeedFolder(options.seed), { baseDir: resolve(options.seed), now: now().getTime() });
+    if (catalog.state.users.length === 0) await applySeed(catalog, engine, {}, { now: now().getTime() });
+  } catch (e) {
+    engine.close();
+    throw e;
+  }
+  return { catalog, engine };
+}
+
+/**
  * Starts the emulator. Throws when the data directory cannot be opened (e.g. another emulator holds
  * the DuckDB file), the seed is invalid, or a port is taken.
  */
@@ -253,16 +307,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (pinned && Number.isNaN(pinned.getTime())) throw new Error(`--now: not an ISO-8601 date and time: ${String(options.now)}`);
   const now = (): Date => pinned ?? new Date();
 
-  const catalog = new MetadataStore(dataDir);
-  const engine = await Engine.open(dataDir);
-  try {
-    if (options.demo) await applySeed(catalog, engine, demoSeed(), { demo: true, now: now().getTime() });
-    if (options.seed) await applySeed(catalog, engine, readSeedFolder(options.seed), { baseDir: resolve(options.seed), now: now().getTime() });
-    if (catalog.state.users.length === 0) await applySeed(catalog, engine, {}, { now: now().getTime() });
-  } catch (e) {
-    engine.close();
-    throw e;
-  }
+  const { catalog, engine } = await openSeeded(dataDir, options, now);
 
   const loopback = isLoopback(host);
   const search = new SearchService(engine, catalog, now);
@@ -276,15 +321,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (u.demoPassword && !loopback) return undefined;
     return (await checkPassword(password, u)) ? catalog.user(u.id) : undefined;
   };
-
-  const toTableInfo = (t: NonNullable<ReturnType<MetadataStore['table']>>): TableInfo => ({
-    id: t.id,
-    database: t.database,
-    schema: t.schema,
-    name: t.tableName,
-    sqlName: t.sqlName,
-    columns: t.columns.map((c) => ({ name: c.physicalName, dataType: c.dataType })),
-  });
 
   const ctx: EmulatorContext = {
     dataDir,
@@ -318,22 +354,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     apps.push(app);
     setIncidentSink(app, options.incidentLog ?? stderrIncidentSink);
     limitBodies(app, sessionChecker(app, sessions));
-    const delay = options.delaySearchData;
-    if (delay && delay.ms > 0) {
-      app.addHook('preHandler', async (req, reply) => {
-        if (!/\/searchdata(\?|$)/.test(req.url)) return;
-        const q = String((req.query as Record<string, unknown> | undefined)?.query_string ?? '');
-        if (delay.match && !q.includes(delay.match)) return;
-        const aborted = await new Promise<boolean>((done) => {
-          const timer = setTimeout(() => done(false), delay.ms);
-          reply.raw.once('close', () => {
-            clearTimeout(timer);
-            done(true);
-          });
-        });
-        if (aborted) throw new Error('the client went away during --delay-searchdata');
-      });
-    }
+    delaySearchData(app, options.delaySearchData);
     const tokens = new TokenStore(sessions, options.tokenClock ?? Date.now);
     await setupServiceToday(app, { catalog, search, sessions, tokens, verifyPassword, trustedAuthSecret: options.trustedAuthSecret }, { publicApi: options.publicApi ?? 'both', rateLimit: options.rateLimit });
     await registerPublicApi(app, { catalog, engine, search, sessions, verifyPassword, now, loopback });

@@ -67,3 +67,15 @@ test('ESLint ignores no source file', async () => {
   for (const f of files) if (await eslint.isPathIgnored(join(root, f))) ignored.push(f);
   assert.deepEqual(ignored, []);
 });
+
+test('the lint refuses a function over 100 lines and a client file over 450 lines', async () => {
+  const eslint = new ESLint({ cwd: root });
+  const body = Array.from({ length: 101 }, (_, i) => `  void ${i};`).join('\n');
+  const [fn] = await eslint.lintText(`export function long(): void {\n${body}\n}\n`, { filePath: join(root, 'common/src/model.ts') });
+  assert.ok(fn.messages.some((m) => m.ruleId === 'max-lines-per-function'), JSON.stringify(fn.messages.map((m) => m.ruleId)));
+  const lines = Array.from({ length: 451 }, (_, i) => `export const c${i} = ${i};`).join('\n');
+  const [file] = await eslint.lintText(`${lines}\n`, { filePath: join(root, 'client/src/extension.ts') });
+  assert.ok(file.messages.some((m) => m.ruleId === 'max-lines'), JSON.stringify(file.messages.map((m) => m.ruleId)));
+  const [short] = await eslint.lintText(`export function short(): void {\n  void 0;\n}\n`, { filePath: join(root, 'common/src/model.ts') });
+  assert.deepEqual(short.messages.map((m) => m.ruleId), []);
+});
