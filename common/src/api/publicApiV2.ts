@@ -1,19 +1,7 @@
 /**
- * The REST API v2 operations TSQ's features need, mapped onto the shapes the rest of TSQ reads (the v1
- * client's `SearchDataResult`, `ObjectHeader`, `DataSourceColumns`), so that a feature does not care
- * which generation answered. Reference: https://developers.thoughtspot.com/docs/rest-apiv2-reference;
- * schemas from the OpenAPI document of thoughtspot/rest-api-sdk (`api-spec/openapiSpecv3-2_0.json`);
- * developer-docs `data-v2-api.adoc` (searchdata, paging by `record_offset`/`record_size`).
- *
- * | operation | v2 call |
- * |---|---|
- * | `searchData`, `searchAllPages` | `POST searchdata` (`logical_table_identifier`, `record_offset`, `record_size`, `data_format`), `Accept-Language: en-US` |
- * | `listObjectHeaders`, `listVizHeaders`, `metadataDetails` | `POST metadata/search` (`include_details`, `include_visualization_headers`) |
- * | `pinboardData` | `POST metadata/liveboard/data` |
- * | `sessionUser` | `GET auth/session/user` |
- *
- * `record_size: -1` is never sent: pages are bounded (a whole answer in one call is slow and can run
- * the service out of memory, as users report).
+ * The REST API v2 operations TSQ's features need, mapped onto the shapes the rest of TSQ reads, so a
+ * feature does not care which generation answered (docs/service-interface.md §10). The operations, the
+ * v2 calls they make and the references are on `PublicApiV2`.
  */
 import { ServiceError } from './errors';
 import { type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type MetadataDetails, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
@@ -48,7 +36,25 @@ export interface MetadataSearchParams {
 const V1_TO_V2_TYPE: Record<string, string> = { LOGICAL_TABLE: 'LOGICAL_TABLE', PINBOARD_ANSWER_BOOK: 'LIVEBOARD', QUESTION_ANSWER_BOOK: 'ANSWER' };
 const V2_TO_V1_TYPE: Record<string, string> = { LIVEBOARD: 'PINBOARD_ANSWER_BOOK', ANSWER: 'QUESTION_ANSWER_BOOK', LOGICAL_TABLE: 'LOGICAL_TABLE' };
 
-/** The v2 public API on one session. */
+/**
+ * The v2 public API on one session.
+ *
+ * The REST API v2 operations TSQ's features need, mapped onto the shapes the rest of TSQ reads (the v1
+ * client's `SearchDataResult`, `ObjectHeader`, `DataSourceColumns`), so that a feature does not care
+ * which generation answered. Reference: https://developers.thoughtspot.com/docs/rest-apiv2-reference;
+ * schemas from the OpenAPI document of thoughtspot/rest-api-sdk (`api-spec/openapiSpecv3-2_0.json`);
+ * developer-docs `data-v2-api.adoc` (searchdata, paging by `record_offset`/`record_size`).
+ *
+ * | operation | v2 call |
+ * |---|---|
+ * | `searchData`, `searchAllPages` | `POST searchdata` (`logical_table_identifier`, `record_offset`, `record_size`, `data_format`), `Accept-Language: en-US` |
+ * | `listObjectHeaders`, `listVizHeaders`, `metadataDetails` | `POST metadata/search` (`include_details`, `include_visualization_headers`) |
+ * | `pinboardData` | `POST metadata/liveboard/data` |
+ * | `sessionUser` | `GET auth/session/user` |
+ *
+ * `record_size: -1` is never sent: pages are bounded (a whole answer in one call is slow and can run
+ * the service out of memory, as users report).
+ */
 export class PublicApiV2 {
   constructor(private readonly session: HttpSession) {}
 

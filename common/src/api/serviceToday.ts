@@ -1,20 +1,8 @@
 /**
- * What today's service asks of a client, beside the seed's cookie sessions (docs/service-interface.md §10):
- *
- * - **Bearer tokens** (`BearerTokens`): from `POST /api/rest/2.0/auth/token/full` with the user name and
- *   the password, or with a trusted-authentication `secret_key`, or a token the person gives (`TSQ_TOKEN`,
- *   the extension's secret storage). Sent as `Authorization: Bearer` to v1 and v2 alike. Renewed before
- *   `expiration_time_in_millis`, and once after a 401 in the middle of a run; revoked on sign-out
- *   (`auth/token/revoke`). References: https://developers.thoughtspot.com/docs/rest-apiv2-reference,
- *   developer-docs `authentication.adoc` (validity default 300 s; a password token fails with MFA on).
- * - **The rate limit** (`RateLimiter`, `retryDelay`): since 26.2.0.cl a client address gets 100 requests
- *   per second across v1 and v2 plus a burst of 10, then 429 (developer-docs `about-rest-apis.adoc`). One
- *   limiter per connection keeps under it; a 429 waits for Retry-After (or backs off exponentially with
- *   jitter) and a repeatable call is sent again; a chunk upload or a commit never is (session.ts).
- * - **API generation** (`ApiVersionSetting`, `probeApiVersion`): `auto` asks once whether the v1 public API
- *   still answers; v1 is preferred where both answer, v2 is used where v1 answers 404.
- *
- * No function here puts a password, a secret key or a token in a log or an error message.
+ * What today's service asks of a client beside the seed's cookie sessions (docs/service-interface.md §10):
+ * bearer tokens (`BearerTokens`), the rate limit (`RateLimiter`, `retryDelay`, `rateLimitHooks`) and the
+ * API generation (`probeApiVersion`); each export's doc comment gives its rules and references. No
+ * function here puts a password, a secret key or a token in a log or an error message.
  */
 import { AuthenticationError, ServiceError } from './errors';
 import type { HttpSession, SessionHooks } from './session';
@@ -48,6 +36,11 @@ export interface RateLimitOptions {
 /**
  * A token bucket shared by every session of one connection. `acquire` resolves when a request may go.
  * A 429 (`pause`) holds every request until its Retry-After has passed.
+ *
+ * Since 26.2.0.cl a client address gets 100 requests per second across v1 and v2 plus a burst of 10,
+ * then 429 (developer-docs `about-rest-apis.adoc`). One limiter per connection keeps under it; a 429
+ * waits for Retry-After (or backs off exponentially with jitter) and a repeatable call is sent again; a
+ * chunk upload or a commit never is (session.ts).
  */
 export class RateLimiter {
   private tokens: number;
@@ -136,6 +129,13 @@ interface TokenAnswer {
  * Authorization header, renewing first when the token is within a tenth of its life (at most a minute) of
  * `expiration_time_in_millis`. A refused password or secret key is remembered: later calls fail at once
  * with the same error instead of asking again (no retry storm); a new client signs in again.
+ *
+ * A token comes from `POST /api/rest/2.0/auth/token/full` with the user name and the password, or with a
+ * trusted-authentication `secret_key`, or is one the person gives (`TSQ_TOKEN`, the extension's secret
+ * storage). It is sent as `Authorization: Bearer` to v1 and v2 alike, renewed before it expires and once
+ * after a 401 in the middle of a run, and revoked on sign-out (`auth/token/revoke`). References:
+ * https://developers.thoughtspot.com/docs/rest-apiv2-reference, developer-docs `authentication.adoc`
+ * (validity default 300 s; a password token fails when MFA is on).
  */
 export class BearerTokens {
   private token: string | undefined;
@@ -252,6 +252,8 @@ export class BearerTokens {
 /**
  * Which generation answers, asked once without credentials: an unauthenticated v1
  * `metadata/listobjectheaders` is 401 where v1 lives and 404 where it is gone.
+ * `auto` (`ApiVersionSetting`) asks this once: v1 is preferred where both answer, v2 is used where v1
+ * answers 404.
  * @returns 'v1' unless v1 answers 404.
  */
 export async function probeApiVersion(session: HttpSession, signal?: AbortSignal): Promise<'v1' | 'v2'> {

@@ -1,16 +1,7 @@
 /**
- * What today's service adds to the seed interface, set up on the emulator's main app before the v1 and
- * load APIs are registered:
- *
- * - REST API v2's subset (routes.ts) with bearer tokens (tokens.ts), which the v1 public API accepts too;
- * - `--public-api v1|v2|both`: which generations answer. With `v2` every `/tspublic/v1` path (under
- *   `/callosum/v1` or not) answers 404, as on a cloud build where v1 is gone (developer-docs
- *   `rest-api-v1v2-comparison.adoc`); with `v1` no `/api/rest/2.0` route exists. The data-load API
- *   (`/ts_dataservice/v1`) is never affected: it has no v2 equivalent;
- * - `--rate-limit N`: at most N requests per second per client address across v1 and v2 (the service's
- *   limit since 26.2.0.cl is 100 per second plus a burst of 10, developer-docs `about-rest-apis.adoc`),
- *   then 429 with `Retry-After` in seconds. Implemented with @fastify/rate-limit. The data-load API is
- *   not limited.
+ * What today's service adds to the seed interface (REST API v2 with bearer tokens, `--public-api`,
+ * `--rate-limit`), set up on the emulator's main app before the v1 and load APIs are registered; the
+ * rules and their sources are on `setupServiceToday`.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
@@ -35,6 +26,19 @@ const V1_PATH = /^\/(callosum\/v1\/)?tspublic\/v1(\/|\?|$)/;
 /**
  * Sets up the v2 API, token expiry, the v1 switch and the rate limit on `app`. Call before the v1
  * public API and the load API are registered, so that the hooks cover their routes.
+ *
+ * What today's service adds to the seed interface, set up on the emulator's main app before the v1 and
+ * load APIs are registered:
+ *
+ * - REST API v2's subset (routes.ts) with bearer tokens (tokens.ts), which the v1 public API accepts too;
+ * - `--public-api v1|v2|both`: which generations answer. With `v2` every `/tspublic/v1` path (under
+ *   `/callosum/v1` or not) answers 404, as on a cloud build where v1 is gone (developer-docs
+ *   `rest-api-v1v2-comparison.adoc`); with `v1` no `/api/rest/2.0` route exists. The data-load API
+ *   (`/ts_dataservice/v1`) is never affected: it has no v2 equivalent;
+ * - `--rate-limit N`: at most N requests per second per client address across v1 and v2 (the service's
+ *   limit since 26.2.0.cl is 100 per second plus a burst of 10, developer-docs `about-rest-apis.adoc`),
+ *   then 429 with `Retry-After` in seconds. Implemented with @fastify/rate-limit. The data-load API is
+ *   not limited.
  */
 export async function setupServiceToday(app: FastifyInstance, deps: V2Deps, options: ServiceTodayOptions): Promise<void> {
   if (options.rateLimit !== undefined) {

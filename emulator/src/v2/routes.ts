@@ -1,22 +1,7 @@
 /**
- * The REST API v2 subset of the emulator, under `/api/rest/2.0` (reference:
- * https://developers.thoughtspot.com/docs/rest-apiv2-reference; request and response schemas from the
- * OpenAPI document of thoughtspot/rest-api-sdk, `api-spec/openapiSpecv3-2_0.json`; guides in the
- * thoughtspot/developer-docs pages `authentication.adoc`, `data-v2-api.adoc`, `about-rest-apis.adoc`):
- *
- * | route | answer |
- * |---|---|
- * | `POST auth/token/full` | `{token, creation_time_in_millis, expiration_time_in_millis, valid_for_user_id, valid_for_username}`; username with `password`, or with `secret_key` when trusted authentication is on (`--trusted-auth-secret`); `validity_time_in_sec` (default 300) |
- * | `POST auth/token/revoke` | 204; revokes `token` (default: the caller's own) |
- * | `POST auth/session/login`, `auth/session/logout` | 204; the cookie session of `authentication.adoc` (`JSESSIONID`, `clientId`) |
- * | `GET auth/session/user` | the caller: `{id, name, display_name, privileges, user_groups, …}` |
- * | `POST searchdata` | `{contents: [{column_names, data_rows, record_offset, record_size, returned_data_row_count, available_data_row_count, sampling_ratio}]}`, paged by `record_offset` (0-based) and `record_size` (default 10; -1 all, at most 100,000) |
- * | `POST metadata/liveboard/data` | `{metadata_id, metadata_name, contents: [{visualization_id, visualization_name, column_names, data_rows, …}]}` for `metadata_identifier` and optional `visualization_identifiers`, paged per visualization like searchdata |
- * | `POST metadata/search` | an array of `{metadata_id, metadata_name, metadata_type, metadata_header, metadata_detail, visualization_headers?}` |
- *
- * Bodies are JSON. Every route but auth/token/full needs a bearer token (or a session cookie). Errors are
- * `{"error": {"message": …, "code": <status>}}` (the OpenAPI `ErrorResponse` is an object named `error`).
- * The same users, objects and data as the v1 API (one catalog, one engine).
+ * The REST API v2 subset of the emulator, under `/api/rest/2.0`, over the same users, objects and data
+ * as the v1 API (one catalog, one engine). The routes, their answers and the references are on
+ * `registerV2Routes`.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -100,7 +85,28 @@ function sameSecret(given: string, want: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Registers the v2 routes in their own scope with their error shape and authentication. */
+/**
+ * Registers the v2 routes in their own scope with their error shape and authentication.
+ *
+ * The REST API v2 subset of the emulator, under `/api/rest/2.0` (reference:
+ * https://developers.thoughtspot.com/docs/rest-apiv2-reference; request and response schemas from the
+ * OpenAPI document of thoughtspot/rest-api-sdk, `api-spec/openapiSpecv3-2_0.json`; guides in the
+ * thoughtspot/developer-docs pages `authentication.adoc`, `data-v2-api.adoc`, `about-rest-apis.adoc`):
+ *
+ * | route | answer |
+ * |---|---|
+ * | `POST auth/token/full` | `{token, creation_time_in_millis, expiration_time_in_millis, valid_for_user_id, valid_for_username}`; username with `password`, or with `secret_key` when trusted authentication is on (`--trusted-auth-secret`); `validity_time_in_sec` (default 300) |
+ * | `POST auth/token/revoke` | 204; revokes `token` (default: the caller's own) |
+ * | `POST auth/session/login`, `auth/session/logout` | 204; the cookie session of `authentication.adoc` (`JSESSIONID`, `clientId`) |
+ * | `GET auth/session/user` | the caller: `{id, name, display_name, privileges, user_groups, …}` |
+ * | `POST searchdata` | `{contents: [{column_names, data_rows, record_offset, record_size, returned_data_row_count, available_data_row_count, sampling_ratio}]}`, paged by `record_offset` (0-based) and `record_size` (default 10; -1 all, at most 100,000) |
+ * | `POST metadata/liveboard/data` | `{metadata_id, metadata_name, contents: [{visualization_id, visualization_name, column_names, data_rows, …}]}` for `metadata_identifier` and optional `visualization_identifiers`, paged per visualization like searchdata |
+ * | `POST metadata/search` | an array of `{metadata_id, metadata_name, metadata_type, metadata_header, metadata_detail, visualization_headers?}` |
+ *
+ * Bodies are JSON. Every route but auth/token/full needs a bearer token (or a session cookie). Errors are
+ * `{"error": {"message": …, "code": <status>}}` (the OpenAPI `ErrorResponse` is an object named `error`).
+ * The same users, objects and data as the v1 API (one catalog, one engine).
+ */
 export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Promise<void> {
   await app.register(async (api) => {
     api.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
