@@ -304,12 +304,17 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
         return undefined;
       };
       // the inline action of the pinboard's row (the same command as its context menu's Show Data);
-      // clicked again when a re-render of the tree swallowed the click
-      const found = await waitUntil(async () => {
+      // clicked again only when a re-render of the tree swallowed the click, i.e. no panel opened. Each
+      // click used to be clicked again after 20 s whenever the visualizations took longer to compute on
+      // a busy machine, and every click started one more run of all of them: the cause of a 90 s timeout
+      // (a second run into a panel now cancels the first, and the test waits for the panel to fill).
+      const editorTab = page.locator('.tabs-container .tab', { hasText: 'Data: Flight Operations' }).first();
+      await waitUntil(async () => {
         await item.hover();
         await item.locator('.action-label[aria-label^="Show Data"]').first().click();
-        return waitUntil(boardFrame, 'the pinboard panel', 20_000).catch(() => undefined);
-      }, `a panel with the tabs ${names.join(', ')}`, 90_000);
+        return editorTab.waitFor({ state: 'attached', timeout: 10_000 }).then(() => true, () => undefined);
+      }, 'Show Data to open the pinboard panel', 60_000);
+      const found = await waitUntil(boardFrame, `a panel with the tabs ${names.join(', ')}`, 90_000);
       const first = await waitUntil(async () => {
         const v = await panelView(found);
         return v && v.state === 'done' ? v : undefined;

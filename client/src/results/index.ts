@@ -63,6 +63,18 @@ class ResultsController {
     context.subscriptions.push(this.diagnostics, this.lensChanged);
   }
 
+  /**
+   * A new run into `panel`. The run still filling that panel is cancelled first: its tabs are replaced
+   * by the new run's, so its requests would only load the service (a second Show Data on a pinboard
+   * whose visualizations are still computing doubled the work at every click).
+   */
+  private startRun(panel: ResultsPanel, started: number): ActiveRun {
+    for (const r of this.runs) if (r.panel === panel) r.cancel();
+    const run = new ActiveRun(panel, started);
+    this.runs.add(run);
+    return run;
+  }
+
   /** Cancels every run in progress (TSQ: Cancel Query). */
   cancelAll(): void {
     for (const r of this.runs) r.cancel();
@@ -206,8 +218,7 @@ class ResultsController {
     const name = doc.uri.path.split('/').pop() || 'query';
     const panel = this.panelFor(doc.uri.toString(), `Results: ${name}`);
     this.diagnostics.delete(doc.uri);
-    const run = new ActiveRun(panel, started);
-    this.runs.add(run);
+    const run = this.startRun(panel, started);
     const out: RunSummary[] = [];
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'TSQ', cancellable: true }, async (progress, token) => {
@@ -317,8 +328,7 @@ class ResultsController {
     }
     this.log.info(`Show Data: ${title}`);
     const panel = this.panelFor(`pinboard:${id}`, `Data: ${title}`);
-    const run = new ActiveRun(panel, started);
-    this.runs.add(run);
+    const run = this.startRun(panel, started);
     const summaries = new Map<string, RunSummary>();
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: ${title}`, cancellable: true }, async (_progress, token) => {

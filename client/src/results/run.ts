@@ -50,7 +50,7 @@ export class ActiveRun {
   /** Tabs whose end (done, error or cancelled) the panel was told. */
   readonly ended = new Set<string>();
 
-  constructor(private readonly panel: ResultsPanel, private readonly started: number) {}
+  constructor(readonly panel: ResultsPanel, private readonly started: number) {}
 
   get signal(): AbortSignal {
     return this.abort.signal;
