@@ -3,11 +3,11 @@
  * the connection's origin and user (credentials.ts), a password an earlier version kept under the
  * connection's name (moved to where it was given), or the demo password of `npm start`'s local emulator.
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { getLog } from './log';
 import { loopbackDemoPassword } from './settingsMigration';
 import { adoptLegacyPassword, credentialOrigin, LEGACY_SECRET_PREFIX, migrateLegacyPassword, type LastConnection } from './credentials';
-import { inspectConnections, isConnectionSettings, type ConnectionSettings } from './connectionSettings';
+import { inspectConnections, isConnectionSettings, originText, type ConnectionSettings } from './connectionSettings';
 import { askLegacyPassword } from './connectionPrompts';
 
 /** Global state: connection name → where its user last connected (credentials.ts LastConnection). */
@@ -56,4 +56,28 @@ async function legacyPassword(secrets: vscode.SecretStorage, globalState: vscode
   if (choice === 'use') return adoptLegacyPassword(secrets, cfg);
   if (choice === 'forget') await secrets.delete(LEGACY_SECRET_PREFIX + cfg.name);
   return undefined;
+}
+
+/** The secret storage key of the bearer token of the origin and user whose password key is `key`. */
+export function tokenKeyOf(key: string): string {
+  return `token:${key}`;
+}
+
+/**
+ * Asks for a bearer token for `cfg` (the prompt names the origin it goes to) and keeps it in the secret
+ * storage under `tokenKeyOf(key)`. False when the person cancelled. The token is never put in a setting
+ * or the log.
+ */
+export async function askAndStoreToken(secrets: vscode.SecretStorage, cfg: ConnectionSettings, key: string): Promise<boolean> {
+  const token = await vscode.window.showInputBox({
+    title: `TSQ: Sign In with Token to ${originText(cfg.url)}`,
+    prompt: `A bearer token of ${cfg.username} at ${originText(cfg.url)} (connection ${cfg.name}), e.g. from the service's REST API playground or your administrator; kept in VS Code's secret storage for this address only`,
+    password: true,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() ? undefined : 'Paste the token'),
+  });
+  if (token === undefined) return false;
+  await secrets.store(tokenKeyOf(key), token.trim());
+  getLog().info(`Stored a token for ${cfg.username} at ${originText(cfg.url)} (connection ${cfg.name}) in the secret storage.`);
+  return true;
 }

@@ -17,8 +17,9 @@ import { errorMessage, errorStatus, type ServiceApi } from './service';
 import type { AnalyticsServiceClient, RequestLogInfo } from '../../common/src/api';
 import { createService, type Service } from './serviceAdapter';
 import { httpTimeouts } from './httpSettings';
-import { recordLastConnected, storedPassword } from './connectionPasswords';
-import { connectionChanged, connectionOrigins, LEGACY_SECRET_PREFIX, unconfirmedOrigins } from './credentials';
+import { CONFIRMED_ORIGINS_KEY, confirmOrigins } from './originConfirmation';
+import { askAndStoreToken, recordLastConnected, storedPassword, tokenKeyOf } from './connectionPasswords';
+import { connectionChanged, connectionOrigins, LEGACY_SECRET_PREFIX } from './credentials';
 import {
   deleteConnection,
   keyOf,
@@ -28,10 +29,9 @@ import {
   readConnections,
   saveConnection,
   setActiveConnection,
-  workspaceSettingsFile,
   type ConnectionSettings,
 } from './connectionSettings';
-import { askNewConnection, askPassword, askTrustOrigins, type ConnectionArgs } from './connectionPrompts';
+import { askNewConnection, askPassword, type ConnectionArgs } from './connectionPrompts';
 import { ConnectionStatusItem, type ConnectionState, type HealthDisplay } from './connectionStatus';
 
 export type { ConnectionSettings } from './connectionSettings';
@@ -41,8 +41,6 @@ export type { ConnectionState, ConnectionStateName } from './connectionStatus';
 /** Defaults of `npm run emulator -- --demo` (emulator/src/main.ts). */
 export const EMULATOR_DEFAULTS = { name: 'Local emulator', url: 'http://127.0.0.1:8088', username: 'tsadmin', password: 'admin' } as const;
 
-/** Global state: origins the person confirmed for workspace-defined connections. */
-const CONFIRMED_ORIGINS_KEY = 'tsq.confirmedOrigins';
 
 export class ConnectionManager implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<ConnectionState>();
@@ -209,51 +207,39 @@ export class ConnectionManager implements vscode.Disposable {
       return false;
     }
     // a connection the workspace defines gets nothing before the person confirms where it points
-    if (!(await this.confirmOrigins(cfg, opts.interactive))) return false;
+    if (!(await confirmOrigins(cfg, opts.interactive, {
+      globalState: this.globalState,
+      offered: this.offered,
+      needsConfirmation: (origins, error) => {
+        this.dropService();
+        this.setState({ name: cfg.name, state: 'needsConfirmation', origins, error });
+      },
+      review: () => void this.connect({ interactive: true }),
+    }))) return false;
     if (seq !== this.connectSeq) return false;
-    let password = await storedPassword(this.secrets, this.globalState, cfg, key, { interactive: opts.interactive, signedOut: this.signedOut === cfg.name });
-    if ((!password || this.rejectedPassword === cfg.name) && opts.interactive) {
+    // a token the person gave (TSQ: Sign In with Token…) signs in instead of a password
+    const token = await this.secrets.get(tokenKeyOf(key));
+    let password = token ? undefined : await storedPassword(this.secrets, this.globalState, cfg, key, { interactive: opts.interactive, signedOut: this.signedOut === cfg.name });
+    if (!token && (!password || this.rejectedPassword === cfg.name) && opts.interactive) {
       password = await askPassword(cfg);
       if (password === undefined) return false;
       await this.secrets.store(key, password);
       this.rejectedPassword = undefined;
     }
-    if (!password) {
-      this.setState({ name: cfg.name, state: 'error', error: `No password is stored for ${cfg.username} at ${originText(cfg.url)} (connection ${cfg.name}). Run "TSQ: Switch Connection" to enter it.` });
+    if (!token && !password) {
+      this.setState({ name: cfg.name, state: 'error', error: `No password is stored for ${cfg.username} at ${originText(cfg.url)} (connection ${cfg.name}). Run "TSQ: Switch Connection" to enter it, or "TSQ: Sign In with Token…".` });
       return false;
     }
     this.setState({ name: cfg.name, state: 'connecting' });
+    const bearer = token ? { getToken: async () => (await this.secrets.get(tokenKeyOf(key))) ?? '' } : undefined;
     const api = createService(cfg, async () => (await this.secrets.get(key)) ?? '', (r) => {
       logRequest(r);
       this.requestEmitter.fire(r);
-    }, httpTimeouts());
+    }, httpTimeouts(), bearer);
     try {
       await api.login();
     } catch (e) {
-      if (seq !== this.connectSeq) return false;
-      const status = errorStatus(e);
-      const message =
-        status === 401
-          ? `The service at ${cfg.url} did not accept the user name "${cfg.username}" with the stored password (${errorMessage(e)}).`
-          : `Could not connect to ${cfg.name} at ${cfg.url}: ${errorMessage(e)}`;
-      getLog().error(message);
-      if (status === 401) this.rejectedPassword = cfg.name;
-      this.setState({ name: cfg.name, state: 'error', error: message });
-      if (opts.interactive || opts.showErrors) {
-        const actions = status === 401 ? ['Enter Password', 'Show Log'] : ['Retry', 'Show Log'];
-        void vscode.window.showErrorMessage(message, ...actions).then(async (choice) => {
-          if (choice === 'Show Log') getLog().show();
-          else if (choice === 'Retry') await this.connect(opts);
-          else if (choice === 'Enter Password') {
-            const again = await askPassword(cfg);
-            if (again !== undefined) {
-              await this.secrets.store(key, again);
-              this.rejectedPassword = undefined;
-              await this.connect({ interactive: true });
-            }
-          }
-        });
-      }
+      if (seq === this.connectSeq) this.loginFailed(cfg, key, e, opts, !!token);
       return false;
     }
     if (seq !== this.connectSeq) return false;
@@ -266,48 +252,6 @@ export class ConnectionManager implements vscode.Disposable {
     await recordLastConnected(this.globalState, cfg);
     getLog().info(`Connected to ${cfg.name} (${cfg.url}) as ${cfg.username}.`);
     this.setState({ name: cfg.name, state: 'connected' });
-    return true;
-  }
-
-  /**
-   * True when `cfg` may be used: the user settings define it, or the person confirmed each of its
-   * origins before (once per origin, kept in global state). Otherwise, when `interactive`, asks in a
-   * modal naming the origins and the settings file; when not, sets the state needsConfirmation and
-   * offers the question once per origin as a notification. Nothing is sent anywhere before.
-   */
-  private async confirmOrigins(cfg: Sourced<ConnectionSettings>, interactive: boolean): Promise<boolean> {
-    let missing: string[];
-    try {
-      missing = unconfirmedOrigins(cfg, cfg.level, this.globalState.get<string[]>(CONFIRMED_ORIGINS_KEY, []), !!process.env.TSQ_DEMO_PASSWORD);
-    } catch {
-      return true; // not an http(s) URL: doConnect refuses it
-    }
-    if (missing.length === 0) return true;
-    const where = missing.join(' and ');
-    const file = workspaceSettingsFile();
-    const what = `The workspace settings (${file}) define the connection "${cfg.name}" to ${where} as ${cfg.username}.`;
-    const needs = (): void => {
-      this.dropService();
-      this.setState({ name: cfg.name, state: 'needsConfirmation', origins: missing, error: `${what} TSQ sends no password there until you confirm it: click the TSQ status bar item or run "TSQ: Switch Connection".` });
-    };
-    if (!interactive) {
-      needs();
-      if (missing.some((o) => !this.offered.has(o))) {
-        for (const o of missing) this.offered.add(o);
-        getLog().warn(`${what} Not connecting until you confirm it.`);
-        void vscode.window.showWarningMessage(`${what} TSQ did not connect: settings in a folder can point your password anywhere. Review before connecting.`, 'Review…').then((choice) => {
-          if (choice) void this.connect({ interactive: true });
-        });
-      }
-      return false;
-    }
-    if (!(await askTrustOrigins(what, missing))) {
-      needs();
-      return false;
-    }
-    const confirmed = this.globalState.get<string[]>(CONFIRMED_ORIGINS_KEY, []);
-    await this.globalState.update(CONFIRMED_ORIGINS_KEY, [...new Set([...confirmed, ...missing])]);
-    getLog().info(`Confirmed ${where} for connections defined in workspace settings (${file}).`);
     return true;
   }
 
@@ -373,6 +317,50 @@ export class ConnectionManager implements vscode.Disposable {
     return this.connect({ interactive: true });
   }
 
+  /** Says why signing in to `cfg` failed (`e`), in the state and, when the person is there, a message with what to do. */
+  private loginFailed(cfg: ConnectionSettings, key: string, e: unknown, opts: { interactive: boolean; showErrors?: boolean }, usingToken: boolean): void {
+    const status = errorStatus(e);
+    const message =
+      status === 401
+        ? `The service at ${cfg.url} did not accept ${usingToken ? `the token of "${cfg.username}"` : `the user name "${cfg.username}" with the stored password`} (${errorMessage(e)}).`
+        : `Could not connect to ${cfg.name} at ${cfg.url}: ${errorMessage(e)}`;
+    getLog().error(message);
+    if (status === 401 && !usingToken) this.rejectedPassword = cfg.name;
+    this.setState({ name: cfg.name, state: 'error', error: message });
+    if (opts.interactive || opts.showErrors) {
+      const actions = status === 401 ? [usingToken ? 'Sign In with Token…' : 'Enter Password', 'Show Log'] : ['Retry', 'Show Log'];
+      void vscode.window.showErrorMessage(message, ...actions).then(async (choice) => {
+        if (choice === 'Show Log') getLog().show();
+        else if (choice === 'Retry') await this.connect(opts);
+        else if (choice === 'Sign In with Token…') await this.signInWithToken();
+        else if (choice === 'Enter Password') {
+          const again = await askPassword(cfg);
+          if (again !== undefined) {
+            await this.secrets.store(key, again);
+            this.rejectedPassword = undefined;
+            await this.connect({ interactive: true });
+          }
+        }
+      });
+    }
+  }
+  /**
+   * TSQ: Sign In with Token…: a bearer token the person gives (an SSO or MFA user's, seed §5 and
+   * docs/service-interface.md §10) for the active connection, kept in the secret storage under the
+   * connection's origin and user like a password, and used instead of it until Sign Out.
+   */
+  async signInWithToken(): Promise<boolean> {
+    const cfg = this.activeConfig();
+    const key = cfg && keyOf(cfg);
+    if (!cfg || !key) {
+      void vscode.window.showWarningMessage('TSQ: add or pick a connection first (TSQ: Switch Connection), then sign in with a token.');
+      return false;
+    }
+    if (!(await askAndStoreToken(this.secrets, cfg, key))) return false;
+    this.signedOut = undefined;
+    return this.connect({ interactive: true });
+  }
+
   /** Logs out of the active connection and forgets its stored password. */
   async signOut(): Promise<void> {
     const cfg = this.activeConfig();
@@ -386,6 +374,7 @@ export class ConnectionManager implements vscode.Disposable {
     if (api) await api.logout();
     const key = keyOf(cfg);
     if (key) await this.secrets.delete(key);
+    if (key) await this.secrets.delete(tokenKeyOf(key));
     await this.secrets.delete(LEGACY_SECRET_PREFIX + cfg.name);
     this.signedOut = cfg.name;
     getLog().info(`Signed out of ${cfg.name}; its password was removed from the secret storage.`);

@@ -75,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   register('tsq.addConnection', (args?: Partial<ConnectionArgs>) => connections.addConnection(isArgs(args) ? args : undefined));
   register('tsq.connectToEmulator', (args?: Partial<ConnectionArgs>) => connections.connectToEmulator(args && typeof args === 'object' && !(args instanceof vscode.Uri) ? args : undefined));
   register('tsq.switchConnection', () => connections.switchConnection());
+  register('tsq.signInWithToken', () => connections.signInWithToken());
   register('tsq.signOut', () => connections.signOut());
   register('tsq.removeConnection', (name?: unknown) => connections.removeConnection(typeof name === 'string' ? name : undefined));
   register('tsq.showLog', () => log.show());

@@ -3,7 +3,7 @@
  * its password read from a callback at each login (SecretStorage in the extension), every request
  * reported to `onRequest` for the `TSQ` log. No `vscode` here.
  */
-import { AnalyticsServiceClient, type HttpTimeouts, type RequestLogInfo } from '../../common/src/api';
+import { AnalyticsServiceClient, type BearerOptions, type HttpTimeouts, type RequestLogInfo } from '../../common/src/api';
 import type { ConnectionSettings } from '../../common/src/connectionConfig';
 import { parsePrincipals } from './principals';
 import type { ListHeadersParams, ServiceApi } from './service';
@@ -18,7 +18,7 @@ export interface Service extends ServiceApi {
  * each call, so a live object can change them; see client/src/httpSettings.ts).
  * @throws TypeError when the URL is not an absolute http(s) URL.
  */
-export function createService(conn: Omit<ConnectionSettings, 'name' | 'passwordCommand'>, getPassword: () => string | Promise<string>, onRequest?: (r: RequestLogInfo) => void, timeouts?: HttpTimeouts): Service {
+export function createService(conn: Omit<ConnectionSettings, 'name' | 'passwordCommand'>, getPassword: () => string | Promise<string>, onRequest?: (r: RequestLogInfo) => void, timeouts?: HttpTimeouts, bearer?: BearerOptions): Service {
   const client = new AnalyticsServiceClient({
     url: conn.url,
     loadUrl: conn.loadUrl || undefined,
@@ -27,6 +27,7 @@ export function createService(conn: Omit<ConnectionSettings, 'name' | 'passwordC
     caFile: conn.caFile || undefined,
     rejectUnauthorized: conn.rejectUnauthorized,
     apiVersion: conn.apiVersion ?? 'auto',
+    bearer,
     onRequest,
     timeouts,
   });

@@ -409,9 +409,9 @@ export function installExtensions(extensionsDir: string, userDataDir: string): v
   runOrThrow('installing the extensions into code-server', codeServerBin(), ['--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsix, '--install-extension', runnerVsix]);
 }
 
-/** Starts `node dist/emulator.js --demo --port 0 --data-dir <dataDir>`; resolves with its URL. */
-export async function startEmulator(dataDir: string, log: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const { service, match } = await startService('the emulator', process.execPath, [join(ROOT, 'dist', 'emulator.js'), '--demo', '--port', '0', '--data-dir', dataDir], {
+/** Starts `node dist/emulator.js --demo --port 0 --data-dir <dataDir> [extraArgs…]`; resolves with its URL. */
+export async function startEmulator(dataDir: string, log: string, extraArgs: string[] = []): Promise<{ url: string; stop(): Promise<void> }> {
+  const { service, match } = await startService('the emulator', process.execPath, [join(ROOT, 'dist', 'emulator.js'), '--demo', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
     log, ready: /listening on (http:\/\/[^\s,;]+)/, timeoutMs: 180_000,
   });
   return { url: match[1].replace(/\/$/, ''), stop: () => service.stop() };

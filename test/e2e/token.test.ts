@@ -1,0 +1,85 @@
+/**
+ * End-to-end test of TSQ: Sign In with Token… in a real VS Code (code-server in Chromium), against an
+ * emulator where REST API v1 is gone (`--public-api v2`, as on a current cloud build). The connection
+ * has no password; the person pastes a bearer token from auth/token/full, and the tree, completion and
+ * diagnostics work over v2. The token is in no settings file and no log. Skipped without the tools
+ * unless TSQ_E2E_REQUIRED=1.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { e2eSkip, RESULTS_DIR, runCommandIn, startEmulator, startSession, waitUntil } from './harness';
+
+const FLIGHT_COLUMNS = ['date', 'delay', 'distance', 'origin', 'destination'];
+const hasAllColumns = (rows: string[]): boolean => FLIGHT_COLUMNS.every((c) => rows.some((r) => new RegExp(`^\\[?${c}\\]?(\\W|$)`, 'i').test(r)));
+
+/** Files below `dir` (recursively). */
+function filesBelow(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? filesBelow(join(dir, n)) : [join(dir, n)]));
+}
+
+test('token: Sign In with Token against a service where v1 is gone', { skip: e2eSkip(['dist/emulator.js']), timeout: 600_000 }, async (t) => {
+  delete process.env.TSQ_DEMO_PASSWORD; // no demo password: the token is the only credential
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const emulator = await startEmulator(mkdtempSync(join(tmpdir(), 'tsq-e2e-token-data-')), join(RESULTS_DIR, 'token-emulator.log'), ['--public-api', 'v2']);
+  try {
+    const v1 = await fetch(`${emulator.url}/callosum/v1/tspublic/v1/metadata/listobjectheaders?type=LOGICAL_TABLE`);
+    assert.equal(v1.status, 404, 'the emulator answers as a service without REST API v1');
+    const answer = await fetch(`${emulator.url}/api/rest/2.0/auth/token/full`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'tsadmin', password: 'admin', validity_time_in_sec: 3600 }),
+    });
+    assert.equal(answer.status, 200);
+    const { token } = (await answer.json()) as { token: string };
+    assert.ok(token.length > 10);
+
+    const session = await startSession({
+      name: 'token',
+      settings: { 'tsq.connections': [{ name: 'cloud', url: emulator.url, username: 'tsadmin' }], 'tsq.activeConnection': 'cloud' },
+    });
+    try {
+      await t.test('the token is asked for naming the address, and signs in', () => session.step('sign-in', async () => {
+        await session.openFile('flights.tsq');
+        await runCommandIn(session.page, 'TSQ: Sign In with Token…');
+        const title = session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Sign In with Token' }).first();
+        await title.waitFor({ state: 'visible', timeout: 30_000 });
+        assert.ok((await title.innerText()).includes(new URL(emulator.url).host), 'the prompt names the address the token goes to');
+        const input = session.page.locator('.quick-input-widget input').first();
+        await input.fill(token);
+        await input.press('Enter');
+      }));
+
+      await t.test('the tree lists the data sources over REST API v2', () => session.step('tree', async () => {
+        const roots = await session.treeItems('TSQ', (r) => r.includes('Data Sources'), 90_000);
+        assert.ok(roots.includes('Data Sources'), JSON.stringify(roots));
+      }));
+
+      await t.test('completion lists the columns of flights over REST API v2', () => session.step('suggest', async () => {
+        await session.openFile('flights.tsq');
+        const rows = await session.suggest('[', hasAllColumns, { invoke: 'retry' }, 90_000);
+        assert.ok(hasAllColumns(rows), JSON.stringify(rows));
+      }));
+
+      await t.test('an unknown column is diagnosed', () => session.step('problems', async () => {
+        await session.openFile('unknown-column.tsq');
+        const rows = await session.problems((r) => r.some((x) => x.includes('no such column')), 90_000);
+        assert.ok(rows.some((x) => x.includes('unknown-column.tsq')), JSON.stringify(rows));
+      }));
+
+      await t.test('the token is in no settings file, log or code-server output', () => session.step('no-token', async () => {
+        await waitUntil(() => filesBelow(join(session.userDataDir, 'logs')).some((f) => f.endsWith('.log')) || undefined, 'VS Code to write its logs', 30_000);
+        assert.ok(!session.codeServerOutput().includes(token), 'code-server output');
+        const files = [join(session.userDataDir, 'User', 'settings.json'), join(session.workspace, '.vscode', 'settings.json'), ...filesBelow(join(session.userDataDir, 'logs'))].filter((f) => existsSync(f));
+        for (const f of files) assert.ok(!readFileSync(f, 'utf8').includes(token), `${f} contains the token`);
+      }));
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await emulator.stop();
+  }
+});
