@@ -5,7 +5,7 @@
  * function here puts a password, a secret key or a token in a log or an error message.
  */
 import { AuthenticationError, ServiceError } from './errors';
-import type { HttpSession, SessionHooks } from './session';
+import { sleep, type HttpSession, type SessionHooks } from './session';
 
 /** Prefix of REST API v2. */
 export const V2_PREFIX = '/api/rest/2.0';
@@ -73,7 +73,7 @@ export class RateLimiter {
     for (;;) {
       const t = this.now();
       if (t < this.pausedUntil) {
-        await delay(this.pausedUntil - t, signal);
+        await sleep(this.pausedUntil - t, signal);
         continue;
       }
       this.tokens = Math.min(this.burst, this.tokens + ((t - this.last) * this.perSecond) / 1000);
@@ -82,7 +82,7 @@ export class RateLimiter {
         this.tokens -= 1;
         return;
       }
-      await delay(((1 - this.tokens) * 1000) / this.perSecond, signal);
+      await sleep(((1 - this.tokens) * 1000) / this.perSecond, signal);
     }
   }
 }
@@ -265,19 +265,4 @@ export async function probeApiVersion(session: HttpSession, signal?: AbortSignal
     if (e instanceof ServiceError && e.status > 0) return 'v1';
     throw e;
   }
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

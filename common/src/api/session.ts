@@ -411,8 +411,8 @@ function timeoutPhaseOf(e: unknown): TimeoutPhase | undefined {
   return undefined;
 }
 
-/** Resolves after `ms` milliseconds, or rejects when the signal aborts first. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Resolves after `ms` milliseconds (a negative `ms` is 0), or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error);
     const onAbort = (): void => {
@@ -422,7 +422,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, Math.max(0, ms));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
