@@ -13,7 +13,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalyticsServiceClient } from '../../common/src/api';
 import { resolveConnection, serviceClientOptions } from '../../common/src/connectionConfig';
-import type { AgentBackend } from '../../common/src/agent/backend';
+import { defaultAggregationsOf, type AgentBackend } from '../../common/src/agent/backend';
 import { LANGUAGE_REFERENCE_URI, languageReference } from '../../common/src/agent/languageReference';
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS } from '../../common/src/agent/schemas';
 import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, loadCsv, runQuery, type AgentToolName, type AgentToolResult } from '../../common/src/agent/tools';
@@ -60,10 +60,7 @@ export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<str
       const columns = await known(() => catalog.getColumns(dataSource));
       if (!columns) return null;
       const details = await client.metadataDetails('LOGICAL_TABLE', [columns.id], { signal });
-      const storable = details.storables.find((s) => s.header?.id === columns.id) ?? details.storables[0];
-      const defaultAggregation: Record<string, string> = {};
-      for (const c of storable?.columns ?? []) if (c.header?.name && typeof c.defaultAggrType === 'string') defaultAggregation[c.header.name] = c.defaultAggrType;
-      return { ...columns, defaultAggregation };
+      return { ...columns, defaultAggregation: defaultAggregationsOf(details.storables, columns.id) };
     },
     async getColumnValues(dataSource, column, limit) {
       return (await catalog.getColumnValues(dataSource.id, column, '')).slice(0, limit);

@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest } from 'vscode-languageclient';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { AgentBackend } from '../../common/src/agent/backend';
+import { defaultAggregationsOf, type AgentBackend } from '../../common/src/agent/backend';
 import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, runQuery, DEFAULT_MAX_ROWS, type AgentToolResult, type CheckInput, type DescribeInput, type RunInput } from '../../common/src/agent/tools';
 import type { ServiceCatalog } from '../../common/src/catalog';
 import type { ConnectionManager } from './connections';
@@ -54,11 +54,7 @@ export function extensionAgentBackend(deps: AgentToolsDeps, documents: Map<strin
       const columns = await (await catalog()).columns(dataSource);
       if (!columns) return null;
       const api = await deps.connections.getService();
-      const storables = await api.tableDetails([columns.id]);
-      const table = storables.find((s) => s?.header?.id === columns.id) ?? storables[0];
-      const defaultAggregation: Record<string, string> = {};
-      for (const c of table?.columns ?? []) if (c.header?.name && typeof c.defaultAggrType === 'string') defaultAggregation[c.header.name] = c.defaultAggrType;
-      return { ...columns, defaultAggregation };
+      return { ...columns, defaultAggregation: defaultAggregationsOf(await api.tableDetails([columns.id]), columns.id) };
     },
     async getColumnValues(dataSource, column, limit) {
       try {

@@ -22,6 +22,18 @@ export interface AgentColumnsAnswer extends DataSourceColumns {
   defaultAggregation?: Record<string, string>;
 }
 
+/**
+ * The `defaultAggregation` of `AgentColumnsAnswer` from the `metadata/details` storables of a request for
+ * the data source `id` (its own storable, else the first): `defaultAggrType` by column name, where the
+ * service gave a string.
+ */
+export function defaultAggregationsOf(storables: readonly ({ header?: { id?: string }; columns?: readonly { header?: { name?: string }; defaultAggrType?: unknown }[] } | undefined)[], id: string): Record<string, string> {
+  const table = storables.find((s) => s?.header?.id === id) ?? storables[0];
+  const out: Record<string, string> = {};
+  for (const c of table?.columns ?? []) if (c.header?.name && typeof c.defaultAggrType === 'string') out[c.header.name] = c.defaultAggrType;
+  return out;
+}
+
 /** One page of a search: the service's answer cut to the rows asked for. */
 export interface AgentSearchAnswer {
   columnNames: string[];
