@@ -235,17 +235,27 @@ function registerAuth(api: FastifyInstance, deps: V2Deps): void {
   });
 }
 
+/**
+ * The paging of a v2 data request (`data-v2-api.adoc`): `data_format` COMPACT (default) or FULL,
+ * `record_offset` (0-based, default 0) and `record_size` (default 10; -1 for all rows), a page being at
+ * most MAX_RECORD_SIZE rows. Throws `ApiError` 400 naming the parameter for an invalid value.
+ */
+function pageOf(b: Record<string, unknown>): { format: 'COMPACT' | 'FULL'; offset: number; pageSize: number } {
+  const format = (str(b, 'data_format') ?? 'COMPACT').toUpperCase();
+  if (format !== 'COMPACT' && format !== 'FULL') throw new ApiError(400, `Invalid value for data_format: ${format} (COMPACT or FULL).`);
+  const offset = int(b, 'record_offset', 0, 0);
+  const size = int(b, 'record_size', 10, -1);
+  if (size === 0) throw new ApiError(400, 'Invalid value for record_size: 0 (-1 for all rows, or 1 or more).');
+  return { format, offset, pageSize: size === -1 ? MAX_RECORD_SIZE : Math.min(size, MAX_RECORD_SIZE) };
+}
+
 function registerData(api: FastifyInstance, deps: V2Deps): void {
   const { catalog, search } = deps;
   /** metadata/liveboard/data (`data-v2-api.adoc`): each visualization's answer, paged as searchdata. */
   api.post('/metadata/liveboard/data', async (req) => {
     const b = body(req);
     const id = str(b, 'metadata_identifier', true)!;
-    const format = (str(b, 'data_format') ?? 'COMPACT').toUpperCase();
-    if (format !== 'COMPACT' && format !== 'FULL') throw new ApiError(400, `Invalid value for data_format: ${format} (COMPACT or FULL).`);
-    const offset = int(b, 'record_offset', 0, 0);
-    const size = int(b, 'record_size', 10, -1);
-    if (size === 0) throw new ApiError(400, 'Invalid value for record_size: 0 (-1 for all rows, or 1 or more).');
+    const { format, offset, pageSize } = pageOf(b);
     const wanted = b.visualization_identifiers;
     if (wanted !== undefined && !(Array.isArray(wanted) && wanted.every((v) => typeof v === 'string'))) throw new ApiError(400, 'Invalid value for visualization_identifiers: expected a list of GUIDs or names.');
     const board = catalog.state.books.find((x) => x.type === 'PINBOARD_ANSWER_BOOK' && (x.id === id.toLowerCase() || x.name === id));
@@ -254,7 +264,6 @@ function registerData(api: FastifyInstance, deps: V2Deps): void {
     const vizs = wanted
       ? (wanted as string[]).map((w) => board.visualizations.find((v) => v.id === w.toLowerCase() || v.name === w) ?? (() => { throw new ApiError(400, `Liveboard ${board.name} has no visualization ${w}.`); })())
       : board.visualizations;
-    const pageSize = size === -1 ? MAX_RECORD_SIZE : Math.min(size, MAX_RECORD_SIZE);
     const contents = [];
     for (const v of vizs) {
       const ds = catalog.dataSource(v.dataSource);
@@ -271,11 +280,7 @@ function registerData(api: FastifyInstance, deps: V2Deps): void {
     const b = body(req);
     const query = str(b, 'query_string', true)!;
     const id = str(b, 'logical_table_identifier', true)!;
-    const format = (str(b, 'data_format') ?? 'COMPACT').toUpperCase();
-    if (format !== 'COMPACT' && format !== 'FULL') throw new ApiError(400, `Invalid value for data_format: ${format} (COMPACT or FULL).`);
-    const offset = int(b, 'record_offset', 0, 0);
-    const size = int(b, 'record_size', 10, -1);
-    if (size === 0) throw new ApiError(400, 'Invalid value for record_size: 0 (-1 for all rows, or 1 or more).');
+    const { format, offset, pageSize } = pageOf(b);
     for (const unsupported of ['runtime_filter', 'runtime_sort', 'runtime_param_override']) {
       const v = b[unsupported];
       if (v !== undefined && v !== null && !(typeof v === 'object' && Object.keys(v).length === 0)) throw new ApiError(400, `${unsupported} is not supported by the emulator; write the filter or sort in query_string.`);
@@ -283,7 +288,6 @@ function registerData(api: FastifyInstance, deps: V2Deps): void {
     const ds = catalog.dataSourceByIdOrName(id);
     if (!ds) throw new ApiError(400, `Invalid logical_table_identifier: no worksheet, view or table ${id}.`);
     if (!catalog.canRead(req.v2User!, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
-    const pageSize = size === -1 ? MAX_RECORD_SIZE : Math.min(size, MAX_RECORD_SIZE);
     const r = await search.search(ds, query, { batchsize: pageSize, pagenumber: -1, offset, formattype: format });
     return {
       contents: [
