@@ -175,8 +175,12 @@ test('credentials: a cloned repository opened in Restricted Mode: its connection
     await t.test('Switch Connection lists only the user\'s connections', () => session.step('switch-list', async () => {
       await runCommandIn(page, 'TSQ: Switch Connection');
       const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
-      await rows.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      const labels = (await rows.allInnerTexts()).map((l) => l.replace(/\s+/g, ' '));
+      // the command palette's rows stay on screen until the connections' quick pick replaces them (read
+      // once in CI: "TSQ: Switch Connection… | TSQ: Add Connection…"): wait for the palette to be gone
+      const labels = await waitUntil(async () => {
+        const texts = (await rows.allInnerTexts()).map((l) => l.replace(/\s+/g, ' '));
+        return texts.length && !texts.some((l) => l.includes('TSQ: Switch Connection')) ? texts : undefined;
+      }, 'the connections of Switch Connection', UI_TIMEOUT_MS);
       t.diagnostic(`connections offered: ${labels.join(' | ')}`);
       assert.ok(labels.some((l) => l.includes('prod')), labels.join(' | '));
       assert.ok(!labels.some((l) => l.includes('repo-service')), `the repository's connection is not offered: ${labels.join(' | ')}`);
