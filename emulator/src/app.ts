@@ -188,9 +188,9 @@ export function limitBodies(app: FastifyInstance, signedIn: (req: FastifyRequest
 /**
  * Remembers the sessions this node hands out so `limitBodies` can tell a signed-in request: the public
  * API's from `sessions`, the data-load API's from the `JSESSIONID` its login sets (it keeps its own
- * sessions, emulator/src/load/index.ts).
+ * sessions, emulator/src/load/index.ts), and REST API v2 bearer tokens (`userOfBearer`).
  */
-function sessionChecker(app: FastifyInstance, publicSessions: Sessions | undefined): (req: FastifyRequest) => boolean {
+function sessionChecker(app: FastifyInstance, publicSessions: Sessions | undefined, userOfBearer: EmulatorContext['userOfBearer']): (req: FastifyRequest) => boolean {
   const loadTokens = new Set<string>();
   app.addHook('onResponse', async (req, reply) => {
     if (reply.statusCode < 200 || reply.statusCode > 299 || req.method !== 'POST' || req.url.split('?')[0] !== '/ts_dataservice/v1/public/session') return;
@@ -205,7 +205,7 @@ function sessionChecker(app: FastifyInstance, publicSessions: Sessions | undefin
     const auth = req.headers.authorization;
     if (!sid && auth && /^bearer /i.test(auth)) sid = auth.slice(7).trim();
     if (!sid) return false;
-    return loadTokens.has(sid) || !!publicSessions?.get(sid);
+    return loadTokens.has(sid) || !!publicSessions?.get(sid) || !!userOfBearer?.(sid);
   };
 }
 
@@ -312,6 +312,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const loopback = isLoopback(host);
   const search = new SearchService(engine, catalog, now);
   const sessions = new Sessions();
+  const tokens = new TokenStore(sessions, options.tokenClock ?? Date.now);
   let nodeAddress: { host: string; port: number } | Record<string, never> = {};
 
   /** Checks a user name and password; demo passwords are refused unless listening on loopback. */
@@ -335,6 +336,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     userById: (id) => catalog.user(id),
     loadCycleIdleMs: options.cycleIdleMinutes === undefined ? undefined : options.cycleIdleMinutes * 60_000,
     onUserSessionsEnded: (listener) => sessions.onCloseUser(listener),
+    userOfBearer: (token) => {
+      const t = tokens.check(token);
+      return t ? catalog.user(t.userId) : undefined;
+    },
     tableChanged: (table) => {
       const t = catalog.dataSource(table.id);
       if (t) {
@@ -353,9 +358,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const app = await createBaseApp(options.logger);
     apps.push(app);
     setIncidentSink(app, options.incidentLog ?? stderrIncidentSink);
-    limitBodies(app, sessionChecker(app, sessions));
+    limitBodies(app, sessionChecker(app, sessions, ctx.userOfBearer));
     delaySearchData(app, options.delaySearchData);
-    const tokens = new TokenStore(sessions, options.tokenClock ?? Date.now);
     await setupServiceToday(app, { catalog, search, sessions, tokens, verifyPassword, trustedAuthSecret: options.trustedAuthSecret }, { publicApi: options.publicApi ?? 'both', rateLimit: options.rateLimit });
     await registerPublicApi(app, { catalog, engine, search, sessions, verifyPassword, now, loopback });
     await registerLoadApi(app, ctx);
@@ -364,7 +368,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       loadApp = await createBaseApp(options.logger);
       apps.push(loadApp);
       setIncidentSink(loadApp, options.incidentLog ?? stderrIncidentSink);
-      limitBodies(loadApp, sessionChecker(loadApp, undefined));
+      limitBodies(loadApp, sessionChecker(loadApp, undefined, ctx.userOfBearer));
       await registerLoadApi(loadApp, ctx);
     }
     await app.listen({ host, port: options.port ?? 8088 });

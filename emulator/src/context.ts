@@ -56,4 +56,10 @@ export interface EmulatorContext {
   readonly loadCycleIdleMs?: number;
   /** Registers `listener`, called with a user id whenever the core ends that user's sessions (password changed, user deleted). */
   onUserSessionsEnded?(listener: (userId: string) => void): void;
+  /**
+   * The user of a valid REST API v2 bearer token (`Authorization: Bearer`), undefined for anything else
+   * (expired, revoked, unknown). The data-load API accepts these beside its own session cookie: a v1 API
+   * that takes bearer tokens as v1 does (docs/service-notes.md §5.3; docs/service-interface.md §10).
+   */
+  userOfBearer?(token: string): EmulatorUser | undefined;
 }

@@ -4,6 +4,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countRows, startLive, type Live } from '../emulator/client-support';
@@ -78,17 +80,60 @@ describe('load against --public-api v2', () => {
 });
 
 describe('load with TSQ_TOKEN alone', () => {
-  test('the data-load API signs in with a password only: a message says to set TSQ_PASSWORD, nothing is loaded, the token is not printed', async () => {
+  test('the data-load API gets the token as a bearer: the rows are loaded, no password is asked for, the token is not printed', async () => {
     const before = await countRows(live, STOCKS_SQL);
     const csv = join(dir, 'token-only.csv');
     copyFileSync(join(DEMO, 'new-stock-prices.csv'), csv);
     const r = await tsq(['load', csv, '--table', STOCKS, ...conn], { env: { TSQ_TOKEN: token } });
-    assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /TSQ_PASSWORD/);
+    assert.equal(r.code, 0, r.stderr);
     noToken(r);
+    assert.equal(await countRows(live, STOCKS_SQL), before + 45);
+  });
+
+  test('a revoked token: the load fails with a message about the token, nothing is loaded, the token is not printed', async () => {
+    const t = await fetch(`${live.emu.url}/api/rest/2.0/auth/token/full`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'tsadmin', password: 'admin' }) });
+    const revoked = ((await t.json()) as { token: string }).token;
+    await fetch(`${live.emu.url}/api/rest/2.0/auth/token/revoke`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${revoked}` }, body: JSON.stringify({ token: revoked }) });
+    const before = await countRows(live, STOCKS_SQL);
+    const csv = join(dir, 'revoked.csv');
+    copyFileSync(join(DEMO, 'new-stock-prices.csv'), csv);
+    const r = await tsq(['load', csv, '--table', STOCKS, ...conn], { env: { TSQ_TOKEN: revoked } });
+    assert.notEqual(r.code, 0);
+    assert.ok(!r.stdout.includes(revoked) && !r.stderr.includes(revoked), 'the token appears in the output');
+    assert.match(r.stderr, /token/i);
     assert.equal(await countRows(live, STOCKS_SQL), before);
   });
+
+  test('a data-load API that refuses bearer tokens: a message says to load with TSQ_PASSWORD, nothing is sent after the refusal, the token is not printed', async () => {
+    const refusing = await refusingLoadApi();
+    try {
+      const csv = join(dir, 'refused.csv');
+      copyFileSync(join(DEMO, 'new-stock-prices.csv'), csv);
+      const r = await tsq(['load', csv, '--table', STOCKS, ...conn, '--load-url', refusing.url], { env: { TSQ_TOKEN: token } });
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /did not accept the connection's token/);
+      assert.match(r.stderr, /TSQ_PASSWORD/);
+      noToken(r);
+      assert.ok(refusing.requests.every((q) => q.url === '/ts_dataservice/v1/public/loads' && q.authorization === `Bearer ${token}`), JSON.stringify(refusing.requests.map((q) => q.url)));
+      assert.ok(refusing.requests.length <= 2, 'StartLoad was sent more than twice');
+    } finally {
+      await refusing.close();
+    }
+  });
 });
+
+/** A data-load API that answers every call 401 "Unable to verify user" (as one that takes only its own login would). */
+async function refusingLoadApi(): Promise<{ url: string; requests: { url: string; authorization?: string }[]; close: () => Promise<void> }> {
+  const requests: { url: string; authorization?: string }[] = [];
+  const server = createServer((req, res) => {
+    req.resume().on('end', () => {
+      requests.push({ url: req.url ?? '', authorization: req.headers.authorization });
+      res.writeHead(401, { 'content-type': 'text/plain' }).end('Unable to verify user. Please login again.');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
 
 describe('TSQ_TOKEN and the trust gate', () => {
   test('a repository tsq.json connection never receives TSQ_TOKEN: exit 3 before any request', async () => {

@@ -56,6 +56,9 @@ export class ServiceError extends Error {
 
 /** 401: the service could not verify the user (wrong user name or password, or the session expired). Seed 5, 7. */
 export class AuthenticationError extends ServiceError {
+  /** What the person should do when it is not "check the user name and password" (a refused token, say). */
+  advice?: string;
+
   constructor(info: ServiceErrorInfo) {
     super(info, `${ServiceError.describe(info)} — the service could not verify the user; check the user name and password, then log in again`);
   }

@@ -28,7 +28,7 @@ import {
 } from './publicApi';
 import { LoadApi, type LoadDefinition, type LoadStatus, type PollOptions, type StartLoadResult, type UploadOptions } from './loadApi';
 import { runLoad, type LoadInput, type LoadResult, type RunLoadOptions } from '../load/pipeline';
-import { BearerTokens, probeApiVersion, RateLimiter, rateLimitHooks, type ApiVersionSetting, type BearerOptions, type RateLimitOptions } from './serviceToday';
+import { BearerTokens, loadBearerLogin, probeApiVersion, RateLimiter, rateLimitHooks, type ApiVersionSetting, type BearerOptions, type RateLimitOptions } from './serviceToday';
 import { PublicApiV2 } from './publicApiV2';
 
 export * from './errors';
@@ -141,9 +141,16 @@ export class AnalyticsServiceClient {
     const limiter = options.rateLimit === false ? undefined : new RateLimiter(rate?.perSecond ?? 100, rate?.burst ?? 10);
     const limitHooks = rateLimitHooks(limiter, rate?.maxWaitMs);
     this.publicSession.hooks = { ...limitHooks, authHeaders: async (signal) => ((await this.usesBearer(signal)) ? this.tokens.headers(signal) : {}) };
+    // With a token or a secret key, the data-load API gets the same bearer instead of a password login
+    // (loadBearerLogin); without one, its own Login with the password (docs/service-interface.md §4.1).
+    const loadBearer = !!(options.bearer?.getToken || options.bearer?.getSecretKey);
     const loadSession = (origin: string) => {
-      const s = new HttpSession(origin, this.dispatcher, async (ls, signal) => LoadApi.login(ls, options.username, await password(), signal), options.onRequest, options.timeouts);
-      s.hooks = limitHooks;
+      let logins = 0;
+      const login = loadBearer
+        ? (_ls: HttpSession, signal?: AbortSignal) => loadBearerLogin(this.tokens, origin, logins++, signal)
+        : async (ls: HttpSession, signal?: AbortSignal) => LoadApi.login(ls, options.username, await password(), signal);
+      const s = new HttpSession(origin, this.dispatcher, login, options.onRequest, options.timeouts);
+      s.hooks = loadBearer ? { ...limitHooks, authHeaders: (signal) => this.tokens.headers(signal) } : limitHooks;
       this.sessions.push(s);
       return s;
     };

@@ -250,6 +250,31 @@ export class BearerTokens {
 }
 
 /**
+ * The login of a data-load API session that signs in with the connection's bearer token instead of the
+ * Login call's password (docs/service-interface.md §10.5): the data-load API is a v1 API, and v1 takes
+ * bearer tokens as v2 does (docs/service-notes.md §5.3). `earlier` is how many logins this session made
+ * before. The first makes sure a token is held. A later one follows a 401 from the data-load API: a
+ * token the client obtained (password, secret key) is renewed once; a token the person gave cannot be.
+ * @throws AuthenticationError when the data-load API at `origin` refused the token; its `advice` says
+ *   that loads can sign in with a password instead (TSQ_PASSWORD). Never contains the token.
+ */
+export async function loadBearerLogin(tokens: BearerTokens, origin: string, earlier: number, signal?: AbortSignal): Promise<void> {
+  if (earlier === 0) {
+    await tokens.headers(signal);
+    return;
+  }
+  if (!tokens.isGiven && earlier === 1) {
+    await tokens.acquire(signal);
+    return;
+  }
+  const advice = `The data-load API at ${origin} did not accept the connection's token (HTTP 401); it may sign in with a password only. Load with the password instead: set TSQ_PASSWORD (and unset TSQ_TOKEN / TSQ_SECRET_KEY), or sign in with a password in the editor.`;
+  const err = new AuthenticationError({ status: 401, serviceMessage: '', operation: 'loadLogin', method: 'POST', path: '/ts_dataservice/v1/public/session' });
+  err.message = advice;
+  err.advice = advice;
+  throw err;
+}
+
+/**
  * Which generation answers, asked once without credentials: an unauthenticated v1
  * `metadata/listobjectheaders` is 401 where v1 lives and 404 where it is gone.
  * `auto` (`ApiVersionSetting`) asks this once: v1 is preferred where both answer, v2 is used where v1

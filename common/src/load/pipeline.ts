@@ -554,7 +554,7 @@ function describe(e: unknown, table: string, cycleId: string | undefined, step: 
     );
   }
   if (e instanceof AuthenticationError) {
-    return new LoadError('authentication', `The service could not verify the user during ${step} into ${table} (${e.serviceMessage}). Check the connection's user name and password.${cycle}${same}`, unchanged, cycleId, undefined, { cause: e });
+    return new LoadError('authentication', `The service could not verify the user during ${step} into ${table}${e.serviceMessage ? ` (${e.serviceMessage})` : ''}. ${e.advice ?? "Check the connection's user name and password."}${cycle}${same}`, unchanged, cycleId, undefined, { cause: e });
   }
   if (e instanceof ConnectionError) {
     return new LoadError('connection', `The connection to the service was lost during ${step} into ${table} (${e.message}).${cycle}${same} Nothing was committed; load the file again when the service can be reached.`, unchanged, cycleId, undefined, { cause: e });

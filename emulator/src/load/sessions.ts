@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { EmulatorContext, EmulatorUser } from '../context';
+import { bearerOf } from '../v2/tokens';
 import { BASE, bodyObject, MESSAGES, sessionToken, text } from './http';
 
 /** Every node's sessions in this process (for `forgetAllLoadSessions`). */
@@ -53,12 +54,14 @@ export class LoadSessions {
   }
 
   /**
-   * Checks the request's session and the user's current privileges (DATAMANAGEMENT or ADMINISTRATION,
+   * Checks the request's session (the `JSESSIONID` of Login, else a REST API v2 bearer token,
+   * `EmulatorContext.userOfBearer`) and the user's current privileges (DATAMANAGEMENT or ADMINISTRATION,
    * docs/service-interface.md §5). Answers 401, 403 or 500 itself and returns undefined when refused.
    */
   authorize(req: FastifyRequest, reply: FastifyReply): EmulatorUser | undefined {
     const token = sessionToken(req);
-    const userId = token === undefined ? undefined : this.byToken.get(token);
+    const bearer = bearerOf(req.headers.authorization);
+    const userId = token !== undefined && this.byToken.has(token) ? this.byToken.get(token) : bearer !== undefined ? this.ctx.userOfBearer?.(bearer)?.id : undefined;
     if (userId === undefined) {
       text(reply, 401, MESSAGES.unauthorized);
       return undefined;
@@ -71,7 +74,7 @@ export class LoadSessions {
       return undefined;
     }
     if (!user) {
-      this.byToken.delete(token as string);
+      if (token !== undefined) this.byToken.delete(token);
       text(reply, 401, MESSAGES.unauthorized);
       return undefined;
     }
