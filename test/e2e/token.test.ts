@@ -1,8 +1,8 @@
 /**
  * End-to-end test of TSQ: Sign In with Token… in a real VS Code (code-server in Chromium), against an
  * emulator where REST API v1 is gone (`--public-api v2`, as on a current cloud build). The connection
- * has no password; the person pastes a bearer token from auth/token/full, and the tree, completion and
- * diagnostics work over v2. The token is in no settings file and no log. Skipped without the tools
+ * has no password; the person pastes a bearer token from auth/token/full, and the tree, completion,
+ * diagnostics and Run Query with its results work over v2. The token is in no settings file and no log. Skipped without the tools
  * unless TSQ_E2E_REQUIRED=1.
  */
 import { test } from 'node:test';
@@ -68,6 +68,35 @@ test('token: Sign In with Token against a service where v1 is gone', { skip: e2e
         await session.openFile('unknown-column.tsq');
         const rows = await session.problems((r) => r.some((x) => x.includes('no such column')), 90_000);
         assert.ok(rows.some((x) => x.includes('unknown-column.tsq')), JSON.stringify(rows));
+      }));
+
+      await t.test('Run Query over REST API v2 shows the rows searchdata gives, in the results panel', () => session.step('run', async () => {
+        const query = '[origin] [delay] top 10 sort by [delay] descending';
+        const direct = await fetch(`${emulator.url}/api/rest/2.0/searchdata`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query_string: query, logical_table_identifier: 'flights', data_format: 'COMPACT', record_offset: 0, record_size: 100 }),
+        });
+        assert.equal(direct.status, 200);
+        const want = ((await direct.json()) as { contents: { data_rows: unknown[][] }[] }).contents[0]!.data_rows;
+        assert.equal(want.length, 10);
+        await session.openFile('flights.tsq');
+        const line = session.page.locator('.editor-group-container .monaco-editor .view-line', { hasText: 'top 10' }).first();
+        await line.waitFor({ state: 'visible', timeout: 10_000 });
+        await line.click();
+        await session.page.keyboard.press('End');
+        await session.page.keyboard.press('Control+Enter');
+        const frame = await session.webviewFrame('.tab-body', 90_000);
+        const shown = await waitUntil(async () => {
+          const v = await frame.evaluate(() => {
+            const body = document.querySelector<HTMLElement>('.tab-body.active');
+            return body ? { state: body.dataset.state ?? '', rows: Number(body.dataset.rows ?? 0), status: body.querySelector('.status')?.textContent ?? '', text: body.innerText } : undefined;
+          });
+          return v && v.state !== 'loading' ? v : undefined;
+        }, 'the results panel to finish the run', 90_000, 100);
+        assert.equal(shown.state, 'done', shown.status);
+        assert.equal(shown.rows, want.length, shown.status);
+        assert.ok(shown.text.includes(String(want[0]![0])), `the first origin ${String(want[0]![0])} is on screen`);
       }));
 
       await t.test('the token is in no settings file, log or code-server output', () => session.step('no-token', async () => {
