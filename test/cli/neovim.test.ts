@@ -89,7 +89,7 @@ describe('Neovim as an LSP client', { skip }, () => {
   });
 
   /** Opens bad.tsq in headless Neovim with the given server command; returns what the editor saw. */
-  async function openInNeovim(name: string, cmd: string[], files: Record<string, string> = {}, opts: { approve?: boolean; wait?: boolean } = {}): Promise<Seen> {
+  async function openInNeovim(name: string, cmd: string[], files: Record<string, string> = {}, opts: { approve?: boolean; wait?: boolean; credentials?: Record<string, string> } = {}): Promise<Seen> {
     const project = join(root, name);
     const home = join(project, '.home');
     mkdirSync(home, { recursive: true });
@@ -97,7 +97,7 @@ describe('Neovim as an LSP client', { skip }, () => {
     writeFileSync(join(project, 'bad.tsq'), "@datasource 'flights'\n[origin] [delayz];\n[de\n");
     writeFileSync(join(home, 'init.lua'), initLua(cmd));
     writeFileSync(join(project, 'driver.lua'), DRIVER_LUA);
-    const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.state'), XDG_DATA_HOME: join(home, '.data'), TSQ_PASSWORD: 'admin' };
+    const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.state'), XDG_DATA_HOME: join(home, '.data'), ...(opts.credentials ?? { TSQ_PASSWORD: 'admin' }) };
     // the approval step of README's Neovim section: the person reviews the project's tsq.json and approves it
     if (opts.approve) execFileSync(process.execPath, [CLI_JS, 'trust'], { cwd: project, env, stdio: 'ignore' });
     const child = spawn(nvim!, ['--headless', '-u', join(home, 'init.lua'), '-i', 'NONE', 'bad.tsq', '-c', 'luafile driver.lua'], {
@@ -146,6 +146,20 @@ describe('Neovim as an LSP client', { skip }, () => {
   test('`server.js --stdio --url … --user …` does the same', async () => {
     const seen = await openInNeovim('server-js', [process.execPath, SERVER_JS, '--stdio', '--url', live.emu.url, '--user', 'tsadmin']);
     assertCatalogSeen(seen);
+  });
+
+  test('`tsq lsp` with TSQ_TOKEN alone against a service where REST API v1 is gone: the same diagnostic and completion over v2', async () => {
+    const v2 = await startLive({ options: { publicApi: 'v2' } });
+    try {
+      const r = await fetch(`${v2.emu.url}/api/rest/2.0/auth/token/full`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'tsadmin', password: 'admin', validity_time_in_sec: 3600 }) });
+      const { token } = (await r.json()) as { token: string };
+      const seen = await openInNeovim('tsq-lsp-v2', [process.execPath, CLI_JS, 'lsp'], {
+        'tsq.json': JSON.stringify({ connections: [{ name: 'cloud', url: v2.emu.url, username: 'tsadmin', apiVersion: 'v2' }] }),
+      }, { approve: true, credentials: { TSQ_TOKEN: token } });
+      assertCatalogSeen(seen);
+    } finally {
+      await v2.stop();
+    }
   });
 });
 
