@@ -1,16 +1,18 @@
 /**
- * End-to-end test of TSQ: Sign In with Token… in a real VS Code (code-server in Chromium), against an
- * emulator where REST API v1 is gone (`--public-api v2`, as on a current cloud build). The connection
- * has no password; the person pastes a bearer token from auth/token/full, and the tree, completion,
- * diagnostics and Run Query with its results work over v2. The token is in no settings file and no log. Skipped without the tools
- * unless TSQ_E2E_REQUIRED=1.
+ * End-to-end tests of REST API v2 in a real VS Code (code-server in Chromium), against an emulator where
+ * REST API v1 is gone (`--public-api v2`, as on a current cloud build):
+ * - TSQ: Sign In with Token…: the connection has no password; the person pastes a bearer token from
+ *   auth/token/full, and the tree, completion, diagnostics and Run Query with its results work over v2;
+ *   the token is in no settings file and no log;
+ * - a connection with a password signs in for a token by itself, and the same features work.
+ * Skipped without the tools unless TSQ_E2E_REQUIRED=1.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { e2eSkip, RESULTS_DIR, runCommandIn, startEmulator, startSession, waitUntil } from './harness';
+import { e2eSkip, RESULTS_DIR, runCommandIn, startEmulator, startSession, waitUntil, type E2eSession } from './harness';
 
 const FLIGHT_COLUMNS = ['date', 'delay', 'distance', 'origin', 'destination'];
 const hasAllColumns = (rows: string[]): boolean => FLIGHT_COLUMNS.every((c) => rows.some((r) => new RegExp(`^\\[?${c}\\]?(\\W|$)`, 'i').test(r)));
@@ -21,6 +23,50 @@ function filesBelow(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? filesBelow(join(dir, n)) : [join(dir, n)]));
 }
 
+/**
+ * Runs flights.tsq's `top 10` query with Ctrl+Enter and checks that the results panel ends done with
+ * the rows v2 searchdata gives for it (asked directly with `token`).
+ */
+async function runOverV2(session: E2eSession, url: string, token: string): Promise<void> {
+  const query = '[origin] [delay] top 10 sort by [delay] descending';
+  const direct = await fetch(`${url}/api/rest/2.0/searchdata`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query_string: query, logical_table_identifier: 'flights', data_format: 'COMPACT', record_offset: 0, record_size: 100 }),
+  });
+  assert.equal(direct.status, 200);
+  const want = ((await direct.json()) as { contents: { data_rows: unknown[][] }[] }).contents[0]!.data_rows;
+  assert.equal(want.length, 10);
+  await session.openFile('flights.tsq');
+  const line = session.page.locator('.editor-group-container .monaco-editor .view-line', { hasText: 'top 10' }).first();
+  await line.waitFor({ state: 'visible', timeout: 10_000 });
+  await line.click();
+  await session.page.keyboard.press('End');
+  await session.page.keyboard.press('Control+Enter');
+  const frame = await session.webviewFrame('.tab-body', 90_000);
+  const shown = await waitUntil(async () => {
+    const v = await frame.evaluate(() => {
+      const body = document.querySelector<HTMLElement>('.tab-body.active');
+      return body ? { state: body.dataset.state ?? '', rows: Number(body.dataset.rows ?? 0), status: body.querySelector('.status')?.textContent ?? '', text: body.innerText } : undefined;
+    });
+    return v && v.state !== 'loading' ? v : undefined;
+  }, 'the results panel to finish the run', 90_000, 100);
+  assert.equal(shown.state, 'done', shown.status);
+  assert.equal(shown.rows, want.length, shown.status);
+  assert.ok(shown.text.includes(String(want[0]![0])), `the first origin ${String(want[0]![0])} is on screen`);
+}
+
+/** A token of tsadmin from the emulator's auth/token/full (valid one hour). */
+async function tokenOf(url: string): Promise<string> {
+  const answer = await fetch(`${url}/api/rest/2.0/auth/token/full`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'tsadmin', password: 'admin', validity_time_in_sec: 3600 }),
+  });
+  assert.equal(answer.status, 200);
+  return ((await answer.json()) as { token: string }).token;
+}
+
 test('token: Sign In with Token against a service where v1 is gone', { skip: e2eSkip(['dist/emulator.js']), timeout: 600_000 }, async (t) => {
   delete process.env.TSQ_DEMO_PASSWORD; // no demo password: the token is the only credential
   mkdirSync(RESULTS_DIR, { recursive: true });
@@ -28,13 +74,7 @@ test('token: Sign In with Token against a service where v1 is gone', { skip: e2e
   try {
     const v1 = await fetch(`${emulator.url}/callosum/v1/tspublic/v1/metadata/listobjectheaders?type=LOGICAL_TABLE`);
     assert.equal(v1.status, 404, 'the emulator answers as a service without REST API v1');
-    const answer = await fetch(`${emulator.url}/api/rest/2.0/auth/token/full`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'tsadmin', password: 'admin', validity_time_in_sec: 3600 }),
-    });
-    assert.equal(answer.status, 200);
-    const { token } = (await answer.json()) as { token: string };
+    const token = await tokenOf(emulator.url);
     assert.ok(token.length > 10);
 
     const session = await startSession({
@@ -70,34 +110,7 @@ test('token: Sign In with Token against a service where v1 is gone', { skip: e2e
         assert.ok(rows.some((x) => x.includes('unknown-column.tsq')), JSON.stringify(rows));
       }));
 
-      await t.test('Run Query over REST API v2 shows the rows searchdata gives, in the results panel', () => session.step('run', async () => {
-        const query = '[origin] [delay] top 10 sort by [delay] descending';
-        const direct = await fetch(`${emulator.url}/api/rest/2.0/searchdata`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({ query_string: query, logical_table_identifier: 'flights', data_format: 'COMPACT', record_offset: 0, record_size: 100 }),
-        });
-        assert.equal(direct.status, 200);
-        const want = ((await direct.json()) as { contents: { data_rows: unknown[][] }[] }).contents[0]!.data_rows;
-        assert.equal(want.length, 10);
-        await session.openFile('flights.tsq');
-        const line = session.page.locator('.editor-group-container .monaco-editor .view-line', { hasText: 'top 10' }).first();
-        await line.waitFor({ state: 'visible', timeout: 10_000 });
-        await line.click();
-        await session.page.keyboard.press('End');
-        await session.page.keyboard.press('Control+Enter');
-        const frame = await session.webviewFrame('.tab-body', 90_000);
-        const shown = await waitUntil(async () => {
-          const v = await frame.evaluate(() => {
-            const body = document.querySelector<HTMLElement>('.tab-body.active');
-            return body ? { state: body.dataset.state ?? '', rows: Number(body.dataset.rows ?? 0), status: body.querySelector('.status')?.textContent ?? '', text: body.innerText } : undefined;
-          });
-          return v && v.state !== 'loading' ? v : undefined;
-        }, 'the results panel to finish the run', 90_000, 100);
-        assert.equal(shown.state, 'done', shown.status);
-        assert.equal(shown.rows, want.length, shown.status);
-        assert.ok(shown.text.includes(String(want[0]![0])), `the first origin ${String(want[0]![0])} is on screen`);
-      }));
+      await t.test('Run Query over REST API v2 shows the rows searchdata gives, in the results panel', () => session.step('run', () => runOverV2(session, emulator.url, token)));
 
       await t.test('the token is in no settings file, log or code-server output', () => session.step('no-token', async () => {
         await waitUntil(() => filesBelow(join(session.userDataDir, 'logs')).some((f) => f.endsWith('.log')) || undefined, 'VS Code to write its logs', 30_000);
@@ -109,6 +122,38 @@ test('token: Sign In with Token against a service where v1 is gone', { skip: e2e
       await session.close();
     }
   } finally {
+    await emulator.stop();
+  }
+});
+
+test('password: a connection with a password against a service where v1 is gone signs in for a token and works over v2', { skip: e2eSkip(['dist/emulator.js']), timeout: 600_000 }, async (t) => {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const emulator = await startEmulator(mkdtempSync(join(tmpdir(), 'tsq-e2e-v2-password-data-')), join(RESULTS_DIR, 'v2-password-emulator.log'), ['--public-api', 'v2']);
+  const before = process.env.TSQ_DEMO_PASSWORD;
+  process.env.TSQ_DEMO_PASSWORD = 'admin'; // the loopback demo password, as `npm start` gives it
+  try {
+    const session = await startSession({
+      name: 'v2-password',
+      settings: { 'tsq.connections': [{ name: 'cloud', url: emulator.url, username: 'tsadmin' }], 'tsq.activeConnection': 'cloud' },
+    });
+    try {
+      await t.test('the tree lists the data sources', () => session.step('tree', async () => {
+        await session.openFile('flights.tsq');
+        const roots = await session.treeItems('TSQ', (r) => r.includes('Data Sources'), 90_000);
+        assert.ok(roots.includes('Data Sources'), JSON.stringify(roots));
+      }));
+      await t.test('completion lists the columns of flights', () => session.step('suggest', async () => {
+        await session.openFile('flights.tsq');
+        const rows = await session.suggest('[', hasAllColumns, { invoke: 'retry' }, 90_000);
+        assert.ok(hasAllColumns(rows), JSON.stringify(rows));
+      }));
+      await t.test('Run Query shows the rows searchdata gives', () => session.step('run', async () => runOverV2(session, emulator.url, await tokenOf(emulator.url))));
+    } finally {
+      await session.close();
+    }
+  } finally {
+    if (before === undefined) delete process.env.TSQ_DEMO_PASSWORD;
+    else process.env.TSQ_DEMO_PASSWORD = before;
     await emulator.stop();
   }
 });
