@@ -8,8 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { ConnectionManager } from './connections';
-import { getLog } from './log';
+import type { TsqClient } from './context';
 import { parsePrincipalsFile, summarizeSync } from './principals';
 import { errorMessage, errorStatus, type Principal, type ServiceApi } from './service';
 
@@ -23,14 +22,14 @@ function principalArg(arg: unknown, kind: 'USER' | 'GROUP'): Principal | undefin
   return n && typeof n === 'object' && n.kind === 'principal' && n.principal?.kind === kind ? n.principal : undefined;
 }
 
-async function withService<T>(connections: ConnectionManager, title: string, fn: (api: ServiceApi) => Promise<T>): Promise<T | undefined> {
+async function withService<T>({ connections, log }: TsqClient, title: string, fn: (api: ServiceApi) => Promise<T>): Promise<T | undefined> {
   try {
     return await fn(await connections.getService());
   } catch (e) {
     const status = errorStatus(e);
     const hint = status === 403 ? ' The signed-in user lacks the administration privilege.' : '';
-    getLog().error(`${title} failed: ${errorMessage(e)}`);
-    void vscode.window.showErrorMessage(`${title} failed: ${errorMessage(e)}.${hint}`, 'Show Log').then((c) => c && getLog().show());
+    log.error(`${title} failed: ${errorMessage(e)}`);
+    void vscode.window.showErrorMessage(`${title} failed: ${errorMessage(e)}.${hint}`, 'Show Log').then((c) => c && log.show());
     return undefined;
   }
 }
@@ -57,7 +56,7 @@ async function confirm(message: string, detail: string, action: string): Promise
  * view), or of one picked (the signed-in user first; others when the user may list them); asks for
  * the current password and the new one twice. The stored password is replaced when it is one's own.
  */
-async function changePassword(api: ServiceApi, connections: ConnectionManager, arg: unknown): Promise<void> {
+async function changePassword(api: ServiceApi, { connections, log }: TsqClient, arg: unknown): Promise<void> {
   const me = connections.activeConfig()?.username;
   let user = principalArg(arg, 'USER')?.name;
   if (!user) {
@@ -80,25 +79,26 @@ async function changePassword(api: ServiceApi, connections: ConnectionManager, a
   if (again === undefined) return;
   await api.updatePassword({ name: user, currentPassword, newPassword });
   if (user === me) await connections.storePassword(newPassword);
-  getLog().info(`Password of ${user} changed.`);
+  log.info(`Password of ${user} changed.`);
   void vscode.window.showInformationMessage(`The password of ${user} was changed${user === me ? ' and the stored password updated' : ''}.`);
 }
 
 /** Registers the five administration commands. `changed` is called after a change (the tree reloads). */
-export function registerAdminCommands(context: vscode.ExtensionContext, connections: ConnectionManager, changed: () => void): void {
-  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+export function registerAdminCommands(client: TsqClient, changed: () => void): void {
+  const { log } = client;
+  const register = (id: string, fn: (...args: any[]) => unknown) => client.extension.subscriptions.push(vscode.commands.registerCommand(id, fn));
 
-  register('tsq.changePassword', (arg?: unknown) => withService(connections, 'Change Password', (api) => changePassword(api, connections, arg)));
+  register('tsq.changePassword', (arg?: unknown) => withService(client, 'Change Password', (api) => changePassword(api, client, arg)));
 
   register('tsq.transferOwnership', (arg?: unknown) =>
-    withService(connections, 'Transfer Ownership', async (api) => {
+    withService(client, 'Transfer Ownership', async (api) => {
       const from = principalArg(arg, 'USER') ?? (await pickPrincipal(api, 'USER', 'TSQ: Transfer Ownership (1/2)', 'User whose objects to transfer'));
       if (!from) return;
       const to = await pickPrincipal(api, 'USER', 'TSQ: Transfer Ownership (2/2)', `User who becomes the owner of ${from.name}'s objects`, from.name);
       if (!to) return;
       if (!(await confirm(`Transfer the ownership of all objects of ${from.name} to ${to.name}?`, 'Every object that user owns changes owner. This cannot be undone from here.', 'Transfer'))) return;
       await api.transferOwnership({ fromUserName: from.name, toUserName: to.name });
-      getLog().info(`Ownership of ${from.name}'s objects transferred to ${to.name}.`);
+      log.info(`Ownership of ${from.name}'s objects transferred to ${to.name}.`);
       void vscode.window.showInformationMessage(`All objects of ${from.name} now belong to ${to.name}.`);
       changed();
     }),
@@ -106,7 +106,7 @@ export function registerAdminCommands(context: vscode.ExtensionContext, connecti
 
   const privilegeCommand = (id: string, add: boolean) =>
     register(id, (arg?: unknown) =>
-      withService(connections, add ? 'Add Group Privilege' : 'Remove Group Privilege', async (api) => {
+      withService(client, add ? 'Add Group Privilege' : 'Remove Group Privilege', async (api) => {
         const group = principalArg(arg, 'GROUP') ?? (await pickPrincipal(api, 'GROUP', `TSQ: ${add ? 'Add' : 'Remove'} Group Privilege (1/2)`, 'Group'));
         if (!group) return;
         const has = group.privileges;
@@ -121,7 +121,7 @@ export function registerAdminCommands(context: vscode.ExtensionContext, connecti
         if (!(await confirm(`${verb} the group ${group.name}?`, 'Every member of the group is affected.', add ? 'Add Privilege' : 'Remove Privilege'))) return;
         if (add) await api.addGroupPrivilege({ groupName: group.name, privilege });
         else await api.removeGroupPrivilege({ groupName: group.name, privilege });
-        getLog().info(`${add ? 'Added' : 'Removed'} privilege ${privilege} ${add ? 'to' : 'from'} group ${group.name}.`);
+        log.info(`${add ? 'Added' : 'Removed'} privilege ${privilege} ${add ? 'to' : 'from'} group ${group.name}.`);
         void vscode.window.showInformationMessage(`${add ? 'Added' : 'Removed'} ${privilege} ${add ? 'to' : 'from'} ${group.name}.`);
         changed();
       }),
@@ -130,7 +130,7 @@ export function registerAdminCommands(context: vscode.ExtensionContext, connecti
   privilegeCommand('tsq.removeGroupPrivilege', false);
 
   register('tsq.syncPrincipals', (arg?: unknown) =>
-    withService(connections, 'Sync Principals', async (api) => {
+    withService(client, 'Sync Principals', async (api) => {
       const uri =
         arg instanceof vscode.Uri
           ? arg
@@ -154,8 +154,8 @@ export function registerAdminCommands(context: vscode.ExtensionContext, connecti
         if (!(await confirm(`Sync ${principals.length} principal(s) from ${uri.fsPath.split(/[\\/]/).pop()}?`, detail, 'Sync'))) return;
       }
       const result = await api.syncPrincipals({ principals, applyChanges: mode.apply, removeDeleted: mode.remove, password: password || undefined });
-      getLog().info(`Sync principals (${mode.label}): ${typeof result === 'string' ? result : JSON.stringify(result)}`);
-      void vscode.window.showInformationMessage(`Sync principals (${mode.label}) done: ${summarizeSync(result)}`, 'Show Log').then((c) => c && getLog().show());
+      log.info(`Sync principals (${mode.label}): ${typeof result === 'string' ? result : JSON.stringify(result)}`);
+      void vscode.window.showInformationMessage(`Sync principals (${mode.label}) done: ${summarizeSync(result)}`, 'Show Log').then((c) => c && log.show());
       if (mode.apply) changed();
     }),
   );

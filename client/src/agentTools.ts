@@ -12,20 +12,13 @@ import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest } from 'vsco
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { defaultAggregationsOf, type AgentBackend } from '../../common/src/agent/backend';
 import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, runQuery, DEFAULT_MAX_ROWS, type AgentToolResult, type CheckInput, type DescribeInput, type RunInput } from '../../common/src/agent/tools';
-import type { ServiceCatalog } from '../../common/src/catalog';
-import type { ConnectionManager } from './connections';
-import type { TsqLanguageClient } from './languageClient';
+import type { TsqClient } from './context';
 
 /** The scheme of the virtual documents check_query validates. */
 const AGENT_SCHEME = 'tsq-agent';
 
-/** What the tools need of the extension. */
-export interface AgentToolsDeps {
-  connections: ConnectionManager;
-  languageClient: TsqLanguageClient;
-  /** The active connection's catalog, or undefined when not connected. */
-  catalog: () => Promise<ServiceCatalog | undefined>;
-}
+/** What the agent tools use of the client: its connections, language client and catalog. */
+export type AgentToolsDeps = Pick<TsqClient, 'connections' | 'languageClient' | 'catalog'>;
 
 /** Milliseconds to wait for the language server to be told of a virtual document. */
 const OPEN_TIMEOUT_MS = 10_000;
@@ -146,7 +139,9 @@ type McpStdioServerDefinitionCtor = new (label: string, command: string, args?: 
  *   password come from the command line's files and sources, and a repository's tsq.json needs `tsq trust`
  *   (common/src/connectionConfig.ts). No secret of VS Code's secret storage is handed to it.
  */
-export function registerAgentTools(context: vscode.ExtensionContext, deps: AgentToolsDeps): void {
+export function registerAgentTools(client: TsqClient): void {
+  const context = client.extension;
+  const deps: AgentToolsDeps = client;
   const documents = new Map<string, string>();
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(AGENT_SCHEME, { provideTextDocumentContent: (uri) => documents.get(uri.toString()) ?? '' }),

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { RequestLogInfo } from '../../common/src/api';
 import type { ConnectionSettings, ConnectionManager } from './connections';
-import { getLog } from './log';
+import type { TsqClient } from './context';
 import { errorMessage, errorStatus } from './service';
 
 /** The health of the active connection. */
@@ -59,11 +59,17 @@ export class ConnectionHealth implements vscode.Disposable {
   /** Fires on every change of the health state. */
   readonly onDidChange = this.changed.event;
 
+  private readonly connections: ConnectionManager;
+  private readonly log: vscode.LogOutputChannel;
+
   /**
+   * @param client the connections it watches and the log it reports to.
    * @param onRecovered called when the service answers again (or the connection was made anew after an
    *   edit): refreshes the catalog and tells the language server.
    */
-  constructor(private readonly connections: ConnectionManager, private readonly onRecovered: () => Promise<void>, opts: HealthOptions = {}) {
+  constructor(client: Pick<TsqClient, 'connections' | 'log'>, private readonly onRecovered: () => Promise<void>, opts: HealthOptions = {}) {
+    const connections = (this.connections = client.connections);
+    this.log = client.log;
     this.opts = { firstDelayMs: opts.firstDelayMs ?? 1000, maxDelayMs: opts.maxDelayMs ?? 30_000, unreachableAfter: opts.unreachableAfter ?? 3 };
     this.lastConfig = fingerprint(connections.activeConfig());
     this.disposables.push(
@@ -110,7 +116,7 @@ export class ConnectionHealth implements vscode.Disposable {
       this.current.lastError = what;
       return;
     }
-    getLog().warn(`The service stopped answering (${what}); trying to reconnect in the background.`);
+    this.log.warn(`The service stopped answering (${what}); trying to reconnect in the background.`);
     this.set({ state: 'reconnecting', tries: 0, lastError: what });
     this.schedule();
   }
@@ -152,8 +158,8 @@ export class ConnectionHealth implements vscode.Disposable {
     this.set({ state: 'connected', tries: 0 });
     // requests still waiting on connections taken during the outage: sent again, or failed at once
     this.connections.currentClient()?.serviceBack();
-    getLog().info(`The service answers again${tries ? ` (after ${tries} failed ${tries === 1 ? 'try' : 'tries'})` : ''}; refreshing the catalog.`);
-    this.onRecovered().catch((e: unknown) => getLog().warn(`Refreshing the catalog failed: ${errorMessage(e)}`));
+    this.log.info(`The service answers again${tries ? ` (after ${tries} failed ${tries === 1 ? 'try' : 'tries'})` : ''}; refreshing the catalog.`);
+    this.onRecovered().catch((e: unknown) => this.log.warn(`Refreshing the catalog failed: ${errorMessage(e)}`));
   }
 
   private stop(state: 'idle' | 'needsPassword'): void {

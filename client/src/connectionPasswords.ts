@@ -4,7 +4,6 @@
  * connection's name (moved to where it was given), or the demo password of `npm start`'s local emulator.
  */
 import * as vscode from 'vscode';
-import { getLog } from './log';
 import { loopbackDemoPassword } from './settingsMigration';
 import { adoptLegacyPassword, credentialOrigin, LEGACY_SECRET_PREFIX, migrateLegacyPassword, type LastConnection } from './credentials';
 import { inspectConnections, isConnectionSettings, originText, type ConnectionSettings } from './connectionSettings';
@@ -16,18 +15,18 @@ export const LAST_CONNECTED_KEY = 'tsq.lastConnected';
 /**
  * The password stored for `cfg` under `key` (its origin and user), or undefined when none is. After
  * Sign Out (`opts.signedOut`) the demo password is never taken: the person is asked again. Asks about
- * an earlier version's password only when `opts.interactive`.
+ * an earlier version's password only when `opts.interactive`. What it moves or stores is logged in `log`.
  */
-export async function storedPassword(secrets: vscode.SecretStorage, globalState: vscode.Memento, cfg: ConnectionSettings, key: string, opts: { interactive: boolean; signedOut: boolean }): Promise<string | undefined> {
+export async function storedPassword(secrets: vscode.SecretStorage, globalState: vscode.Memento, log: vscode.LogOutputChannel, cfg: ConnectionSettings, key: string, opts: { interactive: boolean; signedOut: boolean }): Promise<string | undefined> {
   let password = await secrets.get(key);
-  if (!password) password = await legacyPassword(secrets, globalState, cfg, key, opts.interactive);
+  if (!password) password = await legacyPassword(secrets, globalState, log, cfg, key, opts.interactive);
   // after Sign Out the person is asked again, never handed the demo password behind their back
   const demoPassword = password || opts.signedOut ? undefined : loopbackDemoPassword(cfg.url, process.env.TSQ_DEMO_PASSWORD);
   if (demoPassword) {
     // npm start's demo connection to a local emulator (scripts/start.mjs): keep it like a typed password
     await secrets.store(key, demoPassword);
     password = demoPassword;
-    getLog().info(`Stored the demo password of ${cfg.name} (${cfg.url}) from TSQ_DEMO_PASSWORD in the secret storage.`);
+    log.info(`Stored the demo password of ${cfg.name} (${cfg.url}) from TSQ_DEMO_PASSWORD in the secret storage.`);
   }
   return password;
 }
@@ -43,12 +42,12 @@ export async function recordLastConnected(globalState: vscode.Memento, cfg: Conn
  * for (credentials.ts migrateLegacyPassword) and returned when that is `cfg`'s. When nothing says
  * where it was given, asks (only when `interactive`) whether it belongs to `cfg`'s origin and user.
  */
-async function legacyPassword(secrets: vscode.SecretStorage, globalState: vscode.Memento, cfg: ConnectionSettings, key: string, interactive: boolean): Promise<string | undefined> {
+async function legacyPassword(secrets: vscode.SecretStorage, globalState: vscode.Memento, log: vscode.LogOutputChannel, cfg: ConnectionSettings, key: string, interactive: boolean): Promise<string | undefined> {
   const records = globalState.get<Record<string, LastConnection>>(LAST_CONNECTED_KEY, {});
   const userEntry = (inspectConnections().globalValue as unknown[] | undefined)?.filter(isConnectionSettings).find((c) => c.name === cfg.name);
   const outcome = await migrateLegacyPassword(secrets, cfg, records[cfg.name], userEntry);
   if (outcome.kind === 'moved') {
-    getLog().info(`Moved the saved password of ${cfg.name} to the key of ${outcome.username} at ${outcome.origin}, where it was given.`);
+    log.info(`Moved the saved password of ${cfg.name} to the key of ${outcome.username} at ${outcome.origin}, where it was given.`);
     return outcome.matches ? secrets.get(key) : undefined;
   }
   if (outcome.kind !== 'unknown' || !interactive) return undefined;
@@ -66,9 +65,9 @@ export function tokenKeyOf(key: string): string {
 /**
  * Asks for a bearer token for `cfg` (the prompt names the origin it goes to) and keeps it in the secret
  * storage under `tokenKeyOf(key)`. False when the person cancelled. The token is never put in a setting
- * or the log.
+ * or the log (`log` says only that one was stored).
  */
-export async function askAndStoreToken(secrets: vscode.SecretStorage, cfg: ConnectionSettings, key: string): Promise<boolean> {
+export async function askAndStoreToken(secrets: vscode.SecretStorage, log: vscode.LogOutputChannel, cfg: ConnectionSettings, key: string): Promise<boolean> {
   const token = await vscode.window.showInputBox({
     title: `TSQ: Sign In with Token to ${originText(cfg.url)}`,
     prompt: `A bearer token of ${cfg.username} at ${originText(cfg.url)} (connection ${cfg.name}), e.g. from the service's REST API playground or your administrator; kept in VS Code's secret storage for this address only`,
@@ -78,6 +77,6 @@ export async function askAndStoreToken(secrets: vscode.SecretStorage, cfg: Conne
   });
   if (token === undefined) return false;
   await secrets.store(tokenKeyOf(key), token.trim());
-  getLog().info(`Stored a token for ${cfg.username} at ${originText(cfg.url)} (connection ${cfg.name}) in the secret storage.`);
+  log.info(`Stored a token for ${cfg.username} at ${originText(cfg.url)} (connection ${cfg.name}) in the secret storage.`);
   return true;
 }

@@ -8,7 +8,6 @@ import * as vscode from 'vscode';
 import type { ConnectionSettings } from '../../common/src/connectionConfig';
 import type { Sourced } from '../../common/src/trust';
 import { credentialKey, credentialOrigin, settingsConnections, type InspectedConnections } from './credentials';
-import { getLog } from './log';
 import { errorMessage } from './service';
 import { splitPasswords } from './settingsMigration';
 
@@ -100,8 +99,8 @@ export async function deleteConnection(name: string): Promise<void> {
   }
 }
 
-/** Moves every `password` found in `tsq.connections` (any scope) to SecretStorage and removes it from settings, with a notice. */
-export async function migrateSettingsPasswords(secrets: vscode.SecretStorage): Promise<void> {
+/** Moves every `password` found in `tsq.connections` (any scope) to SecretStorage and removes it from settings, with a notice (and a line in `log`). */
+export async function migrateSettingsPasswords(secrets: vscode.SecretStorage, log: vscode.LogOutputChannel): Promise<void> {
   type Scope = { config: vscode.WorkspaceConfiguration; value: unknown; target: vscode.ConfigurationTarget; where: string };
   const root = vscode.workspace.getConfiguration('tsq');
   const inspected = root.inspect<unknown[]>('connections');
@@ -130,12 +129,12 @@ export async function migrateSettingsPasswords(secrets: vscode.SecretStorage): P
     try {
       await config.update('connections', split.cleaned, target);
     } catch (e) {
-      getLog().error(`Could not remove the password from tsq.connections in ${where}: ${errorMessage(e)}`);
+      log.error(`Could not remove the password from tsq.connections in ${where}: ${errorMessage(e)}`);
       void vscode.window.showWarningMessage(`TSQ stored the password in the secret storage but could not remove it from tsq.connections in ${where}: ${errorMessage(e)}. Remove it by hand.`);
     }
   }
   if (moved.length) {
-    getLog().info(`Moved the password of ${moved.join(', ')} from settings to the secret storage.`);
+    log.info(`Moved the password of ${moved.join(', ')} from settings to the secret storage.`);
     void vscode.window.showInformationMessage(
       `TSQ moved the password of ${moved.join(', ')} from your settings to VS Code's secret storage and removed it from settings.`,
     );

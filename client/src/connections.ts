@@ -12,11 +12,11 @@
  */
 import * as vscode from 'vscode';
 import type { Sourced } from '../../common/src/trust';
-import { getLog, logRequest } from './log';
+import { logRequest } from './log';
+import type { ClientContext } from './context';
 import { errorMessage, errorStatus, type ServiceApi } from './service';
 import type { AnalyticsServiceClient, RequestLogInfo } from '../../common/src/api';
 import { createService, type Service } from './serviceAdapter';
-import { httpTimeouts } from './httpSettings';
 import { CONFIRMED_ORIGINS_KEY, confirmOrigins } from './originConfirmation';
 import { askAndStoreToken, recordLastConnected, storedPassword, tokenKeyOf } from './connectionPasswords';
 import { connectionChanged, connectionOrigins, LEGACY_SECRET_PREFIX } from './credentials';
@@ -63,10 +63,15 @@ export class ConnectionManager implements vscode.Disposable {
   /** Origins whose confirmation prompt was offered as a notification in this window (once each). */
   private readonly offered = new Set<string>();
 
-  constructor(
-    private readonly secrets: vscode.SecretStorage,
-    private readonly globalState: vscode.Memento,
-  ) {
+  private readonly secrets: vscode.SecretStorage;
+  private readonly globalState: vscode.Memento;
+  private readonly log: vscode.LogOutputChannel;
+
+  /** @param ctx the client's context: its secret storage, global state, log and HTTP deadlines. */
+  constructor(private readonly ctx: ClientContext) {
+    this.secrets = ctx.extension.secrets;
+    this.globalState = ctx.extension.globalState;
+    this.log = ctx.log;
     this.disposables.push(
       this.statusItem,
       this.changeEmitter,
@@ -83,7 +88,7 @@ export class ConnectionManager implements vscode.Disposable {
           if (!cfg) {
             if (this.state.state !== 'none' || this.state.name) this.setState({ state: 'none' });
           } else if (this.state.name !== cfg.name || changed || this.state.state === 'needsConfirmation') {
-            if (changed) getLog().info(`The settings of ${cfg.name} changed (now ${cfg.username} at ${cfg.url}); reconnecting.`);
+            if (changed) this.log.info(`The settings of ${cfg.name} changed (now ${cfg.username} at ${cfg.url}); reconnecting.`);
             void this.connect({ interactive: false, showErrors: true });
           }
         }
@@ -119,7 +124,7 @@ export class ConnectionManager implements vscode.Disposable {
     for (const w of warnings) {
       if (this.warned.has(w)) continue;
       this.warned.add(w);
-      getLog().warn(w);
+      this.log.warn(w);
       void vscode.window.showWarningMessage(`TSQ: ${w}`);
     }
     return connections;
@@ -209,6 +214,7 @@ export class ConnectionManager implements vscode.Disposable {
     // a connection the workspace defines gets nothing before the person confirms where it points
     if (!(await confirmOrigins(cfg, opts.interactive, {
       globalState: this.globalState,
+      log: this.log,
       offered: this.offered,
       needsConfirmation: (origins, error) => {
         this.dropService();
@@ -219,7 +225,7 @@ export class ConnectionManager implements vscode.Disposable {
     if (seq !== this.connectSeq) return false;
     // a token the person gave (TSQ: Sign In with Token…) signs in instead of a password
     const token = await this.secrets.get(tokenKeyOf(key));
-    let password = token ? undefined : await storedPassword(this.secrets, this.globalState, cfg, key, { interactive: opts.interactive, signedOut: this.signedOut === cfg.name });
+    let password = token ? undefined : await storedPassword(this.secrets, this.globalState, this.log, cfg, key, { interactive: opts.interactive, signedOut: this.signedOut === cfg.name });
     if (!token && (!password || this.rejectedPassword === cfg.name) && opts.interactive) {
       password = await askPassword(cfg);
       if (password === undefined) return false;
@@ -233,9 +239,9 @@ export class ConnectionManager implements vscode.Disposable {
     this.setState({ name: cfg.name, state: 'connecting' });
     const bearer = token ? { getToken: async () => (await this.secrets.get(tokenKeyOf(key))) ?? '' } : undefined;
     const api = createService(cfg, async () => (await this.secrets.get(key)) ?? '', (r) => {
-      logRequest(r);
+      logRequest(this.log, r);
       this.requestEmitter.fire(r);
-    }, httpTimeouts(), bearer);
+    }, this.ctx.http, bearer);
     try {
       await api.login();
     } catch (e) {
@@ -250,7 +256,7 @@ export class ConnectionManager implements vscode.Disposable {
     // another connection's sessions end; the same connection's old client may still be finishing a call
     if (previous && (previous.name !== cfg.name || connectionChanged(previous.cfg, cfg))) void previous.api.logout();
     await recordLastConnected(this.globalState, cfg);
-    getLog().info(`Connected to ${cfg.name} (${cfg.url}) as ${cfg.username}.`);
+    this.log.info(`Connected to ${cfg.name} (${cfg.url}) as ${cfg.username}.`);
     this.setState({ name: cfg.name, state: 'connected' });
     return true;
   }
@@ -324,13 +330,13 @@ export class ConnectionManager implements vscode.Disposable {
       status === 401
         ? `The service at ${cfg.url} did not accept ${usingToken ? `the token of "${cfg.username}"` : `the user name "${cfg.username}" with the stored password`} (${errorMessage(e)}).`
         : `Could not connect to ${cfg.name} at ${cfg.url}: ${errorMessage(e)}`;
-    getLog().error(message);
+    this.log.error(message);
     if (status === 401 && !usingToken) this.rejectedPassword = cfg.name;
     this.setState({ name: cfg.name, state: 'error', error: message });
     if (opts.interactive || opts.showErrors) {
       const actions = status === 401 ? [usingToken ? 'Sign In with Token…' : 'Enter Password', 'Show Log'] : ['Retry', 'Show Log'];
       void vscode.window.showErrorMessage(message, ...actions).then(async (choice) => {
-        if (choice === 'Show Log') getLog().show();
+        if (choice === 'Show Log') this.log.show();
         else if (choice === 'Retry') await this.connect(opts);
         else if (choice === 'Sign In with Token…') await this.signInWithToken();
         else if (choice === 'Enter Password') {
@@ -356,7 +362,7 @@ export class ConnectionManager implements vscode.Disposable {
       void vscode.window.showWarningMessage('TSQ: add or pick a connection first (TSQ: Switch Connection), then sign in with a token.');
       return false;
     }
-    if (!(await askAndStoreToken(this.secrets, cfg, key))) return false;
+    if (!(await askAndStoreToken(this.secrets, this.log, cfg, key))) return false;
     this.signedOut = undefined;
     return this.connect({ interactive: true });
   }
@@ -377,7 +383,7 @@ export class ConnectionManager implements vscode.Disposable {
     if (key) await this.secrets.delete(tokenKeyOf(key));
     await this.secrets.delete(LEGACY_SECRET_PREFIX + cfg.name);
     this.signedOut = cfg.name;
-    getLog().info(`Signed out of ${cfg.name}; its password was removed from the secret storage.`);
+    this.log.info(`Signed out of ${cfg.name}; its password was removed from the secret storage.`);
     this.setState({ name: cfg.name, state: 'none' });
     void vscode.window.showInformationMessage(`Signed out of ${cfg.name}. The next connection asks for the password.`);
   }
@@ -415,7 +421,7 @@ export class ConnectionManager implements vscode.Disposable {
 
   /** Moves passwords found in `tsq.connections` to the secret storage (connectionSettings.ts). */
   migratePasswords(): Promise<void> {
-    return migrateSettingsPasswords(this.secrets);
+    return migrateSettingsPasswords(this.secrets, this.log);
   }
 
   /** Shows the connection's health in the status bar item (reconnecting, unreachable, needs password), or clears it. */

@@ -12,9 +12,9 @@ import { registerAgentTools } from './agentTools';
 import type { ServiceCatalog } from '../../common/src/catalog';
 import { createServiceCatalog } from './catalog';
 import { ConnectionManager, type ConnectionArgs, type ConnectionState } from './connections';
+import { createClientContext, type TsqClient } from './context';
 import { ConnectionHealth, type HealthState } from './connectionHealth';
 import { TsqLanguageClient } from './languageClient';
-import { getLog } from './log';
 import { errorMessage, type ServiceApi } from './service';
 import { registerObjectsView } from './tree/provider';
 import { registerLoadCommands } from './load/commands';
@@ -29,9 +29,10 @@ export interface TsqApi {
 }
 
 export function activate(context: vscode.ExtensionContext): TsqApi {
-  const log = getLog();
-  context.subscriptions.push(log);
-  const connections = new ConnectionManager(context.secrets, context.globalState);
+  // the client's state lives in one object (context.ts), handed to every part below
+  const ctx = createClientContext(context);
+  const log = ctx.log;
+  const connections = new ConnectionManager(ctx);
   context.subscriptions.push(connections);
 
   // one catalog per connection (by name), cleared on Refresh Catalog and on a switch
@@ -53,11 +54,12 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
     return entry.catalog;
   };
 
-  const languageClient = new TsqLanguageClient(context, catalogFor);
+  const languageClient = new TsqLanguageClient(ctx, catalogFor);
   context.subscriptions.push(languageClient);
   languageClient.start().catch(() => undefined);
+  const client: TsqClient = { ...ctx, connections, languageClient, catalog: catalogFor };
 
-  const objects = registerObjectsView(context, connections, registerLoadCommands(context, connections));
+  const objects = registerObjectsView(client, registerLoadCommands(client));
 
   let lastConnected: string | undefined;
   context.subscriptions.push(
@@ -96,14 +98,14 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
 
   // when the service answers again (or an edited connection is made anew): a fresh catalog, and the
   // language server validates the open documents again
-  const health = new ConnectionHealth(connections, async () => {
+  const health = new ConnectionHealth(client, async () => {
     await vscode.commands.executeCommand('tsq.refreshCatalog');
   });
   context.subscriptions.push(health);
 
-  registerAdminCommands(context, connections, () => objects.refreshAll());
-  registerResults(context, { connections, languageClient, catalog: catalogFor });
-  registerAgentTools(context, { connections, languageClient, catalog: catalogFor });
+  registerAdminCommands(client, () => objects.refreshAll());
+  registerResults(client);
+  registerAgentTools(client);
 
   void connections.migratePasswords().then(() => {
     if (connections.activeConfig()) void connections.connect({ interactive: false, showErrors: true });

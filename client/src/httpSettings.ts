@@ -15,23 +15,17 @@ export const HTTP_SETTING_NAMES = {
   upload: 'tsq.http.uploadTimeout',
 } as const;
 
-const live: HttpTimeouts = { ...DEFAULT_HTTP_TIMEOUTS, settingNames: { ...HTTP_SETTING_NAMES } };
-let watching: vscode.Disposable | undefined;
-
-function read(): void {
-  Object.assign(live, httpDeadlines());
-}
-
 /**
- * The deadlines from `tsq.http.*`, kept up to date (the connect deadline is fixed per client: it is
- * the connection pool's, so a changed one applies to the next connection made).
+ * The deadlines from `tsq.http.*`, kept up to date by a listener pushed on `subscriptions` (the connect
+ * deadline is fixed per client: it is the connection pool's, so a changed one applies to the next
+ * connection made). Called once, by `createClientContext`.
  */
-export function httpTimeouts(): HttpTimeouts {
-  if (!watching) {
-    read();
-    watching = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('tsq.http')) read();
-    });
-  }
+export function liveHttpTimeouts(subscriptions: vscode.Disposable[]): HttpTimeouts {
+  const live: HttpTimeouts = { ...DEFAULT_HTTP_TIMEOUTS, settingNames: { ...HTTP_SETTING_NAMES }, ...httpDeadlines() };
+  subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('tsq.http')) Object.assign(live, httpDeadlines());
+    }),
+  );
   return live;
 }

@@ -10,7 +10,7 @@ import { CATALOG_UNKNOWN, CatalogChangedNotification, ColumnsRequest, ColumnValu
 import type { DataSource } from '../../common/src/model';
 import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
 import type { ServiceCatalog } from '../../common/src/catalog';
-import { getLog } from './log';
+import type { ClientContext } from './context';
 import { errorMessage } from './service';
 
 /** Gives the catalog of the active connection, or undefined when not connected. */
@@ -20,10 +20,17 @@ export class TsqLanguageClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private ready: Promise<void> | undefined;
 
+  private readonly context: vscode.ExtensionContext;
+  private readonly log: vscode.LogOutputChannel;
+
+  /** @param ctx the client's context (the extension's paths, the log channel the client traces to). */
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    ctx: ClientContext,
     private readonly catalog: CatalogAccess,
-  ) {}
+  ) {
+    this.context = ctx.extension;
+    this.log = ctx.log;
+  }
 
   /** Starts the server (once); resolves when the client is running, rejects when it failed to start. */
   start(): Promise<void> {
@@ -45,7 +52,7 @@ export class TsqLanguageClient implements vscode.Disposable {
       try {
         await old.stop();
       } catch (e) {
-        getLog().warn(`Stopping the language server failed: ${errorMessage(e)}`);
+        this.log.warn(`Stopping the language server failed: ${errorMessage(e)}`);
       }
       try {
         await old.dispose();
@@ -79,7 +86,7 @@ export class TsqLanguageClient implements vscode.Disposable {
       run: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV] } },
       debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_EXEC_ARGV, '--nolazy', '--inspect=6019'] } },
     };
-    const log = getLog();
+    const log = this.log;
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ language: 'tsq' }],
       synchronize: { configurationSection: 'tsq' },

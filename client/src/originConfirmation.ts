@@ -5,7 +5,6 @@
 import * as vscode from 'vscode';
 import type { Sourced } from '../../common/src/trust';
 import { unconfirmedOrigins } from './credentials';
-import { getLog } from './log';
 import { workspaceSettingsFile, type ConnectionSettings } from './connectionSettings';
 import { askTrustOrigins } from './connectionPrompts';
 
@@ -15,6 +14,8 @@ export const CONFIRMED_ORIGINS_KEY = 'tsq.confirmedOrigins';
 /** What `confirmOrigins` needs of the connection manager. */
 export interface OriginConfirmationContext {
   globalState: vscode.Memento;
+  /** The TSQ log channel (ClientContext.log). */
+  log: vscode.LogOutputChannel;
   /** Origins already offered as a notification in this window (once each). */
   offered: Set<string>;
   /** Drops the service and sets the state needsConfirmation with these origins and this message. */
@@ -47,7 +48,7 @@ export async function confirmOrigins(cfg: Sourced<ConnectionSettings>, interacti
     needs();
     if (missing.some((o) => !ctx.offered.has(o))) {
       for (const o of missing) ctx.offered.add(o);
-      getLog().warn(`${what} Not connecting until you confirm it.`);
+      ctx.log.warn(`${what} Not connecting until you confirm it.`);
       void vscode.window.showWarningMessage(`${what} TSQ did not connect: settings in a folder can point your password anywhere. Review before connecting.`, 'Review…').then((choice) => {
         if (choice) ctx.review();
       });
@@ -60,6 +61,6 @@ export async function confirmOrigins(cfg: Sourced<ConnectionSettings>, interacti
   }
   const confirmed = ctx.globalState.get<string[]>(CONFIRMED_ORIGINS_KEY, []);
   await ctx.globalState.update(CONFIRMED_ORIGINS_KEY, [...new Set([...confirmed, ...missing])]);
-  getLog().info(`Confirmed ${where} for connections defined in workspace settings (${file}).`);
+  ctx.log.info(`Confirmed ${where} for connections defined in workspace settings (${file}).`);
   return true;
 }

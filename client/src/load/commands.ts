@@ -13,7 +13,7 @@ import { open as openFile, readFile, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { AnalyticsServiceClient, LoadDefinition } from '../../../common/src/api';
 import type { ConnectionManager } from '../connections';
-import { getLog } from '../log';
+import type { TsqClient } from '../context';
 import { errorMessage } from '../service';
 import { loadChunkBytes } from '../settings';
 import { fromSaved, formatSummary, parseSavedDefinition, parseTargetText, savedDefinitionPath, targetText, toSaved, type LoadTarget } from '../../../common/src/load/definition';
@@ -28,8 +28,9 @@ const SAMPLE_BYTES = 1024 * 1024;
 const CSV_EXT = /\.(csv|tsv|txt)$/i;
 
 /** Registers the load commands; returns the drop controller for the Objects view. */
-export function registerLoadCommands(context: vscode.ExtensionContext, connections: ConnectionManager): LoadDropController {
-  const loader = new CsvLoader(context, connections);
+export function registerLoadCommands(client: TsqClient): LoadDropController {
+  const context = client.extension;
+  const loader = new CsvLoader(context, client.connections, client.log);
   const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   register('tsq.loadCsv', (arg?: unknown, more?: unknown) => loader.load(uriOf(arg, more)));
   register('tsq.loadCsvIntoTable', async (node?: unknown) => {
@@ -91,7 +92,6 @@ function uriOf(arg: unknown, more: unknown): vscode.Uri | undefined {
 }
 
 class CsvLoader {
-  private readonly log = getLog();
   /** The cycles of this window's loads by id, for Show Bad Records and Check Load Status. */
   private readonly cycles = new Map<string, { client: AnalyticsServiceClient; file: string; parsingErrors?: unknown }>();
   /** The last load whose outcome was unknown: offered by Check Load Status. */
@@ -99,6 +99,7 @@ class CsvLoader {
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly connections: ConnectionManager,
+    private readonly log: vscode.LogOutputChannel,
   ) {}
 
   /** The whole interactive flow for one file (and a table when it came from the tree). */

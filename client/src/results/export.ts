@@ -4,7 +4,6 @@
  */
 import * as vscode from 'vscode';
 import { writeAnswer, type CsvOptions } from '../../../common/src/results/export';
-import { getLog } from '../log';
 import { errorMessage } from '../service';
 import { resultsSettings } from '../settings';
 import type { ResultsPanel, TabData } from './panel';
@@ -17,9 +16,10 @@ export function csvOptions(): CsvOptions {
 /**
  * Writes the answer of tab `tabId` of `p` (default: its active or last tab) to `path`, or to a file the
  * person picks in a save dialog. Resolves to the file and rows written, or undefined when there is no
- * answer, the dialog was cancelled or the write failed (each shown as a message; never throws).
+ * answer, the dialog was cancelled or the write failed (each shown as a message; never throws). The
+ * export is logged in `log`.
  */
-export async function exportTab(p: ResultsPanel, tabId: string | undefined, format: 'csv' | 'json', path?: string): Promise<{ file: string; rows: number } | undefined> {
+export async function exportTab(log: vscode.LogOutputChannel, p: ResultsPanel, tabId: string | undefined, format: 'csv' | 'json', path?: string): Promise<{ file: string; rows: number } | undefined> {
   const tab: TabData | undefined = p.tabs.get(tabId ?? p.activeTab ?? '') ?? [...p.tabs.values()].pop();
   if (!tab || !tab.columnNames) {
     void vscode.window.showWarningMessage('TSQ: there is no answer to export yet.');
@@ -38,7 +38,7 @@ export async function exportTab(p: ResultsPanel, tabId: string | undefined, form
   }
   try {
     const rows = await writeAnswer(target.fsPath, format, tab.columnNames, tab.pages, csvOptions());
-    getLog().info(`Exported ${rows} rows of "${tab.title}" to ${target.fsPath}`);
+    log.info(`Exported ${rows} rows of "${tab.title}" to ${target.fsPath}`);
     if (!path) void vscode.window.showInformationMessage(`TSQ: exported ${rows.toLocaleString('en-US')} rows to ${target.fsPath}${tab.done ? '' : ' (the answer was still loading: only the rows fetched so far)'}`);
     return { file: target.fsPath, rows };
   } catch (e) {

@@ -12,10 +12,7 @@
 import * as vscode from 'vscode';
 import { ServiceError, type AnalyticsServiceClient } from '../../../common/src/api';
 import { abortable, isAbort } from '../abortable';
-import type { ServiceCatalog } from '../../../common/src/catalog';
-import type { ConnectionManager } from '../connections';
-import type { TsqLanguageClient } from '../languageClient';
-import { getLog } from '../log';
+import type { TsqClient } from '../context';
 import { errorMessage } from '../service';
 import { QueriesRequest, type DocumentQuery } from '../../../common/src/protocol';
 import type { Column } from '../../../common/src/model';
@@ -31,19 +28,17 @@ import { ActiveRun, fetchPinboardPages, fetchSearchPages, type RunQueryArgs, typ
 export { FIRST_PAGE_ROWS, type RunQueryArgs, type RunSummary } from './run';
 
 /** What Results needs from the rest of the extension. */
-export interface ResultsDeps {
-  connections: ConnectionManager;
-  languageClient: TsqLanguageClient;
-  /** The catalog of the active connection (data source names → GUIDs, column types), or undefined. */
-  catalog: () => Promise<ServiceCatalog | undefined>;
-}
+/** What the results panel uses of the client: its connections, language client, catalog and log. */
+export type ResultsDeps = TsqClient;
 
 /** A GUID (8-4-4-4-12 hex digits). */
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The results panels of the extension and their state; one per extension host (see `registerResults`). */
 class ResultsController {
-  private readonly log = getLog();
+  private get log(): vscode.LogOutputChannel {
+    return this.deps.log;
+  }
   private readonly extensionUri: vscode.Uri;
   /** Unpinned panels by key (a document URI, or `pinboard:<id>`). */
   private readonly panels = new Map<string, ResultsPanel>();
@@ -120,7 +115,7 @@ class ResultsController {
         p.activeTab = m.tabId;
         return;
       case 'export':
-        await exportTab(p, m.tabId, m.format);
+        await exportTab(this.log, p, m.tabId, m.format);
         return;
       case 'copy': {
         const text = copyAsText(m.format, m.columns, m.rows, csvOptions());
@@ -371,7 +366,7 @@ class ResultsController {
       // from the palette (no arguments): ask for the format, as the panel's two buttons offer both
       const format = args?.format ?? (args?.path ? (/\.json$/i.test(args.path) ? 'json' : 'csv') : (await vscode.window.showQuickPick(['csv', 'json'], { title: 'TSQ: Export Results as…' })));
       if (format !== 'csv' && format !== 'json') return undefined;
-      return exportTab(p, undefined, format, typeof args?.path === 'string' ? args.path : undefined);
+      return exportTab(this.log, p, undefined, format, typeof args?.path === 'string' ? args.path : undefined);
     });
     register('tsq.showData', (node?: ObjectNode) => this.showData(node));
     // automation (tests, benchmarks): what the last panel's webview shows, and the last run's timings
@@ -416,6 +411,6 @@ class ResultsController {
 }
 
 /** Registers Run Query, the results panels and their commands (one `ResultsController`). */
-export function registerResults(context: vscode.ExtensionContext, deps: ResultsDeps): void {
-  new ResultsController(context, deps).register();
+export function registerResults(client: TsqClient): void {
+  new ResultsController(client.extension, client).register();
 }

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ServiceCatalog } from '../../../common/src/catalog';
 import { createServiceCatalog } from '../catalog';
 import type { ConnectionManager } from '../connections';
-import { getLog } from '../log';
+import type { TsqClient } from '../context';
 import { errorMessage, errorStatus, type HeaderCategory, type HeaderSort, type ServiceApi } from '../service';
 import { childrenFetcher, contextFlags, isExpandable, nodeDescription, nodeIcon, nodeLabel, rootNodes, toPattern, tooltipLines, type ListOptions, type ObjectNode } from './nodes';
 import { PagedList, type ListEntry } from './paging';
@@ -40,7 +40,10 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
   /** Author GUID → name, from `user/list` (administrators only). */
   private readonly authors = new Map<string, string>();
 
-  constructor(private readonly connections: ConnectionManager) {}
+  constructor(
+    private readonly connections: ConnectionManager,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
 
   get filter(): string | undefined {
     return this.pattern;
@@ -148,7 +151,7 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
         } catch (e) {
           probe.value = false;
           const status = errorStatus(e);
-          if (status && status !== 401 && status !== 403) getLog().info(`Users & Groups hidden: ${errorMessage(e)}`);
+          if (status && status !== 401 && status !== 403) this.log.info(`Users & Groups hidden: ${errorMessage(e)}`);
         } finally {
           probe.pending = undefined;
           if (this.admin === probe && probe.value) this.changed.fire(undefined);
@@ -243,8 +246,10 @@ export function datasourceLine(name: string, id: string): string {
 }
 
 /** Registers the view and its commands; `dragAndDropController` handles drops on its nodes (files dropped on a table load them). */
-export function registerObjectsView(context: vscode.ExtensionContext, connections: ConnectionManager, dragAndDropController?: vscode.TreeDragAndDropController<Element>): ObjectsView {
-  const provider = new ObjectsProvider(connections);
+export function registerObjectsView(client: TsqClient, dragAndDropController?: vscode.TreeDragAndDropController<Element>): ObjectsView {
+  const { connections, log } = client;
+  const context = client.extension;
+  const provider = new ObjectsProvider(connections, log);
   const view = vscode.window.createTreeView('tsq.objects', { treeDataProvider: provider, showCollapseAll: true, dragAndDropController });
   const setDescription = () => {
     view.description = provider.filter ? `filter: ${provider.filter}` : undefined;
@@ -299,8 +304,8 @@ export function registerObjectsView(context: vscode.ExtensionContext, connection
       void vscode.window.showInformationMessage(`The materialized view ${name} was refreshed.`);
       provider.refresh(node);
     } catch (e) {
-      getLog().error(`Refresh of materialized view ${name} failed: ${errorMessage(e)}`);
-      void vscode.window.showErrorMessage(`Could not refresh the materialized view ${name}: ${errorMessage(e)}`, 'Show Log').then((c) => c && getLog().show());
+      log.error(`Refresh of materialized view ${name} failed: ${errorMessage(e)}`);
+      void vscode.window.showErrorMessage(`Could not refresh the materialized view ${name}: ${errorMessage(e)}`, 'Show Log').then((c) => c && log.show());
     }
   });
   return { refreshAll: () => provider.refreshAll() };
