@@ -194,7 +194,14 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
   while (i < n && len < target) {
     const c = text.charCodeAt(i);
 
-    // Whitespace; a run with two line breaks holds a blank line.
+    // Whitespace; a run with two line breaks holds a blank line. Most runs are one space before a token.
+    if (c === 32) {
+      const d = text.charCodeAt(i + 1);
+      if (d > 32 && d < 128) {
+        i++;
+        continue;
+      }
+    }
     if (isWs(c)) {
       const s = i;
       let lines = 0;
