@@ -112,6 +112,10 @@ for (const [word, info] of WORDS) {
   WORDS_BY_HASH[slot] = { hash: h, word, info };
 }
 
+/** Printable ASCII characters other than `[` and `]` (inside a column name they need no other check). */
+const NAME_PLAIN = new Uint8Array(128);
+for (let c = 33; c < 128; c++) if (c !== 91 && c !== 93) NAME_PLAIN[c] = 1;
+
 /** Characters that cut the name of an unclosed column short (so `[origin = 'SEA'` still sees the filter). */
 const CUT = new Uint8Array(128);
 for (const ch of `'"=<>!;,()`) CUT[ch.charCodeAt(0)] = 1;
@@ -315,6 +319,12 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           j = s + 1;
           while (j < n) {
             const d = text.charCodeAt(j);
+            // Most characters of a name are printable ASCII other than brackets: one table look-up.
+            if (d < 128 && NAME_PLAIN[d] === 1) {
+              seen |= 2;
+              j++;
+              continue;
+            }
             if (d === 93 || d === 10 || d === 13) break;
             if (d === 91) {
               if (isWs(text.charCodeAt(j - 1))) break;
