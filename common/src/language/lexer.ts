@@ -64,6 +64,9 @@ const isHighWord = (c: number) => c >= 0xc0 && !isWs(c) && c !== 0xfffd;
 const isWordStart = (c: number) => (c < 128 ? (cls[c]! & WORD_START) !== 0 : isHighWord(c));
 const isWordPart = (c: number) => (c < 128 ? (cls[c]! & WORD_PART) !== 0 : isHighWord(c));
 const isDigit = (c: number) => c >= 48 && c <= 57;
+/** An ASCII word character's lower-case code (the words' hash is of the lower-case word); 0 for other characters. */
+const WORD_LOWER = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if ((cls[c]! & WORD_PART) !== 0) WORD_LOWER[c] = c >= 65 && c <= 90 ? c + 32 : c;
 
 /**
  * What a lower-case word can start: `name` = the canonical keyword when the word alone is one;
@@ -230,9 +233,15 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       i++;
       while (i < n) {
         const d = text.charCodeAt(i);
-        if (!isWordPart(d) || (d === 45 && text.charCodeAt(i + 1) === 45)) break;
-        if (d >= 128) nonAscii = true;
-        h = fnv(h, d >= 65 && d <= 90 ? d + 32 : d);
+        if (d < 128) {
+          const lower = WORD_LOWER[d]!;
+          if (lower === 0 || (lower === 45 && text.charCodeAt(i + 1) === 45)) break;
+          h = fnv(h, lower);
+        } else {
+          if (!isHighWord(d)) break;
+          nonAscii = true;
+          h = fnv(h, d);
+        }
         i++;
       }
       let info: WordInfo | undefined;
