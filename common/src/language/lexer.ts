@@ -64,6 +64,9 @@ const isHighWord = (c: number) => c >= 0xc0 && !isWs(c) && c !== 0xfffd;
 const isWordStart = (c: number) => (c < 128 ? (cls[c]! & WORD_START) !== 0 : isHighWord(c));
 const isWordPart = (c: number) => (c < 128 ? (cls[c]! & WORD_PART) !== 0 : isHighWord(c));
 const isDigit = (c: number) => c >= 48 && c <= 57;
+/** An ASCII word character's lower-case code (the words' hash is of the lower-case word); 0 for other characters. */
+const WORD_LOWER = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if ((cls[c]! & WORD_PART) !== 0) WORD_LOWER[c] = c >= 65 && c <= 90 ? c + 32 : c;
 
 /**
  * What a lower-case word can start: `name` = the canonical keyword when the word alone is one;
@@ -111,6 +114,10 @@ for (const [word, info] of WORDS) {
   while (WORDS_BY_HASH[slot] !== undefined) slot = (slot + 1) & (WORD_SLOTS - 1);
   WORDS_BY_HASH[slot] = { hash: h, word, info };
 }
+
+/** Printable ASCII characters other than `[` and `]` (inside a column name they need no other check). */
+const NAME_PLAIN = new Uint8Array(128);
+for (let c = 33; c < 128; c++) if (c !== 91 && c !== 93) NAME_PLAIN[c] = 1;
 
 /** Characters that cut the name of an unclosed column short (so `[origin = 'SEA'` still sees the filter). */
 const CUT = new Uint8Array(128);
@@ -194,7 +201,14 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
   while (i < n && len < target) {
     const c = text.charCodeAt(i);
 
-    // Whitespace; a run with two line breaks holds a blank line.
+    // Whitespace; a run with two line breaks holds a blank line. Most runs are one space before a token.
+    if (c === 32) {
+      const d = text.charCodeAt(i + 1);
+      if (d > 32 && d < 128) {
+        i++;
+        continue;
+      }
+    }
     if (isWs(c)) {
       const s = i;
       let lines = 0;
@@ -219,9 +233,15 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       i++;
       while (i < n) {
         const d = text.charCodeAt(i);
-        if (!isWordPart(d) || (d === 45 && text.charCodeAt(i + 1) === 45)) break;
-        if (d >= 128) nonAscii = true;
-        h = fnv(h, d >= 65 && d <= 90 ? d + 32 : d);
+        if (d < 128) {
+          const lower = WORD_LOWER[d]!;
+          if (lower === 0 || (lower === 45 && text.charCodeAt(i + 1) === 45)) break;
+          h = fnv(h, lower);
+        } else {
+          if (!isHighWord(d)) break;
+          nonAscii = true;
+          h = fnv(h, d);
+        }
         i++;
       }
       let info: WordInfo | undefined;
@@ -308,6 +328,12 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           j = s + 1;
           while (j < n) {
             const d = text.charCodeAt(j);
+            // Most characters of a name are printable ASCII other than brackets: one table look-up.
+            if (d < 128 && NAME_PLAIN[d] === 1) {
+              seen |= 2;
+              j++;
+              continue;
+            }
             if (d === 93 || d === 10 || d === 13) break;
             if (d === 91) {
               if (isWs(text.charCodeAt(j - 1))) break;

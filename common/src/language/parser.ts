@@ -317,6 +317,25 @@ function isDigits(s: string): boolean {
   return true;
 }
 
+/**
+ * The value of a number token's text (`-?digits(.digits)?`, lexer.ts), equal to `Number(raw)`: integers of
+ * up to 15 digits (exact in a double) are read here, which is several times faster than `Number` of a
+ * string made by the lexer; anything else goes to `Number`.
+ */
+function numberOf(raw: string): number {
+  const n = raw.length;
+  let k = n > 0 && raw.charCodeAt(0) === 45 ? 1 : 0;
+  if (k === n || n - k > 15) return Number(raw);
+  const neg = k === 1;
+  let v = 0;
+  for (; k < n; k++) {
+    const c = raw.charCodeAt(k);
+    if (c < 48 || c > 57) return Number(raw);
+    v = v * 10 + (c - 48);
+  }
+  return neg ? -v : v;
+}
+
 /** One pass over a query's tokens producing clauses; one instance is reused for every query of a document. */
 class ClauseParser {
   private t: Token[] = [];
@@ -553,7 +572,7 @@ class ClauseParser {
         return new TextValueNode(v.value, v.closed, v.start, v.end);
       case 'number':
         this.i++;
-        return new NumberValueNode(Number(v.value), v.value, v.start, v.end);
+        return new NumberValueNode(numberOf(v.value), v.value, v.start, v.end);
       case 'constant':
         this.i++;
         return v.value === 'null' ? { kind: 'null', start: v.start, end: v.end } : { kind: 'empty', start: v.start, end: v.end };
@@ -617,7 +636,7 @@ class ClauseParser {
         let n = 1;
         let unitTok = b;
         if (b && b.kind === 'number' && a.value !== 'this' && isDigits(b.value)) {
-          n = Number(b.value);
+          n = numberOf(b.value);
           unitTok = this.peek(2);
         }
         if (!unitTok || !this.isKw(unitTok) || !UNITS.has(unitTok.value)) {
@@ -644,7 +663,7 @@ class ClauseParser {
       const ago = this.peek(2);
       if (u && this.isKw(u) && UNITS.has(u.value) && this.isKw(ago, 'ago')) {
         this.i += 3;
-        return { filter: { type: 'ago', n: Number(a.value), unit: u.value as DateUnit }, end: ago!.end };
+        return { filter: { type: 'ago', n: numberOf(a.value), unit: u.value as DateUnit }, end: ago!.end };
       }
     }
     return undefined;
@@ -802,7 +821,7 @@ class ClauseParser {
       const u = this.peek(1);
       if (!(u && this.isKw(u) && UNITS.has(u.value) && this.isKw(this.peek(2), 'ago'))) {
         this.i++;
-        this.push(new TopBottomNode(name, Number(num.value), new SpanNode(num.start, num.end), tok.start, num.end));
+        this.push(new TopBottomNode(name, numberOf(num.value), new SpanNode(num.start, num.end), tok.start, num.end));
         return;
       }
     }
