@@ -140,8 +140,8 @@ async function benchLoad(client: AnalyticsServiceClient, direct: DuckDBConnectio
  * Runs the benchmark:
  * - searchdata: median latency of ten demo queries (test/emulator/client-queries.ts) over HTTP, next to
  *   the same SQL run directly in DuckDB on a copy of the same table (ratio; target ≤ 1.5× + 5 ms);
- * - loads: for a header-less and a header CSV (~100 MB each, `TSQ_BENCH_EMULATOR_MB`) made from
- *   vega-datasets flights-3m, the whole load (upload in chunks + CommitLoad until DONE, from the first
+ * - loads: for a header-less and a header CSV (~100 MB each, `TSQ_BENCH_EMULATOR_MB`), each with dates
+ *   in the seed's format and in ISO (`DATE_FORMATS`), made from vega-datasets flights-3m, the whole load (upload in chunks + CommitLoad until DONE, from the first
  *   byte sent) next to DuckDB's own `read_csv` of the same file into a table of the same types of a
  *   database file, checkpointed (the rows on disk, as the emulator's DONE means), in the same run:
  *   `ratio` = load / read_csv (target ≤ 1.5), with upload and commit times, upload MB/s
