@@ -60,7 +60,7 @@ const GLOB_DIRECTIVE: Record<string, string> = {
  * ` :-/.,T_`; no `%%`). Why it is exact: a text matching it has digits exactly where the directives
  * are, so strptime reads each field at its full width, and strptime itself rejects a month, day or hour
  * out of range (test/emulator/load-fastpath.test.ts compares it with the `strftime` round trip over
- * every month 00–19, day 00–39 and hour 00–29). A GLOB is about a third of the round trip's cost.
+ * every month 00–19, day 00–39 and hour 00–29). A GLOB costs less than the round trip (README.md, Benchmarks).
  */
 export function strictGlob(format: string): string | undefined {
   let glob = '';
