@@ -18,8 +18,13 @@ import { MB, r2, sampleRss, startEmulatorProcess, writeFlightsCsv } from './setu
 
 /** Size of each CSV: `TSQ_BENCH_EMULATOR_MB` (default 100; the issue's figure is for 1024). */
 const TARGET_BYTES = Number(process.env.TSQ_BENCH_EMULATOR_MB ?? 100) * MB;
+/** The date formats of the CSVs: the load definition's default (the seed's) and ISO. */
+const DATE_FORMATS = { seed: '%Y%m%d %H:%M:%S', iso: '%Y-%m-%d %H:%M:%S' } as const;
 /** Pairs of (load, read_csv) per CSV: `TSQ_BENCH_EMULATOR_ROUNDS` (default 3). */
 const LOAD_ROUNDS = Math.max(1, Number(process.env.TSQ_BENCH_EMULATOR_ROUNDS ?? 3) || 3);
+
+/** The loads to run (`TSQ_BENCH_EMULATOR_LOADS`, comma-separated kinds, e.g. `header,headerless-iso`); all when unset. */
+const ONLY = process.env.TSQ_BENCH_EMULATOR_LOADS?.split(',').map((k) => k.trim());
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -68,11 +73,11 @@ async function benchSearch(client: AnalyticsServiceClient, direct: DuckDBConnect
  * one pair on a shared machine ranged from 1.4× to 2.5×. The client process's RSS growth during the
  * upload (the largest over the rounds) is reported (target ≤ 64 MB).
  */
-async function benchLoad(client: AnalyticsServiceClient, direct: DuckDBConnection, csv: string, header: boolean, db: DuckDBInstance): Promise<Record<string, unknown>> {
-  // date as `%Y%m%d %H:%M:%S`; a 3M-row sample, then 0.2% over the target so the file reaches the size
-  const made = await writeFlightsCsv(csv, { targetBytes: TARGET_BYTES, dateFormat: '%Y%m%d %H:%M:%S', header, sampleRows: 3_000_000, margin: 1.002, db });
+async function benchLoad(client: AnalyticsServiceClient, direct: DuckDBConnection, csv: string, header: boolean, dateFormat: string, db: DuckDBInstance): Promise<Record<string, unknown>> {
+  // a 3M-row sample, then 0.2% over the target so the file reaches the size
+  const made = await writeFlightsCsv(csv, { targetBytes: TARGET_BYTES, dateFormat, header, sampleRows: 3_000_000, margin: 1.002, db });
   try {
-    const readCsvSql = `CREATE OR REPLACE TABLE loaded AS SELECT * FROM read_csv('${csv.replace(/'/g, "''")}', header = ${header}, timestampformat = '%Y%m%d %H:%M:%S', columns = {'date': 'TIMESTAMP', 'delay': 'INTEGER', 'distance': 'INTEGER', 'origin': 'VARCHAR', 'destination': 'VARCHAR'})`;
+    const readCsvSql = `CREATE OR REPLACE TABLE loaded AS SELECT * FROM read_csv('${csv.replace(/'/g, "''")}', header = ${header}, timestampformat = '${dateFormat}', columns = {'date': 'TIMESTAMP', 'delay': 'INTEGER', 'distance': 'INTEGER', 'origin': 'VARCHAR', 'destination': 'VARCHAR'})`;
     const readCsv = async (): Promise<number> => {
       await direct.run('CHECKPOINT'); // nothing of earlier work left to write during the timed part
       const t = performance.now();
@@ -87,7 +92,7 @@ async function benchLoad(client: AnalyticsServiceClient, direct: DuckDBConnectio
     // row, when there is one, repeated at the head of every chunk
     const load = async () => {
       const rss = sampleRss();
-      const loaded = await client.loadCsv({ target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', has_header_row: header, date_time: { converted_to_epoch: false } } }, csv, {
+      const loaded = await client.loadCsv({ target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', has_header_row: header, date_time: { converted_to_epoch: false, date_time_format: dateFormat } } }, csv, {
         chunkBytes: 32 * MB,
         pollIntervalMs: 20,
         maxPollIntervalMs: 200,
@@ -135,8 +140,8 @@ async function benchLoad(client: AnalyticsServiceClient, direct: DuckDBConnectio
  * Runs the benchmark:
  * - searchdata: median latency of ten demo queries (test/emulator/client-queries.ts) over HTTP, next to
  *   the same SQL run directly in DuckDB on a copy of the same table (ratio; target ≤ 1.5× + 5 ms);
- * - loads: for a header-less and a header CSV (~100 MB each, `TSQ_BENCH_EMULATOR_MB`) made from
- *   vega-datasets flights-3m, the whole load (upload in chunks + CommitLoad until DONE, from the first
+ * - loads: for a header-less and a header CSV (~100 MB each, `TSQ_BENCH_EMULATOR_MB`), each with dates
+ *   in the seed's format and in ISO (`DATE_FORMATS`), made from vega-datasets flights-3m, the whole load (upload in chunks + CommitLoad until DONE, from the first
  *   byte sent) next to DuckDB's own `read_csv` of the same file into a table of the same types of a
  *   database file, checkpointed (the rows on disk, as the emulator's DONE means), in the same run:
  *   `ratio` = load / read_csv (target ≤ 1.5), with upload and commit times, upload MB/s
@@ -161,8 +166,12 @@ export async function run(): Promise<Record<string, unknown>> {
     // ---- whole loads (upload + commit) of a header-less and a header CSV, each next to DuckDB's own
     // read_csv of the same file into the same kind of table, in this run ----
     const loads: Record<string, unknown> = {};
-    for (const header of [false, true]) {
-      loads[header ? 'header' : 'headerless'] = await benchLoad(client, direct, join(dir, `flights-${header ? 'header' : 'plain'}.csv`), header, db);
+    for (const [dates, format] of Object.entries(DATE_FORMATS)) {
+      for (const header of [false, true]) {
+        const kind = `${header ? 'header' : 'headerless'}${dates === 'iso' ? '-iso' : ''}`;
+        if (ONLY && !ONLY.includes(kind)) continue;
+        loads[kind] = await benchLoad(client, direct, join(dir, `flights-${header ? 'header' : 'plain'}-${dates}.csv`), header, format, db);
+      }
     }
     return { searchdata, loads, loadAverage: loadavg().map(r2) };
   } finally {

@@ -97,7 +97,7 @@ export function summarize(results: Record<string, unknown>): SummaryRow[] {
     add({ figure: `completion p99 over stdio, ${num(s.wideColumns)?.toLocaleString('en') ?? '?'} columns`, unit: 'ms', value: num(wide.p99), anchor: 'trivial request round trip p99', anchorValue: num(trivial?.p99), ratio: ratioOf(wide.p99, trivial?.p99), target: `≤ ${TARGETS.wideCompletionP99Ms} ms`, met: (num(wide.p99) ?? Infinity) <= TARGETS.wideCompletionP99Ms });
   }
   const e = obj(results.emulator);
-  for (const kind of ['headerless', 'header']) {
+  for (const kind of ['headerless', 'header', 'headerless-iso', 'header-iso']) {
     const x = obj(obj(e?.loads)?.[kind]);
     if (!x) continue;
     // the module's own ratio is the median of adjacent (load, read_csv) pairs, steadier than the medians' ratio

@@ -12,7 +12,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { TableInfo } from '../../emulator/src/context';
 import { stageChunks, TableLoad } from '../../emulator/src/load/commit';
 import { parseLoadDefinition, type LoadDefinition } from '../../emulator/src/load/definition';
-import { chunksAreFastPathSafe, fastPathSql, strictPattern } from '../../emulator/src/load/fastpath';
+import { chunksAreFastPathSafe, fastPathSql, strictDateSql, strictGlob, strictPattern } from '../../emulator/src/load/fastpath';
 
 let dir: string;
 let db: DuckDBInstance;
@@ -170,6 +170,28 @@ test('definitions outside the subset have no fast path', () => {
   assert.equal(off({ date_time: { converted_to_epoch: false, date_format: '%d %b %Y' } }), undefined);
   assert.equal(fastPathSql(parseLoadDefinition({ target: { database: 'd', table: 't' } }), { ...t, columns: [{ name: 'only', dataType: 'VARCHAR' }] }, ['a']), undefined, 'one column');
   assert.equal(strictPattern('%Y-%m-%d %H:%M:%S'), '[0-9]{4}\\-(?:0[1-9]|1[0-2])\\-(?:0[1-9]|[12][0-9]|3[01]) (?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]');
+});
+
+test('the cheap date check accepts exactly what the strftime round trip accepts (months 00–19, days 00–39, hours 00–29)', async () => {
+  const years = [0, 1, 2, 99, 999, 1000, 1582, 1899, 1900, 1999, 2000, 2023, 2024, 2100, 9999];
+  for (const fmt of ['%Y%m%d %H:%M:%S', '%Y-%m-%d %H:%M:%S', '%Y%m%d', '%Y-%m-%d', '%d/%m/%Y %H:%M', '%m.%d.%Y', '%H:%M:%S %Y%m%d']) {
+    const read = strictDateSql('c', 'v', fmt);
+    assert.ok(read, fmt);
+    const text = [['%Y', 'yy'], ['%m', 'mm'], ['%d', 'dd'], ['%H', 'hh'], ['%M', 'mi'], ['%S', 'ss']].reduce((e, [d, col]) => `replace(${e}, '${d}', ${col})`, `'${fmt}'`);
+    const r = await conn.runAndReadAll(
+      `WITH g AS (SELECT lpad(y::VARCHAR, 4, '0') AS yy, lpad(m::VARCHAR, 2, '0') AS mm, lpad(d::VARCHAR, 2, '0') AS dd, lpad(h::VARCHAR, 2, '0') AS hh, lpad(mi::VARCHAR, 2, '0') AS mi, lpad(mi::VARCHAR, 2, '0') AS ss ` +
+        `FROM (VALUES ${years.map((y) => `(${y})`).join(', ')}) ys(y), range(0, 20) ms(m), range(0, 40) ds(d), range(0, 30) hs(h), (VALUES (0), (59)) mis(mi) WHERE h IN (0, 23) OR (y = 2024 AND m = 2)), ` +
+        `t AS (SELECT ${text} AS c FROM g), u AS (SELECT c, try_strptime(c, '${fmt}') AS rt, ${read.pre} AS v FROM t) ` +
+        `SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE coalesce(strftime(rt, '${fmt}') = c AND year(rt) >= 1, false))::INTEGER AS ok, ` +
+        `(list(c) FILTER (WHERE coalesce(strftime(rt, '${fmt}') = c AND year(rt) >= 1, false) <> coalesce(${read.ok}, false)))[1:5] AS differ FROM u`,
+    );
+    const [n, ok, differ] = r.getRows()[0] as [number, number, { items: string[] } | null];
+    assert.ok(ok > 1000 && ok < n, `${fmt}: the grid has texts to accept and to reject (${ok} of ${n})`);
+    assert.deepEqual(differ?.items ?? [], [], `${fmt}: texts the two checks judge differently`);
+  }
+  assert.equal(strictGlob('%Y%m%d %H:%M:%S'), '[0-9][0-9][0-9][0-9][01][0-9][0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-5][0-9]');
+  assert.equal(strictGlob('%Y %Y'), undefined, 'a directive twice: the round trip decides');
+  assert.equal(strictGlob('%Y%%'), undefined);
 });
 
 test('chunks with a byte-order mark or a lone carriage return are not fast-path safe', async () => {

@@ -44,6 +44,63 @@ export function strictPattern(format: string): string | undefined {
   return re;
 }
 
+/** GLOB classes of the directives (a digit class per position; the ranges strptime itself enforces). */
+const GLOB_DIRECTIVE: Record<string, string> = {
+  Y: '[0-9][0-9][0-9][0-9]',
+  m: '[01][0-9]',
+  d: '[0-3][0-9]',
+  H: '[0-2][0-9]',
+  M: '[0-5][0-9]',
+  S: '[0-5][0-9]',
+};
+
+/**
+ * A GLOB pattern giving each of `format`'s characters a fixed place, or undefined when the format is
+ * outside the subset of the cheap date check (each of `%Y %m %d %H %M %S` at most once; literals only
+ * ` :-/.,T_`; no `%%`). Why it is exact: a text matching it has digits exactly where the directives
+ * are, so strptime reads each field at its full width, and strptime itself rejects a month, day or hour
+ * out of range (test/emulator/load-fastpath.test.ts compares it with the `strftime` round trip over
+ * every month 00–19, day 00–39 and hour 00–29). A GLOB costs less than the round trip (README.md, Benchmarks).
+ */
+export function strictGlob(format: string): string | undefined {
+  let glob = '';
+  const seen = new Set<string>();
+  for (let i = 0; i < format.length; i++) {
+    const ch = format[i] as string;
+    if (ch === '%') {
+      const d = format[++i] ?? '';
+      const g = GLOB_DIRECTIVE[d];
+      if (g === undefined || seen.has(d)) return undefined;
+      seen.add(d);
+      glob += g;
+    } else if (/[ :\-/.,T_]/.test(ch)) {
+      glob += ch;
+    } else {
+      return undefined;
+    }
+  }
+  return glob;
+}
+
+/**
+ * The SQL of a strict date (or date and time) read of VARCHAR `c` by strptime format `fmt`, as
+ * `{ pre, ok }`: `pre` the TIMESTAMP read once per row (named `v` by the caller), `ok` the condition
+ * that the text is exactly what `strftime(v, fmt)` writes back and its year is 1 or later (NULL or false
+ * otherwise). The ISO formats `%Y-%m-%d %H:%M:%S` and `%Y-%m-%d` are read by a cast (DuckDB's ISO
+ * parser, cheaper than strptime; it takes hour 24, which the check excludes); other formats in
+ * `strictGlob`'s subset by `try_strptime` and a GLOB; the rest by the `strftime` round trip.
+ * Returns undefined for a format outside `strictPattern`'s subset.
+ */
+export function strictDateSql(c: string, v: string, fmt: string): { pre: string; ok: string } | undefined {
+  if (strictPattern(fmt) === undefined) return undefined;
+  const glob = strictGlob(fmt);
+  const year1 = `${v} >= TIMESTAMP '0001-01-01'`;
+  if (glob === undefined) return { pre: `try_strptime(${c}, ${quoteLiteral(fmt)})`, ok: `strftime(${v}, ${quoteLiteral(fmt)}) = ${c} AND year(${v}) >= 1` };
+  if (fmt === '%Y-%m-%d %H:%M:%S') return { pre: `TRY_CAST(${c} AS TIMESTAMP)`, ok: `${c} GLOB '${glob}' AND NOT ${c} GLOB '?????????? 24*' AND ${year1}` };
+  if (fmt === '%Y-%m-%d') return { pre: `TRY_CAST(${c} AS TIMESTAMP)`, ok: `${c} GLOB '${glob}' AND ${year1}` };
+  return { pre: `try_strptime(${c}, ${quoteLiteral(fmt)})`, ok: `${c} GLOB '${glob}' AND ${year1}` };
+}
+
 /** First and last epoch second of the years 1–9999 (what `convert.ts` accepts). */
 const EPOCH_MIN = -62135596800;
 const EPOCH_MAX = 253402300799;
@@ -93,13 +150,10 @@ function conversion(c: string, v: string, type: string, def: LoadDefinition): { 
           expr: `CASE WHEN ${empty} THEN NULL WHEN CAST(${v} AS VARCHAR) = ${c} AND ${v} BETWEEN ${EPOCH_MIN} AND ${EPOCH_MAX} THEN ${isDate ? `CAST(${ts} AS DATE)` : ts} ELSE ${fail} END`,
         };
       }
-      const fmt = isDate ? f.dateFormat : f.dateTimeFormat;
-      if (strictPattern(fmt) === undefined) return undefined;
       // the text must be exactly what strftime writes back: fixed widths, a real date, nothing more
-      return {
-        pre: `try_strptime(${c}, ${quoteLiteral(fmt)})`,
-        expr: `CASE WHEN ${empty} THEN NULL WHEN strftime(${v}, ${quoteLiteral(fmt)}) = ${c} AND year(${v}) >= 1 THEN ${isDate ? `CAST(${v} AS DATE)` : v} ELSE ${fail} END`,
-      };
+      const read = strictDateSql(c, v, isDate ? f.dateFormat : f.dateTimeFormat);
+      if (read === undefined) return undefined;
+      return { pre: read.pre, expr: `CASE WHEN ${empty} THEN NULL WHEN ${read.ok} THEN ${isDate ? `CAST(${v} AS DATE)` : v} ELSE ${fail} END` };
     }
     case 'TIME': {
       if (strictPattern(f.timeFormat) === undefined || /%[Ymd]/.test(f.timeFormat)) return undefined;
