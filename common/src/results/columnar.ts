@@ -74,6 +74,11 @@ export class ColumnStore {
     return out;
   }
 
+  /** The rows one by one as arrays of cells (each made as it is read: no array of all rows). */
+  *[Symbol.iterator](): Iterator<CellValue[]> {
+    for (let i = 0; i < this.length; i++) yield this.row(i);
+  }
+
   /** Approximate bytes the store holds (typed arrays at capacity, strings at 2 bytes a character). */
   bytes(): number {
     let n = 0;
