@@ -102,7 +102,8 @@ export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, cl
       }
       if (rows.length > maxRows - tab.loaded) rows = rows.slice(0, maxRows - tab.loaded);
       const limited = tab.loaded + rows.length >= maxRows && tab.loaded + rows.length < v.totalRowCount;
-      tab.pages.push(rows);
+      const packed = packRows(rows);
+      tab.pages.push(packed);
       tab.loaded += rows.length;
       const done = limited || v.data.length < pageSize || tab.loaded >= v.totalRowCount;
       tab.done = done;
@@ -112,7 +113,7 @@ export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, cl
         panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited });
         onFirstPage(tabId);
       } else {
-        panel.post({ type: 'rows', tabId, packed: packRows(rows), loaded: tab.loaded, elapsedMs, done, limited });
+        panel.post({ type: 'rows', tabId, packed, loaded: tab.loaded, elapsedMs, done, limited });
       }
       summaries.set(tabId, { tabId, rows: tab.loaded, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, columnNames: v.columnNames, elapsedMs });
       if (!done) next.push(vizId);
@@ -151,7 +152,8 @@ export async function fetchSearchPages(client: AnalyticsServiceClient, query: st
     let rows = r.data.slice(Math.max(0, tab.loaded - pageStart));
     const room = maxRows - tab.loaded;
     if (rows.length > room) rows = rows.slice(0, room);
-    tab.pages.push(rows);
+    const packed = packRows(rows);
+    tab.pages.push(packed);
     tab.loaded += rows.length;
     const limited = tab.loaded >= maxRows && tab.loaded < r.totalRowCount;
     const done = limited || r.data.length === 0 || r.data.length < batchSize || tab.loaded >= r.totalRowCount;
@@ -170,7 +172,7 @@ export async function fetchSearchPages(client: AnalyticsServiceClient, query: st
       summary.samplingRatio = r.samplingRatio;
       panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: r.totalRowCount, samplingRatio: r.samplingRatio, rows, elapsedMs, done, limited });
     } else {
-      panel.post({ type: 'rows', tabId, packed: packRows(rows), loaded: tab.loaded, elapsedMs, done, limited });
+      panel.post({ type: 'rows', tabId, packed, loaded: tab.loaded, elapsedMs, done, limited });
     }
     summary.rows = tab.loaded;
     summary.elapsedMs = elapsedMs;
