@@ -68,8 +68,11 @@ test('summary: the results panel at 1M rows, each figure beside the 1k- or 100k-
   const by = (f: string) => rows.find((r) => r.figure.startsWith(f))!;
   assert.equal(by('1M rows: first rows painted').ratio, 2);
   assert.equal(by('1M rows: first rows painted').met, true);
-  assert.equal(by('1M rows: webview heap').met, false);
-  assert.equal(by('100k rows: webview heap').met, true);
+  const exact = (f: string) => rows.find((r) => r.figure === f)!;
+  assert.equal(exact('1M rows: webview heap').met, false, 'the heap read in the renderer the workbench shares');
+  assert.equal(by('1M rows: webview heap above').value, 150, 'above the 1k-row answer');
+  assert.equal(by('1M rows: webview heap above').met, true);
+  assert.equal(exact('100k rows: webview heap').met, true);
   assert.equal(by('1M rows: all rows in grid').ratio, 9);
   assert.equal(by('1M rows: sort by a number').ratio, 10);
   assert.equal(by('1M rows: sort by a number').met, true);
