@@ -4,6 +4,9 @@
  * height, and past the cap the scroll position maps onto the rows with a scale (firstRowAt), so every row
  * of a million is reachable. Header: name and type, a sort button (asc → desc → none), a filter, a
  * resize handle. Range selection by mouse and keys; copy goes through the host. Text only, never HTML.
+ * Own code rather than a library: finos regular-table also renders from a data callback and caps its
+ * scroll pane (BROWSER_MAX_HEIGHT), but it is a custom element with its own table DOM and styles, and
+ * sort, filters, selection, copy and the menu would still be ours on top; this is ~450 lines.
  */
 import type { ColumnStore } from '../../common/src/results/columnar';
 import { formatCell, isNumericColumn } from '../../common/src/results/format';
