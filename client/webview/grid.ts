@@ -6,7 +6,7 @@
  * resize handle. Range selection by mouse and keys; copy goes through the host. Text only, never HTML.
  * Own code rather than a library: finos regular-table also renders from a data callback and caps its
  * scroll pane (BROWSER_MAX_HEIGHT), but it is a custom element with its own table DOM and styles, and
- * sort, filters, selection, copy and the menu would still be ours on top; this is ~450 lines.
+ * sort, filters, selection, copy and the menu would still be ours on top; this with them is ~600 lines.
  */
 import type { ColumnStore } from '../../common/src/results/columnar';
 import { formatCell, isNumericColumn } from '../../common/src/results/format';
