@@ -30,7 +30,7 @@ function palette(): string[] {
 /** Draws the tab's chart (chart.js on a canvas) or its single number, as `chooseChart` picks for its answer. */
 export function drawChart(t: Tab): void {
   if (t.view !== 'chart' || !t.columns) return;
-  const spec = chooseChart(t.columns, t.rows.length, t.chartKind);
+  const spec = chooseChart(t.columns, t.store.length, t.chartKind);
   const kind = t.els.kind;
   const labels: Record<ChartKind, string> = { line: 'Line', bar: 'Bars', groupedBar: 'Grouped bars', number: 'Single number', none: 'None' };
   kind.replaceChildren(...spec.alternatives.map((k) => {
@@ -55,11 +55,11 @@ export function drawChart(t: Tab): void {
     const m = spec.measures[0];
     t.els.number.hidden = false;
     t.els.number.className = 'big-number';
-    const v = t.rows[0]?.[m];
+    const v = t.store.get(0, m);
     t.els.number.replaceChildren(el('div', 'value', typeof v === 'number' ? formatNumber(v) : formatCell(v ?? null, t.columns[m])), el('div', 'caption', t.columns[m].name));
     return;
   }
-  const data = chartData(spec, t.columns, t.rows, formatCell);
+  const data = chartData(spec, t.columns, t.store, formatCell);
   const colors = palette();
   const fg = themeColor('--vscode-foreground', '#cccccc');
   const lines = themeColor('--vscode-charts-lines', 'rgba(128,128,128,0.3)');

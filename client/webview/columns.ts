@@ -1,31 +1,10 @@
 /**
- * The grid's columns: the header (name, type and role, as text), its filter, and the widths measured
- * on a canvas in the editor's font.
+ * The grid's columns: the header (name, type and role, as text) and the widths measured on a canvas in
+ * the editor's font.
  */
-import { formatCell, isNumericColumn } from '../../common/src/results/format';
+import { formatCell } from '../../common/src/results/format';
 import type { CellValue, ResultColumn } from '../../common/src/results/shape';
 import { el } from './tab';
-
-/** Filter of a header: `>10`, `<= 5`, `=3` compare numbers; anything else is a case-insensitive substring of the shown text. */
-export function headerFilter(column: ResultColumn) {
-  return (filter: string, value: CellValue): boolean => {
-    const f = String(filter ?? '').trim();
-    if (!f) return true;
-    const cmp = /^(<=|>=|<|>|=|!=)\s*(-?\d+(?:\.\d+)?)$/.exec(f);
-    if (cmp && typeof value === 'number' && isNumericColumn(column)) {
-      const n = Number(cmp[2]);
-      switch (cmp[1]) {
-        case '<': return value < n;
-        case '<=': return value <= n;
-        case '>': return value > n;
-        case '>=': return value >= n;
-        case '=': return value === n;
-        default: return value !== n;
-      }
-    }
-    return formatCell(value, column).toLowerCase().includes(f.toLowerCase());
-  };
-}
 
 /** A column's header: its name above its type and role, as text. */
 export function headerNode(c: ResultColumn): Node {
@@ -38,8 +17,8 @@ let measureContext: CanvasRenderingContext2D | null | undefined;
 
 /**
  * Widths (px) of the grid's columns: the widest of the header's name and type and of the first rows'
- * texts, measured on a canvas in the grid's font, between 60 and 400. Tabulator's `fitData` measured
- * every rendered cell in the DOM instead, forcing layouts while the grid was being built.
+ * texts, measured on a canvas in the grid's font, between 60 and 400 (no layout forced: nothing is
+ * measured in the DOM).
  */
 export function columnWidths(cols: ResultColumn[], rows: CellValue[][]): number[] {
   measureContext ??= document.createElement('canvas').getContext('2d');

@@ -1,22 +1,22 @@
 /**
  * The results webview (browser code, bundled by esbuild into dist/webview.js as an IIFE).
- * Tabs of answers, each with a grid (tabulator-tables: virtual rows, sort, filter, resize, range
- * selection) and a chart (chart.js; no eval, styles through the CSSOM only). Rows arrive page by page
- * (common/src/results/messages.ts) and go into the grid in slices between the workbench's frames
- * (`feed`: this page shares the workbench's thread). Values and column names go into the DOM as text,
+ * Tabs of answers, each with a grid (grid.ts: a virtual grid over a columnar store, sort and filter over
+ * all rows, resize, range selection) and a chart (chart.js; no eval, styles through the CSSOM only).
+ * Rows arrive page by page (common/src/results/messages.ts) into the tab's ColumnStore, shown at once
+ * (only the rows on screen are DOM). Values and column names go into the DOM as text,
  * never as HTML. Copy and Export go through the host, from the data, not the DOM. The first rows of each
  * tab stay in the webview's state (`setState`), so a panel restored after a reload shows them.
  */
-import { TabulatorFull as Tabulator, type CellComponent, type ColumnDefinition, type MenuObject, type MenuSeparator } from 'tabulator-tables';
-import 'tabulator-tables/dist/css/tabulator_simple.min.css';
 import './results.css';
-import { formatCell, formatNumber, isNumericColumn } from '../../common/src/results/format';
-import { compareCells, type CellValue, type ChartKind, type ResultColumn } from '../../common/src/results/shape';
+import { formatNumber } from '../../common/src/results/format';
+import { ColumnStore } from '../../common/src/results/columnar';
+import type { CellValue, ChartKind, ResultColumn } from '../../common/src/results/shape';
 import { drawChart } from './chart';
-import { columnWidths, headerFilter, headerNode } from './columns';
-import { appendRows, dropGrid, feed, FIRST_GRID_ROWS, gridFilled, nextTask, ROW_HEIGHT } from './feed';
-import { button, el, mark, toObjects, updateStatus, type Tab } from './tab';
-import { unpackRows, type CopyFormat, type HostMessage, type WebviewMessage, type WebviewProbe } from '../../common/src/results/messages';
+import { columnWidths } from './columns';
+import { appendRows, dropGrid, gridFilled, nextTask } from './feed';
+import { VirtualGrid } from './grid';
+import { button, el, mark, updateStatus, type Tab } from './tab';
+import { unpackRows, type HostMessage, type WebviewMessage, type WebviewProbe } from '../../common/src/results/messages';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -92,7 +92,7 @@ function makeTab(tabId: string, title: string): Tab {
   tabList.append(btn);
   bodies.append(body);
   const tab: Tab = {
-    tabId, title, rows: [], totalRowCount: 0, samplingRatio: 1, elapsedMs: 0, loading: true, limited: false, view: 'grid', gridRows: 0, marks: {}, chartStale: true, painted: false,
+    tabId, title, store: new ColumnStore(0), totalRowCount: 0, samplingRatio: 1, elapsedMs: 0, loading: true, limited: false, view: 'grid', gridRows: 0, marks: {}, chartStale: true, painted: false,
     els: { button: btn, body, status, error, grid, chart, canvasBox, number, kind, note, cancel, gridBtn, chartBtn },
   };
   tabs.set(tabId, tab);
@@ -125,7 +125,7 @@ function activate(tabId: string): void {
   if (t) {
     ensureGrid(t);
     if (t.view === 'chart') drawChart(t);
-    else t.table?.redraw();
+    else t.grid?.redraw();
   }
 }
 
@@ -136,109 +136,38 @@ function setView(t: Tab, view: 'grid' | 'chart'): void {
   t.els.gridBtn.classList.toggle('active', view === 'grid');
   t.els.chartBtn.classList.toggle('active', view === 'chart');
   if (view === 'chart') drawChart(t);
-  else t.table?.redraw(true);
+  else t.grid?.redraw();
 }
 
 // ---- grid ----
 
-/** The cells of the current selection (ranges), or of `cell`'s row/cell, in grid order. */
-function copyCells(t: Tab, what: 'cell' | 'row' | 'selection', cell?: CellComponent): { columns: ResultColumn[]; rows: CellValue[][] } {
-  const cols = t.columns ?? [];
-  const indexOf = (c: CellComponent) => Number(c.getField().slice(1));
-  if (what === 'cell' && cell) return { columns: [cols[indexOf(cell)]], rows: [[cell.getValue() as CellValue]] };
-  if (what === 'row' && cell) {
-    const d = cell.getRow().getData() as Record<string, CellValue>;
-    return { columns: cols, rows: [cols.map((_, i) => d[`c${i}`] ?? null)] };
-  }
-  const ranges = t.table?.getRanges() ?? [];
-  const structured = ranges.flatMap((r) => r.getStructuredCells()).filter((row) => row.length && row.every((c) => /^c\d+$/.test(c.getField() ?? '')));
-  if (!structured.length) return { columns: [], rows: [] };
-  const columnIdx = structured[0].map(indexOf);
-  return { columns: columnIdx.map((i) => cols[i]), rows: structured.map((row) => row.map((c) => c.getValue() as CellValue)) };
-}
-
-function sendCopy(t: Tab, format: CopyFormat, what: 'cell' | 'row' | 'selection', cell?: CellComponent): void {
-  const { columns, rows } = copyCells(t, what, cell);
-  if (rows.length) vscode.postMessage({ type: 'copy', format, columns, rows });
-}
-
-function cellMenu(t: Tab): (MenuObject<CellComponent> | MenuSeparator)[] {
-  const item = (label: string, format: CopyFormat, what: 'cell' | 'row' | 'selection'): MenuObject<CellComponent> => ({ label, action: (_e, cell) => sendCopy(t, format, what, cell) });
-  return [
-    item('Copy Cell', 'tsv', 'cell'),
-    { separator: true },
-    item('Copy Row as TSV', 'tsv', 'row'),
-    item('Copy Row as CSV', 'csv', 'row'),
-    item('Copy Row as JSON', 'json', 'row'),
-    { separator: true },
-    item('Copy Selection as TSV', 'tsv', 'selection'),
-    item('Copy Selection as CSV', 'csv', 'selection'),
-    item('Copy Selection as JSON', 'json', 'selection'),
-  ];
-}
-
-/** A header: the column name and its data type, as text. */
+/** Makes the tab's grid, when it is the active tab and has columns; the grid shows from the tab's store. */
 function ensureGrid(t: Tab): void {
-  if (t.table || !t.columns || activeTab !== t.tabId) return;
-  const cols = t.columns;
-  const menu = cellMenu(t);
-  const widths = columnWidths(cols, t.rows);
-  const columns: ColumnDefinition[] = cols.map((c, i) => ({
-    title: '',
-    width: widths[i],
-    field: `c${i}`,
-    titleFormatter: () => headerNode(c) as unknown as HTMLElement,
-    formatter: (cell: CellComponent) => document.createTextNode(formatCell(cell.getValue() as CellValue, c)) as unknown as HTMLElement,
-    hozAlign: isNumericColumn(c) ? 'right' : 'left',
-    sorter: (a: unknown, b: unknown) => compareCells(a as CellValue, b as CellValue),
-    headerFilter: 'input',
-    headerFilterPlaceholder: isNumericColumn(c) ? 'filter (>10, <=5, …)' : 'filter',
-    headerFilterFunc: headerFilter(c) as never,
-    headerFilterLiveFilter: true,
-    resizable: true,
-    contextMenu: menu,
-    minWidth: 60,
-  }));
-  // the grid starts with the first rows only; `feed` adds the others in slices
-  const first = t.rows.slice(0, FIRST_GRID_ROWS);
-  const data = toObjects(first, cols.length);
-  t.gridRows = first.length;
-  t.els.body.dataset.gridRows = String(first.length);
-  const table = new Tabulator(t.els.grid, {
-    data,
-    columns,
-    height: '100%',
-    layout: 'fitData',
-    renderVertical: 'virtual',
-    // one height for every row: the virtual renderer then never measures rows' cells as it renders them
-    rowHeight: ROW_HEIGHT,
-    selectableRange: 1,
-    selectableRangeColumns: true,
-    selectableRangeRows: true,
-    rowHeader: { resizable: false, frozen: true, width: 56, hozAlign: 'right', headerSort: false, formatter: 'rownum', contextMenu: menu } as never,
-    placeholder: () => (t.loading ? 'Loading…' : 'No rows') as unknown as HTMLElement,
-    headerSortClickElement: 'icon',
+  if (t.grid || !t.columns || activeTab !== t.tabId) return;
+  const widths = columnWidths(t.columns, t.store.rows(0, 200));
+  t.grid = new VirtualGrid(t.els.grid, t.store, t.columns, widths, {
+    copy: (format, columns, rows) => vscode.postMessage({ type: 'copy', format, columns, rows }),
+    viewChanged: (ms) => {
+      t.els.body.dataset.viewMs = String(Math.round(ms));
+      t.els.body.dataset.viewRows = String(t.grid?.view.length ?? 0);
+    },
   });
-  t.table = table;
-  table.on('tableBuilt', () => {
-    t.tableBuilt = true;
-    mark(t, 'tableBuilt');
-    if (!t.painted) reportPaint(t);
-    feed(t);
-  });
+  gridFilled(t);
+  mark(t, 'tableBuilt');
+  if (!t.painted) reportPaint(t);
 }
 
 /** Tells the host when the first rows are on screen (next frames after a row element exists). */
 function reportPaint(t: Tab): void {
   const started = performance.now();
   const check = (): void => {
-    if (t.els.grid.querySelector('.tabulator-row') || t.rows.length === 0) {
+    if (t.els.grid.querySelector('.vgrid-row:not([hidden])') || t.store.length === 0) {
       // the frame with the rows is painted when the task after its animation frame runs
       nextTask(() => {
         t.painted = true;
         if (t.startedAt !== undefined) t.els.body.dataset.firstPaintMs = String(Date.now() - t.startedAt);
         mark(t, 'painted');
-        vscode.postMessage({ type: 'painted', tabId: t.tabId, rows: t.els.grid.querySelectorAll('.tabulator-row').length });
+        vscode.postMessage({ type: 'painted', tabId: t.tabId, rows: t.els.grid.querySelectorAll('.vgrid-row:not([hidden])').length });
       });
     } else if (performance.now() - started < 30_000) requestAnimationFrame(check);
   };
@@ -254,7 +183,7 @@ function saveState(): void {
     vscode.setState({
       active: activeTab,
       tabs: [...tabs.values()].map((t) => ({
-        tabId: t.tabId, title: t.title, query: t.query, columns: t.columns, rows: t.rows.slice(0, STATE_ROWS), totalRowCount: t.totalRowCount,
+        tabId: t.tabId, title: t.title, query: t.query, columns: t.columns, rows: t.store.rows(0, STATE_ROWS), totalRowCount: t.totalRowCount,
         samplingRatio: t.samplingRatio, elapsedMs: t.elapsedMs, error: t.error, cancelled: t.cancelled, limited: t.limited,
       })),
     });
@@ -268,10 +197,12 @@ function restore(): void {
   if (!st?.tabs?.length) return;
   for (const s of st.tabs) {
     const t = makeTab(s.tabId, s.title);
-    Object.assign(t, { query: s.query, columns: s.columns, rows: s.rows ?? [], totalRowCount: s.totalRowCount, samplingRatio: s.samplingRatio, elapsedMs: s.elapsedMs, error: s.error, cancelled: s.cancelled, limited: s.limited, loading: false, restored: true });
+    const store = new ColumnStore(s.columns?.length ?? 0);
+    store.append(s.rows ?? []);
+    Object.assign(t, { query: s.query, columns: s.columns, store, totalRowCount: s.totalRowCount, samplingRatio: s.samplingRatio, elapsedMs: s.elapsedMs, error: s.error, cancelled: s.cancelled, limited: s.limited, loading: false, restored: true });
     if (s.error) showError(t, s.error);
     t.els.note.hidden = false;
-    t.els.note.textContent = `Restored after a reload: the first ${formatNumber(t.rows.length)} rows are kept. Run the query again for the whole answer.`;
+    t.els.note.textContent = `Restored after a reload: the first ${formatNumber(t.store.length)} rows are kept. Run the query again for the whole answer.`;
     updateStatus(t);
   }
   activate(st.active && tabs.has(st.active) ? st.active : st.tabs[0].tabId);
@@ -315,14 +246,15 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       t.elapsedMs = m.elapsedMs;
       t.loading = !m.done;
       t.limited = m.limited;
-      t.rows = m.rows.slice();
+      t.store = new ColumnStore(m.columns.length);
+      t.store.append(m.rows);
       t.chartStale = true;
       mark(t, 'hostFirstPage', m.elapsedMs);
       mark(t, 'columns');
       dropGrid(t); // a tab's answer starts again: a new grid for it
       updateStatus(t);
       ensureGrid(t);
-      if (m.done) gridFilled(t);
+      gridFilled(t);
       if (t.view === 'chart') drawChart(t);
       saveState();
       break;
@@ -338,10 +270,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       if (m.done) {
         mark(t, 'hostDone', m.elapsedMs);
         mark(t, 'lastRows');
-        gridFilled(t);
       }
       updateStatus(t);
-      if (t.view === 'chart' && (m.done || t.rows.length % 50_000 < rows.length)) drawChart(t);
+      if (t.view === 'chart' && (m.done || t.store.length % 50_000 < rows.length)) drawChart(t);
       if (m.done) saveState();
       break;
     }
@@ -374,7 +305,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
       const state: WebviewProbe = {
         activeTab,
-        tabs: [...tabs.values()].map((t) => ({ tabId: t.tabId, title: t.title, rows: t.rows.length, status: t.els.status.textContent ?? '', error: t.error, chartKind: t.els.body.dataset.chartKind as ChartKind | undefined })),
+        tabs: [...tabs.values()].map((t) => ({ tabId: t.tabId, title: t.title, rows: t.store.length, status: t.els.status.textContent ?? '', error: t.error, chartKind: t.els.body.dataset.chartKind as ChartKind | undefined })),
         heapBytes: memory?.usedJSHeapSize,
       };
       vscode.postMessage({ type: 'probeResult', id: m.id, state });
@@ -387,9 +318,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
 document.addEventListener('keydown', (e) => {
   if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c' && activeTab && !(e.target instanceof HTMLInputElement)) {
     const t = tabs.get(activeTab);
-    if (!t?.table) return;
+    if (!t?.grid) return;
     e.preventDefault();
-    sendCopy(t, e.shiftKey ? 'csv' : 'tsv', 'selection');
+    t.grid.copy(e.shiftKey ? 'csv' : 'tsv', 'selection');
   }
 });
 

@@ -2,11 +2,11 @@
  * A tab of the results webview: its answer, its grid and chart state, its elements, and the helpers
  * that put text into the DOM (as text nodes, never as HTML) and show its status line.
  */
-import type { TabulatorFull as Tabulator } from 'tabulator-tables';
 import type { Chart } from 'chart.js';
 import { statusLine } from '../../common/src/results/format';
-import type { CellValue, ChartKind, ResultColumn } from '../../common/src/results/shape';
-import type { Feed } from './feed';
+import type { ChartKind, ResultColumn } from '../../common/src/results/shape';
+import type { ColumnStore } from '../../common/src/results/columnar';
+import type { VirtualGrid } from './grid';
 
 /** One answer shown in the panel (a query's, or a visualization's). */
 export interface Tab {
@@ -15,7 +15,8 @@ export interface Tab {
   query?: string;
   dataSource?: string;
   columns?: ResultColumn[];
-  rows: CellValue[][];
+  /** The answer's rows, by column. */
+  store: ColumnStore;
   totalRowCount: number;
   samplingRatio: number;
   elapsedMs: number;
@@ -28,12 +29,10 @@ export interface Tab {
   startedAt?: number;
   view: 'grid' | 'chart';
   chartKind?: ChartKind;
-  table?: Tabulator;
-  tableBuilt?: boolean;
-  /** How many of `rows` the grid holds (committed to Tabulator); `feed` adds the rest. */
+  /** The grid, made when the tab is first shown with columns. */
+  grid?: VirtualGrid;
+  /** How many of the store's rows the grid can show (all of them: it shows from the store). */
   gridRows: number;
-  /** The rows being added to the grid (see `feed`), or undefined when none are. */
-  feeding?: Feed;
   /** Milestones of the run (ms since the host's `startedAt`), kept on the tab body for benchmarks. */
   marks: Record<string, number>;
   chart?: Chart;
@@ -61,26 +60,14 @@ export function button(label: string, title: string, onClick: () => void, cls = 
 
 /** Shows the tab's status line (rows shown, total, time) and its state on the body (`data-state`, for tests). */
 export function updateStatus(t: Tab): void {
-  // rows shown: those the grid holds (the rest is on its way into it), or those fetched without a grid yet
-  let text = t.columns ? statusLine({ shown: t.table ? t.gridRows : t.rows.length, totalRowCount: t.totalRowCount, samplingRatio: t.samplingRatio, elapsedMs: t.elapsedMs, loading: t.loading, limited: t.limited }) : t.loading ? 'Running…' : '';
+  // rows shown: those that came (the grid shows from the store, all of them at once)
+  let text = t.columns ? statusLine({ shown: t.store.length, totalRowCount: t.totalRowCount, samplingRatio: t.samplingRatio, elapsedMs: t.elapsedMs, loading: t.loading, limited: t.limited }) : t.loading ? 'Running…' : '';
   if (t.cancelled) text += (text ? ' · ' : '') + 'cancelled';
   if (t.error) text = `failed after ${(t.elapsedMs / 1000).toFixed(1)} s`;
   t.els.status.textContent = text;
   t.els.cancel.disabled = !t.loading;
-  t.els.body.dataset.rows = String(t.rows.length);
+  t.els.body.dataset.rows = String(t.store.length);
   t.els.body.dataset.state = t.error ? 'error' : t.cancelled ? 'cancelled' : t.loading ? 'loading' : 'done';
-}
-
-/** A row as the grid's row object (`{c0, c1, …}`). */
-export function rowObject(row: CellValue[], width: number): Record<string, CellValue> {
-  const o: Record<string, CellValue> = {};
-  for (let i = 0; i < width; i++) o[`c${i}`] = row[i] ?? null;
-  return o;
-}
-
-/** Rows as the grid's row objects. */
-export function toObjects(rows: CellValue[][], width: number): Record<string, CellValue>[] {
-  return rows.map((r) => rowObject(r, width));
 }
 
 /** Records a milestone of the tab's run (ms since the host's `startedAt`) on its body, for benchmarks. */

@@ -100,6 +100,8 @@ export interface SessionOptions {
    * Restricted Mode, as a newly cloned repository does, without the startup prompt.
    */
   workspaceTrust?: boolean;
+  /** More arguments of the emulator (e.g. `--seed DIR` beside `--demo`). */
+  emulatorArgs?: string[];
 }
 
 /** A running code-server + Chromium (+ emulator). */
@@ -511,7 +513,7 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     installExtensions(extensionsDir, userDataDir);
     lap('package+install');
     if (options.emulator) {
-      emulator = await startEmulator(join(dir, 'emulator-data'), join(dir, 'emulator.log'));
+      emulator = await startEmulator(join(dir, 'emulator-data'), join(dir, 'emulator.log'), options.emulatorArgs);
       lap('emulator');
     }
     const port = await freePort();

@@ -78,7 +78,7 @@ async function panelView(frame: Frame): Promise<PanelView | undefined> {
   return frame.evaluate(() => {
     const body = document.querySelector<HTMLElement>('.tab-body.active');
     if (!body) return undefined;
-    const rows = [...body.querySelectorAll('.tabulator-row')].map((r) => [...r.querySelectorAll('.tabulator-cell[tabulator-field^="c"]')].map((c) => c.textContent ?? ''));
+    const rows = [...body.querySelectorAll('.vgrid-row:not([hidden])')].map((r) => [...r.querySelectorAll('.vgrid-cell[data-col]')].map((c) => c.textContent ?? ''));
     const error = body.querySelector<HTMLElement>('.error');
     return {
       tabId: body.dataset.tabId ?? '',
@@ -86,7 +86,7 @@ async function panelView(frame: Frame): Promise<PanelView | undefined> {
       rows: Number(body.dataset.rows ?? 0),
       status: body.querySelector('.status')?.textContent ?? '',
       error: error && !error.hidden ? error.textContent ?? '' : '',
-      headers: [...body.querySelectorAll('.tabulator-col .col-name')].map((h) => h.textContent ?? ''),
+      headers: [...body.querySelectorAll('.vgrid-col .col-name')].map((h) => h.textContent ?? ''),
       cells: rows,
       tabs: [...document.querySelectorAll('.tab')].map((t) => t.textContent ?? ''),
     };
@@ -168,11 +168,11 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       // read the last row's number and cells
       await waitUntil(() => frame!.evaluate(() => document.querySelector<HTMLElement>('.tab-body.active')!.dataset.gridRows === '25000'), 'all 25,000 rows in the grid', 30_000);
       const last = await waitUntil(() => frame!.evaluate(() => {
-        const holder = document.querySelector<HTMLElement>('.tab-body.active .tabulator-tableholder')!;
+        const holder = document.querySelector<HTMLElement>('.tab-body.active .vgrid-scroll')!;
         holder.scrollTop = holder.scrollHeight;
-        const rows = [...document.querySelectorAll('.tab-body.active .tabulator-row')];
-        const row = rows.find((r) => r.querySelector('.tabulator-cell:not([tabulator-field^="c"])')?.textContent?.trim() === '25000');
-        return row ? [...row.querySelectorAll('.tabulator-cell[tabulator-field^="c"]')].map((c) => c.textContent ?? '') : undefined;
+        const rows = [...document.querySelectorAll('.tab-body.active .vgrid-row:not([hidden])')];
+        const row = rows.find((r) => r.querySelector('.vgrid-cell.row-num')?.textContent?.trim() === '25000');
+        return row ? [...row.querySelectorAll('.vgrid-cell[data-col]')].map((c) => c.textContent ?? '') : undefined;
       }), 'the row numbered 25000 in the grid', 30_000, 200);
       const cols = describeColumns(direct.columnNames, direct.data as CellValue[][], flightColumns);
       assert.deepEqual(last, (direct.data[24_999] as CellValue[]).map((x, i) => formatCell(x, cols[i])));
@@ -182,22 +182,22 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       // number is the count of rows of that origin and every row shown has it
       const data = direct.data as CellValue[][];
       const numbered = (n: number, scrollToEnd: boolean) => frame!.evaluate(({ n, scrollToEnd }) => {
-        const holder = document.querySelector<HTMLElement>('.tab-body.active .tabulator-tableholder')!;
+        const holder = document.querySelector<HTMLElement>('.tab-body.active .vgrid-scroll')!;
         holder.scrollTop = scrollToEnd ? holder.scrollHeight : 0;
-        const rows = [...document.querySelectorAll('.tab-body.active .tabulator-row')].map((r) => ({
-          number: Number(r.querySelector('.tabulator-cell:not([tabulator-field^="c"])')?.textContent?.trim()),
-          cells: [...r.querySelectorAll('.tabulator-cell[tabulator-field^="c"]')].map((c) => c.textContent ?? ''),
+        const rows = [...document.querySelectorAll('.tab-body.active .vgrid-row:not([hidden])')].map((r) => ({
+          number: Number(r.querySelector('.vgrid-cell.row-num')?.textContent?.trim()),
+          cells: [...r.querySelectorAll('.vgrid-cell[data-col]')].map((c) => c.textContent ?? ''),
         }));
         const row = rows.find((r) => r.number === n);
         return row ? { row: row.cells, shown: rows.map((r) => r.cells) } : undefined;
       }, { n, scrollToEnd });
       const smallest = Math.min(...data.map((r) => r[3]).filter((x): x is number => typeof x === 'number'));
-      await frame!.locator('.tab-body.active .tabulator-col[tabulator-field="c3"] .tabulator-col-sorter').click();
+      await frame!.locator('.tab-body.active .vgrid-col[data-col="3"] .vgrid-sorter').click();
       await waitUntil(async () => (await numbered(1, false))?.row[3] === formatCell(smallest, cols[3]), `the smallest delay (${smallest}) in row 1 once sorted`, 30_000, 200);
       const origin = String(data[24_999][1]);
       const ofOrigin = data.filter((r) => formatCell(r[1], cols[1]).toLowerCase().includes(origin.toLowerCase())).length;
       assert.ok(ofOrigin > 0 && ofOrigin < 25_000, `${ofOrigin} rows of ${origin}`);
-      await frame!.locator('.tab-body.active .tabulator-col[tabulator-field="c1"] .tabulator-header-filter input').pressSequentially(origin); // the filter listens to keys
+      await frame!.locator('.tab-body.active .vgrid-col[data-col="1"] .vgrid-filter').pressSequentially(origin); // the filter listens to keys
       const end = await waitUntil(() => numbered(ofOrigin, true), `row ${ofOrigin}, the last of origin ${origin}`, 30_000, 200);
       assert.ok(end.shown.every((cells) => cells[1].toLowerCase().includes(origin.toLowerCase())), JSON.stringify(end.shown.slice(0, 5)));
       assert.equal(await numbered(ofOrigin + 1, true), undefined, 'no row past the filtered count');
@@ -247,7 +247,7 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       for (const h of [...HOSTILE, '<b>bold</b>']) assert.ok(shown.includes(h), `${h} shows as text: ${JSON.stringify(v.cells)}`);
       const injected = await frame!.evaluate(() => ({
         img: document.querySelectorAll('img').length,
-        b: document.querySelectorAll('.tabulator-cell b').length,
+        b: document.querySelectorAll('.vgrid-cell b').length,
         onerror: document.querySelectorAll('[onerror]').length,
         scriptsWithValues: [...document.scripts].filter((s) => /alert|onerror/.test(s.textContent ?? '')).length,
       }));

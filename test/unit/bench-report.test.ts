@@ -56,3 +56,26 @@ test('compare: medians over rounds, today over the commit, better by the unit', 
   assert.equal(compareSummaries([[{ ...row(10, 1), ratio: undefined }]], [[{ ...row(10.1, 1), ratio: undefined }]])[0]!.better, undefined);
   assert.match(compareTable('HEAD~1', 3, rows), /parse +11 MB\/s \(0\.11× anchor\) +22 MB\/s \(0\.21× anchor\) +2× +1\.91× +better/);
 });
+
+test('summary: the results panel at 1M rows, each figure beside the 1k- or 100k-row answer of the same run', () => {
+  const rows = summarize({
+    results: {
+      rows1k: { firstRowsMs: 100, workbenchMaxFrameMs: 40, webviewHeapMB: 10, hostGrowthMB: 5, allRowsLoadedMs: 200 },
+      rows100k: { firstRowsMs: 150, allRowsLoadedMs: 1000, workbenchMaxFrameMs: 60, webviewHeapMB: 20, lastRowMs: 50 },
+      rows1m: { firstRowsMs: 200, allRowsLoadedMs: 9000, workbenchMaxFrameMs: 80, webviewHeapMB: 160, hostGrowthMB: 120, lastRowMs: 60, sortMs: 900, sortMaxFrameMs: 30, filterMs: 300, filterMaxFrameMs: 120, anchorSortMs: 90 },
+    },
+  });
+  const by = (f: string) => rows.find((r) => r.figure.startsWith(f))!;
+  assert.equal(by('1M rows: first rows painted').ratio, 2);
+  assert.equal(by('1M rows: first rows painted').met, true);
+  const exact = (f: string) => rows.find((r) => r.figure === f)!;
+  assert.equal(exact('1M rows: webview heap').met, false, 'the heap read in the renderer the workbench shares');
+  assert.equal(by('1M rows: webview heap above').value, 150, 'above the 1k-row answer');
+  assert.equal(by('1M rows: webview heap above').met, true);
+  assert.equal(exact('100k rows: webview heap').met, true);
+  assert.equal(by('1M rows: all rows in grid').ratio, 9);
+  assert.equal(by('1M rows: sort by a number').ratio, 10);
+  assert.equal(by('1M rows: sort by a number').met, true);
+  assert.equal(by('1M rows: filter a text column').met, false);
+  assert.equal(by('1M rows: scroll to the last row').met, true);
+});

@@ -4,6 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { writeAnswer, type CsvOptions } from '../../../common/src/results/export';
+import { unpackRows } from '../../../common/src/results/messages';
+import type { CellValue } from '../../../common/src/results/shape';
 import { errorMessage } from '../service';
 import { resultsSettings } from '../settings';
 import type { ResultsPanel, TabData } from './panel';
@@ -37,7 +39,7 @@ export async function exportTab(log: vscode.LogOutputChannel, p: ResultsPanel, t
     if (!target) return undefined;
   }
   try {
-    const rows = await writeAnswer(target.fsPath, format, tab.columnNames, tab.pages, csvOptions());
+    const rows = await writeAnswer(target.fsPath, format, tab.columnNames, unpackedPages(tab.pages), csvOptions());
     log.info(`Exported ${rows} rows of "${tab.title}" to ${target.fsPath}`);
     if (!path) void vscode.window.showInformationMessage(`TSQ: exported ${rows.toLocaleString('en-US')} rows to ${target.fsPath}${tab.done ? '' : ' (the answer was still loading: only the rows fetched so far)'}`);
     return { file: target.fsPath, rows };
@@ -45,4 +47,9 @@ export async function exportTab(log: vscode.LogOutputChannel, p: ResultsPanel, t
     void vscode.window.showErrorMessage(`TSQ: exporting to ${target.fsPath} failed: ${errorMessage(e)}`);
     return undefined;
   }
+}
+
+/** The rows of packed pages, one page unpacked at a time (an export holds one page of row arrays at most). */
+function* unpackedPages(pages: readonly Uint8Array[]): Generator<CellValue[][]> {
+  for (const p of pages) yield unpackRows(p);
 }

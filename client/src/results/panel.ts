@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { HostMessage, WebviewMessage, WebviewProbe } from '../../../common/src/results/messages';
-import type { CellValue, ResultColumn } from '../../../common/src/results/shape';
+import type { ResultColumn } from '../../../common/src/results/shape';
 
 /** View type of the results webview panel (also its serializer's). */
 export const RESULTS_VIEW_TYPE = 'tsq.results';
@@ -21,7 +21,11 @@ export interface TabData {
   title: string;
   columns?: ResultColumn[];
   columnNames?: string[];
-  pages: CellValue[][][];
+  /**
+   * The pages as fetched, each packed (`packRows`: its JSON bytes, the same bytes the webview gets):
+   * about 40 bytes a row of five cells, where arrays of cells took several times that (issue 25).
+   */
+  pages: Uint8Array[];
   totalRowCount: number;
   samplingRatio: number;
   loaded: number;

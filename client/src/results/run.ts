@@ -40,6 +40,28 @@ export interface RunQueryArgs {
 export const FIRST_PAGE_ROWS = 1000;
 
 /**
+ * Most rows of one `rows` message: a page of 100,000 rows (`tsq.results.pageSize`) went over as one
+ * message of 4 MB, and the webview, which shares the workbench's thread, decoded and stored it in one
+ * task of 100–300 ms (`npm run bench -- results`); in messages of this many rows each task stays short.
+ */
+export const MESSAGE_ROWS = 10_000;
+
+/**
+ * Posts rows of tab `tabId` to the webview in messages of at most MESSAGE_ROWS rows, and keeps each
+ * message's packed bytes in `pages`. `loaded` is the count of rows before these; `done` and `limited`
+ * go on the last message only.
+ */
+function postRows(panel: ResultsPanel, pages: Uint8Array[], tabId: string, rows: CellValue[][], loaded: number, m: { elapsedMs: number; done: boolean; limited: boolean }): void {
+  for (let i = 0; i < rows.length || i === 0; i += MESSAGE_ROWS) {
+    const chunk = rows.slice(i, i + MESSAGE_ROWS);
+    const packed = packRows(chunk);
+    pages.push(packed);
+    const last = i + MESSAGE_ROWS >= rows.length;
+    panel.post({ type: 'rows', tabId, packed, loaded: loaded + i + chunk.length, elapsedMs: m.elapsedMs, done: last && m.done, limited: last && m.limited });
+  }
+}
+
+/**
  * A run in progress: one `AbortSignal` that every request of the run gets (the data-source lookup, every
  * searchdata page, pinboard data), and the tabs it fills. `cancel()` aborts the signal and ends its
  * unfinished tabs in the panel at once, without waiting for the requests to end.
@@ -102,17 +124,18 @@ export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, cl
       }
       if (rows.length > maxRows - tab.loaded) rows = rows.slice(0, maxRows - tab.loaded);
       const limited = tab.loaded + rows.length >= maxRows && tab.loaded + rows.length < v.totalRowCount;
-      tab.pages.push(rows);
+      const before = tab.loaded;
       tab.loaded += rows.length;
       const done = limited || v.data.length < pageSize || tab.loaded >= v.totalRowCount;
       tab.done = done;
       if (done) run.end(tabId);
       if (page === 1) {
+        tab.pages.push(packRows(rows));
         tab.columns = describeColumns(v.columnNames, rows);
         panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited });
         onFirstPage(tabId);
       } else {
-        panel.post({ type: 'rows', tabId, packed: packRows(rows), loaded: tab.loaded, elapsedMs, done, limited });
+        postRows(panel, tab.pages, tabId, rows, before, { elapsedMs, done, limited });
       }
       summaries.set(tabId, { tabId, rows: tab.loaded, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, columnNames: v.columnNames, elapsedMs });
       if (!done) next.push(vizId);
@@ -151,7 +174,7 @@ export async function fetchSearchPages(client: AnalyticsServiceClient, query: st
     let rows = r.data.slice(Math.max(0, tab.loaded - pageStart));
     const room = maxRows - tab.loaded;
     if (rows.length > room) rows = rows.slice(0, room);
-    tab.pages.push(rows);
+    const before = tab.loaded;
     tab.loaded += rows.length;
     const limited = tab.loaded >= maxRows && tab.loaded < r.totalRowCount;
     const done = limited || r.data.length === 0 || r.data.length < batchSize || tab.loaded >= r.totalRowCount;
@@ -165,12 +188,13 @@ export async function fetchSearchPages(client: AnalyticsServiceClient, query: st
       tab.columns = describeColumns(r.columnNames, rows, ds.columns);
       tab.totalRowCount = r.totalRowCount;
       tab.samplingRatio = r.samplingRatio;
+      tab.pages.push(packRows(rows));
       summary.columnNames = r.columnNames;
       summary.totalRowCount = r.totalRowCount;
       summary.samplingRatio = r.samplingRatio;
       panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: r.totalRowCount, samplingRatio: r.samplingRatio, rows, elapsedMs, done, limited });
     } else {
-      panel.post({ type: 'rows', tabId, packed: packRows(rows), loaded: tab.loaded, elapsedMs, done, limited });
+      postRows(panel, tab.pages, tabId, rows, before, { elapsedMs, done, limited });
     }
     summary.rows = tab.loaded;
     summary.elapsedMs = elapsedMs;

@@ -58,7 +58,7 @@ function csvValue(v: CellValue | undefined, protect: boolean): string | number |
  * @returns the number of data rows written
  * @throws the file system's error (e.g. EACCES) — the file may then be partial
  */
-export async function writeAnswer(file: string, format: 'csv' | 'json', columnNames: readonly string[], pages: readonly (readonly (readonly CellValue[])[])[], options: CsvOptions = {}): Promise<number> {
+export async function writeAnswer(file: string, format: 'csv' | 'json', columnNames: readonly string[], pages: Iterable<readonly (readonly CellValue[])[]>, options: CsvOptions = {}): Promise<number> {
   const protect = options.csvInjectionProtection !== false;
   const out = createWriteStream(file, { encoding: 'utf8' });
   const closed = new Promise<void>((resolve, reject) => {

@@ -182,12 +182,12 @@ export const CHART_LIMITS = { categories: 1000, points: 20_000, series: 12 };
  * groups by their total). Rows with several values for one category and series are summed.
  * @param label formats an x or group value for display (e.g. `formatCell`)
  */
-export function chartData(spec: ChartSpec, columns: readonly ResultColumn[], rows: readonly (readonly CellValue[])[], label: (value: CellValue, column: ResultColumn) => string): ChartData {
+export function chartData(spec: ChartSpec, columns: readonly ResultColumn[], rows: Iterable<readonly CellValue[]>, label: (value: CellValue, column: ResultColumn) => string): ChartData {
   if (spec.kind === 'none' || spec.measures.length === 0) return { labels: [], series: [], truncated: false };
   const num = (v: CellValue): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
   if (spec.x === undefined) {
     // no dimension: one bar per measure (first row)
-    const row = rows[0] ?? [];
+    const row: readonly CellValue[] = rows[Symbol.iterator]().next().value ?? [];
     return { labels: spec.measures.map((m) => columns[m].name), series: [{ label: 'Value', data: spec.measures.map((m) => num(row[m] ?? null)) }], truncated: false };
   }
   const x = spec.x;
