@@ -89,15 +89,15 @@ export interface Recorded {
   authorization?: string;
 }
 
-/** An HTTP(S) server that records every request and answers 200 with an empty JSON object. */
-export async function recordingServer(tls?: { key: string; cert: string }): Promise<{ url: string; requests: Recorded[]; tlsErrors: number; close: () => Promise<void> }> {
+/** An HTTP(S) server that records every request and answers each with `answer` (default: 200 with an empty JSON object). */
+export async function recordingServer(tls?: { key: string; cert: string }, answer: { status: number; contentType: string; body: string } = { status: 200, contentType: 'application/json', body: '{}' }): Promise<{ url: string; requests: Recorded[]; tlsErrors: number; close: () => Promise<void> }> {
   const requests: Recorded[] = [];
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.setEncoding('utf8').on('data', (d: string) => (body += d));
     req.on('end', () => {
       requests.push({ method: req.method ?? '', url: req.url ?? '', body, authorization: req.headers.authorization });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      res.writeHead(answer.status, { 'content-type': answer.contentType }).end(answer.body);
     });
   };
   const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);

@@ -4,8 +4,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countRows, startLive, type Live } from '../emulator/client-support';
@@ -105,7 +103,8 @@ describe('load with TSQ_TOKEN alone', () => {
   });
 
   test('a data-load API that refuses bearer tokens: a message says to load with TSQ_PASSWORD, nothing is sent after the refusal, the token is not printed', async () => {
-    const refusing = await refusingLoadApi();
+    // a data-load API that takes only its own login: every call 401 "Unable to verify user"
+    const refusing = await recordingServer(undefined, { status: 401, contentType: 'text/plain', body: 'Unable to verify user. Please login again.' });
     try {
       const csv = join(dir, 'refused.csv');
       copyFileSync(join(DEMO, 'new-stock-prices.csv'), csv);
@@ -121,19 +120,6 @@ describe('load with TSQ_TOKEN alone', () => {
     }
   });
 });
-
-/** A data-load API that answers every call 401 "Unable to verify user" (as one that takes only its own login would). */
-async function refusingLoadApi(): Promise<{ url: string; requests: { url: string; authorization?: string }[]; close: () => Promise<void> }> {
-  const requests: { url: string; authorization?: string }[] = [];
-  const server = createServer((req, res) => {
-    req.resume().on('end', () => {
-      requests.push({ url: req.url ?? '', authorization: req.headers.authorization });
-      res.writeHead(401, { 'content-type': 'text/plain' }).end('Unable to verify user. Please login again.');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 describe('TSQ_TOKEN and the trust gate', () => {
   test('a repository tsq.json connection never receives TSQ_TOKEN: exit 3 before any request', async () => {

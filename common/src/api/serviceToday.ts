@@ -5,6 +5,7 @@
  * function here puts a password, a secret key or a token in a log or an error message.
  */
 import { AuthenticationError, ServiceError } from './errors';
+import { LOAD_PREFIX } from './loadApi';
 import { sleep, type HttpSession, type SessionHooks } from './session';
 
 /** Prefix of REST API v2. */
@@ -268,7 +269,7 @@ export async function loadBearerLogin(tokens: BearerTokens, origin: string, earl
     return;
   }
   const advice = `The data-load API at ${origin} did not accept the connection's token (HTTP 401); it may sign in with a password only. Load with the password instead: set TSQ_PASSWORD (and unset TSQ_TOKEN / TSQ_SECRET_KEY), or sign in with a password in the editor.`;
-  const err = new AuthenticationError({ status: 401, serviceMessage: '', operation: 'loadLogin', method: 'POST', path: '/ts_dataservice/v1/public/session' });
+  const err = new AuthenticationError({ status: 401, serviceMessage: '', operation: 'loadLogin', method: 'POST', path: `${LOAD_PREFIX}/public/session` });
   err.message = advice;
   err.advice = advice;
   throw err;
