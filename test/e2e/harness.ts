@@ -186,15 +186,23 @@ export async function waitUntil<T>(probe: () => T | Promise<T>, what: string, ti
   }
 }
 
-/** Runs a command through the command palette (F1) by its title, in the workbench shown by `page`. */
+/**
+ * Runs a command through the command palette (F1) by its title, in the workbench shown by `page`.
+ * The palette lists the commands whose `when` clause held when it opened: a command that depends on
+ * the editor just opened (Markdown's preview) is missing if the palette opened before the editor's
+ * context keys were set, so a palette without the row is closed and opened again.
+ * @throws a timeout when the row does not show within UI_TIMEOUT_MS.
+ */
 export async function runCommandIn(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input[type="text"], .quick-input-widget input.input').first();
-  await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await input.fill(`>${title}`);
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await waitUntil(async () => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    await input.fill(`>${title}`);
+    return row.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => undefined);
+  }, `the command palette to offer ${title}`, UI_TIMEOUT_MS, 200);
   await row.click();
 }
 

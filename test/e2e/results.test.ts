@@ -38,6 +38,12 @@ function filesBelow(dir: string): string[] {
   });
 }
 
+/** The text of the TSQ log channel(s) the session's extension host wrote so far. */
+function tsqLogs(session: E2eSession): string {
+  const files = filesBelow(join(session.userDataDir, 'logs')).filter((f) => /TSQ\.log$/i.test(f) || /tsq\.tsq/.test(f));
+  return files.map((f) => readFileSync(f, 'utf8')).join('\n');
+}
+
 /** What the active tab of the results webview shows. */
 interface PanelView {
   tabId: string;
@@ -267,8 +273,7 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       assert.ok(Date.now() - clicked < SLOW_MS / 2, 'stopped long before the service would answer');
       assert.match(after.status, /cancelled/);
       const logs = await waitUntil(() => {
-        const files = filesBelow(join(session.userDataDir, 'logs')).filter((f) => /TSQ\.log$/i.test(f) || /tsq\.tsq/.test(f));
-        const text = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+        const text = tsqLogs(session);
         return /POST \S*searchdata ERR/.test(text) && /Query cancelled/.test(text) ? text : undefined;
       }, 'the TSQ log to show the aborted searchdata request', 30_000);
       assert.match(logs, /Query cancelled after \d+ ms/);
@@ -304,16 +309,20 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
         return undefined;
       };
       // the inline action of the pinboard's row (the same command as its context menu's Show Data);
-      // clicked again only when a re-render of the tree swallowed the click, i.e. no panel opened. Each
-      // click used to be clicked again after 20 s whenever the visualizations took longer to compute on
-      // a busy machine, and every click started one more run of all of them: the cause of a 90 s timeout
-      // (a second run into a panel now cancels the first, and the test waits for the panel to fill).
+      // clicked again only when the click did not reach the command (the action shows on hover, and a
+      // re-render of the tree can take the hover away). A click that reaches the command with no tree
+      // element is the bug this step once timed out on: a root refresh of the tree (when "Users &
+      // Groups" appeared) dropped the element handles of the rows being expanded, so every click gave
+      // `undefined`. The step fails at once on it, naming it, instead of clicking until a timeout.
       const editorTab = page.locator('.tabs-container .tab', { hasText: 'Data: Flight Operations' }).first();
-      await waitUntil(async () => {
+      const orphaned = () => tsqLogs(session).includes('Show Data: not a pinboard or a visualization of one: undefined');
+      const outcome = await waitUntil(async () => {
         await item.hover();
-        await item.locator('.action-label[aria-label^="Show Data"]').first().click();
-        return editorTab.waitFor({ state: 'attached', timeout: 10_000 }).then(() => true, () => undefined);
+        const clicked = await item.locator('.action-label[aria-label^="Show Data"]').first().click({ timeout: 5_000 }).then(() => true, () => false);
+        if (!clicked) return undefined;
+        return editorTab.waitFor({ state: 'attached', timeout: 10_000 }).then(() => 'opened', () => (orphaned() ? 'orphaned' : undefined));
       }, 'Show Data to open the pinboard panel', 60_000);
+      assert.equal(outcome, 'opened', 'Show Data was given no tree element: the row is shown but its handle is gone');
       const found = await waitUntil(boardFrame, `a panel with the tabs ${names.join(', ')}`, 90_000);
       const first = await waitUntil(async () => {
         const v = await panelView(found);

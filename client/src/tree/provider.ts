@@ -18,9 +18,20 @@ import { objectsSettings } from '../settings';
 /** A placeholder entry of a list (Loading…, empty, error, Load more…), bound to the list's owner. */
 type Placeholder = { kind: 'placeholder'; key: string; entry: Exclude<ListEntry<ObjectNode>, { kind: 'item' }>; ownerKey: string };
 type Element = ObjectNode | Placeholder;
+/**
+ * Whether the connection `key` may list users (`user/list`), which shows "Users & Groups":
+ * `value` undefined while `pending`; `answeredWithout` when the roots were answered before it settled.
+ */
+type AdminProbe = { key: string; value?: boolean; pending?: Promise<void>; answeredWithout?: boolean };
 
 /** How long getChildren waits for a list before it answers "Loading…" (ms). */
 const QUICK_ANSWER_MS = 400;
+
+/**
+ * How long the roots wait for the administrator probe (`user/list`) that decides whether "Users &
+ * Groups" is a root (ms). Past it the roots answer without it and a root refresh adds it later.
+ */
+const ADMIN_PROBE_MS = 5000;
 
 /** What extension.ts needs of the view. */
 export interface ObjectsView {
@@ -35,10 +46,14 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
   private readonly nodes = new Map<string, ObjectNode>();
   private readonly parents = new Map<string, string | undefined>();
   private pattern: string | undefined;
-  private admin: { key: string; value?: boolean; pending?: Promise<void> } | undefined;
+  private admin: AdminProbe | undefined;
   private catalog: { api: ServiceApi; catalog: ServiceCatalog } | undefined;
   /** Author GUID → name, from `user/list` (administrators only). */
   private readonly authors = new Map<string, string>();
+  /** getChildren calls of a node (not the roots) not yet answered. */
+  private childFetches = 0;
+  /** A root refresh waiting for `childFetches` to reach 0. */
+  private rootRefreshDue = false;
 
   constructor(
     private readonly connections: ConnectionManager,
@@ -58,7 +73,7 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     this.lists.clear();
     this.admin = undefined;
     this.catalog = undefined;
-    this.changed.fire(undefined);
+    this.refreshRoots();
   }
 
   /** Reloads one node's children (or everything). */
@@ -117,6 +132,31 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
   async getChildren(element?: Element): Promise<Element[]> {
     if (!element) return this.roots();
     if (element.kind === 'placeholder') return [];
+    this.childFetches++;
+    try {
+      return await this.childrenOf(element);
+    } finally {
+      this.childFetches--;
+      if (!this.childFetches && this.rootRefreshDue) this.refreshRoots();
+    }
+  }
+
+  /**
+   * Fires a root refresh once no node's children are being fetched. VS Code's extension host drops
+   * every element handle on a root refresh; a fetch of a node's children that is answering at that
+   * moment still shows its rows, but their handles are gone, so every command on those rows (an
+   * inline action, the context menu) gets `undefined` until the next refresh of that node.
+   */
+  private refreshRoots(): void {
+    if (this.childFetches) {
+      this.rootRefreshDue = true;
+      return;
+    }
+    this.rootRefreshDue = false;
+    setTimeout(() => this.changed.fire(undefined), 50);
+  }
+
+  private async childrenOf(element: ObjectNode): Promise<Element[]> {
     const list = this.listOf(element);
     let entries = list.children();
     // A quick answer is returned at once (VS Code shows its progress bar meanwhile). Only a slow one
@@ -137,12 +177,17 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     });
   }
 
-  private roots(): Element[] {
+  /**
+   * The roots. They wait up to ADMIN_PROBE_MS for the probe that decides "Users & Groups", so that
+   * the roots are answered once: a later root refresh is what can orphan the rows of a node being
+   * expanded (see refreshRoots).
+   */
+  private async roots(): Promise<Element[]> {
     const cfg = this.connections.activeConfig();
     if (!cfg) return [];
     const key = cfg.name;
     if (!this.admin || this.admin.key !== key) {
-      const probe: { key: string; value?: boolean; pending?: Promise<void> } = { key };
+      const probe: AdminProbe = { key };
       probe.pending = (async () => {
         try {
           const principals = await (await this.connections.getService()).listPrincipals();
@@ -154,11 +199,15 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
           if (status && status !== 401 && status !== 403) this.log.info(`Users & Groups hidden: ${errorMessage(e)}`);
         } finally {
           probe.pending = undefined;
-          if (this.admin === probe && probe.value) this.changed.fire(undefined);
+          if (this.admin === probe && probe.value && probe.answeredWithout) this.refreshRoots();
         }
       })();
       this.admin = probe;
     }
+    const probe = this.admin;
+    if (probe.pending) await Promise.race([probe.pending, new Promise((r) => setTimeout(r, ADMIN_PROBE_MS))]);
+    if (this.admin !== probe) return this.roots();
+    if (probe.value === undefined) probe.answeredWithout = true;
     // the same objects every time: VS Code finds the element of a change event by identity
     const roots = rootNodes(this.admin.value === true).map((r) => this.nodes.get(r.key) ?? r);
     for (const r of roots) {
