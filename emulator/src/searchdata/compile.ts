@@ -50,6 +50,11 @@ export interface CompiledQuery {
   pageSql: string;
   /** The number of rows of the whole result: `SELECT count(*) FROM (…)`; bind `params`. */
   countSql: string;
+  /**
+   * The most rows the answer can have when the query itself says so: N of a `top N`/`bottom N` without
+   * `for each`, 1 for measures alone; undefined otherwise (then the data source's rows bound it).
+   */
+  maxRows?: number;
   params: SqlParam[];
   columnNames: string[];
   columnKinds: OutputKind[];
@@ -724,7 +729,9 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   const outList = cols.map((a, i) => `${outExpr(a, outKinds[i]!)} AS o${i}`);
   const from = `(${last.sql})`;
   const orderSql = last.order.length ? ` ORDER BY ${last.order.join(', ')}` : '';
+  const topN = read.top && !attrs.some((a) => a.forEach) ? Math.max(0, Math.floor(read.top.n)) : undefined;
   return {
+    maxRows: attrs.length === 0 ? Math.min(1, topN ?? 1) : topN,
     sql: `SELECT ${outList.join(', ')} FROM ${from}${orderSql}`,
     pagedSql: `SELECT ${outList.join(', ')}, count(*) OVER () AS __total FROM ${from}${orderSql} LIMIT ? OFFSET ?`,
     pageSql: `SELECT ${outList.join(', ')} FROM ${from}${orderSql} LIMIT ? OFFSET ?`,

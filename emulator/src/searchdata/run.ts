@@ -53,29 +53,41 @@ function toJsonValue(v: unknown): unknown {
   return v;
 }
 
-/** Most rows of one answer kept for paging (larger answers are paged by running the query per page). */
-export const ANSWER_CACHE_ROWS = 200_000;
 /** Most answers kept for paging (least recently used dropped first). */
 export const ANSWER_CACHE_SIZE = 8;
+/** The in-memory DuckDB database, attached to the engine's, that holds the kept answers. */
+const ANSWERS_DB = 'tsq_answers';
 
-/** An answer kept for paging: all its rows (at most `ANSWER_CACHE_ROWS`), or null when it has more. */
-interface CachedAnswer {
+/**
+ * An answer kept for paging: its rows in order, written once into a table of `ANSWERS_DB` (a result
+ * cursor: every page is a slice of that table instead of a run of the query).
+ */
+interface KeptAnswer {
   tableId: string;
-  rows: Promise<unknown[][] | null>;
+  /** The answer table, `tsq_answers.a<n>` (n never reused, so a cached statement never sees another answer). */
+  name: string;
+  /** The number of rows once the table is written; rejects when the query failed. */
+  rows: Promise<number>;
 }
 
 /**
  * Runs search queries against the emulator's data sources, with prepared statements cached per SQL and
- * answers kept for paging: when the first page of an answer is full, the whole answer is read once (in
- * the background, up to `ANSWER_CACHE_ROWS` rows) and the following pages are slices of it rather than
- * runs of the query. An answer is keyed by data source, query (and the minute, for relative dates) and
- * the table's data version; a load that commits (`invalidate`) drops its table's answers.
+ * answers kept for paging. An answer that may be longer than the page asked for (its upper bound: the
+ * `top N` of the query, else the data source's rows) is written once into an in-memory table in its
+ * order, which also gives its total; that page and every later one are slices of it, a few ms each
+ * instead of a run of the whole query (seconds for a million grouped rows). Any other answer is run as
+ * one page. An answer is keyed by data source, query (and the minute, for relative dates) and the
+ * table's data version; a load that commits (`invalidate`) drops its table's answers.
  */
 export class SearchService {
   private readonly compiled = new Map<string, CompiledQuery>();
-  private readonly answers = new Map<string, CachedAnswer>();
+  private readonly answers = new Map<string, KeptAnswer>();
   /** Data version per table: bumped by `invalidate`, part of an answer's key. */
   private readonly versions = new Map<string, number>();
+  /** Rows per table at a data version (the upper bound of an answer over it). */
+  private readonly tableRows = new Map<string, { version: number; rows: Promise<number> }>();
+  private answerSeq = 0;
+  private attached: Promise<void> | undefined;
 
   constructor(
     readonly engine: Engine,
@@ -88,12 +100,8 @@ export class SearchService {
     this.compiled.clear();
     dropPreparedStatements();
     this.versions.set(tableId, (this.versions.get(tableId) ?? 0) + 1);
-    for (const [key, a] of this.answers) if (a.tableId === tableId) this.answers.delete(key);
-  }
-
-  /** How many answers are kept for paging (for tests). */
-  get cachedAnswers(): number {
-    return this.answers.size;
+    this.tableRows.delete(tableId);
+    for (const [key, a] of this.answers) if (a.tableId === tableId) this.drop(key, a);
   }
 
   /**
@@ -120,34 +128,40 @@ export class SearchService {
   async search(ds: LogicalTable, query: string, req: PageRequest): Promise<SearchResult> {
     const compiled = this.compile(ds, query);
     const { pageSize, offset } = pageOf(req);
-    const key = `${ds.tableId}\u0000${this.versions.get(ds.tableId) ?? 0}\u0000${ds.id}\u0000${Math.floor(this.now().getTime() / 60_000)}\u0000${query}`;
-    const kept = this.answers.get(key);
-    const all = kept ? await kept.rows.catch(() => null) : null;
+    const version = this.versions.get(ds.tableId) ?? 0;
+    const key = `${ds.tableId}\u0000${version}\u0000${ds.id}\u0000${Math.floor(this.now().getTime() / 60_000)}\u0000${query}`;
+    let kept = this.answers.get(key);
+    if (kept) {
+      this.answers.delete(key); // most recently used last
+      this.answers.set(key, kept);
+    } else if ((compiled.maxRows ?? Infinity) > pageSize && (await this.rowsOf(ds, version)) > pageSize) {
+      kept = this.keep(key, ds.tableId, compiled);
+    }
+    // One page without a window count; the total is then known unless the page is full or empty past
+    // the start, in which case a count of the whole result follows (docs/service-notes.md §1.4 totalRowCount).
+    const runPage = () => this.engine.withConnection(async (c) => {
+      const page = await runPrepared(c, compiled.pageSql, [...compiled.params, pageSize, offset]);
+      if ((page.length > 0 || offset === 0) && page.length < pageSize) return { rows: page, total: offset + page.length };
+      const r = await runPrepared(c, compiled.countSql, compiled.params);
+      return { rows: page, total: Number(r[0]![0]) };
+    });
     let rows: unknown[][];
     let total: number;
-    if (all) {
-      this.answers.delete(key); // most recently used last
-      this.answers.set(key, kept!);
-      rows = all.slice(offset, offset + pageSize);
-      total = all.length;
-    } else {
-      // One page without a window count; the total is then known unless the page is full or empty past
-      // the start, in which case a count of the whole result follows (docs/service-notes.md §1.4 totalRowCount).
-      ({ rows, total } = await this.engine
-        .withConnection(async (c) => {
-          const page = await runPrepared(c, compiled.pageSql, [...compiled.params, pageSize, offset]);
-          if ((page.length > 0 || offset === 0) && page.length < pageSize) return { rows: page, total: offset + page.length };
-          const r = await runPrepared(c, compiled.countSql, compiled.params);
-          return { rows: page, total: Number(r[0]![0]) };
-        })
-        .catch((e: Error) => {
-          // A value DuckDB cannot convert (a TIME text, an out-of-range number) is the query's fault: 400.
-          // The engine's text goes to the incident log only (emulator/src/errors.ts), never into the response.
-          if (/^(Conversion|Invalid Input|Out of Range) Error/.test(e.message)) throw engineQueryFailure(e.message);
+    try {
+      if (kept) {
+        const answer = kept;
+        total = await answer.rows;
+        rows = offset >= total ? [] : await this.engine.withConnection((c) => runPrepared(c, `SELECT * FROM ${answer.name} LIMIT ? OFFSET ?`, [pageSize, offset])).catch((e: Error) => {
+          // dropped meanwhile (more answers than ANSWER_CACHE_SIZE at once): run the page instead
+          if (/^Catalog Error/.test(e.message)) return undefined;
           throw e;
-        }));
-      // More pages will follow: read the whole answer once, for them to slice.
-      if (!kept && offset + rows.length < total && total <= ANSWER_CACHE_ROWS) this.keep(key, ds.tableId, compiled);
+        }) ?? (await runPage()).rows;
+      } else ({ rows, total } = await runPage());
+    } catch (e) {
+      // A value DuckDB cannot convert (a TIME text, an out-of-range number) is the query's fault: 400.
+      // The engine's text goes to the incident log only (emulator/src/errors.ts), never into the response.
+      if (e instanceof Error && /^(Conversion|Invalid Input|Out of Range) Error/.test(e.message)) throw engineQueryFailure(e.message);
+      throw e;
     }
     const n = compiled.columnNames.length;
     let data: unknown[][] | Record<string, unknown>[];
@@ -170,22 +184,48 @@ export class SearchService {
     return { columnNames: compiled.columnNames, data, samplingRatio: 1, totalRowCount: total, rowCount: rows.length, pageSize, offset };
   }
 
-  private keep(key: string, tableId: string, compiled: CompiledQuery): void {
-    keepAnswer(this.answers, this.engine, key, tableId, compiled);
+  /** The rows of a data source's table at `version` (counted once per version). */
+  private rowsOf(ds: LogicalTable, version: number): Promise<number> {
+    const hit = this.tableRows.get(ds.tableId);
+    if (hit && hit.version === version) return hit.rows;
+    const rows = this.engine.withConnection(async (c) => Number((await runPrepared(c, `SELECT count(*) FROM ${ds.sqlName}`, []))[0]![0]));
+    this.tableRows.set(ds.tableId, { version, rows });
+    rows.catch(() => { if (this.tableRows.get(ds.tableId)?.rows === rows) this.tableRows.delete(ds.tableId); });
+    return rows;
   }
-}
 
-/** Reads a whole answer in the background and keeps it under `key` (see `SearchService`). */
-function keepAnswer(answers: Map<string, CachedAnswer>, engine: Engine, key: string, tableId: string, compiled: CompiledQuery): void {
-  const rows = engine.withConnection(async (c) => {
-    const r = await runPrepared(c, compiled.pageSql, [...compiled.params, ANSWER_CACHE_ROWS + 1, 0]);
-    return r.length > ANSWER_CACHE_ROWS ? null : r;
-  });
-  const entry: CachedAnswer = { tableId, rows };
-  answers.set(key, entry);
-  // A failed or oversized read is forgotten: the pages are then run one by one.
-  rows.then((r) => { if (!r && answers.get(key) === entry) answers.delete(key); }, () => { if (answers.get(key) === entry) answers.delete(key); });
-  while (answers.size > ANSWER_CACHE_SIZE) answers.delete(answers.keys().next().value!);
+  /**
+   * Writes the whole answer, in its order, into a new table of `ANSWERS_DB` and keeps it under `key`
+   * (dropping the least recently used beyond `ANSWER_CACHE_SIZE`). A failed write is forgotten, so the
+   * next request runs the query again.
+   */
+  private keep(key: string, tableId: string, compiled: CompiledQuery): KeptAnswer {
+    const name = `${ANSWERS_DB}.a${++this.answerSeq}`;
+    const rows = this.engine.withConnection(async (c) => {
+      await (this.attached ??= c.run(`ATTACH IF NOT EXISTS ':memory:' AS ${ANSWERS_DB}`).then(() => undefined, (e: unknown) => {
+        this.attached = undefined;
+        throw e;
+      }));
+      // insertion order is kept (DuckDB's preserve_insertion_order, on by default): rows stay in the answer's order
+      await runOnce(c, `CREATE TABLE ${name} AS ${compiled.sql}`, compiled.params);
+      return Number((await runPrepared(c, `SELECT count(*) FROM ${name}`, []))[0]![0]);
+    });
+    const entry: KeptAnswer = { tableId, name, rows };
+    this.answers.set(key, entry);
+    rows.catch(() => this.drop(key, entry));
+    while (this.answers.size > ANSWER_CACHE_SIZE) {
+      const [oldKey, old] = this.answers.entries().next().value!;
+      this.drop(oldKey, old);
+    }
+    return entry;
+  }
+
+  /** Forgets a kept answer and drops its table once it is written (a drop failure only leaves memory in use). */
+  private drop(key: string, answer: KeptAnswer): void {
+    if (this.answers.get(key) === answer) this.answers.delete(key);
+    const dropTable = () => this.engine.withConnection((c) => c.run(`DROP TABLE IF EXISTS ${answer.name}`)).then(() => undefined, () => undefined);
+    answer.rows.then(dropTable, dropTable);
+  }
 }
 
 /** Prepared statements kept per connection, keyed by SQL text (planning is a good part of a small query's time). */
@@ -208,6 +248,20 @@ export async function runPrepared(c: DuckDBConnection, sql: string, params: SqlP
     if (cache.size >= 200) cache.clear();
     cache.set(sql, stmt);
   } else stmt.clearBindings();
+  bindAll(stmt, params);
+  const reader = await stmt.runAndReadAll();
+  return reader.getRows() as unknown[][];
+}
+
+/** Prepares, binds and runs a statement that runs once (not kept in the statement cache). */
+async function runOnce(c: DuckDBConnection, sql: string, params: SqlParam[]): Promise<void> {
+  const stmt = await c.prepare(sql);
+  bindAll(stmt, params);
+  await stmt.run();
+}
+
+/** Binds `params` to `stmt` as values ($1, $2, …), never as SQL text. */
+function bindAll(stmt: DuckDBPreparedStatement, params: SqlParam[]): void {
   params.forEach((p, i) => {
     if (typeof p === 'number') {
       if (Number.isInteger(p) && Math.abs(p) < 2 ** 53) stmt.bindBigInt(i + 1, BigInt(p));
@@ -215,6 +269,4 @@ export async function runPrepared(c: DuckDBConnection, sql: string, params: SqlP
     } else if (typeof p === 'boolean') stmt.bindBoolean(i + 1, p);
     else stmt.bindVarchar(i + 1, p);
   });
-  const reader = await stmt!.runAndReadAll();
-  return reader.getRows() as unknown[][];
 }
