@@ -150,6 +150,7 @@ function ensureGrid(t: Tab): void {
     viewChanged: (ms) => {
       t.els.body.dataset.viewMs = String(Math.round(ms));
       t.els.body.dataset.viewRows = String(t.grid?.view.length ?? 0);
+      updateStatus(t);
     },
   });
   gridFilled(t);

@@ -61,7 +61,9 @@ export function button(label: string, title: string, onClick: () => void, cls = 
 /** Shows the tab's status line (rows shown, total, time) and its state on the body (`data-state`, for tests). */
 export function updateStatus(t: Tab): void {
   // rows shown: those that came (the grid shows from the store, all of them at once)
-  let text = t.columns ? statusLine({ shown: t.store.length, totalRowCount: t.totalRowCount, samplingRatio: t.samplingRatio, elapsedMs: t.elapsedMs, loading: t.loading, limited: t.limited }) : t.loading ? 'Running…' : '';
+  const view = t.grid?.view;
+  const matching = view && !view.busy && view.filters.some((f) => f.trim()) ? view.length : undefined;
+  let text = t.columns ? statusLine({ shown: t.store.length, totalRowCount: t.totalRowCount, samplingRatio: t.samplingRatio, elapsedMs: t.elapsedMs, loading: t.loading, limited: t.limited, matching }) : t.loading ? 'Running…' : '';
   if (t.cancelled) text += (text ? ' · ' : '') + 'cancelled';
   if (t.error) text = `failed after ${(t.elapsedMs / 1000).toFixed(1)} s`;
   t.els.status.textContent = text;

@@ -19,7 +19,7 @@ import { parse } from 'csv-parse/sync';
 import type { Frame, Page } from 'playwright-core';
 import { AnalyticsServiceClient, ServiceError } from '../../common/src/api';
 import { ServiceCatalog } from '../../common/src/catalog';
-import { formatCell } from '../../common/src/results/format';
+import { formatCell, formatNumber } from '../../common/src/results/format';
 import { describeColumns, type CellValue } from '../../common/src/results/shape';
 import { e2eSkip, exactText, startSession, waitUntil, type E2eSession } from './harness';
 import { reportInHost } from './report';
@@ -207,6 +207,8 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       const end = await waitUntil(() => numbered(ofOrigin, true), `row ${ofOrigin}, the last of origin ${origin}`, 30_000, 200);
       assert.ok(end.shown.every((cells) => cells[1].toLowerCase().includes(origin.toLowerCase())), JSON.stringify(end.shown.slice(0, 5)));
       assert.equal(await numbered(ofOrigin + 1, true), undefined, 'no row past the filtered count');
+      const status = (await panelView(frame!))?.status ?? '';
+      assert.ok(status.includes(`${formatNumber(ofOrigin)} match the filter`), status);
     }));
 
     await t.test('the chart tab draws a chart chosen from the answer', () => session.step('chart', async () => {

@@ -61,6 +61,7 @@ test('copied cells keep numbers plain and dates readable', () => {
 test('status line and elapsed time', () => {
   assert.equal(statusLine({ shown: 10000, totalRowCount: 199978, samplingRatio: 1, elapsedMs: 1234, loading: true, limited: false }), '10,000 of 199,978 rows (loading…) · sampling 100% · 1.2 s');
   assert.equal(statusLine({ shown: 100000, totalRowCount: 199978, samplingRatio: 0.5, elapsedMs: 65_000, loading: false, limited: true }), '100,000 of 199,978 rows (limit tsq.results.maxRows) · sampling 50% · 1 min 5 s');
+  assert.equal(statusLine({ shown: 25000, totalRowCount: 25000, samplingRatio: 1, elapsedMs: 900, loading: false, limited: false, matching: 1312 }), '25,000 of 25,000 rows · 1,312 match the filter · sampling 100% · 900 ms');
   assert.equal(formatElapsed(850), '850 ms');
 });
 

@@ -94,12 +94,14 @@ export function formatElapsed(ms: number): string {
 
 /**
  * The status line of a results tab: `1,000 of 199,978 rows · sampling 100% · 1.2 s`, with
- * `(loading…)` while pages are still coming and `(limit tsq.results.maxRows)` when cut there.
+ * `(loading…)` while pages are still coming and `(limit tsq.results.maxRows)` when cut there, and
+ * `· 312 match the filter` when a header filter is set (`matching`: the rows the grid then shows).
  */
-export function statusLine(s: { shown: number; totalRowCount: number; samplingRatio: number; elapsedMs: number; loading: boolean; limited: boolean }): string {
+export function statusLine(s: { shown: number; totalRowCount: number; samplingRatio: number; elapsedMs: number; loading: boolean; limited: boolean; matching?: number }): string {
   const parts = [`${formatNumber(s.shown)} of ${formatNumber(s.totalRowCount)} rows`];
   if (s.loading) parts[0] += ' (loading…)';
   else if (s.limited) parts[0] += ' (limit tsq.results.maxRows)';
+  if (s.matching !== undefined) parts.push(`${formatNumber(s.matching)} match the filter`);
   parts.push(`sampling ${Math.round(s.samplingRatio * 10000) / 100}%`);
   parts.push(formatElapsed(s.elapsedMs));
   return parts.join(' · ');
