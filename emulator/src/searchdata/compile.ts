@@ -676,7 +676,7 @@ function growthSql(sql: string, attrs: Item[], growthItem: GrowthItem, yearOverY
  * Layer 3: `top N`/`bottom N` (per `for each` group, or overall) and the final order. Rows are ordered by
  * `sort by`, else by the rank of a top, else by the attributes ascending; the other columns break ties.
  */
-function orderedSql(sql: string, attrs: Item[], measures: Item[], sorts: SortKey[], top: ReadClauses['top'], rank: string | undefined): { sql: string; order: string[] } {
+function orderedSql(sql: string, attrs: Item[], measures: Item[], sorts: SortKey[], top: ReadClauses['top'], rank: string | undefined): { sql: string; order: string[]; topOf?: { sql: string; n: number } } {
   const tie = [...attrs.map((a) => `${a.alias} ASC`), ...measures.map((m) => `${m.alias} ASC`)];
   const sorted = sorts.length ? [...sorts.map((s) => `${s.expr} ${s.dir}`), ...tie] : undefined;
   if (!top) return { sql, order: sorted ?? tie };
@@ -688,7 +688,9 @@ function orderedSql(sql: string, attrs: Item[], measures: Item[], sorts: SortKey
   const limited = forEach.length
     ? `SELECT * FROM (${sql}) QUALIFY row_number() OVER (PARTITION BY ${forEach.join(', ')} ORDER BY ${rankOrder.join(', ')}) <= ${n}`
     : `SELECT * FROM (${sql}) ORDER BY ${rankOrder.join(', ')} LIMIT ${n}`;
-  return { sql: limited, order: sorted ?? (forEach.length ? [...forEach.map((f) => `${f} ASC`), ...rankOrder] : rankOrder) };
+  // a top N in its own order: the whole answer is one sort with a limit (`topOf`), not a sort of a sort
+  const topOf = !forEach.length && !sorted ? { sql, n } : undefined;
+  return { sql: limited, order: sorted ?? (forEach.length ? [...forEach.map((f) => `${f} ASC`), ...rankOrder] : rankOrder), topOf };
 }
 
 /** Compiles a query; throws `QueryError` for an unknown column, a misuse, or a keyword not executed. */
@@ -732,7 +734,7 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   const topN = read.top && !attrs.some((a) => a.forEach) ? Math.max(0, Math.floor(read.top.n)) : undefined;
   return {
     maxRows: attrs.length === 0 ? Math.min(1, topN ?? 1) : topN,
-    sql: `SELECT ${outList.join(', ')} FROM ${from}${orderSql}`,
+    sql: last.topOf ? `SELECT ${outList.join(', ')} FROM (${last.topOf.sql})${orderSql} LIMIT ${last.topOf.n}` : `SELECT ${outList.join(', ')} FROM ${from}${orderSql}`,
     pagedSql: `SELECT ${outList.join(', ')}, count(*) OVER () AS __total FROM ${from}${orderSql} LIMIT ? OFFSET ?`,
     pageSql: `SELECT ${outList.join(', ')} FROM ${from}${orderSql} LIMIT ? OFFSET ?`,
     countSql: `SELECT count(*) FROM ${from}`,
