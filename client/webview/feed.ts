@@ -2,7 +2,7 @@
  * How rows reach a tab: each page goes into the tab's ColumnStore (columnar, common/src/results/
  * columnar.ts) and the grid shows it at once, since the grid makes DOM only for the rows on screen.
  */
-import type { CellValue } from '../../common/src/results/shape';
+import type { PackedPage } from '../../common/src/results/messages';
 import { mark, updateStatus, type Tab } from './tab';
 
 /** Runs `fn` as a new task soon (a message to itself: no 4 ms clamp of nested timers), after the page's pending work. */
@@ -31,11 +31,11 @@ export function gridFilled(t: Tab): void {
   if (!t.loading) mark(t, 'gridAll');
 }
 
-/** Appends rows that came from the host to a tab's store, and shows them in its grid. */
-export function appendRows(t: Tab, rows: CellValue[][]): void {
+/** Appends a page that came from the host (packed by column) to a tab's store, and shows it in its grid. */
+export function appendPage(t: Tab, page: PackedPage): void {
   const began = performance.now();
-  t.store.append(rows);
-  if (rows.length) t.chartStale = true;
+  t.store.appendPage(page);
+  if (page.length) t.chartStale = true;
   t.grid?.rowsAdded();
   const took = performance.now() - began;
   if (took > (t.marks.maxSliceMs ?? 0)) mark(t, 'maxSliceMs', took);

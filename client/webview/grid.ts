@@ -49,6 +49,8 @@ export class VirtualGrid {
   private focus?: Pos;
   private dragging = false;
   private frame = 0;
+  /** Ends what the grid listens to outside its own elements (window events, the resize observer). */
+  private readonly disposal = new AbortController();
   /** The first shown row (fractional) at the last render. */
   private first = 0;
   /**
@@ -76,7 +78,9 @@ export class VirtualGrid {
       this.render();
     });
     this.listen();
-    new ResizeObserver(() => this.render()).observe(this.scroller);
+    const resized = new ResizeObserver(() => this.render());
+    resized.observe(this.scroller);
+    this.disposal.signal.addEventListener('abort', () => resized.disconnect());
     this.render();
   }
 
@@ -101,6 +105,7 @@ export class VirtualGrid {
   destroy(): void {
     this.view.dispose();
     cancelAnimationFrame(this.frame);
+    this.disposal.abort();
     this.root.remove();
   }
 
@@ -323,7 +328,8 @@ export class VirtualGrid {
       const p = this.dragging && e.buttons === 1 ? this.posOf(e.target) : undefined;
       if (p && (p.row !== this.focus?.row || p.col !== this.focus?.col)) this.select({ row: p.row, col: p.col < 0 ? 0 : p.col }, true);
     });
-    window.addEventListener('mouseup', () => (this.dragging = false));
+    // removed by destroy(): a listener on window would keep a dropped grid, and its answer, alive
+    window.addEventListener('mouseup', () => (this.dragging = false), { signal: this.disposal.signal });
     this.body.addEventListener('contextmenu', (e) => {
       const p = this.posOf(e.target);
       if (!p) return;

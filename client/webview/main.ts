@@ -13,10 +13,10 @@ import { ColumnStore } from '../../common/src/results/columnar';
 import type { CellValue, ChartKind, ResultColumn } from '../../common/src/results/shape';
 import { drawChart } from './chart';
 import { columnWidths } from './columns';
-import { appendRows, dropGrid, gridFilled, nextTask } from './feed';
+import { appendPage, dropGrid, gridFilled, nextTask } from './feed';
 import { VirtualGrid } from './grid';
 import { button, el, mark, updateStatus, type Tab } from './tab';
-import { unpackRows, type HostMessage, type WebviewMessage, type WebviewProbe } from '../../common/src/results/messages';
+import { unpackPage, type HostMessage, type WebviewMessage, type WebviewProbe } from '../../common/src/results/messages';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -266,14 +266,14 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       t.elapsedMs = m.elapsedMs;
       t.loading = !m.done;
       t.limited = m.limited;
-      const rows = unpackRows(m.packed);
-      appendRows(t, rows);
+      const page = unpackPage(m.packed);
+      appendPage(t, page);
       if (m.done) {
         mark(t, 'hostDone', m.elapsedMs);
         mark(t, 'lastRows');
       }
       updateStatus(t);
-      if (t.view === 'chart' && (m.done || t.store.length % 50_000 < rows.length)) drawChart(t);
+      if (t.view === 'chart' && (m.done || t.store.length % 50_000 < page.length)) drawChart(t);
       if (m.done) saveState();
       break;
     }

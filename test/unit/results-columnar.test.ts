@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ColumnStore } from '../../common/src/results/columnar';
+import { packPage, unpackPage } from '../../common/src/results/messages';
 import { cellFilter, filterIds, firstRowAt, MAX_SCROLL_PX, mergeSort, runAll, runFor, scrollTopFor, sortIds, spacerHeight } from '../../common/src/results/gridView';
 import { compareCells, type CellValue, type ResultColumn } from '../../common/src/results/shape';
 import { formatCell } from '../../common/src/results/format';
@@ -43,6 +44,25 @@ test('the columnar store gives back every cell as it came, appended page by page
   assert.equal(store.columns[3].kind, 'any', 'numbers then text: a plain array');
   assert.equal(store.get(store.length, 0), null, 'past the end');
   assert.deepEqual(store.row(1), data[1]);
+});
+
+test('pages packed by column append to the same cells as row arrays, kinds typed, widened and mixed', () => {
+  const data = [[null, null, null, null], ...rows(5000), [1, 2, 'x', null], ['text', 'y', null, 4]];
+  const byRows = new ColumnStore(4);
+  const byPages = new ColumnStore(4);
+  for (let i = 0; i < data.length; i += 777) {
+    byRows.append(data.slice(i, i + 777));
+    byPages.appendPage(unpackPage(packPage(data.slice(i, i + 777))));
+  }
+  byPages.appendPage(unpackPage(packPage([[7]]))); // a short row: the other cells are null
+  byRows.append([[7]]);
+  assert.deepEqual(byPages.rows(0, byPages.length), byRows.rows(0, byRows.length));
+  assert.deepEqual(byPages.columns.map((c) => c.kind), byRows.columns.map((c) => c.kind));
+  const typed = new ColumnStore(2);
+  typed.appendPage(unpackPage(packPage([[null, null]])));
+  typed.appendPage(unpackPage(packPage([[1.5, 'a'], [null, 'b']])));
+  assert.deepEqual(typed.columns.map((c) => c.kind), ['num', 'str'], 'a column of nulls stays open to its kind');
+  assert.deepEqual(typed.rows(0, 3), [[null, null], [1.5, 'a'], [null, 'b']]);
 });
 
 test('a million rows of a number and a 300-value string column hold about 12 bytes a row', () => {

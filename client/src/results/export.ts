@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { writeAnswer, type CsvOptions } from '../../../common/src/results/export';
-import { unpackRows } from '../../../common/src/results/messages';
+import { pageRows, unpackPage } from '../../../common/src/results/messages';
 import type { CellValue } from '../../../common/src/results/shape';
 import { errorMessage } from '../service';
 import { resultsSettings } from '../settings';
@@ -51,5 +51,5 @@ export async function exportTab(log: vscode.LogOutputChannel, p: ResultsPanel, t
 
 /** The rows of packed pages, one page unpacked at a time (an export holds one page of row arrays at most). */
 function* unpackedPages(pages: readonly Uint8Array[]): Generator<CellValue[][]> {
-  for (const p of pages) yield unpackRows(p);
+  for (const p of pages) yield pageRows(unpackPage(p));
 }

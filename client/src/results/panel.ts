@@ -22,8 +22,8 @@ export interface TabData {
   columns?: ResultColumn[];
   columnNames?: string[];
   /**
-   * The pages as fetched, each packed (`packRows`: its JSON bytes, the same bytes the webview gets):
-   * about 40 bytes a row of five cells, where arrays of cells took several times that (issue 25).
+   * The pages as fetched, each packed by column (`packPage`: the same bytes the webview gets): about 30
+   * bytes a row of five cells, where arrays of cells took several times that.
    */
   pages: Uint8Array[];
   totalRowCount: number;

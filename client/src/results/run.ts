@@ -3,7 +3,7 @@
  * shares (`ActiveRun`), and the paging of searchdata and pinboard data into a panel's tabs.
  */
 import type { AnalyticsServiceClient } from '../../../common/src/api';
-import { packRows } from '../../../common/src/results/messages';
+import { packPage } from '../../../common/src/results/messages';
 import { describeColumns, type CellValue } from '../../../common/src/results/shape';
 import type { Column } from '../../../common/src/model';
 import { resultsSettings } from '../settings';
@@ -54,7 +54,7 @@ export const MESSAGE_ROWS = 10_000;
 function postRows(panel: ResultsPanel, pages: Uint8Array[], tabId: string, rows: CellValue[][], loaded: number, m: { elapsedMs: number; done: boolean; limited: boolean }): void {
   for (let i = 0; i < rows.length || i === 0; i += MESSAGE_ROWS) {
     const chunk = rows.slice(i, i + MESSAGE_ROWS);
-    const packed = packRows(chunk);
+    const packed = packPage(chunk);
     pages.push(packed);
     const last = i + MESSAGE_ROWS >= rows.length;
     panel.post({ type: 'rows', tabId, packed, loaded: loaded + i + chunk.length, elapsedMs: m.elapsedMs, done: last && m.done, limited: last && m.limited });
@@ -130,7 +130,7 @@ export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, cl
       tab.done = done;
       if (done) run.end(tabId);
       if (page === 1) {
-        tab.pages.push(packRows(rows));
+        tab.pages.push(packPage(rows));
         tab.columns = describeColumns(v.columnNames, rows);
         panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited });
         onFirstPage(tabId);
@@ -188,7 +188,7 @@ export async function fetchSearchPages(client: AnalyticsServiceClient, query: st
       tab.columns = describeColumns(r.columnNames, rows, ds.columns);
       tab.totalRowCount = r.totalRowCount;
       tab.samplingRatio = r.samplingRatio;
-      tab.pages.push(packRows(rows));
+      tab.pages.push(packPage(rows));
       summary.columnNames = r.columnNames;
       summary.totalRowCount = r.totalRowCount;
       summary.samplingRatio = r.samplingRatio;

@@ -5,10 +5,8 @@
  * of mixed types) into a plain array. Row arrays are made only for the rows asked for (those on screen,
  * a copy). Pure (no DOM, no `vscode`).
  */
+import { NULL_CODE, packedCell, type PackedPage } from './messages';
 import type { CellValue } from './shape';
-
-/** Code of null in a string column. */
-const NULL_CODE = 0xffffffff;
 
 /** One column: its kind decided by its first non-null value, widened to `any` when a value does not fit. */
 export type StoredColumn =
@@ -36,22 +34,51 @@ export class ColumnStore {
   append(rows: readonly (readonly CellValue[])[]): void {
     this.reserve(this.length + rows.length);
     for (let c = 0; c < this.width; c++) {
-      let col = this.columns[c];
-      for (let r = 0; r < rows.length; r++) {
-        const v = rows[r][c] ?? null;
-        const at = this.length + r;
-        if (col.kind === 'empty' && v !== null) col = this.columns[c] = this.typed(v, at);
-        if (col.kind === 'num') {
-          if (v === null || typeof v === 'number') col.values[at] = v === null ? NaN : v;
-          else col = this.widen(c, at, v);
-        } else if (col.kind === 'str') {
-          if (v === null) col.codes[at] = NULL_CODE;
-          else if (typeof v === 'string') col.codes[at] = codeOf(col, v);
-          else col = this.widen(c, at, v);
-        } else if (col.kind === 'any') col.values[at] = v;
-      }
+      let col = this.columns[c]!;
+      for (let r = 0; r < rows.length; r++) col = this.put(c, col, this.length + r, rows[r]![c] ?? null);
     }
     this.length += rows.length;
+  }
+
+  /** Stores `v` at row `at` of column `c` (whose column is `col`), typing or widening it; returns the column. */
+  private put(c: number, col: StoredColumn, at: number, v: CellValue): StoredColumn {
+    if (col.kind === 'empty' && v !== null) col = this.columns[c] = this.typed(v, at);
+    if (col.kind === 'num') {
+      if (v === null || typeof v === 'number') col.values[at] = v === null ? NaN : v;
+      else col = this.widen(c, at, v);
+    } else if (col.kind === 'str') {
+      if (v === null) col.codes[at] = NULL_CODE;
+      else if (typeof v === 'string') col.codes[at] = codeOf(col, v);
+      else col = this.widen(c, at, v);
+    } else if (col.kind === 'any') col.values[at] = v;
+    return col;
+  }
+
+  /**
+   * Adds a page packed by column (`packPage`): a number column into a number column and a string column
+   * into a string column are array copies (string codes mapped through the page's table), with no array
+   * per row; any other pairing goes cell by cell, as `append` does.
+   */
+  appendPage(page: PackedPage): void {
+    const n = page.length;
+    this.reserve(this.length + n);
+    for (let c = 0; c < this.width; c++) {
+      const src = page.columns[c] ?? { kind: 'null' as const };
+      let col = this.columns[c]!;
+      if (src.kind === 'num' && (col.kind === 'num' || col.kind === 'empty')) {
+        if (col.kind === 'empty') col = this.columns[c] = this.typed(0, this.length);
+        (col as { values: Float64Array }).values.set(src.values, this.length);
+      } else if (src.kind === 'str' && (col.kind === 'str' || col.kind === 'empty')) {
+        if (col.kind === 'empty') col = this.columns[c] = this.typed('', this.length);
+        const into = col as Extract<StoredColumn, { kind: 'str' }>;
+        const codes = src.strings.map((v) => codeOf(into, v));
+        for (let r = 0; r < n; r++) {
+          const code = src.codes[r]!;
+          into.codes[this.length + r] = code === NULL_CODE ? NULL_CODE : codes[code]!;
+        }
+      } else for (let r = 0; r < n; r++) col = this.put(c, col, this.length + r, packedCell(src, r));
+    }
+    this.length += n;
   }
 
   /** The cell at `row`, `col` (null past the end). */

@@ -20,9 +20,9 @@ export type HostMessage =
   /** The first page: columns described, counts, and its rows. */
   | { type: 'columns'; tabId: string; columns: ResultColumn[]; totalRowCount: number; samplingRatio: number; rows: CellValue[][]; elapsedMs: number; done: boolean; limited: boolean }
   /**
-   * A further page, its rows packed (`packRows`): one byte buffer crosses from the extension host to the
-   * webview as a copy of bytes, where arrays of cells were serialized and cloned value by value on the
-   * way (on the thread the workbench and the webview share). `loaded` counts all rows sent so far.
+   * A further page, its rows packed by column (`packPage`): one byte buffer crosses from the extension
+   * host to the webview as a copy of bytes, where arrays of cells were serialized and cloned value by
+   * value on the way (on the thread the workbench and the webview share). `loaded` counts all rows sent so far.
    */
   | { type: 'rows'; tabId: string; packed: Uint8Array; loaded: number; elapsedMs: number; done: boolean; limited: boolean }
   /** The search failed: `message` is the service's own text (with what to do). */
@@ -61,12 +61,123 @@ export interface WebviewProbe {
   heapBytes?: number;
 }
 
-/** Rows as the bytes of a `rows` message: their JSON text (an array of rows), UTF-8 encoded. */
-export function packRows(rows: readonly (readonly CellValue[])[]): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(rows));
+/** Code of null in a packed string column. */
+export const NULL_CODE = 0xffffffff;
+
+/**
+ * One column of a packed page: numbers as a Float64Array (NaN for null: JSON has no NaN), strings as
+ * codes into the page's own string table (NULL_CODE for null), a column of nulls as nothing, and any
+ * other mix as its cells.
+ */
+export type PackedColumn =
+  | { kind: 'num'; values: Float64Array }
+  | { kind: 'str'; strings: string[]; codes: Uint32Array }
+  | { kind: 'null' }
+  | { kind: 'any'; values: CellValue[] };
+
+/** A page of rows by column (`unpackPage`): `length` rows, one entry per column. */
+export interface PackedPage {
+  length: number;
+  columns: PackedColumn[];
 }
 
-/** The rows of `packRows`' bytes. Throws a SyntaxError when the bytes are not such JSON. */
-export function unpackRows(packed: Uint8Array): CellValue[][] {
-  return JSON.parse(new TextDecoder().decode(packed)) as CellValue[][];
+type ColumnMeta = { kind: 'num' } | { kind: 'str'; strings: string[] } | { kind: 'null' } | { kind: 'any'; values: CellValue[] };
+
+/**
+ * Rows as the bytes of a `rows` message, by column: a uint32 (little-endian) length of a UTF-8 JSON
+ * header (`{ length, columns }`: each column's kind, and a string column's string table), then, each
+ * at an offset that is a multiple of 8, the Float64Array of each number column and the Uint32Array of
+ * each string column, in column order. The webview copies those arrays into its columnar store
+ * without making an array per row: with JSON rows, a million rows left a million arrays of garbage
+ * whose collection stalled the thread the workbench and the webview share (frames over 100 ms).
+ * Values are data, never markup; a hostile string is a string in the table like any other.
+ */
+export function packPage(rows: readonly (readonly CellValue[])[]): Uint8Array {
+  const n = rows.length;
+  let width = 0;
+  for (const r of rows) width = Math.max(width, r.length);
+  const meta: ColumnMeta[] = [];
+  const arrays: (Float64Array | Uint32Array)[] = [];
+  for (let c = 0; c < width; c++) {
+    let kind: ColumnMeta['kind'] = 'null';
+    for (let r = 0; r < n && kind !== 'any'; r++) {
+      const v = rows[r]![c] ?? null;
+      if (v === null) continue;
+      const k = typeof v === 'number' ? 'num' : typeof v === 'string' ? 'str' : 'any';
+      kind = kind === 'null' || kind === k ? k : 'any';
+    }
+    if (kind === 'num') {
+      const values = new Float64Array(n);
+      for (let r = 0; r < n; r++) values[r] = (rows[r]![c] as number | null | undefined) ?? NaN;
+      meta.push({ kind });
+      arrays.push(values);
+    } else if (kind === 'str') {
+      const index = new Map<string, number>();
+      const strings: string[] = [];
+      const codes = new Uint32Array(n);
+      for (let r = 0; r < n; r++) {
+        const v = rows[r]![c] as string | null | undefined;
+        if (v === null || v === undefined) {
+          codes[r] = NULL_CODE;
+          continue;
+        }
+        let code = index.get(v);
+        if (code === undefined) index.set(v, (code = strings.push(v) - 1));
+        codes[r] = code;
+      }
+      meta.push({ kind, strings });
+      arrays.push(codes);
+    } else if (kind === 'any') meta.push({ kind, values: rows.map((r) => r[c] ?? null) });
+    else meta.push({ kind });
+  }
+  const header = new TextEncoder().encode(JSON.stringify({ length: n, columns: meta }));
+  let size = align8(4 + header.length);
+  for (const a of arrays) size = align8(size + a.byteLength);
+  const out = new Uint8Array(size);
+  new DataView(out.buffer).setUint32(0, header.length, true);
+  out.set(header, 4);
+  let at = align8(4 + header.length);
+  for (const a of arrays) {
+    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
+    at = align8(at + a.byteLength);
+  }
+  return out;
 }
+
+/**
+ * The page of `packPage`'s bytes; the arrays are views of those bytes (of a copy when they do not start
+ * at a multiple of 8). Throws a SyntaxError or RangeError when the bytes are not such a page.
+ */
+export function unpackPage(packed: Uint8Array): PackedPage {
+  const bytes = packed.byteOffset % 8 === 0 ? packed : packed.slice();
+  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
+  const head = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headerLength))) as { length: number; columns: ColumnMeta[] };
+  const n = head.length;
+  let at = align8(4 + headerLength);
+  const columns = head.columns.map((m): PackedColumn => {
+    if (m.kind === 'num' || m.kind === 'str') {
+      const view = m.kind === 'num' ? new Float64Array(bytes.buffer, bytes.byteOffset + at, n) : new Uint32Array(bytes.buffer, bytes.byteOffset + at, n);
+      at = align8(at + view.byteLength);
+      return m.kind === 'num' ? { kind: 'num', values: view as Float64Array } : { kind: 'str', strings: m.strings, codes: view as Uint32Array };
+    }
+    return m;
+  });
+  return { length: n, columns };
+}
+
+/** The cell at `row` of a packed column. */
+export function packedCell(col: PackedColumn, row: number): CellValue {
+  if (col.kind === 'num') return Number.isNaN(col.values[row]) ? null : col.values[row]!;
+  if (col.kind === 'str') return col.codes[row] === NULL_CODE ? null : col.strings[col.codes[row]!]!;
+  if (col.kind === 'any') return col.values[row] ?? null;
+  return null;
+}
+
+/** The rows of a packed page as arrays of cells (export, tests). */
+export function pageRows(page: PackedPage): CellValue[][] {
+  const out: CellValue[][] = [];
+  for (let r = 0; r < page.length; r++) out.push(page.columns.map((c) => packedCell(c, r)));
+  return out;
+}
+
+const align8 = (n: number): number => (n + 7) & ~7;
