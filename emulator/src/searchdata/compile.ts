@@ -41,20 +41,16 @@ export interface CompileInput {
 export interface CompiledQuery {
   /** The whole ordered result: `SELECT o0, o1, … FROM … ORDER BY …`. */
   sql: string;
-  /**
-   * The same with one page: adds a column `__total` (rows of the whole result) and ends with
-   * `LIMIT ? OFFSET ?`; bind `[...params, limit, offset]`.
-   */
-  pagedSql: string;
-  /** One page without the total: `sql` + `LIMIT ? OFFSET ?`; bind `[...params, limit, offset]`. */
+  /** One page: `sql` as `… LIMIT ? OFFSET ?`; bind `pageParams(compiled, limit, offset)`. */
   pageSql: string;
   /** The number of rows of the whole result: `SELECT count(*) FROM (…)`; bind `params`. */
   countSql: string;
   /**
-   * The most rows the answer can have when the query itself says so: N of a `top N`/`bottom N` without
-   * `for each`, 1 for measures alone; undefined otherwise (then the data source's rows bound it).
+   * N of a `top N`/`bottom N` in its own order (no `for each`, no `sort by`): a page is then the top
+   * (offset + limit) of the grouped rows, which DuckDB keeps in a heap instead of sorting all N, and the
+   * count is the grouped rows' count capped at N.
    */
-  maxRows?: number;
+  topN?: number;
   params: SqlParam[];
   columnNames: string[];
   columnKinds: OutputKind[];
@@ -689,8 +685,14 @@ function orderedSql(sql: string, attrs: Item[], measures: Item[], sorts: SortKey
     ? `SELECT * FROM (${sql}) QUALIFY row_number() OVER (PARTITION BY ${forEach.join(', ')} ORDER BY ${rankOrder.join(', ')}) <= ${n}`
     : `SELECT * FROM (${sql}) ORDER BY ${rankOrder.join(', ')} LIMIT ${n}`;
   // a top N in its own order: the whole answer is one sort with a limit (`topOf`), not a sort of a sort
-  const topOf = !forEach.length && !sorted ? { sql, n } : undefined;
+  // (an N past 2^53 keeps the old shape, whose LIMIT the engine refuses: a 400 with an incident id)
+  const topOf = !forEach.length && !sorted && Number.isSafeInteger(n) ? { sql, n } : undefined;
   return { sql: limited, order: sorted ?? (forEach.length ? [...forEach.map((f) => `${f} ASC`), ...rankOrder] : rankOrder), topOf };
+}
+
+/** The parameters of `pageSql` for `limit` rows from row `offset` (0-based), within a top N's N. */
+export function pageParams(q: CompiledQuery, limit: number, offset: number): SqlParam[] {
+  return [...q.params, q.topN === undefined ? limit : Math.max(0, Math.min(limit, q.topN - offset)), offset];
 }
 
 /** Compiles a query; throws `QueryError` for an unknown column, a misuse, or a keyword not executed. */
@@ -731,13 +733,12 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   const outList = cols.map((a, i) => `${outExpr(a, outKinds[i]!)} AS o${i}`);
   const from = `(${last.sql})`;
   const orderSql = last.order.length ? ` ORDER BY ${last.order.join(', ')}` : '';
-  const topN = read.top && !attrs.some((a) => a.forEach) ? Math.max(0, Math.floor(read.top.n)) : undefined;
+  const top = last.topOf;
   return {
-    maxRows: attrs.length === 0 ? Math.min(1, topN ?? 1) : topN,
-    sql: last.topOf ? `SELECT ${outList.join(', ')} FROM (${last.topOf.sql})${orderSql} LIMIT ${last.topOf.n}` : `SELECT ${outList.join(', ')} FROM ${from}${orderSql}`,
-    pagedSql: `SELECT ${outList.join(', ')}, count(*) OVER () AS __total FROM ${from}${orderSql} LIMIT ? OFFSET ?`,
-    pageSql: `SELECT ${outList.join(', ')} FROM ${from}${orderSql} LIMIT ? OFFSET ?`,
-    countSql: `SELECT count(*) FROM ${from}`,
+    sql: top ? `SELECT ${outList.join(', ')} FROM (${top.sql})${orderSql} LIMIT ${top.n}` : `SELECT ${outList.join(', ')} FROM ${from}${orderSql}`,
+    pageSql: `SELECT ${outList.join(', ')} FROM ${top ? `(${top.sql})` : from}${orderSql} LIMIT ? OFFSET ?`,
+    countSql: top ? `SELECT least(count(*), ${top.n}) FROM (${top.sql})` : `SELECT count(*) FROM ${from}`,
+    topN: top?.n,
     params,
     columnNames: outNames,
     columnKinds: outKinds,

@@ -7,7 +7,7 @@ import { parseQuery } from '../../../common/src/language/parser';
 import type { MetadataStore, LogicalTable } from '../metadataStore';
 import type { Engine } from '../engine';
 import { engineQueryFailure } from '../errors';
-import { compileSearch, type CompiledQuery, QueryError, type SqlParam } from './compile';
+import { compileSearch, type CompiledQuery, pageParams, QueryError, type SqlParam } from './compile';
 
 /** Most rows one call returns (docs/service-notes.md §1.2). */
 export const MAX_ROWS = 100_000;
@@ -72,20 +72,18 @@ interface KeptAnswer {
 
 /**
  * Runs search queries against the emulator's data sources, with prepared statements cached per SQL and
- * answers kept for paging. An answer that may be longer than the page asked for (its upper bound: the
- * `top N` of the query, else the data source's rows) is written once into an in-memory table in its
- * order, which also gives its total; that page and every later one are slices of it, a few ms each
- * instead of a run of the whole query (seconds for a million grouped rows). Any other answer is run as
- * one page. An answer is keyed by data source, query (and the minute, for relative dates) and the
- * table's data version; a load that commits (`invalidate`) drops its table's answers.
+ * answers kept for paging: when the first page of an answer is not all of it, the whole answer is
+ * written once (in the background, after that page is answered) into a table of an in-memory database,
+ * in its order, and every later page is a slice of it: a few ms instead of a run of the whole query
+ * (about a second a page for a million grouped rows). An answer is keyed by data source, query (and
+ * the minute, for relative dates) and the table's data version; a load that commits (`invalidate`)
+ * drops its table's answers.
  */
 export class SearchService {
   private readonly compiled = new Map<string, CompiledQuery>();
   private readonly answers = new Map<string, KeptAnswer>();
   /** Data version per table: bumped by `invalidate`, part of an answer's key. */
   private readonly versions = new Map<string, number>();
-  /** Rows per table at a data version (the upper bound of an answer over it). */
-  private readonly tableRows = new Map<string, { version: number; rows: Promise<number> }>();
   private answerSeq = 0;
   private attached: Promise<void> | undefined;
 
@@ -100,7 +98,6 @@ export class SearchService {
     this.compiled.clear();
     dropPreparedStatements();
     this.versions.set(tableId, (this.versions.get(tableId) ?? 0) + 1);
-    this.tableRows.delete(tableId);
     for (const [key, a] of this.answers) if (a.tableId === tableId) this.drop(key, a);
   }
 
@@ -128,19 +125,16 @@ export class SearchService {
   async search(ds: LogicalTable, query: string, req: PageRequest): Promise<SearchResult> {
     const compiled = this.compile(ds, query);
     const { pageSize, offset } = pageOf(req);
-    const version = this.versions.get(ds.tableId) ?? 0;
-    const key = `${ds.tableId}\u0000${version}\u0000${ds.id}\u0000${Math.floor(this.now().getTime() / 60_000)}\u0000${query}`;
-    let kept = this.answers.get(key);
+    const key = `${ds.tableId}\u0000${this.versions.get(ds.tableId) ?? 0}\u0000${ds.id}\u0000${Math.floor(this.now().getTime() / 60_000)}\u0000${query}`;
+    const kept = this.answers.get(key);
     if (kept) {
       this.answers.delete(key); // most recently used last
       this.answers.set(key, kept);
-    } else if ((compiled.maxRows ?? Infinity) > pageSize && (await this.rowsOf(ds, version)) > pageSize) {
-      kept = this.keep(key, ds.tableId, compiled);
     }
     // One page without a window count; the total is then known unless the page is full or empty past
     // the start, in which case a count of the whole result follows (docs/service-notes.md §1.4 totalRowCount).
     const runPage = () => this.engine.withConnection(async (c) => {
-      const page = await runPrepared(c, compiled.pageSql, [...compiled.params, pageSize, offset]);
+      const page = await runPrepared(c, compiled.pageSql, pageParams(compiled, pageSize, offset));
       if ((page.length > 0 || offset === 0) && page.length < pageSize) return { rows: page, total: offset + page.length };
       const r = await runPrepared(c, compiled.countSql, compiled.params);
       return { rows: page, total: Number(r[0]![0]) };
@@ -156,7 +150,11 @@ export class SearchService {
           if (/^Catalog Error/.test(e.message)) return undefined;
           throw e;
         }) ?? (await runPage()).rows;
-      } else ({ rows, total } = await runPage());
+      } else {
+        ({ rows, total } = await runPage());
+        // more pages will follow: write the whole answer once, for them to slice
+        if (offset + rows.length < total) this.keep(key, ds.tableId, compiled);
+      }
     } catch (e) {
       // A value DuckDB cannot convert (a TIME text, an out-of-range number) is the query's fault: 400.
       // The engine's text goes to the incident log only (emulator/src/errors.ts), never into the response.
@@ -182,16 +180,6 @@ export class SearchService {
       });
     }
     return { columnNames: compiled.columnNames, data, samplingRatio: 1, totalRowCount: total, rowCount: rows.length, pageSize, offset };
-  }
-
-  /** The rows of a data source's table at `version` (counted once per version). */
-  private rowsOf(ds: LogicalTable, version: number): Promise<number> {
-    const hit = this.tableRows.get(ds.tableId);
-    if (hit && hit.version === version) return hit.rows;
-    const rows = this.engine.withConnection(async (c) => Number((await runPrepared(c, `SELECT count(*) FROM ${ds.sqlName}`, []))[0]![0]));
-    this.tableRows.set(ds.tableId, { version, rows });
-    rows.catch(() => { if (this.tableRows.get(ds.tableId)?.rows === rows) this.tableRows.delete(ds.tableId); });
-    return rows;
   }
 
   /**
