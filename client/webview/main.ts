@@ -247,7 +247,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       t.elapsedMs = m.elapsedMs;
       t.loading = !m.done;
       t.limited = m.limited;
-      t.store = new ColumnStore(m.columns.length);
+      t.store = new ColumnStore(m.columns.length, m.expectedRows);
       t.store.append(m.rows);
       t.chartStale = true;
       mark(t, 'hostFirstPage', m.elapsedMs);

@@ -65,6 +65,18 @@ test('pages packed by column append to the same cells as row arrays, kinds typed
   assert.deepEqual(typed.rows(0, 3), [[null, null], [1.5, 'a'], [null, 'b']]);
 });
 
+test('a store told the expected rows makes its arrays that long once, and still grows past them', () => {
+  const store = new ColumnStore(2, 25_000);
+  store.append([[1, 'a']]);
+  const first = store.columns[0]!;
+  assert.ok(first.kind === 'num' && first.values.length === 25_000);
+  for (let i = 0; i < 24; i++) store.appendPage(unpackPage(packPage(Array.from({ length: 1000 }, (_, k) => [k, `s${k % 3}`]))));
+  assert.equal((store.columns[0] as { values: Float64Array }).values, first.values, 'no new array while the rows fit');
+  store.append([[2, 'b'], [3, null]]);
+  assert.equal(store.length, 24_003);
+  assert.deepEqual(store.row(24_002), [3, null]);
+});
+
 test('a million rows of a number and a 300-value string column hold about 12 bytes a row', () => {
   const store = new ColumnStore(2);
   const page: CellValue[][] = Array.from({ length: 10_000 }, (_, i) => [i * 1.5, `v${i % 300}`]);

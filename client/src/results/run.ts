@@ -132,7 +132,7 @@ export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, cl
       if (page === 1) {
         tab.pages.push(packPage(rows));
         tab.columns = describeColumns(v.columnNames, rows);
-        panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited });
+        panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited, expectedRows: Math.min(v.totalRowCount, maxRows) });
         onFirstPage(tabId);
       } else {
         postRows(panel, tab.pages, tabId, rows, before, { elapsedMs, done, limited });
@@ -192,7 +192,7 @@ export async function fetchSearchPages(client: AnalyticsServiceClient, query: st
       summary.columnNames = r.columnNames;
       summary.totalRowCount = r.totalRowCount;
       summary.samplingRatio = r.samplingRatio;
-      panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: r.totalRowCount, samplingRatio: r.samplingRatio, rows, elapsedMs, done, limited });
+      panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: r.totalRowCount, samplingRatio: r.samplingRatio, rows, elapsedMs, done, limited, expectedRows: Math.min(r.totalRowCount, maxRows) });
     } else {
       postRows(panel, tab.pages, tabId, rows, before, { elapsedMs, done, limited });
     }

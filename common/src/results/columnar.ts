@@ -26,8 +26,14 @@ export class ColumnStore {
   readonly columns: StoredColumn[];
   private capacity = 0;
 
-  constructor(readonly width: number) {
+  /**
+   * `expectedRows`: the rows the store will likely hold; its typed arrays are made that long at once
+   * (growing a million-row store by half each time made 17 generations of large arrays, and the
+   * collector's pauses for them stalled the thread). More rows still fit: the arrays grow.
+   */
+  constructor(readonly width: number, expectedRows = 0) {
     this.columns = Array.from({ length: width }, () => ({ kind: 'empty' }) as StoredColumn);
+    this.capacity = Math.max(0, Math.min(expectedRows, 2 ** 24));
   }
 
   /** Adds rows; a row shorter than `width` gets nulls. */

@@ -17,8 +17,11 @@ export type HostMessage =
    * painted rows against it (`data-first-paint-ms` on the tab, for tests and benchmarks).
    */
   | { type: 'start'; tabId: string; title: string; query?: string; dataSource?: string; replace: boolean; startedAt?: number }
-  /** The first page: columns described, counts, and its rows. */
-  | { type: 'columns'; tabId: string; columns: ResultColumn[]; totalRowCount: number; samplingRatio: number; rows: CellValue[][]; elapsedMs: number; done: boolean; limited: boolean }
+  /**
+   * The first page: columns described, counts, and its rows. `expectedRows`: the rows the tab will hold
+   * (the total, capped at `tsq.results.maxRows`), so that the webview sizes its store once.
+   */
+  | { type: 'columns'; tabId: string; columns: ResultColumn[]; totalRowCount: number; samplingRatio: number; rows: CellValue[][]; elapsedMs: number; done: boolean; limited: boolean; expectedRows?: number }
   /**
    * A further page, its rows packed by column (`packPage`): one byte buffer crosses from the extension
    * host to the webview as a copy of bytes, where arrays of cells were serialized and cloned value by
