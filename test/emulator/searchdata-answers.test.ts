@@ -84,3 +84,12 @@ test('no more than ANSWER_CACHE_SIZE answer tables are kept: the least recently 
   }
   assert.equal(await answerTables(), ANSWER_CACHE_SIZE);
 });
+
+test("a kept answer whose table is gone is answered by running the page: the same rows", async () => {
+  const whole = (await core.call('POST', '/searchdata', { query_string: QUERY, data_source_guid: FLIGHTS, batchsize: -1 }, cookie)).body as { data: unknown[][] };
+  await page(1);
+  await answerTables();
+  for (const [name] of await core.sql("SELECT table_name FROM duckdb_tables() WHERE database_name = 'tsq_answers'")) await core.sql(`DROP TABLE tsq_answers."${String(name)}"`);
+  const third = await page(3);
+  assert.deepEqual(third.data, whole.data.slice(50, 75));
+});

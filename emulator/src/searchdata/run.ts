@@ -142,18 +142,12 @@ export class SearchService {
     let rows: unknown[][];
     let total: number;
     try {
-      if (kept) {
-        const answer = kept;
-        total = await answer.rows;
-        rows = offset >= total ? [] : await this.engine.withConnection((c) => runPrepared(c, `SELECT * FROM ${answer.name} LIMIT ? OFFSET ?`, [pageSize, offset])).catch((e: Error) => {
-          // dropped meanwhile (more answers than ANSWER_CACHE_SIZE at once): run the page instead
-          if (/^Catalog Error/.test(e.message)) return undefined;
-          throw e;
-        }) ?? (await runPage()).rows;
-      } else {
+      const sliced = kept ? await this.slice(kept, pageSize, offset) : undefined;
+      if (sliced) ({ rows, total } = sliced);
+      else {
         ({ rows, total } = await runPage());
         // more pages will follow: write the whole answer once, for them to slice
-        if (offset + rows.length < total) this.keep(key, ds.tableId, compiled);
+        if (!kept && offset + rows.length < total) this.keep(key, ds.tableId, compiled);
       }
     } catch (e) {
       // A value DuckDB cannot convert (a TIME text, an out-of-range number) is the query's fault: 400.
@@ -180,6 +174,22 @@ export class SearchService {
       });
     }
     return { columnNames: compiled.columnNames, data, samplingRatio: 1, totalRowCount: total, rowCount: rows.length, pageSize, offset };
+  }
+
+  /**
+   * A page of a kept answer: `limit` rows from row `offset` of its table, and its total. Undefined when
+   * the answer could not be written or its table was dropped meanwhile (more answers than
+   * ANSWER_CACHE_SIZE at once): the caller then runs the page itself.
+   */
+  private async slice(answer: KeptAnswer, limit: number, offset: number): Promise<{ rows: unknown[][]; total: number } | undefined> {
+    const total = await answer.rows.catch(() => undefined);
+    if (total === undefined) return undefined;
+    if (offset >= total) return { rows: [], total };
+    const rows = await this.engine.withConnection((c) => runPrepared(c, `SELECT * FROM ${answer.name} LIMIT ? OFFSET ?`, [limit, offset])).catch((e: Error) => {
+      if (/^Catalog Error/.test(e.message)) return undefined;
+      throw e;
+    });
+    return rows && { rows, total };
   }
 
   /**
