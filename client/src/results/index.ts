@@ -27,18 +27,13 @@ import { ActiveRun, fetchPinboardPages, fetchSearchPages, type RunQueryArgs, typ
 
 export { FIRST_PAGE_ROWS, type RunQueryArgs, type RunSummary } from './run';
 
-/** What Results needs from the rest of the extension. */
-/** What the results panel uses of the client: its connections, language client, catalog and log. */
-export type ResultsDeps = TsqClient;
-
 /** A GUID (8-4-4-4-12 hex digits). */
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The results panels of the extension and their state; one per extension host (see `registerResults`). */
 class ResultsController {
-  private get log(): vscode.LogOutputChannel {
-    return this.deps.log;
-  }
+  private readonly log: vscode.LogOutputChannel;
+  private readonly context: vscode.ExtensionContext;
   private readonly extensionUri: vscode.Uri;
   /** Unpinned panels by key (a document URI, or `pinboard:<id>`). */
   private readonly panels = new Map<string, ResultsPanel>();
@@ -52,7 +47,10 @@ class ResultsController {
   private tabSeq = 0;
   private readonly lensChanged = new vscode.EventEmitter<void>();
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly deps: ResultsDeps) {
+  /** @param deps the client: its extension context, log, connections, language client and catalog. */
+  constructor(private readonly deps: TsqClient) {
+    const context = (this.context = deps.extension);
+    this.log = deps.log;
     this.extensionUri = context.extensionUri;
     this.diagnostics = vscode.languages.createDiagnosticCollection('tsq.run');
     context.subscriptions.push(this.diagnostics, this.lensChanged);
@@ -412,5 +410,5 @@ class ResultsController {
 
 /** Registers Run Query, the results panels and their commands (one `ResultsController`). */
 export function registerResults(client: TsqClient): void {
-  new ResultsController(client.extension, client).register();
+  new ResultsController(client).register();
 }
