@@ -21,6 +21,7 @@ import { registerPublicApi } from './public/routes';
 import { SearchService } from './searchdata/run';
 import { applySeed, readSeedFolder } from './seed';
 import { setupServiceToday, TokenStore, type PublicApiGenerations } from './v2/index';
+import { bearerOf } from './v2/tokens';
 
 /** Options of `startEmulator`; the CLI flags of `main.ts` map onto them one to one. */
 export interface EmulatorOptions {
@@ -201,9 +202,7 @@ function sessionChecker(app: FastifyInstance, publicSessions: Sessions | undefin
     }
   });
   return (req) => {
-    let sid = req.cookies?.JSESSIONID;
-    const auth = req.headers.authorization;
-    if (!sid && auth && /^bearer /i.test(auth)) sid = auth.slice(7).trim();
+    const sid = req.cookies?.JSESSIONID || bearerOf(req.headers.authorization);
     if (!sid) return false;
     return loadTokens.has(sid) || !!publicSessions?.get(sid) || !!userOfBearer?.(sid);
   };
