@@ -204,9 +204,10 @@ export class SearchService {
         this.attached = undefined;
         throw e;
       }));
-      // insertion order is kept (DuckDB's preserve_insertion_order, on by default): rows stay in the answer's order
-      await runOnce(c, `CREATE TABLE ${name} AS ${compiled.sql}`, compiled.params);
-      return Number((await runPrepared(c, `SELECT count(*) FROM ${name}`, []))[0]![0]);
+      // insertion order is kept (DuckDB's preserve_insertion_order, on by default): rows stay in the answer's
+      // order; the statement answers the count of rows it wrote
+      const written = await runOnce(c, `CREATE TABLE ${name} AS ${compiled.sql}`, compiled.params);
+      return Number(written[0]![0]);
     });
     const entry: KeptAnswer = { tableId, name, rows };
     this.answers.set(key, entry);
@@ -251,11 +252,11 @@ export async function runPrepared(c: DuckDBConnection, sql: string, params: SqlP
   return reader.getRows() as unknown[][];
 }
 
-/** Prepares, binds and runs a statement that runs once (not kept in the statement cache). */
-async function runOnce(c: DuckDBConnection, sql: string, params: SqlParam[]): Promise<void> {
+/** Prepares, binds and runs a statement that runs once (not kept in the statement cache); returns its rows. */
+async function runOnce(c: DuckDBConnection, sql: string, params: SqlParam[]): Promise<unknown[][]> {
   const stmt = await c.prepare(sql);
   bindAll(stmt, params);
-  await stmt.run();
+  return (await stmt.runAndReadAll()).getRows() as unknown[][];
 }
 
 /** Binds `params` to `stmt` as values ($1, $2, …), never as SQL text. */
