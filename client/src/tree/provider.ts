@@ -33,6 +33,13 @@ const QUICK_ANSWER_MS = 400;
  */
 const ADMIN_PROBE_MS = 5000;
 
+/** Resolves when `p` settles or after `ms` milliseconds, whichever comes first (never rejects). */
+async function settledOrAfter(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p.then(() => undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+  clearTimeout(timer);
+}
+
 /** What extension.ts needs of the view. */
 export interface ObjectsView {
   /** Drops every loaded list and the catalog used for columns; the view reloads what is expanded. */
@@ -164,7 +171,7 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     // is still fetching the same node's children would be merged into that fetch and lost.
     const pending = list.pending;
     if (pending) {
-      await Promise.race([pending, new Promise((r) => setTimeout(r, QUICK_ANSWER_MS))]);
+      await settledOrAfter(pending, QUICK_ANSWER_MS);
       entries = list.children();
     }
     return entries.map((entry) => {
@@ -205,7 +212,7 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
       this.admin = probe;
     }
     const probe = this.admin;
-    if (probe.pending) await Promise.race([probe.pending, new Promise((r) => setTimeout(r, ADMIN_PROBE_MS))]);
+    if (probe.pending) await settledOrAfter(probe.pending, ADMIN_PROBE_MS);
     if (this.admin !== probe) return this.roots();
     if (probe.value === undefined) probe.answeredWithout = true;
     // the same objects every time: VS Code finds the element of a change event by identity
