@@ -486,7 +486,13 @@ class FilterValues {
   }
 }
 
-/** A text filter (`contains`, `begins with`, …, and their negations), case-insensitive. */
+/**
+ * A text filter (`contains`, `begins with`, …, and their negations), case-insensitive. `similar to` is a
+ * LIKE pattern (`%` any run of characters, `_` one character) found anywhere in the text: `similar to
+ * 'jacket'` matches "jean jacket men's", and two `similar to` on one column are OR-ed; `not similar to`
+ * keeps the text with no match of any of its patterns (docs.thoughtspot.com cloud/latest/keywords-en-US
+ * #similar-to, #not-similar-to; docs/service-notes.md §2.4).
+ */
 function textCondition(cl: FilterClause, expr: string, c: LogicalColumn): Cond {
   const op = cl.operator;
   if (cl.aggregation) throw new QueryError(`${op} cannot be used with an aggregation`);
@@ -498,10 +504,10 @@ function textCondition(cl: FilterClause, expr: string, c: LogicalColumn): Cond {
   const parts = cl.values.map((v) => {
     if (v.kind === 'null' || v.kind === 'empty') throw new QueryError(`{${v.kind}} cannot be used with ${op}`);
     p.push(v.kind === 'number' ? v.raw : v.value);
-    return base === 'similar to' ? `${lhs} LIKE lower(?)` : `${fn[base]}(${lhs}, lower(?))`;
+    return base === 'similar to' ? `${lhs} LIKE '%' || lower(?) || '%'` : `${fn[base]}(${lhs}, lower(?))`;
   });
   const sql = negated ? `(${expr} IS NULL OR NOT (${parts.join(' OR ')}))` : `(${parts.join(' OR ')})`;
-  const group = !negated && (base === 'begins with' || base === 'ends with') ? `${base}:${c.id}:${expr}` : undefined;
+  const group = !negated && (base === 'begins with' || base === 'ends with' || base === 'similar to') ? `${base}:${c.id}:${expr}` : undefined;
   return { sql, params: p, group };
 }
 
