@@ -660,18 +660,45 @@ function groupedSql(scope: QueryScope, read: ReadClauses, table: string, params:
   return sql;
 }
 
-/** Layer 2: growth, a window over the grouped rows (`g0`), partitioned by the other attributes (and the period within the year for year-over-year). */
+/**
+ * Layer 2: growth (`g0`) over the grouped rows, per combination of the other attributes: (value − previous
+ * value) × 100 / previous value, the previous value as it is, negative or not, and null for the first period
+ * and after a 0 (docs.thoughtspot.com cloud/latest/search-growth: "the difference … is divided by the value
+ * of the earlier date"). Without `year-over-year` the previous value is the period before in the series;
+ * with it, the same period one year earlier, matched by date, not by position: the same calendar day (29
+ * February has none, so its growth is null), the same ISO week of the previous ISO year, the same month,
+ * quarter or year start one year back (docs/service-notes.md §2.5).
+ */
 function growthSql(sql: string, attrs: Item[], growthItem: GrowthItem, yearOverYear: boolean | undefined): string {
   const part = attrs.filter((a) => a !== growthItem.date).map((a) => a.alias);
-  if (yearOverYear) {
-    const b = growthItem.date.bucket;
-    const alias = growthItem.date.alias;
-    const within = b === 'daily' ? `dayofyear(${alias})` : b === 'weekly' ? `weekofyear(${alias})` : b === 'monthly' ? `month(${alias})` : b === 'quarterly' ? `quarter(${alias})` : undefined;
-    if (within) part.push(within);
-  }
-  const w = `OVER (${part.length ? `PARTITION BY ${part.join(', ')} ` : ''}ORDER BY ${growthItem.date.alias})`;
   const v = growthItem.measure.alias;
-  return `SELECT *, (${v} - lag(${v}) ${w}) * 100.0 / abs(NULLIF(lag(${v}) ${w}, 0)) AS g0 FROM (${sql})`;
+  const formula = (cur: string, prev: string): string => `(${cur} - ${prev}) * 100.0 / NULLIF(${prev}, 0)`;
+  if (!yearOverYear) {
+    const w = `OVER (${part.length ? `PARTITION BY ${part.join(', ')} ` : ''}ORDER BY ${growthItem.date.alias})`;
+    return `SELECT *, ${formula(v, `lag(${v}) ${w}`)} AS g0 FROM (${sql})`;
+  }
+  const d = growthItem.date.alias;
+  const sameDayLastYear = `CASE WHEN month(cur.${d}) = 2 AND dayofmonth(cur.${d}) = 29 THEN NULL ELSE cur.${d} - INTERVAL 1 YEAR END`;
+  let match: string;
+  switch (growthItem.date.bucket) {
+    case 'hourly':
+    case 'daily':
+      match = `prev.${d} = ${sameDayLastYear}`;
+      break;
+    case 'weekly':
+      match = `yearweek(prev.${d}) = yearweek(cur.${d}) - 100`;
+      break;
+    case 'monthly':
+    case 'quarterly':
+    case 'yearly':
+      match = `prev.${d} = cur.${d} - INTERVAL 1 YEAR`;
+      break;
+    default:
+      throw new QueryError(`year-over-year needs a daily, weekly, monthly or quarterly date bucket, not ${growthItem.date.bucket ?? 'none'}`);
+  }
+  const on = [match, ...part.map((a) => `prev.${a} IS NOT DISTINCT FROM cur.${a}`)].join(' AND ');
+  // one grouped result read twice through a CTE, so that its parameters are bound once
+  return `WITH grouped AS (${sql}) SELECT cur.*, ${formula(`cur.${v}`, `prev.${v}`)} AS g0 FROM grouped cur LEFT JOIN grouped prev ON ${on}`;
 }
 
 /**
