@@ -288,6 +288,12 @@ class QueryScope {
     return ref.bucket.known;
   }
 
+  /** The start of the hour, day, week (Monday), month, quarter or year holding the TIMESTAMP `x`; quarters and years follow `calendar.fiscal`. */
+  periodStart(grain: 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year', x: string): string {
+    if (this.fiscal && (grain === 'quarter' || grain === 'year')) return `(date_trunc('${grain}', ${x} - INTERVAL ${this.fiscalStart - 1} MONTH) + INTERVAL ${this.fiscalStart - 1} MONTH)`;
+    return `date_trunc('${grain}', ${x})`;
+  }
+
   bucketExpr(c: LogicalColumn, b: DateBucket): { expr: string; kind: OutputKind } {
     if (!isDate(c.dataType)) throw new QueryError(`The date bucket ${b} needs a date column; [${c.name}] is ${c.dataType}`);
     const x = this.ts(c);
@@ -560,11 +566,13 @@ interface ReadClauses {
   having: Cond[];
   top?: Extract<Clause, { kind: 'topBottom' }>;
   growth?: Extract<Clause, { kind: 'growth' }>;
+  /** Relative date filters, made conditions once every bucket of the query is known (a to-date filter depends on them). */
+  dateFilters: Extract<Clause, { kind: 'dateFilter' }>[];
 }
 
 /** Reads the clauses in order: adds the output items to the scope and collects the filters; throws for what is not executed. */
 function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
-  const read: ReadClauses = { where: [], having: [] };
+  const read: ReadClauses = { where: [], having: [], dateFilters: [] };
   let lastDateItem: { item: Item; c: LogicalColumn } | undefined;
   for (const cl of input.clauses) {
     switch (cl.kind) {
@@ -589,7 +597,7 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
         (cl.aggregation ? read.having : read.where).push(filterCondition(scope, cl));
         break;
       case 'dateFilter':
-        read.where.push(dateFilterCondition(scope, cl, input.now));
+        read.dateFilters.push(cl);
         break;
       case 'topBottom':
         if (read.top) throw new QueryError('A query can have only one top or bottom');
@@ -621,8 +629,72 @@ function dateFilterCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'dat
     c = d;
   }
   if (!isDate(c.dataType)) throw new QueryError(`Date filters need a date column; [${c.name}] is ${c.dataType}`);
+  if (cl.filter.type === 'toDate') {
+    const each = forEachPeriodCondition(scope, c, cl.filter.unit, now);
+    if (each) return each;
+  }
   const [s, e] = relativeRange(cl.filter, now);
   return { sql: `(${scope.ts(c)} >= CAST(? AS TIMESTAMP) AND ${scope.ts(c)} < CAST(? AS TIMESTAMP))`, params: [tsText(s), tsText(e)] };
+}
+
+/** The grains of the grouping buckets, smallest first; a to-date unit compares with them by this rank. */
+const GRAIN_RANK: Partial<Record<DateBucket, number>> & Record<'week' | 'month' | 'quarter' | 'year', number> = {
+  hourly: 0,
+  daily: 1,
+  weekly: 2,
+  monthly: 3,
+  quarterly: 4,
+  yearly: 5,
+  week: 2,
+  month: 3,
+  quarter: 4,
+  year: 5,
+};
+const GRAIN_OF_RANK = ['hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+
+/**
+ * A period-to-date filter under a grouping bucket of the same or a larger grain on its column: "for each
+ * period" instead of the current one (docs.thoughtspot.com cloud/latest/keywords-to-date, "Date Bucket Window
+ * is Equal-To or Larger than Period-To-Date"). In each period of the largest such bucket it keeps the days
+ * whose place matches today's: the same week of the month/quarter/year (weeks from Monday, counted from the
+ * week holding the period's first day), the same month or quarter of it, and a day of that week, month,
+ * quarter or year up to today's, today included. With `[sales] [date].monthly month to date` on 23
+ * September that is days 1 to 23 of every month. Quarters and years follow `calendar.fiscal`. `detailed`
+ * and date parts are not grouping buckets here. Returns undefined when the current period applies.
+ */
+function forEachPeriodCondition(scope: QueryScope, c: LogicalColumn, unit: 'week' | 'month' | 'quarter' | 'year', now: Date): Cond | undefined {
+  const ranks = scope.items.filter((x) => !x.measure && x.column?.id === c.id && x.bucket !== undefined).map((x) => GRAIN_RANK[x.bucket!] ?? -1);
+  const top = Math.max(-1, ...ranks);
+  if (top < GRAIN_RANK[unit]) return undefined;
+  const grain = GRAIN_OF_RANK[top]!;
+  const params: SqlParam[] = [];
+  /** `f` of the pinned clock, as a scalar subquery binding the clock once. */
+  const ofToday = (f: (x: string) => string): string => {
+    params.push(tsText(now));
+    return `(SELECT ${f('today')} FROM (SELECT CAST(? AS TIMESTAMP) AS today))`;
+  };
+  const start = (g: (typeof GRAIN_OF_RANK)[number], x: string): string => scope.periodStart(g, x);
+  const day = (x: string): string => `date_trunc('day', ${x})`;
+  /** Which `unit` of its `grain` period x falls in (0-based). */
+  const index = (x: string): string => {
+    switch (unit) {
+      case 'week':
+        return `datediff('day', date_trunc('week', ${start(grain, x)}), date_trunc('week', ${x})) // 7`;
+      case 'month':
+        return `datediff('month', ${start(grain, x)}, date_trunc('month', ${x}))`;
+      case 'quarter':
+        return `datediff('month', ${start(grain, x)}, ${start('quarter', x)}) // 3`;
+      case 'year':
+        return '0';
+    }
+  };
+  /** Days since the start of x's `unit` period. */
+  const offset = (x: string): string => `datediff('day', ${start(unit, x)}, ${day(x)})`;
+  const x = scope.ts(c);
+  const parts: string[] = [];
+  if (grain !== unit) parts.push(`${index(x)} = ${ofToday(index)}`);
+  parts.push(`${offset(x)} <= ${ofToday(offset)}`);
+  return { sql: `(${parts.join(' AND ')})`, params };
 }
 
 /** The output of `growth of [measure] by [date]`: the measure and the bucketed date it grows over. */
@@ -734,6 +806,7 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   applyCalendars(scope, input.clauses);
   const read = readClauses(scope, input);
   const growthItem = read.growth ? growthItemOf(scope, read.growth) : undefined;
+  for (const cl of read.dateFilters) read.where.push(dateFilterCondition(scope, cl, input.now));
 
   // Sorting keys (after the items exist, so `sort by` can name a listed column).
   const sorts: SortKey[] = [];
