@@ -231,6 +231,24 @@ describe('year-over-year (search-growth): each period against the same period on
     assert.equal(march1[2], ((byDay.get('2013-3-1')! - byDay.get('2012-3-1')!) * 100) / byDay.get('2012-3-1')!);
   });
 
+  test('weekly: each ISO week against the same week number of the previous ISO year (week 53 has none)', async () => {
+    /** ISO 8601 week-numbering year and week of a day (the week's Thursday decides the year). */
+    const isoWeek = (epoch: number): [number, number] => {
+      const thursday = new Date((mondayOf(epoch) + 3 * DAY) * 1000);
+      const y = thursday.getUTCFullYear();
+      return [y, Math.floor((thursday.getTime() / 1000 - Date.UTC(y, 0, 1) / 1000) / (7 * DAY)) + 1];
+    };
+    const weeks = sumBy(weather, (w) => mondayOf(w.epoch), (w) => w.precipitation);
+    const byWeek = new Map(weeks.map(([k, v]) => [isoWeek(k).join('-'), v]));
+    const expected = weeks.map(([k, v]) => {
+      const [y, n] = isoWeek(k);
+      const prev = byWeek.get(`${y - 1}-${n}`);
+      return [k, v, prev === undefined || prev === 0 ? null : ((v - prev) * 100) / prev];
+    });
+    assert.ok(weeks.some(([k]) => isoWeek(k)[1] === 53), 'the data has a week 53 (2015)');
+    assertRows((await answer('growth of [precipitation] by [date] weekly year-over-year', WEATHER)).data, expected);
+  });
+
   test('monthly: each month against the same month a year before (hand-written SQL)', async () => {
     const r = await answer('growth of [precipitation] by [date] monthly year-over-year', WEATHER);
     const expected = await core.sql(

@@ -766,7 +766,7 @@ function growthSql(sql: string, attrs: Item[], growthItem: GrowthItem, yearOverY
       match = `prev.${d} = cur.${d} - INTERVAL 1 YEAR`;
       break;
     default:
-      throw new QueryError(`year-over-year needs a daily, weekly, monthly or quarterly date bucket, not ${growthItem.date.bucket ?? 'none'}`);
+      throw new QueryError(`year-over-year needs an hourly, daily, weekly, monthly, quarterly or yearly date bucket, not ${growthItem.date.bucket ?? 'none'}`);
   }
   const on = [match, ...part.map((a) => `prev.${a} IS NOT DISTINCT FROM cur.${a}`)].join(' AND ');
   // one grouped result read twice through a CTE, so that its parameters are bound once
