@@ -2,13 +2,16 @@
  * The built-in `--demo` seed: datasets of the `vega-datasets` npm package, read by DuckDB at first
  * start, in database `demo`, schema `engine_default_schema`: `flights` (200,000 rows, every 15th of
  * flights-3m.parquet, January to June 2001: date as DATE_TIME, delay and distance as INT32 measures,
- * origin, destination), `cars`, `movies`, `seattle-weather`, `stocks` (dates parsed to DATE).
+ * origin, destination), `cars`, `movies`, `seattle-weather`, `stocks` (dates parsed to DATE), `airports`
+ * (code, name, place, latitude and longitude of the flights' airports, for the location keywords) and
+ * `retail_calendar`, the days of the custom calendar `retail` (emulator/src/customCalendar.ts).
  * Plus a worksheet, two pinboards of three visualizations each, an answer, tags, and the users
  * `tsadmin` / `admin` (group Administrator: every privilege) and `analyst` / `analyst` (group Analysts:
  * reads the demo data sources, no data management). The group `Data Managers` holds DATAMANAGEMENT and
  * has no users until `user/sync` adds some.
  */
 import { dirname, join } from 'node:path';
+import { CUSTOM_CALENDAR_COLUMNS, DEMO_CALENDARS, retailCalendarSelect } from './customCalendar';
 import { quoteLiteral } from './engine';
 import type { SeedModel } from './seed';
 
@@ -88,7 +91,10 @@ export function demoSeed(): SeedModel {
   };
 }
 
-/** The demo's tables, each read from a vega-datasets file by a DuckDB `SELECT`. */
+/** The fiscal years of the demo's custom calendar: the flights, weather and stocks data, the docs' example year 2022, and today's. */
+const CALENDAR_YEARS = [1990, 2035] as const;
+
+/** The demo's tables, each read from a vega-datasets file by a DuckDB `SELECT` (the calendar is generated). */
 function demoTables(): NonNullable<SeedModel['tables']> {
   const d = vegaDataDir();
   const f = (name: string): string => quoteLiteral(join(d, name));
@@ -174,5 +180,39 @@ function demoTables(): NonNullable<SeedModel['tables']> {
       ],
       select: `SELECT symbol, strptime("date", '%b %d %Y')::DATE, price FROM read_csv(${f('stocks.csv')}, header = true, columns = {'symbol': 'VARCHAR', 'date': 'VARCHAR', 'price': 'DOUBLE'})`,
     },
+    ...locationAndCalendarTables(),
+  ];
+}
+
+/** The demo's location data (airports with coordinates) and the tables of its custom calendars. */
+function locationAndCalendarTables(): NonNullable<SeedModel['tables']> {
+  const f = (name: string): string => quoteLiteral(join(vegaDataDir(), name));
+  const common = { database: 'demo', schema: 'engine_default_schema', sharedWith: ['Analysts'], author: 'tsadmin' };
+  return [
+    {
+      ...common,
+      name: 'airports',
+      description: 'US airports with their coordinates (vega-datasets airports); iata is the code of flights origin and destination',
+      tags: ['demo', 'flights'],
+      columns: [
+        { name: 'iata', dataType: 'VARCHAR', description: 'Airport code (IATA or FAA)', synonyms: ['airport code'] },
+        { name: 'name', dataType: 'VARCHAR' },
+        { name: 'city', dataType: 'VARCHAR' },
+        { name: 'state', dataType: 'VARCHAR' },
+        { name: 'country', dataType: 'VARCHAR' },
+        // the location of the rows for near / within / farther than (emulator/src/searchdata/geo.ts)
+        { name: 'latitude', dataType: 'DOUBLE', kind: 'ATTRIBUTE', description: 'Degrees north' },
+        { name: 'longitude', dataType: 'DOUBLE', kind: 'ATTRIBUTE', description: 'Degrees east' },
+      ],
+      select: `SELECT iata, "name", city, state, country, latitude, longitude FROM read_csv(${f('airports.csv')}, header = true, columns = {'iata': 'VARCHAR', 'name': 'VARCHAR', 'city': 'VARCHAR', 'state': 'VARCHAR', 'country': 'VARCHAR', 'latitude': 'DOUBLE', 'longitude': 'DOUBLE'})`,
+    },
+    ...DEMO_CALENDARS.map((cal) => ({
+      ...common,
+      name: cal.table,
+      description: `Custom calendar ${cal.name}: a 4-4-5 retail calendar, years from July, weeks from Sunday (fiscal years ${CALENDAR_YEARS[0]}-${CALENDAR_YEARS[1]})`,
+      tags: ['demo'],
+      columns: [...CUSTOM_CALENDAR_COLUMNS],
+      select: retailCalendarSelect(CALENDAR_YEARS[0], CALENDAR_YEARS[1]),
+    })),
   ];
 }

@@ -61,7 +61,7 @@ describe('metadata/listobjectheaders (docs/service-interface.md §4.2, docs/serv
   };
   test('tables are LOGICAL_TABLEs with stable GUIDs and owner = id', async () => {
     const tables = await list({ type: 'LOGICAL_TABLE', subtypes: '["ONE_TO_ONE_LOGICAL"]' });
-    assert.deepEqual(tables.map((t) => t.name).sort(), ['cars', 'flights', 'movies', 'seattle-weather', 'stocks']);
+    assert.deepEqual(tables.map((t) => t.name).sort(), ['airports', 'cars', 'flights', 'movies', 'retail_calendar', 'seattle-weather', 'stocks']);
     const f = tables.find((t) => t.name === 'flights')!;
     assert.equal(f.id, FLIGHTS);
     assert.equal(f.owner, f.id);

@@ -288,6 +288,12 @@ class QueryScope {
     return ref.bucket.known;
   }
 
+  /** The start of the hour, day, week (Monday), month, quarter or year holding the TIMESTAMP `x`; quarters and years follow `calendar.fiscal`. */
+  periodStart(grain: 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year', x: string): string {
+    if (this.fiscal && (grain === 'quarter' || grain === 'year')) return `(date_trunc('${grain}', ${x} - INTERVAL ${this.fiscalStart - 1} MONTH) + INTERVAL ${this.fiscalStart - 1} MONTH)`;
+    return `date_trunc('${grain}', ${x})`;
+  }
+
   bucketExpr(c: LogicalColumn, b: DateBucket): { expr: string; kind: OutputKind } {
     if (!isDate(c.dataType)) throw new QueryError(`The date bucket ${b} needs a date column; [${c.name}] is ${c.dataType}`);
     const x = this.ts(c);
@@ -486,7 +492,13 @@ class FilterValues {
   }
 }
 
-/** A text filter (`contains`, `begins with`, …, and their negations), case-insensitive. */
+/**
+ * A text filter (`contains`, `begins with`, …, and their negations), case-insensitive. `similar to` is a
+ * LIKE pattern (`%` any run of characters, `_` one character) found anywhere in the text: `similar to
+ * 'jacket'` matches "jean jacket men's", and two `similar to` on one column are OR-ed; `not similar to`
+ * keeps the text with no match of any of its patterns (docs.thoughtspot.com cloud/latest/keywords-en-US
+ * #similar-to, #not-similar-to; docs/service-notes.md §2.4).
+ */
 function textCondition(cl: FilterClause, expr: string, c: LogicalColumn): Cond {
   const op = cl.operator;
   if (cl.aggregation) throw new QueryError(`${op} cannot be used with an aggregation`);
@@ -498,10 +510,10 @@ function textCondition(cl: FilterClause, expr: string, c: LogicalColumn): Cond {
   const parts = cl.values.map((v) => {
     if (v.kind === 'null' || v.kind === 'empty') throw new QueryError(`{${v.kind}} cannot be used with ${op}`);
     p.push(v.kind === 'number' ? v.raw : v.value);
-    return base === 'similar to' ? `${lhs} LIKE lower(?)` : `${fn[base]}(${lhs}, lower(?))`;
+    return base === 'similar to' ? `${lhs} LIKE '%' || lower(?) || '%'` : `${fn[base]}(${lhs}, lower(?))`;
   });
   const sql = negated ? `(${expr} IS NULL OR NOT (${parts.join(' OR ')}))` : `(${parts.join(' OR ')})`;
-  const group = !negated && (base === 'begins with' || base === 'ends with') ? `${base}:${c.id}:${expr}` : undefined;
+  const group = !negated && (base === 'begins with' || base === 'ends with' || base === 'similar to') ? `${base}:${c.id}:${expr}` : undefined;
   return { sql, params: p, group };
 }
 
@@ -554,11 +566,13 @@ interface ReadClauses {
   having: Cond[];
   top?: Extract<Clause, { kind: 'topBottom' }>;
   growth?: Extract<Clause, { kind: 'growth' }>;
+  /** Relative date filters, made conditions once every bucket of the query is known (a to-date filter depends on them). */
+  dateFilters: Extract<Clause, { kind: 'dateFilter' }>[];
 }
 
 /** Reads the clauses in order: adds the output items to the scope and collects the filters; throws for what is not executed. */
 function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
-  const read: ReadClauses = { where: [], having: [] };
+  const read: ReadClauses = { where: [], having: [], dateFilters: [] };
   let lastDateItem: { item: Item; c: LogicalColumn } | undefined;
   for (const cl of input.clauses) {
     switch (cl.kind) {
@@ -583,7 +597,7 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
         (cl.aggregation ? read.having : read.where).push(filterCondition(scope, cl));
         break;
       case 'dateFilter':
-        read.where.push(dateFilterCondition(scope, cl, input.now));
+        read.dateFilters.push(cl);
         break;
       case 'topBottom':
         if (read.top) throw new QueryError('A query can have only one top or bottom');
@@ -615,8 +629,72 @@ function dateFilterCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'dat
     c = d;
   }
   if (!isDate(c.dataType)) throw new QueryError(`Date filters need a date column; [${c.name}] is ${c.dataType}`);
+  if (cl.filter.type === 'toDate') {
+    const each = forEachPeriodCondition(scope, c, cl.filter.unit, now);
+    if (each) return each;
+  }
   const [s, e] = relativeRange(cl.filter, now);
   return { sql: `(${scope.ts(c)} >= CAST(? AS TIMESTAMP) AND ${scope.ts(c)} < CAST(? AS TIMESTAMP))`, params: [tsText(s), tsText(e)] };
+}
+
+/** The grains of the grouping buckets, smallest first; a to-date unit compares with them by this rank. */
+const GRAIN_RANK: Partial<Record<DateBucket, number>> & Record<'week' | 'month' | 'quarter' | 'year', number> = {
+  hourly: 0,
+  daily: 1,
+  weekly: 2,
+  monthly: 3,
+  quarterly: 4,
+  yearly: 5,
+  week: 2,
+  month: 3,
+  quarter: 4,
+  year: 5,
+};
+const GRAIN_OF_RANK = ['hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+
+/**
+ * A period-to-date filter under a grouping bucket of the same or a larger grain on its column: "for each
+ * period" instead of the current one (docs.thoughtspot.com cloud/latest/keywords-to-date, "Date Bucket Window
+ * is Equal-To or Larger than Period-To-Date"). In each period of the largest such bucket it keeps the days
+ * whose place matches today's: the same week of the month/quarter/year (weeks from Monday, counted from the
+ * week holding the period's first day), the same month or quarter of it, and a day of that week, month,
+ * quarter or year up to today's, today included. With `[sales] [date].monthly month to date` on 23
+ * September that is days 1 to 23 of every month. Quarters and years follow `calendar.fiscal`. `detailed`
+ * and date parts are not grouping buckets here. Returns undefined when the current period applies.
+ */
+function forEachPeriodCondition(scope: QueryScope, c: LogicalColumn, unit: 'week' | 'month' | 'quarter' | 'year', now: Date): Cond | undefined {
+  const ranks = scope.items.filter((x) => !x.measure && x.column?.id === c.id && x.bucket !== undefined).map((x) => GRAIN_RANK[x.bucket!] ?? -1);
+  const top = Math.max(-1, ...ranks);
+  if (top < GRAIN_RANK[unit]) return undefined;
+  const grain = GRAIN_OF_RANK[top]!;
+  const params: SqlParam[] = [];
+  /** `f` of the pinned clock, as a scalar subquery binding the clock once. */
+  const ofToday = (f: (x: string) => string): string => {
+    params.push(tsText(now));
+    return `(SELECT ${f('today')} FROM (SELECT CAST(? AS TIMESTAMP) AS today))`;
+  };
+  const start = (g: (typeof GRAIN_OF_RANK)[number], x: string): string => scope.periodStart(g, x);
+  const day = (x: string): string => `date_trunc('day', ${x})`;
+  /** Which `unit` of its `grain` period x falls in (0-based). */
+  const index = (x: string): string => {
+    switch (unit) {
+      case 'week':
+        return `datediff('day', date_trunc('week', ${start(grain, x)}), date_trunc('week', ${x})) // 7`;
+      case 'month':
+        return `datediff('month', ${start(grain, x)}, date_trunc('month', ${x}))`;
+      case 'quarter':
+        return `datediff('month', ${start(grain, x)}, ${start('quarter', x)}) // 3`;
+      case 'year':
+        return '0';
+    }
+  };
+  /** Days since the start of x's `unit` period. */
+  const offset = (x: string): string => `datediff('day', ${start(unit, x)}, ${day(x)})`;
+  const x = scope.ts(c);
+  const parts: string[] = [];
+  if (grain !== unit) parts.push(`${index(x)} = ${ofToday(index)}`);
+  parts.push(`${offset(x)} <= ${ofToday(offset)}`);
+  return { sql: `(${parts.join(' AND ')})`, params };
 }
 
 /** The output of `growth of [measure] by [date]`: the measure and the bucketed date it grows over. */
@@ -654,18 +732,45 @@ function groupedSql(scope: QueryScope, read: ReadClauses, table: string, params:
   return sql;
 }
 
-/** Layer 2: growth, a window over the grouped rows (`g0`), partitioned by the other attributes (and the period within the year for year-over-year). */
+/**
+ * Layer 2: growth (`g0`) over the grouped rows, per combination of the other attributes: (value − previous
+ * value) × 100 / previous value, the previous value as it is, negative or not, and null for the first period
+ * and after a 0 (docs.thoughtspot.com cloud/latest/search-growth: "the difference … is divided by the value
+ * of the earlier date"). Without `year-over-year` the previous value is the period before in the series;
+ * with it, the same period one year earlier, matched by date, not by position: the same calendar day (29
+ * February has none, so its growth is null), the same ISO week of the previous ISO year, the same month,
+ * quarter or year start one year back (docs/service-notes.md §2.5).
+ */
 function growthSql(sql: string, attrs: Item[], growthItem: GrowthItem, yearOverYear: boolean | undefined): string {
   const part = attrs.filter((a) => a !== growthItem.date).map((a) => a.alias);
-  if (yearOverYear) {
-    const b = growthItem.date.bucket;
-    const alias = growthItem.date.alias;
-    const within = b === 'daily' ? `dayofyear(${alias})` : b === 'weekly' ? `weekofyear(${alias})` : b === 'monthly' ? `month(${alias})` : b === 'quarterly' ? `quarter(${alias})` : undefined;
-    if (within) part.push(within);
-  }
-  const w = `OVER (${part.length ? `PARTITION BY ${part.join(', ')} ` : ''}ORDER BY ${growthItem.date.alias})`;
   const v = growthItem.measure.alias;
-  return `SELECT *, (${v} - lag(${v}) ${w}) * 100.0 / abs(NULLIF(lag(${v}) ${w}, 0)) AS g0 FROM (${sql})`;
+  const formula = (cur: string, prev: string): string => `(${cur} - ${prev}) * 100.0 / NULLIF(${prev}, 0)`;
+  if (!yearOverYear) {
+    const w = `OVER (${part.length ? `PARTITION BY ${part.join(', ')} ` : ''}ORDER BY ${growthItem.date.alias})`;
+    return `SELECT *, ${formula(v, `lag(${v}) ${w}`)} AS g0 FROM (${sql})`;
+  }
+  const d = growthItem.date.alias;
+  const sameDayLastYear = `CASE WHEN month(cur.${d}) = 2 AND dayofmonth(cur.${d}) = 29 THEN NULL ELSE cur.${d} - INTERVAL 1 YEAR END`;
+  let match: string;
+  switch (growthItem.date.bucket) {
+    case 'hourly':
+    case 'daily':
+      match = `prev.${d} = ${sameDayLastYear}`;
+      break;
+    case 'weekly':
+      match = `yearweek(prev.${d}) = yearweek(cur.${d}) - 100`;
+      break;
+    case 'monthly':
+    case 'quarterly':
+    case 'yearly':
+      match = `prev.${d} = cur.${d} - INTERVAL 1 YEAR`;
+      break;
+    default:
+      throw new QueryError(`year-over-year needs an hourly, daily, weekly, monthly, quarterly or yearly date bucket, not ${growthItem.date.bucket ?? 'none'}`);
+  }
+  const on = [match, ...part.map((a) => `prev.${a} IS NOT DISTINCT FROM cur.${a}`)].join(' AND ');
+  // one grouped result read twice through a CTE, so that its parameters are bound once
+  return `WITH grouped AS (${sql}) SELECT cur.*, ${formula(`cur.${v}`, `prev.${v}`)} AS g0 FROM grouped cur LEFT JOIN grouped prev ON ${on}`;
 }
 
 /**
@@ -701,6 +806,7 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   applyCalendars(scope, input.clauses);
   const read = readClauses(scope, input);
   const growthItem = read.growth ? growthItemOf(scope, read.growth) : undefined;
+  for (const cl of read.dateFilters) read.where.push(dateFilterCondition(scope, cl, input.now));
 
   // Sorting keys (after the items exist, so `sort by` can name a listed column).
   const sorts: SortKey[] = [];

@@ -1,0 +1,78 @@
+/**
+ * Distances for the location keywords `near`, `near … within n miles|km|meters` and `farther than n
+ * miles|km|meters from …` (docs.thoughtspot.com cloud/latest/keywords-en-US, "Location keywords";
+ * thoughtspot/thoughtspot-docs cloud/modules/ROOT/partials/keywords/list-location.adoc; docs/service-notes.md
+ * §2.9). The service needs latitude/longitude data for them; the emulator, which keeps no geo configuration,
+ * takes a data source's columns named `latitude` and `longitude` (any case, numeric) as its rows' location.
+ * The demo's `airports` table has them (emulator/src/demo.ts).
+ *
+ * These are pure SQL builders for the compiler: no engine, no metadata. Distances are great-circle
+ * (haversine) on a sphere of the mean Earth radius, in kilometres.
+ */
+import type { LogicalColumn } from '../metadataStore';
+import { isNumeric, quoteIdent } from '../engine';
+
+/** Mean Earth radius in km (IUGG R1), the sphere of `distanceKmSql`. */
+export const EARTH_RADIUS_KM = 6371.0088;
+
+/** Kilometres per unit of the location keywords' `n miles|km|meters`. */
+export const DISTANCE_UNIT_KM = { miles: 1.609344, km: 1, meters: 0.001 } as const;
+
+/** A distance unit the location keywords accept. */
+export type DistanceUnit = keyof typeof DISTANCE_UNIT_KM;
+
+/** `n` of `unit` in kilometres; throws RangeError for a negative or non-finite `n`. */
+export function toKm(n: number, unit: DistanceUnit): number {
+  if (!Number.isFinite(n) || n < 0) throw new RangeError(`a distance must be a number of ${unit} ≥ 0, not ${n}`);
+  return n * DISTANCE_UNIT_KM[unit];
+}
+
+/**
+ * SQL of the great-circle distance in km between two points given as SQL expressions of degrees
+ * (latitude −90…90, longitude −180…180): the haversine formula on `EARTH_RADIUS_KM`. NULL when any input is.
+ */
+export function distanceKmSql(lat1: string, lon1: string, lat2: string, lon2: string): string {
+  const h = `power(sin(radians((${lat2}) - (${lat1})) / 2), 2) + cos(radians(${lat1})) * cos(radians(${lat2})) * power(sin(radians((${lon2}) - (${lon1})) / 2), 2)`;
+  // clamped to 1 against rounding; not with least(), which would turn a NULL into 1
+  return `(2 * ${EARTH_RADIUS_KM} * asin(CASE WHEN sqrt(${h}) > 1 THEN 1.0 ELSE sqrt(${h}) END))`;
+}
+
+/** The location columns of a data source: its numeric `latitude` and `longitude` columns, or undefined. */
+export function geoColumnsOf(columns: readonly LogicalColumn[]): { latitude: LogicalColumn; longitude: LogicalColumn } | undefined {
+  const find = (name: string) => columns.find((c) => c.name.toLowerCase() === name && isNumeric(c.dataType));
+  const latitude = find('latitude');
+  const longitude = find('longitude');
+  return latitude && longitude ? { latitude, longitude } : undefined;
+}
+
+/** The input of `locationConditionSql`. */
+export interface LocationFilter {
+  /** The data source's columns (its location is `geoColumnsOf` them). */
+  columns: readonly LogicalColumn[];
+  /** Quoted DuckDB table of the data source (`"db.schema"."table"`). */
+  table: string;
+  /** The column whose value names the place (`county` in `county near san francisco`). */
+  placeColumn: LogicalColumn;
+  /** The place's value, matched case-insensitively as text (`san francisco`). */
+  place: string;
+  /** `within`: rows at most `km` away (`near`, `near … within`); `farther`: rows more than `km` away. */
+  relation: 'within' | 'farther';
+  /** The distance in km (`toKm`). */
+  km: number;
+}
+
+/**
+ * A WHERE condition for a location keyword, with its bound parameters (in SQL order). The place's location
+ * is the mean latitude/longitude of the rows whose `placeColumn` is `place`; with no such row the condition
+ * holds for no row. Throws Error when the data source has no location columns.
+ */
+export function locationConditionSql(f: LocationFilter): { sql: string; params: (string | number)[] } {
+  const geo = geoColumnsOf(f.columns);
+  if (!geo) throw new Error('This data source has no latitude and longitude columns for a location filter');
+  const lat = quoteIdent(geo.latitude.physicalName);
+  const lon = quoteIdent(geo.longitude.physicalName);
+  const anchor = `(SELECT avg(${lat}) AS lat, avg(${lon}) AS lon FROM ${f.table} WHERE lower(CAST(${quoteIdent(f.placeColumn.physicalName)} AS VARCHAR)) = lower(?))`;
+  const d = distanceKmSql(lat, lon, 'place.lat', 'place.lon');
+  const op = f.relation === 'within' ? '<=' : '>';
+  return { sql: `EXISTS (SELECT 1 FROM ${anchor} place WHERE ${d} ${op} ?)`, params: [f.place, f.km] };
+}
