@@ -248,7 +248,7 @@ function refuseForeignHosts(app: FastifyInstance, listener: Listener): void {
     const authority = normaliseRequestTarget(req.originalUrl).authority;
     const hostOk = hostAllowed(host, own);
     if (hostOk && (authority === undefined || hostAllowed(authority, own))) return undefined;
-    const named = JSON.stringify((hostOk ? authority : host) ?? '').slice(0, 120);
+    const named = JSON.stringify(((hostOk ? authority : host) ?? '').slice(0, 100));
     const message = `Refused: this request is addressed to ${named} (its Host header or target), not to this emulator. Listening on the loopback address ${own}, it answers only requests addressed to localhost, 127.0.0.1, [::1] or ${own}, so that a web page whose name resolves to this machine (DNS rebinding) cannot use it. Send it to http://127.0.0.1:PORT or http://localhost:PORT.`;
     const path = req.url;
     if (path.startsWith(LOAD_API_PREFIX)) return reply.code(403).type('text/plain').send(message);
