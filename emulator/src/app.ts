@@ -18,9 +18,11 @@ import { Engine } from './engine';
 import { errorBody, INTERNAL_TEXT, reportIncident, sendError, setIncidentSink, stderrIncidentSink, type IncidentSink } from './errors';
 import { registerLoadApi } from './load/index';
 import { registerPublicApi } from './public/routes';
+import { hostAllowed, normaliseRequestTarget } from './requestTarget';
 import { SearchService } from './searchdata/run';
 import { applySeed, readSeedFolder } from './seed';
 import { setupServiceToday, TokenStore, type PublicApiGenerations } from './v2/index';
+import { V2_PREFIX, v2ErrorBody } from './v2/routes';
 import { bearerOf } from './v2/tokens';
 
 /** Options of `startEmulator`; the CLI flags of `main.ts` map onto them one to one. */
@@ -100,14 +102,33 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 }
 
+/** Where `createBaseApp` listens: the address, and whether it is a loopback one (`isLoopback`). */
+export interface Listener {
+  host: string;
+  loopback: boolean;
+}
+
 /**
  * A Fastify instance with the plugins both APIs rely on: cookies (@fastify/cookie), form bodies
  * (@fastify/formbody) and a JSON parser that accepts an empty body (the service's own examples send
  * `Content-Type: application/json` with no body, docs/service-notes.md §1.1). The data-load API must not register
  * these plugins again.
+ *
+ * Every request target is first normalised (`normaliseRequestTarget`, Fastify's `rewriteUrl`): from then
+ * on `req.url` is the path the router matches (`req.originalUrl` keeps what was sent), so every hook
+ * that looks at the path decides on the route that answers. On a loopback `listener`, requests
+ * addressed to another host are refused first (`refuseForeignHosts`).
  */
-export async function createBaseApp(logger = false): Promise<FastifyInstance> {
-  const app = Fastify({ logger, bodyLimit: SIGNED_IN_BODY_LIMIT });
+export async function createBaseApp(logger = false, listener?: Listener): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    bodyLimit: SIGNED_IN_BODY_LIMIT,
+    rewriteUrl: (req) => normaliseRequestTarget(req.url ?? '/').path,
+    // what normaliseRequestTarget assumes of the router (find-my-way), stated rather than defaulted; `;`
+    // ends no path either (Fastify's default useSemicolonDelimiter: false)
+    routerOptions: { ignoreDuplicateSlashes: false, ignoreTrailingSlash: false, caseSensitive: true },
+  });
+  if (listener) refuseForeignHosts(app, listener);
   await app.register(cookie);
   await app.register(formbody);
   app.removeContentTypeParser('application/json');
@@ -210,6 +231,31 @@ function sessionChecker(app: FastifyInstance, publicSessions: Sessions | undefin
 
 /** Path prefix of the data-load API, whose errors are plain text (docs/service-interface.md §7). */
 const LOAD_API_PREFIX = '/ts_dataservice/';
+
+/**
+ * Refuses, with 403 and before the body is read, every request addressed to another host than this
+ * loopback listener (`hostAllowed`, the DNS-rebinding defence): the `Host` header, and the authority of
+ * an absolute-form target when there is one, must both name it. The answer has each API's error shape:
+ * plain text under `/ts_dataservice/`, the v2 `{error: {message, code}}` under `/api/rest/2.0`, the v1
+ * error body elsewhere. Nothing is installed on an address that is not loopback (exposing it is the
+ * operator's choice; the demo passwords are refused there).
+ */
+function refuseForeignHosts(app: FastifyInstance, listener: Listener): void {
+  if (!listener.loopback) return;
+  const own = listener.host;
+  app.addHook('onRequest', async (req, reply) => {
+    const host = req.headers.host;
+    const authority = normaliseRequestTarget(req.originalUrl).authority;
+    const hostOk = hostAllowed(host, own);
+    if (hostOk && (authority === undefined || hostAllowed(authority, own))) return undefined;
+    const named = JSON.stringify(((hostOk ? authority : host) ?? '').slice(0, 100));
+    const message = `Refused: this request is addressed to ${named} (its Host header or target), not to this emulator. Listening on the loopback address ${own}, it answers only requests addressed to localhost, 127.0.0.1, [::1] or ${own}, so that a web page whose name resolves to this machine (DNS rebinding) cannot use it. Send it to http://127.0.0.1:PORT or http://localhost:PORT.`;
+    const path = req.url;
+    if (path.startsWith(LOAD_API_PREFIX)) return reply.code(403).type('text/plain').send(message);
+    if (path.split('?')[0] === V2_PREFIX || path.startsWith(`${V2_PREFIX}/`)) return reply.code(403).type('application/json').send(v2ErrorBody(403, message));
+    return reply.code(403).type('application/json').send(errorBody(403, [message]));
+  });
+}
 
 /**
  * Answers what no route's own handlers answer in the service's shapes rather than Fastify's
@@ -354,7 +400,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     for (const a of apps.splice(0)) await a.close();
   };
   try {
-    const app = await createBaseApp(options.logger);
+    const app = await createBaseApp(options.logger, { host, loopback });
     apps.push(app);
     setIncidentSink(app, options.incidentLog ?? stderrIncidentSink);
     limitBodies(app, sessionChecker(app, sessions, ctx.userOfBearer));
@@ -364,7 +410,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     await registerLoadApi(app, ctx);
     let loadApp: FastifyInstance | undefined;
     if (options.loadPort !== undefined) {
-      loadApp = await createBaseApp(options.logger);
+      loadApp = await createBaseApp(options.logger, { host, loopback });
       apps.push(loadApp);
       setIncidentSink(loadApp, options.incidentLog ?? stderrIncidentSink);
       limitBodies(loadApp, sessionChecker(loadApp, undefined, ctx.userOfBearer));

@@ -150,8 +150,14 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
     await t.test('Ctrl+Enter runs the query under the cursor; the grid shows the rows and the row count searchdata returns', () => session.step('run', async () => {
       const query = '[date] [origin] [destination] [delay] [distance] top 1000';
       const direct = await client.searchData({ queryString: query, dataSourceGuid: flights.id, batchSize: 10_000, pageNumber: 1 });
+      // the in-host suite's Run Query left its answer (10 rows) in the panel: the tab to wait for is
+      // another one, or that answer passes for this run's when the run has not replaced it yet
+      const shown = await session.webviewFrame('.tab-body', 10_000).then(async (f) => {
+        frame = f;
+        return (await panelView(f))?.tabId;
+      }, () => undefined);
       await runLine(query);
-      const v = await view((x) => x.state === 'done' && x.cells.length >= 5);
+      const v = await view((x) => x.state === 'done' && x.cells.length >= 5, shown);
       lastTab = v.tabId;
       assert.equal(v.rows, direct.data.length);
       assert.ok(v.status.startsWith(`${direct.data.length.toLocaleString('en-US')} of ${direct.totalRowCount.toLocaleString('en-US')} rows`), v.status);
@@ -310,18 +316,27 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
         }
         return undefined;
       };
-      // the inline action of the pinboard's row (the same command as its context menu's Show Data);
-      // clicked again only when the click did not reach the command (the action shows on hover, and a
-      // re-render of the tree can take the hover away). A click that reaches the command with no tree
-      // element is the bug this step once timed out on: a root refresh of the tree (when "Users &
-      // Groups" appeared) dropped the element handles of the rows being expanded, so every click gave
-      // `undefined`. The step fails at once on it, naming it, instead of clicking until a timeout.
+      // Show Data from the row's context menu (the same command as the row's inline button). The inline
+      // button shows only while the row is hovered: a re-render of the tree between the hover and the
+      // click took it away, the click was lost, and the step timed out. A right-click needs no hover and
+      // hands VS Code the row's element when the menu opens, so a later re-render cannot take it back.
+      // The menu's entry is clicked until the menu closes (a menu ignores a click that comes right after
+      // it opened); a menu that a re-render closed first is opened again. A click that reaches the command
+      // with no tree element is the bug this step once timed out on: a root refresh of the tree (when
+      // "Users & Groups" appeared) dropped the element handles of the rows being expanded, so every click
+      // gave `undefined`. The step fails at once on it, naming it, instead of clicking until a timeout.
       const editorTab = page.locator('.tabs-container .tab', { hasText: 'Data: Flight Operations' }).first();
+      const entry = page.locator('.context-view .action-item', { has: page.locator('.action-label', { hasText: exactText('Show Data') }) }).first();
       const orphaned = () => tsqLogs(session).includes('Show Data: not a pinboard or a visualization of one: undefined');
+      const chosen = async (): Promise<boolean> => {
+        await page.keyboard.press('Escape');
+        const opened = await item.click({ button: 'right', timeout: 5_000 }).then(() => entry.waitFor({ state: 'visible', timeout: 5_000 })).then(() => true, () => false);
+        if (!opened) return false;
+        for (let i = 0; i < 15 && (await entry.isVisible()); i++) await entry.click({ timeout: 1_000 }).catch(() => undefined);
+        return !(await entry.isVisible());
+      };
       const outcome = await waitUntil(async () => {
-        await item.hover();
-        const clicked = await item.locator('.action-label[aria-label^="Show Data"]').first().click({ timeout: 5_000 }).then(() => true, () => false);
-        if (!clicked) return undefined;
+        if (!(await chosen())) return undefined;
         return editorTab.waitFor({ state: 'attached', timeout: 10_000 }).then(() => 'opened', () => (orphaned() ? 'orphaned' : undefined));
       }, 'Show Data to open the pinboard panel', 60_000);
       assert.equal(outcome, 'opened', 'Show Data was given no tree element: the row is shown but its handle is gone');

@@ -61,6 +61,11 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
   private childFetches = 0;
   /** A root refresh waiting for `childFetches` to reach 0. */
   private rootRefreshDue = false;
+  /**
+   * Node key → getChildren calls of that node waiting for its list's load (the quick answer). Their
+   * answer carries what the load brought, so the end of that load fires no change event (`listOf`).
+   */
+  private readonly answering = new Map<string, number>();
 
   constructor(
     private readonly connections: ConnectionManager,
@@ -171,7 +176,14 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     // is still fetching the same node's children would be merged into that fetch and lost.
     const pending = list.pending;
     if (pending) {
-      await settledOrAfter(pending, QUICK_ANSWER_MS);
+      this.answering.set(element.key, (this.answering.get(element.key) ?? 0) + 1);
+      try {
+        await settledOrAfter(pending, QUICK_ANSWER_MS);
+      } finally {
+        const n = (this.answering.get(element.key) ?? 1) - 1;
+        if (n) this.answering.set(element.key, n);
+        else this.answering.delete(element.key);
+      }
       entries = list.children();
     }
     return entries.map((entry) => {
@@ -228,7 +240,15 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     let list = this.lists.get(node.key);
     if (!list) {
       const { fetch, batchSize } = childrenFetcher(node, () => this.connections.getService(), () => this.catalogFor(), this.listOptions());
-      list = new PagedList(fetch, batchSize, () => this.fire(node.key));
+      // A load that a waiting getChildren answers (the quick answer) fires no change event: the view
+      // would get it while it is still taking that answer, and VS Code's extension host forgets the
+      // handles of the node's children on the event while the view, merging it into the fetch under
+      // way, never asks for them again. Every command on those rows (Show Data's inline button, the
+      // context menu) then got `undefined` until the node was refreshed. A slow load ("Loading…"), a
+      // Load more and a Retry still fire one.
+      list = new PagedList(fetch, batchSize, () => {
+        if (!this.answering.has(node.key)) this.fire(node.key);
+      });
       this.lists.set(node.key, list);
     }
     return list;

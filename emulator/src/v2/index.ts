@@ -41,6 +41,7 @@ const V1_PATH = /^\/(callosum\/v1\/)?tspublic\/v1(\/|\?|$)/;
  *   not limited.
  */
 export async function setupServiceToday(app: FastifyInstance, deps: V2Deps, options: ServiceTodayOptions): Promise<void> {
+  // both switches read req.url, the target as the router matches it (normaliseRequestTarget, app.ts)
   if (options.rateLimit !== undefined) {
     await app.register(rateLimit, {
       global: true,

@@ -54,6 +54,22 @@ function body(req: FastifyRequest): Record<string, unknown> {
   return req.body as Record<string, unknown>;
 }
 
+/**
+ * Route option of the v2 logins (auth/token/full, auth/session/login), whose only request body in the
+ * OpenAPI document (thoughtspot/rest-api-sdk `api-spec/openapiSpecv3-2_0.json`) is `application/json`:
+ * a body of another type, or one with no type, is refused with 415 before it is read, so a web page's
+ * plain form or text POST (which a browser sends cross-site without asking) cannot obtain a token or a
+ * session. A request with no body at all goes on (and answers 400 for the missing user name).
+ */
+const JSON_BODY_ONLY = {
+  onRequest: async (req: FastifyRequest): Promise<void> => {
+    const type = req.headers['content-type'];
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (type === undefined ? !hasBody : type.split(';')[0]!.trim().toLowerCase() === 'application/json') return;
+    throw new ApiError(415, `Unsupported Content-Type ${JSON.stringify(type ?? '(none)')}: ${req.routeOptions.url ?? 'this operation'} takes a JSON body (Content-Type: application/json).`);
+  },
+};
+
 function str(b: Record<string, unknown>, name: string, required = false): string | undefined {
   const v = b[name];
   if (v === undefined || v === null || v === '') {
@@ -103,7 +119,7 @@ function sameSecret(given: string, want: string): boolean {
  * | `POST metadata/liveboard/data` | `{metadata_id, metadata_name, contents: [{visualization_id, visualization_name, column_names, data_rows, …}]}` for `metadata_identifier` and optional `visualization_identifiers`, paged per visualization like searchdata |
  * | `POST metadata/search` | an array of `{metadata_id, metadata_name, metadata_type, metadata_header, metadata_detail, visualization_headers?}` |
  *
- * Bodies are JSON. Every route but auth/token/full needs a bearer token (or a session cookie). Errors are
+ * Bodies are JSON (the logins refuse any other type with 415, `JSON_BODY_ONLY`). Every route but auth/token/full needs a bearer token (or a session cookie). Errors are
  * `{"error": {"message": …, "code": <status>}}` (the OpenAPI `ErrorResponse` is an object named `error`).
  * The same users, objects and data as the v1 API (one catalog, one engine).
  */
@@ -140,7 +156,7 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
 function registerAuth(api: FastifyInstance, deps: V2Deps): void {
   const { catalog, tokens } = deps;
   /** auth/token/full: a token for username + password, or username + secret_key (trusted authentication). */
-  api.post('/auth/token/full', async (req) => {
+  api.post('/auth/token/full', JSON_BODY_ONLY, async (req) => {
     const b = body(req);
     const username = str(b, 'username', true)!;
     const password = str(b, 'password');
@@ -165,7 +181,7 @@ function registerAuth(api: FastifyInstance, deps: V2Deps): void {
   });
 
   /** auth/session/login: a cookie session (204 with JSESSIONID and clientId), as v1's session/login. */
-  api.post('/auth/session/login', async (req, reply: FastifyReply) => {
+  api.post('/auth/session/login', JSON_BODY_ONLY, async (req, reply: FastifyReply) => {
     const b = body(req);
     const username = str(b, 'username', true)!;
     const password = str(b, 'password', true)!;
