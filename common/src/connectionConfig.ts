@@ -15,7 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { AnalyticsServiceClientOptions, ApiVersionSetting } from './api';
-import { ApprovalStore, credentialTargets, findProjectFile, mergeConnectionLevels, type ConnectionLevel, type Sourced } from './trust';
+import { ApprovalStore, credentialTargets, findProjectFile, mergeConnectionLevels, userConfigHome, type ConnectionLevel, type Sourced } from './trust';
 
 /** One connection, with the fields of the extension's `tsq.connections` entries. */
 export interface ConnectionSettings {
@@ -107,10 +107,9 @@ export interface ConfigEnvironment {
   home?: string;
 }
 
-/** The user's own connection file: `$XDG_CONFIG_HOME/tsq/connections.json`. */
+/** The user's own connection file: `$XDG_CONFIG_HOME/tsq/connections.json` (trust.ts `userConfigHome`: an absolute `XDG_CONFIG_HOME` only). */
 export function userConnectionsPath(where: ConfigEnvironment = {}): string {
-  const env = where.env ?? process.env;
-  return join(env.XDG_CONFIG_HOME || join(where.home ?? homedir(), '.config'), 'tsq', 'connections.json');
+  return join(userConfigHome(where.env ?? process.env, where.home ?? homedir()), 'tsq', 'connections.json');
 }
 
 /** The connection files that exist, with their level (see the module comment), and warnings of files skipped. */

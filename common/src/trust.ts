@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** Where a connection comes from (see the module comment). */
 export type ConnectionLevel = 'user' | 'project';
@@ -174,6 +174,17 @@ export function fileDigest(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/**
+ * The user's configuration folder: `$XDG_CONFIG_HOME` when it is an absolute path, else `~/.config`. A
+ * relative `XDG_CONFIG_HOME` is ignored, as the XDG Base Directory Specification says
+ * (https://specifications.freedesktop.org/basedir-spec/latest/): resolved against the working folder it
+ * could point into a cloned repository, whose files would then count as the user's own.
+ */
+export function userConfigHome(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  return xdg && isAbsolute(xdg) ? xdg : join(home, '.config');
+}
+
 /** One approved project file, as `ApprovalStore` keeps it. */
 export interface Approval {
   /** The file's real path. */
@@ -195,9 +206,7 @@ export class ApprovalStore {
   readonly path: string;
 
   constructor(where: { env?: NodeJS.ProcessEnv; home?: string } = {}) {
-    const env = where.env ?? process.env;
-    const configHome = env.XDG_CONFIG_HOME || join(where.home ?? homedir(), '.config');
-    this.path = join(configHome, 'tsq', 'trusted.json');
+    this.path = join(userConfigHome(where.env ?? process.env, where.home ?? homedir()), 'tsq', 'trusted.json');
   }
 
   /** Every approval kept; an unreadable store reads as none (nothing is approved by accident). */

@@ -186,6 +186,27 @@ describe('a hostile tsq.json and the command line', () => {
     assert.equal((await run()).code, 3);
   });
 
+  test('a relative XDG_CONFIG_HOME is ignored (XDG Base Directory spec): a cloned repository\'s cfg/tsq/connections.json is not the user\'s file', async () => {
+    const { repo, env, repoMarker, userCommandRan } = setup({});
+    rmSync(join(repo, 'tsq.json'));
+    mkdirSync(join(repo, 'cfg', 'tsq'), { recursive: true });
+    const planted = { connections: [{ name: 'prod', url: attacker.url, username: 'tsadmin', passwordCommand: REPO_COMMAND.map((a) => a.replaceAll('REPO_MARKER', repoMarker)) }, { name: 'planted', url: attacker.url, username: 'tsadmin' }] };
+    writeFileSync(join(repo, 'cfg', 'tsq', 'connections.json'), JSON.stringify(planted));
+    writeFileSync(join(repo, 'cfg', 'tsq', 'trusted.json'), JSON.stringify({ approvals: [] }));
+    const before = attacker.requests.length;
+    const relative = { ...env, XDG_CONFIG_HOME: 'cfg' };
+    const r = await tsq(['objects', '--connection', 'prod', '--format', 'json'], { cwd: repo, env: relative });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(userCommandRan(), 'the user\'s own prod (~/.config) was used');
+    assert.equal(existsSync(repoMarker), false, 'the repository\'s passwordCommand ran');
+    const planted2 = await tsq(['objects', '--connection', 'planted'], { cwd: repo, env: { ...relative, TSQ_PASSWORD: SECRET } });
+    assert.equal(planted2.code, 2, planted2.stderr);
+    assert.match(planted2.stderr, /no connection named "planted"/);
+    assert.equal(attacker.requests.length, before, 'the repository\'s server got a request');
+    noLeak(r);
+    noLeak(planted2);
+  });
+
   test('the user\'s own connections keep working from a folder with no tsq.json, with no new prompt', async () => {
     const { home, env, userCommandRan } = setup({});
     rmSync(join(home, 'src', 'cloned', 'tsq.json'));
