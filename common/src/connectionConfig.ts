@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { AnalyticsServiceClientOptions, ApiVersionSetting } from './api';
+import { terminalSafe } from './terminalText';
 import { ApprovalStore, credentialTargets, findProjectFile, mergeConnectionLevels, userConfigHome, type ConnectionLevel, type Sourced } from './trust';
 
 /** One connection, with the fields of the extension's `tsq.connections` entries. */
@@ -226,6 +227,20 @@ export interface ResolvedConnection {
   approved: boolean;
   /** For a project file's connection that is not approved: true when an earlier version of the file was. */
   changedSinceApproval?: boolean;
+  /**
+   * For a project file's connection that is not approved: true when the file is approved as it is, but
+   * not this entry (a connection of the user's own of that name was used instead when it was approved).
+   */
+  notInApproval?: boolean;
+}
+
+/** `origin user` pairs of a connection (trust.ts `credentialTargets`); none when its URL is not one (then nothing is approved). */
+function targetsOrNone(c: ConnectionSettings): string[] {
+  try {
+    return credentialTargets(c);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -251,9 +266,14 @@ export function resolveConnection(flags: ConnectionFlags, opts: ConfigEnvironmen
   const resolved = (c: Sourced<ConnectionSettings>): ResolvedConnection => {
     const { level, source, ...connection } = c;
     const file = files.find((f) => f.path === source);
-    const approved = level === 'user' || (!!file && approvals.isApproved(file.path, file.text));
+    // a project entry is approved one by one: the file as it is, and this entry among those approved
+    const state = level === 'user' ? 'approved' : file ? approvals.entryApproval(file.path, file.text, { name: connection.name, targets: targetsOrNone(connection) }) : 'never';
+    const approved = state === 'approved';
     const out: ResolvedConnection = { connection: override(connection), source, level, files, warnings, approved };
-    if (!approved) out.changedSinceApproval = approvals.wasApproved(source);
+    if (!approved) {
+      out.changedSinceApproval = state === 'changed';
+      if (state === 'not-in-approval') out.notInApproval = true;
+    }
     return out;
   };
   if (flags.url) {
@@ -304,9 +324,14 @@ export function requireApproval(resolved: ResolvedConnection): void {
   } catch {
     targets = [`${c.url} ${c.username}`];
   }
-  const changed = resolved.changedSinceApproval ? ' It changed since you approved it.' : '';
+  const changed = resolved.changedSinceApproval
+    ? ' It changed since you approved it.'
+    : resolved.notInApproval
+      ? ' When you approved the file, your own connection of that name was used instead, so this entry was not part of that approval.'
+      : '';
+  const safe = terminalSafe;
   throw new UnapprovedConnectionError(
-    `The connection "${c.name}" comes from ${resolved.source}, a file of this project, not from you.${changed} TSQ sends no password or token to ${targets.map((t) => t.replace(' ', ' as ')).join(' and ')} until you approve it: ${approvalHint(resolved.source)}. Or use your own connection (~/.config/tsq/connections.json, or --url and --user).`,
+    `The connection "${safe(c.name)}" comes from ${safe(resolved.source)}, a file of this project, not from you.${changed} TSQ sends no password or token to ${targets.map((t) => safe(t).replace(' ', ' as ')).join(' and ')} until you approve it: ${safe(approvalHint(resolved.source))}. Or use your own connection (~/.config/tsq/connections.json, or --url and --user).`,
     resolved.source,
     targets,
   );
