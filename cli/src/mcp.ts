@@ -23,6 +23,7 @@ import { connectionFlags } from './connect';
 import { UsageError } from './exitCodes';
 import { runLoadCommand } from './load';
 import { warn } from './output';
+import { terminalSafe } from '../../common/src/terminalText';
 
 declare const TSQ_VERSION: string | undefined;
 
@@ -159,7 +160,7 @@ export async function runMcpCommand(opts: McpOptions): Promise<void> {
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
-  process.stderr.write(`tsq mcp: serving ${resolved.connection.url} as ${resolved.connection.username}${opts.allowWrites ? ' (writes allowed: load_csv)' : ''}\n`);
+  process.stderr.write(`tsq mcp: serving ${terminalSafe(resolved.connection.url)} as ${terminalSafe(resolved.connection.username)}${opts.allowWrites ? ' (writes allowed: load_csv)' : ''}\n`);
   await closed;
   await server.close().catch(() => undefined);
   await client.close();
