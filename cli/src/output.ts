@@ -16,10 +16,10 @@ export async function write(stream: Writable, text: string): Promise<void> {
  * A message made safe for the terminal: each of its lines through `terminalSafe`
  * (common/src/terminalText.ts), so that a value from a file or the service inside it (a name, a cell, the
  * service's own text) cannot move the cursor, erase a line or set the window title. The message's own
- * line breaks are kept; the places that insert a value escape it whole, line breaks included.
+ * line breaks (LF or CRLF, written as LF) are kept; the places that insert a value escape it whole.
  */
 export function terminalMessage(message: string): string {
-  return message.split('\n').map(terminalSafe).join('\n');
+  return message.split(/\r?\n/).map(terminalSafe).join('\n');
 }
 
 /** A message for the person at the terminal (stderr), through `terminalMessage`. */
