@@ -163,7 +163,7 @@ export function readConnectionFile(path: string, level: ConnectionLevel = 'user'
     const url = str(c.url);
     const username = str(c.username);
     if (!name || !url || !username) throw new ConnectionConfigError(`Connection ${i + 1} in ${path} needs "name", "url" and "username" (the fields of the extension's tsq.connections).`);
-    if (c.password !== undefined) warnings.push(`${path}: the "password" of connection "${name}" is ignored; passwords do not belong in files. Use TSQ_PASSWORD or "passwordCommand", and remove it from the file.`);
+    if (c.password !== undefined) warnings.push(`${path}: the "password" of connection "${terminalSafe(name)}" is ignored; passwords do not belong in files. Use TSQ_PASSWORD or "passwordCommand", and remove it from the file.`);
     const out: ConnectionSettings = { name, url, username };
     if (str(c.loadUrl)) out.loadUrl = str(c.loadUrl);
     if (str(c.caFile)) out.caFile = resolve(dirname(path), str(c.caFile)!);
@@ -171,7 +171,7 @@ export function readConnectionFile(path: string, level: ConnectionLevel = 'user'
     if (c.apiVersion !== undefined) out.apiVersion = apiVersionOf(c.apiVersion, `"apiVersion" of connection "${name}" in ${path}`);
     if (c.passwordCommand !== undefined) {
       if (!Array.isArray(c.passwordCommand) || c.passwordCommand.length === 0 || !c.passwordCommand.every((a) => typeof a === 'string')) {
-        throw new ConnectionConfigError(`"passwordCommand" of connection "${name}" in ${path} must be a non-empty array of strings (a program and its arguments).`);
+        throw new ConnectionConfigError(`"passwordCommand" of connection "${terminalSafe(name)}" in ${path} must be a non-empty array of strings (a program and its arguments).`);
       }
       out.passwordCommand = [...(c.passwordCommand as string[])];
     }
@@ -288,7 +288,7 @@ export function resolveConnection(flags: ConnectionFlags, opts: ConfigEnvironmen
   if (flags.connection) {
     const found = find(flags.connection);
     if (found) return found;
-    const known = loaded.connections.map((c) => c.name);
+    const known = loaded.connections.map((c) => terminalSafe(c.name));
     const where = files.length ? files.map((f) => f.path).join(', ') : 'no connection file (tsq.json here or above, or ~/.config/tsq/connections.json)';
     throw new ConnectionConfigError(`There is no connection named "${flags.connection}" in ${where}.${known.length ? ` Known: ${known.join(', ')}.` : ''} Add it there, or give --url and --user.`);
   }
@@ -296,12 +296,12 @@ export function resolveConnection(flags: ConnectionFlags, opts: ConfigEnvironmen
   for (const f of files) {
     if (f.default) {
       const found = find(f.default);
-      if (!found) throw new ConnectionConfigError(`The default connection "${f.default}" of ${f.path} is not among its connections.`);
+      if (!found) throw new ConnectionConfigError(`The default connection "${terminalSafe(f.default)}" of ${terminalSafe(f.path)} is not among its connections.`);
       return found;
     }
   }
   if (loaded.connections.length === 1) return resolved(loaded.connections[0]);
-  if (loaded.connections.length > 1) throw new ConnectionConfigError(`Several connections are defined (${loaded.connections.map((c) => c.name).join(', ')}): choose one with --connection NAME, or set "default" in ${files[0].path}.`);
+  if (loaded.connections.length > 1) throw new ConnectionConfigError(`Several connections are defined (${loaded.connections.map((c) => terminalSafe(c.name)).join(', ')}): choose one with --connection NAME, or set "default" in ${files[0].path}.`);
   return undefined;
 }
 
@@ -387,8 +387,8 @@ export async function readPassword(resolved: ResolvedConnection, sources: Passwo
       });
     });
   }
-  if (sources.prompt) return sources.prompt(`Password of ${connection.username} at ${connection.url}: `);
-  throw new MissingPasswordError(`No password for ${connection.username} at ${connection.url}: set the TSQ_PASSWORD environment variable, or give the connection a "passwordCommand".`);
+  if (sources.prompt) return sources.prompt(`Password of ${terminalSafe(connection.username)} at ${terminalSafe(connection.url)}: `);
+  throw new MissingPasswordError(`No password for ${terminalSafe(connection.username)} at ${terminalSafe(connection.url)}: set the TSQ_PASSWORD environment variable, or give the connection a "passwordCommand".`);
 }
 
 /**
