@@ -350,6 +350,7 @@ describe('tsq mcp over stdio', () => {
       assert.ok(!first.isError, first.text);
       const obtained = client.tokens.current!;
       assert.ok(obtained && backend.secrets().includes(obtained), 'the obtained token is a secret in use');
+      assert.ok(backend.secrets().includes(SECRET_KEY), 'the secret key the client signed in with is a secret in use');
       const csv = join(dir, 'obtained.csv');
       writeFileSync(csv, `note,n\n"obtained ${obtained}",4\n`);
       await runLoadCommand(admin, csv, { table: 'agents.vault', signal: new AbortController().signal, progressBar: false });
