@@ -4,6 +4,7 @@
  * `file:line:col: severity: message [code]` (lines and columns 1-based, columns in UTF-16 units as LSP
  * counts them), as gcc and tsc print them, so that CI logs and editors' problem matchers read them.
  */
+import { terminalSafe } from '../../common/src/terminalText';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import type { AnalyticsServiceClient } from '../../common/src/api';
 import { getLanguageService } from '../../common/src/languageService/languageService';
@@ -22,7 +23,8 @@ const SEVERITY: Record<number, string> = {
 /** One diagnostic as a compiler-style line (without the newline). */
 export function formatDiagnostic(file: string, d: Diagnostic): string {
   const code = d.code !== undefined ? ` [${String(d.code)}]` : '';
-  return `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity ?? DiagnosticSeverity.Error]}: ${(typeof d.message === 'string' ? d.message : d.message.value).replace(/\s*\n\s*/g, ' ')}${code}`;
+  // a column or data source name from the service inside the message is shown escaped (terminalSafe)
+  return terminalSafe(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity ?? DiagnosticSeverity.Error]}: ${(typeof d.message === 'string' ? d.message : d.message.value).replace(/\s*\n\s*/g, ' ')}${code}`);
 }
 
 /** What `tsq check` found. */

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import type { AnalyticsServiceClient, LoadStatus } from '../../common/src/api';
 import { ExitCode, type ExitCodeValue } from './exitCodes';
 import { reportParsingErrors } from './load';
-import { info, textTable, write } from './output';
+import { info, terminalMessage, textTable, write } from './output';
 
 /**
  * Prints a cycle's status (a table, or its raw JSON with `json`).
@@ -51,6 +51,8 @@ export async function runBadRecordsCommand(client: AnalyticsServiceClient, cycle
     await once(stream, 'finish');
     info(`wrote the bad records of cycle ${cycleId} to ${opts.out}`);
   } else {
-    await write(process.stdout, text.endsWith('\n') || text === '' ? text : `${text}\n`);
+    // the file as it is into a pipe; on a terminal its lines are shown with control characters escaped
+    const shown = process.stdout.isTTY ? terminalMessage(text) : text;
+    await write(process.stdout, shown.endsWith('\n') || shown === '' ? shown : `${shown}\n`);
   }
 }

@@ -18,6 +18,7 @@ import { OBJECT_TYPES, runObjectsCommand } from './objects';
 import { runQueryCommand } from './query';
 import { loadConnections, type ConnectionFile } from '../../common/src/connectionConfig';
 import { runTrustCommand } from './trust';
+import { terminalMessage } from './output';
 
 declare const TSQ_VERSION: string | undefined;
 
@@ -266,7 +267,7 @@ export async function main(argv: string[]): Promise<void> {
   } catch (e) {
     if (e instanceof CommanderError) {
       const ok = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help';
-      if (e.code === 'tsq.usage') process.stderr.write(`${e.message}\n`);
+      if (e.code === 'tsq.usage') process.stderr.write(`${terminalMessage(e.message)}\n`);
       process.exitCode = ok ? ExitCode.OK : ExitCode.USAGE;
       return;
     }
@@ -274,7 +275,7 @@ export async function main(argv: string[]): Promise<void> {
     const code = exitCodeOf(e);
     const interrupted = code === ExitCode.INTERRUPTED || (interrupt.signal.aborted && e instanceof ConnectionError);
     const message = e instanceof Error ? e.message : String(e);
-    process.stderr.write(`tsq: ${interrupted && !/cancel|abort|interrupt/i.test(message) ? `interrupted (Ctrl-C): ${message}` : message}\n`);
+    process.stderr.write(`tsq: ${terminalMessage(interrupted && !/cancel|abort|interrupt/i.test(message) ? `interrupted (Ctrl-C): ${message}` : message)}\n`);
     if (code === ExitCode.INTERNAL && e instanceof Error && process.env.TSQ_DEBUG) process.stderr.write(`${e.stack ?? ''}\n`);
     process.exitCode = interrupted ? ExitCode.INTERRUPTED : code;
   }

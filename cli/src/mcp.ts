@@ -23,6 +23,7 @@ import { connectionFlags } from './connect';
 import { UsageError } from './exitCodes';
 import { runLoadCommand } from './load';
 import { warn } from './output';
+import { terminalSafe } from '../../common/src/terminalText';
 
 declare const TSQ_VERSION: string | undefined;
 
@@ -37,7 +38,7 @@ export interface McpOptions extends Record<string, unknown> {
  * `tsq check` (common/src/catalog) and its language service (common/src/languageService). This adapter is
  * the only place that knows where the language service and the service catalog live; when they move, its
  * imports change and nothing else.
- * @param secrets the secrets in use, read when a tool answers (the password joins once a login read it).
+ * @param secrets the secrets in use, read when a tool answers; what the client holds (`heldSecrets`) joins them.
  */
 export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<string>, opts: { allowWrites: boolean }): AgentBackend {
   const catalog = new ServiceCatalogProvider(client, { log: (m) => warn(m) });
@@ -76,7 +77,11 @@ export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<str
       const r = await client.searchData({ queryString, dataSourceGuid: dataSource.id, batchSize: maxRows, pageNumber: 1 }, { signal });
       return { columnNames: r.columnNames, rows: r.data, totalRowCount: r.totalRowCount };
     },
-    secrets: () => [...secrets],
+    secrets: () => {
+      // what the client holds now joins for good: a token renewed since still redacts the old one
+      for (const s of client.heldSecrets()) secrets.add(s);
+      return [...secrets];
+    },
   };
   if (opts.allowWrites) {
     backend.loadCsv = async ({ path, table }, signal) => {
@@ -124,6 +129,11 @@ export function buildMcpServer(backend: AgentBackend): McpServer {
   return server;
 }
 
+/** The environment's secrets of an approved connection (TSQ_PASSWORD, TSQ_TOKEN, TSQ_SECRET_KEY), as given and trimmed, for redaction. */
+function secretsInEnvironment(env: NodeJS.ProcessEnv): string[] {
+  return [env.TSQ_PASSWORD, env.TSQ_TOKEN, env.TSQ_SECRET_KEY].flatMap((v) => (v ? [v, v.trim()] : [])).filter((v) => v !== '');
+}
+
 /**
  * Runs `tsq mcp` until stdin closes. Resolves the connection and checks its approval before anything
  * else.
@@ -134,7 +144,9 @@ export function buildMcpServer(backend: AgentBackend): McpServer {
  * client's log) and the exit code is 3, as for every other command; nothing is sent. The server does not
  * start and then tell the model to approve the file: the approval is the person's, never an agent's.
  * The password comes from `TSQ_PASSWORD` or the connection's `passwordCommand` (no prompt: stdin is the
- * protocol). It and any token are redacted from every tool answer.
+ * protocol). Every secret in use is redacted from every tool answer, text and structured content: the
+ * environment's (`secretsInEnvironment`) and what the client holds (`heldSecrets`: the password it logged
+ * in with, a token it was given or obtained, its session cookies).
  * @throws UsageError when no connection is given; ConnectionConfigError; UnapprovedConnectionError (exit 3).
  */
 export async function runMcpCommand(opts: McpOptions): Promise<void> {
@@ -143,15 +155,8 @@ export async function runMcpCommand(opts: McpOptions): Promise<void> {
   for (const w of resolved.warnings) warn(w);
   // throws UnapprovedConnectionError here, before a transport exists or a byte is sent
   const options = serviceClientOptions(resolved);
-  const secrets = new Set<string>();
-  if (process.env.TSQ_PASSWORD) secrets.add(process.env.TSQ_PASSWORD);
-  const getPassword = options.getPassword!;
-  options.getPassword = async () => {
-    const password = await getPassword();
-    secrets.add(password);
-    return password;
-  };
   const client = new AnalyticsServiceClient(options);
+  const secrets = new Set(secretsInEnvironment(process.env));
   const server = buildMcpServer(cliAgentBackend(client, secrets, { allowWrites: opts.allowWrites === true }));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
@@ -159,7 +164,7 @@ export async function runMcpCommand(opts: McpOptions): Promise<void> {
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
-  process.stderr.write(`tsq mcp: serving ${resolved.connection.url} as ${resolved.connection.username}${opts.allowWrites ? ' (writes allowed: load_csv)' : ''}\n`);
+  process.stderr.write(`tsq mcp: serving ${terminalSafe(resolved.connection.url)} as ${terminalSafe(resolved.connection.username)}${opts.allowWrites ? ' (writes allowed: load_csv)' : ''}\n`);
   await closed;
   await server.close().catch(() => undefined);
   await client.close();

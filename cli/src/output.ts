@@ -5,28 +5,40 @@
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { terminalSafe } from '../../common/src/terminalText';
 
 /** Writes `text` to a stream, waiting for it to drain when its buffer is full. */
 export async function write(stream: Writable, text: string): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');
 }
 
-/** A message for the person at the terminal (stderr). */
-export function info(message: string): void {
-  process.stderr.write(`${message}\n`);
+/**
+ * A message made safe for the terminal: each of its lines through `terminalSafe`
+ * (common/src/terminalText.ts), so that a value from a file or the service inside it (a name, a cell, the
+ * service's own text) cannot move the cursor, erase a line or set the window title. The message's own
+ * line breaks (LF or CRLF, written as LF) are kept; the places that insert a value escape it whole.
+ */
+export function terminalMessage(message: string): string {
+  return message.split(/\r?\n/).map(terminalSafe).join('\n');
 }
 
-/** A warning (stderr), prefixed `tsq: warning:`. */
+/** A message for the person at the terminal (stderr), through `terminalMessage`. */
+export function info(message: string): void {
+  process.stderr.write(`${terminalMessage(message)}\n`);
+}
+
+/** A warning (stderr), prefixed `tsq: warning:`, through `terminalMessage`. */
 export function warn(message: string): void {
-  process.stderr.write(`tsq: warning: ${message}\n`);
+  process.stderr.write(`tsq: warning: ${terminalMessage(message)}\n`);
 }
 
 /**
  * Lays rows out as a plain-text table: a header, a rule, then the rows, columns padded to their widest
- * cell (by UTF-16 length), numbers right-aligned where `rightAlign[i]` says so.
+ * cell (by UTF-16 length), numbers right-aligned where `rightAlign[i]` says so. Every header and cell goes
+ * through `terminalSafe` (a line break, tab or escape sequence in a value is shown escaped, on its row).
  */
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[], rightAlign: readonly boolean[] = []): string {
-  const clean = (s: string) => s.replace(/[\r\n\t]+/g, ' ');
+  const clean = terminalSafe;
   const widths = header.map((h, i) => Math.max(clean(h).length, ...rows.map((r) => clean(r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     cells

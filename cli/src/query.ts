@@ -23,6 +23,7 @@ import { getLanguageService } from '../../common/src/languageService/languageSer
 import { ServiceCatalog } from '../../common/src/catalog';
 import { RefusedError, UsageError } from './exitCodes';
 import { info, textTable, write } from './output';
+import { terminalSafe } from '../../common/src/terminalText';
 
 /** Options of `tsq query`. */
 export interface QueryOptions {
@@ -102,7 +103,7 @@ export async function runQueryCommand(client: AnalyticsServiceClient, file: stri
     if (opts.format === 'table') {
       // the columns only type the table's cells: without them the cells are shown as the service sent them
       const columns = describeColumns(columnNames ?? [], tableRows, (await catalog.columns(ds.id).catch(() => null))?.columns);
-      if (several) await write(out, `${i ? '\n' : ''}-- ${query.text.replace(/\s+/g, ' ')}\n`);
+      if (several) await write(out, `${i ? '\n' : ''}-- ${terminalSafe(query.text.replace(/\s+/g, ' '))}\n`);
       await write(out, textTable(columns.map((c) => c.name), tableRows.map((r) => columns.map((c, k) => formatCell(r[k], c))), columns.map(isNumericColumn)));
     }
     info(`query ${number}: ${rows.toLocaleString('en-US')} ${rows === 1 ? 'row' : 'rows'}`);

@@ -104,8 +104,9 @@ export function extensionAgentBackend(deps: AgentToolsDeps, documents: Map<strin
       const r = await api.searchData({ queryString, dataSourceGuid: dataSource.id, batchSize: maxRows });
       return { columnNames: r.columnNames, rows: r.data, totalRowCount: r.totalRowCount };
     },
-    // the password stays in the secret storage and the client's login: nothing of it is known here
-    secrets: () => [],
+    // what the connected client holds: the password or token from the secret storage it logged in
+    // with, a token it obtained, its session cookies (common/src/api heldSecrets)
+    secrets: () => deps.connections.currentClient()?.heldSecrets() ?? [],
   };
 }
 

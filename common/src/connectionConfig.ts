@@ -15,7 +15,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { AnalyticsServiceClientOptions, ApiVersionSetting } from './api';
-import { ApprovalStore, credentialTargets, findProjectFile, mergeConnectionLevels, type ConnectionLevel, type Sourced } from './trust';
+import { terminalSafe } from './terminalText';
+import { ApprovalStore, credentialTargets, findProjectFile, mergeConnectionLevels, userConfigHome, type ConnectionLevel, type Sourced } from './trust';
 
 /** One connection, with the fields of the extension's `tsq.connections` entries. */
 export interface ConnectionSettings {
@@ -107,10 +108,9 @@ export interface ConfigEnvironment {
   home?: string;
 }
 
-/** The user's own connection file: `$XDG_CONFIG_HOME/tsq/connections.json`. */
+/** The user's own connection file: `$XDG_CONFIG_HOME/tsq/connections.json` (trust.ts `userConfigHome`: an absolute `XDG_CONFIG_HOME` only). */
 export function userConnectionsPath(where: ConfigEnvironment = {}): string {
-  const env = where.env ?? process.env;
-  return join(env.XDG_CONFIG_HOME || join(where.home ?? homedir(), '.config'), 'tsq', 'connections.json');
+  return join(userConfigHome(where.env ?? process.env, where.home ?? homedir()), 'tsq', 'connections.json');
 }
 
 /** The connection files that exist, with their level (see the module comment), and warnings of files skipped. */
@@ -163,7 +163,7 @@ export function readConnectionFile(path: string, level: ConnectionLevel = 'user'
     const url = str(c.url);
     const username = str(c.username);
     if (!name || !url || !username) throw new ConnectionConfigError(`Connection ${i + 1} in ${path} needs "name", "url" and "username" (the fields of the extension's tsq.connections).`);
-    if (c.password !== undefined) warnings.push(`${path}: the "password" of connection "${name}" is ignored; passwords do not belong in files. Use TSQ_PASSWORD or "passwordCommand", and remove it from the file.`);
+    if (c.password !== undefined) warnings.push(`${path}: the "password" of connection "${terminalSafe(name)}" is ignored; passwords do not belong in files. Use TSQ_PASSWORD or "passwordCommand", and remove it from the file.`);
     const out: ConnectionSettings = { name, url, username };
     if (str(c.loadUrl)) out.loadUrl = str(c.loadUrl);
     if (str(c.caFile)) out.caFile = resolve(dirname(path), str(c.caFile)!);
@@ -171,7 +171,7 @@ export function readConnectionFile(path: string, level: ConnectionLevel = 'user'
     if (c.apiVersion !== undefined) out.apiVersion = apiVersionOf(c.apiVersion, `"apiVersion" of connection "${name}" in ${path}`);
     if (c.passwordCommand !== undefined) {
       if (!Array.isArray(c.passwordCommand) || c.passwordCommand.length === 0 || !c.passwordCommand.every((a) => typeof a === 'string')) {
-        throw new ConnectionConfigError(`"passwordCommand" of connection "${name}" in ${path} must be a non-empty array of strings (a program and its arguments).`);
+        throw new ConnectionConfigError(`"passwordCommand" of connection "${terminalSafe(name)}" in ${path} must be a non-empty array of strings (a program and its arguments).`);
       }
       out.passwordCommand = [...(c.passwordCommand as string[])];
     }
@@ -227,6 +227,20 @@ export interface ResolvedConnection {
   approved: boolean;
   /** For a project file's connection that is not approved: true when an earlier version of the file was. */
   changedSinceApproval?: boolean;
+  /**
+   * For a project file's connection that is not approved: true when the file is approved as it is, but
+   * not this entry (a connection of the user's own of that name was used instead when it was approved).
+   */
+  notInApproval?: boolean;
+}
+
+/** `origin user` pairs of a connection (trust.ts `credentialTargets`); none when its URL is not one (then nothing is approved). */
+function targetsOrNone(c: ConnectionSettings): string[] {
+  try {
+    return credentialTargets(c);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -252,9 +266,14 @@ export function resolveConnection(flags: ConnectionFlags, opts: ConfigEnvironmen
   const resolved = (c: Sourced<ConnectionSettings>): ResolvedConnection => {
     const { level, source, ...connection } = c;
     const file = files.find((f) => f.path === source);
-    const approved = level === 'user' || (!!file && approvals.isApproved(file.path, file.text));
+    // a project entry is approved one by one: the file as it is, and this entry among those approved
+    const state = level === 'user' ? 'approved' : file ? approvals.entryApproval(file.path, file.text, { name: connection.name, targets: targetsOrNone(connection) }) : 'never';
+    const approved = state === 'approved';
     const out: ResolvedConnection = { connection: override(connection), source, level, files, warnings, approved };
-    if (!approved) out.changedSinceApproval = approvals.wasApproved(source);
+    if (!approved) {
+      out.changedSinceApproval = state === 'changed';
+      if (state === 'not-in-approval') out.notInApproval = true;
+    }
     return out;
   };
   if (flags.url) {
@@ -269,7 +288,7 @@ export function resolveConnection(flags: ConnectionFlags, opts: ConfigEnvironmen
   if (flags.connection) {
     const found = find(flags.connection);
     if (found) return found;
-    const known = loaded.connections.map((c) => c.name);
+    const known = loaded.connections.map((c) => terminalSafe(c.name));
     const where = files.length ? files.map((f) => f.path).join(', ') : 'no connection file (tsq.json here or above, or ~/.config/tsq/connections.json)';
     throw new ConnectionConfigError(`There is no connection named "${flags.connection}" in ${where}.${known.length ? ` Known: ${known.join(', ')}.` : ''} Add it there, or give --url and --user.`);
   }
@@ -277,12 +296,12 @@ export function resolveConnection(flags: ConnectionFlags, opts: ConfigEnvironmen
   for (const f of files) {
     if (f.default) {
       const found = find(f.default);
-      if (!found) throw new ConnectionConfigError(`The default connection "${f.default}" of ${f.path} is not among its connections.`);
+      if (!found) throw new ConnectionConfigError(`The default connection "${terminalSafe(f.default)}" of ${terminalSafe(f.path)} is not among its connections.`);
       return found;
     }
   }
   if (loaded.connections.length === 1) return resolved(loaded.connections[0]);
-  if (loaded.connections.length > 1) throw new ConnectionConfigError(`Several connections are defined (${loaded.connections.map((c) => c.name).join(', ')}): choose one with --connection NAME, or set "default" in ${files[0].path}.`);
+  if (loaded.connections.length > 1) throw new ConnectionConfigError(`Several connections are defined (${loaded.connections.map((c) => terminalSafe(c.name)).join(', ')}): choose one with --connection NAME, or set "default" in ${files[0].path}.`);
   return undefined;
 }
 
@@ -305,9 +324,14 @@ export function requireApproval(resolved: ResolvedConnection): void {
   } catch {
     targets = [`${c.url} ${c.username}`];
   }
-  const changed = resolved.changedSinceApproval ? ' It changed since you approved it.' : '';
+  const changed = resolved.changedSinceApproval
+    ? ' It changed since you approved it.'
+    : resolved.notInApproval
+      ? ' When you approved the file, your own connection of that name was used instead, so this entry was not part of that approval.'
+      : '';
+  const safe = terminalSafe;
   throw new UnapprovedConnectionError(
-    `The connection "${c.name}" comes from ${resolved.source}, a file of this project, not from you.${changed} TSQ sends no password or token to ${targets.map((t) => t.replace(' ', ' as ')).join(' and ')} until you approve it: ${approvalHint(resolved.source)}. Or use your own connection (~/.config/tsq/connections.json, or --url and --user).`,
+    `The connection "${safe(c.name)}" comes from ${safe(resolved.source)}, a file of this project, not from you.${changed} TSQ sends no password or token to ${targets.map((t) => safe(t).replace(' ', ' as ')).join(' and ')} until you approve it: ${safe(approvalHint(resolved.source))}. Or use your own connection (~/.config/tsq/connections.json, or --url and --user).`,
     resolved.source,
     targets,
   );
@@ -363,8 +387,8 @@ export async function readPassword(resolved: ResolvedConnection, sources: Passwo
       });
     });
   }
-  if (sources.prompt) return sources.prompt(`Password of ${connection.username} at ${connection.url}: `);
-  throw new MissingPasswordError(`No password for ${connection.username} at ${connection.url}: set the TSQ_PASSWORD environment variable, or give the connection a "passwordCommand".`);
+  if (sources.prompt) return sources.prompt(`Password of ${terminalSafe(connection.username)} at ${terminalSafe(connection.url)}: `);
+  throw new MissingPasswordError(`No password for ${terminalSafe(connection.username)} at ${terminalSafe(connection.url)}: set the TSQ_PASSWORD environment variable, or give the connection a "passwordCommand".`);
 }
 
 /**

@@ -8,11 +8,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { startLive, type Live } from '../emulator/client-support';
-import { CLI_JS, recordingServer, tsq, type TsqRun } from './cli-support';
+import { CLI_JS, recordingServer, startTsq, tsq, waitForOutput, type TsqRun } from './cli-support';
 
 /** The user's password: distinctive, so that finding it anywhere is a leak. */
 const SECRET = 'Trust-7f3e-unmistakable-Pw';
@@ -44,6 +44,11 @@ after(async () => {
 });
 
 let serial = 0;
+
+/** Resolves once `test()` holds, looking again every 10 ms (a wait on state, not a timed assertion). */
+async function until(test: () => boolean): Promise<void> {
+  while (!test()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
 /**
  * A user's home with their own connections (`prod` with a keychain-like passwordCommand that leaves a
@@ -184,6 +189,99 @@ describe('a hostile tsq.json and the command line', () => {
     assert.equal((await run()).code, 0);
     assert.equal((await tsq(['trust', '--revoke'], { cwd: repo, env })).code, 0);
     assert.equal((await run()).code, 3);
+  });
+
+  test('tsq trust shows a shadowed entry with its address and leaves it unapproved: when the user renames their own prod, the repository\'s prod is asked about again', async () => {
+    const { home, repo, env } = setup({ connections: [{ name: 'team', url: live.emu.url, username: 'tsadmin' }, { name: 'prod', url: attacker.url, username: 'tsadmin' }], default: 'team' });
+    const trusted = await tsq(['trust'], { cwd: repo, env });
+    assert.equal(trusted.code, 0, trusted.stderr);
+    // every entry is shown with the address and user it would receive, the shadowed one included
+    assert.ok(trusted.stderr.includes(`team: tsadmin at ${live.emu.url}\n`), trusted.stderr);
+    assert.ok(trusted.stderr.includes(`prod: tsadmin at ${attacker.url} — NOT approved: your own connection "prod"`), trusted.stderr);
+    assert.match(trusted.stderr, new RegExp(`may go to ${live.emu.url.replaceAll('/', '\\/')} as tsadmin\\. An edit`));
+    const list = await tsq(['trust', '--list'], { cwd: repo, env });
+    assert.ok(!list.stdout.includes(attacker.url), `the shadowed entry is not recorded as approved: ${list.stdout}`);
+    // the user renames their own prod: the repository's prod is no longer shadowed, and not approved
+    const userFile = join(home, '.config', 'tsq', 'connections.json');
+    writeFileSync(userFile, readFileSync(userFile, 'utf8').replace('"name":"prod"', '"name":"prod-old"'));
+    const before = attacker.requests.length;
+    const r = await tsq(['objects', '--connection', 'prod'], { cwd: repo, env: { ...env, TSQ_PASSWORD: SECRET } });
+    assert.equal(r.code, 3, r.stderr);
+    assert.match(r.stderr, /your own connection of that name was used instead, so this entry was not part of that approval/);
+    assert.match(r.stderr, /run "tsq trust" in /);
+    assert.equal(attacker.requests.length, before, 'the repository\'s server got a request');
+    noLeak(r);
+    // the entry that was approved still works, with no new question
+    const team = await tsq(['objects', '--connection', 'team', '--format', 'json'], { cwd: repo, env: { ...env, TSQ_PASSWORD: SECRET } });
+    assert.equal(team.code, 0, team.stderr);
+    // asked again, tsq trust now shows prod as one it approves
+    const again = await tsq(['trust'], { cwd: repo, env });
+    assert.ok(again.stderr.includes(`prod: tsadmin at ${attacker.url}\n`), again.stderr);
+    assert.equal(attacker.requests.length, before);
+  });
+
+  test('a revoke and an approval at the same time: neither is lost (trusted.json under a lock; the first change is held between its read and its write)', async () => {
+    const { home, repo, env } = setup({ connections: [{ name: 'one', url: live.emu.url, username: 'tsadmin' }] });
+    const repo2 = join(home, 'src', 'other');
+    mkdirSync(join(repo2, '.git'), { recursive: true });
+    writeFileSync(join(repo2, 'tsq.json'), JSON.stringify({ connections: [{ name: 'two', url: attacker.url, username: 'tsadmin' }] }));
+    assert.equal((await tsq(['trust'], { cwd: repo2, env })).code, 0);
+    const pause = join(home, 'pause');
+    mkdirSync(pause);
+    // A: approves repo, and stops between reading trusted.json and writing it back
+    const a = startTsq(['trust'], { cwd: repo, env: { ...env, TSQ_TEST_TRUST_PAUSE: pause } });
+    await until(() => existsSync(join(pause, 'paused')) || a.output().code !== null);
+    assert.ok(existsSync(join(pause, 'paused')), `tsq trust did not pause: ${a.output().stderr}`);
+    // B: revokes repo2 meanwhile; it must wait for A (it says so) rather than write past it
+    const b = startTsq(['trust', '--revoke'], { cwd: repo2, env });
+    await Promise.race([b.done, waitForOutput(b.child, b.output, (o) => /Waiting for another tsq/.test(o.stderr)).catch(() => undefined)]);
+    const bFinishedFirst = b.output().code !== null;
+    writeFileSync(join(pause, 'go'), '');
+    const [ra, rb] = await Promise.all([a.done, b.done]);
+    assert.equal(ra.code, 0, ra.stderr);
+    assert.equal(rb.code, 0, rb.stderr);
+    assert.match(rb.stderr, /Withdrew the approval/);
+    assert.equal(bFinishedFirst, false, 'the revoke did not wait for the approval under way');
+    const list = await tsq(['trust', '--list'], { cwd: repo, env });
+    assert.ok(list.stdout.includes(join(repo, 'tsq.json')), `the approval was lost: ${list.stdout}`);
+    assert.ok(!list.stdout.includes(join(repo2, 'tsq.json')), `the revoke was lost: ${list.stdout}`);
+    const before = attacker.requests.length;
+    const r = await tsq(['objects', '--connection', 'two'], { cwd: repo2, env: { ...env, TSQ_PASSWORD: SECRET } });
+    assert.equal(r.code, 3, r.stderr);
+    assert.equal(attacker.requests.length, before);
+    assert.equal(existsSync(join(home, '.config', 'tsq', 'trusted.json.lock')), false, 'the lock is released');
+  });
+
+  test('a lock left behind by a process that is gone is taken over', async () => {
+    const { home, repo, env } = setup({ connections: [{ name: 'one', url: live.emu.url, username: 'tsadmin' }] });
+    mkdirSync(join(home, '.config', 'tsq'), { recursive: true });
+    // a pid that no process has (above the kernel's pid_max) on this host, written just now
+    writeFileSync(join(home, '.config', 'tsq', 'trusted.json.lock'), `99999999 ${hostname()} ${Date.now()} dead`);
+    const r = await tsq(['trust'], { cwd: repo, env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(existsSync(join(home, '.config', 'tsq', 'trusted.json.lock')), false);
+    assert.match((await tsq(['trust', '--list'], { cwd: repo, env })).stdout, /one: /);
+  });
+
+  test('a relative XDG_CONFIG_HOME is ignored (XDG Base Directory spec): a cloned repository\'s cfg/tsq/connections.json is not the user\'s file', async () => {
+    const { repo, env, repoMarker, userCommandRan } = setup({});
+    rmSync(join(repo, 'tsq.json'));
+    mkdirSync(join(repo, 'cfg', 'tsq'), { recursive: true });
+    const planted = { connections: [{ name: 'prod', url: attacker.url, username: 'tsadmin', passwordCommand: REPO_COMMAND.map((a) => a.replaceAll('REPO_MARKER', repoMarker)) }, { name: 'planted', url: attacker.url, username: 'tsadmin' }] };
+    writeFileSync(join(repo, 'cfg', 'tsq', 'connections.json'), JSON.stringify(planted));
+    writeFileSync(join(repo, 'cfg', 'tsq', 'trusted.json'), JSON.stringify({ approvals: [] }));
+    const before = attacker.requests.length;
+    const relative = { ...env, XDG_CONFIG_HOME: 'cfg' };
+    const r = await tsq(['objects', '--connection', 'prod', '--format', 'json'], { cwd: repo, env: relative });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(userCommandRan(), 'the user\'s own prod (~/.config) was used');
+    assert.equal(existsSync(repoMarker), false, 'the repository\'s passwordCommand ran');
+    const planted2 = await tsq(['objects', '--connection', 'planted'], { cwd: repo, env: { ...relative, TSQ_PASSWORD: SECRET } });
+    assert.equal(planted2.code, 2, planted2.stderr);
+    assert.match(planted2.stderr, /no connection named "planted"/);
+    assert.equal(attacker.requests.length, before, 'the repository\'s server got a request');
+    noLeak(r);
+    noLeak(planted2);
   });
 
   test('the user\'s own connections keep working from a folder with no tsq.json, with no new prompt', async () => {

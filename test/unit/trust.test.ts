@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveConnection } from '../../common/src/connectionConfig';
-import { ApprovalStore, findProjectFile, mergeConnectionLevels, projectConnection, type TrustedFields } from '../../common/src/trust';
+import { resolveConnection, userConnectionsPath } from '../../common/src/connectionConfig';
+import { ApprovalStore, fileDigest, findProjectFile, mergeConnectionLevels, projectConnection, type TrustedFields } from '../../common/src/trust';
 
 function folders(): { root: string; home: string; repo: string; deep: string } {
   const root = mkdtempSync(join(tmpdir(), 'tsq-trust-'));
@@ -86,7 +86,7 @@ test('an approval covers the file as it was: an edit makes it unapproved again, 
   const before = resolveConnection({}, where)!;
   assert.deepEqual([before.level, before.approved, before.changedSinceApproval], ['project', false, false]);
   const store = new ApprovalStore({ env: {}, home });
-  store.approve(file, text, ['https://team.example.com:443 me']);
+  store.approve(file, text, [{ name: 'team', targets: ['https://team.example.com:443 me'] }]);
   assert.equal(resolveConnection({}, where)!.approved, true);
   writeFileSync(file, text.replace('team.example.com', 'team.example.net'));
   const after = resolveConnection({}, where)!;
@@ -95,4 +95,31 @@ test('an approval covers the file as it was: an edit makes it unapproved again, 
   assert.equal(store.revoke(file), false);
   // the store is the user's: another user's config folder does not approve anything here
   assert.equal(new ApprovalStore({ env: { XDG_CONFIG_HOME: join(home, 'elsewhere') }, home }).isApproved(file, text), false);
+});
+
+test('an approval covers the entries it recorded, one by one; an older record covers the targets it lists', () => {
+  const { home, repo, deep } = folders();
+  const file = join(repo, 'tsq.json');
+  const text = JSON.stringify({ connections: [{ name: 'team', url: 'https://team.example.com', username: 'me' }, { name: 'prod', url: 'https://evil.example.net', username: 'me' }] });
+  writeFileSync(file, text);
+  const where = { cwd: deep, home, env: {}, allowDefault: false };
+  const store = new ApprovalStore({ env: {}, home });
+  store.approve(file, text, [{ name: 'team', targets: ['https://team.example.com:443 me'] }]);
+  assert.equal(resolveConnection({ connection: 'team' }, where)!.approved, true);
+  const prod = resolveConnection({ connection: 'prod' }, where)!;
+  assert.deepEqual([prod.approved, prod.changedSinceApproval, prod.notInApproval], [false, false, true]);
+  // a record written before entries were recorded: what its credentials list is covered, nothing else
+  writeFileSync(store.path, JSON.stringify({ approvals: [{ file, sha256: fileDigest(text), credentials: ['https://team.example.com:443 me'], approvedAt: '2026-01-01T00:00:00Z' }] }));
+  assert.equal(resolveConnection({ connection: 'team' }, where)!.approved, true);
+  assert.equal(resolveConnection({ connection: 'prod' }, where)!.approved, false);
+  // an entry recorded under its name but now pointing elsewhere is not covered
+  store.approve(file, text, [{ name: 'team', targets: ['https://team.example.com:443 me'] }, { name: 'prod', targets: ['https://prod.example.com:443 me'] }]);
+  assert.equal(resolveConnection({ connection: 'prod' }, where)!.approved, false);
+});
+
+test('a relative XDG_CONFIG_HOME is ignored: the store and the connection file stay in ~/.config', () => {
+  const { home } = folders();
+  assert.equal(new ApprovalStore({ env: { XDG_CONFIG_HOME: 'cfg' }, home }).path, join(home, '.config', 'tsq', 'trusted.json'));
+  assert.equal(userConnectionsPath({ env: { XDG_CONFIG_HOME: './cfg' }, home }), join(home, '.config', 'tsq', 'connections.json'));
+  assert.equal(userConnectionsPath({ env: { XDG_CONFIG_HOME: join(home, 'x') }, home }), join(home, 'x', 'tsq', 'connections.json'));
 });

@@ -80,6 +80,11 @@ export class CookieJar {
     return sent.map((c) => `${c.name}=${c.value}`).join('; ');
   }
 
+  /** The values of the cookies held (a session cookie is a credential: for redaction, never for a request). */
+  values(): string[] {
+    return [...this.cookies.values()].map((c) => c.value);
+  }
+
   /** Drops every cookie. */
   clear(): void {
     this.cookies.clear();

@@ -108,6 +108,8 @@ export class AnalyticsServiceClient {
   /** REST API v2 on `url` (used when the generation is v2). */
   readonly v2: PublicApiV2;
   private generationProbe: Promise<'v1' | 'v2'> | undefined;
+  /** The passwords and secret keys this client logged in with (one, unless it was asked again), for `heldSecrets`. */
+  private readonly secretsUsed = new Set<string>();
 
   /** @throws TypeError when `url` or `loadUrl` is not an absolute http(s) URL, or neither password option is given. */
   constructor(private readonly options: AnalyticsServiceClientOptions) {
@@ -124,7 +126,22 @@ export class AnalyticsServiceClient {
     if (options.password === undefined && !options.getPassword && !options.bearer?.getToken && !options.bearer?.getSecretKey) throw new TypeError('a password, a getPassword function, a token or a secret key is needed');
     this.dispatcher = createDispatcher(options);
     this.ownsDispatcher = !options.dispatcher;
-    const password = async () => (options.getPassword ? await options.getPassword() : (options.password as string));
+    const password = async () => {
+      const p = options.getPassword ? await options.getPassword() : (options.password as string);
+      this.secretsUsed.add(p);
+      return p;
+    };
+    const getSecretKey = options.bearer?.getSecretKey;
+    const bearer: BearerOptions = getSecretKey
+      ? {
+          ...options.bearer,
+          getSecretKey: async () => {
+            const key = await getSecretKey();
+            this.secretsUsed.add(key);
+            return key;
+          },
+        }
+      : (options.bearer ?? {});
     const hasPassword = options.password !== undefined || options.getPassword !== undefined;
     this.publicSession = new HttpSession(
       options.url,
@@ -134,7 +151,7 @@ export class AnalyticsServiceClient {
       options.timeouts,
     );
     this.sessions.push(this.publicSession);
-    this.tokens = new BearerTokens(this.publicSession, options.username, hasPassword ? password : undefined, options.bearer ?? {}, options.clock);
+    this.tokens = new BearerTokens(this.publicSession, options.username, hasPassword ? password : undefined, bearer, options.clock);
     this.v2 = new PublicApiV2(this.publicSession);
     // one limiter per connection, shared by its public and load sessions
     const rate = options.rateLimit === false ? undefined : options.rateLimit;
@@ -156,6 +173,19 @@ export class AnalyticsServiceClient {
     };
     this.public = new PublicApi(this.publicSession);
     this.load = new LoadApi(loadSession(options.loadUrl ?? options.url), loadSession, options.ignoreNodeRedirect);
+  }
+
+  /**
+   * Every credential this client holds now: the passwords and secret keys it logged in with, the bearer token (given, or
+   * obtained with the password or a secret key) and the values of its sessions' cookies of 8 characters or
+   * more (the session logins; shorter ones are settings, not secrets). For redaction of text that leaves the
+   * process (the agent tools, common/src/agent/data.ts `redact`); never logged.
+   */
+  heldSecrets(): string[] {
+    const out = new Set([...this.secretsUsed].filter((s) => s !== ''));
+    if (this.tokens.current) out.add(this.tokens.current);
+    for (const s of this.sessions) for (const v of s.cookieValues()) if (v.length >= 8) out.add(v);
+    return [...out];
   }
 
   /** The public API's base URL. */

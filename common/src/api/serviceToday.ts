@@ -165,6 +165,11 @@ export class BearerTokens {
     return this.options.getToken !== undefined;
   }
 
+  /** The token held now (given or obtained), for redaction; undefined when none. */
+  get current(): string | undefined {
+    return this.token;
+  }
+
   /** True while the client holds a token. */
   get hasToken(): boolean {
     return this.token !== undefined;

@@ -275,6 +275,11 @@ export class HttpSession {
     for (const w of this.waiting) if (w.stale) w.back.abort();
   }
 
+  /** The values of the session's cookies (its login), for redaction. */
+  cookieValues(): string[] {
+    return this.cookies.values();
+  }
+
   /** Drops the session's cookies (after a logout). */
   forget(): void {
     this.cookies.clear();
