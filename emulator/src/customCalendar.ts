@@ -1,18 +1,8 @@
 /**
  * Custom calendars (`calendar.<name>` in a query): a table with one row per day that says which week,
- * month, quarter and year of the calendar the day belongs to. Its columns are the ones of ThoughtSpot's
- * custom calendar file (docs.thoughtspot.com cloud/latest/connections-cust-cal, its example
- * `customer-calendar-eg.csv`: date, day_of_week, month, quarter, year, day_number_of_week,
- * week_number_of_month, week_number_of_quarter, week_number_of_year, is_weekend; `day_of_week`, `month`,
- * `quarter` and `year` are text), plus the period bounds that page names, `start_of_<period>_epoch` and
- * `end_of_<period>_epoch`, where an end is the next period's start (kept as DATE here).
- *
- * The demo has one: `retail`, a 4-4-5 calendar as ThoughtSpot's FOUR_FOUR_FIVE calendar type with the
- * year starting in July and weeks on Sunday (connections-cust-cal-create) gives it; its rows for fiscal 2022
- * equal the page's example file. The emulator's rule for the year start: the first Sunday on or after
- * 1 July of the year before the fiscal year's number (FY2022 starts Sunday 4 July 2021). Weeks run Sunday
- * to Saturday; quarters are 13 weeks in months of 4, 4 and 5 weeks; a 53-week year gives its last week to
- * the fourth quarter's last month. Month names count from July.
+ * month, quarter and year of the calendar the day belongs to. Its columns are those of ThoughtSpot's
+ * custom calendar file (docs.thoughtspot.com cloud/latest/connections-cust-cal) plus the period bounds.
+ * The demo has one, `retail`, a 4-4-5 calendar (see `retailCalendarSelect`).
  *
  * For the compiler: `calendarPeriodStartSql` is the start of a day's calendar week/month/quarter/year, and
  * `calendarNumberSql` reads any of the calendar's columns for a day.
@@ -20,7 +10,14 @@
 import { quoteIdent } from './engine';
 import type { SeedColumn } from './seed';
 
-/** The columns of a custom calendar table, in order (see the module comment for their source). */
+/**
+ * The columns of a custom calendar table, in order: those of ThoughtSpot's custom calendar file
+ * (docs.thoughtspot.com cloud/latest/connections-cust-cal, its example `customer-calendar-eg.csv`: date,
+ * day_of_week, month, quarter, year, day_number_of_week, week_number_of_month, week_number_of_quarter,
+ * week_number_of_year, is_weekend; `day_of_week`, `month`, `quarter` and `year` are text), plus the period
+ * bounds that page names, `start_of_<period>_epoch` and `end_of_<period>_epoch`, where an end is the next
+ * period's start (kept as DATE here).
+ */
 export const CUSTOM_CALENDAR_COLUMNS: readonly SeedColumn[] = [
   { name: 'date', dataType: 'DATE', description: 'The day' },
   { name: 'day_of_week', dataType: 'VARCHAR', description: 'Name of the day (Sunday …)' },
@@ -83,8 +80,13 @@ export function calendarNumberSql(cal: CustomCalendar, column: string, x: string
 
 /**
  * A DuckDB SELECT giving the rows of a 4-4-5 calendar (columns in `CUSTOM_CALENDAR_COLUMNS` order) for the
- * fiscal years `firstYear` to `lastYear`, each starting on the first Sunday on or after 1 July of the year
- * before its number (see the module comment).
+ * fiscal years `firstYear` to `lastYear`, as ThoughtSpot's FOUR_FOUR_FIVE calendar type with the year
+ * starting in July and weeks on Sunday gives it (connections-cust-cal-create); its rows for fiscal 2022
+ * equal the page's example file. A year starts on the first Sunday on or after 1 July of the year before
+ * its number (FY2022 starts Sunday 4 July 2021). Weeks run Sunday to Saturday; quarters are 13 weeks in
+ * months of 4, 4 and 5 weeks; a 53-week year gives its last week to the fourth quarter's last month.
+ * Month names count from July.
+ * @throws RangeError when the years are not whole numbers in order.
  */
 export function retailCalendarSelect(firstYear: number, lastYear: number): string {
   if (!Number.isInteger(firstYear) || !Number.isInteger(lastYear) || firstYear > lastYear) throw new RangeError(`fiscal years ${firstYear} to ${lastYear}`);
