@@ -287,7 +287,7 @@ describe('load, status, bad-records', () => {
     writeFileSync(`${csv}.load.json`, JSON.stringify({ ...def, target: { ...def.target, table: 'cars' }, target_table: 'stocks', empty_target: true }));
     const two = await tsq(['load', csv, '--table', 'demo.engine_default_schema.cars', '--replace', ...conn], { env });
     assert.equal(two.code, 2, two.stderr);
-    assert.match(two.stderr, /two targets: target\.table "cars" and target_table "stocks"/);
+    assert.match(two.stderr, /names two tables: demo\.engine_default_schema\.cars \(target\) and demo\.engine_default_schema\.stocks \(target_table "stocks" in place of target\.table "cars"\)/);
     // a definition given with --definition that names stocks while --table says cars
     writeFileSync(`${csv}.load.json`, JSON.stringify({ ...def, target_table: 'stocks' }));
     const other = await tsq(['load', csv, '--definition', `${csv}.load.json`, '--table', 'demo.engine_default_schema.cars', ...conn], { env });

@@ -16,7 +16,7 @@ test('every flat member of the StartLoad example moves to its nested place', () 
   // the same value in both forms is one value; names of the target compare without case
   assert.deepEqual(normaliseDefinition({ target: { ...CARS, table: 'Cars' }, target_table: 'cars' }).target, { ...CARS, table: 'cars' });
   // both forms that disagree: refused, naming both
-  assert.throws(() => normaliseDefinition({ target: CARS, target_table: 'stocks' }), /two targets: target\.table "cars" and target_table "stocks"/);
+  assert.throws(() => normaliseDefinition({ target: CARS, target_table: 'stocks' }), /names two tables: demo\.engine_default_schema\.cars \(target\) and demo\.engine_default_schema\.stocks \(target_table "stocks" in place of target\.table "cars"\)/);
   assert.throws(() => normaliseDefinition({ target: CARS, load_options: { empty_target: false }, empty_target: true }), /load_options\.empty_target false and empty_target true, which disagree/);
   // members TSQ does not know are never passed on
   assert.throws(() => normaliseDefinition({ target: CARS, truncate: true }), /"truncate" is not a member/);

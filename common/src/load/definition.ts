@@ -206,8 +206,13 @@ export function normaliseDefinition(raw: Record<string, unknown>, where = 'the l
     const nested = section[member];
     const same = (a: unknown, b: unknown) => (typeof a === 'string' && typeof b === 'string' && part === 'target' ? a.toLowerCase() === b.toLowerCase() : a === b);
     if (nested !== undefined && !same(nested, value)) {
-      const what = part === 'target' ? `two targets: ${part}.${member} ${JSON.stringify(nested)} and ${flat} ${JSON.stringify(value)}` : `${part}.${member} ${JSON.stringify(nested)} and ${flat} ${JSON.stringify(value)}, which disagree`;
-      throw new LoadDefinitionError('invalid', `${where} names ${what}; keep one of them.`);
+      if (part === 'target') {
+        const texts = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) as unknown as LoadTarget;
+        const nestedTarget = texts(section);
+        const flatTarget = texts({ ...section, ...Object.fromEntries(Object.entries(FLAT_DEFINITION_MEMBERS).filter(([f, [p]]) => p === 'target' && f in raw).map(([f, [, m]]) => [m, raw[f]])) });
+        throw new LoadDefinitionError('invalid', `${where} names two tables: ${targetText(nestedTarget)} (target) and ${targetText(flatTarget)} (${flat} ${JSON.stringify(value)} in place of target.${member} ${JSON.stringify(nested)}); keep one of them.`);
+      }
+      throw new LoadDefinitionError('invalid', `${where} names ${part}.${member} ${JSON.stringify(nested)} and ${flat} ${JSON.stringify(value)}, which disagree; keep one of them.`);
     }
     out[part] = { ...section, [member]: value };
   }
