@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -408,6 +410,63 @@ describe('load_csv: the chosen table, a confirmed replace, files under the roots
     } finally {
       rmSync(outside, { recursive: true, force: true });
       rmSync(allowed, { recursive: true, force: true });
+    }
+  });
+  test('a cancelled load_csv stops: the upload is cut, the cycle aborted, the table unchanged, and the server answers the next call', async () => {
+    // a proxy before the emulator that holds the first chunk's upload until the client lets go of it, so
+    // that the cancel lands during the upload whatever the machine's speed
+    const target = new URL(live.emu.url);
+    let held: (() => void) | undefined;
+    const heldOnce = new Promise<void>((resolve) => (held = resolve));
+    let cut: (() => void) | undefined;
+    const uploadCut = new Promise<void>((resolve) => (cut = resolve));
+    let aborted: (() => void) | undefined;
+    const abortSent = new Promise<void>((resolve) => (aborted = resolve));
+    const proxy = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+      const path = req.url ?? '';
+      if (req.method === 'POST' && /^\/ts_dataservice\/v1\/public\/loads\/[^/]+$/.test(path)) {
+        held?.();
+        req.resume();
+        res.on('close', () => cut?.());
+        return;
+      }
+      if (/\/cancel$/.test(path)) aborted?.();
+      const out = httpRequest({ host: target.hostname, port: target.port, method: req.method, path, headers: { ...req.headers, host: target.host } }, (answer) => {
+        if (req.method === 'POST' && path === '/ts_dataservice/v1/public/loads') {
+          // the cycle stays on this address (an empty node_address, docs/service-notes.md §4.4)
+          let text = '';
+          answer.setEncoding('utf8').on('data', (d: string) => (text += d));
+          answer.on('end', () => res.writeHead(answer.statusCode ?? 200, { 'content-type': 'text/plain' }).end(JSON.stringify({ ...JSON.parse(text), node_address: {} })));
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(out);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const s = await mcp(['--url', proxyUrl, '--user', 'tsadmin', '--allow-writes']);
+    try {
+      const csv = join(dir, 'cancelled.csv');
+      writeFileSync(csv, `note,n\n${'cancel me,1\n'.repeat(50_000)}`);
+      const before = await countRows(live, NOTES_SQL);
+      const controller = new AbortController();
+      const pending = s.client.callTool({ name: 'load_csv', arguments: { path: csv, table: 'agents.notes' } }, undefined, { signal: controller.signal }).then(
+        () => 'answered',
+        () => 'cancelled',
+      );
+      await heldOnce;
+      controller.abort();
+      assert.equal(await pending, 'cancelled');
+      await uploadCut;
+      await abortSent;
+      assert.equal(await countRows(live, NOTES_SQL), before);
+      const next = await call(s.client, 'list_data_sources');
+      assert.equal(next.isError, false, next.text);
+    } finally {
+      await s.close();
+      await new Promise((resolve) => proxy.close(resolve));
     }
   });
 });
