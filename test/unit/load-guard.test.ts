@@ -3,6 +3,8 @@
 // into it, and the table a load writes and whether it empties it are decided from that one form.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { FLAT_DEFINITION_MEMBERS, guardLoad, LoadDefinitionError, normaliseDefinition, parseSavedDefinition, type LoadChoice } from '../../common/src/load/definition';
 
 const CARS = { database: 'demo', schema: 'engine_default_schema', table: 'cars' };
@@ -44,4 +46,15 @@ test('emptying the table needs the replace of the person', () => {
   // a replace asked for by the person empties a definition that appends
   assert.equal(guardLoad({ target: CARS }, cli({ replace: true })).definition.load_options?.empty_target, true);
   assert.deepEqual(guardLoad({ target: CARS }, cli({ replace: 'ask' })), { definition: { target: CARS, load_options: { empty_target: false } }, empties: false });
+});
+
+test("the .load.json schema names the flat members (deprecated, each pointing at its nested place) and nothing the guard refuses", () => {
+  const schema = JSON.parse(readFileSync(join(__dirname, '..', '..', 'resources', 'load-definition.schema.json'), 'utf8')) as { properties: Record<string, { deprecationMessage?: string; properties?: Record<string, unknown> }> };
+  for (const [flat, [part, member]] of Object.entries(FLAT_DEFINITION_MEMBERS)) {
+    assert.match(schema.properties[flat]?.deprecationMessage ?? '', new RegExp(`reads it as ${part}\\.${member}`), flat);
+  }
+  // every member the schema offers passes the guard's check of members
+  const every: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema.properties)) every[k] = v.properties && k !== 'format' ? Object.fromEntries(Object.keys(v.properties).map((m) => [m, undefined])) : undefined;
+  assert.doesNotThrow(() => normaliseDefinition(every));
 });
