@@ -3,12 +3,11 @@
  * The in-host suite (suites/load.js) only connects; every load goes through the UI (explorer menu, the
  * table's quick pick, the summary, the replace dialog, Cancel, Show Bad Records), and the `stocks` table
  * is read back through searchdata after each:
- * - a CSV with 3 bad rows and max_ignored_rows 0 fails and leaves the table unchanged;
- * - the same CSV with max_ignored_rows 5 loads the 7 good rows and shows the bad records;
+ * - 3 bad rows: with max_ignored_rows 0 the load fails, the table unchanged; with 5 the 7 good rows load
+ *   and Show Bad Records shows the rest;
  * - replace empties the table first: it then holds exactly the file's rows;
- * - Load CSV Again with a saved definition in the flat form of the StartLoad example: a flat
- *   `"empty_target": true` asks the replace confirmation (declined: the table keeps its rows), and a flat
- *   `target_table` naming another table than the nested target is refused, naming both;
+ * - Load CSV Again, a saved definition in the flat form of the StartLoad example: `"empty_target": true`
+ *   asks before the replace, a `target_table` naming another table than `target` is refused;
  * - Cancel during the upload of a large file aborts the cycle and leaves the table unchanged.
  * Skipped without the tools unless TSQ_E2E_REQUIRED=1.
  */

@@ -1,15 +1,10 @@
 /**
  * The data-load API of the Analytics Service (docs/service-interface.md §4.1; docs/service-notes.md §4), one method per operation:
- * login, startLoad, uploadChunk, commit, abort, status, badRecords, inputSummary, ping, and
- * `pollLoadStatus`.
- *
+ * login, startLoad, uploadChunk, commit, abort, status, badRecords, inputSummary, ping, and `pollLoadStatus`.
  * node_address (docs/service-notes.md §4.4): StartLoad may name a node; the cycle's later calls (upload, commit,
- * abort, status, bad records) go to that node, with a login on that node (the session cookie is per node).
+ * abort, status, bad records) go to that node, with a login on that node (the session cookie is per node),
+ * only on an approved host (`approvedNodeHost`; else `UnapprovedNodeError`, nothing sent there; SECURITY.md).
  * An empty `{}` (or a missing one) keeps the original host. `inputSummary` stays on the original host.
- * The login and the bearer go only to an approved host (`approvedNodeHost`): the hosts of the
- * connection's `url` and `loadUrl` and those the person approved (`loadNodes`); a node on any other host
- * is refused (`UnapprovedNodeError`) before anything is sent to it (SECURITY.md).
- *
  * Retries: upload and commit are never re-sent (docs/service-notes.md §4.5: "re-sending a chunk could duplicate rows");
  * status, bad records, input summary, abort and ping are re-sent once after a re-login on 401.
  */
