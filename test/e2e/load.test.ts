@@ -6,10 +6,9 @@
  * - 3 bad rows: with max_ignored_rows 0 the load fails, the table unchanged; with 5 the 7 good rows load
  *   and Show Bad Records shows the rest;
  * - replace empties the table first: it then holds exactly the file's rows;
- * - Load CSV Again, a saved definition in the flat form of the StartLoad example: `"empty_target": true`
- *   asks before the replace, a `target_table` naming another table than `target` is refused;
- * - Cancel during the upload of a large file aborts the cycle and leaves the table unchanged.
- * Skipped without the tools unless TSQ_E2E_REQUIRED=1.
+ * - Load CSV Again, flat form: `"empty_target": true` asks first; a `target_table` unlike `target` is refused;
+ * - Cancel during a large file's upload aborts the cycle, the table unchanged. Skipped without the tools
+ *   unless TSQ_E2E_REQUIRED=1.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
