@@ -1,13 +1,12 @@
 /**
- * `tsq mcp [--connection NAME] [--allow-writes] [--root DIR]…`: the agent tools of common/src/agent over the Model
- * Context Protocol, on stdin/stdout (@modelcontextprotocol/sdk `McpServer` and `StdioServerTransport`), for
- * VS Code's agent mode, Claude Code, Cursor and any other MCP client.
- *
+ * `tsq mcp [--connection NAME] [--allow-writes] [--root DIR]…`: the agent tools of common/src/agent over the
+ * Model Context Protocol, on stdin/stdout (@modelcontextprotocol/sdk `McpServer` and `StdioServerTransport`),
+ * for VS Code's agent mode, Claude Code, Cursor and any other MCP client.
  * Tools: list_data_sources, describe_data_source, check_query, run_query, and load_csv with
- * `--allow-writes` only: a regular file under the server's roots (common/src/load/roots.ts) into the table
- * of its `table` argument, emptied first only with `"replace": true` (common/src/load/definition.ts, `guardLoad`). Resource: tsq://language-reference. stdout carries protocol frames only; warnings
- * and load progress go to stderr. The connection and its approval: `runMcpCommand`; where the language
- * service and the catalog come from: `cliAgentBackend`.
+ * `--allow-writes` only: a regular file under the server's roots (common/src/load/roots.ts) into its `table`,
+ * emptied first only with `"replace": true` (`guardLoad`, common/src/load/definition.ts). Resource:
+ * tsq://language-reference. stdout carries protocol frames only; warnings and load progress go to stderr.
+ * The connection and its approval: `runMcpCommand`; the language service and the catalog: `cliAgentBackend`.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +51,7 @@ export interface LoadRoots {
  * the only place that knows where the language service and the service catalog live; when they move, its
  * imports change and nothing else.
  * @param secrets the secrets in use, read when a tool answers (the password joins once a login read it).
+ * @param opts `allowWrites` offers `loadCsv`; `roots` are where it may read (default the working folder).
  */
 export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<string>, opts: { allowWrites: boolean; roots?: LoadRoots }): AgentBackend {
   const catalog = new ServiceCatalogProvider(client, { log: (m) => warn(m) });
