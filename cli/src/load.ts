@@ -4,7 +4,9 @@
  * The definition: `--definition FILE.load.json`; else, with `--table`, the file is sniffed (against the
  * table's columns when the service describes it) unless a `<file>.load.json` for the same table gives
  * the format (as Load Again does); else that saved file alone. `--replace` and `--max-ignored` override
- * its options; a definition that empties the table runs only with `--replace`.
+ * its options. The definition guard of common/src/load/definition.ts decides from the nested form (the
+ * flat members of the StartLoad example moved into it): a definition naming another table than `--table`
+ * is refused (exit 2), and one that empties the table runs only with `--replace`.
  * Progress: a cli-progress bar (bytes, rows, rate) on a terminal; plain lines otherwise. Ctrl-C before
  * the commit aborts the cycle (AbortLoad) and the table is unchanged; after it, tsq says it is too late.
  */
@@ -13,7 +15,7 @@ import { open, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { AnalyticsServiceClient, LoadDefinition } from '../../common/src/api';
-import { formatSummary, fromSaved, parseSavedDefinition, parseTargetText, savedDefinitionPath, targetText, type LoadTarget } from '../../common/src/load/definition';
+import { formatSummary, fromSaved, guardLoad, LoadDefinitionError, parseSavedDefinition, parseTargetText, sameTarget, savedDefinitionPath, targetText, type LoadTarget } from '../../common/src/load/definition';
 import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadProgress, type LoadResult } from '../../common/src/load/pipeline';
 import { isSupportedEncoding, sniffCsv, type TargetColumn } from '../../common/src/load/sniff';
 import { ExitCode, ExitError, exitCodeOf, UsageError } from './exitCodes';
@@ -29,6 +31,8 @@ export interface LoadOptions {
   chunkSize?: number;
   /** Print the result as JSON on stdout. */
   json?: boolean;
+  /** How the person confirms a replace, for the refusal of a definition that empties the table (default: `run again with --replace to confirm`). */
+  confirmReplace?: string;
   /** Aborts the load (Ctrl-C). */
   signal: AbortSignal;
   /** Show a progress bar (stderr is a terminal). */
@@ -37,10 +41,6 @@ export interface LoadOptions {
 
 /** Bytes of the file read for sniffing. */
 const SAMPLE_BYTES = 1024 * 1024;
-
-function sameTarget(a: LoadTarget, b: LoadTarget): boolean {
-  return a.database.toLowerCase() === b.database.toLowerCase() && a.table.toLowerCase() === b.table.toLowerCase() && (!a.schema || !b.schema || a.schema.toLowerCase() === b.schema.toLowerCase());
-}
 
 async function readSaved(path: string): Promise<{ definition: LoadDefinition; encoding: string }> {
   let text: string;
@@ -89,7 +89,13 @@ async function targetColumns(client: AnalyticsServiceClient, target: LoadTarget,
   return [];
 }
 
-/** Builds the load definition of the options (see the module comment). */
+/**
+ * Builds the load definition of the options (see the module comment), through the definition guard of
+ * common/src/load/definition.ts (`guardLoad`): the table is `--table` when given, and a definition that
+ * empties it needs `--replace`.
+ * @throws UsageError (exit 2) for a definition that cannot be read, names another table than `--table`, or
+ * empties the table without `--replace`.
+ */
 async function definitionOf(client: AnalyticsServiceClient, file: string, opts: LoadOptions): Promise<{ definition: LoadDefinition; encoding: string; how: string }> {
   const savedPath = savedDefinitionPath(file);
   let base: { definition: LoadDefinition; encoding: string; how: string } | undefined;
@@ -97,12 +103,12 @@ async function definitionOf(client: AnalyticsServiceClient, file: string, opts: 
   if (opts.table !== undefined && !target) throw new UsageError(`--table ${opts.table}: give the table as database.schema.table (or database.table).`);
   if (opts.definition) {
     base = { ...(await readSaved(opts.definition)), how: `the definition ${opts.definition}` };
-    if (target) base.definition = { ...base.definition, target };
   } else if (target) {
     const saved = existsSync(savedPath) ? await readSaved(savedPath) : undefined;
     if (saved && sameTarget(saved.definition.target, target)) {
-      base = { ...saved, definition: { ...saved.definition, target }, how: `the saved definition ${basename(savedPath)}` };
+      base = { ...saved, how: `the saved definition ${basename(savedPath)}` };
     } else {
+      if (saved) info(`${basename(savedPath)} is for ${targetText(saved.definition.target)}, not ${targetText(target)}: it is not used.`);
       const { sample, complete } = await readSample(file);
       const sniffed = sniffCsv(sample, { fileName: file, complete, targetColumns: await targetColumns(client, target, opts.signal) });
       if (!isSupportedEncoding(sniffed.encoding)) throw new UsageError(`${basename(file)} is encoded as ${sniffed.encoding}; save it as UTF-8 to load it.`);
@@ -118,14 +124,15 @@ async function definitionOf(client: AnalyticsServiceClient, file: string, opts: 
   } else {
     throw new UsageError(`Where to? Give --table database.schema.table, or --definition FILE.load.json (there is no ${basename(savedPath)} next to the file).`);
   }
-  const wasReplace = base.definition.load_options?.empty_target === true;
-  const loadOptions = { ...base.definition.load_options };
-  if (opts.replace) loadOptions.empty_target = true;
-  if (opts.maxIgnored !== undefined) loadOptions.max_ignored_rows = opts.maxIgnored;
-  if (wasReplace && !opts.replace) {
-    throw new UsageError(`${base.how} empties ${targetText(base.definition.target)} before loading (load_options.empty_target); run again with --replace to confirm.`);
+  let guarded;
+  try {
+    guarded = guardLoad(base.definition, { target, replace: opts.replace === true, source: base.how, confirm: opts.confirmReplace ?? 'run again with --replace to confirm' });
+  } catch (e) {
+    throw e instanceof LoadDefinitionError ? new UsageError(e.message) : e;
   }
-  return { ...base, definition: { ...base.definition, load_options: loadOptions } };
+  const loadOptions = { ...guarded.definition.load_options };
+  if (opts.maxIgnored !== undefined) loadOptions.max_ignored_rows = opts.maxIgnored;
+  return { ...base, definition: { ...guarded.definition, load_options: loadOptions } };
 }
 
 /** Progress on stderr: a bar on a terminal, a line per phase and every few seconds otherwise. */

@@ -1,13 +1,15 @@
 /**
- * `tsq mcp [--connection NAME] [--allow-writes]`: the agent tools of common/src/agent over the Model
- * Context Protocol, on stdin/stdout (@modelcontextprotocol/sdk `McpServer` and `StdioServerTransport`), for
- * VS Code's agent mode, Claude Code, Cursor and any other MCP client.
- *
+ * `tsq mcp [--connection NAME] [--allow-writes] [--root DIR]…`: the agent tools of common/src/agent over the
+ * Model Context Protocol, on stdin/stdout (@modelcontextprotocol/sdk `McpServer` and `StdioServerTransport`),
+ * for VS Code's agent mode, Claude Code, Cursor and any other MCP client.
  * Tools: list_data_sources, describe_data_source, check_query, run_query, and load_csv with
- * `--allow-writes` only. Resource: tsq://language-reference. stdout carries protocol frames only; warnings
- * and load progress go to stderr. The connection and its approval: `runMcpCommand`; where the language
- * service and the catalog come from: `cliAgentBackend`.
+ * `--allow-writes` only: a regular file under the server's roots (common/src/load/roots.ts) into its `table`,
+ * emptied first only with `"replace": true` (`guardLoad`, common/src/load/definition.ts). Resource:
+ * tsq://language-reference. stdout carries protocol frames only; warnings and load progress go to stderr.
+ * The connection and its approval: `runMcpCommand`; the language service and the catalog: `cliAgentBackend`.
  */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -18,6 +20,7 @@ import { LANGUAGE_REFERENCE_URI, languageReference } from '../../common/src/agen
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS } from '../../common/src/agent/schemas';
 import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, loadCsv, runQuery, type AgentToolName, type AgentToolResult } from '../../common/src/agent/tools';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
+import { loadableFile } from '../../common/src/load/roots';
 import { getLanguageService } from '../../common/src/languageService';
 import { connectionFlags } from './connect';
 import { UsageError } from './exitCodes';
@@ -31,6 +34,16 @@ declare const TSQ_VERSION: string | undefined;
 export interface McpOptions extends Record<string, unknown> {
   /** Offer `load_csv`. */
   allowWrites?: boolean;
+  /** `--root DIR` (repeatable): the folders `load_csv` may read; default the working folder. */
+  root?: string[];
+}
+
+/** Where `load_csv` may read: the folders given, and those the MCP client lists (read at each call). */
+export interface LoadRoots {
+  /** `--root` folders, or the working folder. */
+  fixed: readonly string[];
+  /** The client's roots (`roots/list`), as paths; [] when it offers none. */
+  client?: () => Promise<readonly string[]>;
 }
 
 /**
@@ -39,8 +52,9 @@ export interface McpOptions extends Record<string, unknown> {
  * the only place that knows where the language service and the service catalog live; when they move, its
  * imports change and nothing else.
  * @param secrets the secrets in use, read when a tool answers; what the client holds (`heldSecrets`) joins them.
+ * @param opts `allowWrites` offers `loadCsv`; `roots` are where it may read (default the working folder).
  */
-export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<string>, opts: { allowWrites: boolean }): AgentBackend {
+export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<string>, opts: { allowWrites: boolean; roots?: LoadRoots }): AgentBackend {
   const catalog = new ServiceCatalogProvider(client, { log: (m) => warn(m) });
   const language = getLanguageService({ catalog });
   let version = 0;
@@ -84,8 +98,11 @@ export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<str
     },
   };
   if (opts.allowWrites) {
-    backend.loadCsv = async ({ path, table }, signal) => {
-      const r = await runLoadCommand(client, path, { table, signal: signal ?? new AbortController().signal, progressBar: false });
+    const roots: LoadRoots = opts.roots ?? { fixed: [process.cwd()] };
+    backend.loadCsv = async ({ path, table, replace }, signal) => {
+      const file = await loadableFile(path, [...roots.fixed, ...((await roots.client?.()) ?? [])], process.cwd());
+      const confirmReplace = 'call load_csv again with "replace": true only if the user asked for every row of the table to be replaced';
+      const r = await runLoadCommand(client, file, { table, replace, confirmReplace, signal: signal ?? new AbortController().signal, progressBar: false });
       return { cycleId: r.cycleId, table, rowsWritten: r.rowsWritten, ignoredRows: r.ignoredRows, bytes: r.bytes };
     };
   }
@@ -109,7 +126,8 @@ export function buildMcpServer(backend: AgentBackend): McpServer {
         description: info.description,
         inputSchema: INPUT_SCHEMAS[name],
         outputSchema: OUTPUT_SCHEMAS[name],
-        annotations: { title: info.title, readOnlyHint: info.readOnly, destructiveHint: false, idempotentHint: info.readOnly, openWorldHint: true },
+        // load_csv may empty a table (replace): destructive
+        annotations: { title: info.title, readOnlyHint: info.readOnly, destructiveHint: !info.readOnly, idempotentHint: info.readOnly, openWorldHint: true },
       },
       // the SDK types the callback by each schema; the tools check their own input again
       (async (input: unknown, extra: { signal: AbortSignal }) => toMcp(await call(input as never, extra.signal))) as never,
@@ -157,14 +175,21 @@ export async function runMcpCommand(opts: McpOptions): Promise<void> {
   const options = serviceClientOptions(resolved);
   const client = new AnalyticsServiceClient(options);
   const secrets = new Set(secretsInEnvironment(process.env));
-  const server = buildMcpServer(cliAgentBackend(client, secrets, { allowWrites: opts.allowWrites === true }));
+  const fixed = (opts.root?.length ? opts.root : [process.cwd()]).map((r) => resolve(r));
+  let server: McpServer | undefined = undefined;
+  const clientRoots = async (): Promise<string[]> => {
+    if (!server?.server.getClientCapabilities()?.roots) return [];
+    const listed = await server.server.listRoots();
+    return listed.roots.filter((r) => r.uri.startsWith('file:')).map((r) => fileURLToPath(r.uri));
+  };
+  server = buildMcpServer(cliAgentBackend(client, secrets, { allowWrites: opts.allowWrites === true, roots: { fixed, client: clientRoots } }));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
-  process.stderr.write(`tsq mcp: serving ${terminalSafe(resolved.connection.url)} as ${terminalSafe(resolved.connection.username)}${opts.allowWrites ? ' (writes allowed: load_csv)' : ''}\n`);
+  process.stderr.write(`tsq mcp: serving ${terminalSafe(resolved.connection.url)} as ${terminalSafe(resolved.connection.username)}${opts.allowWrites ? ` (writes allowed: load_csv, from ${fixed.map((r) => terminalSafe(r)).join(', ')} and the client's roots)` : ''}\n`);
   await closed;
   await server.close().catch(() => undefined);
   await client.close();

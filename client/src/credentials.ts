@@ -39,12 +39,13 @@ export function credentialKey(url: string, username: string): string {
   return `${SECRET_PREFIX}${credentialOrigin(url)}/${encodeURIComponent(username)}`;
 }
 
-/** True when the two entries send the same user's password to the same places with the same TLS checks. */
+/** True when the two entries send the same user's password to the same places (url, loadUrl, loadNodes) with the same TLS checks. */
 export function sameEndpoint(a: ConnectionSettings, b: ConnectionSettings): boolean {
   const norm = (u: string | undefined): string => (u ?? '').trim().replace(/\/+$/, '');
   return (
     norm(a.url) === norm(b.url) &&
     norm(a.loadUrl) === norm(b.loadUrl) &&
+    JSON.stringify(a.loadNodes ?? []) === JSON.stringify(b.loadNodes ?? []) &&
     a.username === b.username &&
     (a.caFile ?? '') === (b.caFile ?? '') &&
     (a.rejectUnauthorized ?? true) === (b.rejectUnauthorized ?? true)
@@ -64,8 +65,8 @@ function entries(value: unknown): ConnectionSettings[] {
 /**
  * The connections in force from `tsq.connections` as inspected (user and workspace scopes), under the
  * trust rules (common/src/trust.ts `mergeConnectionLevels`): every user entry, then the workspace's
- * entries that do not reuse a user name, without `caFile`, `rejectUnauthorized`, `passwordCommand` or a
- * `loadUrl` on another host. `warnings` name `workspaceSource` (the settings file) for each refusal.
+ * entries that do not reuse a user name, without `caFile`, `rejectUnauthorized`, `passwordCommand`,
+ * `loadNodes` or a `loadUrl` on another host. `warnings` name `workspaceSource` (the settings file) for each refusal.
  */
 export function settingsConnections(inspected: InspectedConnections | undefined, workspaceSource: string): { connections: Sourced<ConnectionSettings>[]; warnings: string[] } {
   const user: Sourced<ConnectionSettings>[] = entries(inspected?.globalValue).map((c) => ({ ...c, level: 'user', source: 'your user settings' }));

@@ -26,6 +26,9 @@ export function createService(conn: Omit<ConnectionSettings, 'name' | 'passwordC
     getPassword,
     caFile: conn.caFile || undefined,
     rejectUnauthorized: conn.rejectUnauthorized,
+    // hosts a StartLoad node_address may move the load login to: a user-level entry's (common/src/trust.ts drops a workspace's)
+    loadNodes: Array.isArray(conn.loadNodes) ? conn.loadNodes.filter((h): h is string => typeof h === 'string' && !!h.trim()) : undefined,
+    ignoreNodeRedirect: conn.ignoreNodeRedirect === true,
     apiVersion: conn.apiVersion ?? 'auto',
     bearer,
     onRequest,

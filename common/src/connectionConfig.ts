@@ -34,6 +34,13 @@ export interface ConnectionSettings {
   passwordCommand?: string[];
   /** Which public API generation to speak: `auto` (default: asks the service once), `v1` or `v2` (common/src/api/serviceToday.ts). */
   apiVersion?: ApiVersionSetting;
+  /**
+   * Hosts besides those of `url` and `loadUrl` that a StartLoad `node_address` may move a load cycle to; the
+   * data-load login goes there (user level only: common/src/trust.ts). Other hosts are refused (common/src/api/loadApi.ts).
+   */
+  loadNodes?: string[];
+  /** Keep a load cycle on the connection's address whatever `node_address` says (docs/service-notes.md §4.4). */
+  ignoreNodeRedirect?: boolean;
 }
 
 /** What a connection file holds. */
@@ -169,6 +176,11 @@ export function readConnectionFile(path: string, level: ConnectionLevel = 'user'
     if (str(c.caFile)) out.caFile = resolve(dirname(path), str(c.caFile)!);
     if (typeof c.rejectUnauthorized === 'boolean') out.rejectUnauthorized = c.rejectUnauthorized;
     if (c.apiVersion !== undefined) out.apiVersion = apiVersionOf(c.apiVersion, `"apiVersion" of connection "${name}" in ${path}`);
+    if (c.loadNodes !== undefined) {
+      if (!Array.isArray(c.loadNodes) || !c.loadNodes.every((h) => typeof h === 'string' && h.trim())) throw new ConnectionConfigError(`"loadNodes" of connection "${name}" in ${path} must be an array of host names.`);
+      out.loadNodes = (c.loadNodes as string[]).map((h) => h.trim());
+    }
+    if (typeof c.ignoreNodeRedirect === 'boolean') out.ignoreNodeRedirect = c.ignoreNodeRedirect;
     if (c.passwordCommand !== undefined) {
       if (!Array.isArray(c.passwordCommand) || c.passwordCommand.length === 0 || !c.passwordCommand.every((a) => typeof a === 'string')) {
         throw new ConnectionConfigError(`"passwordCommand" of connection "${terminalSafe(name)}" in ${path} must be a non-empty array of strings (a program and its arguments).`);
@@ -406,6 +418,8 @@ export function serviceClientOptions(resolved: ResolvedConnection, sources: Pass
     username: s.username,
     caFile: s.caFile,
     rejectUnauthorized: s.rejectUnauthorized,
+    loadNodes: s.loadNodes,
+    ignoreNodeRedirect: s.ignoreNodeRedirect,
     // asked once per client: a wrong password fails rather than asking again
     getPassword: () => (password ??= readPassword(resolved, sources)),
     apiVersion: s.apiVersion ?? 'auto',

@@ -28,6 +28,8 @@ export interface TrustedFields {
   caFile?: string;
   rejectUnauthorized?: boolean;
   passwordCommand?: string[];
+  /** Hosts a StartLoad `node_address` may move a cycle to (the data-load login goes there). */
+  loadNodes?: string[];
 }
 
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
@@ -79,7 +81,8 @@ function hostOf(url: string): string | undefined {
  * A project-level connection entry as it may be used: `passwordCommand` (it would run a program of the
  * repository's choosing), `caFile` and `rejectUnauthorized` (they weaken TLS) are dropped, and so is a
  * `loadUrl` on another host than `url` (the data-load API of a cluster is the same host on port 8442,
- * seed-interface.md §4; another host would receive the data-load login). Each drop is a warning naming
+ * seed-interface.md §4; another host would receive the data-load login), and `loadNodes` (hosts a
+ * StartLoad `node_address` may move the login to). Each drop is a warning naming
  * `where` (the file or settings scope).
  */
 export function projectConnection<T extends TrustedFields>(entry: T, where: string): { connection: T; warnings: string[] } {
@@ -93,6 +96,7 @@ export function projectConnection<T extends TrustedFields>(entry: T, where: stri
   drop('passwordCommand', 'a project file may not run a program (put it in your own ~/.config/tsq/connections.json).');
   drop('caFile', 'a project file may not change how certificates are checked (put it in your own connections).');
   drop('rejectUnauthorized', 'a project file may not change how certificates are checked (put it in your own connections).');
+  drop('loadNodes', 'a project file may not send the data-load login to other hosts (put it in your own connections).');
   if (out.loadUrl !== undefined && hostOf(out.loadUrl) !== hostOf(out.url)) drop('loadUrl', `it is on another host than ${terminalSafe(out.url)}.`);
   return { connection: out, warnings };
 }

@@ -247,6 +247,78 @@ describe('load, status, bad-records', () => {
     assert.equal(unconfirmed.code, 2);
     assert.match(unconfirmed.stderr, /run again with --replace to confirm/);
   });
+
+  // issue: a saved definition in the flat form of the seed's StartLoad example (docs/service-interface.md
+  // §2.2) emptied a table without --replace, and a flat target_table emptied another table than --table
+  test('a flat "empty_target": true in a saved definition needs --replace: the table keeps its rows', async () => {
+    const csv = join(dir, 'flat-empty.csv');
+    copyFileSync(join(DEMO, 'new-stock-prices.csv'), csv);
+    const def = JSON.parse(readFileSync(join(DEMO, 'new-stock-prices.csv.load.json'), 'utf8')) as { load_options: Record<string, unknown> };
+    const before = await countRows(live, STOCKS_SQL);
+    assert.ok(before > 0);
+    // as the issue found it: the nested load_options say append, the flat member empties
+    writeFileSync(`${csv}.load.json`, JSON.stringify({ ...def, empty_target: true }));
+    const both = await tsq(['load', csv, '--table', STOCKS, ...conn], { env });
+    assert.equal(both.code, 2, both.stderr);
+    assert.match(both.stderr, /names load_options\.empty_target false and empty_target true, which disagree/);
+    assert.equal(await countRows(live, STOCKS_SQL), before);
+    // the flat member alone: a replace, which needs --replace
+    writeFileSync(`${csv}.load.json`, JSON.stringify({ ...def, load_options: { max_ignored_rows: 0 }, empty_target: true }));
+    for (const args of [['--table', STOCKS], []]) {
+      const r = await tsq(['load', csv, ...args, ...conn], { env });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /empties demo\.engine_default_schema\.stocks before loading \(load_options\.empty_target\); run again with --replace to confirm/);
+      assert.equal(await countRows(live, STOCKS_SQL), before);
+    }
+    // the same through --definition
+    const r = await tsq(['load', csv, '--definition', `${csv}.load.json`, '--table', STOCKS, ...conn], { env });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(await countRows(live, STOCKS_SQL), before);
+  });
+
+  test('a saved definition naming another table than --table is refused (exit 2), naming both; the other table keeps its rows', async () => {
+    const CARS_SQL = '"demo.engine_default_schema"."cars"';
+    const csv = join(dir, 'flat-table.csv');
+    copyFileSync(join(DEMO, 'new-stock-prices.csv'), csv);
+    const def = JSON.parse(readFileSync(join(DEMO, 'new-stock-prices.csv.load.json'), 'utf8')) as { target: Record<string, string> };
+    const stocks = await countRows(live, STOCKS_SQL);
+    const cars = await countRows(live, CARS_SQL);
+    // nested target cars, flat target_table stocks (which a service reads first)
+    writeFileSync(`${csv}.load.json`, JSON.stringify({ ...def, target: { ...def.target, table: 'cars' }, target_table: 'stocks', empty_target: true }));
+    const two = await tsq(['load', csv, '--table', 'demo.engine_default_schema.cars', '--replace', ...conn], { env });
+    assert.equal(two.code, 2, two.stderr);
+    assert.match(two.stderr, /names two tables: demo\.engine_default_schema\.cars \(target\) and demo\.engine_default_schema\.stocks \(target_table "stocks" in place of target\.table "cars"\)/);
+    // a definition given with --definition that names stocks while --table says cars
+    writeFileSync(`${csv}.load.json`, JSON.stringify({ ...def, target_table: 'stocks' }));
+    const other = await tsq(['load', csv, '--definition', `${csv}.load.json`, '--table', 'demo.engine_default_schema.cars', ...conn], { env });
+    assert.equal(other.code, 2, other.stderr);
+    assert.match(other.stderr, /loads into demo\.engine_default_schema\.stocks, not into demo\.engine_default_schema\.cars, the table you chose/);
+    // an unknown member is not passed on to the service
+    writeFileSync(`${csv}.load.json`, JSON.stringify({ ...def, truncate_target: true }));
+    const unknown = await tsq(['load', csv, ...conn], { env });
+    assert.equal(unknown.code, 2, unknown.stderr);
+    assert.match(unknown.stderr, /"truncate_target" is not a member of a load definition/);
+    assert.deepEqual([await countRows(live, STOCKS_SQL), await countRows(live, CARS_SQL)], [stocks, cars]);
+  });
+
+  test('your own saved definition, flat or nested, still loads with no new question', async () => {
+    const csv = join(dir, 'own.csv');
+    copyFileSync(join(DEMO, 'new-stock-prices.csv'), csv);
+    const def = JSON.parse(readFileSync(join(DEMO, 'new-stock-prices.csv.load.json'), 'utf8')) as { target: Record<string, string> };
+    const before = await countRows(live, STOCKS_SQL);
+    const { target, ...rest } = def;
+    writeFileSync(`${csv}.load.json`, JSON.stringify({ ...rest, target_database: target.database, target_schema: target.schema, target_table: target.table, empty_target: false }));
+    const r = await tsq(['load', csv, ...conn], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /into demo\.engine_default_schema\.stocks with the saved definition own\.csv\.load\.json: .*; append/);
+    const rows = await countRows(live, STOCKS_SQL);
+    assert.ok(rows > before);
+    // --replace empties it as asked
+    const replaced = await tsq(['load', csv, '--table', STOCKS, '--replace', ...conn], { env });
+    assert.equal(replaced.code, 0, replaced.stderr);
+    assert.match(replaced.stderr, /replace all rows/);
+    assert.equal(await countRows(live, STOCKS_SQL), rows - before);
+  });
 });
 
 describe('authentication and network', () => {

@@ -7,18 +7,23 @@
 // calls a model would make, ending with the right rows.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readDataBlocks } from '../../common/src/agent/data';
 import { runQuery } from '../../common/src/agent/tools';
 import { AnalyticsServiceClient } from '../../common/src/api';
 import { cliAgentBackend } from '../../cli/src/mcp';
 import { runLoadCommand } from '../../cli/src/load';
-import { startLive, type Live } from '../emulator/client-support';
+import { countRows, startLive, type Live } from '../emulator/client-support';
 import { CLI_JS, cleanEnv, recordingServer, tsq } from './cli-support';
 
 /** The administrator's password for these tests: distinctive, so that finding it anywhere is a leak. */
@@ -52,11 +57,13 @@ after(async () => {
 });
 
 /** A connected MCP client on `tsq mcp ARGS`, and everything the server wrote to stderr. */
-async function mcp(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
+async function mcp(args: string[], opts: { env?: Record<string, string>; cwd?: string; roots?: string[] } = {}): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_JS, 'mcp', ...args], env: cleanEnv({ TSQ_PASSWORD: SECRET, ...opts.env }) as Record<string, string>, cwd: opts.cwd ?? dir, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-  const client = new Client({ name: 'tsq-test-agent', version: '1.0.0' });
+  const client = new Client({ name: 'tsq-test-agent', version: '1.0.0' }, opts.roots ? { capabilities: { roots: {} } } : {});
+  const roots = opts.roots;
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: r })) }));
   try {
     await client.connect(transport);
   } catch (e) {
@@ -386,6 +393,153 @@ describe('tsq mcp over stdio', () => {
       assert.equal(answer.structured.truncated, false);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('load_csv: the chosen table, a confirmed replace, files under the roots only', () => {
+  const NOTES_SQL = '"agents.engine_default_schema"."notes"';
+  const STOCKS_SQL = '"demo.engine_default_schema"."stocks"';
+
+  test('a saved definition cannot empty the table without "replace": true, nor name another table', async () => {
+    const s = await mcp([...conn, '--allow-writes']);
+    try {
+      const tool = (await s.client.listTools()).tools.find((t) => t.name === 'load_csv')!;
+      assert.match(tool.description ?? '', /with "replace": true it first DELETES EVERY ROW of the table/);
+      assert.equal(tool.annotations?.destructiveHint, true);
+      assert.ok('replace' in ((tool.inputSchema as { properties?: object }).properties ?? {}));
+      const csv = join(dir, 'guard.csv');
+      writeFileSync(csv, 'note,n\nguarded,7\n');
+      await call(s.client, 'load_csv', { path: csv, table: 'agents.notes' });
+      const notes = await countRows(live, NOTES_SQL);
+      const stocks = await countRows(live, STOCKS_SQL);
+      assert.ok(notes > 0 && stocks > 0);
+      const format = { type: 'csv', field_separator: ',', has_header_row: true };
+      // the flat empty_target of the seed's StartLoad example: the description says "appending"
+      writeFileSync(`${csv}.load.json`, JSON.stringify({ target: { database: 'agents', table: 'notes' }, format, empty_target: true }));
+      const flat = await call(s.client, 'load_csv', { path: csv, table: 'agents.notes' });
+      assert.equal(flat.isError, true, flat.text);
+      assert.match(readDataBlocks(flat.text).join('\n'), /empties agents\.notes before loading \(load_options\.empty_target\); call load_csv again with "replace": true only if the user asked/);
+      // a flat target_table that names another table (which the service would read first)
+      writeFileSync(`${csv}.load.json`, JSON.stringify({ target: { database: 'agents', table: 'notes' }, format, target_database: 'demo', target_table: 'stocks', empty_target: true }));
+      const other = await call(s.client, 'load_csv', { path: csv, table: 'agents.notes', replace: true });
+      assert.equal(other.isError, true, other.text);
+      assert.match(readDataBlocks(other.text).join('\n'), /names two tables: agents\.notes \(target\) and demo\.stocks/);
+      assert.deepEqual([await countRows(live, NOTES_SQL), await countRows(live, STOCKS_SQL)], [notes, stocks]);
+      // "replace": true, as the person asked: the table holds the file's rows alone
+      writeFileSync(`${csv}.load.json`, JSON.stringify({ target: { database: 'agents', table: 'notes' }, format, empty_target: true }));
+      const replaced = await call(s.client, 'load_csv', { path: csv, table: 'agents.notes', replace: true });
+      assert.equal(replaced.isError, false, replaced.text);
+      assert.equal(await countRows(live, NOTES_SQL), 1);
+      assert.equal(await countRows(live, STOCKS_SQL), stocks);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('only regular files under the roots: not ~/.ssh, not a link out of the root, not /dev/zero, not a pipe', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'tsq-mcp-outside-'));
+    const allowed = mkdtempSync(join(tmpdir(), 'tsq-mcp-root-'));
+    try {
+      mkdirSync(join(outside, '.ssh'));
+      const key = join(outside, '.ssh', 'id_rsa');
+      writeFileSync(key, 'note,n\n-----BEGIN OPENSSH PRIVATE KEY-----,1\n');
+      symlinkSync(key, join(dir, 'innocent.csv'));
+      execFileSync('mkfifo', [join(dir, 'pipe.csv')]);
+      writeFileSync(join(allowed, 'ok.csv'), 'note,n\nfrom a root of the client,1\n');
+      const before = await countRows(live, NOTES_SQL);
+      // the server's roots: its working folder (dir) and /dev; the client's: `allowed`
+      const s = await mcp([...conn, '--allow-writes', '--root', dir, '--root', '/dev'], { roots: [allowed] });
+      try {
+        for (const [path, why] of [
+          [key, /is outside the folders this server may load from/],
+          [join(dir, '..', '..', 'etc', 'hostname'), /outside the folders|cannot be read/],
+          [join(dir, 'innocent.csv'), /is outside the folders this server may load from/],
+          ['/dev/zero', /is not a regular file/],
+          [join(dir, 'pipe.csv'), /is not a regular file/],
+        ] as const) {
+          const r = await call(s.client, 'load_csv', { path, table: 'agents.notes' });
+          assert.equal(r.isError, true, `${path}: ${r.text}`);
+          assert.match(readDataBlocks(r.text).join('\n'), why, path);
+        }
+        assert.equal(await countRows(live, NOTES_SQL), before);
+        // the client's root counts, and the server still answers
+        const ok = await call(s.client, 'load_csv', { path: join(allowed, 'ok.csv'), table: 'agents.notes' });
+        assert.equal(ok.isError, false, ok.text);
+        assert.equal(await countRows(live, NOTES_SQL), before + 1);
+      } finally {
+        await s.close();
+      }
+      // without --root, the working folder alone: the client's folder is outside when the client lists no roots
+      const plain = await mcp([...conn, '--allow-writes']);
+      try {
+        const r = await call(plain.client, 'load_csv', { path: join(allowed, 'ok.csv'), table: 'agents.notes' });
+        assert.equal(r.isError, true, r.text);
+        const zero = await call(plain.client, 'load_csv', { path: '/dev/zero', table: 'agents.notes' });
+        assert.equal(zero.isError, true, zero.text);
+      } finally {
+        await plain.close();
+      }
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+      rmSync(allowed, { recursive: true, force: true });
+    }
+  });
+  test('a cancelled load_csv stops: the upload is cut, the cycle aborted, the table unchanged, and the server answers the next call', async () => {
+    // a proxy before the emulator that holds the first chunk's upload until the client lets go of it, so
+    // that the cancel lands during the upload whatever the machine's speed
+    const target = new URL(live.emu.url);
+    let held: (() => void) | undefined;
+    const heldOnce = new Promise<void>((resolve) => (held = resolve));
+    let cut: (() => void) | undefined;
+    const uploadCut = new Promise<void>((resolve) => (cut = resolve));
+    let aborted: (() => void) | undefined;
+    const abortSent = new Promise<void>((resolve) => (aborted = resolve));
+    const proxy = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+      const path = req.url ?? '';
+      if (req.method === 'POST' && /^\/ts_dataservice\/v1\/public\/loads\/[^/]+$/.test(path)) {
+        held?.();
+        req.resume();
+        res.on('close', () => cut?.());
+        return;
+      }
+      if (/\/cancel$/.test(path)) aborted?.();
+      const out = httpRequest({ host: target.hostname, port: target.port, method: req.method, path, headers: { ...req.headers, host: target.host } }, (answer) => {
+        if (req.method === 'POST' && path === '/ts_dataservice/v1/public/loads') {
+          // the cycle stays on this address (an empty node_address, docs/service-notes.md §4.4)
+          let text = '';
+          answer.setEncoding('utf8').on('data', (d: string) => (text += d));
+          answer.on('end', () => res.writeHead(answer.statusCode ?? 200, { 'content-type': 'text/plain' }).end(JSON.stringify({ ...JSON.parse(text), node_address: {} })));
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(out);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const s = await mcp(['--url', proxyUrl, '--user', 'tsadmin', '--allow-writes']);
+    try {
+      const csv = join(dir, 'cancelled.csv');
+      writeFileSync(csv, `note,n\n${'cancel me,1\n'.repeat(50_000)}`);
+      const before = await countRows(live, NOTES_SQL);
+      const controller = new AbortController();
+      const pending = s.client.callTool({ name: 'load_csv', arguments: { path: csv, table: 'agents.notes' } }, undefined, { signal: controller.signal }).then(
+        () => 'answered',
+        () => 'cancelled',
+      );
+      await heldOnce;
+      controller.abort();
+      assert.equal(await pending, 'cancelled');
+      await uploadCut;
+      await abortSent;
+      assert.equal(await countRows(live, NOTES_SQL), before);
+      const next = await call(s.client, 'list_data_sources');
+      assert.equal(next.isError, false, next.text);
+    } finally {
+      await s.close();
+      await new Promise((resolve) => proxy.close(resolve));
     }
   });
 });

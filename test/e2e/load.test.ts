@@ -3,15 +3,16 @@
  * The in-host suite (suites/load.js) only connects; every load goes through the UI (explorer menu, the
  * table's quick pick, the summary, the replace dialog, Cancel, Show Bad Records), and the `stocks` table
  * is read back through searchdata after each:
- * - a CSV with 3 bad rows and max_ignored_rows 0 fails and leaves the table unchanged;
- * - the same CSV with max_ignored_rows 5 loads the 7 good rows and shows the bad records;
+ * - 3 bad rows: with max_ignored_rows 0 the load fails, the table unchanged; with 5 the 7 good rows load
+ *   and Show Bad Records shows the rest;
  * - replace empties the table first: it then holds exactly the file's rows;
- * - Cancel during the upload of a large file aborts the cycle and leaves the table unchanged.
- * Skipped without the tools unless TSQ_E2E_REQUIRED=1.
+ * - Load CSV Again, flat form: `"empty_target": true` asks first; a `target_table` unlike `target` is refused;
+ * - Cancel during a large file's upload aborts the cycle, the table unchanged. Skipped without the tools
+ *   unless TSQ_E2E_REQUIRED=1.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { parse } from 'csv-parse/sync';
@@ -131,6 +132,27 @@ test('load CSV into a table through the VS Code UI', { skip: e2eSkip(['dist/emul
       await replace.click();
       await waitNotification(session, /Loaded 24 rows/);
       assert.deepEqual(await stocksRows(url), fileRows('stocks-e2e.csv'));
+      await clearNotifications(session);
+    }));
+
+    await t.test('Load CSV Again: a flat empty_target asks before emptying the table; a flat target_table naming another table is refused', () => session.step('load-again-flat', async () => {
+      const before = await stocksRows(url);
+      const saved = join(session.workspace, 'stocks-e2e.csv.load.json');
+      const target = { database: 'demo', schema: 'engine_default_schema', table: 'stocks' };
+      const format = { type: 'csv', field_separator: ',', has_header_row: true, date_time: { converted_to_epoch: false, date_format: '%Y-%m-%d' } };
+      // the flat form of the seed's StartLoad example: no load_options, a top-level empty_target
+      writeFileSync(saved, JSON.stringify({ target, format, empty_target: true }));
+      await explorerMenu(session, 'stocks-e2e.csv', 'Load CSV Again');
+      const dialog = session.page.locator('.monaco-dialog-box', { hasText: 'Replace every row of demo.engine_default_schema.stocks' });
+      await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+      await dialog.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+      await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      // a flat target_table beside the nested target: two tables, refused before anything is sent
+      writeFileSync(saved, JSON.stringify({ target, format, target_table: 'cars', empty_target: true }));
+      await explorerMenu(session, 'stocks-e2e.csv', 'Load CSV Again');
+      const text = await waitNotification(session, /names two tables/);
+      assert.match(text, /demo\.engine_default_schema\.stocks \(target\) and demo\.engine_default_schema\.cars/, text);
+      assert.deepEqual(await stocksRows(url), before);
       await clearNotifications(session);
     }));
 

@@ -16,12 +16,12 @@ import type { ConnectionManager } from '../connections';
 import type { TsqClient } from '../context';
 import { errorMessage } from '../service';
 import { loadChunkBytes } from '../settings';
-import { fromSaved, formatSummary, parseSavedDefinition, parseTargetText, savedDefinitionPath, targetText, toSaved, type LoadTarget } from '../../../common/src/load/definition';
+import { fromSaved, formatSummary, guardLoad, parseSavedDefinition, parseTargetText, sameTarget, savedDefinitionPath, targetText, toSaved, type LoadTarget } from '../../../common/src/load/definition';
 import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadResult } from '../../../common/src/load/pipeline';
 import { checkCycle } from '../../../common/src/load/status';
 import { isSupportedEncoding, sniffCsv } from '../../../common/src/load/sniff';
 import { fullFormat } from '../../../common/src/load/values';
-import { changeField, reviewItems, sameTarget, tableChoiceOf, type Draft, type TableChoice } from './review';
+import { changeField, reviewItems, tableChoiceOf, type Draft, type TableChoice } from './review';
 
 /** Bytes of the file read for sniffing and the preview. */
 const SAMPLE_BYTES = 1024 * 1024;
@@ -117,7 +117,7 @@ class CsvLoader {
       this.log.info(`Load CSV: ${file} into ${targetText(choice.target)}`);
       const prepared = await this.prepare(file, choice, saved);
       if (!prepared) return undefined;
-      return await this.execute(client, file, prepared.definition, prepared.encoding, true);
+      return await this.execute(client, file, prepared.definition, prepared.encoding, prepared.replaceConfirmed);
     } catch (e) {
       this.log.error(`Load CSV: ${errorMessage(e)}`);
       void vscode.window.showErrorMessage(`TSQ: ${errorMessage(e)}`, 'Show Log').then((c) => c && this.log.show());
@@ -136,9 +136,13 @@ class CsvLoader {
         void vscode.window.showInformationMessage(`TSQ: there is no saved load definition (${basename(savedDefinitionPath(file))}) next to ${basename(file)}; choose the table and format now.`);
         return this.load(uri);
       }
+      // the definition guard: the table and whether it is emptied come from the normalised definition,
+      // and a replace is confirmed by the person (the modal names the table it empties)
+      const guarded = guardLoad(saved.definition, { replace: 'ask', source: `the saved definition ${basename(savedDefinitionPath(file))}`, confirm: 'confirm the replace' });
+      if (guarded.empties && !(await this.confirmedReplace(guarded.definition, file))) return undefined;
       const client = await this.connections.getClient();
-      this.log.info(`Load Again: ${file} with ${savedDefinitionPath(file)}`);
-      return await this.execute(client, file, saved.definition, saved.encoding);
+      this.log.info(`Load Again: ${file} with ${savedDefinitionPath(file)} into ${targetText(guarded.definition.target)}${guarded.empties ? ' (replace, confirmed)' : ''}`);
+      return await this.execute(client, file, guarded.definition, saved.encoding, guarded.empties);
     } catch (e) {
       this.log.error(`Load Again: ${errorMessage(e)}`);
       void vscode.window.showErrorMessage(`TSQ: ${errorMessage(e)}`, 'Show Log').then((c) => c && this.log.show());
@@ -173,7 +177,7 @@ class CsvLoader {
     qp.ignoreFocusOut = true;
     qp.show();
     let tables: TableChoice[] = [];
-    const same = (a: LoadTarget, b: LoadTarget) => a.database.toLowerCase() === b.database.toLowerCase() && a.table.toLowerCase() === b.table.toLowerCase() && (!a.schema || !b.schema || a.schema.toLowerCase() === b.schema.toLowerCase());
+    const same = sameTarget;
     const render = () => {
       const items: Item[] = tables.map((t) => ({
         label: t.name,
@@ -222,7 +226,7 @@ class CsvLoader {
   }
 
   /** Sniffs the file and lets the user review and change the load definition; undefined when cancelled. */
-  private async prepare(file: string, table: TableChoice, saved: { definition: LoadDefinition; encoding: string } | undefined): Promise<{ definition: LoadDefinition; encoding: string } | undefined> {
+  private async prepare(file: string, table: TableChoice, saved: { definition: LoadDefinition; encoding: string } | undefined): Promise<{ definition: LoadDefinition; encoding: string; replaceConfirmed: boolean } | undefined> {
     const { sample, complete } = await readSample(file);
     const sniffed = sniffCsv(sample, { fileName: file, complete, targetColumns: table.columns });
     this.log.info(`Load CSV: sniffed ${basename(file)}: ${sniffed.notes.join('; ')}`);
@@ -244,9 +248,10 @@ class CsvLoader {
       });
       if (!pick) return undefined;
       if (pick.action === 'load') {
-        if (draft.loadOptions.empty_target && !(await this.confirmedReplace(definition(), file, false))) continue;
-        this.log.info(`Load CSV: ${formatSummary(draft.format, draft.encoding)}; ${draft.loadOptions.empty_target ? 'replace' : 'append'}, max_ignored_rows ${draft.loadOptions.max_ignored_rows}`);
-        return { definition: definition(), encoding: draft.encoding };
+        const guarded = guardLoad(definition(), { target: table.target, replace: 'ask', source: 'the load definition', confirm: 'confirm the replace' });
+        if (guarded.empties && !(await this.confirmedReplace(guarded.definition, file, false))) continue;
+        this.log.info(`Load CSV: ${formatSummary(draft.format, draft.encoding)}; ${guarded.empties ? 'replace' : 'append'}, max_ignored_rows ${draft.loadOptions.max_ignored_rows}`);
+        return { definition: guarded.definition, encoding: draft.encoding, replaceConfirmed: guarded.empties };
       }
       if (pick.action === 'save') {
         const path = savedDefinitionPath(file);
@@ -259,10 +264,13 @@ class CsvLoader {
     }
   }
 
-  /** Runs the cycle with progress and Cancel, then reports the result. */
+  /**
+   * Runs the cycle with progress and Cancel, then reports the result. `definition` is one `guardLoad`
+   * answered; a definition that empties the table runs only with `replaceConfirmed`, else it is asked again.
+   */
   private async execute(client: AnalyticsServiceClient, file: string, definition: LoadDefinition, encoding: string, replaceConfirmed = false): Promise<LoadResult | undefined> {
     const table = targetText(definition.target);
-    if (definition.load_options?.empty_target && !replaceConfirmed && !(await this.confirmedReplace(definition, file))) return undefined;
+    if (definition.load_options?.empty_target !== false && !replaceConfirmed && !(await this.confirmedReplace(definition, file))) return undefined;
     const chunkBytes = loadChunkBytes(DEFAULT_CHUNK_BYTES);
     let cycleId: string | undefined;
     try {

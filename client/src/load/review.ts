@@ -45,11 +45,6 @@ export function tableChoiceOf(s: { header?: { id?: string; name?: string; databa
   };
 }
 
-/** Whether two load targets name the same table (names compared case-insensitively, as the service does). */
-export function sameTarget(a: LoadTarget, b: LoadTarget): boolean {
-  return a.database.toLowerCase() === b.database.toLowerCase() && a.table.toLowerCase() === b.table.toLowerCase() && (a.schema ?? '').toLowerCase() === (b.schema ?? '').toLowerCase();
-}
-
 /** The review quick pick: Load, every field of the definition, the sniffer's warnings, and the preview on the target's columns. */
 export function reviewItems(file: string, table: TableChoice, draft: Draft, sniffed: SniffResult, sample: Buffer, complete: boolean): ReviewItem[] {
   const { format, loadOptions, encoding } = draft;

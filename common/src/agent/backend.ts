@@ -78,9 +78,11 @@ export interface AgentBackend {
   search(params: { queryString: string; dataSource: DataSource; maxRows: number }, signal?: AbortSignal): Promise<AgentSearchAnswer>;
   /**
    * Loads a CSV file into an existing table in one load cycle (common/src/load/pipeline.ts); absent where
-   * writes are not allowed. @throws LoadError and the service's errors.
+   * writes are not allowed. `table` is the target whatever a saved definition says, and the table is
+   * emptied first only when `replace` is true (the definition guard, common/src/load/definition.ts).
+   * @throws LoadError and the service's errors; an error saying why the file or its definition is refused.
    */
-  loadCsv?(params: { path: string; table: string }, signal?: AbortSignal): Promise<AgentLoadAnswer>;
+  loadCsv?(params: { path: string; table: string; replace: boolean }, signal?: AbortSignal): Promise<AgentLoadAnswer>;
   /** The secrets in use (the password, a token) to redact from every text a tool returns. */
   secrets(): readonly string[];
 }

@@ -26,6 +26,7 @@ export const INPUT_SCHEMAS = {
   load_csv: {
     path: z.string().min(1).describe('Path of the CSV file on this machine.'),
     table: z.string().min(1).describe('The existing target table, database.schema.table (or database.table).'),
+    replace: z.boolean().optional().describe('true DELETES EVERY ROW of the table before loading; only when the user asked for it. Default false: the rows are appended.'),
   },
 } as const;
 

@@ -26,7 +26,8 @@ export const SAMPLE_VALUES = 5;
  * - `describe_data_source` {data_source}: columns with data type, kind, default aggregation, a few values;
  * - `check_query` {data_source, query}: the language service's diagnostics, with positions and suggestions;
  * - `run_query` {data_source, query, max_rows?}: the first rows of the answer, the total count, whether cut;
- * - `load_csv` {path, table}: a CSV file into an existing table (only where writes are allowed).
+ * - `load_csv` {path, table, replace?}: a CSV file into an existing table, appended unless `replace` is true
+ *   (only where writes are allowed).
  */
 export const AGENT_TOOL_NAMES = ['list_data_sources', 'describe_data_source', 'check_query', 'run_query', 'load_csv'] as const;
 export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number];
@@ -66,7 +67,7 @@ export const AGENT_TOOL_INFO: Record<AgentToolName, { title: string; description
   },
   load_csv: {
     title: 'Load a CSV file into a table',
-    description: 'Loads a CSV file (a path on this machine) into an existing table (database.schema.table), appending its rows in one load cycle: all good rows or none. The format is sniffed. It changes data on the service.',
+    description: `Loads a CSV file into an existing table (database.schema.table) in one load cycle: all good rows or none. It changes data on the service. The file must be a regular file inside the folders the user opened for this server (its roots). It appends the file's rows; with "replace": true it first DELETES EVERY ROW of the table: pass it only when the user asked for the table's rows to be replaced. A saved definition next to the file (<file>.load.json) gives the format; one that names another table is refused, one that empties the table needs "replace": true. Otherwise the format is sniffed.`,
     readOnly: false,
   },
 };
@@ -94,6 +95,8 @@ export interface RunInput {
 export interface LoadInput {
   path: string;
   table: string;
+  /** true: empty the table first (load_options.empty_target); default false, append. */
+  replace?: boolean;
 }
 
 /** The structured answer of `list_data_sources`. */
@@ -314,13 +317,15 @@ export function runQuery(backend: AgentBackend, input: RunInput, signal?: AbortS
   });
 }
 
-/** `load_csv` {path, table}: only when the backend allows writes. */
+/** `load_csv` {path, table, replace}: only when the backend allows writes; `replace` must be the boolean true to empty the table. */
 export function loadCsv(backend: AgentBackend, input: LoadInput, signal?: AbortSignal): Promise<AgentToolResult<LoadOutput>> {
   return guarded(backend, 'Loading the file', async () => {
     if (!backend.loadCsv) throw new InputError('Writes are not allowed here: load_csv needs tsq mcp --allow-writes (or the user\'s confirmation in the editor).');
     const path = nonEmpty(input?.path, 'path');
     const table = nonEmpty(input?.table, 'table');
-    const r = await backend.loadCsv({ path, table }, signal);
-    return { structured: r, text: `Loaded ${r.rowsWritten} row${r.rowsWritten === 1 ? '' : 's'}${r.ignoredRows ? `; ${r.ignoredRows} ignored` : ''} (load cycle committed).\n${dataBlock('The load', r)}` };
+    if (input.replace !== undefined && typeof input.replace !== 'boolean') throw new InputError('"replace" must be true or false.');
+    const replace = input.replace === true;
+    const r = await backend.loadCsv({ path, table, replace }, signal);
+    return { structured: r, text: `Loaded ${r.rowsWritten} row${r.rowsWritten === 1 ? '' : 's'}${r.ignoredRows ? `; ${r.ignoredRows} ignored` : ''}${replace ? ', replacing every earlier row of the table' : ''} (load cycle committed).\n${dataBlock('The load', r)}` };
   });
 }

@@ -61,6 +61,13 @@ export interface AnalyticsServiceClientOptions {
   rejectUnauthorized?: boolean;
   /** Keep load calls on `loadUrl` even when StartLoad names another node (clusters behind an external load balancer; docs/service-notes.md §4.4). */
   ignoreNodeRedirect?: boolean;
+  /**
+   * Hosts (names, or URLs whose host counts) beyond those of `url` and `loadUrl` that a StartLoad
+   * `node_address` may send the cycle to: the data-load login and the bearer go there. Give only hosts the
+   * person approved (a user-level connection's `loadNodes`); a node on any other host is refused
+   * (`UnapprovedNodeError`, loadApi.ts).
+   */
+  loadNodes?: readonly string[];
   /** Called after every HTTP exchange with its method, path, status and time (no secrets). */
   onRequest?: (info: RequestLogInfo) => void;
   /** An undici dispatcher to use instead of the client's own (its TLS options then apply). */
@@ -172,7 +179,8 @@ export class AnalyticsServiceClient {
       return s;
     };
     this.public = new PublicApi(this.publicSession);
-    this.load = new LoadApi(loadSession(options.loadUrl ?? options.url), loadSession, options.ignoreNodeRedirect);
+    const approvedNodeHosts = [options.url, ...(options.loadUrl ? [options.loadUrl] : []), ...(options.loadNodes ?? [])];
+    this.load = new LoadApi(loadSession(options.loadUrl ?? options.url), loadSession, options.ignoreNodeRedirect, approvedNodeHosts);
   }
 
   /**

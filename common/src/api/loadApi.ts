@@ -1,12 +1,10 @@
 /**
  * The data-load API of the Analytics Service (docs/service-interface.md §4.1; docs/service-notes.md §4), one method per operation:
- * login, startLoad, uploadChunk, commit, abort, status, badRecords, inputSummary, ping, and
- * `pollLoadStatus`.
- *
+ * login, startLoad, uploadChunk, commit, abort, status, badRecords, inputSummary, ping, and `pollLoadStatus`.
  * node_address (docs/service-notes.md §4.4): StartLoad may name a node; the cycle's later calls (upload, commit,
- * abort, status, bad records) go to that node, with a login on that node (the session cookie is per node).
+ * abort, status, bad records) go to that node, with a login on that node (the session cookie is per node),
+ * only on an approved host (`approvedNodeHost`; else `UnapprovedNodeError`, nothing sent there; SECURITY.md).
  * An empty `{}` (or a missing one) keeps the original host. `inputSummary` stays on the original host.
- *
  * Retries: upload and commit are never re-sent (docs/service-notes.md §4.5: "re-sending a chunk could duplicate rows");
  * status, bad records, input summary, abort and ping are re-sent once after a re-login on 401.
  */
@@ -188,6 +186,53 @@ export class ChunkSourceError extends Error {
 /** Builds sessions for an origin (the facade owns the dispatcher and the credentials). */
 export type SessionFactory = (origin: string) => HttpSession;
 
+/** The names of this machine's own loopback interface: a node named by one of them is the same host as a connection on another. */
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** A host name as compared: lower case, IPv6 in brackets, no trailing dot. */
+function hostKey(host: string): string {
+  const h = host.trim().toLowerCase().replace(/\.$/, '');
+  return h.includes(':') && !h.startsWith('[') ? `[${h}]` : h;
+}
+
+/**
+ * Whether a node that StartLoad names may receive the data-load login (the password, or the bearer): its
+ * host is one of `approved` (the hosts of the connection's url and loadUrl, and the ones the person
+ * approved), any port; `localhost`, `127.0.0.1` and `::1` count as one host.
+ * @param approved host names or URLs.
+ */
+export function approvedNodeHost(host: string, approved: readonly string[]): boolean {
+  const keyOf = (h: string) => {
+    let k: string;
+    try {
+      k = /^[a-z][a-z0-9+.-]*:\/\//i.test(h) ? new URL(h).hostname : h;
+    } catch {
+      k = h;
+    }
+    const key = hostKey(k);
+    return LOOPBACK_NAMES.has(key) ? 'loopback' : key;
+  };
+  const wanted = keyOf(host);
+  return approved.some((a) => keyOf(a) === wanted);
+}
+
+/** StartLoad named a node on a host the person has not approved: nothing was sent there. */
+export class UnapprovedNodeError extends Error {
+  constructor(
+    /** The cycle StartLoad started (on the load origin; abort it there). */
+    readonly cycleId: string,
+    /** `host:port` of the node. */
+    readonly node: string,
+    /** The approved hosts. */
+    readonly approved: readonly string[],
+  ) {
+    super(
+      `The service asked to continue the load on ${node} (node_address), a host this connection does not use (${approved.join(', ')}). TSQ sends the data-load login only to the connection's own hosts and those you approved, so nothing was sent there. If ${node} is a node of your cluster, add its host to the connection's "loadNodes" (in your own settings or connections file), or set "ignoreNodeRedirect": true to keep the load on the connection's address.`,
+    );
+    this.name = 'UnapprovedNodeError';
+  }
+}
+
 /** The load API: a session on the load origin, plus one session per redirected node. */
 export class LoadApi {
   private readonly nodes = new Map<string, HttpSession>();
@@ -198,11 +243,13 @@ export class LoadApi {
    * @param session the session on the load API's origin (`loadUrl`, else `url`).
    * @param makeSession makes a logged-out session for a redirected node's origin.
    * @param ignoreNodeRedirect keep every call on the original origin (a cluster behind an external load balancer; docs/service-notes.md §4.4).
+   * @param approvedHosts the hosts a redirected node may be on (`approvedNodeHost`); default the load origin's.
    */
   constructor(
     private readonly session: HttpSession,
     private readonly makeSession: SessionFactory,
     private readonly ignoreNodeRedirect = false,
+    private readonly approvedHosts: readonly string[] = [session.origin],
   ) {}
 
   /**
@@ -236,8 +283,10 @@ export class LoadApi {
   /**
    * StartLoad, `POST /public/loads` with the nested load definition (docs/service-interface.md §2.2). The result's body is JSON
    * sent as text/plain (docs/service-interface.md §4.1). A non-empty `node_address` different from the load origin routes the
-   * cycle's later calls to that node (docs/service-notes.md §4.4). Not re-sent on 401 (it would start a second cycle).
-   * @throws ServiceError 400 for an invalid load definition, AuthenticationError, PermissionError.
+   * cycle's later calls to that node (docs/service-notes.md §4.4), when its host is approved (`approvedNodeHost`).
+   * Not re-sent on 401 (it would start a second cycle).
+   * @throws ServiceError 400 for an invalid load definition, AuthenticationError, PermissionError;
+   * UnapprovedNodeError when the node is on a host not approved (the cycle exists: abort it on the load origin).
    */
   async startLoad(definition: LoadDefinition, opts: CallOptions = {}): Promise<StartLoadResult> {
     const path = `${LOAD_PREFIX}/public/loads`;
@@ -266,6 +315,7 @@ export class LoadApi {
       const base = new URL(this.session.origin);
       const host = nodeAddress.host.includes(':') && !nodeAddress.host.startsWith('[') ? `[${nodeAddress.host}]` : nodeAddress.host;
       const origin = new URL(`${base.protocol}//${host}:${nodeAddress.port}`).origin;
+      if (origin !== base.origin && !approvedNodeHost(nodeAddress.host, this.approvedHosts)) throw new UnapprovedNodeError(cycleId, `${host}:${nodeAddress.port}`, this.approvedHosts.map((h) => hostKey(/^[a-z][a-z0-9+.-]*:\/\//i.test(h) ? new URL(h).hostname : h)));
       if (origin !== base.origin) {
         let s = this.nodes.get(origin);
         if (!s) {

@@ -141,16 +141,151 @@ export function toSaved(def: LoadDefinition, encoding: string): SavedLoadDefinit
   return { ...def, ...(encoding.toLowerCase() !== 'utf-8' ? { encoding } : {}) };
 }
 
-/** Splits a saved definition into the load definition sent to StartLoad and the file's encoding. */
+/** Splits a saved definition into the load definition sent to StartLoad and the file's encoding (its members normalised: `normaliseDefinition`). */
 export function fromSaved(saved: SavedLoadDefinition): { definition: LoadDefinition; encoding: string } {
-  const { encoding, ...rest } = saved;
-  const { $schema: _schema, ...definition } = rest as LoadDefinition & { $schema?: unknown };
-  return { definition, encoding: encoding ?? 'utf-8' };
+  const { encoding, ...rest } = normaliseDefinition(saved as unknown as Record<string, unknown>) as unknown as SavedLoadDefinition;
+  return { definition: rest, encoding: encoding ?? 'utf-8' };
 }
 
 /**
- * Reads the text of a `<file>.load.json`.
- * @throws Error saying what is wrong (not JSON, no target, a member of the wrong type) — the file is left as it is.
+ * The flat members of the StartLoad example request and their place in the nested form
+ * (docs/service-interface.md §2.2: "an example request to StartLoad also shows a flat body form. Its
+ * members are target_database, target_schema, target_table, field_separator and empty_target, used in
+ * place of the nested members"). A service reads them too (the emulator does, over the nested ones), so
+ * a saved definition is normalised before anything is decided from it.
+ */
+export const FLAT_DEFINITION_MEMBERS = {
+  target_database: ['target', 'database'],
+  target_schema: ['target', 'schema'],
+  target_table: ['target', 'table'],
+  field_separator: ['format', 'field_separator'],
+  empty_target: ['load_options', 'empty_target'],
+} as const satisfies Record<string, readonly [keyof LoadDefinition, string]>;
+
+/** The members each nested part may hold (docs/service-interface.md §2.2); `format` is checked by `parseSavedDefinition`. */
+const KNOWN_MEMBERS: Record<string, readonly string[]> = {
+  '': ['target', 'format', 'load_options', 'advanced_options', 'encoding', '$schema', ...Object.keys(FLAT_DEFINITION_MEMBERS)],
+  target: ['database', 'schema', 'table'],
+  load_options: ['empty_target', 'max_ignored_rows'],
+  advanced_options: ['max_reported_parsing_errors'],
+};
+
+/** A load definition that TSQ will not use: two forms that disagree, an unknown member, another table than the one chosen, an unconfirmed replace. */
+export class LoadDefinitionError extends Error {
+  /** `invalid`: the file itself; `otherTable`: it names another table than the one chosen; `replace`: it empties the table and nobody confirmed. */
+  constructor(
+    readonly kind: 'invalid' | 'otherTable' | 'replace',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LoadDefinitionError';
+  }
+}
+
+/**
+ * A load definition in the nested form only: each flat member (`FLAT_DEFINITION_MEMBERS`) moved to its
+ * nested place, `$schema` dropped. Pure; the input is not changed.
+ * @throws LoadDefinitionError (`invalid`) when a flat member and its nested member both appear with
+ * different values (e.g. `target.table` "cars" and `target_table` "stocks": the message names both), or a
+ * member is not one of docs/service-interface.md §2.2 (a member TSQ does not know could mean anything to a
+ * service, so it is never passed on).
+ */
+export function normaliseDefinition(raw: Record<string, unknown>, where = 'the load definition'): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) if (k !== '$schema' && !(k in FLAT_DEFINITION_MEMBERS)) out[k] = v && typeof v === 'object' && !Array.isArray(v) ? { ...(v as object) } : v;
+  for (const [part, names] of Object.entries(KNOWN_MEMBERS)) {
+    const o = part ? out[part] : raw;
+    if (!o || typeof o !== 'object' || Array.isArray(o)) continue;
+    const unknown = Object.keys(o).filter((k) => !names.includes(k));
+    if (unknown.length) throw new LoadDefinitionError('invalid', `${where}: ${unknown.map((k) => `"${part ? `${part}.` : ''}${k}"`).join(', ')} ${unknown.length === 1 ? 'is not a member' : 'are not members'} of a load definition (${part ? `${part} holds ${names.join(', ')}` : 'target, format, load_options, advanced_options'}); remove ${unknown.length === 1 ? 'it' : 'them'}.`);
+  }
+  for (const [flat, [part, member]] of Object.entries(FLAT_DEFINITION_MEMBERS)) {
+    if (!(flat in raw)) continue;
+    const value = raw[flat];
+    const section = (out[part] && typeof out[part] === 'object' && !Array.isArray(out[part]) ? out[part] : {}) as Record<string, unknown>;
+    const nested = section[member];
+    const same = (a: unknown, b: unknown) => (typeof a === 'string' && typeof b === 'string' && part === 'target' ? a.toLowerCase() === b.toLowerCase() : a === b);
+    if (nested !== undefined && !same(nested, value)) {
+      if (part === 'target') {
+        const texts = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) as unknown as LoadTarget;
+        const nestedTarget = texts(section);
+        const flatTarget = texts({ ...section, ...Object.fromEntries(Object.entries(FLAT_DEFINITION_MEMBERS).filter(([f, [p]]) => p === 'target' && f in raw).map(([f, [, m]]) => [m, raw[f]])) });
+        throw new LoadDefinitionError('invalid', `${where} names two tables: ${targetText(nestedTarget)} (target) and ${targetText(flatTarget)} (${flat} ${JSON.stringify(value)} in place of target.${member} ${JSON.stringify(nested)}); keep one of them.`);
+      }
+      throw new LoadDefinitionError('invalid', `${where} names ${part}.${member} ${JSON.stringify(nested)} and ${flat} ${JSON.stringify(value)}, which disagree; keep one of them.`);
+    }
+    out[part] = { ...section, [member]: value };
+  }
+  return out;
+}
+
+/** Whether two load targets name the same table: names compared without case, as the service does; a schema left out matches any. */
+export function sameTarget(a: LoadTarget, b: LoadTarget): boolean {
+  return a.database.toLowerCase() === b.database.toLowerCase() && a.table.toLowerCase() === b.table.toLowerCase() && (!a.schema || !b.schema || a.schema.toLowerCase() === b.schema.toLowerCase());
+}
+
+/** What the person chose for a load, and how they say yes to a replace. */
+export interface LoadChoice {
+  /**
+   * The table the person chose (`tsq load --table`, the quick pick, the `table` of `load_csv`); undefined
+   * when they chose the saved definition itself (`tsq load FILE` with its `<file>.load.json`, Load CSV Again).
+   */
+  target?: LoadTarget;
+  /**
+   * true: the person asked for a replace (`--replace`, `"replace": true`, a confirmation already given):
+   * the load empties the table. false or undefined: a definition that empties the table is refused.
+   * `'ask'`: the caller asks the person when `GuardedLoad.empties` is true (VS Code's confirmation).
+   */
+  replace?: boolean | 'ask';
+  /** What the definition is called in messages, e.g. `the saved definition cars.csv.load.json`. */
+  source: string;
+  /** How the person confirms a replace, for the refusal, e.g. `run again with --replace to confirm`. */
+  confirm: string;
+}
+
+/** The outcome of `guardLoad`. */
+export interface GuardedLoad {
+  /** The definition to send: the nested members of docs/service-interface.md §2.2 only, `target` the chosen one, `load_options.empty_target` set. */
+  definition: LoadDefinition;
+  /** True when the load empties the target first (`load_options.empty_target`). */
+  empties: boolean;
+}
+
+/**
+ * THE definition guard of every front end (`tsq load`, `load_csv` of `tsq mcp`, Load CSV and Load CSV
+ * Again in VS Code): decides from the one normalised form (`normaliseDefinition`) which table a load
+ * writes and whether it empties it first.
+ * - The target is the person's choice: a definition naming another table is refused, naming both.
+ * - Emptying needs `choice.replace` (true, or `'ask'` and then the caller's confirmation).
+ * @throws LoadDefinitionError `otherTable`, `replace`, or `invalid` (from `normaliseDefinition`).
+ */
+export function guardLoad(definition: LoadDefinition, choice: LoadChoice): GuardedLoad {
+  const d = normaliseDefinition(definition as unknown as Record<string, unknown>, choice.source) as unknown as LoadDefinition;
+  if (choice.target && !sameTarget(d.target, choice.target)) {
+    throw new LoadDefinitionError('otherTable', `${choice.source} loads into ${targetText(d.target)}, not into ${targetText(choice.target)}, the table you chose. TSQ loads only into the table you chose: fix the definition's target, or choose ${targetText(d.target)}.`);
+  }
+  const target = choice.target ?? d.target;
+  const asked = d.load_options?.empty_target === true;
+  if (asked && choice.replace !== true && choice.replace !== 'ask') {
+    throw new LoadDefinitionError('replace', `${choice.source} empties ${targetText(target)} before loading (load_options.empty_target); ${choice.confirm}.`);
+  }
+  const empties = choice.replace === true || asked;
+  return {
+    definition: {
+      target: { database: target.database, ...(target.schema ? { schema: target.schema } : {}), table: target.table },
+      ...(d.format ? { format: d.format } : {}),
+      load_options: { ...d.load_options, empty_target: empties },
+      ...(d.advanced_options ? { advanced_options: d.advanced_options } : {}),
+    },
+    empties,
+  };
+}
+
+/**
+ * Reads the text of a `<file>.load.json`: its flat members moved to the nested form (`normaliseDefinition`),
+ * then checked.
+ * @throws Error saying what is wrong (not JSON, no target, a member of the wrong type, two forms that
+ * disagree, an unknown member) — the file is left as it is.
  */
 export function parseSavedDefinition(text: string, where = 'the load definition'): SavedLoadDefinition {
   let v: unknown;
@@ -159,8 +294,8 @@ export function parseSavedDefinition(text: string, where = 'the load definition'
   } catch (e) {
     throw new Error(`${where} is not valid JSON: ${(e as Error).message}`, { cause: e });
   }
-  const o = v as SavedLoadDefinition;
-  if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error(`${where} must be a JSON object with target, format, load_options and advanced_options (see the load definition of the data-load API)`);
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${where} must be a JSON object with target, format, load_options and advanced_options (see the load definition of the data-load API)`);
+  const o = normaliseDefinition(v as Record<string, unknown>, where) as unknown as SavedLoadDefinition;
   const t = o.target as Partial<LoadTarget> | undefined;
   if (!t || typeof t.database !== 'string' || !t.database || typeof t.table !== 'string' || !t.table || (t.schema !== undefined && typeof t.schema !== 'string')) {
     throw new Error(`${where} needs target.database and target.table (strings; target.schema optional)`);

@@ -11,7 +11,7 @@
  * after `unreachableMs`; `node_address` → that node (§4.4); 403 → `LoadError` of kind `permission`.
  */
 import { AuthenticationError, ConnectionError, PermissionError, ServiceError } from '../api/errors';
-import type { LoadDefinition, LoadStatus } from '../api/loadApi';
+import { UnapprovedNodeError, type LoadDefinition, type LoadStatus } from '../api/loadApi';
 import type { AnalyticsServiceClient } from '../api/index';
 import { planChunks, type ChunkRange, type PlanItem } from './chunker';
 import { boundaryFormat } from './recordBoundary';
@@ -216,6 +216,12 @@ class LoadRun {
         this.log(`cycle ${this.cycleId} started${started.nodeAddress ? ` on node ${started.nodeAddress.host}:${started.nodeAddress.port}` : ''}`);
         break;
       } catch (e) {
+        if (e instanceof UnapprovedNodeError) {
+          // the cycle exists on the load origin: abort it there; nothing went to the node
+          this.cycleId = e.cycleId;
+          this.log(`cycle ${e.cycleId}: StartLoad named the node ${e.node}, on a host that is not approved; nothing is sent there`);
+          throw await this.abortWith(new LoadError('refused', `${e.message} Cycle ${e.cycleId} was aborted and ${table} was not changed.`, true, e.cycleId, undefined, { cause: e }));
+        }
         if (e instanceof AuthenticationError && attempt === 1 && !opts.signal?.aborted) {
           // the service refused StartLoad before creating a cycle: the session logs in again before the next call
           this.log(`StartLoad into ${table} was refused with 401 (${e.serviceMessage}); logging in again and starting once more`);
