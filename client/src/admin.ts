@@ -119,8 +119,8 @@ export function registerAdminCommands(client: TsqClient, changed: () => void): v
         if (!privilege) return;
         const verb = add ? `Give ${privilege} to` : `Take ${privilege} from`;
         if (!(await confirm(`${verb} the group ${group.name}?`, 'Every member of the group is affected.', add ? 'Add Privilege' : 'Remove Privilege'))) return;
-        if (add) await api.addGroupPrivilege({ groupName: group.name, privilege });
-        else await api.removeGroupPrivilege({ groupName: group.name, privilege });
+        if (add) await api.addGroupPrivilege({ groupNames: [group.name], privilege });
+        else await api.removeGroupPrivilege({ groupNames: [group.name], privilege });
         log.info(`${add ? 'Added' : 'Removed'} privilege ${privilege} ${add ? 'to' : 'from'} group ${group.name}.`);
         void vscode.window.showInformationMessage(`${add ? 'Added' : 'Removed'} ${privilege} ${add ? 'to' : 'from'} ${group.name}.`);
         changed();
