@@ -359,7 +359,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setIncidentSink(app, options.incidentLog ?? stderrIncidentSink);
     limitBodies(app, sessionChecker(app, sessions, ctx.userOfBearer));
     delaySearchData(app, options.delaySearchData);
-    await setupServiceToday(app, { catalog, search, sessions, tokens, verifyPassword, trustedAuthSecret: options.trustedAuthSecret }, { publicApi: options.publicApi ?? 'both', rateLimit: options.rateLimit });
+    await setupServiceToday(app, { catalog, search, sessions, tokens, verifyPassword, now, trustedAuthSecret: options.trustedAuthSecret }, { publicApi: options.publicApi ?? 'both', rateLimit: options.rateLimit });
     await registerPublicApi(app, { catalog, engine, search, sessions, verifyPassword, now, loopback });
     await registerLoadApi(app, ctx);
     let loadApp: FastifyInstance | undefined;

@@ -20,7 +20,7 @@ import {
 import { LoadApi } from '../../common/src/api/loadApi';
 import { createService } from '../../client/src/serviceAdapter';
 
-const root = join(import.meta.dirname, '..', '..');
+const root = join(__dirname, '..', '..');
 
 function methodsOf(proto: object): Set<string> {
   return new Set(Object.getOwnPropertyNames(proto).filter((n) => n !== 'constructor'));
