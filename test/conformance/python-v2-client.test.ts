@@ -65,6 +65,12 @@ test("objects_info_metadata.py: metadata {'type': 'LOGICAL_TABLE'}, include_depe
   for (const field_name of ['DISPLAY_NAME', 'AUTHOR', 'VIEWS', 'FAVORITES', 'LAST_ACCESSED']) await post('metadata/search', { metadata: [{ type: 'LIVEBOARD' }], sort_options: { field_name, order: 'DESC' } });
 });
 
+test('groups_import: groups [{group_identifier, display_name, privileges}], dry_run false → groups_added', async () => {
+  const r = await post('groups/import', { groups: [{ group_identifier: 'PyGroup', display_name: 'Py Group', privileges: ['AUTHORING'] }], dry_run: false });
+  assert.deepEqual(r.groups_added.map((g: { name: string }) => g.name), ['PyGroup']);
+  assert.deepEqual(((await post('groups/search', { group_identifier: 'PyGroup' })) as { privileges: string[] }[])[0]!.privileges, ['AUTHORING']);
+});
+
 test('users_import, groups_update, users_change_password, security_metadata_assign', async () => {
   const imported = await post('users/import', { users: [{ user_identifier: 'pyuser', display_name: 'Py User', group_identifiers: ['Analysts'] }], default_password: 'py-pass-1', dry_run: false });
   assert.deepEqual(imported.users_added.map((u: { name: string }) => u.name), ['pyuser']);

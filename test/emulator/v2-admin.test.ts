@@ -161,7 +161,15 @@ describe('the client on a v2-only service', () => {
       await c.removeGroupPrivilege({ privilege: 'DATAMANAGEMENT', groupNames: ['Analysts'] });
       const sync = (await c.syncPrincipals({ principals: [{ name: 'synced', principalTypeEnum: 'LOCAL_USER', groupNames: ['Analysts'] }], applyChanges: true, removeDeleted: false, password: 'synced-pw-1' })) as { users_added: unknown[] };
       assert.equal(sync.users_added.length, 1);
-      await assert.rejects(c.syncPrincipals({ principals: [{ name: 'G', principalTypeEnum: 'LOCAL_GROUP' }], applyChanges: true }), /users\/import imports users only/);
+      // a file with a group and a user in it: groups/import, then users/import; a dry run first
+      const file = [{ name: 'Syncers', principalTypeEnum: 'LOCAL_GROUP', privileges: ['USERDATAUPLOADING'] }, { name: 'grouped', principalTypeEnum: 'LOCAL_USER', groupNames: ['Syncers'] }];
+      const dry = (await c.syncPrincipals({ principals: file, applyChanges: false, password: 'grouped-pw-1' })) as { groups_added: { name: string }[]; users_added: { name: string }[] };
+      assert.deepEqual([dry.groups_added.map((g) => g.name), dry.users_added.map((u) => u.name)], [['Syncers'], ['grouped']]);
+      assert.ok(!(await c.listPrincipals()).some((p) => p.name === 'Syncers'), 'a dry run changes nothing');
+      await c.syncPrincipals({ principals: file, applyChanges: true, password: 'grouped-pw-1' });
+      const after = await c.listPrincipals();
+      assert.deepEqual(after.find((p) => p.name === 'Syncers')?.privileges, ['USERDATAUPLOADING']);
+      assert.deepEqual(after.find((p) => p.name === 'grouped')?.groupNames, ['Syncers']);
       const synced = new AnalyticsServiceClient({ url: only.emu.url, username: 'synced', password: 'synced-pw-1', apiVersion: 'v2' });
       try {
         await synced.updatePassword({ name: 'synced', currentPassword: 'synced-pw-1', newPassword: 'synced-pw-2' });

@@ -60,7 +60,7 @@ export const SERVICE_OPERATIONS = {
   pinboardData: { api: 'public', v1: 'POST pinboarddata', v2: { call: 'POST metadata/liveboard/data', operationId: 'fetchLiveboardData' }, idempotent: true, privilege: 'view access to the liveboard', deadline: 'query' },
   searchData: { api: 'public', v1: 'POST searchdata', v2: { call: 'POST searchdata', operationId: 'searchData' }, idempotent: true, privilege: 'view access to the data source', deadline: 'query' },
   listPrincipals: { api: 'public', v1: 'GET user/list', v2: { call: 'POST users/search, POST groups/search', operationId: 'searchUsers, searchUserGroups' }, idempotent: true, privilege: ADMIN, deadline: 'metadata' },
-  syncPrincipals: { api: 'public', v1: 'POST user/sync', v2: { call: 'POST users/import', operationId: 'importUsers' }, idempotent: false, privilege: ADMIN, deadline: 'query' },
+  syncPrincipals: { api: 'public', v1: 'POST user/sync', v2: { call: 'POST groups/import, POST users/import', operationId: 'importUserGroups, importUsers' }, idempotent: false, privilege: ADMIN, deadline: 'query' },
   updatePassword: { api: 'public', v1: 'POST user/updatepassword', v2: { call: 'POST users/change-password', operationId: 'changeUserPassword' }, idempotent: false, privilege: 'the user themself, or ADMINISTRATION', deadline: 'metadata' },
   transferOwnership: { api: 'public', v1: 'POST user/transfer/ownership', v2: { call: 'POST security/metadata/assign', operationId: 'assignChangeAuthor' }, idempotent: true, privilege: ADMIN, deadline: 'metadata' },
   addGroupPrivilege: { api: 'public', v1: 'POST group/addprivilege', v2: { call: 'POST groups/{group_identifier}/update (operation ADD)', operationId: 'updateUserGroup' }, idempotent: true, privilege: ADMIN, deadline: 'metadata' },

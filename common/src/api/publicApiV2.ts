@@ -183,29 +183,51 @@ export class PublicApiV2 {
   }
 
   /**
-   * `POST users/import` (OpenAPI `importUsers`): the users of a v1 sync file as `ImportUser`s
-   * (`user_identifier` the name, `display_name` (default the name), `email` from `mail`, `group_identifiers`
-   * from `groupNames`, `password`), `default_password`, `dry_run` = not `applyChanges`,
-   * `delete_unspecified_users` = `removeDeleted`. Answers `{users_added, users_updated, users_deleted}`.
-   * @throws ServiceError (nothing sent) when the file holds groups: users/import imports users only.
+   * A v1 sync file's principals on v2: its groups through `POST groups/import` (OpenAPI
+   * `importUserGroups`: `group_identifier` the name, `display_name`, `privileges`), then its users through
+   * `POST users/import` (`importUsers`: `user_identifier` the name, `display_name` (default the name),
+   * `email` from `mail`, `group_identifiers` from `groupNames`, `password`), with `default_password`,
+   * `dry_run` = not `applyChanges`, `delete_unspecified_…` = `removeDeleted`. On a dry run a user's groups
+   * that only the file creates are left out of its `group_identifiers` (the service does not know them
+   * yet). Answers the two answers merged: `{groups_added, groups_updated, groups_deleted, users_added,
+   * users_updated, users_deleted}`. groups/import is called only when the file holds groups.
    */
   async syncPrincipals(params: SyncPrincipalsParams, opts: CallOptions = {}): Promise<unknown> {
     const entries = params.principals.map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>) : {}));
-    const groups = entries.filter((e) => /GROUP/i.test(String(e.principalTypeEnum ?? e.type ?? '')));
-    if (groups.length)
-      throw new ServiceError(
-        { status: 0, serviceMessage: '', operation: 'syncPrincipals', method: 'POST', path: `${V2_PREFIX}/users/import` },
-        `The principals file holds ${groups.length} group(s) (${groups.map((g) => String(g.name)).slice(0, 3).join(', ')}); on REST API v2 users/import imports users only (https://developers.thoughtspot.com/docs/rest-apiv2-reference). Nothing was sent: remove the groups, or create them in ThoughtSpot first.`,
+    const isGroup = (e: Record<string, unknown>) => /GROUP/i.test(String(e.principalTypeEnum ?? e.type ?? ''));
+    const groups = entries.filter(isGroup);
+    const dryRun = !params.applyChanges;
+    const removeDeleted = params.removeDeleted ?? false;
+    let groupAnswer: unknown = {};
+    if (groups.length) {
+      groupAnswer = await this.post<unknown>(
+        'syncPrincipals',
+        '/groups/import',
+        {
+          groups: groups.map((g) => ({
+            group_identifier: String(g.name),
+            display_name: typeof g.displayName === 'string' && g.displayName ? g.displayName : String(g.name),
+            ...(Array.isArray(g.privileges) ? { privileges: g.privileges.map(String) } : {}),
+            type: 'LOCAL_GROUP',
+          })),
+          dry_run: dryRun,
+          delete_unspecified_groups: removeDeleted,
+        },
+        opts,
       );
-    const users = entries.map((e) => ({
+    }
+    const fileOnly = new Set(dryRun ? groups.map((g) => String(g.name).toLowerCase()) : []);
+    const users = entries.filter((e) => !isGroup(e)).map((e) => ({
       user_identifier: String(e.name),
       display_name: typeof e.displayName === 'string' && e.displayName ? e.displayName : String(e.name),
       ...(typeof e.mail === 'string' ? { email: e.mail } : {}),
       ...(typeof e.password === 'string' ? { password: e.password } : {}),
-      ...(Array.isArray(e.groupNames) ? { group_identifiers: e.groupNames.map(String) } : {}),
+      ...(Array.isArray(e.groupNames) ? { group_identifiers: e.groupNames.map(String).filter((g) => !fileOnly.has(g.toLowerCase())) } : {}),
       account_type: 'LOCAL_USER',
     }));
-    return this.post<unknown>('syncPrincipals', '/users/import', { users, ...(params.password !== undefined ? { default_password: params.password } : {}), dry_run: !params.applyChanges, delete_unspecified_users: params.removeDeleted ?? false }, opts);
+    const userAnswer = await this.post<unknown>('syncPrincipals', '/users/import', { users, ...(params.password !== undefined ? { default_password: params.password } : {}), dry_run: dryRun, delete_unspecified_users: removeDeleted }, opts);
+    const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+    return { ...obj(groupAnswer), ...obj(userAnswer) };
   }
 
   /** `POST users/change-password` (OpenAPI `changeUserPassword`): `user_identifier`, `current_password`, `new_password`; 204. */

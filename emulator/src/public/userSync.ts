@@ -44,6 +44,8 @@ export interface SyncRequest {
   defaultPassword?: string;
   /** False: `removeDeleted` deletes unlisted users only (v2 `users/import` imports users). Default true. */
   removeGroups?: boolean;
+  /** False: `removeDeleted` deletes unlisted groups only (v2 `groups/import` imports groups). Default true. */
+  removeUsers?: boolean;
 }
 
 const isGroup = (p: Principal): boolean => /GROUP/i.test(p.principalTypeEnum ?? 'LOCAL_USER');
@@ -128,7 +130,7 @@ function removeUnlisted(deps: Pick<PublicApiDeps, 'catalog' | 'sessions'>, me: E
   const st = deps.catalog.state;
   const keepUsers = new Set(s.users.map((u) => u.name.toLowerCase()));
   const keepGroups = new Set(s.groups.map((g) => g.name.toLowerCase()));
-  for (const u of [...st.users]) {
+  for (const u of s.removeUsers === false ? [] : [...st.users]) {
     if (keepUsers.has(u.name.toLowerCase()) || u.id === me.id) continue;
     result.usersDeleted.push(u.name);
     if (s.apply) {

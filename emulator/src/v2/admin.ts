@@ -14,6 +14,7 @@
  * | `POST security/metadata/assign` | `assignChangeAuthor` | ADMINISTRATION | 204 |
  * | `POST groups/{group_identifier}/update` | `updateUserGroup` | ADMINISTRATION | 204 (privileges, display name, description) |
  * | `POST users/import` | `importUsers` | ADMINISTRATION | `{users_added, users_updated, users_deleted}` of `{id, name}` |
+ * | `POST groups/import` | `importUserGroups` | ADMINISTRATION | `{groups_added, groups_updated, groups_deleted}` of `{id, name}` |
  *
  * Search answers are paged by `record_offset` (0) and `record_size` (default 10, -1 all) and sorted by
  * `sort_options` (`field_name` NAME, DISPLAY_NAME, AUTHOR, CREATED or MODIFIED; `order` ASC or DESC).
@@ -329,9 +330,30 @@ function registerChanges(api: FastifyInstance, deps: V2Deps): void {
 
 }
 
-/** users/import: v1's sync over the users only. */
+/** users/import and groups/import: v1's sync over the users only, or the groups only. */
 function registerImport(api: FastifyInstance, deps: V2Deps): void {
   const { catalog } = deps;
+  api.post('/groups/import', async (req) => {
+    requireAdmin(req);
+    const b = bodyOf(req);
+    const raw = b.groups;
+    if (!Array.isArray(raw)) throw new ApiError(400, 'Missing parameter groups: a list of {group_identifier, display_name, privileges, …}.');
+    const list: Principal[] = raw.map((x, i) => {
+      if (!x || typeof x !== 'object') throw new ApiError(400, `Invalid value for groups: entry ${i + 1} is not an object.`);
+      const e = x as Record<string, unknown>;
+      const name = strOf(e, 'group_identifier', true)!;
+      const type = strOf(e, 'type') ?? 'LOCAL_GROUP';
+      if (type !== 'LOCAL_GROUP') throw new ApiError(400, `Invalid value for type of ${name}: the emulator has LOCAL_GROUP only.`);
+      for (const unsupported of ['user_identifiers', 'sub_group_identifiers', 'default_liveboard_identifiers']) {
+        if (e[unsupported] !== undefined && e[unsupported] !== null) throw new ApiError(400, `${unsupported} of ${name} is not supported by the emulator; give users their groups with users/import.`);
+      }
+      return { name, displayName: strOf(e, 'display_name', true)!, privileges: listOf(e, 'privileges')?.map((p) => p.toUpperCase()), principalTypeEnum: 'LOCAL_GROUP' };
+    });
+    const s = checkSyncRequest(catalog, list, !boolOf(b, 'dry_run', true), boolOf(b, 'delete_unspecified_groups', false), undefined, 'groups');
+    const result = await runSync(deps, req.v2User!, { ...s, users: [], removeUsers: false });
+    const ref = (name: string) => ({ id: catalog.groupByName(name)?.id ?? null, name });
+    return { groups_added: result.groupsAdded.map(ref), groups_updated: result.groupsUpdated.map(ref), groups_deleted: result.groupsDeleted.map((name) => ({ id: null, name })) };
+  });
   api.post('/users/import', async (req) => {
     requireAdmin(req);
     const b = bodyOf(req);
