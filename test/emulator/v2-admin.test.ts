@@ -154,6 +154,12 @@ describe('the client on a v2-only service', () => {
       assert.ok(principals.some((p) => p.kind === 'GROUP' && p.name === 'Analysts'));
       assert.ok(principals.find((p) => p.name === 'analyst')?.groupNames?.includes('Analysts'));
       for (const type of ['TAG', 'USER', 'USER_GROUP', 'LOGICAL_COLUMN'] as const) await c.listObjectHeaders({ type, batchSize: -1 });
+      const tags = await c.listObjectHeaders({ type: 'TAG', batchSize: -1 });
+      assert.ok(tags.some((t) => t.name === 'finance') && tags.every((t) => t.type === 'TAG'), JSON.stringify(tags.map((t) => [t.name, t.type])));
+      // a tag's objects (tag_identifiers): the tree's Tags node
+      const finance = await c.listObjectHeaders({ type: 'LOGICAL_TABLE', tagNames: ['finance'], batchSize: -1 });
+      const all = await c.listObjectHeaders({ type: 'LOGICAL_TABLE', batchSize: -1 });
+      assert.ok(finance.length > 0 && finance.length < all.length, `${finance.length} of ${all.length}`);
       const columns = await c.listObjectHeaders({ type: 'LOGICAL_COLUMN', batchSize: -1, pattern: 'origin' });
       assert.ok(columns.length > 0 && columns.every((h) => h.owner !== h.id), 'a column is owned by its table');
       await c.addGroupPrivilege({ privilege: 'DATAMANAGEMENT', groupNames: ['Analysts'] });
