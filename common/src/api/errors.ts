@@ -5,11 +5,9 @@
  * own message text, the operation's name, and the method and path (never the query string's secrets, never
  * a password, never a cookie). Network failures and aborts are `ConnectionError`s (status 0).
  *
- * Sources: docs/service-interface.md §7 (load API error texts are plain text), docs/service-interface.md §5 (401 when the user cannot
- * be verified, 403 without the privilege), docs/service-notes.md §1.6 and 5.1 (public API error bodies are JSON with
- * `debug`, itself a JSON-encoded array of strings, and `incident_id_guid`); REST API v2 error bodies nest
- * `{code, incident_id_guid, trace_id_guid, debug}` under `error.message` (every error example of the OpenAPI
- * document of thoughtspot/rest-api-sdk, `api-spec/openapiSpecv3-2_0.json`, 26.8.0.cl; docs/service-interface.md §10.3).
+ * Sources: docs/service-interface.md §5 and §7 (401, 403; load API error texts are plain text),
+ * docs/service-notes.md §1.6 and 5.1 (v1 error bodies: `debug`, `incident_id_guid`), §10.3 (v2 error
+ * bodies, `serviceMessageOf`).
  */
 
 /** What every error of this module carries besides its message. */

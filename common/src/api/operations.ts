@@ -1,28 +1,11 @@
 /**
- * The service operations TSQ calls, declared once: each operation's one name (the method of
- * `AnalyticsServiceClient`, of `PublicApi`/`PublicApiV2`/`LoadApi` where they implement it, of the
- * extension's `ServiceApi`, and the `operation` of its HTTP calls in logs and errors), its call on the
- * seed's API (REST API v1, or the data-load API), its REST API v2 call or why there is none, whether it
- * is safe to send again, the privilege it needs, and its deadline class (`tsq.http.*`).
- *
- * Derived from this table: the facade's generation switch (`generationFor` in index.ts: an operation
- * with no v2 call fails plainly on a v2-only service, citing `v2.none`), the extension's service port
- * (`ServiceApi` in client/src/service.ts and `createService` in client/src/serviceAdapter.ts bind every
- * name of `FACADE_OPERATIONS`), the deadline classes (`deadlineClassOf` in session.ts), and the table
- * of docs/service-interface.md §10.6 (checked by test/unit/operations.test.ts, which also proves that no
- * second list of names exists).
- *
- * To add an operation: add its row here; implement it on `PublicApi` (v1) and `PublicApiV2` (v2) under
- * the same name (or give `v2.none` with the page that says v2 has none); add the facade method to
- * `AnalyticsServiceClient`, which switches with `generationFor(name)`; the extension's port picks it up
- * from `FACADE_OPERATIONS`; add its line to docs/service-interface.md §10.6. The unit test names what is
- * missing.
- *
- * Sources: docs/service-interface.md §4 (v1 and the data-load API); REST API v2: the OpenAPI document of
- * thoughtspot/rest-api-sdk, `api-spec/openapiSpecv3-2_0.json` (26.8.0.cl; `operationId` given per row),
- * and https://developers.thoughtspot.com/docs/rest-apiv2-reference.
+ * The service operations TSQ calls, declared once (`SERVICE_OPERATIONS`): each one's name, its v1 call,
+ * its REST API v2 call or the page saying there is none, idempotence, privilege and deadline class. The
+ * facade's generation switch, the extension's service port, the deadline classes and the table of
+ * docs/service-interface.md §10.6 are derived from it; `SERVICE_OPERATIONS` says how to add one.
+ * Sources: docs/service-interface.md §4 and §10; the OpenAPI document of thoughtspot/rest-api-sdk,
+ * `api-spec/openapiSpecv3-2_0.json` (26.8.0.cl); https://developers.thoughtspot.com/docs/rest-apiv2-reference.
  */
-
 /** The deadline classes of calls (`tsq.http.*`): see `DeadlineClass` in session.ts. */
 export type OperationDeadline = 'metadata' | 'query' | 'upload';
 
@@ -50,8 +33,22 @@ const ADMIN = 'ADMINISTRATION (Can administer ThoughtSpot)';
 const LOAD = 'DATAMANAGEMENT (Can manage data) or ADMINISTRATION';
 
 /**
- * Every service operation TSQ calls, by its one name. Order: the public API's reads, its
- * administration, then the data-load API.
+ * Every service operation TSQ calls, by its one name: the method of `AnalyticsServiceClient`, of
+ * `PublicApi`/`PublicApiV2`/`LoadApi` where they implement it, of the extension's `ServiceApi`, and the
+ * `operation` of its HTTP calls in logs and errors. Order: the public API's reads, its administration,
+ * then the data-load API.
+ *
+ * Derived from it: the facade's generation switch (`generationFor` in index.ts: an operation with no v2
+ * call fails plainly on a v2-only service, citing `v2.none`), the extension's service port (`ServiceApi`
+ * in client/src/service.ts, bound by `createService` from `FACADE_OPERATIONS`), the deadline classes
+ * (`deadlineClassOf` in session.ts) and docs/service-interface.md §10.6 (`operationsTableRows`).
+ * test/unit/operations.test.ts checks each, and that no second list of names exists.
+ *
+ * To add an operation: add its row here; implement it on `PublicApi` (v1) and `PublicApiV2` (v2) under
+ * the same name (or give `v2.none` with the page that says v2 has none); add the facade method to
+ * `AnalyticsServiceClient`, switching with `generationFor(name)`; the extension's port picks it up from
+ * `FACADE_OPERATIONS`; paste `operationsTableRows()` into docs/service-interface.md §10.6. The unit test
+ * names what is missing.
  */
 export const SERVICE_OPERATIONS = {
   listObjectHeaders: { api: 'public', v1: 'GET metadata/listobjectheaders', v2: { call: 'POST metadata/search', operationId: 'searchMetadata' }, idempotent: true, privilege: READ, deadline: 'metadata' },

@@ -1,23 +1,8 @@
 /**
  * REST API v2's users, groups and tags, and the administration operations, over the same users, groups
- * and objects as v1's `user/list`, `user/sync`, `user/updatepassword`, `user/transfer/ownership` and
- * `group/addprivilege` (the same functions of emulator/src/public/admin.ts and userSync.ts act on both, so
- * a change through one generation is seen through the other). Shapes and parameters from the OpenAPI
- * document of thoughtspot/rest-api-sdk, `api-spec/openapiSpecv3-2_0.json` (26.8.0.cl):
- *
- * | route | operationId | privilege | answer |
- * |---|---|---|---|
- * | `POST users/search` | `searchUsers` | signed in | `User[]` |
- * | `POST groups/search` | `searchUserGroups` | signed in | `UserGroupResponse[]` |
- * | `POST tags/search` | `searchTags` | signed in ("Any authenticated user") | `Tag[]` |
- * | `POST users/change-password` | `changeUserPassword` | the user, or ADMINISTRATION | 204 |
- * | `POST security/metadata/assign` | `assignChangeAuthor` | ADMINISTRATION | 204 |
- * | `POST groups/{group_identifier}/update` | `updateUserGroup` | ADMINISTRATION | 204 (privileges, display name, description) |
- * | `POST users/import` | `importUsers` | ADMINISTRATION | `{users_added, users_updated, users_deleted}` of `{id, name}` |
- * | `POST groups/import` | `importUserGroups` | ADMINISTRATION | `{groups_added, groups_updated, groups_deleted}` of `{id, name}` |
- *
- * Search answers are paged by `record_offset` (0) and `record_size` (default 10, -1 all) and sorted by
- * `sort_options` (`field_name` NAME, DISPLAY_NAME, AUTHOR, CREATED or MODIFIED; `order` ASC or DESC).
+ * and objects as v1's administration routes (the same functions of emulator/src/public/admin.ts and
+ * userSync.ts act on both, so a change through one generation is seen through the other). The routes
+ * and their sources are on `registerAdminV2`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MetadataStore, StoredGroup, StoredUser } from '../metadataStore';
@@ -206,7 +191,26 @@ function matcher(identifier: string | undefined, pattern: string | undefined): (
   return (x) => (identifier === undefined || x.id === identifier.toLowerCase() || x.name.toLowerCase() === identifier.toLowerCase()) && (p === undefined || p.test(x.name));
 }
 
-/** Registers the routes of this module's table in the v2 scope. */
+/**
+ * Registers these routes in the v2 scope.
+ *
+ * Shapes and parameters from the OpenAPI
+ * document of thoughtspot/rest-api-sdk, `api-spec/openapiSpecv3-2_0.json` (26.8.0.cl):
+ *
+ * | route | operationId | privilege | answer |
+ * |---|---|---|---|
+ * | `POST users/search` | `searchUsers` | signed in | `User[]` |
+ * | `POST groups/search` | `searchUserGroups` | signed in | `UserGroupResponse[]` |
+ * | `POST tags/search` | `searchTags` | signed in ("Any authenticated user") | `Tag[]` |
+ * | `POST users/change-password` | `changeUserPassword` | the user, or ADMINISTRATION | 204 |
+ * | `POST security/metadata/assign` | `assignChangeAuthor` | ADMINISTRATION | 204 |
+ * | `POST groups/{group_identifier}/update` | `updateUserGroup` | ADMINISTRATION | 204 (privileges, display name) |
+ * | `POST users/import` | `importUsers` | ADMINISTRATION | `{users_added, users_updated, users_deleted}` of `{id, name}` |
+ * | `POST groups/import` | `importUserGroups` | ADMINISTRATION | `{groups_added, groups_updated, groups_deleted}` of `{id, name}` |
+ *
+ * Search answers are paged by `record_offset` (0) and `record_size` (default 10, -1 all) and sorted by
+ * `sort_options` (`field_name` NAME, DISPLAY_NAME, AUTHOR, CREATED or MODIFIED; `order` ASC or DESC).
+ */
 export function registerAdminV2(api: FastifyInstance, deps: V2Deps): void {
   registerSearches(api, deps);
   registerChanges(api, deps);
