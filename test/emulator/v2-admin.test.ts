@@ -157,6 +157,11 @@ describe('the client on a v2-only service', () => {
       const tags = await c.listObjectHeaders({ type: 'TAG', batchSize: -1 });
       assert.ok(tags.some((t) => t.name === 'finance') && tags.every((t) => t.type === 'TAG'), JSON.stringify(tags.map((t) => [t.name, t.type])));
       // a tag's objects (tag_identifiers): the tree's Tags node
+      // category MY is the signed-in user's objects, FAVORITE their favorites (the emulator keeps none), as on v1
+      const mine = await c.listObjectHeaders({ type: 'PINBOARD_ANSWER_BOOK', category: 'MY', batchSize: -1 });
+      const me = (await c.v2.sessionUser()).id;
+      assert.ok(mine.length > 0 && mine.every((h) => h.author === me), JSON.stringify(mine.map((h) => h.author)));
+      assert.deepEqual(await c.listObjectHeaders({ type: 'PINBOARD_ANSWER_BOOK', category: 'FAVORITE', batchSize: -1 }), []);
       const finance = await c.listObjectHeaders({ type: 'LOGICAL_TABLE', tagNames: ['finance'], batchSize: -1 });
       const all = await c.listObjectHeaders({ type: 'LOGICAL_TABLE', batchSize: -1 });
       assert.ok(finance.length > 0 && finance.length < all.length, `${finance.length} of ${all.length}`);

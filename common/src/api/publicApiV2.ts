@@ -34,6 +34,8 @@ export interface MetadataSearchParams {
   record_size?: number;
   sort_options?: { field_name?: string; order?: 'ASC' | 'DESC' };
   tag_identifiers?: string[];
+  created_by_user_identifiers?: string[];
+  favorite_object_options?: { include?: boolean; user_identifiers?: string[] };
 }
 
 /** v1 metadata types and the v2 `metadata/search` type of each (OpenAPI `MetadataListItemInput.type`); the others have no v2 listing. */
@@ -132,7 +134,9 @@ export class PublicApiV2 {
   /**
    * listobjectheaders through metadata/search: LOGICAL_TABLE (with subtypes), PINBOARD_ANSWER_BOOK
    * (LIVEBOARD) and QUESTION_ANSWER_BOOK (ANSWER); `pattern`, `offset`/`batchSize`, `sort`,
-   * `fetchIds` and `tagNames` map onto their v2 members. A header's `type` is the LOGICAL_TABLE subtype.
+   * `fetchIds`, `tagNames` and `category` (MY: `created_by_user_identifiers` of the signed-in user,
+   * FAVORITE: `favorite_object_options.include`) map onto their v2 members. A header's `type` is the
+   * LOGICAL_TABLE subtype.
    * LOGICAL_COLUMN, TAG, USER and USER_GROUP are v2 types of their own; a column's `owner` is its table.
    * @throws ServiceError for a type v2 metadata/search does not list (sheets, DATA_SOURCE, LOGICAL_RELATIONSHIP).
    */
@@ -142,9 +146,17 @@ export class PublicApiV2 {
     if (!type) throw new ServiceError({ status: 0, serviceMessage: '', operation: 'listObjectHeaders', method: 'POST', path: `${V2_PREFIX}/metadata/search` }, `Listing ${v1type} objects is not available on REST API v2: metadata/search has no such type (OpenAPI MetadataListItemInput, https://developers.thoughtspot.com/docs/rest-apiv2-reference).`);
     const base = { type, ...(params.pattern ? { name_pattern: params.pattern } : {}), ...(type === 'LOGICAL_TABLE' && params.subtypes?.length ? { subtypes: params.subtypes } : {}) };
     const metadata = params.fetchIds?.length ? params.fetchIds.map((id) => ({ ...base, identifier: id })) : [base];
+    // category MY: the signed-in user's objects; FAVORITE: their favorites (REQUESTED has no v2 member: all)
+    const category =
+      params.category === 'MY'
+        ? { created_by_user_identifiers: [String((await this.sessionUser(opts)).name ?? '')] }
+        : params.category === 'FAVORITE'
+          ? { favorite_object_options: { include: true } }
+          : {};
     const entries = await this.metadataSearch(
       {
         metadata,
+        ...category,
         record_offset: Math.max(0, params.offset ?? 0),
         record_size: params.batchSize === undefined || params.batchSize < 1 ? -1 : params.batchSize,
         ...(params.sort && params.sort !== 'DEFAULT' ? { sort_options: { field_name: params.sort, order: params.sortAscending === false ? 'DESC' : 'ASC' } } : {}),

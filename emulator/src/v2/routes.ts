@@ -420,11 +420,20 @@ function dependentsOf(t: LogicalTable, catalog: MetadataStore, user: EmulatorUse
   return { [t.id]: byType };
 }
 
+/** Whether `favorite_object_options.include` asks for favorites only. @throws ApiError 400 for a member that is not an object */
+function favoritesAsked(b: Record<string, unknown>): boolean {
+  const fav = b.favorite_object_options;
+  if (fav === undefined || fav === null) return false;
+  if (typeof fav !== 'object' || Array.isArray(fav)) throw new ApiError(400, 'Invalid value for favorite_object_options: expected {include, user_identifiers}.');
+  return bool(fav as Record<string, unknown>, 'include');
+}
+
 function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
   const { catalog } = deps;
   /**
    * metadata/search: `metadata` (see `filtersOf`), `include_details`, `include_visualization_headers`,
    * `include_dependent_objects` (data sources: `dependentsOf`), `created_by_user_identifiers`,
+   * `favorite_object_options` (none are kept: `include` lists nothing),
    * `tag_identifiers`, `record_offset` (0), `record_size` (10; -1 all), `sort_options` (`field_name` of
    * `METADATA_SORT_FIELDS`, `order` ASC or DESC).
    */
@@ -436,6 +445,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
     const vizHeaders = bool(b, 'include_visualization_headers');
     const dependents = bool(b, 'include_dependent_objects');
     const authors = stringList(b, 'created_by_user_identifiers')?.map((a) => catalog.userByName(a)?.id ?? a.toLowerCase());
+    if (favoritesAsked(b)) return []; // the emulator keeps no favorites (as v1's category FAVORITE)
     const tagIds = stringList(b, 'tag_identifiers')?.map((t) => catalog.state.tags.find((x) => x.id === t.toLowerCase() || x.name.toLowerCase() === t.toLowerCase())?.id ?? t);
     const authorName = (id: string): string => catalog.storedUser(id)?.name ?? '';
     const out: { key: Sortable; row: Record<string, unknown> }[] = [];
