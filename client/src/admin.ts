@@ -1,10 +1,11 @@
 /**
  * The administration operations of docs/service-interface.md §4.2 ("catalogued operations") as commands with pickers and
- * confirmations: Change Password (`user/updatepassword`), Transfer Ownership
- * (`user/transfer/ownership`), Add / Remove Group Privilege (`group/addprivilege`,
- * `group/removeprivilege`), Sync Principals from a JSON file (`user/sync`). Users and groups for the
- * pickers come from `user/list`. Each command can be given a tree node (a user or group of the
- * Users & Groups root) to skip its first picker.
+ * confirmations: Change Password (`updatePassword`), Transfer Ownership (`transferOwnership`), Add / Remove
+ * Group Privilege (`addGroupPrivilege`, `removeGroupPrivilege`), Sync Principals from a JSON file
+ * (`syncPrincipals`). Users and groups for the pickers come from `listPrincipals`. Each operation's v1 and
+ * v2 calls are its row of `SERVICE_OPERATIONS` (common/src/api/operations.ts; on REST API v2 e.g.
+ * `users/change-password`, `security/metadata/assign`, `groups/{id}/update`, `users/import`). Each
+ * command can be given a tree node (a user or group of the Users & Groups root) to skip its first picker.
  */
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
@@ -119,8 +120,8 @@ export function registerAdminCommands(client: TsqClient, changed: () => void): v
         if (!privilege) return;
         const verb = add ? `Give ${privilege} to` : `Take ${privilege} from`;
         if (!(await confirm(`${verb} the group ${group.name}?`, 'Every member of the group is affected.', add ? 'Add Privilege' : 'Remove Privilege'))) return;
-        if (add) await api.addGroupPrivilege({ groupName: group.name, privilege });
-        else await api.removeGroupPrivilege({ groupName: group.name, privilege });
+        if (add) await api.addGroupPrivilege({ groupNames: [group.name], privilege });
+        else await api.removeGroupPrivilege({ groupNames: [group.name], privilege });
         log.info(`${add ? 'Added' : 'Removed'} privilege ${privilege} ${add ? 'to' : 'from'} group ${group.name}.`);
         void vscode.window.showInformationMessage(`${add ? 'Added' : 'Removed'} ${privilege} ${add ? 'to' : 'from'} ${group.name}.`);
         changed();

@@ -47,7 +47,7 @@ export function extensionAgentBackend(deps: AgentToolsDeps, documents: Map<strin
       const columns = await (await catalog()).columns(dataSource);
       if (!columns) return null;
       const api = await deps.connections.getService();
-      return { ...columns, defaultAggregation: defaultAggregationsOf(await api.tableDetails([columns.id]), columns.id) };
+      return { ...columns, defaultAggregation: defaultAggregationsOf((await api.metadataDetails('LOGICAL_TABLE', [columns.id])).storables, columns.id) };
     },
     async getColumnValues(dataSource, column, limit) {
       try {

@@ -4,13 +4,13 @@
  * (client/src/languageClient.ts), the Objects view and Run Query. Pure (no `vscode`).
  */
 import { ServiceCatalog, type CatalogSource } from '../../common/src/catalog';
-import type { ListHeadersParams, ServiceApi } from './service';
+import type { ServiceApi } from './service';
 
 /** The three calls of the service catalog, made through the extension's `ServiceApi`. */
 export function catalogSource(api: ServiceApi): CatalogSource {
   return {
-    listObjectHeaders: (params) => api.listObjectHeaders(params as ListHeadersParams),
-    metadataDetails: async (_type, ids) => ({ storables: await api.tableDetails(ids) }),
+    listObjectHeaders: (params, opts) => api.listObjectHeaders(params, opts),
+    metadataDetails: (type, ids, opts) => api.metadataDetails(type, ids, opts),
     searchData: (params) => api.searchData({ queryString: params.queryString, dataSourceGuid: params.dataSourceGuid, batchSize: params.batchSize, offset: params.offset }),
   };
 }

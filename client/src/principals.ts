@@ -1,44 +1,10 @@
 /**
- * Users and groups: reading `user/list` answers and `user/sync` files and answers. Pure (no `vscode`).
+ * Users and groups: reading `user/sync` files and answers (the principals of `user/list` are read in common/src/api/principals.ts). Pure (no `vscode`).
  */
-import { errorMessage, type Principal } from './service';
+import { errorMessage } from './service';
 
-/**
- * Users and groups from a `user/list` answer (docs/service-interface.md §4.2: "all users, groups and their
- * inter-dependencies"; shape not shown). Accepts an array of principals or an object holding arrays
- * (`users`/`groups`/`principals`); a principal's kind comes from `principalTypeEnum` (LOCAL_USER,
- * LOCAL_GROUP, …), `type` or the list it came from.
- */
-export function parsePrincipals(value: unknown): Principal[] {
-  const out: Principal[] = [];
-  const add = (entry: unknown, hint?: 'USER' | 'GROUP') => {
-    if (!entry || typeof entry !== 'object') return;
-    const e = entry as Record<string, unknown>;
-    const header = (e.header && typeof e.header === 'object' ? e.header : {}) as Record<string, unknown>;
-    const name = typeof e.name === 'string' ? e.name : typeof header.name === 'string' ? header.name : undefined;
-    if (!name) return;
-    const typeText = String(e.principalTypeEnum ?? e.principalType ?? e.type ?? header.type ?? '').toUpperCase();
-    const kind: 'USER' | 'GROUP' | undefined = typeText.includes('GROUP') ? 'GROUP' : typeText.includes('USER') ? 'USER' : hint;
-    if (!kind) return;
-    const p: Principal = { name, kind };
-    const id = e.id ?? header.id;
-    if (typeof id === 'string') p.id = id;
-    const displayName = e.displayName ?? header.displayName;
-    if (typeof displayName === 'string') p.displayName = displayName;
-    const groups = e.groupNames ?? e.groups;
-    if (Array.isArray(groups)) p.groupNames = groups.map((g) => (typeof g === 'string' ? g : String((g as { name?: unknown })?.name ?? ''))).filter(Boolean);
-    if (Array.isArray(e.privileges)) p.privileges = e.privileges.map(String);
-    out.push(p);
-  };
-  if (Array.isArray(value)) for (const e of value) add(e);
-  else if (value && typeof value === 'object') {
-    const v = value as Record<string, unknown>;
-    for (const [key, hint] of [['users', 'USER'], ['groups', 'GROUP'], ['principals', undefined]] as const) {
-      if (Array.isArray(v[key])) for (const e of v[key] as unknown[]) add(e, hint);
-    }
-  }
-  return out;
-}
+/** `parsePrincipals` is the service client's (common/src/api/principals.ts); re-exported for the extension. */
+export { parsePrincipals } from '../../common/src/api/principals';
 
 /**
  * The principals of a sync file: a JSON array of principals (or an object with a `principals`

@@ -7,13 +7,13 @@
  * No `vscode` here.
  */
 import type { DetailsStorable, MetadataType } from '../../common/src/api/publicApi';
+import type { AnalyticsServiceClient, PublicOperationName } from '../../common/src/api';
 
 /**
  * Object and visualization headers of `metadata/listobjectheaders` and `listvizheaders`, and the search
  * data result with its cells: declared once, with the wire, in `common/src/api/publicApi.ts`.
  */
 export type { CellValue, ObjectHeader, SearchDataResult, VizHeader } from '../../common/src/api/publicApi';
-import type { ObjectHeader, SearchDataResult, VizHeader } from '../../common/src/api/publicApi';
 
 /**
  * Metadata types of `listobjectheaders` (docs/service-interface.md §4.2; docs/service-notes.md §3.1 adds USER and USER_GROUP), and the
@@ -47,45 +47,24 @@ export interface ListHeadersParams {
 /** One storable of `metadata/details?type=LOGICAL_TABLE` (docs/service-notes.md §3.2): the header, `type`, and its `columns`. */
 export type TableDetails = DetailsStorable;
 
-/** A user or group of `user/list` (docs/service-interface.md §4.2 catalogued; shape from the service, docs/service-notes.md). */
-export interface Principal {
-  id?: string;
-  name: string;
-  displayName?: string;
-  /** 'USER' or 'GROUP' (what `principalTypeEnum` or `type` says). */
-  kind: 'USER' | 'GROUP';
-  /** Names of the groups this principal belongs to. */
-  groupNames?: string[];
-  /** For groups, its privileges when the service lists them. */
-  privileges?: string[];
-}
+/** A user or group (`listPrincipals`): declared once, with its reading, in `common/src/api/principals.ts`. */
+export type { Principal } from '../../common/src/api/principals';
 
 /**
- * What the extension calls on the service. Every method rejects with an error carrying `status`
- * (the HTTP status) and a message that includes the service's own text when the service refused.
+ * The service operations the extension calls: the facade's methods of every public-API operation of
+ * `SERVICE_OPERATIONS` (common/src/api/operations.ts), the same names and shapes (no second list).
+ * Every method rejects with a `ServiceError` carrying `status` (the HTTP status) and a message that
+ * includes the service's own text when the service refused; on a v2-only service an operation v2 does
+ * not have rejects with `OperationUnavailableError`, naming the page.
  */
-export interface ServiceApi {
-  /** Logs in to the public API (POST session/login); rejects with status 401 on a wrong password. */
+export type ServiceOperations = Pick<AnalyticsServiceClient, PublicOperationName>;
+
+/** What the extension calls on the service: the operations, plus sign-in and sign-out. */
+export interface ServiceApi extends ServiceOperations {
+  /** Logs in to the public API (POST session/login, or a v2 token); rejects with status 401 on a wrong password. */
   login(): Promise<void>;
   /** Logs out of both APIs' sessions; never rejects. */
   logout(): Promise<void>;
-  listObjectHeaders(params: ListHeadersParams): Promise<ObjectHeader[]>;
-  /** `metadata/details?type=LOGICAL_TABLE&id=[...]` storables. */
-  tableDetails(ids: string[]): Promise<TableDetails[]>;
-  /** `metadata/listvizheaders?id=` of a pinboard or answer. */
-  listVizHeaders(id: string): Promise<VizHeader[]>;
-  /** `searchdata` in the COMPACT format: rows as arrays in the order of `columnNames`. */
-  searchData(params: { queryString: string; dataSourceGuid: string; batchSize?: number; offset?: number }): Promise<SearchDataResult>;
-  /** `user/list`: all users and groups. */
-  listPrincipals(): Promise<Principal[]>;
-  updatePassword(params: { name: string; currentPassword: string; newPassword: string }): Promise<void>;
-  transferOwnership(params: { fromUserName: string; toUserName: string }): Promise<void>;
-  addGroupPrivilege(params: { groupName: string; privilege: string }): Promise<void>;
-  removeGroupPrivilege(params: { groupName: string; privilege: string }): Promise<void>;
-  /** `user/sync` with the principals JSON (an array) read from a file; returns the service's summary. */
-  syncPrincipals(params: { principals: unknown[]; applyChanges: boolean; removeDeleted: boolean; password?: string }): Promise<unknown>;
-  /** `materialization/refreshview/{id}`. */
-  refreshMaterializedView(id: string): Promise<void>;
 }
 
 /** The HTTP status of an error thrown by the service client, or undefined for a network failure. */

@@ -3,10 +3,9 @@
  * its password read from a callback at each login (SecretStorage in the extension), every request
  * reported to `onRequest` for the `TSQ` log. No `vscode` here.
  */
-import { AnalyticsServiceClient, type BearerOptions, type HttpTimeouts, type RequestLogInfo } from '../../common/src/api';
+import { AnalyticsServiceClient, FACADE_OPERATIONS, type BearerOptions, type HttpTimeouts, type RequestLogInfo } from '../../common/src/api';
 import type { ConnectionSettings } from '../../common/src/connectionConfig';
-import { parsePrincipals } from './principals';
-import type { ListHeadersParams, ServiceApi } from './service';
+import type { ServiceApi } from './service';
 
 /** A `ServiceApi` that also gives the underlying client (for Run query and Load CSV, which use it directly). */
 export interface Service extends ServiceApi {
@@ -34,7 +33,7 @@ export function createService(conn: Omit<ConnectionSettings, 'name' | 'passwordC
     onRequest,
     timeouts,
   });
-  return {
+  const service: Record<string, unknown> = {
     client,
     login: () => client.login(),
     logout: async () => {
@@ -44,18 +43,8 @@ export function createService(conn: Omit<ConnectionSettings, 'name' | 'passwordC
         // never rejects
       }
     },
-    listObjectHeaders: (p: ListHeadersParams) => client.listObjectHeaders(p),
-    tableDetails: async (ids: string[]) => (await client.metadataDetails('LOGICAL_TABLE', ids)).storables,
-    listVizHeaders: (id: string) => client.listVizHeaders(id),
-    searchData: (p) => client.searchData({ ...p, formatType: 'COMPACT' }),
-    listPrincipals: async () => parsePrincipals(await client.listUsers()),
-    updatePassword: (p) => client.updatePassword(p),
-    transferOwnership: (p) => client.transferOwnership(p),
-    addGroupPrivilege: (p) => client.addPrivilege({ privilege: p.privilege, groupNames: [p.groupName] }),
-    removeGroupPrivilege: (p) => client.removePrivilege({ privilege: p.privilege, groupNames: [p.groupName] }),
-    syncPrincipals: (p) => client.syncUsers(p),
-    refreshMaterializedView: async (id: string) => {
-      await client.refreshView(id);
-    },
   };
+  // every operation of the table, bound to the client under its one name
+  for (const name of FACADE_OPERATIONS) service[name] = (client[name] as (...args: unknown[]) => unknown).bind(client);
+  return service as unknown as Service;
 }

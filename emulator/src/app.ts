@@ -236,7 +236,7 @@ const LOAD_API_PREFIX = '/ts_dataservice/';
  * Refuses, with 403 and before the body is read, every request addressed to another host than this
  * loopback listener (`hostAllowed`, the DNS-rebinding defence): the `Host` header, and the authority of
  * an absolute-form target when there is one, must both name it. The answer has each API's error shape:
- * plain text under `/ts_dataservice/`, the v2 `{error: {message, code}}` under `/api/rest/2.0`, the v1
+ * plain text under `/ts_dataservice/`, the v2 `v2ErrorBody` under `/api/rest/2.0`, the v1
  * error body elsewhere. Nothing is installed on an address that is not loopback (exposing it is the
  * operator's choice; the demo passwords are refused there).
  */
@@ -405,7 +405,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     setIncidentSink(app, options.incidentLog ?? stderrIncidentSink);
     limitBodies(app, sessionChecker(app, sessions, ctx.userOfBearer));
     delaySearchData(app, options.delaySearchData);
-    await setupServiceToday(app, { catalog, search, sessions, tokens, verifyPassword, trustedAuthSecret: options.trustedAuthSecret }, { publicApi: options.publicApi ?? 'both', rateLimit: options.rateLimit });
+    await setupServiceToday(app, { catalog, search, sessions, tokens, verifyPassword, now, trustedAuthSecret: options.trustedAuthSecret }, { publicApi: options.publicApi ?? 'both', rateLimit: options.rateLimit });
     await registerPublicApi(app, { catalog, engine, search, sessions, verifyPassword, now, loopback });
     await registerLoadApi(app, ctx);
     let loadApp: FastifyInstance | undefined;

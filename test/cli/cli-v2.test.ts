@@ -47,6 +47,14 @@ for (const [how, env] of [
       assert.ok(names.includes('flights') && names.includes('Flights Worksheet'), names.join());
       noToken(r);
     });
+    test('objects --type lists users, groups, tags and columns over v2 (metadata/search)', async () => {
+      for (const [type, expected] of [['USER', 'analyst'], ['USER_GROUP', 'Analysts'], ['LOGICAL_COLUMN', 'origin'], ['TAG', undefined]] as const) {
+        const r = await tsq(['objects', '--type', type, '--format', 'json', ...conn], { env: env() });
+        assert.equal(r.code, 0, `${type}: ${r.stderr}`);
+        const names = (JSON.parse(r.stdout) as { name: string }[]).map((o) => o.name);
+        if (expected) assert.ok(names.includes(expected), `${type}: ${names.join()}`);
+      }
+    });
     test('query runs a query and pages through its answer', async () => {
       const r = await tsq(['query', join(DEMO, 'flights.tsq'), '--query', '2', '--format', 'json', '--page-size', '2', ...conn], { env: env() });
       assert.equal(r.code, 0, r.stderr);

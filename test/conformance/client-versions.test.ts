@@ -59,9 +59,9 @@ test('a login answering 200 with a body, a transfer answering 200 with none, and
   try {
     await client.login();
     assert.deepEqual(await client.listObjectHeaders({ type: 'LOGICAL_TABLE' }), [], 'a 204 list is an empty list');
-    assert.deepEqual(await client.listUsers(), []);
+    assert.deepEqual(await client.listPrincipals(), []);
     await client.transferOwnership({ fromUserName: 'a', toUserName: 'b' });
-    assert.deepEqual(await client.refreshView('e27f3c1c-a9cd-4996-9029-097449cd6f60'), { status: 'submitted' });
+    assert.deepEqual(await client.refreshMaterializedView('e27f3c1c-a9cd-4996-9029-097449cd6f60'), { status: 'submitted' });
     const refresh = seen.find((s) => s.path.startsWith('/materialization/refreshview/'));
     assert.equal(refresh?.contentType, '*/*', 'sent as the example sends it');
   } finally {

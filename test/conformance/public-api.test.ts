@@ -162,7 +162,7 @@ describe('user (https://developers.thoughtspot.com/docs/user-api, https://docs.t
       assert.ok(Array.isArray(p.groupNames));
       assert.match(String(p.principalTypeEnum), /^LOCAL_(USER|GROUP)$/);
     }
-    const viaClient = (await c.client().listUsers()) as { name: string }[];
+    const viaClient = (await c.client().listPrincipals()) as { name: string }[];
     assert.deepEqual(viaClient.map((p) => p.name), principals.map((p) => p.name));
   });
   test('POST user/sync as multipart/form-data: applyChanges, removeDeleted fields and principals as a JSON file part → 200 with the changes', async () => {
@@ -184,12 +184,12 @@ describe('user (https://developers.thoughtspot.com/docs/user-api, https://docs.t
     assert.deepEqual(body.usersAdded, ['test1', 'test2']);
     assert.deepEqual(body.groupsAdded, ['Customer Success', 'Marketing']);
     // the client sends the same multipart request; applied, with a password for the new users
-    const applied = (await c.client().syncUsers({ principals, applyChanges: true, removeDeleted: false, password: 'welcome-1' })) as Record<string, string[]>;
+    const applied = (await c.client().syncPrincipals({ principals, applyChanges: true, removeDeleted: false, password: 'welcome-1' })) as Record<string, string[]>;
     assert.deepEqual(applied.usersAdded, ['test1', 'test2']);
     await c.client('test1', 'welcome-1').login();
   });
   test('POST user/updatepassword: form name, currentpassword, password → 200 {} (emulator/README.md: JSON, as the Python client parses it)', async () => {
-    const setup = await c.client().syncUsers({ principals: [{ name: 'guest', principalTypeEnum: 'LOCAL_USER' }, { name: 'guest1', principalTypeEnum: 'LOCAL_USER' }], applyChanges: true, password: 'test' });
+    const setup = await c.client().syncPrincipals({ principals: [{ name: 'guest', principalTypeEnum: 'LOCAL_USER' }, { name: 'guest1', principalTypeEnum: 'LOCAL_USER' }], applyChanges: true, password: 'test' });
     assert.ok(setup);
     const a = await example(c.emu.url, 'POST', '/user/updatepassword', FORM_POST_HEADERS, 'name=guest&currentpassword=test&password=foobarfoobar', c.adminCookie);
     assertJson(a);
@@ -226,16 +226,16 @@ describe('user (https://developers.thoughtspot.com/docs/user-api, https://docs.t
 describe('group (https://docs.thoughtspot.com/software/7.0/group-api, https://developers.thoughtspot.com/docs/group-api)', () => {
   test('POST group/addprivilege and group/removeprivilege: form privilege and groupNames → 200 {}', async () => {
     // the example names the system group ALL_GROUP, which the demo data does not have: make it first
-    await c.client().syncUsers({ principals: [{ name: 'ALL_GROUP', principalTypeEnum: 'LOCAL_GROUP' }], applyChanges: true });
-    const privileges = async () => ((await c.client().listUsers()) as { name: string; privileges: string[] }[]).find((p) => p.name === 'ALL_GROUP')!.privileges;
+    await c.client().syncPrincipals({ principals: [{ name: 'ALL_GROUP', principalTypeEnum: 'LOCAL_GROUP' }], applyChanges: true });
+    const privileges = async () => ((await c.client().listPrincipals()) as { name: string; privileges: string[] }[]).find((p) => p.name === 'ALL_GROUP')!.privileges;
     assertJson(await example(c.emu.url, 'POST', '/group/addprivilege', FORM_POST_HEADERS, 'privilege=DATADOWNLOADING&groupNames=ALL_GROUP', c.adminCookie));
     assert.deepEqual(await privileges(), ['DATADOWNLOADING']);
     assertJson(await example(c.emu.url, 'POST', '/group/removeprivilege', FORM_POST_HEADERS, 'privilege=DATADOWNLOADING&groupNames=ALL_GROUP', c.adminCookie));
     assert.deepEqual(await privileges(), []);
     assertErrorBody(await example(c.emu.url, 'POST', '/group/addprivilege', FORM_POST_HEADERS, 'privilege=DATADOWNLOADING&groupNames=%5B%5D', c.adminCookie), 400, /groupNames/);
-    await c.client().addPrivilege({ privilege: 'USERDATAUPLOADING', groupNames: ['ALL_GROUP'] });
+    await c.client().addGroupPrivilege({ privilege: 'USERDATAUPLOADING', groupNames: ['ALL_GROUP'] });
     assert.deepEqual(await privileges(), ['USERDATAUPLOADING']);
-    await c.client().removePrivilege({ privilege: 'USERDATAUPLOADING', groupNames: ['ALL_GROUP'] });
+    await c.client().removeGroupPrivilege({ privilege: 'USERDATAUPLOADING', groupNames: ['ALL_GROUP'] });
     assert.deepEqual(await privileges(), []);
   });
 });
@@ -247,7 +247,7 @@ describe('materialization (https://docs.thoughtspot.com/software/7.2/materializa
     assertJson(a);
     assert.deepEqual(a.json, {});
     assertErrorBody(await example(c.emu.url, 'POST', '/materialization/refreshview/not-a-guid', { 'Content-Type': '*/*', Accept: 'application/json', 'X-Requested-By': 'ThoughtSpot' }, undefined, c.adminCookie), 400, /id/);
-    assert.deepEqual(await c.client().refreshView(flightsId), {});
+    assert.deepEqual(await c.client().refreshMaterializedView(flightsId), {});
   });
 });
 

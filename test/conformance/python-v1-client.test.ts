@@ -72,7 +72,7 @@ test("user_updatepassword: data={'name', 'currentpassword', 'newpassword'} → J
 });
 
 test("group_addprivilege and group_removeprivilege: files={'privilege', 'groupNames': json.dumps([...])} → JSON", async () => {
-  const privileges = async () => ((await c.client().listUsers()) as { name: string; privileges: string[] }[]).find((p) => p.name === 'Analysts')!.privileges;
+  const privileges = async () => ((await c.client().listPrincipals()) as { name: string; privileges: string[] }[]).find((p) => p.name === 'Analysts')!.privileges;
   const before = await privileges();
   const privilege = ['USERDATAUPLOADING', 'DATADOWNLOADING', 'SHAREWITHALL'].find((p) => !before.includes(p))!;
   json(await example(c.emu.url, 'POST', '/group/addprivilege', SESSION, files({ privilege, groupNames: JSON.stringify(['Analysts']) }), cookie), 'group_addprivilege');

@@ -133,7 +133,7 @@ test('a wrong password gives AuthenticationError whose message, fields and JSON 
   t.after(srv.close);
   const c = new AnalyticsServiceClient({ url: srv.url, username: 'tsadmin', password: 'wrong-Secret-42' });
   t.after(() => c.close());
-  const e = await c.listUsers().then(
+  const e = await c.listPrincipals().then(
     () => assert.fail('no error'),
     (x: unknown) => x,
   );

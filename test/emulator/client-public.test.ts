@@ -184,29 +184,29 @@ test('SQL injection through values and column names is data, never SQL', async (
 });
 
 test('administration: user/list, user/sync, addprivilege/removeprivilege, updatepassword, transfer/ownership, refreshview', async () => {
-  const users = (await admin.listUsers()) as unknown[];
+  const users = (await admin.listPrincipals()) as unknown[];
   assert.ok(Array.isArray(users) && users.length >= 2, 'user/list lists principals');
   assert.ok(JSON.stringify(users).includes('analyst'));
   // user/sync adds a user in Data Managers, who may then load
-  await admin.syncUsers({
+  await admin.syncPrincipals({
     principals: [{ name: 'loader', displayName: 'Loader', principalTypeEnum: 'LOCAL_USER', groupNames: ['Data Managers'] }],
     applyChanges: true,
     password: 'loader-pw',
   });
-  assert.ok(JSON.stringify(await admin.listUsers()).includes('loader'));
+  assert.ok(JSON.stringify(await admin.listPrincipals()).includes('loader'));
   const loader = live.client({ username: 'loader', password: 'loader-pw' });
   const { cycleId } = await loader.startLoad({ target: { database: 'demo', table: 'cars' } });
   await loader.abortLoad(cycleId);
   // a privilege granted to a group takes effect at once, and is taken back the same way
   const analyst = live.client(ANALYST);
   await assert.rejects(analyst.startLoad({ target: { database: 'demo', table: 'cars' } }), PermissionError);
-  await admin.addPrivilege({ privilege: 'DATAMANAGEMENT', groupNames: ['Analysts'] });
+  await admin.addGroupPrivilege({ privilege: 'DATAMANAGEMENT', groupNames: ['Analysts'] });
   const c2 = await analyst.startLoad({ target: { database: 'demo', table: 'cars' } });
   await analyst.abortLoad(c2.cycleId);
-  await admin.removePrivilege({ privilege: 'DATAMANAGEMENT', groupNames: ['Analysts'] });
+  await admin.removeGroupPrivilege({ privilege: 'DATAMANAGEMENT', groupNames: ['Analysts'] });
   await assert.rejects(analyst.startLoad({ target: { database: 'demo', table: 'cars' } }), PermissionError);
   // a non-administrator may not grant privileges
-  await assert.rejects(analyst.addPrivilege({ privilege: 'DATAMANAGEMENT', groupNames: ['Analysts'] }), (e: unknown) => e instanceof ServiceError && (e.status === 403 || e.status === 401));
+  await assert.rejects(analyst.addGroupPrivilege({ privilege: 'DATAMANAGEMENT', groupNames: ['Analysts'] }), (e: unknown) => e instanceof ServiceError && (e.status === 403 || e.status === 401));
   // password change: the new one works, the old one no longer does, and neither is in any error
   await loader.updatePassword({ name: 'loader', currentPassword: 'loader-pw', newPassword: 'loader-pw2' });
   await assert.rejects(live.client({ username: 'loader', password: 'loader-pw' }).login(), AuthenticationError);
@@ -224,5 +224,5 @@ test('administration: user/list, user/sync, addprivilege/removeprivilege, update
   const after = await admin.listObjectHeaders({ type: 'PINBOARD_ANSWER_BOOK' });
   assert.ok(after.every((h) => h.author !== before[0]), 'no pinboard is authored by tsadmin any more');
   // refreshview of an id that is no materialized view is an error with the service text
-  await assert.rejects(admin.refreshView('00000000-0000-0000-0000-000000000000'), (e: unknown) => e instanceof ServiceError && e.status >= 400 && e.status < 500);
+  await assert.rejects(admin.refreshMaterializedView('00000000-0000-0000-0000-000000000000'), (e: unknown) => e instanceof ServiceError && e.status >= 400 && e.status < 500);
 });

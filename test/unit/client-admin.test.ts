@@ -67,9 +67,9 @@ test('user/list is for administrators: a non-administrator gets 403 (the tree hi
 test('a group privilege is added and removed', async () => {
   const privileges = async () => (await admin.listPrincipals()).find((p) => p.kind === 'GROUP' && p.name === 'Analysts')?.privileges ?? [];
   assert.ok(!(await privileges()).includes('DATAMANAGEMENT'));
-  await admin.addGroupPrivilege({ groupName: 'Analysts', privilege: 'DATAMANAGEMENT' });
+  await admin.addGroupPrivilege({ groupNames: ['Analysts'], privilege: 'DATAMANAGEMENT' });
   assert.ok((await privileges()).includes('DATAMANAGEMENT'));
-  await admin.removeGroupPrivilege({ groupName: 'Analysts', privilege: 'DATAMANAGEMENT' });
+  await admin.removeGroupPrivilege({ groupNames: ['Analysts'], privilege: 'DATAMANAGEMENT' });
   assert.ok(!(await privileges()).includes('DATAMANAGEMENT'));
 });
 

@@ -19,7 +19,7 @@ test('tree, columns and search over REST API v2 with the default apiVersion', as
     const tables = await service.listObjectHeaders({ type: 'LOGICAL_TABLE', batchSize: -1 });
     const flights = tables.find((t) => t.name === 'flights');
     assert.ok(flights, tables.map((t) => t.name).join());
-    const [details] = await service.tableDetails([flights.id]);
+    const [details] = (await service.metadataDetails('LOGICAL_TABLE', [flights.id])).storables;
     assert.ok(details!.columns!.some((c) => c.header.name === 'origin'));
     const boards = await service.listObjectHeaders({ type: 'PINBOARD_ANSWER_BOOK' });
     assert.ok(boards.length > 0);

@@ -5,9 +5,9 @@
  * own message text, the operation's name, and the method and path (never the query string's secrets, never
  * a password, never a cookie). Network failures and aborts are `ConnectionError`s (status 0).
  *
- * Sources: docs/service-interface.md §7 (load API error texts are plain text), docs/service-interface.md §5 (401 when the user cannot
- * be verified, 403 without the privilege), docs/service-notes.md §1.6 and 5.1 (public API error bodies are JSON with
- * `debug`, itself a JSON-encoded array of strings, and `incident_id_guid`).
+ * Sources: docs/service-interface.md §5 and §7 (401, 403; load API error texts are plain text),
+ * docs/service-notes.md §1.6 and 5.1 (v1 error bodies: `debug`, `incident_id_guid`), §10.3 (v2 error
+ * bodies, `serviceMessageOf`).
  */
 
 /** What every error of this module carries besides its message. */
@@ -24,6 +24,10 @@ export interface ServiceErrorInfo {
   path: string;
   /** The service's incident id (public API error bodies), when it gave one. */
   incidentId?: string;
+  /** The service's error code (REST API v2: `error.message.code`, e.g. 10097), when it gave one. */
+  code?: number | string;
+  /** The trace id support asks for (REST API v2: `error.message.trace_id_guid`), when the service gave one. */
+  traceId?: string;
 }
 
 /** An HTTP call of the Analytics Service failed: the service answered with a non-success status. */
@@ -34,6 +38,8 @@ export class ServiceError extends Error {
   readonly method: string;
   readonly path: string;
   readonly incidentId?: string;
+  readonly code?: number | string;
+  readonly traceId?: string;
 
   constructor(info: ServiceErrorInfo, message?: string, options?: { cause?: unknown }) {
     super(message ?? ServiceError.describe(info), options);
@@ -44,13 +50,20 @@ export class ServiceError extends Error {
     this.method = info.method;
     this.path = info.path;
     if (info.incidentId) this.incidentId = info.incidentId;
+    if (info.code !== undefined) this.code = info.code;
+    if (info.traceId) this.traceId = info.traceId;
   }
 
-  /** The default message: what was asked, what came back, and the service's own text. */
+  /**
+   * The default message: what was asked, what came back, the service's own text, and its error code and
+   * trace id when it gave them (what support asks for), e.g. "searchData (POST /api/rest/2.0/searchdata)
+   * failed with HTTP 401: Authentication required. (error code 10097, trace id b2c3…)".
+   */
   static describe(info: ServiceErrorInfo): string {
     const what = `${info.operation} (${info.method} ${info.path})`;
     const text = info.serviceMessage ? `: ${info.serviceMessage}` : '';
-    return `${what} failed with HTTP ${info.status}${text}`;
+    const ids = [info.code !== undefined ? `error code ${info.code}` : '', info.traceId ? `trace id ${info.traceId}` : ''].filter(Boolean).join(', ');
+    return `${what} failed with HTTP ${info.status}${text}${ids ? ` (${ids})` : ''}`;
   }
 }
 
@@ -77,6 +90,19 @@ export class PermissionError extends ServiceError {
  * (400 "Unable to find table …"), or an absent bad records file (500 "Node does not exist: …").
  */
 export class NotFoundError extends ServiceError {}
+
+/**
+ * The service speaks REST API v2 only and v2 has no such operation (its row in `SERVICE_OPERATIONS`,
+ * operations.ts, says `none` with the page). Nothing was sent. `status` is 0.
+ */
+export class OperationUnavailableError extends ServiceError {
+  /** The page that says REST API v2 has no such operation. */
+  readonly page: string;
+  constructor(operation: string, page: string) {
+    super({ status: 0, serviceMessage: '', operation, method: '', path: '' }, `${operation} is not available on this service: it speaks REST API v2 only, and ${page}.`);
+    this.page = page;
+  }
+}
 
 /** No HTTP answer: the connection failed, was reset, TLS verification failed, or the call was aborted (status 0). */
 export class ConnectionError extends ServiceError {
@@ -152,34 +178,48 @@ function causeText(cause: unknown): string {
 
 /**
  * Extracts the service's own text from an error body: a JSON body's `debug` (a JSON-encoded array of
- * strings, joined by spaces; docs/service-notes.md §1.6), else its `message`/`error` string, else the trimmed plain
- * text (docs/service-interface.md §7: load API errors are plain text). Long bodies are cut at 2000 characters.
+ * strings, joined by spaces; docs/service-notes.md §1.6), else its `message`/`error` string; REST API v2's
+ * `{"error": {"message": {"code", "incident_id_guid", "trace_id_guid", "debug"}}}` (the OpenAPI document's
+ * error examples) or `{"error": {"message": "<text>"}}`; else the trimmed plain text
+ * (docs/service-interface.md §7: load API errors are plain text). Long bodies are cut at 2000 characters.
+ * Returns the text with the incident id, error code and trace id when the body gave them.
  */
-export function serviceMessageOf(body: string): { text: string; incidentId?: string } {
+export function serviceMessageOf(body: string): { text: string; incidentId?: string; code?: number | string; traceId?: string } {
   const trimmed = body.trim();
   if (trimmed.startsWith('{')) {
     try {
       const j = JSON.parse(trimmed) as Record<string, unknown>;
-      const incidentId = typeof j.incident_id_guid === 'string' ? j.incident_id_guid : undefined;
-      let text = '';
-      if (typeof j.debug === 'string') {
-        try {
-          const d = JSON.parse(j.debug) as unknown;
-          text = Array.isArray(d) ? d.map(String).join(' ') : String(d);
-        } catch {
-          text = j.debug;
-        }
-      } else if (Array.isArray(j.debug)) text = j.debug.map(String).join(' ');
-      if (!text && typeof j.message === 'string') text = j.message;
+      const v2 = j.error && typeof j.error === 'object' ? (j.error as Record<string, unknown>) : undefined;
+      const nested = v2?.message && typeof v2.message === 'object' ? (v2.message as Record<string, unknown>) : undefined;
+      const src = nested ?? j;
+      const incidentId = typeof src.incident_id_guid === 'string' ? src.incident_id_guid : undefined;
+      const traceId = typeof src.trace_id_guid === 'string' ? src.trace_id_guid : undefined;
+      const rawCode = nested?.code ?? v2?.code;
+      const code = typeof rawCode === 'number' || (typeof rawCode === 'string' && rawCode) ? rawCode : undefined;
+      let text = debugText(src.debug);
+      if (!text && typeof src.message === 'string') text = src.message;
       if (!text && typeof j.error === 'string') text = j.error;
-      // REST API v2: {"error": {"message": …}} (docs/service-interface.md §10)
-      if (!text && j.error && typeof j.error === 'object' && typeof (j.error as { message?: unknown }).message === 'string') text = (j.error as { message: string }).message;
-      if (text) return { text: cut(text), incidentId };
+      if (!text && v2 && typeof v2.message === 'string') text = v2.message;
+      if (text || code !== undefined) return { text: cut(text), ...(incidentId ? { incidentId } : {}), ...(code !== undefined ? { code } : {}), ...(traceId ? { traceId } : {}) };
     } catch {
       // not JSON after all: keep the text
     }
   }
   return { text: cut(trimmed) };
+}
+
+/** v1's `debug` (a JSON-encoded array of strings, or an array) or v2's (a string), as one text. */
+function debugText(debug: unknown): string {
+  if (typeof debug === 'string') {
+    try {
+      const d = JSON.parse(debug) as unknown;
+      return Array.isArray(d) ? d.map(String).join(' ') : typeof d === 'string' ? d : debug;
+    } catch {
+      return debug;
+    }
+  }
+  if (Array.isArray(debug)) return debug.map(String).join(' ');
+  return '';
 }
 
 function cut(s: string): string {

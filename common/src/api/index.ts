@@ -24,12 +24,16 @@ import {
   type PinboardVizData,
   type SearchDataParams,
   type SearchDataResult,
+  type SyncPrincipalsParams,
   type VizHeader,
 } from './publicApi';
 import { LoadApi, type LoadDefinition, type LoadStatus, type PollOptions, type StartLoadResult, type UploadOptions } from './loadApi';
 import { runLoad, type LoadInput, type LoadResult, type RunLoadOptions } from '../load/pipeline';
 import { BearerTokens, loadBearerLogin, probeApiVersion, RateLimiter, rateLimitHooks, type ApiVersionSetting, type BearerOptions, type RateLimitOptions } from './serviceToday';
 import { PublicApiV2 } from './publicApiV2';
+import { OperationUnavailableError } from './errors';
+import { v2Absence, type PublicOperationName } from './operations';
+import type { Principal } from './principals';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue, HttpTimeouts, DeadlineClass } from './session';
@@ -38,6 +42,8 @@ export * from './publicApi';
 export * from './loadApi';
 export * from './serviceToday';
 export * from './publicApiV2';
+export * from './operations';
+export * from './principals';
 
 /**
  * Options of `AnalyticsServiceClient`. Give `password` or `getPassword`, unless `bearer` gives a token
@@ -255,65 +261,75 @@ export class AnalyticsServiceClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  // ---- public API (docs/service-interface.md §4.2) ----
+  // ---- public API (docs/service-interface.md §4.2; on v2 §10): the operations of SERVICE_OPERATIONS (operations.ts) ----
 
-  /** See `PublicApi.listObjectHeaders`. */
-  // each of these speaks v2 when the generation is v2 (publicApiV2.ts), with the same result shapes
+  /**
+   * The generation to call `name` on: this client's (`apiGeneration`).
+   * @throws OperationUnavailableError when the service speaks v2 only and `SERVICE_OPERATIONS` says v2 has no such operation (nothing is sent).
+   */
+  async generationFor(name: PublicOperationName, signal?: AbortSignal): Promise<'v1' | 'v2'> {
+    const g = await this.apiGeneration(signal);
+    const absent = v2Absence(name);
+    if (g === 'v2' && absent !== undefined) throw new OperationUnavailableError(name, absent);
+    return g;
+  }
 
+  /** See `PublicApi.listObjectHeaders` (v2: `PublicApiV2.listObjectHeaders`, same shapes). */
   async listObjectHeaders(params: ListObjectHeadersParams = {}, opts?: CallOptions): Promise<ObjectHeader[]> {
-    return (await this.apiGeneration(opts?.signal)) === 'v2' ? this.v2.listObjectHeaders(params, opts) : this.public.listObjectHeaders(params, opts);
+    return (await this.generationFor('listObjectHeaders', opts?.signal)) === 'v2' ? this.v2.listObjectHeaders(params, opts) : this.public.listObjectHeaders(params, opts);
   }
   /** See `PublicApi.listVizHeaders`. */
   async listVizHeaders(id: string, opts?: CallOptions): Promise<VizHeader[]> {
-    return (await this.apiGeneration(opts?.signal)) === 'v2' ? this.v2.listVizHeaders(id, opts) : this.public.listVizHeaders(id, opts);
+    return (await this.generationFor('listVizHeaders', opts?.signal)) === 'v2' ? this.v2.listVizHeaders(id, opts) : this.public.listVizHeaders(id, opts);
   }
   /** See `PublicApi.metadataDetails` (on v2: LOGICAL_TABLE only, through metadata/search). */
   async metadataDetails(type: MetadataType, ids: string[], opts?: CallOptions & { showHidden?: boolean }): Promise<MetadataDetails> {
-    return (await this.apiGeneration(opts?.signal)) === 'v2' && type === 'LOGICAL_TABLE' ? this.v2.metadataDetails(ids, opts) : this.public.metadataDetails(type, ids, opts);
+    return (await this.generationFor('metadataDetails', opts?.signal)) === 'v2' && type === 'LOGICAL_TABLE' ? this.v2.metadataDetails(ids, opts) : this.public.metadataDetails(type, ids, opts);
   }
   /** See `PublicApi.pinboardData` (on v2: metadata/liveboard/data, same shape). */
   async pinboardData(params: PinboardDataParams, opts?: CallOptions): Promise<Record<string, PinboardVizData<CellValue[] | Record<string, CellValue>>>> {
-    if ((await this.apiGeneration(opts?.signal)) === 'v2') return (await this.v2.pinboardData(params, opts)) as Record<string, PinboardVizData<CellValue[] | Record<string, CellValue>>>;
+    if ((await this.generationFor('pinboardData', opts?.signal)) === 'v2') return (await this.v2.pinboardData(params, opts)) as Record<string, PinboardVizData<CellValue[] | Record<string, CellValue>>>;
     return this.public.pinboardData(params, opts);
   }
   /** See `PublicApi.searchData`. */
   searchData(params: SearchDataParams & { formatType: 'FULL' }, opts?: CallOptions): Promise<SearchDataResult<Record<string, CellValue>>>;
   searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult>;
   async searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult<unknown>> {
-    return (await this.apiGeneration(opts?.signal)) === 'v2' ? this.v2.searchData(params, opts) : this.public.searchData(params, opts);
+    return (await this.generationFor('searchData', opts?.signal)) === 'v2' ? this.v2.searchData(params, opts) : this.public.searchData(params, opts);
   }
   /** Every page of a search, as an async generator. See `PublicApi.searchAllPages`. */
   async *searchAllPages(params: Omit<SearchDataParams, 'batchSize' | 'pageNumber' | 'offset'> & { pageSize?: number }, opts?: CallOptions): AsyncGenerator<SearchDataResult<unknown>> {
-    if ((await this.apiGeneration(opts?.signal)) === 'v2') yield* this.v2.searchAllPages(params, opts);
+    if ((await this.generationFor('searchData', opts?.signal)) === 'v2') yield* this.v2.searchAllPages(params, opts);
     else yield* this.public.searchAllPages(params, opts);
   }
-  /** `user/list`. */
-  listUsers(opts?: CallOptions): Promise<unknown> {
-    return this.public.listUsers(opts);
+  /** All users and groups: v1 `user/list`, v2 `users/search` and `groups/search`. See `PublicApi.listPrincipals`. */
+  async listPrincipals(opts?: CallOptions): Promise<Principal[]> {
+    return (await this.generationFor('listPrincipals', opts?.signal)) === 'v2' ? this.v2.listPrincipals(opts) : this.public.listPrincipals(opts);
   }
-  /** `user/sync`. */
-  syncUsers(params: Parameters<PublicApi['syncUsers']>[0], opts?: CallOptions): Promise<unknown> {
-    return this.public.syncUsers(params, opts);
+  /** Synchronizes principals: v1 `user/sync`, v2 `users/import` (users only). See `PublicApi.syncPrincipals`, `PublicApiV2.syncPrincipals`. */
+  async syncPrincipals(params: SyncPrincipalsParams, opts?: CallOptions): Promise<unknown> {
+    return (await this.generationFor('syncPrincipals', opts?.signal)) === 'v2' ? this.v2.syncPrincipals(params, opts) : this.public.syncPrincipals(params, opts);
   }
-  /** `user/updatepassword`. */
-  updatePassword(params: { name: string; currentPassword: string; newPassword: string }, opts?: CallOptions): Promise<void> {
-    return this.public.updatePassword(params, opts);
+  /** A user's password: v1 `user/updatepassword`, v2 `users/change-password`. */
+  async updatePassword(params: { name: string; currentPassword: string; newPassword: string }, opts?: CallOptions): Promise<void> {
+    return (await this.generationFor('updatePassword', opts?.signal)) === 'v2' ? this.v2.updatePassword(params, opts) : this.public.updatePassword(params, opts);
   }
-  /** `user/transfer/ownership`. */
-  transferOwnership(params: Parameters<PublicApi['transferOwnership']>[0], opts?: CallOptions): Promise<void> {
-    return this.public.transferOwnership(params, opts);
+  /** One user's objects to another: v1 `user/transfer/ownership`, v2 `security/metadata/assign`. */
+  async transferOwnership(params: { fromUserName: string; toUserName: string; objectIds?: string[] }, opts?: CallOptions): Promise<void> {
+    return (await this.generationFor('transferOwnership', opts?.signal)) === 'v2' ? this.v2.transferOwnership(params, opts) : this.public.transferOwnership(params, opts);
   }
-  /** `group/addprivilege`. */
-  addPrivilege(params: { privilege: string; groupNames: string[] }, opts?: CallOptions): Promise<void> {
-    return this.public.addPrivilege(params, opts);
+  /** A privilege to groups: v1 `group/addprivilege`, v2 `groups/{id}/update` (operation ADD). */
+  async addGroupPrivilege(params: { privilege: string; groupNames: string[] }, opts?: CallOptions): Promise<void> {
+    return (await this.generationFor('addGroupPrivilege', opts?.signal)) === 'v2' ? this.v2.addGroupPrivilege(params, opts) : this.public.addGroupPrivilege(params, opts);
   }
-  /** `group/removeprivilege`. */
-  removePrivilege(params: { privilege: string; groupNames: string[] }, opts?: CallOptions): Promise<void> {
-    return this.public.removePrivilege(params, opts);
+  /** A privilege off groups: v1 `group/removeprivilege`, v2 `groups/{id}/update` (operation REMOVE). */
+  async removeGroupPrivilege(params: { privilege: string; groupNames: string[] }, opts?: CallOptions): Promise<void> {
+    return (await this.generationFor('removeGroupPrivilege', opts?.signal)) === 'v2' ? this.v2.removeGroupPrivilege(params, opts) : this.public.removeGroupPrivilege(params, opts);
   }
-  /** `materialization/refreshview/{id}`. */
-  refreshView(id: string, opts?: CallOptions): Promise<unknown> {
-    return this.public.refreshView(id, opts);
+  /** v1 `materialization/refreshview/{id}`; on a v2-only service `OperationUnavailableError` (v2 has none). */
+  async refreshMaterializedView(id: string, opts?: CallOptions): Promise<unknown> {
+    await this.generationFor('refreshMaterializedView', opts?.signal);
+    return this.public.refreshMaterializedView(id, opts);
   }
 
   // ---- data-load API (docs/service-interface.md §4.1) ----

@@ -11,6 +11,8 @@ import type { CellValue } from '../model';
 import { FormData } from 'undici';
 import type { HttpSession } from './session';
 import { ServiceError } from './errors';
+import { SERVICE_OPERATIONS } from './operations';
+import { parsePrincipals, type Principal } from './principals';
 
 /** The path prefix of the public API (docs/service-notes.md §0). */
 export const PUBLIC_PREFIX = '/callosum/v1/tspublic/v1';
@@ -399,9 +401,9 @@ export class PublicApi {
     }
   }
 
-  /** `GET /user/list`: all users, groups and their inter-dependencies (docs/service-interface.md §4.2; shape not shown, returned as parsed JSON). */
-  async listUsers(opts: CallOptions = {}): Promise<unknown> {
-    return this.get<unknown>('listUsers', '/user/list', {}, [], opts);
+  /** `GET /user/list`: all users, groups and their inter-dependencies (docs/service-interface.md §4.2; shape not shown, read by `parsePrincipals`). */
+  async listPrincipals(opts: CallOptions = {}): Promise<Principal[]> {
+    return parsePrincipals(await this.get<unknown>('listPrincipals', '/user/list', {}, [], opts));
   }
 
   /**
@@ -412,16 +414,13 @@ export class PublicApi {
    * differs between versions (true on the current page). Returns the parsed answer (200), or undefined for
    * an empty one.
    */
-  async syncUsers(
-    params: { principals: unknown[]; applyChanges?: boolean; removeDeleted?: boolean; password?: string },
-    opts: CallOptions = {},
-  ): Promise<unknown> {
+  async syncPrincipals(params: SyncPrincipalsParams, opts: CallOptions = {}): Promise<unknown> {
     const form = new FormData();
     form.append('principals', new Blob([JSON.stringify(params.principals)], { type: 'application/json' }), 'principals.json');
     form.append('applyChanges', String(params.applyChanges ?? false));
     form.append('removeDeleted', String(params.removeDeleted ?? false));
     if (params.password !== undefined) form.append('password', params.password);
-    const text = await this.post('syncUsers', '/user/sync', { multipart: form }, false, opts);
+    const text = await this.post('syncPrincipals', '/user/sync', { multipart: form }, SERVICE_OPERATIONS.syncPrincipals.idempotent, opts);
     return text ? safeJson(text) : undefined;
   }
 
@@ -430,7 +429,7 @@ export class PublicApi {
    * docs/service-interface.md §4.2 lists it without its parameters). Neither password appears in errors.
    */
   async updatePassword(params: { name: string; currentPassword: string; newPassword: string }, opts: CallOptions = {}): Promise<void> {
-    await this.post('updatePassword', '/user/updatepassword', { form: { name: params.name, currentpassword: params.currentPassword, password: params.newPassword } }, false, opts);
+    await this.post('updatePassword', '/user/updatepassword', { form: { name: params.name, currentpassword: params.currentPassword, password: params.newPassword } }, SERVICE_OPERATIONS.updatePassword.idempotent, opts);
   }
 
   /**
@@ -439,23 +438,23 @@ export class PublicApi {
    * (https://developers.thoughtspot.com/docs/user-api#transfer-ownership). Success is 200 or 204.
    */
   async transferOwnership(params: { fromUserName: string; toUserName: string; objectIds?: string[] }, opts: CallOptions = {}): Promise<void> {
-    await this.post('transferOwnership', '/user/transfer/ownership', { query: { fromUserName: params.fromUserName, toUserName: params.toUserName, objectsID: params.objectIds } }, true, opts);
+    await this.post('transferOwnership', '/user/transfer/ownership', { query: { fromUserName: params.fromUserName, toUserName: params.toUserName, objectsID: params.objectIds } }, SERVICE_OPERATIONS.transferOwnership.idempotent, opts);
   }
 
   /**
    * `POST /group/addprivilege` (docs/service-interface.md §4.2 lists it without its parameters; the form fields
    * `privilege` and `groupNames` are those of https://developers.thoughtspot.com/docs/group-api, the names here as a JSON array).
    */
-  async addPrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
-    await this.post('addPrivilege', '/group/addprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, true, opts);
+  async addGroupPrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
+    await this.post('addGroupPrivilege', '/group/addprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, SERVICE_OPERATIONS.addGroupPrivilege.idempotent, opts);
   }
 
   /**
    * `POST /group/removeprivilege` (docs/service-interface.md §4.2 lists it without its parameters; the form fields
    * `privilege` and `groupNames` are those of https://developers.thoughtspot.com/docs/group-api, the names here as a JSON array).
    */
-  async removePrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
-    await this.post('removePrivilege', '/group/removeprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, true, opts);
+  async removeGroupPrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
+    await this.post('removeGroupPrivilege', '/group/removeprivilege', { form: { privilege: params.privilege, groupNames: JSON.stringify(params.groupNames) } }, SERVICE_OPERATIONS.removeGroupPrivilege.idempotent, opts);
   }
 
   /**
@@ -464,8 +463,8 @@ export class PublicApi {
    * (undefined here), or a parsed body where a version sends one
    * (https://docs.thoughtspot.com/software/7.2/materialization-api).
    */
-  async refreshView(id: string, opts: CallOptions = {}): Promise<unknown> {
-    const text = await this.post('refreshView', `/materialization/refreshview/${encodeURIComponent(id)}`, { contentType: '*/*' }, true, opts);
+  async refreshMaterializedView(id: string, opts: CallOptions = {}): Promise<unknown> {
+    const text = await this.post('refreshMaterializedView', `/materialization/refreshview/${encodeURIComponent(id)}`, { contentType: '*/*' }, SERVICE_OPERATIONS.refreshMaterializedView.idempotent, opts);
     return text ? safeJson(text) : undefined;
   }
 }
@@ -476,6 +475,18 @@ function safeJson(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * Parameters of a principal sync (v1 `user/sync`, v2 `users/import`): the principals of a sync file (as
+ * `user/list` shows them), whether to apply the changes (else a dry run), whether to delete the principals
+ * the file does not list, and the password of new users.
+ */
+export interface SyncPrincipalsParams {
+  principals: unknown[];
+  applyChanges?: boolean;
+  removeDeleted?: boolean;
+  password?: string;
 }
 
 /** Encodes form fields (application/x-www-form-urlencoded); undefined and null are left out. */

@@ -4,8 +4,11 @@
  * v2 calls they make and the references are on `PublicApiV2`.
  */
 import { ServiceError } from './errors';
-import { type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type MetadataDetails, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
+import { SERVICE_OPERATIONS } from './operations';
+import { principalsOfV2, type Principal } from './principals';
+import { type SyncPrincipalsParams, type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type MetadataDetails, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
 import type { HttpSession } from './session';
+import type { OperationName } from './operations';
 import { V2_PREFIX } from './serviceToday';
 
 /** Largest page TSQ asks of v2 searchdata, in rows (as v1's page size). */
@@ -31,10 +34,13 @@ export interface MetadataSearchParams {
   record_size?: number;
   sort_options?: { field_name?: string; order?: 'ASC' | 'DESC' };
   tag_identifiers?: string[];
+  created_by_user_identifiers?: string[];
+  favorite_object_options?: { include?: boolean; user_identifiers?: string[] };
 }
 
-const V1_TO_V2_TYPE: Record<string, string> = { LOGICAL_TABLE: 'LOGICAL_TABLE', PINBOARD_ANSWER_BOOK: 'LIVEBOARD', QUESTION_ANSWER_BOOK: 'ANSWER' };
-const V2_TO_V1_TYPE: Record<string, string> = { LIVEBOARD: 'PINBOARD_ANSWER_BOOK', ANSWER: 'QUESTION_ANSWER_BOOK', LOGICAL_TABLE: 'LOGICAL_TABLE' };
+/** v1 metadata types and the v2 `metadata/search` type of each (OpenAPI `MetadataListItemInput.type`); the others have no v2 listing. */
+const V1_TO_V2_TYPE: Record<string, string> = { LOGICAL_TABLE: 'LOGICAL_TABLE', PINBOARD_ANSWER_BOOK: 'LIVEBOARD', QUESTION_ANSWER_BOOK: 'ANSWER', LOGICAL_COLUMN: 'LOGICAL_COLUMN', TAG: 'TAG', USER: 'USER', USER_GROUP: 'USER_GROUP' };
+const V2_TO_V1_TYPE: Record<string, string> = Object.fromEntries(Object.entries(V1_TO_V2_TYPE).map(([v1, v2]) => [v2, v1]));
 
 /**
  * The v2 public API on one session.
@@ -58,9 +64,11 @@ const V2_TO_V1_TYPE: Record<string, string> = { LIVEBOARD: 'PINBOARD_ANSWER_BOOK
 export class PublicApiV2 {
   constructor(private readonly session: HttpSession) {}
 
-  private async post<T>(operation: string, path: string, body: unknown, opts: CallOptions, headers: Record<string, string> = {}): Promise<T> {
-    const r = await this.session.call({ operation, method: 'POST', path: V2_PREFIX + path, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), repeatable: true, signal: opts.signal });
-    return parse<T>(r.text, operation, V2_PREFIX + path);
+  private async post<T>(operation: OperationName | 'metadataSearch', path: string, body: unknown, opts: CallOptions, headers: Record<string, string> = {}): Promise<T> {
+    const repeatable = operation === 'metadataSearch' || SERVICE_OPERATIONS[operation].idempotent;
+    const r = await this.session.call({ operation, method: 'POST', path: V2_PREFIX + path, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), repeatable, signal: opts.signal });
+    // 204 (the administration calls) has no body
+    return (r.text.trim() ? parse<T>(r.text, operation, V2_PREFIX + path) : undefined) as T;
   }
 
   /** `GET auth/session/user`: the signed-in user (`{id, name, display_name, privileges, …}`). */
@@ -126,21 +134,32 @@ export class PublicApiV2 {
   /**
    * listobjectheaders through metadata/search: LOGICAL_TABLE (with subtypes), PINBOARD_ANSWER_BOOK
    * (LIVEBOARD) and QUESTION_ANSWER_BOOK (ANSWER); `pattern`, `offset`/`batchSize`, `sort`,
-   * `fetchIds` and `tagNames` map onto their v2 members. A header's `type` is the LOGICAL_TABLE subtype.
-   * @throws ServiceError for a type v2 metadata/search does not list here (USER, USER_GROUP, …).
+   * `fetchIds`, `tagNames` and `category` (MY: `created_by_user_identifiers` of the signed-in user,
+   * FAVORITE: `favorite_object_options.include`) map onto their v2 members. A header's `type` is the
+   * LOGICAL_TABLE subtype.
+   * LOGICAL_COLUMN, TAG, USER and USER_GROUP are v2 types of their own; a column's `owner` is its table.
+   * @throws ServiceError for a type v2 metadata/search does not list (sheets, DATA_SOURCE, LOGICAL_RELATIONSHIP).
    */
   async listObjectHeaders(params: ListObjectHeadersParams = {}, opts: CallOptions = {}): Promise<ObjectHeader[]> {
     const v1type = params.type ?? 'LOGICAL_TABLE';
     const type = V1_TO_V2_TYPE[v1type];
-    if (!type) throw new ServiceError({ status: 0, serviceMessage: '', operation: 'listObjectHeaders', method: 'POST', path: `${V2_PREFIX}/metadata/search` }, `Listing ${v1type} objects is not available through REST API v2 in TSQ yet.`);
+    if (!type) throw new ServiceError({ status: 0, serviceMessage: '', operation: 'listObjectHeaders', method: 'POST', path: `${V2_PREFIX}/metadata/search` }, `Listing ${v1type} objects is not available on REST API v2: metadata/search has no such type (OpenAPI MetadataListItemInput, https://developers.thoughtspot.com/docs/rest-apiv2-reference).`);
     const base = { type, ...(params.pattern ? { name_pattern: params.pattern } : {}), ...(type === 'LOGICAL_TABLE' && params.subtypes?.length ? { subtypes: params.subtypes } : {}) };
     const metadata = params.fetchIds?.length ? params.fetchIds.map((id) => ({ ...base, identifier: id })) : [base];
+    // category MY: the signed-in user's objects; FAVORITE: their favorites (REQUESTED has no v2 member: all)
+    const category =
+      params.category === 'MY'
+        ? { created_by_user_identifiers: [String((await this.sessionUser(opts)).name ?? '')] }
+        : params.category === 'FAVORITE'
+          ? { favorite_object_options: { include: true } }
+          : {};
     const entries = await this.metadataSearch(
       {
         metadata,
+        ...category,
         record_offset: Math.max(0, params.offset ?? 0),
         record_size: params.batchSize === undefined || params.batchSize < 1 ? -1 : params.batchSize,
-        ...(params.sort && params.sort !== 'DISPLAY_NAME' && params.sort !== 'AUTHOR' ? { sort_options: { field_name: params.sort, order: params.sortAscending === false ? 'DESC' : 'ASC' } } : {}),
+        ...(params.sort && params.sort !== 'DEFAULT' ? { sort_options: { field_name: params.sort, order: params.sortAscending === false ? 'DESC' : 'ASC' } } : {}),
         ...(params.tagNames?.length ? { tag_identifiers: params.tagNames } : {}),
       },
       opts,
@@ -163,6 +182,101 @@ export class PublicApiV2 {
     return {
       storables: entries.map((e) => ({ header: { id: e.metadata_id, name: e.metadata_name }, type: typeof e.metadata_header?.type === 'string' ? e.metadata_header.type : undefined, columns: e.metadata_detail?.columns ?? [] })),
     };
+  }
+
+  /**
+   * All users and groups: `POST users/search` and `POST groups/search` (OpenAPI `searchUsers`,
+   * `searchUserGroups`), every record (`record_size: -1`), as `Principal`s (groups first).
+   */
+  async listPrincipals(opts: CallOptions = {}): Promise<Principal[]> {
+    const users = await this.post<unknown>('listPrincipals', '/users/search', { record_offset: 0, record_size: -1 }, opts);
+    const groups = await this.post<unknown>('listPrincipals', '/groups/search', { record_offset: 0, record_size: -1 }, opts);
+    return principalsOfV2(users, groups);
+  }
+
+  /**
+   * A v1 sync file's principals on v2: its groups through `POST groups/import` (OpenAPI
+   * `importUserGroups`: `group_identifier` the name, `display_name`, `privileges`), then its users through
+   * `POST users/import` (`importUsers`: `user_identifier` the name, `display_name` (default the name),
+   * `email` from `mail`, `group_identifiers` from `groupNames`, `password`), with `default_password`,
+   * `dry_run` = not `applyChanges`, `delete_unspecified_…` = `removeDeleted`. On a dry run a user's groups
+   * that only the file creates are left out of its `group_identifiers` (the service does not know them
+   * yet). Answers the two answers merged: `{groups_added, groups_updated, groups_deleted, users_added,
+   * users_updated, users_deleted}`. groups/import is called only when the file holds groups.
+   */
+  async syncPrincipals(params: SyncPrincipalsParams, opts: CallOptions = {}): Promise<unknown> {
+    const entries = params.principals.map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>) : {}));
+    const isGroup = (e: Record<string, unknown>) => /GROUP/i.test(String(e.principalTypeEnum ?? e.type ?? ''));
+    const groups = entries.filter(isGroup);
+    const dryRun = !params.applyChanges;
+    const removeDeleted = params.removeDeleted ?? false;
+    let groupAnswer: unknown = {};
+    if (groups.length) {
+      groupAnswer = await this.post<unknown>(
+        'syncPrincipals',
+        '/groups/import',
+        {
+          groups: groups.map((g) => ({
+            group_identifier: String(g.name),
+            display_name: typeof g.displayName === 'string' && g.displayName ? g.displayName : String(g.name),
+            ...(Array.isArray(g.privileges) ? { privileges: g.privileges.map(String) } : {}),
+            type: 'LOCAL_GROUP',
+          })),
+          dry_run: dryRun,
+          delete_unspecified_groups: removeDeleted,
+        },
+        opts,
+      );
+    }
+    const fileOnly = new Set(dryRun ? groups.map((g) => String(g.name).toLowerCase()) : []);
+    const users = entries.filter((e) => !isGroup(e)).map((e) => ({
+      user_identifier: String(e.name),
+      display_name: typeof e.displayName === 'string' && e.displayName ? e.displayName : String(e.name),
+      ...(typeof e.mail === 'string' ? { email: e.mail } : {}),
+      ...(typeof e.password === 'string' ? { password: e.password } : {}),
+      ...(Array.isArray(e.groupNames) ? { group_identifiers: e.groupNames.map(String).filter((g) => !fileOnly.has(g.toLowerCase())) } : {}),
+      account_type: 'LOCAL_USER',
+    }));
+    const userAnswer = await this.post<unknown>('syncPrincipals', '/users/import', { users, ...(params.password !== undefined ? { default_password: params.password } : {}), dry_run: dryRun, delete_unspecified_users: removeDeleted }, opts);
+    const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+    return { ...obj(groupAnswer), ...obj(userAnswer) };
+  }
+
+  /** `POST users/change-password` (OpenAPI `changeUserPassword`): `user_identifier`, `current_password`, `new_password`; 204. */
+  async updatePassword(params: { name: string; currentPassword: string; newPassword: string }, opts: CallOptions = {}): Promise<void> {
+    await this.post<unknown>('updatePassword', '/users/change-password', { user_identifier: params.name, current_password: params.currentPassword, new_password: params.newPassword }, opts);
+  }
+
+  /**
+   * `POST security/metadata/assign` (OpenAPI `assignChangeAuthor`): `metadata` (the objects, required),
+   * `user_identifier` (the new author), `current_owner_identifier`. Without `objectIds`, every liveboard,
+   * answer and data source the user authored (`metadata/search` with `created_by_user_identifiers`);
+   * nothing is sent when there is none. 204.
+   */
+  async transferOwnership(params: { fromUserName: string; toUserName: string; objectIds?: string[] }, opts: CallOptions = {}): Promise<void> {
+    let metadata: { identifier: string; type?: string }[];
+    if (params.objectIds?.length) metadata = params.objectIds.map((identifier) => ({ identifier }));
+    else {
+      const owned = await this.post<MetadataSearchEntry[]>(
+        'transferOwnership',
+        '/metadata/search',
+        { metadata: ['LIVEBOARD', 'ANSWER', 'LOGICAL_TABLE'].map((type) => ({ type })), created_by_user_identifiers: [params.fromUserName], record_offset: 0, record_size: -1 },
+        opts,
+      );
+      metadata = (owned ?? []).map((e) => ({ identifier: e.metadata_id, type: e.metadata_type }));
+      if (metadata.length === 0) return;
+    }
+    await this.post<unknown>('transferOwnership', '/security/metadata/assign', { metadata, user_identifier: params.toUserName, current_owner_identifier: params.fromUserName }, opts);
+  }
+
+  /** `POST groups/{group_identifier}/update` (OpenAPI `updateUserGroup`) for each group: `privileges: [privilege]`, `operation: ADD`; 204. */
+  async addGroupPrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
+    for (const g of params.groupNames) await this.post<unknown>('addGroupPrivilege', `/groups/${encodeURIComponent(g)}/update`, { privileges: [params.privilege], operation: 'ADD' }, opts);
+  }
+
+  /** As `addGroupPrivilege` with `operation: REMOVE`. */
+  async removeGroupPrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
+    for (const g of params.groupNames) await this.post<unknown>('removeGroupPrivilege', `/groups/${encodeURIComponent(g)}/update`, { privileges: [params.privilege], operation: 'REMOVE' }, opts);
   }
 }
 

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import { CookieJar } from './cookieJar';
 import { ConnectionError, errorForResponse, serviceMessageOf, ServiceError, TimeoutError, type TimeoutPhase } from './errors';
+import { SERVICE_OPERATIONS, type OperationDeadline, type OperationName } from './operations';
 
 /** What `onRequest` is told about every HTTP exchange (no secrets: no query string, no body, no cookie). */
 export interface RequestLogInfo {
@@ -37,21 +38,14 @@ export interface RequestLogInfo {
  * status and its small calls), `query` (searchdata, pinboarddata and the administration calls that do
  * work on the service: user sync, view refresh), `upload` (a chunk upload and CommitLoad).
  */
-export type DeadlineClass = 'metadata' | 'query' | 'upload';
+export type DeadlineClass = OperationDeadline;
 
-/** Operations (`CallRequest.operation`) that are not `metadata` calls; every other operation is. */
-const DEADLINE_CLASSES: Record<string, DeadlineClass> = {
-  searchData: 'query',
-  pinboardData: 'query',
-  syncUsers: 'query',
-  refreshView: 'query',
-  uploadChunk: 'upload',
-  commitLoad: 'upload',
-};
-
-/** The deadline class of an operation name (see `DeadlineClass`). */
+/**
+ * The deadline class of an operation name (see `DeadlineClass`): the `deadline` of its row in
+ * `SERVICE_OPERATIONS` (operations.ts); any other name (a login, a token, a poll) is a `metadata` call.
+ */
 export function deadlineClassOf(operation: string): DeadlineClass {
-  return DEADLINE_CLASSES[operation] ?? 'metadata';
+  return Object.hasOwn(SERVICE_OPERATIONS, operation) ? SERVICE_OPERATIONS[operation as OperationName].deadline : 'metadata';
 }
 
 /**
@@ -366,8 +360,8 @@ export class HttpSession {
       const text = await res.body.text();
       this.cookies.store(res.headers['set-cookie'], req.path);
       if (status < 200 || status >= 300) {
-        const { text: serviceMessage, incidentId } = serviceMessageOf(text);
-        const err = errorForResponse({ ...info, status, serviceMessage, incidentId });
+        const { text: serviceMessage, incidentId, code, traceId } = serviceMessageOf(text);
+        const err = errorForResponse({ ...info, status, serviceMessage, incidentId, code, traceId });
         if (status === 429) Object.assign(err, { retryAfter: [res.headers['retry-after']].flat()[0] });
         throw err;
       }

@@ -21,7 +21,7 @@ const DONE_BODY = {};
 import type { FastifyInstance } from 'fastify';
 import { checkPassword, hashPassword } from '../auth';
 import { PRIVILEGES, type MetadataStore } from '../metadataStore';
-import type { Privilege } from '../context';
+import type { EmulatorUser, Privilege } from '../context';
 import { ApiError, badRequest, FORBIDDEN_TEXT } from '../errors';
 import { GUID, guidListParam, hasParam, listParam, param, requirePrivilege, userOf } from './params';
 import type { PublicApiDeps } from './routes';
@@ -70,7 +70,6 @@ function registerUserList(api: FastifyInstance, deps: PublicApiDeps): void {
 
 /** `POST user/updatepassword`: 200 `{}`; 400 for a wrong current password; the user's other sessions end. */
 function registerUpdatePassword(api: FastifyInstance, deps: PublicApiDeps): void {
-  const { catalog, sessions } = deps;
   api.post('/user/updatepassword', async (req, reply) => {
     const me = userOf(req);
     const name = param(req, 'name');
@@ -78,15 +77,7 @@ function registerUpdatePassword(api: FastifyInstance, deps: PublicApiDeps): void
     // `newpassword` as ThoughtSpot's Python client sends it (tsrestapiv1.py `user_updatepassword`), `password` as the docs' example
     const next = param(req, 'newpassword') ?? param(req, 'password');
     if (!name || current === undefined || next === undefined) throw badRequest('Missing parameter: name, currentpassword and newpassword are required');
-    const u = catalog.userByName(name);
-    if (!u) throw badRequest(`No user named ${name}`);
-    if (u.id !== me.id && !me.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
-    if (!(await checkPassword(current, u))) throw badRequest('The current password is not correct');
-    Object.assign(u, await hashPassword(next));
-    u.demoPassword = undefined;
-    u.modified = deps.now().getTime();
-    catalog.save();
-    sessions.closeUser(u.id, req.tsSessionId);
+    await changePassword(deps, me, name, current, next, req.tsSessionId);
     return reply.code(200).send(DONE_BODY);
   });
 }
@@ -99,63 +90,105 @@ function registerUpdatePassword(api: FastifyInstance, deps: PublicApiDeps): void
  * user-api pages of docs.thoughtspot.com): 400 for `system` and `su`.
  */
 function registerTransferOwnership(api: FastifyInstance, deps: PublicApiDeps): void {
-  const { catalog } = deps;
   api.post('/user/transfer/ownership', async (req, reply) => {
     requirePrivilege(userOf(req), 'ADMINISTRATION');
     const from = param(req, 'fromUserName');
     const to = param(req, 'toUserName');
     if (!from || !to) throw badRequest('Missing parameter: fromUserName and toUserName are required');
-    for (const [label, name] of [['fromUserName', from], ['toUserName', to]] as const) {
-      if (PROTECTED_USERS.includes(name.toLowerCase())) throw badRequest(`Invalid value for ${label}: objects cannot be transferred to or from the system user or the administrative user (${name})`);
-    }
-    const a = catalog.userByName(from);
-    const b = catalog.userByName(to);
-    if (!a) throw badRequest(`Invalid value for fromUserName: no user named ${from}`);
-    if (!b) throw badRequest(`Invalid value for toUserName: no user named ${to}`);
     const listName = hasParam(req, 'objectsID') ? 'objectsID' : 'objectid';
-    const ids = guidListParam(req, listName, { nonEmpty: true });
-    const st = catalog.state;
-    const owned = [...st.tables, ...st.books, ...st.tags].filter((o) => o.author === a.id);
-    let moving = owned;
-    if (ids) {
-      const byId = new Map(owned.map((o) => [o.id, o]));
-      const missing = ids.find((id) => !byId.has(id));
-      if (missing) throw badRequest(`Invalid value for ${listName}: ${missing} is not an object owned by ${a.name}`);
-      moving = ids.map((id) => byId.get(id)!);
-    }
-    const t = deps.now().getTime();
-    for (const o of moving) {
-      o.author = b.id;
-      o.modified = t;
-      o.modifiedBy = b.id;
-    }
-    catalog.save();
+    transferObjects(deps, { label: 'fromUserName', name: from }, { label: 'toUserName', name: to }, guidListParam(req, listName, { nonEmpty: true }), listName);
     return reply.code(204).send();
   });
 }
 
 /** `POST group/addprivilege` and `group/removeprivilege` (ADMINISTRATION): 200 `{}`; takes effect on every session's next call. */
 function registerGroupPrivileges(api: FastifyInstance, deps: PublicApiDeps): void {
-  const { catalog } = deps;
   for (const [path, add] of [['/group/addprivilege', true], ['/group/removeprivilege', false]] as const) {
     api.post(path, async (req, reply) => {
       requirePrivilege(userOf(req), 'ADMINISTRATION');
-      const privilege = param(req, 'privilege')?.toUpperCase();
-      if (!privilege) throw badRequest('Missing parameter privilege');
-      if (!PRIVILEGES.includes(privilege as Privilege)) throw badRequest(`Invalid value for privilege: ${privilege}; one of ${PRIVILEGES.join(', ')}`);
       const names = listParam(req, 'groupNames', { nonEmpty: true });
       if (!names) throw badRequest('Missing parameter groupNames (a JSON array of group names)');
-      const groups = names.map((n) => catalog.groupByName(n) ?? (() => { throw badRequest(`Invalid value for groupNames: no group named ${n}`); })());
-      for (const g of groups) {
-        const has = g.privileges.includes(privilege as Privilege);
-        if (add && !has) g.privileges.push(privilege as Privilege);
-        if (!add && has) g.privileges = g.privileges.filter((p) => p !== privilege);
-        g.modified = deps.now().getTime();
-      }
-      catalog.save();
+      setGroupPrivileges(deps, names, [param(req, 'privilege') ?? ''], add ? 'ADD' : 'REMOVE', 'groupNames');
       return reply.code(200).send(DONE_BODY);
     });
   }
+}
+
+/** What the administration operations need of the emulator, on v1 and v2 alike. */
+export type AdminDeps = Pick<PublicApiDeps, 'catalog' | 'sessions' | 'now'>;
+
+/**
+ * Changes `name`'s password (v1 `user/updatepassword`, v2 `users/change-password`): the user themself or
+ * an administrator, after checking the current password; the user's other sessions end (but `keepSession`).
+ * @throws ApiError 400 for an unknown user or a wrong current password, 403 for another user without ADMINISTRATION
+ */
+export async function changePassword(deps: AdminDeps, me: EmulatorUser, name: string, current: string, next: string, keepSession?: string): Promise<void> {
+  const u = deps.catalog.userByName(name);
+  if (!u) throw badRequest(`No user named ${name}`);
+  if (u.id !== me.id && !me.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
+  if (!(await checkPassword(current, u))) throw badRequest('The current password is not correct');
+  Object.assign(u, await hashPassword(next));
+  u.demoPassword = undefined;
+  u.modified = deps.now().getTime();
+  deps.catalog.save();
+  deps.sessions.closeUser(u.id, keepSession);
+}
+
+/**
+ * Moves objects authored by `from` to `to` (v1 `user/transfer/ownership`, v2 `security/metadata/assign`):
+ * the objects of `ids` (each must be authored by `from`), or every one. Never to or from `system` or `su`.
+ * `label`s and `listName` name the parameters in errors.
+ * @throws ApiError 400 naming the parameter at fault
+ */
+export function transferObjects(deps: AdminDeps, from: { label: string; name: string }, to: { label: string; name: string }, ids: string[] | undefined, listName: string): void {
+  const { catalog } = deps;
+  for (const { label, name } of [from, to]) {
+    if (PROTECTED_USERS.includes(name.toLowerCase())) throw badRequest(`Invalid value for ${label}: objects cannot be transferred to or from the system user or the administrative user (${name})`);
+  }
+  const a = catalog.userByName(from.name) ?? catalog.storedUser(from.name.toLowerCase());
+  const b = catalog.userByName(to.name) ?? catalog.storedUser(to.name.toLowerCase());
+  if (!a) throw badRequest(`Invalid value for ${from.label}: no user named ${from.name}`);
+  if (!b) throw badRequest(`Invalid value for ${to.label}: no user named ${to.name}`);
+  const st = catalog.state;
+  const owned = [...st.tables, ...st.books, ...st.tags].filter((o) => o.author === a.id);
+  let moving = owned;
+  if (ids) {
+    const byId = new Map(owned.map((o) => [o.id, o]));
+    const missing = ids.find((id) => !byId.has(id));
+    if (missing) throw badRequest(`Invalid value for ${listName}: ${missing} is not an object owned by ${a.name}`);
+    moving = ids.map((id) => byId.get(id)!);
+  }
+  const t = deps.now().getTime();
+  for (const o of moving) {
+    o.author = b.id;
+    o.modified = t;
+    o.modifiedBy = b.id;
+  }
+  catalog.save();
+}
+
+/**
+ * Adds, removes or (REPLACE) sets privileges of groups (v1 `group/addprivilege`/`removeprivilege`, v2
+ * `groups/{id}/update`); takes effect on every session's next call. Groups by name (or GUID).
+ * @throws ApiError 400 for an unknown privilege or group (`groupParam` names the parameter)
+ */
+export function setGroupPrivileges(deps: AdminDeps, groupNames: string[], privileges: string[], operation: 'ADD' | 'REMOVE' | 'REPLACE', groupParam: string): void {
+  const { catalog } = deps;
+  const wanted = privileges.map((p) => p.toUpperCase());
+  if (wanted.length === 0 || wanted.some((p) => !p)) throw badRequest('Missing parameter privilege');
+  const bad = wanted.find((p) => !PRIVILEGES.includes(p as Privilege));
+  if (bad) throw badRequest(`Invalid value for privilege: ${bad}; one of ${PRIVILEGES.join(', ')}`);
+  const groups = groupNames.map((n) => catalog.groupByName(n) ?? catalog.state.groups.find((g) => g.id === n.toLowerCase()) ?? (() => { throw badRequest(`Invalid value for ${groupParam}: no group named ${n}`); })());
+  for (const g of groups) {
+    if (operation === 'REPLACE') g.privileges = wanted as Privilege[];
+    for (const p of wanted as Privilege[]) {
+      const has = g.privileges.includes(p);
+      if (operation === 'ADD' && !has) g.privileges.push(p);
+      if (operation === 'REMOVE' && has) g.privileges = g.privileges.filter((x) => x !== p);
+    }
+    g.modified = deps.now().getTime();
+  }
+  catalog.save();
 }
 
 /** `POST materialization/refreshview/{id}` (ADMINISTRATION or DATAMANAGEMENT): 200 `{}` (the docs: 204 "Refresh submitted"). */

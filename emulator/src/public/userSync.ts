@@ -35,13 +35,17 @@ export interface SyncResult {
   groupsDeleted: string[];
 }
 
-/** The parsed request of a sync. */
-interface SyncRequest {
+/** The checked request of a sync. */
+export interface SyncRequest {
   groups: Principal[];
   users: Principal[];
   apply: boolean;
   removeDeleted: boolean;
   defaultPassword?: string;
+  /** False: `removeDeleted` deletes unlisted users only (v2 `users/import` imports users). Default true. */
+  removeGroups?: boolean;
+  /** False: `removeDeleted` deletes unlisted groups only (v2 `groups/import` imports groups). Default true. */
+  removeUsers?: boolean;
 }
 
 const isGroup = (p: Principal): boolean => /GROUP/i.test(p.principalTypeEnum ?? 'LOCAL_USER');
@@ -59,11 +63,16 @@ function readSyncRequest(req: FastifyRequest, catalog: MetadataStore): SyncReque
   } catch {
     throw badRequest('Invalid value for principals: not JSON');
   }
-  if (!Array.isArray(list) || list.some((p) => !p || typeof p.name !== 'string' || !p.name)) throw badRequest('Invalid value for principals: expected an array of objects with a name');
-  for (const p of list) if (p.groupNames !== undefined && (!Array.isArray(p.groupNames) || p.groupNames.some((g) => typeof g !== 'string'))) throw badRequest(`Invalid value for principals: groupNames of ${p.name} is not an array of names`);
-  const apply = boolParam(req, 'applyChanges') ?? false;
-  const removeDeleted = boolParam(req, 'removeDeleted') ?? false;
-  const defaultPassword = param(req, 'password');
+  return checkSyncRequest(catalog, list, boolParam(req, 'applyChanges') ?? false, boolParam(req, 'removeDeleted') ?? false, param(req, 'password'), 'principals');
+}
+
+/**
+ * Checks a list of principals before anything changes (v1 `user/sync`, v2 `users/import`).
+ * @throws ApiError 400 naming `listName` or the principal at fault
+ */
+export function checkSyncRequest(catalog: MetadataStore, list: Principal[], apply: boolean, removeDeleted: boolean, defaultPassword: string | undefined, listName: string): SyncRequest {
+  if (!Array.isArray(list) || list.some((p) => !p || typeof p.name !== 'string' || !p.name)) throw badRequest(`Invalid value for ${listName}: expected an array of objects with a name`);
+  for (const p of list) if (p.groupNames !== undefined && (!Array.isArray(p.groupNames) || p.groupNames.some((g) => typeof g !== 'string'))) throw badRequest(`Invalid value for ${listName}: the groups of ${p.name} are not an array of names`);
   const groups = list.filter(isGroup);
   const users = list.filter((p) => !isGroup(p));
   for (const g of groups) for (const p of g.privileges ?? []) if (!PRIVILEGES.includes(p as Privilege)) throw badRequest(`Unknown privilege ${p} for group ${g.name}`);
@@ -117,11 +126,11 @@ async function syncUsers(catalog: MetadataStore, s: SyncRequest, result: SyncRes
 }
 
 /** With `removeDeleted`: deletes users and groups not in the list, never the caller nor a group that gives the caller ADMINISTRATION. */
-function removeUnlisted(deps: PublicApiDeps, me: EmulatorUser, s: SyncRequest, result: SyncResult): void {
+function removeUnlisted(deps: Pick<PublicApiDeps, 'catalog' | 'sessions'>, me: EmulatorUser, s: SyncRequest, result: SyncResult): void {
   const st = deps.catalog.state;
   const keepUsers = new Set(s.users.map((u) => u.name.toLowerCase()));
   const keepGroups = new Set(s.groups.map((g) => g.name.toLowerCase()));
-  for (const u of [...st.users]) {
+  for (const u of s.removeUsers === false ? [] : [...st.users]) {
     if (keepUsers.has(u.name.toLowerCase()) || u.id === me.id) continue;
     result.usersDeleted.push(u.name);
     if (s.apply) {
@@ -129,7 +138,7 @@ function removeUnlisted(deps: PublicApiDeps, me: EmulatorUser, s: SyncRequest, r
       deps.sessions.closeUser(u.id);
     }
   }
-  for (const g of [...st.groups]) {
+  for (const g of s.removeGroups === false ? [] : [...st.groups]) {
     if (keepGroups.has(g.name.toLowerCase())) continue;
     if (st.users.some((u) => u.id === me.id && u.groups.includes(g.id) && g.privileges.includes('ADMINISTRATION'))) continue;
     result.groupsDeleted.push(g.name);
@@ -145,13 +154,17 @@ export function registerUserSync(api: FastifyInstance, deps: PublicApiDeps): voi
   api.post('/user/sync', async (req) => {
     const me = userOf(req);
     requirePrivilege(me, 'ADMINISTRATION');
-    const s = readSyncRequest(req, deps.catalog);
-    const result: SyncResult = { usersAdded: [], usersUpdated: [], usersDeleted: [], groupsAdded: [], groupsUpdated: [], groupsDeleted: [] };
-    const t = deps.now().getTime();
-    syncGroups(deps.catalog, s, result, t);
-    await syncUsers(deps.catalog, s, result, t);
-    if (s.removeDeleted) removeUnlisted(deps, me, s, result);
-    if (s.apply) deps.catalog.save();
-    return result;
+    return runSync(deps, me, readSyncRequest(req, deps.catalog));
   });
+}
+
+/** Runs a checked sync (`checkSyncRequest`) for `me`: what it did, or with `apply` false would do. */
+export async function runSync(deps: Pick<PublicApiDeps, 'catalog' | 'sessions' | 'now'>, me: EmulatorUser, s: SyncRequest): Promise<SyncResult> {
+  const result: SyncResult = { usersAdded: [], usersUpdated: [], usersDeleted: [], groupsAdded: [], groupsUpdated: [], groupsDeleted: [] };
+  const t = deps.now().getTime();
+  syncGroups(deps.catalog, s, result, t);
+  await syncUsers(deps.catalog, s, result, t);
+  if (s.removeDeleted) removeUnlisted(deps, me, s, result);
+  if (s.apply) deps.catalog.save();
+  return result;
 }

@@ -3,7 +3,7 @@
  * as the v1 API (one catalog, one engine). The routes, their answers and the references are on
  * `registerV2Routes`.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sessions } from '../auth';
 import type { AnswerBook, LogicalTable, MetadataStore } from '../metadataStore';
@@ -13,6 +13,7 @@ import { NamePattern } from '../public/headers';
 import { QueryError } from '../searchdata/compile';
 import type { SearchService } from '../searchdata/run';
 import { bearerOf, DEFAULT_VALIDITY_SEC, type TokenStore } from './tokens';
+import { groupOfV2, registerAdminV2, sortAndPage, SORT_FIELDS, userOfV2, type Sortable } from './admin';
 
 /** Path prefix of REST API v2. */
 export const V2_PREFIX = '/api/rest/2.0';
@@ -32,6 +33,8 @@ export interface V2Deps {
   verifyPassword(username: string, password: string): Promise<EmulatorUser | undefined>;
   /** The secret of trusted authentication (`--trusted-auth-secret`); undefined: `secret_key` is refused. */
   trustedAuthSecret?: string;
+  /** The emulator's clock (modification times). */
+  now(): Date;
 }
 
 declare module 'fastify' {
@@ -43,9 +46,24 @@ declare module 'fastify' {
   }
 }
 
-/** The v2 error body (OpenAPI `ErrorResponse`). */
-export function v2ErrorBody(status: number, message: string): Record<string, unknown> {
-  return { error: { message, code: status } };
+/**
+ * The service's error code per HTTP status, as every error example of the OpenAPI document gives them
+ * (400 → 10002, 401 → 10097, 403 → 10023, 500 → 10038); other statuses, which the document shows no
+ * example of, take 10002 (4xx) or 10038 (5xx).
+ */
+const V2_ERROR_CODES: Record<number, number> = { 400: 10002, 401: 10097, 403: 10023, 500: 10038 };
+
+/**
+ * The v2 error body (OpenAPI `ErrorResponse`, shaped as every error example of
+ * `api-spec/openapiSpecv3-2_0.json` of thoughtspot/rest-api-sdk, 26.8.0.cl):
+ * `{"error": {"message": {"code", "incident_id_guid", "trace_id_guid", "debug": <the text>}}}`. The trace
+ * id is new for each error; the incident id is the incident's when one was reported, else the trace id
+ * (as the document's examples give the same GUID for both).
+ */
+export function v2ErrorBody(status: number, message: string, incident?: string): Record<string, unknown> {
+  const code = V2_ERROR_CODES[status] ?? (status >= 500 ? 10038 : 10002);
+  const trace = randomUUID();
+  return { error: { message: { code, incident_id_guid: incident ?? trace, trace_id_guid: trace, debug: message } } };
 }
 
 function body(req: FastifyRequest): Record<string, unknown> {
@@ -88,11 +106,16 @@ function int(b: Record<string, unknown>, name: string, dflt: number, min: number
   return n;
 }
 
+/**
+ * A boolean member: `true`/`false`, or the strings `"true"`/`"false"` as ThoughtSpot's Python client
+ * sends some (`TSRestApiV2.auth_session_login`: `'remember_me': str(remember_me).lower()`).
+ */
 function bool(b: Record<string, unknown>, name: string): boolean {
   const v = b[name];
   if (v === undefined || v === null) return false;
-  if (typeof v !== 'boolean') throw new ApiError(400, `Invalid value for ${name}: expected true or false.`);
-  return v;
+  if (v === true || v === 'true') return true;
+  if (v === false || v === 'false') return false;
+  throw new ApiError(400, `Invalid value for ${name}: expected true or false.`);
 }
 
 function sameSecret(given: string, want: string): boolean {
@@ -117,10 +140,11 @@ function sameSecret(given: string, want: string): boolean {
  * | `GET auth/session/user` | the caller: `{id, name, display_name, privileges, user_groups, …}` |
  * | `POST searchdata` | `{contents: [{column_names, data_rows, record_offset, record_size, returned_data_row_count, available_data_row_count, sampling_ratio}]}`, paged by `record_offset` (0-based) and `record_size` (default 10; -1 all, at most 100,000) |
  * | `POST metadata/liveboard/data` | `{metadata_id, metadata_name, contents: [{visualization_id, visualization_name, column_names, data_rows, …}]}` for `metadata_identifier` and optional `visualization_identifiers`, paged per visualization like searchdata |
- * | `POST metadata/search` | an array of `{metadata_id, metadata_name, metadata_type, metadata_header, metadata_detail, visualization_headers?}` |
+ * | `POST metadata/search` | an array of `{metadata_id, metadata_name, metadata_type, metadata_header, metadata_detail, visualization_headers?, dependent_objects}` for LOGICAL_TABLE, LIVEBOARD, ANSWER, LOGICAL_COLUMN, TAG, USER and USER_GROUP, sorted by any documented `sort_options.field_name` |
+ * | users, groups, tags and administration | admin.ts: `users/search`, `groups/search`, `tags/search`, `users/change-password`, `security/metadata/assign`, `groups/{group_identifier}/update`, `users/import` |
  *
  * Bodies are JSON (the logins refuse any other type with 415, `JSON_BODY_ONLY`). Every route but auth/token/full needs a bearer token (or a session cookie). Errors are
- * `{"error": {"message": …, "code": <status>}}` (the OpenAPI `ErrorResponse` is an object named `error`).
+ * `{"error": {"message": {"code", "incident_id_guid", "trace_id_guid", "debug"}}}` (`v2ErrorBody`).
  * The same users, objects and data as the v1 API (one catalog, one engine).
  */
 export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Promise<void> {
@@ -128,14 +152,14 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
     api.setErrorHandler((err: Error & { statusCode?: number }, req, reply) => {
       if (err instanceof QueryError) return reply.code(400).send(v2ErrorBody(400, err.message));
       if (err instanceof IncidentError) {
-        reportIncident(req, err.status, err.detail);
-        return reply.code(err.status).send(v2ErrorBody(err.status, err.message));
+        const incident = reportIncident(req, err.status, err.detail);
+        return reply.code(err.status).send(v2ErrorBody(err.status, err.message, incident));
       }
       if (err instanceof ApiError) return reply.code(err.status).send(v2ErrorBody(err.status, [err.message, ...err.details].join(' ')));
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
       if (status < 500) return reply.code(status).send(v2ErrorBody(status, err.message));
       const incident = reportIncident(req, 500, err.stack ?? err.message);
-      return reply.code(500).send(v2ErrorBody(500, `${INTERNAL_TEXT} Incident ${incident}.`));
+      return reply.code(500).send(v2ErrorBody(500, `${INTERNAL_TEXT} Incident ${incident}.`, incident));
     });
     api.setNotFoundHandler((req, reply) => reply.code(404).send(v2ErrorBody(404, `No such operation: ${req.method} ${req.url.split('?')[0]}`)));
     api.addHook('preHandler', async (req) => {
@@ -150,6 +174,7 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
     registerAuth(api, deps);
     registerData(api, deps);
     registerMetadata(api, deps);
+    registerAdminV2(api, deps);
   }, { prefix: V2_PREFIX });
 }
 
@@ -358,85 +383,162 @@ function bookHeader(b: AnswerBook, catalog: MetadataStore): Record<string, unkno
   return { id: b.id, name: b.name, ...(b.description !== undefined ? { description: b.description } : {}), author: b.author, authorName: catalog.storedUser(b.author)?.name, created: b.created, modified: b.modified, modifiedBy: b.modifiedBy, owner: b.id };
 }
 
-/** v2 metadata types the emulator has, with the v1 type each maps to. */
-const TYPES = ['LOGICAL_TABLE', 'LIVEBOARD', 'ANSWER'] as const;
+/** v2 metadata types the emulator lists (OpenAPI `MetadataListItemInput.type`; the others it has none of). */
+const TYPES = ['LOGICAL_TABLE', 'LIVEBOARD', 'ANSWER', 'LOGICAL_COLUMN', 'TAG', 'USER', 'USER_GROUP'] as const;
 type V2Type = (typeof TYPES)[number];
+
+/** `MetadataSearchSortOptions.field_name`: `SortOptions`' fields and VIEWS, FAVORITES, LAST_ACCESSED (0 for every object: the emulator counts no views, favorites or accesses). */
+const METADATA_SORT_FIELDS = [...SORT_FIELDS, 'VIEWS', 'FAVORITES', 'LAST_ACCESSED'] as const;
+
+interface Filter {
+  type: V2Type | undefined;
+  identifier: string | undefined;
+  pattern: NamePattern | undefined;
+  subtypes: string[] | undefined;
+}
+
+/** The `metadata` member: a list of `{identifier, name_pattern, type, subtypes}`, or one such object (as ThoughtSpot's Python client examples send it); empty: every object. */
+function filtersOf(b: Record<string, unknown>): Filter[] {
+  const raw = b.metadata ?? [];
+  const list = Array.isArray(raw) ? (raw as unknown[]) : raw && typeof raw === 'object' ? [raw] : undefined;
+  if (!list) throw new ApiError(400, 'Invalid value for metadata: expected a list of {identifier, name_pattern, type, subtypes}.');
+  const filters = list.map((m) => {
+    if (!m || typeof m !== 'object') throw new ApiError(400, 'Invalid value for metadata: each entry is an object.');
+    const e = m as Record<string, unknown>;
+    const type = str(e, 'type');
+    if (type !== undefined && !TYPES.includes(type as V2Type)) throw new ApiError(400, `metadata type ${type} is not supported by the emulator (${TYPES.join(', ')}).`);
+    const subtypes = e.subtypes;
+    if (subtypes !== undefined && !(Array.isArray(subtypes) && subtypes.every((x) => typeof x === 'string'))) throw new ApiError(400, 'Invalid value for subtypes: expected a list of strings.');
+    const pattern = str(e, 'name_pattern');
+    return { type: type as V2Type | undefined, identifier: str(e, 'identifier'), pattern: pattern === undefined ? undefined : new NamePattern(pattern), subtypes: subtypes as string[] | undefined };
+  });
+  return filters.length ? filters : [{ type: undefined, identifier: undefined, pattern: undefined, subtypes: undefined }];
+}
+
+function stringList(b: Record<string, unknown>, name: string): string[] | undefined {
+  const v = b[name];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new ApiError(400, `Invalid value for ${name}: expected a list of strings.`);
+  return v as string[];
+}
+
+/**
+ * `dependent_objects` of a data source (the Python client's example reads `dependent_objects[guid]`,
+ * "split into the V1 object_types"): the answers and liveboards with a visualization on it, as headers
+ * under `QUESTION_ANSWER_BOOK` and `PINBOARD_ANSWER_BOOK`; `{guid: {}}` when none.
+ */
+function dependentsOf(t: LogicalTable, catalog: MetadataStore, user: EmulatorUser): Record<string, unknown> {
+  const byType: Record<string, Record<string, unknown>[]> = {};
+  for (const bk of catalog.state.books) {
+    if (!bk.visualizations.some((v) => v.dataSource === t.id) || !catalog.canRead(user, bk)) continue;
+    (byType[bk.type] ??= []).push(bookHeader(bk, catalog));
+  }
+  return { [t.id]: byType };
+}
+
+/** Whether `favorite_object_options.include` asks for favorites only. @throws ApiError 400 for a member that is not an object */
+function favoritesAsked(b: Record<string, unknown>): boolean {
+  const fav = b.favorite_object_options;
+  if (fav === undefined || fav === null) return false;
+  if (typeof fav !== 'object' || Array.isArray(fav)) throw new ApiError(400, 'Invalid value for favorite_object_options: expected {include, user_identifiers}.');
+  return bool(fav as Record<string, unknown>, 'include');
+}
 
 function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
   const { catalog } = deps;
   /**
-   * metadata/search: `metadata` (a list of `{identifier?, name_pattern?, type?, subtypes?}`; empty: every
-   * object), `include_details`, `include_visualization_headers`, `record_offset` (0), `record_size` (10;
-   * -1 all), `sort_options {field_name: NAME|CREATED|MODIFIED|DEFAULT, order: ASC|DESC}`.
+   * metadata/search: `metadata` (see `filtersOf`), `include_details`, `include_visualization_headers`,
+   * `include_dependent_objects` (data sources: `dependentsOf`), `created_by_user_identifiers`,
+   * `favorite_object_options` (none are kept: `include` lists nothing),
+   * `tag_identifiers`, `record_offset` (0), `record_size` (10; -1 all), `sort_options` (`field_name` of
+   * `METADATA_SORT_FIELDS`, `order` ASC or DESC).
    */
   api.post('/metadata/search', async (req) => {
     const b = body(req);
     const user = req.v2User!;
-    const raw = b.metadata ?? [];
-    if (!Array.isArray(raw)) throw new ApiError(400, 'Invalid value for metadata: expected a list of {identifier, name_pattern, type, subtypes}.');
-    const filters = (raw as unknown[]).map((m) => {
-      if (!m || typeof m !== 'object') throw new ApiError(400, 'Invalid value for metadata: each entry is an object.');
-      const e = m as Record<string, unknown>;
-      const type = str(e, 'type');
-      if (type !== undefined && !TYPES.includes(type as V2Type)) throw new ApiError(400, `metadata type ${type} is not supported by the emulator (${TYPES.join(', ')}).`);
-      const subtypes = e.subtypes;
-      if (subtypes !== undefined && !(Array.isArray(subtypes) && subtypes.every((s) => typeof s === 'string'))) throw new ApiError(400, 'Invalid value for subtypes: expected a list of strings.');
-      const pattern = str(e, 'name_pattern');
-      return { type: type as V2Type | undefined, identifier: str(e, 'identifier'), pattern: pattern === undefined ? undefined : new NamePattern(pattern), subtypes: subtypes as string[] | undefined };
-    });
-    if (filters.length === 0) filters.push({ type: undefined, identifier: undefined, pattern: undefined, subtypes: undefined });
+    const filters = filtersOf(b);
     const details = bool(b, 'include_details');
     const vizHeaders = bool(b, 'include_visualization_headers');
-    const offset = int(b, 'record_offset', 0, 0);
-    const size = int(b, 'record_size', 10, -1);
-    const sort = (b.sort_options ?? {}) as { field_name?: unknown; order?: unknown };
-    const field = String(sort.field_name ?? 'DEFAULT').toUpperCase();
-    const desc = String(sort.order ?? 'ASC').toUpperCase() === 'DESC';
-
-    const out: { name: string; created: number; modified: number; row: Record<string, unknown> }[] = [];
+    const dependents = bool(b, 'include_dependent_objects');
+    const authors = stringList(b, 'created_by_user_identifiers')?.map((a) => catalog.userByName(a)?.id ?? a.toLowerCase());
+    if (favoritesAsked(b)) return []; // the emulator keeps no favorites (as v1's category FAVORITE)
+    const tagIds = stringList(b, 'tag_identifiers')?.map((t) => catalog.state.tags.find((x) => x.id === t.toLowerCase() || x.name.toLowerCase() === t.toLowerCase())?.id ?? t);
+    const authorName = (id: string): string => catalog.storedUser(id)?.name ?? '';
+    const out: { key: Sortable; row: Record<string, unknown> }[] = [];
     const seen = new Set<string>();
+    const keep = (h: { id: string; author: string; tags: string[] }): boolean => !seen.has(h.id) && (authors === undefined || authors.includes(h.author)) && (tagIds === undefined || h.tags.some((t) => tagIds.includes(t)));
+    const entry = (id: string, name: string, type: V2Type, header: Record<string, unknown>, detail: unknown, more: Record<string, unknown> = {}): Record<string, unknown> => ({
+      metadata_id: id,
+      metadata_name: name,
+      metadata_type: type,
+      metadata_obj_id: null,
+      metadata_header: header,
+      metadata_detail: detail,
+      ...more,
+      dependent_objects: null,
+      incomplete_objects: null,
+      stats: null,
+    });
+    const key = (h: { name: string; author: string; created: number; modified: number }, displayName = h.name): Sortable => ({ name: h.name, displayName, authorName: authorName(h.author), created: h.created, modified: h.modified });
     for (const f of filters) {
       const matches = (h: { id: string; name: string }): boolean =>
         (f.identifier === undefined || h.id === f.identifier.toLowerCase() || h.name === f.identifier) && (f.pattern === undefined || f.pattern.test(h.name));
-      if (f.type === undefined || f.type === 'LOGICAL_TABLE') {
+      const want = (t: V2Type): boolean => f.type === t || (f.type === undefined && (t === 'LOGICAL_TABLE' || t === 'LIVEBOARD' || t === 'ANSWER'));
+      if (want('LOGICAL_TABLE')) {
         for (const t of catalog.state.tables) {
-          if (seen.has(t.id) || !matches(t) || !catalog.canRead(user, t)) continue;
+          if (!keep(t) || !matches(t) || !catalog.canRead(user, t)) continue;
           if (f.subtypes && !f.subtypes.includes(t.subtype)) continue;
           seen.add(t.id);
-          out.push({ name: t.name, created: t.created, modified: t.modified, row: { metadata_id: t.id, metadata_name: t.name, metadata_type: 'LOGICAL_TABLE', metadata_obj_id: null, metadata_header: tableHeader(t, catalog), metadata_detail: details ? tableDetail(t) : null, dependent_objects: null, incomplete_objects: null, stats: null } });
+          const row = entry(t.id, t.name, 'LOGICAL_TABLE', tableHeader(t, catalog), details ? tableDetail(t) : null);
+          if (dependents) row.dependent_objects = dependentsOf(t, catalog, user);
+          out.push({ key: key(t), row });
         }
       }
       for (const bk of catalog.state.books) {
         const type: V2Type = bk.type === 'PINBOARD_ANSWER_BOOK' ? 'LIVEBOARD' : 'ANSWER';
-        if (f.type !== undefined && f.type !== type) continue;
-        if (seen.has(bk.id) || !matches(bk) || !catalog.canRead(user, bk)) continue;
+        if (!want(type) || !keep(bk) || !matches(bk) || !catalog.canRead(user, bk)) continue;
         seen.add(bk.id);
         const visualizations = bk.visualizations.map((v) => ({ id: v.id, name: v.name, data_source_id: v.dataSource, query: v.query }));
-        out.push({
-          name: bk.name,
-          created: bk.created,
-          modified: bk.modified,
-          row: {
-            metadata_id: bk.id,
-            metadata_name: bk.name,
-            metadata_type: type,
-            metadata_obj_id: null,
-            metadata_header: bookHeader(bk, catalog),
-            metadata_detail: details ? { header: { id: bk.id, name: bk.name }, visualizations } : null,
-            ...(vizHeaders ? { visualization_headers: bk.visualizations.map((v) => ({ id: v.id, name: v.name })) } : {}),
-            dependent_objects: null,
-            incomplete_objects: null,
-            stats: null,
-          },
-        });
+        const more = vizHeaders ? { visualization_headers: bk.visualizations.map((v) => ({ id: v.id, name: v.name })) } : {};
+        const row = entry(bk.id, bk.name, type, bookHeader(bk, catalog), details ? { header: { id: bk.id, name: bk.name }, visualizations } : null, more);
+        if (dependents) row.dependent_objects = { [bk.id]: {} };
+        out.push({ key: key(bk), row });
+      }
+      if (want('LOGICAL_COLUMN')) {
+        for (const t of catalog.state.tables) {
+          if (!catalog.canRead(user, t) || (authors !== undefined && !authors.includes(t.author)) || tagIds !== undefined) continue;
+          for (const c of t.columns) {
+            if (seen.has(c.id) || !matches(c)) continue;
+            seen.add(c.id);
+            const header = { id: c.id, name: c.name, ...(c.description !== undefined ? { description: c.description } : {}), type: c.kind, dataType: c.dataType, author: t.author, authorName: authorName(t.author), created: t.created, modified: t.modified, modifiedBy: t.modifiedBy, owner: t.id, ownerName: t.name };
+            out.push({ key: key({ ...t, name: c.name }), row: entry(c.id, c.name, 'LOGICAL_COLUMN', header, null) });
+          }
+        }
+      }
+      if (want('TAG')) {
+        for (const t of catalog.state.tags) {
+          if (!keep(t) || !matches(t)) continue;
+          seen.add(t.id);
+          out.push({ key: key(t), row: entry(t.id, t.name, 'TAG', { id: t.id, name: t.name, author: t.author, authorName: authorName(t.author), created: t.created, modified: t.modified, modifiedBy: t.modifiedBy, owner: t.id }, null) });
+        }
+      }
+      if (want('USER') && authors === undefined && tagIds === undefined) {
+        for (const u of catalog.state.users) {
+          if (seen.has(u.id) || !matches(u)) continue;
+          seen.add(u.id);
+          const admin = catalog.state.users[0]?.id ?? u.id;
+          out.push({ key: { ...key({ ...u, author: admin }), displayName: u.displayName }, row: entry(u.id, u.name, 'USER', { id: u.id, name: u.name, displayName: u.displayName, author: admin, created: u.created, modified: u.modified, modifiedBy: admin, owner: u.id }, details ? userOfV2(u, catalog) : null) });
+        }
+      }
+      if (want('USER_GROUP') && authors === undefined && tagIds === undefined) {
+        for (const g of catalog.state.groups) {
+          if (seen.has(g.id) || !matches(g)) continue;
+          seen.add(g.id);
+          const admin = catalog.state.users[0]?.id ?? g.id;
+          out.push({ key: { ...key({ ...g, author: admin }), displayName: g.displayName }, row: entry(g.id, g.name, 'USER_GROUP', { id: g.id, name: g.name, displayName: g.displayName, author: admin, created: g.created, modified: g.modified, modifiedBy: admin, owner: g.id }, details ? groupOfV2(g, catalog) : null) });
+        }
       }
     }
-    if (field === 'NAME') out.sort((x, y) => x.name.localeCompare(y.name, 'en', { sensitivity: 'base' }));
-    else if (field === 'CREATED') out.sort((x, y) => x.created - y.created);
-    else if (field === 'MODIFIED') out.sort((x, y) => x.modified - y.modified);
-    else if (field !== 'DEFAULT') throw new ApiError(400, `Invalid value for sort_options.field_name: ${field} (NAME, CREATED, MODIFIED or DEFAULT).`);
-    if (desc) out.reverse();
-    const page = size === -1 ? out.slice(offset) : out.slice(offset, offset + size);
-    return page.map((x) => x.row);
+    return sortAndPage(out, b, METADATA_SORT_FIELDS).map((x) => x.row);
   });
 }

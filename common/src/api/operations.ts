@@ -1,0 +1,115 @@
+/**
+ * The service operations TSQ calls, declared once (`SERVICE_OPERATIONS`): each one's name, its v1 call,
+ * its REST API v2 call or the page saying there is none, idempotence, privilege and deadline class. The
+ * facade's generation switch, the extension's service port, the deadline classes and the table of
+ * docs/service-interface.md §10.6 are derived from it; `SERVICE_OPERATIONS` says how to add one.
+ * Sources: docs/service-interface.md §4 and §10; the OpenAPI document of thoughtspot/rest-api-sdk,
+ * `api-spec/openapiSpecv3-2_0.json` (26.8.0.cl); https://developers.thoughtspot.com/docs/rest-apiv2-reference.
+ */
+/** The deadline classes of calls (`tsq.http.*`): see `DeadlineClass` in session.ts. */
+export type OperationDeadline = 'metadata' | 'query' | 'upload';
+
+/** One service operation. */
+export interface ServiceOperation {
+  /** Which API of the service: the public API (v1 or v2) or the data-load API (no v2: docs/service-interface.md §10.1). */
+  api: 'public' | 'load';
+  /** The call on the seed's API, `METHOD path` under its prefix (`/callosum/v1/tspublic/v1`, `/ts_dataservice/v1/public`). */
+  v1: string;
+  /**
+   * The REST API v2 call (`METHOD path` under `/api/rest/2.0`, with the OpenAPI `operationId`), or
+   * `none` with the page that says there is no such v2 operation.
+   */
+  v2: { call: string; operationId: string } | { none: string };
+  /** True when sending it again changes nothing (reads; setting a privilege; assigning an owner). Only these are repeated after a lost answer or a 429. */
+  idempotent: boolean;
+  /** The privilege the service asks of the caller (as its documentation words it). */
+  privilege: string;
+  deadline: OperationDeadline;
+}
+
+const LOAD_NO_V2 = { none: 'the data-load API has no REST API v2 equivalent (docs/service-interface.md §10.1; https://docs.thoughtspot.com/software/latest/tsload-connector)' };
+const READ = 'view access to the objects (none beyond signing in)';
+const ADMIN = 'ADMINISTRATION (Can administer ThoughtSpot)';
+const LOAD = 'DATAMANAGEMENT (Can manage data) or ADMINISTRATION';
+
+/**
+ * Every service operation TSQ calls, by its one name: the method of `AnalyticsServiceClient`, of
+ * `PublicApi`/`PublicApiV2`/`LoadApi` where they implement it, of the extension's `ServiceApi`, and the
+ * `operation` of its HTTP calls in logs and errors. Order: the public API's reads, its administration,
+ * then the data-load API.
+ *
+ * Derived from it: the facade's generation switch (`generationFor` in index.ts: an operation with no v2
+ * call fails plainly on a v2-only service, citing `v2.none`), the extension's service port (`ServiceApi`
+ * in client/src/service.ts, bound by `createService` from `FACADE_OPERATIONS`), the deadline classes
+ * (`deadlineClassOf` in session.ts) and docs/service-interface.md §10.6 (`operationsTableRows`).
+ * test/unit/operations.test.ts checks each, and that no second list of names exists.
+ *
+ * To add an operation: add its row here; implement it on `PublicApi` (v1) and `PublicApiV2` (v2) under
+ * the same name (or give `v2.none` with the page that says v2 has none); add the facade method to
+ * `AnalyticsServiceClient`, switching with `generationFor(name)`; the extension's port picks it up from
+ * `FACADE_OPERATIONS`; paste `operationsTableRows()` into docs/service-interface.md §10.6. The unit test
+ * names what is missing.
+ */
+export const SERVICE_OPERATIONS = {
+  listObjectHeaders: { api: 'public', v1: 'GET metadata/listobjectheaders', v2: { call: 'POST metadata/search', operationId: 'searchMetadata' }, idempotent: true, privilege: READ, deadline: 'metadata' },
+  listVizHeaders: { api: 'public', v1: 'GET metadata/listvizheaders', v2: { call: 'POST metadata/search (include_visualization_headers)', operationId: 'searchMetadata' }, idempotent: true, privilege: READ, deadline: 'metadata' },
+  metadataDetails: { api: 'public', v1: 'GET metadata/details', v2: { call: 'POST metadata/search (include_details)', operationId: 'searchMetadata' }, idempotent: true, privilege: READ, deadline: 'metadata' },
+  pinboardData: { api: 'public', v1: 'POST pinboarddata', v2: { call: 'POST metadata/liveboard/data', operationId: 'fetchLiveboardData' }, idempotent: true, privilege: 'view access to the liveboard', deadline: 'query' },
+  searchData: { api: 'public', v1: 'POST searchdata', v2: { call: 'POST searchdata', operationId: 'searchData' }, idempotent: true, privilege: 'view access to the data source', deadline: 'query' },
+  listPrincipals: { api: 'public', v1: 'GET user/list', v2: { call: 'POST users/search, POST groups/search', operationId: 'searchUsers, searchUserGroups' }, idempotent: true, privilege: `${ADMIN} (v1 user/list; v2's users/search and groups/search: any signed-in user)`, deadline: 'metadata' },
+  syncPrincipals: { api: 'public', v1: 'POST user/sync', v2: { call: 'POST groups/import, POST users/import', operationId: 'importUserGroups, importUsers' }, idempotent: false, privilege: ADMIN, deadline: 'query' },
+  updatePassword: { api: 'public', v1: 'POST user/updatepassword', v2: { call: 'POST users/change-password', operationId: 'changeUserPassword' }, idempotent: false, privilege: 'the user themself, or ADMINISTRATION', deadline: 'metadata' },
+  transferOwnership: { api: 'public', v1: 'POST user/transfer/ownership', v2: { call: 'POST security/metadata/assign', operationId: 'assignChangeAuthor' }, idempotent: true, privilege: ADMIN, deadline: 'metadata' },
+  addGroupPrivilege: { api: 'public', v1: 'POST group/addprivilege', v2: { call: 'POST groups/{group_identifier}/update (operation ADD)', operationId: 'updateUserGroup' }, idempotent: true, privilege: ADMIN, deadline: 'metadata' },
+  removeGroupPrivilege: { api: 'public', v1: 'POST group/removeprivilege', v2: { call: 'POST groups/{group_identifier}/update (operation REMOVE)', operationId: 'updateUserGroup' }, idempotent: true, privilege: ADMIN, deadline: 'metadata' },
+  refreshMaterializedView: {
+    api: 'public',
+    v1: 'POST materialization/refreshview/{id}',
+    v2: { none: 'REST API v2 has no materialization operation: the v2 reference (https://developers.thoughtspot.com/docs/rest-apiv2-reference, OpenAPI document 26.8.0.cl) lists none; the v1 call is https://docs.thoughtspot.com/software/latest/materialization-api' },
+    idempotent: true,
+    privilege: ADMIN,
+    deadline: 'query',
+  },
+  ping: { api: 'load', v1: 'GET ping', v2: LOAD_NO_V2, idempotent: true, privilege: 'none', deadline: 'metadata' },
+  startLoad: { api: 'load', v1: 'POST loads', v2: LOAD_NO_V2, idempotent: false, privilege: LOAD, deadline: 'metadata' },
+  uploadChunk: { api: 'load', v1: 'POST loads/{cycle_id}', v2: LOAD_NO_V2, idempotent: false, privilege: LOAD, deadline: 'upload' },
+  commitLoad: { api: 'load', v1: 'POST loads/{cycle_id}/commit', v2: LOAD_NO_V2, idempotent: false, privilege: LOAD, deadline: 'upload' },
+  abortLoad: { api: 'load', v1: 'POST loads/{cycle_id}/cancel', v2: LOAD_NO_V2, idempotent: true, privilege: LOAD, deadline: 'metadata' },
+  loadStatus: { api: 'load', v1: 'GET loads/{cycle_id}', v2: LOAD_NO_V2, idempotent: true, privilege: LOAD, deadline: 'metadata' },
+  badRecords: { api: 'load', v1: 'GET loads/{cycle_id}/bad_records_file', v2: LOAD_NO_V2, idempotent: true, privilege: LOAD, deadline: 'metadata' },
+  inputSummary: { api: 'load', v1: 'GET loads/{cycle_id}/input_summary', v2: LOAD_NO_V2, idempotent: true, privilege: LOAD, deadline: 'metadata' },
+} as const satisfies Record<string, ServiceOperation>;
+
+/** The name of a service operation. */
+export type OperationName = keyof typeof SERVICE_OPERATIONS;
+
+/** The operations of the public API (those the generation switch applies to). */
+export type PublicOperationName = { [N in OperationName]: (typeof SERVICE_OPERATIONS)[N]['api'] extends 'public' ? N : never }[OperationName];
+
+/** Every operation name, in the table's order. */
+export const OPERATION_NAMES = Object.keys(SERVICE_OPERATIONS) as OperationName[];
+
+/**
+ * The operations the extension's service port (`ServiceApi`, client/src/service.ts) offers: the public
+ * API's. The data-load API is reached through the load pipeline on the client itself.
+ */
+export const FACADE_OPERATIONS = OPERATION_NAMES.filter((n): n is PublicOperationName => SERVICE_OPERATIONS[n].api === 'public');
+
+/** The page saying that v2 has no such operation, or undefined when it has one. */
+export function v2Absence(name: OperationName): string | undefined {
+  const v2: ServiceOperation['v2'] = SERVICE_OPERATIONS[name].v2;
+  return 'none' in v2 ? v2.none : undefined;
+}
+
+/**
+ * The rows of the operations table of docs/service-interface.md §10.6 (Markdown, one line per
+ * operation: name, v1 call, v2 call or why none, idempotent, privilege), in the table's order. The page
+ * holds exactly these lines (test/unit/operations.test.ts).
+ */
+export function operationsTableRows(): string[] {
+  return OPERATION_NAMES.map((n) => {
+    const o: ServiceOperation = SERVICE_OPERATIONS[n];
+    const v2 = 'none' in o.v2 ? `none: ${o.v2.none}` : `\`${o.v2.call}\` (\`${o.v2.operationId}\`)`;
+    return `| \`${n}\` | \`${o.v1}\` | ${v2} | ${o.idempotent ? 'yes' : 'no'} | ${o.privilege} |`;
+  });
+}

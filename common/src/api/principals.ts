@@ -1,0 +1,81 @@
+/**
+ * Users and groups (principals) as TSQ reads them from either generation: v1's `user/list`
+ * (`parsePrincipals`) and REST API v2's `users/search` and `groups/search` (`principalsOfV2`).
+ * Pure: no I/O.
+ */
+
+/** A user or group of `user/list` (docs/service-interface.md §4.2 catalogued; shape from the service, docs/service-notes.md), or of v2's `users/search`/`groups/search` (OpenAPI `User`, `UserGroupResponse`). */
+export interface Principal {
+  id?: string;
+  name: string;
+  displayName?: string;
+  /** 'USER' or 'GROUP' (what `principalTypeEnum` or `type` says). */
+  kind: 'USER' | 'GROUP';
+  /** Names of the groups this principal belongs to. */
+  groupNames?: string[];
+  /** For groups, its privileges when the service lists them. */
+  privileges?: string[];
+}
+
+/**
+ * Users and groups from a `user/list` answer (docs/service-interface.md §4.2: "all users, groups and their
+ * inter-dependencies"; shape not shown). Accepts an array of principals or an object holding arrays
+ * (`users`/`groups`/`principals`); a principal's kind comes from `principalTypeEnum` (LOCAL_USER,
+ * LOCAL_GROUP, …), `type` or the list it came from.
+ */
+export function parsePrincipals(value: unknown): Principal[] {
+  const out: Principal[] = [];
+  const add = (entry: unknown, hint?: 'USER' | 'GROUP') => {
+    if (!entry || typeof entry !== 'object') return;
+    const e = entry as Record<string, unknown>;
+    const header = (e.header && typeof e.header === 'object' ? e.header : {}) as Record<string, unknown>;
+    const name = typeof e.name === 'string' ? e.name : typeof header.name === 'string' ? header.name : undefined;
+    if (!name) return;
+    const typeText = String(e.principalTypeEnum ?? e.principalType ?? e.type ?? header.type ?? '').toUpperCase();
+    const kind: 'USER' | 'GROUP' | undefined = typeText.includes('GROUP') ? 'GROUP' : typeText.includes('USER') ? 'USER' : hint;
+    if (!kind) return;
+    const p: Principal = { name, kind };
+    const id = e.id ?? header.id;
+    if (typeof id === 'string') p.id = id;
+    const displayName = e.displayName ?? header.displayName;
+    if (typeof displayName === 'string') p.displayName = displayName;
+    const groups = e.groupNames ?? e.groups;
+    if (Array.isArray(groups)) p.groupNames = groups.map((g) => (typeof g === 'string' ? g : String((g as { name?: unknown })?.name ?? ''))).filter(Boolean);
+    if (Array.isArray(e.privileges)) p.privileges = e.privileges.map(String);
+    out.push(p);
+  };
+  if (Array.isArray(value)) for (const e of value) add(e);
+  else if (value && typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    for (const [key, hint] of [['users', 'USER'], ['groups', 'GROUP'], ['principals', undefined]] as const) {
+      if (Array.isArray(v[key])) for (const e of v[key] as unknown[]) add(e, hint);
+    }
+  }
+  return out;
+}
+
+/**
+ * Principals from REST API v2's `users/search` (OpenAPI `User`: `id`, `name`, `display_name`,
+ * `user_groups` of `{id, name}`, `privileges`) and `groups/search` (`UserGroupResponse`: `id`, `name`,
+ * `display_name`, `privileges`), groups first as `user/list` gives them. Entries without a name are left out.
+ */
+export function principalsOfV2(users: unknown, groups: unknown): Principal[] {
+  const out: Principal[] = [];
+  const each = (list: unknown, kind: 'USER' | 'GROUP') => {
+    if (!Array.isArray(list)) return;
+    for (const entry of list) {
+      if (!entry || typeof entry !== 'object') continue;
+      const e = entry as Record<string, unknown>;
+      if (typeof e.name !== 'string' || !e.name) continue;
+      const p: Principal = { name: e.name, kind };
+      if (typeof e.id === 'string') p.id = e.id;
+      if (typeof e.display_name === 'string') p.displayName = e.display_name;
+      if (kind === 'USER' && Array.isArray(e.user_groups)) p.groupNames = e.user_groups.map((g) => String((g as { name?: unknown })?.name ?? '')).filter(Boolean);
+      if (Array.isArray(e.privileges)) p.privileges = e.privileges.map(String);
+      out.push(p);
+    }
+  };
+  each(groups, 'GROUP');
+  each(users, 'USER');
+  return out;
+}

@@ -1,0 +1,385 @@
+/**
+ * REST API v2's users, groups and tags, and the administration operations, over the same users, groups
+ * and objects as v1's administration routes (the same functions of emulator/src/public/admin.ts and
+ * userSync.ts act on both, so a change through one generation is seen through the other). The routes
+ * and their sources are on `registerAdminV2`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { MetadataStore, StoredGroup, StoredUser } from '../metadataStore';
+import { ApiError, FORBIDDEN_TEXT } from '../errors';
+import { NamePattern } from '../public/headers';
+import { changePassword, setGroupPrivileges, transferObjects } from '../public/admin';
+import { checkSyncRequest, runSync, type Principal } from '../public/userSync';
+import type { V2Deps } from './routes';
+
+/** The sort fields of `SortOptions` (users, groups) and the extra ones of `MetadataSearchSortOptions`. */
+export const SORT_FIELDS = ['NAME', 'DISPLAY_NAME', 'AUTHOR', 'CREATED', 'MODIFIED'] as const;
+
+/** What a search entry is sorted by. */
+export interface Sortable {
+  name: string;
+  displayName: string;
+  authorName: string;
+  created: number;
+  modified: number;
+  views?: number;
+  favorites?: number;
+  lastAccessed?: number;
+}
+
+/**
+ * Sorts `rows` by `sort_options` (`field_name` one of `fields`, `order` ASC or DESC; names case-insensitive,
+ * ties by name) and cuts the page of `record_offset`/`record_size`. Without `sort_options` the order is kept.
+ * @throws ApiError 400 naming the member at fault
+ */
+export function sortAndPage<T extends { key: Sortable }>(rows: T[], b: Record<string, unknown>, fields: readonly string[]): T[] {
+  const sort = b.sort_options ?? {};
+  if (typeof sort !== 'object' || sort === null || Array.isArray(sort)) throw new ApiError(400, 'Invalid value for sort_options: expected {field_name, order}.');
+  const s = sort as { field_name?: unknown; order?: unknown };
+  const field = s.field_name === undefined || s.field_name === null ? undefined : String(s.field_name).toUpperCase();
+  const order = String(s.order ?? 'ASC').toUpperCase();
+  if (order !== 'ASC' && order !== 'DESC') throw new ApiError(400, `Invalid value for sort_options.order: ${order} (ASC or DESC).`);
+  if (field !== undefined && field !== 'DEFAULT' && !fields.includes(field)) throw new ApiError(400, `Invalid value for sort_options.field_name: ${field} (${fields.join(', ')}).`);
+  let out = rows;
+  if (field !== undefined && field !== 'DEFAULT') {
+    const text = (k: Sortable): string | number => {
+      switch (field) {
+        case 'DISPLAY_NAME':
+          return k.displayName.toLowerCase();
+        case 'AUTHOR':
+          return k.authorName.toLowerCase();
+        case 'CREATED':
+          return k.created;
+        case 'MODIFIED':
+          return k.modified;
+        case 'VIEWS':
+          return k.views ?? 0;
+        case 'FAVORITES':
+          return k.favorites ?? 0;
+        case 'LAST_ACCESSED':
+          return k.lastAccessed ?? 0;
+        default:
+          return k.name.toLowerCase();
+      }
+    };
+    out = [...rows].sort((x, y) => {
+      const a = text(x.key);
+      const c = text(y.key);
+      return a < c ? -1 : a > c ? 1 : x.key.name.localeCompare(y.key.name, 'en', { sensitivity: 'base' });
+    });
+    if (order === 'DESC') out.reverse();
+  } else if (order === 'DESC') out = [...rows].reverse();
+  const offset = intOf(b, 'record_offset', 0, 0);
+  const size = intOf(b, 'record_size', 10, -1);
+  if (size === 0) throw new ApiError(400, 'Invalid value for record_size: 0 (-1 for all records, or 1 or more).');
+  return size === -1 ? out.slice(offset) : out.slice(offset, offset + size);
+}
+
+function intOf(b: Record<string, unknown>, name: string, dflt: number, min: number): number {
+  const v = b[name];
+  if (v === undefined || v === null) return dflt;
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min) throw new ApiError(400, `Invalid value for ${name}: expected an integer of ${min} or more.`);
+  return n;
+}
+
+function bodyOf(req: FastifyRequest): Record<string, unknown> {
+  if (req.body === undefined || req.body === null) return {};
+  if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new ApiError(400, 'The request body must be a JSON object.');
+  return req.body as Record<string, unknown>;
+}
+
+function strOf(b: Record<string, unknown>, name: string, required = false): string | undefined {
+  const v = b[name];
+  if (v === undefined || v === null || v === '') {
+    if (required) throw new ApiError(400, `Missing parameter ${name}.`);
+    return undefined;
+  }
+  if (typeof v !== 'string') throw new ApiError(400, `Invalid value for ${name}: expected a string.`);
+  return v;
+}
+
+function listOf(b: Record<string, unknown>, name: string): string[] | undefined {
+  const v = b[name];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new ApiError(400, `Invalid value for ${name}: expected a list of strings.`);
+  return v as string[];
+}
+
+function boolOf(b: Record<string, unknown>, name: string, dflt: boolean): boolean {
+  const v = b[name];
+  if (v === undefined || v === null) return dflt;
+  // the documented clients send booleans; a string "true"/"false" is read the same
+  if (v === true || v === 'true') return true;
+  if (v === false || v === 'false') return false;
+  throw new ApiError(400, `Invalid value for ${name}: expected true or false.`);
+}
+
+function requireAdmin(req: FastifyRequest): void {
+  if (!req.v2User!.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
+}
+
+/** A user as v2 shows it (OpenAPI `User`). */
+export function userOfV2(u: StoredUser, catalog: MetadataStore): Record<string, unknown> {
+  const groups = u.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined);
+  const admin = catalog.state.users[0];
+  return {
+    id: u.id,
+    name: u.name,
+    display_name: u.displayName,
+    visibility: 'SHARABLE',
+    author_id: admin?.id ?? u.id,
+    owner_id: u.id,
+    modifier_id: admin?.id ?? u.id,
+    can_change_password: true,
+    complete_detail: true,
+    creation_time_in_millis: u.created,
+    modification_time_in_millis: u.modified,
+    current_org: { id: 0, name: 'Primary' },
+    orgs: [{ id: 0, name: 'Primary' }],
+    deleted: false,
+    deprecated: false,
+    external: false,
+    hidden: false,
+    account_type: 'LOCAL_USER',
+    account_status: 'ACTIVE',
+    ...(u.mail ? { email: u.mail } : {}),
+    parent_type: 'USER',
+    privileges: [...(catalog.user(u.id)?.privileges ?? [])],
+    user_groups: groups.map((g) => ({ id: g.id, name: g.name })),
+    user_inherited_groups: groups.map((g) => ({ id: g.id, name: g.name })),
+    super_user: false,
+    system_user: false,
+    tags: [],
+  };
+}
+
+/** A group as v2 shows it (OpenAPI `UserGroupResponse`). */
+export function groupOfV2(g: StoredGroup, catalog: MetadataStore): Record<string, unknown> {
+  const admin = catalog.state.users[0];
+  return {
+    id: g.id,
+    name: g.name,
+    display_name: g.displayName,
+    visibility: 'SHARABLE',
+    author_id: admin?.id ?? g.id,
+    owner_id: g.id,
+    modifier_id: admin?.id ?? g.id,
+    complete_detail: true,
+    creation_time_in_millis: g.created,
+    modification_time_in_millis: g.modified,
+    deleted: false,
+    deprecated: false,
+    external: false,
+    hidden: false,
+    system_group: false,
+    parent_type: 'GROUP',
+    type: 'LOCAL_GROUP',
+    orgs: [{ id: 0, name: 'Primary' }],
+    privileges: [...g.privileges],
+    users: catalog.state.users.filter((u) => u.groups.includes(g.id)).map((u) => ({ id: u.id, name: u.name })),
+    sub_groups: [],
+    default_liveboards: [],
+    tags: [],
+    roles: [],
+  };
+}
+
+/** Matches an identifier (GUID or name) and a `name_pattern` (`%` the wildcard). */
+function matcher(identifier: string | undefined, pattern: string | undefined): (x: { id: string; name: string }) => boolean {
+  const p = pattern === undefined ? undefined : new NamePattern(pattern);
+  return (x) => (identifier === undefined || x.id === identifier.toLowerCase() || x.name.toLowerCase() === identifier.toLowerCase()) && (p === undefined || p.test(x.name));
+}
+
+/**
+ * Registers these routes in the v2 scope.
+ *
+ * Shapes and parameters from the OpenAPI
+ * document of thoughtspot/rest-api-sdk, `api-spec/openapiSpecv3-2_0.json` (26.8.0.cl):
+ *
+ * | route | operationId | privilege | answer |
+ * |---|---|---|---|
+ * | `POST users/search` | `searchUsers` | signed in | `User[]` |
+ * | `POST groups/search` | `searchUserGroups` | signed in | `UserGroupResponse[]` |
+ * | `POST tags/search` | `searchTags` | signed in ("Any authenticated user") | `Tag[]` |
+ * | `POST users/change-password` | `changeUserPassword` | the user, or ADMINISTRATION | 204 |
+ * | `POST security/metadata/assign` | `assignChangeAuthor` | ADMINISTRATION | 204 |
+ * | `POST groups/{group_identifier}/update` | `updateUserGroup` | ADMINISTRATION | 204 (privileges, display name) |
+ * | `POST users/import` | `importUsers` | ADMINISTRATION | `{users_added, users_updated, users_deleted}` of `{id, name}` |
+ * | `POST groups/import` | `importUserGroups` | ADMINISTRATION | `{groups_added, groups_updated, groups_deleted}` of `{id, name}` |
+ *
+ * Search answers are paged by `record_offset` (0) and `record_size` (default 10, -1 all) and sorted by
+ * `sort_options` (`field_name` NAME, DISPLAY_NAME, AUTHOR, CREATED or MODIFIED; `order` ASC or DESC).
+ */
+export function registerAdminV2(api: FastifyInstance, deps: V2Deps): void {
+  registerSearches(api, deps);
+  registerChanges(api, deps);
+  registerImport(api, deps);
+}
+
+/** users/search, groups/search, tags/search. */
+function registerSearches(api: FastifyInstance, deps: V2Deps): void {
+  const { catalog } = deps;
+  const authorName = (id: string): string => catalog.storedUser(id)?.name ?? '';
+
+  api.post('/users/search', async (req) => {
+    const b = bodyOf(req);
+    const match = matcher(strOf(b, 'user_identifier'), strOf(b, 'name_pattern'));
+    const display = strOf(b, 'display_name')?.toLowerCase();
+    const groups = listOf(b, 'group_identifiers')?.map((g) => g.toLowerCase());
+    const email = strOf(b, 'email')?.toLowerCase();
+    const rows = catalog.state.users
+      .filter((u) => match(u) && (display === undefined || u.displayName.toLowerCase() === display) && (email === undefined || u.mail?.toLowerCase() === email))
+      .filter((u) => groups === undefined || u.groups.some((gid) => { const g = catalog.state.groups.find((x) => x.id === gid); return g !== undefined && (groups.includes(g.id) || groups.includes(g.name.toLowerCase())); }))
+      .map((u) => ({ key: { name: u.name, displayName: u.displayName, authorName: authorName(catalog.state.users[0]?.id ?? ''), created: u.created, modified: u.modified }, u }));
+    return sortAndPage(rows, b, SORT_FIELDS).map((r) => userOfV2(r.u, catalog));
+  });
+
+  api.post('/groups/search', async (req) => {
+    const b = bodyOf(req);
+    const match = matcher(strOf(b, 'group_identifier'), strOf(b, 'name_pattern'));
+    const display = strOf(b, 'display_name')?.toLowerCase();
+    const privileges = listOf(b, 'privileges')?.map((p) => p.toUpperCase());
+    const users = listOf(b, 'user_identifiers')?.map((u) => u.toLowerCase());
+    const rows = catalog.state.groups
+      .filter((g) => match(g) && (display === undefined || g.displayName.toLowerCase() === display))
+      .filter((g) => privileges === undefined || privileges.every((p) => (g.privileges as string[]).includes(p)))
+      .filter((g) => users === undefined || catalog.state.users.some((u) => u.groups.includes(g.id) && (users.includes(u.id) || users.includes(u.name.toLowerCase()))))
+      .map((g) => ({ key: { name: g.name, displayName: g.displayName, authorName: authorName(catalog.state.users[0]?.id ?? ''), created: g.created, modified: g.modified }, g }));
+    return sortAndPage(rows, b, SORT_FIELDS).map((r) => groupOfV2(r.g, catalog));
+  });
+
+  api.post('/tags/search', async (req) => {
+    const b = bodyOf(req);
+    const match = matcher(strOf(b, 'tag_identifier'), strOf(b, 'name_pattern'));
+    if (strOf(b, 'color') !== undefined) return []; // the emulator's tags have no color
+    return catalog.state.tags.filter(match).map((t) => ({
+      id: t.id,
+      name: t.name,
+      deleted: false,
+      hidden: false,
+      external: false,
+      deprecated: false,
+      creation_time_in_millis: t.created,
+      modification_time_in_millis: t.modified,
+      author_id: t.author,
+      modifier_id: t.modifiedBy,
+      owner_id: t.id,
+    }));
+  });
+
+}
+
+/** users/change-password, security/metadata/assign, groups/{group_identifier}/update. */
+function registerChanges(api: FastifyInstance, deps: V2Deps): void {
+  const { catalog } = deps;
+  api.post('/users/change-password', async (req, reply: FastifyReply) => {
+    const b = bodyOf(req);
+    const name = strOf(b, 'user_identifier', true)!;
+    const current = strOf(b, 'current_password', true)!;
+    const next = strOf(b, 'new_password', true)!;
+    const u = catalog.userByName(name) ?? catalog.storedUser(name.toLowerCase());
+    if (!u) throw new ApiError(400, `Invalid value for user_identifier: no user ${name}.`);
+    await changePassword(deps, req.v2User!, u.name, current, next, req.v2Credential);
+    return reply.code(204).send();
+  });
+
+  api.post('/security/metadata/assign', async (req, reply: FastifyReply) => {
+    requireAdmin(req);
+    const b = bodyOf(req);
+    const to = strOf(b, 'user_identifier', true)!;
+    const raw = b.metadata;
+    if (!Array.isArray(raw) || raw.length === 0) throw new ApiError(400, 'Missing parameter metadata: a list of {identifier, type}.');
+    const ids = raw.map((m) => {
+      const id = m && typeof m === 'object' ? (m as Record<string, unknown>).identifier : undefined;
+      if (typeof id !== 'string' || !id) throw new ApiError(400, 'Invalid value for metadata: each entry needs an identifier.');
+      const st = catalog.state;
+      const o = [...st.tables, ...st.books].find((x) => x.id === id.toLowerCase() || x.name === id);
+      if (!o) throw new ApiError(400, `Invalid value for metadata: no object ${id}.`);
+      return o;
+    });
+    const fromName = strOf(b, 'current_owner_identifier');
+    // without current_owner_identifier every object moves from whoever authors it
+    const byAuthor = new Map<string, string[]>();
+    for (const o of ids) {
+      const author = fromName ?? catalog.storedUser(o.author)?.name ?? o.author;
+      byAuthor.set(author, [...(byAuthor.get(author) ?? []), o.id]);
+    }
+    for (const [from, list] of byAuthor) transferObjects(deps, { label: 'current_owner_identifier', name: from }, { label: 'user_identifier', name: to }, list, 'metadata');
+    return reply.code(204).send();
+  });
+
+  api.post('/groups/:group_identifier/update', async (req, reply: FastifyReply) => {
+    requireAdmin(req);
+    const b = bodyOf(req);
+    const { group_identifier: gid } = req.params as { group_identifier: string };
+    const g = catalog.groupByName(gid) ?? catalog.state.groups.find((x) => x.id === gid.toLowerCase());
+    if (!g) throw new ApiError(400, `Invalid value for group_identifier: no group ${gid}.`);
+    const operation = (strOf(b, 'operation') ?? 'REPLACE').toUpperCase();
+    if (operation !== 'ADD' && operation !== 'REMOVE' && operation !== 'REPLACE') throw new ApiError(400, `Invalid value for operation: ${operation} (ADD, REMOVE or REPLACE).`);
+    const privileges = listOf(b, 'privileges');
+    for (const unsupported of ['user_identifiers', 'sub_group_identifiers', 'default_liveboard_identifiers', 'role_identifiers']) {
+      if (b[unsupported] !== undefined && b[unsupported] !== null) throw new ApiError(400, `${unsupported} is not supported by the emulator; change privileges, display_name or description.`);
+    }
+    if (privileges !== undefined) {
+      if (privileges.length === 0 && operation === 'REPLACE') g.privileges = [];
+      else if (privileges.length > 0) setGroupPrivileges(deps, [g.id], privileges, operation, 'group_identifier');
+    }
+    const display = strOf(b, 'display_name');
+    if (display !== undefined) g.displayName = display;
+    g.modified = deps.now().getTime();
+    catalog.save();
+    return reply.code(204).send();
+  });
+
+}
+
+/** users/import and groups/import: v1's sync over the users only, or the groups only. */
+function registerImport(api: FastifyInstance, deps: V2Deps): void {
+  const { catalog } = deps;
+  api.post('/groups/import', async (req) => {
+    requireAdmin(req);
+    const b = bodyOf(req);
+    const raw = b.groups;
+    if (!Array.isArray(raw)) throw new ApiError(400, 'Missing parameter groups: a list of {group_identifier, display_name, privileges, …}.');
+    const list: Principal[] = raw.map((x, i) => {
+      if (!x || typeof x !== 'object') throw new ApiError(400, `Invalid value for groups: entry ${i + 1} is not an object.`);
+      const e = x as Record<string, unknown>;
+      const name = strOf(e, 'group_identifier', true)!;
+      const type = strOf(e, 'type') ?? 'LOCAL_GROUP';
+      if (type !== 'LOCAL_GROUP') throw new ApiError(400, `Invalid value for type of ${name}: the emulator has LOCAL_GROUP only.`);
+      for (const unsupported of ['user_identifiers', 'sub_group_identifiers', 'default_liveboard_identifiers']) {
+        if (e[unsupported] !== undefined && e[unsupported] !== null) throw new ApiError(400, `${unsupported} of ${name} is not supported by the emulator; give users their groups with users/import.`);
+      }
+      return { name, displayName: strOf(e, 'display_name', true)!, privileges: listOf(e, 'privileges')?.map((p) => p.toUpperCase()), principalTypeEnum: 'LOCAL_GROUP' };
+    });
+    const s = checkSyncRequest(catalog, list, !boolOf(b, 'dry_run', true), boolOf(b, 'delete_unspecified_groups', false), undefined, 'groups');
+    const result = await runSync(deps, req.v2User!, { ...s, users: [], removeUsers: false });
+    const ref = (name: string) => ({ id: catalog.groupByName(name)?.id ?? null, name });
+    return { groups_added: result.groupsAdded.map(ref), groups_updated: result.groupsUpdated.map(ref), groups_deleted: result.groupsDeleted.map((name) => ({ id: null, name })) };
+  });
+  api.post('/users/import', async (req) => {
+    requireAdmin(req);
+    const b = bodyOf(req);
+    const raw = b.users;
+    if (!Array.isArray(raw)) throw new ApiError(400, 'Missing parameter users: a list of {user_identifier, display_name, …}.');
+    const list: Principal[] = raw.map((x, i) => {
+      if (!x || typeof x !== 'object') throw new ApiError(400, `Invalid value for users: entry ${i + 1} is not an object.`);
+      const e = x as Record<string, unknown>;
+      const name = strOf(e, 'user_identifier', true)!;
+      const display = strOf(e, 'display_name', true)!;
+      const type = strOf(e, 'account_type') ?? 'LOCAL_USER';
+      if (type !== 'LOCAL_USER') throw new ApiError(400, `Invalid value for account_type of ${name}: the emulator has LOCAL_USER only.`);
+      return { name, displayName: display, mail: strOf(e, 'email'), password: strOf(e, 'password'), groupNames: listOf(e, 'group_identifiers'), principalTypeEnum: 'LOCAL_USER' };
+    });
+    const dryRun = boolOf(b, 'dry_run', true);
+    const s = checkSyncRequest(catalog, list, !dryRun, boolOf(b, 'delete_unspecified_users', false), strOf(b, 'default_password'), 'users');
+    // users/import imports users: groups are neither listed nor deleted
+    const result = await runSync(deps, req.v2User!, { ...s, groups: [], removeGroups: false });
+    const ref = (name: string) => {
+      const u = catalog.userByName(name);
+      return { id: u?.id ?? null, name };
+    };
+    return { users_added: result.usersAdded.map(ref), users_updated: result.usersUpdated.map(ref), users_deleted: result.usersDeleted.map((name) => ({ id: null, name })) };
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * End-to-end test of the Objects view's Users & Groups and Tags, and an administration command, in a
+ * real VS Code (code-server in Chromium) against an emulator where REST API v1 is gone
+ * (`--public-api v2`, as on a current cloud build): the tree lists the tags and the groups through
+ * `metadata/search` and `users/search`/`groups/search`, and TSQ: Add Group Privilege… gives a group a
+ * privilege through `groups/{id}/update`, which the service then shows. Skipped without the tools unless
+ * TSQ_E2E_REQUIRED=1.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { e2eSkip, exactText, RESULTS_DIR, runCommandIn, startEmulator, startSession, waitUntil, type E2eSession } from './harness';
+
+/** Expands `label` when its children are not shown yet, and waits for rows that `until` accepts. */
+async function expand(session: E2eSession, label: string, until: (rows: string[]) => boolean): Promise<string[]> {
+  const before = await session.treeItems('TSQ', (r) => r.includes(label), 90_000);
+  if (!until(before)) await session.toggleTreeItem(label);
+  return session.treeItems('TSQ', until, 90_000);
+}
+
+/** Clicks the row of the open quick pick whose label is `text`. */
+async function pickRow(session: E2eSession, text: string): Promise<void> {
+  const row = session.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: text }).first();
+  await row.waitFor({ state: 'visible', timeout: 60_000 });
+  await row.click();
+}
+
+/** The privileges of the group `name`, asked of the service directly over v2. */
+async function privilegesOf(url: string, name: string): Promise<string[]> {
+  const t = await fetch(`${url}/api/rest/2.0/auth/token/full`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'tsadmin', password: 'admin' }) });
+  const token = ((await t.json()) as { token: string }).token;
+  const r = await fetch(`${url}/api/rest/2.0/groups/search`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ group_identifier: name }) });
+  assert.equal(r.status, 200);
+  return ((await r.json()) as { privileges: string[] }[])[0]?.privileges ?? [];
+}
+
+test('v2 administration: Users & Groups, Tags and Add Group Privilege against a service where v1 is gone', { skip: e2eSkip(['dist/emulator.js']), timeout: 600_000 }, async (t) => {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const emulator = await startEmulator(mkdtempSync(join(tmpdir(), 'tsq-e2e-v2admin-data-')), join(RESULTS_DIR, 'v2admin-emulator.log'), ['--public-api', 'v2']);
+  const before = process.env.TSQ_DEMO_PASSWORD;
+  process.env.TSQ_DEMO_PASSWORD = 'admin'; // the loopback demo password, as `npm start` gives it
+  try {
+    const v1 = await fetch(`${emulator.url}/callosum/v1/tspublic/v1/user/list`);
+    assert.equal(v1.status, 404, 'the emulator answers as a service without REST API v1');
+    assert.ok(!(await privilegesOf(emulator.url, 'Analysts')).includes('DATAMANAGEMENT'));
+    const session = await startSession({
+      name: 'v2admin',
+      settings: { 'tsq.connections': [{ name: 'cloud', url: emulator.url, username: 'tsadmin' }], 'tsq.activeConnection': 'cloud' },
+    });
+    try {
+      await t.test('the tree shows Users & Groups and Tags over REST API v2', () => session.step('roots', async () => {
+        await session.openFile('flights.tsq');
+        const roots = await session.treeItems('TSQ', (r) => r.includes('Users & Groups') && r.includes('Tags'), 120_000);
+        assert.ok(roots.includes('Data Sources'), JSON.stringify(roots));
+      }));
+
+      await t.test('Tags expands to the demo tags', () => session.step('tags', async () => {
+        const rows = await expand(session, 'Tags', (r) => ['demo', 'finance', 'weather'].every((n) => r.includes(n)));
+        assert.ok(rows.includes('flights'), JSON.stringify(rows));
+        await session.toggleTreeItem('Tags'); // collapse again to keep the rows in view
+      }));
+
+      await t.test('Users & Groups expands to the groups and users', () => session.step('principals', async () => {
+        await expand(session, 'Users & Groups', (r) => r.includes('Users') && r.includes('Groups'));
+        const groups = await expand(session, 'Groups', (r) => r.includes('Analysts'));
+        assert.ok(groups.includes('Data Managers'), JSON.stringify(groups));
+        await session.toggleTreeItem('Groups');
+        // a user's row is "Display Name (name)"
+        const users = await expand(session, 'Users', (r) => r.some((x) => x.includes('(analyst)')));
+        assert.ok(users.some((x) => x.includes('(tsadmin)')), JSON.stringify(users));
+        await session.toggleTreeItem('Users');
+      }));
+
+      await t.test('TSQ: Add Group Privilege… gives Analysts DATAMANAGEMENT through v2', () => session.step('add-privilege', async () => {
+        await runCommandIn(session.page, 'TSQ: Add Group Privilege');
+        await pickRow(session, 'Analysts');
+        await pickRow(session, 'DATAMANAGEMENT');
+        const dialog = session.page.locator('.monaco-dialog-box', { hasText: 'Analysts' });
+        await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+        // a click while the dialog is still being laid out can be lost: press until it closes
+        await waitUntil(async () => {
+          await dialog.getByRole('button', { name: exactText('Add Privilege') }).click();
+          return dialog.waitFor({ state: 'hidden', timeout: 10_000 }).then(() => true, () => undefined);
+        }, 'the confirmation to close', 60_000, 100);
+        await session.notifications((r) => r.some((x) => x.includes('Added DATAMANAGEMENT to Analysts')), 60_000);
+        assert.ok((await privilegesOf(emulator.url, 'Analysts')).includes('DATAMANAGEMENT'), 'the service shows the privilege');
+      }));
+    } finally {
+      await session.close();
+    }
+  } finally {
+    if (before === undefined) delete process.env.TSQ_DEMO_PASSWORD;
+    else process.env.TSQ_DEMO_PASSWORD = before;
+    await emulator.stop();
+  }
+});
