@@ -555,7 +555,8 @@ class ClauseParser {
       }
       out[count++] = v;
       const c = this.peek();
-      if (c && c.kind === 'comma') {
+      // `similar to '%jacket%' or '%t-shirt%'` (similar-to.adoc): `or` separates alternatives as a comma does.
+      if (c && (c.kind === 'comma' || (c.kind === 'keyword' && c.value === 'or'))) {
         this.i++;
         expectFrom = c;
         continue;
