@@ -28,6 +28,8 @@ export type Aggregation = typeof AGGREGATIONS[number];
 
 /** Comparison operators written with symbols (docs/service-interface.md §4.3; docs/service-notes.md §2.3). */
 export const COMPARISON_OPERATORS = ['=', '!=', '<', '<=', '>', '>='] as const;
+/** The comparison operators that order values (`<`, `<=`, `>`, `>=`), on numbers, dates and text. */
+export const ORDER_OPERATORS = COMPARISON_OPERATORS.filter((op) => op !== '=' && op !== '!=');
 /** Text operators (docs/service-notes.md §2.4): only meaningful on text (VARCHAR/CHAR) columns. */
 export const TEXT_OPERATORS = ['contains', 'not contains', 'begins with', 'not begins with', 'ends with', 'not ends with', 'similar to', 'not similar to'] as const;
 /** Word operators that take values on dates (or numbers, for `between`) (docs/service-notes.md §2.3, 2.5). */

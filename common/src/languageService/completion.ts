@@ -21,7 +21,7 @@ import {
 } from 'vscode-languageserver-types';
 import type { Column, ColumnDataType, DataSourceColumns } from '../model';
 import {
-  AGGREGATIONS, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, KEYWORDS, NUMERIC_TYPES, TEXT_OPERATORS, TEXT_TYPES, TO_DATE, bucketsFor, findKeyword,
+  AGGREGATIONS, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, KEYWORDS, NUMERIC_TYPES, TEXT_TYPES, TO_DATE, WORD_OPERATORS, bucketsFor, findKeyword,
   operatorsFor as filterOperatorsFor, type DateBucket, type KeywordCategory, type KeywordInfo,
 } from '../language/keywords';
 import { tokenize, type Token } from '../language/lexer';
@@ -48,7 +48,7 @@ const WORD_START_CATEGORIES: ReadonlySet<KeywordCategory> = new Set(['general', 
 /** Keywords after which a column is expected (columns are offered first). */
 const BEFORE_COLUMN = new Set<string>(['sort by', 'by', 'for each', 'ranked by', 'growth of', 'for', 'top', 'bottom', ...AGGREGATIONS]);
 /** Word operators that take values (docs/service-notes.md §2.3, 2.4, 2.5). */
-const VALUE_KEYWORDS = new Set<string>(['between', 'after', 'before', ...TEXT_OPERATORS]);
+const VALUE_KEYWORDS = new Set<string>(WORD_OPERATORS);
 /** Relative-date keywords offered after a date column (docs/service-notes.md §2.5, 2.6). */
 const DATE_FILTER_KEYWORDS = ['after', 'before', 'between', 'today', 'yesterday', 'this', 'last', 'next', ...Object.keys(TO_DATE)];
 
@@ -552,8 +552,8 @@ function calendarItems(ctx: ServiceContext, document: TextDocument, replace: Ran
 /** `{null}` / `{empty}` after `=` and `!=` (docs/service-notes.md §2.3), when nothing quoted was started. */
 function constantItems(context: Extract<Context, { kind: 'value' }>): CompletionItem[] {
   if (!(context.operator === '=' || context.operator === '!=') || context.quoted) return [];
-  return ['{null}', '{empty}'].map((name) => {
-    const info = findKeyword(name)!;
+  return KEYWORDS.filter((k) => k.category === 'constant').map((info) => {
+    const name = info.name;
     return {
       label: name,
       kind: CompletionItemKind.Constant,
@@ -610,10 +610,13 @@ function keywordItem(info: KeywordInfo, sortText: string, range: Range, space: b
   };
 }
 
+/** The subsearch keywords (`in`, `not in`). */
+const SUBSEARCHES = KEYWORDS.filter((k) => k.category === 'in').map((k) => k.name);
+
 /** Keyword names that fit after a column of a given data type (unknown type: all operators): the catalogue's operators, and the subsearches on text. */
 function operatorsFor(dataType: ColumnDataType | undefined): string[] {
   const ops: string[] = filterOperatorsFor(dataType);
-  return !dataType || TEXT_TYPES.has(dataType) ? [...ops, 'in', 'not in'] : ops;
+  return !dataType || TEXT_TYPES.has(dataType) ? [...ops, ...SUBSEARCHES] : ops;
 }
 
 /** Items at the start of a word: the keywords (and columns) that fit what precedes it. */

@@ -14,7 +14,7 @@ import { isKnownDataType, type Column, type DataSource } from '../model';
 import type { Clause, ColumnRef, Query, Span } from '../language/ast';
 import { movedFrom } from '../language/incremental';
 import * as codes from '../language/diagnosticCodes';
-import { CALENDAR_TYPES, KEYWORDS, NUMERIC_TYPES, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn } from '../language/keywords';
+import { CALENDAR_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -30,7 +30,7 @@ export interface UnknownColumnData {
 /** Keywords the local emulator does not execute (keywords.ts `emulator`), with their reference page. */
 const NOT_IN_EMULATOR = new Map(KEYWORDS.filter((k) => k.emulator === 'unsupported').map((k) => [k.name, k.page]));
 const TEXT_OPS = new Set<string>(TEXT_OPERATORS);
-const ORDER_OPS = new Set<string>(['<', '<=', '>', '>=', 'between']);
+const ORDER_OPS = new Set<string>([...ORDER_OPERATORS, 'between']);
 /** A column name that is really an expression: a function call or arithmetic (docs/service-interface.md §8.6). */
 const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|min|safe_divide|concat|diff_days)\s*\(/i;
 

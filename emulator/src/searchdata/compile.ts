@@ -15,7 +15,7 @@ import type { ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../metadataStore';
 import { isNumeric, quoteIdent } from '../engine';
 import {
-  CALENDAR_TYPES, NUMERIC_AGGREGATIONS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
+  CALENDAR_TYPES, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
 } from '../../../common/src/language/keywords';
 
 /** DATE and DATE_TIME: the calendar dates (keywords.ts `CALENDAR_TYPES`, one fact with the language service). */
@@ -563,7 +563,7 @@ function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
   if (values.length !== 1) throw new QueryError(`${op} takes one value (on [${c.name}])`);
   if ((op === 'after' || op === 'before') && !v.isDate) throw new QueryError(`${op} needs a date column; [${c.name}] is ${c.dataType}`);
   const sqlOp = op === 'after' ? '>' : op === 'before' ? '<' : op;
-  if (!['<', '<=', '>', '>='].includes(sqlOp)) throw new QueryError(`The operator ${op} is not supported by the emulator`);
+  if (!(ORDER_OPERATORS as readonly string[]).includes(sqlOp)) throw new QueryError(`The operator ${op} is not supported by the emulator`);
   const r = v.rhs(values[0]!);
   return { sql: `(${v.lhs(expr)} ${sqlOp} ${r})`, params: v.params };
 }
