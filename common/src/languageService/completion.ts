@@ -358,9 +358,10 @@ export function columnMarkdown(column: Column, dataSource: string): string {
   return lines.join('\n');
 }
 
-/** Markdown describing a keyword: its meaning and an example (used by hover too). */
+/** Markdown describing a keyword: its meaning, an example, whether the local emulator runs it and its reference page (used by hover too). */
 export function keywordMarkdown(info: KeywordInfo): string {
-  return [`**${info.name}** — ${info.meaning}`, '', 'Example:', '```tsq', info.example, '```'].join('\n');
+  const note = info.emulator === 'unsupported' ? ['', '_Not supported by the local emulator (it answers 400)._'] : [];
+  return [`**${info.name}** — ${info.meaning}`, '', 'Example:', '```tsq', info.example, '```', ...note, '', `Reference: ThoughtSpot keyword reference, \`${info.page}\`.`].join('\n');
 }
 
 interface ColumnTemplate {
