@@ -5,6 +5,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
+import { parseQuery } from '../../common/src/language/parser';
+import { DATE_BUCKETS, bucketAppliesTo } from '../../common/src/language/keywords';
+import type { LogicalColumn } from '../../emulator/src/metadataStore';
+import { compileSearch, QueryError } from '../../emulator/src/searchdata/compile';
 import { startCore, type Core } from './core-support';
 
 const T = '"demo.engine_default_schema"."flights"';
@@ -64,4 +68,25 @@ test('the Search data API page\'s example lists no column: the filtered ones are
   const a = await answer("[distance] > 1000 [origin] = 'SEA'");
   assert.deepEqual(a.columnNames, ['origin', 'Total distance']);
   assert.deepEqual(a.data, await core.sql(`SELECT origin, sum(distance) FROM ${T} WHERE distance > 1000 AND lower(origin) = 'sea' GROUP BY origin`));
+});
+
+test('a bucket on a TIME, DATE or DATE_TIME column: the emulator refuses exactly what the catalogue says does not apply', async () => {
+  await core.sql('CREATE TABLE times (n INTEGER, t TIME, d DATE, dt TIMESTAMP)');
+  await core.sql("INSERT INTO times VALUES (1, TIME '08:15:00', DATE '2001-02-03', TIMESTAMP '2001-02-03 08:15:00'), (2, TIME '08:45:00', DATE '2001-05-06', TIMESTAMP '2001-05-06 09:05:00'), (4, TIME '17:00:00', DATE '2001-05-07', TIMESTAMP '2001-05-07 17:00:00')");
+  const col = (name: string, dataType: LogicalColumn['dataType'], kind: LogicalColumn['kind'] = 'ATTRIBUTE'): LogicalColumn => ({ id: name, name, dataType, kind, aggregation: kind === 'MEASURE' ? 'SUM' : 'NONE', synonyms: [], physicalName: name });
+  const columns = [col('n', 'INT32', 'MEASURE'), col('t', 'TIME'), col('d', 'DATE'), col('dt', 'DATE_TIME')];
+  const run = async (query: string) => {
+    const compiled = compileSearch({ clauses: parseQuery(query).query!.clauses, columns, table: 'times', now: new Date('2001-06-15T12:00:00Z') });
+    return core.sql(compiled.sql, compiled.params as (string | number)[]);
+  };
+  for (const [name, type] of [['t', 'TIME'], ['d', 'DATE'], ['dt', 'DATE_TIME']] as const) {
+    for (const b of DATE_BUCKETS) {
+      const query = `[n] [${name}].'${b}'`;
+      if (bucketAppliesTo(b, type)) await run(query);
+      else assert.throws(() => compileSearch({ clauses: parseQuery(query).query!.clauses, columns, table: 'times', now: new Date() }), QueryError, query);
+    }
+  }
+  // [t].hourly on TIME: the hour of each time (the issue: the language service passed it, the emulator refused it).
+  assert.deepEqual(await run('[n] [t].hourly'), [['08:00:00', 3], ['17:00:00', 4]]);
+  assert.deepEqual(await run("[n] [t].'hour of day'"), [[8, 3], [17, 4]]);
 });
