@@ -272,4 +272,5 @@ test('every keyword of the reference parses into a clause with its meaning (issu
   assert.deepEqual((only("[x] similar to '%jacket%' or '%t-shirt%'") as Extract<Clause, { kind: 'filter' }>).values.map((v) => v.kind === 'text' && v.value), ['%jacket%', '%t-shirt%']);
   // A keyword where it means nothing says so.
   assert.deepEqual(q('[x] ascending').codes, ['tsq.misplacedKeyword']);
+  assert.deepEqual(q('[x] ranked by [y]').codes, ['tsq.misplacedKeyword']);
 });

@@ -375,7 +375,10 @@ class ClauseParser {
       for (const r of ranked) {
         const tb = out.find((c) => c.kind === 'topBottom' && !c.rankedBy) as Extract<Clause, { kind: 'topBottom' }> | undefined;
         if (tb) tb.rankedBy = r.column;
-        else out.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
+        else {
+          this.sink.add(r.span, codes.MISPLACED_KEYWORD, '"ranked by" ranks a top or bottom: write top N or bottom N in the query (top_n_ranked_by.adoc).', 'warning');
+          out.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
+        }
       }
       out.sort((a, b) => a.start - b.start);
     }
