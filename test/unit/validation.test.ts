@@ -166,6 +166,9 @@ test('a date keyword with no date column named: the data source\'s one, none, or
   assert.equal(w.severity, DiagnosticSeverity.Warning);
   assert.match(String(w.message), /\[Ordered\]/);
   assert.deepEqual((await validate("@datasource 'S'\n[Sales] [Shipped] last 7 days", { catalog: two })).diags, []);
+  // by <unit> and a bare bucket group the data source's date column too; seconds need a DATE_TIME (the emulator's same facts).
+  await expectOne("@datasource 'S'\n[Sales] by week", codes.DATE_FILTER_ON_NON_DATE, 'by week', { catalog: none });
+  await expectOne("@datasource 'S'\n[Sales] [Shipped] last 30 seconds", codes.DATE_FILTER_ON_NON_DATE, '[Shipped] last 30 seconds', { catalog: two });
 });
 
 test('a bucket on a TIME column: the same fact as the emulator (hourly and hour of day, not monthly)', async () => {

@@ -14,7 +14,7 @@ import { isKnownDataType, type Column, type DataSource } from '../model';
 import type { Clause, ColumnRef, Query, Span } from '../language/ast';
 import { movedFrom } from '../language/incremental';
 import * as codes from '../language/diagnosticCodes';
-import { CALENDAR_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn } from '../language/keywords';
+import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -231,17 +231,23 @@ function checkQueryKept(q: Query, ds: string, cols: CheckedColumns): readonly Fo
 }
 
 function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void {
+  let dateListed = false;
   for (const clause of q.clauses) {
-    if (clause.kind === 'dateFilter' && !clause.column) checkDataSourceDate(clause, ds, cols, add);
+    // A bare bucket (`[sales] weekly`, `by week`) buckets the date column listed before it, else the data source's.
+    if ((clause.kind === 'dateFilter' && !clause.column) || (clause.kind === 'bucket' && !dateListed)) checkDataSourceDate(clause, ds, cols, add);
     for (const ref of refsOf(clause)) {
       const col = resolve(ref, ds, cols, add);
       if (!col || !isKnownDataType(col.dataType)) continue;
+      if (clause.kind === 'column' && DATE_TYPES.has(col.dataType)) dateListed = true;
       if (ref.bucket?.known && !bucketAppliesTo(ref.bucket.known, col.dataType)) {
         const fits = bucketsFor(col.dataType);
         add(ref.bucket, codes.BUCKET_ON_NON_DATE, `[${ref.name}] is ${col.dataType}: the date bucket "${ref.bucket.known}" does not apply to it${fits.length ? ` (on ${col.dataType}: ${fits.join(', ')})` : '; date buckets apply to DATE, DATE_TIME or TIME columns'}.`, DiagnosticSeverity.Error);
       }
       // A date keyword after a column that is no date applies to the data source's date column (keywords.ts `dataSourceDateColumn`).
       if (clause.kind === 'dateFilter' && !CALENDAR_TYPES.has(col.dataType)) checkDataSourceDate(ref, ds, cols, add);
+      else if (clause.kind === 'dateFilter' && (clause.filter.type === 'period' || clause.filter.type === 'ago') && !unitAppliesTo(clause.filter.unit, col.dataType)) {
+        add(clause, codes.DATE_FILTER_ON_NON_DATE, `[${ref.name}] is ${col.dataType}: a date filter in ${clause.filter.unit}s needs a DATE_TIME column.`, DiagnosticSeverity.Error);
+      }
       if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation && NUMERIC_TYPES.has(col.dataType)) {
         if (TEXT_OPS.has(clause.operator)) {
           add({ start: clause.operatorStart, end: clause.operatorEnd }, codes.TEXT_OPERATOR_ON_NUMBER, `"${clause.operator}" is a text operator, but [${ref.name}] is ${col.dataType}: use =, !=, <, >, between … and … on numbers.`, DiagnosticSeverity.Error);
