@@ -1,9 +1,16 @@
 /**
  * THE keyword catalogue of the `.tsq` search language: every keyword of docs/service-notes.md section 2 (English,
- * en-US keywords only — docs/service-interface.md §8.8), plus the date buckets, aggregations and operators as typed lists.
- *
- * The lexer recognises every `name` and `aliases` entry here as one keyword token (multi-word ones
- * included, case-insensitive, longest match); completion and hover read `meaning` and `example`.
+ * en-US keywords only — docs/service-interface.md §8.8), plus the date buckets, units, aggregations and
+ * operators as typed `as const` lists, and the column types each of them applies to. It is the one place a
+ * keyword's facts live; everything else derives from it:
+ * - the lexer's keyword table (every `name` and `aliases` entry is one token, multi-word ones included,
+ *   case-insensitive, longest match) and the parser's sets (units, to-dates, period functions, …);
+ * - the AST's unions (`DateBucket`, `DateUnit`, `Aggregation`, `FilterOperator` are `typeof LIST[number]`);
+ * - completion, hover, validation (`bucketAppliesTo`, `unitAppliesTo`, `dataSourceDateColumn`, `emulator`);
+ * - the TextMate grammar (scripts/tmGrammar.ts, checked by test/grammar), `tsq://language-reference`;
+ * - the emulator's compiler (emulator/src/searchdata/compile.ts reads the same column-type facts);
+ * - the tests: every `example` runs through `tsq check` and the emulator (test/cli/keyword-examples.test.ts),
+ *   and test/unit/keywords-one-place.test.ts fails on a list of keywords kept anywhere else.
  *
  * Pure: no `vscode`, no connection, no I/O.
  */

@@ -7,8 +7,11 @@
  * - Order: attributes ascending unless `sort by`, `top N`/`bottom N` say otherwise. Relative dates: the
  *   pinned clock in UTC, weeks from Monday, `last N` whole units before the current one. Date values:
  *   `'YYYY-MM-DD'`, with a time, `'MM/DD/YYYY'`, or a year.
- * - Dates come back as epoch seconds, date parts as numbers. Anything not executed (`vs`, `in`, `near`, …)
- *   throws a `QueryError` naming it. Values are bound parameters and identifiers are quoted.
+ * - A date keyword after a column that is no date, or alone, applies to the data source's date column
+ *   (keywords.ts `dataSourceDateColumn`); the column-type facts are the catalogue's (`bucketAppliesTo`, …).
+ * - Dates come back as epoch seconds, date parts as numbers. Anything not executed (the catalogue's
+ *   `emulator: 'unsupported'`: `vs`, `in`, `near`, …) throws a `QueryError` naming it. Values are bound
+ *   parameters and identifiers are quoted.
  */
 import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
 import type { ColumnDataType } from '../../../common/src/model';
@@ -223,10 +226,12 @@ function addUnits(d: Date, unit: DateUnit, n: number): Date {
 
 /**
  * The half-open time range `[start, end)` of a relative date filter at `now` (docs/service-notes.md §2.5, 2.6).
- * Throws `QueryError` for forms not executed (`for each`).
+ * Throws `QueryError` for the forms that are no range (`for each`, a named date: dateFilterCondition reads those).
  */
 export function relativeRange(f: RelativeDate, now: Date): [Date, Date] {
   switch (f.type) {
+    case 'named':
+      throw new QueryError('A named date is no range of the clock');
     case 'today': {
       const s = truncate(now, 'day');
       return [s, addUnits(s, 'day', 1)];
@@ -248,8 +253,6 @@ export function relativeRange(f: RelativeDate, now: Date): [Date, Date] {
     }
     case 'toDate':
       return [truncate(now, f.unit), addUnits(truncate(now, 'day'), 'day', 1)];
-    case 'named':
-      throw new QueryError('A named date is no range of the clock');
   }
 }
 
