@@ -638,21 +638,6 @@ class ClauseParser {
         this.i++;
         return { filter: { type: 'toDate', unit: toDate }, end: a.end };
       }
-      const day = DAYS.get(a.value);
-      if (day !== undefined) {
-        this.i++;
-        return { filter: { type: 'named', dayOfWeek: day }, end: a.end };
-      }
-      const month = MONTHS.get(a.value);
-      if (month !== undefined) {
-        this.i++;
-        const y = this.peek();
-        if (y && y.kind === 'number' && isYear(y.value)) {
-          this.i++;
-          return { filter: { type: 'named', month, year: numberOf(y.value) }, end: y.end };
-        }
-        return { filter: { type: 'named', month }, end: a.end };
-      }
       if (a.value === 'this' || a.value === 'last' || a.value === 'next') {
         const b = this.peek(1);
         let n = 1;
@@ -678,7 +663,7 @@ class ClauseParser {
         }
         return { filter: { type: 'period', which: a.value, n, unit }, end: unitTok.end };
       }
-      return undefined;
+      return this.namedDate(a);
     }
     if (a.kind === 'number' && isDigits(a.value)) {
       const u = this.peek(1);
@@ -694,6 +679,24 @@ class ClauseParser {
       }
     }
     return undefined;
+  }
+
+  /** A named day or month at the current keyword (`monday`, `january`, `february 2014`), consumed; undefined otherwise. */
+  private namedDate(a: Token): { filter: RelativeDate; end: number } | undefined {
+    const day = DAYS.get(a.value);
+    if (day !== undefined) {
+      this.i++;
+      return { filter: { type: 'named', dayOfWeek: day }, end: a.end };
+    }
+    const month = MONTHS.get(a.value);
+    if (month === undefined) return undefined;
+    this.i++;
+    const y = this.peek();
+    if (y && y.kind === 'number' && isYear(y.value)) {
+      this.i++;
+      return { filter: { type: 'named', month, year: numberOf(y.value) }, end: y.end };
+    }
+    return { filter: { type: 'named', month }, end: a.end };
   }
 
   /** `name(…)`: a function call, i.e. a formula defined inside the query (docs/service-interface.md §8.6). */
