@@ -1,16 +1,11 @@
 /**
- * THE keyword catalogue of the `.tsq` search language: every keyword of docs/service-notes.md section 2 (English,
- * en-US keywords only — docs/service-interface.md §8.8), plus the date buckets, units, aggregations and
- * operators as typed `as const` lists, and the column types each of them applies to. It is the one place a
- * keyword's facts live; everything else derives from it:
- * - the lexer's keyword table (every `name` and `aliases` entry is one token, multi-word ones included,
- *   case-insensitive, longest match) and the parser's sets (units, to-dates, period functions, …);
- * - the AST's unions (`DateBucket`, `DateUnit`, `Aggregation`, `FilterOperator` are `typeof LIST[number]`);
- * - completion, hover, validation (`bucketAppliesTo`, `unitAppliesTo`, `dataSourceDateColumn`, `emulator`);
- * - the TextMate grammar (scripts/tmGrammar.ts, checked by test/grammar), `tsq://language-reference`;
- * - the emulator's compiler (emulator/src/searchdata/compile.ts reads the same column-type facts);
- * - the tests: every `example` runs through `tsq check` and the emulator (test/cli/keyword-examples.test.ts),
- *   and test/unit/keywords-one-place.test.ts fails on a list of keywords kept anywhere else.
+ * THE keyword catalogue of the `.tsq` search language (docs/service-notes.md section 2; en-US keywords only,
+ * docs/service-interface.md §8.8): every keyword with its meaning, example and reference page, the date
+ * buckets, units, aggregations and operators as `as const` lists, and the column types each applies to.
+ * Everything else derives from it: the lexer's table, the parser's sets, the AST's unions, completion,
+ * hover, validation, the TextMate grammar (scripts/tmGrammar.ts), `tsq://language-reference` and the
+ * emulator's compiler. Every `example` runs through `tsq check` and the emulator
+ * (test/cli/keyword-examples.test.ts); test/unit/keywords-one-place.test.ts fails on a keyword list elsewhere.
  *
  * Pure: no `vscode`, no connection, no I/O.
  */

@@ -7,11 +7,8 @@
  * - Order: attributes ascending unless `sort by`, `top N`/`bottom N` say otherwise. Relative dates: the
  *   pinned clock in UTC, weeks from Monday, `last N` whole units before the current one. Date values:
  *   `'YYYY-MM-DD'`, with a time, `'MM/DD/YYYY'`, or a year.
- * - A date keyword after a column that is no date, or alone, applies to the data source's date column
- *   (keywords.ts `dataSourceDateColumn`); the column-type facts are the catalogue's (`bucketAppliesTo`, …).
- * - Dates come back as epoch seconds, date parts as numbers. Anything not executed (the catalogue's
- *   `emulator: 'unsupported'`: `vs`, `in`, `near`, …) throws a `QueryError` naming it. Values are bound
- *   parameters and identifiers are quoted.
+ * - Dates come back as epoch seconds, date parts as numbers. Anything not executed (`vs`, `in`, `near`, …)
+ *   throws a `QueryError` naming it. Values are bound parameters and identifiers are quoted.
  */
 import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
 import type { ColumnDataType } from '../../../common/src/model';
