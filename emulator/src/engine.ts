@@ -10,6 +10,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ColumnDataType } from '../../common/src/model';
+import { CALENDAR_TYPES, NUMERIC_TYPES } from '../../common/src/language/keywords';
 
 /**
  * Keeps a U+FEFF that starts a VARCHAR value when DuckDB's values are read into JavaScript. @duckdb/node-api
@@ -81,14 +82,14 @@ export function dataTypeOfDuckDb(t: string): ColumnDataType {
   return 'VARCHAR';
 }
 
-/** True for the numeric column data types (MEASUREs by default). */
+/** True for the numeric column data types (MEASUREs by default): the keyword catalogue's `NUMERIC_TYPES`. */
 export function isNumeric(t: ColumnDataType): boolean {
-  return t === 'INT32' || t === 'INT64' || t === 'FLOAT' || t === 'DOUBLE';
+  return NUMERIC_TYPES.has(t);
 }
 
-/** True for DATE and DATE_TIME (date buckets and date filters apply). */
+/** True for DATE and DATE_TIME (date filters apply): the keyword catalogue's `CALENDAR_TYPES`. */
 export function isDate(t: ColumnDataType): boolean {
-  return t === 'DATE' || t === 'DATE_TIME';
+  return CALENDAR_TYPES.has(t);
 }
 
 /**

@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { INITIAL, Registry, parseRawGrammar } from 'vscode-textmate';
 import type { IGrammar, StateStack } from 'vscode-textmate';
 import { OnigScanner, OnigString, loadWASM } from 'vscode-oniguruma';
+import { KEYWORDS } from '../../common/src/language/keywords';
+import { GRAMMAR_PATH, tmGrammar } from '../../scripts/tmGrammar';
 
 const root = join(__dirname, '..', '..');
 const fixtures = join(__dirname, 'fixtures');
@@ -187,4 +189,18 @@ test('language-configuration.json: -- comments, [] and () brackets, auto-closing
   assert.ok(config.surroundingPairs.some(([a, b]) => a === "'" && b === "'"));
   const word = new RegExp(config.wordPattern, 'g');
   assert.deepEqual("[delay] year-over-year 'SEA' -2.5".match(word), ['delay', 'year-over-year', 'SEA', '-2.5']);
+});
+
+test('the checked-in grammar is the one generated from the keyword catalogue (node --import tsx scripts/tmGrammar.ts)', () => {
+  assert.equal(readFileSync(GRAMMAR_PATH, 'utf8'), tmGrammar(), 'syntaxes/tsq.tmLanguage.json is stale: run node --import tsx scripts/tmGrammar.ts');
+});
+
+test('every word spelling of the catalogue gets a keyword scope', async () => {
+  for (const info of KEYWORDS) {
+    for (const spelling of [info.name, ...(info.aliases ?? [])].filter((s) => /^[a-z]/.test(s))) {
+      const [line] = await tokenize(`[x] ${spelling} [y]`);
+      const t = line!.find((x) => x.text.trim() === spelling);
+      assert.ok(t && t.scopes.some((s) => /^(keyword|support|constant)\./.test(s)), `${spelling}: ${JSON.stringify(line)}`);
+    }
+  }
 });

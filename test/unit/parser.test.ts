@@ -99,7 +99,8 @@ test('top/bottom, ranked by, sort, growth, calendar, bucket and keyword clauses'
   assert.deepEqual([g.measure.name, g.by.name, g.bucket, g.yearOverYear], ['delay', 'date', 'monthly', true]);
   assert.equal((byKind('calendar')[0] as Extract<Clause, { kind: 'calendar' }>).name, 'fiscal');
   assert.equal((byKind('bucket')[0] as Extract<Clause, { kind: 'bucket' }>).bucket, 'weekly');
-  assert.deepEqual(byKind('keyword').map((x) => (x as Extract<Clause, { kind: 'keyword' }>).keyword), ['vs', 'all']);
+  // `vs all` is one phrase (all.adoc: valid only inside a vs phrase), kept whole for the emulator's 400.
+  assert.deepEqual(byKind('keyword').map((x) => src(text, x)), ['vs all']);
   const bottom = only('bottom') as Extract<Clause, { kind: 'topBottom' }>;
   assert.deepEqual([bottom.direction, bottom.n, bottom.nSpan], ['bottom', 10, undefined]);
   // Clauses come in source order.
@@ -235,4 +236,41 @@ test('parsed nodes are plain objects, equal to the same tree written as literals
   assert.deepStrictEqual(doc.comments, [{ kind: 'comment', ...at('-- note') }]);
   assert.deepStrictEqual(doc.directives, [directive]);
   for (const node of [doc.queries[0]!, doc.queries[0]!.clauses[0]!, doc.comments[0]!, doc.directives[0]!]) assert.equal(Object.getPrototypeOf(node), Object.prototype);
+});
+
+test('every keyword of the reference parses into a clause with its meaning (issue: bare tokens)', () => {
+  // Period functions (list-period.adoc) are the date part of their column, as the bucket.
+  for (const [text, bucket] of [['quarter ([date])', 'quarter of year'], ['week of month ([date])', 'week of month'], ['month of year ([date])', 'month of year'], ['hour ([date])', 'hour of day'], ['day ([date])', 'day of month']] as const) {
+    const c = only(text) as Extract<Clause, { kind: 'column' }>;
+    assert.deepEqual([c.kind, c.column.name, c.column.bucket?.known, src(text, c)], ['column', 'date', bucket, text], text);
+  }
+  const dq = only("[date].'day of quarter'") as Extract<Clause, { kind: 'column' }>;
+  assert.equal(dq.column.bucket?.known, 'day of quarter');
+  // Named days, months, month and year, a bare year (list-date.adoc).
+  for (const [text, filter] of [['monday', { type: 'named', dayOfWeek: 1 }], ['Sunday', { type: 'named', dayOfWeek: 7 }], ['january', { type: 'named', month: 1 }], ['february 2014', { type: 'named', month: 2, year: 2014 }], ['2014', { type: 'named', year: 2014 }]] as const) {
+    const c = only(text) as Extract<Clause, { kind: 'dateFilter' }>;
+    assert.deepEqual([c.kind, c.column, c.filter, src(text, c)], ['dateFilter', undefined, filter, text], text);
+  }
+  // `second` is a unit (list-time.adoc last_n_seconds.adoc).
+  assert.deepEqual((only('last 30 seconds') as Extract<Clause, { kind: 'dateFilter' }>).filter, { type: 'period', which: 'last', n: 30, unit: 'second' });
+  // by <unit> groups the date column by that unit; plain calendar and fiscal are calendars; best is top.
+  for (const [text, bucket] of [['by week', 'weekly'], ['by month', 'monthly'], ['by day of week', 'day of week']] as const) {
+    assert.deepEqual(only(text), { kind: 'bucket', bucket, start: 0, end: text.length }, text);
+  }
+  assert.deepEqual(only('calendar'), { kind: 'calendar', name: 'calendar', start: 0, end: 8 });
+  assert.deepEqual(only('fiscal'), { kind: 'calendar', name: 'fiscal', start: 0, end: 6 });
+  assert.deepEqual([(only('best 3') as Extract<Clause, { kind: 'topBottom' }>).direction, (only('best 3') as Extract<Clause, { kind: 'topBottom' }>).n], ['top', 3]);
+  // A date keyword after a measure stays bound to it syntactically; the data source's date column is a semantic rule.
+  const { query } = q('[sales] today by [store]');
+  assert.deepEqual(query.clauses.map((x) => x.kind), ['dateFilter', 'column']);
+  // The keywords the emulator does not run keep their operands in one clause, with no diagnostic of the parser.
+  for (const text of ["near 'seattle' within 50 miles", "farther than 80 km from 'seattle'", 'in (top 10 [origin] [delay])', 'vs all']) {
+    const c = only(text);
+    assert.deepEqual([c.kind, src(text, c)], ['keyword', text], text);
+  }
+  // similar to's alternatives (similar-to.adoc).
+  assert.deepEqual((only("[x] similar to '%jacket%' or '%t-shirt%'") as Extract<Clause, { kind: 'filter' }>).values.map((v) => v.kind === 'text' && v.value), ['%jacket%', '%t-shirt%']);
+  // A keyword where it means nothing says so.
+  assert.deepEqual(q('[x] ascending').codes, ['tsq.misplacedKeyword']);
+  assert.deepEqual(q('[x] ranked by [y]').codes, ['tsq.misplacedKeyword']);
 });

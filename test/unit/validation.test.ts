@@ -83,7 +83,10 @@ test('a column name ambiguous ignoring case (docs/service-interface.md §8.3)', 
 
 test('date buckets, text operators and quoted texts against column types', async () => {
   await expectOne(F + '[origin].monthly [delay]', codes.BUCKET_ON_NON_DATE, 'monthly');
-  await expectOne(F + '[delay] last 7 days', codes.DATE_FILTER_ON_NON_DATE, '[delay]');
+  // A date keyword after a measure applies to the data source's date column (the keyword reference's own
+  // word order, `visitors last 7 days`; issue: it was a false tsq.dateFilterOnNonDate).
+  for (const q of ['[delay] last 7 days', '[delay] today by [origin]', '[delay] 2 months ago by [origin]', '[delay] monday', '[delay] february 2001'])
+    assert.deepEqual((await validate(F + q)).diags, [], q);
   assert.deepEqual((await validate(F + '[delay] [date] last 7 days')).diags, []);
   await expectOne(F + "[delay] contains '5'", codes.TEXT_OPERATOR_ON_NUMBER, 'contains');
   await expectOne(F + "[delay] not begins with '5'", codes.TEXT_OPERATOR_ON_NUMBER, 'not begins with');
@@ -151,4 +154,33 @@ test('edit distance and closest names', () => {
   assert.ok(editDistance('abcdef', 'uvwxyz', 2) > 2);
   assert.deepEqual(closest('Miles per gallon', carsCatalog().columns.map((c) => c.name)), ['Miles_per_Gallon']);
   assert.deepEqual(closest('orign', ['origin', 'destination', 'Origin Airport']), ['origin']);
+});
+
+test('a date keyword with no date column named: the data source\'s one, none, or several', async () => {
+  const src = (columns: FixtureSource['columns']): CatalogProvider => makeCatalogProvider([{ id: 'ds-1', name: 'S', columns }]);
+  const none = src([{ name: 'Sales', dataType: 'DOUBLE', kind: 'MEASURE' }, { name: 'Store', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }]);
+  await expectOne("@datasource 'S'\n[Sales] last 7 days", codes.DATE_FILTER_ON_NON_DATE, '[Sales]', { catalog: none });
+  await expectOne("@datasource 'S'\n[Sales] last 7 days", codes.DATE_FILTER_ON_NON_DATE, '[Sales]', { catalog: src([{ name: 'Sales', dataType: 'DOUBLE', kind: 'MEASURE' }, { name: 'At', dataType: 'TIME', kind: 'ATTRIBUTE' }]) });
+  const two = src([{ name: 'Sales', dataType: 'DOUBLE', kind: 'MEASURE' }, { name: 'Ordered', dataType: 'DATE', kind: 'ATTRIBUTE' }, { name: 'Shipped', dataType: 'DATE', kind: 'ATTRIBUTE' }]);
+  const w = await expectOne("@datasource 'S'\n[Sales] last 7 days", codes.SEVERAL_DATE_COLUMNS, '[Sales]', { catalog: two });
+  assert.equal(w.severity, DiagnosticSeverity.Warning);
+  assert.match(String(w.message), /\[Ordered\]/);
+  assert.deepEqual((await validate("@datasource 'S'\n[Sales] [Shipped] last 7 days", { catalog: two })).diags, []);
+  // by <unit> and a bare bucket group the data source's date column too; seconds need a DATE_TIME (the emulator's same facts).
+  await expectOne("@datasource 'S'\n[Sales] by week", codes.DATE_FILTER_ON_NON_DATE, 'by week', { catalog: none });
+  await expectOne("@datasource 'S'\n[Sales] [Shipped] last 30 seconds", codes.DATE_FILTER_ON_NON_DATE, '[Shipped] last 30 seconds', { catalog: two });
+});
+
+test('a bucket on a TIME column: the same fact as the emulator (hourly and hour of day, not monthly)', async () => {
+  const t = makeCatalogProvider([{ id: 'ds-1', name: 'T', columns: [{ name: 'n', dataType: 'INT32', kind: 'MEASURE' }, { name: 't', dataType: 'TIME', kind: 'ATTRIBUTE' }] }]);
+  assert.deepEqual((await validate("@datasource 'T'\n[n] [t].hourly [t].'hour of day'", { catalog: t })).diags, []);
+  await expectOne("@datasource 'T'\n[n] [t].monthly", codes.BUCKET_ON_NON_DATE, 'monthly', { catalog: t });
+});
+
+test('a keyword the local emulator does not execute gets tsq.notInEmulator, even without a catalog', async () => {
+  for (const [q, kw] of [["[delay] [origin] = 'SEA' vs [origin] = 'PDX'", 'vs'], ["[delay] [origin] near 'seattle' within 50 miles", "near 'seattle' within 50 miles"], ['[origin] in (top 10 [origin] [delay]) [delay]', 'in (top 10 [origin] [delay])']] as const) {
+    const d = await expectOne(F + q, codes.NOT_IN_EMULATOR, kw);
+    assert.equal(d.severity, DiagnosticSeverity.Information);
+    assert.match(String(d.message), /not supported by the local emulator/);
+  }
 });

@@ -46,6 +46,8 @@ export function languageReference(): string {
     '- ATTRIBUTE columns group the answer; MEASURE columns are aggregated by their default aggregation (usually sum) unless an aggregation keyword names another: `average [delay] [origin]`.',
     "- A date bucket follows a date column after a dot: `[date].monthly`; a bucket of several words is quoted: `[date].'day of week'`.",
     '- A custom calendar: `calendar.name`. Keywords are English (en-US) and case-insensitive.',
+    "- A date keyword after a column that is no date applies to the data source's date column: `[delay] last 7 days`, `[delay] today by [origin]`. With several date columns it applies to the first; name the date column to choose: `[delay] [date] last 7 days`.",
+    `- The local emulator does not execute ${KEYWORDS.filter((k) => k.emulator === 'unsupported').map((k) => `\`${k.name}\``).join(', ')}: against it such a query gets a 400 naming the keyword (a real service runs it).`,
     '- Formulas cannot be defined in a query; only the data source\'s own formula columns can be used.',
     '- In a `.tsq` file, `@datasource \'name\'` picks the data source and a query ends at `;`, a blank line or the end of the file; `--` starts a comment. The agent tools take the data source as an argument and one query as text.',
     '- Check a query with `check_query` before `run_query`: an unknown column comes back with the closest names as suggestions.',

@@ -16,20 +16,10 @@ export interface Span {
   end: number;
 }
 
-/** Aggregation keywords (docs/service-notes.md §2.2). `count` counts rows; `unique count` counts distinct values. */
-export type Aggregation = 'sum' | 'average' | 'count' | 'total count' | 'unique count' | 'max' | 'min' | 'standard deviation' | 'variance';
-
-/**
- * Date buckets, written `[column].bucket` or, multi-word, `[column].'day of week'` (docs/service-interface.md §4.3), or as a
- * bare keyword after a date column (`[date] monthly`). `detailed` means no bucketing.
- */
-export type DateBucket =
-  | 'hourly' | 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'yearly'
-  | 'day of week' | 'day of month' | 'day of year' | 'week of year' | 'month of year' | 'quarter of year' | 'hour of day'
-  | 'detailed';
-
-/** Units of relative date filters (docs/service-notes.md §2.5, 2.6). */
-export type DateUnit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+// The unions of the language's words are the keyword catalogue's lists (`typeof LIST[number]`): a keyword
+// is added there, once.
+import type { Aggregation, DateBucket, DateUnit, FilterOperator, ToDateUnit } from './keywords';
+export type { Aggregation, DateBucket, DateUnit, FilterOperator, ToDateUnit };
 
 /** A column reference: `[name]`, optionally with a date bucket (`[date].monthly`). */
 export interface ColumnRef extends Span {
@@ -53,16 +43,6 @@ export type Value =
   | ({ kind: 'null' } & Span) // {null}
   | ({ kind: 'empty' } & Span); // {empty}
 
-/** Comparison and text operators of docs/service-interface.md §4.3 and docs/service-notes.md §2.3/2.4/2.5. */
-export type FilterOperator =
-  | '=' | '!=' | '<' | '<=' | '>' | '>='
-  | 'between'
-  | 'contains' | 'not contains'
-  | 'begins with' | 'not begins with'
-  | 'ends with' | 'not ends with'
-  | 'similar to' | 'not similar to'
-  | 'after' | 'before';
-
 /** A relative date filter (docs/service-notes.md §2.5): `today`, `last 7 days`, `this month`, `2 weeks ago`, `year to date`. */
 export type RelativeDate =
   | { type: 'today' }
@@ -72,7 +52,13 @@ export type RelativeDate =
   /** `N <units> ago`. */
   | { type: 'ago'; n: number; unit: DateUnit }
   /** `<unit> to date` (`year to date`, …). */
-  | { type: 'toDate'; unit: 'week' | 'month' | 'quarter' | 'year' };
+  | { type: 'toDate'; unit: ToDateUnit }
+  /**
+   * A named date (docs/service-notes.md §2.5; day_name.adoc, january.adoc, month_year_name.adoc): `monday`
+   * (`dayOfWeek` 1–7, Monday = 1), `january` (`month` 1–12), `february 2014` (`month` and `year`), a bare
+   * year `2014` (`year`).
+   */
+  | { type: 'named'; dayOfWeek?: number; month?: number; year?: number };
 
 /**
  * One clause of a query, in source order. A query is a flat sequence of clauses; the emulator and the

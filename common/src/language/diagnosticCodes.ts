@@ -36,6 +36,16 @@ export const UNKNOWN_DIRECTIVE = 'tsq.unknownDirective';
 export const DIRECTIVE_WITHOUT_VALUE = 'tsq.directiveWithoutValue';
 /** A bucket after `[column].` that is not a date bucket (docs/service-interface.md §4.3). Error. */
 export const UNKNOWN_BUCKET = 'tsq.unknownBucket';
+/**
+ * A catalogue keyword standing where it has no meaning (`ascending` without `sort by`, `ago` without a
+ * number and unit, `miles` without `within`): the parser keeps it as a bare keyword clause. Warning.
+ */
+export const MISPLACED_KEYWORD = 'tsq.misplacedKeyword';
+/**
+ * A keyword of the service's language that the local emulator does not execute (`vs`, `in`, `near`, …:
+ * keywords.ts `emulator: 'unsupported'`); the emulator answers 400 naming it. Information.
+ */
+export const NOT_IN_EMULATOR = 'tsq.notInEmulator';
 
 // ---- semantic (need a catalog) -----------------------------------------------------------------------
 
@@ -46,10 +56,15 @@ export const AMBIGUOUS_COLUMN = 'tsq.ambiguousColumn';
 /** A date bucket on a column that is not DATE/DATE_TIME/TIME. Error. */
 export const BUCKET_ON_NON_DATE = 'tsq.bucketOnNonDate';
 /**
- * A relative date filter written right after a column that is not a date (`[delay] last 7 days`): the
- * parser binds it to that column, the service would refuse it. Error.
+ * A date keyword with no date column to apply to: written after a column that is not a date
+ * (`[delay] last 7 days`) on a data source with no date column (keywords.ts `dataSourceDateColumn`). Error.
  */
 export const DATE_FILTER_ON_NON_DATE = 'tsq.dateFilterOnNonDate';
+/**
+ * A date keyword after a non-date column on a data source with several date columns: it applies to the
+ * first one (keywords.ts `dataSourceDateColumn`); naming the date column says which. Warning.
+ */
+export const SEVERAL_DATE_COLUMNS = 'tsq.severalDateColumns';
 /** A text operator (`contains`, `begins with`, …) on a numeric column (docs/service-notes.md §2.4). Error. */
 export const TEXT_OPERATOR_ON_NUMBER = 'tsq.textOperatorOnNumber';
 /** A quoted text compared with `>`/`<`/`>=`/`<=` to a numeric column. Warning. */
@@ -65,7 +80,7 @@ export const NO_DATA_SOURCE = 'tsq.noDataSource';
 export const ALL_DIAGNOSTIC_CODES: readonly string[] = [
   UNTERMINATED_VALUE, UNCLOSED_BRACKET, EMPTY_COLUMN, BRACKET_IN_COLUMN, QUOTE_IN_VALUE, DOUBLE_QUOTED_VALUE,
   MISSING_OPERAND, BETWEEN_WITHOUT_AND, STRAY_CHARACTER, UNKNOWN_WORD, UNCLOSED_PAREN, UNKNOWN_DIRECTIVE,
-  DIRECTIVE_WITHOUT_VALUE, UNKNOWN_BUCKET,
-  UNKNOWN_COLUMN, AMBIGUOUS_COLUMN, BUCKET_ON_NON_DATE, DATE_FILTER_ON_NON_DATE, TEXT_OPERATOR_ON_NUMBER, TEXT_COMPARED_TO_NUMBER,
+  DIRECTIVE_WITHOUT_VALUE, UNKNOWN_BUCKET, MISPLACED_KEYWORD, NOT_IN_EMULATOR,
+  UNKNOWN_COLUMN, AMBIGUOUS_COLUMN, BUCKET_ON_NON_DATE, DATE_FILTER_ON_NON_DATE, SEVERAL_DATE_COLUMNS, TEXT_OPERATOR_ON_NUMBER, TEXT_COMPARED_TO_NUMBER,
   FORMULA_IN_QUERY, UNKNOWN_DATA_SOURCE, NO_DATA_SOURCE,
 ];

@@ -1,20 +1,177 @@
 /**
- * THE keyword catalogue of the `.tsq` search language: every keyword of docs/service-notes.md section 2 (English,
- * en-US keywords only — docs/service-interface.md §8.8), plus the date buckets, aggregations and operators as typed lists.
- *
- * The lexer recognises every `name` and `aliases` entry here as one keyword token (multi-word ones
- * included, case-insensitive, longest match); completion and hover read `meaning` and `example`.
+ * THE keyword catalogue of the `.tsq` search language (docs/service-notes.md section 2; en-US keywords only,
+ * docs/service-interface.md §8.8): every keyword with its meaning, example and reference page, the date
+ * buckets, units, aggregations and operators as `as const` lists, and the column types each applies to.
+ * Everything else derives from it: the lexer's table, the parser's sets, the AST's unions, completion,
+ * hover, validation, the TextMate grammar (scripts/tmGrammar.ts), `tsq://language-reference` and the
+ * emulator's compiler. Every `example` runs through `tsq check` and the emulator
+ * (test/cli/keyword-examples.test.ts); test/unit/keywords-one-place.test.ts fails on a keyword list elsewhere.
  *
  * Pure: no `vscode`, no connection, no I/O.
  */
-import type { Aggregation, DateBucket, DateUnit, FilterOperator } from './ast';
+import type { ColumnDataType } from '../model';
+
+// ---- the typed lists: the AST's unions are `typeof LIST[number]` of these (ast.ts re-exports them) ----------
+
+/** The date buckets, in catalogue order (docs/service-interface.md §4.3; docs/service-notes.md §2.5–2.7). The last four are the period parts of list-period.adoc that have no bucket word of their own (`[date].'day of quarter'`). */
+export const DATE_BUCKETS = [
+  'hourly', 'daily', 'weekly', 'monthly', 'quarterly', 'yearly',
+  'day of week', 'day of month', 'day of year', 'week of year', 'month of year', 'quarter of year', 'hour of day',
+  'detailed',
+  'month of quarter', 'week of quarter', 'week of month', 'day of quarter',
+] as const;
+/** A date bucket: written `[column].bucket`, `[column].'multi word'`, as a bare keyword after a date column, or made by a period function (`quarter ([date])`). */
+export type DateBucket = typeof DATE_BUCKETS[number];
+
+/** Aggregation keywords (docs/service-notes.md §2.2). `count` counts rows; `unique count` counts distinct values. */
+export const AGGREGATIONS = ['sum', 'average', 'count', 'total count', 'unique count', 'max', 'min', 'standard deviation', 'variance'] as const;
+/** An aggregation keyword. */
+export type Aggregation = typeof AGGREGATIONS[number];
+
+/** Comparison operators written with symbols (docs/service-interface.md §4.3; docs/service-notes.md §2.3). */
+export const COMPARISON_OPERATORS = ['=', '!=', '<', '<=', '>', '>='] as const;
+/** The comparison operators that order values (`<`, `<=`, `>`, `>=`), on numbers, dates and text. */
+export const ORDER_OPERATORS = COMPARISON_OPERATORS.filter((op) => op !== '=' && op !== '!=');
+/** Text operators (docs/service-notes.md §2.4): only meaningful on text (VARCHAR/CHAR) columns. */
+export const TEXT_OPERATORS = ['contains', 'not contains', 'begins with', 'not begins with', 'ends with', 'not ends with', 'similar to', 'not similar to'] as const;
+/** Word operators that take values on dates (or numbers, for `between`) (docs/service-notes.md §2.3, 2.5). */
+export const RANGE_OPERATORS = ['between', 'after', 'before'] as const;
+/** Every filter operator: `[column] <operator> values`. */
+export const FILTER_OPERATORS = [...COMPARISON_OPERATORS, ...RANGE_OPERATORS, ...TEXT_OPERATORS] as const;
+/** A filter operator (docs/service-interface.md §4.3; docs/service-notes.md §2.3–2.5). */
+export type FilterOperator = typeof FILTER_OPERATORS[number];
+/** Word operators (the filter operators written as keywords). */
+export const WORD_OPERATORS: readonly FilterOperator[] = [...RANGE_OPERATORS, ...TEXT_OPERATORS];
+
+/** Units of relative date filters (docs/service-notes.md §2.5, 2.6; `second`: list-time.adoc `last_n_seconds.adoc`). */
+export const DATE_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+/** A unit of a relative date filter. */
+export type DateUnit = typeof DATE_UNITS[number];
+
+/** The `<unit> to date` keywords and their unit (keywords-to-date; list-date.adoc). */
+export const TO_DATE = { 'week to date': 'week', 'month to date': 'month', 'quarter to date': 'quarter', 'year to date': 'year' } as const;
+/** The unit of a to-date filter. */
+export type ToDateUnit = typeof TO_DATE[keyof typeof TO_DATE];
+
+/**
+ * Period functions (list-period.adoc): `quarter ([date])` is the date part the bucket names, so the parser
+ * makes it a column clause on `[date]` with that bucket.
+ */
+export const PERIOD_FUNCTIONS = {
+  quarter: 'quarter of year', 'quarter of year': 'quarter of year', 'month of quarter': 'month of quarter', 'month of year': 'month of year',
+  'week of year': 'week of year', 'week of quarter': 'week of quarter', 'week of month': 'week of month',
+  'day of year': 'day of year', 'day of quarter': 'day of quarter', 'day of month': 'day of month', 'day of week': 'day of week',
+  day: 'day of month', hour: 'hour of day',
+} as const satisfies Record<string, DateBucket>;
+
+/** Named days (day_name.adoc, monday.adoc …): ISO day of the week, Monday = 1. */
+export const DAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+/** Named months (january.adoc …, month_year_name.adoc): month 1–12 in order. */
+export const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'] as const;
+
+/** Distance units of the location keywords (list-location.adoc). Meters per unit. */
+export const DISTANCE_UNITS = { miles: 1609.344, km: 1000, meters: 1 } as const;
+
+/** The `by <unit>` grouping of list-date.adoc (`revenue by week last quarter`): the bucket each unit groups by. */
+export const UNIT_BUCKETS = {
+  second: 'detailed', minute: 'detailed', hour: 'hourly', day: 'daily', week: 'weekly', month: 'monthly', quarter: 'quarterly', year: 'yearly',
+} as const satisfies Record<DateUnit, DateBucket>;
+
+// ---- column types: which types a bucket, a unit, an operator applies to (one fact for the language service and the emulator) ----
+
+/** Numeric data types (docs/service-notes.md §3.2). */
+export const NUMERIC_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
+/** Text data types: the only ones the text operators apply to (docs/service-notes.md §2.4). */
+export const TEXT_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['VARCHAR', 'CHAR']);
+/** Data types holding a calendar date: relative date filters, named dates and the calendar buckets apply. */
+export const CALENDAR_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['DATE', 'DATE_TIME']);
+/** Data types on which some date bucket applies (`DATE`, `DATE_TIME`, `TIME`). */
+export const DATE_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['DATE', 'DATE_TIME', 'TIME']);
+
+/** Buckets that need a time of day (docs/service-notes.md §2.6, list-time.adoc). */
+const TIME_OF_DAY_BUCKETS: ReadonlySet<DateBucket> = new Set<DateBucket>(['hourly', 'hour of day']);
+
+/**
+ * Whether a date bucket applies to a column of a data type: DATE has no time-of-day bucket, TIME only
+ * `hourly`, `hour of day` and `detailed`, DATE_TIME all (docs/service-interface.md §4.3; docs/service-notes.md §2.5, 2.6).
+ */
+export function bucketAppliesTo(bucket: DateBucket, type: ColumnDataType): boolean {
+  if (type === 'DATE_TIME') return true;
+  if (type === 'DATE') return !TIME_OF_DAY_BUCKETS.has(bucket);
+  if (type === 'TIME') return TIME_OF_DAY_BUCKETS.has(bucket) || bucket === 'detailed';
+  return false;
+}
+
+/** The date buckets that fit a column's data type (`bucketAppliesTo`), in catalogue order; empty for non-date types. */
+export function bucketsFor(type: ColumnDataType): DateBucket[] {
+  return DATE_BUCKETS.filter((b) => bucketAppliesTo(b, type));
+}
+
+/** Whether a relative date filter in a unit applies to a data type: a calendar date; seconds, minutes and hours need DATE_TIME (list-time.adoc). */
+export function unitAppliesTo(unit: DateUnit, type: ColumnDataType): boolean {
+  if (unit === 'second' || unit === 'minute' || unit === 'hour') return type === 'DATE_TIME';
+  return CALENDAR_TYPES.has(type);
+}
+
+/** The filter operators that fit a column's data type (docs/service-notes.md §2.3–2.5); all of them when the type is unknown. */
+export function operatorsFor(type: ColumnDataType | undefined): FilterOperator[] {
+  if (!type) return [...FILTER_OPERATORS];
+  return FILTER_OPERATORS.filter((op) => operatorAppliesTo(op, type));
+}
+
+/**
+ * Whether a filter operator applies to a data type: `=`/`!=` to every type; the order comparisons and
+ * `between` to all but BOOL (`>=` works on text too, gt_equal.adoc); `after`/`before` to dates and times;
+ * the text operators to text.
+ */
+export function operatorAppliesTo(op: FilterOperator, type: ColumnDataType): boolean {
+  if (op === '=' || op === '!=') return true;
+  if ((TEXT_OPERATORS as readonly string[]).includes(op)) return TEXT_TYPES.has(type);
+  if (op === 'after' || op === 'before') return DATE_TYPES.has(type);
+  return type !== 'BOOL';
+}
+
+/** The aggregations that need a numeric column (the others apply to every type) (docs/service-notes.md §2.2). */
+export const NUMERIC_AGGREGATIONS: ReadonlySet<Aggregation> = new Set<Aggregation>(['sum', 'average', 'standard deviation', 'variance']);
+
+/**
+ * The date column a date keyword without a named date column applies to (`[sales] last 7 days`,
+ * `[revenue] weekly`, `[delay] monday`): the data source's date column. The Search data API page asks for
+ * explicit binding only for date buckets ("when there are several date columns, users can bind date bucket
+ * tokens to a specific column … this binding … must be made explicit", search-data-api.adoc §Date Bucket);
+ * the keyword reference writes the date keyword after the measure (`visitors last 7 days`, last_n_days.adoc).
+ * With one date column that is the one; with several the service's UI asks the user, the API has no such
+ * step: the first date column in the data source's column order is taken, and `several` is true so that
+ * the language service can warn. Undefined `column` when the data source has no date column.
+ */
+export function dataSourceDateColumn<T extends { dataType: ColumnDataType }>(columns: readonly T[]): { column: T | undefined; several: boolean } {
+  let first: T | undefined;
+  let count = 0;
+  for (const c of columns) {
+    if (!CALENDAR_TYPES.has(c.dataType)) continue;
+    count++;
+    first ??= c;
+  }
+  return { column: first, several: count > 1 };
+}
+
+// ---- the catalogue ---------------------------------------------------------------------------------------
+
+/** The reference pages the catalogue cites: thoughtspot/thoughtspot-docs `cloud/modules/ROOT/partials/keywords/<page>` unless the name has a folder. */
+const LIST_PAGE: Record<string, string> = {
+  '2.1': 'list-general.adoc', '2.2': 'list-number.adoc', '2.3': 'list-comparative.adoc', '2.4': 'list-text.adoc', '2.5': 'list-date.adoc',
+  '2.6': 'list-time.adoc', '2.7': 'list-period.adoc', '2.8': 'in.adoc', '2.9': 'list-location.adoc',
+};
+
+/** Whether the local emulator executes a keyword (`runs`) or answers 400 naming it (`unsupported`, with the language service's `tsq.notInEmulator`). */
+export type EmulatorSupport = 'runs' | 'unsupported';
 
 /**
  * Category of a keyword, following the sections of the keyword reference (docs/service-notes.md §2.1–2.9):
- * - `general`: top/bottom, sort, by, for each, ranked by, ascending/descending (2.1)
+ * - `general`: top/bottom/best, sort, by, for each, ranked by, ascending/descending (2.1)
  * - `aggregation`: sum, average, count, … (2.2)
  * - `filter`: `for` (2.2)
- * - `comparison`: `=`, `!=`, `<`, …, `between … and`, `vs`, `all` (2.3)
+ * - `comparison`: `between … and`, `or`, `vs`, `all`, `everything` and the symbols `=`, `!=`, `<`, … (2.3)
  * - `constant`: `{null}`, `{empty}` (2.3)
  * - `text`: `contains`, `begins with`, … (2.4)
  * - `date`: relative dates, `after`/`before`, `growth of`, `calendar`, `fiscal`, … (2.5, 2.6)
@@ -34,57 +191,47 @@ export interface KeywordInfo {
   /** Canonical spelling: lower-case, multi-word keywords as one string with single spaces (`sort by`). */
   name: string;
   category: KeywordCategory;
-  /** One line saying what it does. */
+  /** One line saying what it does, where it stands and what it binds to. */
   meaning: string;
-  /** An example query in the API syntax (columns bracketed, values quoted). */
+  /** An example query in the API syntax (columns bracketed, values quoted); a test runs every one through `tsq check` and the emulator. */
   example: string;
   /** Other spellings the lexer accepts for the same keyword (plurals, `begins_with`, `versus`). */
   aliases?: string[];
   /** Field notes section the keyword comes from (e.g. `2.5`). */
   section: string;
+  /** The reference page of the keyword: a file of thoughtspot/thoughtspot-docs `cloud/modules/ROOT/partials/keywords/`. */
+  page: string;
+  /** Whether the local emulator executes it. */
+  emulator: EmulatorSupport;
 }
 
-/** The date buckets of ast.ts `DateBucket`, in catalogue order (docs/service-interface.md §4.3; docs/service-notes.md §2.5, 2.6). */
-export const DATE_BUCKETS: readonly DateBucket[] = [
-  'hourly', 'daily', 'weekly', 'monthly', 'quarterly', 'yearly',
-  'day of week', 'day of month', 'day of year', 'week of year', 'month of year', 'quarter of year', 'hour of day',
-  'detailed',
-];
+/** What `k` takes besides the common fields. */
+interface Extra {
+  aliases?: string[];
+  page?: string;
+  emulator?: EmulatorSupport;
+}
 
-/** Aggregation keywords of ast.ts `Aggregation` (docs/service-notes.md §2.2). */
-export const AGGREGATIONS: readonly Aggregation[] = [
-  'sum', 'average', 'count', 'total count', 'unique count', 'max', 'min', 'standard deviation', 'variance',
-];
-
-/** Text operators (docs/service-notes.md §2.4): only meaningful on text (VARCHAR/CHAR) columns. */
-export const TEXT_OPERATORS: readonly FilterOperator[] = [
-  'contains', 'not contains', 'begins with', 'not begins with', 'ends with', 'not ends with', 'similar to', 'not similar to',
-];
-
-/** Comparison operators written with symbols (docs/service-interface.md §4.3; docs/service-notes.md §2.3). */
-export const COMPARISON_OPERATORS: readonly FilterOperator[] = ['=', '!=', '<', '<=', '>', '>='];
-
-/** Word operators that take values on dates (or numbers, for `between`) (docs/service-notes.md §2.3, 2.5). */
-export const RANGE_OPERATORS: readonly FilterOperator[] = ['between', 'after', 'before'];
-
-/** Units of relative date filters (ast.ts `DateUnit`; docs/service-notes.md §2.5, 2.6). */
-export const DATE_UNITS: readonly DateUnit[] = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
-
-const k = (name: string, category: KeywordCategory, section: string, meaning: string, example: string, aliases?: string[]): KeywordInfo =>
-  aliases ? { name, category, meaning, example, aliases, section } : { name, category, meaning, example, section };
+const k = (name: string, category: KeywordCategory, section: string, meaning: string, example: string, extra: string[] | Extra = {}): KeywordInfo => {
+  const x: Extra = Array.isArray(extra) ? { aliases: extra } : extra;
+  const info: KeywordInfo = { name, category, meaning, example, section, page: x.page ?? LIST_PAGE[section]!, emulator: x.emulator ?? 'runs' };
+  if (x.aliases) info.aliases = x.aliases;
+  return info;
+};
+const unsupported = (page: string, aliases?: string[]): Extra => (aliases ? { page, emulator: 'unsupported', aliases } : { page, emulator: 'unsupported' });
 
 /** Every keyword of docs/service-notes.md section 2, with its meaning and an example. Names are unique. */
 export const KEYWORDS: readonly KeywordInfo[] = [
   // 2.1 General
-  k('top', 'general', '2.1', 'The top N rows of the sorted result (N defaults to 10); with several measures it ranks by the first.', "[origin] [delay] top 10"),
-  k('bottom', 'general', '2.1', 'The bottom N rows of the sorted result (N defaults to 10).', "[origin] [delay] bottom 5"),
-  k('ranked by', 'general', '2.1', 'Ranks the top or bottom N by the given column; only valid together with top or bottom.', "top 10 [origin] [delay] [distance] ranked by [distance]"),
-  k('sort by', 'general', '2.1', 'Sorts the result by a column, optionally ascending or descending.', "[origin] [delay] sort by [delay] descending"),
+  k('top', 'general', '2.1', 'The top N rows of the sorted result (N defaults to 10); with several measures it ranks by the first. best is the same keyword.', "[origin] [delay] top 10", { aliases: ['best'], page: 'top_n.adoc' }),
+  k('bottom', 'general', '2.1', 'The bottom N rows of the sorted result (N defaults to 10).', "[origin] [delay] bottom 5", { page: 'bottom_n.adoc' }),
+  k('ranked by', 'general', '2.1', 'Ranks the top or bottom N by the given column; only valid together with top or bottom.', "top 10 [origin] [delay] [distance] ranked by [distance]", { page: 'top_n_ranked_by.adoc' }),
+  k('sort by', 'general', '2.1', 'Sorts the result by a column, optionally ascending or descending.', "[origin] [delay] sort by [delay] descending", { page: 'sort_by.adoc' }),
   k('ascending', 'general', '2.1', 'Sort direction after sort by: smallest first.', "[origin] [delay] sort by [delay] ascending"),
   k('descending', 'general', '2.1', 'Sort direction after sort by: largest first.', "[origin] [delay] sort by [delay] descending"),
-  k('by', 'general', '2.1', 'Groups by the following column (a measure after by is treated as an attribute).', "[delay] by [origin]"),
+  k('by', 'general', '2.1', 'Groups by the following column (a measure after by is treated as an attribute); by <unit> (by week, by month) groups the data source\'s date column by that unit.', "[delay] by [origin]", { page: 'by.adoc' }),
   k('for each', 'general', '2.1', 'Grouping scope for top/bottom and aggregations, or for a relative date (last 2 days for each month).', "[origin] by [delay] for each [destination] bottom"),
-  k('or', 'general', '2.4', 'Joins alternatives after similar to.', "[origin] similar to 'S%' or 'P%'"),
+  k('or', 'comparison', '2.4', 'Joins alternatives after similar to.', "[origin] similar to 'S%' or 'P%'"),
   // 2.2 Number (aggregations) and for
   k('sum', 'aggregation', '2.2', 'Sum of a measure.', "sum [delay] [origin]"),
   k('average', 'aggregation', '2.2', 'Mean of a measure.', "average [delay] by [origin]"),
@@ -105,9 +252,9 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('>=', 'comparison', '2.3', 'Greater than or equal to (works on text too).', "[origin] [distance] >= 1000"),
   k('between', 'comparison', '2.3', 'Between two values, both included: between … and ….', "[origin] [distance] between 0 and 1000"),
   k('and', 'comparison', '2.3', 'Second bound of between … and ….', "[origin] [distance] between 0 and 1000"),
-  k('vs', 'comparison', '2.3', 'Compares two filtered sides side by side.', "[delay] [origin] = 'SEA' vs [origin] = 'PDX'", ['versus']),
-  k('all', 'comparison', '2.3', 'Everything, as the other side of a vs phrase.', "[delay] [origin] = 'SEA' vs all"),
-  k('everything', 'comparison', '2.3', 'Listed among comparative keywords; no documented example.', "[delay] everything"),
+  k('vs', 'comparison', '2.3', 'Compares two filtered sides side by side.', "[delay] [origin] = 'SEA' vs [origin] = 'PDX'", unsupported('vs.adoc', ['versus'])),
+  k('all', 'comparison', '2.3', 'Everything, as the other side of a vs phrase.', "[delay] [origin] = 'SEA' vs all", unsupported('all.adoc')),
+  k('everything', 'comparison', '2.3', 'Listed among comparative keywords; no documented example.', "[delay] everything", unsupported('list-comparative.adoc')),
   k('{null}', 'constant', '2.3', 'The null value (missing or invalid values), with = or !=.', "[origin] [delay] = {null}"),
   k('{empty}', 'constant', '2.3', 'The empty value (empty or whitespace-only strings), with = or !=.', "[delay] [origin] != {empty}"),
   // 2.4 Text
@@ -117,32 +264,32 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('not begins with', 'text', '2.4', 'Text does not begin with the value.', "[origin] not begins with 'S'", ['not begins_with']),
   k('ends with', 'text', '2.4', 'Text ends with the value (several on one column are OR-ed).', "[origin] ends with 'A'", ['ends_with']),
   k('not ends with', 'text', '2.4', 'Text does not end with the value.', "[origin] not ends with 'A'", ['not ends_with']),
-  k('similar to', 'text', '2.4', "Text matches a pattern: % any run of characters, _ one character.", "[origin] similar to 'S_A'"),
+  k('similar to', 'text', '2.4', "Text matches a pattern: % any run of characters, _ one character.", "[origin] similar to 'S_A'", { page: 'similar-to.adoc' }),
   k('not similar to', 'text', '2.4', 'Text does not match the pattern.', "[origin] not similar to 'S%'"),
   // 2.5 Date
   k('after', 'date', '2.5', 'Dates after the value.', "[delay] [date] after '2001-01-31'"),
   k('before', 'date', '2.5', 'Dates before the value.', "[delay] [date] before '2001-03-01'"),
-  k('today', 'date', '2.5', 'Today.', "[delay] [date] today"),
+  k('today', 'date', '2.5', 'Today; after a measure it filters the data source\'s date column (sales today by store).', "[delay] today by [origin]"),
   k('yesterday', 'date', '2.5', 'Yesterday.', "[delay] [date] yesterday"),
   k('this', 'date', '2.5', 'The current period: this day/week/month/quarter/year/hour/minute.', "[delay] [date] this month"),
-  k('last', 'date', '2.5', 'The previous period (last month) or the last N periods (last 7 days).', "[delay] [date] last 7 days"),
+  k('last', 'date', '2.5', 'The previous period (last month) or the last N periods (last 7 days); last N days for each month keeps the last N days of each month. After a measure it filters the data source\'s date column.', "[delay] last 7 days", { page: 'last_n_days.adoc' }),
   k('next', 'date', '2.5', 'The next period (next month) or the next N periods (next 7 days).', "[delay] [date] next 2 weeks"),
-  k('ago', 'date', '2.5', 'N periods ago: 2 days ago.', "[delay] [date] 2 days ago"),
+  k('ago', 'date', '2.5', 'N periods ago: 2 days ago; after a measure it filters the data source\'s date column.', "[delay] 2 months ago by [origin]"),
   k('week to date', 'date', '2.5', 'From the start of the week to today.', "[delay] [date] week to date"),
-  k('month to date', 'date', '2.5', 'From the start of the month to today.', "[delay] [date] month to date"),
+  k('month to date', 'date', '2.5', 'From the start of the month to today.', "[delay] [date] month to date", { page: 'month_to_date.adoc' }),
   k('quarter to date', 'date', '2.5', 'From the start of the quarter to today.', "[delay] [date] quarter to date"),
   k('year to date', 'date', '2.5', 'From the start of the year to today.', "[delay] [origin] [date] year to date"),
-  k('growth of', 'date', '2.5', 'Growth of a measure over a date column: growth of [measure] by [date].', "growth of [delay] by [date] monthly"),
-  k('year-over-year', 'date', '2.5', 'Compares each period with the same period of the previous year (after growth of … by …).', "growth of [delay] by [date] monthly year-over-year"),
-  k('calendar', 'date', '2.5', 'calendar.name picks a custom calendar; calendar alone uses the Gregorian calendar.', "[delay] [date].monthly calendar.fiscal"),
-  k('fiscal', 'date', '2.5', 'Uses the fiscal-offset calendar.', "[delay] [date].monthly fiscal"),
+  k('growth of', 'date', '2.5', 'Growth of a measure over a date column: growth of [measure] by [date].', "growth of [delay] by [date] monthly", { page: 'growth_of_by.adoc' }),
+  k('year-over-year', 'date', '2.5', 'Compares each period with the same period of the previous year (after growth of … by …).', "growth of [delay] by [date] monthly year-over-year", { page: 'daily_year_over_year.adoc' }),
+  k('calendar', 'date', '2.5', 'calendar.name picks a custom calendar; calendar alone uses the Gregorian calendar.', "[delay] [date].monthly calendar", { page: 'calendar.adoc' }),
+  k('fiscal', 'date', '2.5', 'Uses the fiscal-offset calendar.', "[delay] [date].monthly fiscal", { page: 'fiscal.adoc' }),
   // 2.5 / 2.6 units
-  k('second', 'dateUnit', '2.6', 'Seconds, in a relative date.', "[delay] [date] last 30 seconds", ['seconds']),
+  k('second', 'dateUnit', '2.6', 'Seconds, in a relative date.', "[delay] [date] last 30 seconds", { aliases: ['seconds'], page: 'last_n_seconds.adoc' }),
   k('minute', 'dateUnit', '2.6', 'Minutes, in a relative date.', "[delay] [date] last 30 minutes", ['minutes']),
   k('hour', 'dateUnit', '2.6', 'Hours, in a relative date (or hour (datetime) as a date part).', "[delay] [date] last 2 hours", ['hours']),
-  k('day', 'dateUnit', '2.5', 'Days, in a relative date (or day (date) as a date part).', "[delay] [date] last 7 days", ['days']),
-  k('week', 'dateUnit', '2.5', 'Weeks, in a relative date.', "[delay] [date] last 2 weeks", ['weeks']),
-  k('month', 'dateUnit', '2.5', 'Months, in a relative date.', "[delay] [date] last 6 months", ['months']),
+  k('day', 'dateUnit', '2.5', 'Days, in a relative date (last 7 days), a grouping (by day) or day (date) as a date part.', "[delay] [date] last 7 days", ['days']),
+  k('week', 'dateUnit', '2.5', 'Weeks, in a relative date (last 2 weeks) or a grouping (by week).', "[delay] by week", { aliases: ['weeks'], page: 'week.adoc' }),
+  k('month', 'dateUnit', '2.5', 'Months, in a relative date (last 6 months) or a grouping (by month).', "[delay] by month", { aliases: ['months'], page: 'month.adoc' }),
   k('quarter', 'dateUnit', '2.5', 'Quarters, in a relative date (or quarter (date) as a date part).', "[delay] [date] last 2 quarters", ['quarters']),
   k('year', 'dateUnit', '2.5', 'Years, in a relative date.', "[delay] [date] last 5 years", ['years']),
   // Buckets (docs/service-interface.md §4.3; 2.5, 2.6)
@@ -158,30 +305,30 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('week of year', 'bucket', '2.7', 'Groups dates by week of the year.', "[delay] [date].'week of year'"),
   k('month of year', 'bucket', '2.7', 'Groups dates by month of the year.', "[delay] [date].'month of year'"),
   k('quarter of year', 'bucket', '2.7', 'Groups dates by quarter of the year.', "[delay] [date].'quarter of year'"),
-  k('hour of day', 'bucket', '2.6', 'Groups times by hour of the day.', "[delay] [date].'hour of day'"),
+  k('hour of day', 'bucket', '2.6', 'Groups times by hour of the day.', "[delay] [date].'hour of day'", { page: 'hour_of_day.adoc' }),
   k('detailed', 'bucket', '2.6', 'No bucketing: every distinct date or time.', "[delay] [date].detailed"),
   // 2.7 Period (date-part functions) not already buckets
-  k('month of quarter', 'period', '2.7', 'Month of the quarter of a date: month of quarter (date).', "month of quarter ([date]) [delay]"),
+  k('month of quarter', 'period', '2.7', 'Month of the quarter of a date: month of quarter (date), or [date].\'month of quarter\'.', "month of quarter ([date]) [delay]", { page: 'month_of_quarter.adoc' }),
   k('week of quarter', 'period', '2.7', 'Week of the quarter of a date.', "week of quarter ([date]) [delay]"),
   k('week of month', 'period', '2.7', 'Week of the month of a date.', "week of month ([date]) [delay]"),
-  k('day of quarter', 'period', '2.7', 'Day of the quarter of a date.', "day of quarter ([date]) [delay]"),
+  k('day of quarter', 'period', '2.7', 'Day of the quarter of a date: day of quarter (date), or [date].\'day of quarter\'.', "[delay] [date].'day of quarter'", { page: 'day_of_quarter.adoc' }),
   k('to date', 'period', '2.7', 'Period to date.', "[delay] [date] year to date"),
   // Named days and months (2.5)
-  ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) =>
-    k(d, 'dateName', '2.5', `Dates falling on a ${d[0].toUpperCase()}${d.slice(1)}.`, `[delay] [date] ${d}`)),
-  ...['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].map((m) =>
-    k(m, 'dateName', '2.5', `Dates in ${m[0].toUpperCase()}${m.slice(1)} (optionally followed by a year).`, `[delay] [date] ${m} 2001`)),
+  ...DAY_NAMES.map((d) =>
+    k(d, 'dateName', '2.5', `Dates falling on a ${d[0]!.toUpperCase()}${d.slice(1)}; after a measure it filters the data source's date column.`, `[delay] [date] ${d}`, { page: `${d}.adoc` })),
+  ...MONTH_NAMES.map((m) =>
+    k(m, 'dateName', '2.5', `Dates in ${m[0]!.toUpperCase()}${m.slice(1)} (optionally followed by a year: february 2014); after a measure it filters the data source's date column.`, `[delay] ${m} 2001 by [origin]`, { page: `${m}.adoc` })),
   // 2.8 In / not in
-  k('in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses also returns.', "[origin] in (top 10 [origin] [delay]) [delay]"),
-  k('not in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses does not return.', "[origin] not in (top 10 [origin] [delay]) [delay]"),
+  k('in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses also returns.', "[origin] in (top 10 [origin] [delay]) [delay]", unsupported('in.adoc')),
+  k('not in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses does not return.', "[origin] not in (top 10 [origin] [delay]) [delay]", unsupported('not_in.adoc')),
   // 2.9 Location
-  k('near', 'location', '2.9', 'Places near a location (needs latitude/longitude data).', "[delay] [origin] near 'seattle'"),
-  k('within', 'location', '2.9', 'Distance bound after near: within N miles|km|meters.', "[delay] [origin] near 'seattle' within 50 miles"),
-  k('farther than', 'location', '2.9', 'Places farther than a distance from a location.', "[delay] [origin] farther than 80 km from 'seattle'"),
-  k('from', 'location', '2.9', 'The location after farther than N units.', "[delay] [origin] farther than 80 km from 'seattle'"),
-  k('miles', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 50 miles"),
-  k('km', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 50 km"),
-  k('meters', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 500 meters"),
+  k('near', 'location', '2.9', 'Places near a location (needs latitude/longitude data).', "[delay] [origin] near 'seattle'", unsupported('near.adoc')),
+  k('within', 'location', '2.9', 'Distance bound after near: within N miles|km|meters.', "[delay] [origin] near 'seattle' within 50 miles", unsupported('near_within.adoc')),
+  k('farther than', 'location', '2.9', 'Places farther than a distance from a location.', "[delay] [origin] farther than 80 km from 'seattle'", unsupported('farther_than_distance_from.adoc')),
+  k('from', 'location', '2.9', 'The location after farther than N units.', "[delay] [origin] farther than 80 km from 'seattle'", unsupported('farther_than_distance_from.adoc')),
+  k('miles', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 50 miles", unsupported('list-location.adoc')),
+  k('km', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 50 km", unsupported('list-location.adoc')),
+  k('meters', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 500 meters", unsupported('list-location.adoc')),
 ];
 
 const byName = new Map<string, KeywordInfo>();

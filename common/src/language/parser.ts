@@ -12,10 +12,12 @@
  */
 import type {
   Aggregation, Clause, ColumnRef, Comment, DataSourceDirective, DateBucket, DateUnit, FilterOperator,
-  ParseDiagnostic, Query, RelativeDate, Span, TsqDocument, Value,
+  ParseDiagnostic, Query, RelativeDate, Span, ToDateUnit, TsqDocument, Value,
 } from './ast';
 import * as codes from './diagnosticCodes';
-import { AGGREGATIONS, DATE_BUCKETS, findDateBucket } from './keywords';
+import {
+  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, findDateBucket, findKeyword,
+} from './keywords';
 import { Lexer, tokenize, type Token } from './lexer';
 import * as nodes from './nodes';
 
@@ -32,20 +34,16 @@ export const MAX_PARSE_DIAGNOSTICS = 2000;
 
 const AGGREGATION_SET = new Set<string>(AGGREGATIONS);
 const BUCKET_SET = new Set<string>(DATE_BUCKETS);
-const WORD_OPERATORS = new Set<string>([
-  'between', 'after', 'before',
-  'contains', 'not contains', 'begins with', 'not begins with', 'ends with', 'not ends with', 'similar to', 'not similar to',
-]);
-const UNITS = new Set<string>(['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']);
-const TO_DATE = new Map<string, 'week' | 'month' | 'quarter' | 'year'>([
-  ['week to date', 'week'], ['month to date', 'month'], ['quarter to date', 'quarter'], ['year to date', 'year'],
-]);
-/** Keywords that take a parenthesised argument: `in (subsearch)`, `month of quarter (date)`. */
-const PAREN_KEYWORDS = new Set<string>([
-  'in', 'not in', 'month of quarter', 'week of quarter', 'week of month', 'day of quarter',
-  'day of week', 'day of month', 'day of year', 'week of year', 'month of year', 'quarter of year', 'hour of day',
-  'quarter', 'day', 'hour', 'month', 'week', 'year',
-]);
+const WORD_OPERATOR_SET = new Set<string>(WORD_OPERATORS);
+const UNITS = new Set<string>(DATE_UNITS);
+const TO_DATE_UNITS = new Map<string, ToDateUnit>(Object.entries(TO_DATE));
+const PERIODS = new Map<string, DateBucket>(Object.entries(PERIOD_FUNCTIONS));
+const DAYS = new Map<string, number>(DAY_NAMES.map((d, i) => [d, i + 1]));
+const MONTHS = new Map<string, number>(MONTH_NAMES.map((m, i) => [m, i + 1]));
+/** Keywords that take a parenthesised argument: `in (subsearch)`, the period functions (`month of quarter (date)`). */
+const PAREN_KEYWORDS = new Set<string>([...KEYWORDS.filter((k) => k.category === 'in').map((k) => k.name), ...PERIODS.keys()]);
+/** Keywords the local emulator does not execute (keywords.ts `emulator`). */
+const UNSUPPORTED = new Set<string>(KEYWORDS.filter((k) => k.emulator === 'unsupported').map((k) => k.name));
 
 /** Skips comments and blank-line tokens (what a query's clauses are made of). */
 const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
@@ -317,6 +315,11 @@ function isDigits(s: string): boolean {
   return true;
 }
 
+/** Whether a number token's text is a year: four digits, 1000–2999 (`2014`). */
+function isYear(s: string): boolean {
+  return s.length === 4 && isDigits(s) && (s.charCodeAt(0) === 49 || s.charCodeAt(0) === 50);
+}
+
 /**
  * The value of a number token's text (`-?digits(.digits)?`, lexer.ts), equal to `Number(raw)`: integers of
  * up to 15 digits (exact in a double) are read here, which is several times faster than `Number` of a
@@ -372,7 +375,10 @@ class ClauseParser {
       for (const r of ranked) {
         const tb = out.find((c) => c.kind === 'topBottom' && !c.rankedBy) as Extract<Clause, { kind: 'topBottom' }> | undefined;
         if (tb) tb.rankedBy = r.column;
-        else out.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
+        else {
+          this.sink.add(r.span, codes.MISPLACED_KEYWORD, '"ranked by" ranks a top or bottom: write top N or bottom N in the query (top_n_ranked_by.adoc).', 'warning');
+          out.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
+        }
       }
       out.sort((a, b) => a.start - b.start);
     }
@@ -492,7 +498,7 @@ class ClauseParser {
     const col = this.columnRef();
     const start = first.start;
     const next = this.peek();
-    if (next && (next.kind === 'operator' || (next.kind === 'keyword' && WORD_OPERATORS.has(next.value)))) {
+    if (next && (next.kind === 'operator' || (next.kind === 'keyword' && WORD_OPERATOR_SET.has(next.value)))) {
       this.i++;
       const operator = next.value as FilterOperator;
       let values: Value[];
@@ -552,7 +558,8 @@ class ClauseParser {
       }
       out[count++] = v;
       const c = this.peek();
-      if (c && c.kind === 'comma') {
+      // `similar to '%jacket%' or '%t-shirt%'` (similar-to.adoc): `or` separates alternatives as a comma does.
+      if (c && (c.kind === 'comma' || (c.kind === 'keyword' && c.value === 'or'))) {
         this.i++;
         expectFrom = c;
         continue;
@@ -626,7 +633,7 @@ class ClauseParser {
         this.i++;
         return { filter: { type: a.value }, end: a.end };
       }
-      const toDate = TO_DATE.get(a.value);
+      const toDate = TO_DATE_UNITS.get(a.value);
       if (toDate) {
         this.i++;
         return { filter: { type: 'toDate', unit: toDate }, end: a.end };
@@ -656,7 +663,7 @@ class ClauseParser {
         }
         return { filter: { type: 'period', which: a.value, n, unit }, end: unitTok.end };
       }
-      return undefined;
+      return this.namedDate(a);
     }
     if (a.kind === 'number' && isDigits(a.value)) {
       const u = this.peek(1);
@@ -665,8 +672,31 @@ class ClauseParser {
         this.i += 3;
         return { filter: { type: 'ago', n: numberOf(a.value), unit: u.value as DateUnit }, end: ago!.end };
       }
+      // A bare year (`revenue by product 2014`, list-date.adoc).
+      if (isYear(a.value) && !(u && this.isKw(u) && UNITS.has(u.value))) {
+        this.i++;
+        return { filter: { type: 'named', year: numberOf(a.value) }, end: a.end };
+      }
     }
     return undefined;
+  }
+
+  /** A named day or month at the current keyword (`monday`, `january`, `february 2014`), consumed; undefined otherwise. */
+  private namedDate(a: Token): { filter: RelativeDate; end: number } | undefined {
+    const day = DAYS.get(a.value);
+    if (day !== undefined) {
+      this.i++;
+      return { filter: { type: 'named', dayOfWeek: day }, end: a.end };
+    }
+    const month = MONTHS.get(a.value);
+    if (month === undefined) return undefined;
+    this.i++;
+    const y = this.peek();
+    if (y && y.kind === 'number' && isYear(y.value)) {
+      this.i++;
+      return { filter: { type: 'named', month, year: numberOf(y.value) }, end: y.end };
+    }
+    return { filter: { type: 'named', month }, end: a.end };
   }
 
   /** `name(…)`: a function call, i.e. a formula defined inside the query (docs/service-interface.md §8.6). */
@@ -714,6 +744,7 @@ class ClauseParser {
 
   private keywordClause(tok: Token): void {
     const name = tok.value;
+    if (PERIODS.has(name) && this.periodFunction(tok)) return;
     if (AGGREGATION_SET.has(name)) {
       if (this.peek(1)?.kind === 'lparen') {
         this.formulaCall(tok);
@@ -729,7 +760,7 @@ class ClauseParser {
       this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
       return;
     }
-    if (WORD_OPERATORS.has(name)) {
+    if (WORD_OPERATOR_SET.has(name)) {
       this.i++;
       const values = name === 'between' ? this.between(tok).values : this.values(tok);
       this.sink.add(tok, codes.MISSING_OPERAND, `${name} needs a column before it: [column] ${name} ….`);
@@ -774,6 +805,11 @@ class ClauseParser {
       case 'calendar':
         this.calendarClause(tok);
         return;
+      case 'fiscal':
+        // `sales monthly fiscal` (fiscal.adoc): the fiscal calendar, as calendar.fiscal.
+        this.i++;
+        this.push({ kind: 'calendar', name: 'fiscal', start: tok.start, end: tok.end });
+        return;
       default: {
         const rel = this.relativeDate();
         if (rel) {
@@ -783,9 +819,44 @@ class ClauseParser {
         this.i++;
         let end = tok.end;
         if (PAREN_KEYWORDS.has(name) && this.peek()?.kind === 'lparen') end = this.parenGroup();
+        else if (UNSUPPORTED.has(name)) end = this.operandsOf(end);
+        if (!UNSUPPORTED.has(name)) this.sink.add(tok, codes.MISPLACED_KEYWORD, `"${name}" has no meaning here: ${findKeyword(name)?.meaning ?? ''}`, 'warning');
         this.push({ kind: 'keyword', keyword: name, start: tok.start, end });
       }
     }
+  }
+
+  /**
+   * The operands of a keyword the emulator does not execute, consumed so that they make no clauses of
+   * their own: values, numbers and the location keywords (`near 'seattle' within 50 miles`,
+   * `farther than 80 km from 'seattle'`). Returns the end of the last one.
+   */
+  private operandsOf(end: number): number {
+    for (;;) {
+      const t = this.peek();
+      if (!t) return end;
+      const operand = t.kind === 'value' || t.kind === 'number' || (t.kind === 'keyword' && (t.value === 'all' || t.value === 'everything' || findKeyword(t.value)?.category === 'location'));
+      if (!operand) return end;
+      this.i++;
+      end = t.end;
+    }
+  }
+
+  /**
+   * A period function (list-period.adoc): `quarter ([date])`, `month of quarter ([date])`, … is the date
+   * part of `[date]` its bucket names (keywords.ts `PERIOD_FUNCTIONS`), a column clause on `[date]` with
+   * that bucket. False (nothing consumed) when no `( [column] )` follows.
+   */
+  private periodFunction(tok: Token): boolean {
+    const open = this.peek(1);
+    const col = this.peek(2);
+    const close = this.peek(3);
+    if (!open || open.kind !== 'lparen' || !col || col.kind !== 'column' || !close || close.kind !== 'rparen') return false;
+    this.i += 4;
+    const bucket = new BucketNode(tok.value, PERIODS.get(tok.value)!, tok.start, tok.end);
+    const ref = new BucketedColumnNode(col.value, col.closed, bucket, col.start, col.end);
+    this.push(new ColumnClauseNode(ref, tok.start, close.end));
+    return true;
   }
 
   /** `by` / `for each` [aggregation] [column], or a date part (`by week`). */
@@ -799,9 +870,11 @@ class ClauseParser {
       return;
     }
     if (!agg && c && this.isKw(c) && (UNITS.has(c.value) || BUCKET_SET.has(c.value))) {
-      // `by week`, `for each month`: grouping by a date part, no structured form.
+      // `by week`, `by day of week`, `for each month` (list-date.adoc): a bucket of the date column,
+      // which is the data source's when none is listed.
       this.i++;
-      this.push({ kind: 'keyword', keyword: `${name} ${c.value}`, start: tok.start, end: c.end });
+      const bucket = UNITS.has(c.value) ? UNIT_BUCKETS[c.value as DateUnit] : (c.value as DateBucket);
+      this.push({ kind: 'bucket', bucket, start: tok.start, end: c.end });
       return;
     }
     this.sink.add(agg ?? tok, codes.MISSING_OPERAND, `${name} needs a column after it: ${name} [origin].`);
@@ -907,7 +980,8 @@ class ClauseParser {
       this.push({ kind: 'error', text: 'calendar.', start: tok.start, end: dot.end });
       return;
     }
-    this.push({ kind: 'keyword', keyword: name, start: tok.start, end: tok.end });
+    // `calendar` alone (calendar.adoc): the Gregorian calendar instead of the column's custom one.
+    this.push({ kind: 'calendar', name, start: tok.start, end: tok.end });
   }
 }
 

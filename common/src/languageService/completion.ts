@@ -20,8 +20,10 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import type { Column, ColumnDataType, DataSourceColumns } from '../model';
-import type { DateBucket } from '../language/ast';
-import { AGGREGATIONS, COMPARISON_OPERATORS, DATE_BUCKETS, KEYWORDS, TEXT_OPERATORS, findKeyword, type KeywordCategory, type KeywordInfo } from '../language/keywords';
+import {
+  AGGREGATIONS, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, KEYWORDS, NUMERIC_TYPES, TEXT_TYPES, TO_DATE, WORD_OPERATORS, bucketsFor, findKeyword,
+  operatorsFor as filterOperatorsFor, type DateBucket, type KeywordCategory, type KeywordInfo,
+} from '../language/keywords';
 import { tokenize, type Token } from '../language/lexer';
 import { dataSourceAt, tokenAt } from '../language/parser';
 import type { CancellationLike, CompletionItemData, LanguageSettings, ServiceContext } from './types';
@@ -33,28 +35,8 @@ const EMPTY: CompletionList = { isIncomplete: false, items: [] };
 /** How many tokens of the current query are looked at, backwards from the cursor (a long value list included). */
 const LOOK_BEHIND = 256;
 
-/** Data types on which date buckets apply (docs/service-interface.md §4.3; docs/service-notes.md §2.5, 2.6). */
-export const DATE_TYPES: ReadonlySet<ColumnDataType> = new Set(['DATE', 'DATE_TIME', 'TIME']);
-/** Numeric data types (docs/service-notes.md §3.2). */
-export const NUMERIC_TYPES: ReadonlySet<ColumnDataType> = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
-/** Text data types: the only ones the text operators apply to (docs/service-notes.md §2.4). */
-export const TEXT_TYPES: ReadonlySet<ColumnDataType> = new Set(['VARCHAR', 'CHAR']);
-
-/** Buckets that only make sense with a time of day (docs/service-notes.md §2.6). */
-const TIME_BUCKETS: ReadonlySet<DateBucket> = new Set(['hourly', 'hour of day']);
-
-/**
- * The date buckets that fit a column's data type: DATE has no time-of-day bucket, TIME only hourly,
- * `hour of day` and `detailed`, DATE_TIME all (docs/service-interface.md §4.3; docs/service-notes.md §2.5, 2.6). Empty for other types.
- */
-export function bucketsFor(dataType: ColumnDataType): DateBucket[] {
-  switch (dataType) {
-    case 'DATE_TIME': return [...DATE_BUCKETS];
-    case 'DATE': return DATE_BUCKETS.filter((b) => !TIME_BUCKETS.has(b));
-    case 'TIME': return DATE_BUCKETS.filter((b) => TIME_BUCKETS.has(b) || b === 'detailed');
-    default: return [];
-  }
-}
+// The column-type facts are the keyword catalogue's (one fact for the language service and the emulator).
+export { DATE_TYPES, NUMERIC_TYPES, TEXT_TYPES, bucketsFor };
 
 /** Calendars offered after `calendar.` besides those already written in the document (docs/service-notes.md §1.5, 2.5). */
 export const BUILT_IN_CALENDARS: readonly { name: string; meaning: string }[] = [
@@ -66,9 +48,9 @@ const WORD_START_CATEGORIES: ReadonlySet<KeywordCategory> = new Set(['general', 
 /** Keywords after which a column is expected (columns are offered first). */
 const BEFORE_COLUMN = new Set<string>(['sort by', 'by', 'for each', 'ranked by', 'growth of', 'for', 'top', 'bottom', ...AGGREGATIONS]);
 /** Word operators that take values (docs/service-notes.md §2.3, 2.4, 2.5). */
-const VALUE_KEYWORDS = new Set<string>(['between', 'after', 'before', ...TEXT_OPERATORS]);
+const VALUE_KEYWORDS = new Set<string>(WORD_OPERATORS);
 /** Relative-date keywords offered after a date column (docs/service-notes.md §2.5, 2.6). */
-const DATE_FILTER_KEYWORDS = ['after', 'before', 'between', 'today', 'yesterday', 'this', 'last', 'next', 'week to date', 'month to date', 'quarter to date', 'year to date'];
+const DATE_FILTER_KEYWORDS = ['after', 'before', 'between', 'today', 'yesterday', 'this', 'last', 'next', ...Object.keys(TO_DATE)];
 
 /** First words of multi-word keywords that are no keyword alone (`not`, `sort`, `growth`, …). */
 const MULTI_WORD_HEADS: ReadonlySet<string> = new Set(
@@ -376,9 +358,10 @@ export function columnMarkdown(column: Column, dataSource: string): string {
   return lines.join('\n');
 }
 
-/** Markdown describing a keyword: its meaning and an example (used by hover too). */
+/** Markdown describing a keyword: its meaning, an example, whether the local emulator runs it and its reference page (used by hover too). */
 export function keywordMarkdown(info: KeywordInfo): string {
-  return [`**${info.name}** — ${info.meaning}`, '', 'Example:', '```tsq', info.example, '```'].join('\n');
+  const note = info.emulator === 'unsupported' ? ['', '_Not supported by the local emulator (it answers 400)._'] : [];
+  return [`**${info.name}** — ${info.meaning}`, '', 'Example:', '```tsq', info.example, '```', ...note, '', `Reference: ThoughtSpot keyword reference, \`${info.page}\`.`].join('\n');
 }
 
 interface ColumnTemplate {
@@ -570,8 +553,8 @@ function calendarItems(ctx: ServiceContext, document: TextDocument, replace: Ran
 /** `{null}` / `{empty}` after `=` and `!=` (docs/service-notes.md §2.3), when nothing quoted was started. */
 function constantItems(context: Extract<Context, { kind: 'value' }>): CompletionItem[] {
   if (!(context.operator === '=' || context.operator === '!=') || context.quoted) return [];
-  return ['{null}', '{empty}'].map((name) => {
-    const info = findKeyword(name)!;
+  return KEYWORDS.filter((k) => k.category === 'constant').map((info) => {
+    const name = info.name;
     return {
       label: name,
       kind: CompletionItemKind.Constant,
@@ -628,14 +611,13 @@ function keywordItem(info: KeywordInfo, sortText: string, range: Range, space: b
   };
 }
 
-/** Keyword names that fit after a column of a given data type (unknown type: all operators). */
+/** The subsearch keywords (`in`, `not in`). */
+const SUBSEARCHES = KEYWORDS.filter((k) => k.category === 'in').map((k) => k.name);
+
+/** Keyword names that fit after a column of a given data type (unknown type: all operators): the catalogue's operators, and the subsearches on text. */
 function operatorsFor(dataType: ColumnDataType | undefined): string[] {
-  const ops: string[] = [...COMPARISON_OPERATORS];
-  if (!dataType) return [...ops, 'between', ...TEXT_OPERATORS, 'after', 'before', 'in', 'not in'];
-  if (dataType === 'BOOL') return ['=', '!='];
-  if (NUMERIC_TYPES.has(dataType)) return [...ops, 'between'];
-  if (TEXT_TYPES.has(dataType)) return [...ops, ...TEXT_OPERATORS, 'in', 'not in'];
-  return ops;
+  const ops: string[] = filterOperatorsFor(dataType);
+  return !dataType || TEXT_TYPES.has(dataType) ? [...ops, ...SUBSEARCHES] : ops;
 }
 
 /** Items at the start of a word: the keywords (and columns) that fit what precedes it. */
@@ -660,7 +642,7 @@ function wordItems(document: TextDocument, text: string, offset: number, context
       const k = after.keyword;
       if (BEFORE_COLUMN.has(k)) columnsFirst = true;
       if (k === 'last' || k === 'next' || k === 'this') {
-        fits.push('minute', 'hour', 'day', 'week', 'month', 'quarter', 'year');
+        fits.push(...DATE_UNITS);
         offerColumns = false;
       }
       if (findKeyword(k)?.category === 'dateUnit' && after.previous?.kind === 'number') fits.push('ago', 'for each');
@@ -670,12 +652,12 @@ function wordItems(document: TextDocument, text: string, offset: number, context
     case 'number': {
       const p = after.previous;
       if (p && p.kind === 'keyword' && (p.value === 'last' || p.value === 'next')) {
-        fits.push('minute', 'hour', 'day', 'week', 'month', 'quarter', 'year');
+        fits.push(...DATE_UNITS);
         offerColumns = false;
       } else if (p && p.kind === 'keyword' && p.value === 'between') {
         fits.push('and');
       } else if (!p || (p.kind !== 'keyword' || (p.value !== 'top' && p.value !== 'bottom'))) {
-        fits.push('minute', 'hour', 'day', 'week', 'month', 'quarter', 'year');
+        fits.push(...DATE_UNITS);
       }
       break;
     }

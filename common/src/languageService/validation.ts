@@ -14,7 +14,7 @@ import { isKnownDataType, type Column, type DataSource } from '../model';
 import type { Clause, ColumnRef, Query, Span } from '../language/ast';
 import { movedFrom } from '../language/incremental';
 import * as codes from '../language/diagnosticCodes';
-import { TEXT_OPERATORS } from '../language/keywords';
+import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -27,10 +27,10 @@ export interface UnknownColumnData {
   suggestions: string[];
 }
 
-const NUMERIC = new Set(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
-const DATE_TYPES = new Set(['DATE', 'DATE_TIME', 'TIME']);
+/** Keywords the local emulator does not execute (keywords.ts `emulator`), with their reference page. */
+const NOT_IN_EMULATOR = new Map(KEYWORDS.filter((k) => k.emulator === 'unsupported').map((k) => [k.name, k.page]));
 const TEXT_OPS = new Set<string>(TEXT_OPERATORS);
-const ORDER_OPS = new Set<string>(['<', '<=', '>', '>=', 'between']);
+const ORDER_OPS = new Set<string>([...ORDER_OPERATORS, 'between']);
 /** A column name that is really an expression: a function call or arithmetic (docs/service-interface.md §8.6). */
 const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|min|safe_divide|concat|diff_days)\s*\(/i;
 
@@ -41,8 +41,9 @@ const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|mi
  * - With a catalog that answers: `tsq.unknownDataSource` (an `@datasource` not among the data sources),
  *   `tsq.noDataSource` (a query with neither `@datasource` nor `settings.defaultDataSource`),
  *   `tsq.unknownColumn` (with `data: UnknownColumnData`), `tsq.ambiguousColumn` (docs/service-interface.md §8.3),
- *   `tsq.bucketOnNonDate`, `tsq.dateFilterOnNonDate`, `tsq.textOperatorOnNumber`, `tsq.textComparedToNumber`, `tsq.formulaInQuery`
+ *   `tsq.bucketOnNonDate`, `tsq.dateFilterOnNonDate` (no date column to apply to), `tsq.severalDateColumns`, `tsq.textOperatorOnNumber`, `tsq.textComparedToNumber`, `tsq.formulaInQuery`
  *   (docs/service-interface.md §8.6).
+ * - Without a catalog too: `tsq.notInEmulator` (Information) on a keyword the local emulator does not execute.
  * - Codes listed in `settings.disabledDiagnostics` are dropped.
  * - When `token` is cancelled, answers [] (the caller re-asks).
  *
@@ -59,6 +60,13 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
     out.push(d);
   };
   for (const p of doc.diagnostics) add(p, p.code, p.message, p.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning);
+  for (const q of doc.queries) {
+    for (const c of q.clauses) {
+      if (c.kind !== 'keyword') continue;
+      const page = NOT_IN_EMULATOR.get(c.keyword);
+      if (page) add(c, codes.NOT_IN_EMULATOR, `"${c.keyword}" is a keyword of the service (${page}) that is not supported by the local emulator: the emulator answers 400 for this query.`, DiagnosticSeverity.Information);
+    }
+  }
 
   const catalog = ctx.catalog;
   if (!catalog || token?.isCancellationRequested) return token?.isCancellationRequested ? [] : sortByPosition(out);
@@ -122,6 +130,8 @@ interface CheckedColumns {
   byLower: Map<string, Column[]>;
   names: string[];
   suggestionCache: Map<string, string[]>;
+  /** The date column a date keyword without one applies to (keywords.ts `dataSourceDateColumn`). */
+  dateColumn: { column: Column | undefined; several: boolean };
 }
 
 /**
@@ -151,7 +161,7 @@ function indexColumns(columns: readonly Column[]): CheckedColumns {
   };
   for (const c of columns) addKey(c.name, c);
   for (const c of columns) for (const s of c.synonyms ?? []) if (!byLower.has(s.toLowerCase())) addKey(s, c);
-  return { byLower, names: columns.map((c) => c.name), suggestionCache: new Map() };
+  return { byLower, names: columns.map((c) => c.name), suggestionCache: new Map(), dateColumn: dataSourceDateColumn(columns) };
 }
 
 function findSource(sources: DataSource[], value: string): DataSource | undefined {
@@ -221,17 +231,24 @@ function checkQueryKept(q: Query, ds: string, cols: CheckedColumns): readonly Fo
 }
 
 function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void {
+  let dateListed = false;
   for (const clause of q.clauses) {
+    // A bare bucket (`[sales] weekly`, `by week`) buckets the date column listed before it, else the data source's.
+    if ((clause.kind === 'dateFilter' && !clause.column) || (clause.kind === 'bucket' && !dateListed)) checkDataSourceDate(clause, ds, cols, add);
     for (const ref of refsOf(clause)) {
       const col = resolve(ref, ds, cols, add);
-      if (!col) continue;
-      if (ref.bucket?.known && ref.bucket.known !== 'detailed' && isKnownDataType(col.dataType) && !DATE_TYPES.has(col.dataType)) {
-        add(ref.bucket, codes.BUCKET_ON_NON_DATE, `[${ref.name}] is ${col.dataType}, not a date: the date bucket "${ref.bucket.known}" only applies to DATE, DATE_TIME or TIME columns.`, DiagnosticSeverity.Error);
+      if (!col || !isKnownDataType(col.dataType)) continue;
+      if (clause.kind === 'column' && DATE_TYPES.has(col.dataType)) dateListed = true;
+      if (ref.bucket?.known && !bucketAppliesTo(ref.bucket.known, col.dataType)) {
+        const fits = bucketsFor(col.dataType);
+        add(ref.bucket, codes.BUCKET_ON_NON_DATE, `[${ref.name}] is ${col.dataType}: the date bucket "${ref.bucket.known}" does not apply to it${fits.length ? ` (on ${col.dataType}: ${fits.join(', ')})` : '; date buckets apply to DATE, DATE_TIME or TIME columns'}.`, DiagnosticSeverity.Error);
       }
-      if (clause.kind === 'dateFilter' && isKnownDataType(col.dataType) && !DATE_TYPES.has(col.dataType)) {
-        add(ref, codes.DATE_FILTER_ON_NON_DATE, `[${ref.name}] is ${col.dataType}, not a date, so the date filter after it cannot apply to it: write the date column before the filter, e.g. [${ref.name}] [date] …`, DiagnosticSeverity.Error);
+      // A date keyword after a column that is no date applies to the data source's date column (keywords.ts `dataSourceDateColumn`).
+      if (clause.kind === 'dateFilter' && !CALENDAR_TYPES.has(col.dataType)) checkDataSourceDate(ref, ds, cols, add);
+      else if (clause.kind === 'dateFilter' && (clause.filter.type === 'period' || clause.filter.type === 'ago') && !unitAppliesTo(clause.filter.unit, col.dataType)) {
+        add(clause, codes.DATE_FILTER_ON_NON_DATE, `[${ref.name}] is ${col.dataType}: a date filter in ${clause.filter.unit}s needs a DATE_TIME column.`, DiagnosticSeverity.Error);
       }
-      if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation && NUMERIC.has(col.dataType)) {
+      if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation && NUMERIC_TYPES.has(col.dataType)) {
         if (TEXT_OPS.has(clause.operator)) {
           add({ start: clause.operatorStart, end: clause.operatorEnd }, codes.TEXT_OPERATOR_ON_NUMBER, `"${clause.operator}" is a text operator, but [${ref.name}] is ${col.dataType}: use =, !=, <, >, between … and … on numbers.`, DiagnosticSeverity.Error);
         } else if (ORDER_OPS.has(clause.operator)) {
@@ -242,6 +259,13 @@ function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void 
       }
     }
   }
+}
+
+/** A date keyword that applies to the data source's date column: an error when it has none, a warning when it has several. */
+function checkDataSourceDate(at: Span, ds: string, cols: CheckedColumns, add: Add): void {
+  const { column, several } = cols.dateColumn;
+  if (!column) add(at, codes.DATE_FILTER_ON_NON_DATE, `"${ds}" has no DATE or DATE_TIME column for this date keyword to apply to.`, DiagnosticSeverity.Error);
+  else if (several) add(at, codes.SEVERAL_DATE_COLUMNS, `"${ds}" has several date columns: this date keyword applies to the first, [${column.name}]; name the date column before it to choose, e.g. [${column.name}] last 7 days.`, DiagnosticSeverity.Warning);
 }
 
 /** Looks a column reference up; reports unknown, ambiguous or formula names. Returns the column when unique. */

@@ -13,7 +13,13 @@
 import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
 import type { ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../metadataStore';
-import { isDate, isNumeric, quoteIdent } from '../engine';
+import { isNumeric, quoteIdent } from '../engine';
+import {
+  CALENDAR_TYPES, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
+} from '../../../common/src/language/keywords';
+
+/** DATE and DATE_TIME: the calendar dates (keywords.ts `CALENDAR_TYPES`, one fact with the language service). */
+const isDate = (t: ColumnDataType): boolean => CALENDAR_TYPES.has(t);
 
 /** A query the emulator cannot answer: a 400 naming the problem. */
 export class QueryError extends Error {}
@@ -94,6 +100,10 @@ const BUCKET_LABELS: Record<Exclude<DateBucket, 'detailed'>, string> = {
   'month of year': 'Month of year',
   'quarter of year': 'Quarter of year',
   'hour of day': 'Hour of day',
+  'month of quarter': 'Month of quarter',
+  'week of quarter': 'Week of quarter',
+  'week of month': 'Week of month',
+  'day of quarter': 'Day of quarter',
 };
 
 interface Item {
@@ -158,6 +168,8 @@ function truncate(d: Date, unit: DateUnit): Date {
   const y = d.getUTCFullYear();
   const mo = d.getUTCMonth();
   switch (unit) {
+    case 'second':
+      return new Date(Date.UTC(y, mo, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()));
     case 'minute':
       return new Date(Date.UTC(y, mo, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes()));
     case 'hour':
@@ -181,6 +193,9 @@ function truncate(d: Date, unit: DateUnit): Date {
 function addUnits(d: Date, unit: DateUnit, n: number): Date {
   const r = new Date(d.getTime());
   switch (unit) {
+    case 'second':
+      r.setUTCSeconds(r.getUTCSeconds() + n);
+      break;
     case 'minute':
       r.setUTCMinutes(r.getUTCMinutes() + n);
       break;
@@ -208,10 +223,12 @@ function addUnits(d: Date, unit: DateUnit, n: number): Date {
 
 /**
  * The half-open time range `[start, end)` of a relative date filter at `now` (docs/service-notes.md §2.5, 2.6).
- * Throws `QueryError` for forms not executed (`for each`).
+ * Throws `QueryError` for the forms that are no range (`for each`, a named date: dateFilterCondition reads those).
  */
 export function relativeRange(f: RelativeDate, now: Date): [Date, Date] {
   switch (f.type) {
+    case 'named':
+      throw new QueryError('A named date is no range of the clock');
     case 'today': {
       const s = truncate(now, 'day');
       return [s, addUnits(s, 'day', 1)];
@@ -267,17 +284,18 @@ class QueryScope {
     return c;
   }
 
-  /** The first date column of the data source (a date filter without a column), or undefined. */
+  /** The date column of the data source that a date keyword without one applies to (keywords.ts `dataSourceDateColumn`), or undefined. */
   firstDateColumn(): LogicalColumn | undefined {
-    return this.columns.find((x) => isDate(x.dataType));
+    return dataSourceDateColumn(this.columns).column;
   }
 
   colSql(c: LogicalColumn): string {
     return quoteIdent(c.physicalName);
   }
 
-  /** The column as a TIMESTAMP. */
+  /** The column as a TIMESTAMP (a TIME on 1970-01-01). */
   ts(c: LogicalColumn): string {
+    if (c.dataType === 'TIME') return `(DATE '1970-01-01' + ${this.colSql(c)})`;
     return c.dataType === 'DATE_TIME' ? this.colSql(c) : `CAST(${this.colSql(c)} AS TIMESTAMP)`;
   }
 
@@ -295,8 +313,12 @@ class QueryScope {
   }
 
   bucketExpr(c: LogicalColumn, b: DateBucket): { expr: string; kind: OutputKind } {
-    if (!isDate(c.dataType)) throw new QueryError(`The date bucket ${b} needs a date column; [${c.name}] is ${c.dataType}`);
+    if (!bucketAppliesTo(b, c.dataType)) {
+      const fits = bucketsFor(c.dataType);
+      throw new QueryError(`The date bucket ${b} does not apply to [${c.name}], which is ${c.dataType}${fits.length ? ` (on ${c.dataType}: ${fits.join(', ')})` : ''}`);
+    }
     const x = this.ts(c);
+    if (c.dataType === 'TIME' && b === 'hourly') return { expr: `CAST(date_trunc('hour', ${x}) AS TIME)`, kind: 'time' };
     const fiscalStart = this.fiscalStart;
     const shifted = (unit: string): string => `date_trunc('${unit}', ${x} - INTERVAL ${fiscalStart - 1} MONTH) + INTERVAL ${fiscalStart - 1} MONTH`;
     switch (b) {
@@ -328,12 +350,20 @@ class QueryScope {
         return { expr: this.fiscal ? `quarter(${x} - INTERVAL ${fiscalStart - 1} MONTH)` : `quarter(${x})`, kind: 'number' };
       case 'hour of day':
         return { expr: `hour(${x})`, kind: 'number' };
+      // The period parts of list-period.adoc: counted from 1 within their period (weeks as days 1–7, 8–14, …).
+      case 'month of quarter':
+        return { expr: `((month(${x}) - 1) % 3 + 1)`, kind: 'number' };
+      case 'day of quarter':
+        return { expr: `(date_diff('day', date_trunc('quarter', ${x}), ${x}) + 1)`, kind: 'number' };
+      case 'week of quarter':
+        return { expr: `(date_diff('day', date_trunc('quarter', ${x}), ${x}) // 7 + 1)`, kind: 'number' };
+      case 'week of month':
+        return { expr: `((dayofmonth(${x}) - 1) // 7 + 1)`, kind: 'number' };
     }
   }
 
   aggExpr(agg: Aggregation, c: LogicalColumn): { expr: string; kind: OutputKind } {
-    const numericOnly = agg === 'sum' || agg === 'average' || agg === 'standard deviation' || agg === 'variance';
-    if (numericOnly && !isNumeric(c.dataType)) throw new QueryError(`The aggregation ${agg} needs a numeric column; [${c.name}] is ${c.dataType}`);
+    if (NUMERIC_AGGREGATIONS.has(agg) && !isNumeric(c.dataType)) throw new QueryError(`The aggregation ${agg} needs a numeric column; [${c.name}] is ${c.dataType}`);
     const x = this.colSql(c);
     switch (agg) {
       case 'sum':
@@ -406,7 +436,7 @@ class QueryScope {
   }
 }
 
-const TEXT_OPERATORS = new Set<FilterOperator>(['contains', 'not contains', 'begins with', 'not begins with', 'ends with', 'not ends with', 'similar to', 'not similar to']);
+const TEXT_OPERATORS = new Set<FilterOperator>(TEXT_OPERATOR_LIST);
 
 type FilterClause = Extract<Clause, { kind: 'filter' }>;
 
@@ -545,7 +575,7 @@ function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
   if (values.length !== 1) throw new QueryError(`${op} takes one value (on [${c.name}])`);
   if ((op === 'after' || op === 'before') && !v.isDate) throw new QueryError(`${op} needs a date column; [${c.name}] is ${c.dataType}`);
   const sqlOp = op === 'after' ? '>' : op === 'before' ? '<' : op;
-  if (!['<', '<=', '>', '>='].includes(sqlOp)) throw new QueryError(`The operator ${op} is not supported by the emulator`);
+  if (!(ORDER_OPERATORS as readonly string[]).includes(sqlOp)) throw new QueryError(`The operator ${op} is not supported by the emulator`);
   const r = v.rhs(values[0]!);
   return { sql: `(${v.lhs(expr)} ${sqlOp} ${r})`, params: v.params };
 }
@@ -587,7 +617,13 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
         break;
       }
       case 'bucket': {
-        if (!lastDateItem) throw new QueryError(`The bucket ${cl.bucket} needs a date column before it`);
+        if (!lastDateItem) {
+          // `[revenue] weekly`, `[revenue] by week` (list-date.adoc): the data source's date column, bucketed.
+          const d = scope.firstDateColumn();
+          if (!d) throw new QueryError(`The bucket ${cl.bucket} needs a date column, and this data source has none`);
+          lastDateItem = { item: scope.attributeItem(d, cl.bucket), c: d };
+          break;
+        }
         const { item, c } = lastDateItem;
         const b = scope.bucketExpr(c, cl.bucket);
         Object.assign(item, { expr: b.expr, kind: b.kind, bucket: cl.bucket, key: `a:${c.id}:${cl.bucket}`, name: cl.bucket === 'detailed' ? c.name : `${BUCKET_LABELS[cl.bucket]}(${c.name})` });
@@ -596,9 +632,19 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
       case 'filter':
         (cl.aggregation ? read.having : read.where).push(filterCondition(scope, cl));
         break;
-      case 'dateFilter':
-        read.dateFilters.push(cl);
+      case 'dateFilter': {
+        // A date keyword after a column that is no date (`[sales] last 7 days`): the column is listed, the
+        // keyword applies to the data source's date column (keywords.ts `dataSourceDateColumn`). The
+        // conditions are made once every column is read (a to-date filter looks at the buckets).
+        const c = cl.column ? scope.resolve(cl.column) : undefined;
+        if (c && !isDate(c.dataType)) {
+          const bucket = scope.bucketOf(cl.column!);
+          if (c.kind === 'MEASURE' && !bucket) scope.measureItem(c, scope.defaultAgg(c));
+          else scope.attributeItem(c, bucket);
+          read.dateFilters.push({ ...cl, column: undefined });
+        } else read.dateFilters.push(cl);
         break;
+      }
       case 'topBottom':
         if (read.top) throw new QueryError('A query can have only one top or bottom');
         read.top = cl;
@@ -611,7 +657,7 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
       case 'calendar':
         break;
       case 'keyword':
-        throw new QueryError(`The keyword "${cl.keyword}" is not supported by the emulator`);
+        throw new QueryError(`The keyword "${cl.keyword}" is not supported by the local emulator`);
       case 'error':
         throw new QueryError(`Cannot understand "${cl.text}"`);
     }
@@ -629,12 +675,46 @@ function dateFilterCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'dat
     c = d;
   }
   if (!isDate(c.dataType)) throw new QueryError(`Date filters need a date column; [${c.name}] is ${c.dataType}`);
-  if (cl.filter.type === 'toDate') {
-    const each = forEachPeriodCondition(scope, c, cl.filter.unit, now);
+  const f = cl.filter;
+  if (f.type === 'named') {
+    // `monday`, `january`, `february 2014`, `2014` (day_name.adoc, january.adoc, month_year_name.adoc).
+    const x = scope.ts(c);
+    const parts: string[] = [];
+    const params: SqlParam[] = [];
+    if (f.dayOfWeek !== undefined) {
+      parts.push(`isodow(${x}) = ?`);
+      params.push(f.dayOfWeek);
+    }
+    if (f.month !== undefined) {
+      parts.push(`month(${x}) = ?`);
+      params.push(f.month);
+    }
+    if (f.year !== undefined) {
+      parts.push(`year(${x}) = ?`);
+      params.push(f.year);
+    }
+    return { sql: `(${parts.join(' AND ')})`, params };
+  }
+  if ((f.type === 'period' || f.type === 'ago') && !unitAppliesTo(f.unit, c.dataType)) throw new QueryError(`A date filter in ${f.unit}s needs a DATE_TIME column; [${c.name}] is ${c.dataType}`);
+  if (f.type === 'period' && f.forEach) return forEachCondition(scope, c, f.which, f.n, f.unit, f.forEach);
+  if (f.type === 'toDate') {
+    const each = forEachPeriodCondition(scope, c, f.unit, now);
     if (each) return each;
   }
-  const [s, e] = relativeRange(cl.filter, now);
+  const [s, e] = relativeRange(f, now);
   return { sql: `(${scope.ts(c)} >= CAST(? AS TIMESTAMP) AND ${scope.ts(c)} < CAST(? AS TIMESTAMP))`, params: [tsText(s), tsText(e)] };
+}
+
+/**
+ * `last N <unit> for each <period>` (last_n_days_for_each_month.adoc, …): in every period, its last N units
+ * (`next`: its first N; `this`: the unit holding the clock's position in the period is not defined, so
+ * the first). `sales last 2 days for each month` keeps the last two days of each month.
+ */
+function forEachCondition(scope: QueryScope, c: LogicalColumn, which: 'this' | 'last' | 'next', n: number, unit: DateUnit, period: DateUnit): Cond {
+  const x = scope.ts(c);
+  const start = `date_trunc('${period}', ${x})`;
+  if (which === 'last') return { sql: `(${x} >= ${start} + INTERVAL 1 ${period} - ? * INTERVAL 1 ${unit})`, params: [n] };
+  return { sql: `(${x} < ${start} + ? * INTERVAL 1 ${unit})`, params: [n] };
 }
 
 /** The grains of the grouping buckets, smallest first; a to-date unit compares with them by this rank. */
@@ -800,6 +880,22 @@ export function pageParams(q: CompiledQuery, limit: number, offset: number): Sql
   return [...q.params, q.topN === undefined ? limit : Math.max(0, Math.min(limit, q.topN - offset)), offset];
 }
 
+/**
+ * A query that lists no column but filters some (`[revenue] > 1000 [ship mode] = 'air'`, the Search data API
+ * page's own example) shows the filtered columns, in order: a measure aggregated by its default, an
+ * attribute grouped. [inferred: the page gives the query, not its answer.]
+ */
+function listFilterColumns(scope: QueryScope, clauses: readonly Clause[]): void {
+  for (const cl of clauses) {
+    if (cl.kind !== 'filter') continue;
+    const c = scope.resolve(cl.column);
+    const bucket = scope.bucketOf(cl.column);
+    if (cl.aggregation) scope.measureItem(c, cl.aggregation);
+    else if (c.kind === 'MEASURE' && !bucket) scope.measureItem(c, scope.defaultAgg(c));
+    else scope.attributeItem(c, bucket);
+  }
+}
+
 /** Compiles a query; throws `QueryError` for an unknown column, a misuse, or a keyword not executed. */
 export function compileSearch(input: CompileInput): CompiledQuery {
   const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4);
@@ -815,6 +911,7 @@ export function compileSearch(input: CompileInput): CompiledQuery {
     const dir = cl.direction === 'ascending' ? 'ASC' : cl.direction === 'descending' ? 'DESC' : cl.column && scope.resolve(cl.column).kind === 'MEASURE' ? 'DESC' : 'ASC';
     sorts.push({ expr: scope.keyFor(cl.column, cl.aggregation), dir });
   }
+  if (scope.items.length === 0) listFilterColumns(scope, input.clauses);
   if (scope.items.length === 0) throw new QueryError('The query lists no column to show');
   // `ranked by` may name a measure that is not listed: resolve it before the SELECT list is built.
   const rankedByKey = read.top?.rankedBy ? scope.keyFor(read.top.rankedBy, undefined) : undefined;
