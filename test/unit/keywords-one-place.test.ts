@@ -22,7 +22,9 @@ const ALLOWED: Record<string, string> = {
   'common/src/languageService/completion.ts:sort by': 'keywords after which a column is offered first',
   'common/src/languageService/completion.ts:after': 'keywords offered after a date column',
   // Not a list: the two ends of a to-date range, `[start of the unit, end of today)`.
-  'emulator/src/searchdata/compile.ts:day': 'the two ends of a range'
+  'emulator/src/searchdata/compile.ts:day': 'the two ends of a range',
+  // The column names of ThoughtSpot's custom calendar file (connections-cust-cal), a table's columns, not keywords.
+  'emulator/src/customCalendar.ts:month': 'column names of a custom calendar table'
 };
 
 function* sources(dir: string): Generator<string> {

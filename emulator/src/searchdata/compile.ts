@@ -15,7 +15,7 @@ import type { ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../metadataStore';
 import { isNumeric, quoteIdent } from '../engine';
 import {
-  CALENDAR_TYPES, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
+  CALENDAR_TYPES, DATE_UNITS, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
 } from '../../../common/src/language/keywords';
 
 /** DATE and DATE_TIME: the calendar dates (keywords.ts `CALENDAR_TYPES`, one fact with the language service). */
@@ -717,20 +717,10 @@ function forEachCondition(scope: QueryScope, c: LogicalColumn, which: 'this' | '
   return { sql: `(${x} < ${start} + ? * INTERVAL 1 ${unit})`, params: [n] };
 }
 
-/** The grains of the grouping buckets, smallest first; a to-date unit compares with them by this rank. */
-const GRAIN_RANK: Partial<Record<DateBucket, number>> & Record<'week' | 'month' | 'quarter' | 'year', number> = {
-  hourly: 0,
-  daily: 1,
-  weekly: 2,
-  monthly: 3,
-  quarterly: 4,
-  yearly: 5,
-  week: 2,
-  month: 3,
-  quarter: 4,
-  year: 5,
-};
-const GRAIN_OF_RANK = ['hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+/** The units that group by a bucket of their own (keywords.ts `UNIT_BUCKETS`: hour … year), smallest first. */
+const GRAIN_OF_RANK = DATE_UNITS.filter((u): u is Exclude<DateUnit, 'second' | 'minute'> => UNIT_BUCKETS[u] !== 'detailed');
+/** The rank of each grouping bucket and of its unit in `GRAIN_OF_RANK`; a to-date unit compares with the buckets by it. */
+const GRAIN_RANK: Partial<Record<DateBucket | DateUnit, number>> = Object.fromEntries(GRAIN_OF_RANK.flatMap((u, i) => [[u, i], [UNIT_BUCKETS[u], i]]));
 
 /**
  * A period-to-date filter under a grouping bucket of the same or a larger grain on its column: "for each
@@ -745,7 +735,7 @@ const GRAIN_OF_RANK = ['hour', 'day', 'week', 'month', 'quarter', 'year'] as con
 function forEachPeriodCondition(scope: QueryScope, c: LogicalColumn, unit: 'week' | 'month' | 'quarter' | 'year', now: Date): Cond | undefined {
   const ranks = scope.items.filter((x) => !x.measure && x.column?.id === c.id && x.bucket !== undefined).map((x) => GRAIN_RANK[x.bucket!] ?? -1);
   const top = Math.max(-1, ...ranks);
-  if (top < GRAIN_RANK[unit]) return undefined;
+  if (top < GRAIN_RANK[unit]!) return undefined;
   const grain = GRAIN_OF_RANK[top]!;
   const params: SqlParam[] = [];
   /** `f` of the pinned clock, as a scalar subquery binding the clock once. */
