@@ -30,6 +30,7 @@ import { LoadApi, type LoadDefinition, type LoadStatus, type PollOptions, type S
 import { runLoad, type LoadInput, type LoadResult, type RunLoadOptions } from '../load/pipeline';
 import { BearerTokens, loadBearerLogin, probeApiVersion, RateLimiter, rateLimitHooks, type ApiVersionSetting, type BearerOptions, type RateLimitOptions } from './serviceToday';
 import { PublicApiV2 } from './publicApiV2';
+import { TmlApi } from './tml';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue, HttpTimeouts, DeadlineClass } from './session';
@@ -38,6 +39,7 @@ export * from './publicApi';
 export * from './loadApi';
 export * from './serviceToday';
 export * from './publicApiV2';
+export * from './tml';
 
 /**
  * Options of `AnalyticsServiceClient`. Give `password` or `getPassword`, unless `bearer` gives a token
@@ -107,6 +109,8 @@ export class AnalyticsServiceClient {
   readonly tokens: BearerTokens;
   /** REST API v2 on `url` (used when the generation is v2). */
   readonly v2: PublicApiV2;
+  /** The TML operations on `url`, in the generation of `apiGeneration` (tml.ts). */
+  readonly tml: TmlApi;
   private generationProbe: Promise<'v1' | 'v2'> | undefined;
 
   /** @throws TypeError when `url` or `loadUrl` is not an absolute http(s) URL, or neither password option is given. */
@@ -136,6 +140,7 @@ export class AnalyticsServiceClient {
     this.sessions.push(this.publicSession);
     this.tokens = new BearerTokens(this.publicSession, options.username, hasPassword ? password : undefined, options.bearer ?? {}, options.clock);
     this.v2 = new PublicApiV2(this.publicSession);
+    this.tml = new TmlApi(this.publicSession, (signal) => this.apiGeneration(signal));
     // one limiter per connection, shared by its public and load sessions
     const rate = options.rateLimit === false ? undefined : options.rateLimit;
     const limiter = options.rateLimit === false ? undefined : new RateLimiter(rate?.perSecond ?? 100, rate?.burst ?? 10);
