@@ -5,25 +5,15 @@
  * counts them), as gcc and tsc print them, so that CI logs and editors' problem matchers read them.
  */
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import { printDiagnostics, type DiagnosticFormat } from './diagnosticFormats';
 import type { AnalyticsServiceClient } from '../../common/src/api';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import type { LanguageSettings } from '../../common/src/languageService/types';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { readDocument } from './query';
-import { info, write } from './output';
+import { info } from './output';
 
-const SEVERITY: Record<number, string> = {
-  [DiagnosticSeverity.Error]: 'error',
-  [DiagnosticSeverity.Warning]: 'warning',
-  [DiagnosticSeverity.Information]: 'info',
-  [DiagnosticSeverity.Hint]: 'hint',
-};
-
-/** One diagnostic as a compiler-style line (without the newline). */
-export function formatDiagnostic(file: string, d: Diagnostic): string {
-  const code = d.code !== undefined ? ` [${String(d.code)}]` : '';
-  return `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity ?? DiagnosticSeverity.Error]}: ${(typeof d.message === 'string' ? d.message : d.message.value).replace(/\s*\n\s*/g, ' ')}${code}`;
-}
+export { formatDiagnostic } from './diagnosticFormats';
 
 /** What `tsq check` found. */
 export interface CheckSummary {
@@ -38,10 +28,11 @@ export interface CheckSummary {
  * @throws the service's error when the catalog could not be read (authentication, network…): a check
  *   without the catalog would pass files it cannot judge.
  */
-export async function runCheckCommand(client: AnalyticsServiceClient | undefined, files: string[], settings: LanguageSettings): Promise<CheckSummary> {
+export async function runCheckCommand(client: AnalyticsServiceClient | undefined, files: string[], settings: LanguageSettings, format: DiagnosticFormat = 'text'): Promise<CheckSummary> {
   const catalog = client ? new ServiceCatalogProvider(client) : undefined;
   const service = getLanguageService({ catalog });
   const summary: CheckSummary = { errors: 0, warnings: 0, files: files.length };
+  const found: { file: string; diagnostics: Diagnostic[] }[] = [];
   for (const file of files) {
     const document = await readDocument(file);
     const diagnostics = await service.doValidation(document, settings);
@@ -50,9 +41,10 @@ export async function runCheckCommand(client: AnalyticsServiceClient | undefined
     for (const d of diagnostics) {
       if ((d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error) summary.errors++;
       else if (d.severity === DiagnosticSeverity.Warning) summary.warnings++;
-      await write(process.stdout, `${formatDiagnostic(file, d)}\n`);
     }
+    found.push({ file, diagnostics });
   }
+  await printDiagnostics(found, format);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   info(`${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} in ${plural(summary.files, 'file')}${client ? '' : ' (syntax only: --offline)'}`);
   return summary;

@@ -50,9 +50,9 @@ describe('the shape', () => {
   });
   test('unknown top-level members are warnings; missing members are errors', async () => {
     const ds = await validateAnswerTml(ls, 'u', 'answer:\n  name: A\n  colour: red\nextra: 1\n');
-    const w = ds.filter((d) => d.severity === DiagnosticSeverity.Warning).map((d) => d.message);
+    const w = ds.filter((d) => d.severity === DiagnosticSeverity.Warning).map((d) => String(d.message));
     assert.deepEqual(w.sort(), ['Unknown member colour of answer.', 'Unknown top-level member extra of an Answer TML (expected guid, answer).']);
-    const e = ds.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => d.message);
+    const e = ds.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => String(d.message));
     assert.ok(e.some((m) => /answer.tables is missing/.test(m)) && e.some((m) => /search_query is missing/.test(m)), JSON.stringify(e));
   });
 });
