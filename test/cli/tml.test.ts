@@ -92,9 +92,10 @@ describe('--format github and sarif', () => {
     const r = await tsq(['tml', 'validate', '--format', 'github', 'a.answer.tml', ...conn], { env: ENV, cwd: dir });
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^::error file=a\.answer\.tml,line=5,col=\d+,endLine=5,endColumn=\d+,title=tsq\.unknownColumn::.*nope%2C really|^::error file=a\.answer\.tml,line=5,col=\d+,endLine=5,endColumn=\d+,title=tsq\.unknownColumn::.*nope, really/m);
-    const c = await tsq(['check', '--format', 'github', 'q.tsq', ...conn], { env: ENV, cwd: dir });
+    const c = await tsq(['check', '--format', 'github', 'q.tsq', 'a.answer.tml', ...conn], { env: ENV, cwd: dir });
     assert.equal(c.code, 1);
     assert.match(c.stdout, /^::error file=q\.tsq,line=2,col=\d+,.*title=tsq\.unknownColumn::/m);
+    assert.match(c.stdout, /^::error file=a\.answer\.tml,line=5,col=\d+,.*title=tsq\.unknownColumn::/m, 'tsq check reads Answer TML files too');
   });
 
   test('sarif: one log per run, valid against the SARIF 2.1.0 schema, a result per problem at its region', async () => {

@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../common/src/languageService/languageService';
-import { validateAnswerTml } from '../../common/src/tml/answerTml';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { validateAnswerTml, withAnswerTml } from '../../common/src/tml/answerTml';
 import { flightsCatalog, makeCatalogProvider } from '../fixtures/catalogs';
 
 const ls = getLanguageService({ catalog: makeCatalogProvider([flightsCatalog()]) });
@@ -54,5 +55,31 @@ describe('the shape', () => {
     assert.deepEqual(w.sort(), ['Unknown member colour of answer.', 'Unknown top-level member extra of an Answer TML (expected guid, answer).']);
     const e = ds.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => String(d.message));
     assert.ok(e.some((m) => /answer.tables is missing/.test(m)) && e.some((m) => /search_query is missing/.test(m)), JSON.stringify(e));
+  });
+});
+
+describe('completion inside search_query, and the wrapped language service', () => {
+  const wrapped = withAnswerTml(ls);
+  const doc = (text: string) => TextDocument.create('file:///w/a.answer.tml', 'tsq-answer-tml', 1, text);
+  test('a column at the cursor inside a double-quoted query, its edit on the YAML string with quotes escaped', async () => {
+    const text = answer('"[origin] [de"');
+    const d = doc(text);
+    const at = text.indexOf('[de') + 3;
+    const list = await wrapped.doComplete(d, d.positionAt(at));
+    const delay = list.items.find((i) => i.label === 'delay');
+    assert.ok(delay, JSON.stringify(list.items.map((i) => i.label)));
+    const edit = delay.textEdit as { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string };
+    assert.equal(covered(text, edit.range), 'de');
+    assert.equal(edit.newText, 'delay]');
+  });
+  test('outside the query: no items; .tsq-only features answer nothing for a TML file; a .tsq file is unchanged', async () => {
+    const text = answer('"[origin]"');
+    const d = doc(text);
+    assert.deepEqual((await wrapped.doComplete(d, d.positionAt(text.indexOf('name: A') + 2))).items, []);
+    assert.deepEqual(wrapped.getSemanticTokens(d), { data: [] });
+    assert.deepEqual(wrapped.findDocumentSymbols(d), []);
+    assert.equal(await wrapped.doHover(d, d.positionAt(text.indexOf('[origin]') + 2)), null);
+    const tsq = TextDocument.create('file:///w/q.tsq', 'tsq', 1, `@datasource '${DS}'\n[origin] [nope]\n`);
+    assert.deepEqual(await wrapped.doValidation(tsq), await ls.doValidation(tsq));
   });
 });

@@ -10,8 +10,8 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver-types';
-import type { LanguageService, LanguageSettings } from '../languageService/types';
+import { DiagnosticSeverity, type CompletionItem, type CompletionList, type Diagnostic, type Position, type Range } from 'vscode-languageserver-types';
+import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 
 /** The top-level members of a TML file: `guid` and the object (tml.adoc: one member per object type). */
 export const TML_TOP_LEVEL = ['guid', 'answer'] as const;
@@ -207,4 +207,81 @@ export async function validateAnswerTml(service: LanguageService, uri: string, t
     out.push({ ...d, range });
   }
   return out;
+}
+
+/** True for the URI or path of an Answer TML file (`*.answer.tml`, any case). */
+export function isAnswerTmlUri(uri: string): boolean {
+  return /\.answer\.tml$/i.test(uri.split(/[?#]/)[0] ?? '');
+}
+
+/** The new text of a completion written into a YAML scalar of `type` (quotes and backslashes escaped as it needs). */
+function escapeFor(type: Scalar['type'], text: string): string {
+  if (type === 'QUOTE_DOUBLE') return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  if (type === 'QUOTE_SINGLE') return text.replace(/'/g, "''");
+  return text;
+}
+
+/**
+ * Completion inside an Answer TML's `search_query`: the language service's completion of the query
+ * against the data source `tables[0]` names, its edits moved onto the YAML string (and escaped for its
+ * quoting). Outside the query, or without a data source: no items.
+ */
+export async function completeAnswerTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CompletionList> {
+  const empty: CompletionList = { isIncomplete: false, items: [] };
+  const text = document.getText();
+  const file = readAnswerTml(text);
+  if (!file.query || !file.dataSource) return empty;
+  const header = datasourceLine(file.dataSource.ref);
+  if (!header) return empty;
+  const { value, node } = file.query;
+  const map = scalarOffsets(text, node, value);
+  const offset = document.offsetAt(position);
+  if (offset < map[0]! || offset > map[value.length]!) return empty;
+  let index = 0;
+  while (index < value.length && map[index]! < offset) index++;
+  const embedded = TextDocument.create(`${document.uri}#search_query`, 'tsq', document.version, header + value);
+  const list = await service.doComplete(embedded, embedded.positionAt(header.length + index), settings, token);
+  const toYaml = (r: Range): Range | undefined => {
+    const s = embedded.offsetAt(r.start) - header.length;
+    const e = embedded.offsetAt(r.end) - header.length;
+    if (s < 0 || e < 0) return undefined;
+    const a = document.positionAt(map[Math.min(s, value.length)]!);
+    const b = document.positionAt(map[Math.min(e, value.length)]!);
+    return { start: a, end: b };
+  };
+  const items = list.items.flatMap((item): CompletionItem[] => {
+    const { additionalTextEdits: _dropped, ...rest } = item;
+    const edit = item.textEdit;
+    if (!edit) return [{ ...rest, insertText: escapeFor(node.type, item.insertText ?? item.label) }];
+    if ('range' in edit) {
+      const range = toYaml(edit.range);
+      return range ? [{ ...rest, textEdit: { range, newText: escapeFor(node.type, edit.newText) } }] : [];
+    }
+    const insert = toYaml(edit.insert);
+    const replace = toYaml(edit.replace);
+    return insert && replace ? [{ ...rest, textEdit: { insert, replace, newText: escapeFor(node.type, edit.newText) } }] : [];
+  });
+  return { isIncomplete: list.isIncomplete, items };
+}
+
+/**
+ * The language service with Answer TML files (`isAnswerTmlUri`) routed to their own verbs: diagnostics
+ * (`validateAnswerTml`) and completion (`completeAnswerTml`); the `.tsq`-only features (hover, semantic
+ * tokens, formatting, code actions, symbols, queries) answer nothing for them. Other documents go to
+ * `service` unchanged. The one wrapper the server and `tsq check` use.
+ */
+export function withAnswerTml(service: LanguageService): LanguageService {
+  const tml = (d: TextDocument): boolean => isAnswerTmlUri(d.uri);
+  return {
+    parseDocument: (d) => service.parseDocument(tml(d) ? TextDocument.create(d.uri, 'tsq', d.version, '') : d),
+    doComplete: (d, p, s, t) => (tml(d) ? completeAnswerTml(service, d, p, s, t) : service.doComplete(d, p, s, t)),
+    doResolve: (item, t) => service.doResolve(item, t),
+    doValidation: (d, s, t) => (tml(d) ? validateAnswerTml(service, d.uri, d.getText(), s) : service.doValidation(d, s, t)),
+    doHover: async (d, p, s, t) => (tml(d) ? null : service.doHover(d, p, s, t)),
+    getSemanticTokens: (d) => (tml(d) ? { data: [] } : service.getSemanticTokens(d)),
+    format: (d, r, o) => (tml(d) ? [] : service.format(d, r, o)),
+    getCodeActions: async (d, r, c, s, t) => (tml(d) ? [] : service.getCodeActions(d, r, c, s, t)),
+    findDocumentSymbols: (d) => (tml(d) ? [] : service.findDocumentSymbols(d)),
+    getQueries: (d, s) => (tml(d) ? [] : service.getQueries(d, s)),
+  };
 }
