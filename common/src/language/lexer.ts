@@ -468,6 +468,13 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         let j = i + 1;
         while (j < n && isWordPart(text.charCodeAt(j))) j++;
         const word = text.slice(i + 1, j).toLowerCase();
+        if (word === 'answer') {
+          // `@answer 'GUID'`: the saved Answer the file's query came from (common/src/tml/answerLink.ts); trivia here
+          const e = lineEnd(text, i);
+          len = put(tokens, len, reuse, 'comment', s, e, '');
+          i = e;
+          continue;
+        }
         if (word !== 'datasource') {
           len = put(tokens, len, reuse, 'stray', s, j, text.slice(s, j));
           report(state, diagnostics, n, s, j, codes.UNKNOWN_DIRECTIVE, `Unknown directive ${text.slice(s, j) || '@'}: the only directive is @datasource 'name or GUID'.`);
