@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { registerAdminCommands } from './admin';
 import { registerAgentTools } from './agentTools';
+import { registerAnswerCommands } from './answers';
 import type { ServiceCatalog } from '../../common/src/catalog';
 import { createServiceCatalog } from './catalog';
 import { ConnectionManager, type ConnectionArgs, type ConnectionState } from './connections';
@@ -104,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   context.subscriptions.push(health);
 
   registerAdminCommands(client, () => objects.refreshAll());
+  registerAnswerCommands(client, () => objects.refreshAll());
   registerResults(client);
   registerAgentTools(client);
 
