@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { registerAdminCommands } from './admin';
 import { registerAgentTools } from './agentTools';
 import { registerAnswerCommands } from './answers';
+import { QueryHistory, registerHistoryView } from './history';
 import type { ServiceCatalog } from '../../common/src/catalog';
 import { createServiceCatalog } from './catalog';
 import { ConnectionManager, type ConnectionArgs, type ConnectionState } from './connections';
@@ -58,7 +59,9 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   const languageClient = new TsqLanguageClient(ctx, catalogFor);
   context.subscriptions.push(languageClient);
   languageClient.start().catch(() => undefined);
-  const client: TsqClient = { ...ctx, connections, languageClient, catalog: catalogFor };
+  const history = new QueryHistory(context.workspaceState);
+  const client: TsqClient = { ...ctx, connections, languageClient, catalog: catalogFor, history };
+  registerHistoryView(context, history);
 
   const objects = registerObjectsView(client, registerLoadCommands(client));
 
