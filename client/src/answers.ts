@@ -104,13 +104,21 @@ async function exportTml(client: TsqClient, fail: Fail, node: unknown): Promise<
   }
 }
 
-async function saveAsAnswer(client: TsqClient, fail: Fail, changed: () => void): Promise<void> {
+/** Arguments of Save as Answer… and Update Answer from a script or test: `name` skips the prompt, `confirm` the modal after the diff. */
+interface AnswerCommandArgs {
+  name?: string;
+  confirm?: boolean;
+}
+
+const argsOf = (v: unknown): AnswerCommandArgs => (v && typeof v === 'object' && !(v instanceof vscode.Uri) ? (v as AnswerCommandArgs) : {});
+
+async function saveAsAnswer(client: TsqClient, fail: Fail, changed: () => void, args: AnswerCommandArgs): Promise<void> {
   try {
     const here = await queryHere(client);
     if (!here) return;
     const { editor, query } = here;
     const base = editor.document.uri.path.split('/').pop()?.replace(/\.tsq$/i, '') ?? '';
-    const name = await vscode.window.showInputBox({ title: 'TSQ: Save as Answer', prompt: 'Name of the new answer', value: base, validateInput: (v) => (v.trim() ? undefined : 'An answer needs a name.') });
+    const name = typeof args.name === 'string' && args.name.trim() ? args.name : await vscode.window.showInputBox({ title: 'TSQ: Save as Answer', prompt: 'Name of the new answer', value: base, validateInput: (v) => (v.trim() ? undefined : 'An answer needs a name.') });
     if (!name) return;
     const tml = answerTmlOf({ name: name.trim(), dataSource: query.dataSource!, query: query.text });
     const guid = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Saving the answer ${name}…` }, async () => validateThenImport(await client.connections.getClient(), tml));
@@ -127,7 +135,7 @@ async function saveAsAnswer(client: TsqClient, fail: Fail, changed: () => void):
   }
 }
 
-async function updateAnswer(client: TsqClient, fail: Fail, changed: () => void, showDiff: (guid: string, saved: string, next: string, title: string) => Promise<void>): Promise<void> {
+async function updateAnswer(client: TsqClient, fail: Fail, changed: () => void, showDiff: (guid: string, saved: string, next: string, title: string) => Promise<void>, args: AnswerCommandArgs): Promise<void> {
   try {
     const here = await queryHere(client);
     if (!here) return;
@@ -141,7 +149,7 @@ async function updateAnswer(client: TsqClient, fail: Fail, changed: () => void, 
     const current = await exportAnswer(api, link.guid);
     const next = answerTmlOf({ guid: link.guid, name: current.name, dataSource: query.dataSource!, query: query.text }, current.edoc);
     await showDiff(link.guid, current.edoc, next, `${current.name}: saved ↔ update`);
-    const ok = await vscode.window.showInformationMessage(`Update the answer ${current.name} with this TML?`, { modal: true }, 'Update');
+    const ok = args.confirm === true ? 'Update' : await vscode.window.showInformationMessage(`Update the answer ${current.name} with this TML?`, { modal: true }, 'Update');
     if (ok !== 'Update') return;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Updating the answer ${current.name}…` }, () => validateThenImport(api, next));
     changed();
@@ -178,6 +186,6 @@ export function registerAnswerCommands(client: TsqClient, changed: () => void): 
   };
   register('tsq.openAnswerAsQuery', (node?: unknown) => openAsQuery(client, fail, node));
   register('tsq.exportAnswerTml', (node?: unknown) => exportTml(client, fail, node));
-  register('tsq.saveAsAnswer', () => saveAsAnswer(client, fail, changed));
-  register('tsq.updateAnswer', () => updateAnswer(client, fail, changed, showDiff));
+  register('tsq.saveAsAnswer', (args?: unknown) => saveAsAnswer(client, fail, changed, argsOf(args)));
+  register('tsq.updateAnswer', (args?: unknown) => updateAnswer(client, fail, changed, showDiff, argsOf(args)));
 }
