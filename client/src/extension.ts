@@ -11,6 +11,7 @@ import { registerAdminCommands } from './admin';
 import { registerAgentTools } from './agentTools';
 import { registerAnswerCommands } from './answers';
 import { QueryHistory, registerHistoryView } from './history';
+import type { HistoryEntry } from '../../common/src/results/history';
 import type { ServiceCatalog } from '../../common/src/catalog';
 import { createServiceCatalog } from './catalog';
 import { ConnectionManager, type ConnectionArgs, type ConnectionState } from './connections';
@@ -28,6 +29,8 @@ export interface TsqApi {
   /** Whether the service answers: connected, reconnecting, unreachable, needs password (connectionHealth.ts). */
   getConnectionHealth(): HealthState;
   whenLanguageClientReady(): Promise<void>;
+  /** The History view's runs, newest first (client/src/history.ts). */
+  getQueryHistory(): HistoryEntry[];
 }
 
 export function activate(context: vscode.ExtensionContext): TsqApi {
@@ -59,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   const languageClient = new TsqLanguageClient(ctx, catalogFor);
   context.subscriptions.push(languageClient);
   languageClient.start().catch(() => undefined);
-  const history = new QueryHistory(context.workspaceState);
+  const history = new QueryHistory(context.workspaceState, context.storageUri);
   const client: TsqClient = { ...ctx, connections, languageClient, catalog: catalogFor, history };
   registerHistoryView(context, history);
 
@@ -120,6 +123,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
     getConnectionState: () => connections.getState(),
     getConnectionHealth: () => health.state,
     whenLanguageClientReady: () => languageClient.whenReady(),
+    getQueryHistory: () => history.visible(),
   };
 }
 

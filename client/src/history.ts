@@ -1,6 +1,8 @@
 /**
  * The History view (`tsq.history`): every run of a query (common/src/results/history.ts), newest first,
- * kept in the workspace's storage (so per workspace, and across restarts), bounded, never a credential.
+ * kept in the workspace's storage folder of the extension (`history.json` under `storageUri`, written at
+ * each run, so per workspace and across restarts; the workspace-state memento when there is no
+ * folder), bounded, never a credential.
  * Search filters it; **Run Again** opens the query in a `.tsq` editor and runs it, **Open in Editor**
  * only opens it.
  */
@@ -19,14 +21,53 @@ export class QueryHistory implements vscode.TreeDataProvider<HistoryEntry>, vsco
   /** The search text of the view ('' shows every entry). */
   filter = '';
 
-  constructor(private readonly state: vscode.Memento) {
+  private readonly file: vscode.Uri | undefined;
+  private writing: Promise<void> = Promise.resolve();
+  /** Resolves once the stored history is read. */
+  readonly loaded: Promise<void>;
+
+  /**
+   * @param state the workspace-state memento (used without a storage folder)
+   * @param folder the extension's storage folder of this workspace (`ExtensionContext.storageUri`)
+   */
+  constructor(private readonly state: vscode.Memento, folder: vscode.Uri | undefined) {
+    this.file = folder && vscode.Uri.joinPath(folder, 'history.json');
     this.entries = readHistory(state.get(KEY));
+    this.loaded = this.load();
+  }
+
+  private async load(): Promise<void> {
+    if (!this.file) return;
+    try {
+      const stored = readHistory(JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(this.file))) as unknown);
+      const ids = new Set(this.entries.map((e) => e.id));
+      // runs recorded before the file was read stay first
+      for (const e of stored) if (!ids.has(e.id)) this.entries.push(e);
+      this.entries = readHistory(this.entries);
+      this.changed.fire();
+    } catch {
+      // no history yet, or an unreadable file: start empty (the next run writes a new one)
+    }
+  }
+
+  /** Stores the history: the file (one write at a time), else the memento. */
+  private save(): void {
+    const entries = this.entries;
+    if (!this.file) {
+      void this.state.update(KEY, entries);
+      return;
+    }
+    const file = this.file;
+    this.writing = this.writing.then(async () => {
+      await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(file, '..'));
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(JSON.stringify(entries)));
+    }).catch(() => undefined);
   }
 
   /** Adds a run (newest first) and stores the history. */
   record(entry: Omit<HistoryEntry, 'id'>): void {
     this.entries = addToHistory(this.entries, { ...entry, id: randomUUID() });
-    void this.state.update(KEY, this.entries);
+    this.save();
     this.changed.fire();
   }
 
@@ -38,7 +79,8 @@ export class QueryHistory implements vscode.TreeDataProvider<HistoryEntry>, vsco
   /** Forgets every entry. */
   async clear(): Promise<void> {
     this.entries = [];
-    await this.state.update(KEY, []);
+    this.save();
+    await this.writing;
     this.changed.fire();
   }
 

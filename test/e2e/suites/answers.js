@@ -10,6 +10,8 @@ const vscode = require('vscode');
 const { defineSuite, waitFor, extensionApi, check, openUntitledTsq, waitForDiagnostics, workspaceRoot } = require('./lib');
 
 const QUERY = '[origin] [delay] top 3';
+/** The query the History part runs (test/e2e/answers.test.ts looks for it in the view). */
+const HISTORY_QUERY = '[destination] [distance] top 2';
 /** @type {{ guid?: string }} */
 const state = {};
 
@@ -93,6 +95,19 @@ module.exports = defineSuite([
       const ds = await waitForDiagnostics(uri, (d) => d.some((x) => x.code === 'tsq.unknownColumn' || (typeof x.code === 'object' && x.code.value === 'tsq.unknownColumn')), 'the unknown column');
       const d = ds.find((x) => x.code === 'tsq.unknownColumn' || (typeof x.code === 'object' && x.code.value === 'tsq.unknownColumn'));
       check(!!d && doc.getText(d.range) === 'nope' && d.range.start.line === 4, 'on "nope" of line 5', d && { range: d.range, text: doc.getText(d.range) });
+    },
+  },
+  {
+    name: 'a run of a query is kept in the History (the page reloads the window and runs it again)',
+    async fn() {
+      const editor = await openUntitledTsq(`@datasource 'flights'\n${HISTORY_QUERY}\n`);
+      /** @type {any} */
+      const summary = await vscode.commands.executeCommand('tsq.runQuery', { uri: editor.document.uri.toString() });
+      check(summary && summary.rows === 2 && !summary.error, 'the query ran: 2 rows', summary);
+      const api = /** @type {any} */ (await extensionApi());
+      const kept = await waitFor(() => api.getQueryHistory().find((/** @type {any} */ e) => e.query === HISTORY_QUERY), 'the run in the history');
+      check(kept.dataSource === 'flights' && kept.rows === 2 && kept.outcome === 'ok' && kept.connection === 'emulator', 'the run with its data source, rows, outcome and connection', kept);
+      check(!JSON.stringify(api.getQueryHistory()).includes('admin'), 'no password in the history');
     },
   },
 ]);
