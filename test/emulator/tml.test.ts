@@ -166,6 +166,25 @@ describe('metadata/answer/sql', () => {
     const search = await v2('/searchdata', { query_string: doc.answer.search_query, logical_table_identifier: doc.answer.tables[0].name, record_size: -1 });
     assert.deepEqual(viaSql, search.body.contents[0].data_rows);
   });
+  test("metadata/answer/data: the answer's data follows its query, before and after an update", async () => {
+    const rowsOf = async () => {
+      const doc = await exportAnswer(demoId);
+      const data = await v2('/metadata/answer/data', { metadata_identifier: demoId, record_size: -1 });
+      const search = await v2('/searchdata', { query_string: doc.answer.search_query, logical_table_identifier: doc.answer.tables[0].name, record_size: -1 });
+      assert.equal(data.status, 200, JSON.stringify(data.body));
+      assert.deepEqual(data.body.contents[0].column_names, search.body.contents[0].column_names);
+      return { data: data.body.contents[0].data_rows, search: search.body.contents[0].data_rows };
+    };
+    const before = await rowsOf();
+    assert.deepEqual(before.data, before.search);
+    assert.equal(before.data.length, 5);
+    const doc = await exportAnswer(demoId);
+    await v2('/metadata/tml/import', { metadata_tmls: [JSON.stringify({ ...doc, answer: { ...doc.answer, search_query: '[Major Genre] [Worldwide Gross] top 2' } })] });
+    const after = await rowsOf();
+    assert.deepEqual(after.data, after.search);
+    assert.equal(after.data.length, 2);
+    await v2('/metadata/tml/import', { metadata_tmls: [JSON.stringify(doc)] });
+  });
   test('an unknown answer is 400', async () => {
     const r = await v2('/metadata/answer/sql', { metadata_identifier: 'no such answer' });
     assert.equal(r.status, 400);

@@ -256,11 +256,8 @@ export class TmlService {
     return b;
   }
 
-  /**
-   * `metadata/answer/sql`: the SQL the emulator runs for an answer (by GUID or name), its parameters
-   * written as literals after it in a comment. 400 for an unknown answer, 403 for one the user may not read.
-   */
-  answerSql(user: EmulatorUser, identifier: string): Record<string, unknown> {
+  /** A stored answer by GUID or name that the user may read, with its visualization and data source. 400 unknown, 403 unreadable. */
+  private readableAnswer(user: EmulatorUser, identifier: string): { book: AnswerBook; query: string; ds: LogicalTable } {
     const key = identifier.toLowerCase();
     const books = this.catalog.state.books.filter((b) => b.type === 'QUESTION_ANSWER_BOOK');
     const book = books.find((b) => b.id === key) ?? books.find((b) => b.name.toLowerCase() === key);
@@ -269,7 +266,31 @@ export class TmlService {
     const viz = book.visualizations[0];
     const ds = viz && this.catalog.dataSource(viz.dataSource);
     if (!viz || !ds) throw new ApiError(400, `Answer ${book.name}: its data source no longer exists.`);
-    const compiled = this.search.compile(ds, viz.query);
+    if (!this.catalog.canRead(user, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
+    return { book, query: viz.query, ds };
+  }
+
+  /**
+   * `metadata/answer/data` (OpenAPI `fetchAnswerData`, `AnswerDataResponse`): the answer's rows, which are
+   * searchdata of its search_query on its data source, paged as searchdata (`record_offset`, `record_size`).
+   */
+  async answerData(user: EmulatorUser, identifier: string, page: { format: 'COMPACT' | 'FULL'; offset: number; pageSize: number }): Promise<Record<string, unknown>> {
+    const { book, query, ds } = this.readableAnswer(user, identifier);
+    const r = await this.search.search(ds, query, { batchsize: page.pageSize, pagenumber: -1, offset: page.offset, formattype: page.format });
+    return {
+      metadata_id: book.id,
+      metadata_name: book.name,
+      contents: [{ available_data_row_count: r.totalRowCount, column_names: r.columnNames, data_rows: r.data, record_offset: page.offset, record_size: page.pageSize, returned_data_row_count: r.rowCount, sampling_ratio: r.samplingRatio }],
+    };
+  }
+
+  /**
+   * `metadata/answer/sql`: the SQL the emulator runs for an answer (by GUID or name), its parameters
+   * written as literals after it in a comment. 400 for an unknown answer, 403 for one the user may not read.
+   */
+  answerSql(user: EmulatorUser, identifier: string): Record<string, unknown> {
+    const { book, query, ds } = this.readableAnswer(user, identifier);
+    const compiled = this.search.compile(ds, query);
     return {
       metadata_id: book.id,
       metadata_name: book.name,

@@ -6,6 +6,7 @@
  * | `POST metadata/tml/export`: `export_ids`, `formattype` (YAML), `export_fqn` → `{object: [{info, edoc}]}` | `POST metadata/tml/export`: `metadata: [{identifier, type?}]`, `edoc_format` (JSON), `export_fqn` → `[{info, edoc}]` |
  * | `POST metadata/tml/import`: `import_objects`, `import_policy` (PARTIAL), `force_create` → `{object: [{response}]}` | `POST metadata/tml/import`: `metadata_tmls`, `import_policy` (PARTIAL), `create_new` → `[{response}]` |
  * | — | `POST metadata/answer/sql`: `metadata_identifier` → `SqlQueryResponse` |
+ * | — | `POST metadata/answer/data`: `metadata_identifier`, `data_format`, `record_offset` (0), `record_size` (10; -1 all) → `AnswerDataResponse` |
  *
  * Sources: thoughtspot/developer-docs `tml-api.adoc` (v1), `tml-import.adoc`, thoughtspot/rest-api-sdk
  * `api-spec/openapiSpecv3-2_0.json` (v2).
@@ -18,6 +19,8 @@ import { IMPORT_POLICIES, type ImportPolicy, TmlService } from './answers';
 
 /** Most objects one export or import names (the service advises about 50 per import call; this is a guard, not that advice). */
 export const MAX_TML_OBJECTS = 1000;
+/** Most rows one page of an answer's data holds (`record_size: -1` included), as searchdata's. */
+const MAX_ANSWER_ROWS = 100_000;
 
 function policyOf(v: unknown): ImportPolicy {
   const p = v === undefined || v === null || v === '' ? 'PARTIAL' : String(v).toUpperCase();
@@ -108,6 +111,22 @@ export function registerTmlV2Routes(api: FastifyInstance, tml: TmlService): void
     const b = v2Body(req);
     const texts = stringArray('metadata_tmls', b.metadata_tmls);
     return tml.importAll(userOfV2(req), texts, policyOf(b.import_policy), v2Bool(b, 'create_new'));
+  });
+  api.post('/metadata/answer/data', async (req) => {
+    const b = v2Body(req);
+    const id = b.metadata_identifier;
+    if (typeof id !== 'string' || id === '') throw new ApiError(400, 'Missing parameter metadata_identifier.');
+    const format = String(b.data_format ?? 'COMPACT').toUpperCase();
+    if (format !== 'COMPACT' && format !== 'FULL') throw new ApiError(400, `Invalid value for data_format: ${format} (COMPACT or FULL).`);
+    const whole = (name: string, dflt: number, min: number): number => {
+      const v = b[name] ?? dflt;
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new ApiError(400, `Invalid value for ${name}: expected an integer of ${min} or more.`);
+      return v;
+    };
+    const offset = whole('record_offset', 0, 0);
+    const size = whole('record_size', 10, -1);
+    if (size === 0) throw new ApiError(400, 'Invalid value for record_size: 0 (-1 for all rows, or 1 or more).');
+    return tml.answerData(userOfV2(req), id, { format, offset, pageSize: size === -1 ? MAX_ANSWER_ROWS : Math.min(size, MAX_ANSWER_ROWS) });
   });
   api.post('/metadata/answer/sql', async (req) => {
     const b = v2Body(req);
