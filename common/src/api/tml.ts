@@ -8,7 +8,6 @@
  * | `exportTml` | `POST metadata/tml/export` `export_ids`, `formattype`, `export_fqn` | `POST metadata/tml/export` `metadata`, `edoc_format`, `export_fqn` |
  * | `importTml` | `POST metadata/tml/import` `import_objects`, `import_policy`, `force_create` | `POST metadata/tml/import` `metadata_tmls`, `import_policy`, `create_new` |
  * | `answerSql` | — | `POST metadata/answer/sql` `metadata_identifier` |
- *
  * An import is never repeated by the transport (it writes); an export and `VALIDATE_ONLY` are.
  */
 import { ServiceError } from './errors';

@@ -7,9 +7,7 @@
  * | `POST metadata/tml/import`: `import_objects`, `import_policy` (PARTIAL), `force_create` → `{object: [{response}]}` | `POST metadata/tml/import`: `metadata_tmls`, `import_policy` (PARTIAL), `create_new` → `[{response}]` |
  * | — | `POST metadata/answer/sql`: `metadata_identifier` → `SqlQueryResponse` |
  * | — | `POST metadata/answer/data`: `metadata_identifier`, `data_format`, `record_offset` (0), `record_size` (10; -1 all) → `AnswerDataResponse` |
- *
- * Sources: thoughtspot/developer-docs `tml-api.adoc` (v1), `tml-import.adoc`, thoughtspot/rest-api-sdk
- * `api-spec/openapiSpecv3-2_0.json` (v2).
+ * Sources: thoughtspot/developer-docs `tml-api.adoc` (v1), `tml-import.adoc`; thoughtspot/rest-api-sdk `api-spec/openapiSpecv3-2_0.json` (v2).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorUser } from '../context';
