@@ -72,6 +72,31 @@ for (const generation of ['v1', 'v2'] as const) {
   });
 }
 
+describe('a hostile answer name', () => {
+  let live: Live;
+  let dir: string;
+  before(async () => {
+    live = await startLive();
+    dir = mkdtempSync(join(tmpdir(), 'tsq-tml-names-'));
+  });
+  after(async () => {
+    await live?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  test('an answer named ../../x exports into the --out folder, never above it', async () => {
+    const conn = ['--url', live.emu.url, '--user', 'tsadmin'];
+    const file = join(dir, 'evil.answer.tml');
+    writeFileSync(file, 'answer:\n  name: ../../evil\n  tables:\n  - name: movies\n  search_query: "[Director] [US Gross]"\n');
+    assert.equal((await tsq(['tml', 'import', file, ...conn], { env: ENV })).code, 0);
+    const out = join(dir, 'out', 'deep');
+    const r = await tsq(['tml', 'export', '--all', '--type', 'answer', '-o', out, ...conn], { env: ENV });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(readdirSync(out).some((f) => f.endsWith('evil.answer.tml') && !f.includes('/')), JSON.stringify(readdirSync(out)));
+    assert.deepEqual(readdirSync(join(dir, 'out')), ['deep']);
+    assert.ok(!readdirSync(dir).some((f) => f.startsWith('evil') && f !== 'evil.answer.tml'));
+  });
+});
+
 describe('--format github and sarif', () => {
   let live: Live;
   let dir: string;
