@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KEYWORDS, type KeywordCategory } from '../common/src/language/keywords';
+import { DIRECTIVES } from '../common/src/language/lexer';
 
 /** The scope of each category's words (symbols and `{null}`/`{empty}` have rules of their own). */
 const SCOPES: [KeywordCategory[], string, string][] = [
@@ -56,13 +57,13 @@ export function tmGrammar(): string {
       comment: { match: '(--).*$', name: 'comment.line.double-dash.tsq', captures: { 1: { name: 'punctuation.definition.comment.tsq' } } },
       directive: {
         patterns: [
-          {
-            begin: '(?i)(@)(datasource)(?![\\w-])',
-            beginCaptures: { 0: { name: 'keyword.control.directive.datasource.tsq' }, 1: { name: 'punctuation.definition.directive.tsq' } },
+          ...DIRECTIVES.map((d) => ({
+            begin: `(?i)(@)(${d})(?![\\w-])`,
+            beginCaptures: { 0: { name: `keyword.control.directive.${d}.tsq` }, 1: { name: 'punctuation.definition.directive.tsq' } },
             end: '$',
-            name: 'meta.directive.datasource.tsq',
+            name: `meta.directive.${d}.tsq`,
             patterns: [{ include: '#comment' }, { include: '#string' }],
-          },
+          })),
           { match: '@[\\w-]*', name: 'invalid.illegal.directive.tsq' },
         ],
       },

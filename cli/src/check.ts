@@ -1,31 +1,21 @@
 /**
- * `tsq check FILE.tsq…`: the language server's diagnostics (common/src/languageService) against the live
+ * `tsq check FILE.tsq… FILE.answer.tml…`: the language server's diagnostics (an Answer TML's through
+ * common/src/tml/answerTml.ts) (common/src/languageService) against the live
  * catalog (common/src/catalog), one line per diagnostic in the compiler-style format
  * `file:line:col: severity: message [code]` (lines and columns 1-based, columns in UTF-16 units as LSP
  * counts them), as gcc and tsc print them, so that CI logs and editors' problem matchers read them.
  */
-import { terminalSafe } from '../../common/src/terminalText';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import { printDiagnostics, type DiagnosticFormat } from './diagnosticFormats';
 import type { AnalyticsServiceClient } from '../../common/src/api';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import type { LanguageSettings } from '../../common/src/languageService/types';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
+import { withAnswerTml } from '../../common/src/tml/answerTml';
 import { readDocument } from './query';
-import { info, write } from './output';
+import { info } from './output';
 
-const SEVERITY: Record<number, string> = {
-  [DiagnosticSeverity.Error]: 'error',
-  [DiagnosticSeverity.Warning]: 'warning',
-  [DiagnosticSeverity.Information]: 'info',
-  [DiagnosticSeverity.Hint]: 'hint',
-};
-
-/** One diagnostic as a compiler-style line (without the newline). */
-export function formatDiagnostic(file: string, d: Diagnostic): string {
-  const code = d.code !== undefined ? ` [${String(d.code)}]` : '';
-  // a column or data source name from the service inside the message is shown escaped (terminalSafe)
-  return terminalSafe(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity ?? DiagnosticSeverity.Error]}: ${(typeof d.message === 'string' ? d.message : d.message.value).replace(/\s*\n\s*/g, ' ')}${code}`);
-}
+export { formatDiagnostic } from './diagnosticFormats';
 
 /** What `tsq check` found. */
 export interface CheckSummary {
@@ -40,10 +30,11 @@ export interface CheckSummary {
  * @throws the service's error when the catalog could not be read (authentication, network…): a check
  *   without the catalog would pass files it cannot judge.
  */
-export async function runCheckCommand(client: AnalyticsServiceClient | undefined, files: string[], settings: LanguageSettings): Promise<CheckSummary> {
+export async function runCheckCommand(client: AnalyticsServiceClient | undefined, files: string[], settings: LanguageSettings, format: DiagnosticFormat = 'text'): Promise<CheckSummary> {
   const catalog = client ? new ServiceCatalogProvider(client) : undefined;
-  const service = getLanguageService({ catalog });
+  const service = withAnswerTml(getLanguageService({ catalog }));
   const summary: CheckSummary = { errors: 0, warnings: 0, files: files.length };
+  const found: { file: string; diagnostics: Diagnostic[] }[] = [];
   for (const file of files) {
     const document = await readDocument(file);
     const diagnostics = await service.doValidation(document, settings);
@@ -52,9 +43,10 @@ export async function runCheckCommand(client: AnalyticsServiceClient | undefined
     for (const d of diagnostics) {
       if ((d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error) summary.errors++;
       else if (d.severity === DiagnosticSeverity.Warning) summary.warnings++;
-      await write(process.stdout, `${formatDiagnostic(file, d)}\n`);
     }
+    found.push({ file, diagnostics });
   }
+  await printDiagnostics(found, format);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   info(`${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')} in ${plural(summary.files, 'file')}${client ? '' : ' (syntax only: --offline)'}`);
   return summary;

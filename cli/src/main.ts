@@ -19,6 +19,8 @@ import { runQueryCommand } from './query';
 import { loadConnections, type ConnectionFile } from '../../common/src/connectionConfig';
 import { runTrustCommand } from './trust';
 import { terminalMessage } from './output';
+import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from './diagnosticFormats';
+import { runTmlExport, runTmlImport, runTmlValidate, TML_EXPORT_TYPES } from './tml';
 
 declare const TSQ_VERSION: string | undefined;
 
@@ -64,7 +66,8 @@ function addCheckCommand(program: Command): void {
       .argument('<files...>', '.tsq files')
       .option('-d, --datasource <name>', 'data source of queries that have no @datasource')
       .option('--disable <codes...>', 'diagnostic codes to silence, e.g. tsq.unknownColumn')
-      .option('--offline', 'check the syntax only, without a connection'),
+      .option('--offline', 'check the syntax only, without a connection')
+      .addOption(new Option('--format <format>', 'text (file:line:col), github (Actions annotations) or sarif (SARIF 2.1.0)').choices([...DIAGNOSTIC_FORMATS]).default('text')),
   )
     .addHelpText('after', `\nExit code 1 when any file has an error; warnings alone exit 0.\n${EXIT_CODE_HELP}`)
     .action(async (files: string[], opts: Record<string, unknown>) => {
@@ -83,13 +86,58 @@ function addCheckCommand(program: Command): void {
         } catch {
           files0 = [];
         }
-        done((await runCheckCommand(undefined, files, settings(fileSettings(files0)))).errors);
+        done((await runCheckCommand(undefined, files, settings(fileSettings(files0)), opts.format as DiagnosticFormat)).errors);
         return;
       }
       await withService(opts, async ({ client, files: configFiles }) => {
-        done((await runCheckCommand(client, files, settings(fileSettings(configFiles)))).errors);
+        done((await runCheckCommand(client, files, settings(fileSettings(configFiles)), opts.format as DiagnosticFormat)).errors);
         return process.exitCode as ExitCodeValue;
       });
+    });
+}
+
+/** `tsq tml export|validate|import` (cli/src/tml.ts). */
+function addTmlCommands(program: Command): void {
+  const tml = program.command('tml').description('Answers as TML files: export them, validate them (locally, then on the service), import them');
+  withConnectionOptions(
+    tml
+      .command('export')
+      .description('write the TML of objects to files (<name>.<type>.tml)')
+      .argument('[objects...]', 'GUIDs, or names with --type')
+      .addOption(new Option('--type <type>', 'the type of the objects named').choices(Object.keys(TML_EXPORT_TYPES)))
+      .option('--all', 'every object of --type (default answer)')
+      .option('--fqn', 'add the GUIDs of the data sources (export_fqn)')
+      .option('-o, --out <dir>', 'folder to write to', '.'),
+  )
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (objects: string[], opts: Record<string, unknown>) => {
+      await withService(opts, async ({ client }) => {
+        const failed = await runTmlExport(client, objects, { type: opts.type as string | undefined, all: opts.all === true, out: opts.out as string, fqn: opts.fqn === true, signal: interrupt.signal });
+        return failed ? ExitCode.CHECK_ERRORS : ExitCode.OK;
+      });
+    });
+  withConnectionOptions(
+    tml
+      .command('validate')
+      .description('check *.answer.tml files: YAML, the Answer\'s shape, its search_query against the live catalog, then the service\'s VALIDATE_ONLY (batches of 50)')
+      .argument('<files...>', '.answer.tml files')
+      .addOption(new Option('--format <format>', 'text (file:line:col), github (Actions annotations) or sarif (SARIF 2.1.0)').choices([...DIAGNOSTIC_FORMATS]).default('text')),
+  )
+    .addHelpText('after', `\nExit code 1 when any file has an error; warnings alone exit 0.\n${EXIT_CODE_HELP}`)
+    .action(async (files: string[], opts: Record<string, unknown>) => {
+      await withService(opts, async ({ client }) => ((await runTmlValidate(client, files, opts.format as DiagnosticFormat, interrupt.signal)) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
+    });
+  withConnectionOptions(
+    tml
+      .command('import')
+      .description('import *.answer.tml files: a guid updates that answer, none creates one')
+      .argument('<files...>', '.answer.tml files')
+      .addOption(new Option('--policy <policy>', 'partial: import every file that validates; all-or-none: nothing when one fails').choices(['partial', 'all-or-none']).default('partial')),
+  )
+    .addHelpText('after', `\nExit code 1 when any file was not imported.\n${EXIT_CODE_HELP}`)
+    .action(async (files: string[], opts: Record<string, unknown>) => {
+      const policy = opts.policy === 'all-or-none' ? 'ALL_OR_NONE' : 'PARTIAL';
+      await withService(opts, async ({ client }) => ((await runTmlImport(client, files, policy, interrupt.signal)) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
     });
 }
 
@@ -161,7 +209,8 @@ function addLoadCommand(program: Command): void {
  *   tsq load FILE.csv [--table db.schema.table] [--definition FILE.load.json] [--replace] [--max-ignored N]
  *   tsq status CYCLE_ID · tsq bad-records CYCLE_ID
  *   tsq objects [--type T] [--subtype S…] [--pattern P] [--format table|json]
- *   tsq check FILE.tsq…
+ *   tsq check FILE.tsq… [--format text|github|sarif]
+ *   tsq tml export|validate|import …   (Answers as TML files: tml.ts)
  *   tsq trust [--revoke | --list]   (approve the project's tsq.json: common/src/trust.ts)
  *   tsq lsp [connection options]   (the language server over stdio, reading the catalog from the service)
  *   tsq mcp [connection options] [--allow-writes] [--root DIR]…   (the agent tools over MCP on stdio: mcp.ts)
@@ -214,6 +263,7 @@ export function buildProgram(): Command {
     });
 
   addCheckCommand(program);
+  addTmlCommands(program);
 
   program
     .command('trust')

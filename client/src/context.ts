@@ -4,6 +4,7 @@
  * and the live deadlines of the `tsq.http.*` settings. `TsqClient` adds the parts built from it.
  */
 import * as vscode from 'vscode';
+import type { QueryHistory } from './history';
 import type { HttpTimeouts } from '../../common/src/api';
 import type { ConnectionManager } from './connections';
 import { liveHttpTimeouts } from './httpSettings';
@@ -39,4 +40,6 @@ export interface TsqClient extends ClientContext {
   readonly languageClient: TsqLanguageClient;
   /** The catalog of the active connection (data source names → GUIDs, column types), or undefined. */
   readonly catalog: CatalogAccess;
+  /** The query history of the workspace (client/src/history.ts); every run is recorded in it. */
+  readonly history?: QueryHistory;
 }

@@ -9,6 +9,9 @@
 import * as vscode from 'vscode';
 import { registerAdminCommands } from './admin';
 import { registerAgentTools } from './agentTools';
+import { registerAnswerCommands } from './answers';
+import { QueryHistory, registerHistoryView } from './history';
+import type { HistoryEntry } from '../../common/src/results/history';
 import type { ServiceCatalog } from '../../common/src/catalog';
 import { createServiceCatalog } from './catalog';
 import { ConnectionManager, type ConnectionArgs, type ConnectionState } from './connections';
@@ -26,6 +29,8 @@ export interface TsqApi {
   /** Whether the service answers: connected, reconnecting, unreachable, needs password (connectionHealth.ts). */
   getConnectionHealth(): HealthState;
   whenLanguageClientReady(): Promise<void>;
+  /** The History view's runs, newest first (client/src/history.ts). */
+  getQueryHistory(): HistoryEntry[];
 }
 
 export function activate(context: vscode.ExtensionContext): TsqApi {
@@ -57,7 +62,9 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   const languageClient = new TsqLanguageClient(ctx, catalogFor);
   context.subscriptions.push(languageClient);
   languageClient.start().catch(() => undefined);
-  const client: TsqClient = { ...ctx, connections, languageClient, catalog: catalogFor };
+  const history = new QueryHistory(context.workspaceState, context.storageUri);
+  const client: TsqClient = { ...ctx, connections, languageClient, catalog: catalogFor, history };
+  registerHistoryView(context, history);
 
   const objects = registerObjectsView(client, registerLoadCommands(client));
 
@@ -104,6 +111,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   context.subscriptions.push(health);
 
   registerAdminCommands(client, () => objects.refreshAll());
+  registerAnswerCommands(client, () => objects.refreshAll());
   registerResults(client);
   registerAgentTools(client);
 
@@ -115,6 +123,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
     getConnectionState: () => connections.getState(),
     getConnectionHealth: () => health.state,
     whenLanguageClientReady: () => languageClient.whenReady(),
+    getQueryHistory: () => history.visible(),
   };
 }
 

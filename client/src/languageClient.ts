@@ -88,7 +88,7 @@ export class TsqLanguageClient implements vscode.Disposable {
     };
     const log = this.log;
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ language: 'tsq' }],
+      documentSelector: [{ language: 'tsq' }, { language: 'tsq-answer-tml' }],
       synchronize: { configurationSection: 'tsq' },
       outputChannel: log,
       initializationFailedHandler: (error) => {

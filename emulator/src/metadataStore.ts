@@ -75,6 +75,8 @@ export interface Visualization {
 export interface AnswerBook extends Header {
   type: 'QUESTION_ANSWER_BOOK' | 'PINBOARD_ANSWER_BOOK';
   visualizations: Visualization[];
+  /** An answer's Answer TML members beyond its name, data source and query (`table`, `chart`, `display_mode`, `formulas`), kept as imported (emulator/src/tml/). */
+  tml?: Record<string, unknown>;
 }
 
 /** A tag (`TAG`). */

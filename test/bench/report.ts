@@ -68,13 +68,15 @@ export const TARGETS = {
   searchdataOverheadMs: 2,
   /** completion p99 over stdio on a 10,000-column data source, ms. */
   wideCompletionP99Ms: 2,
+  /** export + VALIDATE_ONLY of 1,000 answers in batches of 50 ≤ this × 1,000 searchdata calls of the same run. */
+  tmlVsSearchdata: 1,
 } as const;
 
 /**
  * The figures the targets are about, from each module's figures (`results[name]`, as its `run()`
  * returned them), each beside its anchor of the same run. A module missing from `results` gives no row;
  * a figure missing from a module gives a row without a value (and `met` undefined).
- * @returns rows in a fixed order: parse, validation, completion, loads, searchdata, upload, results panel.
+ * @returns rows in a fixed order: parse, validation, completion, loads, searchdata, TML, upload, results panel.
  */
 export function summarize(results: Record<string, unknown>): SummaryRow[] {
   const rows: SummaryRow[] = [];
@@ -117,6 +119,11 @@ export function summarize(results: Record<string, unknown>): SummaryRow[] {
     const overhead = median(eq.map((q) => (num(q.clientMs) ?? NaN) - (num(q.duckdbMs) ?? NaN)).filter((x) => Number.isFinite(x)));
     const direct = median(eq.map((q) => num(q.duckdbMs)).filter((x): x is number => x !== undefined));
     add({ figure: `searchdata through the client, median overhead of ${eq.length} queries`, unit: 'ms', value: r2(overhead), anchor: 'median of the same SQL in DuckDB', anchorValue: direct, ratio: ratioOf(overhead, direct), target: `≤ ${TARGETS.searchdataOverheadMs} ms`, met: (overhead ?? Infinity) <= TARGETS.searchdataOverheadMs });
+  }
+  const tm = obj(results.tml);
+  if (tm) {
+    const ratio = ratioOf(tm.exportAndValidateMs, tm.searchdataMs);
+    add({ figure: `export + validate ${num(tm.answers)?.toLocaleString('en') ?? '?'} answers, batches of ${num(tm.batchSize) ?? '?'}`, unit: 'ms', value: num(tm.exportAndValidateMs), anchor: `${num(tm.searchdataCalls)?.toLocaleString('en') ?? '?'} searchdata calls`, anchorValue: num(tm.searchdataMs), ratio, target: `≤ ${TARGETS.tmlVsSearchdata}× anchor`, met: ratio !== undefined && ratio <= TARGETS.tmlVsSearchdata });
   }
   const ld = obj(results.load);
   const host = obj(ld?.extensionHost);

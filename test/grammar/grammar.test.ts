@@ -204,3 +204,10 @@ test('every word spelling of the catalogue gets a keyword scope', async () => {
     }
   }
 });
+
+test("@answer 'GUID' is a directive (the link to a saved Answer), not an illegal one", async () => {
+  const lines = await tokenize("@answer '6f853b5f-c9be-57d2-8b22-c0c34d1ce706'\n@datasource 'movies'");
+  assert.ok(scopesOf(lines, 0, 'answer').includes('keyword.control.directive.answer.tsq'));
+  assert.ok(scopesOf(lines, 0, '6f853b5f-c9be-57d2-8b22-c0c34d1ce706').includes('string.quoted.single.tsq'));
+  assert.ok(!lines[0]!.some((t) => t.scopes.some((s) => s.startsWith('invalid.'))));
+});

@@ -79,3 +79,11 @@ test('summary: the results panel at 1M rows, each figure beside the 1k- or 100k-
   assert.equal(by('1M rows: filter a text column').met, false);
   assert.equal(by('1M rows: scroll to the last row').met, true);
 });
+
+test('summary: export + validate of 1,000 answers beside 1,000 searchdata calls of the same run, target ≤ 1×', () => {
+  const [row] = summarize({ tml: { answers: 1000, batchSize: 50, exportAndValidateMs: 2110, searchdataCalls: 1000, searchdataMs: 12167 } });
+  assert.equal(row!.figure, 'export + validate 1,000 answers, batches of 50');
+  assert.equal(row!.anchor, '1,000 searchdata calls');
+  assert.equal(row!.ratio, 0.17);
+  assert.equal(row!.met, true);
+});

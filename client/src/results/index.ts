@@ -224,7 +224,10 @@ class ResultsController {
           progress.report({ message: `Running ${queries.length > 1 ? `query ${i + 1} of ${queries.length}: ` : ''}${q.text.slice(0, 60)}` });
           panel.post({ type: 'start', tabId, title: q.text.split('\n')[0].slice(0, 80), query: q.text, dataSource: q.dataSource ?? undefined, replace: i === 0, startedAt: i === 0 ? started : Date.now() });
           if (i === 0) panel.tabs.clear();
-          out.push(await this.runOne(panel, run, tabId, q, i === 0 ? started : Date.now(), doc.uri));
+          const startedAt = i === 0 ? started : Date.now();
+          const summary = await this.runOne(panel, run, tabId, q, startedAt, doc.uri);
+          out.push(summary);
+          this.deps.history?.record({ query: q.text, dataSource: q.dataSource, connection: this.deps.connections.getState().name, startedAt, rows: summary.rows, durationMs: summary.elapsedMs, outcome: summary.cancelled ? 'cancelled' : summary.error ? 'error' : 'ok', ...(summary.error ? { error: summary.error } : {}), ...(doc.uri.scheme === 'file' ? { source: doc.uri.toString() } : {}) });
           i++;
         }
       });

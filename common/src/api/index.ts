@@ -34,6 +34,7 @@ import { PublicApiV2 } from './publicApiV2';
 import { OperationUnavailableError } from './errors';
 import { v2Absence, type PublicOperationName } from './operations';
 import type { Principal } from './principals';
+import { TmlApi } from './tml';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue, HttpTimeouts, DeadlineClass } from './session';
@@ -44,6 +45,7 @@ export * from './serviceToday';
 export * from './publicApiV2';
 export * from './operations';
 export * from './principals';
+export * from './tml';
 
 /**
  * Options of `AnalyticsServiceClient`. Give `password` or `getPassword`, unless `bearer` gives a token
@@ -120,6 +122,8 @@ export class AnalyticsServiceClient {
   readonly tokens: BearerTokens;
   /** REST API v2 on `url` (used when the generation is v2). */
   readonly v2: PublicApiV2;
+  /** The TML operations on `url`, in the generation of `apiGeneration` (tml.ts). */
+  readonly tml: TmlApi;
   private generationProbe: Promise<'v1' | 'v2'> | undefined;
   /** The passwords and secret keys this client logged in with (one, unless it was asked again), for `heldSecrets`. */
   private readonly secretsUsed = new Set<string>();
@@ -166,6 +170,7 @@ export class AnalyticsServiceClient {
     this.sessions.push(this.publicSession);
     this.tokens = new BearerTokens(this.publicSession, options.username, hasPassword ? password : undefined, bearer, options.clock);
     this.v2 = new PublicApiV2(this.publicSession);
+    this.tml = new TmlApi(this.publicSession, (signal) => this.apiGeneration(signal));
     // one limiter per connection, shared by its public and load sessions
     const rate = options.rateLimit === false ? undefined : options.rateLimit;
     const limiter = options.rateLimit === false ? undefined : new RateLimiter(rate?.perSecond ?? 100, rate?.burst ?? 10);

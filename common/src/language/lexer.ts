@@ -46,6 +46,13 @@ export interface Token {
 /** Upper bound on diagnostics collected per text (a 10 MB file of binary bytes must not give millions). */
 export const MAX_LEXER_DIAGNOSTICS = 1000;
 
+/**
+ * The directives of a `.tsq` file, without their `@`: `@datasource 'name or GUID'` (the data source of the
+ * queries after it) and `@answer 'GUID'` (the saved Answer a query came from, common/src/tml/answerLink.ts).
+ * The TextMate grammar (scripts/tmGrammar.ts) is generated from this list.
+ */
+export const DIRECTIVES = ['datasource', 'answer'] as const;
+
 // Character classes, by char code.
 const WS = 1, WORD_START = 2, WORD_PART = 4, DIGIT = 8;
 const cls = new Uint8Array(128);
@@ -468,9 +475,16 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         let j = i + 1;
         while (j < n && isWordPart(text.charCodeAt(j))) j++;
         const word = text.slice(i + 1, j).toLowerCase();
+        if (word === 'answer') {
+          // `@answer 'GUID'`: the saved Answer the file's query came from (common/src/tml/answerLink.ts); trivia here
+          const e = lineEnd(text, i);
+          len = put(tokens, len, reuse, 'comment', s, e, '');
+          i = e;
+          continue;
+        }
         if (word !== 'datasource') {
           len = put(tokens, len, reuse, 'stray', s, j, text.slice(s, j));
-          report(state, diagnostics, n, s, j, codes.UNKNOWN_DIRECTIVE, `Unknown directive ${text.slice(s, j) || '@'}: the only directive is @datasource 'name or GUID'.`);
+          report(state, diagnostics, n, s, j, codes.UNKNOWN_DIRECTIVE, `Unknown directive ${text.slice(s, j) || '@'}: the directives are ${DIRECTIVES.map((d) => `@${d}`).join(' and ')}, as in @datasource 'name or GUID'.`);
           i = j;
           continue;
         }

@@ -19,6 +19,7 @@ import { ApiError, badRequest, errorBody, FORBIDDEN_TEXT, publicErrorReply, UNAU
 import { QueryError } from '../searchdata/compile';
 import type { PageRequest, SearchService } from '../searchdata/run';
 import { registerAdminRoutes } from './admin';
+import { registerTmlV1Routes, TmlService } from '../tml/routes';
 import { listObjectHeaders } from './headers';
 import { boolParam, hasParam, intParam, listParam, objectHeader, param, userOf } from './params';
 
@@ -176,6 +177,7 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
   registerMetadataRoutes(api, deps);
   registerDataRoutes(api, deps);
   registerAdminRoutes(api, deps);
+  registerTmlV1Routes(api, new TmlService(deps.catalog, deps.search, deps.now));
 }
 
 /** `session/login` and `session/logout` (https://developers.thoughtspot.com/docs/api-auth-session). */

@@ -11,6 +11,7 @@ import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT, IncidentError, INTERNAL_TEXT, reportIncident, UNAUTHORIZED_TEXT } from '../errors';
 import { NamePattern } from '../public/headers';
 import { QueryError } from '../searchdata/compile';
+import { registerTmlV2Routes, TmlService } from '../tml/routes';
 import type { SearchService } from '../searchdata/run';
 import { bearerOf, DEFAULT_VALIDITY_SEC, type TokenStore } from './tokens';
 import { groupOfV2, registerAdminV2, sortAndPage, SORT_FIELDS, userOfV2, type Sortable } from './admin';
@@ -175,6 +176,7 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
     registerData(api, deps);
     registerMetadata(api, deps);
     registerAdminV2(api, deps);
+    registerTmlV2Routes(api, new TmlService(deps.catalog, deps.search, deps.search.now));
   }, { prefix: V2_PREFIX });
 }
 

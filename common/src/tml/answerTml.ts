@@ -1,0 +1,287 @@
+/**
+ * `*.answer.tml` files: the Answer TML (docs/service-interface.md §11.1) read with positions, its shape
+ * checked against a schema written from the docs (https://docs.thoughtspot.com/cloud/latest/tml-answers;
+ * thoughtspot/thoughtspot_tml `tests/data/DUMMY.answer.tml`), and its `search_query` checked by the one
+ * language service (common/src/languageService) against the data source its `tables` names, the
+ * diagnostics placed inside the YAML string (plain, single- and double-quoted with escapes, literal and
+ * folded block scalars).
+ *
+ * Pure: no `vscode`, no LSP server, no HTTP (the catalog comes through the language service's provider).
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Scalar, type YAMLMap } from 'yaml';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type CompletionItem, type CompletionList, type Diagnostic, type Position, type Range } from 'vscode-languageserver-types';
+import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
+
+/** The top-level members of a TML file: `guid` and the object (tml.adoc: one member per object type). */
+export const TML_TOP_LEVEL = ['guid', 'answer'] as const;
+/** The members of `answer` the docs describe (tml-answers: name, description, tables, joins, table_paths, formulas, search_query, answer_columns, table, chart, display_mode, …). */
+export const ANSWER_MEMBERS = ['name', 'description', 'tables', 'joins', 'table_paths', 'formulas', 'parameters', 'search_query', 'answer_columns', 'table', 'chart', 'display_mode', 'cohorts', 'number_of_rows'] as const;
+/** `display_mode` values (tml-answers). */
+export const DISPLAY_MODES = ['CHART_MODE', 'TABLE_MODE', 'UNDEFINED'] as const;
+
+/** Diagnostic codes of TML files (beside the query's own, `tsq.*`). */
+export const TML_CODES = {
+  syntax: 'tml.syntax',
+  schema: 'tml.schema',
+  unknownMember: 'tml.unknownMember',
+} as const;
+
+/** An Answer TML read from its text, with the nodes the checks and the service need. */
+export interface AnswerTmlFile {
+  text: string;
+  doc: Document;
+  lines: LineCounter;
+  guid?: string;
+  name?: string;
+  /** The data source the query reads: `fqn` (a GUID) or else `name` of `tables[0]`, and the node that names it. */
+  dataSource?: { ref: string; node: Node };
+  /** The `search_query` scalar and its value. */
+  query?: { value: string; node: Scalar };
+}
+
+/** Parses an Answer TML text with positions. Never throws: syntax errors are in `doc.errors`. */
+export function readAnswerTml(text: string): AnswerTmlFile {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, keepSourceTokens: true, uniqueKeys: true });
+  const file: AnswerTmlFile = { text, doc, lines };
+  const root = doc.contents;
+  if (!isMap(root)) return file;
+  const guid = root.get('guid');
+  if (typeof guid === 'string') file.guid = guid;
+  const answer = root.get('answer', true);
+  if (!isMap(answer)) return file;
+  const name = answer.get('name');
+  if (typeof name === 'string') file.name = name;
+  const tables = answer.get('tables', true);
+  if (isSeq(tables) && isMap(tables.items[0])) {
+    const t = tables.items[0];
+    for (const k of ['fqn', 'name', 'id']) {
+      const n = t.get(k, true);
+      if (isScalar(n) && typeof n.value === 'string' && n.value !== '') {
+        file.dataSource = { ref: n.value, node: n };
+        break;
+      }
+    }
+  }
+  const q = answer.get('search_query', true);
+  if (isScalar(q) && typeof q.value === 'string') file.query = { value: q.value, node: q };
+  return file;
+}
+
+function rangeOf(file: AnswerTmlFile, start: number, end: number): Range {
+  const a = file.lines.linePos(start);
+  const b = file.lines.linePos(Math.max(start, end));
+  return { start: { line: a.line - 1, character: a.col - 1 }, end: { line: b.line - 1, character: b.col - 1 } };
+}
+
+function nodeRange(file: AnswerTmlFile, node: Node | undefined): Range {
+  const r = node?.range;
+  return r ? rangeOf(file, r[0], r[1]) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+}
+
+function diag(range: Range, message: string, code: string, severity: DiagnosticSeverity = DiagnosticSeverity.Error): Diagnostic {
+  return { range, message, code, severity, source: 'tsq' };
+}
+
+/**
+ * The shape checks of an Answer TML: YAML syntax, `answer` with `name`, `tables` (one data source) and
+ * `search_query`; `display_mode` one of DISPLAY_MODES. Unknown top-level members and unknown members of
+ * `answer` are warnings (the service adds members over releases), never errors.
+ */
+export function checkAnswerShape(file: AnswerTmlFile): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const e of file.doc.errors) out.push(diag(rangeOf(file, e.pos[0], e.pos[1]), `Not valid YAML: ${e.message.split('\n')[0]}`, TML_CODES.syntax));
+  if (out.length) return out;
+  const root = file.doc.contents;
+  if (!isMap(root)) return [diag(nodeRange(file, root ?? undefined), 'An Answer TML is a mapping with guid and answer.', TML_CODES.schema)];
+  for (const item of (root as YAMLMap).items) {
+    const key = isScalar(item.key) ? String(item.key.value) : '';
+    if (!(TML_TOP_LEVEL as readonly string[]).includes(key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown top-level member ${key} of an Answer TML (expected ${TML_TOP_LEVEL.join(', ')}).`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
+  }
+  const guid = root.get('guid', true);
+  if (guid !== undefined && !(isScalar(guid) && typeof guid.value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(guid.value))) out.push(diag(nodeRange(file, guid as Node), 'guid is not a GUID.', TML_CODES.schema));
+  const answer = root.get('answer', true);
+  if (!isMap(answer)) return [...out, diag(nodeRange(file, (answer as Node | undefined) ?? root), 'The member answer is missing: this file is not an Answer TML.', TML_CODES.schema)];
+  for (const item of answer.items) {
+    const key = isScalar(item.key) ? String(item.key.value) : '';
+    if (!(ANSWER_MEMBERS as readonly string[]).includes(key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown member ${key} of answer.`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
+  }
+  const at = (k: string): Range => nodeRange(file, (answer.get(k, true) as Node | undefined) ?? answer);
+  if (typeof answer.get('name') !== 'string' || answer.get('name') === '') out.push(diag(at('name'), 'answer.name is missing: an answer needs a name.', TML_CODES.schema));
+  const tables = answer.get('tables', true);
+  if (!isSeq(tables) || tables.items.length === 0) out.push(diag(at('tables'), 'answer.tables is missing: name the data source (a worksheet, view or table).', TML_CODES.schema));
+  else if (!file.dataSource) out.push(diag(nodeRange(file, tables.items[0] as Node), 'answer.tables[0] needs name (or fqn, the data source GUID).', TML_CODES.schema));
+  if (!file.query || file.query.value.trim() === '') out.push(diag(at('search_query'), 'answer.search_query is missing: an answer needs a search.', TML_CODES.schema));
+  const mode = answer.get('display_mode');
+  if (mode !== undefined && !(DISPLAY_MODES as readonly unknown[]).includes(mode)) out.push(diag(at('display_mode'), `display_mode must be one of ${DISPLAY_MODES.join(', ')}.`, TML_CODES.schema));
+  return out;
+}
+
+/**
+ * Maps each character of a scalar's value to its offset in the file: `map[i]` is where value character
+ * i is written, `map[value.length]` the end. Follows the source as written: quotes, `''`, backslash
+ * escapes of double quotes (`\n`, `\"`, `\x41`, `\u00e9`, …), and the indentation and line folding of
+ * block and multi-line scalars.
+ */
+export function scalarOffsets(text: string, node: Scalar, value: string): number[] {
+  const [start, end] = node.range ?? [0, 0];
+  const map: number[] = [];
+  let r = start;
+  const type = node.type;
+  if (type === 'QUOTE_DOUBLE' || type === 'QUOTE_SINGLE') r++;
+  else if (type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED') {
+    const nl = text.indexOf('\n', r);
+    r = nl < 0 ? end : nl + 1;
+  }
+  for (let v = 0; v < value.length; ) {
+    if (r >= end) {
+      map.push(end);
+      v++;
+      continue;
+    }
+    const c = text[r]!;
+    if (type === 'QUOTE_DOUBLE' && c === '\\') {
+      const e = text[r + 1];
+      const len = e === 'x' ? 4 : e === 'u' ? 6 : e === 'U' ? 10 : 2;
+      if (e === '\n' || e === '\r') {
+        r += 2;
+        while (r < end && (text[r] === ' ' || text[r] === '\t')) r++;
+        continue;
+      }
+      const decoded = e === 'u' || e === 'U' ? String.fromCodePoint(parseInt(text.slice(r + 2, r + len), 16)).length : 1;
+      for (let k = 0; k < decoded; k++) map.push(r);
+      v += decoded;
+      r += len;
+      continue;
+    }
+    if (type === 'QUOTE_SINGLE' && c === "'" && text[r + 1] === "'") {
+      map.push(r);
+      v++;
+      r += 2;
+      continue;
+    }
+    if (c === value[v]) {
+      map.push(r);
+      v++;
+      r++;
+      if (c === '\n') while (r < end && text[r] === ' ') r++;
+      continue;
+    }
+    if ((c === '\n' || c === '\r') && (value[v] === ' ' || value[v] === '\n')) {
+      // a folded line break (a space in the value) or a kept one written as \r\n
+      map.push(r);
+      v++;
+      r += c === '\r' && text[r + 1] === '\n' ? 2 : 1;
+      while (r < end && (text[r] === ' ' || text[r] === '\t')) r++;
+      continue;
+    }
+    r++; // indentation, a line break folded away, or a quote
+  }
+  map.push(Math.min(r, end));
+  return map;
+}
+
+/** The `@datasource` line a TML's data source gives the embedded query (a name with `'` in it cannot be quoted: its GUID is needed). */
+function datasourceLine(ref: string): string | undefined {
+  return ref.includes("'") ? undefined : `@datasource '${ref}'\n`;
+}
+
+/**
+ * Every diagnostic of an Answer TML file: the shape (checkAnswerShape), then its `search_query` by the
+ * language service against the data source `tables[0]` names, each placed on the characters of the YAML
+ * string that hold it; a diagnostic of the data source itself is placed on the `tables` entry.
+ */
+export async function validateAnswerTml(service: LanguageService, uri: string, text: string, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
+  const file = readAnswerTml(text);
+  const out = checkAnswerShape(file);
+  if (out.some((d) => d.code === TML_CODES.syntax) || !file.query || !file.dataSource) return out;
+  const header = datasourceLine(file.dataSource.ref);
+  if (!header) return out;
+  const embedded = TextDocument.create(`${uri}#search_query`, 'tsq', 1, header + file.query.value);
+  const map = scalarOffsets(text, file.query.node, file.query.value);
+  for (const d of await service.doValidation(embedded, settings)) {
+    const s = embedded.offsetAt(d.range.start) - header.length;
+    const e = embedded.offsetAt(d.range.end) - header.length;
+    const range = s < 0 ? nodeRange(file, file.dataSource.node) : rangeOf(file, map[Math.min(s, map.length - 1)]!, map[Math.min(Math.max(e, s), map.length - 1)]!);
+    out.push({ ...d, range });
+  }
+  return out;
+}
+
+/** True for the URI or path of an Answer TML file (`*.answer.tml`, any case). */
+export function isAnswerTmlUri(uri: string): boolean {
+  return /\.answer\.tml$/i.test(uri.split(/[?#]/)[0] ?? '');
+}
+
+/** The new text of a completion written into a YAML scalar of `type` (quotes and backslashes escaped as it needs). */
+function escapeFor(type: Scalar['type'], text: string): string {
+  if (type === 'QUOTE_DOUBLE') return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  if (type === 'QUOTE_SINGLE') return text.replace(/'/g, "''");
+  return text;
+}
+
+/**
+ * Completion inside an Answer TML's `search_query`: the language service's completion of the query
+ * against the data source `tables[0]` names, its edits moved onto the YAML string (and escaped for its
+ * quoting). Outside the query, or without a data source: no items.
+ */
+export async function completeAnswerTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CompletionList> {
+  const empty: CompletionList = { isIncomplete: false, items: [] };
+  const text = document.getText();
+  const file = readAnswerTml(text);
+  if (!file.query || !file.dataSource) return empty;
+  const header = datasourceLine(file.dataSource.ref);
+  if (!header) return empty;
+  const { value, node } = file.query;
+  const map = scalarOffsets(text, node, value);
+  const offset = document.offsetAt(position);
+  if (offset < map[0]! || offset > map[value.length]!) return empty;
+  let index = 0;
+  while (index < value.length && map[index]! < offset) index++;
+  const embedded = TextDocument.create(`${document.uri}#search_query`, 'tsq', document.version, header + value);
+  const list = await service.doComplete(embedded, embedded.positionAt(header.length + index), settings, token);
+  const toYaml = (r: Range): Range | undefined => {
+    const s = embedded.offsetAt(r.start) - header.length;
+    const e = embedded.offsetAt(r.end) - header.length;
+    if (s < 0 || e < 0) return undefined;
+    const a = document.positionAt(map[Math.min(s, value.length)]!);
+    const b = document.positionAt(map[Math.min(e, value.length)]!);
+    return { start: a, end: b };
+  };
+  const items = list.items.flatMap((item): CompletionItem[] => {
+    const { additionalTextEdits: _dropped, ...rest } = item;
+    const edit = item.textEdit;
+    if (!edit) return [{ ...rest, insertText: escapeFor(node.type, item.insertText ?? item.label) }];
+    if ('range' in edit) {
+      const range = toYaml(edit.range);
+      return range ? [{ ...rest, textEdit: { range, newText: escapeFor(node.type, edit.newText) } }] : [];
+    }
+    const insert = toYaml(edit.insert);
+    const replace = toYaml(edit.replace);
+    return insert && replace ? [{ ...rest, textEdit: { insert, replace, newText: escapeFor(node.type, edit.newText) } }] : [];
+  });
+  return { isIncomplete: list.isIncomplete, items };
+}
+
+/**
+ * The language service with Answer TML files (`isAnswerTmlUri`) routed to their own verbs: diagnostics
+ * (`validateAnswerTml`) and completion (`completeAnswerTml`); the `.tsq`-only features (hover, semantic
+ * tokens, formatting, code actions, symbols, queries) answer nothing for them. Other documents go to
+ * `service` unchanged. The one wrapper the server and `tsq check` use.
+ */
+export function withAnswerTml(service: LanguageService): LanguageService {
+  const tml = (d: TextDocument): boolean => isAnswerTmlUri(d.uri);
+  return {
+    parseDocument: (d) => service.parseDocument(tml(d) ? TextDocument.create(d.uri, 'tsq', d.version, '') : d),
+    doComplete: (d, p, s, t) => (tml(d) ? completeAnswerTml(service, d, p, s, t) : service.doComplete(d, p, s, t)),
+    doResolve: (item, t) => service.doResolve(item, t),
+    doValidation: (d, s, t) => (tml(d) ? validateAnswerTml(service, d.uri, d.getText(), s) : service.doValidation(d, s, t)),
+    doHover: async (d, p, s, t) => (tml(d) ? null : service.doHover(d, p, s, t)),
+    getSemanticTokens: (d) => (tml(d) ? { data: [] } : service.getSemanticTokens(d)),
+    format: (d, r, o) => (tml(d) ? [] : service.format(d, r, o)),
+    getCodeActions: async (d, r, c, s, t) => (tml(d) ? [] : service.getCodeActions(d, r, c, s, t)),
+    findDocumentSymbols: (d) => (tml(d) ? [] : service.findDocumentSymbols(d)),
+    getQueries: (d, s) => (tml(d) ? [] : service.getQueries(d, s)),
+  };
+}

@@ -1,0 +1,351 @@
+/**
+ * TML of the emulator's objects (docs/service-interface.md §11): export of answers (read and write) and
+ * of tables and worksheets (read only, for their columns), import of answers with the documented
+ * policies, and an answer's SQL. Both API generations call this one module (routes.ts); the shapes come
+ * from thoughtspot/developer-docs `tml-api.adoc` (v1), `tml-import.adoc` and the OpenAPI document of
+ * thoughtspot/rest-api-sdk (v2), the Answer TML from https://docs.thoughtspot.com/cloud/latest/tml-answers
+ * and thoughtspot/thoughtspot_tml `tests/data/DUMMY.answer.tml`.
+ */
+import { randomUUID } from 'node:crypto';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import type { EmulatorUser } from '../context';
+import { ApiError, FORBIDDEN_TEXT } from '../errors';
+import { isGuid } from '../guid';
+import type { AnswerBook, LogicalTable, MetadataStore } from '../metadataStore';
+import { QueryError, type SqlParam } from '../searchdata/compile';
+import type { SearchService } from '../searchdata/run';
+
+/** `import_policy` values (OpenAPI `ImportMetadataTMLRequest`; v1 has the first three). */
+export const IMPORT_POLICIES = ['PARTIAL', 'ALL_OR_NONE', 'VALIDATE_ONLY', 'PARTIAL_OBJECT'] as const;
+/** An import policy (docs/service-interface.md §11.2). */
+export type ImportPolicy = (typeof IMPORT_POLICIES)[number];
+
+/** The text of an object that is neither YAML nor JSON (tml-import.adoc's example response). */
+export const INVALID_SYNTAX_TEXT = 'Invalid YAML/JSON syntax in file.';
+/** The text of a valid object of a failed ALL_OR_NONE import: it was not written either. */
+export const NOT_IMPORTED_TEXT = 'Not imported: another object of this ALL_OR_NONE import failed, so none was imported.';
+
+/** The status of one object of an export or import (`status_code` OK, WARNING or ERROR). */
+export interface TmlStatus {
+  status_code: 'OK' | 'WARNING' | 'ERROR';
+  error_message?: string;
+}
+
+/** One exported object: `info` (name, filename, status, type, id) and `edoc`, the TML text (tml-api.adoc). */
+export interface ExportedTml {
+  info: { name: string; filename: string; status: TmlStatus; type: string; id: string };
+  edoc: string;
+}
+
+/** One object's answer of an import: its status and, when it names an object, its header (tml-api.adoc). */
+export interface ImportedTml {
+  response: {
+    status: TmlStatus;
+    header?: { id_guid?: string; name: string; description?: string; author_guid?: string; owner_guid?: string; metadata_type: 'QUESTION_ANSWER_BOOK' };
+  };
+}
+
+/** Members of an Answer TML the emulator keeps as sent and gives back on export (the presentation). */
+const KEPT_MEMBERS = ['table', 'chart', 'display_mode', 'formulas'] as const;
+/** Top-level members of a TML file that name another object type (tml.adoc's list of object TMLs). */
+const OTHER_TYPES = ['liveboard', 'pinboard', 'table', 'worksheet', 'model', 'view', 'sql_view', 'connection', 'collection', 'monitor_alert'];
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** What an object failed on, as the ERROR status of its import. */
+class TmlInvalid extends Error {}
+
+/** A validated Answer TML: what an import writes. */
+interface ValidAnswer {
+  guid?: string;
+  existing?: AnswerBook;
+  name: string;
+  description?: string;
+  dataSource: LogicalTable;
+  query: string;
+  kept: Record<string, unknown>;
+}
+
+/** The Answer TML service of the emulator over its metadata store and searchdata compiler. */
+export class TmlService {
+  constructor(
+    private readonly catalog: MetadataStore,
+    private readonly search: SearchService,
+    private readonly now: () => Date,
+  ) {}
+
+  /**
+   * The TML of one object by GUID, or by name with `type` (`ANSWER`, `LOGICAL_TABLE`). An unknown object
+   * is an ERROR status (the export goes on with the others); one the user may not read is a 403.
+   * @param format YAML or JSON text in `edoc`
+   * @param fqn add each data source's GUID as `fqn` (`export_fqn`)
+   */
+  exportOne(user: EmulatorUser, identifier: string, type: string | undefined, format: 'YAML' | 'JSON', fqn: boolean): ExportedTml {
+    const key = identifier.toLowerCase();
+    const wantBook = type === undefined || type === 'ANSWER' || type === 'QUESTION_ANSWER_BOOK' || type === 'LIVEBOARD' || type === 'PINBOARD_ANSWER_BOOK';
+    const wantTable = type === undefined || type === 'LOGICAL_TABLE';
+    const book = wantBook ? this.catalog.state.books.find((b) => b.id === key) ?? (type ? this.catalog.state.books.find((b) => b.name.toLowerCase() === key) : undefined) : undefined;
+    const table = !book && wantTable ? this.catalog.dataSource(key) ?? (type ? this.catalog.state.tables.find((t) => t.name.toLowerCase() === key) : undefined) : undefined;
+    const text = (doc: Record<string, unknown>): string => (format === 'JSON' ? JSON.stringify(doc) : stringifyYaml(doc, { lineWidth: 0 }));
+    if (book) {
+      if (!this.catalog.canRead(user, book)) throw new ApiError(403, FORBIDDEN_TEXT);
+      if (book.type !== 'QUESTION_ANSWER_BOOK') return failedExport(book.id, book.name, 'liveboard', 'The emulator exports the TML of answers, tables and worksheets; liveboards are not supported.');
+      return { info: { name: book.name, filename: `${book.name}.answer.tml`, status: { status_code: 'OK' }, type: 'answer', id: book.id }, edoc: text(this.answerTml(book, fqn)) };
+    }
+    if (table) {
+      if (!this.catalog.canRead(user, table)) throw new ApiError(403, FORBIDDEN_TEXT);
+      const kind = table.subtype === 'WORKSHEET' ? 'worksheet' : 'table';
+      return { info: { name: table.name, filename: `${table.name}.${kind}.tml`, status: { status_code: 'OK' }, type: kind, id: table.id }, edoc: text(tableTml(table, this.catalog)) };
+    }
+    return failedExport(identifier, identifier, type?.toLowerCase() ?? 'unknown', `No object with ${type && !isGuid(identifier) ? `name ${identifier} of type ${type}` : `id ${identifier}`}.`);
+  }
+
+  /** The Answer TML of a stored answer (its first visualization: an answer has one). */
+  answerTml(book: AnswerBook, fqn: boolean): Record<string, unknown> {
+    const viz = book.visualizations[0];
+    const ds = viz ? this.catalog.dataSource(viz.dataSource) : undefined;
+    let columns: string[] = [];
+    try {
+      if (ds && viz) columns = this.search.compile(ds, viz.query).columnNames;
+    } catch {
+      // an answer whose query no longer compiles (a column dropped) still exports its text
+    }
+    const kept = book.tml ?? {};
+    return {
+      guid: book.id,
+      answer: {
+        name: book.name,
+        ...(book.description !== undefined ? { description: book.description } : {}),
+        tables: ds ? [{ id: ds.name, name: ds.name, ...(fqn ? { fqn: ds.id } : {}) }] : [],
+        search_query: viz?.query ?? '',
+        answer_columns: columns.map((name) => ({ name })),
+        table: kept.table ?? { ordered_column_ids: columns },
+        ...(kept.chart !== undefined ? { chart: kept.chart } : {}),
+        ...(kept.formulas !== undefined ? { formulas: kept.formulas } : {}),
+        display_mode: kept.display_mode ?? 'TABLE_MODE',
+      },
+    };
+  }
+
+  /**
+   * Imports Answer TML texts (YAML or JSON) under a policy; one result per text, in order. `PARTIAL`
+   * (and `PARTIAL_OBJECT`) writes every object that validates, `ALL_OR_NONE` writes nothing when one
+   * fails, `VALIDATE_ONLY` writes nothing. An object whose `guid` names an answer updates it; without one
+   * (or with `createNew`) a new answer is created. Throws 403 without DATAMANAGEMENT or ADMINISTRATION.
+   */
+  importAll(user: EmulatorUser, texts: string[], policy: ImportPolicy, createNew: boolean): ImportedTml[] {
+    if (!user.privileges.has('DATAMANAGEMENT') && !user.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
+    const seen = new Set<string>();
+    const checked = texts.map((text): ValidAnswer | TmlInvalid => {
+      try {
+        const v = this.validate(user, text, createNew);
+        if (v.guid) {
+          if (seen.has(v.guid)) throw new TmlInvalid(`guid ${v.guid} appears twice in this import.`);
+          seen.add(v.guid);
+        }
+        return v;
+      } catch (e) {
+        if (e instanceof TmlInvalid) return e;
+        throw e;
+      }
+    });
+    const failed = checked.some((c) => c instanceof TmlInvalid);
+    const write = policy !== 'VALIDATE_ONLY' && !(policy === 'ALL_OR_NONE' && failed);
+    const out = checked.map((c): ImportedTml => {
+      if (c instanceof TmlInvalid) return { response: { status: { status_code: 'ERROR', error_message: c.message } } };
+      if (policy === 'ALL_OR_NONE' && failed) return { response: { status: { status_code: 'ERROR', error_message: NOT_IMPORTED_TEXT }, header: { name: c.name, metadata_type: 'QUESTION_ANSWER_BOOK' } } };
+      const book = write ? this.write(user, c) : c.existing;
+      const header = { ...(book ? { id_guid: book.id, author_guid: book.author, owner_guid: book.id } : {}), name: c.name, ...(c.description !== undefined ? { description: c.description } : {}), metadata_type: 'QUESTION_ANSWER_BOOK' as const };
+      return { response: { status: { status_code: 'OK' }, header } };
+    });
+    if (write && checked.some((c) => !(c instanceof TmlInvalid))) this.catalog.save();
+    return out;
+  }
+
+  /** Parses and checks one Answer TML; throws TmlInvalid with the reason. */
+  private validate(user: EmulatorUser, text: string, createNew: boolean): ValidAnswer {
+    let doc: unknown;
+    try {
+      doc = parseYaml(text, { maxAliasCount: 100 });
+    } catch {
+      throw new TmlInvalid(INVALID_SYNTAX_TEXT);
+    }
+    if (!isRecord(doc)) throw new TmlInvalid(INVALID_SYNTAX_TEXT);
+    const answer = doc.answer;
+    if (!isRecord(answer)) {
+      const other = OTHER_TYPES.find((t) => t in doc);
+      throw new TmlInvalid(other ? `Only answer TML can be imported into the emulator, not ${other}.` : 'The TML names no object: expected the member answer.');
+    }
+    let guid: string | undefined;
+    if (doc.guid !== undefined && doc.guid !== null && !createNew) {
+      if (typeof doc.guid !== 'string' || !isGuid(doc.guid)) throw new TmlInvalid(`guid ${JSON.stringify(doc.guid)} is not a GUID.`);
+      guid = doc.guid.toLowerCase();
+    }
+    const name = answer.name;
+    if (typeof name !== 'string' || name.trim() === '') throw new TmlInvalid('answer.name is missing: an answer needs a name.');
+    const description = answer.description;
+    if (description !== undefined && typeof description !== 'string') throw new TmlInvalid('answer.description must be a text.');
+    const tables = answer.tables;
+    if (!Array.isArray(tables) || tables.length === 0) throw new TmlInvalid('answer.tables is missing: name the data source of the search (a worksheet, view or table).');
+    if (tables.length > 1) throw new TmlInvalid(`answer.tables names ${tables.length} data sources; the emulator runs an answer over one.`);
+    const ref = tables[0];
+    if (!isRecord(ref)) throw new TmlInvalid('answer.tables[0] must be an object with name (and fqn).');
+    const dataSource = this.resolve(ref);
+    if (!this.catalog.canRead(user, dataSource)) throw new TmlInvalid(`You may not read the data source ${dataSource.name}.`);
+    const query = answer.search_query;
+    if (typeof query !== 'string' || query.trim() === '') throw new TmlInvalid('answer.search_query is missing: an answer needs a search.');
+    try {
+      this.search.compile(dataSource, query);
+    } catch (e) {
+      if (e instanceof QueryError) throw new TmlInvalid(`search_query is not valid on ${dataSource.name}: ${e.message}`);
+      throw e;
+    }
+    const existing = guid ? this.catalog.book(guid) : undefined;
+    if (existing && existing.type !== 'QUESTION_ANSWER_BOOK') throw new TmlInvalid(`guid ${guid} is a liveboard, not an answer.`);
+    if (existing && !this.catalog.canRead(user, existing)) throw new TmlInvalid(`You may not change the answer ${guid}.`);
+    const kept: Record<string, unknown> = {};
+    for (const k of KEPT_MEMBERS) if (answer[k] !== undefined) kept[k] = answer[k];
+    return { guid, existing, name, description, dataSource, query, kept };
+  }
+
+  /** The data source an Answer TML's `tables` entry names: `fqn` (a GUID) first, then `name`, then `id`. */
+  private resolve(ref: Record<string, unknown>): LogicalTable {
+    for (const k of ['fqn', 'name', 'id'] as const) {
+      const v = ref[k];
+      if (typeof v !== 'string' || v === '') continue;
+      const t = k === 'fqn' ? this.catalog.dataSource(v) : this.catalog.dataSourceByIdOrName(v);
+      if (t) return t;
+      if (k === 'fqn') throw new TmlInvalid(`answer.tables[0].fqn ${v}: no worksheet, view or table has this GUID.`);
+    }
+    throw new TmlInvalid(`answer.tables[0]: no worksheet, view or table named ${JSON.stringify(ref.name ?? ref.id ?? '')}.`);
+  }
+
+  /** Writes a validated answer: updates the answer of its guid, or creates one. */
+  private write(user: EmulatorUser, v: ValidAnswer): AnswerBook {
+    const t = this.now().getTime();
+    const viz = { name: v.name, dataSource: v.dataSource.id, query: v.query };
+    if (v.existing) {
+      const b = v.existing;
+      b.name = v.name;
+      if (v.description !== undefined) b.description = v.description;
+      b.visualizations = [{ id: b.visualizations[0]?.id ?? randomUUID(), ...viz }];
+      b.tml = v.kept;
+      b.modified = t;
+      b.modifiedBy = user.id;
+      return b;
+    }
+    const id = v.guid ?? randomUUID();
+    const b: AnswerBook = {
+      id,
+      name: v.name,
+      ...(v.description !== undefined ? { description: v.description } : {}),
+      author: user.id,
+      created: t,
+      modified: t,
+      modifiedBy: user.id,
+      tags: [],
+      sharedWith: [],
+      isAutoCreated: false,
+      type: 'QUESTION_ANSWER_BOOK',
+      visualizations: [{ id: randomUUID(), ...viz }],
+      tml: v.kept,
+    };
+    this.catalog.state.books.push(b);
+    return b;
+  }
+
+  /** A stored answer by GUID or name that the user may read, with its visualization and data source. 400 unknown, 403 unreadable. */
+  private readableAnswer(user: EmulatorUser, identifier: string): { book: AnswerBook; query: string; ds: LogicalTable } {
+    const key = identifier.toLowerCase();
+    const books = this.catalog.state.books.filter((b) => b.type === 'QUESTION_ANSWER_BOOK');
+    const book = books.find((b) => b.id === key) ?? books.find((b) => b.name.toLowerCase() === key);
+    if (!book) throw new ApiError(400, `Invalid metadata_identifier: no answer ${identifier}.`);
+    if (!this.catalog.canRead(user, book)) throw new ApiError(403, FORBIDDEN_TEXT);
+    const viz = book.visualizations[0];
+    const ds = viz && this.catalog.dataSource(viz.dataSource);
+    if (!viz || !ds) throw new ApiError(400, `Answer ${book.name}: its data source no longer exists.`);
+    if (!this.catalog.canRead(user, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
+    return { book, query: viz.query, ds };
+  }
+
+  /**
+   * `metadata/answer/data` (OpenAPI `fetchAnswerData`, `AnswerDataResponse`): the answer's rows, which are
+   * searchdata of its search_query on its data source, paged as searchdata (`record_offset`, `record_size`).
+   */
+  async answerData(user: EmulatorUser, identifier: string, page: { format: 'COMPACT' | 'FULL'; offset: number; pageSize: number }): Promise<Record<string, unknown>> {
+    const { book, query, ds } = this.readableAnswer(user, identifier);
+    const r = await this.search.search(ds, query, { batchsize: page.pageSize, pagenumber: -1, offset: page.offset, formattype: page.format });
+    return {
+      metadata_id: book.id,
+      metadata_name: book.name,
+      contents: [{ available_data_row_count: r.totalRowCount, column_names: r.columnNames, data_rows: r.data, record_offset: page.offset, record_size: page.pageSize, returned_data_row_count: r.rowCount, sampling_ratio: r.samplingRatio }],
+    };
+  }
+
+  /**
+   * `metadata/answer/sql`: the SQL the emulator runs for an answer (by GUID or name), its parameters
+   * written as literals after it in a comment. 400 for an unknown answer, 403 for one the user may not read.
+   */
+  answerSql(user: EmulatorUser, identifier: string): Record<string, unknown> {
+    const { book, query, ds } = this.readableAnswer(user, identifier);
+    const compiled = this.search.compile(ds, query);
+    return {
+      metadata_id: book.id,
+      metadata_name: book.name,
+      metadata_type: 'ANSWER',
+      sql_queries: [{ metadata_id: book.id, metadata_name: book.name, sql_query: withParams(compiled.sql, compiled.params) }],
+    };
+  }
+}
+
+/** The SQL text followed by its bound parameters (`-- $1 = 'SEA'`), one a line. */
+function withParams(sql: string, params: SqlParam[]): string {
+  if (params.length === 0) return sql;
+  const lit = (p: SqlParam): string => (typeof p === 'string' ? `'${p.replace(/'/g, "''")}'` : String(p));
+  return `${sql}\n${params.map((p, i) => `-- $${i + 1} = ${lit(p)}`).join('\n')}`;
+}
+
+function failedExport(id: string, name: string, type: string, message: string): ExportedTml {
+  return { info: { name, filename: '', status: { status_code: 'ERROR', error_message: message }, type, id }, edoc: '' };
+}
+
+/** The read-only TML of a table (`table`, thoughtspot_tml DUMMY.table.tml) or worksheet (`worksheet`, DUMMY.worksheet.tml). */
+function tableTml(t: LogicalTable, catalog: MetadataStore): Record<string, unknown> {
+  if (t.subtype === 'WORKSHEET') {
+    const base = catalog.dataSource(t.tableId);
+    const baseName = base?.name ?? t.tableName;
+    return {
+      guid: t.id,
+      worksheet: {
+        name: t.name,
+        ...(t.description !== undefined ? { description: t.description } : {}),
+        tables: [{ name: baseName }],
+        worksheet_columns: t.columns.map((c) => ({
+          name: c.name,
+          column_id: `${baseName}::${base?.columns.find((b) => b.physicalName === c.physicalName)?.name ?? c.physicalName}`,
+          properties: { column_type: c.kind, ...(c.kind === 'MEASURE' ? { aggregation: c.aggregation } : {}), ...(c.synonyms.length ? { synonyms: c.synonyms } : {}) },
+          ...(c.description !== undefined ? { description: c.description } : {}),
+        })),
+      },
+    };
+  }
+  return {
+    guid: t.id,
+    table: {
+      name: t.name,
+      ...(t.description !== undefined ? { description: t.description } : {}),
+      db: t.database,
+      schema: t.schema,
+      db_table: t.tableName,
+      columns: t.columns.map((c) => ({
+        name: c.name,
+        db_column_name: c.physicalName,
+        properties: { column_type: c.kind, ...(c.kind === 'MEASURE' ? { aggregation: c.aggregation } : {}), ...(c.synonyms.length ? { synonyms: c.synonyms } : {}) },
+        db_column_properties: { data_type: c.dataType },
+        ...(c.description !== undefined ? { description: c.description } : {}),
+      })),
+    },
+  };
+}

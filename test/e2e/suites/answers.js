@@ -1,0 +1,113 @@
+// @ts-check
+// In-host suite of answers as code against the emulator started with --demo: connects as tsadmin, saves
+// a query as an Answer (Save as Answer… with its name given, VALIDATE_ONLY then the import: the file
+// gains its @answer line), finds it on the service, Open as Query gives the same query back, an edit and
+// Update Answer (confirmed) change the saved answer (a re-export holds the new search_query), and a bad
+// column in an .answer.tml file is a diagnostic on the column inside the YAML string. The service is
+// read with plain fetch on REST API v2. Environment: TSQ_E2E_EMULATOR_URL (required).
+'use strict';
+const vscode = require('vscode');
+const { defineSuite, waitFor, extensionApi, check, openUntitledTsq, waitForDiagnostics, workspaceRoot } = require('./lib');
+
+const QUERY = '[origin] [delay] top 3';
+/** The query the History part runs (test/e2e/answers.test.ts looks for it in the view). */
+const HISTORY_QUERY = '[destination] [distance] top 2';
+/** @type {{ guid?: string }} */
+const state = {};
+
+function emulatorUrl() {
+  const url = process.env.TSQ_E2E_EMULATOR_URL;
+  if (!url) throw new Error('TSQ_E2E_EMULATOR_URL is not set: start the emulator with --demo and set it');
+  return url;
+}
+
+/** A v2 call as tsadmin. @param {string} path @param {object} body */
+async function v2(path, body) {
+  const t = await fetch(`${emulatorUrl()}/api/rest/2.0/auth/token/full`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'tsadmin', password: 'admin' }) });
+  const { token } = /** @type {{ token: string }} */ (await t.json());
+  const r = await fetch(`${emulatorUrl()}/api/rest/2.0${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  return r.json();
+}
+
+/** The saved answer's search_query, from a JSON export. @param {string} guid */
+async function savedQuery(guid) {
+  const [o] = await v2('/metadata/tml/export', { metadata: [{ identifier: guid }] });
+  return JSON.parse(o.edoc).answer.search_query;
+}
+
+module.exports = defineSuite([
+  {
+    name: 'tsadmin connects to the emulator',
+    async fn() {
+      const api = await extensionApi();
+      const ok = await vscode.commands.executeCommand('tsq.connectToEmulator', { name: 'emulator', url: emulatorUrl(), username: 'tsadmin', password: 'admin' });
+      check(ok === true, 'tsq.connectToEmulator resolves true', { ok, state: api.getConnectionState() });
+    },
+  },
+  {
+    name: 'Save as Answer… saves the query: the file gains its @answer line and the answer is on the service',
+    async fn() {
+      const editor = await openUntitledTsq(`@datasource 'flights'\n${QUERY}\n`);
+      editor.selection = new vscode.Selection(1, 2, 1, 2);
+      await vscode.commands.executeCommand('tsq.saveAsAnswer', { name: 'E2E delays' });
+      const m = await waitFor(() => /^@answer '([0-9a-f-]{36})'$/m.exec(editor.document.getText()), 'the @answer line in the editor');
+      state.guid = m[1];
+      const found = await v2('/metadata/search', { metadata: [{ identifier: state.guid, type: 'ANSWER' }] });
+      check(found.length === 1 && found[0].metadata_name === 'E2E delays', 'the answer is listed by metadata/search', found);
+      check((await savedQuery(state.guid)) === QUERY, 'its search_query is the query');
+    },
+  },
+  {
+    name: 'Open as Query gives the same query back, linked by @answer',
+    async fn() {
+      const guid = /** @type {string} */ (state.guid);
+      await vscode.commands.executeCommand('tsq.openAnswerAsQuery', { kind: 'object', type: 'QUESTION_ANSWER_BOOK', key: `object:QUESTION_ANSWER_BOOK:${guid}`, header: { id: guid, name: 'E2E delays' } });
+      const text = await waitFor(() => {
+        const t = vscode.window.activeTextEditor?.document.getText() ?? '';
+        return t.includes(`@answer '${guid}'`) ? t : undefined;
+      }, 'the opened query');
+      check(text === `@answer '${guid}'\n@datasource 'flights'\n${QUERY}\n`, 'the .tsq text of the answer', text);
+    },
+  },
+  {
+    name: 'an edit and Update Answer change the saved answer; a re-export holds the new search_query',
+    async fn() {
+      const guid = /** @type {string} */ (state.guid);
+      const editor = /** @type {vscode.TextEditor} */ (vscode.window.activeTextEditor);
+      const line = editor.document.lineAt(2);
+      await editor.edit((b) => b.replace(line.range, '[origin] [delay] top 5'));
+      editor.selection = new vscode.Selection(2, 2, 2, 2);
+      await vscode.window.showTextDocument(editor.document);
+      await vscode.commands.executeCommand('tsq.updateAnswer', { confirm: true });
+      const q = await waitFor(async () => ((await savedQuery(guid)) === '[origin] [delay] top 5' ? 'updated' : undefined), 'the saved search_query to change');
+      check(q === 'updated', 'the answer holds the new query');
+    },
+  },
+  {
+    name: 'a bad column in an .answer.tml is a diagnostic on the column inside the YAML string',
+    async fn() {
+      const uri = vscode.Uri.joinPath(workspaceRoot(), 'bad.answer.tml');
+      const text = 'answer:\n  name: Bad\n  tables:\n  - name: flights\n  search_query: "[origin] [nope]"\n';
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      check(doc.languageId === 'tsq-answer-tml', 'the file is an Answer TML document', doc.languageId);
+      const ds = await waitForDiagnostics(uri, (d) => d.some((x) => x.code === 'tsq.unknownColumn' || (typeof x.code === 'object' && x.code.value === 'tsq.unknownColumn')), 'the unknown column');
+      const d = ds.find((x) => x.code === 'tsq.unknownColumn' || (typeof x.code === 'object' && x.code.value === 'tsq.unknownColumn'));
+      check(!!d && doc.getText(d.range) === 'nope' && d.range.start.line === 4, 'on "nope" of line 5', d && { range: d.range, text: doc.getText(d.range) });
+    },
+  },
+  {
+    name: 'a run of a query is kept in the History (the page reloads the window and runs it again)',
+    async fn() {
+      const editor = await openUntitledTsq(`@datasource 'flights'\n${HISTORY_QUERY}\n`);
+      /** @type {any} */
+      const summary = await vscode.commands.executeCommand('tsq.runQuery', { uri: editor.document.uri.toString() });
+      check(summary && summary.rows === 2 && !summary.error, 'the query ran: 2 rows', summary);
+      const api = /** @type {any} */ (await extensionApi());
+      const kept = await waitFor(() => api.getQueryHistory().find((/** @type {any} */ e) => e.query === HISTORY_QUERY), 'the run in the history');
+      check(kept.dataSource === 'flights' && kept.rows === 2 && kept.outcome === 'ok' && kept.connection === 'emulator', 'the run with its data source, rows, outcome and connection', kept);
+      check(!JSON.stringify(api.getQueryHistory()).includes('admin'), 'no password in the history');
+    },
+  },
+]);
