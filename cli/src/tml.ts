@@ -69,7 +69,7 @@ export async function runTmlExport(client: AnalyticsServiceClient, refs: string[
   let failed = 0;
   for (let i = 0; i < ids.length; i += TML_BATCH_SIZE) {
     const batch = ids.slice(i, i + TML_BATCH_SIZE);
-    const objects = await client.tml.exportTml(batch.map((identifier) => ({ identifier, ...(type ? { type: V2_TYPE[type] } : {}) })), { format: 'YAML', fqn: opts.fqn }, { signal: opts.signal });
+    const objects = await client.exportTml(batch.map((identifier) => ({ identifier, ...(type ? { type: V2_TYPE[type] } : {}) })), { format: 'YAML', fqn: opts.fqn }, { signal: opts.signal });
     for (const o of objects) {
       if (o.info.status.status_code === 'ERROR') {
         failed++;
@@ -136,7 +136,7 @@ export async function runTmlValidate(client: AnalyticsServiceClient, files: stri
   const toSend = checked.filter((f) => !f.diagnostics.some(isError));
   for (let i = 0; i < toSend.length; i += TML_BATCH_SIZE) {
     const batch = toSend.slice(i, i + TML_BATCH_SIZE);
-    const results = await client.tml.importTml(batch.map((f) => f.text), 'VALIDATE_ONLY', {}, { signal });
+    const results = await client.importTml(batch.map((f) => f.text), 'VALIDATE_ONLY', {}, { signal });
     batch.forEach((f, k) => {
       const d = results[k] && serviceDiagnostic(f, results[k]);
       if (d) f.diagnostics.push(d);
@@ -167,7 +167,7 @@ export async function runTmlImport(client: AnalyticsServiceClient, files: string
   let failed = bad.length;
   for (let i = 0; i < toSend.length; i += TML_BATCH_SIZE) {
     const batch = toSend.slice(i, i + TML_BATCH_SIZE);
-    const results = await client.tml.importTml(batch.map((f) => f.text), policy, {}, { signal });
+    const results = await client.importTml(batch.map((f) => f.text), policy, {}, { signal });
     for (const [k, f] of batch.entries()) {
       const r = results[k];
       if (r?.status.status_code === 'OK' || r?.status.status_code === 'WARNING') await write(process.stdout, `${f.file}: ${r.status.status_code} ${r.header?.id_guid ?? ''}\n`);

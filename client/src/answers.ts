@@ -3,8 +3,9 @@
  * Query** (a `.tsq` document with `@answer`, `@datasource` and the query) and **Export TML** (a
  * `.answer.tml` file); in a `.tsq` editor **Save as Answer…** (a name, `VALIDATE_ONLY` first, then the
  * import; the new GUID written as the file's `@answer` line) and **Update Answer** (the TML diff shown
- * first, then `VALIDATE_ONLY` and the import). The TML calls are the service client's
- * (common/src/api/tml.ts), the conversions common/src/tml/answerLink.ts.
+ * first, then `VALIDATE_ONLY` and the import). The TML calls are the service client's operations
+ * (`exportTml`, `importTml` of SERVICE_OPERATIONS, common/src/api/operations.ts), the conversions
+ * common/src/tml/answerLink.ts.
  */
 import * as vscode from 'vscode';
 import type { AnalyticsServiceClient, ImportedTmlObject } from '../../common/src/api';
@@ -36,10 +37,10 @@ function failureOf(r: ImportedTmlObject | undefined): string | undefined {
 
 /** `VALIDATE_ONLY`, then the import under PARTIAL; the imported answer's GUID. @throws Error with the service's text when either fails. */
 async function validateThenImport(api: AnalyticsServiceClient, tml: string): Promise<string | undefined> {
-  const [checked] = await api.tml.importTml([tml], 'VALIDATE_ONLY');
+  const [checked] = await api.importTml([tml], 'VALIDATE_ONLY');
   const invalid = failureOf(checked);
   if (invalid) throw new Error(`The service did not accept the answer: ${invalid}`);
-  const [imported] = await api.tml.importTml([tml], 'PARTIAL');
+  const [imported] = await api.importTml([tml], 'PARTIAL');
   const failed = failureOf(imported);
   if (failed) throw new Error(`The import failed: ${failed}`);
   return imported?.header?.id_guid;
@@ -47,7 +48,7 @@ async function validateThenImport(api: AnalyticsServiceClient, tml: string): Pro
 
 /** The exported YAML TML of an answer. @throws Error with the service's text when it is not exported. */
 async function exportAnswer(api: AnalyticsServiceClient, id: string): Promise<{ name: string; edoc: string }> {
-  const [o] = await api.tml.exportTml([{ identifier: id, type: 'ANSWER' }], { format: 'YAML' });
+  const [o] = await api.exportTml([{ identifier: id, type: 'ANSWER' }], { format: 'YAML' });
   if (!o || o.info.status.status_code === 'ERROR') throw new Error(`The service did not export the answer ${id}: ${o?.info.status.error_message ?? 'no answer'}`);
   return { name: o.info.name, edoc: o.edoc };
 }

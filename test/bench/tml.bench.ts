@@ -26,7 +26,7 @@ export async function run(): Promise<Record<string, unknown>> {
     let t = performance.now();
     for (let i = 0; i < N; i += TML_BATCH_SIZE) {
       const batch = Array.from({ length: Math.min(TML_BATCH_SIZE, N - i) }, (_, k) => tml(i + k));
-      for (const r of await client.tml.importTml(batch, 'PARTIAL')) {
+      for (const r of await client.importTml(batch, 'PARTIAL')) {
         if (r.status.status_code !== 'OK' || !r.header?.id_guid) throw new Error(`import failed: ${r.status.error_message ?? r.status.status_code}`);
         ids.push(r.header.id_guid);
       }
@@ -37,14 +37,14 @@ export async function run(): Promise<Record<string, unknown>> {
     const texts: string[] = [];
     t = performance.now();
     for (let i = 0; i < N; i += TML_BATCH_SIZE) {
-      for (const o of await client.tml.exportTml(ids.slice(i, i + TML_BATCH_SIZE).map((identifier) => ({ identifier })), { format: 'YAML' })) texts.push(o.edoc);
+      for (const o of await client.exportTml(ids.slice(i, i + TML_BATCH_SIZE).map((identifier) => ({ identifier })), { format: 'YAML' })) texts.push(o.edoc);
       progress.push(texts.length);
     }
     const exportMs = performance.now() - t;
     t = performance.now();
     let valid = 0;
     for (let i = 0; i < N; i += TML_BATCH_SIZE) {
-      for (const r of await client.tml.importTml(texts.slice(i, i + TML_BATCH_SIZE), 'VALIDATE_ONLY')) if (r.status.status_code === 'OK') valid++;
+      for (const r of await client.importTml(texts.slice(i, i + TML_BATCH_SIZE), 'VALIDATE_ONLY')) if (r.status.status_code === 'OK') valid++;
     }
     const validateMs = performance.now() - t;
     if (valid !== N) throw new Error(`${N - valid} answers did not validate`);

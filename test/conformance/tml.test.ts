@@ -52,14 +52,14 @@ describe('through the client (common/src/api/tml.ts)', () => {
     test(`${apiVersion}: export, VALIDATE_ONLY of an edited copy, answerSql`, async () => {
       const client = new AnalyticsServiceClient({ url: c.emu.url, username: 'tsadmin', password: 'admin', apiVersion });
       try {
-        const [o] = await client.tml.exportTml([{ identifier: answerId }], { format: 'YAML' });
+        const [o] = await client.exportTml([{ identifier: answerId }], { format: 'YAML' });
         const doc = parse(o!.edoc) as { answer: { search_query: string } };
         assert.equal(doc.answer.search_query, '[Major Genre] [Worldwide Gross] top 5');
         const edited = o!.edoc.replace('[Worldwide Gross]', '[Gross X]');
-        const [r] = await client.tml.importTml([edited], 'VALIDATE_ONLY');
+        const [r] = await client.importTml([edited], 'VALIDATE_ONLY');
         assert.equal(r!.status.status_code, 'ERROR');
         assert.match(r!.status.error_message!, /Gross X/);
-        if (apiVersion === 'v2') assert.match((await client.tml.answerSql(answerId)).sql_queries[0]!.sql_query, /^SELECT /);
+        if (apiVersion === 'v2') assert.match((await client.answerSql(answerId)).sql_queries[0]!.sql_query, /^SELECT /);
       } finally {
         await client.close();
       }

@@ -151,7 +151,9 @@ describe('import', () => {
     assert.equal((await v2('/metadata/tml/import', { metadata_tmls: [tml()], import_policy: 'VALIDATE_ONLY' }, analystToken)).status, 403);
     const bad = await v2('/metadata/tml/import', { metadata_tmls: [tml()], import_policy: 'SOMETIMES' });
     assert.equal(bad.status, 400);
-    assert.match(bad.body.error.message, /import_policy/);
+    // the OpenAPI document's error shape: `error.message` an object with the v2 code, the text in `debug`
+    assert.equal(bad.body.error.message.code, 10002);
+    assert.match(bad.body.error.message.debug, /import_policy/);
   });
 });
 

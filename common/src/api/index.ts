@@ -32,9 +32,10 @@ import { runLoad, type LoadInput, type LoadResult, type RunLoadOptions } from '.
 import { BearerTokens, loadBearerLogin, probeApiVersion, RateLimiter, rateLimitHooks, type ApiVersionSetting, type BearerOptions, type RateLimitOptions } from './serviceToday';
 import { PublicApiV2 } from './publicApiV2';
 import { OperationUnavailableError } from './errors';
-import { v2Absence, type PublicOperationName } from './operations';
+import { v1Absence, v2Absence, type PublicOperationName } from './operations';
 import type { Principal } from './principals';
-import { TmlApi } from './tml';
+import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
+import type { AnswerSql } from './publicApiV2';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue, HttpTimeouts, DeadlineClass } from './session';
@@ -122,8 +123,6 @@ export class AnalyticsServiceClient {
   readonly tokens: BearerTokens;
   /** REST API v2 on `url` (used when the generation is v2). */
   readonly v2: PublicApiV2;
-  /** The TML operations on `url`, in the generation of `apiGeneration` (tml.ts). */
-  readonly tml: TmlApi;
   private generationProbe: Promise<'v1' | 'v2'> | undefined;
   /** The passwords and secret keys this client logged in with (one, unless it was asked again), for `heldSecrets`. */
   private readonly secretsUsed = new Set<string>();
@@ -170,7 +169,6 @@ export class AnalyticsServiceClient {
     this.sessions.push(this.publicSession);
     this.tokens = new BearerTokens(this.publicSession, options.username, hasPassword ? password : undefined, bearer, options.clock);
     this.v2 = new PublicApiV2(this.publicSession);
-    this.tml = new TmlApi(this.publicSession, (signal) => this.apiGeneration(signal));
     // one limiter per connection, shared by its public and load sessions
     const rate = options.rateLimit === false ? undefined : options.rateLimit;
     const limiter = options.rateLimit === false ? undefined : new RateLimiter(rate?.perSecond ?? 100, rate?.burst ?? 10);
@@ -269,14 +267,15 @@ export class AnalyticsServiceClient {
   // ---- public API (docs/service-interface.md §4.2; on v2 §10): the operations of SERVICE_OPERATIONS (operations.ts) ----
 
   /**
-   * The generation to call `name` on: this client's (`apiGeneration`).
+   * The generation to call `name` on: this client's (`apiGeneration`), or v2 for an operation the table
+   * gives no v1 call (`v1.none`; sent on REST API v2 with this client's sign-in, as the service has it).
    * @throws OperationUnavailableError when the service speaks v2 only and `SERVICE_OPERATIONS` says v2 has no such operation (nothing is sent).
    */
   async generationFor(name: PublicOperationName, signal?: AbortSignal): Promise<'v1' | 'v2'> {
     const g = await this.apiGeneration(signal);
     const absent = v2Absence(name);
     if (g === 'v2' && absent !== undefined) throw new OperationUnavailableError(name, absent);
-    return g;
+    return v1Absence(name) !== undefined ? 'v2' : g;
   }
 
   /** See `PublicApi.listObjectHeaders` (v2: `PublicApiV2.listObjectHeaders`, same shapes). */
@@ -330,6 +329,25 @@ export class AnalyticsServiceClient {
   /** A privilege off groups: v1 `group/removeprivilege`, v2 `groups/{id}/update` (operation REMOVE). */
   async removeGroupPrivilege(params: { privilege: string; groupNames: string[] }, opts?: CallOptions): Promise<void> {
     return (await this.generationFor('removeGroupPrivilege', opts?.signal)) === 'v2' ? this.v2.removeGroupPrivilege(params, opts) : this.public.removeGroupPrivilege(params, opts);
+  }
+  /**
+   * Exports objects' TML, one `{info, edoc}` per reference in order: v1 `metadata/tml/export` (by GUID
+   * only), v2 `metadata/tml/export` (a name with its type too). See `PublicApi.exportTml`, `PublicApiV2.exportTml`.
+   */
+  async exportTml(refs: TmlExportRef[], options: { format?: 'YAML' | 'JSON'; fqn?: boolean } = {}, opts?: CallOptions): Promise<ExportedTmlObject[]> {
+    return (await this.generationFor('exportTml', opts?.signal)) === 'v2' ? this.v2.exportTml(refs, options, opts) : this.public.exportTml(refs, options, opts);
+  }
+  /**
+   * Imports (or with `VALIDATE_ONLY` only validates) TML texts, one result per text in order; `createNew`
+   * creates new objects even where a `guid` names one. v1 and v2 `metadata/tml/import`. See `PublicApi.importTml`.
+   */
+  async importTml(texts: string[], policy: TmlImportPolicy, options: { createNew?: boolean } = {}, opts?: CallOptions): Promise<ImportedTmlObject[]> {
+    return (await this.generationFor('importTml', opts?.signal)) === 'v2' ? this.v2.importTml(texts, policy, options, opts) : this.public.importTml(texts, policy, options, opts);
+  }
+  /** An answer's SQL: v2 `metadata/answer/sql` on either generation (v1 has none: `generationFor`). See `PublicApiV2.answerSql`. */
+  async answerSql(identifier: string, opts?: CallOptions): Promise<AnswerSql> {
+    await this.generationFor('answerSql', opts?.signal);
+    return this.v2.answerSql(identifier, opts);
   }
   /** v1 `materialization/refreshview/{id}`; on a v2-only service `OperationUnavailableError` (v2 has none). */
   async refreshMaterializedView(id: string, opts?: CallOptions): Promise<unknown> {

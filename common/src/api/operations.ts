@@ -13,8 +13,12 @@ export type OperationDeadline = 'metadata' | 'query' | 'upload';
 export interface ServiceOperation {
   /** Which API of the service: the public API (v1 or v2) or the data-load API (no v2: docs/service-interface.md §10.1). */
   api: 'public' | 'load';
-  /** The call on the seed's API, `METHOD path` under its prefix (`/callosum/v1/tspublic/v1`, `/ts_dataservice/v1/public`). */
-  v1: string;
+  /**
+   * The call on the seed's API, `METHOD path` under its prefix (`/callosum/v1/tspublic/v1`,
+   * `/ts_dataservice/v1/public`), or `none` with the page that says there is no such v1 call (the
+   * operation is then sent on REST API v2 whatever the generation: `generationFor` in index.ts).
+   */
+  v1: string | { none: string };
   /**
    * The REST API v2 call (`METHOD path` under `/api/rest/2.0`, with the OpenAPI `operationId`), or
    * `none` with the page that says there is no such v2 operation.
@@ -22,6 +26,11 @@ export interface ServiceOperation {
   v2: { call: string; operationId: string } | { none: string };
   /** True when sending it again changes nothing (reads; setting a privilege; assigning an owner). Only these are repeated after a lost answer or a 429. */
   idempotent: boolean;
+  /**
+   * For an operation that is not idempotent: the parameter value with which a call writes nothing (a
+   * read), so that such a call is repeated like a read (`isRepeatable`), e.g. `import_policy VALIDATE_ONLY`.
+   */
+  readOnlyWith?: string;
   /** The privilege the service asks of the caller (as its documentation words it). */
   privilege: string;
   deadline: OperationDeadline;
@@ -31,6 +40,9 @@ const LOAD_NO_V2 = { none: 'the data-load API has no REST API v2 equivalent (doc
 const READ = 'view access to the objects (none beyond signing in)';
 const ADMIN = 'ADMINISTRATION (Can administer ThoughtSpot)';
 const LOAD = 'DATAMANAGEMENT (Can manage data) or ADMINISTRATION';
+/** The TML pages (docs/service-interface.md §11): v1 tml-api.adoc, v2 tml-import.adoc. */
+const TML_V1_PAGE = 'https://developers.thoughtspot.com/docs/tml-api';
+const TML_V2_PAGE = 'https://developers.thoughtspot.com/docs/tml-import';
 
 /**
  * Every service operation TSQ calls, by its one name: the method of `AnalyticsServiceClient`, of
@@ -39,13 +51,14 @@ const LOAD = 'DATAMANAGEMENT (Can manage data) or ADMINISTRATION';
  * then the data-load API.
  *
  * Derived from it: the facade's generation switch (`generationFor` in index.ts: an operation with no v2
- * call fails plainly on a v2-only service, citing `v2.none`), the extension's service port (`ServiceApi`
+ * call fails plainly on a v2-only service, citing `v2.none`; one with no v1 call goes to v2), the
+ * repeatability of calls (`isRepeatable`), the extension's service port (`ServiceApi`
  * in client/src/service.ts, bound by `createService` from `FACADE_OPERATIONS`), the deadline classes
  * (`deadlineClassOf` in session.ts) and docs/service-interface.md §10.6 (`operationsTableRows`).
  * test/unit/operations.test.ts checks each, and that no second list of names exists.
  *
  * To add an operation: add its row here; implement it on `PublicApi` (v1) and `PublicApiV2` (v2) under
- * the same name (or give `v2.none` with the page that says v2 has none); add the facade method to
+ * the same name (or give `v1.none` / `v2.none` with the page that says that API has none); add the facade method to
  * `AnalyticsServiceClient`, switching with `generationFor(name)`; the extension's port picks it up from
  * `FACADE_OPERATIONS`; paste `operationsTableRows()` into docs/service-interface.md §10.6. The unit test
  * names what is missing.
@@ -56,6 +69,22 @@ export const SERVICE_OPERATIONS = {
   metadataDetails: { api: 'public', v1: 'GET metadata/details', v2: { call: 'POST metadata/search (include_details)', operationId: 'searchMetadata' }, idempotent: true, privilege: READ, deadline: 'metadata' },
   pinboardData: { api: 'public', v1: 'POST pinboarddata', v2: { call: 'POST metadata/liveboard/data', operationId: 'fetchLiveboardData' }, idempotent: true, privilege: 'view access to the liveboard', deadline: 'query' },
   searchData: { api: 'public', v1: 'POST searchdata', v2: { call: 'POST searchdata', operationId: 'searchData' }, idempotent: true, privilege: 'view access to the data source', deadline: 'query' },
+  exportTml: {
+    api: 'public',
+    v1: 'POST metadata/tml/export',
+    v2: { call: 'POST metadata/tml/export', operationId: 'exportMetadataTML' },
+    idempotent: true,
+    privilege: `view access to the objects; on v2 also DATADOWNLOADING (Can download data) (${TML_V1_PAGE}; OpenAPI exportMetadataTML)`,
+    deadline: 'query',
+  },
+  answerSql: {
+    api: 'public',
+    v1: { none: `the v1 public API has no call for an answer's SQL: the v1 TML and metadata pages (${TML_V1_PAGE}, https://developers.thoughtspot.com/docs/metadata-api) list none; REST API v2 has metadata/answer/sql (OpenAPI document 26.8.0.cl)` },
+    v2: { call: 'POST metadata/answer/sql', operationId: 'fetchAnswerSqlQuery' },
+    idempotent: true,
+    privilege: 'view access to the answer',
+    deadline: 'metadata',
+  },
   listPrincipals: { api: 'public', v1: 'GET user/list', v2: { call: 'POST users/search, POST groups/search', operationId: 'searchUsers, searchUserGroups' }, idempotent: true, privilege: `${ADMIN} (v1 user/list; v2's users/search and groups/search: any signed-in user)`, deadline: 'metadata' },
   syncPrincipals: { api: 'public', v1: 'POST user/sync', v2: { call: 'POST groups/import, POST users/import', operationId: 'importUserGroups, importUsers' }, idempotent: false, privilege: ADMIN, deadline: 'query' },
   updatePassword: { api: 'public', v1: 'POST user/updatepassword', v2: { call: 'POST users/change-password', operationId: 'changeUserPassword' }, idempotent: false, privilege: 'the user themself, or ADMINISTRATION', deadline: 'metadata' },
@@ -68,6 +97,16 @@ export const SERVICE_OPERATIONS = {
     v2: { none: 'REST API v2 has no materialization operation: the v2 reference (https://developers.thoughtspot.com/docs/rest-apiv2-reference, OpenAPI document 26.8.0.cl) lists none; the v1 call is https://docs.thoughtspot.com/software/latest/materialization-api' },
     idempotent: true,
     privilege: ADMIN,
+    deadline: 'query',
+  },
+  importTml: {
+    api: 'public',
+    v1: 'POST metadata/tml/import',
+    v2: { call: 'POST metadata/tml/import', operationId: 'importMetadataTML' },
+    // an import creates or updates objects: sent again after a lost answer it could create a second answer
+    idempotent: false,
+    readOnlyWith: 'import_policy VALIDATE_ONLY',
+    privilege: `DATAMANAGEMENT (Can manage data) or ADMINISTRATION, and edit access to each object it updates (${TML_V1_PAGE}, ${TML_V2_PAGE})`,
     deadline: 'query',
   },
   ping: { api: 'load', v1: 'GET ping', v2: LOAD_NO_V2, idempotent: true, privilege: 'none', deadline: 'metadata' },
@@ -95,6 +134,22 @@ export const OPERATION_NAMES = Object.keys(SERVICE_OPERATIONS) as OperationName[
  */
 export const FACADE_OPERATIONS = OPERATION_NAMES.filter((n): n is PublicOperationName => SERVICE_OPERATIONS[n].api === 'public');
 
+/** The page saying that v1 has no such call, or undefined when it has one. */
+export function v1Absence(name: OperationName): string | undefined {
+  const v1: ServiceOperation['v1'] = SERVICE_OPERATIONS[name].v1;
+  return typeof v1 === 'string' ? undefined : v1.none;
+}
+
+/**
+ * True when a call of `name` may be sent again after a lost answer, a 429 or a 401 (`repeatable` of
+ * session.ts): the operation is idempotent, or `readOnly` says the call carries the row's `readOnlyWith`
+ * (e.g. an import with `VALIDATE_ONLY`).
+ */
+export function isRepeatable(name: OperationName, readOnly = false): boolean {
+  const o: ServiceOperation = SERVICE_OPERATIONS[name];
+  return o.idempotent || (readOnly && o.readOnlyWith !== undefined);
+}
+
 /** The page saying that v2 has no such operation, or undefined when it has one. */
 export function v2Absence(name: OperationName): string | undefined {
   const v2: ServiceOperation['v2'] = SERVICE_OPERATIONS[name].v2;
@@ -109,7 +164,9 @@ export function v2Absence(name: OperationName): string | undefined {
 export function operationsTableRows(): string[] {
   return OPERATION_NAMES.map((n) => {
     const o: ServiceOperation = SERVICE_OPERATIONS[n];
+    const v1 = typeof o.v1 === 'string' ? `\`${o.v1}\`` : `none: ${o.v1.none}`;
     const v2 = 'none' in o.v2 ? `none: ${o.v2.none}` : `\`${o.v2.call}\` (\`${o.v2.operationId}\`)`;
-    return `| \`${n}\` | \`${o.v1}\` | ${v2} | ${o.idempotent ? 'yes' : 'no'} | ${o.privilege} |`;
+    const idempotent = o.idempotent ? 'yes' : o.readOnlyWith ? `no (yes with \`${o.readOnlyWith}\`)` : 'no';
+    return `| \`${n}\` | ${v1} | ${v2} | ${idempotent} | ${o.privilege} |`;
   });
 }

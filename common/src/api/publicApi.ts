@@ -11,7 +11,8 @@ import type { CellValue } from '../model';
 import { FormData } from 'undici';
 import type { HttpSession } from './session';
 import { ServiceError } from './errors';
-import { SERVICE_OPERATIONS } from './operations';
+import { isRepeatable, SERVICE_OPERATIONS, type OperationName } from './operations';
+import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
 import { parsePrincipals, type Principal } from './principals';
 
 /** The path prefix of the public API (docs/service-notes.md §0). */
@@ -234,7 +235,7 @@ export class PublicApi {
   constructor(private readonly session: HttpSession) {}
 
   /** A GET with parameters in the query string; `empty` is the answer to a 204 or an empty body. */
-  private async get<T>(operation: string, path: string, query: Record<string, unknown>, empty: T, opts: CallOptions = {}): Promise<T> {
+  private async get<T>(operation: OperationName, path: string, query: Record<string, unknown>, empty: T, opts: CallOptions = {}): Promise<T> {
     const full = PUBLIC_PREFIX + path;
     const r = await this.session.call({ operation, method: 'GET', path: full, query: query as never, repeatable: true, signal: opts.signal });
     return parseJson<T>(r.text, operation, full, 'GET', empty);
@@ -247,7 +248,7 @@ export class PublicApi {
    * type sent with no body (refreshview's example sends `*\/*`).
    */
   private async post(
-    operation: string,
+    operation: OperationName,
     path: string,
     params: { query?: Record<string, unknown>; form?: Record<string, unknown>; multipart?: FormData; contentType?: string; headers?: Record<string, string> },
     repeatable: boolean,
@@ -466,6 +467,30 @@ export class PublicApi {
   async refreshMaterializedView(id: string, opts: CallOptions = {}): Promise<unknown> {
     const text = await this.post('refreshMaterializedView', `/materialization/refreshview/${encodeURIComponent(id)}`, { contentType: '*/*' }, SERVICE_OPERATIONS.refreshMaterializedView.idempotent, opts);
     return text ? safeJson(text) : undefined;
+  }
+
+  /**
+   * `POST /metadata/tml/export` (form `export_ids` a JSON array of GUIDs, `formattype`, `export_fqn`;
+   * https://developers.thoughtspot.com/docs/tml-api): one `{info, edoc}` per id, in order. v1 exports by
+   * GUID only (a reference's `type` is not sent: resolve a name first).
+   * @throws ServiceError (the service refused the request)
+   */
+  async exportTml(refs: TmlExportRef[], options: { format?: 'YAML' | 'JSON'; fqn?: boolean } = {}, opts: CallOptions = {}): Promise<ExportedTmlObject[]> {
+    const form = { export_ids: JSON.stringify(refs.map((x) => x.identifier)), formattype: options.format ?? 'YAML', export_fqn: options.fqn ?? false };
+    const text = await this.post('exportTml', '/metadata/tml/export', { form, headers: { 'x-requested-by': 'ThoughtSpot' } }, isRepeatable('exportTml'), opts);
+    return parseJson<{ object: ExportedTmlObject[] }>(text, 'exportTml', `${PUBLIC_PREFIX}/metadata/tml/export`, 'POST').object;
+  }
+
+  /**
+   * `POST /metadata/tml/import` (form `import_objects` a JSON array of TML texts, `import_policy`,
+   * `force_create`; https://developers.thoughtspot.com/docs/tml-api): one result per text, in order.
+   * Repeated after a lost answer only with `VALIDATE_ONLY` (`isRepeatable`: an import writes).
+   * @throws ServiceError (the service refused the whole request, e.g. 403 without DATAMANAGEMENT)
+   */
+  async importTml(texts: string[], policy: TmlImportPolicy, options: { createNew?: boolean } = {}, opts: CallOptions = {}): Promise<ImportedTmlObject[]> {
+    const form = { import_objects: JSON.stringify(texts), import_policy: policy, force_create: options.createNew ?? false };
+    const text = await this.post('importTml', '/metadata/tml/import', { form, headers: { 'x-requested-by': 'ThoughtSpot' } }, isRepeatable('importTml', policy === 'VALIDATE_ONLY'), opts);
+    return parseJson<{ object: { response: ImportedTmlObject }[] }>(text, 'importTml', `${PUBLIC_PREFIX}/metadata/tml/import`, 'POST').object.map((o) => o.response);
   }
 }
 

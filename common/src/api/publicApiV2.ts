@@ -4,7 +4,8 @@
  * v2 calls they make and the references are on `PublicApiV2`.
  */
 import { ServiceError } from './errors';
-import { SERVICE_OPERATIONS } from './operations';
+import { isRepeatable } from './operations';
+import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
 import { principalsOfV2, type Principal } from './principals';
 import { type SyncPrincipalsParams, type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type MetadataDetails, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
 import type { HttpSession } from './session';
@@ -57,6 +58,7 @@ const V2_TO_V1_TYPE: Record<string, string> = Object.fromEntries(Object.entries(
  * | `listObjectHeaders`, `listVizHeaders`, `metadataDetails` | `POST metadata/search` (`include_details`, `include_visualization_headers`) |
  * | `pinboardData` | `POST metadata/liveboard/data` |
  * | `sessionUser` | `GET auth/session/user` |
+ * | `exportTml`, `importTml`, `answerSql` | `POST metadata/tml/export`, `POST metadata/tml/import`, `POST metadata/answer/sql` (docs/service-interface.md §11.2) |
  *
  * `record_size: -1` is never sent: pages are bounded (a whole answer in one call is slow and can run
  * the service out of memory, as users report).
@@ -64,8 +66,9 @@ const V2_TO_V1_TYPE: Record<string, string> = Object.fromEntries(Object.entries(
 export class PublicApiV2 {
   constructor(private readonly session: HttpSession) {}
 
-  private async post<T>(operation: OperationName | 'metadataSearch', path: string, body: unknown, opts: CallOptions, headers: Record<string, string> = {}): Promise<T> {
-    const repeatable = operation === 'metadataSearch' || SERVICE_OPERATIONS[operation].idempotent;
+  /** A JSON POST; repeated after a lost answer when the table says so (`isRepeatable`; `readOnly`: the call carries the row's `readOnlyWith`). */
+  private async post<T>(operation: OperationName | 'metadataSearch', path: string, body: unknown, opts: CallOptions, headers: Record<string, string> = {}, readOnly = false): Promise<T> {
+    const repeatable = operation === 'metadataSearch' || isRepeatable(operation, readOnly);
     const r = await this.session.call({ operation, method: 'POST', path: V2_PREFIX + path, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), repeatable, signal: opts.signal });
     // 204 (the administration calls) has no body
     return (r.text.trim() ? parse<T>(r.text, operation, V2_PREFIX + path) : undefined) as T;
@@ -278,6 +281,46 @@ export class PublicApiV2 {
   async removeGroupPrivilege(params: { privilege: string; groupNames: string[] }, opts: CallOptions = {}): Promise<void> {
     for (const g of params.groupNames) await this.post<unknown>('removeGroupPrivilege', `/groups/${encodeURIComponent(g)}/update`, { privileges: [params.privilege], operation: 'REMOVE' }, opts);
   }
+
+  /**
+   * `POST metadata/tml/export` (OpenAPI `exportMetadataTML`: `metadata: [{identifier, type?}]`, the type
+   * needed when the identifier is a name; `edoc_format`; `export_fqn`): one `{info, edoc}` per reference.
+   * @throws ServiceError (the service refused the request, or answered no list)
+   */
+  async exportTml(refs: TmlExportRef[], options: { format?: 'YAML' | 'JSON'; fqn?: boolean } = {}, opts: CallOptions = {}): Promise<ExportedTmlObject[]> {
+    const body = { metadata: refs.map((r) => ({ identifier: r.identifier, ...(r.type ? { type: r.type } : {}) })), edoc_format: options.format ?? 'YAML', export_fqn: options.fqn ?? false };
+    return listOf(await this.post<ExportedTmlObject[]>('exportTml', '/metadata/tml/export', body, opts), 'exportTml', '/metadata/tml/export');
+  }
+
+  /**
+   * `POST metadata/tml/import` (OpenAPI `importMetadataTML`: `metadata_tmls`, `import_policy`,
+   * `create_new`): one result per text, in order. Repeated after a lost answer only with `VALIDATE_ONLY`
+   * (`isRepeatable`: an import writes).
+   * @throws ServiceError (the service refused the whole request, e.g. 403 without DATAMANAGEMENT)
+   */
+  async importTml(texts: string[], policy: TmlImportPolicy, options: { createNew?: boolean } = {}, opts: CallOptions = {}): Promise<ImportedTmlObject[]> {
+    const body = { metadata_tmls: texts, import_policy: policy, create_new: options.createNew ?? false };
+    const r = await this.post<{ response: ImportedTmlObject }[]>('importTml', '/metadata/tml/import', body, opts, {}, policy === 'VALIDATE_ONLY');
+    return listOf(r, 'importTml', '/metadata/tml/import').map((o) => o.response);
+  }
+
+  /** `POST metadata/answer/sql` (OpenAPI `fetchAnswerSqlQuery`): the SQL of an answer, by GUID or name. @throws ServiceError */
+  async answerSql(identifier: string, opts: CallOptions = {}): Promise<AnswerSql> {
+    return this.post<AnswerSql>('answerSql', '/metadata/answer/sql', { metadata_identifier: identifier }, opts);
+  }
+}
+
+/** The SQL of an answer (OpenAPI `SqlQueryResponse`): its id and name, one `sql_query` per query it runs. */
+export interface AnswerSql {
+  metadata_id: string;
+  metadata_name: string;
+  sql_queries: { sql_query: string }[];
+}
+
+/** `value` when it is a list; otherwise a `ServiceError` (a 2xx answer that is not the documented list). */
+function listOf<T>(value: T[] | undefined, operation: OperationName, path: string): T[] {
+  if (Array.isArray(value)) return value;
+  throw new ServiceError({ status: 200, serviceMessage: '', operation, method: 'POST', path: V2_PREFIX + path }, `${operation} (${V2_PREFIX + path}) answered without the list of objects`);
 }
 
 /** The v1 result shape from one v2 answer content (`AnswerContent`, `LiveboardContent`). */
