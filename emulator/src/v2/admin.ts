@@ -11,6 +11,7 @@ import { NamePattern } from '../public/headers';
 import { changePassword, setGroupPrivileges, transferObjects } from '../public/admin';
 import { checkSyncRequest, runSync, type Principal } from '../public/userSync';
 import type { V2Deps } from './routes';
+import { body, bool, int, str, stringList } from './body';
 
 /** The sort fields of `SortOptions` (users, groups) and the extra ones of `MetadataSearchSortOptions`. */
 export const SORT_FIELDS = ['NAME', 'DISPLAY_NAME', 'AUTHOR', 'CREATED', 'MODIFIED'] as const;
@@ -69,50 +70,10 @@ export function sortAndPage<T extends { key: Sortable }>(rows: T[], b: Record<st
     });
     if (order === 'DESC') out.reverse();
   } else if (order === 'DESC') out = [...rows].reverse();
-  const offset = intOf(b, 'record_offset', 0, 0);
-  const size = intOf(b, 'record_size', 10, -1);
+  const offset = int(b, 'record_offset', 0, 0);
+  const size = int(b, 'record_size', 10, -1);
   if (size === 0) throw new ApiError(400, 'Invalid value for record_size: 0 (-1 for all records, or 1 or more).');
   return size === -1 ? out.slice(offset) : out.slice(offset, offset + size);
-}
-
-function intOf(b: Record<string, unknown>, name: string, dflt: number, min: number): number {
-  const v = b[name];
-  if (v === undefined || v === null) return dflt;
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min) throw new ApiError(400, `Invalid value for ${name}: expected an integer of ${min} or more.`);
-  return n;
-}
-
-function bodyOf(req: FastifyRequest): Record<string, unknown> {
-  if (req.body === undefined || req.body === null) return {};
-  if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new ApiError(400, 'The request body must be a JSON object.');
-  return req.body as Record<string, unknown>;
-}
-
-function strOf(b: Record<string, unknown>, name: string, required = false): string | undefined {
-  const v = b[name];
-  if (v === undefined || v === null || v === '') {
-    if (required) throw new ApiError(400, `Missing parameter ${name}.`);
-    return undefined;
-  }
-  if (typeof v !== 'string') throw new ApiError(400, `Invalid value for ${name}: expected a string.`);
-  return v;
-}
-
-function listOf(b: Record<string, unknown>, name: string): string[] | undefined {
-  const v = b[name];
-  if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new ApiError(400, `Invalid value for ${name}: expected a list of strings.`);
-  return v as string[];
-}
-
-function boolOf(b: Record<string, unknown>, name: string, dflt: boolean): boolean {
-  const v = b[name];
-  if (v === undefined || v === null) return dflt;
-  // the documented clients send booleans; a string "true"/"false" is read the same
-  if (v === true || v === 'true') return true;
-  if (v === false || v === 'false') return false;
-  throw new ApiError(400, `Invalid value for ${name}: expected true or false.`);
 }
 
 function requireAdmin(req: FastifyRequest): void {
@@ -223,11 +184,11 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
   const authorName = (id: string): string => catalog.storedUser(id)?.name ?? '';
 
   api.post('/users/search', async (req) => {
-    const b = bodyOf(req);
-    const match = matcher(strOf(b, 'user_identifier'), strOf(b, 'name_pattern'));
-    const display = strOf(b, 'display_name')?.toLowerCase();
-    const groups = listOf(b, 'group_identifiers')?.map((g) => g.toLowerCase());
-    const email = strOf(b, 'email')?.toLowerCase();
+    const b = body(req);
+    const match = matcher(str(b, 'user_identifier'), str(b, 'name_pattern'));
+    const display = str(b, 'display_name')?.toLowerCase();
+    const groups = stringList(b, 'group_identifiers')?.map((g) => g.toLowerCase());
+    const email = str(b, 'email')?.toLowerCase();
     const rows = catalog.state.users
       .filter((u) => match(u) && (display === undefined || u.displayName.toLowerCase() === display) && (email === undefined || u.mail?.toLowerCase() === email))
       .filter((u) => groups === undefined || u.groups.some((gid) => { const g = catalog.state.groups.find((x) => x.id === gid); return g !== undefined && (groups.includes(g.id) || groups.includes(g.name.toLowerCase())); }))
@@ -236,11 +197,11 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
   });
 
   api.post('/groups/search', async (req) => {
-    const b = bodyOf(req);
-    const match = matcher(strOf(b, 'group_identifier'), strOf(b, 'name_pattern'));
-    const display = strOf(b, 'display_name')?.toLowerCase();
-    const privileges = listOf(b, 'privileges')?.map((p) => p.toUpperCase());
-    const users = listOf(b, 'user_identifiers')?.map((u) => u.toLowerCase());
+    const b = body(req);
+    const match = matcher(str(b, 'group_identifier'), str(b, 'name_pattern'));
+    const display = str(b, 'display_name')?.toLowerCase();
+    const privileges = stringList(b, 'privileges')?.map((p) => p.toUpperCase());
+    const users = stringList(b, 'user_identifiers')?.map((u) => u.toLowerCase());
     const rows = catalog.state.groups
       .filter((g) => match(g) && (display === undefined || g.displayName.toLowerCase() === display))
       .filter((g) => privileges === undefined || privileges.every((p) => (g.privileges as string[]).includes(p)))
@@ -250,9 +211,9 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
   });
 
   api.post('/tags/search', async (req) => {
-    const b = bodyOf(req);
-    const match = matcher(strOf(b, 'tag_identifier'), strOf(b, 'name_pattern'));
-    if (strOf(b, 'color') !== undefined) return []; // the emulator's tags have no color
+    const b = body(req);
+    const match = matcher(str(b, 'tag_identifier'), str(b, 'name_pattern'));
+    if (str(b, 'color') !== undefined) return []; // the emulator's tags have no color
     return catalog.state.tags.filter(match).map((t) => ({
       id: t.id,
       name: t.name,
@@ -274,10 +235,10 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
 function registerChanges(api: FastifyInstance, deps: V2Deps): void {
   const { catalog } = deps;
   api.post('/users/change-password', async (req, reply: FastifyReply) => {
-    const b = bodyOf(req);
-    const name = strOf(b, 'user_identifier', true)!;
-    const current = strOf(b, 'current_password', true)!;
-    const next = strOf(b, 'new_password', true)!;
+    const b = body(req);
+    const name = str(b, 'user_identifier', true)!;
+    const current = str(b, 'current_password', true)!;
+    const next = str(b, 'new_password', true)!;
     const u = catalog.userByName(name) ?? catalog.storedUser(name.toLowerCase());
     if (!u) throw new ApiError(400, `Invalid value for user_identifier: no user ${name}.`);
     await changePassword(deps, req.v2User!, u.name, current, next, req.v2Credential);
@@ -286,8 +247,8 @@ function registerChanges(api: FastifyInstance, deps: V2Deps): void {
 
   api.post('/security/metadata/assign', async (req, reply: FastifyReply) => {
     requireAdmin(req);
-    const b = bodyOf(req);
-    const to = strOf(b, 'user_identifier', true)!;
+    const b = body(req);
+    const to = str(b, 'user_identifier', true)!;
     const raw = b.metadata;
     if (!Array.isArray(raw) || raw.length === 0) throw new ApiError(400, 'Missing parameter metadata: a list of {identifier, type}.');
     const ids = raw.map((m) => {
@@ -298,7 +259,7 @@ function registerChanges(api: FastifyInstance, deps: V2Deps): void {
       if (!o) throw new ApiError(400, `Invalid value for metadata: no object ${id}.`);
       return o;
     });
-    const fromName = strOf(b, 'current_owner_identifier');
+    const fromName = str(b, 'current_owner_identifier');
     // without current_owner_identifier every object moves from whoever authors it
     const byAuthor = new Map<string, string[]>();
     for (const o of ids) {
@@ -311,13 +272,13 @@ function registerChanges(api: FastifyInstance, deps: V2Deps): void {
 
   api.post('/groups/:group_identifier/update', async (req, reply: FastifyReply) => {
     requireAdmin(req);
-    const b = bodyOf(req);
+    const b = body(req);
     const { group_identifier: gid } = req.params as { group_identifier: string };
     const g = catalog.groupByName(gid) ?? catalog.state.groups.find((x) => x.id === gid.toLowerCase());
     if (!g) throw new ApiError(400, `Invalid value for group_identifier: no group ${gid}.`);
-    const operation = (strOf(b, 'operation') ?? 'REPLACE').toUpperCase();
+    const operation = (str(b, 'operation') ?? 'REPLACE').toUpperCase();
     if (operation !== 'ADD' && operation !== 'REMOVE' && operation !== 'REPLACE') throw new ApiError(400, `Invalid value for operation: ${operation} (ADD, REMOVE or REPLACE).`);
-    const privileges = listOf(b, 'privileges');
+    const privileges = stringList(b, 'privileges');
     for (const unsupported of ['user_identifiers', 'sub_group_identifiers', 'default_liveboard_identifiers', 'role_identifiers']) {
       if (b[unsupported] !== undefined && b[unsupported] !== null) throw new ApiError(400, `${unsupported} is not supported by the emulator; change privileges, display_name or description.`);
     }
@@ -325,7 +286,7 @@ function registerChanges(api: FastifyInstance, deps: V2Deps): void {
       if (privileges.length === 0 && operation === 'REPLACE') g.privileges = [];
       else if (privileges.length > 0) setGroupPrivileges(deps, [g.id], privileges, operation, 'group_identifier');
     }
-    const display = strOf(b, 'display_name');
+    const display = str(b, 'display_name');
     if (display !== undefined) g.displayName = display;
     g.modified = deps.now().getTime();
     catalog.save();
@@ -339,41 +300,41 @@ function registerImport(api: FastifyInstance, deps: V2Deps): void {
   const { catalog } = deps;
   api.post('/groups/import', async (req) => {
     requireAdmin(req);
-    const b = bodyOf(req);
+    const b = body(req);
     const raw = b.groups;
     if (!Array.isArray(raw)) throw new ApiError(400, 'Missing parameter groups: a list of {group_identifier, display_name, privileges, …}.');
     const list: Principal[] = raw.map((x, i) => {
       if (!x || typeof x !== 'object') throw new ApiError(400, `Invalid value for groups: entry ${i + 1} is not an object.`);
       const e = x as Record<string, unknown>;
-      const name = strOf(e, 'group_identifier', true)!;
-      const type = strOf(e, 'type') ?? 'LOCAL_GROUP';
+      const name = str(e, 'group_identifier', true)!;
+      const type = str(e, 'type') ?? 'LOCAL_GROUP';
       if (type !== 'LOCAL_GROUP') throw new ApiError(400, `Invalid value for type of ${name}: the emulator has LOCAL_GROUP only.`);
       for (const unsupported of ['user_identifiers', 'sub_group_identifiers', 'default_liveboard_identifiers']) {
         if (e[unsupported] !== undefined && e[unsupported] !== null) throw new ApiError(400, `${unsupported} of ${name} is not supported by the emulator; give users their groups with users/import.`);
       }
-      return { name, displayName: strOf(e, 'display_name', true)!, privileges: listOf(e, 'privileges')?.map((p) => p.toUpperCase()), principalTypeEnum: 'LOCAL_GROUP' };
+      return { name, displayName: str(e, 'display_name', true)!, privileges: stringList(e, 'privileges')?.map((p) => p.toUpperCase()), principalTypeEnum: 'LOCAL_GROUP' };
     });
-    const s = checkSyncRequest(catalog, list, !boolOf(b, 'dry_run', true), boolOf(b, 'delete_unspecified_groups', false), undefined, 'groups');
+    const s = checkSyncRequest(catalog, list, !bool(b, 'dry_run', true), bool(b, 'delete_unspecified_groups', false), undefined, 'groups');
     const result = await runSync(deps, req.v2User!, { ...s, users: [], removeUsers: false });
     const ref = (name: string) => ({ id: catalog.groupByName(name)?.id ?? null, name });
     return { groups_added: result.groupsAdded.map(ref), groups_updated: result.groupsUpdated.map(ref), groups_deleted: result.groupsDeleted.map((name) => ({ id: null, name })) };
   });
   api.post('/users/import', async (req) => {
     requireAdmin(req);
-    const b = bodyOf(req);
+    const b = body(req);
     const raw = b.users;
     if (!Array.isArray(raw)) throw new ApiError(400, 'Missing parameter users: a list of {user_identifier, display_name, …}.');
     const list: Principal[] = raw.map((x, i) => {
       if (!x || typeof x !== 'object') throw new ApiError(400, `Invalid value for users: entry ${i + 1} is not an object.`);
       const e = x as Record<string, unknown>;
-      const name = strOf(e, 'user_identifier', true)!;
-      const display = strOf(e, 'display_name', true)!;
-      const type = strOf(e, 'account_type') ?? 'LOCAL_USER';
+      const name = str(e, 'user_identifier', true)!;
+      const display = str(e, 'display_name', true)!;
+      const type = str(e, 'account_type') ?? 'LOCAL_USER';
       if (type !== 'LOCAL_USER') throw new ApiError(400, `Invalid value for account_type of ${name}: the emulator has LOCAL_USER only.`);
-      return { name, displayName: display, mail: strOf(e, 'email'), password: strOf(e, 'password'), groupNames: listOf(e, 'group_identifiers'), principalTypeEnum: 'LOCAL_USER' };
+      return { name, displayName: display, mail: str(e, 'email'), password: str(e, 'password'), groupNames: stringList(e, 'group_identifiers'), principalTypeEnum: 'LOCAL_USER' };
     });
-    const dryRun = boolOf(b, 'dry_run', true);
-    const s = checkSyncRequest(catalog, list, !dryRun, boolOf(b, 'delete_unspecified_users', false), strOf(b, 'default_password'), 'users');
+    const dryRun = bool(b, 'dry_run', true);
+    const s = checkSyncRequest(catalog, list, !dryRun, bool(b, 'delete_unspecified_users', false), str(b, 'default_password'), 'users');
     // users/import imports users: groups are neither listed nor deleted
     const result = await runSync(deps, req.v2User!, { ...s, groups: [], removeGroups: false });
     const ref = (name: string) => {

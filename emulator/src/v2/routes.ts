@@ -14,6 +14,7 @@ import { QueryError } from '../searchdata/compile';
 import { registerTmlV2Routes, TmlService } from '../tml/routes';
 import type { SearchService } from '../searchdata/run';
 import { bearerOf, DEFAULT_VALIDITY_SEC, type TokenStore } from './tokens';
+import { body, bool, int, str, stringList } from './body';
 import { groupOfV2, registerAdminV2, sortAndPage, SORT_FIELDS, userOfV2, type Sortable } from './admin';
 
 /** Path prefix of REST API v2. */
@@ -67,12 +68,6 @@ export function v2ErrorBody(status: number, message: string, incident?: string):
   return { error: { message: { code, incident_id_guid: incident ?? trace, trace_id_guid: trace, debug: message } } };
 }
 
-function body(req: FastifyRequest): Record<string, unknown> {
-  if (req.body === undefined || req.body === null) return {};
-  if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new ApiError(400, 'The request body must be a JSON object.');
-  return req.body as Record<string, unknown>;
-}
-
 /**
  * Route option of the v2 logins (auth/token/full, auth/session/login), whose only request body in the
  * OpenAPI document (thoughtspot/rest-api-sdk `api-spec/openapiSpecv3-2_0.json`) is `application/json`:
@@ -88,36 +83,6 @@ const JSON_BODY_ONLY = {
     throw new ApiError(415, `Unsupported Content-Type ${JSON.stringify(type ?? '(none)')}: ${req.routeOptions.url ?? 'this operation'} takes a JSON body (Content-Type: application/json).`);
   },
 };
-
-function str(b: Record<string, unknown>, name: string, required = false): string | undefined {
-  const v = b[name];
-  if (v === undefined || v === null || v === '') {
-    if (required) throw new ApiError(400, `Missing parameter ${name}.`);
-    return undefined;
-  }
-  if (typeof v !== 'string') throw new ApiError(400, `Invalid value for ${name}: expected a string.`);
-  return v;
-}
-
-function int(b: Record<string, unknown>, name: string, dflt: number, min: number): number {
-  const v = b[name];
-  if (v === undefined || v === null) return dflt;
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < min) throw new ApiError(400, `Invalid value for ${name}: expected an integer of ${min} or more.`);
-  return n;
-}
-
-/**
- * A boolean member: `true`/`false`, or the strings `"true"`/`"false"` as ThoughtSpot's Python client
- * sends some (`TSRestApiV2.auth_session_login`: `'remember_me': str(remember_me).lower()`).
- */
-function bool(b: Record<string, unknown>, name: string): boolean {
-  const v = b[name];
-  if (v === undefined || v === null) return false;
-  if (v === true || v === 'true') return true;
-  if (v === false || v === 'false') return false;
-  throw new ApiError(400, `Invalid value for ${name}: expected true or false.`);
-}
 
 function sameSecret(given: string, want: string): boolean {
   const a = Buffer.from(given);
@@ -415,13 +380,6 @@ function filtersOf(b: Record<string, unknown>): Filter[] {
     return { type: type as V2Type | undefined, identifier: str(e, 'identifier'), pattern: pattern === undefined ? undefined : new NamePattern(pattern), subtypes: subtypes as string[] | undefined };
   });
   return filters.length ? filters : [{ type: undefined, identifier: undefined, pattern: undefined, subtypes: undefined }];
-}
-
-function stringList(b: Record<string, unknown>, name: string): string[] | undefined {
-  const v = b[name];
-  if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new ApiError(400, `Invalid value for ${name}: expected a list of strings.`);
-  return v as string[];
 }
 
 /**
