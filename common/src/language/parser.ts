@@ -413,9 +413,9 @@ class ClauseParser {
       }
       case 'value':
       case 'constant':
-        // A value with no column (the search bar allows it); no structured form.
+        // A value with no column: the API syntax has values only after an operator (codes.BARE_VALUE).
         this.i++;
-        this.push({ kind: 'keyword', keyword: tok.kind === 'value' ? `'${tok.value}'` : `{${tok.value}}`, start: tok.start, end: tok.end });
+        this.bareValue(tok, tok.kind === 'value' ? `'${tok.value}'` : `{${tok.value}}`, tok.end);
         return;
       case 'number': {
         const rel = this.relativeDate();
@@ -424,7 +424,7 @@ class ClauseParser {
           return;
         }
         this.i++;
-        this.push({ kind: 'keyword', keyword: tok.value, start: tok.start, end: tok.end });
+        this.bareValue(tok, tok.value, tok.end);
         return;
       }
       case 'word':
@@ -438,7 +438,7 @@ class ClauseParser {
         return;
       case 'lparen': {
         const end = this.parenGroup();
-        this.push({ kind: 'keyword', keyword: '(', start: tok.start, end });
+        this.bareValue(tok, '( … )', end);
         return;
       }
       case 'comma':
@@ -460,6 +460,18 @@ class ClauseParser {
         this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
         return;
     }
+  }
+
+  /**
+   * A value, number or `( … )` standing alone (codes.BARE_VALUE): warned, and kept as a bare keyword clause
+   * that the emulator refuses naming `shown`.
+   */
+  private bareValue(tok: Token, shown: string, end: number): void {
+    const hint = tok.kind === 'lparen'
+      ? 'parentheses stand only after a period function (quarter ([date])) or around a subsearch'
+      : `a value goes after a column and an operator ([column] = ${shown})`;
+    this.sink.add({ start: tok.start, end }, codes.BARE_VALUE, `${shown} stands alone: the API syntax has no value without a column; ${hint}.`, 'warning');
+    this.push({ kind: 'keyword', keyword: shown, start: tok.start, end });
   }
 
   private push(c: Clause): void {
