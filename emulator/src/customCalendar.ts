@@ -72,6 +72,48 @@ export function calendarPeriodStartSql(cal: CustomCalendar, grain: 'day' | 'week
   return `CAST((SELECT cal.${quoteIdent(`start_of_${grain}_epoch`)} FROM ${calendarTableSql(cal)} cal WHERE cal."date" = CAST(${x} AS DATE)) AS TIMESTAMP)`;
 }
 
+/** A calendar period that has `start_of_<period>_epoch` and `end_of_<period>_epoch` columns. */
+export type CalendarPeriod = 'week' | 'month' | 'quarter' | 'year';
+
+/** The names `calendar.<name>` accepts in a query without a custom calendar: the Gregorian calendar and the cluster's fiscal offset. */
+export const BUILT_IN_CALENDARS: readonly string[] = ['gregorian', 'fiscal'];
+
+/** The calendars a query may name, for an error message: `calendar.gregorian, calendar.fiscal, calendar.retail`. */
+export function knownCalendarNames(calendars: readonly CustomCalendar[] = DEMO_CALENDARS): string {
+  return [...BUILT_IN_CALENDARS, ...calendars.map((c) => c.name)].map((n) => `calendar.${n}`).join(', ');
+}
+
+/**
+ * SQL of the end (a TIMESTAMP, exclusive: the next period's start, as connections-cust-cal "Updating a custom
+ * calendar" says of `end_of_<period>_epoch`) of the calendar period holding the TIMESTAMP or DATE SQL `x`.
+ */
+export function calendarPeriodEndSql(cal: CustomCalendar, grain: CalendarPeriod, x: string): string {
+  return `CAST((SELECT cal.${quoteIdent(`end_of_${grain}_epoch`)} FROM ${calendarTableSql(cal)} cal WHERE cal."date" = CAST(${x} AS DATE)) AS TIMESTAMP)`;
+}
+
+/**
+ * SQL of the start (a TIMESTAMP) of the calendar period `k` periods after the one holding the DATE SQL `day`
+ * (k < 0: before; 0: its own), read from the calendar's distinct period starts; NULL past the table's range.
+ */
+export function calendarShiftedStartSql(cal: CustomCalendar, grain: CalendarPeriod, day: string, k: number): string {
+  if (!Number.isSafeInteger(k)) throw new RangeError(`period offset ${k}`);
+  const col = quoteIdent(`start_of_${grain}_epoch`);
+  const own = `(SELECT c0.${col} FROM ${calendarTableSql(cal)} c0 WHERE c0."date" = CAST(${day} AS DATE))`;
+  if (k === 0) return `CAST(${own} AS TIMESTAMP)`;
+  const starts = `SELECT DISTINCT c1.${col} AS s FROM ${calendarTableSql(cal)} c1 WHERE c1.${col} ${k < 0 ? '<' : '>'} ${own}`;
+  return `CAST((SELECT s FROM (${starts}) ORDER BY s ${k < 0 ? 'DESC' : 'ASC'} LIMIT 1 OFFSET ${Math.abs(k) - 1}) AS TIMESTAMP)`;
+}
+
+/**
+ * SQL of the 1-based number of the calendar `unit` holding the TIMESTAMP or DATE SQL `x` within its calendar
+ * `within` period (the month of the quarter, the quarter of the year, the week of the month, …): the count
+ * of distinct `unit` starts from the `within` period's start to x's day. NULL outside the table's range.
+ */
+export function calendarOrdinalSql(cal: CustomCalendar, unit: CalendarPeriod, within: CalendarPeriod, x: string): string {
+  const t = calendarTableSql(cal);
+  return `(SELECT NULLIF(count(DISTINCT c2.${quoteIdent(`start_of_${unit}_epoch`)}), 0) FROM ${t} c1 JOIN ${t} c2 ON c2."date" >= c1.${quoteIdent(`start_of_${within}_epoch`)} AND c2."date" <= c1."date" WHERE c1."date" = CAST(${x} AS DATE))`;
+}
+
 /** SQL reading the calendar column `column` (one of `CUSTOM_CALENDAR_COLUMNS`) for the day of `x`; throws for another name. */
 export function calendarNumberSql(cal: CustomCalendar, column: string, x: string): string {
   if (!CUSTOM_CALENDAR_COLUMNS.some((c) => c.name === column)) throw new Error(`A custom calendar has no column ${column}`);
