@@ -103,9 +103,9 @@ describe('calendar.retail: period date filters use the calendar\'s periods', () 
     ['this year', '2000-07-02', '2001-07-01'],
     ['this week', '2001-06-10', '2001-06-17'],
     ['last week', '2001-06-03', '2001-06-10'],
-    ['month to date', '2001-05-27', '2001-06-16'],
-    ['quarter to date', '2001-04-01', '2001-06-16'],
-    ['year to date', '2000-07-02', '2001-06-16'],
+    ['month to date', '2001-05-27', '2001-06-15'],
+    ['quarter to date', '2001-04-01', '2001-06-15'],
+    ['year to date', '2000-07-02', '2001-06-15'],
   ];
   for (const [filter, from, to] of cases) {
     test(`[delay] ${filter} calendar.retail keeps ${from} to ${to} (exclusive)`, async () => {
@@ -154,5 +154,29 @@ describe('calendar names', () => {
 
   test('year-over-year growth with a custom calendar is refused by name', async () => {
     assert.match(await refused('growth of [delay] by [date] monthly year-over-year calendar.retail'), /year-over-year with calendar\.retail/);
+  });
+});
+
+describe('<unit> to date for each <period> (month_to_date_for_each_quarter.adoc, week_to_date_for_each_month.adoc, …)', () => {
+  // keywords-to-date: under a bucket of the same or a larger period the query "is re-written as FOR EACH
+  // period"; written out, `for each <period>` does the same without adding the bucket. Today is 15 June 2001.
+  const sum = async (where: string): Promise<unknown[][]> => expected(`SELECT sum(delay) FROM ${FLIGHTS_T} WHERE ${where}`);
+
+  test('month to date for each quarter: in every quarter, its month of today\'s place (the third), days 1 to 15', async () => {
+    assert.deepEqual(await answer('[delay] month to date for each quarter'), await sum(`month("date") IN (3, 6) AND dayofmonth("date") <= 15`));
+  });
+
+  test('month to date for each month, with a monthly bucket: days 1 to 15 of every month', async () => {
+    assert.deepEqual(await answer('[date].monthly [delay] month to date for each month'), await expected(`SELECT epoch(date_trunc('month', "date")), sum(delay) FROM ${FLIGHTS_T} WHERE dayofmonth("date") <= 15 GROUP BY 1 ORDER BY 1`));
+  });
+
+  test('with calendar.retail: the calendar\'s quarters and months (today is day 20 of the third month of its quarter)', async () => {
+    // third months: 25 Feb to 31 Mar 2001 and 27 May to 30 Jun 2001; their days 1 to 20, today included (FOR EACH)
+    assert.deepEqual(await answer('[delay] month to date for each quarter calendar.retail'),
+      await sum(`(CAST("date" AS DATE) BETWEEN DATE '2001-02-25' AND DATE '2001-03-16') OR (CAST("date" AS DATE) BETWEEN DATE '2001-05-27' AND DATE '2001-06-15')`));
+  });
+
+  test('a period shorter than the to-date unit is refused by name', async () => {
+    assert.match(await refused('[delay] month to date for each week'), /a week does not hold a month/);
   });
 });

@@ -295,3 +295,14 @@ test('a value, a number or a ( … ) standing alone gets tsq.bareValue (a warnin
     assert.deepEqual(parseQuery(ok).diagnostics.filter((x) => x.code === codes.BARE_VALUE), [], ok);
   }
 });
+
+test('<unit> to date for each <period> parses into one date filter; a shorter period is warned', () => {
+  const r = parseQuery('[delay] month to date for each quarter');
+  assert.deepEqual(r.diagnostics, []);
+  const filters = r.query!.clauses.filter((c) => c.kind === 'dateFilter');
+  assert.equal(filters.length, 1);
+  assert.deepEqual(filters[0]!.kind === 'dateFilter' && filters[0]!.filter, { type: 'toDate', unit: 'month', forEach: 'quarter' });
+  assert.ok(!r.query!.clauses.some((c) => c.kind === 'keyword' || c.kind === 'error' || (c.kind === 'column' && c.forEach)));
+  const w = parseQuery('[delay] month to date for each week');
+  assert.deepEqual(w.diagnostics.map((d) => [d.code, d.severity]), [[codes.MISPLACED_KEYWORD, 'warning']]);
+});

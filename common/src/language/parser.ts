@@ -37,6 +37,8 @@ const BUCKET_SET = new Set<string>(DATE_BUCKETS);
 const WORD_OPERATOR_SET = new Set<string>(WORD_OPERATORS);
 const UNITS = new Set<string>(DATE_UNITS);
 const TO_DATE_UNITS = new Map<string, ToDateUnit>(Object.entries(TO_DATE));
+/** The to-date units, smallest first (the catalogue's order): `for each` after a to-date takes one as long or longer. */
+const TO_DATE_PERIODS: readonly ToDateUnit[] = Object.values(TO_DATE);
 const PERIODS = new Map<string, DateBucket>(Object.entries(PERIOD_FUNCTIONS));
 const DAYS = new Map<string, number>(DAY_NAMES.map((d, i) => [d, i + 1]));
 const MONTHS = new Map<string, number>(MONTH_NAMES.map((m, i) => [m, i + 1]));
@@ -648,6 +650,15 @@ class ClauseParser {
       const toDate = TO_DATE_UNITS.get(a.value);
       if (toDate) {
         this.i++;
+        const fe = this.peek();
+        const feUnit = this.peek(1);
+        const period = feUnit && this.isKw(feUnit) ? TO_DATE_PERIODS.indexOf(feUnit.value as ToDateUnit) : -1;
+        if (this.isKw(fe, 'for each') && period >= 0) {
+          this.i += 2;
+          // the period must hold the to-date unit (keywords-to-date: the bucket is "equal to or larger")
+          if (period < TO_DATE_PERIODS.indexOf(toDate)) this.sink.add({ start: a.start, end: feUnit!.end }, codes.MISPLACED_KEYWORD, `"${a.value} for each ${feUnit!.value}": a ${feUnit!.value} does not hold a ${toDate}; the period after for each is a ${toDate} or longer (${TO_DATE_PERIODS.slice(TO_DATE_PERIODS.indexOf(toDate)).join(', ')}).`, 'warning');
+          return { filter: { type: 'toDate', unit: toDate, forEach: feUnit!.value as ToDateUnit }, end: feUnit!.end };
+        }
         return { filter: { type: 'toDate', unit: toDate }, end: a.end };
       }
       if (a.value === 'this' || a.value === 'last' || a.value === 'next') {

@@ -670,7 +670,8 @@ function calendarPeriodOf(scope: QueryScope, unit: DateUnit): CalendarPeriod | u
  * A relative date filter in the periods of the query's custom calendar (`this quarter`, `last month`,
  * `next week`, `2 months ago`, `month to date`, …; connections-cust-cal "Search features": "date keywords,
  * like this quarter"): the rows whose calendar period is the one `k` periods from today's; a to-date filter
- * keeps today's period up to today, today included (as without a calendar). `last N` / `next N` with N > 1
+ * keeps today's period up to yesterday: with a custom calendar the current date is excluded (keywords-to-date,
+ * "Using period to date keywords with a calendar", for every database and column type). `last N` / `next N` with N > 1
  * are rolling filters, which the page's Limitations say are not supported with a custom calendar: a
  * `QueryError` citing it. Undefined when the filter is not in calendar periods.
  */
@@ -692,7 +693,7 @@ function calendarDateCondition(scope: QueryScope, c: LogicalColumn, f: RelativeD
   const inPeriod = `${calendarPeriodStartSql(cal, grain, x)} = ${calendarShiftedStartSql(cal, grain, today, k)}`;
   if (f.type !== 'toDate') return { sql: `(${inPeriod})`, params };
   params.push(tsText(now));
-  return { sql: `(${inPeriod} AND CAST(${x} AS DATE) <= ${today})`, params };
+  return { sql: `(${inPeriod} AND CAST(${x} AS DATE) < ${today})`, params };
 }
 
 /** What the clauses of a query say, once read: the row and group conditions, and the one top and growth. */
@@ -807,7 +808,7 @@ function dateFilterCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'dat
   if ((f.type === 'period' || f.type === 'ago') && !unitAppliesTo(f.unit, c.dataType)) throw new QueryError(`A date filter in ${f.unit}s needs a DATE_TIME column; [${c.name}] is ${c.dataType}`);
   if (f.type === 'period' && f.forEach) return forEachCondition(scope, c, f.which, f.n, f.unit, f.forEach);
   if (f.type === 'toDate') {
-    const each = forEachPeriodCondition(scope, c, f.unit, now);
+    const each = forEachPeriodCondition(scope, c, f.unit, now, f.forEach);
     if (each) return each;
   }
   if (scope.calendar) {
@@ -853,9 +854,11 @@ const GRAIN_RANK: Partial<Record<DateBucket | DateUnit, number>> = Object.fromEn
  * September that is days 1 to 23 of every month. Quarters and years follow `calendar.fiscal`. `detailed`
  * and date parts are not grouping buckets here. Returns undefined when the current period applies.
  */
-function forEachPeriodCondition(scope: QueryScope, c: LogicalColumn, unit: 'week' | 'month' | 'quarter' | 'year', now: Date): Cond | undefined {
+function forEachPeriodCondition(scope: QueryScope, c: LogicalColumn, unit: 'week' | 'month' | 'quarter' | 'year', now: Date, forEach?: DateUnit): Cond | undefined {
+  if (forEach && GRAIN_RANK[forEach]! < GRAIN_RANK[unit]!) throw new QueryError(`"${unit} to date for each ${forEach}": a ${forEach} does not hold a ${unit}; write for each ${unit} or a longer period`);
   const ranks = scope.items.filter((x) => !x.measure && x.column?.id === c.id && x.bucket !== undefined).map((x) => GRAIN_RANK[x.bucket!] ?? -1);
-  const top = Math.max(-1, ...ranks);
+  // `for each <period>` written after the to-date keyword counts as a bucket of that period (the FOR EACH the buckets trigger)
+  const top = Math.max(-1, ...ranks, forEach ? GRAIN_RANK[forEach]! : -1);
   if (top < GRAIN_RANK[unit]!) return undefined;
   const grain = GRAIN_OF_RANK[top]!;
   const params: SqlParam[] = [];
