@@ -8,6 +8,7 @@
  * `calendarNumberSql` reads any of the calendar's columns for a day.
  */
 import { quoteIdent } from './engine';
+import { FISCAL_CALENDAR_NAME, GREGORIAN_CALENDAR_NAMES } from '../../common/src/language/keywords';
 import type { SeedColumn } from './seed';
 
 /**
@@ -75,12 +76,9 @@ export function calendarPeriodStartSql(cal: CustomCalendar, grain: 'day' | 'week
 /** A calendar period that has `start_of_<period>_epoch` and `end_of_<period>_epoch` columns. */
 export type CalendarPeriod = 'week' | 'month' | 'quarter' | 'year';
 
-/** The names `calendar.<name>` accepts in a query without a custom calendar: the Gregorian calendar and the cluster's fiscal offset. */
-export const BUILT_IN_CALENDARS: readonly string[] = ['gregorian', 'fiscal'];
-
 /** The calendars a query may name, for an error message: `calendar.gregorian, calendar.fiscal, calendar.retail`. */
 export function knownCalendarNames(calendars: readonly CustomCalendar[] = DEMO_CALENDARS): string {
-  return [...BUILT_IN_CALENDARS, ...calendars.map((c) => c.name)].map((n) => `calendar.${n}`).join(', ');
+  return [GREGORIAN_CALENDAR_NAMES[0], FISCAL_CALENDAR_NAME, ...calendars.map((c) => c.name)].map((n) => `calendar.${n}`).join(', ');
 }
 
 /**

@@ -196,3 +196,16 @@ test('calendar.<name>: the language service has no calendar list from the servic
   const d = await expectOne(F + "[delay] 'SEA'", codes.BARE_VALUE, "'SEA'");
   assert.equal(d.severity, DiagnosticSeverity.Warning);
 });
+
+test('a rolling date filter in a query naming a custom calendar gets tsq.rollingWithCustomCalendar (connections-cust-cal, Limitations)', async () => {
+  for (const opts of [{}, { catalog: null }]) {
+    const d = await expectOne(F + '[delay] [date] last 3 months calendar.retail', codes.ROLLING_WITH_CUSTOM_CALENDAR, '[date] last 3 months', opts);
+    assert.equal(d.severity, DiagnosticSeverity.Warning);
+    assert.match(String(d.message), /connections-cust-cal/);
+  }
+  // not rolling, or no custom calendar: nothing
+  for (const q of ['[delay] [date] last month calendar.retail', '[delay] [date] 2 months ago calendar.retail', '[delay] [date] last 7 days calendar.retail', '[delay] [date] last 3 months calendar.fiscal', '[delay] [date] last 3 months calendar', '[delay] [date] last 3 months']) {
+    const { diags } = await validate(F + q);
+    assert.deepEqual(diags.map((x) => x.code), [], q);
+  }
+});

@@ -19,7 +19,7 @@ import {
   type CalendarPeriod, type CustomCalendar,
 } from '../customCalendar';
 import {
-  CALENDAR_TYPES, DATE_UNITS, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
+  CALENDAR_TYPES, DATE_UNITS, FISCAL_CALENDAR_NAME, isCustomCalendarName, isRollingPeriod, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
 } from '../../../common/src/language/keywords';
 
 /** DATE and DATE_TIME: the calendar dates (keywords.ts `CALENDAR_TYPES`, one fact with the language service). */
@@ -649,10 +649,10 @@ function applyCalendars(scope: QueryScope, clauses: readonly Clause[]): void {
   for (const cl of clauses) {
     if (cl.kind !== 'calendar') continue;
     const n = cl.name.trim().toLowerCase();
-    const key = n === 'calendar' || n === 'standard' ? 'gregorian' : n;
+    const key = isCustomCalendarName(n) || n === FISCAL_CALENDAR_NAME ? n : 'gregorian';
     if (chosen !== undefined && chosen !== key) throw new QueryError(`A query can use one calendar; it names calendar.${chosen} and calendar.${cl.name}`);
     chosen = key;
-    if (key === 'fiscal') scope.fiscal = true;
+    if (key === FISCAL_CALENDAR_NAME) scope.fiscal = true;
     else if (key !== 'gregorian') {
       const cal = findCalendar(n);
       if (!cal) throw new QueryError(`Unknown calendar ${cl.name}; the emulator knows ${knownCalendarNames()}`);
@@ -685,7 +685,7 @@ function calendarDateCondition(scope: QueryScope, c: LogicalColumn, f: RelativeD
   const params: SqlParam[] = [tsText(now)];
   let k = 0;
   if (f.type === 'period') {
-    if (f.which !== 'this' && f.n !== 1) {
+    if (isRollingPeriod(f)) {
       throw new QueryError(`"${f.which} ${f.n} ${f.unit}s" is a rolling date filter, which a custom calendar does not support (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations): use ${f.which} ${f.unit}, this ${f.unit} or ${f.unit} to date with calendar.${cal.name}`);
     }
     k = f.which === 'this' ? 0 : f.which === 'last' ? -1 : 1;
