@@ -104,12 +104,37 @@ export function calendarShiftedStartSql(cal: CustomCalendar, grain: CalendarPeri
 
 /**
  * SQL of the 1-based number of the calendar `unit` holding the TIMESTAMP or DATE SQL `x` within its calendar
- * `within` period (the month of the quarter, the quarter of the year, the week of the month, …): the count
- * of distinct `unit` starts from the `within` period's start to x's day. NULL outside the table's range.
+ * `within` period (the month of the quarter, the quarter of the year, the week of the month, …): the dense
+ * rank of the day's `unit` start among those of its `within` period. A scalar subquery: for one value (the
+ * clock), not for every row of a table (`calendarOrdinalsSelect` is ranked once and joined). NULL outside
+ * the table's range.
  */
 export function calendarOrdinalSql(cal: CustomCalendar, unit: CalendarPeriod, within: CalendarPeriod, x: string): string {
-  const t = calendarTableSql(cal);
-  return `(SELECT NULLIF(count(DISTINCT c2.${quoteIdent(`start_of_${unit}_epoch`)}), 0) FROM ${t} c1 JOIN ${t} c2 ON c2."date" >= c1.${quoteIdent(`start_of_${within}_epoch`)} AND c2."date" <= c1."date" WHERE c1."date" = CAST(${x} AS DATE))`;
+  return `(SELECT r.${quoteIdent(calendarOrdinalColumn(unit, within))} FROM (${calendarOrdinalsSelect(cal)}) r WHERE r."date" = CAST(${x} AS DATE))`;
+}
+
+/** The calendar periods, shortest first: an ordinal counts a shorter one within a longer one. */
+const PERIOD_ORDER: readonly CalendarPeriod[] = ['week', 'month', 'quarter', 'year'];
+
+/** The column of `calendarOrdinalsSelect` holding the place of the `unit` in its `within` (`month_of_year`); throws unless unit is shorter. */
+export function calendarOrdinalColumn(unit: CalendarPeriod, within: CalendarPeriod): string {
+  if (PERIOD_ORDER.indexOf(unit) >= PERIOD_ORDER.indexOf(within)) throw new RangeError(`a ${within} holds no ${unit}s`);
+  return `${unit}_of_${within}`;
+}
+
+/**
+ * A SELECT of one row per day of the calendar: `date` and, for each shorter period in each longer one, its
+ * 1-based place (`week_of_month`, …, `month_of_year`, `quarter_of_year`): the dense rank of the day's period
+ * start among those of the longer period. Ranked once over the calendar's rows, to be joined by day.
+ */
+export function calendarOrdinalsSelect(cal: CustomCalendar): string {
+  const cols: string[] = [];
+  PERIOD_ORDER.forEach((unit, i) => {
+    for (const within of PERIOD_ORDER.slice(i + 1)) {
+      cols.push(`dense_rank() OVER (PARTITION BY ${quoteIdent(`start_of_${within}_epoch`)} ORDER BY ${quoteIdent(`start_of_${unit}_epoch`)}) AS ${quoteIdent(calendarOrdinalColumn(unit, within))}`);
+    }
+  });
+  return `SELECT "date", ${cols.join(', ')} FROM ${calendarTableSql(cal)}`;
 }
 
 /** SQL reading the calendar column `column` (one of `CUSTOM_CALENDAR_COLUMNS`) for the day of `x`; throws for another name. */

@@ -15,7 +15,7 @@ import type { ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../metadataStore';
 import { isNumeric, quoteIdent } from '../engine';
 import {
-  calendarNumberSql, calendarOrdinalSql, calendarPeriodEndSql, calendarPeriodStartSql, calendarShiftedStartSql, findCalendar, knownCalendarNames,
+  calendarNumberSql, calendarOrdinalColumn, calendarOrdinalSql, calendarOrdinalsSelect, calendarPeriodEndSql, calendarPeriodStartSql, calendarShiftedStartSql, findCalendar, knownCalendarNames,
   type CalendarPeriod, type CustomCalendar,
 } from '../customCalendar';
 import {
@@ -278,6 +278,22 @@ class QueryScope {
   fiscal = false;
   /** The custom calendar of `calendar.<name>` in force: weeks, months, quarters and years are its periods. */
   calendar?: CustomCalendar;
+  /** The calendar's ranked days (`calendarOrdinalsSelect`) joined to the data source, per date expression: its alias. */
+  private readonly calendarJoins = new Map<string, string>();
+
+  /** SQL of the place of x's calendar `unit` in its `within` period (`month of year`, …), read from a join of the calendar's ranked days. */
+  calendarOrdinal(unit: CalendarPeriod, within: CalendarPeriod, x: string): string {
+    let alias = this.calendarJoins.get(x);
+    if (!alias) this.calendarJoins.set(x, (alias = `tsq_calendar${this.calendarJoins.size}`));
+    return `${alias}.${quoteIdent(calendarOrdinalColumn(unit, within))}`;
+  }
+
+  /** The joins `calendarOrdinal` asked for, to follow the data source in FROM ('' when none). */
+  calendarJoinSql(): string {
+    const cal = this.calendar;
+    if (!cal) return '';
+    return [...this.calendarJoins].map(([x, alias]) => ` LEFT JOIN (${calendarOrdinalsSelect(cal)}) AS ${alias} ON ${alias}."date" = CAST(${x} AS DATE)`).join('');
+  }
 
   constructor(
     private readonly columns: readonly LogicalColumn[],
@@ -334,7 +350,7 @@ class QueryScope {
     const x = this.ts(c);
     if (c.dataType === 'TIME' && b === 'hourly') return { expr: `CAST(date_trunc('hour', ${x}) AS TIME)`, kind: 'time' };
     if (this.calendar) {
-      const cal = calendarBucketExpr(this.calendar, b, x);
+      const cal = calendarBucketExpr(this.calendar, b, x, (unit, within) => this.calendarOrdinal(unit, within, x));
       if (cal) return cal;
     }
     const fiscalStart = this.fiscalStart;
@@ -606,7 +622,7 @@ function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
  * in its year, `day of quarter` the days since the calendar quarter's start plus one). Undefined for the
  * buckets no calendar changes (`detailed`, `hourly`, `daily`, `hour of day`).
  */
-function calendarBucketExpr(cal: CustomCalendar, b: DateBucket, x: string): { expr: string; kind: OutputKind } | undefined {
+function calendarBucketExpr(cal: CustomCalendar, b: DateBucket, x: string, ordinal: (unit: CalendarPeriod, within: CalendarPeriod) => string): { expr: string; kind: OutputKind } | undefined {
   const grain: Partial<Record<DateBucket, CalendarPeriod>> = { weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year' };
   const g = grain[b];
   if (g) return { expr: calendarPeriodStartSql(cal, g, x), kind: 'date' };
@@ -628,11 +644,11 @@ function calendarBucketExpr(cal: CustomCalendar, b: DateBucket, x: string): { ex
     case 'week of year':
       return number(calendarNumberSql(cal, 'week_number_of_year', x));
     case 'month of quarter':
-      return number(calendarOrdinalSql(cal, 'month', 'quarter', x));
+      return number(ordinal('month', 'quarter'));
     case 'month of year':
-      return number(calendarOrdinalSql(cal, 'month', 'year', x));
+      return number(ordinal('month', 'year'));
     case 'quarter of year':
-      return number(calendarOrdinalSql(cal, 'quarter', 'year', x));
+      return number(ordinal('quarter', 'year'));
     default:
       return undefined;
   }
@@ -873,7 +889,7 @@ function forEachPeriodCondition(scope: QueryScope, c: LogicalColumn, unit: 'week
   const cal = scope.calendar;
   const index = (x: string): string => {
     // in a custom calendar: the place of x's period in its larger period, counted on the calendar's periods
-    if (cal && grain !== 'hour' && grain !== 'day') return `(${calendarOrdinalSql(cal, unit, grain, x)} - 1)`;
+    if (cal && grain !== 'hour' && grain !== 'day') return `(${x === 'today' ? calendarOrdinalSql(cal, unit, grain, x) : scope.calendarOrdinal(unit, grain, x)} - 1)`;
     switch (unit) {
       case 'week':
         return `datediff('day', date_trunc('week', ${start(grain, x)}), date_trunc('week', ${x})) // 7`;
@@ -918,7 +934,7 @@ function groupedSql(scope: QueryScope, read: ReadClauses, table: string, params:
   const measures = scope.items.filter((x) => x.measure);
   const whereSql = combine(read.where, params);
   const selectList = [...scope.items.map((x) => `${x.expr} AS ${x.alias}`), ...scope.hidden.map((h, i) => `${h} AS k${i}`)];
-  let sql = `SELECT ${selectList.join(', ')} FROM ${table} AS ${SOURCE_ALIAS}${whereSql ? ` WHERE ${whereSql}` : ''}`;
+  let sql = `SELECT ${selectList.join(', ')} FROM ${table} AS ${SOURCE_ALIAS}${scope.calendarJoinSql()}${whereSql ? ` WHERE ${whereSql}` : ''}`;
   if (measures.length && attrs.length) sql += ` GROUP BY ${attrs.map((a) => a.expr).join(', ')}`;
   else if (!measures.length) sql += ` GROUP BY ${attrs.map((a) => a.expr).join(', ')}`;
   const havingSql = combine(read.having, params);
