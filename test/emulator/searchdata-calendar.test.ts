@@ -12,6 +12,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
+import { parseQuery } from '../../common/src/language/parser';
+import { compileSearch } from '../../emulator/src/searchdata/compile';
+import type { LogicalColumn } from '../../emulator/src/metadataStore';
 import { debugOf, startCore, type Core } from './core-support';
 
 const FLIGHTS_T = '"demo.engine_default_schema"."flights"';
@@ -182,4 +185,14 @@ describe('<unit> to date for each <period> (month_to_date_for_each_quarter.adoc,
   test('a period shorter than the to-date unit is refused by name', async () => {
     assert.match(await refused('[delay] month to date for each week'), /a week does not hold a month/);
   });
+});
+
+test('without the calendar\'s table (an emulator started without --demo) calendar.retail is an unknown calendar', () => {
+  const clauses = parseQuery('[date].monthly [delay] calendar.retail').query!.clauses;
+  const columns: LogicalColumn[] = [
+    { id: 'd', name: 'date', dataType: 'DATE_TIME', kind: 'ATTRIBUTE', aggregation: 'NONE', synonyms: [], physicalName: 'date' },
+    { id: 'x', name: 'delay', dataType: 'INT32', kind: 'MEASURE', aggregation: 'SUM', synonyms: [], physicalName: 'delay' },
+  ];
+  assert.throws(() => compileSearch({ clauses, columns, table: '"t"', now: new Date(0), calendars: [] }), /Unknown calendar retail; the emulator knows calendar\.gregorian, calendar\.fiscal$/);
+  assert.doesNotThrow(() => compileSearch({ clauses, columns, table: '"t"', now: new Date(0) }));
 });

@@ -15,7 +15,7 @@ import type { ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../metadataStore';
 import { isNumeric, quoteIdent } from '../engine';
 import {
-  calendarNumberSql, calendarOrdinalColumn, calendarOrdinalSql, calendarOrdinalsSelect, calendarPeriodEndSql, calendarPeriodStartSql, calendarShiftedStartSql, findCalendar, knownCalendarNames,
+  calendarNumberSql, calendarOrdinalColumn, calendarOrdinalSql, calendarOrdinalsSelect, calendarPeriodEndSql, calendarPeriodStartSql, calendarShiftedStartSql, DEMO_CALENDARS, findCalendar, knownCalendarNames,
   type CalendarPeriod, type CustomCalendar,
 } from '../customCalendar';
 import {
@@ -45,6 +45,8 @@ export interface CompileInput {
   now: Date;
   /** First month (1-12) of the fiscal year for `calendar.fiscal` (default 4, April). */
   fiscalYearStartMonth?: number;
+  /** The custom calendars whose tables exist (`calendar.<name>`); default the demo's (customCalendar.ts `DEMO_CALENDARS`). */
+  calendars?: readonly CustomCalendar[];
 }
 
 /** The SQL of a query and how to read its result. */
@@ -660,7 +662,7 @@ function calendarBucketExpr(cal: CustomCalendar, b: DateBucket, x: string, ordin
  * (customCalendar.ts `findCalendar`). An unknown name, or two different calendars in one query (the
  * connections-cust-cal page allows "a single calendar per clause"), is a `QueryError` naming the known ones.
  */
-function applyCalendars(scope: QueryScope, clauses: readonly Clause[]): void {
+function applyCalendars(scope: QueryScope, clauses: readonly Clause[], calendars: readonly CustomCalendar[]): void {
   let chosen: string | undefined;
   for (const cl of clauses) {
     if (cl.kind !== 'calendar') continue;
@@ -670,8 +672,8 @@ function applyCalendars(scope: QueryScope, clauses: readonly Clause[]): void {
     chosen = key;
     if (key === FISCAL_CALENDAR_NAME) scope.fiscal = true;
     else if (key !== 'gregorian') {
-      const cal = findCalendar(n);
-      if (!cal) throw new QueryError(`Unknown calendar ${cl.name}; the emulator knows ${knownCalendarNames()}`);
+      const cal = findCalendar(n, calendars);
+      if (!cal) throw new QueryError(`Unknown calendar ${cl.name}; the emulator knows ${knownCalendarNames(calendars)}`);
       scope.calendar = cal;
     }
   }
@@ -1033,7 +1035,7 @@ function listFilterColumns(scope: QueryScope, clauses: readonly Clause[]): void 
 /** Compiles a query; throws `QueryError` for an unknown column, a misuse, or a keyword not executed. */
 export function compileSearch(input: CompileInput): CompiledQuery {
   const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4);
-  applyCalendars(scope, input.clauses);
+  applyCalendars(scope, input.clauses, input.calendars ?? DEMO_CALENDARS);
   const read = readClauses(scope, input);
   const growthItem = read.growth ? growthItemOf(scope, read.growth) : undefined;
   for (const cl of read.dateFilters) read.where.push(dateFilterCondition(scope, cl, input.now));
