@@ -8,6 +8,7 @@
  * `calendarNumberSql` reads any of the calendar's columns for a day.
  */
 import { quoteIdent } from './engine';
+import { FISCAL_CALENDAR_NAME, GREGORIAN_CALENDAR_NAMES } from '../../common/src/language/keywords';
 import type { SeedColumn } from './seed';
 
 /**
@@ -70,6 +71,70 @@ export function calendarTableSql(cal: CustomCalendar): string {
 export function calendarPeriodStartSql(cal: CustomCalendar, grain: 'day' | 'week' | 'month' | 'quarter' | 'year', x: string): string {
   if (grain === 'day') return `date_trunc('day', ${x})`;
   return `CAST((SELECT cal.${quoteIdent(`start_of_${grain}_epoch`)} FROM ${calendarTableSql(cal)} cal WHERE cal."date" = CAST(${x} AS DATE)) AS TIMESTAMP)`;
+}
+
+/** A calendar period that has `start_of_<period>_epoch` and `end_of_<period>_epoch` columns. */
+export type CalendarPeriod = 'week' | 'month' | 'quarter' | 'year';
+
+/** The calendars a query may name, for an error message: `calendar.gregorian, calendar.fiscal, calendar.retail`. */
+export function knownCalendarNames(calendars: readonly CustomCalendar[] = DEMO_CALENDARS): string {
+  return [GREGORIAN_CALENDAR_NAMES[0], FISCAL_CALENDAR_NAME, ...calendars.map((c) => c.name)].map((n) => `calendar.${n}`).join(', ');
+}
+
+/**
+ * SQL of the end (a TIMESTAMP, exclusive: the next period's start, as connections-cust-cal "Updating a custom
+ * calendar" says of `end_of_<period>_epoch`) of the calendar period holding the TIMESTAMP or DATE SQL `x`.
+ */
+export function calendarPeriodEndSql(cal: CustomCalendar, grain: CalendarPeriod, x: string): string {
+  return `CAST((SELECT cal.${quoteIdent(`end_of_${grain}_epoch`)} FROM ${calendarTableSql(cal)} cal WHERE cal."date" = CAST(${x} AS DATE)) AS TIMESTAMP)`;
+}
+
+/**
+ * SQL of the start (a TIMESTAMP) of the calendar period `k` periods after the one holding the DATE SQL `day`
+ * (k < 0: before; 0: its own), read from the calendar's distinct period starts; NULL past the table's range.
+ */
+export function calendarShiftedStartSql(cal: CustomCalendar, grain: CalendarPeriod, day: string, k: number): string {
+  if (!Number.isSafeInteger(k)) throw new RangeError(`period offset ${k}`);
+  const col = quoteIdent(`start_of_${grain}_epoch`);
+  const own = `(SELECT c0.${col} FROM ${calendarTableSql(cal)} c0 WHERE c0."date" = CAST(${day} AS DATE))`;
+  if (k === 0) return `CAST(${own} AS TIMESTAMP)`;
+  const starts = `SELECT DISTINCT c1.${col} AS s FROM ${calendarTableSql(cal)} c1 WHERE c1.${col} ${k < 0 ? '<' : '>'} ${own}`;
+  return `CAST((SELECT s FROM (${starts}) ORDER BY s ${k < 0 ? 'DESC' : 'ASC'} LIMIT 1 OFFSET ${Math.abs(k) - 1}) AS TIMESTAMP)`;
+}
+
+/**
+ * SQL of the 1-based number of the calendar `unit` holding the TIMESTAMP or DATE SQL `x` within its calendar
+ * `within` period (the month of the quarter, the quarter of the year, the week of the month, …): the dense
+ * rank of the day's `unit` start among those of its `within` period. A scalar subquery: for one value (the
+ * clock), not for every row of a table (`calendarOrdinalsSelect` is ranked once and joined). NULL outside
+ * the table's range.
+ */
+export function calendarOrdinalSql(cal: CustomCalendar, unit: CalendarPeriod, within: CalendarPeriod, x: string): string {
+  return `(SELECT r.${quoteIdent(calendarOrdinalColumn(unit, within))} FROM (${calendarOrdinalsSelect(cal)}) r WHERE r."date" = CAST(${x} AS DATE))`;
+}
+
+/** The calendar periods, shortest first: an ordinal counts a shorter one within a longer one. */
+const PERIOD_ORDER: readonly CalendarPeriod[] = ['week', 'month', 'quarter', 'year'];
+
+/** The column of `calendarOrdinalsSelect` holding the place of the `unit` in its `within` (`month_of_year`); throws unless unit is shorter. */
+export function calendarOrdinalColumn(unit: CalendarPeriod, within: CalendarPeriod): string {
+  if (PERIOD_ORDER.indexOf(unit) >= PERIOD_ORDER.indexOf(within)) throw new RangeError(`a ${within} holds no ${unit}s`);
+  return `${unit}_of_${within}`;
+}
+
+/**
+ * A SELECT of one row per day of the calendar: `date` and, for each shorter period in each longer one, its
+ * 1-based place (`week_of_month`, …, `month_of_year`, `quarter_of_year`): the dense rank of the day's period
+ * start among those of the longer period. Ranked once over the calendar's rows, to be joined by day.
+ */
+export function calendarOrdinalsSelect(cal: CustomCalendar): string {
+  const cols: string[] = [];
+  PERIOD_ORDER.forEach((unit, i) => {
+    for (const within of PERIOD_ORDER.slice(i + 1)) {
+      cols.push(`dense_rank() OVER (PARTITION BY ${quoteIdent(`start_of_${within}_epoch`)} ORDER BY ${quoteIdent(`start_of_${unit}_epoch`)}) AS ${quoteIdent(calendarOrdinalColumn(unit, within))}`);
+    }
+  });
+  return `SELECT "date", ${cols.join(', ')} FROM ${calendarTableSql(cal)}`;
 }
 
 /** SQL reading the calendar column `column` (one of `CUSTOM_CALENDAR_COLUMNS`) for the day of `x`; throws for another name. */

@@ -274,3 +274,35 @@ test('every keyword of the reference parses into a clause with its meaning (issu
   assert.deepEqual(q('[x] ascending').codes, ['tsq.misplacedKeyword']);
   assert.deepEqual(q('[x] ranked by [y]').codes, ['tsq.misplacedKeyword']);
 });
+
+test('a value, a number or a ( … ) standing alone gets tsq.bareValue (a warning), and still parses to a clause', () => {
+  const cases: [string, string][] = [
+    ["[delay] 'SEA'", "'SEA'"],
+    ['[delay] 42', '42'],
+    ["[delay] ('SEA', 'PDX')", "('SEA', 'PDX')"],
+    ['[delay] {null}', '{null}'],
+  ];
+  for (const [text, covered] of cases) {
+    const r = parseQuery(text);
+    const d = r.diagnostics.filter((x) => x.code === codes.BARE_VALUE);
+    assert.equal(d.length, 1, `one tsq.bareValue for ${text}: ${JSON.stringify(r.diagnostics)}`);
+    assert.equal(d[0]!.severity, 'warning');
+    assert.equal(text.slice(d[0]!.start, d[0]!.end), covered);
+    assert.equal(r.query!.clauses.length, 2);
+  }
+  // values after an operator, a year as a named date, a top N and a subsearch are no bare values
+  for (const ok of ["[origin] = 'SEA', 'PDX'", '[delay] 2014', '[delay] top 10 [origin]', "[delay] [date] = 2001", "[origin] in ([origin] = 'SEA')"]) {
+    assert.deepEqual(parseQuery(ok).diagnostics.filter((x) => x.code === codes.BARE_VALUE), [], ok);
+  }
+});
+
+test('<unit> to date for each <period> parses into one date filter; a shorter period is warned', () => {
+  const r = parseQuery('[delay] month to date for each quarter');
+  assert.deepEqual(r.diagnostics, []);
+  const filters = r.query!.clauses.filter((c) => c.kind === 'dateFilter');
+  assert.equal(filters.length, 1);
+  assert.deepEqual(filters[0]!.kind === 'dateFilter' && filters[0]!.filter, { type: 'toDate', unit: 'month', forEach: 'quarter' });
+  assert.ok(!r.query!.clauses.some((c) => c.kind === 'keyword' || c.kind === 'error' || (c.kind === 'column' && c.forEach)));
+  const w = parseQuery('[delay] month to date for each week');
+  assert.deepEqual(w.diagnostics.map((d) => [d.code, d.severity]), [[codes.MISPLACED_KEYWORD, 'warning']]);
+});

@@ -184,3 +184,28 @@ test('a keyword the local emulator does not execute gets tsq.notInEmulator, even
     assert.match(String(d.message), /not supported by the local emulator/);
   }
 });
+
+test('calendar.<name>: the language service has no calendar list from the service, so any name passes; a bare value is warned', async () => {
+  // the emulator answers 400 naming the calendars it knows; the language service does not make up an error
+  for (const q of ['[delay] [date].monthly calendar.retail', "[delay] [date].monthly calendar.'my calendar'", '[delay] [date].monthly calendar', '[delay] [date] this quarter calendar.lunar']) {
+    for (const opts of [{}, { catalog: null }]) {
+      const { diags } = await validate(F + q, opts);
+      assert.deepEqual(diags.map((d) => d.code), [], q);
+    }
+  }
+  const d = await expectOne(F + "[delay] 'SEA'", codes.BARE_VALUE, "'SEA'");
+  assert.equal(d.severity, DiagnosticSeverity.Warning);
+});
+
+test('a rolling date filter in a query naming a custom calendar gets tsq.rollingWithCustomCalendar (connections-cust-cal, Limitations)', async () => {
+  for (const opts of [{}, { catalog: null }]) {
+    const d = await expectOne(F + '[delay] [date] last 3 months calendar.retail', codes.ROLLING_WITH_CUSTOM_CALENDAR, '[date] last 3 months', opts);
+    assert.equal(d.severity, DiagnosticSeverity.Warning);
+    assert.match(String(d.message), /connections-cust-cal/);
+  }
+  // not rolling, or no custom calendar: nothing
+  for (const q of ['[delay] [date] last month calendar.retail', '[delay] [date] 2 months ago calendar.retail', '[delay] [date] last 7 days calendar.retail', '[delay] [date] last 3 months calendar.fiscal', '[delay] [date] last 3 months calendar', '[delay] [date] last 3 months']) {
+    const { diags } = await validate(F + q);
+    assert.deepEqual(diags.map((x) => x.code), [], q);
+  }
+});

@@ -51,8 +51,11 @@ export type RelativeDate =
   | { type: 'period'; which: 'this' | 'last' | 'next'; n: number; unit: DateUnit; /** `for each <unit>` after it */ forEach?: DateUnit }
   /** `N <units> ago`. */
   | { type: 'ago'; n: number; unit: DateUnit }
-  /** `<unit> to date` (`year to date`, …). */
-  | { type: 'toDate'; unit: ToDateUnit }
+  /**
+   * `<unit> to date` (`year to date`, …); `forEach` for `<unit> to date for each <period>` (month_to_date_for_each_quarter.adoc,
+   * week_to_date_for_each_month.adoc, …): in every such period, the same window as today's (keywords-to-date "FOR EACH").
+   */
+  | { type: 'toDate'; unit: ToDateUnit; forEach?: ToDateUnit }
   /**
    * A named date (docs/service-notes.md §2.5; day_name.adoc, january.adoc, month_year_name.adoc): `monday`
    * (`dayOfWeek` 1–7, Monday = 1), `january` (`month` 1–12), `february 2014` (`month` and `year`), a bare

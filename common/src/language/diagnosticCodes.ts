@@ -46,6 +46,19 @@ export const MISPLACED_KEYWORD = 'tsq.misplacedKeyword';
  * keywords.ts `emulator: 'unsupported'`); the emulator answers 400 naming it. Information.
  */
 export const NOT_IN_EMULATOR = 'tsq.notInEmulator';
+/**
+ * A value, a number or a `( … )` group standing alone, with no column or keyword it belongs to (`'SEA'`,
+ * `42`, `('SEA')`). The API's token rules give values only as the operand of an operator or keyword after a
+ * column (`[origin] = 'SEA'`; search-query-string.adoc, docs/service-interface.md §4.3); the UI's matching of
+ * a bare value to an indexed column's values is not part of the API syntax. The emulator answers 400 naming
+ * the token. Warning.
+ */
+export const BARE_VALUE = 'tsq.bareValue';
+/**
+ * A rolling date filter (`last 3 months`) in a query that names a custom calendar (`calendar.retail`): the
+ * service does not support it (connections-cust-cal, Limitations; keywords.ts `isRollingPeriod`). Warning.
+ */
+export const ROLLING_WITH_CUSTOM_CALENDAR = 'tsq.rollingWithCustomCalendar';
 
 // ---- semantic (need a catalog) -----------------------------------------------------------------------
 
@@ -80,7 +93,7 @@ export const NO_DATA_SOURCE = 'tsq.noDataSource';
 export const ALL_DIAGNOSTIC_CODES: readonly string[] = [
   UNTERMINATED_VALUE, UNCLOSED_BRACKET, EMPTY_COLUMN, BRACKET_IN_COLUMN, QUOTE_IN_VALUE, DOUBLE_QUOTED_VALUE,
   MISSING_OPERAND, BETWEEN_WITHOUT_AND, STRAY_CHARACTER, UNKNOWN_WORD, UNCLOSED_PAREN, UNKNOWN_DIRECTIVE,
-  DIRECTIVE_WITHOUT_VALUE, UNKNOWN_BUCKET, MISPLACED_KEYWORD, NOT_IN_EMULATOR,
+  DIRECTIVE_WITHOUT_VALUE, UNKNOWN_BUCKET, MISPLACED_KEYWORD, NOT_IN_EMULATOR, BARE_VALUE, ROLLING_WITH_CUSTOM_CALENDAR,
   UNKNOWN_COLUMN, AMBIGUOUS_COLUMN, BUCKET_ON_NON_DATE, DATE_FILTER_ON_NON_DATE, SEVERAL_DATE_COLUMNS, TEXT_OPERATOR_ON_NUMBER, TEXT_COMPARED_TO_NUMBER,
   FORMULA_IN_QUERY, UNKNOWN_DATA_SOURCE, NO_DATA_SOURCE,
 ];

@@ -48,6 +48,29 @@ export const DATE_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month', '
 /** A unit of a relative date filter. */
 export type DateUnit = typeof DATE_UNITS[number];
 
+/**
+ * The names after `calendar.` that are no custom calendar: the Gregorian calendar (`calendar` alone is
+ * written as the name `calendar`; calendar.adoc) and the cluster's fiscal offset (fiscal.adoc). Any other
+ * name is a custom calendar's (custom_calendar.adoc), whose list only the service has.
+ */
+export const GREGORIAN_CALENDAR_NAMES = ['gregorian', 'calendar', 'standard'] as const;
+export const FISCAL_CALENDAR_NAME = 'fiscal';
+
+/** Whether `calendar.<name>` names a custom calendar (not the Gregorian or the fiscal one), ignoring case. */
+export function isCustomCalendarName(name: string): boolean {
+  const n = name.trim().toLowerCase();
+  return n !== FISCAL_CALENDAR_NAME && !(GREGORIAN_CALENDAR_NAMES as readonly string[]).includes(n);
+}
+
+/**
+ * Whether a relative date filter is a rolling one, which a custom calendar does not support
+ * (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations: "Rolling date filters (example: `last N
+ * months`) are not supported"): `last N`/`next N` weeks, months, quarters or years with N > 1.
+ */
+export function isRollingPeriod(f: { type: string; which?: string; n?: number; unit?: string }): boolean {
+  return f.type === 'period' && f.which !== 'this' && (f.n ?? 1) > 1 && (f.unit === 'week' || f.unit === 'month' || f.unit === 'quarter' || f.unit === 'year');
+}
+
 /** The `<unit> to date` keywords and their unit (keywords-to-date; list-date.adoc). */
 export const TO_DATE = { 'week to date': 'week', 'month to date': 'month', 'quarter to date': 'quarter', 'year to date': 'year' } as const;
 /** The unit of a to-date filter. */

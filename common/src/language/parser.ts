@@ -37,6 +37,8 @@ const BUCKET_SET = new Set<string>(DATE_BUCKETS);
 const WORD_OPERATOR_SET = new Set<string>(WORD_OPERATORS);
 const UNITS = new Set<string>(DATE_UNITS);
 const TO_DATE_UNITS = new Map<string, ToDateUnit>(Object.entries(TO_DATE));
+/** The to-date units, smallest first (the catalogue's order): `for each` after a to-date takes one as long or longer. */
+const TO_DATE_PERIODS: readonly ToDateUnit[] = Object.values(TO_DATE);
 const PERIODS = new Map<string, DateBucket>(Object.entries(PERIOD_FUNCTIONS));
 const DAYS = new Map<string, number>(DAY_NAMES.map((d, i) => [d, i + 1]));
 const MONTHS = new Map<string, number>(MONTH_NAMES.map((m, i) => [m, i + 1]));
@@ -413,9 +415,9 @@ class ClauseParser {
       }
       case 'value':
       case 'constant':
-        // A value with no column (the search bar allows it); no structured form.
+        // A value with no column: the API syntax has values only after an operator (codes.BARE_VALUE).
         this.i++;
-        this.push({ kind: 'keyword', keyword: tok.kind === 'value' ? `'${tok.value}'` : `{${tok.value}}`, start: tok.start, end: tok.end });
+        this.bareValue(tok, tok.kind === 'value' ? `'${tok.value}'` : `{${tok.value}}`, tok.end);
         return;
       case 'number': {
         const rel = this.relativeDate();
@@ -424,7 +426,7 @@ class ClauseParser {
           return;
         }
         this.i++;
-        this.push({ kind: 'keyword', keyword: tok.value, start: tok.start, end: tok.end });
+        this.bareValue(tok, tok.value, tok.end);
         return;
       }
       case 'word':
@@ -438,7 +440,7 @@ class ClauseParser {
         return;
       case 'lparen': {
         const end = this.parenGroup();
-        this.push({ kind: 'keyword', keyword: '(', start: tok.start, end });
+        this.bareValue(tok, '( … )', end);
         return;
       }
       case 'comma':
@@ -460,6 +462,18 @@ class ClauseParser {
         this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
         return;
     }
+  }
+
+  /**
+   * A value, number or `( … )` standing alone (codes.BARE_VALUE): warned, and kept as a bare keyword clause
+   * that the emulator refuses naming `shown`.
+   */
+  private bareValue(tok: Token, shown: string, end: number): void {
+    const hint = tok.kind === 'lparen'
+      ? 'parentheses stand only after a period function (quarter ([date])) or around a subsearch'
+      : `a value goes after a column and an operator ([column] = ${shown})`;
+    this.sink.add({ start: tok.start, end }, codes.BARE_VALUE, `${shown} stands alone: the API syntax has no value without a column; ${hint}.`, 'warning');
+    this.push({ kind: 'keyword', keyword: shown, start: tok.start, end });
   }
 
   private push(c: Clause): void {
@@ -636,6 +650,15 @@ class ClauseParser {
       const toDate = TO_DATE_UNITS.get(a.value);
       if (toDate) {
         this.i++;
+        const fe = this.peek();
+        const feUnit = this.peek(1);
+        const period = feUnit && this.isKw(feUnit) ? TO_DATE_PERIODS.indexOf(feUnit.value as ToDateUnit) : -1;
+        if (this.isKw(fe, 'for each') && period >= 0) {
+          this.i += 2;
+          // the period must hold the to-date unit (keywords-to-date: the bucket is "equal to or larger")
+          if (period < TO_DATE_PERIODS.indexOf(toDate)) this.sink.add({ start: a.start, end: feUnit!.end }, codes.MISPLACED_KEYWORD, `"${a.value} for each ${feUnit!.value}": a ${feUnit!.value} does not hold a ${toDate}; the period after for each is a ${toDate} or longer (${TO_DATE_PERIODS.slice(TO_DATE_PERIODS.indexOf(toDate)).join(', ')}).`, 'warning');
+          return { filter: { type: 'toDate', unit: toDate, forEach: feUnit!.value as ToDateUnit }, end: feUnit!.end };
+        }
         return { filter: { type: 'toDate', unit: toDate }, end: a.end };
       }
       if (a.value === 'this' || a.value === 'last' || a.value === 'next') {

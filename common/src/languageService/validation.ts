@@ -14,7 +14,7 @@ import { isKnownDataType, type Column, type DataSource } from '../model';
 import type { Clause, ColumnRef, Query, Span } from '../language/ast';
 import { movedFrom } from '../language/incremental';
 import * as codes from '../language/diagnosticCodes';
-import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo } from '../language/keywords';
+import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, isCustomCalendarName, isRollingPeriod, unitAppliesTo } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -43,7 +43,8 @@ const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|mi
  *   `tsq.unknownColumn` (with `data: UnknownColumnData`), `tsq.ambiguousColumn` (docs/service-interface.md §8.3),
  *   `tsq.bucketOnNonDate`, `tsq.dateFilterOnNonDate` (no date column to apply to), `tsq.severalDateColumns`, `tsq.textOperatorOnNumber`, `tsq.textComparedToNumber`, `tsq.formulaInQuery`
  *   (docs/service-interface.md §8.6).
- * - Without a catalog too: `tsq.notInEmulator` (Information) on a keyword the local emulator does not execute.
+ * - Without a catalog too: `tsq.notInEmulator` (Information) on a keyword the local emulator does not execute;
+ *   `tsq.rollingWithCustomCalendar` (Warning) on `last N months` in a query naming a custom calendar.
  * - Codes listed in `settings.disabledDiagnostics` are dropped.
  * - When `token` is cancelled, answers [] (the caller re-asks).
  *
@@ -61,7 +62,11 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
   };
   for (const p of doc.diagnostics) add(p, p.code, p.message, p.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning);
   for (const q of doc.queries) {
+    const custom = q.clauses.find((c) => c.kind === 'calendar' && isCustomCalendarName(c.name));
     for (const c of q.clauses) {
+      if (custom && custom.kind === 'calendar' && c.kind === 'dateFilter' && isRollingPeriod(c.filter)) {
+        add(c, codes.ROLLING_WITH_CUSTOM_CALENDAR, `A rolling date filter is not supported with the custom calendar ${custom.name} (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations): use this, last or next with one period, N periods ago, or a to-date keyword.`, DiagnosticSeverity.Warning);
+      }
       if (c.kind !== 'keyword') continue;
       const page = NOT_IN_EMULATOR.get(c.keyword);
       if (page) add(c, codes.NOT_IN_EMULATOR, `"${c.keyword}" is a keyword of the service (${page}) that is not supported by the local emulator: the emulator answers 400 for this query.`, DiagnosticSeverity.Information);

@@ -15,7 +15,11 @@ import type { ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../metadataStore';
 import { isNumeric, quoteIdent } from '../engine';
 import {
-  CALENDAR_TYPES, DATE_UNITS, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
+  calendarNumberSql, calendarOrdinalColumn, calendarOrdinalSql, calendarOrdinalsSelect, calendarPeriodEndSql, calendarPeriodStartSql, calendarShiftedStartSql, DEMO_CALENDARS, findCalendar, knownCalendarNames,
+  type CalendarPeriod, type CustomCalendar,
+} from '../customCalendar';
+import {
+  CALENDAR_TYPES, DATE_UNITS, FISCAL_CALENDAR_NAME, isCustomCalendarName, isRollingPeriod, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
 } from '../../../common/src/language/keywords';
 
 /** DATE and DATE_TIME: the calendar dates (keywords.ts `CALENDAR_TYPES`, one fact with the language service). */
@@ -41,6 +45,8 @@ export interface CompileInput {
   now: Date;
   /** First month (1-12) of the fiscal year for `calendar.fiscal` (default 4, April). */
   fiscalYearStartMonth?: number;
+  /** The custom calendars whose tables exist (`calendar.<name>`); default the demo's (customCalendar.ts `DEMO_CALENDARS`). */
+  calendars?: readonly CustomCalendar[];
 }
 
 /** The SQL of a query and how to read its result. */
@@ -259,6 +265,9 @@ interface SortKey {
   dir: 'ASC' | 'DESC';
 }
 
+/** The alias of the data source's table in the grouping layer (`QueryScope.colSql`). */
+const SOURCE_ALIAS = 'tsq_source';
+
 /**
  * The columns of one query as it is compiled: resolves column references, makes the SQL of buckets and
  * aggregations, and collects the output items (each once, by key) and the hidden sort keys.
@@ -269,6 +278,24 @@ class QueryScope {
   readonly hidden: string[] = [];
   /** `calendar.fiscal` is in force: quarters and years start at `fiscalStart`. */
   fiscal = false;
+  /** The custom calendar of `calendar.<name>` in force: weeks, months, quarters and years are its periods. */
+  calendar?: CustomCalendar;
+  /** The calendar's ranked days (`calendarOrdinalsSelect`) joined to the data source, per date expression: its alias. */
+  private readonly calendarJoins = new Map<string, string>();
+
+  /** SQL of the place of x's calendar `unit` in its `within` period (`month of year`, …), read from a join of the calendar's ranked days. */
+  calendarOrdinal(unit: CalendarPeriod, within: CalendarPeriod, x: string): string {
+    let alias = this.calendarJoins.get(x);
+    if (!alias) this.calendarJoins.set(x, (alias = `tsq_calendar${this.calendarJoins.size}`));
+    return `${alias}.${quoteIdent(calendarOrdinalColumn(unit, within))}`;
+  }
+
+  /** The joins `calendarOrdinal` asked for, to follow the data source in FROM ('' when none). */
+  calendarJoinSql(): string {
+    const cal = this.calendar;
+    if (!cal) return '';
+    return [...this.calendarJoins].map(([x, alias]) => ` LEFT JOIN (${calendarOrdinalsSelect(cal)}) AS ${alias} ON ${alias}."date" = CAST(${x} AS DATE)`).join('');
+  }
 
   constructor(
     private readonly columns: readonly LogicalColumn[],
@@ -289,8 +316,12 @@ class QueryScope {
     return dataSourceDateColumn(this.columns).column;
   }
 
+  /**
+   * The column's SQL. With a custom calendar it is qualified by the data source's alias (`SOURCE_ALIAS`):
+   * the calendar's subqueries read a table with its own `date` column, which an unqualified name would mean.
+   */
   colSql(c: LogicalColumn): string {
-    return quoteIdent(c.physicalName);
+    return this.calendar ? `${SOURCE_ALIAS}.${quoteIdent(c.physicalName)}` : quoteIdent(c.physicalName);
   }
 
   /** The column as a TIMESTAMP (a TIME on 1970-01-01). */
@@ -308,6 +339,7 @@ class QueryScope {
 
   /** The start of the hour, day, week (Monday), month, quarter or year holding the TIMESTAMP `x`; quarters and years follow `calendar.fiscal`. */
   periodStart(grain: 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year', x: string): string {
+    if (this.calendar && grain !== 'hour' && grain !== 'day') return calendarPeriodStartSql(this.calendar, grain, x);
     if (this.fiscal && (grain === 'quarter' || grain === 'year')) return `(date_trunc('${grain}', ${x} - INTERVAL ${this.fiscalStart - 1} MONTH) + INTERVAL ${this.fiscalStart - 1} MONTH)`;
     return `date_trunc('${grain}', ${x})`;
   }
@@ -319,6 +351,10 @@ class QueryScope {
     }
     const x = this.ts(c);
     if (c.dataType === 'TIME' && b === 'hourly') return { expr: `CAST(date_trunc('hour', ${x}) AS TIME)`, kind: 'time' };
+    if (this.calendar) {
+      const cal = calendarBucketExpr(this.calendar, b, x, (unit, within) => this.calendarOrdinal(unit, within, x));
+      if (cal) return cal;
+    }
     const fiscalStart = this.fiscalStart;
     const shifted = (unit: string): string => `date_trunc('${unit}', ${x} - INTERVAL ${fiscalStart - 1} MONTH) + INTERVAL ${fiscalStart - 1} MONTH`;
     switch (b) {
@@ -580,14 +616,102 @@ function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
   return { sql: `(${v.lhs(expr)} ${sqlOp} ${r})`, params: v.params };
 }
 
-/** Calendars apply to the whole query, wherever they are written. */
-function applyCalendars(scope: QueryScope, clauses: readonly Clause[]): void {
+/**
+ * A date bucket in the custom calendar `cal` (docs.thoughtspot.com cloud/latest/connections-cust-cal: "choose
+ * when the year, quarter, or week starts, and search using date-related keywords"): the weekly … yearly
+ * buckets are the calendar's period starts; the date parts count within its periods (`day of week` is its
+ * `day_number_of_week`, `week of year` its `week_number_of_year`, `month of year` the calendar month's place
+ * in its year, `day of quarter` the days since the calendar quarter's start plus one). Undefined for the
+ * buckets no calendar changes (`detailed`, `hourly`, `daily`, `hour of day`).
+ */
+function calendarBucketExpr(cal: CustomCalendar, b: DateBucket, x: string, ordinal: (unit: CalendarPeriod, within: CalendarPeriod) => string): { expr: string; kind: OutputKind } | undefined {
+  const grain: Partial<Record<DateBucket, CalendarPeriod>> = { weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year' };
+  const g = grain[b];
+  if (g) return { expr: calendarPeriodStartSql(cal, g, x), kind: 'date' };
+  const dayOf = (p: CalendarPeriod): string => `(datediff('day', ${calendarPeriodStartSql(cal, p, x)}, date_trunc('day', ${x})) + 1)`;
+  const number = (expr: string): { expr: string; kind: OutputKind } => ({ expr, kind: 'number' });
+  switch (b) {
+    case 'day of week':
+      return number(calendarNumberSql(cal, 'day_number_of_week', x));
+    case 'day of month':
+      return number(dayOf('month'));
+    case 'day of quarter':
+      return number(dayOf('quarter'));
+    case 'day of year':
+      return number(dayOf('year'));
+    case 'week of month':
+      return number(calendarNumberSql(cal, 'week_number_of_month', x));
+    case 'week of quarter':
+      return number(calendarNumberSql(cal, 'week_number_of_quarter', x));
+    case 'week of year':
+      return number(calendarNumberSql(cal, 'week_number_of_year', x));
+    case 'month of quarter':
+      return number(ordinal('month', 'quarter'));
+    case 'month of year':
+      return number(ordinal('month', 'year'));
+    case 'quarter of year':
+      return number(ordinal('quarter', 'year'));
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Calendars apply to the whole query, wherever they are written: `calendar` alone (or `calendar.gregorian`)
+ * the Gregorian calendar, `calendar.fiscal` the fiscal offset, `calendar.<name>` a custom calendar
+ * (customCalendar.ts `findCalendar`). An unknown name, or two different calendars in one query (the
+ * connections-cust-cal page allows "a single calendar per clause"), is a `QueryError` naming the known ones.
+ */
+function applyCalendars(scope: QueryScope, clauses: readonly Clause[], calendars: readonly CustomCalendar[]): void {
+  let chosen: string | undefined;
   for (const cl of clauses) {
     if (cl.kind !== 'calendar') continue;
-    const n = cl.name.toLowerCase();
-    if (n === 'fiscal') scope.fiscal = true;
-    else if (n !== 'gregorian' && n !== 'calendar' && n !== 'standard') throw new QueryError(`Unknown calendar ${cl.name}; the emulator knows calendar.gregorian and calendar.fiscal`);
+    const n = cl.name.trim().toLowerCase();
+    const key = isCustomCalendarName(n) || n === FISCAL_CALENDAR_NAME ? n : 'gregorian';
+    if (chosen !== undefined && chosen !== key) throw new QueryError(`A query can use one calendar; it names calendar.${chosen} and calendar.${cl.name}`);
+    chosen = key;
+    if (key === FISCAL_CALENDAR_NAME) scope.fiscal = true;
+    else if (key !== 'gregorian') {
+      const cal = findCalendar(n, calendars);
+      if (!cal) throw new QueryError(`Unknown calendar ${cl.name}; the emulator knows ${knownCalendarNames(calendars)}`);
+      scope.calendar = cal;
+    }
   }
+}
+
+/** The calendar periods of a custom calendar; the other units (days and shorter) are the same in every calendar. */
+function calendarPeriodOf(scope: QueryScope, unit: DateUnit): CalendarPeriod | undefined {
+  return scope.calendar && (unit === 'week' || unit === 'month' || unit === 'quarter' || unit === 'year') ? unit : undefined;
+}
+
+/**
+ * A relative date filter in the periods of the query's custom calendar (`this quarter`, `last month`,
+ * `next week`, `2 months ago`, `month to date`, …; connections-cust-cal "Search features": "date keywords,
+ * like this quarter"): the rows whose calendar period is the one `k` periods from today's; a to-date filter
+ * keeps today's period up to yesterday: with a custom calendar the current date is excluded (keywords-to-date,
+ * "Using period to date keywords with a calendar", for every database and column type). `last N` / `next N` with N > 1
+ * are rolling filters, which the page's Limitations say are not supported with a custom calendar: a
+ * `QueryError` citing it. Undefined when the filter is not in calendar periods.
+ */
+function calendarDateCondition(scope: QueryScope, c: LogicalColumn, f: RelativeDate, now: Date): Cond | undefined {
+  if (f.type !== 'period' && f.type !== 'ago' && f.type !== 'toDate') return undefined;
+  const cal = scope.calendar!;
+  const grain = calendarPeriodOf(scope, f.unit);
+  if (!grain) return undefined;
+  const x = scope.ts(c);
+  const today = 'CAST(CAST(? AS TIMESTAMP) AS DATE)';
+  const params: SqlParam[] = [tsText(now)];
+  let k = 0;
+  if (f.type === 'period') {
+    if (isRollingPeriod(f)) {
+      throw new QueryError(`"${f.which} ${f.n} ${f.unit}s" is a rolling date filter, which a custom calendar does not support (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations): use ${f.which} ${f.unit}, this ${f.unit} or ${f.unit} to date with calendar.${cal.name}`);
+    }
+    k = f.which === 'this' ? 0 : f.which === 'last' ? -1 : 1;
+  } else if (f.type === 'ago') k = -f.n;
+  const inPeriod = `${calendarPeriodStartSql(cal, grain, x)} = ${calendarShiftedStartSql(cal, grain, today, k)}`;
+  if (f.type !== 'toDate') return { sql: `(${inPeriod})`, params };
+  params.push(tsText(now));
+  return { sql: `(${inPeriod} AND CAST(${x} AS DATE) < ${today})`, params };
 }
 
 /** What the clauses of a query say, once read: the row and group conditions, and the one top and growth. */
@@ -657,6 +781,8 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
       case 'calendar':
         break;
       case 'keyword':
+        // a value, number or ( … ) alone (the parser's tsq.bareValue): the API syntax gives values only after an operator
+        if (/^['{(\d-]/.test(cl.keyword)) throw new QueryError(`${cl.keyword} stands alone: a value needs a column and an operator before it ([column] = value)`);
         throw new QueryError(`The keyword "${cl.keyword}" is not supported by the local emulator`);
       case 'error':
         throw new QueryError(`Cannot understand "${cl.text}"`);
@@ -685,12 +811,14 @@ function dateFilterCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'dat
       parts.push(`isodow(${x}) = ?`);
       params.push(f.dayOfWeek);
     }
+    // with a custom calendar a month or year name is the calendar's (its text columns `month`, `year`)
+    const cal = scope.calendar;
     if (f.month !== undefined) {
-      parts.push(`month(${x}) = ?`);
+      parts.push(cal ? `lower(${calendarNumberSql(cal, 'month', x)}) = lower(monthname(make_date(2000, ?, 1)))` : `month(${x}) = ?`);
       params.push(f.month);
     }
     if (f.year !== undefined) {
-      parts.push(`year(${x}) = ?`);
+      parts.push(cal ? `${calendarNumberSql(cal, 'year', x)} = CAST(? AS VARCHAR)` : `year(${x}) = ?`);
       params.push(f.year);
     }
     return { sql: `(${parts.join(' AND ')})`, params };
@@ -698,8 +826,12 @@ function dateFilterCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'dat
   if ((f.type === 'period' || f.type === 'ago') && !unitAppliesTo(f.unit, c.dataType)) throw new QueryError(`A date filter in ${f.unit}s needs a DATE_TIME column; [${c.name}] is ${c.dataType}`);
   if (f.type === 'period' && f.forEach) return forEachCondition(scope, c, f.which, f.n, f.unit, f.forEach);
   if (f.type === 'toDate') {
-    const each = forEachPeriodCondition(scope, c, f.unit, now);
+    const each = forEachPeriodCondition(scope, c, f.unit, now, f.forEach);
     if (each) return each;
+  }
+  if (scope.calendar) {
+    const inCalendar = calendarDateCondition(scope, c, f, now);
+    if (inCalendar) return inCalendar;
   }
   const [s, e] = relativeRange(f, now);
   return { sql: `(${scope.ts(c)} >= CAST(? AS TIMESTAMP) AND ${scope.ts(c)} < CAST(? AS TIMESTAMP))`, params: [tsText(s), tsText(e)] };
@@ -712,6 +844,14 @@ function dateFilterCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'dat
  */
 function forEachCondition(scope: QueryScope, c: LogicalColumn, which: 'this' | 'last' | 'next', n: number, unit: DateUnit, period: DateUnit): Cond {
   const x = scope.ts(c);
+  const grain = calendarPeriodOf(scope, period);
+  if (grain) {
+    // in a custom calendar's periods (its period starts and ends)
+    if (calendarPeriodOf(scope, unit)) throw new QueryError(`"${which} ${n} ${unit}s for each ${period}" counts ${unit}s of calendar.${scope.calendar!.name}, which the local emulator does not support; days are supported`);
+    const s0 = calendarPeriodStartSql(scope.calendar!, grain, x);
+    if (which === 'last') return { sql: `(${x} >= ${calendarPeriodEndSql(scope.calendar!, grain, x)} - ? * INTERVAL 1 ${unit})`, params: [n] };
+    return { sql: `(${x} < ${s0} + ? * INTERVAL 1 ${unit})`, params: [n] };
+  }
   const start = `date_trunc('${period}', ${x})`;
   if (which === 'last') return { sql: `(${x} >= ${start} + INTERVAL 1 ${period} - ? * INTERVAL 1 ${unit})`, params: [n] };
   return { sql: `(${x} < ${start} + ? * INTERVAL 1 ${unit})`, params: [n] };
@@ -732,9 +872,11 @@ const GRAIN_RANK: Partial<Record<DateBucket | DateUnit, number>> = Object.fromEn
  * September that is days 1 to 23 of every month. Quarters and years follow `calendar.fiscal`. `detailed`
  * and date parts are not grouping buckets here. Returns undefined when the current period applies.
  */
-function forEachPeriodCondition(scope: QueryScope, c: LogicalColumn, unit: 'week' | 'month' | 'quarter' | 'year', now: Date): Cond | undefined {
+function forEachPeriodCondition(scope: QueryScope, c: LogicalColumn, unit: 'week' | 'month' | 'quarter' | 'year', now: Date, forEach?: DateUnit): Cond | undefined {
+  if (forEach && GRAIN_RANK[forEach]! < GRAIN_RANK[unit]!) throw new QueryError(`"${unit} to date for each ${forEach}": a ${forEach} does not hold a ${unit}; write for each ${unit} or a longer period`);
   const ranks = scope.items.filter((x) => !x.measure && x.column?.id === c.id && x.bucket !== undefined).map((x) => GRAIN_RANK[x.bucket!] ?? -1);
-  const top = Math.max(-1, ...ranks);
+  // `for each <period>` written after the to-date keyword counts as a bucket of that period (the FOR EACH the buckets trigger)
+  const top = Math.max(-1, ...ranks, forEach ? GRAIN_RANK[forEach]! : -1);
   if (top < GRAIN_RANK[unit]!) return undefined;
   const grain = GRAIN_OF_RANK[top]!;
   const params: SqlParam[] = [];
@@ -746,7 +888,10 @@ function forEachPeriodCondition(scope: QueryScope, c: LogicalColumn, unit: 'week
   const start = (g: (typeof GRAIN_OF_RANK)[number], x: string): string => scope.periodStart(g, x);
   const day = (x: string): string => `date_trunc('day', ${x})`;
   /** Which `unit` of its `grain` period x falls in (0-based). */
+  const cal = scope.calendar;
   const index = (x: string): string => {
+    // in a custom calendar: the place of x's period in its larger period, counted on the calendar's periods
+    if (cal && grain !== 'hour' && grain !== 'day') return `(${x === 'today' ? calendarOrdinalSql(cal, unit, grain, x) : scope.calendarOrdinal(unit, grain, x)} - 1)`;
     switch (unit) {
       case 'week':
         return `datediff('day', date_trunc('week', ${start(grain, x)}), date_trunc('week', ${x})) // 7`;
@@ -791,7 +936,7 @@ function groupedSql(scope: QueryScope, read: ReadClauses, table: string, params:
   const measures = scope.items.filter((x) => x.measure);
   const whereSql = combine(read.where, params);
   const selectList = [...scope.items.map((x) => `${x.expr} AS ${x.alias}`), ...scope.hidden.map((h, i) => `${h} AS k${i}`)];
-  let sql = `SELECT ${selectList.join(', ')} FROM ${table}${whereSql ? ` WHERE ${whereSql}` : ''}`;
+  let sql = `SELECT ${selectList.join(', ')} FROM ${table} AS ${SOURCE_ALIAS}${scope.calendarJoinSql()}${whereSql ? ` WHERE ${whereSql}` : ''}`;
   if (measures.length && attrs.length) sql += ` GROUP BY ${attrs.map((a) => a.expr).join(', ')}`;
   else if (!measures.length) sql += ` GROUP BY ${attrs.map((a) => a.expr).join(', ')}`;
   const havingSql = combine(read.having, params);
@@ -811,7 +956,7 @@ function groupedSql(scope: QueryScope, read: ReadClauses, table: string, params:
  * February has none, so its growth is null), the same ISO week of the previous ISO year, the same month,
  * quarter or year start one year back (docs/service-notes.md §2.5).
  */
-function growthSql(sql: string, attrs: Item[], growthItem: GrowthItem, yearOverYear: boolean | undefined): string {
+function growthSql(scope: QueryScope, sql: string, attrs: Item[], growthItem: GrowthItem, yearOverYear: boolean | undefined): string {
   const part = attrs.filter((a) => a !== growthItem.date).map((a) => a.alias);
   const v = growthItem.measure.alias;
   const formula = (cur: string, prev: string): string => `(${cur} - ${prev}) * 100.0 / NULLIF(${prev}, 0)`;
@@ -819,6 +964,7 @@ function growthSql(sql: string, attrs: Item[], growthItem: GrowthItem, yearOverY
     const w = `OVER (${part.length ? `PARTITION BY ${part.join(', ')} ` : ''}ORDER BY ${growthItem.date.alias})`;
     return `SELECT *, ${formula(v, `lag(${v}) ${w}`)} AS g0 FROM (${sql})`;
   }
+  if (scope.calendar) throw new QueryError(`year-over-year with calendar.${scope.calendar.name} is not supported by the local emulator (its years are not 12 Gregorian months apart)`);
   const d = growthItem.date.alias;
   const sameDayLastYear = `CASE WHEN month(cur.${d}) = 2 AND dayofmonth(cur.${d}) = 29 THEN NULL ELSE cur.${d} - INTERVAL 1 YEAR END`;
   let match: string;
@@ -889,7 +1035,7 @@ function listFilterColumns(scope: QueryScope, clauses: readonly Clause[]): void 
 /** Compiles a query; throws `QueryError` for an unknown column, a misuse, or a keyword not executed. */
 export function compileSearch(input: CompileInput): CompiledQuery {
   const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4);
-  applyCalendars(scope, input.clauses);
+  applyCalendars(scope, input.clauses, input.calendars ?? DEMO_CALENDARS);
   const read = readClauses(scope, input);
   const growthItem = read.growth ? growthItemOf(scope, read.growth) : undefined;
   for (const cl of read.dateFilters) read.where.push(dateFilterCondition(scope, cl, input.now));
@@ -915,7 +1061,7 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   const outNames = ordered.map((x) => x.name);
   const outKinds = ordered.map((x) => x.kind);
   if (growthItem) {
-    sql = growthSql(sql, attrs, growthItem, read.growth!.yearOverYear);
+    sql = growthSql(scope, sql, attrs, growthItem, read.growth!.yearOverYear);
     cols.push('g0');
     outNames.push(growthItem.name);
     outKinds.push('number');
