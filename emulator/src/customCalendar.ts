@@ -8,7 +8,7 @@
  * `calendarNumberSql` reads any of the calendar's columns for a day.
  */
 import { quoteIdent } from './engine';
-import { FISCAL_CALENDAR_NAME, GREGORIAN_CALENDAR_NAMES } from '../../common/src/language/keywords';
+import { FISCAL_CALENDAR_NAME, GREGORIAN_CALENDAR_NAMES, TO_DATE } from '../../common/src/language/keywords';
 import type { SeedColumn } from './seed';
 
 /**
@@ -74,7 +74,7 @@ export function calendarPeriodStartSql(cal: CustomCalendar, grain: 'day' | 'week
 }
 
 /** A calendar period that has `start_of_<period>_epoch` and `end_of_<period>_epoch` columns. */
-export type CalendarPeriod = 'week' | 'month' | 'quarter' | 'year';
+export type CalendarPeriod = (typeof TO_DATE)[keyof typeof TO_DATE];
 
 /** The calendars a query may name, for an error message: `calendar.gregorian, calendar.fiscal, calendar.retail`. */
 export function knownCalendarNames(calendars: readonly CustomCalendar[] = DEMO_CALENDARS): string {
@@ -113,8 +113,8 @@ export function calendarOrdinalSql(cal: CustomCalendar, unit: CalendarPeriod, wi
   return `(SELECT r.${quoteIdent(calendarOrdinalColumn(unit, within))} FROM (${calendarOrdinalsSelect(cal)}) r WHERE r."date" = CAST(${x} AS DATE))`;
 }
 
-/** The calendar periods, shortest first: an ordinal counts a shorter one within a longer one. */
-const PERIOD_ORDER: readonly CalendarPeriod[] = ['week', 'month', 'quarter', 'year'];
+/** The calendar periods, shortest first (the units of the catalogue's period-to-date keywords): an ordinal counts a shorter one within a longer one. */
+const PERIOD_ORDER: readonly CalendarPeriod[] = Object.values(TO_DATE);
 
 /** The column of `calendarOrdinalsSelect` holding the place of the `unit` in its `within` (`month_of_year`); throws unless unit is shorter. */
 export function calendarOrdinalColumn(unit: CalendarPeriod, within: CalendarPeriod): string {
