@@ -264,9 +264,22 @@ test('every keyword of the reference parses into a clause with its meaning (issu
   const { query } = q('[sales] today by [store]');
   assert.deepEqual(query.clauses.map((x) => x.kind), ['dateFilter', 'column']);
   // The keywords the emulator does not run keep their operands in one clause, with no diagnostic of the parser.
-  for (const text of ["near 'seattle' within 50 miles", "farther than 80 km from 'seattle'", 'in (top 10 [origin] [delay])', 'vs all']) {
+  for (const text of ['in (top 10 [origin] [delay])', 'vs all']) {
     const c = only(text);
     assert.deepEqual([c.kind, src(text, c)], ['keyword', text], text);
+  }
+  // The location keywords (list-location.adoc): one location clause, on the column before it when there is one.
+  assert.deepEqual(only("[city] near 'seattle' within 50 miles"), {
+    kind: 'location', column: { kind: 'column', name: 'city', closed: true, start: 0, end: 6 }, relation: 'near', place: 'seattle', distance: { n: 50, unit: 'miles' }, start: 0, end: 37,
+  });
+  const bare = only("[city] near 'seattle'") as Extract<Clause, { kind: 'location' }>;
+  assert.deepEqual([bare.relation, bare.place, bare.distance, bare.end], ['near', 'seattle', undefined, 21]);
+  const far = only("[city] farther than 80 km from 'seattle'") as Extract<Clause, { kind: 'location' }>;
+  assert.deepEqual([far.relation, far.place, far.distance, far.column?.name], ['farther', 'seattle', { n: 80, unit: 'km' }, 'city']);
+  assert.equal((only("near 'x' within 5 meters") as Extract<Clause, { kind: 'location' }>).column, undefined);
+  // An incomplete one says what is missing.
+  for (const text of ['[city] near', "[city] near 'x' within 50", "[city] farther than 80 km 'x'", '[city] farther than from', '[city] farther than 8 km from']) {
+    assert.deepEqual(q(text).codes, ['tsq.missingOperand'], text);
   }
   // similar to's alternatives (similar-to.adoc).
   assert.deepEqual((only("[x] similar to '%jacket%' or '%t-shirt%'") as Extract<Clause, { kind: 'filter' }>).values.map((v) => v.kind === 'text' && v.value), ['%jacket%', '%t-shirt%']);

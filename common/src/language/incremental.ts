@@ -222,6 +222,8 @@ function moveClause(c: Clause, delta: number): Clause {
       if (c.bucket !== undefined) out.bucket = c.bucket;
       return out;
     }
+    case 'location':
+      return c.column ? { ...c, column: moveColumn(c.column, delta), start, end } : { ...c, start, end };
     default:
       // calendar, bucket, keyword, error: no nested offsets.
       return { ...c, start, end };

@@ -69,8 +69,10 @@ export const DAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'
 /** Named months (january.adoc …, month_year_name.adoc): month 1–12 in order. */
 export const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'] as const;
 
-/** Distance units of the location keywords (list-location.adoc). Meters per unit. */
+/** Distance units of the location keywords (list-location.adoc). Meters per unit (1 mile = 1609.344 m, the international mile). */
 export const DISTANCE_UNITS = { miles: 1609.344, km: 1000, meters: 1 } as const;
+/** A distance unit of the location keywords (`within 50 miles`). */
+export type DistanceUnit = keyof typeof DISTANCE_UNITS;
 
 /** The `by <unit>` grouping of list-date.adoc (`revenue by week last quarter`): the bucket each unit groups by. */
 export const UNIT_BUCKETS = {
@@ -203,6 +205,8 @@ export interface KeywordInfo {
   page: string;
   /** Whether the local emulator executes it. */
   emulator: EmulatorSupport;
+  /** The demo data source `example` is written for when it is not `flights` (the location keywords need `airports`' latitude/longitude). */
+  dataSource?: string;
 }
 
 /** What `k` takes besides the common fields. */
@@ -210,12 +214,14 @@ interface Extra {
   aliases?: string[];
   page?: string;
   emulator?: EmulatorSupport;
+  dataSource?: string;
 }
 
 const k = (name: string, category: KeywordCategory, section: string, meaning: string, example: string, extra: string[] | Extra = {}): KeywordInfo => {
   const x: Extra = Array.isArray(extra) ? { aliases: extra } : extra;
   const info: KeywordInfo = { name, category, meaning, example, section, page: x.page ?? LIST_PAGE[section]!, emulator: x.emulator ?? 'runs' };
   if (x.aliases) info.aliases = x.aliases;
+  if (x.dataSource) info.dataSource = x.dataSource;
   return info;
 };
 const unsupported = (page: string, aliases?: string[]): Extra => (aliases ? { page, emulator: 'unsupported', aliases } : { page, emulator: 'unsupported' });
@@ -321,14 +327,14 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   // 2.8 In / not in
   k('in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses also returns.', "[origin] in (top 10 [origin] [delay]) [delay]", unsupported('in.adoc')),
   k('not in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses does not return.', "[origin] not in (top 10 [origin] [delay]) [delay]", unsupported('not_in.adoc')),
-  // 2.9 Location
-  k('near', 'location', '2.9', 'Places near a location (needs latitude/longitude data).', "[delay] [origin] near 'seattle'", unsupported('near.adoc')),
-  k('within', 'location', '2.9', 'Distance bound after near: within N miles|km|meters.', "[delay] [origin] near 'seattle' within 50 miles", unsupported('near_within.adoc')),
-  k('farther than', 'location', '2.9', 'Places farther than a distance from a location.', "[delay] [origin] farther than 80 km from 'seattle'", unsupported('farther_than_distance_from.adoc')),
-  k('from', 'location', '2.9', 'The location after farther than N units.', "[delay] [origin] farther than 80 km from 'seattle'", unsupported('farther_than_distance_from.adoc')),
-  k('miles', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 50 miles", unsupported('list-location.adoc')),
-  k('km', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 50 km", unsupported('list-location.adoc')),
-  k('meters', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 500 meters", unsupported('list-location.adoc')),
+  // 2.9 Location: on a data source with latitude and longitude (search-proximity), the demo's airports
+  k('near', 'location', '2.9', "Rows near a place, a value of the column before it: [city] near 'seattle' (within 50 miles unless within says otherwise); needs latitude/longitude data.", "[name] [city] near 'seattle'", { page: 'near.adoc', dataSource: 'airports' }),
+  k('within', 'location', '2.9', 'Distance bound after near: within N miles|km|meters.', "[name] [city] near 'seattle' within 50 miles", { page: 'near_within_distance.adoc', dataSource: 'airports' }),
+  k('farther than', 'location', '2.9', 'Rows farther than a distance from a place, a value of the column before it.', "[state] count [iata] [city] farther than 80 km from 'seattle'", { page: 'farther_than_distance_from.adoc', dataSource: 'airports' }),
+  k('from', 'location', '2.9', 'The place after farther than N units.', "[state] count [iata] [city] farther than 80 km from 'seattle'", { page: 'farther_than_distance_from.adoc', dataSource: 'airports' }),
+  k('miles', 'location', '2.9', 'Distance unit (1 mile = 1609.344 m).', "[name] [city] near 'seattle' within 50 miles", { dataSource: 'airports' }),
+  k('km', 'location', '2.9', 'Distance unit.', "[name] [city] near 'seattle' within 50 km", { dataSource: 'airports' }),
+  k('meters', 'location', '2.9', 'Distance unit.', "[name] [city] near 'seattle' within 5000 meters", { dataSource: 'airports' }),
 ];
 
 const byName = new Map<string, KeywordInfo>();

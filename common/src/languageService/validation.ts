@@ -173,7 +173,7 @@ function findSource(sources: DataSource[], value: string): DataSource | undefine
 function refsOf(c: Clause): ColumnRef[] {
   switch (c.kind) {
     case 'column': case 'filter': case 'sort': return [c.column];
-    case 'dateFilter': return c.column ? [c.column] : [];
+    case 'dateFilter': case 'location': return c.column ? [c.column] : [];
     case 'topBottom': return c.rankedBy ? [c.rankedBy] : [];
     case 'growth': return [c.measure, c.by];
     default: return [];

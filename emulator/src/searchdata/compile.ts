@@ -7,13 +7,15 @@
  * - Order: attributes ascending unless `sort by`, `top N`/`bottom N` say otherwise. Relative dates: the
  *   pinned clock in UTC, weeks from Monday, `last N` whole units before the current one. Date values:
  *   `'YYYY-MM-DD'`, with a time, `'MM/DD/YYYY'`, or a year.
- * - Dates come back as epoch seconds, date parts as numbers. Anything not executed (`vs`, `in`, `near`, …)
+ * - Location filters (`near`, `farther than`) keep rows by great-circle distance (geo.ts).
+ * - Dates come back as epoch seconds, date parts as numbers. Anything not executed (`vs`, `in`, …)
  *   throws a `QueryError` naming it. Values are bound parameters and identifiers are quoted.
  */
 import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
 import type { ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../metadataStore';
 import { isNumeric, quoteIdent } from '../engine';
+import { NEAR_DEFAULT, geoColumnsOf, locationConditionSql, toKm } from './geo';
 import {
   CALENDAR_TYPES, DATE_UNITS, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
 } from '../../../common/src/language/keywords';
@@ -632,6 +634,9 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
       case 'filter':
         (cl.aggregation ? read.having : read.where).push(filterCondition(scope, cl));
         break;
+      case 'location':
+        read.where.push(locationCondition(scope, cl, input));
+        break;
       case 'dateFilter': {
         // A date keyword after a column that is no date (`[sales] last 7 days`): the column is listed, the
         // keyword applies to the data source's date column (keywords.ts `dataSourceDateColumn`). The
@@ -663,6 +668,31 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
     }
   }
   return read;
+}
+
+/**
+ * A location filter (list-location.adoc, near.adoc, near_within_distance.adoc, farther_than_distance_from.adoc;
+ * docs.thoughtspot.com cloud/9.10.5.cl/search-proximity): `[city] near 'seattle' within 50 miles` keeps the
+ * rows at most 50 miles from Seattle, `[city] farther than 80 km from 'seattle'` those more than 80 km away.
+ * The column is the one the place is a value of ("the name of the column that tokyo falls under in the
+ * data"); the rows' location is the data source's latitude/longitude ("you can only use the near and farther
+ * than keywords on data sources that have latitude and longitude data"); the place is at the mean location
+ * of the rows whose column is it (geo.ts `locationConditionSql`). A bare `near` is within `NEAR_DEFAULT`.
+ * Throws QueryError without a column, on a data source with no location columns, or for a bad distance.
+ */
+function locationCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'location' }>, input: CompileInput): Cond {
+  const kw = cl.relation === 'near' ? 'near' : 'farther than';
+  if (!cl.column) throw new QueryError(`${kw} needs the column the place is a value of before it: [city] ${kw === 'near' ? "near 'seattle'" : "farther than 80 km from 'seattle'"}`);
+  const c = scope.resolve(cl.column);
+  if (!geoColumnsOf(input.columns)) throw new QueryError(`${kw} needs a data source with latitude and longitude columns, and this one has none (search-proximity: "you can only use the near and farther than keywords on data sources that have latitude and longitude data")`);
+  const d = cl.distance ?? NEAR_DEFAULT;
+  let km: number;
+  try {
+    km = toKm(d.n, d.unit);
+  } catch (e) {
+    throw new QueryError(`The distance of ${kw} on [${c.name}]: ${(e as Error).message}`);
+  }
+  return locationConditionSql({ columns: input.columns, table: input.table, placeColumn: c, place: cl.place, relation: cl.relation === 'near' ? 'within' : 'farther', km });
 }
 
 /** A relative date filter (`last 7 days`, `this year`, …) on its column, or on the first date column. */
@@ -873,14 +903,15 @@ export function pageParams(q: CompiledQuery, limit: number, offset: number): Sql
 /**
  * A query that lists no column but filters some (`[revenue] > 1000 [ship mode] = 'air'`, the Search data API
  * page's own example) shows the filtered columns, in order: a measure aggregated by its default, an
- * attribute grouped. [inferred: the page gives the query, not its answer.]
+ * attribute grouped; the column of a location filter (`[city] near 'seattle'`) is grouped too. [inferred:
+ * the page gives the query, not its answer.]
  */
 function listFilterColumns(scope: QueryScope, clauses: readonly Clause[]): void {
   for (const cl of clauses) {
-    if (cl.kind !== 'filter') continue;
-    const c = scope.resolve(cl.column);
-    const bucket = scope.bucketOf(cl.column);
-    if (cl.aggregation) scope.measureItem(c, cl.aggregation);
+    if (cl.kind !== 'filter' && !(cl.kind === 'location' && cl.column)) continue;
+    const c = scope.resolve(cl.column!);
+    const bucket = scope.bucketOf(cl.column!);
+    if (cl.kind === 'filter' && cl.aggregation) scope.measureItem(c, cl.aggregation);
     else if (c.kind === 'MEASURE' && !bucket) scope.measureItem(c, scope.defaultAgg(c));
     else scope.attributeItem(c, bucket);
   }
