@@ -78,6 +78,9 @@ export type RelativeDate =
  *   miles|km|meters from 'place'` (list-location.adoc): keeps the rows within (or farther than) the
  *   distance from the place, a value of `column`; never adds an output column. `distance` is absent for a
  *   bare `near`; `column` is absent when none was written before the keyword.
+ * - `subsearch`: `[column] in (subsearch)` / `[column] not in (subsearch)` (in.adoc, not_in.adoc): keeps the
+ *   rows whose `column` value the subsearch's first column returns (or does not); `clauses` is the
+ *   subsearch, parsed as a query of the same data source; never adds an output column.
  * - `keyword`: a catalogue keyword that has no structured form here (`vs`, `all`, `in`, `near`, …); the
  *   emulator answers 400 naming it rather than making up a result.
  * - `error`: text the parser could not make sense of (a diagnostic was reported for it).
@@ -97,6 +100,7 @@ export type Clause =
   | ({ kind: 'calendar'; name: string } & Span)
   | ({ kind: 'bucket'; bucket: DateBucket } & Span)
   | ({ kind: 'location'; column?: ColumnRef; relation: 'near' | 'farther'; place: string; distance?: { n: number; unit: DistanceUnit } } & Span)
+  | ({ kind: 'subsearch'; column?: ColumnRef; negated: boolean; clauses: Clause[] } & Span)
   | ({ kind: 'keyword'; keyword: string } & Span)
   | ({ kind: 'error'; text: string } & Span);
 

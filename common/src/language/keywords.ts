@@ -325,8 +325,8 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   ...MONTH_NAMES.map((m) =>
     k(m, 'dateName', '2.5', `Dates in ${m[0]!.toUpperCase()}${m.slice(1)} (optionally followed by a year: february 2014); after a measure it filters the data source's date column.`, `[delay] ${m} 2001 by [origin]`, { page: `${m}.adoc` })),
   // 2.8 In / not in
-  k('in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses also returns.', "[origin] in (top 10 [origin] [delay]) [delay]", unsupported('in.adoc')),
-  k('not in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses does not return.', "[origin] not in (top 10 [origin] [delay]) [delay]", unsupported('not_in.adoc')),
+  k('in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses also returns.', "[origin] in (top 10 [origin] [delay]) [delay]", { page: 'in.adoc' }),
+  k('not in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses does not return.', "[origin] not in (top 10 [origin] [delay]) [delay]", { page: 'not_in.adoc' }),
   // 2.9 Location: on a data source with latitude and longitude (search-proximity), the demo's airports
   k('near', 'location', '2.9', "Rows near a place, a value of the column before it: [city] near 'seattle' (within 50 miles unless within says otherwise); needs latitude/longitude data.", "[name] [city] near 'seattle'", { page: 'near.adoc', dataSource: 'airports' }),
   k('within', 'location', '2.9', 'Distance bound after near: within N miles|km|meters.', "[name] [city] near 'seattle' within 50 miles", { page: 'near_within_distance.adoc', dataSource: 'airports' }),

@@ -522,6 +522,10 @@ class ClauseParser {
       this.location(next, col, start);
       return;
     }
+    if (next && !aggregation && !flags && !col.bucket && next.kind === 'keyword' && (next.value === 'in' || next.value === 'not in')) {
+      this.subsearch(next, col, start);
+      return;
+    }
     if (next && !aggregation && !flags && !col.bucket) {
       const rel = this.relativeDate();
       if (rel) {
@@ -815,6 +819,10 @@ class ClauseParser {
       case 'farther than':
         this.location(tok, undefined, tok.start);
         return;
+      case 'in':
+      case 'not in':
+        this.subsearch(tok, undefined, tok.start);
+        return;
       case 'fiscal':
         // `sales monthly fiscal` (fiscal.adoc): the fiscal calendar, as calendar.fiscal.
         this.i++;
@@ -834,6 +842,30 @@ class ClauseParser {
         this.push({ kind: 'keyword', keyword: name, start: tok.start, end });
       }
     }
+  }
+
+  /**
+   * `in (subsearch)` / `not in (subsearch)` (in.adoc, not_in.adoc), on `col` when written before it: the
+   * tokens between the parentheses are parsed as a query of their own. The current token is `in` or `not
+   * in`. Without parentheses, or with an unclosed one, a diagnostic and an `error` clause.
+   */
+  private subsearch(kw: Token, col: ColumnRef | undefined, start: number): void {
+    this.i++;
+    const open = this.peek();
+    if (!open || open.kind !== 'lparen') {
+      this.sink.add(kw, codes.MISSING_OPERAND, `${kw.value} needs a subsearch in parentheses after it: [origin] ${kw.value} (top 10 [origin] [delay]).`);
+      this.push({ kind: 'error', text: kw.value, start, end: kw.end });
+      return;
+    }
+    const from = this.i + 1;
+    const end = this.parenGroup();
+    const close = this.t[this.i - 1]!;
+    if (close.kind !== 'rparen' || this.i - 1 < from) {
+      this.push({ kind: 'error', text: kw.value, start, end });
+      return;
+    }
+    const clauses = new ClauseParser(this.sink).parse(this.t, from, this.i - 1);
+    this.push({ kind: 'subsearch', column: col, negated: kw.value === 'not in', clauses, start, end });
   }
 
   /**

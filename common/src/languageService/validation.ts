@@ -176,6 +176,7 @@ function refsOf(c: Clause): ColumnRef[] {
     case 'dateFilter': case 'location': return c.column ? [c.column] : [];
     case 'topBottom': return c.rankedBy ? [c.rankedBy] : [];
     case 'growth': return [c.measure, c.by];
+    case 'subsearch': return [...(c.column ? [c.column] : []), ...c.clauses.flatMap(refsOf)];
     default: return [];
   }
 }

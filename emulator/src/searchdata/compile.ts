@@ -7,7 +7,8 @@
  * - Order: attributes ascending unless `sort by`, `top N`/`bottom N` say otherwise. Relative dates: the
  *   pinned clock in UTC, weeks from Monday, `last N` whole units before the current one. Date values:
  *   `'YYYY-MM-DD'`, with a time, `'MM/DD/YYYY'`, or a year.
- * - Location filters (`near`, `farther than`) keep rows by great-circle distance (geo.ts).
+ * - Location filters (`near`, `farther than`) keep rows by great-circle distance (geo.ts); `in`/`not in`
+ *   compile their subsearch as a query of the same data source.
  * - Dates come back as epoch seconds, date parts as numbers. Anything not executed (`vs`, `in`, …)
  *   throws a `QueryError` naming it. Values are bound parameters and identifiers are quoted.
  */
@@ -637,6 +638,9 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
       case 'location':
         read.where.push(locationCondition(scope, cl, input));
         break;
+      case 'subsearch':
+        read.where.push(subsearchCondition(scope, cl, input));
+        break;
       case 'dateFilter': {
         // A date keyword after a column that is no date (`[sales] last 7 days`): the column is listed, the
         // keyword applies to the data source's date column (keywords.ts `dataSourceDateColumn`). The
@@ -693,6 +697,32 @@ function locationCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'locat
     throw new QueryError(`The distance of ${kw} on [${c.name}]: ${(e as Error).message}`);
   }
   return locationConditionSql({ columns: input.columns, table: input.table, placeColumn: c, place: cl.place, relation: cl.relation === 'near' ? 'within' : 'farther', km });
+}
+
+/**
+ * `[a] in (subsearch)` / `[a] not in (subsearch)` (in.adoc, not_in.adoc; docs/service-notes.md §2.8): the
+ * subsearch is a query of the same data source, compiled as one (its own filters, top and order); "the last
+ * attribute before in must match the first attribute inside the parentheses", so its first output column
+ * must be `[a]` itself, unbucketed. `in` keeps the rows whose value it returns ("intersection"; `{null}` is
+ * never in it, as the results of in exclude null since 6.2); `not in` keeps the others ("relative
+ * complement"), null values included [inferred: the page says only "relative complement"]. Throws QueryError
+ * without a column before the keyword or when the subsearch starts with another column.
+ */
+function subsearchCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'subsearch' }>, input: CompileInput): Cond {
+  const kw = cl.negated ? 'not in' : 'in';
+  if (!cl.column) throw new QueryError(`${kw} needs the column it filters before it: [origin] ${kw} (top 10 [origin] [delay])`);
+  const c = scope.resolve(cl.column);
+  if (scope.bucketOf(cl.column)) throw new QueryError(`${kw} filters a column's values, not a date bucket ([${cl.column.name}].${cl.column.bucket!.name})`);
+  const sub = compileSearch({ ...input, clauses: cl.clauses });
+  if (sub.columnNames[0] !== c.name) {
+    throw new QueryError(`The subsearch of ${kw} must start with [${c.name}], the column before ${kw} (in.adoc: the last attribute before in must match the first attribute inside the parentheses), not with ${sub.columnNames[0]}`);
+  }
+  const x = scope.colSql(c);
+  // the subsearch's first output is the column as it is returned (dates as epoch seconds): compare alike
+  const v = sub.columnKinds[0] === 'date' ? `epoch(${x})` : sub.columnKinds[0] === 'time' ? `CAST(${x} AS VARCHAR)` : x;
+  const values = `SELECT o0 FROM (${sub.sql}) WHERE o0 IS NOT NULL`;
+  const sql = cl.negated ? `(${x} IS NULL OR ${v} NOT IN (${values}))` : `(${x} IS NOT NULL AND ${v} IN (${values}))`;
+  return { sql, params: [...sub.params] };
 }
 
 /** A relative date filter (`last 7 days`, `this year`, …) on its column, or on the first date column. */
@@ -908,7 +938,7 @@ export function pageParams(q: CompiledQuery, limit: number, offset: number): Sql
  */
 function listFilterColumns(scope: QueryScope, clauses: readonly Clause[]): void {
   for (const cl of clauses) {
-    if (cl.kind !== 'filter' && !(cl.kind === 'location' && cl.column)) continue;
+    if (cl.kind !== 'filter' && !((cl.kind === 'location' || cl.kind === 'subsearch') && cl.column)) continue;
     const c = scope.resolve(cl.column!);
     const bucket = scope.bucketOf(cl.column!);
     if (cl.kind === 'filter' && cl.aggregation) scope.measureItem(c, cl.aggregation);
