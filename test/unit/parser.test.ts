@@ -99,8 +99,8 @@ test('top/bottom, ranked by, sort, growth, calendar, bucket and keyword clauses'
   assert.deepEqual([g.measure.name, g.by.name, g.bucket, g.yearOverYear], ['delay', 'date', 'monthly', true]);
   assert.equal((byKind('calendar')[0] as Extract<Clause, { kind: 'calendar' }>).name, 'fiscal');
   assert.equal((byKind('bucket')[0] as Extract<Clause, { kind: 'bucket' }>).bucket, 'weekly');
-  // `vs all` is one phrase (all.adoc: valid only inside a vs phrase), kept whole for the emulator's 400.
-  assert.deepEqual(byKind('keyword').map((x) => src(text, x)), ['vs all']);
+  // `vs all` is one phrase (all.adoc: valid only inside a vs phrase): one versus clause.
+  assert.deepEqual(byKind('versus').map((x) => src(text, x)), ['vs all']);
   const bottom = only('bottom') as Extract<Clause, { kind: 'topBottom' }>;
   assert.deepEqual([bottom.direction, bottom.n, bottom.nSpan], ['bottom', 10, undefined]);
   // Clauses come in source order.
@@ -264,10 +264,10 @@ test('every keyword of the reference parses into a clause with its meaning (issu
   const { query } = q('[sales] today by [store]');
   assert.deepEqual(query.clauses.map((x) => x.kind), ['dateFilter', 'column']);
   // The keywords the emulator does not run keep their operands in one clause, with no diagnostic of the parser.
-  for (const text of ['vs all']) {
-    const c = only(text);
-    assert.deepEqual([c.kind, src(text, c)], ['keyword', text], text);
-  }
+  // vs / versus (vs.adoc), vs all (all.adoc): a versus clause between the sides' filters.
+  assert.deepEqual(only('vs all'), { kind: 'versus', all: true, start: 0, end: 6 });
+  assert.deepEqual(q("[a] = 'x' versus [a] = 'y'").query.clauses.map((x) => x.kind === 'versus' ? `versus:${x.all}` : x.kind), ['filter', 'versus:false', 'filter']);
+  assert.deepEqual(q('[a] all').codes, ['tsq.misplacedKeyword']);
   // The location keywords (list-location.adoc): one location clause, on the column before it when there is one.
   assert.deepEqual(only("[city] near 'seattle' within 50 miles"), {
     kind: 'location', column: { kind: 'column', name: 'city', closed: true, start: 0, end: 6 }, relation: 'near', place: 'seattle', distance: { n: 50, unit: 'miles' }, start: 0, end: 37,

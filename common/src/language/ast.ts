@@ -81,6 +81,8 @@ export type RelativeDate =
  * - `subsearch`: `[column] in (subsearch)` / `[column] not in (subsearch)` (in.adoc, not_in.adoc): keeps the
  *   rows whose `column` value the subsearch's first column returns (or does not); `clauses` is the
  *   subsearch, parsed as a query of the same data source; never adds an output column.
+ * - `versus`: `vs` / `versus` (vs.adoc), `all` when `vs all` (all.adoc): the run of filters right before the
+ *   first `vs` is one side, the run right after each `vs` another (`all`: the side with no filter of its own).
  * - `keyword`: a catalogue keyword that has no structured form here (`vs`, `all`, `in`, `near`, …); the
  *   emulator answers 400 naming it rather than making up a result.
  * - `error`: text the parser could not make sense of (a diagnostic was reported for it).
@@ -101,6 +103,7 @@ export type Clause =
   | ({ kind: 'bucket'; bucket: DateBucket } & Span)
   | ({ kind: 'location'; column?: ColumnRef; relation: 'near' | 'farther'; place: string; distance?: { n: number; unit: DistanceUnit } } & Span)
   | ({ kind: 'subsearch'; column?: ColumnRef; negated: boolean; clauses: Clause[] } & Span)
+  | ({ kind: 'versus'; all: boolean } & Span)
   | ({ kind: 'keyword'; keyword: string } & Span)
   | ({ kind: 'error'; text: string } & Span);
 

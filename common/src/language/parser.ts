@@ -823,6 +823,9 @@ class ClauseParser {
       case 'not in':
         this.subsearch(tok, undefined, tok.start);
         return;
+      case 'vs':
+        this.versus(tok);
+        return;
       case 'fiscal':
         // `sales monthly fiscal` (fiscal.adoc): the fiscal calendar, as calendar.fiscal.
         this.i++;
@@ -842,6 +845,16 @@ class ClauseParser {
         this.push({ kind: 'keyword', keyword: name, start: tok.start, end });
       }
     }
+  }
+
+  /** `vs` / `versus` (vs.adoc), and `vs all` as one clause (all.adoc: all "can only be used as part of a versus phrase"). */
+  private versus(tok: Token): void {
+    this.i++;
+    const all = this.peek();
+    if (all && all.kind === 'keyword' && all.value === 'all') {
+      this.i++;
+      this.push({ kind: 'versus', all: true, start: tok.start, end: all.end });
+    } else this.push({ kind: 'versus', all: false, start: tok.start, end: tok.end });
   }
 
   /**

@@ -665,6 +665,8 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
       case 'sort':
       case 'calendar':
         break;
+      case 'versus':
+        throw new QueryError('vs cannot be used inside an in subsearch (in.adoc)');
       case 'keyword':
         throw new QueryError(`The keyword "${cl.keyword}" is not supported by the local emulator`);
       case 'error':
@@ -949,6 +951,77 @@ function listFilterColumns(scope: QueryScope, clauses: readonly Clause[]): void 
 
 /** Compiles a query; throws `QueryError` for an unknown column, a misuse, or a keyword not executed. */
 export function compileSearch(input: CompileInput): CompiledQuery {
+  return input.clauses.some((c) => c.kind === 'versus') ? compileVersus(input) : compileOne(input);
+}
+
+type FilterOrVersus = FilterClause | Extract<Clause, { kind: 'versus' }>;
+
+/** A side of a `vs` as a label in the API syntax: `[origin] = 'SEA'`, or `all`. */
+function sideLabel(side: readonly FilterClause[]): string {
+  if (!side.length) return 'all';
+  const value = (v: Value): string => (v.kind === 'text' ? `'${v.value}'` : v.kind === 'number' ? v.raw : `{${v.kind}}`);
+  return side.map((f) => `[${f.column.name}] ${f.operator} ${f.values.map(value).join(f.operator === 'between' ? ' and ' : ', ')}`).join(' ');
+}
+
+/**
+ * `vs` / `versus` (vs.adoc) and `vs all` (all.adoc): the run of plain filters on one column right before the
+ * first `vs` is one side, the run on one column right after each `vs` another (`state name begins_with 'a'
+ * state name begins_with 'c' vs state name begins_with 'd'`), `all` a side with no filter of its own; every
+ * other clause (other filters included) applies to every side. Each side is answered as the query with its own filters (compiled alone:
+ * several `begins with`/`ends with` on one column of a side are OR-ed, as vs.adoc says), and the answers
+ * are stacked under a first column `Versus` naming the side (`[origin] = 'SEA'`, `all`), sides in the order
+ * written, rows of a side by their columns ascending. [inferred: the pages give the query, not the answer's
+ * shape; docs/service-notes.md §2.3] Throws QueryError when a side has no filter, or on a `vs` inside `in`.
+ */
+function compileVersus(input: CompileInput): CompiledQuery {
+  const cl = input.clauses;
+  const first = cl.findIndex((c) => c.kind === 'versus');
+  const isFilter = (c: Clause | undefined): c is FilterClause => c?.kind === 'filter' && !c.aggregation;
+  const on = (c: FilterClause): string => c.column.name.trim().toLowerCase();
+  let from = first;
+  while (isFilter(cl[from - 1]) && (from === first || on(cl[from - 1] as FilterClause) === on(cl[first - 1] as FilterClause))) from--;
+  if (from === first) throw new QueryError('vs needs a filter before it, one side of the comparison: [delay] [origin] = \'SEA\' vs [origin] = \'PDX\'');
+  const sides: FilterClause[][] = [cl.slice(from, first) as FilterClause[]];
+  const inSide = new Set<Clause>(cl.slice(from, first));
+  for (let k = first; k < cl.length && cl[k]!.kind === 'versus';) {
+    const vs = cl[k] as Extract<FilterOrVersus, { kind: 'versus' }>;
+    inSide.add(vs);
+    let j = k + 1;
+    while (isFilter(cl[j]) && (j === k + 1 || on(cl[j] as FilterClause) === on(cl[k + 1] as FilterClause))) inSide.add(cl[j++]!);
+    const side = cl.slice(k + 1, j) as FilterClause[];
+    if (vs.all && side.length) throw new QueryError('vs all is a whole side: write no filter after all');
+    if (!vs.all && !side.length) throw new QueryError('vs needs a filter after it, or all: [origin] = \'SEA\' vs [origin] = \'PDX\'');
+    sides.push(side);
+    k = j;
+  }
+  const stray = cl.find((c) => c.kind === 'versus' && !inSide.has(c));
+  if (stray) throw new QueryError('Write the sides of a vs together: [origin] = \'SEA\' vs [origin] = \'PDX\' vs all');
+  const common = cl.filter((c) => !inSide.has(c));
+  const params: SqlParam[] = [];
+  let shape: CompiledQuery | undefined;
+  const parts = sides.map((side, i) => {
+    const q = compileOne({ ...input, clauses: [...common, ...side] });
+    shape ??= q;
+    if (q.columnNames.join('\u0000') !== shape.columnNames.join('\u0000')) throw new QueryError(`The sides of vs answer different columns (${shape.columnNames.join(', ')} / ${q.columnNames.join(', ')}): list the columns to compare`);
+    params.push(sideLabel(side), ...q.params);
+    return `SELECT ${i} AS vs_side, CAST(? AS VARCHAR) AS vs_label, ${q.columnNames.map((_, c) => `q.o${c} AS p${c}`).join(', ')} FROM (${q.sql}) q`;
+  });
+  const names = shape!.columnNames;
+  const union = parts.join(' UNION ALL ');
+  const outList = ['vs_label AS o0', ...names.map((_, c) => `p${c} AS o${c + 1}`)].join(', ');
+  const sql = `SELECT ${outList} FROM (${union}) ORDER BY vs_side, ${names.map((_, c) => `p${c} ASC`).join(', ')}`;
+  return {
+    sql,
+    pageSql: `${sql} LIMIT ? OFFSET ?`,
+    countSql: `SELECT count(*) FROM (${union})`,
+    params,
+    columnNames: ['Versus', ...names],
+    columnKinds: ['text', ...shape!.columnKinds],
+  };
+}
+
+/** Compiles a query with no `vs`. */
+function compileOne(input: CompileInput): CompiledQuery {
   const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4);
   applyCalendars(scope, input.clauses);
   const read = readClauses(scope, input);
