@@ -260,7 +260,7 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('and', 'comparison', '2.3', 'Second bound of between … and ….', "[origin] [distance] between 0 and 1000"),
   k('vs', 'comparison', '2.3', 'Compares sides side by side: the filters right before vs are one side, those right after it another; one answer row group per side.', "[delay] [origin] = 'SEA' vs [origin] = 'PDX'", { page: 'vs.adoc', aliases: ['versus'] }),
   k('all', 'comparison', '2.3', 'Everything, as the other side of a vs phrase (only there).', "[delay] [origin] = 'SEA' vs all", { page: 'all.adoc' }),
-  k('everything', 'comparison', '2.3', 'Listed among comparative keywords; no documented example.', "[delay] everything", unsupported('list-comparative.adoc')),
+  k('everything', 'comparison', '2.3', 'Listed among comparative keywords (list-comparative.adoc), with no page, example or meaning; the emulator does not run it.', "[delay] everything", unsupported('list-comparative.adoc')),
   k('{null}', 'constant', '2.3', 'The null value (missing or invalid values), with = or !=.', "[origin] [delay] = {null}"),
   k('{empty}', 'constant', '2.3', 'The empty value (empty or whitespace-only strings), with = or !=.', "[delay] [origin] != {empty}"),
   // 2.4 Text
