@@ -183,8 +183,18 @@ test('a keyword the local emulator does not execute gets tsq.notInEmulator, even
     assert.equal(d.severity, DiagnosticSeverity.Information);
     assert.match(String(d.message), /not supported by the local emulator/);
   }
-  // the location keywords (on a data source with latitude/longitude), in/not in, vs and all run in the emulator: no diagnostic
-  for (const q of ["[delay] [origin] = 'SEA' vs [origin] = 'PDX'", "[delay] [origin] = 'SEA' versus all", "[delay] [origin] near 'seattle' within 50 miles", '[origin] in (top 10 [origin] [delay]) [delay]', '[origin] not in ([origin] [delay] > 0)']) {
+  // in/not in, vs and all run in the emulator (the location keywords too, on a data source with latitude/longitude: below)
+  for (const q of ["[delay] [origin] = 'SEA' vs [origin] = 'PDX'", "[delay] [origin] = 'SEA' versus all", '[origin] in (top 10 [origin] [delay]) [delay]', '[origin] not in ([origin] [delay] > 0)']) {
     assert.deepEqual((await validate(F + q)).diags, [], q);
   }
+});
+
+test('a location keyword needs a data source with latitude and longitude (tsq.noLocationData), the emulator\'s rule', async () => {
+  const geo = makeCatalogProvider([
+    { id: 'ds-1', name: 'Places', columns: [{ name: 'city', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }, { name: 'Latitude', dataType: 'DOUBLE', kind: 'ATTRIBUTE' }, { name: 'longitude', dataType: 'DOUBLE', kind: 'ATTRIBUTE' }] },
+    { id: 'ds-2', name: 'Flat', columns: [{ name: 'city', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }, { name: 'latitude', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }, { name: 'longitude', dataType: 'DOUBLE', kind: 'ATTRIBUTE' }] },
+  ]);
+  assert.deepEqual((await validate("@datasource 'Places'\n[city] near 'seattle' within 50 miles", { catalog: geo })).diags, []);
+  const d = await expectOne("@datasource 'Flat'\n[city] farther than 80 km from 'seattle'", codes.NO_LOCATION_DATA, "[city] farther than 80 km from 'seattle'", { catalog: geo });
+  assert.equal(d.severity, DiagnosticSeverity.Error);
 });

@@ -157,6 +157,19 @@ export function dataSourceDateColumn<T extends { dataType: ColumnDataType }>(col
   return { column: first, several: count > 1 };
 }
 
+/**
+ * The location columns of a data source: its numeric columns named `latitude` and `longitude` (any case),
+ * or undefined. The location keywords need them ("you can only use the near and farther than keywords on
+ * data sources that have latitude and longitude data", docs.thoughtspot.com search-proximity); the service
+ * reads them from its geo configuration, which the API does not show, so TSQ and the emulator go by name.
+ */
+export function locationColumnsOf<T extends { name: string; dataType: ColumnDataType }>(columns: readonly T[]): { latitude: T; longitude: T } | undefined {
+  const find = (name: string): T | undefined => columns.find((c) => c.name.toLowerCase() === name && NUMERIC_TYPES.has(c.dataType));
+  const latitude = find('latitude');
+  const longitude = find('longitude');
+  return latitude && longitude ? { latitude, longitude } : undefined;
+}
+
 // ---- the catalogue ---------------------------------------------------------------------------------------
 
 /** The reference pages the catalogue cites: thoughtspot/thoughtspot-docs `cloud/modules/ROOT/partials/keywords/<page>` unless the name has a folder. */

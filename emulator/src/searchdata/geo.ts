@@ -10,8 +10,8 @@
  * (haversine) on a sphere of the mean Earth radius, in kilometres.
  */
 import type { LogicalColumn } from '../metadataStore';
-import { isNumeric, quoteIdent } from '../engine';
-import { DISTANCE_UNITS, type DistanceUnit } from '../../../common/src/language/keywords';
+import { quoteIdent } from '../engine';
+import { DISTANCE_UNITS, locationColumnsOf, type DistanceUnit } from '../../../common/src/language/keywords';
 
 export type { DistanceUnit };
 
@@ -42,12 +42,9 @@ export function distanceKmSql(lat1: string, lon1: string, lat2: string, lon2: st
   return `(2 * ${EARTH_RADIUS_KM} * asin(CASE WHEN sqrt(${h}) > 1 THEN 1.0 ELSE sqrt(${h}) END))`;
 }
 
-/** The location columns of a data source: its numeric `latitude` and `longitude` columns, or undefined. */
+/** The location columns of a data source: its numeric `latitude` and `longitude` columns, or undefined (keywords.ts `locationColumnsOf`, one rule with the language service). */
 export function geoColumnsOf(columns: readonly LogicalColumn[]): { latitude: LogicalColumn; longitude: LogicalColumn } | undefined {
-  const find = (name: string) => columns.find((c) => c.name.toLowerCase() === name && isNumeric(c.dataType));
-  const latitude = find('latitude');
-  const longitude = find('longitude');
-  return latitude && longitude ? { latitude, longitude } : undefined;
+  return locationColumnsOf(columns);
 }
 
 /** The input of `locationConditionSql`. */
