@@ -7,10 +7,8 @@
  * - Order: attributes ascending unless `sort by`, `top N`/`bottom N` say otherwise. Relative dates: the
  *   pinned clock in UTC, weeks from Monday, `last N` whole units before the current one. Date values:
  *   `'YYYY-MM-DD'`, with a time, `'MM/DD/YYYY'`, or a year.
- * - Location filters (`near`, `farther than`) keep rows by great-circle distance (geo.ts); `in`/`not in`
- *   compile their subsearch as a query of the same data source.
- * - Dates come back as epoch seconds, date parts as numbers. Anything not executed (`vs`, `in`, …)
- *   throws a `QueryError` naming it. Values are bound parameters and identifiers are quoted.
+ * - `near`/`farther than` filter by distance (geo.ts), `in` by a subsearch, `vs` stacks its sides. Dates
+ *   as epoch seconds; values bound, identifiers quoted; a keyword not run (`everything`) is a QueryError.
  */
 import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
 import type { ColumnDataType } from '../../../common/src/model';
