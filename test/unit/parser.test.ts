@@ -99,8 +99,8 @@ test('top/bottom, ranked by, sort, growth, calendar, bucket and keyword clauses'
   assert.deepEqual([g.measure.name, g.by.name, g.bucket, g.yearOverYear], ['delay', 'date', 'monthly', true]);
   assert.equal((byKind('calendar')[0] as Extract<Clause, { kind: 'calendar' }>).name, 'fiscal');
   assert.equal((byKind('bucket')[0] as Extract<Clause, { kind: 'bucket' }>).bucket, 'weekly');
-  // `vs all` is one phrase (all.adoc: valid only inside a vs phrase), kept whole for the emulator's 400.
-  assert.deepEqual(byKind('keyword').map((x) => src(text, x)), ['vs all']);
+  // `vs all` is one phrase (all.adoc: valid only inside a vs phrase): one versus clause.
+  assert.deepEqual(byKind('versus').map((x) => src(text, x)), ['vs all']);
   const bottom = only('bottom') as Extract<Clause, { kind: 'topBottom' }>;
   assert.deepEqual([bottom.direction, bottom.n, bottom.nSpan], ['bottom', 10, undefined]);
   // Clauses come in source order.
@@ -264,9 +264,29 @@ test('every keyword of the reference parses into a clause with its meaning (issu
   const { query } = q('[sales] today by [store]');
   assert.deepEqual(query.clauses.map((x) => x.kind), ['dateFilter', 'column']);
   // The keywords the emulator does not run keep their operands in one clause, with no diagnostic of the parser.
-  for (const text of ["near 'seattle' within 50 miles", "farther than 80 km from 'seattle'", 'in (top 10 [origin] [delay])', 'vs all']) {
-    const c = only(text);
-    assert.deepEqual([c.kind, src(text, c)], ['keyword', text], text);
+  // vs / versus (vs.adoc), vs all (all.adoc): a versus clause between the sides' filters.
+  assert.deepEqual(only('vs all'), { kind: 'versus', all: true, start: 0, end: 6 });
+  assert.deepEqual(q("[a] = 'x' versus [a] = 'y'").query.clauses.map((x) => x.kind === 'versus' ? `versus:${x.all}` : x.kind), ['filter', 'versus:false', 'filter']);
+  assert.deepEqual(q('[a] all').codes, ['tsq.misplacedKeyword']);
+  // The location keywords (list-location.adoc): one location clause, on the column before it when there is one.
+  assert.deepEqual(only("[city] near 'seattle' within 50 miles"), {
+    kind: 'location', column: { kind: 'column', name: 'city', closed: true, start: 0, end: 6 }, relation: 'near', place: 'seattle', distance: { n: 50, unit: 'miles' }, start: 0, end: 37,
+  });
+  const bare = only("[city] near 'seattle'") as Extract<Clause, { kind: 'location' }>;
+  assert.deepEqual([bare.relation, bare.place, bare.distance, bare.end], ['near', 'seattle', undefined, 21]);
+  const far = only("[city] farther than 80 km from 'seattle'") as Extract<Clause, { kind: 'location' }>;
+  assert.deepEqual([far.relation, far.place, far.distance, far.column?.name], ['farther', 'seattle', { n: 80, unit: 'km' }, 'city']);
+  assert.equal((only("near 'x' within 5 meters") as Extract<Clause, { kind: 'location' }>).column, undefined);
+  // in / not in (in.adoc): the subsearch parsed as a query of its own, on the column before the keyword.
+  const sub = only('[origin] in (top 10 [origin] [delay])') as Extract<Clause, { kind: 'subsearch' }>;
+  assert.deepEqual([sub.kind, sub.column?.name, sub.negated, sub.clauses.map((x) => x.kind), sub.end], ['subsearch', 'origin', false, ['topBottom', 'column', 'column'], 37]);
+  const notIn = only("[a] not in ([a] [b] = 'x')") as Extract<Clause, { kind: 'subsearch' }>;
+  assert.deepEqual([notIn.negated, notIn.clauses.map((x) => x.kind)], [true, ['column', 'filter']]);
+  assert.deepEqual(q('[a] in [b]').codes, ['tsq.missingOperand']);
+  assert.deepEqual(q('[a] in ([a]').codes, ['tsq.unclosedParen']);
+  // An incomplete location phrase says what is missing.
+  for (const text of ['[city] near', "[city] near 'x' within 50", "[city] farther than 80 km 'x'", '[city] farther than from', '[city] farther than 8 km from']) {
+    assert.deepEqual(q(text).codes, ['tsq.missingOperand'], text);
   }
   // similar to's alternatives (similar-to.adoc).
   assert.deepEqual((only("[x] similar to '%jacket%' or '%t-shirt%'") as Extract<Clause, { kind: 'filter' }>).values.map((v) => v.kind === 'text' && v.value), ['%jacket%', '%t-shirt%']);

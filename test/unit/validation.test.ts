@@ -178,11 +178,25 @@ test('a bucket on a TIME column: the same fact as the emulator (hourly and hour 
 });
 
 test('a keyword the local emulator does not execute gets tsq.notInEmulator, even without a catalog', async () => {
-  for (const [q, kw] of [["[delay] [origin] = 'SEA' vs [origin] = 'PDX'", 'vs'], ["[delay] [origin] near 'seattle' within 50 miles", "near 'seattle' within 50 miles"], ['[origin] in (top 10 [origin] [delay]) [delay]', 'in (top 10 [origin] [delay])']] as const) {
+  for (const [q, kw] of [['[delay] everything', 'everything']] as const) {
     const d = await expectOne(F + q, codes.NOT_IN_EMULATOR, kw);
     assert.equal(d.severity, DiagnosticSeverity.Information);
     assert.match(String(d.message), /not supported by the local emulator/);
   }
+  // in/not in, vs and all run in the emulator (the location keywords too, on a data source with latitude/longitude: below)
+  for (const q of ["[delay] [origin] = 'SEA' vs [origin] = 'PDX'", "[delay] [origin] = 'SEA' versus all", '[origin] in (top 10 [origin] [delay]) [delay]', '[origin] not in ([origin] [delay] > 0)']) {
+    assert.deepEqual((await validate(F + q)).diags, [], q);
+  }
+});
+
+test('a location keyword needs a data source with latitude and longitude (tsq.noLocationData), the emulator\'s rule', async () => {
+  const geo = makeCatalogProvider([
+    { id: 'ds-1', name: 'Places', columns: [{ name: 'city', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }, { name: 'Latitude', dataType: 'DOUBLE', kind: 'ATTRIBUTE' }, { name: 'longitude', dataType: 'DOUBLE', kind: 'ATTRIBUTE' }] },
+    { id: 'ds-2', name: 'Flat', columns: [{ name: 'city', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }, { name: 'latitude', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }, { name: 'longitude', dataType: 'DOUBLE', kind: 'ATTRIBUTE' }] },
+  ]);
+  assert.deepEqual((await validate("@datasource 'Places'\n[city] near 'seattle' within 50 miles", { catalog: geo })).diags, []);
+  const d = await expectOne("@datasource 'Flat'\n[city] farther than 80 km from 'seattle'", codes.NO_LOCATION_DATA, "[city] farther than 80 km from 'seattle'", { catalog: geo });
+  assert.equal(d.severity, DiagnosticSeverity.Error);
 });
 
 test('calendar.<name>: the language service has no calendar list from the service, so any name passes; a bare value is warned', async () => {

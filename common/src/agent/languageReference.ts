@@ -47,6 +47,7 @@ export function languageReference(): string {
     "- A date bucket follows a date column after a dot: `[date].monthly`; a bucket of several words is quoted: `[date].'day of week'`.",
     '- A custom calendar: `calendar.name`. Keywords are English (en-US) and case-insensitive.',
     "- A date keyword after a column that is no date applies to the data source's date column: `[delay] last 7 days`, `[delay] today by [origin]`. With several date columns it applies to the first; name the date column to choose: `[delay] [date] last 7 days`.",
+    "- The location keywords (`near`, `farther than`) need a data source with numeric `latitude` and `longitude` columns and follow the column the place is a value of: `[name] [city] near 'seattle' within 50 miles`.",
     `- The local emulator does not execute ${KEYWORDS.filter((k) => k.emulator === 'unsupported').map((k) => `\`${k.name}\``).join(', ')}: against it such a query gets a 400 naming the keyword (a real service runs it).`,
     '- Formulas cannot be defined in a query; only the data source\'s own formula columns can be used.',
     '- In a `.tsq` file, `@datasource \'name\'` picks the data source and a query ends at `;`, a blank line or the end of the file; `--` starts a comment. The agent tools take the data source as an argument and one query as text.',
@@ -62,7 +63,7 @@ export function languageReference(): string {
     const entries = KEYWORDS.filter((k) => k.category === category);
     if (!entries.length) continue;
     out.push('', `### ${heading}`, '', '| keyword | meaning | example |', '|---|---|---|');
-    for (const k of entries) out.push(`| \`${cell([k.name, ...(k.aliases ?? [])].join('`, `'))}\` | ${cell(k.meaning)} | \`${cell(k.example)}\` |`);
+    for (const k of entries) out.push(`| \`${cell([k.name, ...(k.aliases ?? [])].join('`, `'))}\` | ${cell(k.meaning)} | \`${cell(k.example)}\`${k.dataSource ? ` (on ${k.dataSource})` : ''} |`);
   }
   out.push(
     '',

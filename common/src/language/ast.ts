@@ -18,8 +18,8 @@ export interface Span {
 
 // The unions of the language's words are the keyword catalogue's lists (`typeof LIST[number]`): a keyword
 // is added there, once.
-import type { Aggregation, DateBucket, DateUnit, FilterOperator, ToDateUnit } from './keywords';
-export type { Aggregation, DateBucket, DateUnit, FilterOperator, ToDateUnit };
+import type { Aggregation, DateBucket, DateUnit, DistanceUnit, FilterOperator, ToDateUnit } from './keywords';
+export type { Aggregation, DateBucket, DateUnit, DistanceUnit, FilterOperator, ToDateUnit };
 
 /** A column reference: `[name]`, optionally with a date bucket (`[date].monthly`). */
 export interface ColumnRef extends Span {
@@ -77,6 +77,15 @@ export type RelativeDate =
  * - `growth`: `growth of [measure] by [date]` (+ bucket, + `year-over-year`).
  * - `calendar`: `calendar.name`.
  * - `bucket`: a bare bucket keyword (`monthly`) that applies to the previous date column.
+ * - `location`: `[column] near 'place'`, `… near 'place' within N miles|km|meters`, `[column] farther than N
+ *   miles|km|meters from 'place'` (list-location.adoc): keeps the rows within (or farther than) the
+ *   distance from the place, a value of `column`; never adds an output column. `distance` is absent for a
+ *   bare `near`; `column` is absent when none was written before the keyword.
+ * - `subsearch`: `[column] in (subsearch)` / `[column] not in (subsearch)` (in.adoc, not_in.adoc): keeps the
+ *   rows whose `column` value the subsearch's first column returns (or does not); `clauses` is the
+ *   subsearch, parsed as a query of the same data source; never adds an output column.
+ * - `versus`: `vs` / `versus` (vs.adoc), `all` when `vs all` (all.adoc): the run of filters right before the
+ *   first `vs` is one side, the run right after each `vs` another (`all`: the side with no filter of its own).
  * - `keyword`: a catalogue keyword that has no structured form here (`vs`, `all`, `in`, `near`, …); the
  *   emulator answers 400 naming it rather than making up a result.
  * - `error`: text the parser could not make sense of (a diagnostic was reported for it).
@@ -95,6 +104,9 @@ export type Clause =
   | ({ kind: 'growth'; measure: ColumnRef; by: ColumnRef; bucket?: DateBucket; yearOverYear: boolean } & Span)
   | ({ kind: 'calendar'; name: string } & Span)
   | ({ kind: 'bucket'; bucket: DateBucket } & Span)
+  | ({ kind: 'location'; column?: ColumnRef; relation: 'near' | 'farther'; place: string; distance?: { n: number; unit: DistanceUnit } } & Span)
+  | ({ kind: 'subsearch'; column?: ColumnRef; negated: boolean; clauses: Clause[] } & Span)
+  | ({ kind: 'versus'; all: boolean } & Span)
   | ({ kind: 'keyword'; keyword: string } & Span)
   | ({ kind: 'error'; text: string } & Span);
 

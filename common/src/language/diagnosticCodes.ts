@@ -78,6 +78,11 @@ export const DATE_FILTER_ON_NON_DATE = 'tsq.dateFilterOnNonDate';
  * first one (keywords.ts `dataSourceDateColumn`); naming the date column says which. Warning.
  */
 export const SEVERAL_DATE_COLUMNS = 'tsq.severalDateColumns';
+/**
+ * A location keyword (`near`, `farther than`) on a data source without numeric `latitude` and `longitude`
+ * columns (keywords.ts `locationColumnsOf`; docs/service-notes.md §2.9). Error.
+ */
+export const NO_LOCATION_DATA = 'tsq.noLocationData';
 /** A text operator (`contains`, `begins with`, …) on a numeric column (docs/service-notes.md §2.4). Error. */
 export const TEXT_OPERATOR_ON_NUMBER = 'tsq.textOperatorOnNumber';
 /** A quoted text compared with `>`/`<`/`>=`/`<=` to a numeric column. Warning. */
@@ -94,6 +99,6 @@ export const ALL_DIAGNOSTIC_CODES: readonly string[] = [
   UNTERMINATED_VALUE, UNCLOSED_BRACKET, EMPTY_COLUMN, BRACKET_IN_COLUMN, QUOTE_IN_VALUE, DOUBLE_QUOTED_VALUE,
   MISSING_OPERAND, BETWEEN_WITHOUT_AND, STRAY_CHARACTER, UNKNOWN_WORD, UNCLOSED_PAREN, UNKNOWN_DIRECTIVE,
   DIRECTIVE_WITHOUT_VALUE, UNKNOWN_BUCKET, MISPLACED_KEYWORD, NOT_IN_EMULATOR, BARE_VALUE, ROLLING_WITH_CUSTOM_CALENDAR,
-  UNKNOWN_COLUMN, AMBIGUOUS_COLUMN, BUCKET_ON_NON_DATE, DATE_FILTER_ON_NON_DATE, SEVERAL_DATE_COLUMNS, TEXT_OPERATOR_ON_NUMBER, TEXT_COMPARED_TO_NUMBER,
+  UNKNOWN_COLUMN, AMBIGUOUS_COLUMN, BUCKET_ON_NON_DATE, DATE_FILTER_ON_NON_DATE, SEVERAL_DATE_COLUMNS, NO_LOCATION_DATA, TEXT_OPERATOR_ON_NUMBER, TEXT_COMPARED_TO_NUMBER,
   FORMULA_IN_QUERY, UNKNOWN_DATA_SOURCE, NO_DATA_SOURCE,
 ];

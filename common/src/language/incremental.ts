@@ -222,6 +222,13 @@ function moveClause(c: Clause, delta: number): Clause {
       if (c.bucket !== undefined) out.bucket = c.bucket;
       return out;
     }
+    case 'subsearch': {
+      const inner = new Array<Clause>(c.clauses.length);
+      for (let k = 0; k < inner.length; k++) inner[k] = moveClause(c.clauses[k]!, delta);
+      return c.column ? { ...c, column: moveColumn(c.column, delta), clauses: inner, start, end } : { ...c, clauses: inner, start, end };
+    }
+    case 'location':
+      return c.column ? { ...c, column: moveColumn(c.column, delta), start, end } : { ...c, start, end };
     default:
       // calendar, bucket, keyword, error: no nested offsets.
       return { ...c, start, end };

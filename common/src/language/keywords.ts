@@ -92,8 +92,10 @@ export const DAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'
 /** Named months (january.adoc …, month_year_name.adoc): month 1–12 in order. */
 export const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'] as const;
 
-/** Distance units of the location keywords (list-location.adoc). Meters per unit. */
+/** Distance units of the location keywords (list-location.adoc). Meters per unit (1 mile = 1609.344 m, the international mile). */
 export const DISTANCE_UNITS = { miles: 1609.344, km: 1000, meters: 1 } as const;
+/** A distance unit of the location keywords (`within 50 miles`). */
+export type DistanceUnit = keyof typeof DISTANCE_UNITS;
 
 /** The `by <unit>` grouping of list-date.adoc (`revenue by week last quarter`): the bucket each unit groups by. */
 export const UNIT_BUCKETS = {
@@ -178,6 +180,19 @@ export function dataSourceDateColumn<T extends { dataType: ColumnDataType }>(col
   return { column: first, several: count > 1 };
 }
 
+/**
+ * The location columns of a data source: its numeric columns named `latitude` and `longitude` (any case),
+ * or undefined. The location keywords need them ("you can only use the near and farther than keywords on
+ * data sources that have latitude and longitude data", docs.thoughtspot.com search-proximity); the service
+ * reads them from its geo configuration, which the API does not show, so TSQ and the emulator go by name.
+ */
+export function locationColumnsOf<T extends { name: string; dataType: ColumnDataType }>(columns: readonly T[]): { latitude: T; longitude: T } | undefined {
+  const find = (name: string): T | undefined => columns.find((c) => c.name.toLowerCase() === name && NUMERIC_TYPES.has(c.dataType));
+  const latitude = find('latitude');
+  const longitude = find('longitude');
+  return latitude && longitude ? { latitude, longitude } : undefined;
+}
+
 // ---- the catalogue ---------------------------------------------------------------------------------------
 
 /** The reference pages the catalogue cites: thoughtspot/thoughtspot-docs `cloud/modules/ROOT/partials/keywords/<page>` unless the name has a folder. */
@@ -226,6 +241,8 @@ export interface KeywordInfo {
   page: string;
   /** Whether the local emulator executes it. */
   emulator: EmulatorSupport;
+  /** The demo data source `example` is written for when it is not `flights` (the location keywords need `airports`' latitude/longitude). */
+  dataSource?: string;
 }
 
 /** What `k` takes besides the common fields. */
@@ -233,12 +250,14 @@ interface Extra {
   aliases?: string[];
   page?: string;
   emulator?: EmulatorSupport;
+  dataSource?: string;
 }
 
 const k = (name: string, category: KeywordCategory, section: string, meaning: string, example: string, extra: string[] | Extra = {}): KeywordInfo => {
   const x: Extra = Array.isArray(extra) ? { aliases: extra } : extra;
   const info: KeywordInfo = { name, category, meaning, example, section, page: x.page ?? LIST_PAGE[section]!, emulator: x.emulator ?? 'runs' };
   if (x.aliases) info.aliases = x.aliases;
+  if (x.dataSource) info.dataSource = x.dataSource;
   return info;
 };
 const unsupported = (page: string, aliases?: string[]): Extra => (aliases ? { page, emulator: 'unsupported', aliases } : { page, emulator: 'unsupported' });
@@ -275,9 +294,9 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('>=', 'comparison', '2.3', 'Greater than or equal to (works on text too).', "[origin] [distance] >= 1000"),
   k('between', 'comparison', '2.3', 'Between two values, both included: between … and ….', "[origin] [distance] between 0 and 1000"),
   k('and', 'comparison', '2.3', 'Second bound of between … and ….', "[origin] [distance] between 0 and 1000"),
-  k('vs', 'comparison', '2.3', 'Compares two filtered sides side by side.', "[delay] [origin] = 'SEA' vs [origin] = 'PDX'", unsupported('vs.adoc', ['versus'])),
-  k('all', 'comparison', '2.3', 'Everything, as the other side of a vs phrase.', "[delay] [origin] = 'SEA' vs all", unsupported('all.adoc')),
-  k('everything', 'comparison', '2.3', 'Listed among comparative keywords; no documented example.', "[delay] everything", unsupported('list-comparative.adoc')),
+  k('vs', 'comparison', '2.3', 'Compares sides side by side: the filters right before vs are one side, those right after it another; one answer row group per side.', "[delay] [origin] = 'SEA' vs [origin] = 'PDX'", { page: 'vs.adoc', aliases: ['versus'] }),
+  k('all', 'comparison', '2.3', 'Everything, as the other side of a vs phrase (only there).', "[delay] [origin] = 'SEA' vs all", { page: 'all.adoc' }),
+  k('everything', 'comparison', '2.3', 'Listed among comparative keywords (list-comparative.adoc), with no page, example or meaning; the emulator does not run it.', "[delay] everything", unsupported('list-comparative.adoc')),
   k('{null}', 'constant', '2.3', 'The null value (missing or invalid values), with = or !=.', "[origin] [delay] = {null}"),
   k('{empty}', 'constant', '2.3', 'The empty value (empty or whitespace-only strings), with = or !=.', "[delay] [origin] != {empty}"),
   // 2.4 Text
@@ -342,16 +361,16 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   ...MONTH_NAMES.map((m) =>
     k(m, 'dateName', '2.5', `Dates in ${m[0]!.toUpperCase()}${m.slice(1)} (optionally followed by a year: february 2014); after a measure it filters the data source's date column.`, `[delay] ${m} 2001 by [origin]`, { page: `${m}.adoc` })),
   // 2.8 In / not in
-  k('in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses also returns.', "[origin] in (top 10 [origin] [delay]) [delay]", unsupported('in.adoc')),
-  k('not in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses does not return.', "[origin] not in (top 10 [origin] [delay]) [delay]", unsupported('not_in.adoc')),
-  // 2.9 Location
-  k('near', 'location', '2.9', 'Places near a location (needs latitude/longitude data).', "[delay] [origin] near 'seattle'", unsupported('near.adoc')),
-  k('within', 'location', '2.9', 'Distance bound after near: within N miles|km|meters.', "[delay] [origin] near 'seattle' within 50 miles", unsupported('near_within.adoc')),
-  k('farther than', 'location', '2.9', 'Places farther than a distance from a location.', "[delay] [origin] farther than 80 km from 'seattle'", unsupported('farther_than_distance_from.adoc')),
-  k('from', 'location', '2.9', 'The location after farther than N units.', "[delay] [origin] farther than 80 km from 'seattle'", unsupported('farther_than_distance_from.adoc')),
-  k('miles', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 50 miles", unsupported('list-location.adoc')),
-  k('km', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 50 km", unsupported('list-location.adoc')),
-  k('meters', 'location', '2.9', 'Distance unit.', "[origin] near 'seattle' within 500 meters", unsupported('list-location.adoc')),
+  k('in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses also returns.', "[origin] in (top 10 [origin] [delay]) [delay]", { page: 'in.adoc' }),
+  k('not in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses does not return.', "[origin] not in (top 10 [origin] [delay]) [delay]", { page: 'not_in.adoc' }),
+  // 2.9 Location: on a data source with latitude and longitude (search-proximity), the demo's airports
+  k('near', 'location', '2.9', "Rows near a place, a value of the column before it: [city] near 'seattle' (within 50 miles unless within says otherwise); needs latitude/longitude data.", "[name] [city] near 'seattle'", { page: 'near.adoc', dataSource: 'airports' }),
+  k('within', 'location', '2.9', 'Distance bound after near: within N miles|km|meters.', "[name] [city] near 'seattle' within 50 miles", { page: 'near_within_distance.adoc', dataSource: 'airports' }),
+  k('farther than', 'location', '2.9', 'Rows farther than a distance from a place, a value of the column before it.', "[state] count [iata] [city] farther than 80 km from 'seattle'", { page: 'farther_than_distance_from.adoc', dataSource: 'airports' }),
+  k('from', 'location', '2.9', 'The place after farther than N units.', "[state] count [iata] [city] farther than 80 km from 'seattle'", { page: 'farther_than_distance_from.adoc', dataSource: 'airports' }),
+  k('miles', 'location', '2.9', 'Distance unit (1 mile = 1609.344 m).', "[name] [city] near 'seattle' within 50 miles", { dataSource: 'airports' }),
+  k('km', 'location', '2.9', 'Distance unit.', "[name] [city] near 'seattle' within 50 km", { dataSource: 'airports' }),
+  k('meters', 'location', '2.9', 'Distance unit.', "[name] [city] near 'seattle' within 5000 meters", { dataSource: 'airports' }),
 ];
 
 const byName = new Map<string, KeywordInfo>();

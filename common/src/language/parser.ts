@@ -11,12 +11,12 @@
  * Pure: no `vscode`, no connection, no I/O. Never throws.
  */
 import type {
-  Aggregation, Clause, ColumnRef, Comment, DataSourceDirective, DateBucket, DateUnit, FilterOperator,
+  Aggregation, Clause, ColumnRef, Comment, DataSourceDirective, DateBucket, DateUnit, DistanceUnit, FilterOperator,
   ParseDiagnostic, Query, RelativeDate, Span, ToDateUnit, TsqDocument, Value,
 } from './ast';
 import * as codes from './diagnosticCodes';
 import {
-  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, findDateBucket, findKeyword,
+  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, findDateBucket, findKeyword,
 } from './keywords';
 import { Lexer, tokenize, type Token } from './lexer';
 import * as nodes from './nodes';
@@ -44,6 +44,8 @@ const DAYS = new Map<string, number>(DAY_NAMES.map((d, i) => [d, i + 1]));
 const MONTHS = new Map<string, number>(MONTH_NAMES.map((m, i) => [m, i + 1]));
 /** Keywords that take a parenthesised argument: `in (subsearch)`, the period functions (`month of quarter (date)`). */
 const PAREN_KEYWORDS = new Set<string>([...KEYWORDS.filter((k) => k.category === 'in').map((k) => k.name), ...PERIODS.keys()]);
+/** The distance units of `within N …` and `farther than N …` (keywords.ts `DISTANCE_UNITS`). */
+const DISTANCE_UNIT_SET = new Set<string>(Object.keys(DISTANCE_UNITS));
 /** Keywords the local emulator does not execute (keywords.ts `emulator`). */
 const UNSUPPORTED = new Set<string>(KEYWORDS.filter((k) => k.emulator === 'unsupported').map((k) => k.name));
 
@@ -530,6 +532,14 @@ class ClauseParser {
         : new FilterNode(col, operator, next.start, next.end, values, start, end));
       return;
     }
+    if (next && !aggregation && !flags && !col.bucket && next.kind === 'keyword' && (next.value === 'near' || next.value === 'farther than')) {
+      this.location(next, col, start);
+      return;
+    }
+    if (next && !aggregation && !flags && !col.bucket && next.kind === 'keyword' && (next.value === 'in' || next.value === 'not in')) {
+      this.subsearch(next, col, start);
+      return;
+    }
     if (next && !aggregation && !flags && !col.bucket) {
       const rel = this.relativeDate();
       if (rel) {
@@ -828,6 +838,17 @@ class ClauseParser {
       case 'calendar':
         this.calendarClause(tok);
         return;
+      case 'near':
+      case 'farther than':
+        this.location(tok, undefined, tok.start);
+        return;
+      case 'in':
+      case 'not in':
+        this.subsearch(tok, undefined, tok.start);
+        return;
+      case 'vs':
+        this.versus(tok);
+        return;
       case 'fiscal':
         // `sales monthly fiscal` (fiscal.adoc): the fiscal calendar, as calendar.fiscal.
         this.i++;
@@ -849,9 +870,95 @@ class ClauseParser {
     }
   }
 
+  /** `vs` / `versus` (vs.adoc), and `vs all` as one clause (all.adoc: all "can only be used as part of a versus phrase"). */
+  private versus(tok: Token): void {
+    this.i++;
+    const all = this.peek();
+    if (all && all.kind === 'keyword' && all.value === 'all') {
+      this.i++;
+      this.push({ kind: 'versus', all: true, start: tok.start, end: all.end });
+    } else this.push({ kind: 'versus', all: false, start: tok.start, end: tok.end });
+  }
+
   /**
-   * The operands of a keyword the emulator does not execute, consumed so that they make no clauses of
-   * their own: values, numbers and the location keywords (`near 'seattle' within 50 miles`,
+   * `in (subsearch)` / `not in (subsearch)` (in.adoc, not_in.adoc), on `col` when written before it: the
+   * tokens between the parentheses are parsed as a query of their own. The current token is `in` or `not
+   * in`. Without parentheses, or with an unclosed one, a diagnostic and an `error` clause.
+   */
+  private subsearch(kw: Token, col: ColumnRef | undefined, start: number): void {
+    this.i++;
+    const open = this.peek();
+    if (!open || open.kind !== 'lparen') {
+      this.sink.add(kw, codes.MISSING_OPERAND, `${kw.value} needs a subsearch in parentheses after it: [origin] ${kw.value} (top 10 [origin] [delay]).`);
+      this.push({ kind: 'error', text: kw.value, start, end: kw.end });
+      return;
+    }
+    const from = this.i + 1;
+    const end = this.parenGroup();
+    const close = this.t[this.i - 1]!;
+    if (close.kind !== 'rparen' || this.i - 1 < from) {
+      this.push({ kind: 'error', text: kw.value, start, end });
+      return;
+    }
+    const clauses = new ClauseParser(this.sink).parse(this.t, from, this.i - 1);
+    this.push({ kind: 'subsearch', column: col, negated: kw.value === 'not in', clauses, start, end });
+  }
+
+  /**
+   * A location filter (list-location.adoc; docs.thoughtspot.com search-proximity): `near 'place'`, `near
+   * 'place' within N miles|km|meters`, `farther than N miles|km|meters from 'place'`, on `col` when written
+   * before it. The current token is `near` or `farther than`. A missing part is a missingOperand
+   * diagnostic and an `error` clause over what was read.
+   */
+  private location(kw: Token, col: ColumnRef | undefined, start: number): void {
+    this.i++;
+    // the rest of the phrase (values, numbers, location words) goes into the error clause: one diagnostic
+    const fail = (at: Span, message: string, end: number): void => {
+      this.sink.add(at, codes.MISSING_OPERAND, message);
+      this.push({ kind: 'error', text: kw.value, start, end: this.operandsOf(end) });
+    };
+    /** `N miles|km|meters` at the current token, or undefined (nothing consumed). */
+    const distance = (): { n: number; unit: DistanceUnit; end: number } | undefined => {
+      const n = this.peek();
+      const u = this.peek(1);
+      if (!n || n.kind !== 'number' || !u || u.kind !== 'keyword' || !DISTANCE_UNIT_SET.has(u.value)) return undefined;
+      this.i += 2;
+      return { n: numberOf(n.value), unit: u.value as DistanceUnit, end: u.end };
+    };
+    /** `'place'` at the current token, or undefined (nothing consumed). */
+    const place = (): Token | undefined => {
+      const p = this.peek();
+      if (!p || p.kind !== 'value') return undefined;
+      this.i++;
+      return p;
+    };
+    if (kw.value === 'near') {
+      const p = place();
+      if (!p) return fail(kw, "near needs a place after it: [city] near 'seattle' (within 50 miles).", kw.end);
+      const w = this.peek();
+      if (!w || w.kind !== 'keyword' || w.value !== 'within') {
+        this.push({ kind: 'location', column: col, relation: 'near', place: p.value, start, end: p.end });
+        return;
+      }
+      this.i++;
+      const d = distance();
+      if (!d) return fail(w, 'within needs a distance after it: within 50 miles (or km, meters).', w.end);
+      this.push({ kind: 'location', column: col, relation: 'near', place: p.value, distance: { n: d.n, unit: d.unit }, start, end: d.end });
+      return;
+    }
+    const d = distance();
+    if (!d) return fail(kw, "farther than needs a distance and a place: farther than 80 km from 'seattle'.", kw.end);
+    const f = this.peek();
+    if (!f || f.kind !== 'keyword' || f.value !== 'from') return fail(kw, "farther than needs from and a place: farther than 80 km from 'seattle'.", d.end);
+    this.i++;
+    const p = place();
+    if (!p) return fail(f, "from needs a place after it: farther than 80 km from 'seattle'.", f.end);
+    this.push({ kind: 'location', column: col, relation: 'farther', place: p.value, distance: { n: d.n, unit: d.unit }, start, end: p.end });
+  }
+
+  /**
+   * The operands of a keyword the emulator does not execute (or of an incomplete location phrase),
+   * consumed so that they make no clauses of their own: values, numbers and the location keywords (`near 'seattle' within 50 miles`,
    * `farther than 80 km from 'seattle'`). Returns the end of the last one.
    */
   private operandsOf(end: number): number {

@@ -14,7 +14,7 @@ import { isKnownDataType, type Column, type DataSource } from '../model';
 import type { Clause, ColumnRef, Query, Span } from '../language/ast';
 import { movedFrom } from '../language/incremental';
 import * as codes from '../language/diagnosticCodes';
-import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, isCustomCalendarName, isRollingPeriod, unitAppliesTo } from '../language/keywords';
+import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, isCustomCalendarName, isRollingPeriod, locationColumnsOf, unitAppliesTo } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -137,6 +137,8 @@ interface CheckedColumns {
   suggestionCache: Map<string, string[]>;
   /** The date column a date keyword without one applies to (keywords.ts `dataSourceDateColumn`). */
   dateColumn: { column: Column | undefined; several: boolean };
+  /** Whether the location keywords apply: the data source has latitude and longitude (keywords.ts `locationColumnsOf`). */
+  location: boolean;
 }
 
 /**
@@ -166,7 +168,7 @@ function indexColumns(columns: readonly Column[]): CheckedColumns {
   };
   for (const c of columns) addKey(c.name, c);
   for (const c of columns) for (const s of c.synonyms ?? []) if (!byLower.has(s.toLowerCase())) addKey(s, c);
-  return { byLower, names: columns.map((c) => c.name), suggestionCache: new Map(), dateColumn: dataSourceDateColumn(columns) };
+  return { byLower, names: columns.map((c) => c.name), suggestionCache: new Map(), dateColumn: dataSourceDateColumn(columns), location: !!locationColumnsOf(columns) };
 }
 
 function findSource(sources: DataSource[], value: string): DataSource | undefined {
@@ -178,9 +180,10 @@ function findSource(sources: DataSource[], value: string): DataSource | undefine
 function refsOf(c: Clause): ColumnRef[] {
   switch (c.kind) {
     case 'column': case 'filter': case 'sort': return [c.column];
-    case 'dateFilter': return c.column ? [c.column] : [];
+    case 'dateFilter': case 'location': return c.column ? [c.column] : [];
     case 'topBottom': return c.rankedBy ? [c.rankedBy] : [];
     case 'growth': return [c.measure, c.by];
+    case 'subsearch': return [...(c.column ? [c.column] : []), ...c.clauses.flatMap(refsOf)];
     default: return [];
   }
 }
@@ -240,6 +243,7 @@ function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void 
   for (const clause of q.clauses) {
     // A bare bucket (`[sales] weekly`, `by week`) buckets the date column listed before it, else the data source's.
     if ((clause.kind === 'dateFilter' && !clause.column) || (clause.kind === 'bucket' && !dateListed)) checkDataSourceDate(clause, ds, cols, add);
+    if (clause.kind === 'location' && !cols.location) add(clause, codes.NO_LOCATION_DATA, `"${ds}" has no latitude and longitude columns: ${clause.relation === 'near' ? 'near' : 'farther than'} needs a data source with location data (search-proximity).`, DiagnosticSeverity.Error);
     for (const ref of refsOf(clause)) {
       const col = resolve(ref, ds, cols, add);
       if (!col || !isKnownDataType(col.dataType)) continue;

@@ -7,13 +7,14 @@
  * - Order: attributes ascending unless `sort by`, `top N`/`bottom N` say otherwise. Relative dates: the
  *   pinned clock in UTC, weeks from Monday, `last N` whole units before the current one. Date values:
  *   `'YYYY-MM-DD'`, with a time, `'MM/DD/YYYY'`, or a year.
- * - Dates come back as epoch seconds, date parts as numbers. Anything not executed (`vs`, `in`, `near`, …)
- *   throws a `QueryError` naming it. Values are bound parameters and identifiers are quoted.
+ * - `near`/`farther than` filter by distance (geo.ts), `in` by a subsearch, `vs` stacks its sides. Dates
+ *   as epoch seconds; values bound, identifiers quoted; a keyword not run (`everything`) is a QueryError.
  */
 import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
 import type { ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../metadataStore';
 import { isNumeric, quoteIdent } from '../engine';
+import { NEAR_DEFAULT, geoColumnsOf, locationConditionSql, toKm } from './geo';
 import {
   calendarNumberSql, calendarOrdinalColumn, calendarOrdinalSql, calendarOrdinalsSelect, calendarPeriodEndSql, calendarPeriodStartSql, calendarShiftedStartSql, DEMO_CALENDARS, findCalendar, knownCalendarNames,
   type CalendarPeriod, type CustomCalendar,
@@ -756,6 +757,12 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
       case 'filter':
         (cl.aggregation ? read.having : read.where).push(filterCondition(scope, cl));
         break;
+      case 'location':
+        read.where.push(locationCondition(scope, cl, input));
+        break;
+      case 'subsearch':
+        read.where.push(subsearchCondition(scope, cl, input));
+        break;
       case 'dateFilter': {
         // A date keyword after a column that is no date (`[sales] last 7 days`): the column is listed, the
         // keyword applies to the data source's date column (keywords.ts `dataSourceDateColumn`). The
@@ -780,6 +787,8 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
       case 'sort':
       case 'calendar':
         break;
+      case 'versus':
+        throw new QueryError('vs cannot be used inside an in subsearch (in.adoc)');
       case 'keyword':
         // a value, number or ( … ) alone (the parser's tsq.bareValue): the API syntax gives values only after an operator
         if (/^['{(\d-]/.test(cl.keyword)) throw new QueryError(`${cl.keyword} stands alone: a value needs a column and an operator before it ([column] = value)`);
@@ -789,6 +798,57 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
     }
   }
   return read;
+}
+
+/**
+ * A location filter (list-location.adoc, near.adoc, near_within_distance.adoc, farther_than_distance_from.adoc;
+ * docs.thoughtspot.com cloud/9.10.5.cl/search-proximity): `[city] near 'seattle' within 50 miles` keeps the
+ * rows at most 50 miles from Seattle, `[city] farther than 80 km from 'seattle'` those more than 80 km away.
+ * The column is the one the place is a value of ("the name of the column that tokyo falls under in the
+ * data"); the rows' location is the data source's latitude/longitude ("you can only use the near and farther
+ * than keywords on data sources that have latitude and longitude data"); the place is at the mean location
+ * of the rows whose column is it (geo.ts `locationConditionSql`). A bare `near` is within `NEAR_DEFAULT`.
+ * Throws QueryError without a column, on a data source with no location columns, or for a bad distance.
+ */
+function locationCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'location' }>, input: CompileInput): Cond {
+  const kw = cl.relation === 'near' ? 'near' : 'farther than';
+  if (!cl.column) throw new QueryError(`${kw} needs the column the place is a value of before it: [city] ${kw === 'near' ? "near 'seattle'" : "farther than 80 km from 'seattle'"}`);
+  const c = scope.resolve(cl.column);
+  if (!geoColumnsOf(input.columns)) throw new QueryError(`${kw} needs a data source with latitude and longitude columns, and this one has none (search-proximity: "you can only use the near and farther than keywords on data sources that have latitude and longitude data")`);
+  const d = cl.distance ?? NEAR_DEFAULT;
+  let km: number;
+  try {
+    km = toKm(d.n, d.unit);
+  } catch (e) {
+    throw new QueryError(`The distance of ${kw} on [${c.name}]: ${(e as Error).message}`);
+  }
+  return locationConditionSql({ columns: input.columns, table: input.table, placeColumn: c, place: cl.place, relation: cl.relation === 'near' ? 'within' : 'farther', km });
+}
+
+/**
+ * `[a] in (subsearch)` / `[a] not in (subsearch)` (in.adoc, not_in.adoc; docs/service-notes.md §2.8): the
+ * subsearch is a query of the same data source, compiled as one (its own filters, top and order); "the last
+ * attribute before in must match the first attribute inside the parentheses", so its first output column
+ * must be `[a]` itself, unbucketed. `in` keeps the rows whose value it returns ("intersection"; `{null}` is
+ * never in it, as the results of in exclude null since 6.2); `not in` keeps the others ("relative
+ * complement"), null values included [inferred: the page says only "relative complement"]. Throws QueryError
+ * without a column before the keyword or when the subsearch starts with another column.
+ */
+function subsearchCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'subsearch' }>, input: CompileInput): Cond {
+  const kw = cl.negated ? 'not in' : 'in';
+  if (!cl.column) throw new QueryError(`${kw} needs the column it filters before it: [origin] ${kw} (top 10 [origin] [delay])`);
+  const c = scope.resolve(cl.column);
+  if (scope.bucketOf(cl.column)) throw new QueryError(`${kw} filters a column's values, not a date bucket ([${cl.column.name}].${cl.column.bucket!.name})`);
+  const sub = compileSearch({ ...input, clauses: cl.clauses });
+  if (sub.columnNames[0] !== c.name) {
+    throw new QueryError(`The subsearch of ${kw} must start with [${c.name}], the column before ${kw} (in.adoc: the last attribute before in must match the first attribute inside the parentheses), not with ${sub.columnNames[0]}`);
+  }
+  const x = scope.colSql(c);
+  // the subsearch's first output is the column as it is returned (dates as epoch seconds): compare alike
+  const v = sub.columnKinds[0] === 'date' ? `epoch(${x})` : sub.columnKinds[0] === 'time' ? `CAST(${x} AS VARCHAR)` : x;
+  const values = `SELECT o0 FROM (${sub.sql}) WHERE o0 IS NOT NULL`;
+  const sql = cl.negated ? `(${x} IS NULL OR ${v} NOT IN (${values}))` : `(${x} IS NOT NULL AND ${v} IN (${values}))`;
+  return { sql, params: [...sub.params] };
 }
 
 /** A relative date filter (`last 7 days`, `this year`, …) on its column, or on the first date column. */
@@ -1019,14 +1079,15 @@ export function pageParams(q: CompiledQuery, limit: number, offset: number): Sql
 /**
  * A query that lists no column but filters some (`[revenue] > 1000 [ship mode] = 'air'`, the Search data API
  * page's own example) shows the filtered columns, in order: a measure aggregated by its default, an
- * attribute grouped. [inferred: the page gives the query, not its answer.]
+ * attribute grouped; the column of a location filter (`[city] near 'seattle'`) is grouped too. [inferred:
+ * the page gives the query, not its answer.]
  */
 function listFilterColumns(scope: QueryScope, clauses: readonly Clause[]): void {
   for (const cl of clauses) {
-    if (cl.kind !== 'filter') continue;
-    const c = scope.resolve(cl.column);
-    const bucket = scope.bucketOf(cl.column);
-    if (cl.aggregation) scope.measureItem(c, cl.aggregation);
+    if (cl.kind !== 'filter' && !((cl.kind === 'location' || cl.kind === 'subsearch') && cl.column)) continue;
+    const c = scope.resolve(cl.column!);
+    const bucket = scope.bucketOf(cl.column!);
+    if (cl.kind === 'filter' && cl.aggregation) scope.measureItem(c, cl.aggregation);
     else if (c.kind === 'MEASURE' && !bucket) scope.measureItem(c, scope.defaultAgg(c));
     else scope.attributeItem(c, bucket);
   }
@@ -1034,6 +1095,77 @@ function listFilterColumns(scope: QueryScope, clauses: readonly Clause[]): void 
 
 /** Compiles a query; throws `QueryError` for an unknown column, a misuse, or a keyword not executed. */
 export function compileSearch(input: CompileInput): CompiledQuery {
+  return input.clauses.some((c) => c.kind === 'versus') ? compileVersus(input) : compileOne(input);
+}
+
+type FilterOrVersus = FilterClause | Extract<Clause, { kind: 'versus' }>;
+
+/** A side of a `vs` as a label in the API syntax: `[origin] = 'SEA'`, or `all`. */
+function sideLabel(side: readonly FilterClause[]): string {
+  if (!side.length) return 'all';
+  const value = (v: Value): string => (v.kind === 'text' ? `'${v.value}'` : v.kind === 'number' ? v.raw : `{${v.kind}}`);
+  return side.map((f) => `[${f.column.name}] ${f.operator} ${f.values.map(value).join(f.operator === 'between' ? ' and ' : ', ')}`).join(' ');
+}
+
+/**
+ * `vs` / `versus` (vs.adoc) and `vs all` (all.adoc): the run of plain filters on one column right before the
+ * first `vs` is one side, the run on one column right after each `vs` another (`state name begins_with 'a'
+ * state name begins_with 'c' vs state name begins_with 'd'`), `all` a side with no filter of its own; every
+ * other clause (other filters included) applies to every side. Each side is answered as the query with its own filters (compiled alone:
+ * several `begins with`/`ends with` on one column of a side are OR-ed, as vs.adoc says), and the answers
+ * are stacked under a first column `Versus` naming the side (`[origin] = 'SEA'`, `all`), sides in the order
+ * written, rows of a side by their columns ascending. [inferred: the pages give the query, not the answer's
+ * shape; docs/service-notes.md §2.3] Throws QueryError when a side has no filter, or on a `vs` inside `in`.
+ */
+function compileVersus(input: CompileInput): CompiledQuery {
+  const cl = input.clauses;
+  const first = cl.findIndex((c) => c.kind === 'versus');
+  const isFilter = (c: Clause | undefined): c is FilterClause => c?.kind === 'filter' && !c.aggregation;
+  const on = (c: FilterClause): string => c.column.name.trim().toLowerCase();
+  let from = first;
+  while (isFilter(cl[from - 1]) && (from === first || on(cl[from - 1] as FilterClause) === on(cl[first - 1] as FilterClause))) from--;
+  if (from === first) throw new QueryError('vs needs a filter before it, one side of the comparison: [delay] [origin] = \'SEA\' vs [origin] = \'PDX\'');
+  const sides: FilterClause[][] = [cl.slice(from, first) as FilterClause[]];
+  const inSide = new Set<Clause>(cl.slice(from, first));
+  for (let k = first; k < cl.length && cl[k]!.kind === 'versus';) {
+    const vs = cl[k] as Extract<FilterOrVersus, { kind: 'versus' }>;
+    inSide.add(vs);
+    let j = k + 1;
+    while (isFilter(cl[j]) && (j === k + 1 || on(cl[j] as FilterClause) === on(cl[k + 1] as FilterClause))) inSide.add(cl[j++]!);
+    const side = cl.slice(k + 1, j) as FilterClause[];
+    if (vs.all && side.length) throw new QueryError('vs all is a whole side: write no filter after all');
+    if (!vs.all && !side.length) throw new QueryError('vs needs a filter after it, or all: [origin] = \'SEA\' vs [origin] = \'PDX\'');
+    sides.push(side);
+    k = j;
+  }
+  const stray = cl.find((c) => c.kind === 'versus' && !inSide.has(c));
+  if (stray) throw new QueryError('Write the sides of a vs together: [origin] = \'SEA\' vs [origin] = \'PDX\' vs all');
+  const common = cl.filter((c) => !inSide.has(c));
+  const params: SqlParam[] = [];
+  let shape: CompiledQuery | undefined;
+  const parts = sides.map((side, i) => {
+    const q = compileOne({ ...input, clauses: [...common, ...side] });
+    shape ??= q;
+    if (q.columnNames.join('\u0000') !== shape.columnNames.join('\u0000')) throw new QueryError(`The sides of vs answer different columns (${shape.columnNames.join(', ')} / ${q.columnNames.join(', ')}): list the columns to compare`);
+    params.push(sideLabel(side), ...q.params);
+    return `SELECT ${i} AS vs_side, CAST(? AS VARCHAR) AS vs_label, ${q.columnNames.map((_, c) => `q.o${c} AS p${c}`).join(', ')} FROM (${q.sql}) q`;
+  });
+  const names = shape!.columnNames;
+  const union = parts.join(' UNION ALL ');
+  const outList = ['vs_label AS o0', ...names.map((_, c) => `p${c} AS o${c + 1}`)].join(', ');
+  const sql = `SELECT ${outList} FROM (${union}) ORDER BY vs_side, ${names.map((_, c) => `p${c} ASC`).join(', ')}`;
+  return {
+    sql,
+    pageSql: `${sql} LIMIT ? OFFSET ?`,
+    countSql: `SELECT count(*) FROM (${union})`,
+    params,
+    columnNames: ['Versus', ...names],
+    columnKinds: ['text', ...shape!.columnKinds],
+  };
+}
+
+/** Compiles a query with no `vs`. */
+function compileOne(input: CompileInput): CompiledQuery {
   const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4);
   applyCalendars(scope, input.clauses, input.calendars ?? DEMO_CALENDARS);
   const read = readClauses(scope, input);

@@ -10,21 +10,26 @@
  * (haversine) on a sphere of the mean Earth radius, in kilometres.
  */
 import type { LogicalColumn } from '../metadataStore';
-import { isNumeric, quoteIdent } from '../engine';
+import { quoteIdent } from '../engine';
+import { DISTANCE_UNITS, locationColumnsOf, type DistanceUnit } from '../../../common/src/language/keywords';
+
+export type { DistanceUnit };
 
 /** Mean Earth radius in km (IUGG R1), the sphere of `distanceKmSql`. */
 export const EARTH_RADIUS_KM = 6371.0088;
 
-/** Kilometres per unit of the location keywords' `n miles|km|meters`. */
-export const DISTANCE_UNIT_KM = { miles: 1.609344, km: 1, meters: 0.001 } as const;
+/**
+ * The radius of a bare `near` (no `within`): 50 miles. The pages give none (near.adoc; docs.thoughtspot.com
+ * cloud/9.10.5.cl/search-proximity gives the syntax only); every example they write with a distance uses 50
+ * miles (`store city near tokyo within 50 miles`, `near alameda within 50 miles`, `near santa clara county
+ * within 50 miles`). An emulator rule (docs/service-notes.md §2.9).
+ */
+export const NEAR_DEFAULT = { n: 50, unit: 'miles' } as const satisfies { n: number; unit: DistanceUnit };
 
-/** A distance unit the location keywords accept. */
-export type DistanceUnit = keyof typeof DISTANCE_UNIT_KM;
-
-/** `n` of `unit` in kilometres; throws RangeError for a negative or non-finite `n`. */
+/** `n` of `unit` (keywords.ts `DISTANCE_UNITS`) in kilometres; throws RangeError for a negative or non-finite `n`. */
 export function toKm(n: number, unit: DistanceUnit): number {
   if (!Number.isFinite(n) || n < 0) throw new RangeError(`a distance must be a number of ${unit} ≥ 0, not ${n}`);
-  return n * DISTANCE_UNIT_KM[unit];
+  return n * (DISTANCE_UNITS[unit] / 1000);
 }
 
 /**
@@ -37,12 +42,9 @@ export function distanceKmSql(lat1: string, lon1: string, lat2: string, lon2: st
   return `(2 * ${EARTH_RADIUS_KM} * asin(CASE WHEN sqrt(${h}) > 1 THEN 1.0 ELSE sqrt(${h}) END))`;
 }
 
-/** The location columns of a data source: its numeric `latitude` and `longitude` columns, or undefined. */
+/** The location columns of a data source: its numeric `latitude` and `longitude` columns, or undefined (keywords.ts `locationColumnsOf`, one rule with the language service). */
 export function geoColumnsOf(columns: readonly LogicalColumn[]): { latitude: LogicalColumn; longitude: LogicalColumn } | undefined {
-  const find = (name: string) => columns.find((c) => c.name.toLowerCase() === name && isNumeric(c.dataType));
-  const latitude = find('latitude');
-  const longitude = find('longitude');
-  return latitude && longitude ? { latitude, longitude } : undefined;
+  return locationColumnsOf(columns);
 }
 
 /** The input of `locationConditionSql`. */

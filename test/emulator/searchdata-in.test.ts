@@ -1,0 +1,66 @@
+// `in` / `not in` subsearches through the emulator's /searchdata (in.adoc, not_in.adoc; docs/service-notes.md
+// §2.8) on the demo's flights. The expected rows come from plain DuckDB SQL written here, apart from
+// compile.ts.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { stableGuid } from '../../emulator/src/guid';
+import { debugOf, startCore, type Core } from './core-support';
+
+const T = '"demo.engine_default_schema"."flights"';
+const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
+/** The ten origins of the largest total delay (ties by code), in SQL of its own. */
+const TOP10 = `SELECT origin FROM ${T} GROUP BY origin ORDER BY sum(delay) DESC, origin ASC LIMIT 10`;
+
+let core: Core;
+let cookie: string;
+before(async () => {
+  core = await startCore();
+  cookie = await core.login('tsadmin', 'admin');
+});
+after(async () => core?.stop());
+
+async function answer(query: string): Promise<{ status: number; columnNames: string[]; data: unknown[][]; body: { debug?: string } }> {
+  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, cookie);
+  return { status: r.status, columnNames: r.body.columnNames, data: r.body.data, body: r.body };
+}
+
+test('[origin] in (top 10 [origin] [delay]): the rows of the ten origins the subsearch returns (intersection)', async () => {
+  const a = await answer('[origin] [delay] [origin] in (top 10 [origin] [delay])');
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  assert.deepEqual(a.columnNames, ['origin', 'Total delay']);
+  const want = await core.sql(`SELECT origin, sum(delay) FROM ${T} WHERE origin IN (${TOP10}) GROUP BY origin ORDER BY origin`);
+  assert.equal(want.length, 10);
+  assert.deepEqual(a.data, want);
+});
+
+test('the catalogue\'s order, [origin] in (…) [delay]: the total delay of those origins', async () => {
+  const a = await answer('[origin] in (top 10 [origin] [delay]) [delay]');
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  const [[want]] = await core.sql(`SELECT sum(delay) FROM ${T} WHERE origin IN (${TOP10})`);
+  assert.deepEqual(a.data, [[want]]);
+});
+
+test('not in: the relative complement', async () => {
+  const a = await answer('[origin] [delay] [origin] not in (top 10 [origin] [delay])');
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  const want = await core.sql(`SELECT origin, sum(delay) FROM ${T} WHERE origin IS NULL OR origin NOT IN (${TOP10}) GROUP BY origin ORDER BY origin`);
+  assert.ok(want.length > 10);
+  assert.deepEqual(a.data, want);
+});
+
+test('a subsearch with a filter of its own: the destinations flown to from SEA', async () => {
+  const a = await answer("[destination] count [destination] [destination] in ([destination] [origin] = 'SEA')");
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  const want = await core.sql(`SELECT destination, count(destination) FROM ${T} WHERE destination IN (SELECT destination FROM ${T} WHERE origin = 'SEA') GROUP BY destination ORDER BY destination`);
+  assert.ok(want.length > 0);
+  assert.deepEqual(a.data, want);
+});
+
+test('a subsearch must start with the column before in; in needs a column', async () => {
+  const wrong = await answer('[origin] [delay] [origin] in (top 10 [destination] [delay])');
+  assert.equal(wrong.status, 400);
+  assert.match(debugOf(wrong.body).join(' '), /must start with \[origin\]/);
+  const none = await answer('in (top 10 [origin] [delay]) [delay]');
+  assert.equal(none.status, 400);
+  assert.match(debugOf(none.body).join(' '), /in needs the column it filters/);
+});

@@ -1,0 +1,119 @@
+// The location keywords through the emulator's /searchdata (list-location.adoc; docs.thoughtspot.com
+// search-proximity; docs/service-notes.md §2.9): `near`, `near … within n miles|km|meters`, `farther than n
+// miles|km|meters from`, on the demo's airports. The expected rows are computed here from the raw
+// airports.csv with a haversine written in this file, apart from compile.ts and geo.ts.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { vegaDataDir } from '../../emulator/src/demo';
+import { stableGuid } from '../../emulator/src/guid';
+import { debugOf, startCore, type Core } from './core-support';
+
+const AIRPORTS = stableGuid('table', 'demo', 'engine_default_schema', 'airports');
+const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
+
+let core: Core;
+let cookie: string;
+before(async () => {
+  core = await startCore();
+  cookie = await core.login('tsadmin', 'admin');
+});
+after(async () => core?.stop());
+
+interface Airport {
+  iata: string;
+  city: string;
+  state: string;
+  latitude: number;
+  longitude: number;
+}
+const airports: Airport[] = (parse(readFileSync(join(vegaDataDir(), 'airports.csv')), { columns: true }) as Record<string, string>[])
+  .map((r) => ({ iata: r.iata!, city: r.city!, state: r.state!, latitude: Number(r.latitude), longitude: Number(r.longitude) }));
+
+/** Great-circle km on a 6371.0088 km sphere (the haversine formula). */
+function haversineKm(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.latitude - a.latitude) * rad;
+  const dLon = (b.longitude - a.longitude) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** Where a place is: the mean coordinates of the airports whose `column` is `place` (any case). */
+function placeOf(column: 'city' | 'state', place: string): { latitude: number; longitude: number } {
+  const at = airports.filter((a) => a[column].toLowerCase() === place.toLowerCase());
+  assert.ok(at.length > 0, place);
+  return { latitude: at.reduce((s, a) => s + a.latitude, 0) / at.length, longitude: at.reduce((s, a) => s + a.longitude, 0) / at.length };
+}
+
+/** The airport codes at most (`within`) or more than (`farther`) `km` from the place, sorted. */
+function codes(column: 'city' | 'state', place: string, relation: 'within' | 'farther', km: number): string[] {
+  const p = placeOf(column, place);
+  return airports.filter((a) => (relation === 'within' ? haversineKm(a, p) <= km : haversineKm(a, p) > km)).map((a) => a.iata).sort();
+}
+
+async function answer(query: string, guid = AIRPORTS): Promise<{ status: number; columnNames: string[]; data: unknown[][]; body: { debug?: string } }> {
+  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: guid, batchsize: -1 }, cookie);
+  return { status: r.status, columnNames: r.body.columnNames, data: r.body.data, body: r.body };
+}
+
+const MILE_KM = 1.609344;
+
+test('near … within 50 miles keeps the airports within 50 miles of the place; the place column is no output column', async () => {
+  const a = await answer("[iata] [city] near 'seattle' within 50 miles");
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  assert.deepEqual(a.columnNames, ['iata']);
+  const got = a.data.map((r) => r[0] as string);
+  const want = codes('city', 'seattle', 'within', 50 * MILE_KM);
+  assert.ok(want.length > 3 && want.includes('SEA') && !want.includes('PDX'), String(want));
+  assert.deepEqual(got, want);
+});
+
+test('a bare near is within 50 miles (the emulator rule), the same answer as within 50 miles', async () => {
+  const bare = await answer("[iata] [city] near 'Seattle'");
+  assert.equal(bare.status, 200, JSON.stringify(bare.body));
+  assert.deepEqual(bare.data.map((r) => r[0]), codes('city', 'seattle', 'within', 50 * MILE_KM));
+});
+
+test('within N km and N meters convert their unit', async () => {
+  const km = await answer("[iata] [city] near 'chicago' within 100 km");
+  assert.deepEqual(km.data.map((r) => r[0]), codes('city', 'chicago', 'within', 100));
+  const m = await answer("[iata] [city] near 'chicago' within 30000 meters");
+  assert.deepEqual(m.data.map((r) => r[0]), codes('city', 'chicago', 'within', 30));
+  assert.ok(m.data.length < km.data.length);
+});
+
+test('farther than N miles from keeps the others; counted by state', async () => {
+  const a = await answer("[state] count [iata] [state] farther than 1000 miles from 'wa'");
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  const far = new Set(codes('state', 'wa', 'farther', 1000 * MILE_KM));
+  const want = new Map<string, number>();
+  for (const x of airports) if (far.has(x.iata)) want.set(x.state, (want.get(x.state) ?? 0) + 1);
+  assert.deepEqual(a.data.map((r) => [r[0], r[1]]), [...want].sort((x, y) => (x[0] < y[0] ? -1 : 1)));
+  assert.ok(!want.has('WA') && want.has('FL'));
+});
+
+test('a place that is no value of the column matches no row', async () => {
+  const a = await answer("[iata] [city] near 'atlantis' within 500 miles");
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  assert.deepEqual(a.data, []);
+});
+
+test('a location filter with nothing listed shows its column, grouped', async () => {
+  const a = await answer("[city] near 'seattle' within 20 miles");
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  assert.deepEqual(a.columnNames, ['city']);
+  const near = new Set(codes('city', 'seattle', 'within', 20 * MILE_KM));
+  assert.deepEqual(a.data.map((r) => r[0]), [...new Set(airports.filter((x) => near.has(x.iata)).map((x) => x.city))].sort());
+});
+
+test('a data source without latitude/longitude, or near with no column, is a 400 that says why', async () => {
+  const f = await answer("[delay] [origin] near 'SEA'", FLIGHTS);
+  assert.equal(f.status, 400);
+  assert.match(debugOf(f.body).join(' '), /latitude and longitude/);
+  const n = await answer("near 'seattle' [iata]");
+  assert.equal(n.status, 400);
+  assert.match(debugOf(n.body).join(' '), /needs the column the place is a value of/);
+});
