@@ -22,9 +22,17 @@ async function expand(session: E2eSession, label: string, until: (rows: string[]
 
 /** Clicks the row of the open quick pick whose label is `text`. */
 async function pickRow(session: E2eSession, text: string): Promise<void> {
-  const row = session.page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: text }).first();
-  await row.waitFor({ state: 'visible', timeout: 60_000 });
-  await row.click();
+  // Filter by typing, then Enter on the first row once it holds the text: a click could land on
+  // another row while one quick pick replaces the previous one (the group pick, then the privilege pick)
+  // and the list is laid out again.
+  const input = session.page.locator('.quick-input-widget input').first();
+  const first = session.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first();
+  await waitUntil(async () => {
+    await input.fill(text, { timeout: 2_000 });
+    const label = await first.textContent({ timeout: 2_000 }).catch(() => null);
+    return label?.includes(text) ? true : undefined;
+  }, `the quick pick to offer ${text} first`, 60_000, 200);
+  await session.page.keyboard.press('Enter');
 }
 
 /** The privileges of the group `name`, asked of the service directly over v2. */
