@@ -80,28 +80,39 @@ function requireAdmin(req: FastifyRequest): void {
   if (!req.v2User!.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
 }
 
-/** A user as v2 shows it (OpenAPI `User`). */
-export function userOfV2(u: StoredUser, catalog: MetadataStore): Record<string, unknown> {
-  const groups = u.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined);
+/**
+ * The members a v2 user and a v2 group share (OpenAPI `User`, `UserGroupResponse`): names, the owner
+ * (the principal itself; author and modifier the first administrator), times in epoch milliseconds,
+ * the one org and the flags.
+ */
+function principalHeader(p: StoredUser | StoredGroup, catalog: MetadataStore): Record<string, unknown> {
   const admin = catalog.state.users[0];
   return {
-    id: u.id,
-    name: u.name,
-    display_name: u.displayName,
+    id: p.id,
+    name: p.name,
+    display_name: p.displayName,
     visibility: 'SHARABLE',
-    author_id: admin?.id ?? u.id,
-    owner_id: u.id,
-    modifier_id: admin?.id ?? u.id,
-    can_change_password: true,
+    author_id: admin?.id ?? p.id,
+    owner_id: p.id,
+    modifier_id: admin?.id ?? p.id,
     complete_detail: true,
-    creation_time_in_millis: u.created,
-    modification_time_in_millis: u.modified,
-    current_org: { id: 0, name: 'Primary' },
+    creation_time_in_millis: p.created,
+    modification_time_in_millis: p.modified,
     orgs: [{ id: 0, name: 'Primary' }],
     deleted: false,
     deprecated: false,
     external: false,
     hidden: false,
+  };
+}
+
+/** A user as v2 shows it (OpenAPI `User`). */
+export function userOfV2(u: StoredUser, catalog: MetadataStore): Record<string, unknown> {
+  const groups = u.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined);
+  return {
+    ...principalHeader(u, catalog),
+    can_change_password: true,
+    current_org: { id: 0, name: 'Primary' },
     account_type: 'LOCAL_USER',
     account_status: 'ACTIVE',
     ...(u.mail ? { email: u.mail } : {}),
@@ -117,26 +128,11 @@ export function userOfV2(u: StoredUser, catalog: MetadataStore): Record<string, 
 
 /** A group as v2 shows it (OpenAPI `UserGroupResponse`). */
 export function groupOfV2(g: StoredGroup, catalog: MetadataStore): Record<string, unknown> {
-  const admin = catalog.state.users[0];
   return {
-    id: g.id,
-    name: g.name,
-    display_name: g.displayName,
-    visibility: 'SHARABLE',
-    author_id: admin?.id ?? g.id,
-    owner_id: g.id,
-    modifier_id: admin?.id ?? g.id,
-    complete_detail: true,
-    creation_time_in_millis: g.created,
-    modification_time_in_millis: g.modified,
-    deleted: false,
-    deprecated: false,
-    external: false,
-    hidden: false,
+    ...principalHeader(g, catalog),
     system_group: false,
     parent_type: 'GROUP',
     type: 'LOCAL_GROUP',
-    orgs: [{ id: 0, name: 'Primary' }],
     privileges: [...g.privileges],
     users: catalog.state.users.filter((u) => u.groups.includes(g.id)).map((u) => ({ id: u.id, name: u.name })),
     sub_groups: [],
