@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { e2eSkip, startSession } from './harness';
+import { contextMenuItem, e2eSkip, startSession } from './harness';
 import { reportInHost } from './report';
 
 test('answers: save, open, update an Answer and check an .answer.tml in a real VS Code', { skip: e2eSkip(['dist/emulator.js']), timeout: 600_000 }, async (t) => {
@@ -25,7 +25,7 @@ test('answers: save, open, update an Answer and check an .answer.tml in a real V
       assert.equal(runs(rows), 1, JSON.stringify(rows));
       const row = session.page.locator('.sidebar .monaco-list-row[role="treeitem"]', { hasText: query }).first();
       await row.click({ button: 'right' });
-      await session.page.locator('.context-view .monaco-menu .action-label', { hasText: 'Run Again' }).first().click();
+      await contextMenuItem(session.page, 'Run Again');
       const after = await session.treeItems('TSQ', (r) => runs(r) >= 2, 90_000);
       assert.equal(runs(after), 2, JSON.stringify(after));
     }));

@@ -234,8 +234,7 @@ export function exactText(text: string): RegExp {
 
 /**
  * Right-clicks `file` (its exact name) in the explorer and runs the context-menu item containing
- * `item`. A menu ignores a click that comes right after it opened, so the item is clicked again
- * until the menu closes. `beforeClick` runs just before the first click (a benchmark starts its clock
+ * `item` (contextMenuItem). `beforeClick` runs just before the first click (a benchmark starts its clock
  * there); `rowTimeoutMs` (default 20 s) bounds the wait for the file's row (a large file may take
  * longer to show).
  * @throws a timeout when the row or the item does not show, or the menu does not close within 15 s.
@@ -247,9 +246,20 @@ export async function explorerMenu(session: E2eSession, file: string, item: stri
   const row = p.locator('.explorer-folders-view .monaco-list-row', { has: p.locator('.label-name', { hasText: exactText(file) }) }).first();
   await row.waitFor({ state: 'visible', timeout: opts.rowTimeoutMs ?? 20_000 });
   await row.click({ button: 'right' });
-  const entry = p.locator('.context-view .action-item', { hasText: item }).first();
+  await contextMenuItem(p, item, opts.beforeClick);
+}
+
+/**
+ * Runs the item containing `item` of the context menu open in `page`. A menu ignores a click that comes
+ * right after it opened (seen: the menu still open, its item highlighted, 90 s later), so the item is
+ * clicked again until the menu closes; a click that counts closes it at once. `beforeClick` runs just
+ * before the first click.
+ * @throws a timeout when the item does not show within 10 s, or the menu does not close within 15 s.
+ */
+export async function contextMenuItem(page: Page, item: string, beforeClick?: () => void): Promise<void> {
+  const entry = page.locator('.context-view .action-item', { hasText: item }).first();
   await entry.waitFor({ state: 'visible', timeout: 10_000 });
-  opts.beforeClick?.();
+  beforeClick?.();
   await waitUntil(async () => {
     if (!(await entry.isVisible())) return true;
     await entry.click({ timeout: 2000 }).catch(() => undefined);
@@ -603,9 +613,20 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
     async treeItems(container, until = (r) => r.length > 0, timeoutMs = 60_000) {
       const item = p.locator(`.activitybar .action-item a[aria-label^="${container}"], .activitybar .action-item[aria-label^="${container}"]`).first();
       await item.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      const checked = await p.locator(`.activitybar .action-item.checked a[aria-label^="${container}"], .activitybar .action-item.checked[aria-label^="${container}"]`).count();
-      if (!checked) await item.click();
+      const active = p.locator(`.activitybar .action-item.checked a[aria-label^="${container}"], .activitybar .action-item.checked[aria-label^="${container}"]`);
+      // Clicking the container's icon toggles the side bar, and a window (re)load restores the side bar
+      // on its own: so the state is checked on every poll (container active and side bar shown), and the
+      // icon clicked only when it is not, at most once every 2 s so a restore under way is not undone.
+      let clickedAt = 0;
       return waitUntil(async () => {
+        const shown = (await active.count()) > 0 && (await p.locator('.part.sidebar').first().isVisible());
+        if (!shown) {
+          if (Date.now() - clickedAt > 2_000) {
+            clickedAt = Date.now();
+            await item.click();
+          }
+          return undefined;
+        }
         const rows = await rowsText('.sidebar .monaco-list-row[role="treeitem"] .monaco-icon-label .label-name');
         return until(rows) ? rows : undefined;
       }, `the ${container} tree rows`, timeoutMs);
