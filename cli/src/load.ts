@@ -11,7 +11,7 @@
  * the commit aborts the cycle (AbortLoad) and the table is unchanged; after it, tsq says it is too late.
  */
 import { existsSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { AnalyticsServiceClient, LoadDefinition } from '../../common/src/api';
@@ -56,15 +56,25 @@ async function readSaved(path: string): Promise<{ definition: LoadDefinition; en
   }
 }
 
+/**
+ * The file `tsq load` reads: a path, or a file already open and checked (`load_csv` of `tsq mcp`,
+ * common/src/load/roots.ts), which is then read through its handle only, never reopened by `path`
+ * (`path` names it in messages and finds its saved `<file>.load.json`). The caller closes the handle.
+ */
+export type LoadFile = string | { path: string; handle: FileHandle };
+
+/** The path that names a `LoadFile`. */
+const pathOf = (file: LoadFile): string => (typeof file === 'string' ? file : file.path);
+
 /** The first bytes of the file and whether that is all of it. */
-async function readSample(file: string): Promise<{ sample: Buffer; complete: boolean }> {
-  const fh = await open(file, 'r');
+async function readSample(file: LoadFile): Promise<{ sample: Buffer; complete: boolean }> {
+  const fh = typeof file === 'string' ? await open(file, 'r') : file.handle;
   try {
     const buf = Buffer.alloc(SAMPLE_BYTES);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     return { sample: buf.subarray(0, bytesRead), complete: bytesRead >= (await fh.stat()).size };
   } finally {
-    await fh.close();
+    if (typeof file === 'string') await fh.close();
   }
 }
 
@@ -96,7 +106,8 @@ async function targetColumns(client: AnalyticsServiceClient, target: LoadTarget,
  * @throws UsageError (exit 2) for a definition that cannot be read, names another table than `--table`, or
  * empties the table without `--replace`.
  */
-async function definitionOf(client: AnalyticsServiceClient, file: string, opts: LoadOptions): Promise<{ definition: LoadDefinition; encoding: string; how: string }> {
+async function definitionOf(client: AnalyticsServiceClient, input: LoadFile, opts: LoadOptions): Promise<{ definition: LoadDefinition; encoding: string; how: string }> {
+  const file = pathOf(input);
   const savedPath = savedDefinitionPath(file);
   let base: { definition: LoadDefinition; encoding: string; how: string } | undefined;
   const target = opts.table !== undefined ? parseTargetText(opts.table) : undefined;
@@ -109,7 +120,7 @@ async function definitionOf(client: AnalyticsServiceClient, file: string, opts: 
       base = { ...saved, how: `the saved definition ${basename(savedPath)}` };
     } else {
       if (saved) info(`${basename(savedPath)} is for ${targetText(saved.definition.target)}, not ${targetText(target)}: it is not used.`);
-      const { sample, complete } = await readSample(file);
+      const { sample, complete } = await readSample(input);
       const sniffed = sniffCsv(sample, { fileName: file, complete, targetColumns: await targetColumns(client, target, opts.signal) });
       if (!isSupportedEncoding(sniffed.encoding)) throw new UsageError(`${basename(file)} is encoded as ${sniffed.encoding}; save it as UTF-8 to load it.`);
       info(`sniffed ${basename(file)}: ${sniffed.notes.join('; ')}`);
@@ -186,10 +197,14 @@ function progressReporter(file: string, table: string, bar: boolean): { onProgre
   };
 }
 
-/** Runs `tsq load`. @throws ExitError (with the exit code) when the load did not succeed. */
-export async function runLoadCommand(client: AnalyticsServiceClient, file: string, opts: LoadOptions): Promise<LoadResult> {
-  if (!existsSync(file)) throw new UsageError(`${file} does not exist.`);
-  const { definition, encoding, how } = await definitionOf(client, file, opts);
+/**
+ * Runs `tsq load` on `input` (a path, or a file open and checked: see `LoadFile`).
+ * @throws ExitError (with the exit code) when the load did not succeed.
+ */
+export async function runLoadCommand(client: AnalyticsServiceClient, input: LoadFile, opts: LoadOptions): Promise<LoadResult> {
+  const file = pathOf(input);
+  if (typeof input === 'string' && !existsSync(file)) throw new UsageError(`${file} does not exist.`);
+  const { definition, encoding, how } = await definitionOf(client, input, opts);
   const table = targetText(definition.target);
   const maxIgnored = definition.load_options?.max_ignored_rows ?? 0;
   info(`loading ${basename(file)} into ${table} with ${how}: ${formatSummary(definition.format, encoding)}; ${definition.load_options?.empty_target ? 'replace all rows' : 'append'}, max ignored rows ${maxIgnored}`);
@@ -201,7 +216,7 @@ export async function runLoadCommand(client: AnalyticsServiceClient, file: strin
   };
   opts.signal.addEventListener('abort', onInterrupt, { once: true });
   try {
-    const result = await runLoad(client, file, definition, {
+    const result = await runLoad(client, typeof input === 'string' ? input : { handle: input.handle, name: input.path }, definition, {
       chunkBytes: Math.max(64 * 1024, opts.chunkSize ?? DEFAULT_CHUNK_BYTES),
       encoding,
       signal: opts.signal,
