@@ -55,6 +55,40 @@ describe('searches', () => {
     assert.equal((await v2(core.emu.url, '/users/search', { record_size: 1 }, admin)).body.length, 1);
   });
 
+  test('users/search and groups/search answer any signed-in user, and only an administrator sees every member of other users (OpenAPI searchUsers: "Available to all users")', async () => {
+    const analyst = await token('analyst', 'analyst');
+    // v1 user/list is ADMINISTRATION only
+    const v1 = await core.call('GET', '/user/list', {}, await core.login('analyst', 'analyst'));
+    assert.equal(v1.status, 403);
+    const users = await v2(core.emu.url, '/users/search', { record_size: -1 }, analyst);
+    assert.equal(users.status, 200, JSON.stringify(users.body));
+    const all = (await v2(core.emu.url, '/users/search', { record_size: -1 }, admin)).body as { name: string }[];
+    assert.deepEqual(users.body.map((u: { name: string }) => u.name), all.map((u) => u.name), 'every user is listed');
+    const other = users.body.find((u: { name: string }) => u.name === 'tsadmin');
+    for (const k of ['id', 'name', 'display_name', 'visibility']) assert.ok(k in other, `the required member ${k}`);
+    for (const k of ['privileges', 'user_groups', 'user_inherited_groups', 'email']) assert.ok(!(k in other), `another user's ${k} is an administrator's to see`);
+    assert.equal(other.complete_detail, false);
+    const self = users.body.find((u: { name: string }) => u.name === 'analyst');
+    assert.equal(self.complete_detail, true);
+    assert.ok(self.user_groups.some((g: { name: string }) => g.name === 'Analysts'), 'the caller sees its own groups');
+    // a filter on a member the caller cannot see matches only the caller's own entry
+    const byGroup = await v2(core.emu.url, '/users/search', { group_identifiers: ['Administrator'], record_size: -1 }, analyst);
+    assert.deepEqual(byGroup.body, []);
+    assert.ok((await v2(core.emu.url, '/users/search', { group_identifiers: ['Administrator'], record_size: -1 }, admin)).body.length > 0);
+    // groups: every group, the members limited to the caller
+    const groups = await v2(core.emu.url, '/groups/search', { record_size: -1 }, analyst);
+    assert.equal(groups.status, 200);
+    const administrators = groups.body.find((g: { name: string }) => g.name === 'Administrator');
+    assert.deepEqual(administrators.users, []);
+    assert.equal(administrators.complete_detail, false);
+    assert.deepEqual(groups.body.find((g: { name: string }) => g.name === 'Analysts').users.map((u: { name: string }) => u.name), ['analyst']);
+    assert.deepEqual((await v2(core.emu.url, '/groups/search', { user_identifiers: ['tsadmin'], record_size: -1 }, analyst)).body, []);
+    // metadata/search's details of a USER follow the same rule
+    const meta = await v2(core.emu.url, '/metadata/search', { metadata: [{ type: 'USER', identifier: 'tsadmin' }], include_details: true }, analyst);
+    assert.equal(meta.status, 200, JSON.stringify(meta.body));
+    assert.ok(!('privileges' in meta.body[0].metadata_detail));
+  });
+
   test('metadata/search lists USER, USER_GROUP, TAG and LOGICAL_COLUMN; metadata may be one object', async () => {
     for (const type of ['USER', 'USER_GROUP', 'TAG', 'LOGICAL_COLUMN']) {
       const r = await v2(core.emu.url, '/metadata/search', { metadata: [{ type }], record_size: -1 }, admin);

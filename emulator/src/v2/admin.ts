@@ -5,6 +5,7 @@
  * and their sources are on `registerAdminV2`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EmulatorUser } from '../context';
 import type { MetadataStore, StoredGroup, StoredUser } from '../metadataStore';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { NamePattern } from '../public/headers';
@@ -106,8 +107,25 @@ function principalHeader(p: StoredUser | StoredGroup, catalog: MetadataStore): R
   };
 }
 
-/** A user as v2 shows it (OpenAPI `User`). */
-export function userOfV2(u: StoredUser, catalog: MetadataStore): Record<string, unknown> {
+/**
+ * Whether `caller` sees every member of the principal `id`: users/search and groups/search are "Available
+ * to all users", and "Users with `ADMINISTRATION` (**Can administer ThoughtSpot**) privileges can view all
+ * users properties" (OpenAPI document of thoughtspot/rest-api-sdk, `api-spec/openapiSpecv3-2_0.json`
+ * 26.8.0.cl, `searchUsers` and `searchUserGroups`). So an administrator sees everything, a user sees itself
+ * in full, and of other users only what the document does not call a property to administer: the members
+ * `User` requires (`id`, `name`, `display_name`, `visibility`) and the header, with `complete_detail`
+ * ("whether the response has complete detail of the user") false. Without `caller` (an internal use), all.
+ */
+export function seesAllOf(caller: EmulatorUser | undefined, id: string): boolean {
+  return caller === undefined || caller.privileges.has('ADMINISTRATION') || caller.id === id;
+}
+
+/**
+ * A user as v2 shows it (OpenAPI `User`) to `caller` (see `seesAllOf`: another user's email, privileges
+ * and groups only to an administrator).
+ */
+export function userOfV2(u: StoredUser, catalog: MetadataStore, caller?: EmulatorUser): Record<string, unknown> {
+  if (!seesAllOf(caller, u.id)) return { ...principalHeader(u, catalog), complete_detail: false, parent_type: 'USER' };
   const groups = u.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined);
   return {
     ...principalHeader(u, catalog),
@@ -126,15 +144,20 @@ export function userOfV2(u: StoredUser, catalog: MetadataStore): Record<string, 
   };
 }
 
-/** A group as v2 shows it (OpenAPI `UserGroupResponse`). */
-export function groupOfV2(g: StoredGroup, catalog: MetadataStore): Record<string, unknown> {
+/**
+ * A group as v2 shows it (OpenAPI `UserGroupResponse`) to `caller`: its `users` are the members the caller
+ * may see (`seesAllOf`: all for an administrator, else the caller alone when it is one, with
+ * `complete_detail` false).
+ */
+export function groupOfV2(g: StoredGroup, catalog: MetadataStore, caller?: EmulatorUser): Record<string, unknown> {
   return {
     ...principalHeader(g, catalog),
+    complete_detail: caller === undefined || caller.privileges.has('ADMINISTRATION'),
     system_group: false,
     parent_type: 'GROUP',
     type: 'LOCAL_GROUP',
     privileges: [...g.privileges],
-    users: catalog.state.users.filter((u) => u.groups.includes(g.id)).map((u) => ({ id: u.id, name: u.name })),
+    users: catalog.state.users.filter((u) => u.groups.includes(g.id) && seesAllOf(caller, u.id)).map((u) => ({ id: u.id, name: u.name })),
     sub_groups: [],
     default_liveboards: [],
     tags: [],
@@ -156,8 +179,8 @@ function matcher(identifier: string | undefined, pattern: string | undefined): (
  *
  * | route | operationId | privilege | answer |
  * |---|---|---|---|
- * | `POST users/search` | `searchUsers` | signed in | `User[]` |
- * | `POST groups/search` | `searchUserGroups` | signed in | `UserGroupResponse[]` |
+ * | `POST users/search` | `searchUsers` | signed in ("Available to all users"; other users' properties to ADMINISTRATION: `seesAllOf`) | `User[]` |
+ * | `POST groups/search` | `searchUserGroups` | signed in (the same) | `UserGroupResponse[]` |
  * | `POST tags/search` | `searchTags` | signed in ("Any authenticated user") | `Tag[]` |
  * | `POST users/change-password` | `changeUserPassword` | the user, or ADMINISTRATION | 204 |
  * | `POST security/metadata/assign` | `assignChangeAuthor` | ADMINISTRATION | 204 |
@@ -181,19 +204,22 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
 
   api.post('/users/search', async (req) => {
     const b = body(req);
+    const caller = req.v2User!;
     const match = matcher(str(b, 'user_identifier'), str(b, 'name_pattern'));
     const display = str(b, 'display_name')?.toLowerCase();
     const groups = stringList(b, 'group_identifiers')?.map((g) => g.toLowerCase());
     const email = str(b, 'email')?.toLowerCase();
     const rows = catalog.state.users
-      .filter((u) => match(u) && (display === undefined || u.displayName.toLowerCase() === display) && (email === undefined || u.mail?.toLowerCase() === email))
-      .filter((u) => groups === undefined || u.groups.some((gid) => { const g = catalog.state.groups.find((x) => x.id === gid); return g !== undefined && (groups.includes(g.id) || groups.includes(g.name.toLowerCase())); }))
+      // a filter on a member the caller cannot see matches only what it can see
+      .filter((u) => match(u) && (display === undefined || u.displayName.toLowerCase() === display) && (email === undefined || (seesAllOf(caller, u.id) && u.mail?.toLowerCase() === email)))
+      .filter((u) => groups === undefined || (seesAllOf(caller, u.id) && u.groups.some((gid) => { const g = catalog.state.groups.find((x) => x.id === gid); return g !== undefined && (groups.includes(g.id) || groups.includes(g.name.toLowerCase())); })))
       .map((u) => ({ key: { name: u.name, displayName: u.displayName, authorName: authorName(catalog.state.users[0]?.id ?? ''), created: u.created, modified: u.modified }, u }));
-    return sortAndPage(rows, b, SORT_FIELDS).map((r) => userOfV2(r.u, catalog));
+    return sortAndPage(rows, b, SORT_FIELDS).map((r) => userOfV2(r.u, catalog, caller));
   });
 
   api.post('/groups/search', async (req) => {
     const b = body(req);
+    const caller = req.v2User!;
     const match = matcher(str(b, 'group_identifier'), str(b, 'name_pattern'));
     const display = str(b, 'display_name')?.toLowerCase();
     const privileges = stringList(b, 'privileges')?.map((p) => p.toUpperCase());
@@ -201,9 +227,9 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
     const rows = catalog.state.groups
       .filter((g) => match(g) && (display === undefined || g.displayName.toLowerCase() === display))
       .filter((g) => privileges === undefined || privileges.every((p) => (g.privileges as string[]).includes(p)))
-      .filter((g) => users === undefined || catalog.state.users.some((u) => u.groups.includes(g.id) && (users.includes(u.id) || users.includes(u.name.toLowerCase()))))
+      .filter((g) => users === undefined || catalog.state.users.some((u) => u.groups.includes(g.id) && seesAllOf(caller, u.id) && (users.includes(u.id) || users.includes(u.name.toLowerCase()))))
       .map((g) => ({ key: { name: g.name, displayName: g.displayName, authorName: authorName(catalog.state.users[0]?.id ?? ''), created: g.created, modified: g.modified }, g }));
-    return sortAndPage(rows, b, SORT_FIELDS).map((r) => groupOfV2(r.g, catalog));
+    return sortAndPage(rows, b, SORT_FIELDS).map((r) => groupOfV2(r.g, catalog, caller));
   });
 
   api.post('/tags/search', async (req) => {
