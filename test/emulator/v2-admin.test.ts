@@ -173,6 +173,86 @@ describe('administration, seen through both generations', () => {
   });
 });
 
+describe('groups/{id}/update: the documented members the emulator\'s groups have', () => {
+  type V1Principal = { name: string; privileges: string[]; groupNames: string[]; visibility: string };
+  const v1Of = async (name: string) => (await v1List()).find((p) => p.name === name) as V1Principal | undefined;
+  const groupOf = async (name: string) => (await v2(core.emu.url, '/groups/search', { group_identifier: name }, admin)).body[0];
+  const update = (group: string, b: Record<string, unknown>) => v2(core.emu.url, `/groups/${encodeURIComponent(group)}/update`, b, admin);
+
+  before(async () => {
+    const r = await v2(core.emu.url, '/groups/import', { groups: [{ group_identifier: 'Loaders', display_name: 'Loaders', privileges: ['DATAMANAGEMENT'] }, { group_identifier: 'Reviewers', display_name: 'Reviewers' }], dry_run: false }, admin);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  });
+
+  test('name, display_name, description, visibility, type and user_identifiers (ADD, then REPLACE); v1 user/list sees them', async () => {
+    const r = await update('Reviewers', { name: 'Auditors', display_name: 'The auditors', description: 'Read the books', visibility: 'NON_SHARABLE', type: 'LOCAL_GROUP', user_identifiers: ['analyst'], operation: 'ADD' });
+    assert.equal(r.status, 204, JSON.stringify(r.body));
+    assert.equal(await groupOf('Reviewers'), undefined, 'renamed');
+    const g = await groupOf('Auditors');
+    assert.equal(g.display_name, 'The auditors');
+    assert.equal(g.description, 'Read the books');
+    assert.equal(g.visibility, 'NON_SHARABLE');
+    assert.equal(g.type, 'LOCAL_GROUP');
+    assert.deepEqual(g.users.map((u: { name: string }) => u.name), ['analyst']);
+    assert.equal((await v1Of('Auditors'))?.visibility, 'NON_SHARABLE');
+    assert.deepEqual((await v1Of('analyst'))?.groupNames.sort(), ['Analysts', 'Auditors'], 'ADD keeps the groups the user had');
+    // REPLACE (the default): the group's members are exactly those given
+    assert.equal((await update('Auditors', { user_identifiers: ['tsadmin'] })).status, 204);
+    assert.deepEqual((await groupOf('Auditors')).users.map((u: { name: string }) => u.name), ['tsadmin']);
+    assert.deepEqual((await v1Of('analyst'))?.groupNames, ['Analysts']);
+    // REMOVE
+    assert.equal((await update('Auditors', { user_identifiers: ['tsadmin'], operation: 'REMOVE' })).status, 204);
+    assert.deepEqual((await groupOf('Auditors')).users, []);
+  });
+
+  test('sub_group_identifiers: the members of a sub-group have the privileges of its parent (docs.thoughtspot.com "groups-privileges"); no cycle', async () => {
+    assert.equal((await update('Auditors', { user_identifiers: ['analyst'], operation: 'ADD' })).status, 204);
+    assert.ok(!(await v1Of('analyst'))!.privileges.includes('DATAMANAGEMENT'));
+    assert.equal((await update('Loaders', { sub_group_identifiers: ['Auditors'], operation: 'ADD' })).status, 204);
+    assert.deepEqual((await groupOf('Loaders')).sub_groups.map((x: { name: string }) => x.name), ['Auditors']);
+    assert.ok((await v1Of('analyst'))!.privileges.includes('DATAMANAGEMENT'), 'inherited from the parent group');
+    assert.deepEqual((await v1Of('Auditors'))!.groupNames, ['Loaders'], 'v1 names the parent group');
+    const analyst = (await v2(core.emu.url, '/users/search', { user_identifier: 'analyst' }, admin)).body[0];
+    assert.ok(analyst.user_inherited_groups.some((x: { name: string }) => x.name === 'Loaders'));
+    assert.ok(!analyst.user_groups.some((x: { name: string }) => x.name === 'Loaders'));
+    for (const [group, sub] of [['Auditors', 'Loaders'], ['Loaders', 'Loaders']]) {
+      const cycle = await update(group!, { sub_group_identifiers: [sub!], operation: 'ADD' });
+      assert.equal(cycle.status, 400, `${sub} under ${group}`);
+      assert.equal(cycle.body.error.message.code, 10002);
+    }
+    assert.equal((await update('Loaders', { sub_group_identifiers: ['Auditors'], operation: 'REMOVE' })).status, 204);
+    assert.deepEqual((await groupOf('Loaders')).sub_groups, []);
+    assert.ok(!(await v1Of('analyst'))!.privileges.includes('DATAMANAGEMENT'));
+    assert.equal((await update('Auditors', { user_identifiers: [] })).status, 204);
+  });
+
+  test('an unknown or unsupported member is refused with 400 and code 10002, and nothing of the request is applied', async () => {
+    const before = await groupOf('Auditors');
+    for (const [b, why] of [
+      [{ colour: 'red' }, /colour/],
+      [{ default_liveboard_identifiers: ['x'] }, /default_liveboard_identifiers/],
+      [{ role_identifiers: ['x'] }, /role_identifiers/],
+      [{ type: 'LDAP_GROUP' }, /LDAP_GROUP/],
+      [{ type: 'CLUB' }, /type/],
+      [{ visibility: 'PUBLIC' }, /visibility/],
+      [{ user_identifiers: ['nobody'] }, /nobody/],
+      [{ sub_group_identifiers: ['No Such Group'] }, /No Such Group/],
+      [{ name: 'analysts' }, /Analysts/],
+      [{ operation: 'MERGE', user_identifiers: ['analyst'] }, /operation/],
+      [{ privileges: ['NOT_A_PRIVILEGE'], display_name: 'Changed' }, /NOT_A_PRIVILEGE/],
+      [{ display_name: 'Changed', description: 'Changed', role_identifiers: ['x'] }, /role_identifiers/],
+    ] as [Record<string, unknown>, RegExp][]) {
+      const r = await update('Auditors', b);
+      assert.equal(r.status, 400, JSON.stringify(b));
+      assert.equal(r.body.error.message.code, 10002, JSON.stringify(r.body));
+      assert.match(r.body.error.message.debug, why, JSON.stringify(b));
+    }
+    const after = await groupOf('Auditors');
+    assert.deepEqual({ ...after, modification_time_in_millis: 0 }, { ...before, modification_time_in_millis: 0 });
+    assert.equal(after.modification_time_in_millis, before.modification_time_in_millis);
+  });
+});
+
 describe('the client on a v2-only service', () => {
   let only: Core;
   before(async () => {
