@@ -37,18 +37,29 @@ export interface LoadOptions {
   signal: AbortSignal;
   /** Show a progress bar (stderr is a terminal). */
   progressBar: boolean;
+  /**
+   * How the saved `<file>.load.json` beside the file is read: its text, or `undefined` when there is none
+   * (default: `readFile` when it exists). `load_csv` reads it under the rule of its file (roots.ts).
+   * @throws an Error whose message says why it may not be read.
+   */
+  readSavedDefinition?: (path: string) => Promise<string | undefined>;
 }
 
 /** Bytes of the file read for sniffing. */
 const SAMPLE_BYTES = 1024 * 1024;
 
-async function readSaved(path: string): Promise<{ definition: LoadDefinition; encoding: string }> {
-  let text: string;
+/**
+ * Reads and parses a load definition file; with `reader`, through it (`undefined`: there is none).
+ * @throws UsageError when it cannot be read or is not a load definition.
+ */
+async function readSaved(path: string, reader?: LoadOptions['readSavedDefinition']): Promise<{ definition: LoadDefinition; encoding: string } | undefined> {
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = reader ? await reader(path) : await readFile(path, 'utf8');
   } catch (e) {
     throw new UsageError(`The load definition ${path} cannot be read: ${(e as Error).message}`);
   }
+  if (text === undefined) return undefined;
   try {
     return fromSaved(parseSavedDefinition(text, basename(path)));
   } catch (e) {
@@ -112,10 +123,13 @@ async function definitionOf(client: AnalyticsServiceClient, input: LoadFile, opt
   let base: { definition: LoadDefinition; encoding: string; how: string } | undefined;
   const target = opts.table !== undefined ? parseTargetText(opts.table) : undefined;
   if (opts.table !== undefined && !target) throw new UsageError(`--table ${opts.table}: give the table as database.schema.table (or database.table).`);
+  const readBeside = () => readSaved(savedPath, opts.readSavedDefinition ?? ((p) => (existsSync(p) ? readFile(p, 'utf8') : Promise.resolve(undefined))));
   if (opts.definition) {
-    base = { ...(await readSaved(opts.definition)), how: `the definition ${opts.definition}` };
+    const given = await readSaved(opts.definition);
+    if (!given) throw new UsageError(`The load definition ${opts.definition} cannot be read.`);
+    base = { ...given, how: `the definition ${opts.definition}` };
   } else if (target) {
-    const saved = existsSync(savedPath) ? await readSaved(savedPath) : undefined;
+    const saved = await readBeside();
     if (saved && sameTarget(saved.definition.target, target)) {
       base = { ...saved, how: `the saved definition ${basename(savedPath)}` };
     } else {
@@ -130,9 +144,11 @@ async function definitionOf(client: AnalyticsServiceClient, input: LoadFile, opt
         how: 'the sniffed format',
       };
     }
-  } else if (existsSync(savedPath)) {
-    base = { ...(await readSaved(savedPath)), how: `the saved definition ${basename(savedPath)}` };
-  } else {
+  }
+  const alone = base || target ? undefined : await readBeside();
+  if (alone) {
+    base = { ...alone, how: `the saved definition ${basename(savedPath)}` };
+  } else if (!base) {
     throw new UsageError(`Where to? Give --table database.schema.table, or --definition FILE.load.json (there is no ${basename(savedPath)} next to the file).`);
   }
   let guarded;

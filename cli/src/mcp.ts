@@ -23,7 +23,7 @@ import { LANGUAGE_REFERENCE_URI, languageReference } from '../../common/src/agen
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS } from '../../common/src/agent/schemas';
 import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, loadCsv, runQuery, type AgentToolName, type AgentToolResult } from '../../common/src/agent/tools';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
-import { openLoadableFile } from '../../common/src/load/roots';
+import { openLoadableFile, readLoadableText } from '../../common/src/load/roots';
 import { getLanguageService } from '../../common/src/languageService';
 import { connectionFlags } from './connect';
 import { UsageError } from './exitCodes';
@@ -117,11 +117,14 @@ export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<str
     const roots: LoadRoots = opts.roots ?? { fixed: [process.cwd()] };
     backend.loadCsv = async ({ path, table, replace }, signal) => {
       // opened once and checked through its handle; the load reads that handle, never the path again
-      const file = await openLoadableFile(path, [...roots.fixed, ...((await roots.client?.()) ?? [])], process.cwd());
+      const allowed = [...roots.fixed, ...((await roots.client?.()) ?? [])];
+      const file = await openLoadableFile(path, allowed, process.cwd());
       try {
         await loadPause(process.env);
         const confirmReplace = 'call load_csv again with "replace": true only if the user asked for every row of the table to be replaced';
-        const r = await runLoadCommand(client, file, { table, replace, confirmReplace, signal: signal ?? new AbortController().signal, progressBar: false });
+        // the saved definition beside it, under the same rule: a link out of the roots is not read
+        const readSavedDefinition = (saved: string) => readLoadableText(saved, allowed, process.cwd());
+        const r = await runLoadCommand(client, file, { table, replace, confirmReplace, signal: signal ?? new AbortController().signal, progressBar: false, readSavedDefinition });
         return { cycleId: r.cycleId, table, rowsWritten: r.rowsWritten, ignoredRows: r.ignoredRows, bytes: r.bytes };
       } finally {
         await file.handle.close();

@@ -535,6 +535,32 @@ describe('load_csv: the chosen table, a confirmed replace, files under the roots
       rmSync(outside, { recursive: true, force: true });
     }
   });
+  test('the saved definition beside the file is read under the same rule: a link to a file outside the roots is refused, and none of its text is shown', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'tsq-mcp-saved-'));
+    const outside = mkdtempSync(join(tmpdir(), 'tsq-mcp-saved-out-'));
+    try {
+      writeFileSync(join(outside, 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n');
+      writeFileSync(join(outside, 'config.json'), JSON.stringify({ target: { database: 'agents', table: 'notes' }, api_key_of_someone: 'x' }));
+      writeFileSync(join(root, 'a.csv'), 'note,n\nbeside a link,1\n');
+      const s = await mcp([...conn, '--allow-writes', '--root', root]);
+      try {
+        for (const target of ['id_rsa', 'config.json']) {
+          rmSync(join(root, 'a.csv.load.json'), { force: true });
+          symlinkSync(join(outside, target), join(root, 'a.csv.load.json'));
+          const r = await call(s.client, 'load_csv', { path: join(root, 'a.csv'), table: 'agents.notes' });
+          assert.equal(r.isError, true, r.text);
+          assert.match(readDataBlocks(r.text).join('\n'), /a\.csv\.load\.json is a symbolic link/);
+          for (const secret of ['BEGIN', 'OPENSSH', 'api_key_of_someone']) assert.ok(!r.text.includes(secret), `${target}: ${r.text}`);
+        }
+        assert.equal(await live.sql(`SELECT count(*)::INTEGER AS n FROM ${NOTES_SQL} WHERE note = 'beside a link'`).then(([r]) => Number(r.n)), 0);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
   test('a cancelled load_csv stops: the upload is cut, the cycle aborted, the table unchanged, and the server answers the next call', async () => {
     // a proxy before the emulator that holds the first chunk's upload until the client lets go of it, so
     // that the cancel lands during the upload whatever the machine's speed

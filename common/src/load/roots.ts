@@ -89,3 +89,24 @@ export async function openLoadableFile(path: string, roots: readonly string[], b
     throw e;
   }
 }
+
+/** The largest saved load definition `readLoadableText` reads (bytes): a definition is a few hundred. */
+export const MAX_DEFINITION_BYTES = 64 * 1024;
+
+/**
+ * The text of a small file beside one an agent loads (its saved `<file>.load.json`), read under the rule of
+ * `openLoadableFile`: no link as its name, a regular file, under a root, read from the handle it was checked
+ * through. Nothing of a refused file's content is read.
+ * @returns the text (UTF-8), or `undefined` when there is no such file.
+ * @throws LoadPathError when it may not be read (see `openLoadableFile`) or is larger than `MAX_DEFINITION_BYTES`.
+ */
+export async function readLoadableText(path: string, roots: readonly string[], base: string): Promise<string | undefined> {
+  if (!(await lstat(resolve(base, path)).catch(() => undefined))) return undefined;
+  const file = await openLoadableFile(path, roots, base);
+  try {
+    if (file.size > MAX_DEFINITION_BYTES) throw new LoadPathError(`${path} is larger than ${MAX_DEFINITION_BYTES} bytes: it is not a load definition.`);
+    return await file.handle.readFile({ encoding: 'utf8' });
+  } finally {
+    await file.handle.close();
+  }
+}
