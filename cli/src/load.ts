@@ -11,7 +11,7 @@
  * the commit aborts the cycle (AbortLoad) and the table is unchanged; after it, tsq says it is too late.
  */
 import { existsSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { AnalyticsServiceClient, LoadDefinition } from '../../common/src/api';
@@ -37,18 +37,29 @@ export interface LoadOptions {
   signal: AbortSignal;
   /** Show a progress bar (stderr is a terminal). */
   progressBar: boolean;
+  /**
+   * How the saved `<file>.load.json` beside the file is read: its text, or `undefined` when there is none
+   * (default: `readFile` when it exists). `load_csv` reads it under the rule of its file (roots.ts).
+   * @throws an Error whose message says why it may not be read.
+   */
+  readSavedDefinition?: (path: string) => Promise<string | undefined>;
 }
 
 /** Bytes of the file read for sniffing. */
 const SAMPLE_BYTES = 1024 * 1024;
 
-async function readSaved(path: string): Promise<{ definition: LoadDefinition; encoding: string }> {
-  let text: string;
+/**
+ * Reads and parses a load definition file; with `reader`, through it (`undefined`: there is none).
+ * @throws UsageError when it cannot be read or is not a load definition.
+ */
+async function readSaved(path: string, reader?: LoadOptions['readSavedDefinition']): Promise<{ definition: LoadDefinition; encoding: string } | undefined> {
+  let text: string | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    text = reader ? await reader(path) : await readFile(path, 'utf8');
   } catch (e) {
     throw new UsageError(`The load definition ${path} cannot be read: ${(e as Error).message}`);
   }
+  if (text === undefined) return undefined;
   try {
     return fromSaved(parseSavedDefinition(text, basename(path)));
   } catch (e) {
@@ -56,15 +67,25 @@ async function readSaved(path: string): Promise<{ definition: LoadDefinition; en
   }
 }
 
+/**
+ * The file `tsq load` reads: a path, or a file already open and checked (`load_csv` of `tsq mcp`,
+ * common/src/load/roots.ts), which is then read through its handle only, never reopened by `path`
+ * (`path` names it in messages and finds its saved `<file>.load.json`). The caller closes the handle.
+ */
+export type LoadFile = string | { path: string; handle: FileHandle };
+
+/** The path that names a `LoadFile`. */
+const pathOf = (file: LoadFile): string => (typeof file === 'string' ? file : file.path);
+
 /** The first bytes of the file and whether that is all of it. */
-async function readSample(file: string): Promise<{ sample: Buffer; complete: boolean }> {
-  const fh = await open(file, 'r');
+async function readSample(file: LoadFile): Promise<{ sample: Buffer; complete: boolean }> {
+  const fh = typeof file === 'string' ? await open(file, 'r') : file.handle;
   try {
     const buf = Buffer.alloc(SAMPLE_BYTES);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     return { sample: buf.subarray(0, bytesRead), complete: bytesRead >= (await fh.stat()).size };
   } finally {
-    await fh.close();
+    if (typeof file === 'string') await fh.close();
   }
 }
 
@@ -96,20 +117,24 @@ async function targetColumns(client: AnalyticsServiceClient, target: LoadTarget,
  * @throws UsageError (exit 2) for a definition that cannot be read, names another table than `--table`, or
  * empties the table without `--replace`.
  */
-async function definitionOf(client: AnalyticsServiceClient, file: string, opts: LoadOptions): Promise<{ definition: LoadDefinition; encoding: string; how: string }> {
+async function definitionOf(client: AnalyticsServiceClient, input: LoadFile, opts: LoadOptions): Promise<{ definition: LoadDefinition; encoding: string; how: string }> {
+  const file = pathOf(input);
   const savedPath = savedDefinitionPath(file);
   let base: { definition: LoadDefinition; encoding: string; how: string } | undefined;
   const target = opts.table !== undefined ? parseTargetText(opts.table) : undefined;
   if (opts.table !== undefined && !target) throw new UsageError(`--table ${opts.table}: give the table as database.schema.table (or database.table).`);
+  const readBeside = () => readSaved(savedPath, opts.readSavedDefinition ?? ((p) => (existsSync(p) ? readFile(p, 'utf8') : Promise.resolve(undefined))));
   if (opts.definition) {
-    base = { ...(await readSaved(opts.definition)), how: `the definition ${opts.definition}` };
+    const given = await readSaved(opts.definition);
+    if (!given) throw new UsageError(`The load definition ${opts.definition} cannot be read.`);
+    base = { ...given, how: `the definition ${opts.definition}` };
   } else if (target) {
-    const saved = existsSync(savedPath) ? await readSaved(savedPath) : undefined;
+    const saved = await readBeside();
     if (saved && sameTarget(saved.definition.target, target)) {
       base = { ...saved, how: `the saved definition ${basename(savedPath)}` };
     } else {
       if (saved) info(`${basename(savedPath)} is for ${targetText(saved.definition.target)}, not ${targetText(target)}: it is not used.`);
-      const { sample, complete } = await readSample(file);
+      const { sample, complete } = await readSample(input);
       const sniffed = sniffCsv(sample, { fileName: file, complete, targetColumns: await targetColumns(client, target, opts.signal) });
       if (!isSupportedEncoding(sniffed.encoding)) throw new UsageError(`${basename(file)} is encoded as ${sniffed.encoding}; save it as UTF-8 to load it.`);
       info(`sniffed ${basename(file)}: ${sniffed.notes.join('; ')}`);
@@ -119,9 +144,11 @@ async function definitionOf(client: AnalyticsServiceClient, file: string, opts: 
         how: 'the sniffed format',
       };
     }
-  } else if (existsSync(savedPath)) {
-    base = { ...(await readSaved(savedPath)), how: `the saved definition ${basename(savedPath)}` };
-  } else {
+  }
+  const alone = base || target ? undefined : await readBeside();
+  if (alone) {
+    base = { ...alone, how: `the saved definition ${basename(savedPath)}` };
+  } else if (!base) {
     throw new UsageError(`Where to? Give --table database.schema.table, or --definition FILE.load.json (there is no ${basename(savedPath)} next to the file).`);
   }
   let guarded;
@@ -186,10 +213,14 @@ function progressReporter(file: string, table: string, bar: boolean): { onProgre
   };
 }
 
-/** Runs `tsq load`. @throws ExitError (with the exit code) when the load did not succeed. */
-export async function runLoadCommand(client: AnalyticsServiceClient, file: string, opts: LoadOptions): Promise<LoadResult> {
-  if (!existsSync(file)) throw new UsageError(`${file} does not exist.`);
-  const { definition, encoding, how } = await definitionOf(client, file, opts);
+/**
+ * Runs `tsq load` on `input` (a path, or a file open and checked: see `LoadFile`).
+ * @throws ExitError (with the exit code) when the load did not succeed.
+ */
+export async function runLoadCommand(client: AnalyticsServiceClient, input: LoadFile, opts: LoadOptions): Promise<LoadResult> {
+  const file = pathOf(input);
+  if (typeof input === 'string' && !existsSync(file)) throw new UsageError(`${file} does not exist.`);
+  const { definition, encoding, how } = await definitionOf(client, input, opts);
   const table = targetText(definition.target);
   const maxIgnored = definition.load_options?.max_ignored_rows ?? 0;
   info(`loading ${basename(file)} into ${table} with ${how}: ${formatSummary(definition.format, encoding)}; ${definition.load_options?.empty_target ? 'replace all rows' : 'append'}, max ignored rows ${maxIgnored}`);
@@ -201,7 +232,7 @@ export async function runLoadCommand(client: AnalyticsServiceClient, file: strin
   };
   opts.signal.addEventListener('abort', onInterrupt, { once: true });
   try {
-    const result = await runLoad(client, file, definition, {
+    const result = await runLoad(client, typeof input === 'string' ? input : { handle: input.handle, name: input.path }, definition, {
       chunkBytes: Math.max(64 * 1024, opts.chunkSize ?? DEFAULT_CHUNK_BYTES),
       encoding,
       signal: opts.signal,

@@ -8,7 +8,10 @@
  * tsq://language-reference. stdout carries protocol frames only; warnings and load progress go to stderr.
  * The connection and its approval: `runMcpCommand`; the language service and the catalog: `cliAgentBackend`.
  */
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -20,7 +23,7 @@ import { LANGUAGE_REFERENCE_URI, languageReference } from '../../common/src/agen
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS } from '../../common/src/agent/schemas';
 import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, loadCsv, runQuery, type AgentToolName, type AgentToolResult } from '../../common/src/agent/tools';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
-import { loadableFile } from '../../common/src/load/roots';
+import { openLoadableFile, readLoadableText } from '../../common/src/load/roots';
 import { getLanguageService } from '../../common/src/languageService';
 import { connectionFlags } from './connect';
 import { UsageError } from './exitCodes';
@@ -44,6 +47,19 @@ export interface LoadRoots {
   fixed: readonly string[];
   /** The client's roots (`roots/list`), as paths; [] when it offers none. */
   client?: () => Promise<readonly string[]>;
+}
+
+/**
+ * A test hook, off unless the environment names a folder in `TSQ_TEST_LOAD_PAUSE`: after `load_csv` checked
+ * its file and before the load reads it, the server creates `paused` in that folder and waits until `go`
+ * exists there. test/cli/mcp.test.ts uses it to put another file or a link in the checked file's place at
+ * that moment every time, so that a load reading by path again would show, not only by luck.
+ */
+async function loadPause(env: NodeJS.ProcessEnv): Promise<void> {
+  const dir = env.TSQ_TEST_LOAD_PAUSE;
+  if (!dir) return;
+  await writeFile(join(dir, 'paused'), String(process.pid));
+  while (!existsSync(join(dir, 'go'))) await sleep(10);
 }
 
 /**
@@ -100,10 +116,19 @@ export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<str
   if (opts.allowWrites) {
     const roots: LoadRoots = opts.roots ?? { fixed: [process.cwd()] };
     backend.loadCsv = async ({ path, table, replace }, signal) => {
-      const file = await loadableFile(path, [...roots.fixed, ...((await roots.client?.()) ?? [])], process.cwd());
-      const confirmReplace = 'call load_csv again with "replace": true only if the user asked for every row of the table to be replaced';
-      const r = await runLoadCommand(client, file, { table, replace, confirmReplace, signal: signal ?? new AbortController().signal, progressBar: false });
-      return { cycleId: r.cycleId, table, rowsWritten: r.rowsWritten, ignoredRows: r.ignoredRows, bytes: r.bytes };
+      // opened once and checked through its handle; the load reads that handle, never the path again
+      const allowed = [...roots.fixed, ...((await roots.client?.()) ?? [])];
+      const file = await openLoadableFile(path, allowed, process.cwd());
+      try {
+        await loadPause(process.env);
+        const confirmReplace = 'call load_csv again with "replace": true only if the user asked for every row of the table to be replaced';
+        // the saved definition beside it, under the same rule: a link out of the roots is not read
+        const readSavedDefinition = (saved: string) => readLoadableText(saved, allowed, process.cwd());
+        const r = await runLoadCommand(client, file, { table, replace, confirmReplace, signal: signal ?? new AbortController().signal, progressBar: false, readSavedDefinition });
+        return { cycleId: r.cycleId, table, rowsWritten: r.rowsWritten, ignoredRows: r.ignoredRows, bytes: r.bytes };
+      } finally {
+        await file.handle.close();
+      }
     };
   }
   return backend;

@@ -103,6 +103,16 @@ export interface StoredGroup {
   id: string;
   name: string;
   displayName: string;
+  /** Set by v2 `groups/{group_identifier}/update` (`description`). */
+  description?: string;
+  /** Whether objects can be shared with the group (v2 `visibility`; absent is SHARABLE, v1's DEFAULT). */
+  visibility?: 'SHARABLE' | 'NON_SHARABLE';
+  /**
+   * GUIDs of the groups assigned to this one (v2 `sub_group_identifiers`): their members have this group's
+   * privileges too ("if you're a member of a sub-group, you would automatically have the privileges of
+   * the parent group", https://docs.thoughtspot.com/cloud/latest/groups-privileges).
+   */
+  subGroups?: string[];
   privileges: Privilege[];
   created: number;
   modified: number;
@@ -175,20 +185,38 @@ export class MetadataStore {
     return this.state.groups.find((g) => g.name.toLowerCase() === name.toLowerCase());
   }
 
-  /** The user with the privileges of its groups as they are now (ADMINISTRATION implies every privilege). */
+  /**
+   * The GUIDs of the groups `groupIds` and of every group above them (a group whose `subGroups` holds one of
+   * them, and so on up), each once; a GUID of no group is left out.
+   */
+  groupsWithParents(groupIds: readonly string[]): string[] {
+    const out = new Set<string>();
+    const todo = [...groupIds];
+    for (let gid = todo.pop(); gid !== undefined; gid = todo.pop()) {
+      if (out.has(gid) || !this.state.groups.some((g) => g.id === gid)) continue;
+      out.add(gid);
+      for (const parent of this.state.groups) if (parent.subGroups?.includes(gid)) todo.push(parent.id);
+    }
+    return [...out];
+  }
+
+  /**
+   * The user with the privileges of its groups and of their parent groups as they are now (ADMINISTRATION
+   * implies every privilege).
+   */
   user(id: string): EmulatorUser | undefined {
     const u = this.storedUser(id);
     if (!u) return undefined;
     const privileges = new Set<Privilege>();
-    for (const gid of u.groups) for (const p of this.state.groups.find((g) => g.id === gid)?.privileges ?? []) privileges.add(p);
+    for (const gid of this.groupsWithParents(u.groups)) for (const p of this.state.groups.find((g) => g.id === gid)?.privileges ?? []) privileges.add(p);
     if (privileges.has('ADMINISTRATION')) for (const p of PRIVILEGES) privileges.add(p);
     return { id: u.id, name: u.name, displayName: u.displayName, privileges };
   }
 
-  /** True when the user may read the object: an administrator, its author, or a user or group it is shared with (docs/service-interface.md §5). */
+  /** True when the user may read the object: an administrator, its author, or a user or group (its own, or one above it) it is shared with (docs/service-interface.md §5). */
   canRead(user: EmulatorUser, obj: Header): boolean {
     if (user.privileges.has('ADMINISTRATION') || obj.author === user.id) return true;
-    const groups = this.storedUser(user.id)?.groups ?? [];
+    const groups = this.groupsWithParents(this.storedUser(user.id)?.groups ?? []);
     return obj.sharedWith.some((s) => s === user.id || groups.includes(s));
   }
 }

@@ -8,7 +8,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer } from 'node:net';
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -454,7 +455,7 @@ describe('load_csv: the chosen table, a confirmed replace, files under the roots
         for (const [path, why] of [
           [key, /is outside the folders this server may load from/],
           [join(dir, '..', '..', 'etc', 'hostname'), /outside the folders|cannot be read/],
-          [join(dir, 'innocent.csv'), /is outside the folders this server may load from/],
+          [join(dir, 'innocent.csv'), /is a symbolic link/],
           ['/dev/zero', /is not a regular file/],
           [join(dir, 'pipe.csv'), /is not a regular file/],
         ] as const) {
@@ -483,6 +484,81 @@ describe('load_csv: the chosen table, a confirmed replace, files under the roots
     } finally {
       rmSync(outside, { recursive: true, force: true });
       rmSync(allowed, { recursive: true, force: true });
+    }
+  });
+  test('the file checked is the file loaded: a link as the last component is refused, and a file or link put in its place after the check is never read', async () => {
+    const race = mkdtempSync(join(tmpdir(), 'tsq-mcp-race-'));
+    const outside = mkdtempSync(join(tmpdir(), 'tsq-mcp-secret-'));
+    const pause = join(race, 'pause');
+    mkdirSync(pause);
+    try {
+      const secret = join(outside, 'id_rsa');
+      writeFileSync(secret, 'note,n\n-----BEGIN OPENSSH PRIVATE KEY-----,1\n');
+      const checked = join(race, 'checked.csv');
+      writeFileSync(checked, 'note,n\nthe checked file,1\n');
+      // a link whose target is under the root too: the last component is a link, so it is refused
+      symlinkSync(checked, join(race, 'alias.csv'));
+      const s = await mcp([...conn, '--allow-writes', '--root', race], { env: { TSQ_TEST_LOAD_PAUSE: pause } });
+      const notes = (text: string) => live.sql(`SELECT count(*)::INTEGER AS n FROM ${NOTES_SQL} WHERE note = '${text}'`).then(([r]) => Number(r.n));
+      try {
+        // between the check and the load (the hook holds the server there), the checked file is replaced:
+        // first by a link to a file outside the roots, then by another file renamed over it
+        const swaps: [string, () => void][] = [
+          ['a link to a file outside the roots', () => (symlinkSync(secret, join(race, 'link.tmp')), renameSync(join(race, 'link.tmp'), checked))],
+          ['another file renamed into its place', () => (writeFileSync(join(race, 'other.tmp'), 'note,n\nswapped in,1\nswapped in,2\n'), renameSync(join(race, 'other.tmp'), checked))],
+        ];
+        for (const [what, swap] of swaps) {
+          rmSync(checked, { force: true });
+          writeFileSync(checked, 'note,n\nthe checked file,1\n');
+          const before = await notes('the checked file');
+          const pending = call(s.client, 'load_csv', { path: checked, table: 'agents.notes' });
+          while (!existsSync(join(pause, 'paused'))) await sleep(10);
+          rmSync(join(pause, 'paused'));
+          swap();
+          writeFileSync(join(pause, 'go'), '');
+          const r = await pending;
+          rmSync(join(pause, 'go'));
+          assert.equal(r.isError, false, `${what}: ${r.text}`);
+          assert.equal(await notes('the checked file'), before + 1, `${what}: the checked file's row was loaded`);
+          assert.equal(await notes('-----BEGIN OPENSSH PRIVATE KEY-----'), 0, `${what}: the file outside the roots was not read`);
+          assert.equal(await notes('swapped in'), 0, `${what}: the file put in its place was not read`);
+        }
+        const alias = await call(s.client, 'load_csv', { path: join(race, 'alias.csv'), table: 'agents.notes' });
+        assert.equal(alias.isError, true, alias.text);
+        assert.match(readDataBlocks(alias.text).join('\n'), /is a symbolic link/);
+        assert.equal(existsSync(join(pause, 'paused')), false, 'a refused path never reaches the load');
+      } finally {
+        await s.close();
+      }
+    } finally {
+      rmSync(race, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+  test('the saved definition beside the file is read under the same rule: a link to a file outside the roots is refused, and none of its text is shown', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'tsq-mcp-saved-'));
+    const outside = mkdtempSync(join(tmpdir(), 'tsq-mcp-saved-out-'));
+    try {
+      writeFileSync(join(outside, 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n');
+      writeFileSync(join(outside, 'config.json'), JSON.stringify({ target: { database: 'agents', table: 'notes' }, api_key_of_someone: 'x' }));
+      writeFileSync(join(root, 'a.csv'), 'note,n\nbeside a link,1\n');
+      const s = await mcp([...conn, '--allow-writes', '--root', root]);
+      try {
+        for (const target of ['id_rsa', 'config.json']) {
+          rmSync(join(root, 'a.csv.load.json'), { force: true });
+          symlinkSync(join(outside, target), join(root, 'a.csv.load.json'));
+          const r = await call(s.client, 'load_csv', { path: join(root, 'a.csv'), table: 'agents.notes' });
+          assert.equal(r.isError, true, r.text);
+          assert.match(readDataBlocks(r.text).join('\n'), /a\.csv\.load\.json is a symbolic link/);
+          for (const secret of ['BEGIN', 'OPENSSH', 'api_key_of_someone']) assert.ok(!r.text.includes(secret), `${target}: ${r.text}`);
+        }
+        assert.equal(await live.sql(`SELECT count(*)::INTEGER AS n FROM ${NOTES_SQL} WHERE note = 'beside a link'`).then(([r]) => Number(r.n)), 0);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
     }
   });
   test('a cancelled load_csv stops: the upload is cut, the cycle aborted, the table unchanged, and the server answers the next call', async () => {

@@ -1,25 +1,24 @@
 // The emulator's public API other than searchdata, over plain fetch: sessions and cookies, object headers
 // with the documented parameters, metadata details, visualization headers, pinboard data, privileges and the
 // catalogued administration operations changing what other calls observe.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
-import { debugOf, PREFIX, startCore, type Core } from './core-support';
+import { adminCore, debugOf, PREFIX } from './core-support';
 
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 const OPS = stableGuid('pinboard', 'Flight Operations');
 const ANSWER = stableGuid('answer', 'Top grossing genres');
 
-let core: Core;
+const core = adminCore();
 let admin: string;
 let analyst: string;
 
 before(async () => {
-  core = await startCore();
-  admin = await core.login('tsadmin', 'admin');
+  await core.ready;
+  admin = core.cookie;
   analyst = await core.login('analyst', 'analyst');
 });
-after(async () => core.stop());
 
 describe('sessions (docs/service-notes.md §5.1)', () => {
   test('login sets HttpOnly JSESSIONID and clientId cookies; both prefixes answer', async () => {

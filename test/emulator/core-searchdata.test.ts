@@ -1,25 +1,18 @@
 // searchdata of the emulator, each answer checked against the same question asked of DuckDB directly
 // (hand-written SQL on the emulator's own database), plus paging, FULL rows, errors and injection attempts.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
-import { debugOf, startCore, type Core } from './core-support';
+import { adminCore, debugOf } from './core-support';
 
 const T = '"demo.engine_default_schema"."flights"';
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 const MOVIES = stableGuid('table', 'demo', 'engine_default_schema', 'movies');
 const WORKSHEET = stableGuid('worksheet', 'Flights Worksheet');
 
-let core: Core;
-let cookie: string;
+const core = adminCore();
 
-before(async () => {
-  core = await startCore();
-  cookie = await core.login('tsadmin', 'admin');
-});
-after(async () => core.stop());
-
-async function search(query: string, extra: Record<string, string | number> = {}, ds = FLIGHTS, who = cookie) {
+async function search(query: string, extra: Record<string, string | number> = {}, ds = FLIGHTS, who = core.cookie) {
   return core.call('POST', '/searchdata', { query_string: query, data_source_guid: ds, ...extra }, who);
 }
 

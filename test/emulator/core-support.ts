@@ -1,6 +1,8 @@
 // Shared set-up of the core-*.test.ts files: an emulator started in-process on an ephemeral port, and
 // plain `fetch` calls to its public API (no client library), so these tests see the wire as it is.
+// `adminCore` is the set-up most emulator test files share: the demo core and the administrator's session.
 // Not a test file itself.
+import { after, before } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +62,67 @@ export async function startCore(options: EmulatorOptions = {}, dataDir = mkdtemp
       await emu.close();
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A core whose demo administrator (`tsadmin`) is signed in: `cookie` is that session's Cookie header value. */
+export interface AdminCore extends Core {
+  readonly cookie: string;
+  /**
+   * Settles when the `before` hook of `adminCore` has started the core and signed in (rejects when it
+   * failed). Another `before` hook of the file awaits it first: Node 20 runs a file's top-level `before`
+   * hooks at the same time, not one after the other.
+   */
+  readonly ready: Promise<void>;
+}
+
+/**
+ * The set-up of most emulator test files, once: `before` starts a demo core (`startCore(options)`, a data
+ * folder of its own) and signs the demo administrator in; `after` stops it and removes the folder. Call it
+ * at the top level of a test file (or of a `describe`); the core it returns is usable in every test, and
+ * in another `before` hook after `await core.ready`.
+ * @throws Error (from any member) when used before its `before` hook ran.
+ */
+export function adminCore(options: EmulatorOptions = {}): AdminCore {
+  let started: { core: Core; cookie: string } | undefined;
+  let settle: { resolve: () => void; reject: (e: unknown) => void } | undefined;
+  const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  ready.catch(() => undefined); // the hook's own failure is the one reported
+  before(async () => {
+    try {
+      const core = await startCore(options);
+      try {
+        started = { core, cookie: await core.login('tsadmin', 'admin') };
+      } catch (e) {
+        await core.stop();
+        throw e;
+      }
+      settle?.resolve();
+    } catch (e) {
+      settle?.reject(e);
+      throw e;
+    }
+  });
+  after(async () => started?.core.stop());
+  const now = (): { core: Core; cookie: string } => {
+    if (!started) throw new Error('adminCore: the emulator is started by its before() hook; use it in a test or a later hook');
+    return started;
+  };
+  return {
+    get emu() {
+      return now().core.emu;
+    },
+    get dataDir() {
+      return now().core.dataDir;
+    },
+    get cookie() {
+      return now().cookie;
+    },
+    ready,
+    login: (username, password) => now().core.login(username, password),
+    call: (...args) => now().core.call(...args),
+    sql: (query, params) => now().core.sql(query, params),
+    stop: (keepData) => now().core.stop(keepData),
   };
 }
 

@@ -3,7 +3,7 @@
 // apart from them: the raw airports.csv read in JavaScript, a haversine written here, rows of ThoughtSpot's
 // example custom calendar (docs.thoughtspot.com cloud/latest/connections-cust-cal, customer-calendar-eg.csv),
 // and the 4-4-5 rule checked day by day.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,19 +13,13 @@ import type { LogicalColumn } from '../../emulator/src/metadataStore';
 import { calendarNumberSql, calendarPeriodStartSql, calendarTableSql, CUSTOM_CALENDAR_COLUMNS, findCalendar } from '../../emulator/src/customCalendar';
 import { distanceKmSql, geoColumnsOf, locationConditionSql, toKm } from '../../emulator/src/searchdata/geo';
 import { stableGuid } from '../../emulator/src/guid';
-import { startCore, type Core } from './core-support';
+import { adminCore } from './core-support';
 
 const AIRPORTS = '"demo.engine_default_schema"."airports"';
 const FLIGHTS = '"demo.engine_default_schema"."flights"';
 const AIRPORTS_GUID = stableGuid('table', 'demo', 'engine_default_schema', 'airports');
 
-let core: Core;
-let cookie: string;
-before(async () => {
-  core = await startCore();
-  cookie = await core.login('tsadmin', 'admin');
-});
-after(async () => core.stop());
+const core = adminCore();
 
 interface Airport {
   iata: string;
@@ -65,7 +59,7 @@ describe('airports: the location data of the demo', () => {
   test('the data source is offered with its latitude and longitude as location columns', async () => {
     const geo = geoColumnsOf(airportColumns);
     assert.deepEqual([geo?.latitude.name, geo?.longitude.name], ['latitude', 'longitude']);
-    const r = await core.call('POST', '/searchdata', { query_string: "[iata] [city] [latitude] [longitude] [iata] = 'SEA'", data_source_guid: AIRPORTS_GUID }, cookie);
+    const r = await core.call('POST', '/searchdata', { query_string: "[iata] [city] [latitude] [longitude] [iata] = 'SEA'", data_source_guid: AIRPORTS_GUID }, core.cookie);
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(r.body.data, [['SEA', 'Seattle', byCode('SEA').latitude, byCode('SEA').longitude]]);
   });

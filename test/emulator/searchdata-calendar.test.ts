@@ -9,34 +9,28 @@
 // The pinned clock is Friday 15 June 2001. Fiscal 2001 of the retail calendar starts Sunday 2 July 2000
 // (the first Sunday on or after 1 July); its quarters start 2 Jul, 1 Oct, 31 Dec 2000 and 1 Apr 2001; the
 // fourth quarter's months start 1 Apr, 29 Apr and 27 May 2001 (4, 4 and 5 weeks); fiscal 2002 starts 1 Jul 2001.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
 import { parseQuery } from '../../common/src/language/parser';
 import { compileSearch } from '../../emulator/src/searchdata/compile';
 import type { LogicalColumn } from '../../emulator/src/metadataStore';
-import { debugOf, startCore, type Core } from './core-support';
+import { adminCore, debugOf } from './core-support';
 
 const FLIGHTS_T = '"demo.engine_default_schema"."flights"';
 const CAL_T = '"demo.engine_default_schema"."retail_calendar"';
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 
-let core: Core;
-let cookie: string;
-before(async () => {
-  core = await startCore();
-  cookie = await core.login('tsadmin', 'admin');
-});
-after(async () => core.stop());
+const core = adminCore();
 
 async function answer(query: string): Promise<unknown[][]> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, cookie);
+  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie);
   assert.equal(r.status, 200, `${query}: ${JSON.stringify(r.body)}`);
   return (r.body as { data: unknown[][] }).data;
 }
 
 async function refused(query: string): Promise<string> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, cookie);
+  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie);
   assert.equal(r.status, 400, `${query}: ${JSON.stringify(r.body)}`);
   return debugOf(r.body).join(' ');
 }

@@ -6,14 +6,14 @@
 // - period to date with a date bucket: docs.thoughtspot.com cloud/latest/keywords-to-date.
 // - `growth of` and year-over-year: docs.thoughtspot.com cloud/latest/search-growth.
 // docs/service-notes.md §2.4, §2.5 restate them.
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { vegaDataDir } from '../../emulator/src/demo';
 import { stableGuid } from '../../emulator/src/guid';
-import { startCore, type Core } from './core-support';
+import { adminCore } from './core-support';
 
 const T = '"demo.engine_default_schema"."flights"';
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
@@ -21,17 +21,11 @@ const MOVIES = stableGuid('table', 'demo', 'engine_default_schema', 'movies');
 const WEATHER = stableGuid('table', 'demo', 'engine_default_schema', 'seattle-weather');
 const DAY = 86400;
 
-let core: Core;
-let cookie: string;
-before(async () => {
-  // The pinned clock of every emulator test: Friday 15 June 2001.
-  core = await startCore();
-  cookie = await core.login('tsadmin', 'admin');
-});
-after(async () => core.stop());
+// The pinned clock of every emulator test: Friday 15 June 2001.
+const core = adminCore();
 
 async function answer(query: string, ds: string): Promise<{ columnNames: string[]; data: unknown[][] }> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: ds, batchsize: -1 }, cookie);
+  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: ds, batchsize: -1 }, core.cookie);
   assert.equal(r.status, 200, JSON.stringify(r.body));
   return r.body as { columnNames: string[]; data: unknown[][] };
 }

@@ -1,26 +1,20 @@
 // `in` / `not in` subsearches through the emulator's /searchdata (in.adoc, not_in.adoc; docs/service-notes.md
 // §2.8) on the demo's flights. The expected rows come from plain DuckDB SQL written here, apart from
 // compile.ts.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
-import { debugOf, startCore, type Core } from './core-support';
+import { adminCore, debugOf } from './core-support';
 
 const T = '"demo.engine_default_schema"."flights"';
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 /** The ten origins of the largest total delay (ties by code), in SQL of its own. */
 const TOP10 = `SELECT origin FROM ${T} GROUP BY origin ORDER BY sum(delay) DESC, origin ASC LIMIT 10`;
 
-let core: Core;
-let cookie: string;
-before(async () => {
-  core = await startCore();
-  cookie = await core.login('tsadmin', 'admin');
-});
-after(async () => core?.stop());
+const core = adminCore();
 
 async function answer(query: string): Promise<{ status: number; columnNames: string[]; data: unknown[][]; body: { debug?: string } }> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, cookie);
+  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie);
   return { status: r.status, columnNames: r.body.columnNames, data: r.body.data, body: r.body };
 }
 

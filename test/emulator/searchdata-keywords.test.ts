@@ -2,28 +2,22 @@
 // answer compared with rows computed apart from compile.ts: plain DuckDB SQL over the demo's flights
 // table, written from the keyword reference's wording. The clock is pinned at 2001-06-15T12:00:00Z
 // (core-support.ts).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
 import { parseQuery } from '../../common/src/language/parser';
 import { DATE_BUCKETS, bucketAppliesTo } from '../../common/src/language/keywords';
 import type { LogicalColumn } from '../../emulator/src/metadataStore';
 import { compileSearch, QueryError } from '../../emulator/src/searchdata/compile';
-import { startCore, type Core } from './core-support';
+import { adminCore } from './core-support';
 
 const T = '"demo.engine_default_schema"."flights"';
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 
-let core: Core;
-let cookie: string;
-before(async () => {
-  core = await startCore();
-  cookie = await core.login('tsadmin', 'admin');
-});
-after(async () => core.stop());
+const core = adminCore();
 
 async function answer(query: string): Promise<{ columnNames: string[]; data: unknown[][] }> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, cookie);
+  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie);
   assert.equal(r.status, 200, `${query}: ${JSON.stringify(r.body)}`);
   return r.body as { columnNames: string[]; data: unknown[][] };
 }

@@ -2,25 +2,19 @@
 // search-proximity; docs/service-notes.md §2.9): `near`, `near … within n miles|km|meters`, `farther than n
 // miles|km|meters from`, on the demo's airports. The expected rows are computed here from the raw
 // airports.csv with a haversine written in this file, apart from compile.ts and geo.ts.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { vegaDataDir } from '../../emulator/src/demo';
 import { stableGuid } from '../../emulator/src/guid';
-import { debugOf, startCore, type Core } from './core-support';
+import { adminCore, debugOf } from './core-support';
 
 const AIRPORTS = stableGuid('table', 'demo', 'engine_default_schema', 'airports');
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 
-let core: Core;
-let cookie: string;
-before(async () => {
-  core = await startCore();
-  cookie = await core.login('tsadmin', 'admin');
-});
-after(async () => core?.stop());
+const core = adminCore();
 
 interface Airport {
   iata: string;
@@ -55,7 +49,7 @@ function codes(column: 'city' | 'state', place: string, relation: 'within' | 'fa
 }
 
 async function answer(query: string, guid = AIRPORTS): Promise<{ status: number; columnNames: string[]; data: unknown[][]; body: { debug?: string } }> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: guid, batchsize: -1 }, cookie);
+  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: guid, batchsize: -1 }, core.cookie);
   return { status: r.status, columnNames: r.body.columnNames, data: r.body.data, body: r.body };
 }
 

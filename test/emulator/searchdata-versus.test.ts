@@ -1,24 +1,18 @@
 // `vs` / `versus` and `vs all` through the emulator's /searchdata (vs.adoc, all.adoc; docs/service-notes.md
 // §2.3) on the demo's flights. The expected rows come from plain DuckDB SQL written here, apart from
 // compile.ts: one group of rows per side, under a first column naming the side.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
-import { debugOf, startCore, type Core } from './core-support';
+import { adminCore, debugOf } from './core-support';
 
 const T = '"demo.engine_default_schema"."flights"';
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 
-let core: Core;
-let cookie: string;
-before(async () => {
-  core = await startCore();
-  cookie = await core.login('tsadmin', 'admin');
-});
-after(async () => core?.stop());
+const core = adminCore();
 
 async function answer(query: string): Promise<{ status: number; columnNames: string[]; data: unknown[][]; body: { debug?: string } }> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, cookie);
+  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie);
   return { status: r.status, columnNames: r.body.columnNames, data: r.body.data, body: r.body };
 }
 

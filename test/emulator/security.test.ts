@@ -1,26 +1,25 @@
 // The emulator refuses abuse cheaply: the listobjectheaders pattern is matched without backtracking,
 // request bodies are limited by who sends them, deeply nested JSON is a 400, and no response body
 // carries the engine's text (it goes to the incident log with the incident id the body names).
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
 import { ANONYMOUS_BODY_LIMIT, MAX_JSON_DEPTH, SIGNED_IN_BODY_LIMIT, jsonNestingError } from '../../emulator/src/app';
 import type { Incident } from '../../emulator/src/errors';
 import { MAX_PATTERN_LENGTH, NamePattern } from '../../emulator/src/public/headers';
-import { debugOf, PREFIX, startCore, type Core } from './core-support';
+import { adminCore, debugOf, PREFIX } from './core-support';
 
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 const incidents: Incident[] = [];
-let core: Core;
+const core = adminCore({ incidentLog: (i) => incidents.push(i) });
 let admin: string;
 let analyst: string;
 
 before(async () => {
-  core = await startCore({ incidentLog: (i) => incidents.push(i) });
-  admin = await core.login('tsadmin', 'admin');
+  await core.ready;
+  admin = core.cookie;
   analyst = await core.login('analyst', 'analyst');
 });
-after(async () => core.stop());
 
 /** The adversarial pattern of the report: `%_` n times and a character no name ends with. */
 export function adversarialPattern(n: number): string {

@@ -55,6 +55,40 @@ describe('searches', () => {
     assert.equal((await v2(core.emu.url, '/users/search', { record_size: 1 }, admin)).body.length, 1);
   });
 
+  test('users/search and groups/search answer any signed-in user, and only an administrator sees every member of other users (OpenAPI searchUsers: "Available to all users")', async () => {
+    const analyst = await token('analyst', 'analyst');
+    // v1 user/list is ADMINISTRATION only
+    const v1 = await core.call('GET', '/user/list', {}, await core.login('analyst', 'analyst'));
+    assert.equal(v1.status, 403);
+    const users = await v2(core.emu.url, '/users/search', { record_size: -1 }, analyst);
+    assert.equal(users.status, 200, JSON.stringify(users.body));
+    const all = (await v2(core.emu.url, '/users/search', { record_size: -1 }, admin)).body as { name: string }[];
+    assert.deepEqual(users.body.map((u: { name: string }) => u.name), all.map((u) => u.name), 'every user is listed');
+    const other = users.body.find((u: { name: string }) => u.name === 'tsadmin');
+    for (const k of ['id', 'name', 'display_name', 'visibility']) assert.ok(k in other, `the required member ${k}`);
+    for (const k of ['privileges', 'user_groups', 'user_inherited_groups', 'email']) assert.ok(!(k in other), `another user's ${k} is an administrator's to see`);
+    assert.equal(other.complete_detail, false);
+    const self = users.body.find((u: { name: string }) => u.name === 'analyst');
+    assert.equal(self.complete_detail, true);
+    assert.ok(self.user_groups.some((g: { name: string }) => g.name === 'Analysts'), 'the caller sees its own groups');
+    // a filter on a member the caller cannot see matches only the caller's own entry
+    const byGroup = await v2(core.emu.url, '/users/search', { group_identifiers: ['Administrator'], record_size: -1 }, analyst);
+    assert.deepEqual(byGroup.body, []);
+    assert.ok((await v2(core.emu.url, '/users/search', { group_identifiers: ['Administrator'], record_size: -1 }, admin)).body.length > 0);
+    // groups: every group, the members limited to the caller
+    const groups = await v2(core.emu.url, '/groups/search', { record_size: -1 }, analyst);
+    assert.equal(groups.status, 200);
+    const administrators = groups.body.find((g: { name: string }) => g.name === 'Administrator');
+    assert.deepEqual(administrators.users, []);
+    assert.equal(administrators.complete_detail, false);
+    assert.deepEqual(groups.body.find((g: { name: string }) => g.name === 'Analysts').users.map((u: { name: string }) => u.name), ['analyst']);
+    assert.deepEqual((await v2(core.emu.url, '/groups/search', { user_identifiers: ['tsadmin'], record_size: -1 }, analyst)).body, []);
+    // metadata/search's details of a USER follow the same rule
+    const meta = await v2(core.emu.url, '/metadata/search', { metadata: [{ type: 'USER', identifier: 'tsadmin' }], include_details: true }, analyst);
+    assert.equal(meta.status, 200, JSON.stringify(meta.body));
+    assert.ok(!('privileges' in meta.body[0].metadata_detail));
+  });
+
   test('metadata/search lists USER, USER_GROUP, TAG and LOGICAL_COLUMN; metadata may be one object', async () => {
     for (const type of ['USER', 'USER_GROUP', 'TAG', 'LOGICAL_COLUMN']) {
       const r = await v2(core.emu.url, '/metadata/search', { metadata: [{ type }], record_size: -1 }, admin);
@@ -136,6 +170,86 @@ describe('administration, seen through both generations', () => {
     const after = (await core.call('GET', '/metadata/listobjectheaders', { type: 'PINBOARD_ANSWER_BOOK' }, cookie)).body as { id: string; author: string }[];
     assert.equal(after.find((b) => b.id === board.id)!.author, users[0]!.id);
     assert.equal((await v2(core.emu.url, '/security/metadata/assign', { metadata: [{ identifier: board.id }], user_identifier: 'analyst', current_owner_identifier: 'system' }, admin)).status, 400);
+  });
+});
+
+describe('groups/{id}/update: the documented members the emulator\'s groups have', () => {
+  type V1Principal = { name: string; privileges: string[]; groupNames: string[]; visibility: string };
+  const v1Of = async (name: string) => (await v1List()).find((p) => p.name === name) as V1Principal | undefined;
+  const groupOf = async (name: string) => (await v2(core.emu.url, '/groups/search', { group_identifier: name }, admin)).body[0];
+  const update = (group: string, b: Record<string, unknown>) => v2(core.emu.url, `/groups/${encodeURIComponent(group)}/update`, b, admin);
+
+  before(async () => {
+    const r = await v2(core.emu.url, '/groups/import', { groups: [{ group_identifier: 'Loaders', display_name: 'Loaders', privileges: ['DATAMANAGEMENT'] }, { group_identifier: 'Reviewers', display_name: 'Reviewers' }], dry_run: false }, admin);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  });
+
+  test('name, display_name, description, visibility, type and user_identifiers (ADD, then REPLACE); v1 user/list sees them', async () => {
+    const r = await update('Reviewers', { name: 'Auditors', display_name: 'The auditors', description: 'Read the books', visibility: 'NON_SHARABLE', type: 'LOCAL_GROUP', user_identifiers: ['analyst'], operation: 'ADD' });
+    assert.equal(r.status, 204, JSON.stringify(r.body));
+    assert.equal(await groupOf('Reviewers'), undefined, 'renamed');
+    const g = await groupOf('Auditors');
+    assert.equal(g.display_name, 'The auditors');
+    assert.equal(g.description, 'Read the books');
+    assert.equal(g.visibility, 'NON_SHARABLE');
+    assert.equal(g.type, 'LOCAL_GROUP');
+    assert.deepEqual(g.users.map((u: { name: string }) => u.name), ['analyst']);
+    assert.equal((await v1Of('Auditors'))?.visibility, 'NON_SHARABLE');
+    assert.deepEqual((await v1Of('analyst'))?.groupNames.sort(), ['Analysts', 'Auditors'], 'ADD keeps the groups the user had');
+    // REPLACE (the default): the group's members are exactly those given
+    assert.equal((await update('Auditors', { user_identifiers: ['tsadmin'] })).status, 204);
+    assert.deepEqual((await groupOf('Auditors')).users.map((u: { name: string }) => u.name), ['tsadmin']);
+    assert.deepEqual((await v1Of('analyst'))?.groupNames, ['Analysts']);
+    // REMOVE
+    assert.equal((await update('Auditors', { user_identifiers: ['tsadmin'], operation: 'REMOVE' })).status, 204);
+    assert.deepEqual((await groupOf('Auditors')).users, []);
+  });
+
+  test('sub_group_identifiers: the members of a sub-group have the privileges of its parent (docs.thoughtspot.com "groups-privileges"); no cycle', async () => {
+    assert.equal((await update('Auditors', { user_identifiers: ['analyst'], operation: 'ADD' })).status, 204);
+    assert.ok(!(await v1Of('analyst'))!.privileges.includes('DATAMANAGEMENT'));
+    assert.equal((await update('Loaders', { sub_group_identifiers: ['Auditors'], operation: 'ADD' })).status, 204);
+    assert.deepEqual((await groupOf('Loaders')).sub_groups.map((x: { name: string }) => x.name), ['Auditors']);
+    assert.ok((await v1Of('analyst'))!.privileges.includes('DATAMANAGEMENT'), 'inherited from the parent group');
+    assert.deepEqual((await v1Of('Auditors'))!.groupNames, ['Loaders'], 'v1 names the parent group');
+    const analyst = (await v2(core.emu.url, '/users/search', { user_identifier: 'analyst' }, admin)).body[0];
+    assert.ok(analyst.user_inherited_groups.some((x: { name: string }) => x.name === 'Loaders'));
+    assert.ok(!analyst.user_groups.some((x: { name: string }) => x.name === 'Loaders'));
+    for (const [group, sub] of [['Auditors', 'Loaders'], ['Loaders', 'Loaders']]) {
+      const cycle = await update(group!, { sub_group_identifiers: [sub!], operation: 'ADD' });
+      assert.equal(cycle.status, 400, `${sub} under ${group}`);
+      assert.equal(cycle.body.error.message.code, 10002);
+    }
+    assert.equal((await update('Loaders', { sub_group_identifiers: ['Auditors'], operation: 'REMOVE' })).status, 204);
+    assert.deepEqual((await groupOf('Loaders')).sub_groups, []);
+    assert.ok(!(await v1Of('analyst'))!.privileges.includes('DATAMANAGEMENT'));
+    assert.equal((await update('Auditors', { user_identifiers: [] })).status, 204);
+  });
+
+  test('an unknown or unsupported member is refused with 400 and code 10002, and nothing of the request is applied', async () => {
+    const before = await groupOf('Auditors');
+    for (const [b, why] of [
+      [{ colour: 'red' }, /colour/],
+      [{ default_liveboard_identifiers: ['x'] }, /default_liveboard_identifiers/],
+      [{ role_identifiers: ['x'] }, /role_identifiers/],
+      [{ type: 'LDAP_GROUP' }, /LDAP_GROUP/],
+      [{ type: 'CLUB' }, /type/],
+      [{ visibility: 'PUBLIC' }, /visibility/],
+      [{ user_identifiers: ['nobody'] }, /nobody/],
+      [{ sub_group_identifiers: ['No Such Group'] }, /No Such Group/],
+      [{ name: 'analysts' }, /Analysts/],
+      [{ operation: 'MERGE', user_identifiers: ['analyst'] }, /operation/],
+      [{ privileges: ['NOT_A_PRIVILEGE'], display_name: 'Changed' }, /NOT_A_PRIVILEGE/],
+      [{ display_name: 'Changed', description: 'Changed', role_identifiers: ['x'] }, /role_identifiers/],
+    ] as [Record<string, unknown>, RegExp][]) {
+      const r = await update('Auditors', b);
+      assert.equal(r.status, 400, JSON.stringify(b));
+      assert.equal(r.body.error.message.code, 10002, JSON.stringify(r.body));
+      assert.match(r.body.error.message.debug, why, JSON.stringify(b));
+    }
+    const after = await groupOf('Auditors');
+    assert.deepEqual({ ...after, modification_time_in_millis: 0 }, { ...before, modification_time_in_millis: 0 });
+    assert.equal(after.modification_time_in_millis, before.modification_time_in_millis);
   });
 });
 

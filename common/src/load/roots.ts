@@ -3,10 +3,14 @@
  * under one of the server's roots (the folder it was started in, `--root DIR`, and the roots the MCP
  * client lists with `roots/list`, MCP specification 2025-06-18 "Roots"). An agent steered by a cell's text
  * must not load `~/.ssh/id_rsa` into a table and read it back, nor hang the server on `/dev/zero`.
- * Symbolic links are resolved before the check, so a link under a root that points outside it is refused.
+ * The file is opened once and checked through its handle, and the load reads that handle: a file or link
+ * put in its place after the check is never read. Links in the folders above it are resolved before the
+ * check, so a linked folder under a root that points outside it is refused; a link as the file's own name
+ * is refused.
  */
-import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 /** A path `load_csv` will not read; the message says why and what the person can do. */
 export class LoadPathError extends Error {
@@ -22,27 +26,87 @@ function inside(root: string, path: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+/** A file `load_csv` may load, open: load from `handle` (never by `path` again), then close it. */
+export interface LoadableFile {
+  /** Where the file was when it was checked: its folder with every link resolved, and its own name. */
+  readonly path: string;
+  /** The file, opened once; the caller closes it. */
+  readonly handle: FileHandle;
+  /** Its size in bytes when it was checked. */
+  readonly size: number;
+}
+
+/** Open for reading; never through a link as the last component; never waiting for a pipe's writer. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
 /**
- * The real path of a file an agent asked to load, after checking it.
+ * Opens a file an agent asked to load, and checks the file it opened: there is no moment between the check
+ * and the read when another file or a link could be put in its place (the load reads the handle).
+ * The last component of `path` may not be a symbolic link (opened with `O_NOFOLLOW`; the folders above it
+ * may be links, resolved); the opened file must be a regular file (`fstat` of the handle) and be the entry
+ * of that name in its resolved folder (same device and inode), and that folder must be under a root.
  * @param path the tool's `path`; a relative one is taken from `base`.
  * @param roots the folders it may be under (resolved through their links; one that does not exist counts for nothing).
  * @param base the folder a relative `path` starts from (the server's working folder).
- * @returns the path with every link resolved: load that one, not `path`.
- * @throws LoadPathError when the file does not exist, is outside every root, or is not a regular file
- * (a device such as `/dev/zero`, a pipe, a socket, a folder).
+ * @returns the open file (the caller closes `handle`).
+ * @throws LoadPathError when the file does not exist or cannot be opened, its last component is a symbolic
+ * link, it was replaced while it was checked, it is outside every root, or it is not a regular file (a
+ * device such as `/dev/zero`, a pipe, a socket, a folder); nothing stays open then.
  */
-export async function loadableFile(path: string, roots: readonly string[], base: string): Promise<string> {
-  let real: string;
+export async function openLoadableFile(path: string, roots: readonly string[], base: string): Promise<LoadableFile> {
+  const abs = resolve(base, path);
+  const link = () => new LoadPathError(`${path} is a symbolic link: load_csv loads a file by its own name, not through a link. Give the path of the file itself.`);
+  let handle: FileHandle;
   try {
-    real = await realpath(resolve(base, path));
+    handle = await open(abs, OPEN_FLAGS);
   } catch (e) {
-    throw new LoadPathError(`${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    const code = (e as NodeJS.ErrnoException).code;
+    // O_NOFOLLOW on a link: ELOOP (Linux, macOS), EMLINK (FreeBSD), EFTYPE (NetBSD)
+    if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE') throw link();
+    throw new LoadPathError(`${path} cannot be read (${code ?? (e as Error).message}).`);
   }
-  const realRoots = (await Promise.all(roots.map((r) => realpath(resolve(base, r)).catch(() => undefined)))).filter((r): r is string => !!r);
-  if (!realRoots.some((r) => inside(r, real))) {
-    throw new LoadPathError(`${path} is outside the folders this server may load from (${realRoots.join(', ') || 'none'}). Ask the user to move the file there, or to start tsq mcp with --root for its folder.`);
+  try {
+    const st = await handle.stat();
+    let real: string;
+    let entry: Stats | undefined;
+    try {
+      real = join(await realpath(dirname(abs)), basename(abs));
+      entry = await lstat(real);
+    } catch {
+      entry = undefined;
+      real = abs;
+    }
+    if (entry?.isSymbolicLink()) throw link();
+    if (!entry || entry.dev !== st.dev || entry.ino !== st.ino) throw new LoadPathError(`${path} was replaced while it was checked: nothing was loaded. Try again once the file stays in place.`);
+    const realRoots = (await Promise.all(roots.map((r) => realpath(resolve(base, r)).catch(() => undefined)))).filter((r): r is string => !!r);
+    if (!realRoots.some((r) => inside(r, real))) {
+      throw new LoadPathError(`${path} is outside the folders this server may load from (${realRoots.join(', ') || 'none'}). Ask the user to move the file there, or to start tsq mcp with --root for its folder.`);
+    }
+    if (!st.isFile()) throw new LoadPathError(`${path} is not a regular file (a device, a pipe, a socket or a folder): load_csv loads regular files only.`);
+    return { path: real, handle, size: st.size };
+  } catch (e) {
+    await handle.close();
+    throw e;
   }
-  const st = await stat(real);
-  if (!st.isFile()) throw new LoadPathError(`${path} is not a regular file (a device, a pipe, a socket or a folder): load_csv loads regular files only.`);
-  return real;
+}
+
+/** The largest saved load definition `readLoadableText` reads (bytes): a definition is a few hundred. */
+export const MAX_DEFINITION_BYTES = 64 * 1024;
+
+/**
+ * The text of a small file beside one an agent loads (its saved `<file>.load.json`), read under the rule of
+ * `openLoadableFile`: no link as its name, a regular file, under a root, read from the handle it was checked
+ * through. Nothing of a refused file's content is read.
+ * @returns the text (UTF-8), or `undefined` when there is no such file.
+ * @throws LoadPathError when it may not be read (see `openLoadableFile`) or is larger than `MAX_DEFINITION_BYTES`.
+ */
+export async function readLoadableText(path: string, roots: readonly string[], base: string): Promise<string | undefined> {
+  if (!(await lstat(resolve(base, path)).catch(() => undefined))) return undefined;
+  const file = await openLoadableFile(path, roots, base);
+  try {
+    if (file.size > MAX_DEFINITION_BYTES) throw new LoadPathError(`${path} is larger than ${MAX_DEFINITION_BYTES} bytes: it is not a load definition.`);
+    return await file.handle.readFile({ encoding: 'utf8' });
+  } finally {
+    await file.handle.close();
+  }
 }

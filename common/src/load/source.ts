@@ -6,12 +6,17 @@
  *
  * No `vscode` here.
  */
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ByteRange } from './chunker';
 
-/** What `runLoad` loads: a file path, bytes in memory, or a stream of bytes. */
-export type LoadInput = string | { path: string } | { data: Uint8Array | string; name?: string } | { stream: AsyncIterable<Uint8Array>; name?: string };
+/**
+ * What `runLoad` loads: a file path, a file already open (`handle`: read by positioned reads, never
+ * reopened by path, and not closed by the load: its opener closes it; `name` is the file's base name), bytes
+ * in memory, or a stream of bytes. A handle is for a file that was checked once opened (`load_csv`,
+ * common/src/load/roots.ts), so that the bytes loaded are those of the file checked.
+ */
+export type LoadInput = string | { path: string } | { handle: FileHandle; name: string } | { data: Uint8Array | string; name?: string } | { stream: AsyncIterable<Uint8Array>; name?: string };
 
 /** The bytes of a load, for the planner and for the chunks' bodies. */
 export interface ChunkSource {
@@ -38,7 +43,15 @@ export interface ChunkSource {
 export async function openSource(input: LoadInput): Promise<ChunkSource> {
   if (typeof input === 'string' || 'path' in input) {
     const path = typeof input === 'string' ? input : input.path;
-    return new FileSource(path, (await stat(path)).size);
+    const size = (await stat(path)).size;
+    return new FileSource(basename(path), size, async () => {
+      const fh = await open(path, 'r');
+      return { fh, done: () => fh.close() };
+    });
+  }
+  if ('handle' in input) {
+    const fh = input.handle;
+    return new FileSource(basename(input.name), (await fh.stat()).size, () => Promise.resolve({ fh, done: () => Promise.resolve() }));
   }
   if ('data' in input) {
     const data = typeof input.data === 'string' ? Buffer.from(input.data) : Buffer.from(input.data.buffer, input.data.byteOffset, input.data.byteLength);
@@ -82,17 +95,19 @@ export class ReadPool {
   }
 }
 
-/** A file, read by positioned reads. */
+/**
+ * A file, read by positioned reads only (so that one handle may serve the planner and two bodies at once).
+ * `acquire` gives a handle for one scan or body and `done` to call after it: a file given by path is
+ * opened for each, a file given as a handle is shared and stays open.
+ */
 class FileSource implements ChunkSource {
-  readonly name: string;
   /** One pool per upload slot, made when the slot is first used. */
   private readonly pools: ReadPool[] = [];
   constructor(
-    private readonly path: string,
+    readonly name: string,
     readonly size: number,
-  ) {
-    this.name = basename(path);
-  }
+    private readonly acquire: () => Promise<{ fh: FileHandle; done: () => Promise<void> }>,
+  ) {}
 
   /**
    * The file's bytes in order, read into ONE reused buffer: for the chunk planner, which is done with a
@@ -100,16 +115,17 @@ class FileSource implements ChunkSource {
    * so that planning a 1 GB file does not leave a gigabyte of 1 MiB buffers for the garbage collector.
    */
   async *scan(): AsyncGenerator<Uint8Array> {
-    const fh = await open(this.path, 'r');
+    const { fh, done } = await this.acquire();
     try {
       const buf = Buffer.allocUnsafe(1 << 20);
-      for (;;) {
-        const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      for (let pos = 0; ; ) {
+        const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
         if (bytesRead === 0) return;
+        pos += bytesRead;
         yield buf.subarray(0, bytesRead);
       }
     } finally {
-      await fh.close();
+      await done();
     }
   }
 
@@ -120,7 +136,7 @@ class FileSource implements ChunkSource {
    */
   async *body(range: ByteRange, onBytes: (n: number) => void, slot = 0): AsyncGenerator<Buffer> {
     const pool = (this.pools[slot] ??= new ReadPool());
-    const fh = await open(this.path, 'r');
+    const { fh, done } = await this.acquire();
     const readAt = (pos: number) => {
       const buf = pool.next();
       const read = fh.read(buf, 0, Math.min(buf.length, range.end - pos), pos).then(({ bytesRead }) => buf.subarray(0, bytesRead));
@@ -143,7 +159,7 @@ class FileSource implements ChunkSource {
     } finally {
       // a read still under way (the body was cut short) ends before its file handle is closed
       await next?.catch(() => undefined);
-      await fh.close();
+      await done();
     }
   }
 

@@ -44,7 +44,8 @@ export function registerAdminRoutes(api: FastifyInstance, deps: PublicApiDeps): 
 function principals(catalog: MetadataStore): Record<string, unknown>[] {
   const st = catalog.state;
   return [
-    ...st.groups.map((g) => ({ id: g.id, name: g.name, displayName: g.displayName, principalTypeEnum: 'LOCAL_GROUP', groupNames: [], privileges: g.privileges, visibility: 'DEFAULT', created: g.created, modified: g.modified })),
+    // a group's groupNames are its parent groups (a v2 sub-group), its visibility v1's DEFAULT unless NON_SHARABLE
+    ...st.groups.map((g) => ({ id: g.id, name: g.name, displayName: g.displayName, principalTypeEnum: 'LOCAL_GROUP', groupNames: st.groups.filter((p) => p.subGroups?.includes(g.id)).map((p) => p.name), privileges: g.privileges, visibility: g.visibility === 'NON_SHARABLE' ? 'NON_SHARABLE' : 'DEFAULT', created: g.created, modified: g.modified })),
     ...st.users.map((u) => ({
       id: u.id,
       name: u.name,

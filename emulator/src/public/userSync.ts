@@ -140,11 +140,13 @@ function removeUnlisted(deps: Pick<PublicApiDeps, 'catalog' | 'sessions'>, me: E
   }
   for (const g of s.removeGroups === false ? [] : [...st.groups]) {
     if (keepGroups.has(g.name.toLowerCase())) continue;
-    if (st.users.some((u) => u.id === me.id && u.groups.includes(g.id) && g.privileges.includes('ADMINISTRATION'))) continue;
+    // the caller's groups and their parents (a parent group gives its sub-groups' members its privileges)
+    if (g.privileges.includes('ADMINISTRATION') && deps.catalog.groupsWithParents(deps.catalog.storedUser(me.id)?.groups ?? []).includes(g.id)) continue;
     result.groupsDeleted.push(g.name);
     if (s.apply) {
       st.groups.splice(st.groups.indexOf(g), 1);
       for (const u of st.users) u.groups = u.groups.filter((x) => x !== g.id);
+      for (const parent of st.groups) if (parent.subGroups) parent.subGroups = parent.subGroups.filter((x) => x !== g.id);
     }
   }
 }

@@ -5,7 +5,8 @@
  * and their sources are on `registerAdminV2`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { MetadataStore, StoredGroup, StoredUser } from '../metadataStore';
+import type { EmulatorUser } from '../context';
+import { PRIVILEGES, type MetadataStore, type StoredGroup, type StoredUser } from '../metadataStore';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { NamePattern } from '../public/headers';
 import { changePassword, setGroupPrivileges, transferObjects } from '../public/admin';
@@ -91,7 +92,7 @@ function principalHeader(p: StoredUser | StoredGroup, catalog: MetadataStore): R
     id: p.id,
     name: p.name,
     display_name: p.displayName,
-    visibility: 'SHARABLE',
+    visibility: 'visibility' in p && p.visibility ? p.visibility : 'SHARABLE',
     author_id: admin?.id ?? p.id,
     owner_id: p.id,
     modifier_id: admin?.id ?? p.id,
@@ -106,8 +107,25 @@ function principalHeader(p: StoredUser | StoredGroup, catalog: MetadataStore): R
   };
 }
 
-/** A user as v2 shows it (OpenAPI `User`). */
-export function userOfV2(u: StoredUser, catalog: MetadataStore): Record<string, unknown> {
+/**
+ * Whether `caller` sees every member of the principal `id`: users/search and groups/search are "Available
+ * to all users", and "Users with `ADMINISTRATION` (**Can administer ThoughtSpot**) privileges can view all
+ * users properties" (OpenAPI document of thoughtspot/rest-api-sdk, `api-spec/openapiSpecv3-2_0.json`
+ * 26.8.0.cl, `searchUsers` and `searchUserGroups`). So an administrator sees everything, a user sees itself
+ * in full, and of other users only what the document does not call a property to administer: the members
+ * `User` requires (`id`, `name`, `display_name`, `visibility`) and the header, with `complete_detail`
+ * ("whether the response has complete detail of the user") false. Without `caller` (an internal use), all.
+ */
+export function seesAllOf(caller: EmulatorUser | undefined, id: string): boolean {
+  return caller === undefined || caller.privileges.has('ADMINISTRATION') || caller.id === id;
+}
+
+/**
+ * A user as v2 shows it (OpenAPI `User`) to `caller` (see `seesAllOf`: another user's email, privileges
+ * and groups only to an administrator).
+ */
+export function userOfV2(u: StoredUser, catalog: MetadataStore, caller?: EmulatorUser): Record<string, unknown> {
+  if (!seesAllOf(caller, u.id)) return { ...principalHeader(u, catalog), complete_detail: false, parent_type: 'USER' };
   const groups = u.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined);
   return {
     ...principalHeader(u, catalog),
@@ -119,23 +137,29 @@ export function userOfV2(u: StoredUser, catalog: MetadataStore): Record<string, 
     parent_type: 'USER',
     privileges: [...(catalog.user(u.id)?.privileges ?? [])],
     user_groups: groups.map((g) => ({ id: g.id, name: g.name })),
-    user_inherited_groups: groups.map((g) => ({ id: g.id, name: g.name })),
+    user_inherited_groups: catalog.groupsWithParents(u.groups).map((id) => catalog.state.groups.find((x) => x.id === id)!).map((g) => ({ id: g.id, name: g.name })),
     super_user: false,
     system_user: false,
     tags: [],
   };
 }
 
-/** A group as v2 shows it (OpenAPI `UserGroupResponse`). */
-export function groupOfV2(g: StoredGroup, catalog: MetadataStore): Record<string, unknown> {
+/**
+ * A group as v2 shows it (OpenAPI `UserGroupResponse`) to `caller`: its `users` are the members the caller
+ * may see (`seesAllOf`: all for an administrator, else the caller alone when it is one, with
+ * `complete_detail` false).
+ */
+export function groupOfV2(g: StoredGroup, catalog: MetadataStore, caller?: EmulatorUser): Record<string, unknown> {
   return {
     ...principalHeader(g, catalog),
+    complete_detail: caller === undefined || caller.privileges.has('ADMINISTRATION'),
     system_group: false,
     parent_type: 'GROUP',
     type: 'LOCAL_GROUP',
+    ...(g.description !== undefined ? { description: g.description } : {}),
     privileges: [...g.privileges],
-    users: catalog.state.users.filter((u) => u.groups.includes(g.id)).map((u) => ({ id: u.id, name: u.name })),
-    sub_groups: [],
+    users: catalog.state.users.filter((u) => u.groups.includes(g.id) && seesAllOf(caller, u.id)).map((u) => ({ id: u.id, name: u.name })),
+    sub_groups: catalog.state.groups.filter((x) => g.subGroups?.includes(x.id)).map((x) => ({ id: x.id, name: x.name })),
     default_liveboards: [],
     tags: [],
     roles: [],
@@ -156,12 +180,12 @@ function matcher(identifier: string | undefined, pattern: string | undefined): (
  *
  * | route | operationId | privilege | answer |
  * |---|---|---|---|
- * | `POST users/search` | `searchUsers` | signed in | `User[]` |
- * | `POST groups/search` | `searchUserGroups` | signed in | `UserGroupResponse[]` |
+ * | `POST users/search` | `searchUsers` | signed in ("Available to all users"; other users' properties to ADMINISTRATION: `seesAllOf`) | `User[]` |
+ * | `POST groups/search` | `searchUserGroups` | signed in (the same) | `UserGroupResponse[]` |
  * | `POST tags/search` | `searchTags` | signed in ("Any authenticated user") | `Tag[]` |
  * | `POST users/change-password` | `changeUserPassword` | the user, or ADMINISTRATION | 204 |
  * | `POST security/metadata/assign` | `assignChangeAuthor` | ADMINISTRATION | 204 |
- * | `POST groups/{group_identifier}/update` | `updateUserGroup` | ADMINISTRATION | 204 (privileges, display name) |
+ * | `POST groups/{group_identifier}/update` | `updateUserGroup` | ADMINISTRATION | 204 (`groupUpdateOf`: name, display name, description, visibility, type, privileges, users, sub-groups) |
  * | `POST users/import` | `importUsers` | ADMINISTRATION | `{users_added, users_updated, users_deleted}` of `{id, name}` |
  * | `POST groups/import` | `importUserGroups` | ADMINISTRATION | `{groups_added, groups_updated, groups_deleted}` of `{id, name}` |
  *
@@ -181,19 +205,22 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
 
   api.post('/users/search', async (req) => {
     const b = body(req);
+    const caller = req.v2User!;
     const match = matcher(str(b, 'user_identifier'), str(b, 'name_pattern'));
     const display = str(b, 'display_name')?.toLowerCase();
     const groups = stringList(b, 'group_identifiers')?.map((g) => g.toLowerCase());
     const email = str(b, 'email')?.toLowerCase();
     const rows = catalog.state.users
-      .filter((u) => match(u) && (display === undefined || u.displayName.toLowerCase() === display) && (email === undefined || u.mail?.toLowerCase() === email))
-      .filter((u) => groups === undefined || u.groups.some((gid) => { const g = catalog.state.groups.find((x) => x.id === gid); return g !== undefined && (groups.includes(g.id) || groups.includes(g.name.toLowerCase())); }))
+      // a filter on a member the caller cannot see matches only what it can see
+      .filter((u) => match(u) && (display === undefined || u.displayName.toLowerCase() === display) && (email === undefined || (seesAllOf(caller, u.id) && u.mail?.toLowerCase() === email)))
+      .filter((u) => groups === undefined || (seesAllOf(caller, u.id) && u.groups.some((gid) => { const g = catalog.state.groups.find((x) => x.id === gid); return g !== undefined && (groups.includes(g.id) || groups.includes(g.name.toLowerCase())); })))
       .map((u) => ({ key: { name: u.name, displayName: u.displayName, authorName: authorName(catalog.state.users[0]?.id ?? ''), created: u.created, modified: u.modified }, u }));
-    return sortAndPage(rows, b, SORT_FIELDS).map((r) => userOfV2(r.u, catalog));
+    return sortAndPage(rows, b, SORT_FIELDS).map((r) => userOfV2(r.u, catalog, caller));
   });
 
   api.post('/groups/search', async (req) => {
     const b = body(req);
+    const caller = req.v2User!;
     const match = matcher(str(b, 'group_identifier'), str(b, 'name_pattern'));
     const display = str(b, 'display_name')?.toLowerCase();
     const privileges = stringList(b, 'privileges')?.map((p) => p.toUpperCase());
@@ -201,9 +228,9 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
     const rows = catalog.state.groups
       .filter((g) => match(g) && (display === undefined || g.displayName.toLowerCase() === display))
       .filter((g) => privileges === undefined || privileges.every((p) => (g.privileges as string[]).includes(p)))
-      .filter((g) => users === undefined || catalog.state.users.some((u) => u.groups.includes(g.id) && (users.includes(u.id) || users.includes(u.name.toLowerCase()))))
+      .filter((g) => users === undefined || catalog.state.users.some((u) => u.groups.includes(g.id) && seesAllOf(caller, u.id) && (users.includes(u.id) || users.includes(u.name.toLowerCase()))))
       .map((g) => ({ key: { name: g.name, displayName: g.displayName, authorName: authorName(catalog.state.users[0]?.id ?? ''), created: g.created, modified: g.modified }, g }));
-    return sortAndPage(rows, b, SORT_FIELDS).map((r) => groupOfV2(r.g, catalog));
+    return sortAndPage(rows, b, SORT_FIELDS).map((r) => groupOfV2(r.g, catalog, caller));
   });
 
   api.post('/tags/search', async (req) => {
@@ -268,27 +295,100 @@ function registerChanges(api: FastifyInstance, deps: V2Deps): void {
 
   api.post('/groups/:group_identifier/update', async (req, reply: FastifyReply) => {
     requireAdmin(req);
-    const b = body(req);
     const { group_identifier: gid } = req.params as { group_identifier: string };
     const g = catalog.groupByName(gid) ?? catalog.state.groups.find((x) => x.id === gid.toLowerCase());
     if (!g) throw new ApiError(400, `Invalid value for group_identifier: no group ${gid}.`);
-    const operation = (str(b, 'operation') ?? 'REPLACE').toUpperCase();
-    if (operation !== 'ADD' && operation !== 'REMOVE' && operation !== 'REPLACE') throw new ApiError(400, `Invalid value for operation: ${operation} (ADD, REMOVE or REPLACE).`);
-    const privileges = stringList(b, 'privileges');
-    for (const unsupported of ['user_identifiers', 'sub_group_identifiers', 'default_liveboard_identifiers', 'role_identifiers']) {
-      if (b[unsupported] !== undefined && b[unsupported] !== null) throw new ApiError(400, `${unsupported} is not supported by the emulator; change privileges, display_name or description.`);
+    const change = groupUpdateOf(body(req), g, catalog);
+    // every member was checked: now apply them all (the privileges' own check comes first, before any change)
+    if (change.privileges !== undefined) {
+      if (change.privileges.length === 0 && change.operation === 'REPLACE') g.privileges = [];
+      else if (change.privileges.length > 0) setGroupPrivileges(deps, [g.id], change.privileges, change.operation, 'group_identifier');
     }
-    if (privileges !== undefined) {
-      if (privileges.length === 0 && operation === 'REPLACE') g.privileges = [];
-      else if (privileges.length > 0) setGroupPrivileges(deps, [g.id], privileges, operation, 'group_identifier');
+    if (change.name !== undefined) g.name = change.name;
+    if (change.displayName !== undefined) g.displayName = change.displayName;
+    if (change.description !== undefined) g.description = change.description;
+    if (change.visibility !== undefined) g.visibility = change.visibility;
+    if (change.users !== undefined) {
+      for (const u of catalog.state.users) {
+        const listed = change.users.includes(u.id);
+        const member = u.groups.includes(g.id);
+        const keep = change.operation === 'ADD' ? member || listed : change.operation === 'REMOVE' ? member && !listed : listed;
+        if (keep !== member) u.groups = keep ? [...u.groups, g.id] : u.groups.filter((x) => x !== g.id);
+      }
     }
-    const display = str(b, 'display_name');
-    if (display !== undefined) g.displayName = display;
+    if (change.subGroups !== undefined) g.subGroups = applyList(g.subGroups ?? [], change.subGroups, change.operation);
     g.modified = deps.now().getTime();
     catalog.save();
     return reply.code(204).send();
   });
+}
 
+/** The members of `GroupsUpdateRequest`-like `groups/{group_identifier}/update` body (OpenAPI `updateUserGroup`). */
+const GROUP_UPDATE_MEMBERS = ['name', 'default_liveboard_identifiers', 'description', 'display_name', 'privileges', 'sub_group_identifiers', 'type', 'user_identifiers', 'visibility', 'role_identifiers', 'operation'] as const;
+/** Its `type` values; the emulator's groups are LOCAL_GROUP. */
+const GROUP_TYPES = ['LOCAL_GROUP', 'LDAP_GROUP', 'TEAM_GROUP', 'TENANT_GROUP'];
+
+/** A checked `groups/{group_identifier}/update`: what to change, users and sub-groups as GUIDs. */
+interface GroupUpdate {
+  operation: 'ADD' | 'REMOVE' | 'REPLACE';
+  name?: string;
+  displayName?: string;
+  description?: string;
+  visibility?: 'SHARABLE' | 'NON_SHARABLE';
+  privileges?: string[];
+  users?: string[];
+  subGroups?: string[];
+}
+
+/** `list` changed by `operation` with `given`: ADD appends the new ones, REMOVE drops them, REPLACE is `given`. */
+function applyList(list: readonly string[], given: readonly string[], operation: GroupUpdate['operation']): string[] {
+  if (operation === 'REPLACE') return [...new Set(given)];
+  if (operation === 'REMOVE') return list.filter((x) => !given.includes(x));
+  return [...new Set([...list, ...given])];
+}
+
+/**
+ * Checks every member of a `groups/{group_identifier}/update` body before anything changes, following the
+ * OpenAPI document (thoughtspot/rest-api-sdk `api-spec/openapiSpecv3-2_0.json` 26.8.0.cl, `updateUserGroup`):
+ * `name` (a new name no other group has), `display_name`, `description`, `visibility` (SHARABLE or
+ * NON_SHARABLE), `type` (LOCAL_GROUP: the emulator has no other), `privileges`, `user_identifiers` and
+ * `sub_group_identifiers` (GUIDs or names; a sub-group may not be the group or one above it), each list
+ * changed by `operation` (ADD, REMOVE or REPLACE, the default).
+ * @throws ApiError 400 (v2 code 10002) naming the member: one the document does not list, one the emulator's
+ * groups do not have (`default_liveboard_identifiers`, `role_identifiers`, another `type`), or a bad value.
+ */
+function groupUpdateOf(b: Record<string, unknown>, g: StoredGroup, catalog: MetadataStore): GroupUpdate {
+  const unknown = Object.keys(b).find((k) => !(GROUP_UPDATE_MEMBERS as readonly string[]).includes(k));
+  if (unknown !== undefined) throw new ApiError(400, `Invalid parameter ${unknown}: groups/{group_identifier}/update takes ${GROUP_UPDATE_MEMBERS.join(', ')}.`);
+  for (const unsupported of ['default_liveboard_identifiers', 'role_identifiers']) {
+    if (b[unsupported] !== undefined && b[unsupported] !== null) throw new ApiError(400, `${unsupported} is not supported by the emulator (its groups have no default liveboards or roles).`);
+  }
+  const operation = (str(b, 'operation') ?? 'REPLACE').toUpperCase();
+  if (operation !== 'ADD' && operation !== 'REMOVE' && operation !== 'REPLACE') throw new ApiError(400, `Invalid value for operation: ${operation} (ADD, REMOVE or REPLACE).`);
+  const type = str(b, 'type');
+  if (type !== undefined && !GROUP_TYPES.includes(type)) throw new ApiError(400, `Invalid value for type: ${type} (${GROUP_TYPES.join(', ')}).`);
+  if (type !== undefined && type !== 'LOCAL_GROUP') throw new ApiError(400, `type ${type} is not supported by the emulator: its groups are LOCAL_GROUP.`);
+  const visibility = str(b, 'visibility');
+  if (visibility !== undefined && visibility !== 'SHARABLE' && visibility !== 'NON_SHARABLE') throw new ApiError(400, `Invalid value for visibility: ${visibility} (SHARABLE or NON_SHARABLE).`);
+  const name = str(b, 'name');
+  const taken = name === undefined ? undefined : catalog.groupByName(name);
+  if (taken && taken.id !== g.id) throw new ApiError(400, `Invalid value for name: the group ${taken.name} already has that name.`);
+  const users = stringList(b, 'user_identifiers')?.map((id) => {
+    const u = catalog.userByName(id) ?? catalog.storedUser(id.toLowerCase());
+    if (!u) throw new ApiError(400, `Invalid value for user_identifiers: no user ${id}.`);
+    return u.id;
+  });
+  const above = catalog.groupsWithParents([g.id]);
+  const subGroups = stringList(b, 'sub_group_identifiers')?.map((id) => {
+    const sub = catalog.groupByName(id) ?? catalog.state.groups.find((x) => x.id === id.toLowerCase());
+    if (!sub) throw new ApiError(400, `Invalid value for sub_group_identifiers: no group ${id}.`);
+    if (operation !== 'REMOVE' && above.includes(sub.id)) throw new ApiError(400, `Invalid value for sub_group_identifiers: ${sub.name} is ${sub.id === g.id ? 'the group itself' : `above ${g.name}`}; a group cannot be its own sub-group.`);
+    return sub.id;
+  });
+  const privileges = stringList(b, 'privileges');
+  const bad = privileges?.map((p) => p.toUpperCase()).find((p) => !(PRIVILEGES as readonly string[]).includes(p));
+  if (bad !== undefined) throw new ApiError(400, `Invalid value for privileges: ${bad}; one of ${PRIVILEGES.join(', ')}.`);
+  return { operation, name, displayName: str(b, 'display_name'), description: typeof b.description === 'string' ? b.description : str(b, 'description'), visibility, privileges, users, subGroups };
 }
 
 /** users/import and groups/import: v1's sync over the users only, or the groups only. */

@@ -487,7 +487,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
           if (seen.has(u.id) || !matches(u)) continue;
           seen.add(u.id);
           const admin = catalog.state.users[0]?.id ?? u.id;
-          out.push({ key: { ...key({ ...u, author: admin }), displayName: u.displayName }, row: entry(u.id, u.name, 'USER', { id: u.id, name: u.name, displayName: u.displayName, author: admin, created: u.created, modified: u.modified, modifiedBy: admin, owner: u.id }, details ? userOfV2(u, catalog) : null) });
+          out.push({ key: { ...key({ ...u, author: admin }), displayName: u.displayName }, row: entry(u.id, u.name, 'USER', { id: u.id, name: u.name, displayName: u.displayName, author: admin, created: u.created, modified: u.modified, modifiedBy: admin, owner: u.id }, details ? userOfV2(u, catalog, user) : null) });
         }
       }
       if (want('USER_GROUP') && authors === undefined && tagIds === undefined) {
@@ -495,7 +495,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
           if (seen.has(g.id) || !matches(g)) continue;
           seen.add(g.id);
           const admin = catalog.state.users[0]?.id ?? g.id;
-          out.push({ key: { ...key({ ...g, author: admin }), displayName: g.displayName }, row: entry(g.id, g.name, 'USER_GROUP', { id: g.id, name: g.name, displayName: g.displayName, author: admin, created: g.created, modified: g.modified, modifiedBy: admin, owner: g.id }, details ? groupOfV2(g, catalog) : null) });
+          out.push({ key: { ...key({ ...g, author: admin }), displayName: g.displayName }, row: entry(g.id, g.name, 'USER_GROUP', { id: g.id, name: g.name, displayName: g.displayName, author: admin, created: g.created, modified: g.modified, modifiedBy: admin, owner: g.id }, details ? groupOfV2(g, catalog, user) : null) });
         }
       }
     }
