@@ -102,7 +102,7 @@ export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<str
     backend.loadCsv = async ({ path, table, replace }, signal) => {
       const file = await loadableFile(path, [...roots.fixed, ...((await roots.client?.()) ?? [])], process.cwd());
       const confirmReplace = 'call load_csv again with "replace": true only if the user asked for every row of the table to be replaced';
-      const r = await runLoadCommand(client, file, { table, replace, confirmReplace, signal: signal ?? new AbortController().signal, progressBar: false });
+      const r = await runLoadCommand(client, file, { table, replace, confirmReplace, signal: signal ?? new AbortController().signal, progress: 'lines' });
       return { cycleId: r.cycleId, table, rowsWritten: r.rowsWritten, ignoredRows: r.ignoredRows, bytes: r.bytes };
     };
   }
