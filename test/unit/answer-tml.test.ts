@@ -72,13 +72,16 @@ describe('completion inside search_query, and the wrapped language service', () 
     assert.equal(covered(text, edit.range), 'de');
     assert.equal(edit.newText, 'delay]');
   });
-  test('outside the query: no items; .tsq-only features answer nothing for a TML file; a .tsq file is unchanged', async () => {
+  test('outside the query: no items; .tsq-only features answer nothing for a TML file (hover goes through the query); a .tsq file is unchanged', async () => {
     const text = answer('"[origin]"');
     const d = doc(text);
     assert.deepEqual((await wrapped.doComplete(d, d.positionAt(text.indexOf('name: A') + 2))).items, []);
     assert.deepEqual(wrapped.getSemanticTokens(d), { data: [] });
     assert.deepEqual(wrapped.findDocumentSymbols(d), []);
-    assert.equal(await wrapped.doHover(d, d.positionAt(text.indexOf('[origin]') + 2)), null);
+    const tsqHover = await ls.doHover(TextDocument.create('file:///w/h.tsq', 'tsq', 1, `@datasource '${DS}'\n[origin]\n`), { line: 1, character: 2 });
+    assert.ok(tsqHover, 'the .tsq hover of origin');
+    assert.deepEqual((await wrapped.doHover(d, d.positionAt(text.indexOf('[origin]') + 2)))?.contents, tsqHover?.contents);
+    assert.equal(await wrapped.doHover(d, d.positionAt(text.indexOf('name: A') + 7)), null);
     const tsq = TextDocument.create('file:///w/q.tsq', 'tsq', 1, `@datasource '${DS}'\n[origin] [nope]\n`);
     assert.deepEqual(await wrapped.doValidation(tsq), await ls.doValidation(tsq));
   });

@@ -10,13 +10,45 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DiagnosticSeverity, type CompletionItem, type CompletionList, type Diagnostic, type Position, type Range } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, MarkupKind, type CompletionItem, type CompletionList, type Diagnostic, type Hover, type Position, type Range } from 'vscode-languageserver-types';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 
+/** The page of the Answer TML's members, cited by the hover of each (docs/service-interface.md §11.1). */
+export const ANSWER_TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml-answers';
+/** The TML overview page (the `guid` member and the one object member of every TML file). */
+export const TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml';
+
+/**
+ * The top-level members of an Answer TML, each with what the docs say of it (tml.adoc, tml-answers): the
+ * one declaration `TML_TOP_LEVEL`, the shape check and the hover derive from.
+ */
+export const TML_TOP_LEVEL_DOCS = {
+  guid: 'The GUID of the object: an import with it updates that object, one without it creates a new object.',
+  answer: 'The Answer: its name, the data sources it reads (`tables`), its search (`search_query`) and how it is shown (`answer_columns`, `table`, `chart`, `display_mode`).',
+} as const;
+
+/** The members of `answer` (tml-answers), each with what the docs say of it; `ANSWER_MEMBERS` derives from it. */
+export const ANSWER_MEMBER_DOCS = {
+  name: 'The name of the Answer, as shown in the service.',
+  description: 'The description of the Answer (optional).',
+  tables: 'The data sources (worksheets, views, tables) the search reads: `id` (what `[id::column]` refers to), `name`, and `fqn`, the GUID (with `export_fqn`). TSQ checks `search_query` against the first.',
+  joins: 'The joins between the data sources of `tables` the Answer uses.',
+  table_paths: 'The join paths between the data sources, each with its `id`, `table` and `join_path`.',
+  formulas: 'The formulas of the Answer, each with its `name` and `expr`; the search names them as columns.',
+  parameters: 'The parameters of the Answer.',
+  search_query: 'The search of the Answer, in the search language of `.tsq` files: checked, completed and hovered against the data source `tables` names.',
+  answer_columns: 'The columns of the Answer, by display name (derived from the search by the service on import).',
+  table: 'How the Answer shows as a table: `table_columns`, `ordered_column_ids`, `client_state`.',
+  chart: 'How the Answer shows as a chart: `type`, `chart_columns`, `axis_configs`, `client_state`.',
+  display_mode: 'Whether the Answer opens as a chart or a table: CHART_MODE, TABLE_MODE (or UNDEFINED).',
+  cohorts: 'The sets (cohorts) the Answer defines.',
+  number_of_rows: 'The number of rows the Answer shows.',
+} as const;
+
 /** The top-level members of a TML file: `guid` and the object (tml.adoc: one member per object type). */
-export const TML_TOP_LEVEL = ['guid', 'answer'] as const;
-/** The members of `answer` the docs describe (tml-answers: name, description, tables, joins, table_paths, formulas, search_query, answer_columns, table, chart, display_mode, …). */
-export const ANSWER_MEMBERS = ['name', 'description', 'tables', 'joins', 'table_paths', 'formulas', 'parameters', 'search_query', 'answer_columns', 'table', 'chart', 'display_mode', 'cohorts', 'number_of_rows'] as const;
+export const TML_TOP_LEVEL = Object.keys(TML_TOP_LEVEL_DOCS) as (keyof typeof TML_TOP_LEVEL_DOCS)[];
+/** The members of `answer` the docs describe (tml-answers). */
+export const ANSWER_MEMBERS = Object.keys(ANSWER_MEMBER_DOCS) as (keyof typeof ANSWER_MEMBER_DOCS)[];
 /** `display_mode` values (tml-answers). */
 export const DISPLAY_MODES = ['CHART_MODE', 'TABLE_MODE', 'UNDEFINED'] as const;
 
@@ -264,9 +296,62 @@ export async function completeAnswerTml(service: LanguageService, document: Text
   return { isIncomplete: list.isIncomplete, items };
 }
 
+/** The markdown of a member's hover: its path, what the docs say of it, and the page. */
+function memberHover(path: string, doc: string, page: string, range: Range): Hover {
+  return { contents: { kind: MarkupKind.Markdown, value: `**${path}** (Answer TML)\n\n${doc}\n\n[${page}](${page})` }, range };
+}
+
+/**
+ * Hover in an Answer TML: inside `search_query`, the language service's hover of the query (the same
+ * as in a `.tsq` file, against the data source `tables[0]` names), its range moved onto the YAML string;
+ * on a key of a known top-level member or member of `answer`, its description from the docs with the
+ * page (`TML_TOP_LEVEL_DOCS`, `ANSWER_MEMBER_DOCS`). Elsewhere null.
+ */
+export async function hoverAnswerTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<Hover | null> {
+  const text = document.getText();
+  const file = readAnswerTml(text);
+  const offset = document.offsetAt(position);
+  const root = file.doc.contents;
+  if (!isMap(root)) return null;
+  // the hover of the key under the cursor: its docs, null for an unknown member, undefined when not on a key
+  const onKey = (map: YAMLMap, docs: Record<string, string>, prefix: string, page: string): Hover | null | undefined => {
+    for (const item of map.items) {
+      const key = item.key as Node | null;
+      const r = key?.range;
+      if (!isScalar(key) || !r || offset < r[0] || offset > r[1]) continue;
+      const name = String(key.value);
+      return Object.hasOwn(docs, name) ? memberHover(`${prefix}${name}`, docs[name]!, page, rangeOf(file, r[0], r[1])) : null;
+    }
+    return undefined;
+  };
+  const top = onKey(root, TML_TOP_LEVEL_DOCS, '', TML_PAGE);
+  if (top !== undefined) return top;
+  const answer = root.get('answer', true);
+  if (isMap(answer)) {
+    const member = onKey(answer, ANSWER_MEMBER_DOCS, 'answer.', ANSWER_TML_PAGE);
+    if (member !== undefined) return member;
+  }
+  if (!file.query || !file.dataSource) return null;
+  const header = datasourceLine(file.dataSource.ref);
+  if (!header) return null;
+  const { value, node } = file.query;
+  const map = scalarOffsets(text, node, value);
+  if (offset < map[0]! || offset > map[value.length]!) return null;
+  let index = 0;
+  while (index < value.length && map[index]! < offset) index++;
+  const embedded = TextDocument.create(`${document.uri}#search_query`, 'tsq', document.version, header + value);
+  const hover = await service.doHover(embedded, embedded.positionAt(header.length + index), settings, token);
+  if (!hover) return null;
+  if (!hover.range) return hover;
+  const s = embedded.offsetAt(hover.range.start) - header.length;
+  const e = embedded.offsetAt(hover.range.end) - header.length;
+  if (s < 0) return { contents: hover.contents };
+  return { contents: hover.contents, range: rangeOf(file, map[Math.min(s, value.length)]!, map[Math.min(Math.max(e, s), value.length)]!) };
+}
+
 /**
  * The language service with Answer TML files (`isAnswerTmlUri`) routed to their own verbs: diagnostics
- * (`validateAnswerTml`) and completion (`completeAnswerTml`); the `.tsq`-only features (hover, semantic
+ * (`validateAnswerTml`), completion (`completeAnswerTml`) and hover (`hoverAnswerTml`); the `.tsq`-only features (semantic
  * tokens, formatting, code actions, symbols, queries) answer nothing for them. Other documents go to
  * `service` unchanged. The one wrapper the server and `tsq check` use.
  */
@@ -277,7 +362,7 @@ export function withAnswerTml(service: LanguageService): LanguageService {
     doComplete: (d, p, s, t) => (tml(d) ? completeAnswerTml(service, d, p, s, t) : service.doComplete(d, p, s, t)),
     doResolve: (item, t) => service.doResolve(item, t),
     doValidation: (d, s, t) => (tml(d) ? validateAnswerTml(service, d.uri, d.getText(), s) : service.doValidation(d, s, t)),
-    doHover: async (d, p, s, t) => (tml(d) ? null : service.doHover(d, p, s, t)),
+    doHover: (d, p, s, t) => (tml(d) ? hoverAnswerTml(service, d, p, s, t) : service.doHover(d, p, s, t)),
     getSemanticTokens: (d) => (tml(d) ? { data: [] } : service.getSemanticTokens(d)),
     format: (d, r, o) => (tml(d) ? [] : service.format(d, r, o)),
     getCodeActions: async (d, r, c, s, t) => (tml(d) ? [] : service.getCodeActions(d, r, c, s, t)),
