@@ -125,8 +125,8 @@ function addTmlCommands(program: Command): void {
   withConnectionOptions(
     tml
       .command('validate')
-      .description('check *.answer.tml files: YAML, the Answer\'s shape, its search_query against the live catalog, then the service\'s VALIDATE_ONLY (batches of 50)')
-      .argument('<files...>', '.answer.tml files')
+      .description('check *.answer.tml and *.liveboard.tml files: YAML, the shape, each search_query against the live catalog, then the service\'s VALIDATE_ONLY (batches of 50)')
+      .argument('<files...>', '.answer.tml or .liveboard.tml files')
       .addOption(new Option('--format <format>', 'text (file:line:col), github (Actions annotations) or sarif (SARIF 2.1.0)').choices([...DIAGNOSTIC_FORMATS]).default('text'))
       .option('--no-progress', NO_PROGRESS),
   )

@@ -3,8 +3,8 @@
  *
  * - `export`: the TML of objects by GUID, or by name with `--type`, or every answer (`--all`), written
  *   to `<out>/<name>.<type>.tml` (YAML), in batches of TML_BATCH_SIZE with progress on stderr.
- * - `validate`: each file's local checks (common/src/tml/answerTml.ts: YAML, the Answer's shape, its
- *   search_query against the live catalog), then the service's `VALIDATE_ONLY` in batches of at most
+ * - `validate`: each file's local checks (common/src/tml/answerTml.ts, liveboardTml.ts: YAML, the Answer's
+ *   or Liveboard's shape, each search_query against the live catalog of its data source), then the service's `VALIDATE_ONLY` in batches of at most
  *   TML_BATCH_SIZE (the service's advice, tml-import.adoc). One `file:line:col: severity: message` line
  *   per problem, as `tsq check` prints them; exit 1 when any file has an error.
  * - `import`: the files under `--policy partial` (the service's default) or `all-or-none`; a file that
@@ -18,7 +18,7 @@ import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types
 import { TML_BATCH_SIZE, type AnalyticsServiceClient, type ImportedTmlObject, type TmlImportPolicy } from '../../common/src/api';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { getLanguageService } from '../../common/src/languageService/languageService';
-import { readAnswerTml, validateAnswerTml } from '../../common/src/tml/answerTml';
+import { firstQueryNode, validateTml } from '../../common/src/tml/liveboardTml';
 import { printDiagnostics, type DiagnosticFormat } from './diagnosticFormats';
 import { terminalSafe } from '../../common/src/terminalText';
 import { ExitCode, ExitError, UsageError } from './exitCodes';
@@ -161,7 +161,7 @@ async function checkFiles(client: AnalyticsServiceClient, files: string[]): Prom
     } catch (e) {
       throw new UsageError(`${file} cannot be read: ${(e as Error).message}`);
     }
-    const diagnostics = await validateAnswerTml(service, file, text);
+    const diagnostics = await validateTml(service, file, text);
     if (catalog.lastError) throw catalog.lastError;
     out.push({ file, text, diagnostics });
   }
@@ -170,12 +170,11 @@ async function checkFiles(client: AnalyticsServiceClient, files: string[]): Prom
 
 const isError = (d: Diagnostic): boolean => (d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error;
 
-/** The service's answer for one file as a diagnostic on its search_query (or its first line). */
+/** The service's answer for one file as a diagnostic on its (first) search_query, or its first line. */
 function serviceDiagnostic(f: CheckedFile, r: ImportedTmlObject): Diagnostic | undefined {
   if (r.status.status_code === 'OK') return undefined;
-  const file = readAnswerTml(f.text);
-  const node = file.query?.node.range;
-  const pos = node ? file.lines.linePos(node[0]) : { line: 1, col: 1 };
+  const q = firstQueryNode(f.text);
+  const pos = q?.node.range ? q.file.lines.linePos(q.node.range[0]) : { line: 1, col: 1 };
   return {
     range: { start: { line: pos.line - 1, character: pos.col - 1 }, end: { line: pos.line - 1, character: pos.col - 1 } },
     severity: r.status.status_code === 'WARNING' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Error,

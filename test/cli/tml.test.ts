@@ -60,6 +60,30 @@ for (const generation of ['v1', 'v2'] as const) {
       assert.equal(again.doc.answer.search_query, '[Major Genre] [US Gross] top 3');
     });
 
+    test('a liveboard: export --type liveboard writes <name>.liveboard.tml; validate checks each visualization\'s search_query at its place; import is refused per object', async () => {
+      const out = join(dir, 'boards');
+      const r = await tsq(['tml', 'export', '--type', 'liveboard', 'Flight Operations', '-o', out, ...conn], { env: ENV });
+      assert.equal(r.code, 0, r.stderr);
+      const file = join(out, 'Flight Operations.liveboard.tml');
+      assert.equal(r.stdout, `${file}\n`);
+      const doc = parse(readFileSync(file, 'utf8'));
+      assert.deepEqual(doc.liveboard.visualizations.map((v: any) => v.answer.search_query), ['[origin] [delay] top 10', '[date].monthly [distance]', "[date].'day of week' average [delay]"]);
+      const ok = await tsq(['tml', 'validate', file, ...conn], { env: ENV });
+      assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+      const text = readFileSync(file, 'utf8').replace('[date].monthly [distance]', '[date].monthly [distanse]');
+      writeFileSync(file, text);
+      const v = await tsq(['tml', 'validate', file, ...conn], { env: ENV });
+      assert.equal(v.code, 1, v.stdout + v.stderr);
+      const line = text.split('\n').findIndex((l) => l.includes('[distanse]')) + 1;
+      const col = text.split('\n')[line - 1]!.indexOf('distanse') + 1;
+      assert.match(v.stdout, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:${col}: error: .*distanse.* \\[tsq.unknownColumn\\]`));
+      assert.equal(v.stdout.trim().split('\n').length, 1, v.stdout);
+      writeFileSync(file, text.replace('[distanse]', '[distance]'));
+      const refused = await tsq(['tml', 'import', file, ...conn], { env: ENV });
+      assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+      assert.match(refused.stdout, /: ERROR Liveboard TML cannot be imported into the emulator: its liveboards are read only/);
+    });
+
     test('a bad column: validate shows it on its line inside the YAML string, exit 1; all-or-none imports nothing', async () => {
       const { file, doc } = await exportDemo();
       const good = join(dir, 'good.answer.tml');

@@ -72,47 +72,59 @@ export interface AnswerTmlFile {
   query?: { value: string; node: Scalar };
 }
 
-/** Parses an Answer TML text with positions. Never throws: syntax errors are in `doc.errors`. */
-export function readAnswerTml(text: string): AnswerTmlFile {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, keepSourceTokens: true, uniqueKeys: true });
-  const file: AnswerTmlFile = { text, doc, lines };
-  const root = doc.contents;
-  if (!isMap(root)) return file;
-  const guid = root.get('guid');
-  if (typeof guid === 'string') file.guid = guid;
-  const answer = root.get('answer', true);
-  if (!isMap(answer)) return file;
+/** What an `answer` mapping names: its `name`, its data source (`fqn`, else `name`, else `id` of `tables[0]`, with the node) and its `search_query`. */
+export function answerPartsOf(answer: YAMLMap): Pick<AnswerTmlFile, 'name' | 'dataSource' | 'query'> {
+  const out: Pick<AnswerTmlFile, 'name' | 'dataSource' | 'query'> = {};
   const name = answer.get('name');
-  if (typeof name === 'string') file.name = name;
+  if (typeof name === 'string') out.name = name;
   const tables = answer.get('tables', true);
   if (isSeq(tables) && isMap(tables.items[0])) {
     const t = tables.items[0];
     for (const k of ['fqn', 'name', 'id']) {
       const n = t.get(k, true);
       if (isScalar(n) && typeof n.value === 'string' && n.value !== '') {
-        file.dataSource = { ref: n.value, node: n };
+        out.dataSource = { ref: n.value, node: n };
         break;
       }
     }
   }
   const q = answer.get('search_query', true);
-  if (isScalar(q) && typeof q.value === 'string') file.query = { value: q.value, node: q };
-  return file;
+  if (isScalar(q) && typeof q.value === 'string') out.query = { value: q.value, node: q };
+  return out;
 }
 
-function rangeOf(file: AnswerTmlFile, start: number, end: number): Range {
+/** Parses a TML text (YAML or JSON) with positions. Never throws: syntax errors are in `doc.errors`. */
+export function readTmlDocument(text: string): Pick<AnswerTmlFile, 'text' | 'doc' | 'lines'> {
+  const lines = new LineCounter();
+  return { text, doc: parseDocument(text, { lineCounter: lines, keepSourceTokens: true, uniqueKeys: true }), lines };
+}
+
+/** Parses an Answer TML text with positions. Never throws: syntax errors are in `doc.errors`. */
+export function readAnswerTml(text: string): AnswerTmlFile {
+  const file: AnswerTmlFile = readTmlDocument(text);
+  const root = file.doc.contents;
+  if (!isMap(root)) return file;
+  const guid = root.get('guid');
+  if (typeof guid === 'string') file.guid = guid;
+  const answer = root.get('answer', true);
+  return isMap(answer) ? { ...file, ...answerPartsOf(answer) } : file;
+}
+
+/** The LSP range of offsets `start`..`end` of the file. */
+export function rangeOf(file: Pick<AnswerTmlFile, 'lines'>, start: number, end: number): Range {
   const a = file.lines.linePos(start);
   const b = file.lines.linePos(Math.max(start, end));
   return { start: { line: a.line - 1, character: a.col - 1 }, end: { line: b.line - 1, character: b.col - 1 } };
 }
 
-function nodeRange(file: AnswerTmlFile, node: Node | undefined): Range {
+/** The LSP range of a YAML node (the file's start when it has none). */
+export function nodeRange(file: Pick<AnswerTmlFile, 'lines'>, node: Node | undefined): Range {
   const r = node?.range;
   return r ? rangeOf(file, r[0], r[1]) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 }
 
-function diag(range: Range, message: string, code: string, severity: DiagnosticSeverity = DiagnosticSeverity.Error): Diagnostic {
+/** A diagnostic of a TML file (source `tsq`). */
+export function diag(range: Range, message: string, code: string, severity: DiagnosticSeverity = DiagnosticSeverity.Error): Diagnostic {
   return { range, message, code, severity, source: 'tsq' };
 }
 
@@ -135,16 +147,27 @@ export function checkAnswerShape(file: AnswerTmlFile): Diagnostic[] {
   if (guid !== undefined && !(isScalar(guid) && typeof guid.value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(guid.value))) out.push(diag(nodeRange(file, guid as Node), 'guid is not a GUID.', TML_CODES.schema));
   const answer = root.get('answer', true);
   if (!isMap(answer)) return [...out, diag(nodeRange(file, (answer as Node | undefined) ?? root), 'The member answer is missing: this file is not an Answer TML.', TML_CODES.schema)];
+  return [...out, ...checkAnswerMembers(file, answer, 'answer')];
+}
+
+/**
+ * The checks of one `answer` mapping at `path` (`answer`, or a liveboard visualization's
+ * `liveboard.visualizations[0].answer`): `name`, `tables` (one data source) and `search_query`;
+ * `display_mode` one of DISPLAY_MODES; unknown members are warnings.
+ */
+export function checkAnswerMembers(file: Pick<AnswerTmlFile, 'lines'>, answer: YAMLMap, path: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const parts = answerPartsOf(answer);
   for (const item of answer.items) {
     const key = isScalar(item.key) ? String(item.key.value) : '';
-    if (!(ANSWER_MEMBERS as readonly string[]).includes(key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown member ${key} of answer.`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
+    if (!(ANSWER_MEMBERS as readonly string[]).includes(key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown member ${key} of ${path}.`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
   }
   const at = (k: string): Range => nodeRange(file, (answer.get(k, true) as Node | undefined) ?? answer);
-  if (typeof answer.get('name') !== 'string' || answer.get('name') === '') out.push(diag(at('name'), 'answer.name is missing: an answer needs a name.', TML_CODES.schema));
+  if (typeof answer.get('name') !== 'string' || answer.get('name') === '') out.push(diag(at('name'), `${path}.name is missing: an answer needs a name.`, TML_CODES.schema));
   const tables = answer.get('tables', true);
-  if (!isSeq(tables) || tables.items.length === 0) out.push(diag(at('tables'), 'answer.tables is missing: name the data source (a worksheet, view or table).', TML_CODES.schema));
-  else if (!file.dataSource) out.push(diag(nodeRange(file, tables.items[0] as Node), 'answer.tables[0] needs name (or fqn, the data source GUID).', TML_CODES.schema));
-  if (!file.query || file.query.value.trim() === '') out.push(diag(at('search_query'), 'answer.search_query is missing: an answer needs a search.', TML_CODES.schema));
+  if (!isSeq(tables) || tables.items.length === 0) out.push(diag(at('tables'), `${path}.tables is missing: name the data source (a worksheet, view or table).`, TML_CODES.schema));
+  else if (!parts.dataSource) out.push(diag(nodeRange(file, tables.items[0] as Node), `${path}.tables[0] needs name (or fqn, the data source GUID).`, TML_CODES.schema));
+  if (!parts.query || parts.query.value.trim() === '') out.push(diag(at('search_query'), `${path}.search_query is missing: an answer needs a search.`, TML_CODES.schema));
   const mode = answer.get('display_mode');
   if (mode !== undefined && !(DISPLAY_MODES as readonly unknown[]).includes(mode)) out.push(diag(at('display_mode'), `display_mode must be one of ${DISPLAY_MODES.join(', ')}.`, TML_CODES.schema));
   return out;
@@ -228,14 +251,24 @@ export async function validateAnswerTml(service: LanguageService, uri: string, t
   const file = readAnswerTml(text);
   const out = checkAnswerShape(file);
   if (out.some((d) => d.code === TML_CODES.syntax) || !file.query || !file.dataSource) return out;
-  const header = datasourceLine(file.dataSource.ref);
-  if (!header) return out;
-  const embedded = TextDocument.create(`${uri}#search_query`, 'tsq', 1, header + file.query.value);
-  const map = scalarOffsets(text, file.query.node, file.query.value);
+  return [...out, ...(await validateEmbeddedQuery(service, `${uri}#search_query`, file, file.query, file.dataSource, settings))];
+}
+
+/**
+ * The language service's diagnostics of one embedded `search_query` against the data source `dataSource`
+ * names, each placed on the characters of the YAML string that hold it (a diagnostic of the data source
+ * itself on the node that names it). `uri` names the embedded document (one per query of the file).
+ */
+export async function validateEmbeddedQuery(service: LanguageService, uri: string, file: Pick<AnswerTmlFile, 'text' | 'lines'>, query: NonNullable<AnswerTmlFile['query']>, dataSource: NonNullable<AnswerTmlFile['dataSource']>, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
+  const header = datasourceLine(dataSource.ref);
+  if (!header) return [];
+  const embedded = TextDocument.create(uri, 'tsq', 1, header + query.value);
+  const map = scalarOffsets(file.text, query.node, query.value);
+  const out: Diagnostic[] = [];
   for (const d of await service.doValidation(embedded, settings)) {
     const s = embedded.offsetAt(d.range.start) - header.length;
     const e = embedded.offsetAt(d.range.end) - header.length;
-    const range = s < 0 ? nodeRange(file, file.dataSource.node) : rangeOf(file, map[Math.min(s, map.length - 1)]!, map[Math.min(Math.max(e, s), map.length - 1)]!);
+    const range = s < 0 ? nodeRange(file, dataSource.node) : rangeOf(file, map[Math.min(s, map.length - 1)]!, map[Math.min(Math.max(e, s), map.length - 1)]!);
     out.push({ ...d, range });
   }
   return out;
