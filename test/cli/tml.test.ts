@@ -174,10 +174,10 @@ describe('--format github and sarif', () => {
 });
 
 /**
- * A proxy in front of the emulator that holds the `hold`-th TML export request (1-based) until
- * `release()`; `held` resolves when it arrives. Plain HTTP relaying, bodies buffered.
+ * A proxy in front of the emulator that holds the `hold`-th request to `path` (1-based; by default the
+ * TML export) until `release()`; `held` resolves when it arrives. Plain HTTP relaying, bodies buffered.
  */
-async function holdingProxy(target: string, hold: number): Promise<{ url: string; held: Promise<void>; release: () => void; close: () => Promise<void> }> {
+async function holdingProxy(target: string, hold: number, path = '/metadata/tml/export'): Promise<{ url: string; held: Promise<void>; release: () => void; close: () => Promise<void> }> {
   let exports = 0;
   let arrived!: () => void;
   const held = new Promise<void>((r) => (arrived = r));
@@ -188,7 +188,7 @@ async function holdingProxy(target: string, hold: number): Promise<{ url: string
     req.on('data', (d: Buffer) => chunks.push(d));
     req.on('end', () => {
       void (async () => {
-        if (req.url?.includes('/metadata/tml/export') && ++exports === hold) {
+        if (req.url?.includes(path) && ++exports === hold) {
           arrived();
           await released;
         }
@@ -271,6 +271,27 @@ describe('many answers: batches and progress', () => {
       const files = r.stdout.split('\n').filter(Boolean);
       assert.equal(files.length, 100);
       assert.deepEqual(readdirSync(out).sort(), files.map((f) => f.slice(out.length + 1)).sort(), 'whole files only, no part file');
+    } finally {
+      proxy.release();
+      await proxy.close();
+    }
+  });
+
+  test('Ctrl-C during a validate batch: stops after it, exit 130, nothing on stdout', async () => {
+    const out = join(dir, 'to-validate');
+    const e = await tsq(['tml', 'export', '--all', '--type', 'answer', '-o', out, ...conn], { env: ENV });
+    assert.equal(e.code, 0, e.stderr);
+    const proxy = await holdingProxy(live.emu.url, 2, '/metadata/tml/import');
+    try {
+      const run = startTsq(['tml', 'validate', '--format', 'sarif', ...e.stdout.split('\n').filter(Boolean), '--url', proxy.url, '--user', 'tsadmin'], { env: ENV });
+      await proxy.held;
+      run.child.kill('SIGINT');
+      await waitForOutput(run.child, run.output, (o) => /^Ctrl-C: stopping after the batch in flight/m.test(o.stderr));
+      proxy.release();
+      const r = await run.done;
+      assert.equal(r.code, 130, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, new RegExp(`interrupted \\(Ctrl-C\\): 100 of ${total} files validated on the service \\(batch 2 of 3\\); no result printed`));
     } finally {
       proxy.release();
       await proxy.close();

@@ -121,6 +121,13 @@ describe('liveboards: exported as documented, imported read only', () => {
     assert.deepEqual(json.liveboard.visualizations.map((v: any) => v.answer.tables[0].name), ['stocks', 'seattle-weather', 'seattle-weather']);
     assert.ok(json.liveboard.visualizations.every((v: any) => /^[0-9a-f-]{36}$/.test(v.answer.tables[0].fqn)));
   });
+  test('by name, the type tells an answer from a liveboard of the same name', async () => {
+    const made = await v2('/metadata/tml/import', { metadata_tmls: ['answer:\n  name: Flight Operations\n  tables:\n  - name: flights\n  search_query: "[origin] top 1"\n'], import_policy: 'PARTIAL' });
+    assert.equal(made.body[0].response.status.status_code, 'OK', JSON.stringify(made.body));
+    const r = await v2('/metadata/tml/export', { metadata: [{ identifier: 'Flight Operations', type: 'LIVEBOARD' }, { identifier: 'Flight Operations', type: 'ANSWER' }], edoc_format: 'YAML' });
+    assert.deepEqual(r.body.map((o: any) => o.info.type), ['liveboard', 'answer']);
+    assert.equal(parse(r.body[1].edoc).answer.search_query, '[origin] top 1');
+  });
   test('an import answers ERROR per object and changes nothing; VALIDATE_ONLY checks each visualization\'s search_query', async () => {
     const before = await pinboards();
     const board = before.find((p) => p.name === 'Flight Operations')!;

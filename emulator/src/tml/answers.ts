@@ -93,9 +93,11 @@ export class TmlService {
    */
   exportOne(user: EmulatorUser, identifier: string, type: string | undefined, format: 'YAML' | 'JSON', fqn: boolean): ExportedTml {
     const key = identifier.toLowerCase();
-    const wantBook = type === undefined || type === 'ANSWER' || type === 'QUESTION_ANSWER_BOOK' || type === 'LIVEBOARD' || type === 'PINBOARD_ANSWER_BOOK';
+    // a type narrows the lookup to its books: an answer and a liveboard may share a name
+    const bookType = type === 'ANSWER' || type === 'QUESTION_ANSWER_BOOK' ? 'QUESTION_ANSWER_BOOK' : type === 'LIVEBOARD' || type === 'PINBOARD_ANSWER_BOOK' ? 'PINBOARD_ANSWER_BOOK' : undefined;
     const wantTable = type === undefined || type === 'LOGICAL_TABLE';
-    const book = wantBook ? this.catalog.state.books.find((b) => b.id === key) ?? (type ? this.catalog.state.books.find((b) => b.name.toLowerCase() === key) : undefined) : undefined;
+    const books = type === undefined ? this.catalog.state.books : this.catalog.state.books.filter((b) => b.type === bookType);
+    const book = books.find((b) => b.id === key) ?? (type ? books.find((b) => b.name.toLowerCase() === key) : undefined);
     const table = !book && wantTable ? this.catalog.dataSource(key) ?? (type ? this.catalog.state.tables.find((t) => t.name.toLowerCase() === key) : undefined) : undefined;
     const text = (doc: Record<string, unknown>): string => (format === 'JSON' ? JSON.stringify(doc) : stringifyYaml(doc, { lineWidth: 0 }));
     if (book) {
