@@ -29,7 +29,7 @@ import { ActiveRun, fetchPinboardPages, fetchSearchPages, type RunQueryArgs, typ
 
 export { FIRST_PAGE_ROWS, type RunQueryArgs, type RunSummary } from './run';
 
-/** A query to run; with `answerId`, its text and data source are first read from that saved answer's TML. */
+/** A query to run; with `answerId`, its text (until then the tab's title) and data source are first read from that saved answer's TML. */
 type ShownQuery = DocumentQuery & { answerId?: string };
 
 /** A GUID (8-4-4-4-12 hex digits). */
@@ -316,7 +316,7 @@ class ResultsController {
     const run = this.startRun(panel, started);
     const tabId = `t${++this.tabSeq}`;
     run.tabIds.add(tabId);
-    const q: ShownQuery = { text: '', dataSource: null, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, answerId: id };
+    const q: ShownQuery = { text: name, dataSource: null, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, answerId: id };
     let s: RunSummary = { tabId, rows: 0, totalRowCount: 0, samplingRatio: 1, columnNames: [], elapsedMs: 0, cancelled: true };
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: ${name}`, cancellable: true }, async (_progress, token) => {
@@ -328,7 +328,7 @@ class ResultsController {
     } finally {
       this.runs.delete(run);
     }
-    this.deps.history?.record(answerRunEntry({ kind: 'answer', id, name }, { searchQuery: q.text, dataSource: q.dataSource ?? undefined, connection: this.deps.connections.getState().name, startedAt: started, rows: s.rows, durationMs: s.elapsedMs, outcome: s.cancelled ? 'cancelled' : s.error ? 'error' : 'ok', error: s.error }));
+    this.deps.history?.record(answerRunEntry({ kind: 'answer', id, name }, { searchQuery: q.dataSource ? q.text : undefined, dataSource: q.dataSource ?? undefined, connection: this.deps.connections.getState().name, startedAt: started, rows: s.rows, durationMs: s.elapsedMs, outcome: s.cancelled ? 'cancelled' : s.error ? 'error' : 'ok', error: s.error }));
     return [s];
   }
 
