@@ -47,9 +47,8 @@ export interface ProgressReporter {
 
 /**
  * A progress reporter on stderr. `format` is the bar's cli-progress format (constant text: names go in
- * the payload): `{bar}`, `{percentage}`,
- * `{value}`, `{total}`, `{eta}` and the `payload` keys of each update. In `lines` mode each update's
- * `line` goes to stderr through `info` (made terminal-safe).
+ * the payload): `{bar}`, `{percentage}`, `{value}`, `{total}`, `{eta_formatted}` and the `payload` keys
+ * of each update. In `lines` mode each update's `line` goes to stderr through `info` (made terminal-safe).
  */
 export function progressReporter(mode: ProgressMode, format: string): ProgressReporter {
   if (mode === 'lines') {
