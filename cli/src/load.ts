@@ -7,19 +7,19 @@
  * its options. The definition guard of common/src/load/definition.ts decides from the nested form (the
  * flat members of the StartLoad example moved into it): a definition naming another table than `--table`
  * is refused (exit 2), and one that empties the table runs only with `--replace`.
- * Progress: a cli-progress bar (bytes, rows, rate) on a terminal; plain lines otherwise. Ctrl-C before
+ * Progress: a cli-progress bar (bytes, rows, rate) on a terminal; plain lines otherwise (cli/src/progress.ts). Ctrl-C before
  * the commit aborts the cycle (AbortLoad) and the table is unchanged; after it, tsq says it is too late.
  */
 import { existsSync } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { SingleBar } from 'cli-progress';
 import type { AnalyticsServiceClient, LoadDefinition } from '../../common/src/api';
 import { formatSummary, fromSaved, guardLoad, LoadDefinitionError, parseSavedDefinition, parseTargetText, sameTarget, savedDefinitionPath, targetText, type LoadTarget } from '../../common/src/load/definition';
 import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadProgress, type LoadResult } from '../../common/src/load/pipeline';
 import { isSupportedEncoding, sniffCsv, type TargetColumn } from '../../common/src/load/sniff';
 import { ExitCode, ExitError, exitCodeOf, UsageError } from './exitCodes';
 import { info, mb, warn } from './output';
+import { progressReporter, type ProgressMode } from './progress';
 
 /** Options of `tsq load`. */
 export interface LoadOptions {
@@ -35,8 +35,8 @@ export interface LoadOptions {
   confirmReplace?: string;
   /** Aborts the load (Ctrl-C). */
   signal: AbortSignal;
-  /** Show a progress bar (stderr is a terminal). */
-  progressBar: boolean;
+  /** A progress bar or plain lines (`progressMode` of cli/src/progress.ts). */
+  progress: ProgressMode;
   /**
    * How the saved `<file>.load.json` beside the file is read: its text, or `undefined` when there is none
    * (default: `readFile` when it exists). `load_csv` reads it under the rule of its file (roots.ts).
@@ -162,40 +162,18 @@ async function definitionOf(client: AnalyticsServiceClient, input: LoadFile, opt
   return { ...base, definition: { ...guarded.definition, load_options: loadOptions } };
 }
 
-/** Progress on stderr: a bar on a terminal, a line per phase and every few seconds otherwise. */
-function progressReporter(file: string, table: string, bar: boolean): { onProgress: (p: LoadProgress) => void; stop: () => void } {
-  if (bar) {
-    const progress = new SingleBar(
-      {
-        stream: process.stderr,
-        format: `${basename(file)} → ${table} [{bar}] {percentage}% | {sent} of {size} | {rows} rows | {rate}/s | {phase}`,
-        hideCursor: true,
-        clearOnComplete: false,
-        barsize: 30,
-        etaBuffer: 20,
-      },
-    );
-    let started = false;
-    return {
-      onProgress: (p) => {
-        const payload = { sent: mb(p.bytesSent), size: mb(p.bytesTotal), rows: p.rows.toLocaleString('en-US'), rate: mb(p.bytesPerSecond), phase: p.phase === 'committing' ? 'committing (Ctrl-C no longer aborts)' : p.phase };
-        // the bar starts once the cycle runs, after the line that names the cycle
-        if (p.phase === 'starting') return;
-        // a header row counts once in the file but is not counted as sent: a finished upload is 100%
-        const value = p.phase === 'uploading' ? p.bytesSent : p.bytesTotal;
-        if (!started) {
-          started = true;
-          progress.start(Math.max(1, p.bytesTotal), value, payload);
-        } else progress.update(value, payload);
-      },
-      stop: () => {
-        if (started) progress.stop();
-      },
-    };
-  }
+/**
+ * The load's progress through the one reporter of cli/src/progress.ts: a bar (bytes sent of the file,
+ * rows, rate, phase) on a terminal, once the cycle runs; otherwise a line per phase, and per progress
+ * event while uploading (every 2 s).
+ */
+function loadProgress(file: string, table: string, mode: ProgressMode): { onProgress: (p: LoadProgress) => void; stop: () => void } {
+  const reporter = progressReporter(mode, '{file} → {table} [{bar}] {percentage}% | {sent} of {size} | {rows} rows | {rate}/s | {phase}');
   let phase = '';
   return {
     onProgress: (p) => {
+      // the bar starts once the cycle runs, after the line that names the cycle
+      if (mode === 'bar' && p.phase === 'starting') return;
       const percent = p.bytesTotal ? Math.floor((p.bytesSent / p.bytesTotal) * 100) : 100;
       const line =
         p.phase === 'uploading'
@@ -205,11 +183,17 @@ function progressReporter(file: string, table: string, bar: boolean): { onProgre
             : p.phase === 'starting'
               ? `starting the load cycle`
               : 'done';
-      if (p.phase !== 'uploading' && p.phase === phase) return;
+      const repeated = p.phase !== 'uploading' && p.phase === phase;
       phase = p.phase;
-      info(line);
+      reporter.update({
+        // a header row counts once in the file but is not counted as sent: a finished upload is 100%
+        value: p.phase === 'uploading' ? p.bytesSent : p.bytesTotal,
+        total: p.bytesTotal,
+        payload: { file: basename(file), table, sent: mb(p.bytesSent), size: mb(p.bytesTotal), rows: p.rows.toLocaleString('en-US'), rate: mb(p.bytesPerSecond), phase: p.phase === 'committing' ? 'committing (Ctrl-C no longer aborts)' : p.phase },
+        line: repeated ? undefined : line,
+      });
     },
-    stop: () => undefined,
+    stop: () => reporter.stop(),
   };
 }
 
@@ -224,7 +208,7 @@ export async function runLoadCommand(client: AnalyticsServiceClient, input: Load
   const table = targetText(definition.target);
   const maxIgnored = definition.load_options?.max_ignored_rows ?? 0;
   info(`loading ${basename(file)} into ${table} with ${how}: ${formatSummary(definition.format, encoding)}; ${definition.load_options?.empty_target ? 'replace all rows' : 'append'}, max ignored rows ${maxIgnored}`);
-  const reporter = progressReporter(file, table, opts.progressBar);
+  const reporter = loadProgress(file, table, opts.progress);
   let cycleId: string | undefined;
   let committing = false;
   const onInterrupt = () => {
@@ -236,7 +220,7 @@ export async function runLoadCommand(client: AnalyticsServiceClient, input: Load
       chunkBytes: Math.max(64 * 1024, opts.chunkSize ?? DEFAULT_CHUNK_BYTES),
       encoding,
       signal: opts.signal,
-      progressIntervalMs: opts.progressBar ? 100 : 2000,
+      progressIntervalMs: opts.progress === 'bar' ? 100 : 2000,
       log: (line) => {
         if (/^cycle \S+ started/.test(line)) info(line);
       },

@@ -19,10 +19,14 @@ import { runQueryCommand } from './query';
 import { loadConnections, type ConnectionFile } from '../../common/src/connectionConfig';
 import { runTrustCommand } from './trust';
 import { terminalMessage } from './output';
+import { progressMode } from './progress';
 import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from './diagnosticFormats';
 import { runTmlExport, runTmlImport, runTmlValidate, TML_EXPORT_TYPES } from './tml';
 
 declare const TSQ_VERSION: string | undefined;
+
+/** The help of `--no-progress` (cli/src/progress.ts decides bar or lines). */
+const NO_PROGRESS = 'plain progress lines on stderr instead of a bar (also when stderr is no terminal, or CI is set)';
 
 /** Ctrl-C: the first aborts what runs (a load before its commit is aborted); the second exits at once. */
 const interrupt = new AbortController();
@@ -35,7 +39,8 @@ function installInterrupt(): void {
       interrupt.abort(new Error('interrupted (Ctrl-C)'));
       return;
     }
-    process.stderr.write('\ntsq: interrupted again; exiting now.\n');
+    // a progress bar hides the cursor while it runs: show it again before leaving
+    process.stderr.write(`${process.stderr.isTTY ? '\x1b[?25h' : ''}\ntsq: interrupted again; exiting now.\n`);
     process.exit(ExitCode.INTERRUPTED);
   });
 }
@@ -107,25 +112,27 @@ function addTmlCommands(program: Command): void {
       .addOption(new Option('--type <type>', 'the type of the objects named').choices(Object.keys(TML_EXPORT_TYPES)))
       .option('--all', 'every object of --type (default answer)')
       .option('--fqn', 'add the GUIDs of the data sources (export_fqn)')
-      .option('-o, --out <dir>', 'folder to write to', '.'),
+      .option('-o, --out <dir>', 'folder to write to', '.')
+      .option('--no-progress', NO_PROGRESS),
   )
-    .addHelpText('after', EXIT_CODE_HELP)
+    .addHelpText('after', `\nCtrl-C stops after the batch in flight: its files are written, the rest are not (exit 130).\n${EXIT_CODE_HELP}`)
     .action(async (objects: string[], opts: Record<string, unknown>) => {
       await withService(opts, async ({ client }) => {
-        const failed = await runTmlExport(client, objects, { type: opts.type as string | undefined, all: opts.all === true, out: opts.out as string, fqn: opts.fqn === true, signal: interrupt.signal });
+        const { failed } = await runTmlExport(client, objects, { type: opts.type as string | undefined, all: opts.all === true, out: opts.out as string, fqn: opts.fqn === true, signal: interrupt.signal, progress: progressMode(opts) });
         return failed ? ExitCode.CHECK_ERRORS : ExitCode.OK;
       });
     });
   withConnectionOptions(
     tml
       .command('validate')
-      .description('check *.answer.tml files: YAML, the Answer\'s shape, its search_query against the live catalog, then the service\'s VALIDATE_ONLY (batches of 50)')
-      .argument('<files...>', '.answer.tml files')
-      .addOption(new Option('--format <format>', 'text (file:line:col), github (Actions annotations) or sarif (SARIF 2.1.0)').choices([...DIAGNOSTIC_FORMATS]).default('text')),
+      .description('check *.answer.tml and *.liveboard.tml files: YAML, the shape, each search_query against the live catalog, then the service\'s VALIDATE_ONLY (batches of 50)')
+      .argument('<files...>', '.answer.tml or .liveboard.tml files')
+      .addOption(new Option('--format <format>', 'text (file:line:col), github (Actions annotations) or sarif (SARIF 2.1.0)').choices([...DIAGNOSTIC_FORMATS]).default('text'))
+      .option('--no-progress', NO_PROGRESS),
   )
-    .addHelpText('after', `\nExit code 1 when any file has an error; warnings alone exit 0.\n${EXIT_CODE_HELP}`)
+    .addHelpText('after', `\nExit code 1 when any file has an error; warnings alone exit 0. Ctrl-C stops after the batch in flight (exit 130, nothing on stdout).\n${EXIT_CODE_HELP}`)
     .action(async (files: string[], opts: Record<string, unknown>) => {
-      await withService(opts, async ({ client }) => ((await runTmlValidate(client, files, opts.format as DiagnosticFormat, interrupt.signal)) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
+      await withService(opts, async ({ client }) => ((await runTmlValidate(client, files, { format: opts.format as DiagnosticFormat, signal: interrupt.signal, progress: progressMode(opts) })) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
     });
   withConnectionOptions(
     tml
@@ -183,7 +190,8 @@ function addLoadCommand(program: Command): void {
       .option('--replace', 'empty the table first (load_options.empty_target); also confirms a definition that does')
       .option('--max-ignored <n>', 'most bad rows that may be ignored before the load fails (max_ignored_rows; default 0)', integer('--max-ignored', 0))
       .option('--chunk-size <bytes>', 'bytes per uploaded chunk (default 16 MiB)', integer('--chunk-size', 65_536))
-      .option('--json', 'print the result as JSON on stdout'),
+      .option('--json', 'print the result as JSON on stdout')
+      .option('--no-progress', NO_PROGRESS),
   )
     .addHelpText('after', `\nCtrl-C before the commit aborts the load cycle: the table is unchanged.\n${EXIT_CODE_HELP}`)
     .action(async (file: string, opts: Record<string, unknown>) => {
@@ -196,7 +204,7 @@ function addLoadCommand(program: Command): void {
           chunkSize: opts.chunkSize as number | undefined,
           json: opts.json === true,
           signal: interrupt.signal,
-          progressBar: process.stderr.isTTY === true,
+          progress: progressMode(opts),
         });
       });
     });

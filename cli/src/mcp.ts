@@ -124,7 +124,7 @@ export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<str
         const confirmReplace = 'call load_csv again with "replace": true only if the user asked for every row of the table to be replaced';
         // the saved definition beside it, under the same rule: a link out of the roots is not read
         const readSavedDefinition = (saved: string) => readLoadableText(saved, allowed, process.cwd());
-        const r = await runLoadCommand(client, file, { table, replace, confirmReplace, signal: signal ?? new AbortController().signal, progressBar: false, readSavedDefinition });
+        const r = await runLoadCommand(client, file, { table, replace, confirmReplace, signal: signal ?? new AbortController().signal, progress: 'lines', readSavedDefinition });
         return { cycleId: r.cycleId, table, rowsWritten: r.rowsWritten, ignoredRows: r.ignoredRows, bytes: r.bytes };
       } finally {
         await file.handle.close();

@@ -3,23 +3,27 @@
  *
  * - `export`: the TML of objects by GUID, or by name with `--type`, or every answer (`--all`), written
  *   to `<out>/<name>.<type>.tml` (YAML), in batches of TML_BATCH_SIZE with progress on stderr.
- * - `validate`: each file's local checks (common/src/tml/answerTml.ts: YAML, the Answer's shape, its
- *   search_query against the live catalog), then the service's `VALIDATE_ONLY` in batches of at most
+ * - `validate`: each file's local checks (common/src/tml/answerTml.ts, liveboardTml.ts: YAML, the Answer's
+ *   or Liveboard's shape, each search_query against the live catalog of its data source), then the service's `VALIDATE_ONLY` in batches of at most
  *   TML_BATCH_SIZE (the service's advice, tml-import.adoc). One `file:line:col: severity: message` line
  *   per problem, as `tsq check` prints them; exit 1 when any file has an error.
  * - `import`: the files under `--policy partial` (the service's default) or `all-or-none`; a file that
  *   fails the local checks is not sent. Prints each file's outcome and the GUID of its answer.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Writable } from 'node:stream';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { TML_BATCH_SIZE, type AnalyticsServiceClient, type ImportedTmlObject, type TmlImportPolicy } from '../../common/src/api';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { getLanguageService } from '../../common/src/languageService/languageService';
-import { readAnswerTml, validateAnswerTml } from '../../common/src/tml/answerTml';
+import { firstQueryNode, validateTml } from '../../common/src/tml/liveboardTml';
 import { printDiagnostics, type DiagnosticFormat } from './diagnosticFormats';
-import { UsageError } from './exitCodes';
+import { terminalSafe } from '../../common/src/terminalText';
+import { ExitCode, ExitError, UsageError } from './exitCodes';
 import { info, write } from './output';
+import { perSecond, reporterOf, type ProgressMode, type ProgressReporter } from './progress';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -38,14 +42,46 @@ export interface TmlExportOptions {
   all?: boolean;
   out: string;
   fqn?: boolean;
+  /** Ctrl-C: the listing stops at once; the export stops after the batch in flight (its files are written). */
   signal?: AbortSignal;
+  /** A bar or plain lines on stderr (cli/src/progress.ts), or a reporter of one's own; default plain lines. */
+  progress?: ProgressMode | ProgressReporter;
+  /** Where the written files' paths go, one a line (default stdout). */
+  stdout?: Writable;
+}
+
+/** What `runTmlExport` did. */
+export interface TmlExportResult {
+  /** Objects whose export answered ERROR. */
+  failed: number;
+  /** Files written. */
+  written: number;
+  /** Batches sent (of at most TML_BATCH_SIZE objects). */
+  batches: number;
+}
+
+/** The bar of `tsq tml export` and `tsq tml validate`: objects done of all, batches, objects per second. */
+export const BATCH_BAR = '{verb} [{bar}] {value}/{total} {unit} | batch {batch}/{batches} | {rate}/s | {eta_formatted} left';
+
+/** The interruption of a batched run: exit 130, saying what was done. */
+function interrupted(what: string): ExitError {
+  return new ExitError(`interrupted (Ctrl-C): ${what}`, ExitCode.INTERRUPTED);
+}
+
+/** Says on stderr, when the signal aborts, that the run stops after the batch in flight; returns the remover of the listener. */
+function onInterrupt(signal: AbortSignal | undefined, progress: ProgressReporter): () => void {
+  const say = () => progress.log('Ctrl-C: stopping after the batch in flight (press Ctrl-C again to stop at once)');
+  signal?.addEventListener('abort', say, { once: true });
+  return () => signal?.removeEventListener('abort', say);
 }
 
 /**
- * Exports objects' TML to files; returns the number of objects that failed (ERROR status).
- * @throws UsageError for a name without --type, or a name no object has; ServiceError from the service
+ * Exports objects' TML to files, TML_BATCH_SIZE objects a call, with progress (a bar or a line per batch).
+ * Each file is written whole (a temporary file renamed), so an interrupted run leaves only whole files.
+ * @throws UsageError for a name without --type, or a name no object has; ServiceError from the service;
+ *   ExitError (INTERRUPTED) when the signal aborts between batches, saying how many files were written
  */
-export async function runTmlExport(client: AnalyticsServiceClient, refs: string[], opts: TmlExportOptions): Promise<number> {
+export async function runTmlExport(client: AnalyticsServiceClient, refs: string[], opts: TmlExportOptions): Promise<TmlExportResult> {
   const type = opts.type;
   if (type !== undefined && !(type in TML_EXPORT_TYPES)) throw new UsageError(`--type must be one of ${Object.keys(TML_EXPORT_TYPES).join(', ')}`);
   let ids: string[] = [];
@@ -66,23 +102,45 @@ export async function runTmlExport(client: AnalyticsServiceClient, refs: string[
   }
   if (ids.length === 0) throw new UsageError('nothing to export: give GUIDs, names with --type, or --all');
   await mkdir(opts.out, { recursive: true });
-  let failed = 0;
-  for (let i = 0; i < ids.length; i += TML_BATCH_SIZE) {
-    const batch = ids.slice(i, i + TML_BATCH_SIZE);
-    const objects = await client.exportTml(batch.map((identifier) => ({ identifier, ...(type ? { type: V2_TYPE[type] } : {}) })), { format: 'YAML', fqn: opts.fqn }, { signal: opts.signal });
-    for (const o of objects) {
-      if (o.info.status.status_code === 'ERROR') {
-        failed++;
-        process.stderr.write(`tsq: ${o.info.id}: ${o.info.status.error_message ?? 'export failed'}\n`);
-        continue;
+  const stdout = opts.stdout ?? process.stdout;
+  const batches = Math.ceil(ids.length / TML_BATCH_SIZE);
+  const progress = reporterOf(opts.progress, BATCH_BAR);
+  const started = performance.now();
+  const result: TmlExportResult = { failed: 0, written: 0, batches: 0 };
+  const stopping = onInterrupt(opts.signal, progress);
+  try {
+    for (let i = 0; i < ids.length; i += TML_BATCH_SIZE) {
+      if (opts.signal?.aborted) throw interrupted(`${result.written} of ${ids.length} files written to ${opts.out} (batch ${result.batches} of ${batches}); the rest were not exported`);
+      const batch = ids.slice(i, i + TML_BATCH_SIZE);
+      // no signal here: Ctrl-C lets the batch in flight finish and its files be written
+      const objects = await client.exportTml(batch.map((identifier) => ({ identifier, ...(type ? { type: V2_TYPE[type] } : {}) })), { format: 'YAML', fqn: opts.fqn });
+      for (const o of objects) {
+        if (o.info.status.status_code === 'ERROR') {
+          result.failed++;
+          progress.log(`tsq: ${terminalSafe(o.info.id)}: ${terminalSafe(o.info.status.error_message ?? 'export failed')}`);
+          continue;
+        }
+        const file = join(opts.out, `${safeName(o.info.name)}.${safeName(o.info.type.toLowerCase())}.tml`);
+        const partial = `${file}.${process.pid}.part`;
+        await writeFile(partial, o.edoc);
+        await rename(partial, file);
+        result.written++;
+        await write(stdout, `${file}\n`);
       }
-      const file = join(opts.out, `${safeName(o.info.name)}.${safeName(o.info.type.toLowerCase())}.tml`);
-      await writeFile(file, o.edoc);
-      await write(process.stdout, `${file}\n`);
+      result.batches++;
+      const done = Math.min(i + TML_BATCH_SIZE, ids.length);
+      progress.update({
+        value: done,
+        total: ids.length,
+        payload: { verb: 'export', unit: 'objects', batch: String(result.batches), batches: String(batches), rate: perSecond(done, performance.now() - started) },
+        line: `exported ${done} of ${ids.length} (batch ${result.batches} of ${batches})`,
+      });
     }
-    info(`exported ${Math.min(i + TML_BATCH_SIZE, ids.length)} of ${ids.length}`);
+  } finally {
+    stopping();
+    progress.stop();
   }
-  return failed;
+  return result;
 }
 
 /** One file read for validation or import, with its local diagnostics. */
@@ -103,7 +161,7 @@ async function checkFiles(client: AnalyticsServiceClient, files: string[]): Prom
     } catch (e) {
       throw new UsageError(`${file} cannot be read: ${(e as Error).message}`);
     }
-    const diagnostics = await validateAnswerTml(service, file, text);
+    const diagnostics = await validateTml(service, file, text);
     if (catalog.lastError) throw catalog.lastError;
     out.push({ file, text, diagnostics });
   }
@@ -112,12 +170,11 @@ async function checkFiles(client: AnalyticsServiceClient, files: string[]): Prom
 
 const isError = (d: Diagnostic): boolean => (d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error;
 
-/** The service's answer for one file as a diagnostic on its search_query (or its first line). */
+/** The service's answer for one file as a diagnostic on its (first) search_query, or its first line. */
 function serviceDiagnostic(f: CheckedFile, r: ImportedTmlObject): Diagnostic | undefined {
   if (r.status.status_code === 'OK') return undefined;
-  const file = readAnswerTml(f.text);
-  const node = file.query?.node.range;
-  const pos = node ? file.lines.linePos(node[0]) : { line: 1, col: 1 };
+  const q = firstQueryNode(f.text);
+  const pos = q?.node.range ? q.file.lines.linePos(q.node.range[0]) : { line: 1, col: 1 };
   return {
     range: { start: { line: pos.line - 1, character: pos.col - 1 }, end: { line: pos.line - 1, character: pos.col - 1 } },
     severity: r.status.status_code === 'WARNING' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Error,
@@ -127,23 +184,52 @@ function serviceDiagnostic(f: CheckedFile, r: ImportedTmlObject): Diagnostic | u
   };
 }
 
+/** Options of `tsq tml validate`. */
+export interface TmlValidateOptions {
+  format: DiagnosticFormat;
+  /** Ctrl-C: stops after the batch in flight; nothing is printed on stdout then. */
+  signal?: AbortSignal;
+  /** A bar or plain lines on stderr (cli/src/progress.ts), or a reporter of one's own; default plain lines. */
+  progress?: ProgressMode | ProgressReporter;
+}
+
 /**
- * `tsq tml validate`: local checks, then `VALIDATE_ONLY` in batches for the files that passed them.
- * Prints the diagnostics in `format`; returns the number of errors.
+ * `tsq tml validate`: local checks, then `VALIDATE_ONLY` in batches for the files that passed them, with
+ * progress (a bar, or a line per batch when there is more than one). Prints the diagnostics in `format`
+ * on stdout once all are known; returns the number of errors.
+ * @throws ExitError (INTERRUPTED) when the signal aborts between batches (stdout stays empty); the
+ *   errors of `checkFiles` and the service's
  */
-export async function runTmlValidate(client: AnalyticsServiceClient, files: string[], format: DiagnosticFormat, signal?: AbortSignal): Promise<number> {
+export async function runTmlValidate(client: AnalyticsServiceClient, files: string[], opts: TmlValidateOptions): Promise<number> {
   const checked = await checkFiles(client, files);
   const toSend = checked.filter((f) => !f.diagnostics.some(isError));
-  for (let i = 0; i < toSend.length; i += TML_BATCH_SIZE) {
-    const batch = toSend.slice(i, i + TML_BATCH_SIZE);
-    const results = await client.importTml(batch.map((f) => f.text), 'VALIDATE_ONLY', {}, { signal });
-    batch.forEach((f, k) => {
-      const d = results[k] && serviceDiagnostic(f, results[k]);
-      if (d) f.diagnostics.push(d);
-    });
-    if (toSend.length > TML_BATCH_SIZE) info(`validated ${Math.min(i + TML_BATCH_SIZE, toSend.length)} of ${toSend.length} on the service`);
+  const batches = Math.ceil(toSend.length / TML_BATCH_SIZE);
+  const progress = reporterOf(opts.progress, BATCH_BAR);
+  const started = performance.now();
+  const stopping = onInterrupt(opts.signal, progress);
+  try {
+    for (let i = 0, batch = 1; i < toSend.length; i += TML_BATCH_SIZE, batch++) {
+      if (opts.signal?.aborted) throw interrupted(`${i} of ${toSend.length} files validated on the service (batch ${batch - 1} of ${batches}); no result printed`);
+      const files = toSend.slice(i, i + TML_BATCH_SIZE);
+      // no signal here: Ctrl-C lets the batch in flight finish
+      const results = await client.importTml(files.map((f) => f.text), 'VALIDATE_ONLY', {});
+      files.forEach((f, k) => {
+        const d = results[k] && serviceDiagnostic(f, results[k]);
+        if (d) f.diagnostics.push(d);
+      });
+      const done = Math.min(i + TML_BATCH_SIZE, toSend.length);
+      progress.update({
+        value: done,
+        total: toSend.length,
+        payload: { verb: 'validate', unit: 'files', batch: String(batch), batches: String(batches), rate: perSecond(done, performance.now() - started) },
+        line: batches > 1 ? `validated ${done} of ${toSend.length} on the service (batch ${batch} of ${batches})` : undefined,
+      });
+    }
+  } finally {
+    stopping();
+    progress.stop();
   }
-  await printDiagnostics(checked.map((f) => ({ file: f.file, diagnostics: f.diagnostics })), format);
+  await printDiagnostics(checked.map((f) => ({ file: f.file, diagnostics: f.diagnostics })), opts.format);
   const errors = checked.reduce((n, f) => n + f.diagnostics.filter(isError).length, 0);
   info(`${errors} error${errors === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}`);
   return errors;

@@ -53,6 +53,15 @@ async function exportAnswer(api: AnalyticsServiceClient, id: string): Promise<{ 
   return { name: o.info.name, edoc: o.edoc };
 }
 
+/**
+ * The search_query and data source (of `tables`) of a saved answer, from its exported TML: what Show Data
+ * on an answer runs. @throws Error with the service's text when it is not exported, or when the TML lacks them
+ */
+export async function answerQueryText(api: AnalyticsServiceClient, id: string): Promise<{ text: string; dataSource: string }> {
+  const a = answerQueryOf((await exportAnswer(api, id)).edoc);
+  return { text: a.query, dataSource: a.dataSource };
+}
+
 type Fail = (what: string, e: unknown) => void;
 
 /** The query at the cursor of the active .tsq editor (or the first), from the language server; undefined (with a warning) when there is none. */

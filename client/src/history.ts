@@ -4,11 +4,13 @@
  * each run, so per workspace and across restarts; the workspace-state memento when there is no
  * folder), bounded, never a credential.
  * Search filters it; **Run Again** opens the query in a `.tsq` editor and runs it, **Open in Editor**
- * only opens it.
+ * only opens it. A Show Data run (of a saved answer, a pinboard or a visualization) is run again by Show
+ * Data on the same object; Open in Editor opens a saved answer's query with its `@answer` link.
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { addToHistory, readHistory, searchHistory, type HistoryEntry } from '../../common/src/results/history';
+import { addToHistory, readHistory, searchHistory, type HistoryAnswer, type HistoryEntry } from '../../common/src/results/history';
+import { tsqOfAnswer } from '../../common/src/tml/answerLink';
 
 /** The workspace-state key of the history. */
 const KEY = 'tsq.queryHistory';
@@ -91,7 +93,8 @@ export class QueryHistory implements vscode.TreeDataProvider<HistoryEntry>, vsco
   getTreeItem(e: HistoryEntry): vscode.TreeItem {
     const item = new vscode.TreeItem(e.query.split('\n')[0]!.slice(0, 80) || '(empty)');
     const when = new Date(e.startedAt).toLocaleString();
-    item.description = `${e.dataSource ?? '(no data source)'} · ${e.outcome === 'ok' ? `${e.rows.toLocaleString()} rows` : e.outcome} · ${e.durationMs} ms · ${when}`;
+    const shown = e.answer ? `Show Data of ${e.answer.kind} ${e.answer.name} · ` : '';
+    item.description = `${shown}${e.dataSource ?? '(no data source)'} · ${e.outcome === 'ok' ? `${e.rows.toLocaleString()} rows` : e.outcome} · ${e.durationMs} ms · ${when}`;
     item.iconPath = new vscode.ThemeIcon(e.outcome === 'ok' ? 'pass' : e.outcome === 'error' ? 'error' : 'circle-slash');
     const md = new vscode.MarkdownString(undefined, false);
     md.appendCodeblock(e.query, 'tsq');
@@ -115,10 +118,26 @@ function isEntry(v: unknown): v is HistoryEntry {
   return !!v && typeof v === 'object' && typeof (v as HistoryEntry).query === 'string';
 }
 
-/** A `.tsq` document of an entry: its `@datasource` and query. */
-async function openEntry(e: HistoryEntry): Promise<vscode.TextDocument> {
+/** The Objects view node Show Data takes for the object of a Show Data run (client/src/tree/nodes.ts `ObjectNode`). */
+function nodeOf(a: HistoryAnswer): unknown {
+  const header = { id: a.id, name: a.name };
+  if (a.kind === 'visualization') return { kind: 'viz', key: `viz:${a.pinboardId}:${a.id}`, header, parentId: a.pinboardId, parentType: 'PINBOARD_ANSWER_BOOK' };
+  const type = a.kind === 'answer' ? 'QUESTION_ANSWER_BOOK' : 'PINBOARD_ANSWER_BOOK';
+  return { kind: 'object', key: `object:${type}:${a.id}`, type, header };
+}
+
+/**
+ * A `.tsq` document of an entry: its `@datasource` and query (and the `@answer` link of a saved answer's
+ * run); undefined, with a message, for a pinboard's run, which has no query text.
+ */
+async function openEntry(e: HistoryEntry): Promise<vscode.TextDocument | undefined> {
+  if (e.answer && (e.answer.kind !== 'answer' || !e.dataSource)) {
+    void vscode.window.showInformationMessage(`TSQ: the data of the ${e.answer.kind} ${e.answer.name} has no query text to open; Run Again shows its data again.`);
+    return undefined;
+  }
   const ds = e.dataSource && !e.dataSource.includes("'") ? `@datasource '${e.dataSource}'\n` : '';
-  const doc = await vscode.workspace.openTextDocument({ language: 'tsq', content: `${ds}${e.query}\n` });
+  const content = e.answer && e.dataSource ? tsqOfAnswer({ guid: e.answer.id, name: e.answer.name, dataSource: e.dataSource, query: e.query }) : `${ds}${e.query}\n`;
+  const doc = await vscode.workspace.openTextDocument({ language: 'tsq', content });
   await vscode.window.showTextDocument(doc);
   return doc;
 }
@@ -138,8 +157,12 @@ export function registerHistoryView(extension: vscode.ExtensionContext, history:
   });
   register('tsq.history.runAgain', async (e?: unknown) => {
     if (!isEntry(e)) return;
+    if (e.answer) {
+      await vscode.commands.executeCommand('tsq.showData', nodeOf(e.answer));
+      return;
+    }
     const doc = await openEntry(e);
-    await vscode.commands.executeCommand('tsq.runQuery', { uri: doc.uri.toString() });
+    if (doc) await vscode.commands.executeCommand('tsq.runQuery', { uri: doc.uri.toString() });
   });
   register('tsq.history.search', async (text?: unknown) => {
     const value = typeof text === 'string' ? text : await vscode.window.showInputBox({ title: 'TSQ: Search History', prompt: 'Text in the query, data source or connection. Empty shows every run.', value: history.filter });

@@ -123,7 +123,8 @@ export function summarize(results: Record<string, unknown>): SummaryRow[] {
   const tm = obj(results.tml);
   if (tm) {
     const ratio = ratioOf(tm.exportAndValidateMs, tm.searchdataMs);
-    add({ figure: `export + validate ${num(tm.answers)?.toLocaleString('en') ?? '?'} answers, batches of ${num(tm.batchSize) ?? '?'}`, unit: 'ms', value: num(tm.exportAndValidateMs), anchor: `${num(tm.searchdataCalls)?.toLocaleString('en') ?? '?'} searchdata calls`, anchorValue: num(tm.searchdataMs), ratio, target: `≤ ${TARGETS.tmlVsSearchdata}× anchor`, met: ratio !== undefined && ratio <= TARGETS.tmlVsSearchdata });
+    const steps = num(tm.batches) !== undefined && num(tm.validateBatches) !== undefined ? ` (${num(tm.batches)} + ${num(tm.validateBatches)} batches, each a step of the progress bar)` : '';
+    add({ figure: `export + validate ${num(tm.answers)?.toLocaleString('en') ?? '?'} answers, batches of ${num(tm.batchSize) ?? '?'}${steps}`, unit: 'ms', value: num(tm.exportAndValidateMs), anchor: `${num(tm.searchdataCalls)?.toLocaleString('en') ?? '?'} searchdata calls`, anchorValue: num(tm.searchdataMs), ratio, target: `≤ ${TARGETS.tmlVsSearchdata}× anchor`, met: ratio !== undefined && ratio <= TARGETS.tmlVsSearchdata });
   }
   const ld = obj(results.load);
   const host = obj(ld?.extensionHost);

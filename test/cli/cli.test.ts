@@ -198,6 +198,24 @@ describe('load, status, bad-records', () => {
     assert.match(none.stderr, /ignored no rows/);
   });
 
+  test('on a terminal, load draws the shared progress bar on stderr; the --json result alone is on stdout', { skip: hasScript() ? false : 'util-linux script (a pseudo-terminal) is not installed' }, async () => {
+    const csv = join(dir, 'bar.csv');
+    copyFileSync(join(DEMO, 'new-stock-prices.csv'), csv);
+    const json = join(dir, 'bar.json');
+    const q = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+    const command = `${[process.execPath, CLI_JS, 'load', csv, '--table', STOCKS, '--json', ...conn].map(q).join(' ')} > ${q(json)}`;
+    // not spawnSync: the emulator answers from this process
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let terminal = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (terminal += d));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(code, 0, terminal);
+    assert.match(terminal, /bar\.csv → demo\.engine_default_schema\.stocks \[[=-]+\] 100% \| /);
+    assert.doesNotMatch(terminal, /^uploading: /m);
+    assert.equal(JSON.parse(readFileSync(json, 'utf8')).rowsWritten, 45);
+    noSecret({ stdout: terminal, stderr: '' });
+  });
+
   test('more bad rows than --max-ignored exit 6 and leave the table unchanged; bad-records prints them', async () => {
     const csv = join(dir, 'two-bad.csv');
     writeFileSync(csv, 'symbol,date,price\nAAA,2011-01-01,1.5\nBBB,2011-02-01,lots\nCCC,2011-03-01,many\nDDD,2011-04-01,4.5\n');

@@ -361,7 +361,7 @@ describe('tsq mcp over stdio', () => {
       assert.ok(backend.secrets().includes(SECRET_KEY), 'the secret key the client signed in with is a secret in use');
       const csv = join(dir, 'obtained.csv');
       writeFileSync(csv, `note,n\n"obtained ${obtained}",4\n`);
-      await runLoadCommand(admin, csv, { table: 'agents.vault', signal: new AbortController().signal, progressBar: false });
+      await runLoadCommand(admin, csv, { table: 'agents.vault', signal: new AbortController().signal, progress: 'lines' });
       const r = await runQuery(backend, { data_source: 'vault', query: '[note] [n] = 4' });
       assert.ok(!r.isError, r.text);
       assert.ok(!r.text.includes(obtained) && !JSON.stringify(r.structured).includes(obtained), r.text);

@@ -1,16 +1,25 @@
 // `tsq tml export → edit → validate → import` round trip of an answer against a real emulator, on a
 // service with REST API v1 only and on one with v2 only; VALIDATE_ONLY and all-or-none change nothing
-// when a file fails; `--format github` and `--format sarif` of `tsq tml validate` and `tsq check`.
+// when a file fails; `--format github` and `--format sarif` of `tsq tml validate` and `tsq check`;
+// many answers: a line per batch off a terminal, a bar on one (util-linux `script`), stdout exact, and
+// Ctrl-C after the batch in flight.
 // The built `tsq` runs as a child process (node esbuild.mjs first).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startLive, type Live } from '../emulator/client-support';
 import { sarifErrors } from '../fixtures/sarif/validate';
-import { tsq } from './cli-support';
+import { CLI_JS, cleanEnv, startTsq, tsq, waitForOutput } from './cli-support';
+
+function hasScript(): boolean {
+  return spawnSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' }).status === 0;
+}
 
 const ENV = { TSQ_PASSWORD: 'admin' };
 
@@ -49,6 +58,30 @@ for (const generation of ['v1', 'v2'] as const) {
       assert.match(i.stdout, new RegExp(`: OK ${doc.guid}`));
       const again = await exportDemo();
       assert.equal(again.doc.answer.search_query, '[Major Genre] [US Gross] top 3');
+    });
+
+    test('a liveboard: export --type liveboard writes <name>.liveboard.tml; validate checks each visualization\'s search_query at its place; import is refused per object', async () => {
+      const out = join(dir, 'boards');
+      const r = await tsq(['tml', 'export', '--type', 'liveboard', 'Flight Operations', '-o', out, ...conn], { env: ENV });
+      assert.equal(r.code, 0, r.stderr);
+      const file = join(out, 'Flight Operations.liveboard.tml');
+      assert.equal(r.stdout, `${file}\n`);
+      const doc = parse(readFileSync(file, 'utf8'));
+      assert.deepEqual(doc.liveboard.visualizations.map((v: any) => v.answer.search_query), ['[origin] [delay] top 10', '[date].monthly [distance]', "[date].'day of week' average [delay]"]);
+      const ok = await tsq(['tml', 'validate', file, ...conn], { env: ENV });
+      assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+      const text = readFileSync(file, 'utf8').replace('[date].monthly [distance]', '[date].monthly [distanse]');
+      writeFileSync(file, text);
+      const v = await tsq(['tml', 'validate', file, ...conn], { env: ENV });
+      assert.equal(v.code, 1, v.stdout + v.stderr);
+      const line = text.split('\n').findIndex((l) => l.includes('[distanse]')) + 1;
+      const col = text.split('\n')[line - 1]!.indexOf('distanse') + 1;
+      assert.match(v.stdout, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:${col}: error: .*distanse.* \\[tsq.unknownColumn\\]`));
+      assert.equal(v.stdout.trim().split('\n').length, 1, v.stdout);
+      writeFileSync(file, text.replace('[distanse]', '[distance]'));
+      const refused = await tsq(['tml', 'import', file, ...conn], { env: ENV });
+      assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+      assert.match(refused.stdout, /: ERROR Liveboard TML cannot be imported into the emulator: its liveboards are read only/);
     });
 
     test('a bad column: validate shows it on its line inside the YAML string, exit 1; all-or-none imports nothing', async () => {
@@ -137,5 +170,167 @@ describe('--format github and sarif', () => {
     assert.equal(v.code, 1);
     assert.deepEqual(sarifErrors(JSON.parse(v.stdout)), []);
     assert.deepEqual(readdirSync(dir).sort(), ['a.answer.tml', 'q.tsq']);
+  });
+});
+
+/**
+ * A proxy in front of the emulator that holds the `hold`-th request to `path` (1-based; by default the
+ * TML export) until `release()`; `held` resolves when it arrives. Plain HTTP relaying, bodies buffered.
+ */
+async function holdingProxy(target: string, hold: number, path = '/metadata/tml/export'): Promise<{ url: string; held: Promise<void>; release: () => void; close: () => Promise<void> }> {
+  let exports = 0;
+  let arrived!: () => void;
+  const held = new Promise<void>((r) => (arrived = r));
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => chunks.push(d));
+    req.on('end', () => {
+      void (async () => {
+        if (req.url?.includes(path) && ++exports === hold) {
+          arrived();
+          await released;
+        }
+        const body = Buffer.concat(chunks);
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length' && k !== 'connection')) as Record<string, string>;
+        const r = await fetch(`${target}${req.url ?? '/'}`, { method: req.method, headers, body: body.length ? body : undefined });
+        const out: Record<string, string | string[]> = {};
+        r.headers.forEach((v, k) => {
+          if (k !== 'content-length' && k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'connection') out[k] = v;
+        });
+        const cookies = r.headers.getSetCookie();
+        if (cookies.length) out['set-cookie'] = cookies;
+        res.writeHead(r.status, out).end(Buffer.from(await r.arrayBuffer()));
+      })();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    held,
+    release,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe('many answers: batches and progress', () => {
+  const EXTRA = 120;
+  let live: Live;
+  let dir: string;
+  let conn: string[];
+  let total: number;
+  before(async () => {
+    live = await startLive();
+    dir = mkdtempSync(join(tmpdir(), 'tsq-tml-many-'));
+    conn = ['--url', live.emu.url, '--user', 'tsadmin'];
+    const client = live.client();
+    for (let i = 0; i < EXTRA; i += 50) {
+      const batch = Array.from({ length: Math.min(50, EXTRA - i) }, (_, k) => `answer:\n  name: Many ${i + k}\n  tables:\n  - name: movies\n  search_query: "[Director] [US Gross] top ${1 + ((i + k) % 9)}"\n`);
+      for (const r of await client.importTml(batch, 'PARTIAL')) assert.equal(r.status.status_code, 'OK', r.status.error_message);
+    }
+    total = (await client.listObjectHeaders({ type: 'QUESTION_ANSWER_BOOK' })).length;
+    assert.ok(total > 100 && total <= 150, `3 batches of 50: ${total}`);
+  });
+  after(async () => {
+    await live?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('not on a terminal: a line per batch on stderr; stdout holds the file names only, and the SARIF log only', async () => {
+    const out = join(dir, 'lines');
+    const r = await tsq(['tml', 'export', '--all', '--type', 'answer', '-o', out, ...conn], { env: ENV });
+    assert.equal(r.code, 0, r.stderr);
+    const files = r.stdout.split('\n').filter(Boolean);
+    assert.equal(r.stdout, files.map((f) => `${f}\n`).join(''));
+    assert.equal(files.length, total);
+    assert.deepEqual(files.map((f) => f.slice(out.length + 1)).sort(), readdirSync(out).sort());
+    assert.deepEqual(r.stderr.match(/^exported .*$/gm), [`exported 50 of ${total} (batch 1 of 3)`, `exported 100 of ${total} (batch 2 of 3)`, `exported ${total} of ${total} (batch 3 of 3)`]);
+    assert.doesNotMatch(r.stderr, /\r|\x1b/, 'no bar drawn off a terminal');
+
+    const v = await tsq(['tml', 'validate', '--format', 'sarif', ...files, ...conn], { env: ENV });
+    assert.equal(v.code, 0, v.stderr);
+    const log = JSON.parse(v.stdout);
+    assert.deepEqual(sarifErrors(log), []);
+    assert.deepEqual(v.stderr.match(/^validated .*$/gm), [`validated 50 of ${total} on the service (batch 1 of 3)`, `validated 100 of ${total} on the service (batch 2 of 3)`, `validated ${total} of ${total} on the service (batch 3 of 3)`]);
+  });
+
+  test('Ctrl-C during a batch: that batch is written, no other; exit 130 saying how many', async () => {
+    const proxy = await holdingProxy(live.emu.url, 2);
+    try {
+      const out = join(dir, 'interrupted');
+      const run = startTsq(['tml', 'export', '--all', '--type', 'answer', '-o', out, '--url', proxy.url, '--user', 'tsadmin'], { env: ENV });
+      await proxy.held;
+      run.child.kill('SIGINT');
+      // batch 2 is answered only once tsq has taken the interrupt
+      await waitForOutput(run.child, run.output, (o) => /^Ctrl-C: stopping after the batch in flight/m.test(o.stderr));
+      proxy.release();
+      const r = await run.done;
+      assert.equal(r.code, 130, r.stderr);
+      assert.match(r.stderr, new RegExp(`interrupted \\(Ctrl-C\\): 100 of ${total} files written to .*interrupted \\(batch 2 of 3\\); the rest were not exported`));
+      const files = r.stdout.split('\n').filter(Boolean);
+      assert.equal(files.length, 100);
+      assert.deepEqual(readdirSync(out).sort(), files.map((f) => f.slice(out.length + 1)).sort(), 'whole files only, no part file');
+    } finally {
+      proxy.release();
+      await proxy.close();
+    }
+  });
+
+  test('Ctrl-C during a validate batch: stops after it, exit 130, nothing on stdout', async () => {
+    const out = join(dir, 'to-validate');
+    const e = await tsq(['tml', 'export', '--all', '--type', 'answer', '-o', out, ...conn], { env: ENV });
+    assert.equal(e.code, 0, e.stderr);
+    const proxy = await holdingProxy(live.emu.url, 2, '/metadata/tml/import');
+    try {
+      const run = startTsq(['tml', 'validate', '--format', 'sarif', ...e.stdout.split('\n').filter(Boolean), '--url', proxy.url, '--user', 'tsadmin'], { env: ENV });
+      await proxy.held;
+      run.child.kill('SIGINT');
+      await waitForOutput(run.child, run.output, (o) => /^Ctrl-C: stopping after the batch in flight/m.test(o.stderr));
+      proxy.release();
+      const r = await run.done;
+      assert.equal(r.code, 130, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, new RegExp(`interrupted \\(Ctrl-C\\): 100 of ${total} files validated on the service \\(batch 2 of 3\\); no result printed`));
+    } finally {
+      proxy.release();
+      await proxy.close();
+    }
+  });
+
+  test('on a terminal: a bar with objects, batches and rate on stderr; stdout exact; --no-progress and CI give lines', { skip: hasScript() ? false : 'util-linux script (a pseudo-terminal) is not installed' }, async () => {
+    const shellQuote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+    const onTerminal = async (args: string[], stdoutFile: string, env: Record<string, string> = {}): Promise<{ code: number | null; terminal: string }> => {
+      // stderr is the pseudo-terminal (script copies it to its stdout); tsq's stdout goes to a file.
+      // Not spawnSync: the emulator answers from this process.
+      const command = `${[process.execPath, CLI_JS, ...args].map(shellQuote).join(' ')} > ${shellQuote(stdoutFile)}`;
+      const child = spawn('script', ['-qfec', command, '/dev/null'], { env: cleanEnv({ ...ENV, ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+      let terminal = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (terminal += d));
+      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+      return { code, terminal };
+    };
+    const out = join(dir, 'bar');
+    const list = join(dir, 'bar.txt');
+    const bar = await onTerminal(['tml', 'export', '--all', '--type', 'answer', '-o', out, ...conn], list);
+    assert.equal(bar.code, 0, bar.terminal);
+    assert.match(bar.terminal, new RegExp(`export \\[[=-]+\\] ${total}/${total} objects \\| batch 3/3 \\| [\\d.,]+/s`));
+    assert.doesNotMatch(bar.terminal, /^exported /m);
+    const files = readFileSync(list, 'utf8');
+    assert.equal(files.split('\n').filter(Boolean).length, total);
+    assert.equal(files, files.split('\n').filter(Boolean).map((f) => `${f}\n`).join(''), 'stdout holds the file names only');
+
+    const sarif = join(dir, 'bar.sarif');
+    const v = await onTerminal(['tml', 'validate', '--format', 'sarif', ...files.split('\n').filter(Boolean), ...conn], sarif);
+    assert.equal(v.code, 0, v.terminal);
+    assert.match(v.terminal, new RegExp(`validate \\[[=-]+\\] ${total}/${total} files \\| batch 3/3`));
+    assert.deepEqual(sarifErrors(JSON.parse(readFileSync(sarif, 'utf8'))), []);
+
+    for (const [args, env] of [[['--no-progress'], {}], [[], { CI: 'true' }]] as const) {
+      const t = await onTerminal(['tml', 'export', '--all', '--type', 'answer', '-o', out, ...args, ...conn], list, env);
+      assert.equal(t.code, 0, t.terminal);
+      assert.match(t.terminal, /^exported 50 of \d+ \(batch 1 of 3\)/m);
+      assert.doesNotMatch(t.terminal, /\[[=-]+\]/);
+    }
   });
 });

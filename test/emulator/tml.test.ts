@@ -1,7 +1,8 @@
 // TML of answers on the emulator (emulator/src/tml/, docs/service-interface.md §11): export on v1 and
 // v2, import with its policies (VALIDATE_ONLY and a failed ALL_OR_NONE change nothing; PARTIAL writes
 // what validates; a guid updates, no guid creates), the search_query checked by the searchdata compiler,
-// read-only table and worksheet TML, and metadata/answer/sql whose SQL gives the answer's rows.
+// read-only table and worksheet TML, liveboard TML (export on v1 and v2, import refused per object,
+// VALIDATE_ONLY checking each visualization), and metadata/answer/sql whose SQL gives the answer's rows.
 // Plain fetch against a real emulator.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -85,6 +86,66 @@ describe('export', () => {
     assert.equal(r.body[0].info.status.status_code, 'ERROR');
     assert.match(r.body[0].info.status.error_message, /No object with id/);
     assert.equal(r.body[1].info.status.status_code, 'OK');
+  });
+});
+
+describe('liveboards: exported as documented, imported read only', () => {
+  const pinboards = async (): Promise<{ id: string; name: string }[]> => {
+    const r = await v2('/metadata/search', { metadata: [{ type: 'LIVEBOARD' }], record_size: -1 });
+    return (r.body as { metadata_id: string; metadata_name: string }[]).map((x) => ({ id: x.metadata_id, name: x.metadata_name }));
+  };
+  test('v1 (YAML) and v2 (JSON, by name): guid, liveboard.name, visualizations with id and answer, layout', async () => {
+    const board = (await pinboards()).find((p) => p.name === 'Flight Operations')!;
+    const r1 = await v1('/metadata/tml/export', { export_ids: JSON.stringify([board.id]) });
+    assert.equal(r1.status, 200);
+    const [o] = r1.body.object;
+    assert.deepEqual(o.info, { name: 'Flight Operations', filename: 'Flight Operations.liveboard.tml', status: { status_code: 'OK' }, type: 'liveboard', id: board.id });
+    const doc = parse(o.edoc);
+    assert.equal(doc.guid, board.id);
+    assert.equal(doc.liveboard.name, 'Flight Operations');
+    assert.equal(doc.liveboard.description, 'Delays and traffic of 2001');
+    const vizs = doc.liveboard.visualizations as { id: string; viz_guid: string; answer: Record<string, any> }[];
+    assert.deepEqual(vizs.map((v) => v.id), ['Viz_1', 'Viz_2', 'Viz_3']);
+    assert.deepEqual(vizs.map((v) => v.answer.search_query), ['[origin] [delay] top 10', '[date].monthly [distance]', "[date].'day of week' average [delay]"]);
+    assert.deepEqual(vizs[0]!.answer.tables, [{ id: 'flights', name: 'flights' }]);
+    assert.equal(vizs[0]!.answer.name, 'Total delay by origin, top 10');
+    assert.ok(vizs[0]!.answer.answer_columns.length === 2, JSON.stringify(vizs[0]!.answer.answer_columns));
+    assert.deepEqual(doc.liveboard.layout.tiles.map((t: any) => t.visualization_id), ['Viz_1', 'Viz_2', 'Viz_3']);
+    // the visualizations' GUIDs are those the service lists for the pinboard (v1 metadata/listvizheaders)
+    const vizHeaders = await fetch(`${core.emu.url}${PREFIX}/metadata/listvizheaders?id=${board.id}`, { headers: { authorization: `Bearer ${token}`, 'x-requested-by': 'ThoughtSpot' } }).then((x) => x.json() as Promise<{ id: string }[]>);
+    assert.deepEqual(vizs.map((v) => v.viz_guid).sort(), vizHeaders.map((h) => h.id).sort());
+    const r2 = await v2('/metadata/tml/export', { metadata: [{ identifier: 'Markets and Weather', type: 'LIVEBOARD' }], export_fqn: true });
+    assert.equal(r2.status, 200);
+    assert.equal(r2.body[0].info.type, 'liveboard');
+    const json = JSON.parse(r2.body[0].edoc);
+    assert.deepEqual(json.liveboard.visualizations.map((v: any) => v.answer.tables[0].name), ['stocks', 'seattle-weather', 'seattle-weather']);
+    assert.ok(json.liveboard.visualizations.every((v: any) => /^[0-9a-f-]{36}$/.test(v.answer.tables[0].fqn)));
+  });
+  test('by name, the type tells an answer from a liveboard of the same name', async () => {
+    const made = await v2('/metadata/tml/import', { metadata_tmls: ['answer:\n  name: Flight Operations\n  tables:\n  - name: flights\n  search_query: "[origin] top 1"\n'], import_policy: 'PARTIAL' });
+    assert.equal(made.body[0].response.status.status_code, 'OK', JSON.stringify(made.body));
+    const r = await v2('/metadata/tml/export', { metadata: [{ identifier: 'Flight Operations', type: 'LIVEBOARD' }, { identifier: 'Flight Operations', type: 'ANSWER' }], edoc_format: 'YAML' });
+    assert.deepEqual(r.body.map((o: any) => o.info.type), ['liveboard', 'answer']);
+    assert.equal(parse(r.body[1].edoc).answer.search_query, '[origin] top 1');
+  });
+  test('an import answers ERROR per object and changes nothing; VALIDATE_ONLY checks each visualization\'s search_query', async () => {
+    const before = await pinboards();
+    const board = before.find((p) => p.name === 'Flight Operations')!;
+    const edoc = (await v2('/metadata/tml/export', { metadata: [{ identifier: board.id }], edoc_format: 'YAML' })).body[0].edoc as string;
+    for (const policy of ['PARTIAL', 'ALL_OR_NONE']) {
+      const r = await v2('/metadata/tml/import', { metadata_tmls: [edoc.replace('name: Flight Operations', 'name: Renamed')], import_policy: policy });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.body[0].response.status.status_code, 'ERROR');
+      assert.match(r.body[0].response.status.error_message, /Liveboard TML cannot be imported into the emulator: its liveboards are read only/);
+    }
+    const v1r = await v1('/metadata/tml/import', { import_objects: JSON.stringify([edoc]), import_policy: 'PARTIAL' });
+    assert.equal(v1r.body.object[0].response.status.status_code, 'ERROR');
+    assert.deepEqual(await pinboards(), before);
+    const ok = await v2('/metadata/tml/import', { metadata_tmls: [edoc], import_policy: 'VALIDATE_ONLY' });
+    assert.deepEqual(ok.body[0].response.status, { status_code: 'OK' });
+    const bad = await v2('/metadata/tml/import', { metadata_tmls: [edoc.replace('[date].monthly [distance]', '[date].monthly [distanse]')], import_policy: 'VALIDATE_ONLY' });
+    assert.equal(bad.body[0].response.status.status_code, 'ERROR');
+    assert.match(bad.body[0].response.status.error_message, /liveboard\.visualizations\[1\]\.answer \(Viz_2\): search_query is not valid on flights: .*distanse/);
   });
 });
 

@@ -1,13 +1,14 @@
 // `*.answer.tml` files (common/src/tml/answerTml.ts): the shape checks (syntax, required members,
 // unknown members as warnings) and the embedded search_query checked by the language service, each
 // diagnostic on the characters of the YAML string that hold the column: plain, double-quoted with
-// escapes, single-quoted, literal and folded block scalars.
+// escapes, single-quoted, literal and folded block scalars; a Liveboard TML's visualizations likewise.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { validateAnswerTml, withAnswerTml } from '../../common/src/tml/answerTml';
+import { validateTml } from '../../common/src/tml/liveboardTml';
 import { flightsCatalog, makeCatalogProvider } from '../fixtures/catalogs';
 
 const ls = getLanguageService({ catalog: makeCatalogProvider([flightsCatalog()]) });
@@ -72,14 +73,40 @@ describe('completion inside search_query, and the wrapped language service', () 
     assert.equal(covered(text, edit.range), 'de');
     assert.equal(edit.newText, 'delay]');
   });
-  test('outside the query: no items; .tsq-only features answer nothing for a TML file; a .tsq file is unchanged', async () => {
+  test('outside the query: no items; .tsq-only features answer nothing for a TML file (hover goes through the query); a .tsq file is unchanged', async () => {
     const text = answer('"[origin]"');
     const d = doc(text);
     assert.deepEqual((await wrapped.doComplete(d, d.positionAt(text.indexOf('name: A') + 2))).items, []);
     assert.deepEqual(wrapped.getSemanticTokens(d), { data: [] });
     assert.deepEqual(wrapped.findDocumentSymbols(d), []);
-    assert.equal(await wrapped.doHover(d, d.positionAt(text.indexOf('[origin]') + 2)), null);
+    const tsqHover = await ls.doHover(TextDocument.create('file:///w/h.tsq', 'tsq', 1, `@datasource '${DS}'\n[origin]\n`), { line: 1, character: 2 });
+    assert.ok(tsqHover, 'the .tsq hover of origin');
+    assert.deepEqual((await wrapped.doHover(d, d.positionAt(text.indexOf('[origin]') + 2)))?.contents, tsqHover?.contents);
+    assert.equal(await wrapped.doHover(d, d.positionAt(text.indexOf('name: A') + 7)), null);
     const tsq = TextDocument.create('file:///w/q.tsq', 'tsq', 1, `@datasource '${DS}'\n[origin] [nope]\n`);
     assert.deepEqual(await wrapped.doValidation(tsq), await ls.doValidation(tsq));
+  });
+});
+
+describe('a Liveboard TML (common/src/tml/liveboardTml.ts)', () => {
+  const board = (q1: string, q2: string, extra = '') =>
+    `guid: 4c6e8502-1695-4dc4-b0b0-215dae7a6d71\nliveboard:\n  name: Ops\n  visualizations:\n  - id: Viz_1\n    answer:\n      name: One\n      tables:\n      - name: ${DS}\n      search_query: ${q1}\n  - id: Viz_2\n    answer:\n      name: Two\n      tables:\n      - name: ${DS}\n      search_query: ${q2}\n${extra}  layout:\n    tiles:\n    - visualization_id: Viz_1\n`;
+  test('each visualization\'s search_query is checked against its data source, the column marked inside its YAML string', async () => {
+    const text = board('"[origin] [delay]"', '"[origin]\\t\\u0020[nope]"');
+    const ds = await validateTml(ls, 'file:///w/ops.liveboard.tml', text);
+    const unknown = ds.filter((d) => d.code === 'tsq.unknownColumn');
+    assert.equal(unknown.length, 1, JSON.stringify(ds));
+    assert.equal(covered(text, unknown[0]!.range), 'nope');
+    assert.equal(unknown[0]!.range.start.line, text.split('\n').findIndex((l) => l.includes('[nope]')));
+  });
+  test('shape: a visualization without id or answer is an error, unknown members are warnings; the pinboard name is read too', async () => {
+    const text = board('"[origin]"', '"[delay]"', '  - answer_only: 1\n  colour: red\n');
+    const ds = await validateTml(ls, 'file:///w/ops.liveboard.tml', text);
+    const errors = ds.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => String(d.message));
+    assert.ok(errors.some((m) => /liveboard\.visualizations\[2\]\.id is missing/.test(m)) && errors.some((m) => /visualizations\[2\]\.answer is missing/.test(m)), JSON.stringify(errors));
+    const warnings = ds.filter((d) => d.severity === DiagnosticSeverity.Warning).map((d) => String(d.message));
+    assert.ok(warnings.includes('Unknown member colour of liveboard.') && warnings.includes('Unknown member answer_only of liveboard.visualizations[2].'), JSON.stringify(warnings));
+    const old = board('"[origin]"', '"[nope]"').replace('liveboard:', 'pinboard:');
+    assert.deepEqual((await validateTml(ls, 'file:///w/old.liveboard.tml', old)).map((d) => d.code), ['tsq.unknownColumn']);
   });
 });

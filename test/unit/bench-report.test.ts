@@ -86,4 +86,6 @@ test('summary: export + validate of 1,000 answers beside 1,000 searchdata calls 
   assert.equal(row!.anchor, '1,000 searchdata calls');
   assert.equal(row!.ratio, 0.17);
   assert.equal(row!.met, true);
+  const [withBar] = summarize({ tml: { answers: 1000, batchSize: 50, batches: 20, validateBatches: 20, exportAndValidateMs: 2110, searchdataCalls: 1000, searchdataMs: 12167 } });
+  assert.equal(withBar!.figure, 'export + validate 1,000 answers, batches of 50 (20 + 20 batches, each a step of the progress bar)');
 });

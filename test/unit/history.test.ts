@@ -1,8 +1,11 @@
 // Query history (common/src/results/history.ts): newest first, bounded, read back defensively from
-// storage, searched by query, data source or connection; long errors cut, huge queries not kept.
-import { test } from 'node:test';
+// storage, searched by query, data source or connection; long errors cut, huge queries not kept; a
+// Show Data run of an answer (its search_query from the real emulator's TML), pinboard or visualization.
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addToHistory, ERROR_LIMIT, QUERY_LIMIT, readHistory, searchHistory, type HistoryEntry } from '../../common/src/results/history';
+import { addToHistory, answerRunEntry, ERROR_LIMIT, QUERY_LIMIT, readHistory, searchHistory, type HistoryEntry } from '../../common/src/results/history';
+import { answerQueryOf } from '../../common/src/tml/answerLink';
+import { startLive, type Live } from '../emulator/client-support';
 
 const e = (i: number, over: Partial<HistoryEntry> = {}): HistoryEntry => ({ id: `r${i}`, query: `[origin] top ${i}`, dataSource: 'flights', connection: 'emulator', startedAt: 1000 + i, rows: i, durationMs: 5, outcome: 'ok', ...over });
 
@@ -32,4 +35,44 @@ test('search by query, data source or connection, any case', () => {
   assert.deepEqual(searchHistory(h, 'PROD').map((x) => x.id), ['r3']);
   assert.deepEqual(searchHistory(h, 'top').map((x) => x.id), ['r1', 'r3']);
   assert.equal(searchHistory(h, '  ').length, 3);
+});
+
+test('a Show Data run: the text is the answer\'s search_query, or its name and GUID; the object is kept for Run Again', () => {
+  const run = { connection: 'emulator', startedAt: 5000, rows: 7, durationMs: 12, outcome: 'ok' as const };
+  const answer = answerRunEntry({ kind: 'answer', id: 'a-1', name: 'Top genres' }, { ...run, searchQuery: ' [Major Genre] [US Gross] top 5 ', dataSource: 'movies' });
+  assert.deepEqual(answer, { query: '[Major Genre] [US Gross] top 5', dataSource: 'movies', connection: 'emulator', startedAt: 5000, rows: 7, durationMs: 12, outcome: 'ok', answer: { kind: 'answer', id: 'a-1', name: 'Top genres' } });
+  const failed = answerRunEntry({ kind: 'answer', id: 'a-2', name: 'Gone' }, { ...run, rows: 0, outcome: 'error', error: 'no such answer' });
+  assert.equal(failed.query, 'Gone (a-2)');
+  assert.equal(failed.dataSource, null);
+  assert.equal(failed.error, 'no such answer');
+  const viz = answerRunEntry({ kind: 'visualization', id: 'v-1', name: 'Delays', pinboardId: 'p-1' }, run);
+  assert.equal(viz.query, 'visualization Delays (v-1)');
+  assert.deepEqual(viz.answer, { kind: 'visualization', id: 'v-1', name: 'Delays', pinboardId: 'p-1' });
+  assert.equal(answerRunEntry({ kind: 'pinboard', id: 'p-1', name: 'Ops' }, run).query, 'pinboard Ops (p-1)');
+  // stored and read back; searched by the answer's name
+  const h = readHistory([{ ...answer, id: 'x' }, { ...viz, id: 'y' }, { ...viz, id: 'z', answer: { kind: 'visualization', id: 'v', name: 'no pinboard' } }, { ...viz, id: 'w', answer: { kind: 'sheet', id: 'v', name: 'n' } }]);
+  assert.deepEqual(h.map((e) => e.id).sort(), ['x', 'y']);
+  assert.deepEqual(searchHistory(h, 'top genres').map((e) => e.id), ['x']);
+});
+
+describe('a Show Data run of a saved answer of the real emulator', () => {
+  let live: Live;
+  before(async () => {
+    live = await startLive();
+  });
+  after(async () => {
+    await live?.stop();
+  });
+  test('is recorded with the search_query and data source of the answer\'s TML, and without a credential', async () => {
+    const client = live.client();
+    const [header] = (await client.listObjectHeaders({ type: 'QUESTION_ANSWER_BOOK', pattern: 'Top grossing genres' })).filter((h) => h.name === 'Top grossing genres');
+    assert.ok(header);
+    const [o] = await client.exportTml([{ identifier: header.id, type: 'ANSWER' }], { format: 'YAML' });
+    const a = answerQueryOf(o!.edoc);
+    const entry = answerRunEntry({ kind: 'answer', id: header.id, name: header.name }, { searchQuery: a.query, dataSource: a.dataSource, connection: 'emulator', startedAt: Date.now(), rows: 5, durationMs: 3, outcome: 'ok' });
+    assert.equal(entry.query, '[Major Genre] [Worldwide Gross] top 5');
+    assert.equal(entry.dataSource, 'movies');
+    const [kept] = addToHistory([], { ...entry, id: 'r' });
+    assert.ok(!/admin|tsadmin|127\.0\.0\.1|http/.test(JSON.stringify(kept)), JSON.stringify(kept));
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * Run Query and the results panel: the commands Run Query (the query under the cursor, or the
- * selection), Run All Queries, Cancel Query, Pin Results, Export Results, Show Data; the `▶ Run`
+ * selection), Run All Queries, Cancel Query, Pin Results, Export Results, Show Data (every run is in the History); the `▶ Run`
  * CodeLens; diagnostics carrying the service's error text on the query's range. Queries come from the
  * language server's `tsq/queries`. A run shows a small first page (`FIRST_PAGE_ROWS`) at once, then
  * pages of `tsq.results.pageSize` (docs/service-notes.md §1.4) up to `tsq.results.maxRows`. Cancel aborts
@@ -23,9 +23,14 @@ import { ResultsPanel, RESULTS_VIEW_TYPE, type TabData } from './panel';
 import { selectionQueryText } from '../../../common/src/results/shape';
 import { defaultDataSource } from '../settings';
 import { csvOptions, exportTab } from './export';
+import { answerRunEntry, type HistoryAnswer } from '../../../common/src/results/history';
+import { answerQueryText } from '../answers';
 import { ActiveRun, fetchPinboardPages, fetchSearchPages, type RunQueryArgs, type RunSummary } from './run';
 
 export { FIRST_PAGE_ROWS, type RunQueryArgs, type RunSummary } from './run';
+
+/** A query to run; with `answerId`, its text (until then the tab's title) and data source are first read from that saved answer's TML. */
+type ShownQuery = DocumentQuery & { answerId?: string };
 
 /** A GUID (8-4-4-4-12 hex digits). */
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -167,7 +172,7 @@ class ResultsController {
    * Runs one query into tab `tabId` of `panel`, page by page. Never throws: failures become the tab's
    * error (and a diagnostic on `range` of `uri`).
    */
-  private async runOne(panel: ResultsPanel, run: ActiveRun, tabId: string, q: DocumentQuery, started: number, uri?: vscode.Uri): Promise<RunSummary> {
+  private async runOne(panel: ResultsPanel, run: ActiveRun, tabId: string, q: ShownQuery, started: number, uri?: vscode.Uri): Promise<RunSummary> {
     const signal = run.signal;
     const tab: TabData = { tabId, title: q.text.split('\n')[0].slice(0, 80), pages: [], totalRowCount: 0, samplingRatio: 1, loaded: 0, done: false };
     panel.tabs.set(tabId, tab);
@@ -176,6 +181,7 @@ class ResultsController {
     this.paintWatch.set(tabId, watch);
     this.lastRun = summary;
     try {
+      if (q.answerId) Object.assign(q, await abortable(answerQueryText(await abortable(this.deps.connections.getClient(), signal), q.answerId), signal));
       if (!q.dataSource) throw new Error('This query has no data source: add a line @datasource \'name\' above it, or set tsq.defaultDataSource.');
       const client: AnalyticsServiceClient = await abortable(this.deps.connections.getClient(), signal);
       const ds = await this.resolveDataSource(q.dataSource, signal);
@@ -304,12 +310,35 @@ class ResultsController {
     return this.runQueries(target.doc, queries, started);
   }
 
-  /** Show Data on a pinboard (all its visualizations) or on one visualization of a pinboard. */
+  /** Show Data on a saved answer: its TML's search_query on its data source (`runOne` reads it), recorded in the History. */
+  private async showAnswerData(id: string, name: string, started: number): Promise<RunSummary[]> {
+    const panel = this.panelFor(`answer:${id}`, `Data: ${name}`);
+    const run = this.startRun(panel, started);
+    const tabId = `t${++this.tabSeq}`;
+    run.tabIds.add(tabId);
+    const q: ShownQuery = { text: name, dataSource: null, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, answerId: id };
+    let s: RunSummary = { tabId, rows: 0, totalRowCount: 0, samplingRatio: 1, columnNames: [], elapsedMs: 0, cancelled: true };
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: ${name}`, cancellable: true }, async (_progress, token) => {
+        token.onCancellationRequested(() => run.cancel());
+        panel.tabs.clear();
+        panel.post({ type: 'start', tabId, title: name, replace: true, startedAt: started });
+        s = await this.runOne(panel, run, tabId, q, started);
+      });
+    } finally {
+      this.runs.delete(run);
+    }
+    this.deps.history?.record(answerRunEntry({ kind: 'answer', id, name }, { searchQuery: q.dataSource ? q.text : undefined, dataSource: q.dataSource ?? undefined, connection: this.deps.connections.getState().name, startedAt: started, rows: s.rows, durationMs: s.elapsedMs, outcome: s.cancelled ? 'cancelled' : s.error ? 'error' : 'ok', error: s.error }));
+    return [s];
+  }
+
+  /** Show Data on a saved answer, a pinboard (all its visualizations) or one visualization; recorded in the History. */
   async showData(node?: ObjectNode): Promise<RunSummary[] | undefined> {
     const started = Date.now();
     let id: string;
     let vizIds: string[] | undefined;
     let title: string;
+    if (node?.kind === 'object' && node.type === 'QUESTION_ANSWER_BOOK') return this.showAnswerData(node.header.id, node.header.name, started);
     if (node?.kind === 'object' && node.type === 'PINBOARD_ANSWER_BOOK') {
       id = node.header.id;
       title = node.header.name;
@@ -318,14 +347,15 @@ class ResultsController {
       vizIds = [node.header.id];
       title = node.header.name;
     } else {
-      this.log.warn(`Show Data: not a pinboard or a visualization of one: ${JSON.stringify(node)?.slice(0, 300)}`);
-      void vscode.window.showWarningMessage('TSQ: Show Data works on a pinboard or one of its visualizations in the Objects view.');
+      this.log.warn(`Show Data: not an answer, a pinboard or a visualization of one: ${JSON.stringify(node)?.slice(0, 300)}`);
+      void vscode.window.showWarningMessage('TSQ: Show Data works on an answer, a pinboard or one of its visualizations in the Objects view.');
       return undefined;
     }
     this.log.info(`Show Data: ${title}`);
     const panel = this.panelFor(`pinboard:${id}`, `Data: ${title}`);
     const run = this.startRun(panel, started);
     const summaries = new Map<string, RunSummary>();
+    let failure: { outcome: 'error' | 'cancelled'; error?: string } | undefined;
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: ${title}`, cancellable: true }, async (_progress, token) => {
         token.onCancellationRequested(() => run.cancel());
@@ -336,6 +366,7 @@ class ResultsController {
     } catch (e) {
       const cancelled = run.signal.aborted;
       const message = cancelled ? 'cancelled' : e instanceof ServiceError && e.serviceMessage ? `The service refused: ${e.serviceMessage}` : errorMessage(e);
+      failure = cancelled ? { outcome: 'cancelled' } : { outcome: 'error', error: message };
       const tabId = `viz-${id}-error`;
       if (!panel.tabs.size) panel.post({ type: 'start', tabId, title, replace: true });
       for (const t of panel.tabs.size ? panel.tabs.keys() : [tabId]) {
@@ -346,6 +377,8 @@ class ResultsController {
     } finally {
       this.runs.delete(run);
     }
+    const shown: HistoryAnswer = vizIds ? { kind: 'visualization', id: vizIds[0]!, name: title, pinboardId: id } : { kind: 'pinboard', id, name: title };
+    this.deps.history?.record(answerRunEntry(shown, { connection: this.deps.connections.getState().name, startedAt: started, rows: [...summaries.values()].reduce((n, x) => n + x.rows, 0), durationMs: Date.now() - started, outcome: failure?.outcome ?? 'ok', error: failure?.error }));
     return [...summaries.values()];
   }
 

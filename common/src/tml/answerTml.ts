@@ -10,13 +10,45 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { DiagnosticSeverity, type CompletionItem, type CompletionList, type Diagnostic, type Position, type Range } from 'vscode-languageserver-types';
+import { DiagnosticSeverity, MarkupKind, type CompletionItem, type CompletionList, type Diagnostic, type Hover, type Position, type Range } from 'vscode-languageserver-types';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 
+/** The page of the Answer TML's members, cited by the hover of each (docs/service-interface.md §11.1). */
+export const ANSWER_TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml-answers';
+/** The TML overview page (the `guid` member and the one object member of every TML file). */
+export const TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml';
+
+/**
+ * The top-level members of an Answer TML, each with what the docs say of it (tml.adoc, tml-answers): the
+ * one declaration `TML_TOP_LEVEL`, the shape check and the hover derive from.
+ */
+export const TML_TOP_LEVEL_DOCS = {
+  guid: 'The GUID of the object: an import with it updates that object, one without it creates a new object.',
+  answer: 'The Answer: its name, the data sources it reads (`tables`), its search (`search_query`) and how it is shown (`answer_columns`, `table`, `chart`, `display_mode`).',
+} as const;
+
+/** The members of `answer` (tml-answers), each with what the docs say of it; `ANSWER_MEMBERS` derives from it. */
+export const ANSWER_MEMBER_DOCS = {
+  name: 'The name of the Answer, as shown in the service.',
+  description: 'The description of the Answer (optional).',
+  tables: 'The data sources (worksheets, views, tables) the search reads: `id` (what `[id::column]` refers to), `name`, and `fqn`, the GUID (with `export_fqn`). TSQ checks `search_query` against the first.',
+  joins: 'The joins between the data sources of `tables` the Answer uses.',
+  table_paths: 'The join paths between the data sources, each with its `id`, `table` and `join_path`.',
+  formulas: 'The formulas of the Answer, each with its `name` and `expr`; the search names them as columns.',
+  parameters: 'The parameters of the Answer.',
+  search_query: 'The search of the Answer, in the search language of `.tsq` files: checked, completed and hovered against the data source `tables` names.',
+  answer_columns: 'The columns of the Answer, by display name (derived from the search by the service on import).',
+  table: 'How the Answer shows as a table: `table_columns`, `ordered_column_ids`, `client_state`.',
+  chart: 'How the Answer shows as a chart: `type`, `chart_columns`, `axis_configs`, `client_state`.',
+  display_mode: 'Whether the Answer opens as a chart or a table: CHART_MODE, TABLE_MODE (or UNDEFINED).',
+  cohorts: 'The sets (cohorts) the Answer defines.',
+  number_of_rows: 'The number of rows the Answer shows.',
+} as const;
+
 /** The top-level members of a TML file: `guid` and the object (tml.adoc: one member per object type). */
-export const TML_TOP_LEVEL = ['guid', 'answer'] as const;
-/** The members of `answer` the docs describe (tml-answers: name, description, tables, joins, table_paths, formulas, search_query, answer_columns, table, chart, display_mode, …). */
-export const ANSWER_MEMBERS = ['name', 'description', 'tables', 'joins', 'table_paths', 'formulas', 'parameters', 'search_query', 'answer_columns', 'table', 'chart', 'display_mode', 'cohorts', 'number_of_rows'] as const;
+export const TML_TOP_LEVEL = Object.keys(TML_TOP_LEVEL_DOCS) as (keyof typeof TML_TOP_LEVEL_DOCS)[];
+/** The members of `answer` the docs describe (tml-answers). */
+export const ANSWER_MEMBERS = Object.keys(ANSWER_MEMBER_DOCS) as (keyof typeof ANSWER_MEMBER_DOCS)[];
 /** `display_mode` values (tml-answers). */
 export const DISPLAY_MODES = ['CHART_MODE', 'TABLE_MODE', 'UNDEFINED'] as const;
 
@@ -40,47 +72,59 @@ export interface AnswerTmlFile {
   query?: { value: string; node: Scalar };
 }
 
-/** Parses an Answer TML text with positions. Never throws: syntax errors are in `doc.errors`. */
-export function readAnswerTml(text: string): AnswerTmlFile {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, keepSourceTokens: true, uniqueKeys: true });
-  const file: AnswerTmlFile = { text, doc, lines };
-  const root = doc.contents;
-  if (!isMap(root)) return file;
-  const guid = root.get('guid');
-  if (typeof guid === 'string') file.guid = guid;
-  const answer = root.get('answer', true);
-  if (!isMap(answer)) return file;
+/** What an `answer` mapping names: its `name`, its data source (`fqn`, else `name`, else `id` of `tables[0]`, with the node) and its `search_query`. */
+export function answerPartsOf(answer: YAMLMap): Pick<AnswerTmlFile, 'name' | 'dataSource' | 'query'> {
+  const out: Pick<AnswerTmlFile, 'name' | 'dataSource' | 'query'> = {};
   const name = answer.get('name');
-  if (typeof name === 'string') file.name = name;
+  if (typeof name === 'string') out.name = name;
   const tables = answer.get('tables', true);
   if (isSeq(tables) && isMap(tables.items[0])) {
     const t = tables.items[0];
     for (const k of ['fqn', 'name', 'id']) {
       const n = t.get(k, true);
       if (isScalar(n) && typeof n.value === 'string' && n.value !== '') {
-        file.dataSource = { ref: n.value, node: n };
+        out.dataSource = { ref: n.value, node: n };
         break;
       }
     }
   }
   const q = answer.get('search_query', true);
-  if (isScalar(q) && typeof q.value === 'string') file.query = { value: q.value, node: q };
-  return file;
+  if (isScalar(q) && typeof q.value === 'string') out.query = { value: q.value, node: q };
+  return out;
 }
 
-function rangeOf(file: AnswerTmlFile, start: number, end: number): Range {
+/** Parses a TML text (YAML or JSON) with positions. Never throws: syntax errors are in `doc.errors`. */
+export function readTmlDocument(text: string): Pick<AnswerTmlFile, 'text' | 'doc' | 'lines'> {
+  const lines = new LineCounter();
+  return { text, doc: parseDocument(text, { lineCounter: lines, keepSourceTokens: true, uniqueKeys: true }), lines };
+}
+
+/** Parses an Answer TML text with positions. Never throws: syntax errors are in `doc.errors`. */
+export function readAnswerTml(text: string): AnswerTmlFile {
+  const file: AnswerTmlFile = readTmlDocument(text);
+  const root = file.doc.contents;
+  if (!isMap(root)) return file;
+  const guid = root.get('guid');
+  if (typeof guid === 'string') file.guid = guid;
+  const answer = root.get('answer', true);
+  return isMap(answer) ? { ...file, ...answerPartsOf(answer) } : file;
+}
+
+/** The LSP range of offsets `start`..`end` of the file. */
+export function rangeOf(file: Pick<AnswerTmlFile, 'lines'>, start: number, end: number): Range {
   const a = file.lines.linePos(start);
   const b = file.lines.linePos(Math.max(start, end));
   return { start: { line: a.line - 1, character: a.col - 1 }, end: { line: b.line - 1, character: b.col - 1 } };
 }
 
-function nodeRange(file: AnswerTmlFile, node: Node | undefined): Range {
+/** The LSP range of a YAML node (the file's start when it has none). */
+export function nodeRange(file: Pick<AnswerTmlFile, 'lines'>, node: Node | undefined): Range {
   const r = node?.range;
   return r ? rangeOf(file, r[0], r[1]) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 }
 
-function diag(range: Range, message: string, code: string, severity: DiagnosticSeverity = DiagnosticSeverity.Error): Diagnostic {
+/** A diagnostic of a TML file (source `tsq`). */
+export function diag(range: Range, message: string, code: string, severity: DiagnosticSeverity = DiagnosticSeverity.Error): Diagnostic {
   return { range, message, code, severity, source: 'tsq' };
 }
 
@@ -103,16 +147,27 @@ export function checkAnswerShape(file: AnswerTmlFile): Diagnostic[] {
   if (guid !== undefined && !(isScalar(guid) && typeof guid.value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(guid.value))) out.push(diag(nodeRange(file, guid as Node), 'guid is not a GUID.', TML_CODES.schema));
   const answer = root.get('answer', true);
   if (!isMap(answer)) return [...out, diag(nodeRange(file, (answer as Node | undefined) ?? root), 'The member answer is missing: this file is not an Answer TML.', TML_CODES.schema)];
+  return [...out, ...checkAnswerMembers(file, answer, 'answer')];
+}
+
+/**
+ * The checks of one `answer` mapping at `path` (`answer`, or a liveboard visualization's
+ * `liveboard.visualizations[0].answer`): `name`, `tables` (one data source) and `search_query`;
+ * `display_mode` one of DISPLAY_MODES; unknown members are warnings.
+ */
+export function checkAnswerMembers(file: Pick<AnswerTmlFile, 'lines'>, answer: YAMLMap, path: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const parts = answerPartsOf(answer);
   for (const item of answer.items) {
     const key = isScalar(item.key) ? String(item.key.value) : '';
-    if (!(ANSWER_MEMBERS as readonly string[]).includes(key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown member ${key} of answer.`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
+    if (!(ANSWER_MEMBERS as readonly string[]).includes(key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown member ${key} of ${path}.`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
   }
   const at = (k: string): Range => nodeRange(file, (answer.get(k, true) as Node | undefined) ?? answer);
-  if (typeof answer.get('name') !== 'string' || answer.get('name') === '') out.push(diag(at('name'), 'answer.name is missing: an answer needs a name.', TML_CODES.schema));
+  if (typeof answer.get('name') !== 'string' || answer.get('name') === '') out.push(diag(at('name'), `${path}.name is missing: an answer needs a name.`, TML_CODES.schema));
   const tables = answer.get('tables', true);
-  if (!isSeq(tables) || tables.items.length === 0) out.push(diag(at('tables'), 'answer.tables is missing: name the data source (a worksheet, view or table).', TML_CODES.schema));
-  else if (!file.dataSource) out.push(diag(nodeRange(file, tables.items[0] as Node), 'answer.tables[0] needs name (or fqn, the data source GUID).', TML_CODES.schema));
-  if (!file.query || file.query.value.trim() === '') out.push(diag(at('search_query'), 'answer.search_query is missing: an answer needs a search.', TML_CODES.schema));
+  if (!isSeq(tables) || tables.items.length === 0) out.push(diag(at('tables'), `${path}.tables is missing: name the data source (a worksheet, view or table).`, TML_CODES.schema));
+  else if (!parts.dataSource) out.push(diag(nodeRange(file, tables.items[0] as Node), `${path}.tables[0] needs name (or fqn, the data source GUID).`, TML_CODES.schema));
+  if (!parts.query || parts.query.value.trim() === '') out.push(diag(at('search_query'), `${path}.search_query is missing: an answer needs a search.`, TML_CODES.schema));
   const mode = answer.get('display_mode');
   if (mode !== undefined && !(DISPLAY_MODES as readonly unknown[]).includes(mode)) out.push(diag(at('display_mode'), `display_mode must be one of ${DISPLAY_MODES.join(', ')}.`, TML_CODES.schema));
   return out;
@@ -196,14 +251,24 @@ export async function validateAnswerTml(service: LanguageService, uri: string, t
   const file = readAnswerTml(text);
   const out = checkAnswerShape(file);
   if (out.some((d) => d.code === TML_CODES.syntax) || !file.query || !file.dataSource) return out;
-  const header = datasourceLine(file.dataSource.ref);
-  if (!header) return out;
-  const embedded = TextDocument.create(`${uri}#search_query`, 'tsq', 1, header + file.query.value);
-  const map = scalarOffsets(text, file.query.node, file.query.value);
+  return [...out, ...(await validateEmbeddedQuery(service, `${uri}#search_query`, file, file.query, file.dataSource, settings))];
+}
+
+/**
+ * The language service's diagnostics of one embedded `search_query` against the data source `dataSource`
+ * names, each placed on the characters of the YAML string that hold it (a diagnostic of the data source
+ * itself on the node that names it). `uri` names the embedded document (one per query of the file).
+ */
+export async function validateEmbeddedQuery(service: LanguageService, uri: string, file: Pick<AnswerTmlFile, 'text' | 'lines'>, query: NonNullable<AnswerTmlFile['query']>, dataSource: NonNullable<AnswerTmlFile['dataSource']>, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
+  const header = datasourceLine(dataSource.ref);
+  if (!header) return [];
+  const embedded = TextDocument.create(uri, 'tsq', 1, header + query.value);
+  const map = scalarOffsets(file.text, query.node, query.value);
+  const out: Diagnostic[] = [];
   for (const d of await service.doValidation(embedded, settings)) {
     const s = embedded.offsetAt(d.range.start) - header.length;
     const e = embedded.offsetAt(d.range.end) - header.length;
-    const range = s < 0 ? nodeRange(file, file.dataSource.node) : rangeOf(file, map[Math.min(s, map.length - 1)]!, map[Math.min(Math.max(e, s), map.length - 1)]!);
+    const range = s < 0 ? nodeRange(file, dataSource.node) : rangeOf(file, map[Math.min(s, map.length - 1)]!, map[Math.min(Math.max(e, s), map.length - 1)]!);
     out.push({ ...d, range });
   }
   return out;
@@ -264,9 +329,62 @@ export async function completeAnswerTml(service: LanguageService, document: Text
   return { isIncomplete: list.isIncomplete, items };
 }
 
+/** The markdown of a member's hover: its path, what the docs say of it, and the page. */
+function memberHover(path: string, doc: string, page: string, range: Range): Hover {
+  return { contents: { kind: MarkupKind.Markdown, value: `**${path}** (Answer TML)\n\n${doc}\n\n[${page}](${page})` }, range };
+}
+
+/**
+ * Hover in an Answer TML: inside `search_query`, the language service's hover of the query (the same
+ * as in a `.tsq` file, against the data source `tables[0]` names), its range moved onto the YAML string;
+ * on a key of a known top-level member or member of `answer`, its description from the docs with the
+ * page (`TML_TOP_LEVEL_DOCS`, `ANSWER_MEMBER_DOCS`). Elsewhere null.
+ */
+export async function hoverAnswerTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<Hover | null> {
+  const text = document.getText();
+  const file = readAnswerTml(text);
+  const offset = document.offsetAt(position);
+  const root = file.doc.contents;
+  if (!isMap(root)) return null;
+  // the hover of the key under the cursor: its docs, null for an unknown member, undefined when not on a key
+  const onKey = (map: YAMLMap, docs: Record<string, string>, prefix: string, page: string): Hover | null | undefined => {
+    for (const item of map.items) {
+      const key = item.key as Node | null;
+      const r = key?.range;
+      if (!isScalar(key) || !r || offset < r[0] || offset > r[1]) continue;
+      const name = String(key.value);
+      return Object.hasOwn(docs, name) ? memberHover(`${prefix}${name}`, docs[name]!, page, rangeOf(file, r[0], r[1])) : null;
+    }
+    return undefined;
+  };
+  const top = onKey(root, TML_TOP_LEVEL_DOCS, '', TML_PAGE);
+  if (top !== undefined) return top;
+  const answer = root.get('answer', true);
+  if (isMap(answer)) {
+    const member = onKey(answer, ANSWER_MEMBER_DOCS, 'answer.', ANSWER_TML_PAGE);
+    if (member !== undefined) return member;
+  }
+  if (!file.query || !file.dataSource) return null;
+  const header = datasourceLine(file.dataSource.ref);
+  if (!header) return null;
+  const { value, node } = file.query;
+  const map = scalarOffsets(text, node, value);
+  if (offset < map[0]! || offset > map[value.length]!) return null;
+  let index = 0;
+  while (index < value.length && map[index]! < offset) index++;
+  const embedded = TextDocument.create(`${document.uri}#search_query`, 'tsq', document.version, header + value);
+  const hover = await service.doHover(embedded, embedded.positionAt(header.length + index), settings, token);
+  if (!hover) return null;
+  if (!hover.range) return hover;
+  const s = embedded.offsetAt(hover.range.start) - header.length;
+  const e = embedded.offsetAt(hover.range.end) - header.length;
+  if (s < 0) return { contents: hover.contents };
+  return { contents: hover.contents, range: rangeOf(file, map[Math.min(s, value.length)]!, map[Math.min(Math.max(e, s), value.length)]!) };
+}
+
 /**
  * The language service with Answer TML files (`isAnswerTmlUri`) routed to their own verbs: diagnostics
- * (`validateAnswerTml`) and completion (`completeAnswerTml`); the `.tsq`-only features (hover, semantic
+ * (`validateAnswerTml`), completion (`completeAnswerTml`) and hover (`hoverAnswerTml`); the `.tsq`-only features (semantic
  * tokens, formatting, code actions, symbols, queries) answer nothing for them. Other documents go to
  * `service` unchanged. The one wrapper the server and `tsq check` use.
  */
@@ -277,7 +395,7 @@ export function withAnswerTml(service: LanguageService): LanguageService {
     doComplete: (d, p, s, t) => (tml(d) ? completeAnswerTml(service, d, p, s, t) : service.doComplete(d, p, s, t)),
     doResolve: (item, t) => service.doResolve(item, t),
     doValidation: (d, s, t) => (tml(d) ? validateAnswerTml(service, d.uri, d.getText(), s) : service.doValidation(d, s, t)),
-    doHover: async (d, p, s, t) => (tml(d) ? null : service.doHover(d, p, s, t)),
+    doHover: (d, p, s, t) => (tml(d) ? hoverAnswerTml(service, d, p, s, t) : service.doHover(d, p, s, t)),
     getSemanticTokens: (d) => (tml(d) ? { data: [] } : service.getSemanticTokens(d)),
     format: (d, r, o) => (tml(d) ? [] : service.format(d, r, o)),
     getCodeActions: async (d, r, c, s, t) => (tml(d) ? [] : service.getCodeActions(d, r, c, s, t)),

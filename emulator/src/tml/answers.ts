@@ -1,6 +1,7 @@
 /**
- * TML of the emulator's objects (docs/service-interface.md §11): export of answers (read and write) and
- * of tables and worksheets (read only, for their columns), import of answers with the documented
+ * TML of the emulator's objects (docs/service-interface.md §11): export of answers (read and write), of
+ * liveboards (read only; an import answers ERROR, VALIDATE_ONLY checks each visualization) and of tables
+ * and worksheets (read only, for their columns), import of answers with the documented
  * policies, and an answer's SQL. Both API generations call this one module (routes.ts); the shapes come
  * from thoughtspot/developer-docs `tml-api.adoc` (v1), `tml-import.adoc` and the OpenAPI document of
  * thoughtspot/rest-api-sdk (v2), the Answer TML from https://docs.thoughtspot.com/cloud/latest/tml-answers
@@ -11,7 +12,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { isGuid } from '../guid';
-import type { AnswerBook, LogicalTable, MetadataStore } from '../metadataStore';
+import type { AnswerBook, LogicalTable, MetadataStore, Visualization } from '../metadataStore';
 import { QueryError, type SqlParam } from '../searchdata/compile';
 import type { SearchService } from '../searchdata/run';
 
@@ -22,6 +23,8 @@ export type ImportPolicy = (typeof IMPORT_POLICIES)[number];
 
 /** The text of an object that is neither YAML nor JSON (tml-import.adoc's example response). */
 export const INVALID_SYNTAX_TEXT = 'Invalid YAML/JSON syntax in file.';
+/** The text of a Liveboard TML imported other than VALIDATE_ONLY: the emulator exports liveboards, read only. */
+export const LIVEBOARD_READ_ONLY_TEXT = 'Liveboard TML cannot be imported into the emulator: its liveboards are read only (VALIDATE_ONLY checks one).';
 /** The text of a valid object of a failed ALL_OR_NONE import: it was not written either. */
 export const NOT_IMPORTED_TEXT = 'Not imported: another object of this ALL_OR_NONE import failed, so none was imported.';
 
@@ -41,7 +44,7 @@ export interface ExportedTml {
 export interface ImportedTml {
   response: {
     status: TmlStatus;
-    header?: { id_guid?: string; name: string; description?: string; author_guid?: string; owner_guid?: string; metadata_type: 'QUESTION_ANSWER_BOOK' };
+    header?: { id_guid?: string; name: string; description?: string; author_guid?: string; owner_guid?: string; metadata_type: 'QUESTION_ANSWER_BOOK' | 'PINBOARD_ANSWER_BOOK' };
   };
 }
 
@@ -68,6 +71,12 @@ interface ValidAnswer {
   kept: Record<string, unknown>;
 }
 
+/** A Liveboard TML that VALIDATE_ONLY found valid (nothing is written: liveboards are read only). */
+interface ValidLiveboard {
+  liveboard: true;
+  name: string;
+}
+
 /** The Answer TML service of the emulator over its metadata store and searchdata compiler. */
 export class TmlService {
   constructor(
@@ -84,14 +93,16 @@ export class TmlService {
    */
   exportOne(user: EmulatorUser, identifier: string, type: string | undefined, format: 'YAML' | 'JSON', fqn: boolean): ExportedTml {
     const key = identifier.toLowerCase();
-    const wantBook = type === undefined || type === 'ANSWER' || type === 'QUESTION_ANSWER_BOOK' || type === 'LIVEBOARD' || type === 'PINBOARD_ANSWER_BOOK';
+    // a type narrows the lookup to its books: an answer and a liveboard may share a name
+    const bookType = type === 'ANSWER' || type === 'QUESTION_ANSWER_BOOK' ? 'QUESTION_ANSWER_BOOK' : type === 'LIVEBOARD' || type === 'PINBOARD_ANSWER_BOOK' ? 'PINBOARD_ANSWER_BOOK' : undefined;
     const wantTable = type === undefined || type === 'LOGICAL_TABLE';
-    const book = wantBook ? this.catalog.state.books.find((b) => b.id === key) ?? (type ? this.catalog.state.books.find((b) => b.name.toLowerCase() === key) : undefined) : undefined;
+    const books = type === undefined ? this.catalog.state.books : this.catalog.state.books.filter((b) => b.type === bookType);
+    const book = books.find((b) => b.id === key) ?? (type ? books.find((b) => b.name.toLowerCase() === key) : undefined);
     const table = !book && wantTable ? this.catalog.dataSource(key) ?? (type ? this.catalog.state.tables.find((t) => t.name.toLowerCase() === key) : undefined) : undefined;
     const text = (doc: Record<string, unknown>): string => (format === 'JSON' ? JSON.stringify(doc) : stringifyYaml(doc, { lineWidth: 0 }));
     if (book) {
       if (!this.catalog.canRead(user, book)) throw new ApiError(403, FORBIDDEN_TEXT);
-      if (book.type !== 'QUESTION_ANSWER_BOOK') return failedExport(book.id, book.name, 'liveboard', 'The emulator exports the TML of answers, tables and worksheets; liveboards are not supported.');
+      if (book.type === 'PINBOARD_ANSWER_BOOK') return { info: { name: book.name, filename: `${book.name}.liveboard.tml`, status: { status_code: 'OK' }, type: 'liveboard', id: book.id }, edoc: text(this.liveboardTml(book, fqn)) };
       return { info: { name: book.name, filename: `${book.name}.answer.tml`, status: { status_code: 'OK' }, type: 'answer', id: book.id }, edoc: text(this.answerTml(book, fqn)) };
     }
     if (table) {
@@ -102,9 +113,8 @@ export class TmlService {
     return failedExport(identifier, identifier, type?.toLowerCase() ?? 'unknown', `No object with ${type && !isGuid(identifier) ? `name ${identifier} of type ${type}` : `id ${identifier}`}.`);
   }
 
-  /** The Answer TML of a stored answer (its first visualization: an answer has one). */
-  answerTml(book: AnswerBook, fqn: boolean): Record<string, unknown> {
-    const viz = book.visualizations[0];
+  /** The `answer` member of a visualization: name, data source, search_query, the columns it gives, and the kept presentation. */
+  private answerBody(name: string, description: string | undefined, viz: Visualization | undefined, kept: Record<string, unknown>, fqn: boolean): Record<string, unknown> {
     const ds = viz ? this.catalog.dataSource(viz.dataSource) : undefined;
     let columns: string[] = [];
     try {
@@ -112,19 +122,40 @@ export class TmlService {
     } catch {
       // an answer whose query no longer compiles (a column dropped) still exports its text
     }
-    const kept = book.tml ?? {};
+    return {
+      name,
+      ...(description !== undefined ? { description } : {}),
+      tables: ds ? [{ id: ds.name, name: ds.name, ...(fqn ? { fqn: ds.id } : {}) }] : [],
+      search_query: viz?.query ?? '',
+      answer_columns: columns.map((c) => ({ name: c })),
+      table: kept.table ?? { ordered_column_ids: columns },
+      ...(kept.chart !== undefined ? { chart: kept.chart } : {}),
+      ...(kept.formulas !== undefined ? { formulas: kept.formulas } : {}),
+      display_mode: kept.display_mode ?? 'TABLE_MODE',
+    };
+  }
+
+  /** The Answer TML of a stored answer (its first visualization: an answer has one). */
+  answerTml(book: AnswerBook, fqn: boolean): Record<string, unknown> {
+    return { guid: book.id, answer: this.answerBody(book.name, book.description, book.visualizations[0], book.tml ?? {}, fqn) };
+  }
+
+  /**
+   * The Liveboard TML of a stored pinboard (https://docs.thoughtspot.com/cloud/latest/tml-liveboards;
+   * thoughtspot/thoughtspot_tml `tests/data/DUMMY.liveboard.tml`): `liveboard.name`, `description`,
+   * `visualizations` (each an `id` `Viz_<n>`, its `answer` as in an Answer TML, and `viz_guid`, the
+   * visualization's GUID) and `layout.tiles` (each visualization a tile of a two-column grid: `x`, `y`,
+   * `width`, `height` in the grid's units). Read only: the emulator does not import liveboards.
+   */
+  liveboardTml(book: AnswerBook, fqn: boolean): Record<string, unknown> {
+    const vizId = (i: number): string => `Viz_${i + 1}`;
     return {
       guid: book.id,
-      answer: {
+      liveboard: {
         name: book.name,
         ...(book.description !== undefined ? { description: book.description } : {}),
-        tables: ds ? [{ id: ds.name, name: ds.name, ...(fqn ? { fqn: ds.id } : {}) }] : [],
-        search_query: viz?.query ?? '',
-        answer_columns: columns.map((name) => ({ name })),
-        table: kept.table ?? { ordered_column_ids: columns },
-        ...(kept.chart !== undefined ? { chart: kept.chart } : {}),
-        ...(kept.formulas !== undefined ? { formulas: kept.formulas } : {}),
-        display_mode: kept.display_mode ?? 'TABLE_MODE',
+        visualizations: book.visualizations.map((viz, i) => ({ id: vizId(i), answer: this.answerBody(viz.name, undefined, viz, {}, fqn), viz_guid: viz.id })),
+        layout: { tiles: book.visualizations.map((_, i) => ({ visualization_id: vizId(i), x: (i % 2) * 6, y: Math.floor(i / 2) * 6, height: 6, width: 6 })) },
       },
     };
   }
@@ -138,10 +169,10 @@ export class TmlService {
   importAll(user: EmulatorUser, texts: string[], policy: ImportPolicy, createNew: boolean): ImportedTml[] {
     if (!user.privileges.has('DATAMANAGEMENT') && !user.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
     const seen = new Set<string>();
-    const checked = texts.map((text): ValidAnswer | TmlInvalid => {
+    const checked = texts.map((text): ValidAnswer | ValidLiveboard | TmlInvalid => {
       try {
-        const v = this.validate(user, text, createNew);
-        if (v.guid) {
+        const v = this.validate(user, text, createNew, policy);
+        if ('guid' in v && v.guid) {
           if (seen.has(v.guid)) throw new TmlInvalid(`guid ${v.guid} appears twice in this import.`);
           seen.add(v.guid);
         }
@@ -156,16 +187,21 @@ export class TmlService {
     const out = checked.map((c): ImportedTml => {
       if (c instanceof TmlInvalid) return { response: { status: { status_code: 'ERROR', error_message: c.message } } };
       if (policy === 'ALL_OR_NONE' && failed) return { response: { status: { status_code: 'ERROR', error_message: NOT_IMPORTED_TEXT }, header: { name: c.name, metadata_type: 'QUESTION_ANSWER_BOOK' } } };
+      if ('liveboard' in c) return { response: { status: { status_code: 'OK' }, header: { name: c.name, metadata_type: 'PINBOARD_ANSWER_BOOK' } } };
       const book = write ? this.write(user, c) : c.existing;
       const header = { ...(book ? { id_guid: book.id, author_guid: book.author, owner_guid: book.id } : {}), name: c.name, ...(c.description !== undefined ? { description: c.description } : {}), metadata_type: 'QUESTION_ANSWER_BOOK' as const };
       return { response: { status: { status_code: 'OK' }, header } };
     });
-    if (write && checked.some((c) => !(c instanceof TmlInvalid))) this.catalog.save();
+    if (write && checked.some((c) => !(c instanceof TmlInvalid) && !('liveboard' in c))) this.catalog.save();
     return out;
   }
 
-  /** Parses and checks one Answer TML; throws TmlInvalid with the reason. */
-  private validate(user: EmulatorUser, text: string, createNew: boolean): ValidAnswer {
+  /**
+   * Parses and checks one TML text; throws TmlInvalid with the reason. An Answer TML is checked whole; a
+   * Liveboard TML only under VALIDATE_ONLY (each visualization's answer as an Answer TML's), since the
+   * emulator's liveboards are read only.
+   */
+  private validate(user: EmulatorUser, text: string, createNew: boolean, policy: ImportPolicy): ValidAnswer | ValidLiveboard {
     let doc: unknown;
     try {
       doc = parseYaml(text, { maxAliasCount: 100 });
@@ -174,6 +210,7 @@ export class TmlService {
     }
     if (!isRecord(doc)) throw new TmlInvalid(INVALID_SYNTAX_TEXT);
     const answer = doc.answer;
+    if (!isRecord(answer) && isRecord(doc.liveboard ?? doc.pinboard)) return this.validateLiveboard(user, (doc.liveboard ?? doc.pinboard) as Record<string, unknown>, policy);
     if (!isRecord(answer)) {
       const other = OTHER_TYPES.find((t) => t in doc);
       throw new TmlInvalid(other ? `Only answer TML can be imported into the emulator, not ${other}.` : 'The TML names no object: expected the member answer.');
@@ -183,43 +220,64 @@ export class TmlService {
       if (typeof doc.guid !== 'string' || !isGuid(doc.guid)) throw new TmlInvalid(`guid ${JSON.stringify(doc.guid)} is not a GUID.`);
       guid = doc.guid.toLowerCase();
     }
-    const name = answer.name;
-    if (typeof name !== 'string' || name.trim() === '') throw new TmlInvalid('answer.name is missing: an answer needs a name.');
-    const description = answer.description;
-    if (description !== undefined && typeof description !== 'string') throw new TmlInvalid('answer.description must be a text.');
-    const tables = answer.tables;
-    if (!Array.isArray(tables) || tables.length === 0) throw new TmlInvalid('answer.tables is missing: name the data source of the search (a worksheet, view or table).');
-    if (tables.length > 1) throw new TmlInvalid(`answer.tables names ${tables.length} data sources; the emulator runs an answer over one.`);
-    const ref = tables[0];
-    if (!isRecord(ref)) throw new TmlInvalid('answer.tables[0] must be an object with name (and fqn).');
-    const dataSource = this.resolve(ref);
-    if (!this.catalog.canRead(user, dataSource)) throw new TmlInvalid(`You may not read the data source ${dataSource.name}.`);
-    const query = answer.search_query;
-    if (typeof query !== 'string' || query.trim() === '') throw new TmlInvalid('answer.search_query is missing: an answer needs a search.');
-    try {
-      this.search.compile(dataSource, query);
-    } catch (e) {
-      if (e instanceof QueryError) throw new TmlInvalid(`search_query is not valid on ${dataSource.name}: ${e.message}`);
-      throw e;
-    }
+    const body = this.validateAnswerBody(user, answer, 'answer');
     const existing = guid ? this.catalog.book(guid) : undefined;
     if (existing && existing.type !== 'QUESTION_ANSWER_BOOK') throw new TmlInvalid(`guid ${guid} is a liveboard, not an answer.`);
     if (existing && !this.catalog.canRead(user, existing)) throw new TmlInvalid(`You may not change the answer ${guid}.`);
-    const kept: Record<string, unknown> = {};
-    for (const k of KEPT_MEMBERS) if (answer[k] !== undefined) kept[k] = answer[k];
-    return { guid, existing, name, description, dataSource, query, kept };
+    return { guid, existing, ...body };
   }
 
-  /** The data source an Answer TML's `tables` entry names: `fqn` (a GUID) first, then `name`, then `id`. */
-  private resolve(ref: Record<string, unknown>): LogicalTable {
+  /** A Liveboard TML: read only (LIVEBOARD_READ_ONLY_TEXT) unless VALIDATE_ONLY, which checks each visualization's answer. */
+  private validateLiveboard(user: EmulatorUser, liveboard: Record<string, unknown>, policy: ImportPolicy): ValidLiveboard {
+    if (policy !== 'VALIDATE_ONLY') throw new TmlInvalid(LIVEBOARD_READ_ONLY_TEXT);
+    const name = liveboard.name;
+    if (typeof name !== 'string' || name.trim() === '') throw new TmlInvalid('liveboard.name is missing: a liveboard needs a name.');
+    const vizs = liveboard.visualizations;
+    if (!Array.isArray(vizs)) throw new TmlInvalid('liveboard.visualizations must be a list of {id, answer}.');
+    vizs.forEach((v, i) => {
+      const path = `liveboard.visualizations[${i}]`;
+      if (!isRecord(v) || typeof v.id !== 'string' || !isRecord(v.answer)) throw new TmlInvalid(`${path} needs id and answer.`);
+      this.validateAnswerBody(user, v.answer, `${path}.answer (${v.id})`);
+    });
+    return { liveboard: true, name };
+  }
+
+  /** Checks the members of an `answer` (at `path` in the file): name, one readable data source, a search_query the compiler takes. */
+  private validateAnswerBody(user: EmulatorUser, answer: Record<string, unknown>, path: string): Omit<ValidAnswer, 'guid' | 'existing'> {
+    const name = answer.name;
+    if (typeof name !== 'string' || name.trim() === '') throw new TmlInvalid(`${path}.name is missing: an answer needs a name.`);
+    const description = answer.description;
+    if (description !== undefined && typeof description !== 'string') throw new TmlInvalid(`${path}.description must be a text.`);
+    const tables = answer.tables;
+    if (!Array.isArray(tables) || tables.length === 0) throw new TmlInvalid(`${path}.tables is missing: name the data source of the search (a worksheet, view or table).`);
+    if (tables.length > 1) throw new TmlInvalid(`${path}.tables names ${tables.length} data sources; the emulator runs an answer over one.`);
+    const ref = tables[0];
+    if (!isRecord(ref)) throw new TmlInvalid(`${path}.tables[0] must be an object with name (and fqn).`);
+    const dataSource = this.resolve(ref, path);
+    if (!this.catalog.canRead(user, dataSource)) throw new TmlInvalid(`You may not read the data source ${dataSource.name}.`);
+    const query = answer.search_query;
+    if (typeof query !== 'string' || query.trim() === '') throw new TmlInvalid(`${path}.search_query is missing: an answer needs a search.`);
+    try {
+      this.search.compile(dataSource, query);
+    } catch (e) {
+      if (e instanceof QueryError) throw new TmlInvalid(`${path === 'answer' ? '' : `${path}: `}search_query is not valid on ${dataSource.name}: ${e.message}`);
+      throw e;
+    }
+    const kept: Record<string, unknown> = {};
+    for (const k of KEPT_MEMBERS) if (answer[k] !== undefined) kept[k] = answer[k];
+    return { name, description, dataSource, query, kept };
+  }
+
+  /** The data source an Answer TML's `tables` entry (of the answer at `path`) names: `fqn` (a GUID) first, then `name`, then `id`. */
+  private resolve(ref: Record<string, unknown>, path: string): LogicalTable {
     for (const k of ['fqn', 'name', 'id'] as const) {
       const v = ref[k];
       if (typeof v !== 'string' || v === '') continue;
       const t = k === 'fqn' ? this.catalog.dataSource(v) : this.catalog.dataSourceByIdOrName(v);
       if (t) return t;
-      if (k === 'fqn') throw new TmlInvalid(`answer.tables[0].fqn ${v}: no worksheet, view or table has this GUID.`);
+      if (k === 'fqn') throw new TmlInvalid(`${path}.tables[0].fqn ${v}: no worksheet, view or table has this GUID.`);
     }
-    throw new TmlInvalid(`answer.tables[0]: no worksheet, view or table named ${JSON.stringify(ref.name ?? ref.id ?? '')}.`);
+    throw new TmlInvalid(`${path}.tables[0]: no worksheet, view or table named ${JSON.stringify(ref.name ?? ref.id ?? '')}.`);
   }
 
   /** Writes a validated answer: updates the answer of its guid, or creates one. */

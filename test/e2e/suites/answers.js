@@ -3,7 +3,8 @@
 // a query as an Answer (Save as Answer… with its name given, VALIDATE_ONLY then the import: the file
 // gains its @answer line), finds it on the service, Open as Query gives the same query back, an edit and
 // Update Answer (confirmed) change the saved answer (a re-export holds the new search_query), and a bad
-// column in an .answer.tml file is a diagnostic on the column inside the YAML string. The service is
+// column in an .answer.tml file is a diagnostic on the column inside the YAML string; a query's run and
+// Show Data of the saved answer are in the History, and Run Again shows the answer's data again. The service is
 // read with plain fetch on REST API v2. Environment: TSQ_E2E_EMULATOR_URL (required).
 'use strict';
 const vscode = require('vscode');
@@ -98,7 +99,7 @@ module.exports = defineSuite([
     },
   },
   {
-    name: 'a run of a query is kept in the History (the page reloads the window and runs it again)',
+    name: 'a run of a query, and Show Data of a saved answer, are kept in the History (the page reloads the window and runs the query again)',
     async fn() {
       const editor = await openUntitledTsq(`@datasource 'flights'\n${HISTORY_QUERY}\n`);
       /** @type {any} */
@@ -107,6 +108,17 @@ module.exports = defineSuite([
       const api = /** @type {any} */ (await extensionApi());
       const kept = await waitFor(() => api.getQueryHistory().find((/** @type {any} */ e) => e.query === HISTORY_QUERY), 'the run in the history');
       check(kept.dataSource === 'flights' && kept.rows === 2 && kept.outcome === 'ok' && kept.connection === 'emulator', 'the run with its data source, rows, outcome and connection', kept);
+      check(!JSON.stringify(api.getQueryHistory()).includes('admin'), 'no password in the history');
+      // Show Data on the saved answer runs its search_query and is kept too; Run Again shows its data again
+      const guid = /** @type {string} */ (state.guid);
+      /** @type {any} */
+      const [shown] = await vscode.commands.executeCommand('tsq.showData', { kind: 'object', type: 'QUESTION_ANSWER_BOOK', key: `object:QUESTION_ANSWER_BOOK:${guid}`, header: { id: guid, name: 'E2E delays' } });
+      check(shown && shown.rows === 5 && !shown.error, 'Show Data of the answer: its 5 rows', shown);
+      const ofAnswer = () => api.getQueryHistory().filter((/** @type {any} */ e) => e.answer?.id === guid);
+      const entry = await waitFor(() => ofAnswer()[0], 'the Show Data run in the history');
+      check(entry.query === '[origin] [delay] top 5' && entry.dataSource === 'flights' && entry.rows === 5 && entry.outcome === 'ok' && entry.answer.kind === 'answer', 'the answer\'s search_query, data source, rows and outcome', entry);
+      await vscode.commands.executeCommand('tsq.history.runAgain', entry);
+      await waitFor(() => (ofAnswer().length === 2 ? true : undefined), 'Run Again of the Show Data run in the history');
       check(!JSON.stringify(api.getQueryHistory()).includes('admin'), 'no password in the history');
     },
   },

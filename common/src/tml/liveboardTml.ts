@@ -1,0 +1,143 @@
+/**
+ * `*.liveboard.tml` files: the Liveboard TML (docs/service-interface.md §11.1;
+ * https://docs.thoughtspot.com/cloud/latest/tml-liveboards; thoughtspot/thoughtspot_tml
+ * `tests/data/DUMMY.liveboard.tml`) read with positions: `liveboard` (or `pinboard`, its former name) with
+ * `name` and `visualizations`, each an `id` and an `answer` in the Answer syntax. Each visualization's
+ * `search_query` is checked by the one language service against the data source its own `tables` names,
+ * through the same embedding as an Answer TML's (common/src/tml/answerTml.ts), the diagnostics placed
+ * inside the YAML string.
+ *
+ * Pure: no `vscode`, no LSP server, no HTTP.
+ */
+import { isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import type { LanguageService, LanguageSettings } from '../languageService/types';
+import { answerPartsOf, checkAnswerMembers, diag, nodeRange, rangeOf, readTmlDocument, TML_CODES, validateAnswerTml, validateEmbeddedQuery, type AnswerTmlFile } from './answerTml';
+
+/** The top-level members of a Liveboard TML (tml-liveboards; `pinboard` is the name before May 2022). */
+export const LIVEBOARD_TOP_LEVEL = ['guid', 'liveboard', 'pinboard'] as const;
+/** The members of `liveboard` the docs describe (tml-liveboards). */
+export const LIVEBOARD_MEMBERS = ['name', 'description', 'visualizations', 'filters', 'parameters', 'layout', 'style', 'views', 'schedules'] as const;
+/** The members of one visualization (tml-liveboards; `viz_guid` as in DUMMY.liveboard.tml). */
+export const VISUALIZATION_MEMBERS = ['id', 'answer', 'viz_guid', 'display_headline_column'] as const;
+
+/** One visualization of a Liveboard TML: its `id`, its `answer` mapping and what that names. */
+export interface LiveboardVisualization extends Pick<AnswerTmlFile, 'name' | 'dataSource' | 'query'> {
+  id?: string;
+  /** Where it is in the file: `liveboard.visualizations[i]`. */
+  path: string;
+  answer?: YAMLMap;
+  node: Node;
+}
+
+/** A Liveboard TML read from its text. */
+export interface LiveboardTmlFile extends Pick<AnswerTmlFile, 'text' | 'doc' | 'lines' | 'guid'> {
+  /** `liveboard` or `pinboard`, whichever the file holds. */
+  member?: 'liveboard' | 'pinboard';
+  name?: string;
+  visualizations: LiveboardVisualization[];
+}
+
+/** Parses a Liveboard TML text with positions. Never throws: syntax errors are in `doc.errors`. */
+export function readLiveboardTml(text: string): LiveboardTmlFile {
+  const file: LiveboardTmlFile = { ...readTmlDocument(text), visualizations: [] };
+  const root = file.doc.contents;
+  if (!isMap(root)) return file;
+  const guid = root.get('guid');
+  if (typeof guid === 'string') file.guid = guid;
+  file.member = root.has('liveboard') ? 'liveboard' : root.has('pinboard') ? 'pinboard' : undefined;
+  const board = file.member && root.get(file.member, true);
+  if (!isMap(board)) return file;
+  const name = board.get('name');
+  if (typeof name === 'string') file.name = name;
+  const vizs = board.get('visualizations', true);
+  if (!isSeq(vizs)) return file;
+  vizs.items.forEach((item, i) => {
+    const path = `${file.member}.visualizations[${i}]`;
+    if (!isMap(item)) {
+      file.visualizations.push({ path, node: item as Node });
+      return;
+    }
+    const id = item.get('id');
+    const answer = item.get('answer', true);
+    file.visualizations.push({ path, node: item, ...(typeof id === 'string' ? { id } : {}), ...(isMap(answer) ? { answer, ...answerPartsOf(answer) } : {}) });
+  });
+  return file;
+}
+
+/** The warnings of the keys of `map` not in `known`, named as members of `path`. */
+function unknownMembers(file: LiveboardTmlFile, map: YAMLMap, known: readonly string[], path: string): Diagnostic[] {
+  return map.items
+    .map((item) => ({ key: isScalar(item.key) ? String(item.key.value) : '', node: item.key as Node }))
+    .filter((k) => !known.includes(k.key))
+    .map((k) => diag(nodeRange(file, k.node), `Unknown member ${k.key} of ${path}.`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
+}
+
+/**
+ * The shape checks of a Liveboard TML: YAML syntax, `liveboard` with `name` and `visualizations`, each
+ * with `id` and an `answer` checked as an Answer TML's (`checkAnswerMembers`). Unknown members are
+ * warnings (the service adds members over releases).
+ */
+export function checkLiveboardShape(file: LiveboardTmlFile): Diagnostic[] {
+  const out: Diagnostic[] = file.doc.errors.map((e) => diag(rangeOf(file, e.pos[0], e.pos[1]), `Not valid YAML: ${e.message.split('\n')[0]}`, TML_CODES.syntax));
+  if (out.length) return out;
+  const root = file.doc.contents;
+  if (!isMap(root) || !file.member) return [diag(nodeRange(file, root ?? undefined), 'A Liveboard TML is a mapping with guid and liveboard.', TML_CODES.schema)];
+  out.push(...unknownMembers(file, root, LIVEBOARD_TOP_LEVEL, 'a Liveboard TML'));
+  const guid = root.get('guid', true);
+  if (guid !== undefined && !(isScalar(guid) && typeof guid.value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(guid.value))) out.push(diag(nodeRange(file, guid as Node), 'guid is not a GUID.', TML_CODES.schema));
+  const board = root.get(file.member, true);
+  if (!isMap(board)) return [...out, diag(nodeRange(file, (board as Node | undefined) ?? root), `${file.member} must be a mapping with name and visualizations.`, TML_CODES.schema)];
+  out.push(...unknownMembers(file, board, LIVEBOARD_MEMBERS, file.member));
+  if (!file.name) out.push(diag(nodeRange(file, (board.get('name', true) as Node | undefined) ?? board), `${file.member}.name is missing: a liveboard needs a name.`, TML_CODES.schema));
+  const vizs = board.get('visualizations', true);
+  if (vizs !== undefined && !isSeq(vizs)) out.push(diag(nodeRange(file, vizs as Node), `${file.member}.visualizations must be a list of {id, answer}.`, TML_CODES.schema));
+  for (const v of file.visualizations) {
+    if (!isMap(v.node)) {
+      out.push(diag(nodeRange(file, v.node), `${v.path} must be a mapping with id and answer.`, TML_CODES.schema));
+      continue;
+    }
+    out.push(...unknownMembers(file, v.node, VISUALIZATION_MEMBERS, v.path));
+    if (!v.id) out.push(diag(nodeRange(file, v.node), `${v.path}.id is missing: the layout refers to a visualization by its id.`, TML_CODES.schema));
+    if (!v.answer) out.push(diag(nodeRange(file, v.node), `${v.path}.answer is missing: a visualization is an answer.`, TML_CODES.schema));
+    else out.push(...checkAnswerMembers(file, v.answer, `${v.path}.answer`));
+  }
+  return out;
+}
+
+/**
+ * Every diagnostic of a Liveboard TML file: the shape (checkLiveboardShape), then each visualization's
+ * `search_query` by the language service against the data source of its own `tables`, each placed on
+ * the characters of its YAML string.
+ */
+export async function validateLiveboardTml(service: LanguageService, uri: string, text: string, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
+  const file = readLiveboardTml(text);
+  const out = checkLiveboardShape(file);
+  if (out.some((d) => d.code === TML_CODES.syntax)) return out;
+  for (const [i, v] of file.visualizations.entries()) {
+    if (v.query && v.dataSource) out.push(...(await validateEmbeddedQuery(service, `${uri}#visualizations/${i}/search_query`, file, v.query, v.dataSource, settings)));
+  }
+  return out;
+}
+
+/** The object a TML text holds, by its top-level member: a liveboard (`liveboard` or `pinboard`), else an answer. */
+export function tmlKindOf(text: string): 'answer' | 'liveboard' {
+  const root = readTmlDocument(text).doc.contents;
+  return isMap(root) && !root.has('answer') && (root.has('liveboard') || root.has('pinboard')) ? 'liveboard' : 'answer';
+}
+
+/** The diagnostics of an Answer or Liveboard TML text (`tmlKindOf`), as `tsq tml validate` checks a file locally. */
+export function validateTml(service: LanguageService, uri: string, text: string, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
+  return tmlKindOf(text) === 'liveboard' ? validateLiveboardTml(service, uri, text, settings) : validateAnswerTml(service, uri, text, settings);
+}
+
+/** The first `search_query` node of an Answer or Liveboard TML text (where the service's own message about the file goes), or undefined. */
+export function firstQueryNode(text: string): { file: Pick<AnswerTmlFile, 'lines'>; node: Node } | undefined {
+  const board = readLiveboardTml(text);
+  const v = board.visualizations.find((x) => x.query);
+  if (v?.query) return { file: board, node: v.query.node };
+  const root = board.doc.contents;
+  const answer = isMap(root) ? root.get('answer', true) : undefined;
+  const q = isMap(answer) ? answerPartsOf(answer).query : undefined;
+  return q ? { file: board, node: q.node } : undefined;
+}
