@@ -39,6 +39,14 @@ test('vs all: the other side is every row; versus is the same keyword', async ()
   assert.deepEqual(a.data, [["[origin] = 'SEA'", sea], ['all', all]]);
 });
 
+test('vs everything is vs all (software/…/partials/keywords/everything.adoc: revenue asia vs everything)', async () => {
+  const a = await answer("[delay] [origin] = 'PDX' vs everything");
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  const [[pdx]] = await core.sql(`SELECT sum(delay) FROM ${T} WHERE origin = 'PDX'`);
+  const [[all]] = await core.sql(`SELECT sum(delay) FROM ${T}`);
+  assert.deepEqual(a.data, [["[origin] = 'PDX'", pdx], ['all', all]]);
+});
+
 test('attributes and common filters apply to every side; several begins with on one side are OR-ed (vs.adoc)', async () => {
   const a = await answer("[destination] [delay] [distance] > 1000 [origin] begins with 'S' [origin] begins with 'L' vs [origin] begins with 'P'");
   assert.equal(a.status, 200, JSON.stringify(a.body));

@@ -201,6 +201,9 @@ const LIST_PAGE: Record<string, string> = {
   '2.6': 'list-time.adoc', '2.7': 'list-period.adoc', '2.8': 'in.adoc', '2.9': 'list-location.adoc',
 };
 
+/** The growth page (docs.thoughtspot.com cloud/latest/search-growth), which lists the period-over-period keywords. */
+const GROWTH_PAGE = 'cloud/modules/ROOT/pages/search-growth.adoc';
+
 /** Whether the local emulator executes a keyword (`runs`) or answers 400 naming it (`unsupported`, with the language service's `tsq.notInEmulator`). */
 export type EmulatorSupport = 'runs' | 'unsupported';
 
@@ -209,7 +212,7 @@ export type EmulatorSupport = 'runs' | 'unsupported';
  * - `general`: top/bottom/best, sort, by, for each, ranked by, ascending/descending (2.1)
  * - `aggregation`: sum, average, count, … (2.2)
  * - `filter`: `for` (2.2)
- * - `comparison`: `between … and`, `or`, `vs`, `all`, `everything` and the symbols `=`, `!=`, `<`, … (2.3)
+ * - `comparison`: `between … and`, `or`, `vs`, `all` (also spelled `everything`) and the symbols `=`, `!=`, `<`, … (2.3)
  * - `constant`: `{null}`, `{empty}` (2.3)
  * - `text`: `contains`, `begins with`, … (2.4)
  * - `date`: relative dates, `after`/`before`, `growth of`, `calendar`, `fiscal`, … (2.5, 2.6)
@@ -237,18 +240,27 @@ export interface KeywordInfo {
   aliases?: string[];
   /** Field notes section the keyword comes from (e.g. `2.5`). */
   section: string;
-  /** The reference page of the keyword: a file of thoughtspot/thoughtspot-docs `cloud/modules/ROOT/partials/keywords/`. */
+  /** The reference page of the keyword: a file of thoughtspot/thoughtspot-docs `cloud/modules/ROOT/partials/keywords/`, or the path of another file of that repository. */
   page: string;
+  /** Further documented examples, each with its page (an alias's own page: `everything.adoc`); they run as tests like `example`. */
+  examples?: readonly DocumentedExample[];
   /** Whether the local emulator executes it. */
   emulator: EmulatorSupport;
   /** The demo data source `example` is written for when it is not `flights` (the location keywords need `airports`' latitude/longitude). */
   dataSource?: string;
 }
 
+/** A documented example query in the API syntax and the thoughtspot/thoughtspot-docs file it comes from. */
+export interface DocumentedExample {
+  example: string;
+  page: string;
+}
+
 /** What `k` takes besides the common fields. */
 interface Extra {
   aliases?: string[];
   page?: string;
+  examples?: DocumentedExample[];
   emulator?: EmulatorSupport;
   dataSource?: string;
 }
@@ -257,6 +269,7 @@ const k = (name: string, category: KeywordCategory, section: string, meaning: st
   const x: Extra = Array.isArray(extra) ? { aliases: extra } : extra;
   const info: KeywordInfo = { name, category, meaning, example, section, page: x.page ?? LIST_PAGE[section]!, emulator: x.emulator ?? 'runs' };
   if (x.aliases) info.aliases = x.aliases;
+  if (x.examples) info.examples = x.examples;
   if (x.dataSource) info.dataSource = x.dataSource;
   return info;
 };
@@ -295,8 +308,10 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('between', 'comparison', '2.3', 'Between two values, both included: between … and ….', "[origin] [distance] between 0 and 1000"),
   k('and', 'comparison', '2.3', 'Second bound of between … and ….', "[origin] [distance] between 0 and 1000"),
   k('vs', 'comparison', '2.3', 'Compares sides side by side: the filters right before vs are one side, those right after it another; one answer row group per side.', "[delay] [origin] = 'SEA' vs [origin] = 'PDX'", { page: 'vs.adoc', aliases: ['versus'] }),
-  k('all', 'comparison', '2.3', 'Everything, as the other side of a vs phrase (only there).', "[delay] [origin] = 'SEA' vs all", { page: 'all.adoc' }),
-  k('everything', 'comparison', '2.3', 'Listed among comparative keywords (list-comparative.adoc), with no page, example or meaning; the emulator does not run it.', "[delay] everything", unsupported('list-comparative.adoc')),
+  k('all', 'comparison', '2.3', 'Everything, as the other side of a vs phrase (only there); everything is the same keyword.', "[delay] [origin] = 'SEA' vs all", {
+    page: 'all.adoc', aliases: ['everything'],
+    examples: [{ example: "[delay] [origin] = 'PDX' vs everything", page: 'software/modules/ROOT/partials/keywords/everything.adoc' }],
+  }),
   k('{null}', 'constant', '2.3', 'The null value (missing or invalid values), with = or !=.', "[origin] [delay] = {null}"),
   k('{empty}', 'constant', '2.3', 'The empty value (empty or whitespace-only strings), with = or !=.', "[delay] [origin] != {empty}"),
   // 2.4 Text
@@ -323,6 +338,11 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('year to date', 'date', '2.5', 'From the start of the year to today.', "[delay] [origin] [date] year to date"),
   k('growth of', 'date', '2.5', 'Growth of a measure over a date column: growth of [measure] by [date].', "growth of [delay] by [date] monthly", { page: 'growth_of_by.adoc' }),
   k('year-over-year', 'date', '2.5', 'Compares each period with the same period of the previous year (after growth of … by …).', "growth of [delay] by [date] monthly year-over-year", { page: 'daily_year_over_year.adoc' }),
+  // The other period-over-period keywords of search-growth (growth of <measure> by <date> <bucket> <period-over-period>).
+  k('quarter-over-quarter', 'date', '2.5', 'Compares each period with the same period of the previous quarter (after growth of … by … monthly, weekly or daily).', "growth of [delay] by [date] monthly quarter-over-quarter", unsupported(GROWTH_PAGE)),
+  k('month-over-month', 'date', '2.5', 'Compares each period with the same period of the previous month (after growth of … by … weekly or daily).', "growth of [delay] by [date] daily month-over-month", unsupported(GROWTH_PAGE)),
+  k('week-over-week', 'date', '2.5', 'Compares each day with the same day of the previous week (after growth of … by … daily).', "growth of [delay] by [date] daily week-over-week", unsupported(GROWTH_PAGE)),
+  k('day-over-day', 'date', '2.5', 'Compares each hour with the same hour of the previous day (after growth of … by … hourly).', "growth of [delay] by [date] hourly day-over-day", unsupported(GROWTH_PAGE)),
   k('calendar', 'date', '2.5', 'calendar.name picks a custom calendar; calendar alone uses the Gregorian calendar.', "[delay] [date].monthly calendar", { page: 'calendar.adoc' }),
   k('fiscal', 'date', '2.5', 'Uses the fiscal-offset calendar.', "[delay] [date].monthly fiscal", { page: 'fiscal.adoc' }),
   // 2.5 / 2.6 units

@@ -8,7 +8,7 @@
  *   pinned clock in UTC, weeks from Monday, `last N` whole units before the current one. Date values:
  *   `'YYYY-MM-DD'`, with a time, `'MM/DD/YYYY'`, or a year.
  * - `near`/`farther than` filter by distance (geo.ts), `in` by a subsearch, `vs` stacks its sides. Dates
- *   as epoch seconds; values bound, identifiers quoted; a keyword not run (`everything`) is a QueryError.
+ *   as epoch seconds; values bound, identifiers quoted; a keyword not run (`month-over-month`) is a QueryError.
  */
 import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
 import type { ColumnDataType } from '../../../common/src/model';
