@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
 import { parseQuery } from '../../common/src/language/parser';
+import { KEYWORDS } from '../../common/src/language/keywords';
 import { compileSearch } from '../../emulator/src/searchdata/compile';
 import type { LogicalColumn } from '../../emulator/src/metadataStore';
 import { debugOf, startCore, type Core } from './core-support';
@@ -180,6 +181,39 @@ describe('<unit> to date for each <period> (month_to_date_for_each_quarter.adoc,
     // third months: 25 Feb to 31 Mar 2001 and 27 May to 30 Jun 2001; their days 1 to 20, today included (FOR EACH)
     assert.deepEqual(await answer('[delay] month to date for each quarter calendar.retail'),
       await sum(`(CAST("date" AS DATE) BETWEEN DATE '2001-02-25' AND DATE '2001-03-16') OR (CAST("date" AS DATE) BETWEEN DATE '2001-05-27' AND DATE '2001-06-15')`));
+  });
+
+  test('the catalogue\'s examples of the documented phrases answer the FOR EACH rows (keywords-to-date\'s rule table)', async () => {
+    // Written out from the rule table for Friday 15 June 2001: day 5 of its (Monday) week, week 3 of June (the
+    // week of 1 June is the first), week 12 of the quarter (that of 1 April is the first), day 15 of the month,
+    // the third month of its quarter, day 76 of the quarter, the second quarter, day 166 of the year.
+    const d = 'CAST("date" AS DATE)';
+    const weekOf = (p: string) => `(date_diff('day', date_trunc('week', date_trunc('${p}', ${d})), date_trunc('week', ${d})) // 7 + 1)`;
+    const dayOfQuarter = `(date_diff('day', date_trunc('quarter', ${d}), ${d}) + 1)`;
+    const rule: Record<string, string> = {
+      'week to date for each week': `isodow(${d}) <= 5`,
+      'week to date for each month': `isodow(${d}) <= 5 AND ${weekOf('month')} = 3`,
+      'week to date for each quarter': `isodow(${d}) <= 5 AND ${weekOf('quarter')} = 12`,
+      'month to date for each month': `dayofmonth(${d}) <= 15`,
+      'month to date for each quarter': `dayofmonth(${d}) <= 15 AND month(${d}) IN (3, 6, 9, 12)`,
+      'month to date for each year': `dayofmonth(${d}) <= 15 AND month(${d}) = 6`,
+      'quarter to date for each quarter': `${dayOfQuarter} <= 76`,
+      'quarter to date for each year': `${dayOfQuarter} <= 76 AND quarter(${d}) = 2`,
+      'year to date for each year': `dayofyear(${d}) <= 166`,
+    };
+    const phrases = KEYWORDS.filter((k) => k.phrase);
+    assert.deepEqual(phrases.map((k) => k.name).sort(), Object.keys(rule).sort());
+    for (const k of phrases) {
+      // `by [date]` lists every distinct time (over 100,000 of them: compare the first page and the total).
+      const by = /by \[(\w+)\]/.exec(k.example)![1]!;
+      const key = by === 'date' ? 'epoch("date")' : by;
+      const r = await core.call('POST', '/searchdata', { query_string: k.example, data_source_guid: FLIGHTS, batchsize: 20000 }, cookie);
+      assert.equal(r.status, 200, `${k.example}: ${JSON.stringify(r.body)}`);
+      const body = r.body as { data: unknown[][]; totalRowCount: number };
+      const sql = `SELECT ${key}, sum(delay) FROM ${FLIGHTS_T} WHERE ${rule[k.name]!} GROUP BY 1`;
+      assert.deepEqual(body.data, await expected(`${sql} ORDER BY 1 LIMIT 20000`), k.example);
+      assert.deepEqual([[body.totalRowCount]], await expected(`SELECT count(*) FROM (${sql})`), k.example);
+    }
   });
 
   test('a period shorter than the to-date unit is refused by name', async () => {

@@ -342,3 +342,11 @@ test('any text, any cursor: completion never throws and every edit is on the cur
     { numRuns: Number(process.env.TSQ_PROPERTY_RUNS ?? 400) },
   );
 });
+
+test('the documented <unit> to date for each <period> phrases are offered whole (month_to_date_for_each_quarter.adoc, …)', async () => {
+  const { list, document } = await complete(FLIGHTS + '[delay] by [origin] month to date f|');
+  const phrase = item(list, 'month to date for each quarter');
+  assert.equal(apply(document, phrase), FLIGHTS + '[delay] by [origin] month to date for each quarter');
+  const start = await complete(FLIGHTS + '[delay] [date] |');
+  for (const p of ['week to date for each month', 'quarter to date for each year', 'year to date for each year']) item(start.list, p);
+});

@@ -77,6 +77,19 @@ export const TO_DATE = { 'week to date': 'week', 'month to date': 'month', 'quar
 export type ToDateUnit = typeof TO_DATE[keyof typeof TO_DATE];
 
 /**
+ * The documented `<unit> to date for each <period>` phrases, each a page of its own (`month to date for
+ * each quarter`: month_to_date_for_each_quarter.adoc, example `sales by product month to date for each
+ * quarter`; the week forms' examples group by a date, `sales by order date week to date for each month`).
+ * Not in list-date.adoc; keywords-to-date gives their meaning (the FOR EACH form).
+ */
+export const TO_DATE_FOR_EACH: readonly { unit: ToDateUnit; period: DateUnit }[] = [
+  { unit: 'week', period: 'week' }, { unit: 'week', period: 'month' }, { unit: 'week', period: 'quarter' },
+  { unit: 'month', period: 'month' }, { unit: 'month', period: 'quarter' }, { unit: 'month', period: 'year' },
+  { unit: 'quarter', period: 'quarter' }, { unit: 'quarter', period: 'year' },
+  { unit: 'year', period: 'year' },
+];
+
+/**
  * Period functions (list-period.adoc): `quarter ([date])` is the date part the bucket names, so the parser
  * makes it a column clause on `[date]` with that bucket.
  */
@@ -242,6 +255,12 @@ export interface KeywordInfo {
   section: string;
   /** The reference page of the keyword: a file of thoughtspot/thoughtspot-docs `cloud/modules/ROOT/partials/keywords/`, or the path of another file of that repository. */
   page: string;
+  /**
+   * A documented phrase of several keywords (`month to date for each quarter`): completion, hover and the
+   * language reference list it whole, while the lexer reads its words as the keywords they are (it is not
+   * in `WORD_KEYWORD_SPELLINGS`).
+   */
+  phrase?: boolean;
   /** Further documented examples, each with its page (an alias's own page: `everything.adoc`); they run as tests like `example`. */
   examples?: readonly DocumentedExample[];
   /** Whether the local emulator executes it. */
@@ -261,6 +280,7 @@ interface Extra {
   aliases?: string[];
   page?: string;
   examples?: DocumentedExample[];
+  phrase?: boolean;
   emulator?: EmulatorSupport;
   dataSource?: string;
 }
@@ -270,6 +290,7 @@ const k = (name: string, category: KeywordCategory, section: string, meaning: st
   const info: KeywordInfo = { name, category, meaning, example, section, page: x.page ?? LIST_PAGE[section]!, emulator: x.emulator ?? 'runs' };
   if (x.aliases) info.aliases = x.aliases;
   if (x.examples) info.examples = x.examples;
+  if (x.phrase) info.phrase = true;
   if (x.dataSource) info.dataSource = x.dataSource;
   return info;
 };
@@ -336,6 +357,10 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('month to date', 'date', '2.5', 'From the start of the month to today.', "[delay] [date] month to date", { page: 'month_to_date.adoc' }),
   k('quarter to date', 'date', '2.5', 'From the start of the quarter to today.', "[delay] [date] quarter to date"),
   k('year to date', 'date', '2.5', 'From the start of the year to today.', "[delay] [origin] [date] year to date"),
+  // <unit> to date for each <period>: phrases of the keywords above, listed for completion and the reference; the lexer reads their words.
+  ...TO_DATE_FOR_EACH.map(({ unit, period }) =>
+    k(`${unit} to date for each ${period}`, 'date', '2.5', `In every ${period}, the same ${unit}-to-date window as today's (the ${unit}'s days up to today's day, in the ${unit} at today's place in the ${period}); groups nothing by itself (keywords-to-date: FOR EACH period).`,
+      `[delay] by [${unit === 'week' ? 'date' : 'origin'}] ${unit} to date for each ${period}`, { page: `${unit}_to_date_for_each_${period}.adoc`, phrase: true })),
   k('growth of', 'date', '2.5', 'Growth of a measure over a date column: growth of [measure] by [date].', "growth of [delay] by [date] monthly", { page: 'growth_of_by.adoc' }),
   k('year-over-year', 'date', '2.5', 'Compares each period with the same period of the previous year (after growth of … by …).', "growth of [delay] by [date] monthly year-over-year", { page: 'daily_year_over_year.adoc' }),
   // The other period-over-period keywords of search-growth (growth of <measure> by <date> <bucket> <period-over-period>).
@@ -417,6 +442,6 @@ export function findDateBucket(name: string): DateBucket | null {
 
 /**
  * Every spelling the lexer recognises as a keyword made of words (canonical names and aliases, lower-case,
- * words separated by one space). Symbol keywords (`=`, `{null}`) are lexed as operators and constants.
+ * words separated by one space), phrases (`phrase`) aside. Symbol keywords (`=`, `{null}`) are lexed as operators and constants.
  */
-export const WORD_KEYWORD_SPELLINGS: readonly string[] = [...byName.keys()].filter((s) => /^[a-z]/.test(s));
+export const WORD_KEYWORD_SPELLINGS: readonly string[] = [...byName.keys()].filter((s) => /^[a-z]/.test(s) && !byName.get(s)!.phrase);
