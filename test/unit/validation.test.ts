@@ -225,3 +225,25 @@ test('a rolling date filter in a query naming a custom calendar gets tsq.rolling
     assert.deepEqual(diags.map((x) => x.code), [], q);
   }
 });
+
+test('an in / not in subsearch is checked as a whole query of the data source, each finding at its place inside the parentheses (in.adoc)', async () => {
+  const IN = '[origin] in (';
+  // operators against column types, values, buckets, date keywords, unknown columns: as in an outer query
+  await expectOne(F + IN + "[origin] [delay] contains '5') [delay]", codes.TEXT_OPERATOR_ON_NUMBER, 'contains');
+  await expectOne(F + '[origin] not in (' + "[origin] [distance] > '1000') [delay]", codes.TEXT_COMPARED_TO_NUMBER, "'1000'");
+  await expectOne(F + IN + '[origin] [origin].monthly) [delay]', codes.BUCKET_ON_NON_DATE, 'monthly');
+  await expectOne(F + IN + '[origin] [delya]) [delay]', codes.UNKNOWN_COLUMN, 'delya');
+  const none = makeCatalogProvider([{ id: 'ds-1', name: 'S', columns: [{ name: 'Sales', dataType: 'DOUBLE', kind: 'MEASURE' }, { name: 'Store', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }] }]);
+  await expectOne("@datasource 'S'\n[Store] in ([Store] [Sales] last 7 days) [Sales]", codes.DATE_FILTER_ON_NON_DATE, '[Sales]', { catalog: none });
+  // keywords, without a catalog too: one the emulator does not run, a rolling filter under the subsearch's custom calendar, a vs (in.adoc: not supported inside)
+  for (const opts of [{}, { catalog: null }]) {
+    await expectOne(F + IN + '[origin] growth of [delay] by [date] daily month-over-month) [delay]', codes.NOT_IN_EMULATOR, 'month-over-month', opts);
+    await expectOne(F + IN + '[origin] [delay] [date] last 3 months calendar.retail) [delay]', codes.ROLLING_WITH_CUSTOM_CALENDAR, '[date] last 3 months', opts);
+    const vs = await expectOne(F + IN + "[origin] [delay] [origin] = 'SEA' vs all) [delay]", codes.MISPLACED_KEYWORD, 'vs all', opts);
+    assert.match(String(vs.message), /in\.adoc/);
+  }
+  // a clean subsearch gives nothing; the outer query's custom calendar is not the subsearch's
+  for (const q of ["[origin] in (top 10 [origin] [delay] [distance] > 1000 [origin] contains 'S') [delay]", '[origin] in ([origin] [delay] [date] last 3 months) [delay] calendar.retail']) {
+    assert.deepEqual((await validate(F + q)).diags, [], q);
+  }
+});

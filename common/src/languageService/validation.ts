@@ -45,6 +45,8 @@ const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|mi
  *   (docs/service-interface.md §8.6).
  * - Without a catalog too: `tsq.notInEmulator` (Information) on a keyword the local emulator does not execute;
  *   `tsq.rollingWithCustomCalendar` (Warning) on `last N months` in a query naming a custom calendar.
+ * - An `in`/`not in` subsearch is checked as a query of its own on the same data source, every check above
+ *   included, its findings at their places inside the parentheses; a `vs` inside it is `tsq.misplacedKeyword` (in.adoc).
  * - Codes listed in `settings.disabledDiagnostics` are dropped.
  * - When `token` is cancelled, answers [] (the caller re-asks).
  *
@@ -61,17 +63,7 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
     out.push(d);
   };
   for (const p of doc.diagnostics) add(p, p.code, p.message, p.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning);
-  for (const q of doc.queries) {
-    const custom = q.clauses.find((c) => c.kind === 'calendar' && isCustomCalendarName(c.name));
-    for (const c of q.clauses) {
-      if (custom && custom.kind === 'calendar' && c.kind === 'dateFilter' && isRollingPeriod(c.filter)) {
-        add(c, codes.ROLLING_WITH_CUSTOM_CALENDAR, `A rolling date filter is not supported with the custom calendar ${custom.name} (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations): use this, last or next with one period, N periods ago, or a to-date keyword.`, DiagnosticSeverity.Warning);
-      }
-      if (c.kind !== 'keyword') continue;
-      const page = NOT_IN_EMULATOR.get(c.keyword);
-      if (page) add(c, codes.NOT_IN_EMULATOR, `"${c.keyword}" is a keyword of the service (${page}) that is not supported by the local emulator: the emulator answers 400 for this query.`, DiagnosticSeverity.Information);
-    }
-  }
+  for (const q of doc.queries) checkKeywords(q.clauses, false, add);
 
   const catalog = ctx.catalog;
   if (!catalog || token?.isCancellationRequested) return token?.isCancellationRequested ? [] : sortByPosition(out);
@@ -113,6 +105,26 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
     }
   }
   return sortByPosition(out);
+}
+
+/**
+ * The checks that need no catalog, on a query's clauses and, as queries of their own, on those of its
+ * `in`/`not in` subsearches (`inSubsearch`): a rolling date filter under the (sub)query's custom calendar
+ * (`tsq.rollingWithCustomCalendar`), a keyword the local emulator does not execute (`tsq.notInEmulator`), and
+ * a `vs` inside a subsearch (in.adoc: "vs is not supported", `tsq.misplacedKeyword`; the emulator answers 400).
+ */
+function checkKeywords(clauses: readonly Clause[], inSubsearch: boolean, add: Add): void {
+  const custom = clauses.find((c) => c.kind === 'calendar' && isCustomCalendarName(c.name));
+  for (const c of clauses) {
+    if (custom && custom.kind === 'calendar' && c.kind === 'dateFilter' && isRollingPeriod(c.filter)) {
+      add(c, codes.ROLLING_WITH_CUSTOM_CALENDAR, `A rolling date filter is not supported with the custom calendar ${custom.name} (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations): use this, last or next with one period, N periods ago, or a to-date keyword.`, DiagnosticSeverity.Warning);
+    }
+    if (c.kind === 'subsearch') checkKeywords(c.clauses, true, add);
+    if (c.kind === 'versus' && inSubsearch) add(c, codes.MISPLACED_KEYWORD, 'vs is not supported inside an in or not in subsearch (in.adoc): compare outside the parentheses.', DiagnosticSeverity.Warning);
+    if (c.kind !== 'keyword') continue;
+    const page = NOT_IN_EMULATOR.get(c.keyword);
+    if (page) add(c, codes.NOT_IN_EMULATOR, `"${c.keyword}" is a keyword of the service (${page}) that is not supported by the local emulator: the emulator answers 400 for this query.`, DiagnosticSeverity.Information);
+  }
 }
 
 /** Most diagnostics answered for one document (the first ones in document order are kept). */
@@ -183,7 +195,7 @@ function refsOf(c: Clause): ColumnRef[] {
     case 'dateFilter': case 'location': return c.column ? [c.column] : [];
     case 'topBottom': return c.rankedBy ? [c.rankedBy] : [];
     case 'growth': return [c.measure, c.by];
-    case 'subsearch': return [...(c.column ? [c.column] : []), ...c.clauses.flatMap(refsOf)];
+    case 'subsearch': return c.column ? [c.column] : []; // its own clauses are checked as a query (checkClauses)
     default: return [];
   }
 }
@@ -239,8 +251,19 @@ function checkQueryKept(q: Query, ds: string, cols: CheckedColumns): readonly Fo
 }
 
 function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void {
+  checkClauses(q.clauses, ds, cols, add);
+}
+
+/**
+ * The semantic checks of a query's clauses against the columns of its data source; an `in`/`not in`
+ * subsearch is checked the same way as a query of its own on the same data source (in.adoc: the subsearch
+ * is a search of the data source; the emulator compiles it as one), its findings at their places inside
+ * the parentheses.
+ */
+function checkClauses(clauses: readonly Clause[], ds: string, cols: CheckedColumns, add: Add): void {
   let dateListed = false;
-  for (const clause of q.clauses) {
+  for (const clause of clauses) {
+    if (clause.kind === 'subsearch') checkClauses(clause.clauses, ds, cols, add);
     // A bare bucket (`[sales] weekly`, `by week`) buckets the date column listed before it, else the data source's.
     if ((clause.kind === 'dateFilter' && !clause.column) || (clause.kind === 'bucket' && !dateListed)) checkDataSourceDate(clause, ds, cols, add);
     if (clause.kind === 'location' && !cols.location) add(clause, codes.NO_LOCATION_DATA, `"${ds}" has no latitude and longitude columns: ${clause.relation === 'near' ? 'near' : 'farther than'} needs a data source with location data (search-proximity).`, DiagnosticSeverity.Error);
