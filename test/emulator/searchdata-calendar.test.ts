@@ -221,6 +221,41 @@ describe('<unit> to date for each <period> (month_to_date_for_each_quarter.adoc,
   });
 });
 
+describe('comparison filters under calendar.retail (connections-cust-cal: date keywords follow the calendar; "does not support a filter such as order date >= august 2025")', () => {
+  const STOCKS_T = '"demo.engine_default_schema"."stocks"';
+  const STOCKS = stableGuid('table', 'demo', 'engine_default_schema', 'stocks');
+  const sum = async (where: string): Promise<unknown[][]> => expected(`SELECT sum(delay) FROM ${FLIGHTS_T} WHERE ${where}`);
+
+  test('a plain date stays a date: >, between, after and before compare days, as without the calendar', async () => {
+    const d = 'CAST("date" AS DATE)';
+    assert.deepEqual(await answer("[delay] [date] > '2001-03-01' calendar.retail"), await sum(`${d} > DATE '2001-03-01'`));
+    assert.deepEqual(await answer("[delay] [date] between '2001-02-25' and '2001-03-31' calendar.retail"), await sum(`${d} BETWEEN DATE '2001-02-25' AND DATE '2001-03-31'`));
+    assert.deepEqual(await answer("[delay] [date] after '2001-05-27' calendar.retail"), await sum(`${d} > DATE '2001-05-27'`));
+    assert.deepEqual(await answer("[delay] [date] before '2001-04-01' calendar.retail"), await sum(`${d} < DATE '2001-04-01'`));
+  });
+
+  test('a year is the calendar\'s year: [date] = 2005 keeps fiscal 2005 (4 Jul 2004 to 2 Jul 2005), != the others', async () => {
+    // averages of prices, compared to 9 significant digits (the order of summation may differ)
+    const round = (data: unknown[][]) => data.map(([s, p]) => [s, Number((p as number).toPrecision(9))]);
+    const byCalendarYear = async (op: string): Promise<unknown[][]> => {
+      const r = await core.call('POST', '/searchdata', { query_string: `[symbol] [price] [date] ${op} 2005 calendar.retail`, data_source_guid: STOCKS, batchsize: -1 }, cookie);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return round((r.body as { data: unknown[][] }).data);
+    };
+    const rows = async (sql: string) => round(await expected(`SELECT s.symbol, avg(s.price) FROM ${STOCKS_T} s JOIN ${CAL_T} c ON c."date" = CAST(s."date" AS DATE) WHERE ${sql} GROUP BY 1 ORDER BY 1`));
+    assert.deepEqual(await byCalendarYear('='), await rows(`c."year" = '2005'`));
+    assert.deepEqual(await byCalendarYear('='), await rows(`CAST(s."date" AS DATE) BETWEEN DATE '2004-07-04' AND DATE '2005-07-02'`));
+    assert.deepEqual(await byCalendarYear('!='), await rows(`c."year" <> '2005'`));
+  });
+
+  test('an order comparison with a year (a named period) is refused citing the page; the alternative it gives works', async () => {
+    for (const q of ['[delay] [date] >= 2001 calendar.retail', '[delay] [date] between 2000 and 2001 calendar.retail', '[delay] [date] after 2000 calendar.retail']) {
+      assert.match(await refused(q), /connections-cust-cal.*order date after 12 months ago/, q);
+    }
+    assert.deepEqual(await answer('[delay] [date] >= 2001'), await sum('year("date") >= 2001'), 'Gregorian: a year compares years');
+  });
+});
+
 test('without the calendar\'s table (an emulator started without --demo) calendar.retail is an unknown calendar', () => {
   const clauses = parseQuery('[date].monthly [delay] calendar.retail').query!.clauses;
   const columns: LogicalColumn[] = [

@@ -503,6 +503,8 @@ class FilterValues {
   constructor(
     private readonly type: ColumnDataType | 'NUMBER',
     private readonly c: LogicalColumn,
+    /** The query's custom calendar: a year is its year (filterCondition). */
+    private readonly calendar?: CustomCalendar,
   ) {
     this.isText = type === 'VARCHAR' || type === 'CHAR';
     this.isDate = type === 'DATE' || type === 'DATE_TIME';
@@ -555,7 +557,17 @@ class FilterValues {
   /** The left-hand side for the values read so far: lower-cased text, the year, the day, or as is. */
   lhs(expr: string): string {
     if (this.yearGranularity && (this.dayGranularity || this.params.some((x) => typeof x === 'string'))) throw new QueryError(`Compare [${this.c.name}] with years or with dates, not both`);
+    if (this.yearGranularity && this.calendar) return `TRY_CAST(${calendarNumberSql(this.calendar, 'year', expr)} AS INTEGER)`;
     return this.isText ? `lower(${expr})` : this.yearGranularity ? `year(${expr})` : this.dayGranularity ? `CAST(${expr} AS DATE)` : expr;
+  }
+
+  /**
+   * Refuses an order comparison (`>`, `between`, `after`, …) with a year under a custom calendar, as the
+   * connections-cust-cal page's Limitations do for a named period; `op` names the operator.
+   */
+  orderedUnderCalendar(op: string): void {
+    if (!this.yearGranularity || !this.calendar) return;
+    throw new QueryError(`[${this.c.name}] ${op} a year with calendar.${this.calendar.name}: a custom calendar does not support comparing a date with a named period such as a year (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations: "order date >= august 2025"); compare with a date ('YYYY-MM-DD') or a date keyword, as the page suggests: order date after 12 months ago`);
   }
 }
 
@@ -584,14 +596,20 @@ function textCondition(cl: FilterClause, expr: string, c: LogicalColumn): Cond {
   return { sql, params: p, group };
 }
 
-/** The condition of a filter clause (WHERE, or HAVING when written with an aggregation). */
+/**
+ * The condition of a filter clause (WHERE, or HAVING when written with an aggregation). Under a custom
+ * calendar (docs.thoughtspot.com cloud/latest/connections-cust-cal) a plain date stays a date; a year, a
+ * named period, is the calendar's year with `=` and `!=` ("date keywords" follow the calendar, "Search
+ * features"), and an order comparison with one is refused as the page's Limitations say ("Custom calendar
+ * does not support a filter such as order date >= august 2025").
+ */
 function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
   const { expr, type, c } = filterTarget(scope, cl);
   const op = cl.operator;
   const values = cl.values;
   if (values.length === 0) throw new QueryError(`The filter on [${c.name}] has no value`);
   if (TEXT_OPERATORS.has(op)) return textCondition(cl, expr, c);
-  const v = new FilterValues(type, c);
+  const v = new FilterValues(type, c, cl.aggregation ? undefined : scope.calendar);
   if (op === '=' || op === '!=') {
     const parts: string[] = [];
     const rhsList: string[] = [];
@@ -607,6 +625,7 @@ function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
     if (values.length !== 2) throw new QueryError(`between needs two values: [${c.name}] between x and y`);
     const a = v.rhs(values[0]!);
     const b = v.rhs(values[1]!);
+    v.orderedUnderCalendar(op);
     return { sql: `(${v.lhs(expr)} BETWEEN ${a} AND ${b})`, params: v.params };
   }
   if (values.length !== 1) throw new QueryError(`${op} takes one value (on [${c.name}])`);
@@ -614,6 +633,7 @@ function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
   const sqlOp = op === 'after' ? '>' : op === 'before' ? '<' : op;
   if (!(ORDER_OPERATORS as readonly string[]).includes(sqlOp)) throw new QueryError(`The operator ${op} is not supported by the emulator`);
   const r = v.rhs(values[0]!);
+  v.orderedUnderCalendar(op);
   return { sql: `(${v.lhs(expr)} ${sqlOp} ${r})`, params: v.params };
 }
 
