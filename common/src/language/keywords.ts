@@ -413,7 +413,7 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses also returns.', "[origin] in (top 10 [origin] [delay]) [delay]", { page: 'in.adoc' }),
   k('not in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses does not return.', "[origin] not in (top 10 [origin] [delay]) [delay]", { page: 'not_in.adoc' }),
   // 2.9 Location: on a data source with latitude and longitude (search-proximity), the demo's airports
-  k('near', 'location', '2.9', "Rows near a place, a value of the column before it: [city] near 'seattle' (within 50 miles unless within says otherwise); needs latitude/longitude data.", "[name] [city] near 'seattle'", { page: 'near.adoc', dataSource: 'airports' }),
+  k('near', 'location', '2.9', "Rows near a place, a value of the column before it: [city] near 'seattle' (less than 10 km from one of its locations unless within says otherwise, search-proximity); needs latitude/longitude data.", "[name] [city] near 'seattle'", { page: 'near.adoc', dataSource: 'airports' }),
   k('within', 'location', '2.9', 'Distance bound after near: within N miles|km|meters.', "[name] [city] near 'seattle' within 50 miles", { page: 'near_within_distance.adoc', dataSource: 'airports' }),
   k('farther than', 'location', '2.9', 'Rows farther than a distance from a place, a value of the column before it.', "[state] count [iata] [city] farther than 80 km from 'seattle'", { page: 'farther_than_distance_from.adoc', dataSource: 'airports' }),
   k('from', 'location', '2.9', 'The place after farther than N units.', "[state] count [iata] [city] farther than 80 km from 'seattle'", { page: 'farther_than_distance_from.adoc', dataSource: 'airports' }),

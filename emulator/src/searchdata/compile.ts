@@ -823,10 +823,10 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
 /**
  * A location filter (list-location.adoc, near.adoc, near_within_distance.adoc, farther_than_distance_from.adoc;
  * docs.thoughtspot.com cloud/9.10.5.cl/search-proximity): `[city] near 'seattle' within 50 miles` keeps the
- * rows at most 50 miles from Seattle, `[city] farther than 80 km from 'seattle'` those more than 80 km away.
+ * rows less than 50 miles from Seattle, `[city] farther than 80 km from 'seattle'` those more than 80 km away.
  * The column is the one the place is a value of ("the name of the column that tokyo falls under in the
  * data"); the rows' location is the data source's latitude/longitude ("you can only use the near and farther
- * than keywords on data sources that have latitude and longitude data"); the place is at the mean location
+ * than keywords on data sources that have latitude and longitude data"); the place is the locations (up to 30)
  * of the rows whose column is it (geo.ts `locationConditionSql`). A bare `near` is within `NEAR_DEFAULT`.
  * Throws QueryError without a column, on a data source with no location columns, or for a bad distance.
  */
@@ -850,8 +850,9 @@ function locationCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'locat
  * subsearch is a query of the same data source, compiled as one (its own filters, top and order); "the last
  * attribute before in must match the first attribute inside the parentheses", so its first output column
  * must be `[a]` itself, unbucketed. `in` keeps the rows whose value it returns ("intersection"; `{null}` is
- * never in it, as the results of in exclude null since 6.2); `not in` keeps the others ("relative
- * complement"), null values included [inferred: the page says only "relative complement"]. Throws QueryError
+ * never in it, as the results of in exclude null since 6.2); `not in` keeps the other values ("relative
+ * complement"); a row with no value is in neither (keywords-in.adoc, the note over both keywords: "searches
+ * with the in keyword do not include {null} values"; to keep them, a formula turning null into a word). Throws QueryError
  * without a column before the keyword or when the subsearch starts with another column.
  */
 function subsearchCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'subsearch' }>, input: CompileInput): Cond {
@@ -867,7 +868,8 @@ function subsearchCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'subs
   // the subsearch's first output is the column as it is returned (dates as epoch seconds): compare alike
   const v = sub.columnKinds[0] === 'date' ? `epoch(${x})` : sub.columnKinds[0] === 'time' ? `CAST(${x} AS VARCHAR)` : x;
   const values = `SELECT o0 FROM (${sub.sql}) WHERE o0 IS NOT NULL`;
-  const sql = cl.negated ? `(${x} IS NULL OR ${v} NOT IN (${values}))` : `(${x} IS NOT NULL AND ${v} IN (${values}))`;
+  // {null} is in neither answer (keywords-in.adoc: "searches with the in keyword do not include {null} values")
+  const sql = `(${x} IS NOT NULL AND ${v} ${cl.negated ? 'NOT IN' : 'IN'} (${values}))`;
   return { sql, params: [...sub.params] };
 }
 
