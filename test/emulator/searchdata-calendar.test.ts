@@ -185,7 +185,8 @@ describe('<unit> to date for each <period> (month_to_date_for_each_quarter.adoc,
 
   test('the catalogue\'s examples of the documented phrases answer the FOR EACH rows (keywords-to-date\'s rule table)', async () => {
     // Written out from the rule table for Friday 15 June 2001: day 5 of its (Monday) week, week 3 of June (the
-    // week of 1 June is the first), week 12 of the quarter (that of 1 April is the first), day 15 of the month,
+    // week of 1 June is the first), week 12 of the quarter (that of 1 April is the first), week 24 of the year
+    // (that of Monday 1 January is the first), day 15 of the month,
     // the third month of its quarter, day 76 of the quarter, the second quarter, day 166 of the year.
     const d = 'CAST("date" AS DATE)';
     const weekOf = (p: string) => `(date_diff('day', date_trunc('week', date_trunc('${p}', ${d})), date_trunc('week', ${d})) // 7 + 1)`;
@@ -194,6 +195,7 @@ describe('<unit> to date for each <period> (month_to_date_for_each_quarter.adoc,
       'week to date for each week': `isodow(${d}) <= 5`,
       'week to date for each month': `isodow(${d}) <= 5 AND ${weekOf('month')} = 3`,
       'week to date for each quarter': `isodow(${d}) <= 5 AND ${weekOf('quarter')} = 12`,
+      'week to date for each year': `isodow(${d}) <= 5 AND ${weekOf('year')} = 24`,
       'month to date for each month': `dayofmonth(${d}) <= 15`,
       'month to date for each quarter': `dayofmonth(${d}) <= 15 AND month(${d}) IN (3, 6, 9, 12)`,
       'month to date for each year': `dayofmonth(${d}) <= 15 AND month(${d}) = 6`,

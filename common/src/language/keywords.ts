@@ -82,8 +82,10 @@ export type ToDateUnit = typeof TO_DATE[keyof typeof TO_DATE];
  * quarter`; the week forms' examples group by a date, `sales by order date week to date for each month`).
  * Not in list-date.adoc; keywords-to-date gives their meaning (the FOR EACH form).
  */
-export const TO_DATE_FOR_EACH: readonly { unit: ToDateUnit; period: DateUnit }[] = [
+export const TO_DATE_FOR_EACH: readonly { unit: ToDateUnit; period: DateUnit; page?: string }[] = [
   { unit: 'week', period: 'week' }, { unit: 'week', period: 'month' }, { unit: 'week', period: 'quarter' },
+  // in the software reference only (its list-date.adoc links it; the cloud tree has no such partial)
+  { unit: 'week', period: 'year', page: 'software/modules/ROOT/partials/keywords/week_to_date_for_each_year.adoc' },
   { unit: 'month', period: 'month' }, { unit: 'month', period: 'quarter' }, { unit: 'month', period: 'year' },
   { unit: 'quarter', period: 'quarter' }, { unit: 'quarter', period: 'year' },
   { unit: 'year', period: 'year' },
@@ -358,9 +360,9 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('quarter to date', 'date', '2.5', 'From the start of the quarter to today.', "[delay] [date] quarter to date"),
   k('year to date', 'date', '2.5', 'From the start of the year to today.', "[delay] [origin] [date] year to date"),
   // <unit> to date for each <period>: phrases of the keywords above, listed for completion and the reference; the lexer reads their words.
-  ...TO_DATE_FOR_EACH.map(({ unit, period }) =>
+  ...TO_DATE_FOR_EACH.map(({ unit, period, page }) =>
     k(`${unit} to date for each ${period}`, 'date', '2.5', `In every ${period}, the same ${unit}-to-date window as today's (the ${unit}'s days up to today's day, in the ${unit} at today's place in the ${period}); groups nothing by itself (keywords-to-date: FOR EACH period).`,
-      `[delay] by [${unit === 'week' ? 'date' : 'origin'}] ${unit} to date for each ${period}`, { page: `${unit}_to_date_for_each_${period}.adoc`, phrase: true })),
+      `[delay] by [${unit === 'week' ? 'date' : 'origin'}] ${unit} to date for each ${period}`, { page: page ?? `${unit}_to_date_for_each_${period}.adoc`, phrase: true })),
   k('growth of', 'date', '2.5', 'Growth of a measure over a date column: growth of [measure] by [date].', "growth of [delay] by [date] monthly", { page: 'growth_of_by.adoc' }),
   k('year-over-year', 'date', '2.5', 'Compares each period with the same period of the previous year (after growth of … by …).', "growth of [delay] by [date] monthly year-over-year", { page: 'daily_year_over_year.adoc' }),
   // The other period-over-period keywords of search-growth (growth of <measure> by <date> <bucket> <period-over-period>).
