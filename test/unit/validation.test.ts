@@ -247,3 +247,16 @@ test('an in / not in subsearch is checked as a whole query of the data source, e
     assert.deepEqual((await validate(F + q)).diags, [], q);
   }
 });
+
+test('an order comparison of a date with a year under a custom calendar gets tsq.namedPeriodWithCustomCalendar (connections-cust-cal, Limitations), the emulator\'s rule', async () => {
+  for (const [q, covered] of [['[delay] [date] >= 2001 calendar.retail', '[date] >= 2001'], ['[delay] [date] between 2000 and 2001 calendar.retail', '[date] between 2000 and 2001'], ["[delay] [date] after '2000' calendar.retail", "[date] after '2000'"]]) {
+    const d = await expectOne(F + q, codes.NAMED_PERIOD_WITH_CUSTOM_CALENDAR, covered);
+    assert.equal(d.severity, DiagnosticSeverity.Warning);
+    assert.match(String(d.message), /connections-cust-cal/);
+  }
+  // = and != with a year name the calendar's year; a plain date stays a date; a number column, the Gregorian or fiscal calendar, no catalog: nothing
+  for (const q of ['[delay] [date] = 2001 calendar.retail', "[delay] [date] > '2001-03-01' calendar.retail", '[delay] [distance] > 2000 calendar.retail', '[delay] [date] >= 2001', '[delay] [date] >= 2001 calendar.fiscal']) {
+    assert.deepEqual((await validate(F + q)).diags.map((x) => x.code), [], q);
+  }
+  assert.deepEqual((await validate(F + '[delay] [date] >= 2001 calendar.retail', { catalog: null })).diags, []);
+});

@@ -71,6 +71,23 @@ export function isRollingPeriod(f: { type: string; which?: string; n?: number; u
   return f.type === 'period' && f.which !== 'this' && (f.n ?? 1) > 1 && (f.unit === 'week' || f.unit === 'month' || f.unit === 'quarter' || f.unit === 'year');
 }
 
+/** Whether a filter value is a year (`2001`, `'2001'`): a named period, not a date (`[date] = 2001` compares the year; docs/service-notes.md §2.5). */
+export function isYearValue(raw: string): boolean {
+  return /^\d{4}$/.test(raw.trim());
+}
+
+/**
+ * Whether a filter compares a date with a named period by order, which a custom calendar does not support
+ * (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations: "Custom calendar does not support a
+ * filter such as `order date >= august 2025`"): an order operator (`<`, `<=`, `>`, `>=`, `between`,
+ * `after`, `before`) with a year among its values (`values`: each value as written, unquoted). The language
+ * service warns and the emulator refuses, under `calendar.<custom name>` only; `=`/`!=` with a year is the
+ * calendar's year.
+ */
+export function isNamedPeriodComparison(op: FilterOperator, values: readonly string[]): boolean {
+  return op !== '=' && op !== '!=' && !(TEXT_OPERATORS as readonly string[]).includes(op) && values.some(isYearValue);
+}
+
 /** The `<unit> to date` keywords and their unit (keywords-to-date; list-date.adoc). */
 export const TO_DATE = { 'week to date': 'week', 'month to date': 'month', 'quarter to date': 'quarter', 'year to date': 'year' } as const;
 /** The unit of a to-date filter. */

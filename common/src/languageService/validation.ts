@@ -11,10 +11,10 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { isKnownDataType, type Column, type DataSource } from '../model';
-import type { Clause, ColumnRef, Query, Span } from '../language/ast';
+import type { Clause, ColumnRef, Query, Span, Value } from '../language/ast';
 import { movedFrom } from '../language/incremental';
 import * as codes from '../language/diagnosticCodes';
-import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, isCustomCalendarName, isRollingPeriod, locationColumnsOf, unitAppliesTo } from '../language/keywords';
+import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, isCustomCalendarName, isNamedPeriodComparison, isRollingPeriod, locationColumnsOf, unitAppliesTo } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -41,7 +41,8 @@ const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|mi
  * - With a catalog that answers: `tsq.unknownDataSource` (an `@datasource` not among the data sources),
  *   `tsq.noDataSource` (a query with neither `@datasource` nor `settings.defaultDataSource`),
  *   `tsq.unknownColumn` (with `data: UnknownColumnData`), `tsq.ambiguousColumn` (docs/service-interface.md §8.3),
- *   `tsq.bucketOnNonDate`, `tsq.dateFilterOnNonDate` (no date column to apply to), `tsq.severalDateColumns`, `tsq.textOperatorOnNumber`, `tsq.textComparedToNumber`, `tsq.formulaInQuery`
+ *   `tsq.bucketOnNonDate`, `tsq.dateFilterOnNonDate` (no date column to apply to), `tsq.severalDateColumns`, `tsq.textOperatorOnNumber`, `tsq.textComparedToNumber`,
+ *   `tsq.namedPeriodWithCustomCalendar` (a date ordered against a year under a custom calendar), `tsq.formulaInQuery`
  *   (docs/service-interface.md §8.6).
  * - Without a catalog too: `tsq.notInEmulator` (Information) on a keyword the local emulator does not execute;
  *   `tsq.rollingWithCustomCalendar` (Warning) on `last N months` in a query naming a custom calendar.
@@ -262,6 +263,7 @@ function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void 
  */
 function checkClauses(clauses: readonly Clause[], ds: string, cols: CheckedColumns, add: Add): void {
   let dateListed = false;
+  const custom = clauses.find((c) => c.kind === 'calendar' && isCustomCalendarName(c.name));
   for (const clause of clauses) {
     if (clause.kind === 'subsearch') checkClauses(clause.clauses, ds, cols, add);
     // A bare bucket (`[sales] weekly`, `by week`) buckets the date column listed before it, else the data source's.
@@ -280,6 +282,9 @@ function checkClauses(clauses: readonly Clause[], ds: string, cols: CheckedColum
       else if (clause.kind === 'dateFilter' && (clause.filter.type === 'period' || clause.filter.type === 'ago') && !unitAppliesTo(clause.filter.unit, col.dataType)) {
         add(clause, codes.DATE_FILTER_ON_NON_DATE, `[${ref.name}] is ${col.dataType}: a date filter in ${clause.filter.unit}s needs a DATE_TIME column.`, DiagnosticSeverity.Error);
       }
+      if (custom?.kind === 'calendar' && clause.kind === 'filter' && ref === clause.column && !clause.aggregation && CALENDAR_TYPES.has(col.dataType) && isNamedPeriodComparison(clause.operator, clause.values.map(rawValue))) {
+        add(clause, codes.NAMED_PERIOD_WITH_CUSTOM_CALENDAR, `Comparing [${ref.name}] with a year by ${clause.operator} is not supported with the custom calendar ${custom.name} (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations: "order date >= august 2025"): compare with a date ('YYYY-MM-DD'), write = with the year, or use a date keyword such as after 12 months ago.`, DiagnosticSeverity.Warning);
+      }
       if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation && NUMERIC_TYPES.has(col.dataType)) {
         if (TEXT_OPS.has(clause.operator)) {
           add({ start: clause.operatorStart, end: clause.operatorEnd }, codes.TEXT_OPERATOR_ON_NUMBER, `"${clause.operator}" is a text operator, but [${ref.name}] is ${col.dataType}: use =, !=, <, >, between … and … on numbers.`, DiagnosticSeverity.Error);
@@ -291,6 +296,11 @@ function checkClauses(clauses: readonly Clause[], ds: string, cols: CheckedColum
       }
     }
   }
+}
+
+/** A filter value as written, unquoted (`{null}`/`{empty}`: ''). */
+function rawValue(v: Value): string {
+  return v.kind === 'number' ? v.raw : v.kind === 'text' ? v.value : '';
 }
 
 /** A date keyword that applies to the data source's date column: an error when it has none, a warning when it has several. */

@@ -20,7 +20,7 @@ import {
   type CalendarPeriod, type CustomCalendar,
 } from '../customCalendar';
 import {
-  CALENDAR_TYPES, DATE_UNITS, FISCAL_CALENDAR_NAME, isCustomCalendarName, isRollingPeriod, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
+  CALENDAR_TYPES, DATE_UNITS, FISCAL_CALENDAR_NAME, isCustomCalendarName, isNamedPeriodComparison, isYearValue, isRollingPeriod, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
 } from '../../../common/src/language/keywords';
 
 /** DATE and DATE_TIME: the calendar dates (keywords.ts `CALENDAR_TYPES`, one fact with the language service). */
@@ -538,7 +538,7 @@ class FilterValues {
 
   private dateRhs(written: string): string {
     const raw = written.trim();
-    if (/^\d{4}$/.test(raw)) {
+    if (isYearValue(raw)) {
       // A year (`[date] = 2001`, `after 2000`) compares the column's year (docs/service-notes.md §2.5).
       this.yearGranularity = true;
       this.params.push(Number(raw));
@@ -559,15 +559,6 @@ class FilterValues {
     if (this.yearGranularity && (this.dayGranularity || this.params.some((x) => typeof x === 'string'))) throw new QueryError(`Compare [${this.c.name}] with years or with dates, not both`);
     if (this.yearGranularity && this.calendar) return `TRY_CAST(${calendarNumberSql(this.calendar, 'year', expr)} AS INTEGER)`;
     return this.isText ? `lower(${expr})` : this.yearGranularity ? `year(${expr})` : this.dayGranularity ? `CAST(${expr} AS DATE)` : expr;
-  }
-
-  /**
-   * Refuses an order comparison (`>`, `between`, `after`, …) with a year under a custom calendar, as the
-   * connections-cust-cal page's Limitations do for a named period; `op` names the operator.
-   */
-  orderedUnderCalendar(op: string): void {
-    if (!this.yearGranularity || !this.calendar) return;
-    throw new QueryError(`[${this.c.name}] ${op} a year with calendar.${this.calendar.name}: a custom calendar does not support comparing a date with a named period such as a year (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations: "order date >= august 2025"); compare with a date ('YYYY-MM-DD') or a date keyword, as the page suggests: order date after 12 months ago`);
   }
 }
 
@@ -610,6 +601,9 @@ function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
   if (values.length === 0) throw new QueryError(`The filter on [${c.name}] has no value`);
   if (TEXT_OPERATORS.has(op)) return textCondition(cl, expr, c);
   const v = new FilterValues(type, c, cl.aggregation ? undefined : scope.calendar);
+  if (v.isDate && scope.calendar && !cl.aggregation && isNamedPeriodComparison(op, values.map((x) => (x.kind === 'number' ? x.raw : x.kind === 'text' ? x.value : '')))) {
+    throw new QueryError(`[${c.name}] ${op} a year with calendar.${scope.calendar.name}: a custom calendar does not support comparing a date with a named period such as a year (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations: "order date >= august 2025"); compare with a date ('YYYY-MM-DD') or a date keyword, as the page suggests: order date after 12 months ago`);
+  }
   if (op === '=' || op === '!=') {
     const parts: string[] = [];
     const rhsList: string[] = [];
@@ -625,7 +619,6 @@ function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
     if (values.length !== 2) throw new QueryError(`between needs two values: [${c.name}] between x and y`);
     const a = v.rhs(values[0]!);
     const b = v.rhs(values[1]!);
-    v.orderedUnderCalendar(op);
     return { sql: `(${v.lhs(expr)} BETWEEN ${a} AND ${b})`, params: v.params };
   }
   if (values.length !== 1) throw new QueryError(`${op} takes one value (on [${c.name}])`);
@@ -633,7 +626,6 @@ function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
   const sqlOp = op === 'after' ? '>' : op === 'before' ? '<' : op;
   if (!(ORDER_OPERATORS as readonly string[]).includes(sqlOp)) throw new QueryError(`The operator ${op} is not supported by the emulator`);
   const r = v.rhs(values[0]!);
-  v.orderedUnderCalendar(op);
   return { sql: `(${v.lhs(expr)} ${sqlOp} ${r})`, params: v.params };
 }
 
