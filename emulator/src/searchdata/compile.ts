@@ -48,6 +48,8 @@ export interface CompileInput {
   fiscalYearStartMonth?: number;
   /** The custom calendars whose tables exist (`calendar.<name>`); default the demo's (customCalendar.ts `DEMO_CALENDARS`). */
   calendars?: readonly CustomCalendar[];
+  /** The query text the clauses were parsed from (their offsets are in it): labels a `vs` side that is a date filter as written. */
+  text?: string;
 }
 
 /** The SQL of a query and how to read its result. */
@@ -1112,41 +1114,47 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   return input.clauses.some((c) => c.kind === 'versus') ? compileVersus(input) : compileOne(input);
 }
 
-type FilterOrVersus = FilterClause | Extract<Clause, { kind: 'versus' }>;
+/** What a side of a `vs` is made of: filters on one column, or a date filter (`vs last year`). */
+type SideClause = FilterClause | Extract<Clause, { kind: 'dateFilter' }>;
+type FilterOrVersus = SideClause | Extract<Clause, { kind: 'versus' }>;
 
-/** A side of a `vs` as a label in the API syntax: `[origin] = 'SEA'`, or `all`. */
-function sideLabel(side: readonly FilterClause[]): string {
+/** A side of a `vs` as a label in the API syntax: `[origin] = 'SEA'`, a date filter as written (`[date] last year`), or `all`. */
+function sideLabel(side: readonly SideClause[], text: string | undefined): string {
   if (!side.length) return 'all';
   const value = (v: Value): string => (v.kind === 'text' ? `'${v.value}'` : v.kind === 'number' ? v.raw : `{${v.kind}}`);
-  return side.map((f) => `[${f.column.name}] ${f.operator} ${f.values.map(value).join(f.operator === 'between' ? ' and ' : ', ')}`).join(' ');
+  return side
+    .map((f) => (f.kind === 'filter' ? `[${f.column.name}] ${f.operator} ${f.values.map(value).join(f.operator === 'between' ? ' and ' : ', ')}` : (text?.slice(f.start, f.end).replace(/\s+/g, ' ').trim() ?? 'date filter')))
+    .join(' ');
 }
 
 /**
- * `vs` / `versus` (vs.adoc) and `vs all` (all.adoc): the run of plain filters on one column right before the
+ * `vs` / `versus` (vs.adoc) and `vs all` (all.adoc): the run of plain filters on one column (or one date
+ * filter: `sales monthly accessory6 vs last year`, thoughtspot.github.io filtered-agg-forms) right before the
  * first `vs` is one side, the run on one column right after each `vs` another (`state name begins_with 'a'
  * state name begins_with 'c' vs state name begins_with 'd'`), `all` a side with no filter of its own; every
  * other clause (other filters included) applies to every side. Each side is answered as the query with its own filters (compiled alone:
  * several `begins with`/`ends with` on one column of a side are OR-ed, as vs.adoc says), and the answers
- * are stacked under a first column `Versus` naming the side (`[origin] = 'SEA'`, `all`), sides in the order
+ * are stacked under a first column `Versus` naming the side (`[origin] = 'SEA'`, a date filter as written, `all`), sides in the order
  * written, rows of a side by their columns ascending. [inferred: the pages give the query, not the answer's
  * shape; docs/service-notes.md §2.3] Throws QueryError when a side has no filter, or on a `vs` inside `in`.
  */
 function compileVersus(input: CompileInput): CompiledQuery {
   const cl = input.clauses;
   const first = cl.findIndex((c) => c.kind === 'versus');
-  const isFilter = (c: Clause | undefined): c is FilterClause => c?.kind === 'filter' && !c.aggregation;
-  const on = (c: FilterClause): string => c.column.name.trim().toLowerCase();
+  // a side: plain filters on one column, or a date filter (`sales monthly accessory6 vs last year`, GHIO filtered-agg-forms)
+  const isFilter = (c: Clause | undefined): c is SideClause => (c?.kind === 'filter' && !c.aggregation) || c?.kind === 'dateFilter';
+  const on = (c: SideClause): string => (c.kind === 'filter' ? c.column.name.trim().toLowerCase() : `\u0000date ${c.column?.name.trim().toLowerCase() ?? ''}`);
   let from = first;
-  while (isFilter(cl[from - 1]) && (from === first || on(cl[from - 1] as FilterClause) === on(cl[first - 1] as FilterClause))) from--;
+  while (isFilter(cl[from - 1]) && (from === first || on(cl[from - 1] as SideClause) === on(cl[first - 1] as SideClause))) from--;
   if (from === first) throw new QueryError('vs needs a filter before it, one side of the comparison: [delay] [origin] = \'SEA\' vs [origin] = \'PDX\'');
-  const sides: FilterClause[][] = [cl.slice(from, first) as FilterClause[]];
+  const sides: SideClause[][] = [cl.slice(from, first) as SideClause[]];
   const inSide = new Set<Clause>(cl.slice(from, first));
   for (let k = first; k < cl.length && cl[k]!.kind === 'versus';) {
     const vs = cl[k] as Extract<FilterOrVersus, { kind: 'versus' }>;
     inSide.add(vs);
     let j = k + 1;
-    while (isFilter(cl[j]) && (j === k + 1 || on(cl[j] as FilterClause) === on(cl[k + 1] as FilterClause))) inSide.add(cl[j++]!);
-    const side = cl.slice(k + 1, j) as FilterClause[];
+    while (isFilter(cl[j]) && (j === k + 1 || on(cl[j] as SideClause) === on(cl[k + 1] as SideClause))) inSide.add(cl[j++]!);
+    const side = cl.slice(k + 1, j) as SideClause[];
     if (vs.all && side.length) throw new QueryError('vs all is a whole side: write no filter after all');
     if (!vs.all && !side.length) throw new QueryError('vs needs a filter after it, or all: [origin] = \'SEA\' vs [origin] = \'PDX\'');
     sides.push(side);
@@ -1154,14 +1162,23 @@ function compileVersus(input: CompileInput): CompiledQuery {
   }
   const stray = cl.find((c) => c.kind === 'versus' && !inSide.has(c));
   if (stray) throw new QueryError('Write the sides of a vs together: [origin] = \'SEA\' vs [origin] = \'PDX\' vs all');
-  const common = cl.filter((c) => !inSide.has(c));
+  // A date keyword written after a column that is no date (`[delay] last month vs …`) lists that column for
+  // every side and, on its own side, filters the data source's date column (as readClauses reads it).
+  const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4);
+  const listsItsColumn = (c: Clause): c is Extract<Clause, { kind: 'dateFilter' }> & { column: ColumnRef } => c.kind === 'dateFilter' && !!c.column && !isDate(scope.resolve(c.column).dataType);
+  const common: Clause[] = [];
+  for (const c of cl) {
+    if (!inSide.has(c)) common.push(c);
+    else if (listsItsColumn(c)) common.push({ kind: 'column', column: c.column, start: c.column.start, end: c.column.end });
+  }
+  for (const side of sides) side.forEach((c, i) => listsItsColumn(c) && (side[i] = { ...c, column: undefined, start: c.column.end }));
   const params: SqlParam[] = [];
   let shape: CompiledQuery | undefined;
   const parts = sides.map((side, i) => {
     const q = compileOne({ ...input, clauses: [...common, ...side] });
     shape ??= q;
     if (q.columnNames.join('\u0000') !== shape.columnNames.join('\u0000')) throw new QueryError(`The sides of vs answer different columns (${shape.columnNames.join(', ')} / ${q.columnNames.join(', ')}): list the columns to compare`);
-    params.push(sideLabel(side), ...q.params);
+    params.push(sideLabel(side, input.text), ...q.params);
     return `SELECT ${i} AS vs_side, CAST(? AS VARCHAR) AS vs_label, ${q.columnNames.map((_, c) => `q.o${c} AS p${c}`).join(', ')} FROM (${q.sql}) q`;
   });
   const names = shape!.columnNames;

@@ -118,7 +118,7 @@ export class SearchService {
     if (!q || q.clauses.length === 0) throw new QueryError('The query is empty');
     // the demo's custom calendars whose tables this emulator has (none without --demo)
     const calendars = availableCalendars((d, s, t) => !!this.catalog.table(d, s, t));
-    const compiled = compileSearch({ clauses: q.clauses, columns: ds.columns, table: ds.sqlName, now: new Date(nowMs), calendars });
+    const compiled = compileSearch({ clauses: q.clauses, columns: ds.columns, table: ds.sqlName, now: new Date(nowMs), calendars, text: query });
     if (this.compiled.size > 500) this.compiled.clear();
     this.compiled.set(key, compiled);
     return compiled;
