@@ -123,7 +123,7 @@ test('after calendar. the calendars', async () => {
 
 test('after calendar. the service\'s custom calendars too (calendars/search), each once; a name that cannot be written is left out', async () => {
   const base = makeCatalogProvider([flightsCatalog()], values);
-  const catalog: CatalogProvider = { ...base, getDataSources: (t) => base.getDataSources(t), getColumns: (d, t) => base.getColumns(d, t), getColumnValues: (d, c, p, t) => base.getColumnValues(d, c, p, t), getCalendars: () => Promise.resolve(['retail', 'Fiscal', '4-4-5 US', "it's", 'Retail']) };
+  const catalog: CatalogProvider = { ...base, getDataSources: (t) => base.getDataSources(t), getColumns: (d, t) => base.getColumns(d, t), getColumnValues: (d, c, p, t) => base.getColumnValues(d, c, p, t), getCalendars: () => Promise.resolve(['retail', 'Fiscal', '4-4-5 US', "it's", 'Retail', 'x'.repeat(256)]) };
   const { list, document } = await complete(FLIGHTS + '[delay] [date].monthly calendar.| ; [delay] calendar.mine', { catalog });
   assert.deepEqual(labels(list), ['fiscal', 'retail', '4-4-5 US', 'mine']);
   assert.equal(item(list, 'retail').detail, 'A custom calendar of the service (connections-cust-cal)');

@@ -529,6 +529,9 @@ function bucketItem(bucket: DateBucket, index: number, replace: Range): Completi
   };
 }
 
+/** Longest calendar name offered after `calendar.` (characters). */
+const MAX_CALENDAR_NAME = 255;
+
 /**
  * `fiscal`, the service's custom calendars (the catalog's `getCalendars`: v2 `calendars/search`, over
  * `tsq/calendars` in the editor) and every calendar already named in the document, in that order, each
@@ -538,8 +541,9 @@ function bucketItem(bucket: DateBucket, index: number, replace: Range): Completi
 async function calendarItems(ctx: ServiceContext, document: TextDocument, replace: Range, token?: CancellationLike): Promise<CompletionItem[]> {
   const names = new Map<string, { name: string; detail: string }>();
   const add = (name: string, detail: string) => {
-    // a name holding a quote or a line break cannot be written after calendar. (docs/service-interface.md §4.3)
-    if (name.trim() && !/['\r\n]/.test(name) && !names.has(name.toLowerCase())) names.set(name.toLowerCase(), { name, detail });
+    // a name holding a quote or a line break cannot be written after calendar. (docs/service-interface.md §4.3);
+    // one longer than MAX_CALENDAR_NAME is no name a person types (a service's answer is not trusted to be sane)
+    if (name.trim() && name.length <= MAX_CALENDAR_NAME && !/['\r\n]/.test(name) && !names.has(name.toLowerCase())) names.set(name.toLowerCase(), { name, detail });
   };
   for (const c of BUILT_IN_CALENDARS) add(c.name, c.meaning);
   let service: string[] | undefined;
