@@ -529,9 +529,6 @@ function bucketItem(bucket: DateBucket, index: number, replace: Range): Completi
   };
 }
 
-/** Longest calendar name offered after `calendar.` (characters). */
-const MAX_CALENDAR_NAME = 255;
-
 /**
  * `fiscal`, the service's custom calendars (the catalog's `getCalendars`: v2 `calendars/search`, over
  * `tsq/calendars` in the editor) and every calendar already named in the document, in that order, each
@@ -539,6 +536,8 @@ const MAX_CALENDAR_NAME = 255;
  * catalog, or when it cannot list them, the others only.
  */
 async function calendarItems(ctx: ServiceContext, document: TextDocument, replace: Range, token?: CancellationLike): Promise<CompletionItem[]> {
+  /** Longest calendar name offered (characters). */
+  const MAX_CALENDAR_NAME = 255;
   const names = new Map<string, { name: string; detail: string }>();
   const add = (name: string, detail: string) => {
     // a name holding a quote or a line break cannot be written after calendar. (docs/service-interface.md §4.3);
