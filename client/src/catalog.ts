@@ -6,12 +6,13 @@
 import { ServiceCatalog, type CatalogSource } from '../../common/src/catalog';
 import type { ServiceApi } from './service';
 
-/** The three calls of the service catalog, made through the extension's `ServiceApi`. */
+/** The calls of the service catalog, made through the extension's `ServiceApi`. */
 export function catalogSource(api: ServiceApi): CatalogSource {
   return {
     listObjectHeaders: (params, opts) => api.listObjectHeaders(params, opts),
     metadataDetails: (type, ids, opts) => api.metadataDetails(type, ids, opts),
     searchData: (params) => api.searchData({ queryString: params.queryString, dataSourceGuid: params.dataSourceGuid, batchSize: params.batchSize, offset: params.offset }),
+    searchCalendars: (opts) => api.searchCalendars(opts),
   };
 }
 

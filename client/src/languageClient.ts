@@ -1,12 +1,12 @@
 /**
  * The language client: starts `dist/server.js` over IPC (vscode-languageclient), answers the server's
- * catalog requests (`tsq/dataSources`, `tsq/columns`, `tsq/columnValues`, common/src/protocol.ts) from
+ * catalog requests (`tsq/dataSources`, `tsq/columns`, `tsq/columnValues`, `tsq/calendars`, common/src/protocol.ts) from
  * the active connection's `Catalog`, and sends `tsq/catalogChanged` when the catalog changes (Refresh
  * Catalog, connection switch). A failed start shows a message with a way to the log.
  */
 import * as vscode from 'vscode';
 import { LanguageClient, ResponseError, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { CATALOG_UNKNOWN, CatalogChangedNotification, ColumnsRequest, ColumnValuesRequest, DataSourcesRequest, type ColumnsAnswer, type ColumnsParams, type ColumnValuesParams } from '../../common/src/protocol';
+import { CATALOG_UNKNOWN, CalendarsRequest, CatalogChangedNotification, ColumnsRequest, ColumnValuesRequest, DataSourcesRequest, type ColumnsAnswer, type ColumnsParams, type ColumnValuesParams } from '../../common/src/protocol';
 import type { DataSource } from '../../common/src/model';
 import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
 import type { ServiceCatalog } from '../../common/src/catalog';
@@ -114,6 +114,7 @@ export class TsqLanguageClient implements vscode.Disposable {
     };
     client.onRequest(DataSourcesRequest, (): Promise<DataSource[]> => known((cat) => cat.dataSources()));
     client.onRequest(ColumnsRequest, (params: ColumnsParams): Promise<ColumnsAnswer> => known((cat) => cat.columns(params.dataSource)));
+    client.onRequest(CalendarsRequest, (): Promise<string[]> => known((cat) => cat.calendars()));
     client.onRequest(ColumnValuesRequest, async (params: ColumnValuesParams): Promise<string[]> => {
       const cat = await this.catalog();
       return cat ? cat.columnValues(params.dataSource, params.column, params.prefix ?? '') : [];

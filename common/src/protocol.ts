@@ -46,6 +46,9 @@ export interface DocumentQuery {
 /** Maximum number of values answered by `tsq/columnValues`. */
 export const MAX_COLUMN_VALUES = 50;
 
+/** Maximum number of calendar names kept from a `tsq/calendars` answer. */
+export const MAX_CALENDARS = 1000;
+
 /**
  * Server → client: every data source of the active connection. Sent when completing `@datasource` and
  * validating it. Result: `DataSource[]`.
@@ -80,6 +83,14 @@ export const ColumnsRequest = new RequestType<ColumnsParams, ColumnsAnswer, void
 
 /** Server → client: up to `MAX_COLUMN_VALUES` values of a column that start with a prefix, for completion after a comparison operator. */
 export const ColumnValuesRequest = new RequestType<ColumnValuesParams, string[], void>('tsq/columnValues');
+
+/**
+ * Server → client: the names of the service's custom calendars (v2 `calendars/search`; the names a query
+ * writes after `calendar.`), for completion after `calendar.`. Result: `string[]` ([] when the service
+ * lists none to this user), or an error reply (`CATALOG_UNKNOWN`) when the catalog is unknown. Cached
+ * until `tsq/catalogChanged`.
+ */
+export const CalendarsRequest = new RequestType0<string[], void>('tsq/calendars');
 
 /** Client → server notification: the catalog changed (connection switch, Refresh Catalog, the service back); the server drops its cache and re-validates. */
 export const CatalogChangedNotification = new NotificationType<Record<string, never>>('tsq/catalogChanged');

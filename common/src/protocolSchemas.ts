@@ -13,7 +13,7 @@ import Ajv from 'ajv';
 import type { ErrorObject } from 'ajv';
 import { COLUMN_DATA_TYPES } from './model';
 import type { Column, DataSource, DataSourceColumns } from './model';
-import { MAX_COLUMN_VALUES } from './protocol';
+import { MAX_CALENDARS, MAX_COLUMN_VALUES } from './protocol';
 
 const optionalString = { type: ['string', 'null'] } as const;
 
@@ -56,10 +56,14 @@ export const DATA_SOURCE_COLUMNS_SCHEMA = {
 /** JSON Schema of a `tsq/columnValues` answer. */
 export const COLUMN_VALUES_SCHEMA = { type: 'array', items: { type: 'string' } } as const;
 
+/** JSON Schema of a `tsq/calendars` answer: the custom calendars' names. */
+export const CALENDARS_SCHEMA = { type: 'array', items: { type: 'string' } } as const;
+
 const ajv = new Ajv({ strict: true, allowUnionTypes: true });
 const checkDataSources = ajv.compile(DATA_SOURCES_SCHEMA);
 const checkDataSourceColumns = ajv.compile(DATA_SOURCE_COLUMNS_SCHEMA);
 const checkColumnValues = ajv.compile(COLUMN_VALUES_SCHEMA);
+const checkCalendars = ajv.compile(CALENDARS_SCHEMA);
 
 /** The first schema error of a failed check, as `path: message` (for logs). */
 function describe(errors: ErrorObject[] | null | undefined): string {
@@ -107,4 +111,10 @@ export function checkDataSourceColumnsAnswer(value: unknown): Checked<DataSource
 export function checkColumnValuesAnswer(value: unknown): Checked<string[]> {
   if (!checkColumnValues(value)) return { ok: false, reason: describe(checkColumnValues.errors) };
   return { ok: true, value: (value as string[]).slice(0, MAX_COLUMN_VALUES) };
+}
+
+/** Checks a `tsq/calendars` answer against `CALENDARS_SCHEMA`; keeps the first `MAX_CALENDARS` non-blank names. */
+export function checkCalendarsAnswer(value: unknown): Checked<string[]> {
+  if (!checkCalendars(value)) return { ok: false, reason: describe(checkCalendars.errors) };
+  return { ok: true, value: (value as string[]).filter((n) => n.trim() !== '').slice(0, MAX_CALENDARS) };
 }

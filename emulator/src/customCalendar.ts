@@ -52,6 +52,15 @@ export interface CustomCalendar {
 /** The demo's custom calendars (emulator/src/demo.ts creates their tables). */
 export const DEMO_CALENDARS: readonly CustomCalendar[] = [{ name: 'retail', database: 'demo', schema: 'engine_default_schema', table: 'retail_calendar' }];
 
+/**
+ * The custom calendars this emulator has: the demo's whose tables exist (none without --demo). One answer
+ * for searchdata's `calendar.<name>` (searchdata/run.ts) and v2 `calendars/search` (v2/routes.ts).
+ * @param hasTable whether the metadata store has the table `database.schema.table`.
+ */
+export function availableCalendars(hasTable: (database: string, schema: string, table: string) => boolean): CustomCalendar[] {
+  return DEMO_CALENDARS.filter((c) => hasTable(c.database, c.schema, c.table));
+}
+
 /** The custom calendar named `name` (case-insensitive) among `calendars`, or undefined. */
 export function findCalendar(name: string, calendars: readonly CustomCalendar[] = DEMO_CALENDARS): CustomCalendar | undefined {
   const k = name.trim().toLowerCase();

@@ -11,8 +11,8 @@
 import { CancellationTokenSource, DiagnosticSeverity, ErrorCodes, ResponseError } from 'vscode-languageserver';
 import type { Diagnostic } from 'vscode-languageserver';
 import type { CancellationToken, Disposable } from 'vscode-languageserver';
-import { DataSourcesRequest, ColumnsRequest, ColumnValuesRequest } from '../../common/src/protocol';
-import { checkColumnValuesAnswer, checkDataSourceColumnsAnswer, checkDataSourcesAnswer } from '../../common/src/protocolSchemas';
+import { CalendarsRequest, DataSourcesRequest, ColumnsRequest, ColumnValuesRequest } from '../../common/src/protocol';
+import { checkCalendarsAnswer, checkColumnValuesAnswer, checkDataSourceColumnsAnswer, checkDataSourcesAnswer } from '../../common/src/protocolSchemas';
 import type { DataSource, DataSourceColumns } from '../../common/src/model';
 import type { CancellationLike, CatalogProvider } from '../../common/src/languageService/types';
 
@@ -130,6 +130,16 @@ export function parseColumnValues(value: unknown): string[] | undefined {
 }
 
 /**
+ * Checks a `tsq/calendars` answer against its JSON Schema (common/src/protocolSchemas.ts): an array of
+ * strings.
+ * @returns at most `MAX_CALENDARS` non-blank names, or undefined when malformed.
+ */
+export function parseCalendars(value: unknown): string[] | undefined {
+  const checked = checkCalendarsAnswer(value);
+  return checked.ok ? checked.value : undefined;
+}
+
+/**
  * A `CatalogProvider` that asks the client over the catalog protocol. Never rejects: every failure reads
  * as "unknown".
  *
@@ -152,6 +162,7 @@ export function parseColumnValues(value: unknown): string[] | undefined {
 export class ProtocolCatalog implements CatalogProvider {
   private readonly budget: number;
   private dataSources: Promise<DataSource[] | undefined> | undefined;
+  private calendars: Promise<string[] | undefined> | undefined;
   private readonly columns = new Map<string, Promise<DataSourceColumns | null | undefined>>();
   private readonly unsupported = new Set<string>();
   /** The last answer per data source and of the list, kept across `clear()` (stale while revalidating). */
@@ -172,6 +183,7 @@ export class ProtocolCatalog implements CatalogProvider {
    */
   clear(): void {
     this.dataSources = undefined;
+    this.calendars = undefined;
     this.columns.clear();
     this.unsupported.clear();
   }
@@ -292,6 +304,16 @@ export class ProtocolCatalog implements CatalogProvider {
 
   private now(): number {
     return (this.options.now ?? Date.now)();
+  }
+
+  /** The custom calendars' names (`tsq/calendars`), cached once answered until `clear()`; undefined when unknown (a client without the method included). */
+  getCalendars(_token?: CancellationLike): Promise<string[] | undefined> {
+    return this.cached(
+      () => this.calendars,
+      (p) => (this.calendars = p),
+      () => this.ask(CalendarsRequest.method, {}, parseCalendars),
+      (v) => v !== undefined,
+    );
   }
 
   /** Up to 50 values of a column starting with `prefix` (`tsq/columnValues`, not cached); [] when unknown. */

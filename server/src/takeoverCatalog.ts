@@ -62,6 +62,15 @@ export class TakeoverCatalog implements ClearableCatalog {
     return this.service.getColumns(dataSource, token);
   }
 
+  /** The custom calendars' names: the client's (`tsq/calendars`), or the service's once it has taken over or when the client knows none. */
+  async getCalendars(token?: CancellationLike): Promise<string[] | undefined> {
+    if (!this.takenOver) {
+      const answer = await this.client.getCalendars?.(token);
+      if (answer !== undefined) return answer;
+    }
+    return this.service.getCalendars?.(token);
+  }
+
   getColumnValues(dataSource: string, column: string, prefix: string, token?: CancellationLike): Promise<string[]> {
     // [] is also the client's "unknown": the values follow whoever answers the columns
     return this.takenOver ? this.service.getColumnValues(dataSource, column, prefix, token) : this.client.getColumnValues(dataSource, column, prefix, token);

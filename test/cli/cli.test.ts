@@ -172,6 +172,20 @@ describe('objects, check', () => {
   });
 });
 
+describe('check: subsearches', () => {
+  test('an in subsearch is checked as a query of the data source, findings at their columns inside the parentheses', async () => {
+    const file = join(dir, 'subsearch.tsq');
+    writeFileSync(file, "@datasource 'flights'\n[origin] in ([origin] [delay] contains '5' [delya]) [delay]\n");
+    const r = await tsq(['check', file, ...conn], { env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, [
+      `${file}:2:31: error: "contains" is a text operator, but [delay] is INT32: use =, !=, <, >, between … and … on numbers. [tsq.textOperatorOnNumber]`,
+      `${file}:2:45: error: Unknown column [delya] in "flights". Did you mean [delay]? [tsq.unknownColumn]`,
+      '',
+    ].join('\n'));
+  });
+});
+
 describe('load, status, bad-records', () => {
   test('load sniffs the file, loads it in one cycle, and status reads the cycle', async () => {
     const before = await countRows(live, STOCKS_SQL);

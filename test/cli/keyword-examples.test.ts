@@ -1,6 +1,6 @@
 // The keyword catalogue's examples are tests (common/src/language/keywords.ts): every documented example
 // goes through `tsq check` (the command line as a process, against the demo emulator) with no error and
-// no warning, and through the emulator's searchdata, which answers it, or, for a keyword the local
+// no warning (`example` and the further `examples` alike), and through the emulator's searchdata, which answers it, or, for a keyword the local
 // emulator does not execute (`emulator: 'unsupported'`), refuses it with a 400 naming the keyword while
 // `tsq check` says so as information (tsq.notInEmulator). A keyword added to the catalogue is tested here.
 import { after, before, test } from 'node:test';
@@ -18,11 +18,13 @@ const GUID_OF = (table: string): string => stableGuid('table', 'demo', 'engine_d
 /** Every distinct example, with the keywords that document it and its data source. */
 const EXAMPLES = new Map<string, { names: string[]; unsupported: boolean; dataSource: string }>();
 for (const k of KEYWORDS) {
-  const e = EXAMPLES.get(k.example) ?? { names: [], unsupported: false, dataSource: k.dataSource ?? 'flights' };
-  e.names.push(k.name);
-  e.unsupported ||= k.emulator === 'unsupported';
-  assert.equal(e.dataSource, k.dataSource ?? 'flights', `${k.name}: one example, one data source`);
-  EXAMPLES.set(k.example, e);
+  for (const example of [k.example, ...(k.examples ?? []).map((x) => x.example)]) {
+    const e = EXAMPLES.get(example) ?? { names: [], unsupported: false, dataSource: k.dataSource ?? 'flights' };
+    e.names.push(k.name);
+    e.unsupported ||= k.emulator === 'unsupported';
+    assert.equal(e.dataSource, k.dataSource ?? 'flights', `${k.name}: one example, one data source`);
+    EXAMPLES.set(example, e);
+  }
 }
 const DATA_SOURCES = [...new Set([...EXAMPLES.values()].map((e) => e.dataSource))];
 

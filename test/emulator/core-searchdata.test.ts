@@ -156,7 +156,7 @@ describe('searchdata paging and formats (docs/service-notes.md §1.2-1.4)', () =
 describe('searchdata errors', () => {
   const bad: [string, string, Record<string, string | number>, RegExp][] = [
     ['an unknown column', '[nope] [delay]', {}, /nope/],
-    ['a keyword the emulator does not execute', '[origin] [delay] everything', {}, /everything/],
+    ['a keyword the emulator does not execute', 'growth of [delay] by [date] daily month-over-month', {}, /month-over-month/],
     ['a syntax error', '[origin', {}, /./],
     ['sum of a text column', 'sum [origin]', {}, /origin/],
     ['a text value on a number', "[origin] [delay] > 'abc'", {}, /abc/],

@@ -13,6 +13,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
 import { parseQuery } from '../../common/src/language/parser';
+import { KEYWORDS } from '../../common/src/language/keywords';
 import { compileSearch } from '../../emulator/src/searchdata/compile';
 import type { LogicalColumn } from '../../emulator/src/metadataStore';
 import { adminCore, debugOf } from './core-support';
@@ -176,8 +177,78 @@ describe('<unit> to date for each <period> (month_to_date_for_each_quarter.adoc,
       await sum(`(CAST("date" AS DATE) BETWEEN DATE '2001-02-25' AND DATE '2001-03-16') OR (CAST("date" AS DATE) BETWEEN DATE '2001-05-27' AND DATE '2001-06-15')`));
   });
 
+  test('the catalogue\'s examples of the documented phrases answer the FOR EACH rows (keywords-to-date\'s rule table)', async () => {
+    // Written out from the rule table for Friday 15 June 2001: day 5 of its (Monday) week, week 3 of June (the
+    // week of 1 June is the first), week 12 of the quarter (that of 1 April is the first), week 24 of the year
+    // (that of Monday 1 January is the first), day 15 of the month,
+    // the third month of its quarter, day 76 of the quarter, the second quarter, day 166 of the year.
+    const d = 'CAST("date" AS DATE)';
+    const weekOf = (p: string) => `(date_diff('day', date_trunc('week', date_trunc('${p}', ${d})), date_trunc('week', ${d})) // 7 + 1)`;
+    const dayOfQuarter = `(date_diff('day', date_trunc('quarter', ${d}), ${d}) + 1)`;
+    const rule: Record<string, string> = {
+      'week to date for each week': `isodow(${d}) <= 5`,
+      'week to date for each month': `isodow(${d}) <= 5 AND ${weekOf('month')} = 3`,
+      'week to date for each quarter': `isodow(${d}) <= 5 AND ${weekOf('quarter')} = 12`,
+      'week to date for each year': `isodow(${d}) <= 5 AND ${weekOf('year')} = 24`,
+      'month to date for each month': `dayofmonth(${d}) <= 15`,
+      'month to date for each quarter': `dayofmonth(${d}) <= 15 AND month(${d}) IN (3, 6, 9, 12)`,
+      'month to date for each year': `dayofmonth(${d}) <= 15 AND month(${d}) = 6`,
+      'quarter to date for each quarter': `${dayOfQuarter} <= 76`,
+      'quarter to date for each year': `${dayOfQuarter} <= 76 AND quarter(${d}) = 2`,
+      'year to date for each year': `dayofyear(${d}) <= 166`,
+    };
+    const phrases = KEYWORDS.filter((k) => k.phrase);
+    assert.deepEqual(phrases.map((k) => k.name).sort(), Object.keys(rule).sort());
+    for (const k of phrases) {
+      // `by [date]` lists every distinct time (over 100,000 of them: compare the first page and the total).
+      const by = /by \[(\w+)\]/.exec(k.example)![1]!;
+      const key = by === 'date' ? 'epoch("date")' : by;
+      const r = await core.call('POST', '/searchdata', { query_string: k.example, data_source_guid: FLIGHTS, batchsize: 20000 }, cookie);
+      assert.equal(r.status, 200, `${k.example}: ${JSON.stringify(r.body)}`);
+      const body = r.body as { data: unknown[][]; totalRowCount: number };
+      const sql = `SELECT ${key}, sum(delay) FROM ${FLIGHTS_T} WHERE ${rule[k.name]!} GROUP BY 1`;
+      assert.deepEqual(body.data, await expected(`${sql} ORDER BY 1 LIMIT 20000`), k.example);
+      assert.deepEqual([[body.totalRowCount]], await expected(`SELECT count(*) FROM (${sql})`), k.example);
+    }
+  });
+
   test('a period shorter than the to-date unit is refused by name', async () => {
     assert.match(await refused('[delay] month to date for each week'), /a week does not hold a month/);
+  });
+});
+
+describe('comparison filters under calendar.retail (connections-cust-cal: date keywords follow the calendar; "does not support a filter such as order date >= august 2025")', () => {
+  const STOCKS_T = '"demo.engine_default_schema"."stocks"';
+  const STOCKS = stableGuid('table', 'demo', 'engine_default_schema', 'stocks');
+  const sum = async (where: string): Promise<unknown[][]> => expected(`SELECT sum(delay) FROM ${FLIGHTS_T} WHERE ${where}`);
+
+  test('a plain date stays a date: >, between, after and before compare days, as without the calendar', async () => {
+    const d = 'CAST("date" AS DATE)';
+    assert.deepEqual(await answer("[delay] [date] > '2001-03-01' calendar.retail"), await sum(`${d} > DATE '2001-03-01'`));
+    assert.deepEqual(await answer("[delay] [date] between '2001-02-25' and '2001-03-31' calendar.retail"), await sum(`${d} BETWEEN DATE '2001-02-25' AND DATE '2001-03-31'`));
+    assert.deepEqual(await answer("[delay] [date] after '2001-05-27' calendar.retail"), await sum(`${d} > DATE '2001-05-27'`));
+    assert.deepEqual(await answer("[delay] [date] before '2001-04-01' calendar.retail"), await sum(`${d} < DATE '2001-04-01'`));
+  });
+
+  test('a year is the calendar\'s year: [date] = 2005 keeps fiscal 2005 (4 Jul 2004 to 2 Jul 2005), != the others', async () => {
+    // averages of prices, compared to 9 significant digits (the order of summation may differ)
+    const round = (data: unknown[][]) => data.map(([s, p]) => [s, Number((p as number).toPrecision(9))]);
+    const byCalendarYear = async (op: string): Promise<unknown[][]> => {
+      const r = await core.call('POST', '/searchdata', { query_string: `[symbol] [price] [date] ${op} 2005 calendar.retail`, data_source_guid: STOCKS, batchsize: -1 }, cookie);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return round((r.body as { data: unknown[][] }).data);
+    };
+    const rows = async (sql: string) => round(await expected(`SELECT s.symbol, avg(s.price) FROM ${STOCKS_T} s JOIN ${CAL_T} c ON c."date" = CAST(s."date" AS DATE) WHERE ${sql} GROUP BY 1 ORDER BY 1`));
+    assert.deepEqual(await byCalendarYear('='), await rows(`c."year" = '2005'`));
+    assert.deepEqual(await byCalendarYear('='), await rows(`CAST(s."date" AS DATE) BETWEEN DATE '2004-07-04' AND DATE '2005-07-02'`));
+    assert.deepEqual(await byCalendarYear('!='), await rows(`c."year" <> '2005'`));
+  });
+
+  test('an order comparison with a year (a named period) is refused citing the page; the alternative it gives works', async () => {
+    for (const q of ['[delay] [date] >= 2001 calendar.retail', '[delay] [date] between 2000 and 2001 calendar.retail', '[delay] [date] after 2000 calendar.retail']) {
+      assert.match(await refused(q), /connections-cust-cal.*order date after 12 months ago/, q);
+    }
+    assert.deepEqual(await answer('[delay] [date] >= 2001'), await sum('year("date") >= 2001'), 'Gregorian: a year compares years');
   });
 });
 

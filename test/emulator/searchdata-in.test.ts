@@ -58,3 +58,19 @@ test('a subsearch must start with the column before in; in needs a column', asyn
   assert.equal(none.status, 400);
   assert.match(debugOf(none.body).join(' '), /in needs the column it filters/);
 });
+
+test('{null} is in neither answer: in and not in keep only values (keywords-in.adoc: "searches with the in keyword do not include {null} values")', async () => {
+  const MOVIES = stableGuid('table', 'demo', 'engine_default_schema', 'movies');
+  const M = '"demo.engine_default_schema"."movies"';
+  const count = async (q: string) => {
+    const r = await core.call('POST', '/searchdata', { query_string: q, data_source_guid: MOVIES, batchsize: -1 }, cookie);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.data as unknown[][];
+  };
+  const [[nulls]] = await core.sql(`SELECT count(*) FROM ${M} WHERE "Major Genre" IS NULL`);
+  assert.ok(Number(nulls) > 0, 'the demo has movies with no genre');
+  const [[notDrama]] = await core.sql(`SELECT count("Title") FROM ${M} WHERE "Major Genre" IS NOT NULL AND "Major Genre" <> 'Drama'`);
+  assert.deepEqual(await count("count [Title] [Major Genre] not in ([Major Genre] = 'Drama')"), [[Number(notDrama)]]);
+  const [[drama]] = await core.sql(`SELECT count("Title") FROM ${M} WHERE "Major Genre" = 'Drama'`);
+  assert.deepEqual(await count("count [Title] [Major Genre] in ([Major Genre] = 'Drama')"), [[Number(drama)]]);
+});

@@ -35,17 +35,27 @@ function haversineKm(a: { latitude: number; longitude: number }, b: { latitude: 
   return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-/** Where a place is: the mean coordinates of the airports whose `column` is `place` (any case). */
-function placeOf(column: 'city' | 'state', place: string): { latitude: number; longitude: number } {
+/**
+ * Where a place is (search-proximity, "How proximity search works"): the latitude/longitude pairs of the
+ * airports whose `column` is `place` (any case), at most 30 of them ("up to 30 latitude/longitude pairs for
+ * a given geographical value"), distinct, the first 30 by latitude then longitude (the emulator's choice).
+ */
+function placeOf(column: 'city' | 'state', place: string): { latitude: number; longitude: number }[] {
   const at = airports.filter((a) => a[column].toLowerCase() === place.toLowerCase());
   assert.ok(at.length > 0, place);
-  return { latitude: at.reduce((s, a) => s + a.latitude, 0) / at.length, longitude: at.reduce((s, a) => s + a.longitude, 0) / at.length };
+  const pairs = new Map(at.map((a) => [`${a.latitude},${a.longitude}`, { latitude: a.latitude, longitude: a.longitude }]));
+  return [...pairs.values()].sort((a, b) => a.latitude - b.latitude || a.longitude - b.longitude).slice(0, 30);
 }
 
-/** The airport codes at most (`within`) or more than (`farther`) `km` from the place, sorted. */
+/**
+ * The airport codes (sorted) at a direct distance of less than `km` from one of the place's pairs (`within`:
+ * "finds all latitude/longitude pairs with a direct distance of less than 10 km or a specified distance"), or
+ * more than `km` from all of them (`farther`).
+ */
 function codes(column: 'city' | 'state', place: string, relation: 'within' | 'farther', km: number): string[] {
-  const p = placeOf(column, place);
-  return airports.filter((a) => (relation === 'within' ? haversineKm(a, p) <= km : haversineKm(a, p) > km)).map((a) => a.iata).sort();
+  const points = placeOf(column, place);
+  const nearest = (a: Airport) => Math.min(...points.map((p) => haversineKm(a, p)));
+  return airports.filter((a) => (relation === 'within' ? nearest(a) < km : nearest(a) > km)).map((a) => a.iata).sort();
 }
 
 async function answer(query: string, guid = AIRPORTS): Promise<{ status: number; columnNames: string[]; data: unknown[][]; body: { debug?: string } }> {
@@ -65,10 +75,19 @@ test('near … within 50 miles keeps the airports within 50 miles of the place; 
   assert.deepEqual(got, want);
 });
 
-test('a bare near is within 50 miles (the emulator rule), the same answer as within 50 miles', async () => {
+test('a bare near is within 10 km (search-proximity: "If you do not specify a distance, the system uses 10 km as the default")', async () => {
   const bare = await answer("[iata] [city] near 'Seattle'");
   assert.equal(bare.status, 200, JSON.stringify(bare.body));
-  assert.deepEqual(bare.data.map((r) => r[0]), codes('city', 'seattle', 'within', 50 * MILE_KM));
+  assert.deepEqual(bare.data.map((r) => r[0]), codes('city', 'seattle', 'within', 10));
+  assert.notDeepEqual(codes('city', 'seattle', 'within', 10), codes('city', 'seattle', 'within', 50 * MILE_KM), 'the default matters here');
+});
+
+test('a place of several rows is each of their locations: near a state is near any of its airports (up to 30 pairs)', async () => {
+  const a = await answer("[iata] [state] near 'de' within 20 km");
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  const want = codes('state', 'de', 'within', 20);
+  assert.ok(want.length > airports.filter((x) => x.state === 'DE').length, String(want));
+  assert.deepEqual(a.data.map((r) => r[0]), want);
 });
 
 test('within N km and N meters convert their unit', async () => {
@@ -93,6 +112,9 @@ test('a place that is no value of the column matches no row', async () => {
   const a = await answer("[iata] [city] near 'atlantis' within 500 miles");
   assert.equal(a.status, 200, JSON.stringify(a.body));
   assert.deepEqual(a.data, []);
+  const f = await answer("[iata] [city] farther than 500 miles from 'atlantis'");
+  assert.equal(f.status, 200, JSON.stringify(f.body));
+  assert.deepEqual(f.data, []);
 });
 
 test('a location filter with nothing listed shows its column, grouped', async () => {

@@ -33,6 +33,26 @@ test('vs all: the other side is every row; versus is the same keyword', async ()
   assert.deepEqual(a.data, [["[origin] = 'SEA'", sea], ['all', all]]);
 });
 
+test('vs everything is vs all (software/…/partials/keywords/everything.adoc: revenue asia vs everything)', async () => {
+  const a = await answer("[delay] [origin] = 'PDX' vs everything");
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  const [[pdx]] = await core.sql(`SELECT sum(delay) FROM ${T} WHERE origin = 'PDX'`);
+  const [[all]] = await core.sql(`SELECT sum(delay) FROM ${T}`);
+  assert.deepEqual(a.data, [["[origin] = 'PDX'", pdx], ['all', all]]);
+});
+
+test('a side may be a date filter (filtered-agg-forms: sales monthly accessory6 vs last year), labelled as written', async () => {
+  const a = await answer("[delay] [origin] = 'SEA' vs [date]  last month");
+  assert.equal(a.status, 200, JSON.stringify(a.body));
+  // the clock is Friday 15 June 2001: last month is May 2001
+  const [[sea]] = await core.sql(`SELECT sum(delay) FROM ${T} WHERE origin = 'SEA'`);
+  const [[may]] = await core.sql(`SELECT sum(delay) FROM ${T} WHERE "date" >= TIMESTAMP '2001-05-01' AND "date" < TIMESTAMP '2001-06-01'`);
+  assert.deepEqual(a.data, [["[origin] = 'SEA'", sea], ['[date] last month', may]]);
+  const b = await answer("[delay] last month vs [origin] = 'SEA'");
+  assert.equal(b.status, 200, JSON.stringify(b.body));
+  assert.deepEqual(b.data, [['last month', may], ["[origin] = 'SEA'", sea]]);
+});
+
 test('attributes and common filters apply to every side; several begins with on one side are OR-ed (vs.adoc)', async () => {
   const a = await answer("[destination] [delay] [distance] > 1000 [origin] begins with 'S' [origin] begins with 'L' vs [origin] begins with 'P'");
   assert.equal(a.status, 200, JSON.stringify(a.body));

@@ -146,6 +146,21 @@ describe('searchdata and metadata/search', () => {
   });
 });
 
+describe('calendars/search (OpenAPI searchCalendars; connections-cust-cal)', () => {
+  test('the demo\'s custom calendar, filtered by name pattern and connection; DATAMANAGEMENT or ADMINISTRATION only', async () => {
+    const t = await token();
+    const all = await v2(core.emu.url, 'POST', '/calendars/search', {}, t);
+    assert.equal(all.status, 200, JSON.stringify(all.body));
+    assert.deepEqual((all.body as any[]).map((c) => [c.calendar_name, c.connection_name, typeof c.calendar_id, typeof c.modification_time_in_millis]), [['retail', 'demo', 'string', 'string']]);
+    assert.deepEqual((await v2(core.emu.url, 'POST', '/calendars/search', { name_pattern: 'ret%' }, t)).body.map((c: any) => c.calendar_name), ['retail']);
+    assert.deepEqual((await v2(core.emu.url, 'POST', '/calendars/search', { name_pattern: 'fisc%' }, t)).body, []);
+    assert.deepEqual((await v2(core.emu.url, 'POST', '/calendars/search', { connection_identifier: 'elsewhere' }, t)).body, []);
+    assert.deepEqual((await v2(core.emu.url, 'POST', '/calendars/search', { connection_identifier: (all.body as any[])[0].connection_id }, t)).body.length, 1);
+    const analyst = await v2(core.emu.url, 'POST', '/calendars/search', {}, await token('analyst', 'analyst'));
+    assert.equal(analyst.status, 403);
+  });
+});
+
 describe('--public-api and --rate-limit', () => {
   test('--public-api v2: every /tspublic/v1 path is 404 with and without /callosum; v2 and the load API answer', async () => {
     const c = await startCore({ publicApi: 'v2' });

@@ -17,7 +17,7 @@ import type { CodeAction, Diagnostic, MarkupContent, TextEdit } from 'vscode-lan
 import { carsCatalog, catalogFromRows, datasetValues, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
 import type { FixtureSource } from '../fixtures/catalogs';
 import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
-import { LspClient, SERVER_JS, positionOf, rangeOf } from './lspClient';
+import { LspClient, SERVER_JS, positionAt, positionOf, rangeOf } from './lspClient';
 import type { LspClientOptions } from './lspClient';
 
 const values = datasetValues();
@@ -404,4 +404,23 @@ test('started with no transport and no IPC channel, the server prints its usage 
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--stdio/);
   assert.equal(r.stdout, '');
+});
+
+test('after calendar. the server offers the custom calendars the client answers to tsq/calendars, asked once until tsq/catalogChanged', async () => {
+  let calendars = ['retail'];
+  const handlers = { 'tsq/calendars': () => calendars };
+  await withServer({ catalog: fixtureCatalog(), handlers }, async (client) => {
+    const uri = 'file:///calendars.tsq';
+    const text = FLIGHTS + '[delay] [date].monthly calendar.';
+    await client.didOpen(uri, text);
+    const end = positionAt(text, text.length);
+    assert.deepEqual((await client.completion(uri, end))!.items.map((i) => i.label), ['fiscal', 'retail']);
+    await client.completion(uri, end);
+    assert.equal(client.requestsOf('tsq/calendars').length, 1, 'cached');
+    calendars = ['retail', '4-4-5 US'];
+    await client.catalogChanged();
+    // notifications and requests are handled in order: the completion after the change asks again
+    assert.deepEqual((await client.completion(uri, end))!.items.map((i) => (i.textEdit && 'newText' in i.textEdit ? i.textEdit.newText : i.label)), ['fiscal', 'retail', "'4-4-5 US'"]);
+    assert.equal(client.requestsOf('tsq/calendars').length, 2, 'asked again once after the change');
+  });
 });

@@ -54,6 +54,8 @@ test('the language reference lists every keyword and date bucket of the catalogu
   }
   for (const b of DATE_BUCKETS) assert.ok(ref.includes(b.includes(' ') ? `[date].'${b}'` : `[date].${b}`), `bucket ${b}`);
   assert.match(ref, /## Rules/);
+  // The documented to-date phrases (month_to_date_for_each_quarter.adoc, week_to_date_for_each_month.adoc, …).
+  for (const p of ['week to date for each week', 'month to date for each quarter', 'quarter to date for each year', 'year to date for each year']) assert.ok(ref.includes(`\`${p}\``), p);
 });
 
 test("package.json's languageModelTools take the inputs of the MCP tools they share an implementation with", () => {

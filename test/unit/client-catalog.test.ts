@@ -72,6 +72,17 @@ test('column values begin with the prefix, case-insensitively, at most 50, and a
   assert.deepEqual(await catalog.columnValues('no such table', 'origin', ''), []);
 });
 
+test('the extension\'s catalog lists the custom calendars through its service (v2 calendars/search), cached until clear()', async () => {
+  const catalog = createServiceCatalog(service);
+  requests.length = 0;
+  assert.deepEqual(await catalog.calendars(), ['retail']);
+  assert.deepEqual(await catalog.calendars(), ['retail']);
+  assert.equal(requests.filter((r) => r.path.endsWith('/calendars/search')).length, 1);
+  catalog.clear();
+  await catalog.calendars();
+  assert.equal(requests.filter((r) => r.path.endsWith('/calendars/search')).length, 2);
+});
+
 test('answers are cached until clear(): the second ask sends no request', async () => {
   const catalog = createServiceCatalog(service);
   await catalog.columns('flights');

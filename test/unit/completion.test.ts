@@ -121,6 +121,19 @@ test('after calendar. the calendars', async () => {
   assert.equal(apply(document, fiscal), FLIGHTS + '[delay] [date].monthly calendar.fiscal');
 });
 
+test('after calendar. the service\'s custom calendars too (calendars/search), each once; a name that cannot be written is left out', async () => {
+  const base = makeCatalogProvider([flightsCatalog()], values);
+  const catalog: CatalogProvider = { ...base, getDataSources: (t) => base.getDataSources(t), getColumns: (d, t) => base.getColumns(d, t), getColumnValues: (d, c, p, t) => base.getColumnValues(d, c, p, t), getCalendars: () => Promise.resolve(['retail', 'Fiscal', '4-4-5 US', "it's", 'Retail', 'x'.repeat(256)]) };
+  const { list, document } = await complete(FLIGHTS + '[delay] [date].monthly calendar.| ; [delay] calendar.mine', { catalog });
+  assert.deepEqual(labels(list), ['fiscal', 'retail', '4-4-5 US', 'mine']);
+  assert.equal(item(list, 'retail').detail, 'A custom calendar of the service (connections-cust-cal)');
+  assert.equal(apply(document, item(list, '4-4-5 US')), FLIGHTS + "[delay] [date].monthly calendar.'4-4-5 US' ; [delay] calendar.mine");
+  // a catalog that cannot list them (undefined, or one that throws) leaves fiscal and the document's names
+  const failing: CatalogProvider = { ...catalog, getCalendars: () => Promise.reject(new Error('down')) };
+  assert.deepEqual(labels((await complete(FLIGHTS + 'calendar.|', { catalog: failing })).list), ['fiscal']);
+  assert.deepEqual(labels((await complete(FLIGHTS + 'calendar.|', { catalog: null })).list), ['fiscal']);
+});
+
 test('after a measure column, the comparison operators and keywords that fit; no text operators', async () => {
   const { list } = await complete(FLIGHTS + '[delay] |');
   const l = labels(list);
@@ -341,4 +354,12 @@ test('any text, any cursor: completion never throws and every edit is on the cur
     }),
     { numRuns: Number(process.env.TSQ_PROPERTY_RUNS ?? 400) },
   );
+});
+
+test('the documented <unit> to date for each <period> phrases are offered whole (month_to_date_for_each_quarter.adoc, …)', async () => {
+  const { list, document } = await complete(FLIGHTS + '[delay] by [origin] month to date f|');
+  const phrase = item(list, 'month to date for each quarter');
+  assert.equal(apply(document, phrase), FLIGHTS + '[delay] by [origin] month to date for each quarter');
+  const start = await complete(FLIGHTS + '[delay] [date] |');
+  for (const p of ['week to date for each month', 'quarter to date for each year', 'year to date for each year']) item(start.list, p);
 });

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseColumnValues, parseDataSourceColumns, parseDataSources } from '../../server/src/protocolCatalog';
+import { parseCalendars, parseColumnValues, parseDataSourceColumns, parseDataSources } from '../../server/src/protocolCatalog';
 import { carsCatalog, flightsCatalog } from '../fixtures/catalogs';
 
 test('tsq/columns: a well-formed answer is kept, null means the data source does not exist', () => {
@@ -44,4 +44,10 @@ test('tsq/columnValues: strings only, at most 50', () => {
   assert.deepEqual(parseColumnValues(many), many.slice(0, 50));
   assert.equal(parseColumnValues(['a', 1]), undefined);
   assert.equal(parseColumnValues(null), undefined);
+});
+
+test('tsq/calendars: strings only, blank names dropped, at most 1,000', () => {
+  assert.deepEqual(parseCalendars(['retail', ' ', 'Fiscal 4-4-5']), ['retail', 'Fiscal 4-4-5']);
+  assert.equal(parseCalendars(Array.from({ length: 1500 }, (_, i) => `c${i}`))?.length, 1000);
+  for (const value of [null, {}, 'retail', ['retail', 1]]) assert.equal(parseCalendars(value), undefined);
 });

@@ -178,13 +178,15 @@ test('a bucket on a TIME column: the same fact as the emulator (hourly and hour 
 });
 
 test('a keyword the local emulator does not execute gets tsq.notInEmulator, even without a catalog', async () => {
-  for (const [q, kw] of [['[delay] everything', 'everything']] as const) {
+  // The period-over-period keywords of search-growth.adoc other than year-over-year: the emulator does not run them.
+  for (const [q, kw] of [['growth of [delay] by [date] daily month-over-month', 'month-over-month'], ['growth of [delay] by [date] hourly day-over-day', 'day-over-day']] as const) {
     const d = await expectOne(F + q, codes.NOT_IN_EMULATOR, kw);
     assert.equal(d.severity, DiagnosticSeverity.Information);
     assert.match(String(d.message), /not supported by the local emulator/);
   }
   // in/not in, vs and all run in the emulator (the location keywords too, on a data source with latitude/longitude: below)
-  for (const q of ["[delay] [origin] = 'SEA' vs [origin] = 'PDX'", "[delay] [origin] = 'SEA' versus all", '[origin] in (top 10 [origin] [delay]) [delay]', '[origin] not in ([origin] [delay] > 0)']) {
+  // everything is all's other spelling (software/…/partials/keywords/everything.adoc: revenue asia vs everything).
+  for (const q of ["[delay] [origin] = 'SEA' vs [origin] = 'PDX'", "[delay] [origin] = 'SEA' versus all", "[delay] [origin] = 'SEA' vs everything", '[origin] in (top 10 [origin] [delay]) [delay]', '[origin] not in ([origin] [delay] > 0)']) {
     assert.deepEqual((await validate(F + q)).diags, [], q);
   }
 });
@@ -222,4 +224,39 @@ test('a rolling date filter in a query naming a custom calendar gets tsq.rolling
     const { diags } = await validate(F + q);
     assert.deepEqual(diags.map((x) => x.code), [], q);
   }
+});
+
+test('an in / not in subsearch is checked as a whole query of the data source, each finding at its place inside the parentheses (in.adoc)', async () => {
+  const IN = '[origin] in (';
+  // operators against column types, values, buckets, date keywords, unknown columns: as in an outer query
+  await expectOne(F + IN + "[origin] [delay] contains '5') [delay]", codes.TEXT_OPERATOR_ON_NUMBER, 'contains');
+  await expectOne(F + '[origin] not in (' + "[origin] [distance] > '1000') [delay]", codes.TEXT_COMPARED_TO_NUMBER, "'1000'");
+  await expectOne(F + IN + '[origin] [origin].monthly) [delay]', codes.BUCKET_ON_NON_DATE, 'monthly');
+  await expectOne(F + IN + '[origin] [delya]) [delay]', codes.UNKNOWN_COLUMN, 'delya');
+  const none = makeCatalogProvider([{ id: 'ds-1', name: 'S', columns: [{ name: 'Sales', dataType: 'DOUBLE', kind: 'MEASURE' }, { name: 'Store', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }] }]);
+  await expectOne("@datasource 'S'\n[Store] in ([Store] [Sales] last 7 days) [Sales]", codes.DATE_FILTER_ON_NON_DATE, '[Sales]', { catalog: none });
+  // keywords, without a catalog too: one the emulator does not run, a rolling filter under the subsearch's custom calendar, a vs (in.adoc: not supported inside)
+  for (const opts of [{}, { catalog: null }]) {
+    await expectOne(F + IN + '[origin] growth of [delay] by [date] daily month-over-month) [delay]', codes.NOT_IN_EMULATOR, 'month-over-month', opts);
+    await expectOne(F + IN + '[origin] [delay] [date] last 3 months calendar.retail) [delay]', codes.ROLLING_WITH_CUSTOM_CALENDAR, '[date] last 3 months', opts);
+    const vs = await expectOne(F + IN + "[origin] [delay] [origin] = 'SEA' vs all) [delay]", codes.MISPLACED_KEYWORD, 'vs all', opts);
+    assert.match(String(vs.message), /in\.adoc/);
+  }
+  // a clean subsearch gives nothing; the outer query's custom calendar is not the subsearch's
+  for (const q of ["[origin] in (top 10 [origin] [delay] [distance] > 1000 [origin] contains 'S') [delay]", '[origin] in ([origin] [delay] [date] last 3 months) [delay] calendar.retail']) {
+    assert.deepEqual((await validate(F + q)).diags, [], q);
+  }
+});
+
+test('an order comparison of a date with a year under a custom calendar gets tsq.namedPeriodWithCustomCalendar (connections-cust-cal, Limitations), the emulator\'s rule', async () => {
+  for (const [q, covered] of [['[delay] [date] >= 2001 calendar.retail', '[date] >= 2001'], ['[delay] [date] between 2000 and 2001 calendar.retail', '[date] between 2000 and 2001'], ["[delay] [date] after '2000' calendar.retail", "[date] after '2000'"]]) {
+    const d = await expectOne(F + q, codes.NAMED_PERIOD_WITH_CUSTOM_CALENDAR, covered);
+    assert.equal(d.severity, DiagnosticSeverity.Warning);
+    assert.match(String(d.message), /connections-cust-cal/);
+  }
+  // = and != with a year name the calendar's year; a plain date stays a date; a number column, the Gregorian or fiscal calendar, no catalog: nothing
+  for (const q of ['[delay] [date] = 2001 calendar.retail', "[delay] [date] > '2001-03-01' calendar.retail", '[delay] [distance] > 2000 calendar.retail', '[delay] [date] >= 2001', '[delay] [date] >= 2001 calendar.fiscal']) {
+    assert.deepEqual((await validate(F + q)).diags.map((x) => x.code), [], q);
+  }
+  assert.deepEqual((await validate(F + '[delay] [date] >= 2001 calendar.retail', { catalog: null })).diags, []);
 });

@@ -344,6 +344,11 @@ export class AnalyticsServiceClient {
   async importTml(texts: string[], policy: TmlImportPolicy, options: { createNew?: boolean } = {}, opts?: CallOptions): Promise<ImportedTmlObject[]> {
     return (await this.generationFor('importTml', opts?.signal)) === 'v2' ? this.v2.importTml(texts, policy, options, opts) : this.public.importTml(texts, policy, options, opts);
   }
+  /** The custom calendars' names: v2 `calendars/search` on either generation (v1 has none: `generationFor`). See `PublicApiV2.searchCalendars`. */
+  async searchCalendars(opts?: CallOptions): Promise<string[]> {
+    await this.generationFor('searchCalendars', opts?.signal);
+    return this.v2.searchCalendars(opts);
+  }
   /** An answer's SQL: v2 `metadata/answer/sql` on either generation (v1 has none: `generationFor`). See `PublicApiV2.answerSql`. */
   async answerSql(identifier: string, opts?: CallOptions): Promise<AnswerSql> {
     await this.generationFor('answerSql', opts?.signal);

@@ -39,6 +39,9 @@ export interface MetadataSearchParams {
   favorite_object_options?: { include?: boolean; user_identifiers?: string[] };
 }
 
+/** Calendars asked for per `calendars/search` page. */
+const CALENDAR_PAGE = 100;
+
 /** v1 metadata types and the v2 `metadata/search` type of each (OpenAPI `MetadataListItemInput.type`); the others have no v2 listing. */
 const V1_TO_V2_TYPE: Record<string, string> = { LOGICAL_TABLE: 'LOGICAL_TABLE', PINBOARD_ANSWER_BOOK: 'LIVEBOARD', QUESTION_ANSWER_BOOK: 'ANSWER', LOGICAL_COLUMN: 'LOGICAL_COLUMN', TAG: 'TAG', USER: 'USER', USER_GROUP: 'USER_GROUP' };
 const V2_TO_V1_TYPE: Record<string, string> = Object.fromEntries(Object.entries(V1_TO_V2_TYPE).map(([v1, v2]) => [v2, v1]));
@@ -59,6 +62,7 @@ const V2_TO_V1_TYPE: Record<string, string> = Object.fromEntries(Object.entries(
  * | `pinboardData` | `POST metadata/liveboard/data` |
  * | `sessionUser` | `GET auth/session/user` |
  * | `exportTml`, `importTml`, `answerSql` | `POST metadata/tml/export`, `POST metadata/tml/import`, `POST metadata/answer/sql` (docs/service-interface.md §11.2) |
+ * | `searchCalendars` | `POST calendars/search` (the custom calendars' names) |
  *
  * `record_size: -1` is never sent: pages are bounded (a whole answer in one call is slow and can run
  * the service out of memory, as users report).
@@ -302,6 +306,25 @@ export class PublicApiV2 {
     const body = { metadata_tmls: texts, import_policy: policy, create_new: options.createNew ?? false };
     const r = await this.post<{ response: ImportedTmlObject }[]>('importTml', '/metadata/tml/import', body, opts, {}, policy === 'VALIDATE_ONLY');
     return listOf(r, 'importTml', '/metadata/tml/import').map((o) => o.response);
+  }
+
+  /**
+   * `POST calendars/search` (OpenAPI `searchCalendars`, 10.12.0.cl or later): the names of the service's
+   * custom calendars (docs.thoughtspot.com cloud/latest/connections-cust-cal), the names a query writes
+   * after `calendar.`, in pages of 100 (the document warns against `record_size: -1`), at most 1,000.
+   * Entries without a `calendar_name` are skipped. @throws ServiceError (403 without DATAMANAGEMENT or ADMINISTRATION)
+   */
+  async searchCalendars(opts: CallOptions = {}): Promise<string[]> {
+    const names: string[] = [];
+    for (let offset = 0; offset < 1000; offset += CALENDAR_PAGE) {
+      const page = listOf(await this.post<unknown[]>('searchCalendars', '/calendars/search', { record_offset: offset, record_size: CALENDAR_PAGE }, opts), 'searchCalendars', '/calendars/search');
+      for (const c of page) {
+        const name = c && typeof c === 'object' ? (c as { calendar_name?: unknown }).calendar_name : undefined;
+        if (typeof name === 'string' && name.trim()) names.push(name);
+      }
+      if (page.length < CALENDAR_PAGE) break;
+    }
+    return names;
   }
 
   /** `POST metadata/answer/sql` (OpenAPI `fetchAnswerSqlQuery`): the SQL of an answer, by GUID or name. @throws ServiceError */

@@ -78,6 +78,15 @@ export class ServiceCatalogProvider implements ClearableCatalog {
     return this.unknownOnFailure(this.catalog.columns(dataSource));
   }
 
+  /** The custom calendars' names (`ServiceCatalog.calendars`); undefined when the service cannot be read (not kept in `lastError`: no check depends on them). */
+  async getCalendars(_token?: CancellationLike): Promise<string[] | undefined> {
+    try {
+      return await this.catalog.calendars();
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Up to 50 values of a column beginning with `prefix`; [] when unknown. */
   async getColumnValues(dataSource: string, column: string, prefix: string, _token?: CancellationLike): Promise<string[]> {
     return (await this.unknownOnFailure(this.catalog.columnValues(dataSource, column, prefix))) ?? [];

@@ -28,6 +28,8 @@ export interface CatalogSource {
   metadataDetails(type: 'LOGICAL_TABLE', ids: string[], opts?: CallOptions): Promise<MetadataDetails>;
   /** `searchdata` (docs/service-interface.md §4.2) in the COMPACT format: rows in the order of `columnNames`. */
   searchData(params: SearchDataParams, opts?: CallOptions): Promise<SearchDataResult>;
+  /** v2 `calendars/search` (OpenAPI `searchCalendars`): the custom calendars' names. Absent: the source lists none. */
+  searchCalendars?(opts?: CallOptions): Promise<string[]>;
 }
 
 /**
@@ -96,6 +98,7 @@ export function statusOf(error: unknown): number | undefined {
  */
 export class ServiceCatalog {
   private dataSourcesPromise: Promise<DataSource[]> | undefined;
+  private calendarsPromise: Promise<string[]> | undefined;
   private readonly columnsCache = new Map<string, Promise<DataSourceColumns | null>>();
   private readonly valuesCache = new Map<string, Promise<string[]>>();
   private holdOff: HoldOff | undefined;
@@ -110,6 +113,7 @@ export class ServiceCatalog {
   /** Drops every cached answer and ends a hold-off (Refresh Catalog, a new connection or password). */
   clear(): void {
     this.dataSourcesPromise = undefined;
+    this.calendarsPromise = undefined;
     this.columnsCache.clear();
     this.valuesCache.clear();
     this.holdOff = undefined;
@@ -195,6 +199,39 @@ export class ServiceCatalog {
     const seen = new Map<string, DataSource>();
     for (const [subtype, headers] of pages) for (const h of headers) if (!seen.has(h.id)) seen.set(h.id, { id: h.id, name: h.name, type: subtype });
     return [...seen.values()];
+  }
+
+  /**
+   * The names of the service's custom calendars (v2 `calendars/search`; docs.thoughtspot.com
+   * cloud/latest/connections-cust-cal), the names a query writes after `calendar.`, cached until `clear()`.
+   * The service lists them only to DATAMANAGEMENT or ADMINISTRATION, and a service before 10.12.0.cl or
+   * without REST API v2 has no such call: a 400, 403 or 404 answer is "none listed" ([]), and it never
+   * starts a hold-off (the data sources and columns stay readable). Rejects on any other failure, and with
+   * the hold-off's error while one lasts.
+   */
+  calendars(): Promise<string[]> {
+    if (!this.calendarsPromise) {
+      const p = this.loadCalendars();
+      this.calendarsPromise = p;
+      p.catch(() => {
+        if (this.calendarsPromise === p) this.calendarsPromise = undefined;
+      });
+    }
+    return this.calendarsPromise;
+  }
+
+  private async loadCalendars(): Promise<string[]> {
+    const now = this.options.now ?? Date.now;
+    if (this.holdOff && now() < this.holdOff.until) throw this.holdOff.error;
+    const source = await this.getSource();
+    if (!source.searchCalendars) return [];
+    try {
+      return await source.searchCalendars({ signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000) });
+    } catch (e) {
+      const status = statusOf(e);
+      if (status === 400 || status === 403 || status === 404) return [];
+      throw e;
+    }
   }
 
   /**

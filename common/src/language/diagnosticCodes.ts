@@ -87,6 +87,13 @@ export const NO_LOCATION_DATA = 'tsq.noLocationData';
 export const TEXT_OPERATOR_ON_NUMBER = 'tsq.textOperatorOnNumber';
 /** A quoted text compared with `>`/`<`/`>=`/`<=` to a numeric column. Warning. */
 export const TEXT_COMPARED_TO_NUMBER = 'tsq.textComparedToNumber';
+/**
+ * An order comparison of a date column with a year (`[date] >= 2001`, `between 2000 and 2001`, `after
+ * 2000`) in a query naming a custom calendar: the service does not support it (connections-cust-cal,
+ * Limitations: "order date >= august 2025"; keywords.ts `isNamedPeriodComparison`); the emulator answers
+ * 400. Warning.
+ */
+export const NAMED_PERIOD_WITH_CUSTOM_CALENDAR = 'tsq.namedPeriodWithCustomCalendar';
 /** A formula defined inside a query (docs/service-interface.md §8.6: only named formulas of the data source can be used). Error. */
 export const FORMULA_IN_QUERY = 'tsq.formulaInQuery';
 /** An `@datasource` the service does not know. Error. */
@@ -100,5 +107,5 @@ export const ALL_DIAGNOSTIC_CODES: readonly string[] = [
   MISSING_OPERAND, BETWEEN_WITHOUT_AND, STRAY_CHARACTER, UNKNOWN_WORD, UNCLOSED_PAREN, UNKNOWN_DIRECTIVE,
   DIRECTIVE_WITHOUT_VALUE, UNKNOWN_BUCKET, MISPLACED_KEYWORD, NOT_IN_EMULATOR, BARE_VALUE, ROLLING_WITH_CUSTOM_CALENDAR,
   UNKNOWN_COLUMN, AMBIGUOUS_COLUMN, BUCKET_ON_NON_DATE, DATE_FILTER_ON_NON_DATE, SEVERAL_DATE_COLUMNS, NO_LOCATION_DATA, TEXT_OPERATOR_ON_NUMBER, TEXT_COMPARED_TO_NUMBER,
-  FORMULA_IN_QUERY, UNKNOWN_DATA_SOURCE, NO_DATA_SOURCE,
+  NAMED_PERIOD_WITH_CUSTOM_CALENDAR, FORMULA_IN_QUERY, UNKNOWN_DATA_SOURCE, NO_DATA_SOURCE,
 ];

@@ -71,10 +71,42 @@ export function isRollingPeriod(f: { type: string; which?: string; n?: number; u
   return f.type === 'period' && f.which !== 'this' && (f.n ?? 1) > 1 && (f.unit === 'week' || f.unit === 'month' || f.unit === 'quarter' || f.unit === 'year');
 }
 
+/** Whether a filter value is a year (`2001`, `'2001'`): a named period, not a date (`[date] = 2001` compares the year; docs/service-notes.md §2.5). */
+export function isYearValue(raw: string): boolean {
+  return /^\d{4}$/.test(raw.trim());
+}
+
+/**
+ * Whether a filter compares a date with a named period by order, which a custom calendar does not support
+ * (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations: "Custom calendar does not support a
+ * filter such as `order date >= august 2025`"): an order operator (`<`, `<=`, `>`, `>=`, `between`,
+ * `after`, `before`) with a year among its values (`values`: each value as written, unquoted). The language
+ * service warns and the emulator refuses, under `calendar.<custom name>` only; `=`/`!=` with a year is the
+ * calendar's year.
+ */
+export function isNamedPeriodComparison(op: FilterOperator, values: readonly string[]): boolean {
+  return op !== '=' && op !== '!=' && !(TEXT_OPERATORS as readonly string[]).includes(op) && values.some(isYearValue);
+}
+
 /** The `<unit> to date` keywords and their unit (keywords-to-date; list-date.adoc). */
 export const TO_DATE = { 'week to date': 'week', 'month to date': 'month', 'quarter to date': 'quarter', 'year to date': 'year' } as const;
 /** The unit of a to-date filter. */
 export type ToDateUnit = typeof TO_DATE[keyof typeof TO_DATE];
+
+/**
+ * The documented `<unit> to date for each <period>` phrases, each a page of its own (`month to date for
+ * each quarter`: month_to_date_for_each_quarter.adoc, example `sales by product month to date for each
+ * quarter`; the week forms' examples group by a date, `sales by order date week to date for each month`).
+ * Not in list-date.adoc; keywords-to-date gives their meaning (the FOR EACH form).
+ */
+export const TO_DATE_FOR_EACH: readonly { unit: ToDateUnit; period: DateUnit; page?: string }[] = [
+  { unit: 'week', period: 'week' }, { unit: 'week', period: 'month' }, { unit: 'week', period: 'quarter' },
+  // in the software reference only (its list-date.adoc links it; the cloud tree has no such partial)
+  { unit: 'week', period: 'year', page: 'software/modules/ROOT/partials/keywords/week_to_date_for_each_year.adoc' },
+  { unit: 'month', period: 'month' }, { unit: 'month', period: 'quarter' }, { unit: 'month', period: 'year' },
+  { unit: 'quarter', period: 'quarter' }, { unit: 'quarter', period: 'year' },
+  { unit: 'year', period: 'year' },
+];
 
 /**
  * Period functions (list-period.adoc): `quarter ([date])` is the date part the bucket names, so the parser
@@ -201,6 +233,9 @@ const LIST_PAGE: Record<string, string> = {
   '2.6': 'list-time.adoc', '2.7': 'list-period.adoc', '2.8': 'in.adoc', '2.9': 'list-location.adoc',
 };
 
+/** The growth page (docs.thoughtspot.com cloud/latest/search-growth), which lists the period-over-period keywords. */
+const GROWTH_PAGE = 'cloud/modules/ROOT/pages/search-growth.adoc';
+
 /** Whether the local emulator executes a keyword (`runs`) or answers 400 naming it (`unsupported`, with the language service's `tsq.notInEmulator`). */
 export type EmulatorSupport = 'runs' | 'unsupported';
 
@@ -209,7 +244,7 @@ export type EmulatorSupport = 'runs' | 'unsupported';
  * - `general`: top/bottom/best, sort, by, for each, ranked by, ascending/descending (2.1)
  * - `aggregation`: sum, average, count, … (2.2)
  * - `filter`: `for` (2.2)
- * - `comparison`: `between … and`, `or`, `vs`, `all`, `everything` and the symbols `=`, `!=`, `<`, … (2.3)
+ * - `comparison`: `between … and`, `or`, `vs`, `all` (also spelled `everything`) and the symbols `=`, `!=`, `<`, … (2.3)
  * - `constant`: `{null}`, `{empty}` (2.3)
  * - `text`: `contains`, `begins with`, … (2.4)
  * - `date`: relative dates, `after`/`before`, `growth of`, `calendar`, `fiscal`, … (2.5, 2.6)
@@ -237,18 +272,34 @@ export interface KeywordInfo {
   aliases?: string[];
   /** Field notes section the keyword comes from (e.g. `2.5`). */
   section: string;
-  /** The reference page of the keyword: a file of thoughtspot/thoughtspot-docs `cloud/modules/ROOT/partials/keywords/`. */
+  /** The reference page of the keyword: a file of thoughtspot/thoughtspot-docs `cloud/modules/ROOT/partials/keywords/`, or the path of another file of that repository. */
   page: string;
+  /**
+   * A documented phrase of several keywords (`month to date for each quarter`): completion, hover and the
+   * language reference list it whole, while the lexer reads its words as the keywords they are (it is not
+   * in `WORD_KEYWORD_SPELLINGS`).
+   */
+  phrase?: boolean;
+  /** Further documented examples, each with its page (an alias's own page: `everything.adoc`); they run as tests like `example`. */
+  examples?: readonly DocumentedExample[];
   /** Whether the local emulator executes it. */
   emulator: EmulatorSupport;
   /** The demo data source `example` is written for when it is not `flights` (the location keywords need `airports`' latitude/longitude). */
   dataSource?: string;
 }
 
+/** A documented example query in the API syntax and the thoughtspot/thoughtspot-docs file it comes from. */
+export interface DocumentedExample {
+  example: string;
+  page: string;
+}
+
 /** What `k` takes besides the common fields. */
 interface Extra {
   aliases?: string[];
   page?: string;
+  examples?: DocumentedExample[];
+  phrase?: boolean;
   emulator?: EmulatorSupport;
   dataSource?: string;
 }
@@ -257,6 +308,8 @@ const k = (name: string, category: KeywordCategory, section: string, meaning: st
   const x: Extra = Array.isArray(extra) ? { aliases: extra } : extra;
   const info: KeywordInfo = { name, category, meaning, example, section, page: x.page ?? LIST_PAGE[section]!, emulator: x.emulator ?? 'runs' };
   if (x.aliases) info.aliases = x.aliases;
+  if (x.examples) info.examples = x.examples;
+  if (x.phrase) info.phrase = true;
   if (x.dataSource) info.dataSource = x.dataSource;
   return info;
 };
@@ -295,8 +348,10 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('between', 'comparison', '2.3', 'Between two values, both included: between … and ….', "[origin] [distance] between 0 and 1000"),
   k('and', 'comparison', '2.3', 'Second bound of between … and ….', "[origin] [distance] between 0 and 1000"),
   k('vs', 'comparison', '2.3', 'Compares sides side by side: the filters right before vs are one side, those right after it another; one answer row group per side.', "[delay] [origin] = 'SEA' vs [origin] = 'PDX'", { page: 'vs.adoc', aliases: ['versus'] }),
-  k('all', 'comparison', '2.3', 'Everything, as the other side of a vs phrase (only there).', "[delay] [origin] = 'SEA' vs all", { page: 'all.adoc' }),
-  k('everything', 'comparison', '2.3', 'Listed among comparative keywords (list-comparative.adoc), with no page, example or meaning; the emulator does not run it.', "[delay] everything", unsupported('list-comparative.adoc')),
+  k('all', 'comparison', '2.3', 'Everything, as the other side of a vs phrase (only there); everything is the same keyword.', "[delay] [origin] = 'SEA' vs all", {
+    page: 'all.adoc', aliases: ['everything'],
+    examples: [{ example: "[delay] [origin] = 'PDX' vs everything", page: 'software/modules/ROOT/partials/keywords/everything.adoc' }],
+  }),
   k('{null}', 'constant', '2.3', 'The null value (missing or invalid values), with = or !=.', "[origin] [delay] = {null}"),
   k('{empty}', 'constant', '2.3', 'The empty value (empty or whitespace-only strings), with = or !=.', "[delay] [origin] != {empty}"),
   // 2.4 Text
@@ -321,8 +376,17 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('month to date', 'date', '2.5', 'From the start of the month to today.', "[delay] [date] month to date", { page: 'month_to_date.adoc' }),
   k('quarter to date', 'date', '2.5', 'From the start of the quarter to today.', "[delay] [date] quarter to date"),
   k('year to date', 'date', '2.5', 'From the start of the year to today.', "[delay] [origin] [date] year to date"),
+  // <unit> to date for each <period>: phrases of the keywords above, listed for completion and the reference; the lexer reads their words.
+  ...TO_DATE_FOR_EACH.map(({ unit, period, page }) =>
+    k(`${unit} to date for each ${period}`, 'date', '2.5', `In every ${period}, the same ${unit}-to-date window as today's (the ${unit}'s days up to today's day, in the ${unit} at today's place in the ${period}); groups nothing by itself (keywords-to-date: FOR EACH period).`,
+      `[delay] by [${unit === 'week' ? 'date' : 'origin'}] ${unit} to date for each ${period}`, { page: page ?? `${unit}_to_date_for_each_${period}.adoc`, phrase: true })),
   k('growth of', 'date', '2.5', 'Growth of a measure over a date column: growth of [measure] by [date].', "growth of [delay] by [date] monthly", { page: 'growth_of_by.adoc' }),
   k('year-over-year', 'date', '2.5', 'Compares each period with the same period of the previous year (after growth of … by …).', "growth of [delay] by [date] monthly year-over-year", { page: 'daily_year_over_year.adoc' }),
+  // The other period-over-period keywords of search-growth (growth of <measure> by <date> <bucket> <period-over-period>).
+  k('quarter-over-quarter', 'date', '2.5', 'Compares each period with the same period of the previous quarter (after growth of … by … monthly, weekly or daily).', "growth of [delay] by [date] monthly quarter-over-quarter", unsupported(GROWTH_PAGE)),
+  k('month-over-month', 'date', '2.5', 'Compares each period with the same period of the previous month (after growth of … by … weekly or daily).', "growth of [delay] by [date] daily month-over-month", unsupported(GROWTH_PAGE)),
+  k('week-over-week', 'date', '2.5', 'Compares each day with the same day of the previous week (after growth of … by … daily).', "growth of [delay] by [date] daily week-over-week", unsupported(GROWTH_PAGE)),
+  k('day-over-day', 'date', '2.5', 'Compares each hour with the same hour of the previous day (after growth of … by … hourly).', "growth of [delay] by [date] hourly day-over-day", unsupported(GROWTH_PAGE)),
   k('calendar', 'date', '2.5', 'calendar.name picks a custom calendar; calendar alone uses the Gregorian calendar.', "[delay] [date].monthly calendar", { page: 'calendar.adoc' }),
   k('fiscal', 'date', '2.5', 'Uses the fiscal-offset calendar.', "[delay] [date].monthly fiscal", { page: 'fiscal.adoc' }),
   // 2.5 / 2.6 units
@@ -360,11 +424,15 @@ export const KEYWORDS: readonly KeywordInfo[] = [
     k(d, 'dateName', '2.5', `Dates falling on a ${d[0]!.toUpperCase()}${d.slice(1)}; after a measure it filters the data source's date column.`, `[delay] [date] ${d}`, { page: `${d}.adoc` })),
   ...MONTH_NAMES.map((m) =>
     k(m, 'dateName', '2.5', `Dates in ${m[0]!.toUpperCase()}${m.slice(1)} (optionally followed by a year: february 2014); after a measure it filters the data source's date column.`, `[delay] ${m} 2001 by [origin]`, { page: `${m}.adoc` })),
+  // Named quarters (q1.adoc … q4.adoc: `purchases q1`; the software reference: "The first quarter of the fiscal year"; connections-cust-cal:
+  // "date keywords, like this quarter and q3" follow a custom calendar). The parser has no named-quarter date yet, so the emulator does not run them.
+  ...[1, 2, 3, 4].map((q) =>
+    k(`q${q}`, 'dateName', '2.5', `Dates in the ${['first', 'second', 'third', 'fourth'][q - 1]} quarter of the (fiscal or custom calendar's) year; after a measure it filters the data source's date column.`, `[delay] q${q}`, unsupported(`q${q}.adoc`))),
   // 2.8 In / not in
   k('in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses also returns.', "[origin] in (top 10 [origin] [delay]) [delay]", { page: 'in.adoc' }),
   k('not in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses does not return.', "[origin] not in (top 10 [origin] [delay]) [delay]", { page: 'not_in.adoc' }),
   // 2.9 Location: on a data source with latitude and longitude (search-proximity), the demo's airports
-  k('near', 'location', '2.9', "Rows near a place, a value of the column before it: [city] near 'seattle' (within 50 miles unless within says otherwise); needs latitude/longitude data.", "[name] [city] near 'seattle'", { page: 'near.adoc', dataSource: 'airports' }),
+  k('near', 'location', '2.9', "Rows near a place, a value of the column before it: [city] near 'seattle' (less than 10 km from one of its locations unless within says otherwise, search-proximity); needs latitude/longitude data.", "[name] [city] near 'seattle'", { page: 'near.adoc', dataSource: 'airports' }),
   k('within', 'location', '2.9', 'Distance bound after near: within N miles|km|meters.', "[name] [city] near 'seattle' within 50 miles", { page: 'near_within_distance.adoc', dataSource: 'airports' }),
   k('farther than', 'location', '2.9', 'Rows farther than a distance from a place, a value of the column before it.', "[state] count [iata] [city] farther than 80 km from 'seattle'", { page: 'farther_than_distance_from.adoc', dataSource: 'airports' }),
   k('from', 'location', '2.9', 'The place after farther than N units.', "[state] count [iata] [city] farther than 80 km from 'seattle'", { page: 'farther_than_distance_from.adoc', dataSource: 'airports' }),
@@ -397,6 +465,6 @@ export function findDateBucket(name: string): DateBucket | null {
 
 /**
  * Every spelling the lexer recognises as a keyword made of words (canonical names and aliases, lower-case,
- * words separated by one space). Symbol keywords (`=`, `{null}`) are lexed as operators and constants.
+ * words separated by one space), phrases (`phrase`) aside. Symbol keywords (`=`, `{null}`) are lexed as operators and constants.
  */
-export const WORD_KEYWORD_SPELLINGS: readonly string[] = [...byName.keys()].filter((s) => /^[a-z]/.test(s));
+export const WORD_KEYWORD_SPELLINGS: readonly string[] = [...byName.keys()].filter((s) => /^[a-z]/.test(s) && !byName.get(s)!.phrase);

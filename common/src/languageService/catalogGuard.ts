@@ -7,11 +7,13 @@
  */
 import type { CancellationLike, CatalogProvider } from './types';
 
-/** A catalog whose methods never reject: a rejection answers undefined (unknown), or [] for values. */
+/** A catalog whose methods never reject: a rejection answers undefined (unknown), or [] for values; `getCalendars` when the catalog has it. */
 export function neverRejecting(catalog: CatalogProvider): CatalogProvider {
-  return {
+  const guarded: CatalogProvider = {
     getDataSources: (token?: CancellationLike) => catalog.getDataSources(token).catch(() => undefined),
     getColumns: (dataSource: string, token?: CancellationLike) => catalog.getColumns(dataSource, token).catch(() => undefined),
     getColumnValues: (dataSource: string, column: string, prefix: string, token?: CancellationLike) => catalog.getColumnValues(dataSource, column, prefix, token).catch((): string[] => []),
   };
+  if (catalog.getCalendars) guarded.getCalendars = (token?: CancellationLike) => Promise.resolve().then(() => catalog.getCalendars!(token)).catch(() => undefined);
+  return guarded;
 }

@@ -129,7 +129,7 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
       return { isIncomplete: false, items: buckets.map((b, i) => bucketItem(b, i, context.replace)) };
     }
     case 'calendar':
-      return { isIncomplete: false, items: calendarItems(ctx, document, context.replace) };
+      return { isIncomplete: false, items: await calendarItems(ctx, document, context.replace, token) };
     case 'value': {
       const col = findColumn(columns, context.column);
       const items = constantItems(context);
@@ -529,20 +529,38 @@ function bucketItem(bucket: DateBucket, index: number, replace: Range): Completi
   };
 }
 
-/** `fiscal` plus every calendar already named in the document (docs/service-interface.md §4.3: `calendar.name`, quoted when multi-word). */
-function calendarItems(ctx: ServiceContext, document: TextDocument, replace: Range): CompletionItem[] {
-  const names = new Map<string, string>();
-  for (const c of BUILT_IN_CALENDARS) names.set(c.name.toLowerCase(), c.name);
-  for (const q of ctx.parse(document).queries) {
-    for (const clause of q.clauses) if (clause.kind === 'calendar' && clause.name.trim() && !names.has(clause.name.toLowerCase())) names.set(clause.name.toLowerCase(), clause.name);
+/**
+ * `fiscal`, the service's custom calendars (the catalog's `getCalendars`: v2 `calendars/search`, over
+ * `tsq/calendars` in the editor) and every calendar already named in the document, in that order, each
+ * once ignoring case (docs/service-interface.md §4.3: `calendar.name`, quoted when multi-word). Without a
+ * catalog, or when it cannot list them, the others only.
+ */
+async function calendarItems(ctx: ServiceContext, document: TextDocument, replace: Range, token?: CancellationLike): Promise<CompletionItem[]> {
+  /** Longest calendar name offered (characters). */
+  const MAX_CALENDAR_NAME = 255;
+  const names = new Map<string, { name: string; detail: string }>();
+  const add = (name: string, detail: string) => {
+    // a name holding a quote or a line break cannot be written after calendar. (docs/service-interface.md §4.3);
+    // one longer than MAX_CALENDAR_NAME is no name a person types (a service's answer is not trusted to be sane)
+    if (name.trim() && name.length <= MAX_CALENDAR_NAME && !/['\r\n]/.test(name) && !names.has(name.toLowerCase())) names.set(name.toLowerCase(), { name, detail });
+  };
+  for (const c of BUILT_IN_CALENDARS) add(c.name, c.meaning);
+  let service: string[] | undefined;
+  try {
+    service = await ctx.catalog?.getCalendars?.(token);
+  } catch {
+    service = undefined; // unknown: the document's names still help
   }
-  return [...names.values()].map((name, i) => {
+  for (const name of service ?? []) add(name, 'A custom calendar of the service (connections-cust-cal)');
+  for (const q of ctx.parse(document).queries) {
+    for (const clause of q.clauses) if (clause.kind === 'calendar') add(clause.name, 'A calendar used elsewhere in this document');
+  }
+  return [...names.values()].map(({ name, detail }, i) => {
     const text = /^[A-Za-z_][\w-]*$/.test(name) ? name : `'${name}'`;
-    const builtIn = BUILT_IN_CALENDARS.find((c) => c.name === name);
     return {
       label: name,
       kind: CompletionItemKind.EnumMember,
-      detail: builtIn ? builtIn.meaning : 'A calendar used elsewhere in this document',
+      detail,
       sortText: Rank.Fits + String(i).padStart(3, '0'),
       filterText: text,
       textEdit: { range: replace, newText: text },

@@ -43,6 +43,11 @@ export interface CatalogProvider {
   getColumns(dataSource: string, token?: CancellationLike): Promise<DataSourceColumns | null | undefined>;
   /** Up to 50 values of a column starting with `prefix` (case-insensitive); [] when unknown. */
   getColumnValues(dataSource: string, column: string, prefix: string, token?: CancellationLike): Promise<string[]>;
+  /**
+   * The names of the service's custom calendars (v2 `calendars/search`), offered after `calendar.`;
+   * undefined when unknown. Optional: a provider without it knows none.
+   */
+  getCalendars?(token?: CancellationLike): Promise<string[] | undefined>;
 }
 
 /** Per-document settings (resolved by the server from `tsq.*` settings). */

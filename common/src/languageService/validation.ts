@@ -11,10 +11,10 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { isKnownDataType, type Column, type DataSource } from '../model';
-import type { Clause, ColumnRef, Query, Span } from '../language/ast';
+import type { Clause, ColumnRef, Query, Span, Value } from '../language/ast';
 import { movedFrom } from '../language/incremental';
 import * as codes from '../language/diagnosticCodes';
-import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, isCustomCalendarName, isRollingPeriod, locationColumnsOf, unitAppliesTo } from '../language/keywords';
+import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, isCustomCalendarName, isNamedPeriodComparison, isRollingPeriod, locationColumnsOf, unitAppliesTo } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -41,10 +41,13 @@ const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|mi
  * - With a catalog that answers: `tsq.unknownDataSource` (an `@datasource` not among the data sources),
  *   `tsq.noDataSource` (a query with neither `@datasource` nor `settings.defaultDataSource`),
  *   `tsq.unknownColumn` (with `data: UnknownColumnData`), `tsq.ambiguousColumn` (docs/service-interface.md §8.3),
- *   `tsq.bucketOnNonDate`, `tsq.dateFilterOnNonDate` (no date column to apply to), `tsq.severalDateColumns`, `tsq.textOperatorOnNumber`, `tsq.textComparedToNumber`, `tsq.formulaInQuery`
+ *   `tsq.bucketOnNonDate`, `tsq.dateFilterOnNonDate` (no date column to apply to), `tsq.severalDateColumns`, `tsq.textOperatorOnNumber`, `tsq.textComparedToNumber`,
+ *   `tsq.namedPeriodWithCustomCalendar` (a date ordered against a year under a custom calendar), `tsq.formulaInQuery`
  *   (docs/service-interface.md §8.6).
  * - Without a catalog too: `tsq.notInEmulator` (Information) on a keyword the local emulator does not execute;
  *   `tsq.rollingWithCustomCalendar` (Warning) on `last N months` in a query naming a custom calendar.
+ * - An `in`/`not in` subsearch is checked as a query of its own on the same data source, every check above
+ *   included, its findings at their places inside the parentheses; a `vs` inside it is `tsq.misplacedKeyword` (in.adoc).
  * - Codes listed in `settings.disabledDiagnostics` are dropped.
  * - When `token` is cancelled, answers [] (the caller re-asks).
  *
@@ -61,17 +64,7 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
     out.push(d);
   };
   for (const p of doc.diagnostics) add(p, p.code, p.message, p.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning);
-  for (const q of doc.queries) {
-    const custom = q.clauses.find((c) => c.kind === 'calendar' && isCustomCalendarName(c.name));
-    for (const c of q.clauses) {
-      if (custom && custom.kind === 'calendar' && c.kind === 'dateFilter' && isRollingPeriod(c.filter)) {
-        add(c, codes.ROLLING_WITH_CUSTOM_CALENDAR, `A rolling date filter is not supported with the custom calendar ${custom.name} (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations): use this, last or next with one period, N periods ago, or a to-date keyword.`, DiagnosticSeverity.Warning);
-      }
-      if (c.kind !== 'keyword') continue;
-      const page = NOT_IN_EMULATOR.get(c.keyword);
-      if (page) add(c, codes.NOT_IN_EMULATOR, `"${c.keyword}" is a keyword of the service (${page}) that is not supported by the local emulator: the emulator answers 400 for this query.`, DiagnosticSeverity.Information);
-    }
-  }
+  for (const q of doc.queries) checkKeywords(q.clauses, false, add);
 
   const catalog = ctx.catalog;
   if (!catalog || token?.isCancellationRequested) return token?.isCancellationRequested ? [] : sortByPosition(out);
@@ -113,6 +106,26 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
     }
   }
   return sortByPosition(out);
+}
+
+/**
+ * The checks that need no catalog, on a query's clauses and, as queries of their own, on those of its
+ * `in`/`not in` subsearches (`inSubsearch`): a rolling date filter under the (sub)query's custom calendar
+ * (`tsq.rollingWithCustomCalendar`), a keyword the local emulator does not execute (`tsq.notInEmulator`), and
+ * a `vs` inside a subsearch (in.adoc: "vs is not supported", `tsq.misplacedKeyword`; the emulator answers 400).
+ */
+function checkKeywords(clauses: readonly Clause[], inSubsearch: boolean, add: Add): void {
+  const custom = clauses.find((c) => c.kind === 'calendar' && isCustomCalendarName(c.name));
+  for (const c of clauses) {
+    if (custom && custom.kind === 'calendar' && c.kind === 'dateFilter' && isRollingPeriod(c.filter)) {
+      add(c, codes.ROLLING_WITH_CUSTOM_CALENDAR, `A rolling date filter is not supported with the custom calendar ${custom.name} (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations): use this, last or next with one period, N periods ago, or a to-date keyword.`, DiagnosticSeverity.Warning);
+    }
+    if (c.kind === 'subsearch') checkKeywords(c.clauses, true, add);
+    if (c.kind === 'versus' && inSubsearch) add(c, codes.MISPLACED_KEYWORD, 'vs is not supported inside an in or not in subsearch (in.adoc): compare outside the parentheses.', DiagnosticSeverity.Warning);
+    if (c.kind !== 'keyword') continue;
+    const page = NOT_IN_EMULATOR.get(c.keyword);
+    if (page) add(c, codes.NOT_IN_EMULATOR, `"${c.keyword}" is a keyword of the service (${page}) that is not supported by the local emulator: the emulator answers 400 for this query.`, DiagnosticSeverity.Information);
+  }
 }
 
 /** Most diagnostics answered for one document (the first ones in document order are kept). */
@@ -183,7 +196,7 @@ function refsOf(c: Clause): ColumnRef[] {
     case 'dateFilter': case 'location': return c.column ? [c.column] : [];
     case 'topBottom': return c.rankedBy ? [c.rankedBy] : [];
     case 'growth': return [c.measure, c.by];
-    case 'subsearch': return [...(c.column ? [c.column] : []), ...c.clauses.flatMap(refsOf)];
+    case 'subsearch': return c.column ? [c.column] : []; // its own clauses are checked as a query (checkClauses)
     default: return [];
   }
 }
@@ -239,8 +252,20 @@ function checkQueryKept(q: Query, ds: string, cols: CheckedColumns): readonly Fo
 }
 
 function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void {
+  checkClauses(q.clauses, ds, cols, add);
+}
+
+/**
+ * The semantic checks of a query's clauses against the columns of its data source; an `in`/`not in`
+ * subsearch is checked the same way as a query of its own on the same data source (in.adoc: the subsearch
+ * is a search of the data source; the emulator compiles it as one), its findings at their places inside
+ * the parentheses.
+ */
+function checkClauses(clauses: readonly Clause[], ds: string, cols: CheckedColumns, add: Add): void {
   let dateListed = false;
-  for (const clause of q.clauses) {
+  const custom = clauses.find((c) => c.kind === 'calendar' && isCustomCalendarName(c.name));
+  for (const clause of clauses) {
+    if (clause.kind === 'subsearch') checkClauses(clause.clauses, ds, cols, add);
     // A bare bucket (`[sales] weekly`, `by week`) buckets the date column listed before it, else the data source's.
     if ((clause.kind === 'dateFilter' && !clause.column) || (clause.kind === 'bucket' && !dateListed)) checkDataSourceDate(clause, ds, cols, add);
     if (clause.kind === 'location' && !cols.location) add(clause, codes.NO_LOCATION_DATA, `"${ds}" has no latitude and longitude columns: ${clause.relation === 'near' ? 'near' : 'farther than'} needs a data source with location data (search-proximity).`, DiagnosticSeverity.Error);
@@ -257,6 +282,9 @@ function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void 
       else if (clause.kind === 'dateFilter' && (clause.filter.type === 'period' || clause.filter.type === 'ago') && !unitAppliesTo(clause.filter.unit, col.dataType)) {
         add(clause, codes.DATE_FILTER_ON_NON_DATE, `[${ref.name}] is ${col.dataType}: a date filter in ${clause.filter.unit}s needs a DATE_TIME column.`, DiagnosticSeverity.Error);
       }
+      if (custom?.kind === 'calendar' && clause.kind === 'filter' && ref === clause.column && !clause.aggregation && CALENDAR_TYPES.has(col.dataType) && isNamedPeriodComparison(clause.operator, clause.values.map(rawValue))) {
+        add(clause, codes.NAMED_PERIOD_WITH_CUSTOM_CALENDAR, `Comparing [${ref.name}] with a year by ${clause.operator} is not supported with the custom calendar ${custom.name} (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations: "order date >= august 2025"): compare with a date ('YYYY-MM-DD'), write = with the year, or use a date keyword such as after 12 months ago.`, DiagnosticSeverity.Warning);
+      }
       if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation && NUMERIC_TYPES.has(col.dataType)) {
         if (TEXT_OPS.has(clause.operator)) {
           add({ start: clause.operatorStart, end: clause.operatorEnd }, codes.TEXT_OPERATOR_ON_NUMBER, `"${clause.operator}" is a text operator, but [${ref.name}] is ${col.dataType}: use =, !=, <, >, between … and … on numbers.`, DiagnosticSeverity.Error);
@@ -268,6 +296,11 @@ function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void 
       }
     }
   }
+}
+
+/** A filter value as written, unquoted (`{null}`/`{empty}`: ''). */
+function rawValue(v: Value): string {
+  return v.kind === 'number' ? v.raw : v.kind === 'text' ? v.value : '';
 }
 
 /** A date keyword that applies to the data source's date column: an error when it has none, a warning when it has several. */

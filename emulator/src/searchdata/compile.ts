@@ -8,7 +8,7 @@
  *   pinned clock in UTC, weeks from Monday, `last N` whole units before the current one. Date values:
  *   `'YYYY-MM-DD'`, with a time, `'MM/DD/YYYY'`, or a year.
  * - `near`/`farther than` filter by distance (geo.ts), `in` by a subsearch, `vs` stacks its sides. Dates
- *   as epoch seconds; values bound, identifiers quoted; a keyword not run (`everything`) is a QueryError.
+ *   as epoch seconds; values bound, identifiers quoted; a keyword not run (`month-over-month`) is a QueryError.
  */
 import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
 import type { ColumnDataType } from '../../../common/src/model';
@@ -20,7 +20,7 @@ import {
   type CalendarPeriod, type CustomCalendar,
 } from '../customCalendar';
 import {
-  CALENDAR_TYPES, DATE_UNITS, FISCAL_CALENDAR_NAME, isCustomCalendarName, isRollingPeriod, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
+  CALENDAR_TYPES, DATE_UNITS, FISCAL_CALENDAR_NAME, isCustomCalendarName, isNamedPeriodComparison, isYearValue, isRollingPeriod, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
 } from '../../../common/src/language/keywords';
 
 /** DATE and DATE_TIME: the calendar dates (keywords.ts `CALENDAR_TYPES`, one fact with the language service). */
@@ -48,6 +48,8 @@ export interface CompileInput {
   fiscalYearStartMonth?: number;
   /** The custom calendars whose tables exist (`calendar.<name>`); default the demo's (customCalendar.ts `DEMO_CALENDARS`). */
   calendars?: readonly CustomCalendar[];
+  /** The query text the clauses were parsed from (their offsets are in it): labels a `vs` side that is a date filter as written. */
+  text?: string;
 }
 
 /** The SQL of a query and how to read its result. */
@@ -503,6 +505,8 @@ class FilterValues {
   constructor(
     private readonly type: ColumnDataType | 'NUMBER',
     private readonly c: LogicalColumn,
+    /** The query's custom calendar: a year is its year (filterCondition). */
+    private readonly calendar?: CustomCalendar,
   ) {
     this.isText = type === 'VARCHAR' || type === 'CHAR';
     this.isDate = type === 'DATE' || type === 'DATE_TIME';
@@ -536,7 +540,7 @@ class FilterValues {
 
   private dateRhs(written: string): string {
     const raw = written.trim();
-    if (/^\d{4}$/.test(raw)) {
+    if (isYearValue(raw)) {
       // A year (`[date] = 2001`, `after 2000`) compares the column's year (docs/service-notes.md §2.5).
       this.yearGranularity = true;
       this.params.push(Number(raw));
@@ -555,6 +559,7 @@ class FilterValues {
   /** The left-hand side for the values read so far: lower-cased text, the year, the day, or as is. */
   lhs(expr: string): string {
     if (this.yearGranularity && (this.dayGranularity || this.params.some((x) => typeof x === 'string'))) throw new QueryError(`Compare [${this.c.name}] with years or with dates, not both`);
+    if (this.yearGranularity && this.calendar) return `TRY_CAST(${calendarNumberSql(this.calendar, 'year', expr)} AS INTEGER)`;
     return this.isText ? `lower(${expr})` : this.yearGranularity ? `year(${expr})` : this.dayGranularity ? `CAST(${expr} AS DATE)` : expr;
   }
 }
@@ -584,14 +589,23 @@ function textCondition(cl: FilterClause, expr: string, c: LogicalColumn): Cond {
   return { sql, params: p, group };
 }
 
-/** The condition of a filter clause (WHERE, or HAVING when written with an aggregation). */
+/**
+ * The condition of a filter clause (WHERE, or HAVING when written with an aggregation). Under a custom
+ * calendar (docs.thoughtspot.com cloud/latest/connections-cust-cal) a plain date stays a date; a year, a
+ * named period, is the calendar's year with `=` and `!=` ("date keywords" follow the calendar, "Search
+ * features"), and an order comparison with one is refused as the page's Limitations say ("Custom calendar
+ * does not support a filter such as order date >= august 2025").
+ */
 function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
   const { expr, type, c } = filterTarget(scope, cl);
   const op = cl.operator;
   const values = cl.values;
   if (values.length === 0) throw new QueryError(`The filter on [${c.name}] has no value`);
   if (TEXT_OPERATORS.has(op)) return textCondition(cl, expr, c);
-  const v = new FilterValues(type, c);
+  const v = new FilterValues(type, c, cl.aggregation ? undefined : scope.calendar);
+  if (v.isDate && scope.calendar && !cl.aggregation && isNamedPeriodComparison(op, values.map((x) => (x.kind === 'number' ? x.raw : x.kind === 'text' ? x.value : '')))) {
+    throw new QueryError(`[${c.name}] ${op} a year with calendar.${scope.calendar.name}: a custom calendar does not support comparing a date with a named period such as a year (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations: "order date >= august 2025"); compare with a date ('YYYY-MM-DD') or a date keyword, as the page suggests: order date after 12 months ago`);
+  }
   if (op === '=' || op === '!=') {
     const parts: string[] = [];
     const rhsList: string[] = [];
@@ -803,10 +817,10 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
 /**
  * A location filter (list-location.adoc, near.adoc, near_within_distance.adoc, farther_than_distance_from.adoc;
  * docs.thoughtspot.com cloud/9.10.5.cl/search-proximity): `[city] near 'seattle' within 50 miles` keeps the
- * rows at most 50 miles from Seattle, `[city] farther than 80 km from 'seattle'` those more than 80 km away.
+ * rows less than 50 miles from Seattle, `[city] farther than 80 km from 'seattle'` those more than 80 km away.
  * The column is the one the place is a value of ("the name of the column that tokyo falls under in the
  * data"); the rows' location is the data source's latitude/longitude ("you can only use the near and farther
- * than keywords on data sources that have latitude and longitude data"); the place is at the mean location
+ * than keywords on data sources that have latitude and longitude data"); the place is the locations (up to 30)
  * of the rows whose column is it (geo.ts `locationConditionSql`). A bare `near` is within `NEAR_DEFAULT`.
  * Throws QueryError without a column, on a data source with no location columns, or for a bad distance.
  */
@@ -830,8 +844,9 @@ function locationCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'locat
  * subsearch is a query of the same data source, compiled as one (its own filters, top and order); "the last
  * attribute before in must match the first attribute inside the parentheses", so its first output column
  * must be `[a]` itself, unbucketed. `in` keeps the rows whose value it returns ("intersection"; `{null}` is
- * never in it, as the results of in exclude null since 6.2); `not in` keeps the others ("relative
- * complement"), null values included [inferred: the page says only "relative complement"]. Throws QueryError
+ * never in it, as the results of in exclude null since 6.2); `not in` keeps the other values ("relative
+ * complement"); a row with no value is in neither (keywords-in.adoc, the note over both keywords: "searches
+ * with the in keyword do not include {null} values"; to keep them, a formula turning null into a word). Throws QueryError
  * without a column before the keyword or when the subsearch starts with another column.
  */
 function subsearchCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'subsearch' }>, input: CompileInput): Cond {
@@ -847,7 +862,8 @@ function subsearchCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'subs
   // the subsearch's first output is the column as it is returned (dates as epoch seconds): compare alike
   const v = sub.columnKinds[0] === 'date' ? `epoch(${x})` : sub.columnKinds[0] === 'time' ? `CAST(${x} AS VARCHAR)` : x;
   const values = `SELECT o0 FROM (${sub.sql}) WHERE o0 IS NOT NULL`;
-  const sql = cl.negated ? `(${x} IS NULL OR ${v} NOT IN (${values}))` : `(${x} IS NOT NULL AND ${v} IN (${values}))`;
+  // {null} is in neither answer (keywords-in.adoc: "searches with the in keyword do not include {null} values")
+  const sql = `(${x} IS NOT NULL AND ${v} ${cl.negated ? 'NOT IN' : 'IN'} (${values}))`;
   return { sql, params: [...sub.params] };
 }
 
@@ -1098,41 +1114,47 @@ export function compileSearch(input: CompileInput): CompiledQuery {
   return input.clauses.some((c) => c.kind === 'versus') ? compileVersus(input) : compileOne(input);
 }
 
-type FilterOrVersus = FilterClause | Extract<Clause, { kind: 'versus' }>;
+/** What a side of a `vs` is made of: filters on one column, or a date filter (`vs last year`). */
+type SideClause = FilterClause | Extract<Clause, { kind: 'dateFilter' }>;
+type FilterOrVersus = SideClause | Extract<Clause, { kind: 'versus' }>;
 
-/** A side of a `vs` as a label in the API syntax: `[origin] = 'SEA'`, or `all`. */
-function sideLabel(side: readonly FilterClause[]): string {
+/** A side of a `vs` as a label in the API syntax: `[origin] = 'SEA'`, a date filter as written (`[date] last year`), or `all`. */
+function sideLabel(side: readonly SideClause[], text: string | undefined): string {
   if (!side.length) return 'all';
   const value = (v: Value): string => (v.kind === 'text' ? `'${v.value}'` : v.kind === 'number' ? v.raw : `{${v.kind}}`);
-  return side.map((f) => `[${f.column.name}] ${f.operator} ${f.values.map(value).join(f.operator === 'between' ? ' and ' : ', ')}`).join(' ');
+  return side
+    .map((f) => (f.kind === 'filter' ? `[${f.column.name}] ${f.operator} ${f.values.map(value).join(f.operator === 'between' ? ' and ' : ', ')}` : (text?.slice(f.start, f.end).replace(/\s+/g, ' ').trim() ?? 'date filter')))
+    .join(' ');
 }
 
 /**
- * `vs` / `versus` (vs.adoc) and `vs all` (all.adoc): the run of plain filters on one column right before the
+ * `vs` / `versus` (vs.adoc) and `vs all` (all.adoc): the run of plain filters on one column (or one date
+ * filter: `sales monthly accessory6 vs last year`, thoughtspot.github.io filtered-agg-forms) right before the
  * first `vs` is one side, the run on one column right after each `vs` another (`state name begins_with 'a'
  * state name begins_with 'c' vs state name begins_with 'd'`), `all` a side with no filter of its own; every
  * other clause (other filters included) applies to every side. Each side is answered as the query with its own filters (compiled alone:
  * several `begins with`/`ends with` on one column of a side are OR-ed, as vs.adoc says), and the answers
- * are stacked under a first column `Versus` naming the side (`[origin] = 'SEA'`, `all`), sides in the order
+ * are stacked under a first column `Versus` naming the side (`[origin] = 'SEA'`, a date filter as written, `all`), sides in the order
  * written, rows of a side by their columns ascending. [inferred: the pages give the query, not the answer's
  * shape; docs/service-notes.md §2.3] Throws QueryError when a side has no filter, or on a `vs` inside `in`.
  */
 function compileVersus(input: CompileInput): CompiledQuery {
   const cl = input.clauses;
   const first = cl.findIndex((c) => c.kind === 'versus');
-  const isFilter = (c: Clause | undefined): c is FilterClause => c?.kind === 'filter' && !c.aggregation;
-  const on = (c: FilterClause): string => c.column.name.trim().toLowerCase();
+  // a side: plain filters on one column, or a date filter (`sales monthly accessory6 vs last year`, GHIO filtered-agg-forms)
+  const isFilter = (c: Clause | undefined): c is SideClause => (c?.kind === 'filter' && !c.aggregation) || c?.kind === 'dateFilter';
+  const on = (c: SideClause): string => (c.kind === 'filter' ? c.column.name.trim().toLowerCase() : `\u0000date ${c.column?.name.trim().toLowerCase() ?? ''}`);
   let from = first;
-  while (isFilter(cl[from - 1]) && (from === first || on(cl[from - 1] as FilterClause) === on(cl[first - 1] as FilterClause))) from--;
+  while (isFilter(cl[from - 1]) && (from === first || on(cl[from - 1] as SideClause) === on(cl[first - 1] as SideClause))) from--;
   if (from === first) throw new QueryError('vs needs a filter before it, one side of the comparison: [delay] [origin] = \'SEA\' vs [origin] = \'PDX\'');
-  const sides: FilterClause[][] = [cl.slice(from, first) as FilterClause[]];
+  const sides: SideClause[][] = [cl.slice(from, first) as SideClause[]];
   const inSide = new Set<Clause>(cl.slice(from, first));
   for (let k = first; k < cl.length && cl[k]!.kind === 'versus';) {
     const vs = cl[k] as Extract<FilterOrVersus, { kind: 'versus' }>;
     inSide.add(vs);
     let j = k + 1;
-    while (isFilter(cl[j]) && (j === k + 1 || on(cl[j] as FilterClause) === on(cl[k + 1] as FilterClause))) inSide.add(cl[j++]!);
-    const side = cl.slice(k + 1, j) as FilterClause[];
+    while (isFilter(cl[j]) && (j === k + 1 || on(cl[j] as SideClause) === on(cl[k + 1] as SideClause))) inSide.add(cl[j++]!);
+    const side = cl.slice(k + 1, j) as SideClause[];
     if (vs.all && side.length) throw new QueryError('vs all is a whole side: write no filter after all');
     if (!vs.all && !side.length) throw new QueryError('vs needs a filter after it, or all: [origin] = \'SEA\' vs [origin] = \'PDX\'');
     sides.push(side);
@@ -1140,14 +1162,23 @@ function compileVersus(input: CompileInput): CompiledQuery {
   }
   const stray = cl.find((c) => c.kind === 'versus' && !inSide.has(c));
   if (stray) throw new QueryError('Write the sides of a vs together: [origin] = \'SEA\' vs [origin] = \'PDX\' vs all');
-  const common = cl.filter((c) => !inSide.has(c));
+  // A date keyword written after a column that is no date (`[delay] last month vs …`) lists that column for
+  // every side and, on its own side, filters the data source's date column (as readClauses reads it).
+  const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4);
+  const listsItsColumn = (c: Clause): c is Extract<Clause, { kind: 'dateFilter' }> & { column: ColumnRef } => c.kind === 'dateFilter' && !!c.column && !isDate(scope.resolve(c.column).dataType);
+  const common: Clause[] = [];
+  for (const c of cl) {
+    if (!inSide.has(c)) common.push(c);
+    else if (listsItsColumn(c)) common.push({ kind: 'column', column: c.column, start: c.column.start, end: c.column.end });
+  }
+  for (const side of sides) side.forEach((c, i) => listsItsColumn(c) && (side[i] = { ...c, column: undefined, start: c.column.end }));
   const params: SqlParam[] = [];
   let shape: CompiledQuery | undefined;
   const parts = sides.map((side, i) => {
     const q = compileOne({ ...input, clauses: [...common, ...side] });
     shape ??= q;
     if (q.columnNames.join('\u0000') !== shape.columnNames.join('\u0000')) throw new QueryError(`The sides of vs answer different columns (${shape.columnNames.join(', ')} / ${q.columnNames.join(', ')}): list the columns to compare`);
-    params.push(sideLabel(side), ...q.params);
+    params.push(sideLabel(side, input.text), ...q.params);
     return `SELECT ${i} AS vs_side, CAST(? AS VARCHAR) AS vs_label, ${q.columnNames.map((_, c) => `q.o${c} AS p${c}`).join(', ')} FROM (${q.sql}) q`;
   });
   const names = shape!.columnNames;

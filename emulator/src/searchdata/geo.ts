@@ -19,12 +19,17 @@ export type { DistanceUnit };
 export const EARTH_RADIUS_KM = 6371.0088;
 
 /**
- * The radius of a bare `near` (no `within`): 50 miles. The pages give none (near.adoc; docs.thoughtspot.com
- * cloud/9.10.5.cl/search-proximity gives the syntax only); every example they write with a distance uses 50
- * miles (`store city near tokyo within 50 miles`, `near alameda within 50 miles`, `near santa clara county
- * within 50 miles`). An emulator rule (docs/service-notes.md §2.9).
+ * The radius of a bare `near` (no `within`): 10 km. docs.thoughtspot.com cloud/latest/search-proximity
+ * (thoughtspot/thoughtspot-docs cloud/modules/ROOT/pages/search-proximity.adoc, "How proximity search
+ * works"): "If you do not specify a distance, the system uses 10 km as the default" (docs/service-notes.md §2.9).
  */
-export const NEAR_DEFAULT = { n: 50, unit: 'miles' } as const satisfies { n: number; unit: DistanceUnit };
+export const NEAR_DEFAULT = { n: 10, unit: 'km' } as const satisfies { n: number; unit: DistanceUnit };
+
+/**
+ * At most this many latitude/longitude pairs stand for one place (search-proximity: "The system can handle
+ * up to 30 latitude/ longitude pairs for a given geographical value, like a city, country, or county").
+ */
+export const MAX_PLACE_PAIRS = 30;
 
 /** `n` of `unit` (keywords.ts `DISTANCE_UNITS`) in kilometres; throws RangeError for a negative or non-finite `n`. */
 export function toKm(n: number, unit: DistanceUnit): number {
@@ -57,24 +62,28 @@ export interface LocationFilter {
   placeColumn: LogicalColumn;
   /** The place's value, matched case-insensitively as text (`san francisco`). */
   place: string;
-  /** `within`: rows at most `km` away (`near`, `near … within`); `farther`: rows more than `km` away. */
+  /** `within`: rows less than `km` away (`near`, `near … within`); `farther`: rows more than `km` away. */
   relation: 'within' | 'farther';
   /** The distance in km (`toKm`). */
   km: number;
 }
 
 /**
- * A WHERE condition for a location keyword, with its bound parameters (in SQL order). The place's location
- * is the mean latitude/longitude of the rows whose `placeColumn` is `place`; with no such row the condition
- * holds for no row. Throws Error when the data source has no location columns.
+ * A WHERE condition for a location keyword, with its bound parameters (in SQL order), as search-proximity's
+ * "How proximity search works" describes it: the place is the latitude/longitude pairs of the rows whose
+ * `placeColumn` is `place` (at most `MAX_PLACE_PAIRS` distinct pairs; which ones the page does not say: the
+ * emulator takes the first by latitude, then longitude); `within` keeps the rows at "a direct distance of
+ * less than" `km` from one of them, `farther` the rows more than `km` from every one. With no such row the
+ * place is nowhere and the condition holds for no row. Throws Error when
+ * the data source has no location columns.
  */
 export function locationConditionSql(f: LocationFilter): { sql: string; params: (string | number)[] } {
   const geo = geoColumnsOf(f.columns);
   if (!geo) throw new Error('This data source has no latitude and longitude columns for a location filter');
   const lat = quoteIdent(geo.latitude.physicalName);
   const lon = quoteIdent(geo.longitude.physicalName);
-  const anchor = `(SELECT avg(${lat}) AS lat, avg(${lon}) AS lon FROM ${f.table} WHERE lower(CAST(${quoteIdent(f.placeColumn.physicalName)} AS VARCHAR)) = lower(?))`;
+  const pairs = `(SELECT DISTINCT ${lat} AS lat, ${lon} AS lon FROM ${f.table} WHERE lower(CAST(${quoteIdent(f.placeColumn.physicalName)} AS VARCHAR)) = lower(?) AND ${lat} IS NOT NULL AND ${lon} IS NOT NULL ORDER BY 1, 2 LIMIT ${MAX_PLACE_PAIRS})`;
   const d = distanceKmSql(lat, lon, 'place.lat', 'place.lon');
-  const op = f.relation === 'within' ? '<=' : '>';
-  return { sql: `EXISTS (SELECT 1 FROM ${anchor} place WHERE ${d} ${op} ?)`, params: [f.place, f.km] };
+  if (f.relation === 'within') return { sql: `EXISTS (SELECT 1 FROM ${pairs} place WHERE ${d} < ?)`, params: [f.place, f.km] };
+  return { sql: `(${lat} IS NOT NULL AND ${lon} IS NOT NULL AND EXISTS (SELECT 1 FROM ${pairs} place) AND NOT EXISTS (SELECT 1 FROM ${pairs} place WHERE ${d} <= ?))`, params: [f.place, f.place, f.km] };
 }

@@ -8,7 +8,7 @@ import type { MetadataStore, LogicalTable } from '../metadataStore';
 import type { Engine } from '../engine';
 import { engineQueryFailure } from '../errors';
 import { compileSearch, type CompiledQuery, pageParams, QueryError, type SqlParam } from './compile';
-import { DEMO_CALENDARS } from '../customCalendar';
+import { availableCalendars } from '../customCalendar';
 
 /** Most rows one call returns (docs/service-notes.md §1.2). */
 export const MAX_ROWS = 100_000;
@@ -117,8 +117,8 @@ export class SearchService {
     if (err) throw new QueryError(`Syntax error at character ${err.start + 1}: ${err.message}`);
     if (!q || q.clauses.length === 0) throw new QueryError('The query is empty');
     // the demo's custom calendars whose tables this emulator has (none without --demo)
-    const calendars = DEMO_CALENDARS.filter((c) => this.catalog.table(c.database, c.schema, c.table));
-    const compiled = compileSearch({ clauses: q.clauses, columns: ds.columns, table: ds.sqlName, now: new Date(nowMs), calendars });
+    const calendars = availableCalendars((d, s, t) => !!this.catalog.table(d, s, t));
+    const compiled = compileSearch({ clauses: q.clauses, columns: ds.columns, table: ds.sqlName, now: new Date(nowMs), calendars, text: query });
     if (this.compiled.size > 500) this.compiled.clear();
     this.compiled.set(key, compiled);
     return compiled;

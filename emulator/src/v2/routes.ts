@@ -15,6 +15,8 @@ import { registerTmlV2Routes, TmlService } from '../tml/routes';
 import type { SearchService } from '../searchdata/run';
 import { bearerOf, DEFAULT_VALIDITY_SEC, type TokenStore } from './tokens';
 import { body, bool, int, str, stringList } from './body';
+import { availableCalendars } from '../customCalendar';
+import { stableGuid } from '../guid';
 import { groupOfV2, registerAdminV2, sortAndPage, SORT_FIELDS, userOfV2, type Sortable } from './admin';
 
 /** Path prefix of REST API v2. */
@@ -107,6 +109,7 @@ function sameSecret(given: string, want: string): boolean {
  * | `POST searchdata` | `{contents: [{column_names, data_rows, record_offset, record_size, returned_data_row_count, available_data_row_count, sampling_ratio}]}`, paged by `record_offset` (0-based) and `record_size` (default 10; -1 all, at most 100,000) |
  * | `POST metadata/liveboard/data` | `{metadata_id, metadata_name, contents: [{visualization_id, visualization_name, column_names, data_rows, …}]}` for `metadata_identifier` and optional `visualization_identifiers`, paged per visualization like searchdata |
  * | `POST metadata/search` | an array of `{metadata_id, metadata_name, metadata_type, metadata_header, metadata_detail, visualization_headers?, dependent_objects}` for LOGICAL_TABLE, LIVEBOARD, ANSWER, LOGICAL_COLUMN, TAG, USER and USER_GROUP, sorted by any documented `sort_options.field_name` |
+ * | `POST calendars/search` | an array of `{calendar_name, calendar_id, connection_name, connection_id, data_warehouse_type, author_name, modification_time_in_millis}`, the custom calendars (`registerCalendars`); DATAMANAGEMENT or ADMINISTRATION |
  * | users, groups, tags and administration | admin.ts: `users/search`, `groups/search`, `tags/search`, `users/change-password`, `security/metadata/assign`, `groups/{group_identifier}/update`, `users/import` |
  *
  * Bodies are JSON (the logins refuse any other type with 415, `JSON_BODY_ONLY`). Every route but auth/token/full needs a bearer token (or a session cookie). Errors are
@@ -139,6 +142,7 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
     });
     registerAuth(api, deps);
     registerData(api, deps);
+    registerCalendars(api, deps);
     registerMetadata(api, deps);
     registerAdminV2(api, deps);
     registerTmlV2Routes(api, new TmlService(deps.catalog, deps.search, deps.search.now));
@@ -310,6 +314,45 @@ function registerData(api: FastifyInstance, deps: V2Deps): void {
         },
       ],
     };
+  });
+}
+
+/**
+ * `POST calendars/search` (OpenAPI `searchCalendars`, 10.12.0.cl or later; the custom calendars of
+ * docs.thoughtspot.com cloud/latest/connections-cust-cal): the calendars this emulator has (customCalendar.ts
+ * `availableCalendars`), each a `CalendarResponse` (`calendar_name`, `calendar_id`, `connection_name`,
+ * `connection_id`, `data_warehouse_type`, `author_name`, `modification_time_in_millis` as a string); the
+ * connection is the calendar table's database. Body: `connection_identifier` (a connection's id or name),
+ * `name_pattern` (`%` wildcards, case-insensitive), `sort_options`, `record_offset`, `record_size` (default
+ * 10, -1 for all). "Requires DATAMANAGEMENT (Can manage data) or ADMINISTRATION": 403 otherwise.
+ */
+function registerCalendars(api: FastifyInstance, deps: V2Deps): void {
+  const { catalog } = deps;
+  api.post('/calendars/search', async (req) => {
+    const user = req.v2User!;
+    if (!user.privileges.has('DATAMANAGEMENT') && !user.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
+    const b = body(req);
+    const connection = str(b, 'connection_identifier')?.toLowerCase();
+    const pattern = str(b, 'name_pattern');
+    const matches = pattern === undefined ? undefined : new NamePattern(pattern);
+    const rows = availableCalendars((d, sc, t) => !!catalog.table(d, sc, t)).flatMap((cal) => {
+      const table = catalog.table(cal.database, cal.schema, cal.table)!;
+      const connectionId = stableGuid('connection', cal.database);
+      if (connection !== undefined && connection !== connectionId && connection !== cal.database.toLowerCase()) return [];
+      if (matches && !matches.test(cal.name)) return [];
+      const authorName = catalog.storedUser(table.author)?.name ?? '';
+      const answer = {
+        calendar_name: cal.name,
+        calendar_id: stableGuid('calendar', cal.database, cal.name),
+        connection_name: cal.database,
+        connection_id: connectionId,
+        data_warehouse_type: 'DUCKDB',
+        author_name: authorName,
+        modification_time_in_millis: String(table.modified),
+      };
+      return [{ key: { name: cal.name, displayName: cal.name, authorName, created: table.created, modified: table.modified }, answer }];
+    });
+    return sortAndPage(rows, b, SORT_FIELDS).map((r) => r.answer);
   });
 }
 
