@@ -203,7 +203,7 @@ describe('<unit> to date for each <period> (month_to_date_for_each_quarter.adoc,
       // `by [date]` lists every distinct time (over 100,000 of them: compare the first page and the total).
       const by = /by \[(\w+)\]/.exec(k.example)![1]!;
       const key = by === 'date' ? 'epoch("date")' : by;
-      const r = await core.call('POST', '/searchdata', { query_string: k.example, data_source_guid: FLIGHTS, batchsize: 20000 }, cookie);
+      const r = await core.call('POST', '/searchdata', { query_string: k.example, data_source_guid: FLIGHTS, batchsize: 20000 }, core.cookie);
       assert.equal(r.status, 200, `${k.example}: ${JSON.stringify(r.body)}`);
       const body = r.body as { data: unknown[][]; totalRowCount: number };
       const sql = `SELECT ${key}, sum(delay) FROM ${FLIGHTS_T} WHERE ${rule[k.name]!} GROUP BY 1`;
@@ -234,7 +234,7 @@ describe('comparison filters under calendar.retail (connections-cust-cal: date k
     // averages of prices, compared to 9 significant digits (the order of summation may differ)
     const round = (data: unknown[][]) => data.map(([s, p]) => [s, Number((p as number).toPrecision(9))]);
     const byCalendarYear = async (op: string): Promise<unknown[][]> => {
-      const r = await core.call('POST', '/searchdata', { query_string: `[symbol] [price] [date] ${op} 2005 calendar.retail`, data_source_guid: STOCKS, batchsize: -1 }, cookie);
+      const r = await core.call('POST', '/searchdata', { query_string: `[symbol] [price] [date] ${op} 2005 calendar.retail`, data_source_guid: STOCKS, batchsize: -1 }, core.cookie);
       assert.equal(r.status, 200, JSON.stringify(r.body));
       return round((r.body as { data: unknown[][] }).data);
     };

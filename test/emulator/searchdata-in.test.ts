@@ -63,7 +63,7 @@ test('{null} is in neither answer: in and not in keep only values (keywords-in.a
   const MOVIES = stableGuid('table', 'demo', 'engine_default_schema', 'movies');
   const M = '"demo.engine_default_schema"."movies"';
   const count = async (q: string) => {
-    const r = await core.call('POST', '/searchdata', { query_string: q, data_source_guid: MOVIES, batchsize: -1 }, cookie);
+    const r = await core.call('POST', '/searchdata', { query_string: q, data_source_guid: MOVIES, batchsize: -1 }, core.cookie);
     assert.equal(r.status, 200, JSON.stringify(r.body));
     return r.body.data as unknown[][];
   };
