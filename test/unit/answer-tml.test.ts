@@ -8,8 +8,7 @@ import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { validateAnswerTml } from '../../common/src/tml/answerTml';
-import { withTml } from '../../common/src/tml/tmlService';
-import { validateTml } from '../../common/src/tml/liveboardTml';
+import { validateTml, withTml } from '../../common/src/tml/tmlService';
 import { flightsCatalog, makeCatalogProvider } from '../fixtures/catalogs';
 
 const ls = getLanguageService({ catalog: makeCatalogProvider([flightsCatalog()]) });

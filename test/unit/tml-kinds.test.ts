@@ -1,12 +1,15 @@
 // The TML kinds declared once (common/src/tml/kinds.ts): package.json contributes a language (with the
 // file pattern of its suffix) and a grammar for each, nothing more; a URI's kind is read from its suffix
-// in any case; every kind has a checker (common/src/tml/tmlService.ts).
+// in any case; every kind has a checker (common/src/tml/tmlService.ts), and `tsq tml validate` routes a
+// file as `tsq check` does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TML_KIND_NAMES, TML_KINDS, TML_LANGUAGE_IDS, tmlKindOfUri } from '../../common/src/tml/kinds';
-import { TML_CHECKERS, tmlCheckerOf } from '../../common/src/tml/tmlService';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import { TML_CHECKERS, tmlCheckerOf, validateTml, withTml } from '../../common/src/tml/tmlService';
 
 const ROOT = join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -44,4 +47,16 @@ test('the kind of a URI or path by its suffix, in any case; a query or fragment 
   assert.equal(tmlKindOfUri('file:///w/a.tsq#x.answer.tml'), undefined);
   for (const k of TML_KIND_NAMES) assert.equal(tmlCheckerOf(`file:///w/a${TML_KINDS[k].suffix}`), TML_CHECKERS[k]);
   assert.equal(tmlCheckerOf('file:///w/a.tsq'), undefined);
+});
+
+test('tsq tml validate routes a file as tsq check does: by its suffix, else by the object its text holds', async () => {
+  const ls = getLanguageService({});
+  const answer = 'answer:\n  name: A\n  tables:\n  - name: Flights\n  search_query: "[origin]"\n';
+  const board = 'liveboard:\n  name: B\n  visualizations:\n  - id: Viz_1\n    answer:\n      name: A\n      tables:\n      - name: Flights\n      search_query: "[origin]"\n';
+  assert.deepEqual(await validateTml(ls, '/w/a.answer.tml', answer), []);
+  assert.deepEqual(await validateTml(ls, '/w/b.liveboard.tml', board), []);
+  assert.deepEqual(await validateTml(ls, '/w/b.tml', board), [], 'a file named otherwise: by its content');
+  const wrong = await validateTml(ls, '/w/a.liveboard.tml', answer);
+  assert.deepEqual(wrong, await withTml(ls).doValidation(TextDocument.create('file:///w/a.liveboard.tml', 'tsq-liveboard-tml', 1, answer)), 'the same diagnostics as tsq check and the editor');
+  assert.match(String(wrong[0]?.message), /Liveboard TML is a mapping with guid and liveboard/);
 });

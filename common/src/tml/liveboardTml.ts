@@ -29,7 +29,6 @@ import {
   TML_CODES,
   TML_PAGE,
   TML_TOP_LEVEL_DOCS,
-  validateAnswerTml,
   validateEmbeddedQuery,
   type AnswerTmlFile,
   type EmbeddedQueryAt,
@@ -190,11 +189,6 @@ export async function hoverLiveboardTml(service: LanguageService, document: Text
 export function tmlKindOf(text: string): 'answer' | 'liveboard' {
   const root = readTmlDocument(text).doc.contents;
   return isMap(root) && !root.has('answer') && (root.has('liveboard') || root.has('pinboard')) ? 'liveboard' : 'answer';
-}
-
-/** The diagnostics of an Answer or Liveboard TML text (`tmlKindOf`), as `tsq tml validate` checks a file locally. */
-export function validateTml(service: LanguageService, uri: string, text: string, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
-  return tmlKindOf(text) === 'liveboard' ? validateLiveboardTml(service, uri, text, settings) : validateAnswerTml(service, uri, text, settings);
 }
 
 /** The first `search_query` node of an Answer or Liveboard TML text (where the service's own message about the file goes), or undefined. */

@@ -12,7 +12,7 @@ import type { CompletionList, Diagnostic, Hover, Position } from 'vscode-languag
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 import { completeAnswerTml, hoverAnswerTml, validateAnswerTml } from './answerTml';
 import { tmlKindOfUri, type TmlKind } from './kinds';
-import { completeLiveboardTml, hoverLiveboardTml, validateLiveboardTml } from './liveboardTml';
+import { completeLiveboardTml, hoverLiveboardTml, tmlKindOf, validateLiveboardTml } from './liveboardTml';
 
 /** What the language service does with a TML document of one kind: its diagnostics, and completion and hover inside its `search_query`s. */
 export interface TmlChecker {
@@ -31,6 +31,15 @@ export const TML_CHECKERS: Record<TmlKind, TmlChecker> = {
 export function tmlCheckerOf(uri: string): TmlChecker | undefined {
   const kind = tmlKindOfUri(uri);
   return kind && TML_CHECKERS[kind];
+}
+
+/**
+ * The diagnostics of a TML file as `tsq tml validate` checks it locally: by the checker of its suffix
+ * (`tmlKindOfUri`, as `tsq check` and the editor route it), or, for a file named otherwise, of the
+ * object its text holds (`tmlKindOf`: a liveboard by `liveboard` or `pinboard`, else an answer).
+ */
+export function validateTml(service: LanguageService, uri: string, text: string, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
+  return TML_CHECKERS[tmlKindOfUri(uri) ?? tmlKindOf(text)].validate(service, uri, text, settings);
 }
 
 /**
