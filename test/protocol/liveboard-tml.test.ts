@@ -2,7 +2,8 @@
  * `*.liveboard.tml` documents in the built language server (dist/server.js over IPC, driven by
  * lspClient.ts with the fixture catalog), routed as `*.answer.tml` ones: each visualization's
  * search_query is checked, completed and hovered against the data source of its own `tables`, at its
- * place inside the YAML; an unknown top-level member is a warning; the .tsq-only features answer nothing.
+ * place inside the YAML; a member of a visualization's answer hovers with its docs; an unknown top-level
+ * member is a warning; the .tsq-only features answer nothing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,6 +64,9 @@ test('a Liveboard TML: diagnostics, completion and hover inside each visualizati
     assert.ok(gross, 'a hover on a column of the first visualization (Movies)');
     assert.equal(gross.range?.start.line, positionOf(TML, 'Worldwide').line);
     assert.equal(await client.hover(uri, positionOf(TML, 'Board', 1)), null, 'a value outside search_query has none');
+    const key = await client.hover(uri, positionOf(TML, 'search_query: |', 1));
+    assert.match((key?.contents as { value: string } | undefined)?.value ?? '', /\*\*liveboard\.visualizations\[1\]\.answer\.search_query\*\*[\s\S]*tml-answers/, 'a member of a visualization\'s answer shows its docs');
+    assert.equal(await client.hover(uri, positionOf(TML, 'fancy', 1)), null, 'an unknown member has no hover');
 
     assert.deepEqual((await client.semanticTokens(uri))?.data ?? [], []);
     assert.deepEqual((await client.documentSymbols(uri)) ?? [], []);
