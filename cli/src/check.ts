@@ -1,6 +1,6 @@
 /**
- * `tsq check FILE.tsq… FILE.answer.tml…`: the language server's diagnostics (an Answer TML's through
- * common/src/tml/answerTml.ts) (common/src/languageService) against the live
+ * `tsq check FILE.tsq… FILE.answer.tml… FILE.liveboard.tml…`: the language server's diagnostics
+ * (common/src/languageService; a TML file's routed by its suffix through common/src/tml/tmlService.ts) against the live
  * catalog (common/src/catalog), one line per diagnostic in the compiler-style format
  * `file:line:col: severity: message [code]` (lines and columns 1-based, columns in UTF-16 units as LSP
  * counts them), as gcc and tsc print them, so that CI logs and editors' problem matchers read them.
@@ -11,7 +11,7 @@ import type { AnalyticsServiceClient } from '../../common/src/api';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import type { LanguageSettings } from '../../common/src/languageService/types';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
-import { withAnswerTml } from '../../common/src/tml/answerTml';
+import { withTml } from '../../common/src/tml/tmlService';
 import { readDocument } from './query';
 import { info } from './output';
 
@@ -32,7 +32,7 @@ export interface CheckSummary {
  */
 export async function runCheckCommand(client: AnalyticsServiceClient | undefined, files: string[], settings: LanguageSettings, format: DiagnosticFormat = 'text'): Promise<CheckSummary> {
   const catalog = client ? new ServiceCatalogProvider(client) : undefined;
-  const service = withAnswerTml(getLanguageService({ catalog }));
+  const service = withTml(getLanguageService({ catalog }));
   const summary: CheckSummary = { errors: 0, warnings: 0, files: files.length };
   const found: { file: string; diagnostics: Diagnostic[] }[] = [];
   for (const file of files) {

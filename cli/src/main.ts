@@ -21,9 +21,13 @@ import { runTrustCommand } from './trust';
 import { terminalMessage } from './output';
 import { progressMode } from './progress';
 import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from './diagnosticFormats';
+import { TML_KIND_NAMES, TML_KINDS } from '../../common/src/tml/kinds';
 import { runTmlExport, runTmlImport, runTmlValidate, TML_EXPORT_TYPES } from './tml';
 
 declare const TSQ_VERSION: string | undefined;
+
+/** The file suffixes `tsq check` reads as TML, for its help (common/src/tml/kinds.ts). */
+const TML_SUFFIXES = TML_KIND_NAMES.map((k) => TML_KINDS[k].suffix).join(', ');
 
 /** The help of `--no-progress` (cli/src/progress.ts decides bar or lines). */
 const NO_PROGRESS = 'plain progress lines on stderr instead of a bar (also when stderr is no terminal, or CI is set)';
@@ -67,8 +71,8 @@ function addCheckCommand(program: Command): void {
   withConnectionOptions(
     program
       .command('check')
-      .description('check .tsq files against the live catalog; prints file:line:col: severity: message [code]')
-      .argument('<files...>', '.tsq files')
+      .description(`check .tsq files and TML files (${TML_SUFFIXES}: each search_query) against the live catalog; prints file:line:col: severity: message [code]`)
+      .argument('<files...>', `.tsq, ${TML_SUFFIXES} files`)
       .option('-d, --datasource <name>', 'data source of queries that have no @datasource')
       .option('--disable <codes...>', 'diagnostic codes to silence, e.g. tsq.unknownColumn')
       .option('--offline', 'check the syntax only, without a connection')

@@ -3,7 +3,8 @@
  *
  * - `export`: the TML of objects by GUID, or by name with `--type`, or every answer (`--all`), written
  *   to `<out>/<name>.<type>.tml` (YAML), in batches of TML_BATCH_SIZE with progress on stderr.
- * - `validate`: each file's local checks (common/src/tml/answerTml.ts, liveboardTml.ts: YAML, the Answer's
+ * - `validate`: each file's local checks (routed by its suffix, else by its content, through
+ *   common/src/tml/tmlService.ts to answerTml.ts or liveboardTml.ts: YAML, the Answer's
  *   or Liveboard's shape, each search_query against the live catalog of its data source), then the service's `VALIDATE_ONLY` in batches of at most
  *   TML_BATCH_SIZE (the service's advice, tml-import.adoc). One `file:line:col: severity: message` line
  *   per problem, as `tsq check` prints them; exit 1 when any file has an error.
@@ -18,7 +19,8 @@ import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types
 import { TML_BATCH_SIZE, type AnalyticsServiceClient, type ImportedTmlObject, type TmlImportPolicy } from '../../common/src/api';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { getLanguageService } from '../../common/src/languageService/languageService';
-import { firstQueryNode, validateTml } from '../../common/src/tml/liveboardTml';
+import { firstQueryNode } from '../../common/src/tml/liveboardTml';
+import { validateTml } from '../../common/src/tml/tmlService';
 import { printDiagnostics, type DiagnosticFormat } from './diagnosticFormats';
 import { terminalSafe } from '../../common/src/terminalText';
 import { ExitCode, ExitError, UsageError } from './exitCodes';

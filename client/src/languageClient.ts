@@ -10,6 +10,7 @@ import { CATALOG_UNKNOWN, CalendarsRequest, CatalogChangedNotification, ColumnsR
 import type { DataSource } from '../../common/src/model';
 import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
 import type { ServiceCatalog } from '../../common/src/catalog';
+import { TML_LANGUAGE_IDS } from '../../common/src/tml/kinds';
 import type { ClientContext } from './context';
 import { errorMessage } from './service';
 
@@ -88,7 +89,7 @@ export class TsqLanguageClient implements vscode.Disposable {
     };
     const log = this.log;
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [{ language: 'tsq' }, { language: 'tsq-answer-tml' }],
+      documentSelector: [{ language: 'tsq' }, ...TML_LANGUAGE_IDS.map((language) => ({ language }))],
       synchronize: { configurationSection: 'tsq' },
       outputChannel: log,
       initializationFailedHandler: (error) => {

@@ -16,7 +16,7 @@ import { ProtocolCatalog } from './protocolCatalog';
 import type { ClearableCatalog } from '../../common/src/catalog';
 import { TakeoverCatalog } from './takeoverCatalog';
 import { getLanguageService } from '../../common/src/languageService/languageService';
-import { withAnswerTml } from '../../common/src/tml/answerTml';
+import { withTml } from '../../common/src/tml/tmlService';
 import { SEMANTIC_TOKEN_LEGEND } from '../../common/src/languageService/semanticTokens';
 import { DocumentSettings } from './settings';
 import { registerCatalogProtocol } from './features/catalog';
@@ -117,7 +117,7 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
   const ctx: FeatureContext = {
     connection,
     documents,
-    service: withAnswerTml(getLanguageService({ catalog })),
+    service: withTml(getLanguageService({ catalog })),
     catalog,
     settings,
     client,

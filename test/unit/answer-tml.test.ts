@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { validateAnswerTml, withAnswerTml } from '../../common/src/tml/answerTml';
-import { validateTml } from '../../common/src/tml/liveboardTml';
+import { validateAnswerTml } from '../../common/src/tml/answerTml';
+import { validateTml, withTml } from '../../common/src/tml/tmlService';
 import { flightsCatalog, makeCatalogProvider } from '../fixtures/catalogs';
 
 const ls = getLanguageService({ catalog: makeCatalogProvider([flightsCatalog()]) });
@@ -60,7 +60,7 @@ describe('the shape', () => {
 });
 
 describe('completion inside search_query, and the wrapped language service', () => {
-  const wrapped = withAnswerTml(ls);
+  const wrapped = withTml(ls);
   const doc = (text: string) => TextDocument.create('file:///w/a.answer.tml', 'tsq-answer-tml', 1, text);
   test('a column at the cursor inside a double-quoted query, its edit on the YAML string with quotes escaped', async () => {
     const text = answer('"[origin] [de"');

@@ -274,11 +274,6 @@ export async function validateEmbeddedQuery(service: LanguageService, uri: strin
   return out;
 }
 
-/** True for the URI or path of an Answer TML file (`*.answer.tml`, any case). */
-export function isAnswerTmlUri(uri: string): boolean {
-  return /\.answer\.tml$/i.test(uri.split(/[?#]/)[0] ?? '');
-}
-
 /** The new text of a completion written into a YAML scalar of `type` (quotes and backslashes escaped as it needs). */
 function escapeFor(type: Scalar['type'], text: string): string {
   if (type === 'QUOTE_DOUBLE') return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
@@ -287,24 +282,46 @@ function escapeFor(type: Scalar['type'], text: string): string {
 }
 
 /**
- * Completion inside an Answer TML's `search_query`: the language service's completion of the query
- * against the data source `tables[0]` names, its edits moved onto the YAML string (and escaped for its
- * quoting). Outside the query, or without a data source: no items.
+ * One embedded `search_query` of a TML file placed for the language service: the `.tsq` document it
+ * reads as (the `@datasource` line of its data source, then the query; named `uri`), the offsets of its
+ * value characters in the file (`scalarOffsets`), and the index in the value of the file offset asked
+ * about. Undefined when the offset is outside the YAML string or the data source cannot be written as a
+ * `@datasource` line.
  */
-export async function completeAnswerTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CompletionList> {
-  const empty: CompletionList = { isIncomplete: false, items: [] };
-  const text = document.getText();
-  const file = readAnswerTml(text);
-  if (!file.query || !file.dataSource) return empty;
-  const header = datasourceLine(file.dataSource.ref);
-  if (!header) return empty;
-  const { value, node } = file.query;
+export interface EmbeddedQueryAt {
+  embedded: TextDocument;
+  header: string;
+  map: number[];
+  index: number;
+  query: NonNullable<AnswerTmlFile['query']>;
+}
+
+/**
+ * The embedded query at file offset `offset` (see `EmbeddedQueryAt`), or undefined when `offset` is
+ * outside its YAML string. `uri` names the embedded document (`<file uri>#search_query`, or one per
+ * visualization of a liveboard), `version` is the file's.
+ */
+export function embeddedQueryAt(text: string, query: NonNullable<AnswerTmlFile['query']>, dataSource: NonNullable<AnswerTmlFile['dataSource']>, offset: number, uri: string, version: number): EmbeddedQueryAt | undefined {
+  const header = datasourceLine(dataSource.ref);
+  if (!header) return undefined;
+  const { value, node } = query;
+  const r = node.range;
+  if (r && (offset < r[0] || offset > r[1])) return undefined;
   const map = scalarOffsets(text, node, value);
-  const offset = document.offsetAt(position);
-  if (offset < map[0]! || offset > map[value.length]!) return empty;
+  if (offset < map[0]! || offset > map[value.length]!) return undefined;
   let index = 0;
   while (index < value.length && map[index]! < offset) index++;
-  const embedded = TextDocument.create(`${document.uri}#search_query`, 'tsq', document.version, header + value);
+  return { embedded: TextDocument.create(uri, 'tsq', version, header + value), header, map, index, query };
+}
+
+/**
+ * The language service's completion of an embedded query at its `index`, its edits moved onto the YAML
+ * string of `document` (and escaped for its quoting); edits that reach into the `@datasource` line are
+ * dropped, and so are additional edits.
+ */
+export async function completeEmbeddedQuery(service: LanguageService, document: TextDocument, at: EmbeddedQueryAt, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CompletionList> {
+  const { embedded, header, map, index, query } = at;
+  const { value, node } = query;
   const list = await service.doComplete(embedded, embedded.positionAt(header.length + index), settings, token);
   const toYaml = (r: Range): Range | undefined => {
     const s = embedded.offsetAt(r.start) - header.length;
@@ -329,9 +346,49 @@ export async function completeAnswerTml(service: LanguageService, document: Text
   return { isIncomplete: list.isIncomplete, items };
 }
 
+/** The language service's hover of an embedded query at its `index`, its range moved onto the YAML string of `file`. */
+export async function hoverEmbeddedQuery(service: LanguageService, file: Pick<AnswerTmlFile, 'lines'>, at: EmbeddedQueryAt, settings: LanguageSettings = {}, token?: CancellationLike): Promise<Hover | null> {
+  const { embedded, header, map, index, query } = at;
+  const length = query.value.length;
+  const hover = await service.doHover(embedded, embedded.positionAt(header.length + index), settings, token);
+  if (!hover) return null;
+  if (!hover.range) return hover;
+  const s = embedded.offsetAt(hover.range.start) - header.length;
+  const e = embedded.offsetAt(hover.range.end) - header.length;
+  if (s < 0) return { contents: hover.contents };
+  return { contents: hover.contents, range: rangeOf(file, map[Math.min(s, length)]!, map[Math.min(Math.max(e, s), length)]!) };
+}
+
+/**
+ * Completion inside an Answer TML's `search_query`: the language service's completion of the query
+ * against the data source `tables[0]` names, its edits moved onto the YAML string (and escaped for its
+ * quoting). Outside the query, or without a data source: no items.
+ */
+export async function completeAnswerTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CompletionList> {
+  const text = document.getText();
+  const file = readAnswerTml(text);
+  const at = file.query && file.dataSource ? embeddedQueryAt(text, file.query, file.dataSource, document.offsetAt(position), `${document.uri}#search_query`, document.version) : undefined;
+  return at ? completeEmbeddedQuery(service, document, at, settings, token) : { isIncomplete: false, items: [] };
+}
+
 /** The markdown of a member's hover: its path, what the docs say of it, and the page. */
 function memberHover(path: string, doc: string, page: string, range: Range): Hover {
   return { contents: { kind: MarkupKind.Markdown, value: `**${path}** (Answer TML)\n\n${doc}\n\n[${page}](${page})` }, range };
+}
+
+/**
+ * The hover of the key of `map` at file offset `offset`: what `docs` say of it, with `page`, its path
+ * `prefix` + key; null on an unknown key; undefined when `offset` is on no key of `map`.
+ */
+export function keyHover(file: Pick<AnswerTmlFile, 'lines'>, map: YAMLMap, offset: number, docs: Record<string, string>, prefix: string, page: string): Hover | null | undefined {
+  for (const item of map.items) {
+    const key = item.key as Node | null;
+    const r = key?.range;
+    if (!isScalar(key) || !r || offset < r[0] || offset > r[1]) continue;
+    const name = String(key.value);
+    return Object.hasOwn(docs, name) ? memberHover(`${prefix}${name}`, docs[name]!, page, rangeOf(file, r[0], r[1])) : null;
+  }
+  return undefined;
 }
 
 /**
@@ -346,60 +403,13 @@ export async function hoverAnswerTml(service: LanguageService, document: TextDoc
   const offset = document.offsetAt(position);
   const root = file.doc.contents;
   if (!isMap(root)) return null;
-  // the hover of the key under the cursor: its docs, null for an unknown member, undefined when not on a key
-  const onKey = (map: YAMLMap, docs: Record<string, string>, prefix: string, page: string): Hover | null | undefined => {
-    for (const item of map.items) {
-      const key = item.key as Node | null;
-      const r = key?.range;
-      if (!isScalar(key) || !r || offset < r[0] || offset > r[1]) continue;
-      const name = String(key.value);
-      return Object.hasOwn(docs, name) ? memberHover(`${prefix}${name}`, docs[name]!, page, rangeOf(file, r[0], r[1])) : null;
-    }
-    return undefined;
-  };
-  const top = onKey(root, TML_TOP_LEVEL_DOCS, '', TML_PAGE);
+  const top = keyHover(file, root, offset, TML_TOP_LEVEL_DOCS, '', TML_PAGE);
   if (top !== undefined) return top;
   const answer = root.get('answer', true);
   if (isMap(answer)) {
-    const member = onKey(answer, ANSWER_MEMBER_DOCS, 'answer.', ANSWER_TML_PAGE);
+    const member = keyHover(file, answer, offset, ANSWER_MEMBER_DOCS, 'answer.', ANSWER_TML_PAGE);
     if (member !== undefined) return member;
   }
-  if (!file.query || !file.dataSource) return null;
-  const header = datasourceLine(file.dataSource.ref);
-  if (!header) return null;
-  const { value, node } = file.query;
-  const map = scalarOffsets(text, node, value);
-  if (offset < map[0]! || offset > map[value.length]!) return null;
-  let index = 0;
-  while (index < value.length && map[index]! < offset) index++;
-  const embedded = TextDocument.create(`${document.uri}#search_query`, 'tsq', document.version, header + value);
-  const hover = await service.doHover(embedded, embedded.positionAt(header.length + index), settings, token);
-  if (!hover) return null;
-  if (!hover.range) return hover;
-  const s = embedded.offsetAt(hover.range.start) - header.length;
-  const e = embedded.offsetAt(hover.range.end) - header.length;
-  if (s < 0) return { contents: hover.contents };
-  return { contents: hover.contents, range: rangeOf(file, map[Math.min(s, value.length)]!, map[Math.min(Math.max(e, s), value.length)]!) };
-}
-
-/**
- * The language service with Answer TML files (`isAnswerTmlUri`) routed to their own verbs: diagnostics
- * (`validateAnswerTml`), completion (`completeAnswerTml`) and hover (`hoverAnswerTml`); the `.tsq`-only features (semantic
- * tokens, formatting, code actions, symbols, queries) answer nothing for them. Other documents go to
- * `service` unchanged. The one wrapper the server and `tsq check` use.
- */
-export function withAnswerTml(service: LanguageService): LanguageService {
-  const tml = (d: TextDocument): boolean => isAnswerTmlUri(d.uri);
-  return {
-    parseDocument: (d) => service.parseDocument(tml(d) ? TextDocument.create(d.uri, 'tsq', d.version, '') : d),
-    doComplete: (d, p, s, t) => (tml(d) ? completeAnswerTml(service, d, p, s, t) : service.doComplete(d, p, s, t)),
-    doResolve: (item, t) => service.doResolve(item, t),
-    doValidation: (d, s, t) => (tml(d) ? validateAnswerTml(service, d.uri, d.getText(), s) : service.doValidation(d, s, t)),
-    doHover: (d, p, s, t) => (tml(d) ? hoverAnswerTml(service, d, p, s, t) : service.doHover(d, p, s, t)),
-    getSemanticTokens: (d) => (tml(d) ? { data: [] } : service.getSemanticTokens(d)),
-    format: (d, r, o) => (tml(d) ? [] : service.format(d, r, o)),
-    getCodeActions: async (d, r, c, s, t) => (tml(d) ? [] : service.getCodeActions(d, r, c, s, t)),
-    findDocumentSymbols: (d) => (tml(d) ? [] : service.findDocumentSymbols(d)),
-    getQueries: (d, s) => (tml(d) ? [] : service.getQueries(d, s)),
-  };
+  const at = file.query && file.dataSource ? embeddedQueryAt(text, file.query, file.dataSource, offset, `${document.uri}#search_query`, document.version) : undefined;
+  return at ? hoverEmbeddedQuery(service, file, at, settings, token) : null;
 }

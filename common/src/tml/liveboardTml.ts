@@ -10,9 +10,29 @@
  * Pure: no `vscode`, no LSP server, no HTTP.
  */
 import { isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import type { LanguageService, LanguageSettings } from '../languageService/types';
-import { answerPartsOf, checkAnswerMembers, diag, nodeRange, rangeOf, readTmlDocument, TML_CODES, validateAnswerTml, validateEmbeddedQuery, type AnswerTmlFile } from './answerTml';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type CompletionList, type Diagnostic, type Hover, type Position } from 'vscode-languageserver-types';
+import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
+import {
+  ANSWER_MEMBER_DOCS,
+  ANSWER_TML_PAGE,
+  answerPartsOf,
+  checkAnswerMembers,
+  completeEmbeddedQuery,
+  diag,
+  embeddedQueryAt,
+  hoverEmbeddedQuery,
+  keyHover,
+  nodeRange,
+  rangeOf,
+  readTmlDocument,
+  TML_CODES,
+  TML_PAGE,
+  TML_TOP_LEVEL_DOCS,
+  validateEmbeddedQuery,
+  type AnswerTmlFile,
+  type EmbeddedQueryAt,
+} from './answerTml';
 
 /** The top-level members of a Liveboard TML (tml-liveboards; `pinboard` is the name before May 2022). */
 export const LIVEBOARD_TOP_LEVEL = ['guid', 'liveboard', 'pinboard'] as const;
@@ -115,20 +135,60 @@ export async function validateLiveboardTml(service: LanguageService, uri: string
   const out = checkLiveboardShape(file);
   if (out.some((d) => d.code === TML_CODES.syntax)) return out;
   for (const [i, v] of file.visualizations.entries()) {
-    if (v.query && v.dataSource) out.push(...(await validateEmbeddedQuery(service, `${uri}#visualizations/${i}/search_query`, file, v.query, v.dataSource, settings)));
+    if (v.query && v.dataSource) out.push(...(await validateEmbeddedQuery(service, embeddedUri(uri, i), file, v.query, v.dataSource, settings)));
   }
   return out;
+}
+
+/** The URI of the embedded `.tsq` document of visualization `i`'s search_query (one per visualization, so that none shares another's cache). */
+function embeddedUri(uri: string, i: number): string {
+  return `${uri}#visualizations/${i}/search_query`;
+}
+
+/** The visualization whose `search_query` string holds file offset `offset`, placed for the language service, or undefined. */
+function visualizationQueryAt(document: TextDocument, file: LiveboardTmlFile, offset: number): EmbeddedQueryAt | undefined {
+  for (const [i, v] of file.visualizations.entries()) {
+    const at = v.query && v.dataSource ? embeddedQueryAt(file.text, v.query, v.dataSource, offset, embeddedUri(document.uri, i), document.version) : undefined;
+    if (at) return at;
+  }
+  return undefined;
+}
+
+/**
+ * Completion inside a visualization's `search_query` of a Liveboard TML: the language service's
+ * completion of that query against the data source of the visualization's own `tables`, its edits moved
+ * onto the YAML string (as `completeAnswerTml` does for an Answer TML). Elsewhere: no items.
+ */
+export async function completeLiveboardTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CompletionList> {
+  const at = visualizationQueryAt(document, readLiveboardTml(document.getText()), document.offsetAt(position));
+  return at ? completeEmbeddedQuery(service, document, at, settings, token) : { isIncomplete: false, items: [] };
+}
+
+/**
+ * Hover in a Liveboard TML: inside a visualization's `search_query`, the language service's hover of
+ * that query against its own data source (the same as in a `.tsq` file), its range on the YAML string;
+ * on `guid`, or on a member key of a visualization's `answer`, what the docs say of it with the page
+ * (`TML_TOP_LEVEL_DOCS`, `ANSWER_MEMBER_DOCS`). Elsewhere null.
+ */
+export async function hoverLiveboardTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<Hover | null> {
+  const file = readLiveboardTml(document.getText());
+  const offset = document.offsetAt(position);
+  const root = file.doc.contents;
+  if (!isMap(root)) return null;
+  const guid = keyHover(file, root, offset, { guid: TML_TOP_LEVEL_DOCS.guid }, '', TML_PAGE);
+  if (guid !== undefined) return guid;
+  for (const v of file.visualizations) {
+    const member = v.answer ? keyHover(file, v.answer, offset, ANSWER_MEMBER_DOCS, `${v.path}.answer.`, ANSWER_TML_PAGE) : undefined;
+    if (member !== undefined) return member;
+  }
+  const at = visualizationQueryAt(document, file, offset);
+  return at ? hoverEmbeddedQuery(service, file, at, settings, token) : null;
 }
 
 /** The object a TML text holds, by its top-level member: a liveboard (`liveboard` or `pinboard`), else an answer. */
 export function tmlKindOf(text: string): 'answer' | 'liveboard' {
   const root = readTmlDocument(text).doc.contents;
   return isMap(root) && !root.has('answer') && (root.has('liveboard') || root.has('pinboard')) ? 'liveboard' : 'answer';
-}
-
-/** The diagnostics of an Answer or Liveboard TML text (`tmlKindOf`), as `tsq tml validate` checks a file locally. */
-export function validateTml(service: LanguageService, uri: string, text: string, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
-  return tmlKindOf(text) === 'liveboard' ? validateLiveboardTml(service, uri, text, settings) : validateAnswerTml(service, uri, text, settings);
 }
 
 /** The first `search_query` node of an Answer or Liveboard TML text (where the service's own message about the file goes), or undefined. */

@@ -3,7 +3,8 @@
 // a query as an Answer (Save as Answer… with its name given, VALIDATE_ONLY then the import: the file
 // gains its @answer line), finds it on the service, Open as Query gives the same query back, an edit and
 // Update Answer (confirmed) change the saved answer (a re-export holds the new search_query), and a bad
-// column in an .answer.tml file is a diagnostic on the column inside the YAML string; a query's run and
+// column in an .answer.tml file, or in the second visualization of a .liveboard.tml, is a diagnostic on the
+// column inside the YAML string (and completion there offers that visualization's columns); a query's run and
 // Show Data of the saved answer are in the History, and Run Again shows the answer's data again. The service is
 // read with plain fetch on REST API v2. Environment: TSQ_E2E_EMULATOR_URL (required).
 'use strict';
@@ -96,6 +97,25 @@ module.exports = defineSuite([
       const ds = await waitForDiagnostics(uri, (d) => d.some((x) => x.code === 'tsq.unknownColumn' || (typeof x.code === 'object' && x.code.value === 'tsq.unknownColumn')), 'the unknown column');
       const d = ds.find((x) => x.code === 'tsq.unknownColumn' || (typeof x.code === 'object' && x.code.value === 'tsq.unknownColumn'));
       check(!!d && doc.getText(d.range) === 'nope' && d.range.start.line === 4, 'on "nope" of line 5', d && { range: d.range, text: doc.getText(d.range) });
+    },
+  },
+  {
+    name: 'a bad column in the second visualization of a .liveboard.tml is a diagnostic on the column inside its YAML string; completion there offers its own data source\'s columns',
+    async fn() {
+      const uri = vscode.Uri.joinPath(workspaceRoot(), 'bad.liveboard.tml');
+      const text = 'liveboard:\n  name: Board\n  visualizations:\n  - id: Viz_1\n    answer:\n      name: Gross\n      tables:\n      - name: movies\n      search_query: "[Major Genre] [Worldwide Gross]"\n  - id: Viz_2\n    answer:\n      name: Bad\n      tables:\n      - name: flights\n      search_query: "[origin] [nope]"\n';
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      check(doc.languageId === 'tsq-liveboard-tml', 'the file is a Liveboard TML document', doc.languageId);
+      const isUnknown = (/** @type {vscode.Diagnostic} */ x) => x.code === 'tsq.unknownColumn' || (typeof x.code === 'object' && x.code.value === 'tsq.unknownColumn');
+      const ds = await waitForDiagnostics(uri, (d) => d.some(isUnknown), 'the unknown column');
+      const bad = ds.filter(isUnknown);
+      check(bad.length === 1 && doc.getText(bad[0].range) === 'nope' && bad[0].range.start.line === 14, 'one, on "nope" of line 15', bad.map((d) => ({ range: d.range, text: doc.getText(d.range) })));
+      /** @type {vscode.CompletionList} */
+      const list = await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', uri, new vscode.Position(14, text.split('\n')[14].indexOf('[nope') + 1));
+      const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+      check(labels.includes('delay') && !labels.includes('Major Genre'), 'the columns of flights, not of movies', labels.slice(0, 20));
     },
   },
   {

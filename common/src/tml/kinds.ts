@@ -1,0 +1,37 @@
+/**
+ * The kinds of TML file TSQ reads as documents, declared once: each kind's file suffix, the VS Code
+ * language it is (package.json `contributes.languages`, checked against this by
+ * test/unit/tml-kinds.test.ts) and its title. The language server and `tsq check` route a document by
+ * its suffix (`tmlKindOfUri`, then common/src/tml/tmlService.ts), the client's document selector lists
+ * `TML_LANGUAGE_IDS`.
+ *
+ * Sources: https://docs.thoughtspot.com/cloud/latest/tml (one file per object, named
+ * `<name>.<type>.tml`), https://docs.thoughtspot.com/cloud/latest/tml-answers,
+ * https://docs.thoughtspot.com/cloud/latest/tml-liveboards (docs/service-interface.md §11).
+ *
+ * Pure and light (no YAML, no language service): the client imports it.
+ */
+
+/** Each TML kind: `suffix` (lower case, matched in any case), `languageId` (package.json) and `title`. */
+export const TML_KINDS = {
+  answer: { suffix: '.answer.tml', languageId: 'tsq-answer-tml', title: 'Answer TML' },
+  liveboard: { suffix: '.liveboard.tml', languageId: 'tsq-liveboard-tml', title: 'Liveboard TML' },
+} as const;
+
+/** A TML kind TSQ reads: `answer` or `liveboard`. */
+export type TmlKind = keyof typeof TML_KINDS;
+
+/** The TML kinds, in the order of `TML_KINDS`. */
+export const TML_KIND_NAMES = Object.keys(TML_KINDS) as TmlKind[];
+
+/** The VS Code language ids of the TML kinds (the client's document selector adds them to `tsq`). */
+export const TML_LANGUAGE_IDS = TML_KIND_NAMES.map((k) => TML_KINDS[k].languageId);
+
+/**
+ * The TML kind of a URI or path by its suffix, in any case (`file:///a/B.Liveboard.TML` is a liveboard;
+ * a query or fragment is ignored), or undefined for another file (a `.tsq` file).
+ */
+export function tmlKindOfUri(uri: string): TmlKind | undefined {
+  const path = (uri.split(/[?#]/)[0] ?? '').toLowerCase();
+  return TML_KIND_NAMES.find((k) => path.endsWith(TML_KINDS[k].suffix));
+}

@@ -1,0 +1,77 @@
+/**
+ * `*.liveboard.tml` documents in the built language server (dist/server.js over IPC, driven by
+ * lspClient.ts with the fixture catalog), routed as `*.answer.tml` ones: each visualization's
+ * search_query is checked, completed and hovered against the data source of its own `tables`, at its
+ * place inside the YAML; a member of a visualization's answer hovers with its docs; an unknown top-level
+ * member is a warning; the .tsq-only features answer nothing.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
+import { LspClient, positionOf, rangeOf } from './lspClient';
+
+const TML = `guid: 6f853b5f-c9be-57d2-8b22-c0c34d1ce707
+liveboard:
+  name: Board
+  visualizations:
+  - id: Viz_1
+    answer:
+      name: Gross
+      tables:
+      - name: Movies
+      search_query: "[Major Genre] [Worldwide Gross] top 5"
+  - id: Viz_2
+    answer:
+      name: Delays
+      tables:
+      - id: Flights
+        name: Flights
+      search_query: |
+        [origin]
+        [dela] top 10
+fancy: 1
+`;
+
+test('a Liveboard TML: diagnostics, completion and hover inside each visualization\'s search_query, against its own data source', async () => {
+  const { client } = await LspClient.start({ pullDiagnostics: true, catalog: makeCatalogProvider([flightsCatalog(), moviesCatalog()]) });
+  try {
+    const uri = 'file:///w/board.liveboard.tml';
+    await client.didOpen(uri, TML);
+    const diagnostics = await client.pullDiagnostics(uri);
+    const errors = diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error);
+    assert.deepEqual(errors.map((d) => [d.code, d.range]), [['tsq.unknownColumn', rangeOf(TML, 'dela')]], JSON.stringify(diagnostics));
+    const warnings = diagnostics.filter((d) => d.severity === DiagnosticSeverity.Warning);
+    assert.deepEqual(warnings.map((d) => [d.code, d.range]), [['tml.unknownMember', rangeOf(TML, 'fancy')]], JSON.stringify(diagnostics));
+
+    const second = await client.completion(uri, positionOf(TML, '[dela', 5));
+    const labels2 = second?.items.map((i) => i.label) ?? [];
+    assert.ok(labels2.includes('delay') && !labels2.includes('Major Genre'), `the second visualization's columns: ${JSON.stringify(labels2)}`);
+    const first = await client.completion(uri, positionOf(TML, '[Major', 1));
+    const labels1 = first?.items.map((i) => i.label) ?? [];
+    assert.ok(labels1.includes('Major Genre') && !labels1.includes('delay'), `the first visualization's columns: ${JSON.stringify(labels1)}`);
+    assert.deepEqual((await client.completion(uri, positionOf(TML, 'Board', 2)))?.items ?? [], [], 'no completion outside a search_query');
+
+    const tsqUri = 'file:///w/delays.tsq';
+    const tsq = "@datasource 'Flights'\n[origin] [delay] top 10\n";
+    await client.didOpen(tsqUri, tsq);
+    const expected = await client.hover(tsqUri, positionOf(tsq, 'origin', 1));
+    const got = await client.hover(uri, positionOf(TML, 'origin', 1));
+    assert.ok(expected && got, 'a hover on origin');
+    assert.deepEqual(got.contents, expected.contents, 'the hover of a column is that of the .tsq file');
+    assert.deepEqual(got.range, rangeOf(TML, '[origin]'), 'its range is the token on the YAML text');
+    const gross = await client.hover(uri, positionOf(TML, 'Worldwide', 1));
+    assert.ok(gross, 'a hover on a column of the first visualization (Movies)');
+    assert.equal(gross.range?.start.line, positionOf(TML, 'Worldwide').line);
+    assert.equal(await client.hover(uri, positionOf(TML, 'Board', 1)), null, 'a value outside search_query has none');
+    const key = await client.hover(uri, positionOf(TML, 'search_query: |', 1));
+    assert.match((key?.contents as { value: string } | undefined)?.value ?? '', /\*\*liveboard\.visualizations\[1\]\.answer\.search_query\*\*[\s\S]*tml-answers/, 'a member of a visualization\'s answer shows its docs');
+    assert.equal(await client.hover(uri, positionOf(TML, 'fancy', 1)), null, 'an unknown member has no hover');
+
+    assert.deepEqual((await client.semanticTokens(uri))?.data ?? [], []);
+    assert.deepEqual((await client.documentSymbols(uri)) ?? [], []);
+    assert.ok(client.alive, client.stderr);
+  } finally {
+    await client.stop();
+  }
+});
