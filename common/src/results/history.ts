@@ -97,23 +97,16 @@ export function searchHistory(list: readonly HistoryEntry[], text: string): Hist
   return list.filter((e) => e.query.toLowerCase().includes(t) || (e.dataSource ?? '').toLowerCase().includes(t) || (e.connection ?? '').toLowerCase().includes(t) || (e.answer?.name ?? '').toLowerCase().includes(t));
 }
 
-/** How a Show Data run went: what `answerRunEntry` records beside the answer. */
-export interface AnswerRun {
-  /** The answer's search_query when it is known (a saved answer's TML); a pinboard's data comes without one. */
+/**
+ * How a Show Data run went: what `answerRunEntry` records beside the answer. The members are those of
+ * `HistoryEntry` (one declaration), but the data source is optional (the answer's `tables`, when known)
+ * and `searchQuery` (the answer's search_query, when known: a pinboard's data comes without one) stands
+ * where the entry's text will go.
+ */
+export type AnswerRun = Pick<HistoryEntry, 'connection' | 'startedAt' | 'rows' | 'durationMs' | 'outcome' | 'error'> & {
   searchQuery?: string;
-  /** The data source (name or GUID) of the answer's `tables`, when known. */
   dataSource?: string;
-  /** The connection's name. */
-  connection?: string;
-  /** Epoch milliseconds. */
-  startedAt: number;
-  /** Rows fetched (of every visualization, for a pinboard). */
-  rows: number;
-  /** Milliseconds. */
-  durationMs: number;
-  outcome: HistoryOutcome;
-  error?: string;
-}
+};
 
 /**
  * The history entry of a Show Data run: its text is the answer's search_query when known, else the
