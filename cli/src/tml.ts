@@ -3,10 +3,9 @@
  *
  * - `export`: the TML of objects by GUID, or by name with `--type`, or every answer (`--all`), written
  *   to `<out>/<name>.<type>.tml` (YAML), in batches of TML_BATCH_SIZE with progress on stderr.
- * - `validate`: each file's local checks (routed by its suffix, else by its content, through
- *   common/src/tml/tmlService.ts to answerTml.ts or liveboardTml.ts: YAML, the Answer's
- *   or Liveboard's shape, each search_query against the live catalog of its data source), then the service's `VALIDATE_ONLY` in batches of at most
- *   TML_BATCH_SIZE (the service's advice, tml-import.adoc). One `file:line:col: severity: message` line
+ * - `validate`: each file's local checks (by suffix, else content, common/src/tml/tmlService.ts: YAML,
+ *   the shape, each search_query against its data source's live catalog), then the service's
+ *   `VALIDATE_ONLY` in batches of at most TML_BATCH_SIZE (the service's advice, tml-import.adoc). One `file:line:col: severity: message` line
  *   per problem, as `tsq check` prints them; exit 1 when any file has an error.
  * - `import`: the files under `--policy partial` (the service's default) or `all-or-none`; a file that
  *   fails the local checks is not sent. Prints each file's outcome and the GUID of its answer.

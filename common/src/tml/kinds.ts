@@ -3,11 +3,8 @@
  * language it is (package.json `contributes.languages`, checked against this by
  * test/unit/tml-kinds.test.ts) and its title. The language server and `tsq check` route a document by
  * its suffix (`tmlKindOfUri`, then common/src/tml/tmlService.ts), the client's document selector lists
- * `TML_LANGUAGE_IDS`.
- *
- * Sources: https://docs.thoughtspot.com/cloud/latest/tml (one file per object, named
- * `<name>.<type>.tml`), https://docs.thoughtspot.com/cloud/latest/tml-answers,
- * https://docs.thoughtspot.com/cloud/latest/tml-liveboards (docs/service-interface.md §11).
+ * `TML_LANGUAGE_IDS`. Sources: docs.thoughtspot.com cloud/latest/tml (one file per object, named
+ * `<name>.<type>.tml`), tml-answers, tml-liveboards (docs/service-interface.md §11).
  *
  * Pure and light (no YAML, no language service): the client imports it.
  */
