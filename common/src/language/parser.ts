@@ -29,7 +29,7 @@ const {
   AggregatedClauseNode, AggregatedFilterNode, BucketNode, BucketedColumnNode, ColumnClauseNode, ColumnNode, CommentNode,
   DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } = nodes;
-const { GreenBuffer, GreenPart, NK, TK, PART, detailOf, tokenOf } = tree;
+const { GreenBuffer, GreenPart, NK, TK, PART, codeOf, tokenOf } = tree;
 const QUERY_PART = PART.query, DIRECTIVE_PART = PART.directive, TRIVIA_PART = PART.trivia;
 type GreenBuffer = tree.GreenBuffer;
 type GreenPart = tree.GreenPart;
@@ -70,8 +70,8 @@ const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
 export function parseDocument(text: string): SyntaxDocument {
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics);
-  // About one token in 4 characters, whitespace included (the realistic benchmark file has 1 in 4.5).
-  const builder = new TreeBuilder(text, diagnostics, 0, text.length >> 2);
+  // About one token in 3.5 characters, whitespace included (the realistic benchmark file has 1 in 3.8).
+  const builder = new TreeBuilder(text, diagnostics, 0, Math.ceil(text.length / 3.5));
   // Tokens are scanned a chunk at a time into the same few hundred objects (the lexer overwrites them);
   // the tokens of a query that straddles two chunks are copied before the next chunk is scanned.
   const pool: Token[] = [];
@@ -189,7 +189,8 @@ class TreeBuilder {
   add(t: Token): void {
     const buf = this.buf;
     if (t.start > this.pos) buf.addToken(WHITESPACE, t.start - this.pos, 0);
-    const idx = buf.addToken(TK[t.kind], t.end - t.start, detailOf(t));
+    const code = codeOf(t);
+    const idx = buf.addToken(code & 255, t.end - t.start, code >>> 8);
     this.pos = t.end;
     switch (t.kind) {
       case 'comment':
@@ -312,28 +313,26 @@ const WHITESPACE = TK.whitespace;
 class NodeWriter {
   constructor(private readonly buf: GreenBuffer, private readonly tokens: Token[], private readonly index: Uint32Array, private readonly count: number) {}
 
+  /** A token index near the last one asked for: clauses come in order and children inside, so look-ups walk a step or two. */
+  private at = 0;
+
   /** Index in `buf` of the first significant token starting at or after `offset`. */
   private from(offset: number): number {
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.tokens[mid]!.start < offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.count ? this.index[lo]! : this.index[this.count - 1]! + 1;
+    const t = this.tokens;
+    let k = this.at;
+    while (k > 0 && t[k - 1]!.start >= offset) k--;
+    while (k < this.count && t[k]!.start < offset) k++;
+    this.at = k;
+    return k < this.count ? this.index[k]! : this.index[this.count - 1]! + 1;
   }
 
   /** Index in `buf` after the last significant token ending at or before `offset`. */
   private to(offset: number): number {
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.tokens[mid]!.end <= offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo > 0 ? this.index[lo - 1]! + 1 : this.index[0]!;
+    const t = this.tokens;
+    let k = this.at;
+    while (k > 0 && t[k - 1]!.end > offset) k--;
+    while (k < this.count && t[k]!.end <= offset) k++;
+    return k > 0 ? this.index[k - 1]! + 1 : this.index[0]!;
   }
 
   private leaf(kind: number, span: Span): void {
@@ -347,7 +346,7 @@ class NodeWriter {
   clause(c: Clause): void {
     const buf = this.buf;
     const to = this.to(c.end);
-    const node = buf.addNode(NK[c.kind], this.from(c.start), to);
+    const node = buf.addNode(nodeKindOfClause(c), this.from(c.start), to);
     switch (c.kind) {
       case 'column':
       case 'sort':
@@ -377,6 +376,22 @@ class NodeWriter {
   }
 }
 
+/** A clause's node kind (`NODE_KINDS` index): a switch, the frequent kinds first (a keyed look-up of `NK` by the kind was slower). */
+function nodeKindOfClause(c: Clause): number {
+  switch (c.kind) {
+    case 'column': return N_COLUMN;
+    case 'filter': return N_FILTER;
+    case 'sort': return N_SORT;
+    case 'topBottom': return N_TOP;
+    case 'dateFilter': return N_DATE;
+    default: return NK[c.kind];
+  }
+}
+const N_COLUMN = NK.column;
+const N_FILTER = NK.filter;
+const N_SORT = NK.sort;
+const N_TOP = NK.topBottom;
+const N_DATE = NK.dateFilter;
 const COLUMN_REF = NK.columnRef;
 const VALUE = NK.value;
 const MISSING = NK.missing;

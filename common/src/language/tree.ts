@@ -107,8 +107,9 @@ export class GreenBuffer {
     this.nodeSize[i] = this.nodeCount - i;
   }
 
-  /** Cuts the arrays to their contents (a parse grows them up to twice what it needs). */
+  /** Cuts the arrays to their contents when a quarter or more of them is room (a parse grows them up to twice what it needs). */
   trim(): void {
+    if (this.tokenCount * 4 >= this.kinds.length * 3 && this.nodeCount * 4 >= this.nodeKinds.length * 3) return;
     this.kinds = this.kinds.slice(0, this.tokenCount);
     this.widths = this.widths.slice(0, this.tokenCount);
     this.details = this.details.slice(0, this.tokenCount);
@@ -155,16 +156,24 @@ export class GreenPart {
   ) {}
 }
 
-/** A token's `details` entry (see `GreenBuffer`). */
-export function detailOf(t: Token): number {
+/**
+ * A lexer token's kind code (`TREE_TOKEN_KINDS` index, `kind`) and `details` entry (see `GreenBuffer`) in
+ * one number: `kind | detail << 8`. A switch on the kind (the most frequent kinds first): a keyed look-up
+ * of `TK` by a token's kind was a tenth of a parse.
+ */
+export function codeOf(t: Token): number {
   switch (t.kind) {
-    case 'keyword': return (KEYWORD_INDEX.get(t.value) ?? -1) + 1;
-    case 'column':
-    case 'value': return t.closed ? 1 : 0;
-    case 'constant': return t.value === 'empty' ? 1 : 0;
-    default: return 0;
+    case 'column': return t.closed ? K_COLUMN | 256 : K_COLUMN;
+    case 'keyword': return K_KEYWORD | ((KEYWORD_INDEX.get(t.value) ?? -1) + 1) << 8;
+    case 'value': return t.closed ? K_VALUE | 256 : K_VALUE;
+    case 'constant': return t.value === 'empty' ? K_CONSTANT | 256 : K_CONSTANT;
+    default: return TK[t.kind];
   }
 }
+const K_COLUMN = TK.column;
+const K_KEYWORD = TK.keyword;
+const K_VALUE = TK.value;
+const K_CONSTANT = TK.constant;
 
 /**
  * The lexer's token (lexer.ts `Token`) of tree token `i` of `buf`, which starts at `start` in `text`: its
