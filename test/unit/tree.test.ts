@@ -118,6 +118,21 @@ test('reparse: after any edits the incremental tree equals the tree of a whole p
   }), { numRuns: 1500 });
 });
 
+test('reparse: edits found by the property above, where the part boundaries around the edit change', () => {
+  const cases: [string, { at: number; ins: string }][] = [
+    // a query becomes a comment (`--` typed before `-5`): it joins the trivia before it into one part
+    ['{empty}@datasourcesum contains sum({null}@datasource "x"\n-5 ', { at: 58, ins: '--' }],
+    // a directive skips the spaces after its value: the lexer resumes at the line break, not after the value
+    ['{ last @datasource quarter ([date]) between \n\n{null} \u0000 \n = ', { at: 48, ins: '[origin]' }],
+    // a directive that stops being one (`@ datasource`): the query before it goes on over the line
+    ['\u0000 for each vs\n@datasource ) and \n ( ', { at: 15, ins: ' ' }],
+  ];
+  for (const [text, e] of cases) {
+    const next = text.slice(0, e.at) + e.ins + text.slice(e.at);
+    assert.deepStrictEqual(shape(reparseDocument(text, parseDocument(text), next)), shape(parseDocument(next)), JSON.stringify(next));
+  }
+});
+
 test('splice without shifting: the parts after an edit are the previous parse\'s objects, whatever the edit\'s length', () => {
   const text = "@datasource 'Flights'\n[origin] top 5;\n[dest] = 'SEA'\n\n[delay] > 10 -- late\n";
   const doc = parseDocument(text);

@@ -12,6 +12,10 @@ import { SyntaxDocument, parseDocument, parseParts } from './parser';
 import * as tree from './tree';
 
 const QUERY_PART = tree.PART.query;
+const TRIVIA_PART = tree.PART.trivia;
+const SEMICOLON = tree.TK.semicolon;
+const BLANK = tree.TK.blank;
+type GreenPart = tree.GreenPart;
 
 /**
  * Above this many diagnostics in either parse the caps of the lexer and parser (1,000 and 2,000) could
@@ -37,16 +41,31 @@ export function reparseDocument(previousText: string, previous: TsqDocument, tex
   const suffix = commonSuffix(previousText, text, min - prefix);
   const delta = newLen - oldLen;
 
-  // Start at the last query that starts before the first changed character and begins its line: at a
-  // query start nothing of another query is pending, and lexing from a token start gives the same tokens
-  // as lexing from 0 only when nothing before it on its line looks ahead past it (an unclosed `[` reads
-  // to the line's end, a directive makes the rest of its line one stray token); no token but whitespace
-  // looks past a line end. The parse stops, for the same reasons, only at queries that begin their line.
+  // Restart before the first changed character, where lexing gives the same tokens as lexing from 0 and
+  // the builder has nothing pending: at the trivia before a part that begins its line (a token before it
+  // on its line may look ahead past its start: an unclosed `[` reads to the line's end, a directive makes
+  // the rest of its line one stray token; none looks past a line end), when that trivia follows a query,
+  // where the lexer resumed at the query's last token's end (after a directive it resumed past the
+  // directive's trailing spaces), or at 0. The trivia is parsed again with the part: a query that becomes
+  // trivia (a `--` typed at its start) then joins it into one part, as a whole parse makes it.
   const parts = previous.parts;
   let j = previous.partAt(prefix - 1);
-  while (j >= 0 && !(parts[j]!.kind === QUERY_PART && previous.partStart(j) < prefix && !gluedAt(previousText, previous.partStart(j)))) j--;
-  const first = j >= 0 ? j : 0;
-  const from = j >= 0 ? previous.partStart(j) : 0;
+  for (; j > 0; j--) {
+    const p = parts[j]!;
+    const start = previous.partStart(j);
+    if (p.kind === TRIVIA_PART || start >= prefix || gluedAt(previousText, start)) continue;
+    // a part beginning its line has trivia before it (the line break); after a query, that trivia must
+    // hold what ended the query (a `;` or a blank line), else the query ended at the part (a directive)
+    // and would go on if the part stops being one; after a directive, the trivia must start at its line
+    // break (the lexer resumes past the spaces after a directive's value)
+    const before = j === 1 ? undefined : parts[j - 2]!;
+    if (!before || (before.kind === QUERY_PART ? endsQuery(parts[j - 1]!) : isLineBreak(previousText.charCodeAt(previous.partStart(j - 1))))) {
+      j--;
+      break;
+    }
+  }
+  const first = j > 0 ? j : 0;
+  const from = first > 0 ? previous.partStart(first) : 0;
 
   // Stop at a query of the previous parse that starts in the unchanged suffix, at the same place (moved),
   // beginning its line in both texts: from there on the tokens, and so the parts, are the same.
@@ -70,10 +89,20 @@ export function reparseDocument(previousText: string, previous: TsqDocument, tex
   for (let k = first; k < last; k++) dropped += parts[k]!.diagnostics?.length ?? 0;
   const count = previous.diagnosticCount - dropped + win.diagnosticCount;
   if (count > MAX_DIAGNOSTICS_FOR_REUSE) return parseDocument(text);
-  const spliced = parts.slice(0, first);
-  for (const p of win.parts) spliced.push(p);
-  for (let k = last; k < parts.length; k++) spliced.push(parts[k]!);
-  return new SyntaxDocument(text, spliced, count);
+  const spliced = parts.slice(0, first).concat(win.parts, parts.slice(last));
+  // the parts' widths and kinds: copied around the new parts (no offsets: nothing to shift)
+  const m = win.parts.length;
+  const widths = new Uint32Array(spliced.length);
+  const kinds = new Uint8Array(spliced.length);
+  widths.set(previous.partWidths.subarray(0, first));
+  kinds.set(previous.partKinds.subarray(0, first));
+  for (let k = 0; k < m; k++) {
+    widths[first + k] = win.parts[k]!.width;
+    kinds[first + k] = win.parts[k]!.kind;
+  }
+  widths.set(previous.partWidths.subarray(last), first + m);
+  kinds.set(previous.partKinds.subarray(last), first + m);
+  return new SyntaxDocument(text, spliced, count, widths, kinds);
 }
 
 /** Length of the common prefix of `a` and `b` (at most `min`): blocks of doubling size, then halving. */
@@ -104,6 +133,17 @@ function commonSuffix(a: string, b: string, max: number): number {
     while (s + step <= max && a.slice(al - s - step, al - s) === b.slice(bl - s - step, bl - s)) s += step;
   }
   return s;
+}
+
+const isLineBreak = (c: number): boolean => c === 10 || c === 13;
+
+/** Whether a trivia part holds a `;` or a blank line (what ends a query). */
+function endsQuery(p: GreenPart): boolean {
+  for (let t = p.tokFrom; t < p.tokTo; t++) {
+    const k = p.buf.kinds[t];
+    if (k === SEMICOLON || k === BLANK) return true;
+  }
+  return false;
 }
 
 /** True when something other than whitespace comes before `offset` on its line of `text`. */

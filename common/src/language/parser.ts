@@ -155,6 +155,7 @@ class TreeBuilder {
   private readonly partStarts: number[] = [];
   private readonly sink: DiagnosticSink;
   private readonly parser: ClauseParser;
+  private readonly writer: NodeWriter;
   /** Absolute end of the last token written. */
   private pos: number;
   /** First token of the part not yet closed, and its absolute start. */
@@ -177,6 +178,7 @@ class TreeBuilder {
     this.buf = new GreenBuffer(tokens);
     this.sink = new DiagnosticSink(diagnostics);
     this.parser = new ClauseParser(this.sink);
+    this.writer = new NodeWriter(this.buf, this.current);
     this.pos = from;
     this.partPos = from;
   }
@@ -192,18 +194,18 @@ class TreeBuilder {
     const code = codeOf(t);
     const idx = buf.addToken(code & 255, t.end - t.start, code >>> 8);
     this.pos = t.end;
-    switch (t.kind) {
-      case 'comment':
+    switch (code & 255) {
+      case K_COMMENT:
         return;
-      case 'directive':
+      case K_DIRECTIVE:
         this.flush();
         this.closeTrivia(idx, t.start);
         this.push(DIRECTIVE_PART, idx, idx + 1, buf.nodeCount, t.start, t.end);
         this.partTok = idx + 1;
         this.partPos = t.end;
         return;
-      case 'semicolon':
-      case 'blank':
+      case K_SEMICOLON:
+      case K_BLANK:
         this.flush();
         return;
       default:
@@ -250,7 +252,8 @@ class TreeBuilder {
     if (!this.count) return;
     const nodeFrom = this.buf.nodeCount;
     const clauses = this.parser.parse(this.current, 0, this.count);
-    const w = new NodeWriter(this.buf, this.current, this.index, this.count);
+    const w = this.writer;
+    w.reset(this.index, this.count);
     for (let k = 0; k < clauses.length; k++) w.clause(clauses[k]!);
     this.push(QUERY_PART, this.queryTok, this.lastTok, nodeFrom, this.queryPos, this.lastEnd);
     this.partTok = this.lastTok;
@@ -304,6 +307,7 @@ class TreeBuilder {
 }
 
 const WHITESPACE = TK.whitespace;
+const K_COMMENT = TK.comment, K_DIRECTIVE = TK.directive, K_SEMICOLON = TK.semicolon, K_BLANK = TK.blank;
 
 /**
  * Writes a query's clauses (the parser's objects) into its tree nodes: each clause a node over the
@@ -311,7 +315,18 @@ const WHITESPACE = TK.whitespace;
  * is expected and absent.
  */
 class NodeWriter {
-  constructor(private readonly buf: GreenBuffer, private readonly tokens: Token[], private readonly index: Uint32Array, private readonly count: number) {}
+  private index: Uint32Array = new Uint32Array(0);
+  private count = 0;
+
+  /** One writer per parse: `tokens` is the builder's list of the current query's significant tokens. */
+  constructor(private readonly buf: GreenBuffer, private readonly tokens: Token[]) {}
+
+  /** Starts a query: `tokens[0, count)`, at `index[0, count)` of the buffer. */
+  reset(index: Uint32Array, count: number): void {
+    this.index = index;
+    this.count = count;
+    this.at = 0;
+  }
 
   /** A token index near the last one asked for: clauses come in order and children inside, so look-ups walk a step or two. */
   private at = 0;
@@ -413,30 +428,51 @@ export class SyntaxDocument implements TsqDocument {
   private cache?: { queries?: Query[]; directives?: DataSourceDirective[]; byPart?: Map<number, DataSourceDirective>; comments?: Comment[]; diagnostics?: ParseDiagnostic[]; tokens?: Token[] };
 
   /**
+   * Each part's width and kind, in the parts' order: what `partStart` sums, read from typed arrays rather
+   * than from the part objects (a reparse copies them around the parts it replaces, incremental.ts).
+   */
+  readonly partWidths: Uint32Array;
+  readonly partKinds: Uint8Array;
+
+  /**
    * @param text the text the tree was parsed from (concatenating the parts' tokens gives it back).
    * @param parts the tree's parts, in order.
    * @param diagnosticCount how many diagnostics the parts hold together.
+   * @param widths, kinds `partWidths` and `partKinds` when the caller has them (else read from `parts`).
    */
-  constructor(readonly text: string, readonly parts: readonly GreenPart[], readonly diagnosticCount: number) {}
+  constructor(readonly text: string, readonly parts: readonly GreenPart[], readonly diagnosticCount: number, widths?: Uint32Array, kinds?: Uint8Array) {
+    if (!widths || !kinds) {
+      widths = new Uint32Array(parts.length);
+      kinds = new Uint8Array(parts.length);
+      for (let i = 0; i < parts.length; i++) {
+        widths[i] = parts[i]!.width;
+        kinds[i] = parts[i]!.kind;
+      }
+    }
+    this.partWidths = widths;
+    this.partKinds = kinds;
+  }
 
   private index(): void {
     const n = this.parts.length;
+    const widths = this.partWidths;
+    const kinds = this.partKinds;
     const starts = new Float64Array(n + 1);
     const inForce = new Int32Array(n);
     let queries = 0;
     let pos = 0;
     let dir = -1;
     for (let i = 0; i < n; i++) {
-      const p = this.parts[i]!;
+      const k = kinds[i]!;
       starts[i] = pos;
-      pos += p.width;
-      if (p.kind === DIRECTIVE_PART) dir = i;
-      else if (p.kind === QUERY_PART) queries++;
+      pos += widths[i]!;
+      if (k === DIRECTIVE_PART) dir = i;
+      else if (k === QUERY_PART) queries++;
       inForce[i] = dir;
     }
     starts[n] = pos;
     const qp = new Int32Array(queries);
-    for (let i = 0, q = 0; i < n; i++) if (this.parts[i]!.kind === QUERY_PART) qp[q++] = i;
+    for (let i = 0, q = 0; i < n; i++) if (kinds[i] === QUERY_PART) qp[q++] = i;
     this.starts = starts;
     this.inForce = inForce;
     this.queryParts = qp;
