@@ -33,25 +33,17 @@ function shape(doc: SyntaxDocument): unknown[] {
   });
 }
 
-/** The nodes of the only query of `text`: `kind [token texts]`, children indented. */
+/** The nodes of the only query of `text` (`queryNodes`): `kind "text"`, children indented. */
 function nodes(text: string): string[] {
   const doc = parseDocument(text);
   assert.equal(doc.queryCount, 1);
-  const p = doc.queryPart(0);
-  const b = p.buf;
-  const starts: number[] = [];
-  let pos = doc.partStart(doc.queryPartIndex(0));
-  for (let t = p.tokFrom; t <= p.tokTo; t++) {
-    starts[t] = pos;
-    pos += b.widths[t] ?? 0;
-  }
   const out: string[] = [];
-  const depth: number[] = [];
-  for (let n = p.nodeFrom; n < p.nodeTo; n++) {
-    while (depth.length && depth[depth.length - 1]! <= n) depth.pop();
-    out.push(`${'  '.repeat(depth.length)}${NODE_KINDS[b.nodeKinds[n]!]} ${JSON.stringify(text.slice(starts[b.nodeFrom[n]!], starts[b.nodeTo[n]!]))}`);
-    depth.push(n + b.nodeSize[n]!);
-  }
+  const ends: number[] = [];
+  doc.queryNodes(0).forEach((n, k) => {
+    while (ends.length && ends[ends.length - 1]! <= k) ends.pop();
+    out.push(`${'  '.repeat(ends.length)}${n.kind} ${JSON.stringify(text.slice(n.start, n.end))}`);
+    ends.push(k + n.size);
+  });
   return out;
 }
 

@@ -1,14 +1,14 @@
 /**
- * The `.tsq` parser: splits a document into `@datasource` directives, comments and queries (ended by `;`,
- * a blank line or the end of the file) and parses each query into the flat clause list of ast.ts in one
- * pass, with error recovery. The emulator's searchdata uses `parseQuery` and compiles the clauses to SQL.
+ * The `.tsq` parser: splits a document into `@datasource` directives, trivia and queries (ended by `;`, a
+ * blank line or the end of the file), writing the lossless tree of tree.ts (`SyntaxDocument`); each query's
+ * clauses (ast.ts) come from one grammar, `ClauseParser`, with error recovery: written as the tree's nodes
+ * at parse time, made as objects on demand (`SyntaxDocument.query`, `parseQuery` for searchdata).
  * - A relative date right after a plain column (not after `by` or `for each`) filters that column:
  *   `[date] last 7 days` is one `dateFilter` on [date]. Elsewhere it stands alone (no `column`).
  * - `ranked by [col]` attaches to the query's `top`/`bottom`; without one it is a `keyword` clause.
  * - An aggregation before a column makes a `column` clause (a `filter` with `aggregation` when an
  *   operator follows); `for` itself makes no clause.
- * - A bare word in value position is a text value (with a `tsq.unknownWord` warning).
- * Pure: no `vscode`, no connection, no I/O. Never throws.
+ * - A bare word in value position is a text value (with a `tsq.unknownWord` warning). Pure, never throws.
  */
 import type {
   Aggregation, Clause, ColumnRef, Comment, DataSourceDirective, DateBucket, DateUnit, DistanceUnit, FilterOperator,
@@ -29,7 +29,7 @@ const {
   AggregatedClauseNode, AggregatedFilterNode, BucketNode, BucketedColumnNode, ColumnClauseNode, ColumnNode, CommentNode,
   DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } = nodes;
-const { GreenBuffer, GreenPart, NK, TK, PART, codeOf, tokenOf } = tree;
+const { GreenBuffer, GreenPart, NK, NODE_KINDS, TK, PART, codeOf, tokenOf } = tree;
 const QUERY_PART = PART.query, DIRECTIVE_PART = PART.directive, TRIVIA_PART = PART.trivia;
 type GreenBuffer = tree.GreenBuffer;
 type GreenPart = tree.GreenPart;
@@ -563,6 +563,33 @@ export class SyntaxDocument implements TsqDocument {
     return buildQuery(text, tokens, 0, tokens.length, comments, 0, parser, this.directiveOf(i));
   }
 
+  /**
+   * The nodes of query `i` with their absolute spans (the red layer over the tree's green nodes), in
+   * preorder: each node's subtree is itself and the `size - 1` nodes after it. A `missing` node has an
+   * empty span where the missing part would be. Made on each call.
+   */
+  queryNodes(i: number): SyntaxNode[] {
+    const pi = this.queryPartIndex(i);
+    const part = this.parts[pi]!;
+    const buf = part.buf;
+    // token starts of the part, from its start and the widths
+    const starts = new Float64Array(part.tokTo - part.tokFrom + 1);
+    let pos = this.partStart(pi);
+    for (let t = part.tokFrom; t < part.tokTo; t++) {
+      starts[t - part.tokFrom] = pos;
+      pos += buf.widths[t]!;
+    }
+    starts[part.tokTo - part.tokFrom] = pos;
+    const out: SyntaxNode[] = [];
+    for (let n = part.nodeFrom; n < part.nodeTo; n++) {
+      const from = buf.nodeFrom[n]! - part.tokFrom;
+      const to = buf.nodeTo[n]! - part.tokFrom;
+      // a node ends at its last token's end, not at the whitespace after it
+      out.push({ kind: NODE_KINDS[buf.nodeKinds[n]!]!, start: starts[from]!, end: to > from ? starts[to - 1]! + buf.widths[part.tokFrom + to - 1]! : starts[from]!, size: buf.nodeSize[n]! });
+    }
+    return out;
+  }
+
   /** Every query's AST, in order (made on first use, then kept with the document). */
   get queries(): Query[] {
     const c = (this.cache ??= {});
@@ -653,6 +680,16 @@ export class SyntaxDocument implements TsqDocument {
   toJSON(): TsqDocument {
     return { queries: this.queries, directives: this.directives, comments: this.comments, diagnostics: this.diagnostics };
   }
+}
+
+/** A node of a query's tree with its absolute span (`SyntaxDocument.queryNodes`). */
+export interface SyntaxNode {
+  kind: tree.NodeKind;
+  /** UTF-16 offsets into the document, `end` exclusive. */
+  start: number;
+  end: number;
+  /** The nodes of its subtree, itself included. */
+  size: number;
 }
 
 /** The lexer's token of the directive at `start` (its line scanned again: the tree keeps no value). */

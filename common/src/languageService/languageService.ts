@@ -56,9 +56,9 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
       }
     }
     const text = document.getText();
-    // After an edit only the queries it touches are parsed again (incremental.ts); every
-    // `MAX_REUSED_PARSES`th parse is whole, so that nodes kept across versions do not hold on to the
-    // texts of many old versions (a query's text is a slice of the text it was parsed from).
+    // After an edit only the queries it touches are parsed again and spliced into the tree
+    // (incremental.ts); every `MAX_REUSED_PARSES`th parse is whole, so that the tree is in one buffer
+    // again rather than in the small buffers of many reparses.
     const reuse = hit !== undefined && hit.reused < MAX_REUSED_PARSES;
     const doc = reuse ? reparseDocument(hit.text, hit.doc, text) : parseDocument(text);
     const e: CacheEntry = { version: document.version, text, doc, reused: reuse ? hit.reused + 1 : 0 };
