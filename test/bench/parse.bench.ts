@@ -101,8 +101,9 @@ export async function run(): Promise<Record<string, unknown>> {
  * average at the start is reported: on a machine busier than its cores the figure measures waiting for a core.
  * `reparseMsMedian`: the median time of `reparseDocument` after a one-character edit (an insertion, then
  * its removal) at random places of the same file, the previous parse given (target ≤ 1 ms).
- * `retainedMB`: the heap the parse of the file holds while it is kept alive (`heapUsed` after a forced GC,
- * with the tree, minus before it; needs `--expose-gc`, which scripts/bench.mjs gives; absent without),
+ * `retainedMB`: the memory the parse of the file holds while it is kept alive (`heapUsed` + `arrayBuffers`,
+ * the typed arrays' contents, after a forced GC, with the tree, minus before it; needs `--expose-gc`,
+ * which scripts/bench.mjs gives; absent without),
  * beside `textMB`, the text's own size in the heap (2 bytes a character for a string Node keeps as
  * UTF-16, 1 for Latin-1; target ≤ 4 MB).
  */
@@ -166,11 +167,16 @@ export async function measure(): Promise<Record<string, unknown>> {
   if (gc) {
     gc();
     gc();
-    const before = process.memoryUsage().heapUsed;
+    // typed arrays keep their contents outside the JavaScript heap (`arrayBuffers`): both count
+    const used = () => {
+      const m = process.memoryUsage();
+      return m.heapUsed + m.arrayBuffers;
+    };
+    const before = used();
     const kept = parseDocument(text);
     gc();
     gc();
-    const after = process.memoryUsage().heapUsed;
+    const after = used();
     // read after the measure, so the tree is alive during it
     if (kept.diagnostics.length === 0) retainedMB = Math.round(((after - before) / 1e6) * 100) / 100;
   }

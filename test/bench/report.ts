@@ -64,7 +64,7 @@ export const TARGETS = {
   parseVsJsonParse: 0.4,
   /** median reparse of a 1-character edit in a 1 MB .tsq, ms (against the whole parse of the same run). */
   reparseMs: 1,
-  /** heap retained by the parse of a 1 MB .tsq (the tree kept alive), MB (against the text's own size). */
+  /** memory retained by the parse of a 1 MB .tsq (the tree kept alive; heap and typed arrays), MB (against the text's own size). */
   parseRetainedMB: 4,
   /** load time ≤ this × DuckDB read_csv into a database file, checkpointed. */
   loadVsReadCsv: 1.5,
@@ -92,7 +92,7 @@ export function summarize(results: Record<string, unknown>): SummaryRow[] {
     const ratio = ratioOf(p.parseMBps, p.anchorJsonParseMBps);
     add({ figure: 'parse 1 MB .tsq', unit: 'MB/s', value: num(p.parseMBps), anchor: 'JSON.parse of 1 MB', anchorValue: num(p.anchorJsonParseMBps), ratio, target: `≥ ${TARGETS.parseVsJsonParse}× anchor`, met: ratio !== undefined && ratio >= TARGETS.parseVsJsonParse });
     add({ figure: 'reparse after a 1-char edit in 1 MB .tsq, median', unit: 'ms', value: num(p.reparseMsMedian), anchor: 'whole parse', anchorValue: num(p.parseMsMedian), ratio: ratioOf(p.reparseMsMedian, p.parseMsMedian), target: `≤ ${TARGETS.reparseMs} ms`, met: (num(p.reparseMsMedian) ?? Infinity) <= TARGETS.reparseMs });
-    add({ figure: 'heap retained by the parse of 1 MB .tsq', unit: 'MB', value: num(p.retainedMB), anchor: 'the text', anchorValue: num(p.textMB), ratio: ratioOf(p.retainedMB, p.textMB), target: `≤ ${TARGETS.parseRetainedMB} MB`, met: (num(p.retainedMB) ?? Infinity) <= TARGETS.parseRetainedMB });
+    add({ figure: 'memory retained by the parse of 1 MB .tsq (heap + typed arrays)', unit: 'MB', value: num(p.retainedMB), anchor: 'the text', anchorValue: num(p.textMB), ratio: ratioOf(p.retainedMB, p.textMB), target: `≤ ${TARGETS.parseRetainedMB} MB`, met: (num(p.retainedMB) ?? Infinity) <= TARGETS.parseRetainedMB });
   }
   const l = obj(results.language);
   if (l) {

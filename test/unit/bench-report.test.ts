@@ -14,8 +14,8 @@ test('summary: an edit reparses in ≤ 1 ms median and the tree of 1 MB holds �
   const rows = summarize({ parse: { parseMBps: 30, anchorJsonParseMBps: 100, parseMsMedian: 40, reparseMsMedian: 0.5, retainedMB: 12, textMB: 2 } });
   const by = (f: string) => rows.find((r) => r.figure.startsWith(f))!;
   assert.deepEqual(by('reparse'), { figure: 'reparse after a 1-char edit in 1 MB .tsq, median', unit: 'ms', value: 0.5, anchor: 'whole parse', anchorValue: 40, ratio: 0.01, target: '≤ 1 ms', met: true });
-  assert.equal(by('heap retained').ratio, 6);
-  assert.equal(by('heap retained').met, false);
+  assert.equal(by('memory retained').ratio, 6);
+  assert.equal(by('memory retained').met, false);
 });
 
 test('summary: load ≤ 1.5× read_csv; searchdata median overhead; wide completion p99 beside a trivial round trip', () => {

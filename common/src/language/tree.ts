@@ -35,11 +35,13 @@ export const NK = Object.fromEntries(NODE_KINDS.map((k, i) => [k, i])) as Record
 
 /** A keyword's index in the catalogue (`KEYWORDS`) by its canonical name. */
 const KEYWORD_INDEX = new Map<string, number>(KEYWORDS.map((k, i) => [k.name, i]));
+// a token's `details` byte holds a keyword's index + 1 (see `GreenBuffer`)
+if (KEYWORDS.length > 254) throw new Error('tree.ts: the keyword catalogue outgrew the tree\'s one-byte keyword index: make GreenBuffer.details a Uint16Array.');
 
 /**
  * Token and node storage of one parse (or one reparse window): typed arrays, grown by doubling and cut
  * to size by `trim` when the parse ends. Tokens: `kinds` (a `TREE_TOKEN_KINDS` index), `widths` (UTF-16
- * code units) and `details` (a keyword's catalogue index + 1; 1 for a closed column or value, 0 when
+ * code units) and `details` (Uint8: a keyword's catalogue index + 1; 1 for a closed column or value, 0 when
  * unclosed; for `{null}` 0, `{empty}` 1). Nodes: `nodeKinds` (a `NODE_KINDS` index), `nodeFrom`/`nodeTo`
  * (the token range, indices into this buffer; equal for a `missing` node, which sits before token
  * `nodeFrom`) and `nodeSize` (the nodes of its subtree, itself included).
@@ -47,7 +49,7 @@ const KEYWORD_INDEX = new Map<string, number>(KEYWORDS.map((k, i) => [k.name, i]
 export class GreenBuffer {
   kinds: Uint8Array;
   widths: Uint32Array;
-  details: Uint16Array;
+  details: Uint8Array;
   tokenCount = 0;
   nodeKinds: Uint8Array;
   nodeFrom: Uint32Array;
@@ -60,8 +62,8 @@ export class GreenBuffer {
     const t = Math.max(16, tokens);
     this.kinds = new Uint8Array(t);
     this.widths = new Uint32Array(t);
-    this.details = new Uint16Array(t);
-    const n = Math.max(16, t >> 2);
+    this.details = new Uint8Array(t);
+    const n = Math.max(16, Math.ceil(t * 0.45)); // the realistic benchmark file has 0.43 nodes a token (whitespace included)
     this.nodeKinds = new Uint8Array(n);
     this.nodeFrom = new Uint32Array(n);
     this.nodeTo = new Uint32Array(n);
@@ -74,9 +76,7 @@ export class GreenBuffer {
     if (i === this.kinds.length) {
       this.kinds = grow8(this.kinds);
       this.widths = grow32(this.widths);
-      const d = new Uint16Array(this.details.length * 2);
-      d.set(this.details);
-      this.details = d;
+      this.details = grow8(this.details);
     }
     this.kinds[i] = kind;
     this.widths[i] = width;
@@ -107,16 +107,19 @@ export class GreenBuffer {
     this.nodeSize[i] = this.nodeCount - i;
   }
 
-  /** Cuts the arrays to their contents when a quarter or more of them is room (a parse grows them up to twice what it needs). */
+  /** Cuts the arrays to their contents (a parse grows them up to twice what it needs; the copy is a few percent of a parse). */
   trim(): void {
-    if (this.tokenCount * 4 >= this.kinds.length * 3 && this.nodeCount * 4 >= this.nodeKinds.length * 3) return;
-    this.kinds = this.kinds.slice(0, this.tokenCount);
-    this.widths = this.widths.slice(0, this.tokenCount);
-    this.details = this.details.slice(0, this.tokenCount);
-    this.nodeKinds = this.nodeKinds.slice(0, this.nodeCount);
-    this.nodeFrom = this.nodeFrom.slice(0, this.nodeCount);
-    this.nodeTo = this.nodeTo.slice(0, this.nodeCount);
-    this.nodeSize = this.nodeSize.slice(0, this.nodeCount);
+    if (this.tokenCount < this.kinds.length) {
+      this.kinds = this.kinds.slice(0, this.tokenCount);
+      this.widths = this.widths.slice(0, this.tokenCount);
+      this.details = this.details.slice(0, this.tokenCount);
+    }
+    if (this.nodeCount < this.nodeKinds.length) {
+      this.nodeKinds = this.nodeKinds.slice(0, this.nodeCount);
+      this.nodeFrom = this.nodeFrom.slice(0, this.nodeCount);
+      this.nodeTo = this.nodeTo.slice(0, this.nodeCount);
+      this.nodeSize = this.nodeSize.slice(0, this.nodeCount);
+    }
   }
 }
 
