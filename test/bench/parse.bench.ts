@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
 import { tokenize } from '../../common/src/language/lexer';
 import { parseDocument } from '../../common/src/language/parser';
+import { reparseDocument } from '../../common/src/language/incremental';
 import { carsCatalog, flightsCatalog, moviesCatalog, type FixtureSource } from '../fixtures/catalogs';
 import { prng } from '../fixtures/prng';
 
@@ -69,8 +70,8 @@ function measureWithServerFlags(): Record<string, unknown> {
   const script = `import(${JSON.stringify(pathToFileURL(__filename).href)}).then((m) => (m.measure ?? m.default.measure)()).then((r) => console.log(JSON.stringify(r)))`;
   const r = spawnSync(process.execPath, [...SERVER_EXEC_ARGV, '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (r.status !== 0) return { error: `exit ${r.status}: ${r.stderr.slice(-500)}` };
-  const { parseMBps, parseMBpsBest, parseCpuMBps, tokenizeMBps, parseMsMedian } = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
-  return { execArgv: SERVER_EXEC_ARGV, parseMBps, parseMBpsBest, parseCpuMBps, tokenizeMBps, parseMsMedian };
+  const { parseMBps, parseMBpsBest, parseCpuMBps, tokenizeMBps, parseMsMedian, reparseMsMedian } = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+  return { execArgv: SERVER_EXEC_ARGV, parseMBps, parseMBpsBest, parseCpuMBps, tokenizeMBps, parseMsMedian, reparseMsMedian };
 }
 
 /**
@@ -98,6 +99,13 @@ export async function run(): Promise<Record<string, unknown>> {
  * speed at the time. Target: parseMBps ≥ 0.4 × anchorJsonParseMBps (an absolute MB/s held on one machine
  * and not on another; the ratio holds on both). `diagnostics` must be 0 (the file is valid). The load
  * average at the start is reported: on a machine busier than its cores the figure measures waiting for a core.
+ * `reparseMsMedian`: the median time of `reparseDocument` after a one-character edit (an insertion, then
+ * its removal) at random places of the same file, the previous parse given (target ≤ 1 ms).
+ * `retainedMB`: the memory the parse of the file holds while it is kept alive (`heapUsed` + `arrayBuffers`,
+ * the typed arrays' contents, after a forced GC, with the tree, minus before it; needs `--expose-gc`,
+ * which scripts/bench.mjs gives; absent without),
+ * beside `textMB`, the text's own size in the heap (2 bytes a character for a string Node keeps as
+ * UTF-16, 1 for Latin-1; target ≤ 4 MB).
  */
 export async function measure(): Promise<Record<string, unknown>> {
   const load = loadavg()[0];
@@ -138,8 +146,45 @@ export async function measure(): Promise<Record<string, unknown>> {
     JSON.parse(jsonText);
     jsonMs.push(performance.now() - t);
   }
+  // Reparse after a one-character edit: insert a digit at a random place, then remove it (every other
+  // edit restores the file, so each one edits a 1 MB text like the first).
+  const rnd = prng(11);
+  const reparseMs: number[] = [];
+  let cur = text;
+  let curDoc = parsed;
+  for (let i = 0; i < 201; i++) {
+    const at = Math.floor(rnd() * text.length);
+    const next = cur === text ? text.slice(0, at) + '7' + text.slice(at) : text;
+    const t = performance.now();
+    const d = reparseDocument(cur, curDoc, next);
+    reparseMs.push(performance.now() - t);
+    cur = next;
+    curDoc = d;
+  }
+  // Retained heap: the tree of the file, kept alive, after forced collections.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  let retainedMB: number | undefined;
+  if (gc) {
+    gc();
+    gc();
+    // typed arrays keep their contents outside the JavaScript heap (`arrayBuffers`): both count
+    const used = () => {
+      const m = process.memoryUsage();
+      return m.heapUsed + m.arrayBuffers;
+    };
+    const before = used();
+    const kept = parseDocument(text);
+    gc();
+    gc();
+    const after = used();
+    // read after the measure, so the tree is alive during it
+    if (kept.diagnostics.length === 0) retainedMB = Math.round(((after - before) / 1e6) * 100) / 100;
+  }
   const mb = text.length / 1e6;
   return {
+    reparseMsMedian: Math.round(median(reparseMs) * 1000) / 1000,
+    retainedMB,
+    textMB: mb,
     parseMBps: Math.round((mb / (median(parseMs) / 1000)) * 10) / 10,
     parseMBpsBest: Math.round((mb / (Math.min(...parseMs) / 1000)) * 10) / 10,
     parseCpuMBps: Math.round((mb / (median(parseCpuMs) / 1000)) * 10) / 10,

@@ -10,6 +10,14 @@ test('summary: parse is read as a ratio to JSON.parse of the same run, target 0.
   assert.equal(summarize({ parse: { parseMBps: 40, anchorJsonParseMBps: 100 } })[0]!.met, true);
 });
 
+test('summary: an edit reparses in ≤ 1 ms median and the tree of 1 MB holds ≤ 4 MB, each beside the whole parse / the text', () => {
+  const rows = summarize({ parse: { parseMBps: 30, anchorJsonParseMBps: 100, parseMsMedian: 40, reparseMsMedian: 0.5, retainedMB: 12, textMB: 2 } });
+  const by = (f: string) => rows.find((r) => r.figure.startsWith(f))!;
+  assert.deepEqual(by('reparse'), { figure: 'reparse after a 1-char edit in 1 MB .tsq, median', unit: 'ms', value: 0.5, anchor: 'whole parse', anchorValue: 40, ratio: 0.01, target: '≤ 1 ms', met: true });
+  assert.equal(by('memory retained').ratio, 6);
+  assert.equal(by('memory retained').met, false);
+});
+
 test('summary: load ≤ 1.5× read_csv; searchdata median overhead; wide completion p99 beside a trivial round trip', () => {
   const rows = summarize({
     emulator: { loads: { header: { bytes: 100 * 2 ** 20, loadMs: 1400, duckdbReadCsvMs: 1000 } } },

@@ -180,6 +180,22 @@ test('after a comma the next value of the list is completed', async () => {
   assert.equal(apply(document, item(list, "'PDX'")), FLIGHTS + "[origin] = 'SEA', 'PDX'");
 });
 
+test('the value position is read from the parse: a filter with its value missing, in a subsearch, after or / between … and', async () => {
+  const catalog = makeCatalogProvider([flightsCatalog()], values);
+  const valuesOf = async (text: string) => {
+    const { list } = await complete(text, { catalog });
+    return catalog.calls.filter((c) => c.method === 'getColumnValues').map((c) => c.args[1]).pop() !== undefined && list.items.some((i) => i.kind === CompletionItemKind.Value);
+  };
+  assert.ok(await valuesOf(FLIGHTS + "[destination] in ([origin] = |)"), 'a filter inside a subsearch');
+  assert.ok(await valuesOf(FLIGHTS + "[origin] similar to 'SE' or |"), 'after or');
+  assert.ok(await valuesOf(FLIGHTS + '[delay] between 1 and |'), 'after the and of between');
+  assert.ok(await valuesOf(FLIGHTS + "[origin] = 'SEA', | [delay]"), 'a dangling comma before the next clause');
+  const calls = catalog.calls.length;
+  assert.ok(!(await valuesOf(FLIGHTS + '[origin] [delay] , |')), 'a comma after a column is no value position');
+  assert.ok(!(await valuesOf(FLIGHTS + "[origin] = 'SEA' [delay] and |")), 'and outside a between');
+  assert.equal(catalog.calls.slice(calls).filter((c) => c.method === 'getColumnValues').length, 0);
+});
+
 test('a value containing a quote is not offered (it cannot be written)', async () => {
   const movieTitles = values.Movies!.Title!;
   assert.ok(movieTitles.some((t) => t.startsWith("Schindler's")), 'fixture has a title with a quote');

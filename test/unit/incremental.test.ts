@@ -2,7 +2,7 @@
  * The incremental re-parse (common/src/language/incremental.ts `reparseDocument`) gives exactly the
  * parse of the whole text: property-based over random documents (token soups with directives, comments,
  * separators and broken syntax) and random edits, and on the 2,000-query shape of the language
- * benchmark; and it reuses the unchanged queries' nodes.
+ * benchmark; and it splices: the unchanged parts of the tree are the same objects, none copied or shifted.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -58,8 +58,13 @@ test('a one-character edit in a 2,000-query document reuses the other queries', 
   const inc = reparseDocument(text, doc, next);
   assert.deepStrictEqual(plain(inc), plain(parseDocument(next)));
   assert.equal(inc.queries.length, 2000);
-  assert.equal(inc.queries[999], doc.queries[999], 'a query before the edit is the same object');
-  assert.notEqual(inc.queries[1000], doc.queries[1000]);
+  // the tree's parts hold widths, not offsets: the parts before and after the edit are the same objects,
+  // nothing of a later query is copied or shifted (its offsets move with the parts before it)
+  assert.equal(inc.queryPart(999), doc.queryPart(999), 'a query before the edit keeps its part');
+  assert.notEqual(inc.queryPart(1000), doc.queryPart(1000), 'the edited query is parsed again');
+  assert.equal(inc.queryPart(1500), doc.queryPart(1500), 'a query after the edit keeps its part: spliced, not shifted');
   assert.equal(inc.queries[1500]!.start, doc.queries[1500]!.start + 1, 'a query after the edit moved by one');
-  assert.equal(inc.queries[1500]!.dataSourceDirective, doc.directives[0], 'the directive before the edit is shared');
+  assert.equal(inc.queries[1500]!.dataSourceDirective, inc.directives[0], 'the directive in force is the document\'s own');
+  const fresh = new Set(inc.parts.filter((p) => !doc.parts.includes(p)));
+  assert.ok(fresh.size <= 3, `only the edited query and the trivia around it are new parts (${fresh.size})`);
 });

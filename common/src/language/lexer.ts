@@ -24,10 +24,13 @@ import { WORD_KEYWORD_SPELLINGS, findKeyword } from './keywords';
  * - `blank`: a whitespace run holding a blank line (it ends a query)
  * - `stray`: a run of characters that start no token
  */
-export type TokenKind =
-  | 'column' | 'value' | 'number' | 'operator' | 'keyword' | 'word' | 'constant'
-  | 'comma' | 'dot' | 'semicolon' | 'lparen' | 'rparen'
-  | 'comment' | 'directive' | 'blank' | 'stray';
+export const TOKEN_KINDS = [
+  'column', 'value', 'number', 'operator', 'keyword', 'word', 'constant',
+  'comma', 'dot', 'semicolon', 'lparen', 'rparen',
+  'comment', 'directive', 'blank', 'stray',
+] as const;
+/** One of `TOKEN_KINDS` (the syntax tree stores a token's kind as its index there, tree.ts). */
+export type TokenKind = typeof TOKEN_KINDS[number];
 
 /** A token: `[start, end)` UTF-16 offsets into the text, end exclusive. */
 export interface Token {

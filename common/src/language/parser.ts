@@ -1,14 +1,14 @@
 /**
- * The `.tsq` parser: splits a document into `@datasource` directives, comments and queries (ended by `;`,
- * a blank line or the end of the file) and parses each query into the flat clause list of ast.ts in one
- * pass, with error recovery. The emulator's searchdata uses `parseQuery` and compiles the clauses to SQL.
+ * The `.tsq` parser: splits a document into `@datasource` directives, trivia and queries (ended by `;`, a
+ * blank line or the end of the file), writing the lossless tree of tree.ts (`SyntaxDocument`); each query's
+ * clauses (ast.ts) come from one grammar, `ClauseParser`, with error recovery: written as the tree's nodes
+ * at parse time, made as objects on demand (`SyntaxDocument.query`, `parseQuery` for searchdata).
  * - A relative date right after a plain column (not after `by` or `for each`) filters that column:
  *   `[date] last 7 days` is one `dateFilter` on [date]. Elsewhere it stands alone (no `column`).
  * - `ranked by [col]` attaches to the query's `top`/`bottom`; without one it is a `keyword` clause.
  * - An aggregation before a column makes a `column` clause (a `filter` with `aggregation` when an
  *   operator follows); `for` itself makes no clause.
- * - A bare word in value position is a text value (with a `tsq.unknownWord` warning).
- * Pure: no `vscode`, no connection, no I/O. Never throws.
+ * - A bare word in value position is a text value (with a `tsq.unknownWord` warning). Pure, never throws.
  */
 import type {
   Aggregation, Clause, ColumnRef, Comment, DataSourceDirective, DateBucket, DateUnit, DistanceUnit, FilterOperator,
@@ -20,6 +20,7 @@ import {
 } from './keywords';
 import { Lexer, tokenize, type Token } from './lexer';
 import * as nodes from './nodes';
+import * as tree from './tree';
 
 // The node constructors as module-local constants: where the modules are loaded as CommonJS (tsx, the
 // tests and benchmarks), every use of an imported name is a call of an export getter, which was 8% of a
@@ -28,6 +29,10 @@ const {
   AggregatedClauseNode, AggregatedFilterNode, BucketNode, BucketedColumnNode, ColumnClauseNode, ColumnNode, CommentNode,
   DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } = nodes;
+const { GreenBuffer, GreenPart, NK, NODE_KINDS, TK, PART, codeOf, tokenOf } = tree;
+const QUERY_PART = PART.query, DIRECTIVE_PART = PART.directive, TRIVIA_PART = PART.trivia;
+type GreenBuffer = tree.GreenBuffer;
+type GreenPart = tree.GreenPart;
 
 /** Upper bound on diagnostics kept per document (the rest are dropped; a 10 MB file of garbage stays usable). */
 export const MAX_PARSE_DIAGNOSTICS = 2000;
@@ -53,19 +58,20 @@ const UNSUPPORTED = new Set<string>(KEYWORDS.filter((k) => k.emulator === 'unsup
 const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
 
 /**
- * Parses a whole `.tsq` document.
+ * Parses a whole `.tsq` document into its lossless syntax tree (tree.ts), as a `SyntaxDocument`.
  *
- * - `@datasource value` lines become `directives`; each applies to the following queries until the next one.
+ * - `@datasource value` lines are directives; each applies to the following queries until the next one.
  * - Queries end at `;`, a blank line, a directive or the end of the text; `Query.text` is the query's own
  *   text with comments removed, trimmed.
  * - `diagnostics` holds every lexer and parser problem (syntax only), at most `MAX_PARSE_DIAGNOSTICS`.
  *
  * @param text the document text. Never throws.
  */
-export function parseDocument(text: string): TsqDocument {
+export function parseDocument(text: string): SyntaxDocument {
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics);
-  const builder = new DocumentBuilder(text, diagnostics);
+  // About one token in 3.5 characters, whitespace included (the realistic benchmark file has 1 in 3.8).
+  const builder = new TreeBuilder(text, diagnostics, 0, Math.ceil(text.length / 3.5));
   // Tokens are scanned a chunk at a time into the same few hundred objects (the lexer overwrites them);
   // the tokens of a query that straddles two chunks are copied before the next chunk is scanned.
   const pool: Token[] = [];
@@ -74,47 +80,41 @@ export function parseDocument(text: string): TsqDocument {
     for (let k = 0; k < m; k++) builder.add(pool[k]!);
     builder.detach();
   }
-  return builder.finish();
+  return new SyntaxDocument(text, builder.finish(text.length), diagnostics.length);
 }
 
 /**
  * Same as `parseDocument`, from tokens already made by `tokenize(text, diagnostics)`. `diagnostics`
  * receives the parser's problems too.
  */
-export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDiagnostic[]): TsqDocument {
-  const builder = new DocumentBuilder(text, diagnostics);
+export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDiagnostic[]): SyntaxDocument {
+  const builder = new TreeBuilder(text, diagnostics, 0, tokens.length * 2);
   for (let k = 0; k < tokens.length; k++) builder.add(tokens[k]!);
-  return builder.finish();
+  return new SyntaxDocument(text, builder.finish(text.length), diagnostics.length);
 }
 
-/** What `parseWindow` found between its start and where it stopped. */
-export interface ParsedWindow {
-  queries: Query[];
-  directives: DataSourceDirective[];
-  comments: Comment[];
-  /** The lexer's and the parser's problems that start before `stop`, in document order. */
-  diagnostics: ParseDiagnostic[];
+/** What `parseParts` found between its start and where it stopped. */
+export interface ParsedParts {
+  /** The parts from the start to `stop` (or to the end), in a buffer of their own. */
+  parts: GreenPart[];
+  /** How many diagnostics the parts hold. */
+  diagnosticCount: number;
   /** Offset of the first token not parsed (a query start accepted by `isSync`), or -1 when it reached the end. */
   stop: number;
-  /** The directive in force at `stop` (or at the end). */
-  directive: DataSourceDirective | undefined;
 }
 
 /**
- * Parses part of a document, for an incremental re-parse (incremental.ts `reparseDocument`): from `from`,
- * which must be the start of a query of an earlier parse of a text equal up to and including `from`'s
- * character, with `directive` in force there; stops before the first token at or after `syncFrom` that
- * starts a query (nothing of another query pending) and that `isSync(offset, directiveInForce)` accepts.
- * The parts are exactly those `parseDocument(text)` gives in the same range, except when a diagnostic cap
+ * Parses part of a document into parts of the tree, for an incremental reparse (incremental.ts
+ * `reparseDocument`): from `from`, which must be the start of a query of an earlier parse of a text equal
+ * up to and including `from`'s character (or 0); stops before the first token at or after `syncFrom` that
+ * starts a query (nothing of another query pending) and that `isSync(offset)` accepts. The parts are
+ * exactly those `parseDocument(text)` gives in the same range, except when a diagnostic cap
  * (`MAX_PARSE_DIAGNOSTICS`, the lexer's) is reached: the caller checks the count. Never throws.
  */
-export function parseWindow(
-  text: string, from: number, directive: DataSourceDirective | undefined, syncFrom: number,
-  isSync: (offset: number, directive: DataSourceDirective | undefined) => boolean,
-): ParsedWindow {
+export function parseParts(text: string, from: number, syncFrom: number, isSync: (offset: number) => boolean): ParsedParts {
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics, from);
-  const builder = new DocumentBuilder(text, diagnostics, directive);
+  const builder = new TreeBuilder(text, diagnostics, from, 64);
   const pool: Token[] = [];
   let stop = -1;
   scan: while (!lexer.done) {
@@ -122,7 +122,7 @@ export function parseWindow(
     const m = lexer.scanReusing(pool, 64);
     for (let k = 0; k < m; k++) {
       const t = pool[k]!;
-      if (t.start >= syncFrom && builder.idle && startsQuery(t) && isSync(t.start, builder.inForce)) {
+      if (t.start >= syncFrom && builder.idle && startsQuery(t) && isSync(t.start)) {
         stop = t.start;
         break scan;
       }
@@ -130,33 +130,57 @@ export function parseWindow(
     }
     builder.detach();
   }
-  const doc = stop < 0 ? builder.finish() : builder.finishAt(stop);
-  return { ...doc, stop, directive: builder.inForce };
+  if (stop >= 0) {
+    // the lexer scans ahead: its problems past the stop belong to parts kept from the previous parse
+    let w = 0;
+    for (let k = 0; k < diagnostics.length; k++) if (diagnostics[k]!.start < stop) diagnostics[w++] = diagnostics[k]!;
+    diagnostics.length = w;
+  }
+  const parts = builder.finish(stop < 0 ? text.length : stop);
+  return { parts, diagnosticCount: diagnostics.length, stop };
 }
 
 /** Whether a token would begin a query's significant tokens. */
 const startsQuery = (t: Token) => t.kind !== 'comment' && t.kind !== 'blank' && t.kind !== 'semicolon' && t.kind !== 'directive';
 
-/** Splits a token stream into directives, comments and queries, parsing each query when it ends. */
-class DocumentBuilder {
-  private readonly queries: Query[] = [];
-  private readonly directives: DataSourceDirective[] = [];
-  private readonly comments: Comment[] = [];
+/**
+ * Writes a token stream into the tree (tree.ts): every token (whitespace between them added as
+ * `whitespace` tokens) into one `GreenBuffer`, cut into parts (queries, directives, trivia); each query's
+ * tokens are parsed into clauses when it ends, and the clauses written as its nodes.
+ */
+class TreeBuilder {
+  private readonly buf: GreenBuffer;
+  private readonly parts: GreenPart[] = [];
+  /** Absolute start of each part of `parts`. */
+  private readonly partStarts: number[] = [];
   private readonly sink: DiagnosticSink;
   private readonly parser: ClauseParser;
+  private readonly writer: NodeWriter;
+  /** Absolute end of the last token written. */
+  private pos: number;
+  /** First token of the part not yet closed, and its absolute start. */
+  private partTok = 0;
+  private partPos: number;
   /**
-   * Significant tokens of the current query: `current[0, count)`. The list is reused and never shortened
-   * (setting `length = 0` drops its backing store, and growing it again for every query was a third of
-   * what a parse allocated).
+   * Significant tokens of the current query: `current[0, count)`, and their indices in `buf`: `index[0,
+   * count)`. The lists are reused and never shortened (setting `length = 0` drops the backing store).
    */
   private readonly current: Token[] = [];
+  private index = new Uint32Array(64);
   private count = 0;
-  /** Comments inside the current query: `comments[innerFrom, …)`, -1 when none. */
-  private innerFrom = -1;
+  /** The current query's first token and its start; the token after its last significant one, and that one's end. */
+  private queryTok = 0;
+  private queryPos = 0;
+  private lastTok = 0;
+  private lastEnd = 0;
 
-  constructor(private readonly text: string, private readonly diagnostics: ParseDiagnostic[], private directive?: DataSourceDirective) {
+  constructor(private readonly text: string, private readonly diagnostics: ParseDiagnostic[], from: number, tokens: number) {
+    this.buf = new GreenBuffer(tokens);
     this.sink = new DiagnosticSink(diagnostics);
     this.parser = new ClauseParser(this.sink);
+    this.writer = new NodeWriter(this.buf, this.current);
+    this.pos = from;
+    this.partPos = from;
   }
 
   /** No query is pending (the next significant token starts one). */
@@ -164,32 +188,41 @@ class DocumentBuilder {
     return this.count === 0;
   }
 
-  /** The directive in force. */
-  get inForce(): DataSourceDirective | undefined {
-    return this.directive;
-  }
-
   add(t: Token): void {
-    switch (t.kind) {
-      case 'comment': {
-        const c: Comment = new CommentNode(t.start, t.end);
-        this.comments.push(c);
-        if (this.count && this.innerFrom < 0) this.innerFrom = this.comments.length - 1;
+    const buf = this.buf;
+    if (t.start > this.pos) buf.addToken(WHITESPACE, t.start - this.pos, 0);
+    const code = codeOf(t);
+    const idx = buf.addToken(code & 255, t.end - t.start, code >>> 8);
+    this.pos = t.end;
+    switch (code & 255) {
+      case K_COMMENT:
         return;
-      }
-      case 'directive':
+      case K_DIRECTIVE:
         this.flush();
-        this.directive = t.value !== ''
-          ? new DirectiveNode(t.start, t.end, t.value, new SpanNode(t.innerStart, t.innerEnd))
-          : new DirectiveNode(t.start, t.end, undefined, undefined);
-        this.directives.push(this.directive);
+        this.closeTrivia(idx, t.start);
+        this.push(DIRECTIVE_PART, idx, idx + 1, buf.nodeCount, t.start, t.end);
+        this.partTok = idx + 1;
+        this.partPos = t.end;
         return;
-      case 'semicolon':
-      case 'blank':
+      case K_SEMICOLON:
+      case K_BLANK:
         this.flush();
         return;
       default:
+        if (this.count === 0) {
+          this.closeTrivia(idx, t.start);
+          this.queryTok = idx;
+          this.queryPos = t.start;
+        }
+        if (this.count === this.index.length) {
+          const grown = new Uint32Array(this.count * 2);
+          grown.set(this.index);
+          this.index = grown;
+        }
+        this.index[this.count] = idx;
         this.current[this.count++] = t;
+        this.lastTok = idx + 1;
+        this.lastEnd = t.end;
     }
   }
 
@@ -202,25 +235,46 @@ class DocumentBuilder {
     }
   }
 
+  private push(kind: tree.PartKind, tokFrom: number, tokTo: number, nodeFrom: number, start: number, end: number): void {
+    this.parts.push(new GreenPart(kind, this.buf, tokFrom, tokTo, nodeFrom, this.buf.nodeCount, end - start, undefined));
+    this.partStarts.push(start);
+  }
+
+  /** Closes the trivia part before token `idx` (which starts at `start`), when there is one. */
+  private closeTrivia(idx: number, start: number): void {
+    if (idx > this.partTok) this.push(TRIVIA_PART, this.partTok, idx, this.buf.nodeCount, this.partPos, start);
+    this.partTok = idx;
+    this.partPos = start;
+  }
+
+  /** Ends the current query, if any: parses its clauses into nodes and closes its part. */
   private flush(): void {
-    if (this.count) this.queries.push(buildQuery(this.text, this.current, 0, this.count, this.innerFrom < 0 ? undefined : this.comments, this.innerFrom, this.parser, this.directive));
+    if (!this.count) return;
+    const nodeFrom = this.buf.nodeCount;
+    const clauses = this.parser.parse(this.current, 0, this.count);
+    const w = this.writer;
+    w.reset(this.index, this.count);
+    for (let k = 0; k < clauses.length; k++) w.clause(clauses[k]!);
+    this.push(QUERY_PART, this.queryTok, this.lastTok, nodeFrom, this.queryPos, this.lastEnd);
+    this.partTok = this.lastTok;
+    this.partPos = this.lastEnd;
     this.count = 0;
-    this.innerFrom = -1;
   }
 
-  /** The parts so far, when stopping before offset `stop` with nothing pending; diagnostics past it (the lexer scans ahead) are dropped. */
-  finishAt(stop: number): TsqDocument {
-    const d = this.diagnostics;
-    let w = 0;
-    for (let k = 0; k < d.length; k++) if (d[k]!.start < stop) d[w++] = d[k]!;
-    d.length = w;
-    return this.finish();
-  }
-
-  finish(): TsqDocument {
+  /**
+   * Ends the parse at offset `end` (the text's length, or where a window stopped; nothing pending there):
+   * the last query, whitespace up to `end` and the trailing trivia. Returns the parts, each with its
+   * diagnostics (sorted by start, stable, offsets made relative to the part).
+   */
+  finish(end: number): GreenPart[] {
     this.flush();
-    // Lexer and parser problems interleave; answer them in document order (stable).
+    if (end > this.pos) this.buf.addToken(WHITESPACE, end - this.pos, 0);
+    this.pos = end;
+    this.closeTrivia(this.buf.tokenCount, end);
+    this.buf.trim();
     const d = this.diagnostics;
+    if (d.length === 0) return this.parts;
+    // Lexer and parser problems interleave; answer them in document order (stable).
     for (let k = 1; k < d.length; k++) {
       if (d[k - 1]!.start > d[k]!.start) {
         const sorted = d.map((x, i) => ({ x, i })).sort((a, b) => a.x.start - b.x.start || a.i - b.i);
@@ -228,8 +282,427 @@ class DocumentBuilder {
         break;
       }
     }
+    // Each problem goes to the part it starts in (the last part for one at the very end).
+    const parts = this.parts;
+    const starts = this.partStarts;
+    let p = 0;
+    let from = 0;
+    const attach = (to: number): void => {
+      const q = parts[p]!;
+      const s = starts[p]!;
+      const list = d.slice(from, to).map((x) => ({ ...x, start: x.start - s, end: x.end - s }));
+      parts[p] = new GreenPart(q.kind, q.buf, q.tokFrom, q.tokTo, q.nodeFrom, q.nodeTo, q.width, list);
+      from = to;
+    };
+    for (let k = 0; k < d.length; k++) {
+      while (p + 1 < parts.length && d[k]!.start >= starts[p + 1]!) {
+        if (k > from) attach(k);
+        from = k;
+        p++;
+      }
+    }
+    if (d.length > from && parts.length) attach(d.length);
+    return parts;
+  }
+}
+
+const WHITESPACE = TK.whitespace;
+const K_COMMENT = TK.comment, K_DIRECTIVE = TK.directive, K_SEMICOLON = TK.semicolon, K_BLANK = TK.blank;
+
+/**
+ * Writes a query's clauses (the parser's objects) into its tree nodes: each clause a node over the
+ * tokens its span covers, its column references and values as children, a `missing` node where a value
+ * is expected and absent.
+ */
+class NodeWriter {
+  private index: Uint32Array = new Uint32Array(0);
+  private count = 0;
+
+  /** One writer per parse: `tokens` is the builder's list of the current query's significant tokens. */
+  constructor(private readonly buf: GreenBuffer, private readonly tokens: Token[]) {}
+
+  /** Starts a query: `tokens[0, count)`, at `index[0, count)` of the buffer. */
+  reset(index: Uint32Array, count: number): void {
+    this.index = index;
+    this.count = count;
+    this.at = 0;
+  }
+
+  /** A token index near the last one asked for: clauses come in order and children inside, so look-ups walk a step or two. */
+  private at = 0;
+
+  /** Index in `buf` of the first significant token starting at or after `offset`. */
+  private from(offset: number): number {
+    const t = this.tokens;
+    let k = this.at;
+    while (k > 0 && t[k - 1]!.start >= offset) k--;
+    while (k < this.count && t[k]!.start < offset) k++;
+    this.at = k;
+    return k < this.count ? this.index[k]! : this.index[this.count - 1]! + 1;
+  }
+
+  /** Index in `buf` after the last significant token ending at or before `offset`. */
+  private to(offset: number): number {
+    const t = this.tokens;
+    let k = this.at;
+    while (k > 0 && t[k - 1]!.end > offset) k--;
+    while (k < this.count && t[k]!.end <= offset) k++;
+    return k > 0 ? this.index[k - 1]! + 1 : this.index[0]!;
+  }
+
+  private leaf(kind: number, span: Span): void {
+    this.buf.addNode(kind, this.from(span.start), this.to(span.end));
+  }
+
+  private ref(c: ColumnRef | undefined): void {
+    if (c) this.leaf(COLUMN_REF, c);
+  }
+
+  clause(c: Clause): void {
+    const buf = this.buf;
+    const to = this.to(c.end);
+    const node = buf.addNode(nodeKindOfClause(c), this.from(c.start), to);
+    switch (c.kind) {
+      case 'column':
+      case 'sort':
+        this.ref(c.column);
+        break;
+      case 'filter':
+        this.ref(c.column);
+        for (let k = 0; k < c.values.length; k++) this.leaf(VALUE, c.values[k]!);
+        if (c.values.length === 0 || (c.operator === 'between' && c.values.length < 2)) buf.addNode(MISSING, to, to);
+        break;
+      case 'dateFilter':
+      case 'location':
+        this.ref(c.column);
+        break;
+      case 'growth':
+        this.ref(c.measure);
+        this.ref(c.by);
+        break;
+      case 'subsearch':
+        this.ref(c.column);
+        for (let k = 0; k < c.clauses.length; k++) this.clause(c.clauses[k]!);
+        break;
+      default:
+        break;
+    }
+    buf.close(node);
+  }
+}
+
+/** A clause's node kind (`NODE_KINDS` index): a switch, the frequent kinds first (a keyed look-up of `NK` by the kind was slower). */
+function nodeKindOfClause(c: Clause): number {
+  switch (c.kind) {
+    case 'column': return N_COLUMN;
+    case 'filter': return N_FILTER;
+    case 'sort': return N_SORT;
+    case 'topBottom': return N_TOP;
+    case 'dateFilter': return N_DATE;
+    default: return NK[c.kind];
+  }
+}
+const N_COLUMN = NK.column;
+const N_FILTER = NK.filter;
+const N_SORT = NK.sort;
+const N_TOP = NK.topBottom;
+const N_DATE = NK.dateFilter;
+const COLUMN_REF = NK.columnRef;
+const VALUE = NK.value;
+const MISSING = NK.missing;
+
+/**
+ * A parsed `.tsq` document: its lossless syntax tree (tree.ts), a list of parts with widths, and the
+ * AST of ast.ts (`TsqDocument`) derived from it on demand. The tree holds no absolute offset: `partStart`
+ * computes them (once per document, a pass over the parts' widths). A query's AST (`query(i)`) is made
+ * by the parser from the query's tokens in the tree each time it is asked for (a few microseconds), so a
+ * document of thousands of queries holds typed arrays, not objects; `queries`, `directives`, `comments`
+ * and `diagnostics` are made on first use and kept.
+ */
+export class SyntaxDocument implements TsqDocument {
+  private starts?: Float64Array;
+  /** Per part: the index of the directive part in force (-1 for none); made with `starts`. */
+  private inForce?: Int32Array;
+  /** Indices of the query parts. */
+  private queryParts?: Int32Array;
+  private cache?: { queries?: Query[]; directives?: DataSourceDirective[]; byPart?: Map<number, DataSourceDirective>; comments?: Comment[]; diagnostics?: ParseDiagnostic[]; tokens?: Token[] };
+
+  /**
+   * Each part's width and kind, in the parts' order: what `partStart` sums, read from typed arrays rather
+   * than from the part objects (a reparse copies them around the parts it replaces, incremental.ts).
+   */
+  readonly partWidths: Uint32Array;
+  readonly partKinds: Uint8Array;
+
+  /**
+   * @param text the text the tree was parsed from (concatenating the parts' tokens gives it back).
+   * @param parts the tree's parts, in order.
+   * @param diagnosticCount how many diagnostics the parts hold together.
+   * @param widths, kinds `partWidths` and `partKinds` when the caller has them (else read from `parts`).
+   */
+  constructor(readonly text: string, readonly parts: readonly GreenPart[], readonly diagnosticCount: number, widths?: Uint32Array, kinds?: Uint8Array) {
+    if (!widths || !kinds) {
+      widths = new Uint32Array(parts.length);
+      kinds = new Uint8Array(parts.length);
+      for (let i = 0; i < parts.length; i++) {
+        widths[i] = parts[i]!.width;
+        kinds[i] = parts[i]!.kind;
+      }
+    }
+    this.partWidths = widths;
+    this.partKinds = kinds;
+  }
+
+  private index(): void {
+    const n = this.parts.length;
+    const widths = this.partWidths;
+    const kinds = this.partKinds;
+    const starts = new Float64Array(n + 1);
+    const inForce = new Int32Array(n);
+    let queries = 0;
+    let pos = 0;
+    let dir = -1;
+    for (let i = 0; i < n; i++) {
+      const k = kinds[i]!;
+      starts[i] = pos;
+      pos += widths[i]!;
+      if (k === DIRECTIVE_PART) dir = i;
+      else if (k === QUERY_PART) queries++;
+      inForce[i] = dir;
+    }
+    starts[n] = pos;
+    const qp = new Int32Array(queries);
+    for (let i = 0, q = 0; i < n; i++) if (kinds[i] === QUERY_PART) qp[q++] = i;
+    this.starts = starts;
+    this.inForce = inForce;
+    this.queryParts = qp;
+  }
+
+  /** The absolute start of part `i` (`i` = the part count: the text's length). */
+  partStart(i: number): number {
+    if (!this.starts) this.index();
+    return this.starts![i]!;
+  }
+
+  /** The index of the part holding offset `offset` (the last part starting at or before it), -1 when there is none. */
+  partAt(offset: number): number {
+    if (!this.starts) this.index();
+    const s = this.starts!;
+    let lo = 0;
+    let hi = this.parts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (s[mid]! <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  }
+
+  /** How many queries the document holds. */
+  get queryCount(): number {
+    if (!this.queryParts) this.index();
+    return this.queryParts!.length;
+  }
+
+  /** The part index of query `i`. */
+  queryPartIndex(i: number): number {
+    if (!this.queryParts) this.index();
+    return this.queryParts![i]!;
+  }
+
+  /** The tree part of query `i`: the same object for as long as the query is not parsed again (incremental.ts). */
+  queryPart(i: number): GreenPart {
+    return this.parts[this.queryPartIndex(i)]!;
+  }
+
+  /** The index of the query whose span holds `offset` (its end included), or -1. */
+  queryIndexAt(offset: number): number {
+    if (!this.queryParts) this.index();
+    const qp = this.queryParts!;
+    let lo = 0;
+    let hi = qp.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const p = qp[mid]!;
+      if (this.starts![p]! + this.parts[p]!.width < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo >= qp.length) return -1;
+    const p = qp[lo]!;
+    return this.starts![p]! <= offset ? lo : -1;
+  }
+
+  /** The directive in force at query `i` (its AST object, the one `directives` holds), or undefined. */
+  directiveOf(i: number): DataSourceDirective | undefined {
+    if (!this.inForce) this.index();
+    const d = this.inForce![this.queryPartIndex(i)]!;
+    if (d < 0) return undefined;
+    void this.directives;
+    return this.cache!.byPart!.get(d);
+  }
+
+  /**
+   * The AST of query `i` (ast.ts `Query`), made from its tokens in the tree by the parser (the one grammar);
+   * a new object on each call.
+   */
+  query(i: number): Query {
+    const pi = this.queryPartIndex(i);
+    const part = this.parts[pi]!;
+    const buf = part.buf;
+    const text = this.text;
+    const tokens: Token[] = [];
+    let comments: Comment[] | undefined;
+    let pos = this.partStart(pi);
+    for (let t = part.tokFrom; t < part.tokTo; t++) {
+      const k = buf.kinds[t]!;
+      if (k === TK.comment) (comments ??= []).push(new CommentNode(pos, pos + buf.widths[t]!));
+      else if (k !== WHITESPACE) tokens.push(tokenOf(buf, t, pos, text));
+      pos += buf.widths[t]!;
+    }
+    const parser = new ClauseParser(new DiagnosticSink([]));
+    return buildQuery(text, tokens, 0, tokens.length, comments, 0, parser, this.directiveOf(i));
+  }
+
+  /**
+   * The nodes of query `i` with their absolute spans (the red layer over the tree's green nodes), in
+   * preorder: each node's subtree is itself and the `size - 1` nodes after it. A `missing` node has an
+   * empty span where the missing part would be. Made on each call.
+   */
+  queryNodes(i: number): SyntaxNode[] {
+    const pi = this.queryPartIndex(i);
+    const part = this.parts[pi]!;
+    const buf = part.buf;
+    // token starts of the part, from its start and the widths
+    const starts = new Float64Array(part.tokTo - part.tokFrom + 1);
+    let pos = this.partStart(pi);
+    for (let t = part.tokFrom; t < part.tokTo; t++) {
+      starts[t - part.tokFrom] = pos;
+      pos += buf.widths[t]!;
+    }
+    starts[part.tokTo - part.tokFrom] = pos;
+    const out: SyntaxNode[] = [];
+    for (let n = part.nodeFrom; n < part.nodeTo; n++) {
+      const from = buf.nodeFrom[n]! - part.tokFrom;
+      const to = buf.nodeTo[n]! - part.tokFrom;
+      // a node ends at its last token's end, not at the whitespace after it
+      out.push({ kind: NODE_KINDS[buf.nodeKinds[n]!]!, start: starts[from]!, end: to > from ? starts[to - 1]! + buf.widths[part.tokFrom + to - 1]! : starts[from]!, size: buf.nodeSize[n]! });
+    }
+    return out;
+  }
+
+  /** Every query's AST, in order (made on first use, then kept with the document). */
+  get queries(): Query[] {
+    const c = (this.cache ??= {});
+    if (!c.queries) {
+      const n = this.queryCount;
+      c.queries = new Array<Query>(n);
+      for (let i = 0; i < n; i++) c.queries[i] = this.query(i);
+    }
+    return c.queries;
+  }
+
+  /** Every `@datasource` directive's AST, in order. */
+  get directives(): DataSourceDirective[] {
+    const c = (this.cache ??= {});
+    if (!c.directives) {
+      c.directives = [];
+      c.byPart = new Map();
+      for (let i = 0; i < this.parts.length; i++) {
+        if (this.parts[i]!.kind !== DIRECTIVE_PART) continue;
+        const d = directiveAt(this.text, this.partStart(i));
+        c.directives.push(d);
+        c.byPart.set(i, d);
+      }
+    }
+    return c.directives;
+  }
+
+  /** Every `--` comment (and `@answer` line), in order. */
+  get comments(): Comment[] {
+    const c = (this.cache ??= {});
+    if (!c.comments) {
+      c.comments = [];
+      this.forEachToken((kind, start, end) => {
+        if (kind === TK.comment) c.comments!.push(new CommentNode(start, end));
+      });
+    }
+    return c.comments;
+  }
+
+  /** The lexer's and the parser's problems (syntax only), in document order, absolute offsets. */
+  get diagnostics(): ParseDiagnostic[] {
+    const c = (this.cache ??= {});
+    if (!c.diagnostics) {
+      c.diagnostics = [];
+      if (this.diagnosticCount) {
+        for (let i = 0; i < this.parts.length; i++) {
+          const list = this.parts[i]!.diagnostics;
+          if (!list) continue;
+          const s = this.partStart(i);
+          for (const d of list) c.diagnostics.push({ ...d, start: d.start + s, end: d.end + s });
+        }
+      }
+    }
+    return c.diagnostics;
+  }
+
+  /**
+   * The lexer's tokens of the document (lexer.ts `Token`: comments and blank lines included, no other
+   * whitespace), read from the tree; made on first use and kept.
+   */
+  tokens(): Token[] {
+    const c = (this.cache ??= {});
+    if (!c.tokens) {
+      const out: Token[] = [];
+      this.forEachToken((kind, start, _end, buf, t) => {
+        if (kind === WHITESPACE) return;
+        out.push(kind === TK.directive ? directiveToken(this.text, start) : tokenOf(buf, t, start, this.text));
+      });
+      c.tokens = out;
+    }
+    return c.tokens;
+  }
+
+  /** Calls `f` for every token of the tree in order with its kind (a `TREE_TOKEN_KINDS` index) and absolute span. */
+  forEachToken(f: (kind: number, start: number, end: number, buf: GreenBuffer, index: number) => void): void {
+    let pos = 0;
+    for (const p of this.parts) {
+      const buf = p.buf;
+      for (let t = p.tokFrom; t < p.tokTo; t++) {
+        const w = buf.widths[t]!;
+        f(buf.kinds[t]!, pos, pos + w, buf, t);
+        pos += w;
+      }
+    }
+  }
+
+  /** The AST as plain data (JSON.stringify): queries, directives, comments and diagnostics. */
+  toJSON(): TsqDocument {
     return { queries: this.queries, directives: this.directives, comments: this.comments, diagnostics: this.diagnostics };
   }
+}
+
+/** A node of a query's tree with its absolute span (`SyntaxDocument.queryNodes`). */
+export interface SyntaxNode {
+  kind: tree.NodeKind;
+  /** UTF-16 offsets into the document, `end` exclusive. */
+  start: number;
+  end: number;
+  /** The nodes of its subtree, itself included. */
+  size: number;
+}
+
+/** The lexer's token of the directive at `start` (its line scanned again: the tree keeps no value). */
+function directiveToken(text: string, start: number): Token {
+  const out: Token[] = [];
+  new Lexer(text, undefined, start).scan(out, 1);
+  return out[0]!;
+}
+
+/** The AST of the directive at `start`. */
+function directiveAt(text: string, start: number): DataSourceDirective {
+  const t = directiveToken(text, start);
+  return t.value !== '' ? new DirectiveNode(t.start, t.end, t.value, new SpanNode(t.innerStart, t.innerEnd)) : new DirectiveNode(t.start, t.end, undefined, undefined);
 }
 
 /**
@@ -1147,8 +1620,12 @@ export function tokenAt(tokens: readonly Token[], offset: number): { index: numb
   return { index: lo, token, previous: p >= 0 ? tokens[p] : undefined, inComment };
 }
 
-/** The query whose span contains `offset` (its end included), or undefined. Binary search over `doc.queries`. */
+/** The query whose span contains `offset` (its end included), or undefined. Binary search over the queries. */
 export function queryAt(doc: TsqDocument, offset: number): Query | undefined {
+  if (doc instanceof SyntaxDocument) {
+    const i = doc.queryIndexAt(offset);
+    return i < 0 ? undefined : doc.query(i);
+  }
   let lo = 0;
   let hi = doc.queries.length;
   while (lo < hi) {

@@ -21,11 +21,12 @@ import {
 } from 'vscode-languageserver-types';
 import type { Column, ColumnDataType, DataSourceColumns } from '../model';
 import {
-  AGGREGATIONS, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, KEYWORDS, NUMERIC_TYPES, TEXT_TYPES, TO_DATE, WORD_OPERATORS, bucketsFor, findKeyword,
+  AGGREGATIONS, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, KEYWORDS, NUMERIC_TYPES, TEXT_TYPES, TO_DATE, bucketsFor, findKeyword,
   operatorsFor as filterOperatorsFor, type DateBucket, type KeywordCategory, type KeywordInfo,
 } from '../language/keywords';
 import { tokenize, type Token } from '../language/lexer';
-import { dataSourceAt, tokenAt } from '../language/parser';
+import { dataSourceAt, tokenAt, type SyntaxDocument } from '../language/parser';
+import type { Clause } from '../language/ast';
 import type { CancellationLike, CompletionItemData, LanguageSettings, ServiceContext } from './types';
 
 /** The answer to a cancelled request (LSP: an incomplete empty list makes the client ask again). */
@@ -47,8 +48,6 @@ export const BUILT_IN_CALENDARS: readonly { name: string; meaning: string }[] = 
 const WORD_START_CATEGORIES: ReadonlySet<KeywordCategory> = new Set(['general', 'aggregation', 'filter', 'date', 'period', 'in', 'location', 'dateName']);
 /** Keywords after which a column is expected (columns are offered first). */
 const BEFORE_COLUMN = new Set<string>(['sort by', 'by', 'for each', 'ranked by', 'growth of', 'for', 'top', 'bottom', ...AGGREGATIONS]);
-/** Word operators that take values (docs/service-notes.md §2.3, 2.4, 2.5). */
-const VALUE_KEYWORDS = new Set<string>(WORD_OPERATORS);
 /** Relative-date keywords offered after a date column (docs/service-notes.md §2.5, 2.6). */
 const DATE_FILTER_KEYWORDS = ['after', 'before', 'between', 'today', 'yesterday', 'this', 'last', 'next', ...Object.keys(TO_DATE)];
 
@@ -267,10 +266,9 @@ function readContext(ctx: ServiceContext, document: TextDocument, text: string, 
     }
     return { kind: 'none' };
   }
-  if (partial && partial.kind === 'value' && !isValuePosition(before, prevIndex)) return { kind: 'none' };
-
   // After a comparison operator, a word operator or a comma in a value list: values of the column.
-  const filter = isValuePosition(before, prevIndex) ? filterOf(before, prevIndex) : undefined;
+  const filter = filterAt(ctx.parse(document), prev);
+  if (partial && partial.kind === 'value' && !filter) return { kind: 'none' };
   if (filter) {
     const prefix = partial ? (partial.kind === 'value' ? partial.value : text.slice(partial.start, offset)) : '';
     return { kind: 'value', column: filter.column, operator: filter.operator, prefix, quoted: !!partial && partial.kind === 'value', replace: range(replaceStart, replaceEnd()), space: !partial && needsSpace(text, offset) };
@@ -286,36 +284,37 @@ function needsSpace(text: string, offset: number): boolean {
   return !/[\s([,]/.test(c);
 }
 
-/** Whether the token at `i` is followed by a value: an operator, a word operator, a comma or `and` of a between. */
-function isValuePosition(tokens: Token[], i: number): boolean {
-  const t = tokens[i];
-  if (!t) return false;
-  if (t.kind === 'operator') return true;
-  if (t.kind === 'keyword' && VALUE_KEYWORDS.has(t.value)) return true;
-  if (t.kind === 'comma') return true;
-  if (t.kind === 'keyword' && t.value === 'and') {
-    const v = tokens[i - 1];
-    const b = tokens[i - 2];
-    return !!v && (v.kind === 'value' || v.kind === 'number') && !!b && b.kind === 'keyword' && b.value === 'between';
-  }
-  return false;
+/**
+ * The filter whose value comes after token `prev` (the token before the cursor, or before the word being
+ * typed), read from the parse of the query: `prev` is the filter's operator (`[origin] = |`: the parser's
+ * filter with its value missing, a `missing` node of the tree), or a comma, `or` or the `and` of `between`
+ * in its value list, before the query's next clause. Undefined elsewhere.
+ */
+function filterAt(doc: SyntaxDocument, prev: Token | undefined): { column: string; operator: string } | undefined {
+  if (!prev || !(prev.kind === 'operator' || prev.kind === 'comma' || prev.kind === 'keyword')) return undefined;
+  const i = doc.queryIndexAt(prev.start);
+  if (i < 0) return undefined;
+  const f = filterAfter(doc.query(i).clauses, prev);
+  return f ? { column: f.column.name, operator: f.operator } : undefined;
 }
 
-/** The column and operator of the filter whose values end at token `i`, walking back over the value list. */
-function filterOf(tokens: Token[], i: number): { column: string; operator: string } | undefined {
-  let j = i;
-  while (j >= 0) {
-    const t = tokens[j]!;
-    if (t.kind === 'value' || t.kind === 'number' || t.kind === 'constant' || t.kind === 'comma' || (t.kind === 'keyword' && t.value === 'and')) {
-      j--;
+/** The filter of `clauses` (subsearches included) whose value position `prev` opens (see `filterAt`). */
+function filterAfter(clauses: readonly Clause[], prev: Token): Extract<Clause, { kind: 'filter' }> | undefined {
+  for (let k = 0; k < clauses.length; k++) {
+    const c = clauses[k]!;
+    if (c.kind === 'subsearch') {
+      const inner = filterAfter(c.clauses, prev);
+      if (inner) return inner;
       continue;
     }
-    break;
+    if (c.kind !== 'filter' || prev.start < c.operatorStart) continue;
+    if (prev.start === c.operatorStart) return c;
+    const next = clauses[k + 1];
+    if (next && next.start <= prev.start) continue;
+    if (prev.kind === 'comma' || (prev.kind === 'keyword' && prev.value === 'or')) return c;
+    if (prev.kind === 'keyword' && prev.value === 'and' && c.operator === 'between' && c.values.length >= 1 && c.values[0]!.end <= prev.start) return c;
   }
-  const op = tokens[j];
-  if (!op || !(op.kind === 'operator' || (op.kind === 'keyword' && VALUE_KEYWORDS.has(op.value)))) return undefined;
-  const col = columnEndingAt(tokens, j - 1);
-  return col ? { column: col.value, operator: op.value } : undefined;
+  return undefined;
 }
 
 /** The column token ending at token `i`: `[col]` itself, or `[col].bucket` / `[col].'bucket'`. */

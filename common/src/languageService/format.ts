@@ -37,12 +37,14 @@ export function format(ctx: ServiceContext, document: TextDocument, range: Range
   };
 
   let qi = 0;
-  const queries = doc.queries;
+  const count = doc.queryCount;
+  // a query's span, from the tree: its part's start and width
+  const startOf = (i: number) => doc.partStart(doc.queryPartIndex(i));
+  const endOf = (i: number) => startOf(i) + doc.queryPart(i).width;
   /** True when `offset` is inside a query, after its start (a continuation). */
   const continuation = (offset: number) => {
-    while (qi < queries.length && queries[qi]!.end < offset) qi++;
-    const q = queries[qi];
-    return !!q && q.start < offset && offset <= q.end;
+    while (qi < count && endOf(qi) < offset) qi++;
+    return qi < count && startOf(qi) < offset && offset <= endOf(qi);
   };
 
   let prev: Token | undefined;

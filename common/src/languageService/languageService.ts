@@ -2,20 +2,18 @@
  * The factory of the TSQ language service (the vscode-css-languageservice pattern): `getLanguageService`
  * returns the verbs of types.ts over `TextDocument`s, one feature per module, with the parse of each
  * document cached by URI and version; a new version is parsed incrementally from the previous one
- * (common/src/language/incremental.ts: the unchanged queries' parses are reused).
+ * (common/src/language/incremental.ts: the unchanged parts of the syntax tree are reused as they are).
  *
  * Pure: no `vscode`, no connection, no network, no `fs`.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import type { TsqDocument } from '../language/ast';
 import { neverRejecting } from './catalogGuard';
 import { getCodeActions } from './codeActions';
 import { doComplete, doResolve } from './completion';
 import { format } from './format';
 import { doHover } from './hover';
-import { tokenize, type Token } from '../language/lexer';
-import { parseDocument } from '../language/parser';
+import { parseDocument, type SyntaxDocument } from '../language/parser';
 import { reparseDocument } from '../language/incremental';
 import { getQueries } from './queries';
 import { getSemanticTokens } from './semanticTokens';
@@ -26,9 +24,7 @@ import { doValidation } from './validation';
 interface CacheEntry {
   version: number;
   text: string;
-  doc: TsqDocument;
-  /** Made on first use (completion, semantic tokens, formatting): validation alone never needs them. */
-  tokens: Token[] | undefined;
+  doc: SyntaxDocument;
   /** How many parses in a row reused the previous one (see `entry`). */
   reused: number;
 }
@@ -60,12 +56,12 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
       }
     }
     const text = document.getText();
-    // After an edit only the queries it touches are parsed again (incremental.ts); every
-    // `MAX_REUSED_PARSES`th parse is whole, so that nodes kept across versions do not hold on to the
-    // texts of many old versions (a query's text is a slice of the text it was parsed from).
+    // After an edit only the queries it touches are parsed again and spliced into the tree
+    // (incremental.ts); every `MAX_REUSED_PARSES`th parse is whole, so that the tree is in one buffer
+    // again rather than in the small buffers of many reparses.
     const reuse = hit !== undefined && hit.reused < MAX_REUSED_PARSES;
     const doc = reuse ? reparseDocument(hit.text, hit.doc, text) : parseDocument(text);
-    const e: CacheEntry = { version: document.version, text, doc, tokens: undefined, reused: reuse ? hit.reused + 1 : 0 };
+    const e: CacheEntry = { version: document.version, text, doc, reused: reuse ? hit.reused + 1 : 0 };
     cache.delete(key);
     cache.set(key, e);
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -74,10 +70,8 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
 
   const ctx: ServiceContext = {
     parse: (document) => entry(document).doc,
-    tokens: (document) => {
-      const e = entry(document);
-      return (e.tokens ??= tokenize(e.text));
-    },
+    // made on first use (completion, semantic tokens, formatting) and kept with the parse: validation alone never needs them
+    tokens: (document) => entry(document).doc.tokens(),
   };
   if (options.catalog) ctx.catalog = neverRejecting(options.catalog);
 

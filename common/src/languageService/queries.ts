@@ -15,7 +15,8 @@ import type { LanguageSettings, ServiceContext } from './types';
 export function getQueries(ctx: ServiceContext, document: TextDocument, settings: LanguageSettings = {}): DocumentQuery[] {
   const doc = ctx.parse(document);
   const fallback = settings.defaultDataSource?.trim() ? settings.defaultDataSource.trim() : null;
-  return doc.queries.map((q) => ({
+  // each query's AST made for the list, not kept with the parse
+  return Array.from({ length: doc.queryCount }, (_, i) => doc.query(i)).map((q) => ({
     range: { start: document.positionAt(q.start), end: document.positionAt(q.end) },
     text: q.text,
     dataSource: q.dataSource ?? fallback,

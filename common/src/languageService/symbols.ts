@@ -18,7 +18,8 @@ export const MAX_SYMBOL_NAME = 80;
  */
 export function findDocumentSymbols(ctx: ServiceContext, document: TextDocument): DocumentSymbol[] {
   const doc = ctx.parse(document);
-  return doc.queries.map((q) => {
+  // each query's AST made for the list, not kept with the parse
+  return Array.from({ length: doc.queryCount }, (_, i) => doc.query(i)).map((q) => {
     let name = q.text.replace(/\s+/g, ' ').trim();
     if (name.length > MAX_SYMBOL_NAME) name = name.slice(0, MAX_SYMBOL_NAME - 1) + '…';
     if (!name) name = '(empty query)';

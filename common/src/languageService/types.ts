@@ -23,6 +23,7 @@ import type {
 import type { DocumentQuery } from '../protocol';
 import type { DataSource, DataSourceColumns } from '../model';
 import type { TsqDocument } from '../language/ast';
+import type { SyntaxDocument } from '../language/parser';
 import type { Token } from '../language/lexer';
 
 /** A cancellation signal; compatible with LSP's `CancellationToken`. */
@@ -107,8 +108,8 @@ export interface LanguageService {
  */
 export interface ServiceContext {
   catalog?: CatalogProvider;
-  /** The parsed document (cached by URI and version). Never throws. */
-  parse(document: TextDocument): TsqDocument;
-  /** The tokens of the document (cached with the parse). Never throws. */
+  /** The parsed document, its syntax tree with the AST derived from it (cached by URI and version). Never throws. */
+  parse(document: TextDocument): SyntaxDocument;
+  /** The lexer's tokens of the document, read from the tree (cached with the parse). Never throws. */
   tokens(document: TextDocument): Token[];
 }

@@ -3,8 +3,8 @@
  * checks against the catalog (data sources and columns) when it is known. Without a catalog, or when it
  * cannot answer (not connected, a null or malformed answer, an error), no semantic diagnostic is
  * reported: never a false error. After an edit only the queries it touched are checked again: each
- * query's semantic diagnostics are kept by its parse node (`checkQueryKept`) with the answers they came
- * from; the result is always that of a whole validation (test/unit/validationCache.property.test.ts).
+ * query's diagnostics are kept by its part of the syntax tree (`checkQueryKept`, `syntaxChecksKept`)
+ * with the answers they came from; the result is always that of a whole validation (test/unit/validationCache.property.test.ts).
  * Pure: no `vscode`, no connection, no I/O (the catalog is injected); the kept checks are weakly held
  * memos of pure functions, not state.
  */
@@ -12,7 +12,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { isKnownDataType, type Column, type DataSource } from '../model';
 import type { Clause, ColumnRef, Query, Span, Value } from '../language/ast';
-import { movedFrom } from '../language/incremental';
+import type { SyntaxDocument } from '../language/parser';
+import type { GreenPart } from '../language/tree';
 import * as codes from '../language/diagnosticCodes';
 import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, isCustomCalendarName, isNamedPeriodComparison, isRollingPeriod, locationColumnsOf, unitAppliesTo } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
@@ -64,7 +65,11 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
     out.push(d);
   };
   for (const p of doc.diagnostics) add(p, p.code, p.message, p.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning);
-  for (const q of doc.queries) checkKeywords(q.clauses, false, add);
+  const n = doc.queryCount;
+  for (let i = 0; i < n; i++) {
+    const start = doc.partStart(doc.queryPartIndex(i));
+    for (const f of syntaxChecksKept(doc, i).found) add({ start: start + f.start, end: start + f.end }, f.code, f.message, f.severity);
+  }
 
   const catalog = ctx.catalog;
   if (!catalog || token?.isCancellationRequested) return token?.isCancellationRequested ? [] : sortByPosition(out);
@@ -81,10 +86,11 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
         add(d.valueSpan, codes.UNKNOWN_DATA_SOURCE, `Unknown data source "${d.value}": no data source of the connection has this name or GUID.${names.length ? ` Did you mean ${names.map((n) => `'${n}'`).join(', ')}?` : ''}`, DiagnosticSeverity.Error, { dataSource: d.value, suggestions: names });
       }
     }
-    for (const q of doc.queries) {
-      if (q.dataSource === undefined && !defaultDs) {
-        const first = q.clauses[0] ?? q;
-        add(first, codes.NO_DATA_SOURCE, 'This query has no data source: add a line @datasource \'name or GUID\' above it, or set tsq.defaultDataSource (a query uses exactly one data source, docs/service-interface.md §8.1).', DiagnosticSeverity.Error);
+    for (let i = 0; i < n; i++) {
+      if (doc.directiveOf(i)?.value === undefined && !defaultDs) {
+        const start = doc.partStart(doc.queryPartIndex(i));
+        const first = syntaxChecksKept(doc, i).first;
+        add({ start: start + first.start, end: start + first.end }, codes.NO_DATA_SOURCE, 'This query has no data source: add a line @datasource \'name or GUID\' above it, or set tsq.defaultDataSource (a query uses exactly one data source, docs/service-interface.md §8.1).', DiagnosticSeverity.Error);
       }
     }
   }
@@ -92,8 +98,8 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
   // Columns, per data source in force.
   // Asked once per data source; no `await` for the others (a tick each, for 2,000 queries).
   const columnsBySource = new Map<string, CheckedColumns | undefined>();
-  for (const q of doc.queries) {
-    const ds = q.dataSource ?? defaultDs;
+  for (let i = 0; i < n; i++) {
+    const ds = doc.directiveOf(i)?.value ?? defaultDs;
     if (!ds) continue;
     let cols = columnsBySource.get(ds);
     if (cols === undefined && !columnsBySource.has(ds)) {
@@ -101,8 +107,11 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
       if (token?.isCancellationRequested) return [];
     }
     if (!cols) continue;
-    for (const f of checkQueryKept(q, ds, cols)) {
-      add({ start: q.start + f.start, end: q.start + f.end }, f.code, f.message, f.severity, f.data === undefined ? undefined : { ...f.data });
+    const found = checkQueryKept(doc, i, ds, cols);
+    if (!found.length) continue;
+    const start = doc.partStart(doc.queryPartIndex(i));
+    for (const f of found) {
+      add({ start: start + f.start, end: start + f.end }, f.code, f.message, f.severity, f.data === undefined ? undefined : { ...f.data });
     }
   }
   return sortByPosition(out);
@@ -221,25 +230,27 @@ interface QueryCheck {
 }
 
 /**
- * Kept checks by query node: the node a parse made, which later parses reuse as is (before an edit) or
- * as moved copies (after it; `movedFrom` of incremental.ts). A check depends only on the query's clauses
- * relative to its start, its data source in force and the columns answered for it, so a kept check is
- * the check anew while `ds` and `cols` are the same; a new answer (a new `columns` array) is a miss.
+ * Kept checks by the query's part of the syntax tree (tree.ts `GreenPart`): a reparse keeps the parts
+ * of the queries it does not parse again as the same objects (incremental.ts), wherever they moved. A
+ * check depends only on the query's clauses relative to its start, its data source in force and the
+ * columns answered for it, so a kept check is the check anew while `ds` and `cols` are the same; a new
+ * answer (a new `columns` array) is a miss.
  */
-const keptChecks = new WeakMap<Query, QueryCheck>();
+const keptChecks = new WeakMap<GreenPart, QueryCheck>();
 
 /** The findings of most queries: none (shared, never changed). */
 const NONE: readonly Found[] = [];
 
 /**
- * The semantic diagnostics of a query (offsets relative to its start, disabled codes not yet dropped),
- * kept per query node so that after an edit only the queries it touched are checked again. Equal to
- * `checkQuery` on the query.
+ * The semantic diagnostics of query `i` of `doc` (offsets relative to its start, disabled codes not yet
+ * dropped), kept per tree part so that after an edit only the queries it touched are checked again (and
+ * only their AST is made). Equal to `checkQuery` on the query.
  */
-function checkQueryKept(q: Query, ds: string, cols: CheckedColumns): readonly Found[] {
-  const origin = movedFrom(q) ?? q;
-  const kept = keptChecks.get(origin);
+function checkQueryKept(doc: SyntaxDocument, i: number, ds: string, cols: CheckedColumns): readonly Found[] {
+  const part = doc.queryPart(i);
+  const kept = keptChecks.get(part);
   if (kept && kept.ds === ds && kept.cols === cols) return kept.found;
+  const q = doc.query(i);
   let list: Found[] | undefined;
   checkQuery(q, ds, cols, (s, code, message, severity, data) => {
     const f: Found = { start: s.start - q.start, end: s.end - q.start, code, message, severity };
@@ -247,8 +258,36 @@ function checkQueryKept(q: Query, ds: string, cols: CheckedColumns): readonly Fo
     (list ??= []).push(f);
   });
   const found = list ?? NONE;
-  keptChecks.set(origin, { ds, cols, found });
+  keptChecks.set(part, { ds, cols, found });
   return found;
+}
+
+/** What a query's own clauses give, without a catalog: its findings and its first clause's span, both relative to its start. */
+interface SyntaxCheck {
+  found: readonly Found[];
+  first: Span;
+}
+
+/** `SyntaxCheck`s by tree part (see `keptChecks`). */
+const keptSyntax = new WeakMap<GreenPart, SyntaxCheck>();
+
+/**
+ * The checks of query `i` that need no catalog (`checkKeywords`), kept per tree part.
+ */
+function syntaxChecksKept(doc: SyntaxDocument, i: number): SyntaxCheck {
+  const part = doc.queryPart(i);
+  const kept = keptSyntax.get(part);
+  if (kept) return kept;
+  const q = doc.query(i);
+  let list: Found[] | undefined;
+  const add = (s: Span, code: string, message: string, severity: DiagnosticSeverity): void => {
+    (list ??= []).push({ start: s.start - q.start, end: s.end - q.start, code, message, severity });
+  };
+  checkKeywords(q.clauses, false, add);
+  const f = q.clauses[0] ?? q;
+  const check: SyntaxCheck = { found: list ?? NONE, first: { start: f.start - q.start, end: f.end - q.start } };
+  keptSyntax.set(part, check);
+  return check;
 }
 
 function checkQuery(q: Query, ds: string, cols: CheckedColumns, add: Add): void {

@@ -1,0 +1,216 @@
+/**
+ * The lossless syntax tree of a `.tsq` document, after rust-analyzer's `rowan` green tree (docs/architecture.md
+ * "The syntax tree"): tokens and nodes in typed arrays of kinds and WIDTHS, never absolute offsets, whitespace
+ * and comments kept as tokens, so the tokens' texts in order are the document's text, exactly. A document is a
+ * list of parts (a query, a directive, trivia), each a token and node range of a shared `GreenBuffer`; a
+ * reparse makes new parts only for what it parses again (incremental.ts). A query's nodes are its clauses in
+ * preorder (kind, token range, subtree size), with `columnRef`, `value`, tree-sitter-like `error` (the
+ * parser's error clause, wrapping its tokens) and `missing` (zero tokens: `[sales] >` misses its value).
+ * Offsets are computed on descent (parser.ts `SyntaxDocument.partStart`). Kinds are derived: the lexer's
+ * token kinds plus `whitespace`, the AST's clause kinds plus three; keywords as their catalogue index.
+ * Pure: no `vscode`, no connection, no I/O.
+ */
+import type { Clause, ParseDiagnostic } from './ast';
+import { KEYWORDS } from './keywords';
+import { TOKEN_KINDS, type Token, type TokenKind } from './lexer';
+
+/** The kinds of a tree token: the lexer's kinds, then `whitespace` (the runs the lexer skips). */
+export type TreeTokenKind = TokenKind | 'whitespace';
+/** Every `TreeTokenKind`; a token stores its kind as the index here. */
+export const TREE_TOKEN_KINDS: readonly TreeTokenKind[] = [...TOKEN_KINDS, 'whitespace'];
+/** `TREE_TOKEN_KINDS` index by kind. */
+export const TK = Object.fromEntries(TREE_TOKEN_KINDS.map((k, i) => [k, i])) as Record<TreeTokenKind, number>;
+
+/** The clause kinds of ast.ts, as a record typed by the union: TypeScript checks that it names every one. */
+const CLAUSE_KINDS: Record<Clause['kind'], true> = {
+  column: true, filter: true, dateFilter: true, topBottom: true, sort: true, growth: true, calendar: true, bucket: true,
+  location: true, subsearch: true, versus: true, keyword: true, error: true,
+};
+/** The kinds of a tree node: a node kind is stored as its index here. */
+export type NodeKind = Clause['kind'] | 'columnRef' | 'value' | 'missing';
+/** Every `NodeKind`: the clause kinds of ast.ts, then `columnRef`, `value` and `missing`. */
+export const NODE_KINDS: readonly NodeKind[] = [...(Object.keys(CLAUSE_KINDS) as Clause['kind'][]), 'columnRef', 'value', 'missing'];
+/** `NODE_KINDS` index by kind. */
+export const NK = Object.fromEntries(NODE_KINDS.map((k, i) => [k, i])) as Record<NodeKind, number>;
+
+/** A keyword's index in the catalogue (`KEYWORDS`) by its canonical name. */
+const KEYWORD_INDEX = new Map<string, number>(KEYWORDS.map((k, i) => [k.name, i]));
+// a token's `details` byte holds a keyword's index + 1 (see `GreenBuffer`)
+if (KEYWORDS.length > 254) throw new Error('tree.ts: the keyword catalogue outgrew the tree\'s one-byte keyword index: make GreenBuffer.details a Uint16Array.');
+
+/**
+ * Token and node storage of one parse (or one reparse window): typed arrays, grown by doubling and cut
+ * to size by `trim` when the parse ends. Tokens: `kinds` (a `TREE_TOKEN_KINDS` index), `widths` (UTF-16
+ * code units) and `details` (Uint8: a keyword's catalogue index + 1; 1 for a closed column or value, 0 when
+ * unclosed; for `{null}` 0, `{empty}` 1). Nodes: `nodeKinds` (a `NODE_KINDS` index), `nodeFrom`/`nodeTo`
+ * (the token range, indices into this buffer; equal for a `missing` node, which sits before token
+ * `nodeFrom`) and `nodeSize` (the nodes of its subtree, itself included).
+ */
+export class GreenBuffer {
+  kinds: Uint8Array;
+  widths: Uint32Array;
+  details: Uint8Array;
+  tokenCount = 0;
+  nodeKinds: Uint8Array;
+  nodeFrom: Uint32Array;
+  nodeTo: Uint32Array;
+  nodeSize: Uint32Array;
+  nodeCount = 0;
+
+  /** @param tokens expected tokens (room grows as needed). */
+  constructor(tokens = 64) {
+    const t = Math.max(16, tokens);
+    this.kinds = new Uint8Array(t);
+    this.widths = new Uint32Array(t);
+    this.details = new Uint8Array(t);
+    const n = Math.max(16, Math.ceil(t * 0.45)); // the realistic benchmark file has 0.43 nodes a token (whitespace included)
+    this.nodeKinds = new Uint8Array(n);
+    this.nodeFrom = new Uint32Array(n);
+    this.nodeTo = new Uint32Array(n);
+    this.nodeSize = new Uint32Array(n);
+  }
+
+  /** Appends a token; returns its index. */
+  addToken(kind: number, width: number, detail: number): number {
+    const i = this.tokenCount;
+    if (i === this.kinds.length) {
+      this.kinds = grow8(this.kinds);
+      this.widths = grow32(this.widths);
+      this.details = grow8(this.details);
+    }
+    this.kinds[i] = kind;
+    this.widths[i] = width;
+    this.details[i] = detail;
+    this.tokenCount = i + 1;
+    return i;
+  }
+
+  /** Appends a node over tokens `[from, to)` with a subtree of itself alone (see `close`); returns its index. */
+  addNode(kind: number, from: number, to: number): number {
+    const i = this.nodeCount;
+    if (i === this.nodeKinds.length) {
+      this.nodeKinds = grow8(this.nodeKinds);
+      this.nodeFrom = grow32(this.nodeFrom);
+      this.nodeTo = grow32(this.nodeTo);
+      this.nodeSize = grow32(this.nodeSize);
+    }
+    this.nodeKinds[i] = kind;
+    this.nodeFrom[i] = from;
+    this.nodeTo[i] = to;
+    this.nodeSize[i] = 1;
+    this.nodeCount = i + 1;
+    return i;
+  }
+
+  /** Ends node `i`: its subtree is every node appended since. */
+  close(i: number): void {
+    this.nodeSize[i] = this.nodeCount - i;
+  }
+
+  /** Cuts the arrays to their contents (a parse grows them up to twice what it needs; the copy is a few percent of a parse). */
+  trim(): void {
+    if (this.tokenCount < this.kinds.length) {
+      this.kinds = this.kinds.slice(0, this.tokenCount);
+      this.widths = this.widths.slice(0, this.tokenCount);
+      this.details = this.details.slice(0, this.tokenCount);
+    }
+    if (this.nodeCount < this.nodeKinds.length) {
+      this.nodeKinds = this.nodeKinds.slice(0, this.nodeCount);
+      this.nodeFrom = this.nodeFrom.slice(0, this.nodeCount);
+      this.nodeTo = this.nodeTo.slice(0, this.nodeCount);
+      this.nodeSize = this.nodeSize.slice(0, this.nodeCount);
+    }
+  }
+}
+
+function grow8(a: Uint8Array): Uint8Array {
+  const b = new Uint8Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+function grow32(a: Uint32Array): Uint32Array {
+  const b = new Uint32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+/** What a part of a document is: a query, an `@datasource` directive, or trivia between them (`PART`). */
+export type PartKind = 0 | 1 | 2;
+/** The `PartKind` of each kind of part. */
+export const PART = { query: 0, directive: 1, trivia: 2 } as const satisfies Record<string, PartKind>;
+
+/**
+ * One part of a document (see the file comment): tokens `[tokFrom, tokTo)` and nodes `[nodeFrom, nodeTo)`
+ * of `buf`, `width` code units, and its syntax diagnostics with offsets RELATIVE to the part's start
+ * (undefined when none). Immutable once made: a reparse makes new parts for what it parses again and keeps
+ * the other parts as the same objects, so a part's identity says "not parsed again" (validation keys its
+ * cache by it).
+ */
+export class GreenPart {
+  constructor(
+    readonly kind: PartKind,
+    readonly buf: GreenBuffer,
+    readonly tokFrom: number,
+    readonly tokTo: number,
+    readonly nodeFrom: number,
+    readonly nodeTo: number,
+    readonly width: number,
+    readonly diagnostics: readonly ParseDiagnostic[] | undefined,
+  ) {}
+}
+
+/**
+ * A lexer token's kind code (`TREE_TOKEN_KINDS` index, `kind`) and `details` entry (see `GreenBuffer`) in
+ * one number: `kind | detail << 8`. A switch on the kind (the most frequent kinds first): a keyed look-up
+ * of `TK` by a token's kind was a tenth of a parse.
+ */
+export function codeOf(t: Token): number {
+  switch (t.kind) {
+    case 'column': return t.closed ? K_COLUMN | 256 : K_COLUMN;
+    case 'keyword': return K_KEYWORD | ((KEYWORD_INDEX.get(t.value) ?? -1) + 1) << 8;
+    case 'value': return t.closed ? K_VALUE | 256 : K_VALUE;
+    case 'constant': return t.value === 'empty' ? K_CONSTANT | 256 : K_CONSTANT;
+    default: return TK[t.kind];
+  }
+}
+const K_COLUMN = TK.column;
+const K_KEYWORD = TK.keyword;
+const K_VALUE = TK.value;
+const K_CONSTANT = TK.constant;
+
+/**
+ * The lexer's token (lexer.ts `Token`) of tree token `i` of `buf`, which starts at `start` in `text`: its
+ * value and inner span are read back from the text and `details`. Not for `whitespace` (no lexer token)
+ * nor `directive` tokens (parser.ts reads a directive's value by scanning its line again).
+ */
+export function tokenOf(buf: GreenBuffer, i: number, start: number, text: string): Token {
+  const kind = TREE_TOKEN_KINDS[buf.kinds[i]!] as TokenKind;
+  const end = start + buf.widths[i]!;
+  const d = buf.details[i]!;
+  switch (kind) {
+    case 'keyword':
+      return { kind, start, end, value: KEYWORDS[d - 1]!.name, closed: true, innerStart: start, innerEnd: end };
+    case 'column':
+    case 'value': {
+      const innerEnd = d === 1 ? end - 1 : end;
+      return { kind, start, end, value: text.slice(start + 1, innerEnd), closed: d === 1, innerStart: start + 1, innerEnd };
+    }
+    case 'constant':
+      return { kind, start, end, value: d === 1 ? 'empty' : 'null', closed: true, innerStart: start, innerEnd: end };
+    case 'comment':
+    case 'blank':
+      return { kind, start, end, value: '', closed: true, innerStart: start, innerEnd: end };
+    default:
+      return { kind, start, end, value: text.slice(start, end), closed: true, innerStart: start, innerEnd: end };
+  }
+}
+
+/** The kind of tree token `i` of `buf`. */
+export function tokenKindOf(buf: GreenBuffer, i: number): TreeTokenKind {
+  return TREE_TOKEN_KINDS[buf.kinds[i]!]!;
+}
+
+/** The kind of node `i` of `buf`. */
+export function nodeKindOf(buf: GreenBuffer, i: number): NodeKind {
+  return NODE_KINDS[buf.nodeKinds[i]!]!;
+}

@@ -1,0 +1,156 @@
+/**
+ * The lossless syntax tree (common/src/language/tree.ts, parser.ts `SyntaxDocument`): the text comes back
+ * exactly from the tree's tokens for any input; ERROR and MISSING nodes where the parser recovered; an
+ * incremental reparse gives the tree of a whole parse and splices the parts it parsed again between the
+ * previous parse's own part objects; the tree holds typed arrays, not an object per token.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parseDocument, type SyntaxDocument } from '../../common/src/language/parser';
+import { reparseDocument } from '../../common/src/language/incremental';
+import { NODE_KINDS, TREE_TOKEN_KINDS, PART, type GreenPart } from '../../common/src/language/tree';
+import { TOKEN_KINDS } from '../../common/src/language/lexer';
+
+/** The text read back from the tree: every token's text, in order. */
+function textOf(doc: SyntaxDocument): string {
+  let out = '';
+  doc.forEachToken((_kind, start, end) => {
+    out += doc.text.slice(start, end);
+  });
+  return out;
+}
+
+/** The tree as plain data: per part its kind, width, tokens (kind, width, detail), nodes (relative token ranges) and diagnostics. */
+function shape(doc: SyntaxDocument): unknown[] {
+  return doc.parts.map((p: GreenPart) => {
+    const b = p.buf;
+    const tokens: string[] = [];
+    for (let t = p.tokFrom; t < p.tokTo; t++) tokens.push(`${TREE_TOKEN_KINDS[b.kinds[t]!]}:${b.widths[t]}:${b.details[t]}`);
+    const nodes: string[] = [];
+    for (let n = p.nodeFrom; n < p.nodeTo; n++) nodes.push(`${NODE_KINDS[b.nodeKinds[n]!]}:${b.nodeFrom[n]! - p.tokFrom}-${b.nodeTo[n]! - p.tokFrom}/${b.nodeSize[n]}`);
+    return { kind: p.kind, width: p.width, tokens, nodes, diagnostics: p.diagnostics ?? [] };
+  });
+}
+
+/** The nodes of the only query of `text` (`queryNodes`): `kind "text"`, children indented. */
+function nodes(text: string): string[] {
+  const doc = parseDocument(text);
+  assert.equal(doc.queryCount, 1);
+  const out: string[] = [];
+  const ends: number[] = [];
+  doc.queryNodes(0).forEach((n, k) => {
+    while (ends.length && ends[ends.length - 1]! <= k) ends.pop();
+    out.push(`${'  '.repeat(ends.length)}${n.kind} ${JSON.stringify(text.slice(n.start, n.end))}`);
+    ends.push(k + n.size);
+  });
+  return out;
+}
+
+const fragments = [
+  '[origin]', '[delay]', '[date]', '[', ']', '[]', '[a[b]', "'", "'SEA'", "'tom's'", '"x"', '=', '!=', '<', '>=', ',', '.', ';',
+  '(', ')', '{null}', '{empty}', '{', '-', '--', '-- comment', '@datasource', "@datasource 'Flights'", '@datasource Cars x', '@x', "@answer 'g'",
+  'sort by', 'sort', 'by', 'top', '10', '-5', 'between', 'and', 'contains', 'not', 'last', '7', 'days', 'ago', 'for each', 'sum',
+  'monthly', "'day of week'", 'ranked by', 'origin', '#', '\uD83D', '\uDE00', 'é', '\u0000', '\u00a0', '\t', ' ', '\n', '\r\n', '\r', '\n\n', '+', 'sum(',
+  'in (', 'near', "farther than 8 km from 'x'", 'calendar.', 'vs', 'quarter ([date])',
+];
+const soup = fc.array(fc.constantFrom(...fragments), { maxLength: 60 }).chain((parts) =>
+  fc.array(fc.constantFrom(' ', ' ', '\n', ''), { minLength: parts.length, maxLength: parts.length }).map((seps) => parts.map((p, i) => p + seps[i]).join('')));
+const anyText = fc.oneof(soup, fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 100 }), fc.uint8Array({ maxLength: 300 }).map((b) => String.fromCharCode(...b)));
+
+test('losslessness: the tree\'s tokens, concatenated, give the text back for any input', () => {
+  fc.assert(fc.property(anyText, (text) => {
+    const doc = parseDocument(text);
+    assert.equal(textOf(doc), text);
+    assert.equal(doc.partStart(doc.parts.length), text.length, 'the widths add up to the length');
+  }), { numRuns: 2000 });
+  for (const hostile of ['', ' ', '\n\n\n', '[', "'", '@datasource', '-- x', '\uD83D', '\r\n\r\n', "[a] = 'x\n[b]", '[' + 'x'.repeat(5000), "'".repeat(1000), '\u0000'.repeat(100)]) {
+    assert.equal(textOf(parseDocument(hostile)), hostile, JSON.stringify(hostile.slice(0, 30)));
+  }
+});
+
+test('the kinds are derived: token kinds are the lexer\'s plus whitespace, node kinds the clause kinds plus three', () => {
+  assert.deepEqual(TREE_TOKEN_KINDS, [...TOKEN_KINDS, 'whitespace']);
+  assert.deepEqual(NODE_KINDS.slice(-3), ['columnRef', 'value', 'missing']);
+  assert.ok(NODE_KINDS.includes('error') && NODE_KINDS.includes('filter'));
+});
+
+test('MISSING: a filter whose value is absent holds a missing node at its end', () => {
+  assert.deepEqual(nodes('[sales] >'), ['filter "[sales] >"', '  columnRef "[sales]"', '  missing ""']);
+  assert.deepEqual(nodes("[sales] between 1"), ['filter "[sales] between 1"', '  columnRef "[sales]"', '  value "1"', '  missing ""']);
+  assert.deepEqual(nodes("[origin] = 'SEA', 'PDX'"), ['filter "[origin] = \'SEA\', \'PDX\'"', '  columnRef "[origin]"', '  value "\'SEA\'"', '  value "\'PDX\'"']);
+});
+
+test('ERROR: what the parser could not make sense of is an error node wrapping its tokens', () => {
+  assert.deepEqual(nodes('[a] sort by'), ['column "[a]"', '  columnRef "[a]"', 'error "sort by"']);
+  assert.deepEqual(nodes('[a] hello , [b]'), ['column "[a]"', '  columnRef "[a]"', 'error "hello"', 'error ","', 'column "[b]"', '  columnRef "[b]"']);
+  // a comment inside a query is inside the nodes that span it
+  assert.deepEqual(nodes('[a] -- why\n = 1'), ['filter "[a] -- why\\n = 1"', '  columnRef "[a]"', '  value "1"']);
+});
+
+test('nested: a subsearch node holds its clauses', () => {
+  assert.deepEqual(nodes('[origin] in ([origin] top 3)'), ['subsearch "[origin] in ([origin] top 3)"', '  columnRef "[origin]"', '  column "[origin]"', '    columnRef "[origin]"', '  topBottom "top 3"']);
+});
+
+const edit = fc.record({ at: fc.nat(), del: fc.nat({ max: 6 }), ins: fc.oneof(fc.constantFrom(...fragments, ''), fc.string({ maxLength: 4 })) });
+
+test('reparse: after any edits the incremental tree equals the tree of a whole parse', () => {
+  fc.assert(fc.property(soup, fc.array(edit, { minLength: 1, maxLength: 5 }), (text, edits) => {
+    let prevText = text;
+    let prev = parseDocument(text);
+    for (const e of edits) {
+      const at = e.at % (prevText.length + 1);
+      const next = prevText.slice(0, at) + e.ins + prevText.slice(at + e.del);
+      const inc = reparseDocument(prevText, prev, next);
+      assert.deepStrictEqual(shape(inc), shape(parseDocument(next)), `edit ${JSON.stringify(e)} of ${JSON.stringify(prevText)}`);
+      assert.equal(textOf(inc), next);
+      prevText = next;
+      prev = inc;
+    }
+  }), { numRuns: 1500 });
+});
+
+test('reparse: edits found by the property above, where the part boundaries around the edit change', () => {
+  const cases: [string, { at: number; ins: string }][] = [
+    // a query becomes a comment (`--` typed before `-5`): it joins the trivia before it into one part
+    ['{empty}@datasourcesum contains sum({null}@datasource "x"\n-5 ', { at: 58, ins: '--' }],
+    // a directive skips the spaces after its value: the lexer resumes at the line break, not after the value
+    ['{ last @datasource quarter ([date]) between \n\n{null} \u0000 \n = ', { at: 48, ins: '[origin]' }],
+    // a directive that stops being one (`@ datasource`): the query before it goes on over the line
+    ['\u0000 for each vs\n@datasource ) and \n ( ', { at: 15, ins: ' ' }],
+  ];
+  for (const [text, e] of cases) {
+    const next = text.slice(0, e.at) + e.ins + text.slice(e.at);
+    assert.deepStrictEqual(shape(reparseDocument(text, parseDocument(text), next)), shape(parseDocument(next)), JSON.stringify(next));
+  }
+});
+
+test('splice without shifting: the parts after an edit are the previous parse\'s objects, whatever the edit\'s length', () => {
+  const text = "@datasource 'Flights'\n[origin] top 5;\n[dest] = 'SEA'\n\n[delay] > 10 -- late\n";
+  const doc = parseDocument(text);
+  const at = text.indexOf('top 5') + 4;
+  const next = text.slice(0, at) + '0000' + text.slice(at);
+  const inc = reparseDocument(text, doc, next);
+  assert.equal(inc.queryCount, 3);
+  assert.equal(inc.queryPart(1), doc.queryPart(1));
+  assert.equal(inc.queryPart(2), doc.queryPart(2));
+  assert.equal(inc.parts[0], doc.parts[0], 'the directive before the edit');
+  assert.notEqual(inc.queryPart(0), doc.queryPart(0));
+  assert.equal(inc.query(2).start, doc.query(2).start + 4, 'its offsets come from the widths before it');
+  assert.deepEqual(inc.query(1).clauses.map((c) => next.slice(c.start, c.end)), ["[dest] = 'SEA'"]);
+});
+
+test('compact storage: a document of many tokens holds a few objects per query, none per token', () => {
+  let text = "@datasource 'Flights'\n";
+  for (let q = 0; q < 200; q++) text += `[origin] [dest] sum [delay] [date].monthly [origin] = 'A', 'B', 'C' [delay] > ${q} sort by [delay] descending top 10 -- q${q}\n\n`;
+  const doc = parseDocument(text);
+  let tokens = 0;
+  for (const p of doc.parts) tokens += p.tokTo - p.tokFrom;
+  assert.ok(tokens > 200 * 40, `${tokens} tokens`);
+  assert.ok(doc.parts.length <= 2 * 200 + 3, `${doc.parts.length} parts for 200 queries`);
+  const buffers = new Set(doc.parts.map((p) => p.buf));
+  assert.equal(buffers.size, 1, 'one buffer for the parse');
+  const [buf] = buffers;
+  for (const a of [buf!.kinds, buf!.widths, buf!.details, buf!.nodeKinds, buf!.nodeFrom, buf!.nodeTo, buf!.nodeSize]) assert.ok(ArrayBuffer.isView(a));
+  assert.equal(doc.parts.filter((p) => p.kind === PART.query).length, 200);
+});
