@@ -251,6 +251,20 @@ test('every keyword of the reference parses into a clause with its meaning (issu
     const c = only(text) as Extract<Clause, { kind: 'dateFilter' }>;
     assert.deepEqual([c.kind, c.column, c.filter, src(text, c)], ['dateFilter', undefined, filter, text], text);
   }
+  // Named quarters (q1.adoc … q4.adoc), optionally with a year like a month (`q3 2024`); any case.
+  for (const [text, filter] of [['q1', { type: 'named', quarter: 1 }], ['Q4', { type: 'named', quarter: 4 }], ['q3 2024', { type: 'named', quarter: 3, year: 2024 }]] as const) {
+    const c = only(text) as Extract<Clause, { kind: 'dateFilter' }>;
+    assert.deepEqual([c.kind, c.column, c.filter, src(text, c)], ['dateFilter', undefined, filter, text], text);
+  }
+  // On a named date column (`[date] q2`) and after a measure (`[delay] q2 2001`) alike; q5 is no keyword.
+  const onDate = q('[date] q2 [delay]');
+  assert.deepEqual(onDate.codes, []);
+  assert.deepEqual(onDate.query.clauses.map((x) => (x.kind === 'dateFilter' ? [x.kind, x.column?.name, x.filter] : [x.kind])), [['dateFilter', 'date', { type: 'named', quarter: 2 }], ['column']]);
+  const afterMeasure = only('[delay] q2 2001') as Extract<Clause, { kind: 'dateFilter' }>;
+  assert.deepEqual([afterMeasure.column?.name, afterMeasure.filter], ['delay', { type: 'named', quarter: 2, year: 2001 }]);
+  const q5 = q('[delay] q5');
+  assert.deepEqual(q5.codes, [codes.UNKNOWN_WORD]);
+  assert.ok(q5.query.clauses.every((x) => x.kind !== 'dateFilter'), JSON.stringify(q5.query.clauses));
   // `second` is a unit (list-time.adoc last_n_seconds.adoc).
   assert.deepEqual((only('last 30 seconds') as Extract<Clause, { kind: 'dateFilter' }>).filter, { type: 'period', which: 'last', n: 30, unit: 'second' });
   // by <unit> groups the date column by that unit; plain calendar and fiscal are calendars; best is top.

@@ -21,7 +21,7 @@ const SECTIONS: [KeywordCategory, string][] = [
   ['dateUnit', 'Date units'],
   ['bucket', 'Date buckets'],
   ['period', 'Date parts'],
-  ['dateName', 'Named days and months'],
+  ['dateName', 'Named days, months and quarters'],
   ['in', 'Subsearches'],
   ['location', 'Locations'],
 ];

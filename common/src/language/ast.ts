@@ -59,9 +59,10 @@ export type RelativeDate =
   /**
    * A named date (docs/service-notes.md §2.5; day_name.adoc, january.adoc, month_year_name.adoc): `monday`
    * (`dayOfWeek` 1–7, Monday = 1), `january` (`month` 1–12), `february 2014` (`month` and `year`), a bare
-   * year `2014` (`year`).
+   * year `2014` (`year`), `q1` … `q4` (`quarter` 1–4, of the calendar in force: Gregorian, `calendar.fiscal` or a
+   * custom calendar; q1.adoc …) and `q3 2024` (`quarter` and `year`).
    */
-  | { type: 'named'; dayOfWeek?: number; month?: number; year?: number };
+  | { type: 'named'; dayOfWeek?: number; month?: number; quarter?: 1 | 2 | 3 | 4; year?: number };
 
 /**
  * One clause of a query, in source order. A query is a flat sequence of clauses; the emulator and the

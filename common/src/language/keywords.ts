@@ -123,6 +123,12 @@ export const PERIOD_FUNCTIONS = {
 export const DAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 /** Named months (january.adoc …, month_year_name.adoc): month 1–12 in order. */
 export const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'] as const;
+/**
+ * Named quarters (q1.adoc … q4.adoc, `purchases q1`; a year may follow, `q1 2024`, as after a month, month_year_name.adoc):
+ * quarter 1–4 in order. Under `calendar.fiscal` or a custom calendar the quarter is that calendar's (connections-cust-cal
+ * "Search features": "date keywords, like this quarter and q3").
+ */
+export const QUARTER_NAMES = ['q1', 'q2', 'q3', 'q4'] as const;
 
 /** Distance units of the location keywords (list-location.adoc). Meters per unit (1 mile = 1609.344 m, the international mile). */
 export const DISTANCE_UNITS = { miles: 1609.344, km: 1000, meters: 1 } as const;
@@ -425,9 +431,9 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   ...MONTH_NAMES.map((m) =>
     k(m, 'dateName', '2.5', `Dates in ${m[0]!.toUpperCase()}${m.slice(1)} (optionally followed by a year: february 2014); after a measure it filters the data source's date column.`, `[delay] ${m} 2001 by [origin]`, { page: `${m}.adoc` })),
   // Named quarters (q1.adoc … q4.adoc: `purchases q1`; the software reference: "The first quarter of the fiscal year"; connections-cust-cal:
-  // "date keywords, like this quarter and q3" follow a custom calendar). The parser has no named-quarter date yet, so the emulator does not run them.
-  ...[1, 2, 3, 4].map((q) =>
-    k(`q${q}`, 'dateName', '2.5', `Dates in the ${['first', 'second', 'third', 'fourth'][q - 1]} quarter of the (fiscal or custom calendar's) year; after a measure it filters the data source's date column.`, `[delay] q${q}`, unsupported(`q${q}.adoc`))),
+  // "date keywords, like this quarter and q3" follow a custom calendar), optionally followed by a year (`q1 2024`).
+  ...QUARTER_NAMES.map((q, i) =>
+    k(q, 'dateName', '2.5', `Dates in the ${['first', 'second', 'third', 'fourth'][i]} quarter of the year (the fiscal quarter under calendar.fiscal, the custom calendar's under calendar.<name>), optionally followed by a year: ${q} 2001; after a measure it filters the data source's date column.`, `[delay] ${q}`, { page: `${q}.adoc` })),
   // 2.8 In / not in
   k('in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses also returns.', "[origin] in (top 10 [origin] [delay]) [delay]", { page: 'in.adoc' }),
   k('not in', 'in', '2.8', 'Keeps the values that a subsearch in parentheses does not return.', "[origin] not in (top 10 [origin] [delay]) [delay]", { page: 'not_in.adoc' }),

@@ -16,7 +16,7 @@ import type {
 } from './ast';
 import * as codes from './diagnosticCodes';
 import {
-  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, findDateBucket, findKeyword,
+  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, findDateBucket, findKeyword,
 } from './keywords';
 import { Lexer, tokenize, type Token } from './lexer';
 import * as nodes from './nodes';
@@ -47,6 +47,7 @@ const TO_DATE_PERIODS: readonly ToDateUnit[] = Object.values(TO_DATE);
 const PERIODS = new Map<string, DateBucket>(Object.entries(PERIOD_FUNCTIONS));
 const DAYS = new Map<string, number>(DAY_NAMES.map((d, i) => [d, i + 1]));
 const MONTHS = new Map<string, number>(MONTH_NAMES.map((m, i) => [m, i + 1]));
+const QUARTERS = new Map<string, 1 | 2 | 3 | 4>(QUARTER_NAMES.map((q, i) => [q, (i + 1) as 1 | 2 | 3 | 4]));
 /** Keywords that take a parenthesised argument: `in (subsearch)`, the period functions (`month of quarter (date)`). */
 const PAREN_KEYWORDS = new Set<string>([...KEYWORDS.filter((k) => k.category === 'in').map((k) => k.name), ...PERIODS.keys()]);
 /** The distance units of `within N …` and `farther than N …` (keywords.ts `DISTANCE_UNITS`). */
@@ -1187,7 +1188,7 @@ class ClauseParser {
     return undefined;
   }
 
-  /** A named day or month at the current keyword (`monday`, `january`, `february 2014`), consumed; undefined otherwise. */
+  /** A named day, month or quarter at the current keyword (`monday`, `january`, `february 2014`, `q1`, `q3 2024`), consumed; undefined otherwise. */
   private namedDate(a: Token): { filter: RelativeDate; end: number } | undefined {
     const day = DAYS.get(a.value);
     if (day !== undefined) {
@@ -1195,14 +1196,16 @@ class ClauseParser {
       return { filter: { type: 'named', dayOfWeek: day }, end: a.end };
     }
     const month = MONTHS.get(a.value);
-    if (month === undefined) return undefined;
+    const quarter = month === undefined ? QUARTERS.get(a.value) : undefined;
+    if (month === undefined && quarter === undefined) return undefined;
+    const named = month !== undefined ? { month } : { quarter };
     this.i++;
     const y = this.peek();
     if (y && y.kind === 'number' && isYear(y.value)) {
       this.i++;
-      return { filter: { type: 'named', month, year: numberOf(y.value) }, end: y.end };
+      return { filter: { type: 'named', ...named, year: numberOf(y.value) }, end: y.end };
     }
-    return { filter: { type: 'named', month }, end: a.end };
+    return { filter: { type: 'named', ...named }, end: a.end };
   }
 
   /** `name(…)`: a function call, i.e. a formula defined inside the query (docs/service-interface.md §8.6). */

@@ -879,7 +879,8 @@ function dateFilterCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'dat
   if (!isDate(c.dataType)) throw new QueryError(`Date filters need a date column; [${c.name}] is ${c.dataType}`);
   const f = cl.filter;
   if (f.type === 'named') {
-    // `monday`, `january`, `february 2014`, `2014` (day_name.adoc, january.adoc, month_year_name.adoc).
+    // `monday`, `january`, `february 2014`, `2014` (day_name.adoc, january.adoc, month_year_name.adoc), `q1`, `q3 2024` (q1.adoc …).
+    if (f.quarter !== undefined) return namedQuarterCondition(scope, c, f.quarter, f.year);
     const x = scope.ts(c);
     const parts: string[] = [];
     const params: SqlParam[] = [];
@@ -911,6 +912,35 @@ function dateFilterCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'dat
   }
   const [s, e] = relativeRange(f, now);
   return { sql: `(${scope.ts(c)} >= CAST(? AS TIMESTAMP) AND ${scope.ts(c)} < CAST(? AS TIMESTAMP))`, params: [tsText(s), tsText(e)] };
+}
+
+/**
+ * A named quarter (`q1` … `q4`, q1.adoc …; `q3 2024` with a year) on the date column `c`, in the calendar in force
+ * (connections-cust-cal "Search features": date keywords "like this quarter and q3" follow the calendar):
+ * - Gregorian: the quarter of the date (January–March is q1), and its year when written.
+ * - `calendar.fiscal`: the fiscal quarter (the `quarter of year` bucket: q1 starts in the fiscal start month); the
+ *   year is that of the fiscal year's first day, as the `yearly` bucket keys a fiscal year by its first day.
+ * - a custom calendar `calendar.<name>`: the calendar's `quarter` text (`Q1` … `Q4`, case-insensitive) and its
+ *   `year` text (the calendar's year: for the demo's retail calendar the fiscal year it ends in); days outside
+ *   the calendar's table match nothing.
+ */
+function namedQuarterCondition(scope: QueryScope, c: LogicalColumn, quarter: 1 | 2 | 3 | 4, year: number | undefined): Cond {
+  const x = scope.ts(c);
+  const cal = scope.calendar;
+  const parts: string[] = [];
+  const params: SqlParam[] = [];
+  if (cal) {
+    parts.push(`upper(${calendarNumberSql(cal, 'quarter', x)}) = ?`);
+    params.push(`Q${quarter}`);
+  } else {
+    parts.push(`${scope.bucketExpr(c, 'quarter of year').expr} = ?`);
+    params.push(quarter);
+  }
+  if (year !== undefined) {
+    parts.push(cal ? `${calendarNumberSql(cal, 'year', x)} = CAST(? AS VARCHAR)` : `year(${scope.periodStart('year', x)}) = ?`);
+    params.push(year);
+  }
+  return { sql: `(${parts.join(' AND ')})`, params };
 }
 
 /**
