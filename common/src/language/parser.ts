@@ -555,9 +555,9 @@ export class SyntaxDocument implements TsqDocument {
     let pos = this.partStart(pi);
     for (let t = part.tokFrom; t < part.tokTo; t++) {
       const k = buf.kinds[t]!;
-      if (k === TK.comment) (comments ??= []).push(new CommentNode(pos, pos + buf.widths[t]!));
+      if (k === TK.comment) (comments ??= []).push(new CommentNode(pos, pos + buf.width(t)));
       else if (k !== WHITESPACE) tokens.push(tokenOf(buf, t, pos, text));
-      pos += buf.widths[t]!;
+      pos += buf.width(t);
     }
     const parser = new ClauseParser(new DiagnosticSink([]));
     return buildQuery(text, tokens, 0, tokens.length, comments, 0, parser, this.directiveOf(i));
@@ -577,15 +577,15 @@ export class SyntaxDocument implements TsqDocument {
     let pos = this.partStart(pi);
     for (let t = part.tokFrom; t < part.tokTo; t++) {
       starts[t - part.tokFrom] = pos;
-      pos += buf.widths[t]!;
+      pos += buf.width(t);
     }
     starts[part.tokTo - part.tokFrom] = pos;
     const out: SyntaxNode[] = [];
     for (let n = part.nodeFrom; n < part.nodeTo; n++) {
       const from = buf.nodeFrom[n]! - part.tokFrom;
-      const to = buf.nodeTo[n]! - part.tokFrom;
+      const to = buf.nodeEnd(n) - part.tokFrom;
       // a node ends at its last token's end, not at the whitespace after it
-      out.push({ kind: NODE_KINDS[buf.nodeKinds[n]!]!, start: starts[from]!, end: to > from ? starts[to - 1]! + buf.widths[part.tokFrom + to - 1]! : starts[from]!, size: buf.nodeSize[n]! });
+      out.push({ kind: NODE_KINDS[buf.nodeKinds[n]!]!, start: starts[from]!, end: to > from ? starts[to - 1]! + buf.width(part.tokFrom + to - 1) : starts[from]!, size: buf.subtreeSize(n) });
     }
     return out;
   }
@@ -669,7 +669,7 @@ export class SyntaxDocument implements TsqDocument {
     for (const p of this.parts) {
       const buf = p.buf;
       for (let t = p.tokFrom; t < p.tokTo; t++) {
-        const w = buf.widths[t]!;
+        const w = buf.width(t);
         f(buf.kinds[t]!, pos, pos + w, buf, t);
         pos += w;
       }
