@@ -241,7 +241,7 @@ class TreeBuilder {
   }
 
   private push(kind: tree.PartKind, tokFrom: number, tokTo: number, nodeFrom: number, start: number): void {
-    this.parts.push(new GreenPart(kind, this.buf, tokFrom, tokTo, nodeFrom, this.buf.nodeCount));
+    this.parts.push(new GreenPart(kind, this.buf, tokFrom, tokTo, nodeFrom));
     this.partStarts.push(start);
   }
 
@@ -305,7 +305,7 @@ class TreeBuilder {
       const q = parts[p]!;
       const s = starts[p]!;
       const list = d.slice(from, to).map((x) => ({ ...x, start: x.start - s, end: x.end - s }));
-      parts[p] = new GreenPart(q.kind, q.buf, q.tokFrom, q.tokTo, q.nodeFrom, q.nodeTo, list);
+      parts[p] = new GreenPart(q.kind, q.buf, q.tokFrom, q.tokTo, q.nodeFrom, list);
       from = to;
     };
     for (let k = 0; k < d.length; k++) {
@@ -596,7 +596,7 @@ export class SyntaxDocument implements TsqDocument {
     }
     starts[part.tokTo - part.tokFrom] = pos;
     const out: SyntaxNode[] = [];
-    for (let n = part.nodeFrom; n < part.nodeTo; n++) {
+    for (let n = part.nodeFrom, end = part.nodeTo; n < end; n++) {
       const from = buf.nodeFrom[n]! - part.tokFrom;
       const to = buf.nodeEnd(n) - part.tokFrom;
       // a node ends at its last token's end, not at the whitespace after it

@@ -196,19 +196,46 @@ const PART_DIAGNOSTICS = new WeakMap<GreenPart, readonly ParseDiagnostic[]>();
  * Its width is the sum of its tokens' (`width`; the document keeps the widths of its parts in a typed
  * array, `SyntaxDocument.partWidths`). Immutable once made: a reparse makes new parts for what it parses
  * again and keeps the other parts as the same objects, so a part's identity says "not parsed again"
- * (validation keys its cache by it). Five fields and no more: a 1 MB document has about 19,000 parts.
+ * (validation keys its cache by it). Four fields and no more (a 1 MB document has about 19,000 parts):
+ * the kind and the first node share one number, and `nodeTo` is found by walking the part's top-level
+ * nodes (only a query has nodes; each one starts at or before the query's last token, and the next
+ * part's first node after a separating token).
  */
 export class GreenPart {
+  /** `kind + 4 × nodeFrom`. */
+  private readonly packed: number;
+
   constructor(
-    readonly kind: PartKind,
+    kind: PartKind,
     readonly buf: GreenBuffer,
     readonly tokFrom: number,
     readonly tokTo: number,
-    readonly nodeFrom: number,
-    readonly nodeTo: number,
+    nodeFrom: number,
     diagnostics?: readonly ParseDiagnostic[],
   ) {
+    this.packed = kind + 4 * nodeFrom;
     if (diagnostics?.length) PART_DIAGNOSTICS.set(this, diagnostics);
+  }
+
+  /** What the part is (`PART`). */
+  get kind(): PartKind {
+    return (this.packed % 4) as PartKind;
+  }
+
+  /** The part's first node (for a part with no node, where its nodes would be). */
+  get nodeFrom(): number {
+    return (this.packed - (this.packed % 4)) / 4;
+  }
+
+  /** After the part's last node: `nodeFrom` for a directive or trivia, else past its last top-level node's subtree. */
+  get nodeTo(): number {
+    const from = this.nodeFrom;
+    if (this.packed % 4 !== PART.query) return from;
+    const buf = this.buf;
+    const last = this.tokTo;
+    let n = from;
+    while (n < buf.nodeCount && buf.nodeFrom[n]! <= last) n += buf.subtreeSize(n);
+    return n;
   }
 
   /** The part's syntax diagnostics, offsets relative to its start; undefined when it has none. */
