@@ -26,9 +26,9 @@ function shape(doc: SyntaxDocument): unknown[] {
   return doc.parts.map((p: GreenPart) => {
     const b = p.buf;
     const tokens: string[] = [];
-    for (let t = p.tokFrom; t < p.tokTo; t++) tokens.push(`${TREE_TOKEN_KINDS[b.kinds[t]!]}:${b.widths[t]}:${b.details[t]}`);
+    for (let t = p.tokFrom; t < p.tokTo; t++) tokens.push(`${TREE_TOKEN_KINDS[b.kinds[t]!]}:${b.width(t)}:${b.details[t]}`);
     const nodes: string[] = [];
-    for (let n = p.nodeFrom; n < p.nodeTo; n++) nodes.push(`${NODE_KINDS[b.nodeKinds[n]!]}:${b.nodeFrom[n]! - p.tokFrom}-${b.nodeTo[n]! - p.tokFrom}/${b.nodeSize[n]}`);
+    for (let n = p.nodeFrom; n < p.nodeTo; n++) nodes.push(`${NODE_KINDS[b.nodeKinds[n]!]}:${b.nodeFrom[n]! - p.tokFrom}-${b.nodeEnd(n) - p.tokFrom}/${b.subtreeSize(n)}`);
     return { kind: p.kind, width: p.width, tokens, nodes, diagnostics: p.diagnostics ?? [] };
   });
 }
@@ -151,6 +151,24 @@ test('compact storage: a document of many tokens holds a few objects per query, 
   const buffers = new Set(doc.parts.map((p) => p.buf));
   assert.equal(buffers.size, 1, 'one buffer for the parse');
   const [buf] = buffers;
-  for (const a of [buf!.kinds, buf!.widths, buf!.details, buf!.nodeKinds, buf!.nodeFrom, buf!.nodeTo, buf!.nodeSize]) assert.ok(ArrayBuffer.isView(a));
+  const arrays = [buf!.kinds, buf!.widths, buf!.details, buf!.nodeKinds, buf!.nodeFrom, buf!.nodeLengths, buf!.nodeSizes];
+  for (const a of arrays) assert.ok(ArrayBuffer.isView(a));
   assert.equal(doc.parts.filter((p) => p.kind === PART.query).length, 200);
+  // cut to size, 2 bytes a width, 2 bytes a node's token count and subtree size (the 1 MB tree within 4 MB)
+  const bytes = arrays.reduce((n, a) => n + a.byteLength, 0);
+  assert.ok(bytes <= 4 * buf!.tokenCount + 9 * buf!.nodeCount, `${bytes} bytes for ${buf!.tokenCount} tokens and ${buf!.nodeCount} nodes`);
+});
+
+test('compact storage: a token of 65,535 code units or more, a node over more tokens or with a larger subtree keep their sizes', () => {
+  const comment = `-- ${'x'.repeat(70_000)}`;
+  const inner = Array.from({ length: 40_000 }, () => '[a]').join(' ');
+  const text = `${comment}\n[x] in (${inner})\n\n${'\''}${'y'.repeat(66_000)}`;
+  const doc = parseDocument(text);
+  assert.equal(textOf(doc), text);
+  const whole = doc.queryNodes(0)[0]!;
+  assert.equal(text.slice(whole.start, whole.end), `[x] in (${inner})`);
+  assert.equal(whole.size, doc.queryNodes(0).length, 'the subsearch holds every node of its query');
+  const comments = doc.comments;
+  assert.equal(comments[0]!.end - comments[0]!.start, comment.length);
+  assert.equal(doc.tokens().at(-1)!.end, text.length);
 });

@@ -97,7 +97,7 @@ export function reparseDocument(previousText: string, previous: TsqDocument, tex
   widths.set(previous.partWidths.subarray(0, first));
   kinds.set(previous.partKinds.subarray(0, first));
   for (let k = 0; k < m; k++) {
-    widths[first + k] = win.parts[k]!.width;
+    widths[first + k] = win.widths[k]!;
     kinds[first + k] = win.parts[k]!.kind;
   }
   widths.set(previous.partWidths.subarray(last), first + m);

@@ -81,7 +81,8 @@ export function parseDocument(text: string): SyntaxDocument {
     for (let k = 0; k < m; k++) builder.add(pool[k]!);
     builder.detach();
   }
-  return new SyntaxDocument(text, builder.finish(text.length), diagnostics.length);
+  const parts = builder.finish(text.length);
+  return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length));
 }
 
 /**
@@ -91,13 +92,16 @@ export function parseDocument(text: string): SyntaxDocument {
 export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDiagnostic[]): SyntaxDocument {
   const builder = new TreeBuilder(text, diagnostics, 0, tokens.length * 2);
   for (let k = 0; k < tokens.length; k++) builder.add(tokens[k]!);
-  return new SyntaxDocument(text, builder.finish(text.length), diagnostics.length);
+  const parts = builder.finish(text.length);
+  return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length));
 }
 
 /** What `parseParts` found between its start and where it stopped. */
 export interface ParsedParts {
   /** The parts from the start to `stop` (or to the end), in a buffer of their own. */
   parts: GreenPart[];
+  /** Each part's width (UTF-16 code units). */
+  widths: Uint32Array;
   /** How many diagnostics the parts hold. */
   diagnosticCount: number;
   /** Offset of the first token not parsed (a query start accepted by `isSync`), or -1 when it reached the end. */
@@ -137,8 +141,9 @@ export function parseParts(text: string, from: number, syncFrom: number, isSync:
     for (let k = 0; k < diagnostics.length; k++) if (diagnostics[k]!.start < stop) diagnostics[w++] = diagnostics[k]!;
     diagnostics.length = w;
   }
-  const parts = builder.finish(stop < 0 ? text.length : stop);
-  return { parts, diagnosticCount: diagnostics.length, stop };
+  const end = stop < 0 ? text.length : stop;
+  const parts = builder.finish(end);
+  return { parts, widths: builder.widths(end), diagnosticCount: diagnostics.length, stop };
 }
 
 /** Whether a token would begin a query's significant tokens. */
@@ -201,7 +206,7 @@ class TreeBuilder {
       case K_DIRECTIVE:
         this.flush();
         this.closeTrivia(idx, t.start);
-        this.push(DIRECTIVE_PART, idx, idx + 1, buf.nodeCount, t.start, t.end);
+        this.push(DIRECTIVE_PART, idx, idx + 1, buf.nodeCount, t.start);
         this.partTok = idx + 1;
         this.partPos = t.end;
         return;
@@ -236,14 +241,14 @@ class TreeBuilder {
     }
   }
 
-  private push(kind: tree.PartKind, tokFrom: number, tokTo: number, nodeFrom: number, start: number, end: number): void {
-    this.parts.push(new GreenPart(kind, this.buf, tokFrom, tokTo, nodeFrom, this.buf.nodeCount, end - start, undefined));
+  private push(kind: tree.PartKind, tokFrom: number, tokTo: number, nodeFrom: number, start: number): void {
+    this.parts.push(new GreenPart(kind, this.buf, tokFrom, tokTo, nodeFrom));
     this.partStarts.push(start);
   }
 
   /** Closes the trivia part before token `idx` (which starts at `start`), when there is one. */
   private closeTrivia(idx: number, start: number): void {
-    if (idx > this.partTok) this.push(TRIVIA_PART, this.partTok, idx, this.buf.nodeCount, this.partPos, start);
+    if (idx > this.partTok) this.push(TRIVIA_PART, this.partTok, idx, this.buf.nodeCount, this.partPos);
     this.partTok = idx;
     this.partPos = start;
   }
@@ -256,10 +261,19 @@ class TreeBuilder {
     const w = this.writer;
     w.reset(this.index, this.count);
     for (let k = 0; k < clauses.length; k++) w.clause(clauses[k]!);
-    this.push(QUERY_PART, this.queryTok, this.lastTok, nodeFrom, this.queryPos, this.lastEnd);
+    this.push(QUERY_PART, this.queryTok, this.lastTok, nodeFrom, this.queryPos);
     this.partTok = this.lastTok;
     this.partPos = this.lastEnd;
     this.count = 0;
+  }
+
+  /** The width of each part made, the last one ending at `end` (after `finish(end)`). */
+  widths(end: number): Uint32Array {
+    const starts = this.partStarts;
+    const n = starts.length;
+    const out = new Uint32Array(n);
+    for (let i = 0; i < n; i++) out[i] = (i + 1 < n ? starts[i + 1]! : end) - starts[i]!;
+    return out;
   }
 
   /**
@@ -292,7 +306,7 @@ class TreeBuilder {
       const q = parts[p]!;
       const s = starts[p]!;
       const list = d.slice(from, to).map((x) => ({ ...x, start: x.start - s, end: x.end - s }));
-      parts[p] = new GreenPart(q.kind, q.buf, q.tokFrom, q.tokTo, q.nodeFrom, q.nodeTo, q.width, list);
+      parts[p] = new GreenPart(q.kind, q.buf, q.tokFrom, q.tokTo, q.nodeFrom, list);
       from = to;
     };
     for (let k = 0; k < d.length; k++) {
@@ -439,16 +453,17 @@ export class SyntaxDocument implements TsqDocument {
    * @param text the text the tree was parsed from (concatenating the parts' tokens gives it back).
    * @param parts the tree's parts, in order.
    * @param diagnosticCount how many diagnostics the parts hold together.
-   * @param widths, kinds `partWidths` and `partKinds` when the caller has them (else read from `parts`).
+   * @param widths, kinds `partWidths` and `partKinds` when the caller has them (else read from `parts`,
+   *   a pass over their tokens).
    */
   constructor(readonly text: string, readonly parts: readonly GreenPart[], readonly diagnosticCount: number, widths?: Uint32Array, kinds?: Uint8Array) {
-    if (!widths || !kinds) {
+    if (!widths) {
       widths = new Uint32Array(parts.length);
+      for (let i = 0; i < parts.length; i++) widths[i] = parts[i]!.width;
+    }
+    if (!kinds) {
       kinds = new Uint8Array(parts.length);
-      for (let i = 0; i < parts.length; i++) {
-        widths[i] = parts[i]!.width;
-        kinds[i] = parts[i]!.kind;
-      }
+      for (let i = 0; i < parts.length; i++) kinds[i] = parts[i]!.kind;
     }
     this.partWidths = widths;
     this.partKinds = kinds;
@@ -525,7 +540,7 @@ export class SyntaxDocument implements TsqDocument {
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       const p = qp[mid]!;
-      if (this.starts![p]! + this.parts[p]!.width < offset) lo = mid + 1;
+      if (this.starts![p + 1]! < offset) lo = mid + 1;
       else hi = mid;
     }
     if (lo >= qp.length) return -1;
@@ -556,9 +571,9 @@ export class SyntaxDocument implements TsqDocument {
     let pos = this.partStart(pi);
     for (let t = part.tokFrom; t < part.tokTo; t++) {
       const k = buf.kinds[t]!;
-      if (k === TK.comment) (comments ??= []).push(new CommentNode(pos, pos + buf.widths[t]!));
+      if (k === TK.comment) (comments ??= []).push(new CommentNode(pos, pos + buf.width(t)));
       else if (k !== WHITESPACE) tokens.push(tokenOf(buf, t, pos, text));
-      pos += buf.widths[t]!;
+      pos += buf.width(t);
     }
     const parser = new ClauseParser(new DiagnosticSink([]));
     return buildQuery(text, tokens, 0, tokens.length, comments, 0, parser, this.directiveOf(i));
@@ -578,15 +593,15 @@ export class SyntaxDocument implements TsqDocument {
     let pos = this.partStart(pi);
     for (let t = part.tokFrom; t < part.tokTo; t++) {
       starts[t - part.tokFrom] = pos;
-      pos += buf.widths[t]!;
+      pos += buf.width(t);
     }
     starts[part.tokTo - part.tokFrom] = pos;
     const out: SyntaxNode[] = [];
-    for (let n = part.nodeFrom; n < part.nodeTo; n++) {
+    for (let n = part.nodeFrom, end = part.nodeTo; n < end; n++) {
       const from = buf.nodeFrom[n]! - part.tokFrom;
-      const to = buf.nodeTo[n]! - part.tokFrom;
+      const to = buf.nodeEnd(n) - part.tokFrom;
       // a node ends at its last token's end, not at the whitespace after it
-      out.push({ kind: NODE_KINDS[buf.nodeKinds[n]!]!, start: starts[from]!, end: to > from ? starts[to - 1]! + buf.widths[part.tokFrom + to - 1]! : starts[from]!, size: buf.nodeSize[n]! });
+      out.push({ kind: NODE_KINDS[buf.nodeKinds[n]!]!, start: starts[from]!, end: to > from ? starts[to - 1]! + buf.width(part.tokFrom + to - 1) : starts[from]!, size: buf.subtreeSize(n) });
     }
     return out;
   }
@@ -670,7 +685,7 @@ export class SyntaxDocument implements TsqDocument {
     for (const p of this.parts) {
       const buf = p.buf;
       for (let t = p.tokFrom; t < p.tokTo; t++) {
-        const w = buf.widths[t]!;
+        const w = buf.width(t);
         f(buf.kinds[t]!, pos, pos + w, buf, t);
         pos += w;
       }

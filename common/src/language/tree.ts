@@ -38,51 +38,72 @@ const KEYWORD_INDEX = new Map<string, number>(KEYWORDS.map((k, i) => [k.name, i]
 // a token's `details` byte holds a keyword's index + 1 (see `GreenBuffer`)
 if (KEYWORDS.length > 254) throw new Error('tree.ts: the keyword catalogue outgrew the tree\'s one-byte keyword index: make GreenBuffer.details a Uint16Array.');
 
+/** The largest token width, node token count or subtree size a 16-bit entry holds; larger ones are escaped (see `GreenBuffer`). */
+const ESCAPE = 0xffff;
+
 /**
  * Token and node storage of one parse (or one reparse window): typed arrays, grown by doubling and cut
  * to size by `trim` when the parse ends. Tokens: `kinds` (a `TREE_TOKEN_KINDS` index), `widths` (UTF-16
- * code units) and `details` (Uint8: a keyword's catalogue index + 1; 1 for a closed column or value, 0 when
- * unclosed; for `{null}` 0, `{empty}` 1). Nodes: `nodeKinds` (a `NODE_KINDS` index), `nodeFrom`/`nodeTo`
- * (the token range, indices into this buffer; equal for a `missing` node, which sits before token
- * `nodeFrom`) and `nodeSize` (the nodes of its subtree, itself included).
+ * code units; read them with `width`) and `details` (Uint8: a keyword's catalogue index + 1; 1 for a
+ * closed column or value, 0 when unclosed; for `{null}` 0, `{empty}` 1). Nodes: `nodeKinds` (a
+ * `NODE_KINDS` index), `nodeFrom` (the first token, an index into this buffer), `nodeLengths` (how many
+ * tokens it covers; 0 for a `missing` node, which sits before token `nodeFrom`; read the end with
+ * `nodeEnd`) and `nodeSizes` (the nodes of its subtree, itself included; read with `subtreeSize`).
+ * Widths, node lengths and subtree sizes are 16-bit: a value of 65,535 or more is stored as 65,535 and
+ * kept in a map by index (a 70,000-character comment, a subsearch of 40,000 clauses), so the common case
+ * takes 2 bytes instead of 4 (the tree of the 1 MB benchmark file within 4 MB, README "Parse speed").
  */
 export class GreenBuffer {
   kinds: Uint8Array;
-  widths: Uint32Array;
+  widths: Uint16Array;
   details: Uint8Array;
   tokenCount = 0;
   nodeKinds: Uint8Array;
   nodeFrom: Uint32Array;
-  nodeTo: Uint32Array;
-  nodeSize: Uint32Array;
+  nodeLengths: Uint16Array;
+  nodeSizes: Uint16Array;
   nodeCount = 0;
+  /** The escaped values by index (see the class comment); undefined while there is none. */
+  private longWidths?: Map<number, number>;
+  private longLengths?: Map<number, number>;
+  private longSizes?: Map<number, number>;
 
   /** @param tokens expected tokens (room grows as needed). */
   constructor(tokens = 64) {
     const t = Math.max(16, tokens);
     this.kinds = new Uint8Array(t);
-    this.widths = new Uint32Array(t);
+    this.widths = new Uint16Array(t);
     this.details = new Uint8Array(t);
     const n = Math.max(16, Math.ceil(t * 0.45)); // the realistic benchmark file has 0.43 nodes a token (whitespace included)
     this.nodeKinds = new Uint8Array(n);
     this.nodeFrom = new Uint32Array(n);
-    this.nodeTo = new Uint32Array(n);
-    this.nodeSize = new Uint32Array(n);
+    this.nodeLengths = new Uint16Array(n);
+    this.nodeSizes = new Uint16Array(n);
   }
 
-  /** Appends a token; returns its index. */
+  /** Appends a token of `width` UTF-16 code units; returns its index. */
   addToken(kind: number, width: number, detail: number): number {
     const i = this.tokenCount;
     if (i === this.kinds.length) {
       this.kinds = grow8(this.kinds);
-      this.widths = grow32(this.widths);
+      this.widths = grow16(this.widths);
       this.details = grow8(this.details);
     }
     this.kinds[i] = kind;
-    this.widths[i] = width;
+    if (width < ESCAPE) this.widths[i] = width;
+    else {
+      this.widths[i] = ESCAPE;
+      (this.longWidths ??= new Map()).set(i, width);
+    }
     this.details[i] = detail;
     this.tokenCount = i + 1;
     return i;
+  }
+
+  /** The width of token `i` in UTF-16 code units. */
+  width(i: number): number {
+    const w = this.widths[i]!;
+    return w === ESCAPE ? this.longWidths!.get(i)! : w;
   }
 
   /** Appends a node over tokens `[from, to)` with a subtree of itself alone (see `close`); returns its index. */
@@ -91,20 +112,42 @@ export class GreenBuffer {
     if (i === this.nodeKinds.length) {
       this.nodeKinds = grow8(this.nodeKinds);
       this.nodeFrom = grow32(this.nodeFrom);
-      this.nodeTo = grow32(this.nodeTo);
-      this.nodeSize = grow32(this.nodeSize);
+      this.nodeLengths = grow16(this.nodeLengths);
+      this.nodeSizes = grow16(this.nodeSizes);
     }
     this.nodeKinds[i] = kind;
     this.nodeFrom[i] = from;
-    this.nodeTo[i] = to;
-    this.nodeSize[i] = 1;
+    const length = to - from;
+    if (length < ESCAPE) this.nodeLengths[i] = length;
+    else {
+      this.nodeLengths[i] = ESCAPE;
+      (this.longLengths ??= new Map()).set(i, length);
+    }
+    this.nodeSizes[i] = 1;
     this.nodeCount = i + 1;
     return i;
   }
 
+  /** The token after the last token of node `i` (its first, `nodeFrom[i]`, for a `missing` node). */
+  nodeEnd(i: number): number {
+    const l = this.nodeLengths[i]!;
+    return this.nodeFrom[i]! + (l === ESCAPE ? this.longLengths!.get(i)! : l);
+  }
+
+  /** The nodes of node `i`'s subtree, itself included (its children are the nodes after it within this count). */
+  subtreeSize(i: number): number {
+    const s = this.nodeSizes[i]!;
+    return s === ESCAPE ? this.longSizes!.get(i)! : s;
+  }
+
   /** Ends node `i`: its subtree is every node appended since. */
   close(i: number): void {
-    this.nodeSize[i] = this.nodeCount - i;
+    const size = this.nodeCount - i;
+    if (size < ESCAPE) this.nodeSizes[i] = size;
+    else {
+      this.nodeSizes[i] = ESCAPE;
+      (this.longSizes ??= new Map()).set(i, size);
+    }
   }
 
   /** Cuts the arrays to their contents (a parse grows them up to twice what it needs; the copy is a few percent of a parse). */
@@ -117,14 +160,19 @@ export class GreenBuffer {
     if (this.nodeCount < this.nodeKinds.length) {
       this.nodeKinds = this.nodeKinds.slice(0, this.nodeCount);
       this.nodeFrom = this.nodeFrom.slice(0, this.nodeCount);
-      this.nodeTo = this.nodeTo.slice(0, this.nodeCount);
-      this.nodeSize = this.nodeSize.slice(0, this.nodeCount);
+      this.nodeLengths = this.nodeLengths.slice(0, this.nodeCount);
+      this.nodeSizes = this.nodeSizes.slice(0, this.nodeCount);
     }
   }
 }
 
 function grow8(a: Uint8Array): Uint8Array {
   const b = new Uint8Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+function grow16(a: Uint16Array): Uint16Array {
+  const b = new Uint16Array(a.length * 2);
   b.set(a);
   return b;
 }
@@ -139,24 +187,68 @@ export type PartKind = 0 | 1 | 2;
 /** The `PartKind` of each kind of part. */
 export const PART = { query: 0, directive: 1, trivia: 2 } as const satisfies Record<string, PartKind>;
 
+/** The syntax diagnostics of the parts that have some (most have none: no field on every part for them). */
+const PART_DIAGNOSTICS = new WeakMap<GreenPart, readonly ParseDiagnostic[]>();
+
 /**
  * One part of a document (see the file comment): tokens `[tokFrom, tokTo)` and nodes `[nodeFrom, nodeTo)`
- * of `buf`, `width` code units, and its syntax diagnostics with offsets RELATIVE to the part's start
- * (undefined when none). Immutable once made: a reparse makes new parts for what it parses again and keeps
- * the other parts as the same objects, so a part's identity says "not parsed again" (validation keys its
- * cache by it).
+ * of `buf`, and its syntax diagnostics with offsets RELATIVE to the part's start (undefined when none).
+ * Its width is the sum of its tokens' (`width`; the document keeps the widths of its parts in a typed
+ * array, `SyntaxDocument.partWidths`). Immutable once made: a reparse makes new parts for what it parses
+ * again and keeps the other parts as the same objects, so a part's identity says "not parsed again"
+ * (validation keys its cache by it). Four fields and no more (a 1 MB document has about 19,000 parts):
+ * the kind and the first node share one number, and `nodeTo` is found by walking the part's top-level
+ * nodes (only a query has nodes; each one starts at or before the query's last token, and the next
+ * part's first node after a separating token).
  */
 export class GreenPart {
+  /** `kind + 4 × nodeFrom`. */
+  private readonly packed: number;
+
   constructor(
-    readonly kind: PartKind,
+    kind: PartKind,
     readonly buf: GreenBuffer,
     readonly tokFrom: number,
     readonly tokTo: number,
-    readonly nodeFrom: number,
-    readonly nodeTo: number,
-    readonly width: number,
-    readonly diagnostics: readonly ParseDiagnostic[] | undefined,
-  ) {}
+    nodeFrom: number,
+    diagnostics?: readonly ParseDiagnostic[],
+  ) {
+    this.packed = kind + 4 * nodeFrom;
+    if (diagnostics?.length) PART_DIAGNOSTICS.set(this, diagnostics);
+  }
+
+  /** What the part is (`PART`). */
+  get kind(): PartKind {
+    return (this.packed % 4) as PartKind;
+  }
+
+  /** The part's first node (for a part with no node, where its nodes would be). */
+  get nodeFrom(): number {
+    return (this.packed - (this.packed % 4)) / 4;
+  }
+
+  /** After the part's last node: `nodeFrom` for a directive or trivia, else past its last top-level node's subtree. */
+  get nodeTo(): number {
+    const from = this.nodeFrom;
+    if (this.packed % 4 !== PART.query) return from;
+    const buf = this.buf;
+    const last = this.tokTo;
+    let n = from;
+    while (n < buf.nodeCount && buf.nodeFrom[n]! <= last) n += buf.subtreeSize(n);
+    return n;
+  }
+
+  /** The part's syntax diagnostics, offsets relative to its start; undefined when it has none. */
+  get diagnostics(): readonly ParseDiagnostic[] | undefined {
+    return PART_DIAGNOSTICS.get(this);
+  }
+
+  /** The part's width in UTF-16 code units: the sum of its tokens' widths (a pass over them). */
+  get width(): number {
+    let w = 0;
+    for (let t = this.tokFrom; t < this.tokTo; t++) w += this.buf.width(t);
+    return w;
+  }
 }
 
 /**
@@ -185,7 +277,7 @@ const K_CONSTANT = TK.constant;
  */
 export function tokenOf(buf: GreenBuffer, i: number, start: number, text: string): Token {
   const kind = TREE_TOKEN_KINDS[buf.kinds[i]!] as TokenKind;
-  const end = start + buf.widths[i]!;
+  const end = start + buf.width(i);
   const d = buf.details[i]!;
   switch (kind) {
     case 'keyword':
