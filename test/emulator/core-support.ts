@@ -2,6 +2,7 @@
 // plain `fetch` calls to its public API (no client library), so these tests see the wire as it is.
 // `adminCore` is the set-up most emulator test files share: the demo core and the administrator's session.
 // Not a test file itself.
+import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,6 +75,21 @@ export interface AdminCore extends Core {
    * hooks at the same time, not one after the other.
    */
   readonly ready: Promise<void>;
+  /**
+   * POST /searchdata of `query` on `dataSource` (a GUID), every row (`batchsize: -1`), as the administrator:
+   * the status, column names, rows and the whole body (its `debug` on a 400).
+   */
+  searchdata(query: string, dataSource: string): Promise<SearchDataAnswer>;
+  /** `searchdata`, asserting a 200 (the message names the query and the body): the column names and rows. */
+  answer(query: string, dataSource: string): Promise<{ columnNames: string[]; data: unknown[][] }>;
+}
+
+/** What `AdminCore.searchdata` gives. */
+export interface SearchDataAnswer {
+  status: number;
+  columnNames: string[];
+  data: unknown[][];
+  body: { debug?: string };
 }
 
 /**
@@ -123,6 +139,15 @@ export function adminCore(options: EmulatorOptions = {}): AdminCore {
     call: (...args) => now().core.call(...args),
     sql: (query, params) => now().core.sql(query, params),
     stop: (keepData) => now().core.stop(keepData),
+    async searchdata(query, dataSource) {
+      const r = await now().core.call('POST', '/searchdata', { query_string: query, data_source_guid: dataSource, batchsize: -1 }, now().cookie);
+      return { status: r.status, columnNames: r.body?.columnNames, data: r.body?.data, body: r.body };
+    },
+    async answer(query, dataSource) {
+      const r = await this.searchdata(query, dataSource);
+      assert.equal(r.status, 200, `${query}: ${JSON.stringify(r.body)}`);
+      return { columnNames: r.columnNames, data: r.data };
+    },
   };
 }
 

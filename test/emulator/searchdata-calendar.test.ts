@@ -24,11 +24,7 @@ const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 
 const core = adminCore();
 
-async function answer(query: string): Promise<unknown[][]> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie);
-  assert.equal(r.status, 200, `${query}: ${JSON.stringify(r.body)}`);
-  return (r.body as { data: unknown[][] }).data;
-}
+const answer = async (query: string): Promise<unknown[][]> => (await core.answer(query, FLIGHTS)).data;
 
 async function refused(query: string): Promise<string> {
   const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie);

@@ -13,10 +13,7 @@ const TOP10 = `SELECT origin FROM ${T} GROUP BY origin ORDER BY sum(delay) DESC,
 
 const core = adminCore();
 
-async function answer(query: string): Promise<{ status: number; columnNames: string[]; data: unknown[][]; body: { debug?: string } }> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie);
-  return { status: r.status, columnNames: r.body.columnNames, data: r.body.data, body: r.body };
-}
+const answer = (query: string) => core.searchdata(query, FLIGHTS);
 
 test('[origin] in (top 10 [origin] [delay]): the rows of the ten origins the subsearch returns (intersection)', async () => {
   const a = await answer('[origin] [delay] [origin] in (top 10 [origin] [delay])');

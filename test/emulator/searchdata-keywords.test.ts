@@ -16,11 +16,7 @@ const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 
 const core = adminCore();
 
-async function answer(query: string): Promise<{ columnNames: string[]; data: unknown[][] }> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie);
-  assert.equal(r.status, 200, `${query}: ${JSON.stringify(r.body)}`);
-  return r.body as { columnNames: string[]; data: unknown[][] };
-}
+const answer = (query: string) => core.answer(query, FLIGHTS);
 
 test('a date keyword after a measure filters the data source\'s date column (last_n_days.adoc: visitors last 7 days)', async () => {
   const a = await answer('[delay] last 7 days');

@@ -20,11 +20,7 @@ const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 
 const core = adminCore();
 
-async function answer(query: string): Promise<unknown[][]> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie);
-  assert.equal(r.status, 200, `${query}: ${JSON.stringify(r.body)}`);
-  return (r.body as { data: unknown[][] }).data;
-}
+const answer = async (query: string): Promise<unknown[][]> => (await core.answer(query, FLIGHTS)).data;
 
 /** The expected rows: DuckDB SQL written here, numbers as numbers. */
 async function expected(sql: string): Promise<unknown[][]> {

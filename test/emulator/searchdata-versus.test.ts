@@ -11,10 +11,7 @@ const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 
 const core = adminCore();
 
-async function answer(query: string): Promise<{ status: number; columnNames: string[]; data: unknown[][]; body: { debug?: string } }> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie);
-  return { status: r.status, columnNames: r.body.columnNames, data: r.body.data, body: r.body };
-}
+const answer = (query: string) => core.searchdata(query, FLIGHTS);
 
 test("[delay] [origin] = 'SEA' vs [origin] = 'PDX': the total delay of each side", async () => {
   const a = await answer("[delay] [origin] = 'SEA' vs [origin] = 'PDX'");
