@@ -1456,7 +1456,7 @@ class ClauseParser {
     for (;;) {
       const t = this.peek();
       if (!t) return end;
-      const operand = t.kind === 'value' || t.kind === 'number' || (t.kind === 'keyword' && (t.value === 'all' || t.value === 'everything' || findKeyword(t.value)?.category === 'location'));
+      const operand = t.kind === 'value' || t.kind === 'number' || (t.kind === 'keyword' && (t.value === 'all' || findKeyword(t.value)?.category === 'location'));
       if (!operand) return end;
       this.i++;
       end = t.end;
