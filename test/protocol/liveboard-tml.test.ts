@@ -2,7 +2,7 @@
  * `*.liveboard.tml` documents in the built language server (dist/server.js over IPC, driven by
  * lspClient.ts with the fixture catalog), routed as `*.answer.tml` ones: each visualization's
  * search_query is checked, completed and hovered against the data source of its own `tables`, at its
- * place inside the YAML; a member of a visualization's answer hovers with its docs; an unknown top-level
+ * place inside the YAML; every member key of the Liveboard, of a visualization and of its answer hovers with its docs; an unknown top-level
  * member is a warning; the .tsq-only features answer nothing.
  */
 import { test } from 'node:test';
@@ -67,6 +67,11 @@ test('a Liveboard TML: diagnostics, completion and hover inside each visualizati
     const key = await client.hover(uri, positionOf(TML, 'search_query: |', 1));
     assert.match((key?.contents as { value: string } | undefined)?.value ?? '', /\*\*liveboard\.visualizations\[1\]\.answer\.search_query\*\*[\s\S]*tml-answers/, 'a member of a visualization\'s answer shows its docs');
     assert.equal(await client.hover(uri, positionOf(TML, 'fancy', 1)), null, 'an unknown member has no hover');
+    const hoverText = async (needle: string): Promise<string> => ((await client.hover(uri, positionOf(TML, needle, 1)))?.contents as { value: string } | undefined)?.value ?? '';
+    assert.match(await hoverText('liveboard:'), /\*\*liveboard\*\*[\s\S]*visualizations[\s\S]*tml-liveboards/, 'the top-level liveboard shows its docs and page');
+    assert.match(await hoverText('visualizations:'), /\*\*liveboard\.visualizations\*\*[\s\S]*headlines[\s\S]*tml-liveboards/, 'a member of liveboard shows its docs');
+    assert.match(await hoverText('id: Viz_2'), /\*\*liveboard\.visualizations\[1\]\.id\*\*[\s\S]*visualization_id[\s\S]*tml-liveboards/, 'a member of a visualization shows its docs');
+    assert.match(await hoverText('guid:'), /\*\*guid\*\*[\s\S]*Liveboard[\s\S]*tml-liveboards/, 'guid is the Liveboard\'s');
 
     assert.deepEqual((await client.semanticTokens(uri))?.data ?? [], []);
     assert.deepEqual((await client.documentSymbols(uri)) ?? [], []);

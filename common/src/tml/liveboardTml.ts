@@ -27,19 +27,58 @@ import {
   rangeOf,
   readTmlDocument,
   TML_CODES,
-  TML_PAGE,
-  TML_TOP_LEVEL_DOCS,
   validateEmbeddedQuery,
   type AnswerTmlFile,
   type EmbeddedQueryAt,
 } from './answerTml';
 
-/** The top-level members of a Liveboard TML (tml-liveboards; `pinboard` is the name before May 2022). */
-export const LIVEBOARD_TOP_LEVEL = ['guid', 'liveboard', 'pinboard'] as const;
-/** The members of `liveboard` the docs describe (tml-liveboards). */
-export const LIVEBOARD_MEMBERS = ['name', 'description', 'visualizations', 'filters', 'parameters', 'layout', 'style', 'views', 'schedules'] as const;
+/** The Liveboard TML page, whose parameter list the member descriptions below follow. */
+export const LIVEBOARD_TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml-liveboards';
+
+/**
+ * The top-level members of a Liveboard TML, each with what the docs say of it (tml-liveboards;
+ * `pinboard` is the name before 8.9.0.cl, tml-syntax-liveboard): the one declaration
+ * `LIVEBOARD_TOP_LEVEL`, the shape check and the hover derive from.
+ */
+export const LIVEBOARD_TOP_LEVEL_DOCS = {
+  guid: 'The GUID of the Liveboard, the string at the end of its URL: an import with it updates that Liveboard, one without it creates a new one.',
+  liveboard: 'The Liveboard: its `name`, `description`, `visualizations`, `filters` and `layout`.',
+  pinboard: 'The name of `liveboard` before 8.9.0.cl: older files still import; a file with `liveboard` does not import into 8.8.0.cl or earlier.',
+} as const;
+
+/**
+ * The members of `liveboard`, each with what the docs say of it (tml-liveboards, tml-syntax-liveboard;
+ * `tables`, `parameters` and `parameter_overrides` as thoughtspot/thoughtspot_tml's Liveboard type has
+ * them). `style` and `schedules` are accepted unchecked, as before: the page does not describe them.
+ */
+export const LIVEBOARD_MEMBER_DOCS = {
+  name: 'The name of the Liveboard.',
+  description: 'The text that describes the Liveboard (optional, may span lines).',
+  tables: 'The data sources the Liveboard reads (each visualization names its own in `answer.tables`).',
+  visualizations: 'The visualizations of the Liveboard (tables, charts and headlines): each an `id`, an `answer` in the Answer syntax, and its `viz_guid`.',
+  filters: 'The Liveboard filters: each a `column` (the primary filter column first, then linked ones), an `oper` (in, not in, between, =, !=, <, <=, >, >=), its `values`, and the `excluded_visualizations`.',
+  parameters: 'The Parameters the Liveboard defines.',
+  parameter_overrides: 'The values the Liveboard sets its Parameters to when they differ from the defaults (`override_value`).',
+  layout: 'How the visualizations are laid out: `tabs`, each with a `name` and `tiles`, each tile a `visualization_id` with `x`, `y`, `height` and `width` (or a `size`).',
+  views: 'The personalized views of the Liveboard the exporting user can see: each a `view_guid`, `name`, `is_public`, `view_filters` and `view_parameters`. Private views are exported too: remove them before an import elsewhere.',
+  style: 'Accepted without checks: the Liveboard TML page does not describe this member.',
+  schedules: 'Accepted without checks: the Liveboard TML page does not describe this member.',
+} as const;
+
+/** The members of one visualization, each with what the docs say of it (tml-liveboards). */
+export const VISUALIZATION_MEMBER_DOCS = {
+  id: 'The id of the visualization: what `layout` tiles name as `visualization_id` and filters as `excluded_visualizations`.',
+  answer: 'The visualization, in the Answer syntax: `name`, `tables`, `search_query` (checked, completed and hovered as a `.tsq` query), `answer_columns`, `table`, `chart`, `display_mode`.',
+  viz_guid: 'The GUID of the visualization: it tells it apart from another visualization of the same name (the second GUID of its Copy link URL).',
+  display_headline_column: 'For a headline, the column the headline comes from.',
+} as const;
+
+/** The top-level members of a Liveboard TML (tml-liveboards). */
+export const LIVEBOARD_TOP_LEVEL = Object.keys(LIVEBOARD_TOP_LEVEL_DOCS) as (keyof typeof LIVEBOARD_TOP_LEVEL_DOCS)[];
+/** The members of `liveboard` (tml-liveboards). */
+export const LIVEBOARD_MEMBERS = Object.keys(LIVEBOARD_MEMBER_DOCS) as (keyof typeof LIVEBOARD_MEMBER_DOCS)[];
 /** The members of one visualization (tml-liveboards; `viz_guid` as in DUMMY.liveboard.tml). */
-export const VISUALIZATION_MEMBERS = ['id', 'answer', 'viz_guid', 'display_headline_column'] as const;
+export const VISUALIZATION_MEMBERS = Object.keys(VISUALIZATION_MEMBER_DOCS) as (keyof typeof VISUALIZATION_MEMBER_DOCS)[];
 
 /** One visualization of a Liveboard TML: its `id`, its `answer` mapping and what that names. */
 export interface LiveboardVisualization extends Pick<AnswerTmlFile, 'name' | 'dataSource' | 'query'> {
@@ -167,19 +206,25 @@ export async function completeLiveboardTml(service: LanguageService, document: T
 /**
  * Hover in a Liveboard TML: inside a visualization's `search_query`, the language service's hover of
  * that query against its own data source (the same as in a `.tsq` file), its range on the YAML string;
- * on `guid`, or on a member key of a visualization's `answer`, what the docs say of it with the page
- * (`TML_TOP_LEVEL_DOCS`, `ANSWER_MEMBER_DOCS`). Elsewhere null.
+ * on a key of a top-level member, a member of `liveboard`, of a visualization or of its `answer`, what
+ * the docs say of it with the page (`LIVEBOARD_TOP_LEVEL_DOCS`, `LIVEBOARD_MEMBER_DOCS`,
+ * `VISUALIZATION_MEMBER_DOCS`, `ANSWER_MEMBER_DOCS`). Elsewhere null.
  */
 export async function hoverLiveboardTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<Hover | null> {
   const file = readLiveboardTml(document.getText());
   const offset = document.offsetAt(position);
   const root = file.doc.contents;
   if (!isMap(root)) return null;
-  const guid = keyHover(file, root, offset, { guid: TML_TOP_LEVEL_DOCS.guid }, '', TML_PAGE);
-  if (guid !== undefined) return guid;
+  const top = keyHover(file, root, offset, LIVEBOARD_TOP_LEVEL_DOCS, '', LIVEBOARD_TML_PAGE);
+  if (top !== undefined) return top;
+  const board = file.member && root.get(file.member, true);
+  const member = isMap(board) ? keyHover(file, board, offset, LIVEBOARD_MEMBER_DOCS, `${file.member}.`, LIVEBOARD_TML_PAGE) : undefined;
+  if (member !== undefined) return member;
   for (const v of file.visualizations) {
-    const member = v.answer ? keyHover(file, v.answer, offset, ANSWER_MEMBER_DOCS, `${v.path}.answer.`, ANSWER_TML_PAGE) : undefined;
-    if (member !== undefined) return member;
+    const viz = isMap(v.node) ? keyHover(file, v.node, offset, VISUALIZATION_MEMBER_DOCS, `${v.path}.`, LIVEBOARD_TML_PAGE) : undefined;
+    if (viz !== undefined) return viz;
+    const inAnswer = v.answer ? keyHover(file, v.answer, offset, ANSWER_MEMBER_DOCS, `${v.path}.answer.`, ANSWER_TML_PAGE) : undefined;
+    if (inAnswer !== undefined) return inAnswer;
   }
   const at = visualizationQueryAt(document, file, offset);
   return at ? hoverEmbeddedQuery(service, file, at, settings, token) : null;
