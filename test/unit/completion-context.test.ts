@@ -157,3 +157,19 @@ test('the cursor inside a written keyword replaces the whole keyword and reads w
   assert.deepEqual(fits(list), MEASURE_OPERATORS);
   assert.equal(replaced(document, list.items.find((i) => i.label === 'between')), 'between');
 });
+
+test('read from the tree: the clause decides, not the token before (sort by sum [x] is a sort; a calendar being typed is not offered back)', async () => {
+  assert.deepEqual(fits((await complete('sort by sum [delay] |')).list).slice(0, 2), ['descending', 'ascending']);
+  const cal = await complete('[delay] calendar.mi|');
+  assert.ok(!cal.list.items.some((i) => i.label === 'mi'), 'the name under the cursor is no calendar of the document');
+  const other = await complete('[delay] calendar.mine;\n[delay] calendar.|');
+  assert.ok(other.list.items.some((i) => i.label === 'mine'));
+});
+
+test('the cursor inside an operator or a constant completes nothing; inside a multi-word keyword the keyword is replaced whole', async () => {
+  assert.deepEqual((await complete("[origin] !|= 'SEA'")).list.items, []);
+  assert.deepEqual((await complete('[origin] = {nu|ll}')).list.items, []);
+  const { list, document } = await complete('[origin] sort |by [origin]');
+  assert.equal(replaced(document, list.items.find((i) => i.label === 'sort by')), 'sort by');
+  assert.deepEqual(fits(list).slice(0, 2), ['=', '!=']);
+});
