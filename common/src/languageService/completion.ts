@@ -147,7 +147,9 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
 /**
  * `completionItem/resolve`: adds the markdown `documentation` of a column or keyword item from its `data`
  * (`CompletionItemData`, set by `doComplete`). A column is looked up again through the catalog (by the
- * data source name or GUID it was completed from, exact name); a keyword in the catalogue.
+ * data source name or GUID it was completed from, exact name; a column item whose `data` is only
+ * `{ dataSource }`, the list's `itemDefaults.data` (server/src/features/completion.ts `withItemDefaults`),
+ * by its label); a keyword in the catalogue.
  *
  * @returns the item with `documentation` (a new object), or the item unchanged when it already has
  *   documentation, carries no usable `data`, the column is no longer known, the catalog fails, or the
@@ -160,11 +162,18 @@ export async function doResolve(ctx: ServiceContext, item: CompletionItem, token
     const info = findKeyword(data.keyword);
     return info ? { ...item, documentation: keywordDoc(info) } : item;
   }
-  if (typeof data.column !== 'string' || typeof data.dataSource !== 'string' || !ctx.catalog || token?.isCancellationRequested) return item;
+  // a column item of a list whose itemDefaults.data holds only the data source names its column by its label
+  const name = typeof data.column === 'string' ? data.column : item.kind === CompletionItemKind.Field ? columnOfLabel(item.label) : undefined;
+  if (name === undefined || typeof data.dataSource !== 'string' || !ctx.catalog || token?.isCancellationRequested) return item;
   const columns = await knownColumns(ctx, data.dataSource, token);
   if (!columns || token?.isCancellationRequested) return item;
-  const column = columns.columns.find((c) => c.name === data.column);
+  const column = columns.columns.find((c) => c.name === name);
   return column ? { ...item, documentation: { kind: MarkupKind.Markdown, value: columnMarkdown(column, columns.name) } } : item;
+}
+
+/** The column a column item's label names: `name` inside brackets, `[name]` at the start of a word. */
+function columnOfLabel(label: string): string {
+  return label.length >= 2 && label.startsWith('[') && label.endsWith(']') ? label.slice(1, -1) : label;
 }
 
 /** Columns of a data source, or undefined when unknown or missing. */
@@ -397,6 +406,8 @@ interface ColumnTemplate {
   closedText: string;
   detail: string;
   sortIndex: string;
+  /** `Rank.Fits + sortIndex`, made once (the sort text of every column item inside brackets). */
+  fitsSortText: string;
 }
 /**
  * Item parts that do not depend on the cursor, cached per data source (1,000 columns are described once,
@@ -438,6 +449,7 @@ function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
     closedText: `${c.name}]`,
     detail: `${c.dataType} ${TYPE_LABEL[c.kind] ?? c.kind}`,
     sortIndex: String(i).padStart(width, '0'),
+    fitsSortText: Rank.Fits + String(i).padStart(width, '0'),
   }));
   templates.set(key, { columns: columns.columns, list });
   if (templates.size > TEMPLATE_CACHE_SIZE) templates.delete(templates.keys().next().value!);
@@ -477,29 +489,59 @@ function isCapped(columns: DataSourceColumns | undefined): boolean {
 export function columnMatch(name: string, typed: string): number {
   if (!typed || name.startsWith(typed)) return 0;
   const at = name.indexOf(typed);
-  if (at > 0) return /[\s_\-./(]/.test(name[at - 1]!) ? 1 : 2;
-  let j = 0;
-  for (let i = 0; i < name.length && j < typed.length; i++) if (name.charCodeAt(i) === typed.charCodeAt(j)) j++;
-  return j === typed.length ? 3 : -1;
+  if (at > 0) return isSeparator(name.charCodeAt(at - 1)) ? 1 : 2;
+  return inOrder(name, typed) ? 3 : -1;
+}
+
+/** Whether a character code separates words in a column name for `columnMatch` (white space, `_ - . / (`). */
+function isSeparator(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 95 || c === 45 || c === 46 || c === 47 || c === 40;
+}
+
+/** Whether the characters of `typed` occur in `name` in order (a native `indexOf` per character). */
+function inOrder(name: string, typed: string): boolean {
+  let j = -1;
+  for (let k = 0; k < typed.length; k++) {
+    j = name.indexOf(typed[k]!, j + 1);
+    if (j < 0) return false;
+  }
+  return true;
 }
 
 /**
  * The indices of the columns one list offers: all of them when there are at most `limit`; otherwise at
  * most `limit` of those matching `typed` (case-insensitive, `columnMatch`), best matches first and in
- * catalog order within a kind of match.
+ * catalog order within a kind of match. One pass of `indexOf` over the names sorts them into the first
+ * three kinds (stopping as soon as the prefixes alone fill the list); the characters-in-order kind is
+ * looked for only when those do not fill it.
  * @param lower the column names in lower case, in catalog order.
  * @param typed what was typed of the name so far (any case; '' for nothing).
  */
 export function pickColumns(lower: readonly string[], typed: string, limit = COLUMN_LIST_LIMIT): number[] {
   if (lower.length <= limit) return lower.map((_, i) => i);
   const key = typed.trim().toLowerCase();
-  const byMatch: number[][] = [[], [], [], []];
-  for (let i = 0; i < lower.length; i++) {
-    const m = columnMatch(lower[i]!, key);
-    if (m === 0 && byMatch[0]!.length >= limit) break; // the best kind alone fills the list
-    if (m >= 0) byMatch[m]!.push(i);
+  const prefix: number[] = [];
+  if (!key) {
+    for (let i = 0; i < limit; i++) prefix.push(i);
+    return prefix;
   }
-  return byMatch.flat().slice(0, limit);
+  const wordStart: number[] = [];
+  const inside: number[] = [];
+  for (let i = 0; i < lower.length; i++) {
+    const name = lower[i]!;
+    const at = name.indexOf(key);
+    if (at === 0) {
+      prefix.push(i);
+      if (prefix.length >= limit) return prefix; // the best kind alone fills the list
+    } else if (at > 0) (isSeparator(name.charCodeAt(at - 1)) ? wordStart : inside).push(i);
+  }
+  const out = prefix.concat(wordStart, inside);
+  if (out.length >= limit) return out.slice(0, limit);
+  for (let i = 0; i < lower.length && out.length < limit; i++) {
+    const name = lower[i]!;
+    if (name.indexOf(key) < 0 && inOrder(name, key)) out.push(i);
+  }
+  return out;
 }
 
 /** The lower-case names of a template list, made once per list. */
@@ -527,15 +569,11 @@ function columnItems(columns: DataSourceColumns, dataSource: string, replace: Ra
     const i = picked ? picked[k]! : k;
     const t = list[i]!;
     const newText = bracketed ? (space ? lead + t.bracketedLabel : t.bracketedLabel) : suffix ? t.closedText : t.label;
-    items[k] = {
-      label: bracketed ? t.bracketedLabel : t.label,
-      kind: CompletionItemKind.Field,
-      detail: t.detail,
-      sortText: rank + t.sortIndex,
-      filterText: bracketed && space ? lead + t.label : t.label,
-      textEdit: { range: replace, newText },
-      data: data[i],
-    };
+    const sortText = rank === Rank.Fits ? t.fitsSortText : rank + t.sortIndex;
+    // inside brackets the label is the name typed: no filterText (LSP: the label is the default)
+    items[k] = bracketed
+      ? { label: t.bracketedLabel, kind: CompletionItemKind.Field, detail: t.detail, sortText, filterText: space ? lead + t.label : t.label, textEdit: { range: replace, newText }, data: data[i] }
+      : { label: t.label, kind: CompletionItemKind.Field, detail: t.detail, sortText, textEdit: { range: replace, newText }, data: data[i] };
   }
   return items;
 }
