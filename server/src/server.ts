@@ -32,7 +32,7 @@ import { registerSemanticTokens } from './features/semanticTokens';
 import { registerSymbols } from './features/symbols';
 
 export { toLanguageSettings } from './settings';
-export { withDefaultEditRange } from './features/completion';
+export { withDefaultEditRange, withItemDefaults } from './features/completion';
 
 /**
  * What the server needs from its host, injected so tests and other hosts can control time
@@ -64,6 +64,7 @@ function clientFeatures(params: InitializeParams): ClientFeatures {
     diagnosticRefreshSupport: capabilities.workspace?.diagnostics?.refreshSupport === true,
     configurationSupport: capabilities.workspace?.configuration === true,
     editRangeDefaultSupport: capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
+    dataDefaultSupport: capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('data') === true,
     configurationChangeRegistration: capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true,
   };
 }
@@ -107,7 +108,7 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
   const log = (message: string) => connection.console.log(message);
   const logError = (message: string) => connection.console.error(message);
 
-  const client: ClientFeatures = { pullDiagnostics: false, diagnosticRefreshSupport: false, configurationSupport: false, editRangeDefaultSupport: false, configurationChangeRegistration: false };
+  const client: ClientFeatures = { pullDiagnostics: false, diagnosticRefreshSupport: false, configurationSupport: false, editRangeDefaultSupport: false, dataDefaultSupport: false, configurationChangeRegistration: false };
   const documents = new TextDocuments(TextDocument);
   const protocolCatalog = new ProtocolCatalog(connection, { requestTimeout, timer: runtime.timer, log });
   const catalog = runtime.serviceCatalog ? new TakeoverCatalog(protocolCatalog, runtime.serviceCatalog, log) : protocolCatalog;

@@ -70,8 +70,8 @@ export const TARGETS = {
   loadVsReadCsv: 1.5,
   /** searchdata: median over the demo queries of (HTTP − the same SQL in DuckDB), ms. */
   searchdataOverheadMs: 2,
-  /** completion p99 over stdio on a 10,000-column data source, ms. */
-  wideCompletionP99Ms: 2,
+  /** completion p99 over stdio on a 10,000-column data source ≤ this × a trivial request's p99 on the same connection, same run (issue 31). */
+  wideCompletionVsTrivialP99: 1.2,
   /** export + VALIDATE_ONLY of 1,000 answers in batches of 50 ≤ this × 1,000 searchdata calls of the same run. */
   tmlVsSearchdata: 1,
 } as const;
@@ -102,7 +102,8 @@ export function summarize(results: Record<string, unknown>): SummaryRow[] {
   const wide = obj(s?.wideCompletionMs);
   if (s && wide) {
     const trivial = obj(s.trivialRoundTripMs);
-    add({ figure: `completion p99 over stdio, ${num(s.wideColumns)?.toLocaleString('en') ?? '?'} columns`, unit: 'ms', value: num(wide.p99), anchor: 'trivial request round trip p99', anchorValue: num(trivial?.p99), ratio: ratioOf(wide.p99, trivial?.p99), target: `≤ ${TARGETS.wideCompletionP99Ms} ms`, met: (num(wide.p99) ?? Infinity) <= TARGETS.wideCompletionP99Ms });
+    const ratio = ratioOf(wide.p99, trivial?.p99);
+    add({ figure: `completion p99 over stdio, ${num(s.wideColumns)?.toLocaleString('en') ?? '?'} columns`, unit: 'ms', value: num(wide.p99), anchor: 'trivial request round trip p99', anchorValue: num(trivial?.p99), ratio, target: `≤ ${TARGETS.wideCompletionVsTrivialP99}× anchor`, met: ratio !== undefined && ratio <= TARGETS.wideCompletionVsTrivialP99 });
   }
   const e = obj(results.emulator);
   for (const kind of ['headerless', 'header', 'headerless-iso', 'header-iso']) {

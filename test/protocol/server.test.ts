@@ -139,6 +139,17 @@ test('a client taking completionList.itemDefaults gets the shared replace range 
     // Applying the default range with the item's text gives the same document as before.
     const doc = TextDocument.create(uri, 'tsq', 1, text);
     assert.equal(TextDocument.applyEdits(doc, [{ range: list.itemDefaults.editRange, newText: delay.textEditText! }]), FLIGHTS + '[origin] [delay]');
+    // The data source goes once into itemDefaults.data; a column item names its column by its label, and
+    // resolves as the client hands it back (its data being the default, LSP 3.17).
+    assert.deepEqual(list.itemDefaults.data, { dataSource: 'Flights' });
+    assert.equal(delay.data, undefined);
+    const resolved = await client.resolveCompletion({ ...delay, data: list.itemDefaults.data });
+    assert.match((resolved.documentation as { value: string }).value, /Arrival delay in minutes/);
+    const words = await client.completion(uri, { line: 1, character: '[origin] '.length });
+    const bracketed = words!.items.find((i) => i.label === '[delay]')!;
+    assert.equal(bracketed.data, undefined);
+    assert.match(((await client.resolveCompletion({ ...bracketed, data: words!.itemDefaults?.data })).documentation as { value: string }).value, /Arrival delay in minutes/);
+    assert.deepEqual(words!.items.find((i) => i.label === 'top')!.data, { keyword: 'top' }, 'a keyword keeps its own data');
     // A multi-word keyword typed in part keeps its own, wider range.
     const text2 = FLIGHTS + '[origin] sort b';
     await client.didChange(uri, text2, 2);
@@ -146,6 +157,10 @@ test('a client taking completionList.itemDefaults gets the shared replace range 
     const sortBy = list2!.items.find((i) => i.label === 'sort by')!;
     assert.ok(sortBy.textEdit && 'range' in sortBy.textEdit);
     assert.equal(sortBy.textEdit.range.start.character, '[origin] '.length);
+    // An item whose text is its label carries neither (LSP 3.17: the label is then the text).
+    const top = list2!.items.find((i) => i.label === 'top')!;
+    assert.deepEqual([top.textEdit, top.textEditText], [undefined, undefined]);
+    assert.deepEqual(list2!.itemDefaults?.editRange, { start: { line: 1, character: '[origin] sort '.length }, end: { line: 1, character: '[origin] sort b'.length } });
   });
 });
 

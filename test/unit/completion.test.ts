@@ -379,3 +379,16 @@ test('the documented <unit> to date for each <period> phrases are offered whole 
   const start = await complete(FLIGHTS + '[delay] [date] |');
   for (const p of ['week to date for each month', 'quarter to date for each year', 'year to date for each year']) item(start.list, p);
 });
+
+test('resolve: a column item whose data is only its data source (the list\'s itemDefaults.data) is resolved by its label, bracketed or not', async () => {
+  const { ls } = await complete(FLIGHTS + '[|');
+  for (const label of ['delay', '[delay]']) {
+    const resolved = await ls.doResolve({ label, kind: CompletionItemKind.Field, data: { dataSource: 'Flights' } });
+    assert.match((resolved.documentation as MarkupContent).value, /Arrival delay in minutes/, label);
+  }
+  // not a column item, or no such column: unchanged
+  const value = { label: "'SEA'", kind: CompletionItemKind.Value, data: { dataSource: 'Flights' } };
+  assert.equal(await ls.doResolve(value), value);
+  const unknown = { label: '[nope]', kind: CompletionItemKind.Field, data: { dataSource: 'Flights' } };
+  assert.equal(await ls.doResolve(unknown), unknown);
+});

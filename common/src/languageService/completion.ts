@@ -4,9 +4,9 @@
  * comparison operator (from `tsq/columnValues`), keywords at the start of a word (multi-word ones as one
  * item), and data sources after `@datasource`.
  *
- * The context is read from the tokens around the cursor: the document's cached tokens before it (only the
- * current query's, walking back to the previous `;`, blank line or directive) plus the token under the
- * cursor lexed again up to the cursor. The document is never lexed again as a whole per keystroke.
+ * The context is read from the lossless syntax tree (language/cursor.ts `TreeCursor`, docs/architecture.md
+ * "The syntax tree"): the token under the cursor, the significant tokens before it in its query and the
+ * nodes holding them (`readContext`). Nothing is lexed or parsed again per keystroke.
  *
  * Pure: no `vscode`, no connection, no network, no `fs`.
  */
@@ -24,17 +24,14 @@ import {
   AGGREGATIONS, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, KEYWORDS, NUMERIC_TYPES, TEXT_TYPES, TO_DATE, bucketsFor, findKeyword,
   operatorsFor as filterOperatorsFor, type DateBucket, type KeywordCategory, type KeywordInfo,
 } from '../language/keywords';
-import { tokenize, type Token } from '../language/lexer';
-import { dataSourceAt, tokenAt, type SyntaxDocument } from '../language/parser';
-import type { Clause } from '../language/ast';
+import type { Token } from '../language/lexer';
+import { dataSourceAt, type SyntaxDocument } from '../language/parser';
+import { treeCursorAt, type TreeCursor, type TreeNode, type TreeToken } from '../language/cursor';
 import type { CancellationLike, CompletionItemData, LanguageSettings, ServiceContext } from './types';
 
 /** The answer to a cancelled request (LSP: an incomplete empty list makes the client ask again). */
 const CANCELLED: CompletionList = { isIncomplete: true, items: [] };
 const EMPTY: CompletionList = { isIncomplete: false, items: [] };
-
-/** How many tokens of the current query are looked at, backwards from the cursor (a long value list included). */
-const LOOK_BEHIND = 256;
 
 // The column-type facts are the keyword catalogue's (one fact for the language service and the emulator).
 export { DATE_TYPES, NUMERIC_TYPES, TEXT_TYPES, bucketsFor };
@@ -69,9 +66,9 @@ type Context =
   | { kind: 'none' }
   | { kind: 'column'; replace: Range; close: boolean }
   | { kind: 'bucket'; column: string; replace: Range }
-  | { kind: 'calendar'; replace: Range }
+  | { kind: 'calendar'; replace: Range; written: string[] }
   | { kind: 'value'; column: string; operator: string; prefix: string; quoted: boolean; replace: Range; space: boolean }
-  | { kind: 'word'; replace: Range; space: boolean; after: After };
+  | { kind: 'word'; replace: Range; space: boolean; after: After; heads: number[] };
 
 /** What precedes a word being typed. */
 type After =
@@ -109,7 +106,8 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
   // After a directive's value only a comment may follow on its line.
   if (/^\s*@/.test(linePrefix)) return EMPTY;
 
-  const context = readContext(ctx, document, text, offset);
+  const range = (start: number, end: number): Range => ({ start: document.positionAt(start), end: document.positionAt(end) });
+  const context = readContext(ctx.parse(document), text, offset, range);
   if (context.kind === 'none') return EMPTY;
 
   const dataSource = dataSourceAt(ctx.parse(document), offset) || settings.defaultDataSource?.trim() || undefined;
@@ -128,7 +126,7 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
       return { isIncomplete: false, items: buckets.map((b, i) => bucketItem(b, i, context.replace)) };
     }
     case 'calendar':
-      return { isIncomplete: false, items: await calendarItems(ctx, document, context.replace, token) };
+      return { isIncomplete: false, items: await calendarItems(ctx, context.written, context.replace, token) };
     case 'value': {
       const col = findColumn(columns, context.column);
       const items = constantItems(context);
@@ -149,7 +147,9 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
 /**
  * `completionItem/resolve`: adds the markdown `documentation` of a column or keyword item from its `data`
  * (`CompletionItemData`, set by `doComplete`). A column is looked up again through the catalog (by the
- * data source name or GUID it was completed from, exact name); a keyword in the catalogue.
+ * data source name or GUID it was completed from, exact name; a column item whose `data` is only
+ * `{ dataSource }`, the list's `itemDefaults.data` (server/src/features/completion.ts `withItemDefaults`),
+ * by its label); a keyword in the catalogue.
  *
  * @returns the item with `documentation` (a new object), or the item unchanged when it already has
  *   documentation, carries no usable `data`, the column is no longer known, the catalog fails, or the
@@ -162,11 +162,18 @@ export async function doResolve(ctx: ServiceContext, item: CompletionItem, token
     const info = findKeyword(data.keyword);
     return info ? { ...item, documentation: keywordDoc(info) } : item;
   }
-  if (typeof data.column !== 'string' || typeof data.dataSource !== 'string' || !ctx.catalog || token?.isCancellationRequested) return item;
+  // a column item of a list whose itemDefaults.data holds only the data source names its column by its label
+  const name = typeof data.column === 'string' ? data.column : item.kind === CompletionItemKind.Field ? columnOfLabel(item.label) : undefined;
+  if (name === undefined || typeof data.dataSource !== 'string' || !ctx.catalog || token?.isCancellationRequested) return item;
   const columns = await knownColumns(ctx, data.dataSource, token);
   if (!columns || token?.isCancellationRequested) return item;
-  const column = columns.columns.find((c) => c.name === data.column);
+  const column = columns.columns.find((c) => c.name === name);
   return column ? { ...item, documentation: { kind: MarkupKind.Markdown, value: columnMarkdown(column, columns.name) } } : item;
+}
+
+/** The column a column item's label names: `name` inside brackets, `[name]` at the start of a word. */
+function columnOfLabel(label: string): string {
+  return label.length >= 2 && label.startsWith('[') && label.endsWith(']') ? label.slice(1, -1) : label;
 }
 
 /** Columns of a data source, or undefined when unknown or missing. */
@@ -191,91 +198,86 @@ function wordEnd(text: string, from: number): number {
   return i;
 }
 
-/** Tokens of the current query before the cursor (the token under the cursor lexed up to the cursor). */
-function tokensBefore(ctx: ServiceContext, document: TextDocument, text: string, offset: number): { before: Token[]; under: Token | undefined } {
-  const all = ctx.tokens(document);
-  const { index } = tokenAt(all, offset);
-  const under = all[index] && all[index]!.start < offset ? all[index] : undefined;
-  const before: Token[] = [];
-  let significant = 0;
-  for (let i = index - 1; i >= 0 && significant < LOOK_BEHIND; i--) {
-    const t = all[i]!;
-    if (t.kind === 'semicolon' || t.kind === 'blank' || t.kind === 'directive') break;
-    if (t.kind === 'comment') continue;
-    before.push(t);
-    significant++;
+/** Whether `text[from, to)` is blanks only (spaces and tabs; no line break). */
+function blankGap(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9) return false;
   }
-  before.reverse();
-  if (under) {
-    for (const t of tokenize(text.slice(under.start, offset))) {
-      before.push({ ...t, start: t.start + under.start, end: t.end + under.start, innerStart: t.innerStart + under.start, innerEnd: t.innerEnd + under.start });
-    }
-  }
-  // A terminator or comment lexed in the re-lexed part resets the context.
-  for (let i = before.length - 1; i >= 0; i--) {
-    const k = before[i]!.kind;
-    if (k === 'semicolon' || k === 'blank' || k === 'directive') return { before: before.slice(i + 1), under };
-  }
-  return { before, under };
+  return true;
 }
 
-function readContext(ctx: ServiceContext, document: TextDocument, text: string, offset: number): Context {
-  const { before, under } = tokensBefore(ctx, document, text, offset);
-  const range = (start: number, end: number): Range => ({ start: document.positionAt(start), end: document.positionAt(end) });
-  const last = before[before.length - 1];
-  if (last && last.kind === 'comment') return { kind: 'none' };
-  const touching = last && last.end === offset ? last : undefined;
-  const gapIsBlank = (from: number) => /^[ \t]*$/.test(text.slice(from, offset));
+/**
+ * The completion context at `offset`, read from the document's syntax tree (tree.ts, through cursor.ts
+ * `TreeCursor`): the token under the cursor, the significant tokens before it within its query, and the
+ * nodes holding them (a `columnRef` and its clause, a `filter` and its `value` children, the `missing`
+ * value of `[sales] >`). Nothing is lexed again.
+ */
+function readContext(doc: SyntaxDocument, text: string, offset: number, range: (start: number, end: number) => Range): Context {
+  const cur = treeCursorAt(doc, offset);
+  const underTok = cur.under;
+  const under = underTok?.token;
+  // In a comment, or on an `@datasource` line (its value is completed by `completeDirective`).
+  if (under && (under.kind === 'comment' || under.kind === 'directive')) return NONE;
 
-  // Inside a column's brackets: `[fl|`, `[fl|]`, `[or|igin]`, `[Major |`.
-  if (last && last.kind === 'column' && !last.closed && gapIsBlank(last.end)) {
-    const closedUnder = under && under.kind === 'column' && under.closed && under.start === last.start && offset <= under.innerEnd;
-    const end = closedUnder ? under!.innerEnd : wordEnd(text, offset);
-    const close = !closedUnder && text.charCodeAt(end) !== 93;
-    return { kind: 'column', replace: range(last.innerStart, end), close };
+  // Inside a column's brackets: `[fl|`, `[fl|]`, `[or|igin]`.
+  if (under && under.kind === 'column' && (!under.closed || offset < under.end)) {
+    if (under.closed) return { kind: 'column', replace: range(under.innerStart, under.innerEnd), close: false };
+    const end = wordEnd(text, offset);
+    return { kind: 'column', replace: range(under.innerStart, end), close: text.charCodeAt(end) !== 93 };
   }
-  // Inside a value or a bucket written after a dot, the partial token ends at the cursor.
-  const partial = touching && (touching.kind === 'word' || touching.kind === 'keyword' || touching.kind === 'number' || (touching.kind === 'value' && !touching.closed)) ? touching : undefined;
-  let prevIndex = before.length - 1 - (partial ? 1 : 0);
+  // The token being typed ends at the cursor: a word, keyword or number, or a value before its closing quote.
+  const partialTok = under && (under.kind === 'word' || under.kind === 'keyword' || under.kind === 'number' || (under.kind === 'value' && (!under.closed || offset < under.end))) ? underTok : undefined;
+  const partial = partialTok?.token;
+  // Inside an operator, a constant or a stray run (`!|=`, `{nu|ll}`): nothing to complete there.
+  if (under && !partial && offset < under.end) return NONE;
+  let prevTok = cur.previous(partialTok);
+  // `[Major |`: blanks after an unclosed column's name still belong to it.
+  if (!partial && prevTok && prevTok.token.kind === 'column' && !prevTok.token.closed && blankGap(text, prevTok.token.end, offset)) {
+    const end = wordEnd(text, offset);
+    return { kind: 'column', replace: range(prevTok.token.innerStart, end), close: text.charCodeAt(end) !== 93 };
+  }
   // `[origin] not con|`, `growth o|`: words that start a multi-word keyword belong to the word being typed.
   for (let k = 0; k < 2 && partial && partial.kind !== 'value'; k++) {
-    const w = before[prevIndex];
+    const w = prevTok?.token;
     if (!w || w.kind !== 'word' || !MULTI_WORD_HEADS.has(w.value.toLowerCase()) || /[\r\n]/.test(text.slice(w.end, partial.start))) break;
-    prevIndex--;
+    prevTok = cur.previous(prevTok);
   }
-  const prev = before[prevIndex];
+  const prev = prevTok?.token;
   const replaceStart = partial ? partial.start : offset;
-  /** End of the replaced text: the rest of the token under the cursor. */
+  /** End of the replaced text: the rest of the token under the cursor (a value's closing quote included). */
   const replaceEnd = (): number => {
     if (partial && partial.kind === 'value') {
-      if (under && under.kind === 'value' && under.closed && under.start === partial.start) return under.end;
+      if (partial.closed) return partial.end;
       let e = offset;
       while (e < text.length && !/[\s']/.test(text[e]!)) e++;
       return text[e] === "'" ? e + 1 : e;
     }
-    if (partial && under && under.start === partial.start && (under.kind === 'word' || under.kind === 'keyword' || under.kind === 'number')) return under.end;
-    return wordEnd(text, offset);
+    return partial ? partial.end : wordEnd(text, offset);
   };
 
-  // `[date].|`, `[date].mon|`, `[date].'day o|`, `calendar.|`.
-  if (prev && prev.kind === 'dot' && prev.end === replaceStart) {
-    const owner = before[prevIndex - 1];
-    if (owner && owner.end === prev.start) {
-      if (owner.kind === 'column') return { kind: 'bucket', column: owner.value, replace: range(replaceStart, replaceEnd()) };
-      if (owner.kind === 'keyword' && owner.value === 'calendar') return { kind: 'calendar', replace: range(replaceStart, replaceEnd()) };
+  // `[date].|`, `[date].mon|`, `[date].'day o|`: the dot of a column reference; `calendar.|`.
+  if (prevTok && prev!.kind === 'dot' && prev!.end === replaceStart) {
+    const ref = innermost(cur.nodesOf(prevTok));
+    const column = ref && ref.kind === 'columnRef' ? cur.token(prevTok.part, ref.from)?.token : undefined;
+    if (column && column.kind === 'column' && column.end === prev!.start) return { kind: 'bucket', column: column.value, replace: range(replaceStart, replaceEnd()) };
+    const owner = cur.previous(prevTok)?.token;
+    if (owner && owner.end === prev!.start && owner.kind === 'keyword' && owner.value === 'calendar') {
+      return { kind: 'calendar', replace: range(replaceStart, replaceEnd()), written: cur.calendarNames() };
     }
-    return { kind: 'none' };
+    return NONE;
   }
-  // After a comparison operator, a word operator or a comma in a value list: values of the column.
-  const filter = filterAt(ctx.parse(document), prev);
-  if (partial && partial.kind === 'value' && !filter) return { kind: 'none' };
-  if (filter) {
-    const prefix = partial ? (partial.kind === 'value' ? partial.value : text.slice(partial.start, offset)) : '';
-    return { kind: 'value', column: filter.column, operator: filter.operator, prefix, quoted: !!partial && partial.kind === 'value', replace: range(replaceStart, replaceEnd()), space: !partial && needsSpace(text, offset) };
+  // After a filter's operator, a comma or `or` in its value list, the `and` of `between`: values of its column.
+  const slot = prevTok && valueSlot(cur, prevTok);
+  if (slot) {
+    const prefix = partial ? text.slice(partial.kind === 'value' ? partial.innerStart : partial.start, offset) : '';
+    return { kind: 'value', column: slot.column, operator: slot.operator, prefix, quoted: !!partial && partial.kind === 'value', replace: range(replaceStart, replaceEnd()), space: !partial && needsSpace(text, offset) };
   }
-  if (partial && partial.kind === 'value') return { kind: 'none' };
-  return { kind: 'word', replace: range(replaceStart, replaceEnd()), space: !partial && needsSpace(text, offset), after: afterOf(before, prevIndex) };
+  if (partial && partial.kind === 'value') return NONE;
+  return { kind: 'word', replace: range(replaceStart, replaceEnd()), space: !partial && needsSpace(text, offset), after: afterOf(cur, prevTok), heads: headsBefore(cur, text, partialTok, replaceStart) };
 }
+
+const NONE: Context = { kind: 'none' };
 
 /** True when the character before the cursor glues to a new token (`[delay]|`, `>|`). */
 function needsSpace(text: string, offset: number): boolean {
@@ -284,65 +286,98 @@ function needsSpace(text: string, offset: number): boolean {
   return !/[\s([,]/.test(c);
 }
 
+/** The last (innermost) of the nodes `TreeCursor.nodesOf` answers. */
+function innermost(nodes: TreeNode[]): TreeNode | undefined {
+  return nodes[nodes.length - 1];
+}
+
+/** A filter's column and operator as written (`=`, `between`, `contains`; '' when none is), from its nodes and tokens. */
+function filterParts(cur: TreeCursor, part: number, filter: TreeNode): { ref: TreeNode; column: string; operator: string; values: TreeNode[] } | undefined {
+  const children = cur.childrenOf(part, filter);
+  const ref = children.find((c) => c.kind === 'columnRef');
+  const column = ref && cur.token(part, ref.from)?.token;
+  if (!ref || !column || column.kind !== 'column') return undefined;
+  let operator = '';
+  for (let t = ref.to; t < filter.to && !operator; t++) {
+    const tok = cur.token(part, t)?.token;
+    if (tok && tok.kind !== 'comment') operator = tok.value;
+  }
+  return { ref, column: column.value, operator, values: children.filter((c) => c.kind === 'value') };
+}
+
 /**
- * The filter whose value comes after token `prev` (the token before the cursor, or before the word being
- * typed), read from the parse of the query: `prev` is the filter's operator (`[origin] = |`: the parser's
- * filter with its value missing, a `missing` node of the tree), or a comma, `or` or the `and` of `between`
- * in its value list, before the query's next clause. Undefined elsewhere.
+ * The filter whose value comes after `prevTok` (the token before the cursor, or before the word being
+ * typed): `prevTok` stands in a `filter` node after its column and in none of its children — its
+ * operator (`[origin] = |`: the filter's value is a `missing` node), a comma or `or` of its value list,
+ * the `and` of `between` after the first value — or it is a comma or `or` right after a filter's last
+ * token (`[origin] = 'SEA', |`: the parser leaves a dangling separator out of the filter). Subsearches
+ * included (their filters are nodes like any other). Undefined elsewhere.
  */
-function filterAt(doc: SyntaxDocument, prev: Token | undefined): { column: string; operator: string } | undefined {
-  if (!prev || !(prev.kind === 'operator' || prev.kind === 'comma' || prev.kind === 'keyword')) return undefined;
-  const i = doc.queryIndexAt(prev.start);
-  if (i < 0) return undefined;
-  const f = filterAfter(doc.query(i).clauses, prev);
-  return f ? { column: f.column.name, operator: f.operator } : undefined;
+function valueSlot(cur: TreeCursor, prevTok: TreeToken): { column: string; operator: string } | undefined {
+  const t = prevTok.token;
+  if (!(t.kind === 'operator' || t.kind === 'keyword' || t.kind === 'comma')) return undefined;
+  const at = innermost(cur.nodesOf(prevTok));
+  if (at && at.kind === 'filter') {
+    const f = filterParts(cur, prevTok.part, at);
+    if (!f || prevTok.index < f.ref.to) return undefined;
+    if (t.kind === 'keyword' && t.value === 'and' && !(f.operator === 'between' && f.values.some((v) => v.to <= prevTok.index))) return undefined;
+    return { column: f.column, operator: f.operator };
+  }
+  if (t.kind === 'comma' || (t.kind === 'keyword' && t.value === 'or')) {
+    const before = cur.previous(prevTok);
+    const filter = before && cur.nodesOf(before).filter((n) => n.kind === 'filter').pop();
+    if (!before || !filter || filter.to !== before.index + 1) return undefined;
+    const f = filterParts(cur, before.part, filter);
+    return f && { column: f.column, operator: f.operator };
+  }
+  return undefined;
 }
 
-/** The filter of `clauses` (subsearches included) whose value position `prev` opens (see `filterAt`). */
-function filterAfter(clauses: readonly Clause[], prev: Token): Extract<Clause, { kind: 'filter' }> | undefined {
-  for (let k = 0; k < clauses.length; k++) {
-    const c = clauses[k]!;
-    if (c.kind === 'subsearch') {
-      const inner = filterAfter(c.clauses, prev);
-      if (inner) return inner;
-      continue;
+/**
+ * What precedes the word being typed, from `prevTok` and the nodes holding it: the last token of a
+ * `columnRef` (`[col]`, `[col].bucket`; `sortBy` when its clause is a `sort`), a keyword, a number or a
+ * value (`betweenValue` for the first value of a `between` filter), with the token before it where a
+ * rule needs it.
+ */
+function afterOf(cur: TreeCursor, prevTok: TreeToken | undefined): After {
+  if (!prevTok) return { kind: 'start' };
+  const t = prevTok.token;
+  const nodes = cur.nodesOf(prevTok);
+  const at = innermost(nodes);
+  if (t.kind !== 'dot' && at && at.kind === 'columnRef' && at.to === prevTok.index + 1) {
+    const col = cur.token(prevTok.part, at.from)?.token;
+    if (col && col.kind === 'column') {
+      return col.closed ? { kind: 'column', column: col.value, sortBy: nodes.length >= 2 && nodes[nodes.length - 2]!.kind === 'sort' } : { kind: 'other' };
     }
-    if (c.kind !== 'filter' || prev.start < c.operatorStart) continue;
-    if (prev.start === c.operatorStart) return c;
-    const next = clauses[k + 1];
-    if (next && next.start <= prev.start) continue;
-    if (prev.kind === 'comma' || (prev.kind === 'keyword' && prev.value === 'or')) return c;
-    if (prev.kind === 'keyword' && prev.value === 'and' && c.operator === 'between' && c.values.length >= 1 && c.values[0]!.end <= prev.start) return c;
   }
-  return undefined;
-}
-
-/** The column token ending at token `i`: `[col]` itself, or `[col].bucket` / `[col].'bucket'`. */
-function columnEndingAt(tokens: Token[], i: number): Token | undefined {
-  const t = tokens[i];
-  if (!t) return undefined;
-  if (t.kind === 'column') return t;
-  const dot = tokens[i - 1];
-  const col = tokens[i - 2];
-  if (dot && dot.kind === 'dot' && dot.end === t.start && col && col.kind === 'column' && col.end === dot.start) return col;
-  return undefined;
-}
-
-function afterOf(tokens: Token[], i: number): After {
-  const t = tokens[i];
-  if (!t) return { kind: 'start' };
-  const col = columnEndingAt(tokens, i);
-  if (col && col.closed) {
-    const k = tokens[i - (col === t ? 1 : 3)];
-    return { kind: 'column', column: col.value, sortBy: !!k && k.kind === 'keyword' && k.value === 'sort by' };
-  }
-  if (t.kind === 'keyword') return { kind: 'keyword', keyword: t.value, previous: tokens[i - 1] };
-  if (t.kind === 'number') return { kind: 'number', previous: tokens[i - 1] };
+  if (t.kind === 'column' && t.closed) return { kind: 'column', column: t.value, sortBy: false };
+  if (t.kind === 'keyword') return { kind: 'keyword', keyword: t.value, previous: cur.previous(prevTok)?.token };
+  if (t.kind === 'number') return { kind: 'number', previous: cur.previous(prevTok)?.token };
   if (t.kind === 'value') {
-    const op = tokens[i - 1];
-    return { kind: 'value', betweenValue: !!op && op.kind === 'keyword' && op.value === 'between' };
+    const filter = nodes.length >= 2 ? nodes[nodes.length - 2]! : undefined;
+    const f = filter && filter.kind === 'filter' && at && at.kind === 'value' ? filterParts(cur, prevTok.part, filter) : undefined;
+    return { kind: 'value', betweenValue: !!f && f.operator === 'between' && f.values[0]?.node === at!.node };
   }
   return { kind: 'other' };
+}
+
+/**
+ * The starts of up to three word or keyword tokens directly before the word being typed (nearest first),
+ * each separated from the next by blanks on the same line: the words a multi-word keyword typed in part
+ * began with (`sort b|`, `month to date f|`; see `multiWordStarts`).
+ */
+function headsBefore(cur: TreeCursor, text: string, partialTok: TreeToken | undefined, replaceStart: number): number[] {
+  const heads: number[] = [];
+  let end = replaceStart;
+  let tok = cur.previous(partialTok);
+  while (tok && heads.length < 3) {
+    const t = tok.token;
+    if ((t.kind !== 'word' && t.kind !== 'keyword') || t.end === end || !blankGap(text, t.end, end)) break;
+    heads.push(t.start);
+    end = t.start;
+    tok = cur.previous(tok);
+  }
+  return heads;
 }
 
 // ---- items ----------------------------------------------------------------------------------------
@@ -371,6 +406,8 @@ interface ColumnTemplate {
   closedText: string;
   detail: string;
   sortIndex: string;
+  /** `Rank.Fits + sortIndex`, made once (the sort text of every column item inside brackets). */
+  fitsSortText: string;
 }
 /**
  * Item parts that do not depend on the cursor, cached per data source (1,000 columns are described once,
@@ -412,6 +449,7 @@ function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
     closedText: `${c.name}]`,
     detail: `${c.dataType} ${TYPE_LABEL[c.kind] ?? c.kind}`,
     sortIndex: String(i).padStart(width, '0'),
+    fitsSortText: Rank.Fits + String(i).padStart(width, '0'),
   }));
   templates.set(key, { columns: columns.columns, list });
   if (templates.size > TEMPLATE_CACHE_SIZE) templates.delete(templates.keys().next().value!);
@@ -433,10 +471,11 @@ function itemData(list: ColumnTemplate[], dataSource: string): CompletionItemDat
  * those that match what is typed (`pickColumns`) in a list marked incomplete, so that the client asks
  * again as the person types. Measured (test/bench/server.bench.ts, 10,000 columns over stdio): the whole
  * list was 2 MB of JSON and took 30–50 ms a request at the median, nearly all of it in making, copying
- * (`withDefaultEditRange`), encoding and collecting 10,000 items, and the client had 2 MB to decode;
- * 200 items make a list of about 40 KB, p50 0.8 ms. A person sees a dozen.
+ * (server/src/features/completion.ts `withItemDefaults`), encoding and collecting 10,000 items, and the
+ * client had 2 MB to decode. With the list's shared parts in `itemDefaults`, 200 items are 17.5 KB, p50
+ * 0.47 ms (a trivial request 0.17 ms); 100 items are 8.8 KB, p50 0.36 ms. A person sees a dozen.
  */
-export const COLUMN_LIST_LIMIT = 200;
+export const COLUMN_LIST_LIMIT = 100;
 
 /** Whether a data source has more columns than one list holds (its lists are then incomplete). */
 function isCapped(columns: DataSourceColumns | undefined): boolean {
@@ -451,29 +490,59 @@ function isCapped(columns: DataSourceColumns | undefined): boolean {
 export function columnMatch(name: string, typed: string): number {
   if (!typed || name.startsWith(typed)) return 0;
   const at = name.indexOf(typed);
-  if (at > 0) return /[\s_\-./(]/.test(name[at - 1]!) ? 1 : 2;
-  let j = 0;
-  for (let i = 0; i < name.length && j < typed.length; i++) if (name.charCodeAt(i) === typed.charCodeAt(j)) j++;
-  return j === typed.length ? 3 : -1;
+  if (at > 0) return isSeparator(name.charCodeAt(at - 1)) ? 1 : 2;
+  return inOrder(name, typed) ? 3 : -1;
+}
+
+/** Whether a character code separates words in a column name for `columnMatch` (white space, `_ - . / (`). */
+function isSeparator(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 160 || c === 95 || c === 45 || c === 46 || c === 47 || c === 40;
+}
+
+/** Whether the characters of `typed` occur in `name` in order (a native `indexOf` per character). */
+function inOrder(name: string, typed: string): boolean {
+  let j = -1;
+  for (let k = 0; k < typed.length; k++) {
+    j = name.indexOf(typed[k]!, j + 1);
+    if (j < 0) return false;
+  }
+  return true;
 }
 
 /**
  * The indices of the columns one list offers: all of them when there are at most `limit`; otherwise at
  * most `limit` of those matching `typed` (case-insensitive, `columnMatch`), best matches first and in
- * catalog order within a kind of match.
+ * catalog order within a kind of match. One pass of `indexOf` over the names sorts them into the first
+ * three kinds (stopping as soon as the prefixes alone fill the list); the characters-in-order kind is
+ * looked for only when those do not fill it.
  * @param lower the column names in lower case, in catalog order.
  * @param typed what was typed of the name so far (any case; '' for nothing).
  */
 export function pickColumns(lower: readonly string[], typed: string, limit = COLUMN_LIST_LIMIT): number[] {
   if (lower.length <= limit) return lower.map((_, i) => i);
   const key = typed.trim().toLowerCase();
-  const byMatch: number[][] = [[], [], [], []];
-  for (let i = 0; i < lower.length; i++) {
-    const m = columnMatch(lower[i]!, key);
-    if (m === 0 && byMatch[0]!.length >= limit) break; // the best kind alone fills the list
-    if (m >= 0) byMatch[m]!.push(i);
+  const prefix: number[] = [];
+  if (!key) {
+    for (let i = 0; i < limit; i++) prefix.push(i);
+    return prefix;
   }
-  return byMatch.flat().slice(0, limit);
+  const wordStart: number[] = [];
+  const inside: number[] = [];
+  for (let i = 0; i < lower.length; i++) {
+    const name = lower[i]!;
+    const at = name.indexOf(key);
+    if (at === 0) {
+      prefix.push(i);
+      if (prefix.length >= limit) return prefix; // the best kind alone fills the list
+    } else if (at > 0) (isSeparator(name.charCodeAt(at - 1)) ? wordStart : inside).push(i);
+  }
+  const out = prefix.concat(wordStart, inside);
+  if (out.length >= limit) return out.slice(0, limit);
+  for (let i = 0; i < lower.length && out.length < limit; i++) {
+    const name = lower[i]!;
+    if (name.indexOf(key) < 0 && inOrder(name, key)) out.push(i);
+  }
+  return out;
 }
 
 /** The lower-case names of a template list, made once per list. */
@@ -501,15 +570,11 @@ function columnItems(columns: DataSourceColumns, dataSource: string, replace: Ra
     const i = picked ? picked[k]! : k;
     const t = list[i]!;
     const newText = bracketed ? (space ? lead + t.bracketedLabel : t.bracketedLabel) : suffix ? t.closedText : t.label;
-    items[k] = {
-      label: bracketed ? t.bracketedLabel : t.label,
-      kind: CompletionItemKind.Field,
-      detail: t.detail,
-      sortText: rank + t.sortIndex,
-      filterText: bracketed && space ? lead + t.label : t.label,
-      textEdit: { range: replace, newText },
-      data: data[i],
-    };
+    const sortText = rank === Rank.Fits ? t.fitsSortText : rank + t.sortIndex;
+    // inside brackets the label is the name typed: no filterText (LSP: the label is the default)
+    items[k] = bracketed
+      ? { label: t.bracketedLabel, kind: CompletionItemKind.Field, detail: t.detail, sortText, filterText: space ? lead + t.label : t.label, textEdit: { range: replace, newText }, data: data[i] }
+      : { label: t.label, kind: CompletionItemKind.Field, detail: t.detail, sortText, textEdit: { range: replace, newText }, data: data[i] };
   }
   return items;
 }
@@ -530,11 +595,12 @@ function bucketItem(bucket: DateBucket, index: number, replace: Range): Completi
 
 /**
  * `fiscal`, the service's custom calendars (the catalog's `getCalendars`: v2 `calendars/search`, over
- * `tsq/calendars` in the editor) and every calendar already named in the document, in that order, each
+ * `tsq/calendars` in the editor) and `written`, the calendars named elsewhere in the document (the tree's
+ * `calendar` nodes but the one at the cursor, `TreeCursor.calendarNames`), in that order, each
  * once ignoring case (docs/service-interface.md §4.3: `calendar.name`, quoted when multi-word). Without a
  * catalog, or when it cannot list them, the others only.
  */
-async function calendarItems(ctx: ServiceContext, document: TextDocument, replace: Range, token?: CancellationLike): Promise<CompletionItem[]> {
+async function calendarItems(ctx: ServiceContext, written: readonly string[], replace: Range, token?: CancellationLike): Promise<CompletionItem[]> {
   /** Longest calendar name offered (characters). */
   const MAX_CALENDAR_NAME = 255;
   const names = new Map<string, { name: string; detail: string }>();
@@ -551,9 +617,7 @@ async function calendarItems(ctx: ServiceContext, document: TextDocument, replac
     service = undefined; // unknown: the document's names still help
   }
   for (const name of service ?? []) add(name, 'A custom calendar of the service (connections-cust-cal)');
-  for (const q of ctx.parse(document).queries) {
-    for (const clause of q.clauses) if (clause.kind === 'calendar') add(clause.name, 'A calendar used elsewhere in this document');
-  }
+  for (const name of written) add(name, 'A calendar used elsewhere in this document');
   return [...names.values()].map(({ name, detail }, i) => {
     const text = /^[A-Za-z_][\w-]*$/.test(name) ? name : `'${name}'`;
     return {
@@ -687,7 +751,7 @@ function wordItems(document: TextDocument, text: string, offset: number, context
   }
   const items: CompletionItem[] = [];
   const used = new Set<string>();
-  const multiWord = multiWordStarts(document, text, offset, context.replace);
+  const multiWord = multiWordStarts(document, text, offset, context.replace, context.heads);
   const add = (info: KeywordInfo | undefined, sortText: string) => {
     if (!info || used.has(info.name)) return;
     used.add(info.name);
@@ -708,31 +772,17 @@ function wordItems(document: TextDocument, text: string, offset: number, context
  * For multi-word keywords: when the words typed before the cursor (`sort b|`, `for e|`) are the start of
  * the keyword, the range to replace starts at the first of them, so that the client filters on the
  * whole typed phrase.
+ * @param heads the starts of the word and keyword tokens right before the replaced text, nearest first
+ *   (`headsBefore`).
  */
-function multiWordStarts(document: TextDocument, text: string, offset: number, replace: Range): (keyword: string) => Range | undefined {
+function multiWordStarts(document: TextDocument, text: string, offset: number, replace: Range, heads: readonly number[]): (keyword: string) => Range | undefined {
+  if (!heads.length) return () => undefined;
   const replaceStart = document.offsetAt(replace.start);
-  const lineStart = offset - document.positionAt(offset).character;
-  const headStart = Math.max(lineStart, replaceStart - 40);
-  const head = text.slice(headStart, replaceStart);
-  // Start offsets of up to three words directly before the replaced text, separated by blanks.
-  const starts: number[] = [];
-  let p = head.length;
-  while (starts.length < 3) {
-    let q = p;
-    while (q > 0 && (head[q - 1] === ' ' || head[q - 1] === '\t')) q--;
-    if (q === p) break;
-    let w = q;
-    while (w > 0 && /[A-Za-z_-]/.test(head[w - 1]!)) w--;
-    if (w === q) break;
-    starts.push(w);
-    p = w;
-  }
-  if (!starts.length) return () => undefined;
   const typed = text.slice(replaceStart, offset).toLowerCase();
+  const phrases = heads.map((h) => text.slice(h, replaceStart).trim().toLowerCase().split(/[ \t]+/).join(' '));
   return (keyword) => {
-    for (let n = starts.length - 1; n >= 0; n--) {
-      const phrase = head.slice(starts[n]!).trim().toLowerCase().split(/[ \t]+/).join(' ');
-      if (keyword.startsWith(`${phrase} ${typed}`)) return { start: document.positionAt(headStart + starts[n]!), end: replace.end };
+    for (let n = heads.length - 1; n >= 0; n--) {
+      if (keyword.startsWith(`${phrases[n]} ${typed}`)) return { start: document.positionAt(heads[n]!), end: replace.end };
     }
     return undefined;
   };

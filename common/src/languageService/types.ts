@@ -61,11 +61,13 @@ export interface LanguageSettings {
 
 /**
  * The `data` of a completion item whose documentation is left to `completionItem/resolve` (`doResolve`):
- * a column (`column` + `dataSource`, the data source name or GUID the columns were asked by) or a
- * keyword of the catalogue (`keyword`, its canonical name). Clients hand it back unchanged.
+ * a column (`column` + `dataSource`, the data source name or GUID the columns were asked by; `dataSource`
+ * alone when the column is the item's label, the list's `itemDefaults.data` of the server) or a keyword of
+ * the catalogue (`keyword`, its canonical name). Clients hand it back unchanged.
  */
 export type CompletionItemData =
   | { column: string; dataSource: string; keyword?: undefined }
+  | { dataSource: string; column?: undefined; keyword?: undefined }
   | { keyword: string; column?: undefined; dataSource?: undefined };
 
 /** Options of `getLanguageService`. */

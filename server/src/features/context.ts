@@ -18,6 +18,8 @@ export interface ClientFeatures {
   configurationSupport: boolean;
   /** The client takes a list-wide `itemDefaults.editRange` (LSP 3.17; VS Code does). */
   editRangeDefaultSupport: boolean;
+  /** The client takes a list-wide `itemDefaults.data` (LSP 3.17; VS Code does). */
+  dataDefaultSupport: boolean;
   /** The client registers `workspace/didChangeConfiguration` dynamically. */
   configurationChangeRegistration: boolean;
 }

@@ -72,6 +72,11 @@ module.exports = defineSuite([
         return FLIGHT_COLUMNS.every((c) => items.includes(c)) ? items : undefined;
       }, `completions to include ${FLIGHT_COLUMNS.join(', ')}`);
       check(labels.length >= FLIGHT_COLUMNS.length, 'column completions', labels);
+      // resolving a column item gives its description: VS Code hands back the list's itemDefaults.data
+      // (the data source, sent once) and the server reads the column from the label
+      const list = /** @type {vscode.CompletionList} */ (await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', editor.document.uri, position, '[', 3));
+      const docs = list.items.slice(0, 3).map((i) => (typeof i.documentation === 'string' ? i.documentation : i.documentation?.value) ?? '');
+      check(docs.length === 3 && docs.every((d) => /Data source: \*\*flights\*\*/i.test(d)), 'resolved column items carry their description', docs);
     },
   },
   {
