@@ -18,7 +18,8 @@ import * as codes from './diagnosticCodes';
 import {
   AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, findDateBucket, findKeyword,
 } from './keywords';
-import { Lexer, tokenize, type Token } from './lexer';
+import * as lexer from './lexer';
+import type { Token } from './lexer';
 import * as nodes from './nodes';
 import * as tree from './tree';
 
@@ -30,6 +31,7 @@ const {
   DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } = nodes;
 const { GreenBuffer, GreenPart, NK, NODE_KINDS, TK, PART, codeOf, tokenOf } = tree;
+const { KEYWORD_ID_COUNT, Lexer, WIDTH_ESCAPE, keywordId, keywordName, makeToken, tokenize } = lexer;
 const QUERY_PART = PART.query, DIRECTIVE_PART = PART.directive, TRIVIA_PART = PART.trivia;
 type GreenBuffer = tree.GreenBuffer;
 type GreenPart = tree.GreenPart;
@@ -67,19 +69,21 @@ const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
  * - `diagnostics` holds every lexer and parser problem (syntax only), at most `MAX_PARSE_DIAGNOSTICS`.
  *
  * @param text the document text. Never throws.
+ * @param options `fastClauses: false` parses every query with `ClauseParser` instead of writing the
+ *   frequent ones' nodes straight from the tokens (`FastClauses`); the tree is the same either way
+ *   (test/unit/tree.test.ts compares them). Default true.
  */
-export function parseDocument(text: string): SyntaxDocument {
+export function parseDocument(text: string, options?: { fastClauses?: boolean }): SyntaxDocument {
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics);
   // About one token in 3.5 characters, whitespace included (the realistic benchmark file has 1 in 3.8).
   const builder = new TreeBuilder(text, diagnostics, 0, Math.ceil(text.length / 3.5));
-  // Tokens are scanned a chunk at a time into the same few hundred objects (the lexer overwrites them);
-  // the tokens of a query that straddles two chunks are copied before the next chunk is scanned.
-  const pool: Token[] = [];
+  if (options?.fastClauses === false) builder.fastClauses = false;
+  // The lexer writes a chunk of tokens straight into the tree's buffer; the builder then cuts them into
+  // parts and parses each query as it ends (no token objects).
   while (!lexer.done) {
-    const m = lexer.scanReusing(pool, 512);
-    for (let k = 0; k < m; k++) builder.add(pool[k]!);
-    builder.detach();
+    lexer.scanInto(builder.buf, 512);
+    builder.consume(Infinity, undefined);
   }
   const parts = builder.finish(text.length);
   return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length));
@@ -91,7 +95,15 @@ export function parseDocument(text: string): SyntaxDocument {
  */
 export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDiagnostic[]): SyntaxDocument {
   const builder = new TreeBuilder(text, diagnostics, 0, tokens.length * 2);
-  for (let k = 0; k < tokens.length; k++) builder.add(tokens[k]!);
+  const buf = builder.buf;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.start > buf.end) buf.addToken(WHITESPACE, t.start - buf.end, 0);
+    const code = t.kind === 'directive' ? K_DIRECTIVE | (t.closed ? 256 : 0) : codeOf(t);
+    buf.addToken(code & 255, t.end - t.start, code >>> 8);
+    buf.end = t.end;
+  }
+  builder.consume(Infinity, undefined);
   const parts = builder.finish(text.length);
   return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length));
 }
@@ -120,20 +132,12 @@ export function parseParts(text: string, from: number, syncFrom: number, isSync:
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics, from);
   const builder = new TreeBuilder(text, diagnostics, from, 64);
-  const pool: Token[] = [];
   let stop = -1;
-  scan: while (!lexer.done) {
-    // Small chunks: the lexer scans past the stop by up to one chunk.
-    const m = lexer.scanReusing(pool, 64);
-    for (let k = 0; k < m; k++) {
-      const t = pool[k]!;
-      if (t.start >= syncFrom && builder.idle && startsQuery(t) && isSync(t.start)) {
-        stop = t.start;
-        break scan;
-      }
-      builder.add(t);
-    }
-    builder.detach();
+  while (!lexer.done) {
+    // Small chunks: the lexer scans past the stop by up to one chunk (the builder drops those tokens).
+    lexer.scanInto(builder.buf, 64);
+    stop = builder.consume(syncFrom, isSync);
+    if (stop >= 0) break;
   }
   if (stop >= 0) {
     // the lexer scans ahead: its problems past the stop belong to parts kept from the previous parse
@@ -146,33 +150,36 @@ export function parseParts(text: string, from: number, syncFrom: number, isSync:
   return { parts, widths: builder.widths(end), diagnosticCount: diagnostics.length, stop };
 }
 
-/** Whether a token would begin a query's significant tokens. */
-const startsQuery = (t: Token) => t.kind !== 'comment' && t.kind !== 'blank' && t.kind !== 'semicolon' && t.kind !== 'directive';
-
 /**
- * Writes a token stream into the tree (tree.ts): every token (whitespace between them added as
- * `whitespace` tokens) into one `GreenBuffer`, cut into parts (queries, directives, trivia); each query's
- * tokens are parsed into clauses when it ends, and the clauses written as its nodes.
+ * Cuts the tokens the lexer writes into a `GreenBuffer` (whitespace between them included, as `whitespace`
+ * tokens) into parts (queries, directives, trivia); each query's tokens are parsed into clauses when it
+ * ends and written as its nodes: by `FastClauses` straight from the typed arrays when the query is made of
+ * the frequent clauses with no problem, else by `ClauseParser` (the one grammar) from token objects.
  */
 class TreeBuilder {
-  private readonly buf: GreenBuffer;
+  readonly buf: GreenBuffer;
   private readonly parts: GreenPart[] = [];
   /** Absolute start of each part of `parts`. */
   private readonly partStarts: number[] = [];
   private readonly sink: DiagnosticSink;
   private readonly parser: ClauseParser;
   private readonly writer: NodeWriter;
-  /** Absolute end of the last token written. */
+  private readonly fast: FastClauses;
+  /** Whether queries go through `FastClauses` first (see `parseDocument`'s options). */
+  fastClauses = true;
+  /** Token objects of the current query, made only when `ClauseParser` parses it (reused list). */
+  private readonly tokens: Token[] = [];
+  /** Absolute end of the last token consumed, and how many tokens of `buf` were consumed. */
   private pos: number;
+  private seen = 0;
   /** First token of the part not yet closed, and its absolute start. */
   private partTok = 0;
   private partPos: number;
   /**
-   * Significant tokens of the current query: `current[0, count)`, and their indices in `buf`: `index[0,
-   * count)`. The lists are reused and never shortened (setting `length = 0` drops the backing store).
+   * The significant tokens of the current query, `[0, count)`: index in `buf`, start, end, kind code and
+   * detail (see lexer.ts `TokenStore`), in typed arrays reused from query to query.
    */
-  private readonly current: Token[] = [];
-  private index = new Uint32Array(64);
+  private q = new QueryTokens(64);
   private count = 0;
   /** The current query's first token and its start; the token after its last significant one, and that one's end. */
   private queryTok = 0;
@@ -181,64 +188,77 @@ class TreeBuilder {
   private lastEnd = 0;
 
   constructor(private readonly text: string, private readonly diagnostics: ParseDiagnostic[], from: number, tokens: number) {
-    this.buf = new GreenBuffer(tokens);
+    this.buf = new GreenBuffer(tokens, from);
     this.sink = new DiagnosticSink(diagnostics);
     this.parser = new ClauseParser(this.sink);
-    this.writer = new NodeWriter(this.buf, this.current);
+    this.writer = new NodeWriter(this.buf, this.tokens);
+    this.fast = new FastClauses(this.buf, text);
     this.pos = from;
     this.partPos = from;
   }
 
-  /** No query is pending (the next significant token starts one). */
-  get idle(): boolean {
-    return this.count === 0;
-  }
-
-  add(t: Token): void {
+  /**
+   * Consumes the tokens appended to `buf` since the last call. Stops before the first significant token
+   * at or after `syncFrom` that starts a query while none is pending and that `isSync(start)` accepts
+   * (`parseParts`): drops it and the tokens after it from `buf` and returns its start; else -1.
+   */
+  consume(syncFrom: number, isSync: ((offset: number) => boolean) | undefined): number {
     const buf = this.buf;
-    if (t.start > this.pos) buf.addToken(WHITESPACE, t.start - this.pos, 0);
-    const code = codeOf(t);
-    const idx = buf.addToken(code & 255, t.end - t.start, code >>> 8);
-    this.pos = t.end;
-    switch (code & 255) {
-      case K_COMMENT:
-        return;
-      case K_DIRECTIVE:
+    const kinds = buf.kinds;
+    const widths = buf.widths;
+    const details = buf.details;
+    const end = buf.tokenCount;
+    let pos = this.pos;
+    for (let t = this.seen; t < end; t++) {
+      const k = kinds[t]!;
+      let w = widths[t]!;
+      if (w === WIDTH_ESCAPE) w = buf.width(t);
+      const start = pos;
+      pos += w;
+      if (k === WHITESPACE || k === K_COMMENT) continue;
+      if (k === K_SEMICOLON || k === K_BLANK) {
+        this.pos = pos;
         this.flush();
-        this.closeTrivia(idx, t.start);
-        this.push(DIRECTIVE_PART, idx, idx + 1, buf.nodeCount, t.start);
-        this.partTok = idx + 1;
-        this.partPos = t.end;
-        return;
-      case K_SEMICOLON:
-      case K_BLANK:
+        continue;
+      }
+      if (k === K_DIRECTIVE) {
+        this.pos = pos;
         this.flush();
-        return;
-      default:
-        if (this.count === 0) {
-          this.closeTrivia(idx, t.start);
-          this.queryTok = idx;
-          this.queryPos = t.start;
-        }
-        if (this.count === this.index.length) {
-          const grown = new Uint32Array(this.count * 2);
-          grown.set(this.index);
-          this.index = grown;
-        }
-        this.index[this.count] = idx;
-        this.current[this.count++] = t;
-        this.lastTok = idx + 1;
-        this.lastEnd = t.end;
+        this.closeTrivia(t, start);
+        this.push(DIRECTIVE_PART, t, t + 1, buf.nodeCount, start);
+        this.partTok = t + 1;
+        this.partPos = pos;
+        continue;
+      }
+      const n = this.count;
+      if (n === 0) {
+        if (isSync && start >= syncFrom && isSync(start)) return this.stopAt(t, start);
+        this.closeTrivia(t, start);
+        this.queryTok = t;
+        this.queryPos = start;
+      }
+      let q = this.q;
+      if (n === q.index.length) q = this.q = q.grown();
+      q.index[n] = t;
+      q.starts[n] = start;
+      q.ends[n] = pos;
+      q.kinds[n] = k;
+      q.details[n] = details[t]!;
+      this.count = n + 1;
+      this.lastTok = t + 1;
+      this.lastEnd = pos;
     }
+    this.pos = pos;
+    this.seen = end;
+    return -1;
   }
 
-  /** Copies the tokens of the unfinished query, whose objects the lexer is about to reuse. */
-  detach(): void {
-    const cur = this.current;
-    for (let k = 0; k < this.count; k++) {
-      const t = cur[k]!;
-      cur[k] = { kind: t.kind, start: t.start, end: t.end, value: t.value, closed: t.closed, innerStart: t.innerStart, innerEnd: t.innerEnd };
-    }
+  /** Ends the consumption before token `t` at `start` (see `consume`). */
+  private stopAt(t: number, start: number): number {
+    this.buf.tokenCount = t;
+    this.seen = t;
+    this.pos = start;
+    return start;
   }
 
   private push(kind: tree.PartKind, tokFrom: number, tokTo: number, nodeFrom: number, start: number): void {
@@ -255,12 +275,22 @@ class TreeBuilder {
 
   /** Ends the current query, if any: parses its clauses into nodes and closes its part. */
   private flush(): void {
-    if (!this.count) return;
-    const nodeFrom = this.buf.nodeCount;
-    const clauses = this.parser.parse(this.current, 0, this.count);
-    const w = this.writer;
-    w.reset(this.index, this.count);
-    for (let k = 0; k < clauses.length; k++) w.clause(clauses[k]!);
+    const count = this.count;
+    if (!count) return;
+    const buf = this.buf;
+    const nodeFrom = buf.nodeCount;
+    const q = this.q;
+    if (!this.fastClauses || !this.fast.parse(q, count)) {
+      // the general parser, from token objects (the fast one wrote nothing that stays)
+      buf.nodeCount = nodeFrom;
+      const tokens = this.tokens;
+      const text = this.text;
+      for (let k = 0; k < count; k++) tokens[k] = makeToken(q.kinds[k]!, q.details[k]!, q.starts[k]!, q.ends[k]!, text);
+      const clauses = this.parser.parse(tokens, 0, count);
+      const w = this.writer;
+      w.reset(q.index, count);
+      for (let k = 0; k < clauses.length; k++) w.clause(clauses[k]!);
+    }
     this.push(QUERY_PART, this.queryTok, this.lastTok, nodeFrom, this.queryPos);
     this.partTok = this.lastTok;
     this.partPos = this.lastEnd;
@@ -318,6 +348,34 @@ class TreeBuilder {
     }
     if (d.length > from && parts.length) attach(d.length);
     return parts;
+  }
+}
+
+/** The significant tokens of one query as typed arrays (`TreeBuilder`): index in the buffer, start, end, kind code, detail. */
+class QueryTokens {
+  readonly index: Uint32Array;
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  readonly kinds: Uint8Array;
+  readonly details: Uint8Array;
+
+  constructor(n: number) {
+    this.index = new Uint32Array(n);
+    this.starts = new Int32Array(n);
+    this.ends = new Int32Array(n);
+    this.kinds = new Uint8Array(n);
+    this.details = new Uint8Array(n);
+  }
+
+  /** A copy with twice the room. */
+  grown(): QueryTokens {
+    const g = new QueryTokens(this.index.length * 2);
+    g.index.set(this.index);
+    g.starts.set(this.starts);
+    g.ends.set(this.ends);
+    g.kinds.set(this.kinds);
+    g.details.set(this.details);
+    return g;
   }
 }
 
@@ -425,6 +483,373 @@ const N_DATE = NK.dateFilter;
 const COLUMN_REF = NK.columnRef;
 const VALUE = NK.value;
 const MISSING = NK.missing;
+
+const T_COLUMN = TK.column, T_VALUE = TK.value, T_NUMBER = TK.number, T_OPERATOR = TK.operator, T_KEYWORD = TK.keyword,
+  T_CONSTANT = TK.constant, T_COMMA = TK.comma, T_DOT = TK.dot;
+
+// Keyword facts by `KeywordId` for `FastClauses`, derived from the parser's sets above (themselves from the
+// catalogue): bits of `KW_FLAGS`, what a keyword at the head of a clause starts (`KW_START`), and ranks.
+const F_AGGREGATION = 1, F_WORD_OPERATOR = 2, F_BUCKET = 4, F_UNIT = 8, F_NAMED_DATE = 16, F_LOCATION_OR_IN = 32;
+const S_AGGREGATION = 1, S_TOP = 2, S_SORT = 3, S_GROUP = 4, S_GROWTH = 5, S_DATE = 6;
+const KW_FLAGS = new Uint8Array(KEYWORD_ID_COUNT);
+const KW_START = new Uint8Array(KEYWORD_ID_COUNT);
+/** A to-date keyword's unit (`year to date`: year) as its rank in `TO_DATE_PERIODS`; -1 for others. */
+const KW_TO_DATE_RANK = new Int8Array(KEYWORD_ID_COUNT).fill(-1);
+/** A keyword's own rank in `TO_DATE_PERIODS` (`month`), the period after `… to date for each`; -1 for others. */
+const KW_PERIOD_RANK = new Int8Array(KEYWORD_ID_COUNT).fill(-1);
+const ID_TOP = keywordId('top'), ID_BOTTOM = keywordId('bottom'), ID_SORT_BY = keywordId('sort by'), ID_BY = keywordId('by'),
+  ID_FOR_EACH = keywordId('for each'), ID_GROWTH_OF = keywordId('growth of'), ID_BETWEEN = keywordId('between'), ID_AND = keywordId('and'),
+  ID_OR = keywordId('or'), ID_ASCENDING = keywordId('ascending'), ID_DESCENDING = keywordId('descending'), ID_AGO = keywordId('ago'),
+  ID_TODAY = keywordId('today'), ID_YESTERDAY = keywordId('yesterday'), ID_THIS = keywordId('this'), ID_LAST = keywordId('last'),
+  ID_NEXT = keywordId('next'), ID_NEAR = keywordId('near'), ID_FARTHER = keywordId('farther than'), ID_IN = keywordId('in'), ID_NOT_IN = keywordId('not in');
+for (let id = 1; id < KEYWORD_ID_COUNT; id++) {
+  const name = keywordName(id);
+  let f = 0;
+  if (AGGREGATION_SET.has(name)) f |= F_AGGREGATION;
+  if (WORD_OPERATOR_SET.has(name)) f |= F_WORD_OPERATOR;
+  if (BUCKET_SET.has(name)) f |= F_BUCKET;
+  if (UNITS.has(name)) f |= F_UNIT;
+  if (DAYS.has(name) || MONTHS.has(name) || QUARTERS.has(name)) f |= F_NAMED_DATE;
+  if (id === ID_NEAR || id === ID_FARTHER || id === ID_IN || id === ID_NOT_IN) f |= F_LOCATION_OR_IN;
+  KW_FLAGS[id] = f;
+  const toDate = TO_DATE_UNITS.get(name);
+  if (toDate) KW_TO_DATE_RANK[id] = TO_DATE_PERIODS.indexOf(toDate);
+  KW_PERIOD_RANK[id] = TO_DATE_PERIODS.indexOf(name as ToDateUnit);
+  // in the order of ClauseParser.keywordClause: what it tries first wins
+  KW_START[id] = PERIODS.has(name) ? 0
+    : (f & F_AGGREGATION) !== 0 ? S_AGGREGATION
+    : (f & (F_WORD_OPERATOR | F_BUCKET)) !== 0 ? 0
+    : id === ID_TOP || id === ID_BOTTOM ? S_TOP
+    : id === ID_SORT_BY ? S_SORT
+    : id === ID_BY || id === ID_FOR_EACH ? S_GROUP
+    : id === ID_GROWTH_OF ? S_GROWTH
+    : id === ID_TODAY || id === ID_YESTERDAY || id === ID_THIS || id === ID_LAST || id === ID_NEXT || toDate !== undefined ? S_DATE
+    : 0;
+}
+const N_REF = NK.columnRef, N_VALUE = NK.value, N_BUCKET = NK.bucket, N_GROWTH = NK.growth;
+
+/**
+ * The whole-document parse's fast path: writes a query's nodes straight from its tokens' typed arrays
+ * (`QueryTokens`), with no token or clause object, for the clauses most queries are made of: columns
+ * (aggregated, bucketed, after `by` / `for each`), filters with values, `between`, relative dates after a
+ * column or alone, `top`/`bottom` N, `sort by`, `by <unit>`, `growth of` without a keyword after it. The
+ * nodes are those `ClauseParser` + `NodeWriter` write for the same tokens (test/unit/tree.test.ts checks
+ * it); at anything else, and wherever `ClauseParser` would report a problem, `parse` answers false and the
+ * builder parses the query again with `ClauseParser` (the one grammar), so diagnostics come from there.
+ */
+class FastClauses {
+  private K: Uint8Array = new Uint8Array(0);
+  private D: Uint8Array = new Uint8Array(0);
+  private S: Int32Array = new Int32Array(0);
+  private E: Int32Array = new Int32Array(0);
+  private X: Uint32Array = new Uint32Array(0);
+  private n = 0;
+  private i = 0;
+  /** The query-token positions of a filter's values (scratch, grown as needed). */
+  private vals = new Int32Array(16);
+
+  constructor(private readonly buf: GreenBuffer, private readonly text: string) {}
+
+  /** Writes the nodes of the query `q[0, n)`; false (nodes to be dropped by the caller) when it is not for the fast path. */
+  parse(q: QueryTokens, n: number): boolean {
+    this.K = q.kinds;
+    this.D = q.details;
+    this.S = q.starts;
+    this.E = q.ends;
+    this.X = q.index;
+    this.n = n;
+    this.i = 0;
+    const K = this.K;
+    while (this.i < n) {
+      const i = this.i;
+      const k = K[i]!;
+      if (k === T_COLUMN) {
+        if (!this.columnClause(i, false, false)) return false;
+      } else if (k === T_KEYWORD) {
+        switch (KW_START[this.D[i]!]) {
+          case S_AGGREGATION:
+            if (i + 1 >= n || K[i + 1] !== T_COLUMN) return false;
+            this.i = i + 1;
+            if (!this.columnClause(i, true, false)) return false;
+            break;
+          case S_TOP:
+            this.topBottom();
+            break;
+          case S_SORT:
+            if (!this.sortBy()) return false;
+            break;
+          case S_GROUP:
+            if (!this.grouping()) return false;
+            break;
+          case S_GROWTH:
+            if (!this.growth()) return false;
+            break;
+          case S_DATE:
+            if (this.relativeDate() <= 0) return false;
+            this.leaf(N_DATE, i, this.i - 1);
+            break;
+          default:
+            return false;
+        }
+      } else if (k === T_NUMBER) {
+        if (this.relativeDate() <= 0) return false;
+        this.leaf(N_DATE, i, this.i - 1);
+      } else return false;
+    }
+    return true;
+  }
+
+  /** A node over query tokens `[first, last]` with no children. */
+  private leaf(kind: number, first: number, last: number): void {
+    this.buf.addNode(kind, this.X[first]!, this.X[last]! + 1);
+  }
+
+  /** A clause node over `[first, last]` with the column reference `[c, cl]` as its child. */
+  private withRef(kind: number, first: number, last: number, c: number, cl: number): void {
+    const node = this.buf.addNode(kind, this.X[first]!, this.X[last]! + 1);
+    this.buf.addNode(N_REF, this.X[c]!, this.X[cl]! + 1);
+    this.buf.close(node);
+  }
+
+  /** `ClauseParser.columnClause` from the column at `i`, the clause starting at `first`. */
+  private columnClause(first: number, aggregated: boolean, grouping: boolean): boolean {
+    const K = this.K, D = this.D, n = this.n;
+    const c = this.i;
+    const cl = this.columnRef();
+    if (cl < 0) return false;
+    const j = this.i;
+    if (j < n) {
+      const k = K[j]!;
+      if (k === T_OPERATOR || (k === T_KEYWORD && (KW_FLAGS[D[j]!]! & F_WORD_OPERATOR) !== 0)) {
+        this.i = j + 1;
+        const count = k === T_KEYWORD && D[j] === ID_BETWEEN ? this.between() : this.values();
+        if (count <= 0) return false;
+        const buf = this.buf, X = this.X, vals = this.vals;
+        const node = buf.addNode(N_FILTER, X[first]!, X[vals[count - 1]!]! + 1);
+        buf.addNode(N_REF, X[c]!, X[cl]! + 1);
+        for (let v = 0; v < count; v++) {
+          const x = X[vals[v]!]!;
+          buf.addNode(N_VALUE, x, x + 1);
+        }
+        buf.close(node);
+        return true;
+      }
+      if (!aggregated && !grouping && cl === c) {
+        if (k === T_KEYWORD && (KW_FLAGS[D[j]!]! & F_LOCATION_OR_IN) !== 0) return false;
+        const r = this.relativeDate();
+        if (r < 0) return false;
+        if (r > 0) {
+          this.withRef(N_DATE, first, this.i - 1, c, cl);
+          return true;
+        }
+      }
+    }
+    this.withRef(N_COLUMN, first, cl, c, cl);
+    return true;
+  }
+
+  /** `[column]` with a bucket glued to it that ClauseParser knows without a problem; returns its last token, -1 for another shape. */
+  private columnRef(): number {
+    const K = this.K, S = this.S, E = this.E, n = this.n;
+    const c = this.i;
+    const dot = c + 1;
+    if (dot < n && K[dot] === T_DOT && S[dot] === E[c]) {
+      const b = dot + 1;
+      if (b >= n || S[b] !== E[dot]) return -1;
+      const kb = K[b];
+      if (kb === T_KEYWORD) {
+        if ((KW_FLAGS[this.D[b]!]! & F_BUCKET) === 0) return -1;
+      } else if (kb === T_VALUE) {
+        if (!BUCKET_SET.has(this.text.slice(S[b]! + 1, this.D[b] === 1 ? E[b]! - 1 : E[b]))) return -1;
+      } else return -1;
+      this.i = b + 1;
+      return b;
+    }
+    this.i = dot;
+    return c;
+  }
+
+  /** Whether query token `k` is a value (a quoted text, a number, `{null}` / `{empty}`). */
+  private isValue(k: number): boolean {
+    if (k >= this.n) return false;
+    const kind = this.K[k];
+    return kind === T_VALUE || kind === T_NUMBER || kind === T_CONSTANT;
+  }
+
+  /** Records value `k` in `vals` at `count`. */
+  private keep(count: number, k: number): void {
+    if (count === this.vals.length) {
+      const grown = new Int32Array(count * 2);
+      grown.set(this.vals);
+      this.vals = grown;
+    }
+    this.vals[count] = k;
+  }
+
+  /** `value (, value)*` (or `or`); how many, or -1 for another shape. */
+  private values(): number {
+    let count = 0;
+    for (;;) {
+      const v = this.i;
+      if (!this.isValue(v)) return -1;
+      this.keep(count++, v);
+      const c = v + 1;
+      if (c < this.n && (this.K[c] === T_COMMA || (this.K[c] === T_KEYWORD && this.D[c] === ID_OR))) {
+        this.i = c + 1;
+        continue;
+      }
+      this.i = c;
+      return count;
+    }
+  }
+
+  /** `v and v` after `between`: 2, or -1 for another shape. */
+  private between(): number {
+    const low = this.i;
+    const and = low + 1;
+    const high = low + 2;
+    if (!this.isValue(low) || and >= this.n || this.K[and] !== T_KEYWORD || this.D[and] !== ID_AND || !this.isValue(high)) return -1;
+    this.keep(0, low);
+    this.keep(1, high);
+    this.i = high + 1;
+    return 2;
+  }
+
+  /** Whether query token `k` is a keyword with flag `f`. */
+  private kwFlag(k: number, f: number): boolean {
+    return k < this.n && this.K[k] === T_KEYWORD && (KW_FLAGS[this.D[k]!]! & f) !== 0;
+  }
+
+  /** Whether query token `k` is keyword `id`. */
+  private kwIs(k: number, id: number): boolean {
+    return k < this.n && this.K[k] === T_KEYWORD && this.D[k] === id;
+  }
+
+  /** Whether query token `k` is a number of digits only (ClauseParser `isDigits`), `year`: of a year (`isYear`). */
+  private digits(k: number, year: boolean): boolean {
+    const s = this.S[k]!, e = this.E[k]!, text = this.text;
+    if (year && (e - s !== 4 || (text.charCodeAt(s) !== 49 && text.charCodeAt(s) !== 50))) return false;
+    for (let p = s; p < e; p++) {
+      const ch = text.charCodeAt(p);
+      if (ch < 48 || ch > 57) return false;
+    }
+    return e > s;
+  }
+
+  /**
+   * `ClauseParser.relativeDate` at the current token: 1 when one was consumed, 0 when none starts here
+   * (nothing consumed), -1 for a shape left to ClauseParser (a named date, or a problem it reports).
+   */
+  private relativeDate(): number {
+    const K = this.K, D = this.D;
+    const a = this.i;
+    if (a >= this.n) return 0;
+    if (K[a] === T_KEYWORD) {
+      const id = D[a]!;
+      if (id === ID_TODAY || id === ID_YESTERDAY) {
+        this.i = a + 1;
+        return 1;
+      }
+      const toDate = KW_TO_DATE_RANK[id]!;
+      if (toDate >= 0) {
+        if (this.kwIs(a + 1, ID_FOR_EACH) && a + 2 < this.n && K[a + 2] === T_KEYWORD && KW_PERIOD_RANK[D[a + 2]!]! >= 0) {
+          if (KW_PERIOD_RANK[D[a + 2]!]! < toDate) return -1;
+          this.i = a + 3;
+          return 1;
+        }
+        this.i = a + 1;
+        return 1;
+      }
+      if (id === ID_THIS || id === ID_LAST || id === ID_NEXT) {
+        let unit = a + 1;
+        if (unit < this.n && K[unit] === T_NUMBER && id !== ID_THIS && this.digits(unit, false)) unit++;
+        if (!this.kwFlag(unit, F_UNIT)) return -1;
+        this.i = this.kwIs(unit + 1, ID_FOR_EACH) && this.kwFlag(unit + 2, F_UNIT) ? unit + 3 : unit + 1;
+        return 1;
+      }
+      return (KW_FLAGS[id]! & F_NAMED_DATE) !== 0 ? -1 : 0;
+    }
+    if (K[a] === T_NUMBER && this.digits(a, false)) {
+      const unit = this.kwFlag(a + 1, F_UNIT);
+      if (unit && this.kwIs(a + 2, ID_AGO)) {
+        this.i = a + 3;
+        return 1;
+      }
+      if (!unit && this.digits(a, true)) {
+        this.i = a + 1;
+        return 1;
+      }
+    }
+    return 0;
+  }
+
+  /** `top` / `bottom` [N] (ClauseParser `topBottom`). */
+  private topBottom(): void {
+    const t = this.i;
+    const num = t + 1;
+    if (num < this.n && this.K[num] === T_NUMBER && this.digits(num, false) && !(this.kwFlag(num + 1, F_UNIT) && this.kwIs(num + 2, ID_AGO))) {
+      this.i = num + 1;
+      this.leaf(N_TOP, t, num);
+      return;
+    }
+    this.i = t + 1;
+    this.leaf(N_TOP, t, t);
+  }
+
+  /** `sort by [aggregation] [column] [ascending|descending]`. */
+  private sortBy(): boolean {
+    const s = this.i;
+    this.i = this.kwFlag(s + 1, F_AGGREGATION) ? s + 2 : s + 1;
+    const c = this.i;
+    if (c >= this.n || this.K[c] !== T_COLUMN) return false;
+    const cl = this.columnRef();
+    if (cl < 0) return false;
+    const d = this.i;
+    if (this.kwIs(d, ID_ASCENDING) || this.kwIs(d, ID_DESCENDING)) {
+      this.i = d + 1;
+      this.withRef(N_SORT, s, d, c, cl);
+    } else this.withRef(N_SORT, s, cl, c, cl);
+    return true;
+  }
+
+  /** `by` / `for each` [aggregation] [column], or a date part (`by week`). */
+  private grouping(): boolean {
+    const g = this.i;
+    const aggregated = this.kwFlag(g + 1, F_AGGREGATION);
+    const c = aggregated ? g + 2 : g + 1;
+    this.i = c;
+    if (c < this.n && this.K[c] === T_COLUMN) return this.columnClause(g, aggregated, true);
+    if (!aggregated && this.kwFlag(c, F_UNIT | F_BUCKET)) {
+      this.i = c + 1;
+      this.leaf(N_BUCKET, g, c);
+      return true;
+    }
+    return false;
+  }
+
+  /** `growth of [measure] by [date] [bucket]`, with no keyword after it (`year-over-year` and the like go to ClauseParser). */
+  private growth(): boolean {
+    const g = this.i;
+    const m = g + 1;
+    if (m >= this.n || this.K[m] !== T_COLUMN) return false;
+    this.i = m;
+    const ml = this.columnRef();
+    if (ml < 0 || !this.kwIs(this.i, ID_BY)) return false;
+    const d = this.i + 1;
+    if (d >= this.n || this.K[d] !== T_COLUMN) return false;
+    this.i = d;
+    const dl = this.columnRef();
+    if (dl < 0) return false;
+    if (this.kwFlag(this.i, F_BUCKET)) this.i++;
+    if (this.i < this.n && this.K[this.i] === T_KEYWORD) return false;
+    const buf = this.buf, X = this.X;
+    const node = buf.addNode(N_GROWTH, X[g]!, X[this.i - 1]! + 1);
+    buf.addNode(N_REF, X[m]!, X[ml]! + 1);
+    buf.addNode(N_REF, X[d]!, X[dl]! + 1);
+    buf.close(node);
+    return true;
+  }
+}
 
 /**
  * A parsed `.tsq` document: its lossless syntax tree (tree.ts), a list of parts with widths, and the
