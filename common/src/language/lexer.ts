@@ -188,6 +188,22 @@ if (TOKEN_KINDS.indexOf('column') !== K_COLUMN || TOKEN_KINDS.indexOf('keyword')
   throw new Error('lexer.ts: the token kind codes do not match TOKEN_KINDS.');
 }
 
+/** A number token's `details` bits (see `TokenStore`): digits only (no sign, no fraction: `isDigits` of parser.ts). */
+export const NUMBER_DIGITS = 1;
+/** … and a year: four digits, 1000–2999 (`isYear` of parser.ts). */
+export const NUMBER_YEAR = 2;
+
+/** The `details` of the number token `text[start, end)`: `NUMBER_DIGITS`, with `NUMBER_YEAR`, or 0. */
+export function numberDetail(text: string, start: number, end: number): number {
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 48 || c > 57) return 0;
+  }
+  if (end === start) return 0;
+  const first = text.charCodeAt(start);
+  return end - start === 4 && (first === 49 || first === 50) ? NUMBER_DIGITS | NUMBER_YEAR : NUMBER_DIGITS;
+}
+
 /** The largest token width a 16-bit entry holds; larger ones are escaped (see `TokenStore`). */
 export const WIDTH_ESCAPE = 0xffff;
 
@@ -196,7 +212,8 @@ export const WIDTH_ESCAPE = 0xffff;
  * `GreenBuffer` extends it): `kinds` (a `TOKEN_KINDS` index, or `WHITESPACE_CODE` for the whitespace
  * between two tokens), `widths` (UTF-16 code units; a width of 65,535 or more is stored as 65,535 and kept
  * in a map by index: read widths with `width`) and `details` (a keyword's `KeywordId`; 1 for a closed
- * column, value or quoted directive, 0 when unclosed; `{null}` 0, `{empty}` 1; 0 otherwise). No offsets:
+ * column, value or quoted directive, 0 when unclosed; `{null}` 0, `{empty}` 1; a number's `NUMBER_DIGITS`
+ * and `NUMBER_YEAR` bits; 0 otherwise). No offsets:
  * a token's start is the sum of the widths before it from where the scan began. Arrays grow by doubling.
  */
 export class TokenStore {
@@ -231,6 +248,20 @@ export class TokenStore {
     this.details[i] = detail;
     this.tokenCount = i + 1;
     return i;
+  }
+
+  /** Makes room for `more` tokens after `tokenCount` (the arrays doubled as needed). */
+  reserve(more: number): void {
+    while (this.tokenCount + more > this.kinds.length) this.growTokens();
+  }
+
+  /** Stores width `w` of token `i` (escaped when 65,535 or more). */
+  setWidth(i: number, w: number): void {
+    if (w < WIDTH_ESCAPE) this.widths[i] = w;
+    else {
+      this.widths[i] = WIDTH_ESCAPE;
+      (this.longWidths ??= new Map()).set(i, w);
+    }
   }
 
   private growTokens(): void {
@@ -470,7 +501,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           i++;
         }
         len = put(store, len, K_WORD, s, i, 0);
-      } else len = put(store, len, K_NUMBER, s, i, 0);
+      } else len = put(store, len, K_NUMBER, s, i, numberDetail(text, s, i));
       continue;
     }
 
@@ -738,8 +769,24 @@ function report(state: ScanState, diagnostics: ParseDiagnostic[] | undefined, n:
  * locals: V8 then keeps the scan's text and offsets in registers.
  */
 function put(store: TokenStore, len: number, kind: number, start: number, end: number, detail: number): number {
-  if (start > store.end) store.addToken(WHITESPACE_CODE, start - store.end, 0);
-  store.addToken(kind, end - start, detail);
+  let i = store.tokenCount;
+  if (i + 2 > store.kinds.length) store.reserve(2);
+  const kinds = store.kinds;
+  const details = store.details;
+  const gap = start - store.end;
+  if (gap > 0) {
+    kinds[i] = WHITESPACE_CODE;
+    details[i] = 0;
+    if (gap < WIDTH_ESCAPE) store.widths[i] = gap;
+    else store.setWidth(i, gap);
+    i++;
+  }
+  kinds[i] = kind;
+  details[i] = detail;
+  const w = end - start;
+  if (w < WIDTH_ESCAPE) store.widths[i] = w;
+  else store.setWidth(i, w);
+  store.tokenCount = i + 1;
   store.end = end;
   return len + 1;
 }

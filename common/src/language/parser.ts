@@ -31,7 +31,7 @@ const {
   DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } = nodes;
 const { GreenBuffer, GreenPart, NK, NODE_KINDS, TK, PART, codeOf, tokenOf } = tree;
-const { KEYWORD_ID_COUNT, Lexer, WIDTH_ESCAPE, keywordId, keywordName, makeToken, tokenize } = lexer;
+const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, WIDTH_ESCAPE, keywordId, keywordName, makeToken, tokenize } = lexer;
 const QUERY_PART = PART.query, DIRECTIVE_PART = PART.directive, TRIVIA_PART = PART.trivia;
 type GreenBuffer = tree.GreenBuffer;
 type GreenPart = tree.GreenPart;
@@ -99,7 +99,7 @@ export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDia
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
     if (t.start > buf.end) buf.addToken(WHITESPACE, t.start - buf.end, 0);
-    const code = t.kind === 'directive' ? K_DIRECTIVE | (t.closed ? 256 : 0) : codeOf(t);
+    const code = codeOf(t);
     buf.addToken(code & 255, t.end - t.start, code >>> 8);
     buf.end = t.end;
   }
@@ -175,12 +175,10 @@ class TreeBuilder {
   /** First token of the part not yet closed, and its absolute start. */
   private partTok = 0;
   private partPos: number;
-  /**
-   * The significant tokens of the current query, `[0, count)`: index in `buf`, start, end, kind code and
-   * detail (see lexer.ts `TokenStore`), in typed arrays reused from query to query.
-   */
-  private q = new QueryTokens(64);
+  /** How many significant tokens the current query has so far (0: none pending). */
   private count = 0;
+  /** The `buf` indices of the current query's significant tokens, made only when `ClauseParser` parses it (grown as needed). */
+  private index = new Uint32Array(64);
   /** The current query's first token and its start; the token after its last significant one, and that one's end. */
   private queryTok = 0;
   private queryPos = 0;
@@ -206,9 +204,12 @@ class TreeBuilder {
     const buf = this.buf;
     const kinds = buf.kinds;
     const widths = buf.widths;
-    const details = buf.details;
     const end = buf.tokenCount;
     let pos = this.pos;
+    // the current query's state in locals, written back before anything that reads it (flush, stop)
+    let n = this.count;
+    let lastTok = this.lastTok;
+    let lastEnd = this.lastEnd;
     for (let t = this.seen; t < end; t++) {
       const k = kinds[t]!;
       let w = widths[t]!;
@@ -216,38 +217,38 @@ class TreeBuilder {
       const start = pos;
       pos += w;
       if (k === WHITESPACE || k === K_COMMENT) continue;
-      if (k === K_SEMICOLON || k === K_BLANK) {
-        this.pos = pos;
-        this.flush();
+      if (k === K_SEMICOLON || k === K_BLANK || k === K_DIRECTIVE) {
+        if (n !== 0) {
+          this.count = n;
+          this.lastTok = lastTok;
+          this.lastEnd = lastEnd;
+          this.flush();
+          n = 0;
+        }
+        if (k === K_DIRECTIVE) {
+          this.closeTrivia(t, start);
+          this.push(DIRECTIVE_PART, t, t + 1, buf.nodeCount, start);
+          this.partTok = t + 1;
+          this.partPos = pos;
+        }
         continue;
       }
-      if (k === K_DIRECTIVE) {
-        this.pos = pos;
-        this.flush();
-        this.closeTrivia(t, start);
-        this.push(DIRECTIVE_PART, t, t + 1, buf.nodeCount, start);
-        this.partTok = t + 1;
-        this.partPos = pos;
-        continue;
-      }
-      const n = this.count;
       if (n === 0) {
-        if (isSync && start >= syncFrom && isSync(start)) return this.stopAt(t, start);
+        if (isSync && start >= syncFrom && isSync(start)) {
+          this.count = 0;
+          return this.stopAt(t, start);
+        }
         this.closeTrivia(t, start);
         this.queryTok = t;
         this.queryPos = start;
       }
-      let q = this.q;
-      if (n === q.index.length) q = this.q = q.grown();
-      q.index[n] = t;
-      q.starts[n] = start;
-      q.ends[n] = pos;
-      q.kinds[n] = k;
-      q.details[n] = details[t]!;
-      this.count = n + 1;
-      this.lastTok = t + 1;
-      this.lastEnd = pos;
+      n++;
+      lastTok = t + 1;
+      lastEnd = pos;
     }
+    this.count = n;
+    this.lastTok = lastTok;
+    this.lastEnd = lastEnd;
     this.pos = pos;
     this.seen = end;
     return -1;
@@ -279,17 +280,28 @@ class TreeBuilder {
     if (!count) return;
     const buf = this.buf;
     const nodeFrom = buf.nodeCount;
-    const q = this.q;
-    if (!this.fastClauses || !this.fast.parse(q, count)) {
+    if (!this.fastClauses || !this.fast.parse(this.queryTok, this.lastTok, this.queryPos)) {
       // the general parser, from token objects (the fast one wrote nothing that stays)
       buf.nodeCount = nodeFrom;
       const tokens = this.tokens;
       const text = this.text;
-      for (let k = 0; k < count; k++) tokens[k] = makeToken(q.kinds[k]!, q.details[k]!, q.starts[k]!, q.ends[k]!, text);
+      if (this.index.length < count) this.index = new Uint32Array(count * 2);
+      const index = this.index;
+      let pos = this.queryPos;
+      let k = 0;
+      for (let t = this.queryTok; t < this.lastTok; t++) {
+        const kind = buf.kinds[t]!;
+        const w = buf.width(t);
+        if (kind !== WHITESPACE && kind !== K_COMMENT) {
+          tokens[k] = makeToken(kind, buf.details[t]!, pos, pos + w, text);
+          index[k++] = t;
+        }
+        pos += w;
+      }
       const clauses = this.parser.parse(tokens, 0, count);
       const w = this.writer;
-      w.reset(q.index, count);
-      for (let k = 0; k < clauses.length; k++) w.clause(clauses[k]!);
+      w.reset(index, count);
+      for (let c = 0; c < clauses.length; c++) w.clause(clauses[c]!);
     }
     this.push(QUERY_PART, this.queryTok, this.lastTok, nodeFrom, this.queryPos);
     this.partTok = this.lastTok;
@@ -348,34 +360,6 @@ class TreeBuilder {
     }
     if (d.length > from && parts.length) attach(d.length);
     return parts;
-  }
-}
-
-/** The significant tokens of one query as typed arrays (`TreeBuilder`): index in the buffer, start, end, kind code, detail. */
-class QueryTokens {
-  readonly index: Uint32Array;
-  readonly starts: Int32Array;
-  readonly ends: Int32Array;
-  readonly kinds: Uint8Array;
-  readonly details: Uint8Array;
-
-  constructor(n: number) {
-    this.index = new Uint32Array(n);
-    this.starts = new Int32Array(n);
-    this.ends = new Int32Array(n);
-    this.kinds = new Uint8Array(n);
-    this.details = new Uint8Array(n);
-  }
-
-  /** A copy with twice the room. */
-  grown(): QueryTokens {
-    const g = new QueryTokens(this.index.length * 2);
-    g.index.set(this.index);
-    g.starts.set(this.starts);
-    g.ends.set(this.ends);
-    g.kinds.set(this.kinds);
-    g.details.set(this.details);
-    return g;
   }
 }
 
@@ -540,38 +524,43 @@ const N_REF = NK.columnRef, N_VALUE = NK.value, N_BUCKET = NK.bucket, N_GROWTH =
 class FastClauses {
   private K: Uint8Array = new Uint8Array(0);
   private D: Uint8Array = new Uint8Array(0);
-  private S: Int32Array = new Int32Array(0);
-  private E: Int32Array = new Int32Array(0);
-  private X: Uint32Array = new Uint32Array(0);
+  /** After the query's last significant token (an index into the buffer, like every token position here). */
   private n = 0;
   private i = 0;
-  /** The query-token positions of a filter's values (scratch, grown as needed). */
+  /** The query's first token and its absolute start. */
+  private from = 0;
+  private fromPos = 0;
+  /** The buffer positions of a filter's values (scratch, grown as needed). */
   private vals = new Int32Array(16);
 
   constructor(private readonly buf: GreenBuffer, private readonly text: string) {}
 
-  /** Writes the nodes of the query `q[0, n)`; false (nodes to be dropped by the caller) when it is not for the fast path. */
-  parse(q: QueryTokens, n: number): boolean {
-    this.K = q.kinds;
-    this.D = q.details;
-    this.S = q.starts;
-    this.E = q.ends;
-    this.X = q.index;
-    this.n = n;
-    this.i = 0;
-    const K = this.K;
-    while (this.i < n) {
+  /**
+   * Writes the nodes of the query whose significant tokens lie in `[from, to)` of the buffer (`from` one of
+   * them, at offset `fromPos`; whitespace and comments between them skipped); false (nodes to be dropped
+   * by the caller) when it is not for the fast path.
+   */
+  parse(from: number, to: number, fromPos: number): boolean {
+    const K = (this.K = this.buf.kinds);
+    this.D = this.buf.details;
+    this.n = to;
+    this.i = from;
+    this.from = from;
+    this.fromPos = fromPos;
+    while (this.i < to) {
       const i = this.i;
       const k = K[i]!;
       if (k === T_COLUMN) {
         if (!this.columnClause(i, false, false)) return false;
       } else if (k === T_KEYWORD) {
         switch (KW_START[this.D[i]!]) {
-          case S_AGGREGATION:
-            if (i + 1 >= n || K[i + 1] !== T_COLUMN) return false;
-            this.i = i + 1;
+          case S_AGGREGATION: {
+            const c = this.next(i);
+            if (c >= to || K[c] !== T_COLUMN) return false;
+            this.i = c;
             if (!this.columnClause(i, true, false)) return false;
             break;
+          }
           case S_TOP:
             this.topBottom();
             break;
@@ -584,30 +573,41 @@ class FastClauses {
           case S_GROWTH:
             if (!this.growth()) return false;
             break;
-          case S_DATE:
-            if (this.relativeDate() <= 0) return false;
-            this.leaf(N_DATE, i, this.i - 1);
+          case S_DATE: {
+            const last = this.relativeDate();
+            if (last < 0) return false;
+            this.leaf(N_DATE, i, last);
             break;
+          }
           default:
             return false;
         }
       } else if (k === T_NUMBER) {
-        if (this.relativeDate() <= 0) return false;
-        this.leaf(N_DATE, i, this.i - 1);
+        const last = this.relativeDate();
+        if (last < 0) return false;
+        this.leaf(N_DATE, i, last);
       } else return false;
     }
     return true;
   }
 
-  /** A node over query tokens `[first, last]` with no children. */
+  /** The significant token after `t` (whitespace and comments skipped), `n` when there is none. */
+  private next(t: number): number {
+    const K = this.K, n = this.n;
+    let u = t + 1;
+    while (u < n && (K[u] === WHITESPACE || K[u] === K_COMMENT)) u++;
+    return u;
+  }
+
+  /** A node over tokens `[first, last]` with no children. */
   private leaf(kind: number, first: number, last: number): void {
-    this.buf.addNode(kind, this.X[first]!, this.X[last]! + 1);
+    this.buf.addNode(kind, first, last + 1);
   }
 
   /** A clause node over `[first, last]` with the column reference `[c, cl]` as its child. */
   private withRef(kind: number, first: number, last: number, c: number, cl: number): void {
-    const node = this.buf.addNode(kind, this.X[first]!, this.X[last]! + 1);
-    this.buf.addNode(N_REF, this.X[c]!, this.X[cl]! + 1);
+    const node = this.buf.addNode(kind, first, last + 1);
+    this.buf.addNode(N_REF, c, cl + 1);
     this.buf.close(node);
   }
 
@@ -621,14 +621,14 @@ class FastClauses {
     if (j < n) {
       const k = K[j]!;
       if (k === T_OPERATOR || (k === T_KEYWORD && (KW_FLAGS[D[j]!]! & F_WORD_OPERATOR) !== 0)) {
-        this.i = j + 1;
+        this.i = this.next(j);
         const count = k === T_KEYWORD && D[j] === ID_BETWEEN ? this.between() : this.values();
         if (count <= 0) return false;
-        const buf = this.buf, X = this.X, vals = this.vals;
-        const node = buf.addNode(N_FILTER, X[first]!, X[vals[count - 1]!]! + 1);
-        buf.addNode(N_REF, X[c]!, X[cl]! + 1);
+        const buf = this.buf, vals = this.vals;
+        const node = buf.addNode(N_FILTER, first, vals[count - 1]! + 1);
+        buf.addNode(N_REF, c, cl + 1);
         for (let v = 0; v < count; v++) {
-          const x = X[vals[v]!]!;
+          const x = vals[v]!;
           buf.addNode(N_VALUE, x, x + 1);
         }
         buf.close(node);
@@ -636,10 +636,10 @@ class FastClauses {
       }
       if (!aggregated && !grouping && cl === c) {
         if (k === T_KEYWORD && (KW_FLAGS[D[j]!]! & F_LOCATION_OR_IN) !== 0) return false;
-        const r = this.relativeDate();
-        if (r < 0) return false;
-        if (r > 0) {
-          this.withRef(N_DATE, first, this.i - 1, c, cl);
+        const last = this.relativeDate();
+        if (last === -1) return false;
+        if (last >= 0) {
+          this.withRef(N_DATE, first, last, c, cl);
           return true;
         }
       }
@@ -648,28 +648,40 @@ class FastClauses {
     return true;
   }
 
-  /** `[column]` with a bucket glued to it that ClauseParser knows without a problem; returns its last token, -1 for another shape. */
+  /**
+   * `[column]` at the current token with a bucket glued to it that ClauseParser knows without a problem;
+   * returns its last token (the current token moves past it), -1 for another shape.
+   */
   private columnRef(): number {
-    const K = this.K, S = this.S, E = this.E, n = this.n;
+    const K = this.K, n = this.n;
     const c = this.i;
     const dot = c + 1;
-    if (dot < n && K[dot] === T_DOT && S[dot] === E[c]) {
+    if (dot < n && K[dot] === T_DOT) {
+      // glued: no whitespace token between them
       const b = dot + 1;
-      if (b >= n || S[b] !== E[dot]) return -1;
+      if (b >= n) return -1;
       const kb = K[b];
       if (kb === T_KEYWORD) {
         if ((KW_FLAGS[this.D[b]!]! & F_BUCKET) === 0) return -1;
       } else if (kb === T_VALUE) {
-        if (!BUCKET_SET.has(this.text.slice(S[b]! + 1, this.D[b] === 1 ? E[b]! - 1 : E[b]))) return -1;
+        const s = this.offsetOf(b);
+        if (!BUCKET_SET.has(this.text.slice(s + 1, s + this.buf.width(b) - (this.D[b] === 1 ? 1 : 0)))) return -1;
       } else return -1;
-      this.i = b + 1;
+      this.i = this.next(b);
       return b;
     }
-    this.i = dot;
+    this.i = this.next(c);
     return c;
   }
 
-  /** Whether query token `k` is a value (a quoted text, a number, `{null}` / `{empty}`). */
+  /** The absolute start of token `t` of the query (a sum of the widths before it). */
+  private offsetOf(t: number): number {
+    let pos = this.fromPos;
+    for (let u = this.from; u < t; u++) pos += this.buf.width(u);
+    return pos;
+  }
+
+  /** Whether token `k` is a value (a quoted text, a number, `{null}` / `{empty}`). */
   private isValue(k: number): boolean {
     if (k >= this.n) return false;
     const kind = this.K[k];
@@ -693,9 +705,9 @@ class FastClauses {
       const v = this.i;
       if (!this.isValue(v)) return -1;
       this.keep(count++, v);
-      const c = v + 1;
+      const c = this.next(v);
       if (c < this.n && (this.K[c] === T_COMMA || (this.K[c] === T_KEYWORD && this.D[c] === ID_OR))) {
-        this.i = c + 1;
+        this.i = this.next(c);
         continue;
       }
       this.i = c;
@@ -706,107 +718,115 @@ class FastClauses {
   /** `v and v` after `between`: 2, or -1 for another shape. */
   private between(): number {
     const low = this.i;
-    const and = low + 1;
-    const high = low + 2;
-    if (!this.isValue(low) || and >= this.n || this.K[and] !== T_KEYWORD || this.D[and] !== ID_AND || !this.isValue(high)) return -1;
+    if (!this.isValue(low)) return -1;
+    const and = this.next(low);
+    if (!this.kwIs(and, ID_AND)) return -1;
+    const high = this.next(and);
+    if (!this.isValue(high)) return -1;
     this.keep(0, low);
     this.keep(1, high);
-    this.i = high + 1;
+    this.i = this.next(high);
     return 2;
   }
 
-  /** Whether query token `k` is a keyword with flag `f`. */
+  /** Whether token `k` is a keyword with flag `f`. */
   private kwFlag(k: number, f: number): boolean {
     return k < this.n && this.K[k] === T_KEYWORD && (KW_FLAGS[this.D[k]!]! & f) !== 0;
   }
 
-  /** Whether query token `k` is keyword `id`. */
+  /** Whether token `k` is keyword `id`. */
   private kwIs(k: number, id: number): boolean {
     return k < this.n && this.K[k] === T_KEYWORD && this.D[k] === id;
   }
 
-  /** Whether query token `k` is a number of digits only (ClauseParser `isDigits`), `year`: of a year (`isYear`). */
-  private digits(k: number, year: boolean): boolean {
-    const s = this.S[k]!, e = this.E[k]!, text = this.text;
-    if (year && (e - s !== 4 || (text.charCodeAt(s) !== 49 && text.charCodeAt(s) !== 50))) return false;
-    for (let p = s; p < e; p++) {
-      const ch = text.charCodeAt(p);
-      if (ch < 48 || ch > 57) return false;
-    }
-    return e > s;
+  /** Whether token `k` is a number with detail `bit` (lexer.ts: of digits only, a year). */
+  private numberIs(k: number, bit: number): boolean {
+    return k < this.n && this.K[k] === T_NUMBER && (this.D[k]! & bit) !== 0;
   }
 
   /**
-   * `ClauseParser.relativeDate` at the current token: 1 when one was consumed, 0 when none starts here
-   * (nothing consumed), -1 for a shape left to ClauseParser (a named date, or a problem it reports).
+   * `ClauseParser.relativeDate` at the current token: its last token when one was consumed (the current
+   * token moves past it), -2 when none starts here (nothing consumed), -1 for a shape left to
+   * ClauseParser (a named date, or a problem it reports).
    */
   private relativeDate(): number {
     const K = this.K, D = this.D;
     const a = this.i;
-    if (a >= this.n) return 0;
+    if (a >= this.n) return -2;
     if (K[a] === T_KEYWORD) {
       const id = D[a]!;
-      if (id === ID_TODAY || id === ID_YESTERDAY) {
-        this.i = a + 1;
-        return 1;
-      }
+      if (id === ID_TODAY || id === ID_YESTERDAY) return this.consumed(a);
       const toDate = KW_TO_DATE_RANK[id]!;
       if (toDate >= 0) {
-        if (this.kwIs(a + 1, ID_FOR_EACH) && a + 2 < this.n && K[a + 2] === T_KEYWORD && KW_PERIOD_RANK[D[a + 2]!]! >= 0) {
-          if (KW_PERIOD_RANK[D[a + 2]!]! < toDate) return -1;
-          this.i = a + 3;
-          return 1;
+        const fe = this.next(a);
+        if (this.kwIs(fe, ID_FOR_EACH)) {
+          const unit = this.next(fe);
+          if (unit < this.n && K[unit] === T_KEYWORD && KW_PERIOD_RANK[D[unit]!]! >= 0) {
+            if (KW_PERIOD_RANK[D[unit]!]! < toDate) return -1;
+            return this.consumed(unit);
+          }
         }
-        this.i = a + 1;
-        return 1;
+        return this.consumed(a);
       }
       if (id === ID_THIS || id === ID_LAST || id === ID_NEXT) {
-        let unit = a + 1;
-        if (unit < this.n && K[unit] === T_NUMBER && id !== ID_THIS && this.digits(unit, false)) unit++;
+        let unit = this.next(a);
+        if (id !== ID_THIS && this.numberIs(unit, NUMBER_DIGITS)) unit = this.next(unit);
         if (!this.kwFlag(unit, F_UNIT)) return -1;
-        this.i = this.kwIs(unit + 1, ID_FOR_EACH) && this.kwFlag(unit + 2, F_UNIT) ? unit + 3 : unit + 1;
-        return 1;
+        const fe = this.next(unit);
+        if (this.kwIs(fe, ID_FOR_EACH)) {
+          const each = this.next(fe);
+          if (this.kwFlag(each, F_UNIT)) return this.consumed(each);
+        }
+        return this.consumed(unit);
       }
-      return (KW_FLAGS[id]! & F_NAMED_DATE) !== 0 ? -1 : 0;
+      return (KW_FLAGS[id]! & F_NAMED_DATE) !== 0 ? -1 : -2;
     }
-    if (K[a] === T_NUMBER && this.digits(a, false)) {
-      const unit = this.kwFlag(a + 1, F_UNIT);
-      if (unit && this.kwIs(a + 2, ID_AGO)) {
-        this.i = a + 3;
-        return 1;
+    if (this.numberIs(a, NUMBER_DIGITS)) {
+      const u = this.next(a);
+      const unit = this.kwFlag(u, F_UNIT);
+      if (unit) {
+        const ago = this.next(u);
+        if (this.kwIs(ago, ID_AGO)) return this.consumed(ago);
       }
-      if (!unit && this.digits(a, true)) {
-        this.i = a + 1;
-        return 1;
-      }
+      if (!unit && (D[a]! & NUMBER_YEAR) !== 0) return this.consumed(a);
     }
-    return 0;
+    return -2;
+  }
+
+  /** Moves past token `last`; returns it. */
+  private consumed(last: number): number {
+    this.i = this.next(last);
+    return last;
   }
 
   /** `top` / `bottom` [N] (ClauseParser `topBottom`). */
   private topBottom(): void {
     const t = this.i;
-    const num = t + 1;
-    if (num < this.n && this.K[num] === T_NUMBER && this.digits(num, false) && !(this.kwFlag(num + 1, F_UNIT) && this.kwIs(num + 2, ID_AGO))) {
-      this.i = num + 1;
-      this.leaf(N_TOP, t, num);
-      return;
+    const num = this.next(t);
+    if (this.numberIs(num, NUMBER_DIGITS)) {
+      const u = this.next(num);
+      if (!(this.kwFlag(u, F_UNIT) && this.kwIs(this.next(u), ID_AGO))) {
+        this.i = u;
+        this.leaf(N_TOP, t, num);
+        return;
+      }
     }
-    this.i = t + 1;
+    this.i = num;
     this.leaf(N_TOP, t, t);
   }
 
   /** `sort by [aggregation] [column] [ascending|descending]`. */
   private sortBy(): boolean {
     const s = this.i;
-    this.i = this.kwFlag(s + 1, F_AGGREGATION) ? s + 2 : s + 1;
-    const c = this.i;
+    let c = this.next(s);
+    if (this.kwFlag(c, F_AGGREGATION)) c = this.next(c);
     if (c >= this.n || this.K[c] !== T_COLUMN) return false;
+    this.i = c;
     const cl = this.columnRef();
     if (cl < 0) return false;
     const d = this.i;
     if (this.kwIs(d, ID_ASCENDING) || this.kwIs(d, ID_DESCENDING)) {
-      this.i = d + 1;
+      this.i = this.next(d);
       this.withRef(N_SORT, s, d, c, cl);
     } else this.withRef(N_SORT, s, cl, c, cl);
     return true;
@@ -815,12 +835,13 @@ class FastClauses {
   /** `by` / `for each` [aggregation] [column], or a date part (`by week`). */
   private grouping(): boolean {
     const g = this.i;
-    const aggregated = this.kwFlag(g + 1, F_AGGREGATION);
-    const c = aggregated ? g + 2 : g + 1;
+    let c = this.next(g);
+    const aggregated = this.kwFlag(c, F_AGGREGATION);
+    if (aggregated) c = this.next(c);
     this.i = c;
     if (c < this.n && this.K[c] === T_COLUMN) return this.columnClause(g, aggregated, true);
     if (!aggregated && this.kwFlag(c, F_UNIT | F_BUCKET)) {
-      this.i = c + 1;
+      this.i = this.next(c);
       this.leaf(N_BUCKET, g, c);
       return true;
     }
@@ -830,22 +851,27 @@ class FastClauses {
   /** `growth of [measure] by [date] [bucket]`, with no keyword after it (`year-over-year` and the like go to ClauseParser). */
   private growth(): boolean {
     const g = this.i;
-    const m = g + 1;
+    const m = this.next(g);
     if (m >= this.n || this.K[m] !== T_COLUMN) return false;
     this.i = m;
     const ml = this.columnRef();
-    if (ml < 0 || !this.kwIs(this.i, ID_BY)) return false;
-    const d = this.i + 1;
+    const by = this.i;
+    if (ml < 0 || !this.kwIs(by, ID_BY)) return false;
+    const d = this.next(by);
     if (d >= this.n || this.K[d] !== T_COLUMN) return false;
     this.i = d;
     const dl = this.columnRef();
     if (dl < 0) return false;
-    if (this.kwFlag(this.i, F_BUCKET)) this.i++;
+    let last = dl;
+    if (this.kwFlag(this.i, F_BUCKET)) {
+      last = this.i;
+      this.i = this.next(last);
+    }
     if (this.i < this.n && this.K[this.i] === T_KEYWORD) return false;
-    const buf = this.buf, X = this.X;
-    const node = buf.addNode(N_GROWTH, X[g]!, X[this.i - 1]! + 1);
-    buf.addNode(N_REF, X[m]!, X[ml]! + 1);
-    buf.addNode(N_REF, X[d]!, X[dl]! + 1);
+    const buf = this.buf;
+    const node = buf.addNode(N_GROWTH, g, last + 1);
+    buf.addNode(N_REF, m, ml + 1);
+    buf.addNode(N_REF, d, dl + 1);
     buf.close(node);
     return true;
   }

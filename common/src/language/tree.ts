@@ -12,7 +12,7 @@
  */
 import type { Clause, ParseDiagnostic } from './ast';
 import { KEYWORDS } from './keywords';
-import { TOKEN_KINDS, TokenStore, WIDTH_ESCAPE, makeToken, type Token, type TokenKind } from './lexer';
+import { TOKEN_KINDS, TokenStore, WIDTH_ESCAPE, makeToken, numberDetail, type Token, type TokenKind } from './lexer';
 
 /** The kinds of a tree token: the lexer's kinds, then `whitespace` (the runs the lexer skips). */
 export type TreeTokenKind = TokenKind | 'whitespace';
@@ -44,8 +44,9 @@ const ESCAPE = WIDTH_ESCAPE;
 /**
  * Token and node storage of one parse (or one reparse window): typed arrays, grown by doubling and cut
  * to size by `trim` when the parse ends. Tokens: `kinds` (a `TREE_TOKEN_KINDS` index), `widths` (UTF-16
- * code units; read them with `width`) and `details` (Uint8: a keyword's catalogue index + 1; 1 for a
- * closed column or value, 0 when unclosed; for `{null}` 0, `{empty}` 1). Nodes: `nodeKinds` (a
+ * code units; read them with `width`) and `details` (lexer.ts `TokenStore`: a keyword's `KeywordId`, the catalogue index + 1; 1 for a
+ * closed column, value or quoted directive, 0 when unclosed; for `{null}` 0, `{empty}` 1; a number's
+ * digits-only and year bits). The lexer writes the tokens (`TokenStore`, which this class extends). Nodes: `nodeKinds` (a
  * `NODE_KINDS` index), `nodeFrom` (the first token, an index into this buffer), `nodeLengths` (how many
  * tokens it covers; 0 for a `missing` node, which sits before token `nodeFrom`; read the end with
  * `nodeEnd`) and `nodeSizes` (the nodes of its subtree, itself included; read with `subtreeSize`).
@@ -230,6 +231,8 @@ export function codeOf(t: Token): number {
     case 'keyword': return K_KEYWORD | ((KEYWORD_INDEX.get(t.value) ?? -1) + 1) << 8;
     case 'value': return t.closed ? K_VALUE | 256 : K_VALUE;
     case 'constant': return t.value === 'empty' ? K_CONSTANT | 256 : K_CONSTANT;
+    case 'number': return K_NUMBER | numberDetail(t.value, 0, t.value.length) << 8;
+    case 'directive': return t.closed ? K_DIRECTIVE | 256 : K_DIRECTIVE;
     default: return TK[t.kind];
   }
 }
@@ -237,6 +240,8 @@ const K_COLUMN = TK.column;
 const K_KEYWORD = TK.keyword;
 const K_VALUE = TK.value;
 const K_CONSTANT = TK.constant;
+const K_NUMBER = TK.number;
+const K_DIRECTIVE = TK.directive;
 
 /**
  * The lexer's token (lexer.ts `Token`) of tree token `i` of `buf`, which starts at `start` in `text`: its
