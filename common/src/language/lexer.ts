@@ -521,14 +521,13 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         } else {
           j = s + 1;
           while (j < n) {
-            const d = text.charCodeAt(j);
-            // Most characters of a name are printable ASCII other than brackets: one table look-up.
-            if (d < 128 && NAME_PLAIN[d] === 1) {
-              seen |= 2;
-              j++;
-              continue;
-            }
-            if (d === 93 || d === 10 || d === 13) break;
+            // Most characters of a name are printable ASCII other than brackets: a tight loop over them
+            // (one table look-up each), then the character that ended the run.
+            const run = j;
+            let d = text.charCodeAt(j);
+            while (d < 128 && NAME_PLAIN[d] === 1) d = text.charCodeAt(++j);
+            if (j !== run) seen |= 2;
+            if (j >= n || d === 93 || d === 10 || d === 13) break;
             if (d === 91) {
               if (isWs(text.charCodeAt(j - 1))) break;
               seen |= 1;

@@ -532,6 +532,12 @@ class FastClauses {
   private fromPos = 0;
   /** The buffer positions of a filter's values (scratch, grown as needed). */
   private vals = new Int32Array(16);
+  /** The buffer's node arrays and count while a query is written (room reserved by `parse`). */
+  private nk: Uint8Array = new Uint8Array(0);
+  private nf: Uint32Array = new Uint32Array(0);
+  private nl: Uint16Array = new Uint16Array(0);
+  private ns: Uint16Array = new Uint16Array(0);
+  private nc = 0;
 
   constructor(private readonly buf: GreenBuffer, private readonly text: string) {}
 
@@ -541,6 +547,31 @@ class FastClauses {
    * by the caller) when it is not for the fast path.
    */
   parse(from: number, to: number, fromPos: number): boolean {
+    // a node covers at most the query's tokens and a query has fewer nodes than twice its tokens: under
+    // this many tokens no count needs the buffer's escape, so nodes are stored straight into the arrays
+    if (to - from >= 0x4000) return false;
+    const buf = this.buf;
+    buf.reserveNodes(2 * (to - from) + 2);
+    this.nk = buf.nodeKinds;
+    this.nf = buf.nodeFrom;
+    this.nl = buf.nodeLengths;
+    this.ns = buf.nodeSizes;
+    this.nc = buf.nodeCount;
+    const ok = this.clauses(from, to, fromPos);
+    buf.nodeCount = this.nc;
+    return ok;
+  }
+
+  /** Stores a node over tokens `[from, to)` whose subtree has `size` nodes. */
+  private node(kind: number, from: number, to: number, size: number): void {
+    const i = this.nc++;
+    this.nk[i] = kind;
+    this.nf[i] = from;
+    this.nl[i] = to - from;
+    this.ns[i] = size;
+  }
+
+  private clauses(from: number, to: number, fromPos: number): boolean {
     const K = (this.K = this.buf.kinds);
     this.D = this.buf.details;
     this.n = to;
@@ -601,14 +632,13 @@ class FastClauses {
 
   /** A node over tokens `[first, last]` with no children. */
   private leaf(kind: number, first: number, last: number): void {
-    this.buf.addNode(kind, first, last + 1);
+    this.node(kind, first, last + 1, 1);
   }
 
   /** A clause node over `[first, last]` with the column reference `[c, cl]` as its child. */
   private withRef(kind: number, first: number, last: number, c: number, cl: number): void {
-    const node = this.buf.addNode(kind, first, last + 1);
-    this.buf.addNode(N_REF, c, cl + 1);
-    this.buf.close(node);
+    this.node(kind, first, last + 1, 2);
+    this.node(N_REF, c, cl + 1, 1);
   }
 
   /** `ClauseParser.columnClause` from the column at `i`, the clause starting at `first`. */
@@ -624,14 +654,13 @@ class FastClauses {
         this.i = this.next(j);
         const count = k === T_KEYWORD && D[j] === ID_BETWEEN ? this.between() : this.values();
         if (count <= 0) return false;
-        const buf = this.buf, vals = this.vals;
-        const node = buf.addNode(N_FILTER, first, vals[count - 1]! + 1);
-        buf.addNode(N_REF, c, cl + 1);
+        const vals = this.vals;
+        this.node(N_FILTER, first, vals[count - 1]! + 1, count + 2);
+        this.node(N_REF, c, cl + 1, 1);
         for (let v = 0; v < count; v++) {
           const x = vals[v]!;
-          buf.addNode(N_VALUE, x, x + 1);
+          this.node(N_VALUE, x, x + 1, 1);
         }
-        buf.close(node);
         return true;
       }
       if (!aggregated && !grouping && cl === c) {
@@ -868,11 +897,9 @@ class FastClauses {
       this.i = this.next(last);
     }
     if (this.i < this.n && this.K[this.i] === T_KEYWORD) return false;
-    const buf = this.buf;
-    const node = buf.addNode(N_GROWTH, g, last + 1);
-    buf.addNode(N_REF, m, ml + 1);
-    buf.addNode(N_REF, d, dl + 1);
-    buf.close(node);
+    this.node(N_GROWTH, g, last + 1, 3);
+    this.node(N_REF, m, ml + 1, 1);
+    this.node(N_REF, d, dl + 1, 1);
     return true;
   }
 }

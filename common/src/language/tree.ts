@@ -97,6 +97,19 @@ export class GreenBuffer extends TokenStore {
     return i;
   }
 
+  /**
+   * Makes room for `more` nodes after `nodeCount`, for a writer that then stores nodes straight into the
+   * arrays (parser.ts `FastClauses`: token counts and subtree sizes under 65,535, no escape).
+   */
+  reserveNodes(more: number): void {
+    while (this.nodeCount + more > this.nodeKinds.length) {
+      this.nodeKinds = grow8(this.nodeKinds);
+      this.nodeFrom = grow32(this.nodeFrom);
+      this.nodeLengths = grow16(this.nodeLengths);
+      this.nodeSizes = grow16(this.nodeSizes);
+    }
+  }
+
   /** The token after the last token of node `i` (its first, `nodeFrom[i]`, for a `missing` node). */
   nodeEnd(i: number): number {
     const l = this.nodeLengths[i]!;
