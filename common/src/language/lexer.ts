@@ -365,9 +365,11 @@ export class Lexer {
    * to `store`, each preceded by the whitespace before it as a `WHITESPACE_CODE` token (the store's `end`
    * must be where this scan starts: the previous scan's end, or `from`); whitespace after the last token
    * is not appended. Returns how many tokens other than whitespace it appended. Never throws.
+   * @param marks when given, each `;`, blank-line and directive token appended (what ends a query) is
+   *   pushed there as three numbers: its index in the store, its start and its end.
    */
-  scanInto(store: TokenStore, count: number): number {
-    return scanTokens(this.text, this.diagnostics, this.state, store, count);
+  scanInto(store: TokenStore, count: number, marks?: number[]): number {
+    return scanTokens(this.text, this.diagnostics, this.state, store, count, marks);
   }
 }
 
@@ -383,7 +385,7 @@ interface ScanState {
 }
 
 /** The scanning loop of `Lexer.scan` (a plain function: V8 optimizes it better than a method). */
-function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: ScanState, store: TokenStore, count: number): number {
+function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: ScanState, store: TokenStore, count: number, marks?: number[]): number {
   const n = text.length;
   /** Tokens other than whitespace written so far. */
   let len = 0;
@@ -413,7 +415,10 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         else if (d === 13 && text.charCodeAt(i + 1) !== 10) lines++;
         i++;
       }
-      if (lines >= 2) len = put(store, len, K_BLANK, s, i, 0);
+      if (lines >= 2) {
+        len = put(store, len, K_BLANK, s, i, 0);
+        if (marks) marks.push(store.tokenCount - 1, s, i);
+      }
       continue;
     }
 
@@ -638,7 +643,11 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       }
       case 44: len = put(store, len, K_COMMA, i, i + 1, 0); i++; continue;
       case 46: len = put(store, len, K_DOT, i, i + 1, 0); i++; continue;
-      case 59: len = put(store, len, K_SEMICOLON, i, i + 1, 0); i++; continue;
+      case 59:
+        len = put(store, len, K_SEMICOLON, i, i + 1, 0);
+        if (marks) marks.push(store.tokenCount - 1, i, i + 1);
+        i++;
+        continue;
       case 40: len = put(store, len, K_LPAREN, i, i + 1, 0); i++; continue;
       case 41: len = put(store, len, K_RPAREN, i, i + 1, 0); i++; continue;
       case 123: { // {null} {empty}
@@ -699,6 +708,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         const value = text.slice(vs, ve).trim();
         if (state.directives) state.directives.push(store.tokenCount + (s > store.end ? 1 : 0), vs, ve);
         len = put(store, len, K_DIRECTIVE, s, end, closedQuote ? 1 : 0);
+        if (marks) marks.push(store.tokenCount - 1, s, end);
         if (value === '') report(state, diagnostics, n, s, end, codes.DIRECTIVE_WITHOUT_VALUE, "@datasource needs a data source name or GUID: @datasource 'Flights'.");
         // Anything else on the line (except a comment) is stray.
         let r = end;

@@ -31,7 +31,7 @@ const {
   DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } = nodes;
 const { GreenBuffer, GreenPart, NK, NODE_KINDS, TK, PART, codeOf, tokenOf } = tree;
-const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, WIDTH_ESCAPE, keywordId, keywordName, makeToken, tokenize } = lexer;
+const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, keywordId, keywordName, makeToken, tokenize } = lexer;
 const QUERY_PART = PART.query, DIRECTIVE_PART = PART.directive, TRIVIA_PART = PART.trivia;
 type GreenBuffer = tree.GreenBuffer;
 type GreenPart = tree.GreenPart;
@@ -82,7 +82,7 @@ export function parseDocument(text: string, options?: { fastClauses?: boolean })
   // The lexer writes a chunk of tokens straight into the tree's buffer; the builder then cuts them into
   // parts and parses each query as it ends (no token objects).
   while (!lexer.done) {
-    lexer.scanInto(builder.buf, 512);
+    lexer.scanInto(builder.buf, 512, builder.marks);
     builder.consume(Infinity, undefined);
   }
   const parts = builder.finish(text.length);
@@ -100,8 +100,9 @@ export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDia
     const t = tokens[k]!;
     if (t.start > buf.end) buf.addToken(WHITESPACE, t.start - buf.end, 0);
     const code = codeOf(t);
-    buf.addToken(code & 255, t.end - t.start, code >>> 8);
+    const idx = buf.addToken(code & 255, t.end - t.start, code >>> 8);
     buf.end = t.end;
+    if (t.kind === 'semicolon' || t.kind === 'blank' || t.kind === 'directive') builder.marks.push(idx, t.start, t.end);
   }
   builder.consume(Infinity, undefined);
   const parts = builder.finish(text.length);
@@ -135,7 +136,7 @@ export function parseParts(text: string, from: number, syncFrom: number, isSync:
   let stop = -1;
   while (!lexer.done) {
     // Small chunks: the lexer scans past the stop by up to one chunk (the builder drops those tokens).
-    lexer.scanInto(builder.buf, 64);
+    lexer.scanInto(builder.buf, 64, builder.marks);
     stop = builder.consume(syncFrom, isSync);
     if (stop >= 0) break;
   }
@@ -169,14 +170,24 @@ class TreeBuilder {
   fastClauses = true;
   /** Token objects of the current query, made only when `ClauseParser` parses it (reused list). */
   private readonly tokens: Token[] = [];
-  /** Absolute end of the last token consumed, and how many tokens of `buf` were consumed. */
-  private pos: number;
-  private seen = 0;
+  /**
+   * The tokens that end a query (`;`, blank lines, directives) the lexer appended since the last `consume`,
+   * as `[index, start, end]` triples (lexer.ts `Lexer.scanInto`).
+   */
+  readonly marks: number[] = [];
+  /** The pending query's first significant token (-1 while none is known) and its start. */
+  private first = -1;
+  private firstPos = 0;
+  /** How far the search for `first` went (and its start): the tokens before it are whitespace and comments. */
+  private walk = 0;
+  private walkPos: number;
+  /** The query start `isSync` was last asked about (each start is asked once). */
+  private asked = -1;
+  /** Where a `parseParts` window stopped (-1 while it did not). */
+  private stopPos = -1;
   /** First token of the part not yet closed, and its absolute start. */
   private partTok = 0;
   private partPos: number;
-  /** How many significant tokens the current query has so far (0: none pending). */
-  private count = 0;
   /** The `buf` indices of the current query's significant tokens, made only when `ClauseParser` parses it (grown as needed). */
   private index = new Uint32Array(64);
   /** The current query's first token and its start; the token after its last significant one, and that one's end. */
@@ -191,75 +202,104 @@ class TreeBuilder {
     this.parser = new ClauseParser(this.sink);
     this.writer = new NodeWriter(this.buf, this.tokens);
     this.fast = new FastClauses(this.buf, text);
-    this.pos = from;
+    this.walkPos = from;
     this.partPos = from;
   }
 
   /**
-   * Consumes the tokens appended to `buf` since the last call. Stops before the first significant token
-   * at or after `syncFrom` that starts a query while none is pending and that `isSync(start)` accepts
-   * (`parseParts`): drops it and the tokens after it from `buf` and returns its start; else -1.
+   * Cuts the tokens appended to `buf` since the last call into parts, at the marks the lexer left
+   * (`marks`): each mark ends the query before it, if any (its nodes written), and a directive is a part of
+   * its own; tokens after the last mark wait for the next one. With `isSync`, stops before the first query
+   * starting at or after `syncFrom` that `isSync(start)` accepts (`parseParts`): drops it and the tokens
+   * after it from `buf` and returns its start; else -1.
    */
   consume(syncFrom: number, isSync: ((offset: number) => boolean) | undefined): number {
+    const marks = this.marks;
     const buf = this.buf;
-    const kinds = buf.kinds;
-    const widths = buf.widths;
-    const end = buf.tokenCount;
-    let pos = this.pos;
-    // the current query's state in locals, written back before anything that reads it (flush, stop)
-    let n = this.count;
-    let lastTok = this.lastTok;
-    let lastEnd = this.lastEnd;
-    for (let t = this.seen; t < end; t++) {
-      const k = kinds[t]!;
-      let w = widths[t]!;
-      if (w === WIDTH_ESCAPE) w = buf.width(t);
-      const start = pos;
-      pos += w;
-      if (k === WHITESPACE || k === K_COMMENT) continue;
-      if (k === K_SEMICOLON || k === K_BLANK || k === K_DIRECTIVE) {
-        if (n !== 0) {
-          this.count = n;
-          this.lastTok = lastTok;
-          this.lastEnd = lastEnd;
-          this.flush();
-          n = 0;
+    for (let m = 0; m < marks.length; m += 3) {
+      const t = marks[m]!;
+      const start = marks[m + 1]!;
+      const end = marks[m + 2]!;
+      this.findFirst(t);
+      if (this.first >= 0) {
+        if (isSync && this.synced(syncFrom, isSync)) {
+          marks.length = 0;
+          return this.stopAt();
         }
-        if (k === K_DIRECTIVE) {
-          this.closeTrivia(t, start);
-          this.push(DIRECTIVE_PART, t, t + 1, buf.nodeCount, start);
-          this.partTok = t + 1;
-          this.partPos = pos;
-        }
-        continue;
+        this.endQuery(t, start);
       }
-      if (n === 0) {
-        if (isSync && start >= syncFrom && isSync(start)) {
-          this.count = 0;
-          return this.stopAt(t, start);
-        }
+      if (buf.kinds[t] === K_DIRECTIVE) {
         this.closeTrivia(t, start);
-        this.queryTok = t;
-        this.queryPos = start;
+        this.push(DIRECTIVE_PART, t, t + 1, buf.nodeCount, start);
+        this.partTok = t + 1;
+        this.partPos = end;
       }
-      n++;
-      lastTok = t + 1;
-      lastEnd = pos;
+      this.walk = t + 1;
+      this.walkPos = end;
     }
-    this.count = n;
-    this.lastTok = lastTok;
-    this.lastEnd = lastEnd;
-    this.pos = pos;
-    this.seen = end;
+    marks.length = 0;
+    if (isSync) {
+      // the pending query's start, asked about as soon as it is scanned (the lexer stops soon after)
+      this.findFirst(buf.tokenCount);
+      if (this.first >= 0 && this.synced(syncFrom, isSync)) return this.stopAt();
+    }
     return -1;
   }
 
-  /** Ends the consumption before token `t` at `start` (see `consume`). */
-  private stopAt(t: number, start: number): number {
-    this.buf.tokenCount = t;
-    this.seen = t;
-    this.pos = start;
-    return start;
+  /** Looks for the pending query's first significant token before token `limit` (from where the last look stopped). */
+  private findFirst(limit: number): void {
+    if (this.first >= 0) return;
+    const buf = this.buf;
+    const kinds = buf.kinds;
+    let w = this.walk;
+    let p = this.walkPos;
+    for (; w < limit; w++) {
+      const k = kinds[w]!;
+      if (k !== WHITESPACE && k !== K_COMMENT) {
+        this.first = w;
+        this.firstPos = p;
+        break;
+      }
+      p += buf.width(w);
+    }
+    this.walk = w;
+    this.walkPos = p;
+  }
+
+  /** Whether the pending query's start is where a `parseParts` window stops (asked once per start). */
+  private synced(syncFrom: number, isSync: (offset: number) => boolean): boolean {
+    if (this.asked === this.first) return false;
+    this.asked = this.first;
+    return this.firstPos >= syncFrom && isSync(this.firstPos);
+  }
+
+  /** Stops before the pending query's first token (see `consume`). */
+  private stopAt(): number {
+    this.buf.tokenCount = this.first;
+    this.stopPos = this.firstPos;
+    this.first = -1;
+    return this.stopPos;
+  }
+
+  /** Ends the pending query (from `first`) before token `t`, which starts at `start`: its last significant token found backwards. */
+  private endQuery(t: number, start: number): void {
+    const buf = this.buf;
+    const kinds = buf.kinds;
+    let last = t - 1;
+    let lastEnd = start;
+    for (;;) {
+      const k = kinds[last]!;
+      if (k !== WHITESPACE && k !== K_COMMENT) break;
+      lastEnd -= buf.width(last);
+      last--;
+    }
+    this.closeTrivia(this.first, this.firstPos);
+    this.queryTok = this.first;
+    this.queryPos = this.firstPos;
+    this.lastTok = last + 1;
+    this.lastEnd = lastEnd;
+    this.first = -1;
+    this.flush();
   }
 
   private push(kind: tree.PartKind, tokFrom: number, tokTo: number, nodeFrom: number, start: number): void {
@@ -274,10 +314,8 @@ class TreeBuilder {
     this.partPos = start;
   }
 
-  /** Ends the current query, if any: parses its clauses into nodes and closes its part. */
+  /** Ends the current query (`queryTok` … `lastTok`): parses its clauses into nodes and closes its part. */
   private flush(): void {
-    const count = this.count;
-    if (!count) return;
     const buf = this.buf;
     const nodeFrom = buf.nodeCount;
     if (!this.fastClauses || !this.fast.parse(this.queryTok, this.lastTok, this.queryPos)) {
@@ -285,6 +323,8 @@ class TreeBuilder {
       buf.nodeCount = nodeFrom;
       const tokens = this.tokens;
       const text = this.text;
+      let count = 0;
+      for (let t = this.queryTok; t < this.lastTok; t++) if (buf.kinds[t] !== WHITESPACE && buf.kinds[t] !== K_COMMENT) count++;
       if (this.index.length < count) this.index = new Uint32Array(count * 2);
       const index = this.index;
       let pos = this.queryPos;
@@ -306,7 +346,6 @@ class TreeBuilder {
     this.push(QUERY_PART, this.queryTok, this.lastTok, nodeFrom, this.queryPos);
     this.partTok = this.lastTok;
     this.partPos = this.lastEnd;
-    this.count = 0;
   }
 
   /** The width of each part made, the last one ending at `end` (after `finish(end)`). */
@@ -324,9 +363,12 @@ class TreeBuilder {
    * diagnostics (sorted by start, stable, offsets made relative to the part).
    */
   finish(end: number): GreenPart[] {
-    this.flush();
-    if (end > this.pos) this.buf.addToken(WHITESPACE, end - this.pos, 0);
-    this.pos = end;
+    const buf = this.buf;
+    // the last query: what follows the last mark
+    const tokensEnd = this.stopPos >= 0 ? this.stopPos : buf.end;
+    this.findFirst(buf.tokenCount);
+    if (this.first >= 0) this.endQuery(buf.tokenCount, tokensEnd);
+    if (end > tokensEnd) buf.addToken(WHITESPACE, end - tokensEnd, 0);
     this.closeTrivia(this.buf.tokenCount, end);
     this.buf.trim();
     const d = this.diagnostics;
@@ -364,7 +406,7 @@ class TreeBuilder {
 }
 
 const WHITESPACE = TK.whitespace;
-const K_COMMENT = TK.comment, K_DIRECTIVE = TK.directive, K_SEMICOLON = TK.semicolon, K_BLANK = TK.blank;
+const K_COMMENT = TK.comment, K_DIRECTIVE = TK.directive;
 
 /**
  * Writes a query's clauses (the parser's objects) into its tree nodes: each clause a node over the
