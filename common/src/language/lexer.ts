@@ -342,7 +342,7 @@ export class Lexer {
     const store = new TokenStore(64, from);
     const directives: number[] = [];
     this.state.directives = directives;
-    scanTokens(this.text, this.diagnostics, this.state, store, count);
+    for (let left = count; left > 0 && !this.done;) left -= scanTokens(this.text, this.diagnostics, this.state, store, left);
     this.state.directives = undefined;
     let pos = from;
     let d = 0;
@@ -369,7 +369,9 @@ export class Lexer {
    *   pushed there as three numbers: its index in the store, its start and its end.
    */
   scanInto(store: TokenStore, count: number, marks?: number[]): number {
-    return scanTokens(this.text, this.diagnostics, this.state, store, count, marks);
+    let done = 0;
+    while (done < count && !this.done) done += scanTokens(this.text, this.diagnostics, this.state, store, count - done, marks);
+    return done;
   }
 }
 
@@ -384,16 +386,21 @@ interface ScanState {
   directives: number[] | undefined;
 }
 
-/** The scanning loop of `Lexer.scan` (a plain function: V8 optimizes it better than a method). */
+/** The most tokens one `scanTokens` call appends (`scan` and `scanInto` append at least `count`: they loop). */
+const SCAN_CHUNK = 4096;
+
+/** The scanning loop of `Lexer.scan` (a plain function: V8 optimizes it better than a method); appends up to `min(count, SCAN_CHUNK)` tokens (a few more when one construct makes several). */
 function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: ScanState, store: TokenStore, count: number, marks?: number[]): number {
   const n = text.length;
   /** Tokens other than whitespace written so far. */
   let len = 0;
-  const target = count === Infinity ? Number.MAX_SAFE_INTEGER : count;
+  const target = Math.min(count, SCAN_CHUNK);
   /** Cache of the `[` scan: the stop found from `stopFrom` is `stopAt` (see the column case). */
   let stopFrom = state.stopFrom;
   let stopAt = state.stopAt;
   let i = state.pos;
+  // room for every token this call may append (an iteration appends at most two, each after whitespace), so `put` checks none
+  store.reserve(2 * (target + 2));
   while (i < n && len < target) {
     const c = text.charCodeAt(i);
 
@@ -494,7 +501,10 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       const s = i;
       i++;
       while (i < n && isDigit(text.charCodeAt(i))) i++;
+      // NUMBER_DIGITS (no sign, no fraction), with NUMBER_YEAR for four digits starting 1 or 2
+      let detail = c === 45 ? 0 : i - s === 4 && (c === 49 || c === 50) ? NUMBER_DIGITS | NUMBER_YEAR : NUMBER_DIGITS;
       if (text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1))) {
+        detail = 0;
         i += 2;
         while (i < n && isDigit(text.charCodeAt(i))) i++;
       }
@@ -506,7 +516,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           i++;
         }
         len = put(store, len, K_WORD, s, i, 0);
-      } else len = put(store, len, K_NUMBER, s, i, numberDetail(text, s, i));
+      } else len = put(store, len, K_NUMBER, s, i, detail);
       continue;
     }
 
@@ -779,7 +789,6 @@ function report(state: ScanState, diagnostics: ParseDiagnostic[] | undefined, n:
  */
 function put(store: TokenStore, len: number, kind: number, start: number, end: number, detail: number): number {
   let i = store.tokenCount;
-  if (i + 2 > store.kinds.length) store.reserve(2);
   const kinds = store.kinds;
   const details = store.details;
   const gap = start - store.end;
