@@ -136,8 +136,14 @@ const FNV_START = 0x811c9dc5 | 0;
 interface HashedWord {
   hash: number;
   word: string;
+  /** The word's characters as one number (`packWord`) when it has at most `PACKED_MAX` of them, else -1. */
+  packed: number;
   info: WordInfo;
 }
+/** Words of up to this many ASCII characters are compared as one number: 7 bits a character, exact in a double. */
+const PACKED_MAX = 7;
+/** `p` with one more 7-bit character `c`. */
+const pack = (p: number, c: number) => p * 128 + c;
 /** An open-addressed table (linear probing, a power of two at least 4 times the words): no `Map` hashing per word. */
 const WORD_SLOTS = (() => {
   let size = 64;
@@ -150,7 +156,9 @@ for (const [word, info] of WORDS) {
   for (let k = 0; k < word.length; k++) h = fnv(h, word.charCodeAt(k));
   let slot = h & (WORD_SLOTS - 1);
   while (WORDS_BY_HASH[slot] !== undefined) slot = (slot + 1) & (WORD_SLOTS - 1);
-  WORDS_BY_HASH[slot] = { hash: h, word, info };
+  let packed = 0;
+  for (let k = 0; k < word.length; k++) packed = pack(packed, word.charCodeAt(k));
+  WORDS_BY_HASH[slot] = { hash: h, word, packed: word.length <= PACKED_MAX ? packed : -1, info };
 }
 
 /** Printable ASCII characters other than `[` and `]` (inside a column name they need no other check). */
@@ -435,7 +443,10 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       // The hash of the lower-case word, computed while scanning; non-ASCII words (no keyword is) go the
       // slow way, through toLowerCase, so that case folding stays exactly JavaScript's.
       let nonAscii = c >= 128;
-      let h = fnv(FNV_START, c >= 65 && c <= 90 ? c + 32 : c);
+      const first = c >= 65 && c <= 90 ? c + 32 : c;
+      let h = fnv(FNV_START, first);
+      // the lower-case characters packed as they are read: a short word is then compared as one number
+      let packed = first;
       i++;
       while (i < n) {
         const d = text.charCodeAt(i);
@@ -443,6 +454,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           const lower = WORD_LOWER[d]!;
           if (lower === 0 || (lower === 45 && text.charCodeAt(i + 1) === 45)) break;
           h = fnv(h, lower);
+          packed = pack(packed, lower);
         } else {
           if (!isHighWord(d)) break;
           nonAscii = true;
@@ -455,7 +467,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       else {
         let slot = h & (WORD_SLOTS - 1);
         for (let entry = WORDS_BY_HASH[slot]; entry !== undefined; entry = WORDS_BY_HASH[(slot = (slot + 1) & (WORD_SLOTS - 1))]) {
-          if (entry.hash === h && entry.word.length === i - s && sameLower(text, s, entry.word)) {
+          if (entry.hash === h && entry.word.length === i - s && (entry.packed >= 0 ? entry.packed === packed : sameLower(text, s, entry.word))) {
             info = entry.info;
             break;
           }
