@@ -410,15 +410,13 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
   // room for every token this call may append (an iteration appends at most two, each after whitespace), so `put` checks none
   store.reserve(2 * (target + 2));
   while (i < n && len < target) {
-    const c = text.charCodeAt(i);
+    let c = text.charCodeAt(i);
 
-    // Whitespace; a run with two line breaks holds a blank line. Most runs are one space before a token.
+    // Whitespace; a run with two line breaks holds a blank line. Most runs are one space before a token,
+    // skipped here to read that token at once.
     if (c === 32) {
       const d = text.charCodeAt(i + 1);
-      if (d > 32 && d < 128) {
-        i++;
-        continue;
-      }
+      if (d > 32 && d < 128) c = text.charCodeAt(++i);
     }
     if (isWs(c)) {
       const s = i;
