@@ -1,6 +1,8 @@
 /**
  * The `.tsq` lexer: one pass over the text, no backtracking, every token with its offsets (docs/service-interface.md §4.3 token
  * types; keywords of docs/service-notes.md section 2, multi-word ones as one token, case-insensitive, longest match).
+ * It writes tokens into typed arrays (`TokenStore`: kind codes, widths, keyword ids), which the syntax tree
+ * keeps (tree.ts); `Token` objects are made from them for the readers that want objects (`tokenize`).
  *
  * Pure: no `vscode`, no connection, no I/O. Never throws: any input (binary bytes, huge lines, unbalanced
  * brackets and quotes) gives tokens, and problems go to the optional diagnostics sink.
@@ -96,6 +98,11 @@ export function keywordId(name: string): KeywordId {
   const id = KEYWORD_IDS.get(name);
   if (id === undefined) throw new Error(`lexer.ts: "${name}" is no keyword of the catalogue (keywords.ts).`);
   return id;
+}
+
+/** The id of a keyword by its canonical name, 0 when `name` is none. */
+export function keywordIdOf(name: string): KeywordId {
+  return KEYWORD_IDS.get(name) ?? 0;
 }
 
 /** The canonical name of keyword `id` (`KeywordId`). */

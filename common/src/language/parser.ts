@@ -2,7 +2,9 @@
  * The `.tsq` parser: splits a document into `@datasource` directives, trivia and queries (ended by `;`, a
  * blank line or the end of the file), writing the lossless tree of tree.ts (`SyntaxDocument`); each query's
  * clauses (ast.ts) come from one grammar, `ClauseParser`, with error recovery: written as the tree's nodes
- * at parse time, made as objects on demand (`SyntaxDocument.query`, `parseQuery` for searchdata).
+ * at parse time, made as objects on demand (`SyntaxDocument.query`, `parseQuery` for searchdata). The
+ * whole-document parse writes the nodes of the frequent clauses straight from the lexer's typed arrays
+ * (`FastClauses`, the same tree: test/unit/tree.test.ts) and hands any other query to `ClauseParser`.
  * - A relative date right after a plain column (not after `by` or `for each`) filters that column:
  *   `[date] last 7 days` is one `dateFilter` on [date]. Elsewhere it stands alone (no `column`).
  * - `ranked by [col]` attaches to the query's `top`/`bottom`; without one it is a `keyword` clause.

@@ -11,8 +11,7 @@
  * Pure: no `vscode`, no connection, no I/O.
  */
 import type { Clause, ParseDiagnostic } from './ast';
-import { KEYWORDS } from './keywords';
-import { TOKEN_KINDS, TokenStore, WIDTH_ESCAPE, makeToken, numberDetail, type Token, type TokenKind } from './lexer';
+import { TOKEN_KINDS, TokenStore, WIDTH_ESCAPE, keywordIdOf, makeToken, numberDetail, type Token, type TokenKind } from './lexer';
 
 /** The kinds of a tree token: the lexer's kinds, then `whitespace` (the runs the lexer skips). */
 export type TreeTokenKind = TokenKind | 'whitespace';
@@ -33,10 +32,6 @@ export const NODE_KINDS: readonly NodeKind[] = [...(Object.keys(CLAUSE_KINDS) as
 /** `NODE_KINDS` index by kind. */
 export const NK = Object.fromEntries(NODE_KINDS.map((k, i) => [k, i])) as Record<NodeKind, number>;
 
-/** A keyword's index in the catalogue (`KEYWORDS`) by its canonical name. */
-const KEYWORD_INDEX = new Map<string, number>(KEYWORDS.map((k, i) => [k.name, i]));
-// a token's `details` byte holds a keyword's index + 1 (see `GreenBuffer`)
-if (KEYWORDS.length > 254) throw new Error('tree.ts: the keyword catalogue outgrew the tree\'s one-byte keyword index: make GreenBuffer.details a Uint16Array.');
 
 /** The largest token width, node token count or subtree size a 16-bit entry holds; larger ones are escaped (see `GreenBuffer`). */
 const ESCAPE = WIDTH_ESCAPE;
@@ -241,7 +236,7 @@ export class GreenPart {
 export function codeOf(t: Token): number {
   switch (t.kind) {
     case 'column': return t.closed ? K_COLUMN | 256 : K_COLUMN;
-    case 'keyword': return K_KEYWORD | ((KEYWORD_INDEX.get(t.value) ?? -1) + 1) << 8;
+    case 'keyword': return K_KEYWORD | keywordIdOf(t.value) << 8;
     case 'value': return t.closed ? K_VALUE | 256 : K_VALUE;
     case 'constant': return t.value === 'empty' ? K_CONSTANT | 256 : K_CONSTANT;
     case 'number': return K_NUMBER | numberDetail(t.value, 0, t.value.length) << 8;
