@@ -1,10 +1,8 @@
 /**
  * The `.tsq` parser: splits a document into `@datasource` directives, trivia and queries (ended by `;`, a
  * blank line or the end of the file), writing the lossless tree of tree.ts (`SyntaxDocument`); each query's
- * clauses (ast.ts) come from one grammar, `ClauseParser`, with error recovery: written as the tree's nodes
- * at parse time, made as objects on demand (`SyntaxDocument.query`, `parseQuery` for searchdata). The
- * whole-document parse writes the nodes of the frequent clauses straight from the lexer's typed arrays
- * (`FastClauses`, the same tree: test/unit/tree.test.ts) and hands any other query to `ClauseParser`.
+ * clauses (ast.ts) come from one grammar, `ClauseParser`, with error recovery: written as nodes at parse time
+ * (the frequent ones straight from the lexer's arrays, `FastClauses`), as objects on demand (`SyntaxDocument.query`).
  * - A relative date right after a plain column (not after `by` or `for each`) filters that column:
  *   `[date] last 7 days` is one `dateFilter` on [date]. Elsewhere it stands alone (no `column`).
  * - `ranked by [col]` attaches to the query's `top`/`bottom`; without one it is a `keyword` clause.
@@ -88,7 +86,7 @@ export function parseDocument(text: string, options?: { fastClauses?: boolean })
     builder.consume(Infinity, undefined);
   }
   const parts = builder.finish(text.length);
-  return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length));
+  return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length), builder.kinds());
 }
 
 /**
@@ -108,7 +106,7 @@ export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDia
   }
   builder.consume(Infinity, undefined);
   const parts = builder.finish(text.length);
-  return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length));
+  return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length), builder.kinds());
 }
 
 /** What `parseParts` found between its start and where it stopped. */
@@ -164,6 +162,8 @@ class TreeBuilder {
   private readonly parts: GreenPart[] = [];
   /** Absolute start of each part of `parts`. */
   private readonly partStarts: number[] = [];
+  /** The `PartKind` of each part of `parts`. */
+  private readonly partKinds: number[] = [];
   private readonly sink: DiagnosticSink;
   private readonly parser: ClauseParser;
   private readonly writer: NodeWriter;
@@ -307,6 +307,7 @@ class TreeBuilder {
   private push(kind: tree.PartKind, tokFrom: number, tokTo: number, nodeFrom: number, start: number): void {
     this.parts.push(new GreenPart(kind, this.buf, tokFrom, tokTo, nodeFrom));
     this.partStarts.push(start);
+    this.partKinds.push(kind);
   }
 
   /** Closes the trivia part before token `idx` (which starts at `start`), when there is one. */
@@ -348,6 +349,14 @@ class TreeBuilder {
     this.push(QUERY_PART, this.queryTok, this.lastTok, nodeFrom, this.queryPos);
     this.partTok = this.lastTok;
     this.partPos = this.lastEnd;
+  }
+
+  /** The kind of each part made (after `finish`). */
+  kinds(): Uint8Array {
+    const kinds = this.partKinds;
+    const out = new Uint8Array(kinds.length);
+    for (let i = 0; i < kinds.length; i++) out[i] = kinds[i]!;
+    return out;
   }
 
   /** The width of each part made, the last one ending at `end` (after `finish(end)`). */
