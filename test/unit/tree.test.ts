@@ -11,6 +11,7 @@ import { parseDocument, type SyntaxDocument } from '../../common/src/language/pa
 import { reparseDocument } from '../../common/src/language/incremental';
 import { NODE_KINDS, TREE_TOKEN_KINDS, PART, type GreenPart } from '../../common/src/language/tree';
 import { TOKEN_KINDS } from '../../common/src/language/lexer';
+import { realisticFile } from '../bench/parse.bench';
 
 /** The text read back from the tree: every token's text, in order. */
 function textOf(doc: SyntaxDocument): string {
@@ -90,6 +91,33 @@ test('ERROR: what the parser could not make sense of is an error node wrapping i
 
 test('nested: a subsearch node holds its clauses', () => {
   assert.deepEqual(nodes('[origin] in ([origin] top 3)'), ['subsearch "[origin] in ([origin] top 3)"', '  columnRef "[origin]"', '  column "[origin]"', '    columnRef "[origin]"', '  topBottom "top 3"']);
+});
+
+test('one tree: the nodes written straight from the tokens (FastClauses) are the nodes ClauseParser writes, diagnostics included', () => {
+  const { text } = realisticFile(200_000, 11);
+  assert.deepEqual(shape(parseDocument(text)), shape(parseDocument(text, { fastClauses: false })));
+  // every clause shape the fast path takes, next to the near misses it leaves to ClauseParser
+  const queries = [
+    "[origin] sum [delay] [date].monthly [date].'day of week' [date].'Day of Week' [date].foo [date]. [date].'x' [date].7",
+    "[origin] = 'SEA', 'PDX' or 'LAX' [delay] > -5 [delay] between 1 and 10 [delay] between 1 [delay] between 1 or 2 [delay] = [origin] contains 'S'",
+    "[origin] = {null}, {empty} [origin] = seattle [origin] = 'a', [delay] >= 3.5",
+    '[date] last 7 days [date] this year [date] last 2 quarters for each month [date] 3 weeks ago [date] year to date [date] today',
+    '[date] month to date for each year [date] year to date for each month [date] last days [date] this 2 days [date] next -2 days',
+    '[date] monday [date] january 2014 [date] q3 [date] 2014 2014 [date] 2014 days 7 days ago last week for each day',
+    'sum [delay] > 5 by [origin] by sum [delay] by week by monthly by [date].monthly = 3 for each [origin] by unique count [origin] > 2',
+    'top 5 bottom top 2 days ago top -3 sort by [delay] descending sort by sum [delay] sort by [x].weekly ascending sort by',
+    'growth of [delay] by [date] growth of [delay] by [date] monthly growth of [delay] by [date].weekly growth of [delay] by [date] monthly year-over-year growth of [delay] [date]',
+    "[origin] near 'seattle' [origin] in ([origin] top 3) [date].monthly last 3 days sum [delay] last 3 days by [date] last 3 days",
+    'sum (x) sum quarter ([date]) monthly [origin] ranked by [delay] top 3 for [delay] vs [x]',
+  ];
+  for (const q of queries) {
+    for (const piece of [q, ...q.split(/ (?=\[|sum |top |bottom |sort |by |for |growth )/)]) {
+      assert.deepEqual(shape(parseDocument(piece)), shape(parseDocument(piece, { fastClauses: false })), piece);
+    }
+  }
+  fc.assert(fc.property(anyText, (t) => {
+    assert.deepEqual(shape(parseDocument(t)), shape(parseDocument(t, { fastClauses: false })));
+  }), { numRuns: 500 });
 });
 
 const edit = fc.record({ at: fc.nat(), del: fc.nat({ max: 6 }), ins: fc.oneof(fc.constantFrom(...fragments, ''), fc.string({ maxLength: 4 })) });

@@ -1,13 +1,15 @@
 /**
  * The `.tsq` lexer: one pass over the text, no backtracking, every token with its offsets (docs/service-interface.md §4.3 token
  * types; keywords of docs/service-notes.md section 2, multi-word ones as one token, case-insensitive, longest match).
+ * It writes tokens into typed arrays (`TokenStore`: kind codes, widths, keyword ids), which the syntax tree
+ * keeps (tree.ts); `Token` objects are made from them for the readers that want objects (`tokenize`).
  *
  * Pure: no `vscode`, no connection, no I/O. Never throws: any input (binary bytes, huge lines, unbalanced
  * brackets and quotes) gives tokens, and problems go to the optional diagnostics sink.
  */
 import type { ParseDiagnostic } from './ast';
 import * as codes from './diagnosticCodes';
-import { WORD_KEYWORD_SPELLINGS, findKeyword } from './keywords';
+import { KEYWORDS, WORD_KEYWORD_SPELLINGS, findKeyword } from './keywords';
 
 /**
  * Kinds of token:
@@ -79,22 +81,55 @@ const WORD_LOWER = new Uint8Array(128);
 for (let c = 0; c < 128; c++) if ((cls[c]! & WORD_PART) !== 0) WORD_LOWER[c] = c >= 65 && c <= 90 ? c + 32 : c;
 
 /**
- * What a lower-case word can start: `name` = the canonical keyword when the word alone is one;
+ * A keyword's id: its index in the catalogue (`KEYWORDS`) + 1, so that 0 means "no keyword". A keyword
+ * token's `details` entry (see `TokenStore`) is its id; `keywordName(id)` is its canonical name.
+ */
+export type KeywordId = number;
+/** `KeywordId` by canonical name (the catalogue's names are unique). */
+const KEYWORD_IDS = new Map<string, KeywordId>(KEYWORDS.map((k, i) => [k.name, i + 1]));
+// a token's `details` byte holds a keyword's id (see `TokenStore`)
+if (KEYWORDS.length > 254) throw new Error('lexer.ts: the keyword catalogue outgrew the one-byte keyword id: make TokenStore.details a Uint16Array.');
+
+/**
+ * The id of a keyword by its canonical name (keywords.ts `KEYWORDS`); throws when `name` is none, so that a
+ * module deriving its tables at load time fails at once on a name the catalogue dropped.
+ */
+export function keywordId(name: string): KeywordId {
+  const id = KEYWORD_IDS.get(name);
+  if (id === undefined) throw new Error(`lexer.ts: "${name}" is no keyword of the catalogue (keywords.ts).`);
+  return id;
+}
+
+/** The id of a keyword by its canonical name, 0 when `name` is none. */
+export function keywordIdOf(name: string): KeywordId {
+  return KEYWORD_IDS.get(name) ?? 0;
+}
+
+/** The canonical name of keyword `id` (`KeywordId`). */
+export function keywordName(id: KeywordId): string {
+  return KEYWORDS[id - 1]!.name;
+}
+
+/** The number of keyword ids (the catalogue's size + 1): a table indexed by `KeywordId` has this length. */
+export const KEYWORD_ID_COUNT = KEYWORDS.length + 1;
+
+/**
+ * What a lower-case word can start: `id` = the keyword when the word alone is one (0 when not);
  * `phrases` = the remaining words of multi-word spellings starting with it (longest first), each with its
- * canonical keyword name.
+ * keyword's id.
  */
 interface WordInfo {
-  name: string | undefined;
-  phrases: { rest: string[]; name: string }[] | undefined;
+  id: KeywordId;
+  phrases: { rest: string[]; id: KeywordId }[] | undefined;
 }
 const WORDS = new Map<string, WordInfo>();
 for (const spelling of WORD_KEYWORD_SPELLINGS) {
   const words = spelling.split(' ');
-  const name = findKeyword(spelling)!.name;
+  const id = KEYWORD_IDS.get(findKeyword(spelling)!.name)!;
   let info = WORDS.get(words[0]!);
-  if (!info) WORDS.set(words[0]!, (info = { name: undefined, phrases: undefined }));
-  if (words.length === 1) info.name = name;
-  else (info.phrases ??= []).push({ rest: words.slice(1), name });
+  if (!info) WORDS.set(words[0]!, (info = { id: 0, phrases: undefined }));
+  if (words.length === 1) info.id = id;
+  else (info.phrases ??= []).push({ rest: words.slice(1), id });
 }
 for (const info of WORDS.values()) info.phrases?.sort((a, b) => b.rest.length - a.rest.length);
 
@@ -108,8 +143,14 @@ const FNV_START = 0x811c9dc5 | 0;
 interface HashedWord {
   hash: number;
   word: string;
+  /** The word's characters as one number (`packWord`) when it has at most `PACKED_MAX` of them, else -1. */
+  packed: number;
   info: WordInfo;
 }
+/** Words of up to this many ASCII characters are compared as one number: 7 bits a character, exact in a double. */
+const PACKED_MAX = 7;
+/** `p` with one more 7-bit character `c`. */
+const pack = (p: number, c: number) => p * 128 + c;
 /** An open-addressed table (linear probing, a power of two at least 4 times the words): no `Map` hashing per word. */
 const WORD_SLOTS = (() => {
   let size = 64;
@@ -122,7 +163,9 @@ for (const [word, info] of WORDS) {
   for (let k = 0; k < word.length; k++) h = fnv(h, word.charCodeAt(k));
   let slot = h & (WORD_SLOTS - 1);
   while (WORDS_BY_HASH[slot] !== undefined) slot = (slot + 1) & (WORD_SLOTS - 1);
-  WORDS_BY_HASH[slot] = { hash: h, word, info };
+  let packed = 0;
+  for (let k = 0; k < word.length; k++) packed = pack(packed, word.charCodeAt(k));
+  WORDS_BY_HASH[slot] = { hash: h, word, packed: word.length <= PACKED_MAX ? packed : -1, info };
 }
 
 /** Printable ASCII characters other than `[` and `]` (inside a column name they need no other check). */
@@ -150,10 +193,141 @@ export function tokenize(text: string, diagnostics?: ParseDiagnostic[]): Token[]
   return tokens;
 }
 
+/** A token kind's code: its index in `TOKEN_KINDS`. */
+const K_COLUMN = 0, K_VALUE = 1, K_NUMBER = 2, K_OPERATOR = 3, K_KEYWORD = 4, K_WORD = 5, K_CONSTANT = 6,
+  K_COMMA = 7, K_DOT = 8, K_SEMICOLON = 9, K_LPAREN = 10, K_RPAREN = 11, K_COMMENT = 12, K_DIRECTIVE = 13, K_BLANK = 14, K_STRAY = 15;
+/** The code of the whitespace runs between tokens that a `TokenStore` holds as tokens of their own (after `TOKEN_KINDS`; tree.ts `whitespace`). */
+export const WHITESPACE_CODE = TOKEN_KINDS.length;
+// the codes above are the kinds' indices (checked once at load: a reordered TOKEN_KINDS fails here)
+if (TOKEN_KINDS.indexOf('column') !== K_COLUMN || TOKEN_KINDS.indexOf('keyword') !== K_KEYWORD || TOKEN_KINDS.indexOf('directive') !== K_DIRECTIVE || TOKEN_KINDS.indexOf('stray') !== K_STRAY || TOKEN_KINDS.length !== 16) {
+  throw new Error('lexer.ts: the token kind codes do not match TOKEN_KINDS.');
+}
+
+/** A number token's `details` bits (see `TokenStore`): digits only (no sign, no fraction: `isDigits` of parser.ts). */
+export const NUMBER_DIGITS = 1;
+/** … and a year: four digits, 1000–2999 (`isYear` of parser.ts). */
+export const NUMBER_YEAR = 2;
+
+/** The `details` of the number token `text[start, end)`: `NUMBER_DIGITS`, with `NUMBER_YEAR`, or 0. */
+export function numberDetail(text: string, start: number, end: number): number {
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 48 || c > 57) return 0;
+  }
+  if (end === start) return 0;
+  const first = text.charCodeAt(start);
+  return end - start === 4 && (first === 49 || first === 50) ? NUMBER_DIGITS | NUMBER_YEAR : NUMBER_DIGITS;
+}
+
+/** The largest token width a 16-bit entry holds; larger ones are escaped (see `TokenStore`). */
+export const WIDTH_ESCAPE = 0xffff;
+
 /**
- * An incremental lexer over one text: `scan(out, count)` appends the next tokens, so a caller can parse
- * a large text without keeping every token alive at once (parser.ts `parseDocument`). The tokens and
- * diagnostics are exactly those of `tokenize`.
+ * Tokens as typed arrays, what the lexer writes (`Lexer.scanInto`) and the syntax tree keeps (tree.ts
+ * `GreenBuffer` extends it): `kinds` (a `TOKEN_KINDS` index, or `WHITESPACE_CODE` for the whitespace
+ * between two tokens), `widths` (UTF-16 code units; a width of 65,535 or more is stored as 65,535 and kept
+ * in a map by index: read widths with `width`) and `details` (a keyword's `KeywordId`; 1 for a closed
+ * column, value or quoted directive, 0 when unclosed; `{null}` 0, `{empty}` 1; a number's `NUMBER_DIGITS`
+ * and `NUMBER_YEAR` bits; 0 otherwise). No offsets:
+ * a token's start is the sum of the widths before it from where the scan began. Arrays grow by doubling.
+ */
+export class TokenStore {
+  kinds: Uint8Array;
+  widths: Uint16Array;
+  details: Uint8Array;
+  tokenCount = 0;
+  /** The absolute end of the last token the lexer appended (where the next whitespace run starts). */
+  end = 0;
+  /** The escaped widths by index (see the class comment); undefined while there is none. */
+  protected longWidths?: Map<number, number>;
+
+  /** @param tokens expected tokens (room grows as needed); @param from the offset the scan starts at. */
+  constructor(tokens = 64, from = 0) {
+    const t = Math.max(16, tokens);
+    this.kinds = new Uint8Array(t);
+    this.widths = new Uint16Array(t);
+    this.details = new Uint8Array(t);
+    this.end = from;
+  }
+
+  /** Appends a token of `width` UTF-16 code units; returns its index. */
+  addToken(kind: number, width: number, detail: number): number {
+    const i = this.tokenCount;
+    if (i === this.kinds.length) this.growTokens();
+    this.kinds[i] = kind;
+    if (width < WIDTH_ESCAPE) this.widths[i] = width;
+    else {
+      this.widths[i] = WIDTH_ESCAPE;
+      (this.longWidths ??= new Map()).set(i, width);
+    }
+    this.details[i] = detail;
+    this.tokenCount = i + 1;
+    return i;
+  }
+
+  /** Makes room for `more` tokens after `tokenCount` (the arrays doubled as needed). */
+  reserve(more: number): void {
+    while (this.tokenCount + more > this.kinds.length) this.growTokens();
+  }
+
+  /** Stores width `w` of token `i` (escaped when 65,535 or more). */
+  setWidth(i: number, w: number): void {
+    if (w < WIDTH_ESCAPE) this.widths[i] = w;
+    else {
+      this.widths[i] = WIDTH_ESCAPE;
+      (this.longWidths ??= new Map()).set(i, w);
+    }
+  }
+
+  private growTokens(): void {
+    const n = this.kinds.length * 2;
+    const kinds = new Uint8Array(n);
+    kinds.set(this.kinds);
+    const widths = new Uint16Array(n);
+    widths.set(this.widths);
+    const details = new Uint8Array(n);
+    details.set(this.details);
+    this.kinds = kinds;
+    this.widths = widths;
+    this.details = details;
+  }
+
+  /** The width of token `i` in UTF-16 code units. */
+  width(i: number): number {
+    const w = this.widths[i]!;
+    return w === WIDTH_ESCAPE ? this.longWidths!.get(i)! : w;
+  }
+}
+
+/**
+ * The lexer's token (`Token`) of kind code `kind` (a `TOKEN_KINDS` index; not `directive`, whose value
+ * needs its line scanned again) and `detail` (see `TokenStore`) at `[start, end)` of `text`: its value
+ * read from the text (the name of a column, the content of a value, the canonical name of a keyword).
+ */
+export function makeToken(kind: number, detail: number, start: number, end: number, text: string): Token {
+  switch (kind) {
+    case K_KEYWORD:
+      return new TokenNode('keyword', start, end, KEYWORDS[detail - 1]!.name, true, start, end);
+    case K_COLUMN:
+    case K_VALUE: {
+      const innerEnd = detail === 1 ? end - 1 : end;
+      return new TokenNode(TOKEN_KINDS[kind]!, start, end, text.slice(start + 1, innerEnd), detail === 1, start + 1, innerEnd);
+    }
+    case K_CONSTANT:
+      return new TokenNode('constant', start, end, detail === 1 ? 'empty' : 'null', true, start, end);
+    case K_COMMENT:
+    case K_BLANK:
+      return new TokenNode(TOKEN_KINDS[kind]!, start, end, '', true, start, end);
+    default:
+      return new TokenNode(TOKEN_KINDS[kind]!, start, end, text.slice(start, end), true, start, end);
+  }
+}
+
+/**
+ * An incremental lexer over one text: `scanInto(store, count)` appends the next tokens to a `TokenStore`
+ * (typed arrays, what the parser reads), `scan(out, count)` as `Token` objects, so a caller can parse a
+ * large text a chunk at a time (parser.ts `parseDocument`). The tokens and diagnostics are exactly those
+ * of `tokenize`.
  */
 export class Lexer {
   private readonly state: ScanState;
@@ -164,7 +338,7 @@ export class Lexer {
    *   to and including that character (the tokens from there are then the same as a scan from 0 would give).
    */
   constructor(private readonly text: string, private readonly diagnostics?: ParseDiagnostic[], from = 0) {
-    this.state = { pos: from, diagCount: 0, stopFrom: -1, stopAt: -1 };
+    this.state = { pos: from, diagCount: 0, stopFrom: -1, stopAt: -1, directives: undefined };
   }
 
   /** True once the whole text was scanned. */
@@ -172,19 +346,47 @@ export class Lexer {
     return this.state.pos >= this.text.length;
   }
 
+  /** The offset where the next scan starts. */
+  get pos(): number {
+    return this.state.pos;
+  }
+
   /** Appends at least `count` tokens to `out` (a few more when one construct makes several), or all that are left. Never throws. */
   scan(out: Token[], count: number): void {
-    scanTokens(this.text, this.diagnostics, this.state, out, count, false);
+    const from = this.state.pos;
+    const store = new TokenStore(64, from);
+    const directives: number[] = [];
+    this.state.directives = directives;
+    for (let left = count; left > 0 && !this.done;) left -= scanTokens(this.text, this.diagnostics, this.state, store, left);
+    this.state.directives = undefined;
+    let pos = from;
+    let d = 0;
+    for (let t = 0; t < store.tokenCount; t++) {
+      const w = store.width(t);
+      const k = store.kinds[t]!;
+      if (k === K_DIRECTIVE) {
+        // directives: [token index, value start, value end] triples, in order
+        const vs = directives[d + 1]!;
+        const ve = directives[d + 2]!;
+        d += 3;
+        out.push(new TokenNode('directive', pos, pos + w, this.text.slice(vs, ve).trim(), store.details[t] === 1, vs, ve));
+      } else if (k !== WHITESPACE_CODE) out.push(makeToken(k, store.details[t]!, pos, pos + w, this.text));
+      pos += w;
+    }
   }
 
   /**
-   * Like `scan`, but overwrites the token objects already in `pool` (from index 0) instead of making new
-   * ones, appending objects only when the pool is too short; returns how many tokens it wrote. The tokens
-   * are valid until the next call: a caller that keeps one longer copies it. A large document then makes
-   * a few hundred token objects instead of one per token, so parsing allocates mostly what it returns.
+   * Appends at least `count` tokens (a few more when one construct makes several), or all that are left,
+   * to `store`, each preceded by the whitespace before it as a `WHITESPACE_CODE` token (the store's `end`
+   * must be where this scan starts: the previous scan's end, or `from`); whitespace after the last token
+   * is not appended. Returns how many tokens other than whitespace it appended. Never throws.
+   * @param marks when given, each `;`, blank-line and directive token appended (what ends a query) is
+   *   pushed there as three numbers: its index in the store, its start and its end.
    */
-  scanReusing(pool: Token[], count: number): number {
-    return scanTokens(this.text, this.diagnostics, this.state, pool, count, true);
+  scanInto(store: TokenStore, count: number, marks?: number[]): number {
+    let done = 0;
+    while (done < count && !this.done) done += scanTokens(this.text, this.diagnostics, this.state, store, count - done, marks);
+    return done;
   }
 }
 
@@ -195,29 +397,33 @@ interface ScanState {
   /** The `[` scan cache (see the column case of `scanTokens`); -1 when empty. */
   stopFrom: number;
   stopAt: number;
+  /** When set, each directive's store index, value start and value end are pushed here (`Lexer.scan`). */
+  directives: number[] | undefined;
 }
 
-/** The scanning loop of `Lexer.scan` (a plain function: V8 optimizes it better than a method). */
-function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: ScanState, out: Token[], count: number, reuse: boolean): number {
+/** The most tokens one `scanTokens` call appends (`scan` and `scanInto` append at least `count`: they loop). */
+const SCAN_CHUNK = 4096;
+
+/** The scanning loop of `Lexer.scan` (a plain function: V8 optimizes it better than a method); appends up to `min(count, SCAN_CHUNK)` tokens (a few more when one construct makes several). */
+function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: ScanState, store: TokenStore, count: number, marks?: number[]): number {
   const n = text.length;
-  const tokens = out;
-  /** Tokens written so far: `out.length` when appending, the next pool slot when reusing. */
-  let len = reuse ? 0 : out.length;
-  const target = count === Infinity ? Number.MAX_SAFE_INTEGER : len + count;
+  /** Tokens other than whitespace written so far. */
+  let len = 0;
+  const target = Math.min(count, SCAN_CHUNK);
   /** Cache of the `[` scan: the stop found from `stopFrom` is `stopAt` (see the column case). */
   let stopFrom = state.stopFrom;
   let stopAt = state.stopAt;
   let i = state.pos;
+  // room for every token this call may append (an iteration appends at most two, each after whitespace), so `put` checks none
+  store.reserve(2 * (target + 2));
   while (i < n && len < target) {
-    const c = text.charCodeAt(i);
+    let c = text.charCodeAt(i);
 
-    // Whitespace; a run with two line breaks holds a blank line. Most runs are one space before a token.
+    // Whitespace; a run with two line breaks holds a blank line. Most runs are one space before a token,
+    // skipped here to read that token at once.
     if (c === 32) {
       const d = text.charCodeAt(i + 1);
-      if (d > 32 && d < 128) {
-        i++;
-        continue;
-      }
+      if (d > 32 && d < 128) c = text.charCodeAt(++i);
     }
     if (isWs(c)) {
       const s = i;
@@ -229,7 +435,10 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         else if (d === 13 && text.charCodeAt(i + 1) !== 10) lines++;
         i++;
       }
-      if (lines >= 2) len = put(tokens, len, reuse, 'blank', s, i, '');
+      if (lines >= 2) {
+        len = put(store, len, K_BLANK, s, i, 0);
+        if (marks) marks.push(store.tokenCount - 1, s, i);
+      }
       continue;
     }
 
@@ -239,7 +448,10 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       // The hash of the lower-case word, computed while scanning; non-ASCII words (no keyword is) go the
       // slow way, through toLowerCase, so that case folding stays exactly JavaScript's.
       let nonAscii = c >= 128;
-      let h = fnv(FNV_START, c >= 65 && c <= 90 ? c + 32 : c);
+      const first = c >= 65 && c <= 90 ? c + 32 : c;
+      let h = fnv(FNV_START, first);
+      // the lower-case characters packed as they are read: a short word is then compared as one number
+      let packed = first;
       i++;
       while (i < n) {
         const d = text.charCodeAt(i);
@@ -247,6 +459,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           const lower = WORD_LOWER[d]!;
           if (lower === 0 || (lower === 45 && text.charCodeAt(i + 1) === 45)) break;
           h = fnv(h, lower);
+          packed = pack(packed, lower);
         } else {
           if (!isHighWord(d)) break;
           nonAscii = true;
@@ -259,7 +472,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       else {
         let slot = h & (WORD_SLOTS - 1);
         for (let entry = WORDS_BY_HASH[slot]; entry !== undefined; entry = WORDS_BY_HASH[(slot = (slot + 1) & (WORD_SLOTS - 1))]) {
-          if (entry.hash === h && entry.word.length === i - s && sameLower(text, s, entry.word)) {
+          if (entry.hash === h && entry.word.length === i - s && (entry.packed >= 0 ? entry.packed === packed : sameLower(text, s, entry.word))) {
             info = entry.info;
             break;
           }
@@ -267,7 +480,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       }
       if (info) {
         if (info.phrases) {
-          let matched: string | undefined;
+          let matched = 0;
           for (const phrase of info.phrases) {
             let p = i;
             let ok = true;
@@ -282,21 +495,21 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
             }
             if (ok) {
               i = p;
-              matched = phrase.name;
+              matched = phrase.id;
               break;
             }
           }
-          if (matched !== undefined) {
-            len = put(tokens, len, reuse, 'keyword', s, i, matched);
+          if (matched !== 0) {
+            len = put(store, len, K_KEYWORD, s, i, matched);
             continue;
           }
         }
-        if (info.name !== undefined) {
-          len = put(tokens, len, reuse, 'keyword', s, i, info.name);
+        if (info.id !== 0) {
+          len = put(store, len, K_KEYWORD, s, i, info.id);
           continue;
         }
       }
-      len = put(tokens, len, reuse, 'word', s, i, text.slice(s, i));
+      len = put(store, len, K_WORD, s, i, 0);
       continue;
     }
 
@@ -305,7 +518,10 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       const s = i;
       i++;
       while (i < n && isDigit(text.charCodeAt(i))) i++;
+      // NUMBER_DIGITS (no sign, no fraction), with NUMBER_YEAR for four digits starting 1 or 2
+      let detail = c === 45 ? 0 : i - s === 4 && (c === 49 || c === 50) ? NUMBER_DIGITS | NUMBER_YEAR : NUMBER_DIGITS;
       if (text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1))) {
+        detail = 0;
         i += 2;
         while (i < n && isDigit(text.charCodeAt(i))) i++;
       }
@@ -316,8 +532,8 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           if (!(isWordPart(e) || e === 47 || e === 58 || e === 46) || (e === 45 && text.charCodeAt(i + 1) === 45)) break;
           i++;
         }
-        len = put(tokens, len, reuse, 'word', s, i, text.slice(s, i));
-      } else len = put(tokens, len, reuse, 'number', s, i, text.slice(s, i));
+        len = put(store, len, K_WORD, s, i, 0);
+      } else len = put(store, len, K_NUMBER, s, i, detail);
       continue;
     }
 
@@ -337,14 +553,13 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         } else {
           j = s + 1;
           while (j < n) {
-            const d = text.charCodeAt(j);
-            // Most characters of a name are printable ASCII other than brackets: one table look-up.
-            if (d < 128 && NAME_PLAIN[d] === 1) {
-              seen |= 2;
-              j++;
-              continue;
-            }
-            if (d === 93 || d === 10 || d === 13) break;
+            // Most characters of a name are printable ASCII other than brackets: a tight loop over them
+            // (one table look-up each), then the character that ended the run.
+            const run = j;
+            let d = text.charCodeAt(j);
+            while (d < 128 && NAME_PLAIN[d] === 1) d = text.charCodeAt(++j);
+            if (j !== run) seen |= 2;
+            if (j >= n || d === 93 || d === 10 || d === 13) break;
             if (d === 91) {
               if (isWs(text.charCodeAt(j - 1))) break;
               seen |= 1;
@@ -373,10 +588,9 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
             inner = true;
             j = p;
           }
-          const name = text.slice(s + 1, j);
-          len = put(tokens, len, reuse, 'column', s, j + 1, name, true, s + 1, j);
-          if (inner) report(state, diagnostics, n, s, j + 1, codes.BRACKET_IN_COLUMN, `Column names cannot contain [ or ] (docs/service-interface.md §8.4): [${name}].`);
-          else if ((seen < 0 || (seen & 2) === 0) && name.trim() === '') report(state, diagnostics, n, s, j + 1, codes.EMPTY_COLUMN, 'Empty column name: write the column between the brackets, e.g. [origin].');
+          len = put(store, len, K_COLUMN, s, j + 1, 1);
+          if (inner) report(state, diagnostics, n, s, j + 1, codes.BRACKET_IN_COLUMN, `Column names cannot contain [ or ] (docs/service-interface.md §8.4): [${text.slice(s + 1, j)}].`);
+          else if ((seen < 0 || (seen & 2) === 0) && text.slice(s + 1, j).trim() === '') report(state, diagnostics, n, s, j + 1, codes.EMPTY_COLUMN, 'Empty column name: write the column between the brackets, e.g. [origin].');
           i = j + 1;
         } else {
           // A quote, operator or separator cuts an unclosed name short (the scan stops there, so it is
@@ -384,7 +598,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           let e = s + 1;
           while (e < j && !isColumnCut(text.charCodeAt(e))) e++;
           while (e > s + 1 && isWs(text.charCodeAt(e - 1))) e--;
-          len = put(tokens, len, reuse, 'column', s, e, text.slice(s + 1, e), false, s + 1, e);
+          len = put(store, len, K_COLUMN, s, e, 0);
           report(state, diagnostics, n, s, e, codes.UNCLOSED_BRACKET, 'Unclosed [: the column name needs a closing ].');
           i = e;
         }
@@ -400,7 +614,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         }
         if (j >= n || text.charCodeAt(j) !== c) {
           const le = j;
-          len = put(tokens, len, reuse, 'value', s, le, text.slice(s + 1, le), false, s + 1, le);
+          len = put(store, len, K_VALUE, s, le, 0);
           report(state, diagnostics, n, s, le, codes.UNTERMINATED_VALUE, `Unterminated value: add the closing ${c === 39 ? "'" : '"'}.`);
           i = le;
           continue;
@@ -419,13 +633,13 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           quoteInside = true;
           // `j` is now the last character of the value; normalise to the closing-quote index below.
           if (text.charCodeAt(j) !== c) {
-            len = put(tokens, len, reuse, 'value', s, j + 1, text.slice(s + 1, j + 1), false, s + 1, j + 1);
+            len = put(store, len, K_VALUE, s, j + 1, 0);
             report(state, diagnostics, n, s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (docs/service-interface.md §8.5).');
             i = j + 1;
             continue;
           }
         }
-        len = put(tokens, len, reuse, 'value', s, j + 1, text.slice(s + 1, j), true, s + 1, j);
+        len = put(store, len, K_VALUE, s, j + 1, 1);
         if (quoteInside) report(state, diagnostics, n, s, j + 1, codes.QUOTE_IN_VALUE, 'A value cannot contain quotes (docs/service-interface.md §8.5).');
         else if (c === 34) report(state, diagnostics, n, s, j + 1, codes.DOUBLE_QUOTED_VALUE, "Values are written in single quotes in the API syntax (docs/service-interface.md §4.3): '…'.", 'warning');
         i = j + 1;
@@ -434,40 +648,43 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       case 45: // - (not followed by a digit: that was a number)
         if (text.charCodeAt(i + 1) === 45) {
           const e = lineEnd(text, i);
-          len = put(tokens, len, reuse, 'comment', i, e, '');
+          len = put(store, len, K_COMMENT, i, e, 0);
           i = e;
           continue;
         }
         break;
-      case 61: len = put(tokens, len, reuse, 'operator', i, i + 1, '='); i++; continue;
+      case 61: len = put(store, len, K_OPERATOR, i, i + 1, 0); i++; continue;
       case 33:
         if (text.charCodeAt(i + 1) === 61) {
-          len = put(tokens, len, reuse, 'operator', i, i + 2, '!=');
+          len = put(store, len, K_OPERATOR, i, i + 2, 0);
           i += 2;
           continue;
         }
         break;
       case 60:
       case 62: {
-        const eq = text.charCodeAt(i + 1) === 61;
-        const op = (c === 60 ? '<' : '>') + (eq ? '=' : '');
-        len = put(tokens, len, reuse, 'operator', i, i + op.length, op);
-        i += op.length;
+        const w = text.charCodeAt(i + 1) === 61 ? 2 : 1;
+        len = put(store, len, K_OPERATOR, i, i + w, 0);
+        i += w;
         continue;
       }
-      case 44: len = put(tokens, len, reuse, 'comma', i, i + 1, ','); i++; continue;
-      case 46: len = put(tokens, len, reuse, 'dot', i, i + 1, '.'); i++; continue;
-      case 59: len = put(tokens, len, reuse, 'semicolon', i, i + 1, ';'); i++; continue;
-      case 40: len = put(tokens, len, reuse, 'lparen', i, i + 1, '('); i++; continue;
-      case 41: len = put(tokens, len, reuse, 'rparen', i, i + 1, ')'); i++; continue;
+      case 44: len = put(store, len, K_COMMA, i, i + 1, 0); i++; continue;
+      case 46: len = put(store, len, K_DOT, i, i + 1, 0); i++; continue;
+      case 59:
+        len = put(store, len, K_SEMICOLON, i, i + 1, 0);
+        if (marks) marks.push(store.tokenCount - 1, i, i + 1);
+        i++;
+        continue;
+      case 40: len = put(store, len, K_LPAREN, i, i + 1, 0); i++; continue;
+      case 41: len = put(store, len, K_RPAREN, i, i + 1, 0); i++; continue;
       case 123: { // {null} {empty}
         if (wordAtBrace(text, i, 'null}')) {
-          len = put(tokens, len, reuse, 'constant', i, i + 6, 'null');
+          len = put(store, len, K_CONSTANT, i, i + 6, 0);
           i += 6;
           continue;
         }
         if (wordAtBrace(text, i, 'empty}')) {
-          len = put(tokens, len, reuse, 'constant', i, i + 7, 'empty');
+          len = put(store, len, K_CONSTANT, i, i + 7, 1);
           i += 7;
           continue;
         }
@@ -481,12 +698,12 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         if (word === 'answer') {
           // `@answer 'GUID'`: the saved Answer the file's query came from (common/src/tml/answerLink.ts); trivia here
           const e = lineEnd(text, i);
-          len = put(tokens, len, reuse, 'comment', s, e, '');
+          len = put(store, len, K_COMMENT, s, e, 0);
           i = e;
           continue;
         }
         if (word !== 'datasource') {
-          len = put(tokens, len, reuse, 'stray', s, j, text.slice(s, j));
+          len = put(store, len, K_STRAY, s, j, 0);
           report(state, diagnostics, n, s, j, codes.UNKNOWN_DIRECTIVE, `Unknown directive ${text.slice(s, j) || '@'}: the directives are ${DIRECTIVES.map((d) => `@${d}`).join(' and ')}, as in @datasource 'name or GUID'.`);
           i = j;
           continue;
@@ -516,7 +733,9 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           end = q;
         }
         const value = text.slice(vs, ve).trim();
-        len = put(tokens, len, reuse, 'directive', s, end, value, closedQuote, vs, ve);
+        if (state.directives) state.directives.push(store.tokenCount + (s > store.end ? 1 : 0), vs, ve);
+        len = put(store, len, K_DIRECTIVE, s, end, closedQuote ? 1 : 0);
+        if (marks) marks.push(store.tokenCount - 1, s, end);
         if (value === '') report(state, diagnostics, n, s, end, codes.DIRECTIVE_WITHOUT_VALUE, "@datasource needs a data source name or GUID: @datasource 'Flights'.");
         // Anything else on the line (except a comment) is stray.
         let r = end;
@@ -525,7 +744,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           let t = r;
           while (t < le && !(text.charCodeAt(t) === 45 && text.charCodeAt(t + 1) === 45)) t++;
           while (t > r && isWs(text.charCodeAt(t - 1))) t--;
-          len = put(tokens, len, reuse, 'stray', r, t, text.slice(r, t));
+          len = put(store, len, K_STRAY, r, t, 0);
           report(state, diagnostics, n, r, t, codes.STRAY_CHARACTER, 'Unexpected text after the @datasource value: a directive is alone on its line.');
           i = t;
         } else i = r;
@@ -545,7 +764,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
     }
     // Never split a surrogate pair.
     if (i < n && i > s && (text.charCodeAt(i) & 0xfc00) === 0xdc00) i++;
-    len = put(tokens, len, reuse, 'stray', s, i, text.slice(s, i));
+    len = put(store, len, K_STRAY, s, i, 0);
     // Arithmetic (`[a] + [b]`) is a formula, which the parser reports as such (docs/service-interface.md §8.6).
     if (/^[-+*/%^]+$/.test(text.slice(s, i))) continue;
     const shown = text.slice(s, Math.min(i, s + 20)).replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -581,21 +800,29 @@ function report(state: ScanState, diagnostics: ParseDiagnostic[] | undefined, n:
 }
 
 /**
- * Writes token number `len` of `tokens` (overwriting the object there when `reuse`, else appending a
- * new one); returns `len + 1`. A plain function, not a closure over the scan's locals: V8 then keeps
- * the scan's text and offsets in registers.
+ * Appends a token of code `kind` over `[start, end)` to `store`, after the whitespace since the store's
+ * `end` as one `WHITESPACE_CODE` token; returns `len + 1`. A plain function, not a closure over the scan's
+ * locals: V8 then keeps the scan's text and offsets in registers.
  */
-function put(tokens: Token[], len: number, reuse: boolean, kind: TokenKind, start: number, end: number, value: string, closed = true, innerStart = start, innerEnd = end): number {
-  if (reuse && len < tokens.length) {
-    const t = tokens[len]!;
-    t.kind = kind;
-    t.start = start;
-    t.end = end;
-    t.value = value;
-    t.closed = closed;
-    t.innerStart = innerStart;
-    t.innerEnd = innerEnd;
-  } else tokens.push(new TokenNode(kind, start, end, value, closed, innerStart, innerEnd));
+function put(store: TokenStore, len: number, kind: number, start: number, end: number, detail: number): number {
+  let i = store.tokenCount;
+  const kinds = store.kinds;
+  const details = store.details;
+  const gap = start - store.end;
+  if (gap > 0) {
+    kinds[i] = WHITESPACE_CODE;
+    details[i] = 0;
+    if (gap < WIDTH_ESCAPE) store.widths[i] = gap;
+    else store.setWidth(i, gap);
+    i++;
+  }
+  kinds[i] = kind;
+  details[i] = detail;
+  const w = end - start;
+  if (w < WIDTH_ESCAPE) store.widths[i] = w;
+  else store.setWidth(i, w);
+  store.tokenCount = i + 1;
+  store.end = end;
   return len + 1;
 }
 

@@ -1,8 +1,8 @@
 /**
  * The `.tsq` parser: splits a document into `@datasource` directives, trivia and queries (ended by `;`, a
  * blank line or the end of the file), writing the lossless tree of tree.ts (`SyntaxDocument`); each query's
- * clauses (ast.ts) come from one grammar, `ClauseParser`, with error recovery: written as the tree's nodes
- * at parse time, made as objects on demand (`SyntaxDocument.query`, `parseQuery` for searchdata).
+ * clauses (ast.ts) come from one grammar, `ClauseParser`, with error recovery: written as nodes at parse time
+ * (the frequent ones straight from the lexer's arrays, `FastClauses`), as objects on demand (`SyntaxDocument.query`).
  * - A relative date right after a plain column (not after `by` or `for each`) filters that column:
  *   `[date] last 7 days` is one `dateFilter` on [date]. Elsewhere it stands alone (no `column`).
  * - `ranked by [col]` attaches to the query's `top`/`bottom`; without one it is a `keyword` clause.
@@ -18,7 +18,8 @@ import * as codes from './diagnosticCodes';
 import {
   AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, findDateBucket, findKeyword,
 } from './keywords';
-import { Lexer, tokenize, type Token } from './lexer';
+import * as lexer from './lexer';
+import type { Token } from './lexer';
 import * as nodes from './nodes';
 import * as tree from './tree';
 
@@ -30,6 +31,7 @@ const {
   DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } = nodes;
 const { GreenBuffer, GreenPart, NK, NODE_KINDS, TK, PART, codeOf, tokenOf } = tree;
+const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, keywordId, keywordName, makeToken, tokenize } = lexer;
 const QUERY_PART = PART.query, DIRECTIVE_PART = PART.directive, TRIVIA_PART = PART.trivia;
 type GreenBuffer = tree.GreenBuffer;
 type GreenPart = tree.GreenPart;
@@ -67,22 +69,24 @@ const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
  * - `diagnostics` holds every lexer and parser problem (syntax only), at most `MAX_PARSE_DIAGNOSTICS`.
  *
  * @param text the document text. Never throws.
+ * @param options `fastClauses: false` parses every query with `ClauseParser` instead of writing the
+ *   frequent ones' nodes straight from the tokens (`FastClauses`); the tree is the same either way
+ *   (test/unit/tree.test.ts compares them). Default true.
  */
-export function parseDocument(text: string): SyntaxDocument {
+export function parseDocument(text: string, options?: { fastClauses?: boolean }): SyntaxDocument {
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics);
   // About one token in 3.5 characters, whitespace included (the realistic benchmark file has 1 in 3.8).
   const builder = new TreeBuilder(text, diagnostics, 0, Math.ceil(text.length / 3.5));
-  // Tokens are scanned a chunk at a time into the same few hundred objects (the lexer overwrites them);
-  // the tokens of a query that straddles two chunks are copied before the next chunk is scanned.
-  const pool: Token[] = [];
+  if (options?.fastClauses === false) builder.fastClauses = false;
+  // The lexer writes a chunk of tokens straight into the tree's buffer; the builder then cuts them into
+  // parts and parses each query as it ends (no token objects).
   while (!lexer.done) {
-    const m = lexer.scanReusing(pool, 512);
-    for (let k = 0; k < m; k++) builder.add(pool[k]!);
-    builder.detach();
+    lexer.scanInto(builder.buf, 4096, builder.marks);
+    builder.consume(Infinity, undefined);
   }
   const parts = builder.finish(text.length);
-  return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length));
+  return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length), builder.kinds());
 }
 
 /**
@@ -91,9 +95,18 @@ export function parseDocument(text: string): SyntaxDocument {
  */
 export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDiagnostic[]): SyntaxDocument {
   const builder = new TreeBuilder(text, diagnostics, 0, tokens.length * 2);
-  for (let k = 0; k < tokens.length; k++) builder.add(tokens[k]!);
+  const buf = builder.buf;
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.start > buf.end) buf.addToken(WHITESPACE, t.start - buf.end, 0);
+    const code = codeOf(t);
+    const idx = buf.addToken(code & 255, t.end - t.start, code >>> 8);
+    buf.end = t.end;
+    if (t.kind === 'semicolon' || t.kind === 'blank' || t.kind === 'directive') builder.marks.push(idx, t.start, t.end);
+  }
+  builder.consume(Infinity, undefined);
   const parts = builder.finish(text.length);
-  return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length));
+  return new SyntaxDocument(text, parts, diagnostics.length, builder.widths(text.length), builder.kinds());
 }
 
 /** What `parseParts` found between its start and where it stopped. */
@@ -120,20 +133,12 @@ export function parseParts(text: string, from: number, syncFrom: number, isSync:
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics, from);
   const builder = new TreeBuilder(text, diagnostics, from, 64);
-  const pool: Token[] = [];
   let stop = -1;
-  scan: while (!lexer.done) {
-    // Small chunks: the lexer scans past the stop by up to one chunk.
-    const m = lexer.scanReusing(pool, 64);
-    for (let k = 0; k < m; k++) {
-      const t = pool[k]!;
-      if (t.start >= syncFrom && builder.idle && startsQuery(t) && isSync(t.start)) {
-        stop = t.start;
-        break scan;
-      }
-      builder.add(t);
-    }
-    builder.detach();
+  while (!lexer.done) {
+    // Small chunks: the lexer scans past the stop by up to one chunk (the builder drops those tokens).
+    lexer.scanInto(builder.buf, 64, builder.marks);
+    stop = builder.consume(syncFrom, isSync);
+    if (stop >= 0) break;
   }
   if (stop >= 0) {
     // the lexer scans ahead: its problems past the stop belong to parts kept from the previous parse
@@ -146,34 +151,47 @@ export function parseParts(text: string, from: number, syncFrom: number, isSync:
   return { parts, widths: builder.widths(end), diagnosticCount: diagnostics.length, stop };
 }
 
-/** Whether a token would begin a query's significant tokens. */
-const startsQuery = (t: Token) => t.kind !== 'comment' && t.kind !== 'blank' && t.kind !== 'semicolon' && t.kind !== 'directive';
-
 /**
- * Writes a token stream into the tree (tree.ts): every token (whitespace between them added as
- * `whitespace` tokens) into one `GreenBuffer`, cut into parts (queries, directives, trivia); each query's
- * tokens are parsed into clauses when it ends, and the clauses written as its nodes.
+ * Cuts the tokens the lexer writes into a `GreenBuffer` (whitespace between them included, as `whitespace`
+ * tokens) into parts (queries, directives, trivia); each query's tokens are parsed into clauses when it
+ * ends and written as its nodes: by `FastClauses` straight from the typed arrays when the query is made of
+ * the frequent clauses with no problem, else by `ClauseParser` (the one grammar) from token objects.
  */
 class TreeBuilder {
-  private readonly buf: GreenBuffer;
+  readonly buf: GreenBuffer;
   private readonly parts: GreenPart[] = [];
   /** Absolute start of each part of `parts`. */
   private readonly partStarts: number[] = [];
+  /** The `PartKind` of each part of `parts`. */
+  private readonly partKinds: number[] = [];
   private readonly sink: DiagnosticSink;
   private readonly parser: ClauseParser;
   private readonly writer: NodeWriter;
-  /** Absolute end of the last token written. */
-  private pos: number;
+  private readonly fast: FastClauses;
+  /** Whether queries go through `FastClauses` first (see `parseDocument`'s options). */
+  fastClauses = true;
+  /** Token objects of the current query, made only when `ClauseParser` parses it (reused list). */
+  private readonly tokens: Token[] = [];
+  /**
+   * The tokens that end a query (`;`, blank lines, directives) the lexer appended since the last `consume`,
+   * as `[index, start, end]` triples (lexer.ts `Lexer.scanInto`).
+   */
+  readonly marks: number[] = [];
+  /** The pending query's first significant token (-1 while none is known) and its start. */
+  private first = -1;
+  private firstPos = 0;
+  /** How far the search for `first` went (and its start): the tokens before it are whitespace and comments. */
+  private walk = 0;
+  private walkPos: number;
+  /** The query start `isSync` was last asked about (each start is asked once). */
+  private asked = -1;
+  /** Where a `parseParts` window stopped (-1 while it did not). */
+  private stopPos = -1;
   /** First token of the part not yet closed, and its absolute start. */
   private partTok = 0;
   private partPos: number;
-  /**
-   * Significant tokens of the current query: `current[0, count)`, and their indices in `buf`: `index[0,
-   * count)`. The lists are reused and never shortened (setting `length = 0` drops the backing store).
-   */
-  private readonly current: Token[] = [];
+  /** The `buf` indices of the current query's significant tokens, made only when `ClauseParser` parses it (grown as needed). */
   private index = new Uint32Array(64);
-  private count = 0;
   /** The current query's first token and its start; the token after its last significant one, and that one's end. */
   private queryTok = 0;
   private queryPos = 0;
@@ -181,69 +199,115 @@ class TreeBuilder {
   private lastEnd = 0;
 
   constructor(private readonly text: string, private readonly diagnostics: ParseDiagnostic[], from: number, tokens: number) {
-    this.buf = new GreenBuffer(tokens);
+    this.buf = new GreenBuffer(tokens, from);
     this.sink = new DiagnosticSink(diagnostics);
     this.parser = new ClauseParser(this.sink);
-    this.writer = new NodeWriter(this.buf, this.current);
-    this.pos = from;
+    this.writer = new NodeWriter(this.buf, this.tokens);
+    this.fast = new FastClauses(this.buf, text);
+    this.walkPos = from;
     this.partPos = from;
   }
 
-  /** No query is pending (the next significant token starts one). */
-  get idle(): boolean {
-    return this.count === 0;
-  }
-
-  add(t: Token): void {
+  /**
+   * Cuts the tokens appended to `buf` since the last call into parts, at the marks the lexer left
+   * (`marks`): each mark ends the query before it, if any (its nodes written), and a directive is a part of
+   * its own; tokens after the last mark wait for the next one. With `isSync`, stops before the first query
+   * starting at or after `syncFrom` that `isSync(start)` accepts (`parseParts`): drops it and the tokens
+   * after it from `buf` and returns its start; else -1.
+   */
+  consume(syncFrom: number, isSync: ((offset: number) => boolean) | undefined): number {
+    const marks = this.marks;
     const buf = this.buf;
-    if (t.start > this.pos) buf.addToken(WHITESPACE, t.start - this.pos, 0);
-    const code = codeOf(t);
-    const idx = buf.addToken(code & 255, t.end - t.start, code >>> 8);
-    this.pos = t.end;
-    switch (code & 255) {
-      case K_COMMENT:
-        return;
-      case K_DIRECTIVE:
-        this.flush();
-        this.closeTrivia(idx, t.start);
-        this.push(DIRECTIVE_PART, idx, idx + 1, buf.nodeCount, t.start);
-        this.partTok = idx + 1;
-        this.partPos = t.end;
-        return;
-      case K_SEMICOLON:
-      case K_BLANK:
-        this.flush();
-        return;
-      default:
-        if (this.count === 0) {
-          this.closeTrivia(idx, t.start);
-          this.queryTok = idx;
-          this.queryPos = t.start;
+    for (let m = 0; m < marks.length; m += 3) {
+      const t = marks[m]!;
+      const start = marks[m + 1]!;
+      const end = marks[m + 2]!;
+      this.findFirst(t);
+      if (this.first >= 0) {
+        if (isSync && this.synced(syncFrom, isSync)) {
+          marks.length = 0;
+          return this.stopAt();
         }
-        if (this.count === this.index.length) {
-          const grown = new Uint32Array(this.count * 2);
-          grown.set(this.index);
-          this.index = grown;
-        }
-        this.index[this.count] = idx;
-        this.current[this.count++] = t;
-        this.lastTok = idx + 1;
-        this.lastEnd = t.end;
+        this.endQuery(t, start);
+      }
+      if (buf.kinds[t] === K_DIRECTIVE) {
+        this.closeTrivia(t, start);
+        this.push(DIRECTIVE_PART, t, t + 1, buf.nodeCount, start);
+        this.partTok = t + 1;
+        this.partPos = end;
+      }
+      this.walk = t + 1;
+      this.walkPos = end;
     }
+    marks.length = 0;
+    if (isSync) {
+      // the pending query's start, asked about as soon as it is scanned (the lexer stops soon after)
+      this.findFirst(buf.tokenCount);
+      if (this.first >= 0 && this.synced(syncFrom, isSync)) return this.stopAt();
+    }
+    return -1;
   }
 
-  /** Copies the tokens of the unfinished query, whose objects the lexer is about to reuse. */
-  detach(): void {
-    const cur = this.current;
-    for (let k = 0; k < this.count; k++) {
-      const t = cur[k]!;
-      cur[k] = { kind: t.kind, start: t.start, end: t.end, value: t.value, closed: t.closed, innerStart: t.innerStart, innerEnd: t.innerEnd };
+  /** Looks for the pending query's first significant token before token `limit` (from where the last look stopped). */
+  private findFirst(limit: number): void {
+    if (this.first >= 0) return;
+    const buf = this.buf;
+    const kinds = buf.kinds;
+    let w = this.walk;
+    let p = this.walkPos;
+    for (; w < limit; w++) {
+      const k = kinds[w]!;
+      if (k !== WHITESPACE && k !== K_COMMENT) {
+        this.first = w;
+        this.firstPos = p;
+        break;
+      }
+      p += buf.width(w);
     }
+    this.walk = w;
+    this.walkPos = p;
+  }
+
+  /** Whether the pending query's start is where a `parseParts` window stops (asked once per start). */
+  private synced(syncFrom: number, isSync: (offset: number) => boolean): boolean {
+    if (this.asked === this.first) return false;
+    this.asked = this.first;
+    return this.firstPos >= syncFrom && isSync(this.firstPos);
+  }
+
+  /** Stops before the pending query's first token (see `consume`). */
+  private stopAt(): number {
+    this.buf.tokenCount = this.first;
+    this.stopPos = this.firstPos;
+    this.first = -1;
+    return this.stopPos;
+  }
+
+  /** Ends the pending query (from `first`) before token `t`, which starts at `start`: its last significant token found backwards. */
+  private endQuery(t: number, start: number): void {
+    const buf = this.buf;
+    const kinds = buf.kinds;
+    let last = t - 1;
+    let lastEnd = start;
+    for (;;) {
+      const k = kinds[last]!;
+      if (k !== WHITESPACE && k !== K_COMMENT) break;
+      lastEnd -= buf.width(last);
+      last--;
+    }
+    this.closeTrivia(this.first, this.firstPos);
+    this.queryTok = this.first;
+    this.queryPos = this.firstPos;
+    this.lastTok = last + 1;
+    this.lastEnd = lastEnd;
+    this.first = -1;
+    this.flush();
   }
 
   private push(kind: tree.PartKind, tokFrom: number, tokTo: number, nodeFrom: number, start: number): void {
     this.parts.push(new GreenPart(kind, this.buf, tokFrom, tokTo, nodeFrom));
     this.partStarts.push(start);
+    this.partKinds.push(kind);
   }
 
   /** Closes the trivia part before token `idx` (which starts at `start`), when there is one. */
@@ -253,18 +317,46 @@ class TreeBuilder {
     this.partPos = start;
   }
 
-  /** Ends the current query, if any: parses its clauses into nodes and closes its part. */
+  /** Ends the current query (`queryTok` … `lastTok`): parses its clauses into nodes and closes its part. */
   private flush(): void {
-    if (!this.count) return;
-    const nodeFrom = this.buf.nodeCount;
-    const clauses = this.parser.parse(this.current, 0, this.count);
-    const w = this.writer;
-    w.reset(this.index, this.count);
-    for (let k = 0; k < clauses.length; k++) w.clause(clauses[k]!);
+    const buf = this.buf;
+    const nodeFrom = buf.nodeCount;
+    if (!this.fastClauses || !this.fast.parse(this.queryTok, this.lastTok, this.queryPos)) {
+      // the general parser, from token objects (the fast one wrote nothing that stays)
+      buf.nodeCount = nodeFrom;
+      const tokens = this.tokens;
+      const text = this.text;
+      let count = 0;
+      for (let t = this.queryTok; t < this.lastTok; t++) if (buf.kinds[t] !== WHITESPACE && buf.kinds[t] !== K_COMMENT) count++;
+      if (this.index.length < count) this.index = new Uint32Array(count * 2);
+      const index = this.index;
+      let pos = this.queryPos;
+      let k = 0;
+      for (let t = this.queryTok; t < this.lastTok; t++) {
+        const kind = buf.kinds[t]!;
+        const w = buf.width(t);
+        if (kind !== WHITESPACE && kind !== K_COMMENT) {
+          tokens[k] = makeToken(kind, buf.details[t]!, pos, pos + w, text);
+          index[k++] = t;
+        }
+        pos += w;
+      }
+      const clauses = this.parser.parse(tokens, 0, count);
+      const w = this.writer;
+      w.reset(index, count);
+      for (let c = 0; c < clauses.length; c++) w.clause(clauses[c]!);
+    }
     this.push(QUERY_PART, this.queryTok, this.lastTok, nodeFrom, this.queryPos);
     this.partTok = this.lastTok;
     this.partPos = this.lastEnd;
-    this.count = 0;
+  }
+
+  /** The kind of each part made (after `finish`). */
+  kinds(): Uint8Array {
+    const kinds = this.partKinds;
+    const out = new Uint8Array(kinds.length);
+    for (let i = 0; i < kinds.length; i++) out[i] = kinds[i]!;
+    return out;
   }
 
   /** The width of each part made, the last one ending at `end` (after `finish(end)`). */
@@ -282,9 +374,12 @@ class TreeBuilder {
    * diagnostics (sorted by start, stable, offsets made relative to the part).
    */
   finish(end: number): GreenPart[] {
-    this.flush();
-    if (end > this.pos) this.buf.addToken(WHITESPACE, end - this.pos, 0);
-    this.pos = end;
+    const buf = this.buf;
+    // the last query: what follows the last mark
+    const tokensEnd = this.stopPos >= 0 ? this.stopPos : buf.end;
+    this.findFirst(buf.tokenCount);
+    if (this.first >= 0) this.endQuery(buf.tokenCount, tokensEnd);
+    if (end > tokensEnd) buf.addToken(WHITESPACE, end - tokensEnd, 0);
     this.closeTrivia(this.buf.tokenCount, end);
     this.buf.trim();
     const d = this.diagnostics;
@@ -322,7 +417,7 @@ class TreeBuilder {
 }
 
 const WHITESPACE = TK.whitespace;
-const K_COMMENT = TK.comment, K_DIRECTIVE = TK.directive, K_SEMICOLON = TK.semicolon, K_BLANK = TK.blank;
+const K_COMMENT = TK.comment, K_DIRECTIVE = TK.directive;
 
 /**
  * Writes a query's clauses (the parser's objects) into its tree nodes: each clause a node over the
@@ -425,6 +520,442 @@ const N_DATE = NK.dateFilter;
 const COLUMN_REF = NK.columnRef;
 const VALUE = NK.value;
 const MISSING = NK.missing;
+
+const T_COLUMN = TK.column, T_VALUE = TK.value, T_NUMBER = TK.number, T_OPERATOR = TK.operator, T_KEYWORD = TK.keyword,
+  T_CONSTANT = TK.constant, T_COMMA = TK.comma, T_DOT = TK.dot;
+
+// Keyword facts by `KeywordId` for `FastClauses`, derived from the parser's sets above (themselves from the
+// catalogue): bits of `KW_FLAGS`, what a keyword at the head of a clause starts (`KW_START`), and ranks.
+const F_AGGREGATION = 1, F_WORD_OPERATOR = 2, F_BUCKET = 4, F_UNIT = 8, F_NAMED_DATE = 16, F_LOCATION_OR_IN = 32;
+const S_AGGREGATION = 1, S_TOP = 2, S_SORT = 3, S_GROUP = 4, S_GROWTH = 5, S_DATE = 6;
+const KW_FLAGS = new Uint8Array(KEYWORD_ID_COUNT);
+const KW_START = new Uint8Array(KEYWORD_ID_COUNT);
+/** A to-date keyword's unit (`year to date`: year) as its rank in `TO_DATE_PERIODS`; -1 for others. */
+const KW_TO_DATE_RANK = new Int8Array(KEYWORD_ID_COUNT).fill(-1);
+/** A keyword's own rank in `TO_DATE_PERIODS` (`month`), the period after `… to date for each`; -1 for others. */
+const KW_PERIOD_RANK = new Int8Array(KEYWORD_ID_COUNT).fill(-1);
+const ID_TOP = keywordId('top'), ID_BOTTOM = keywordId('bottom'), ID_SORT_BY = keywordId('sort by'), ID_BY = keywordId('by'),
+  ID_FOR_EACH = keywordId('for each'), ID_GROWTH_OF = keywordId('growth of'), ID_BETWEEN = keywordId('between'), ID_AND = keywordId('and'),
+  ID_OR = keywordId('or'), ID_ASCENDING = keywordId('ascending'), ID_DESCENDING = keywordId('descending'), ID_AGO = keywordId('ago'),
+  ID_TODAY = keywordId('today'), ID_YESTERDAY = keywordId('yesterday'), ID_THIS = keywordId('this'), ID_LAST = keywordId('last'),
+  ID_NEXT = keywordId('next'), ID_NEAR = keywordId('near'), ID_FARTHER = keywordId('farther than'), ID_IN = keywordId('in'), ID_NOT_IN = keywordId('not in');
+for (let id = 1; id < KEYWORD_ID_COUNT; id++) {
+  const name = keywordName(id);
+  let f = 0;
+  if (AGGREGATION_SET.has(name)) f |= F_AGGREGATION;
+  if (WORD_OPERATOR_SET.has(name)) f |= F_WORD_OPERATOR;
+  if (BUCKET_SET.has(name)) f |= F_BUCKET;
+  if (UNITS.has(name)) f |= F_UNIT;
+  if (DAYS.has(name) || MONTHS.has(name) || QUARTERS.has(name)) f |= F_NAMED_DATE;
+  if (id === ID_NEAR || id === ID_FARTHER || id === ID_IN || id === ID_NOT_IN) f |= F_LOCATION_OR_IN;
+  KW_FLAGS[id] = f;
+  const toDate = TO_DATE_UNITS.get(name);
+  if (toDate) KW_TO_DATE_RANK[id] = TO_DATE_PERIODS.indexOf(toDate);
+  KW_PERIOD_RANK[id] = TO_DATE_PERIODS.indexOf(name as ToDateUnit);
+  // in the order of ClauseParser.keywordClause: what it tries first wins
+  KW_START[id] = PERIODS.has(name) ? 0
+    : (f & F_AGGREGATION) !== 0 ? S_AGGREGATION
+    : (f & (F_WORD_OPERATOR | F_BUCKET)) !== 0 ? 0
+    : id === ID_TOP || id === ID_BOTTOM ? S_TOP
+    : id === ID_SORT_BY ? S_SORT
+    : id === ID_BY || id === ID_FOR_EACH ? S_GROUP
+    : id === ID_GROWTH_OF ? S_GROWTH
+    : id === ID_TODAY || id === ID_YESTERDAY || id === ID_THIS || id === ID_LAST || id === ID_NEXT || toDate !== undefined ? S_DATE
+    : 0;
+}
+const N_REF = NK.columnRef, N_VALUE = NK.value, N_BUCKET = NK.bucket, N_GROWTH = NK.growth;
+
+/**
+ * The whole-document parse's fast path: writes a query's nodes straight from its tokens' typed arrays
+ * (`QueryTokens`), with no token or clause object, for the clauses most queries are made of: columns
+ * (aggregated, bucketed, after `by` / `for each`), filters with values, `between`, relative dates after a
+ * column or alone, `top`/`bottom` N, `sort by`, `by <unit>`, `growth of` without a keyword after it. The
+ * nodes are those `ClauseParser` + `NodeWriter` write for the same tokens (test/unit/tree.test.ts checks
+ * it); at anything else, and wherever `ClauseParser` would report a problem, `parse` answers false and the
+ * builder parses the query again with `ClauseParser` (the one grammar), so diagnostics come from there.
+ */
+class FastClauses {
+  private K: Uint8Array = new Uint8Array(0);
+  private D: Uint8Array = new Uint8Array(0);
+  /** After the query's last significant token (an index into the buffer, like every token position here). */
+  private n = 0;
+  private i = 0;
+  /** The query's first token and its absolute start. */
+  private from = 0;
+  private fromPos = 0;
+  /** The buffer positions of a filter's values (scratch, grown as needed). */
+  private vals = new Int32Array(16);
+  /** The buffer's node arrays and count while a query is written (room reserved by `parse`). */
+  private nk: Uint8Array = new Uint8Array(0);
+  private nf: Uint32Array = new Uint32Array(0);
+  private nl: Uint16Array = new Uint16Array(0);
+  private ns: Uint16Array = new Uint16Array(0);
+  private nc = 0;
+
+  constructor(private readonly buf: GreenBuffer, private readonly text: string) {}
+
+  /**
+   * Writes the nodes of the query whose significant tokens lie in `[from, to)` of the buffer (`from` one of
+   * them, at offset `fromPos`; whitespace and comments between them skipped); false (nodes to be dropped
+   * by the caller) when it is not for the fast path.
+   */
+  parse(from: number, to: number, fromPos: number): boolean {
+    // a node covers at most the query's tokens and a query has fewer nodes than twice its tokens: under
+    // this many tokens no count needs the buffer's escape, so nodes are stored straight into the arrays
+    if (to - from >= 0x4000) return false;
+    const buf = this.buf;
+    buf.reserveNodes(2 * (to - from) + 2);
+    this.nk = buf.nodeKinds;
+    this.nf = buf.nodeFrom;
+    this.nl = buf.nodeLengths;
+    this.ns = buf.nodeSizes;
+    this.nc = buf.nodeCount;
+    const ok = this.clauses(from, to, fromPos);
+    buf.nodeCount = this.nc;
+    return ok;
+  }
+
+  /** Stores a node over tokens `[from, to)` whose subtree has `size` nodes. */
+  private node(kind: number, from: number, to: number, size: number): void {
+    const i = this.nc++;
+    this.nk[i] = kind;
+    this.nf[i] = from;
+    this.nl[i] = to - from;
+    this.ns[i] = size;
+  }
+
+  private clauses(from: number, to: number, fromPos: number): boolean {
+    const K = (this.K = this.buf.kinds);
+    this.D = this.buf.details;
+    this.n = to;
+    this.i = from;
+    this.from = from;
+    this.fromPos = fromPos;
+    while (this.i < to) {
+      const i = this.i;
+      const k = K[i]!;
+      if (k === T_COLUMN) {
+        if (!this.columnClause(i, false, false)) return false;
+      } else if (k === T_KEYWORD) {
+        switch (KW_START[this.D[i]!]) {
+          case S_AGGREGATION: {
+            const c = this.next(i);
+            if (c >= to || K[c] !== T_COLUMN) return false;
+            this.i = c;
+            if (!this.columnClause(i, true, false)) return false;
+            break;
+          }
+          case S_TOP:
+            this.topBottom();
+            break;
+          case S_SORT:
+            if (!this.sortBy()) return false;
+            break;
+          case S_GROUP:
+            if (!this.grouping()) return false;
+            break;
+          case S_GROWTH:
+            if (!this.growth()) return false;
+            break;
+          case S_DATE: {
+            const last = this.relativeDate();
+            if (last < 0) return false;
+            this.leaf(N_DATE, i, last);
+            break;
+          }
+          default:
+            return false;
+        }
+      } else if (k === T_NUMBER) {
+        const last = this.relativeDate();
+        if (last < 0) return false;
+        this.leaf(N_DATE, i, last);
+      } else return false;
+    }
+    return true;
+  }
+
+  /** The significant token after `t` (whitespace and comments skipped), `n` when there is none. */
+  private next(t: number): number {
+    const K = this.K, n = this.n;
+    let u = t + 1;
+    while (u < n && (K[u] === WHITESPACE || K[u] === K_COMMENT)) u++;
+    return u;
+  }
+
+  /** A node over tokens `[first, last]` with no children. */
+  private leaf(kind: number, first: number, last: number): void {
+    this.node(kind, first, last + 1, 1);
+  }
+
+  /** A clause node over `[first, last]` with the column reference `[c, cl]` as its child. */
+  private withRef(kind: number, first: number, last: number, c: number, cl: number): void {
+    this.node(kind, first, last + 1, 2);
+    this.node(N_REF, c, cl + 1, 1);
+  }
+
+  /** `ClauseParser.columnClause` from the column at `i`, the clause starting at `first`. */
+  private columnClause(first: number, aggregated: boolean, grouping: boolean): boolean {
+    const K = this.K, D = this.D, n = this.n;
+    const c = this.i;
+    const cl = this.columnRef();
+    if (cl < 0) return false;
+    const j = this.i;
+    if (j < n) {
+      const k = K[j]!;
+      if (k === T_OPERATOR || (k === T_KEYWORD && (KW_FLAGS[D[j]!]! & F_WORD_OPERATOR) !== 0)) {
+        this.i = this.next(j);
+        const count = k === T_KEYWORD && D[j] === ID_BETWEEN ? this.between() : this.values();
+        if (count <= 0) return false;
+        const vals = this.vals;
+        this.node(N_FILTER, first, vals[count - 1]! + 1, count + 2);
+        this.node(N_REF, c, cl + 1, 1);
+        for (let v = 0; v < count; v++) {
+          const x = vals[v]!;
+          this.node(N_VALUE, x, x + 1, 1);
+        }
+        return true;
+      }
+      if (!aggregated && !grouping && cl === c) {
+        if (k === T_KEYWORD && (KW_FLAGS[D[j]!]! & F_LOCATION_OR_IN) !== 0) return false;
+        const last = this.relativeDate();
+        if (last === -1) return false;
+        if (last >= 0) {
+          this.withRef(N_DATE, first, last, c, cl);
+          return true;
+        }
+      }
+    }
+    this.withRef(N_COLUMN, first, cl, c, cl);
+    return true;
+  }
+
+  /**
+   * `[column]` at the current token with a bucket glued to it that ClauseParser knows without a problem;
+   * returns its last token (the current token moves past it), -1 for another shape.
+   */
+  private columnRef(): number {
+    const K = this.K, n = this.n;
+    const c = this.i;
+    const dot = c + 1;
+    if (dot < n && K[dot] === T_DOT) {
+      // glued: no whitespace token between them
+      const b = dot + 1;
+      if (b >= n) return -1;
+      const kb = K[b];
+      if (kb === T_KEYWORD) {
+        if ((KW_FLAGS[this.D[b]!]! & F_BUCKET) === 0) return -1;
+      } else if (kb === T_VALUE) {
+        const s = this.offsetOf(b);
+        if (!BUCKET_SET.has(this.text.slice(s + 1, s + this.buf.width(b) - (this.D[b] === 1 ? 1 : 0)))) return -1;
+      } else return -1;
+      this.i = this.next(b);
+      return b;
+    }
+    this.i = this.next(c);
+    return c;
+  }
+
+  /** The absolute start of token `t` of the query (a sum of the widths before it). */
+  private offsetOf(t: number): number {
+    let pos = this.fromPos;
+    for (let u = this.from; u < t; u++) pos += this.buf.width(u);
+    return pos;
+  }
+
+  /** Whether token `k` is a value (a quoted text, a number, `{null}` / `{empty}`). */
+  private isValue(k: number): boolean {
+    if (k >= this.n) return false;
+    const kind = this.K[k];
+    return kind === T_VALUE || kind === T_NUMBER || kind === T_CONSTANT;
+  }
+
+  /** Records value `k` in `vals` at `count`. */
+  private keep(count: number, k: number): void {
+    if (count === this.vals.length) {
+      const grown = new Int32Array(count * 2);
+      grown.set(this.vals);
+      this.vals = grown;
+    }
+    this.vals[count] = k;
+  }
+
+  /** `value (, value)*` (or `or`); how many, or -1 for another shape. */
+  private values(): number {
+    let count = 0;
+    for (;;) {
+      const v = this.i;
+      if (!this.isValue(v)) return -1;
+      this.keep(count++, v);
+      const c = this.next(v);
+      if (c < this.n && (this.K[c] === T_COMMA || (this.K[c] === T_KEYWORD && this.D[c] === ID_OR))) {
+        this.i = this.next(c);
+        continue;
+      }
+      this.i = c;
+      return count;
+    }
+  }
+
+  /** `v and v` after `between`: 2, or -1 for another shape. */
+  private between(): number {
+    const low = this.i;
+    if (!this.isValue(low)) return -1;
+    const and = this.next(low);
+    if (!this.kwIs(and, ID_AND)) return -1;
+    const high = this.next(and);
+    if (!this.isValue(high)) return -1;
+    this.keep(0, low);
+    this.keep(1, high);
+    this.i = this.next(high);
+    return 2;
+  }
+
+  /** Whether token `k` is a keyword with flag `f`. */
+  private kwFlag(k: number, f: number): boolean {
+    return k < this.n && this.K[k] === T_KEYWORD && (KW_FLAGS[this.D[k]!]! & f) !== 0;
+  }
+
+  /** Whether token `k` is keyword `id`. */
+  private kwIs(k: number, id: number): boolean {
+    return k < this.n && this.K[k] === T_KEYWORD && this.D[k] === id;
+  }
+
+  /** Whether token `k` is a number with detail `bit` (lexer.ts: of digits only, a year). */
+  private numberIs(k: number, bit: number): boolean {
+    return k < this.n && this.K[k] === T_NUMBER && (this.D[k]! & bit) !== 0;
+  }
+
+  /**
+   * `ClauseParser.relativeDate` at the current token: its last token when one was consumed (the current
+   * token moves past it), -2 when none starts here (nothing consumed), -1 for a shape left to
+   * ClauseParser (a named date, or a problem it reports).
+   */
+  private relativeDate(): number {
+    const K = this.K, D = this.D;
+    const a = this.i;
+    if (a >= this.n) return -2;
+    if (K[a] === T_KEYWORD) {
+      const id = D[a]!;
+      if (id === ID_TODAY || id === ID_YESTERDAY) return this.consumed(a);
+      const toDate = KW_TO_DATE_RANK[id]!;
+      if (toDate >= 0) {
+        const fe = this.next(a);
+        if (this.kwIs(fe, ID_FOR_EACH)) {
+          const unit = this.next(fe);
+          if (unit < this.n && K[unit] === T_KEYWORD && KW_PERIOD_RANK[D[unit]!]! >= 0) {
+            if (KW_PERIOD_RANK[D[unit]!]! < toDate) return -1;
+            return this.consumed(unit);
+          }
+        }
+        return this.consumed(a);
+      }
+      if (id === ID_THIS || id === ID_LAST || id === ID_NEXT) {
+        let unit = this.next(a);
+        if (id !== ID_THIS && this.numberIs(unit, NUMBER_DIGITS)) unit = this.next(unit);
+        if (!this.kwFlag(unit, F_UNIT)) return -1;
+        const fe = this.next(unit);
+        if (this.kwIs(fe, ID_FOR_EACH)) {
+          const each = this.next(fe);
+          if (this.kwFlag(each, F_UNIT)) return this.consumed(each);
+        }
+        return this.consumed(unit);
+      }
+      return (KW_FLAGS[id]! & F_NAMED_DATE) !== 0 ? -1 : -2;
+    }
+    if (this.numberIs(a, NUMBER_DIGITS)) {
+      const u = this.next(a);
+      const unit = this.kwFlag(u, F_UNIT);
+      if (unit) {
+        const ago = this.next(u);
+        if (this.kwIs(ago, ID_AGO)) return this.consumed(ago);
+      }
+      if (!unit && (D[a]! & NUMBER_YEAR) !== 0) return this.consumed(a);
+    }
+    return -2;
+  }
+
+  /** Moves past token `last`; returns it. */
+  private consumed(last: number): number {
+    this.i = this.next(last);
+    return last;
+  }
+
+  /** `top` / `bottom` [N] (ClauseParser `topBottom`). */
+  private topBottom(): void {
+    const t = this.i;
+    const num = this.next(t);
+    if (this.numberIs(num, NUMBER_DIGITS)) {
+      const u = this.next(num);
+      if (!(this.kwFlag(u, F_UNIT) && this.kwIs(this.next(u), ID_AGO))) {
+        this.i = u;
+        this.leaf(N_TOP, t, num);
+        return;
+      }
+    }
+    this.i = num;
+    this.leaf(N_TOP, t, t);
+  }
+
+  /** `sort by [aggregation] [column] [ascending|descending]`. */
+  private sortBy(): boolean {
+    const s = this.i;
+    let c = this.next(s);
+    if (this.kwFlag(c, F_AGGREGATION)) c = this.next(c);
+    if (c >= this.n || this.K[c] !== T_COLUMN) return false;
+    this.i = c;
+    const cl = this.columnRef();
+    if (cl < 0) return false;
+    const d = this.i;
+    if (this.kwIs(d, ID_ASCENDING) || this.kwIs(d, ID_DESCENDING)) {
+      this.i = this.next(d);
+      this.withRef(N_SORT, s, d, c, cl);
+    } else this.withRef(N_SORT, s, cl, c, cl);
+    return true;
+  }
+
+  /** `by` / `for each` [aggregation] [column], or a date part (`by week`). */
+  private grouping(): boolean {
+    const g = this.i;
+    let c = this.next(g);
+    const aggregated = this.kwFlag(c, F_AGGREGATION);
+    if (aggregated) c = this.next(c);
+    this.i = c;
+    if (c < this.n && this.K[c] === T_COLUMN) return this.columnClause(g, aggregated, true);
+    if (!aggregated && this.kwFlag(c, F_UNIT | F_BUCKET)) {
+      this.i = this.next(c);
+      this.leaf(N_BUCKET, g, c);
+      return true;
+    }
+    return false;
+  }
+
+  /** `growth of [measure] by [date] [bucket]`, with no keyword after it (`year-over-year` and the like go to ClauseParser). */
+  private growth(): boolean {
+    const g = this.i;
+    const m = this.next(g);
+    if (m >= this.n || this.K[m] !== T_COLUMN) return false;
+    this.i = m;
+    const ml = this.columnRef();
+    const by = this.i;
+    if (ml < 0 || !this.kwIs(by, ID_BY)) return false;
+    const d = this.next(by);
+    if (d >= this.n || this.K[d] !== T_COLUMN) return false;
+    this.i = d;
+    const dl = this.columnRef();
+    if (dl < 0) return false;
+    let last = dl;
+    if (this.kwFlag(this.i, F_BUCKET)) {
+      last = this.i;
+      this.i = this.next(last);
+    }
+    if (this.i < this.n && this.K[this.i] === T_KEYWORD) return false;
+    this.node(N_GROWTH, g, last + 1, 3);
+    this.node(N_REF, m, ml + 1, 1);
+    this.node(N_REF, d, dl + 1, 1);
+    return true;
+  }
+}
 
 /**
  * A parsed `.tsq` document: its lossless syntax tree (tree.ts), a list of parts with widths, and the

@@ -11,8 +11,7 @@
  * Pure: no `vscode`, no connection, no I/O.
  */
 import type { Clause, ParseDiagnostic } from './ast';
-import { KEYWORDS } from './keywords';
-import { TOKEN_KINDS, type Token, type TokenKind } from './lexer';
+import { TOKEN_KINDS, TokenStore, WIDTH_ESCAPE, keywordIdOf, makeToken, numberDetail, type Token, type TokenKind } from './lexer';
 
 /** The kinds of a tree token: the lexer's kinds, then `whitespace` (the runs the lexer skips). */
 export type TreeTokenKind = TokenKind | 'whitespace';
@@ -33,19 +32,16 @@ export const NODE_KINDS: readonly NodeKind[] = [...(Object.keys(CLAUSE_KINDS) as
 /** `NODE_KINDS` index by kind. */
 export const NK = Object.fromEntries(NODE_KINDS.map((k, i) => [k, i])) as Record<NodeKind, number>;
 
-/** A keyword's index in the catalogue (`KEYWORDS`) by its canonical name. */
-const KEYWORD_INDEX = new Map<string, number>(KEYWORDS.map((k, i) => [k.name, i]));
-// a token's `details` byte holds a keyword's index + 1 (see `GreenBuffer`)
-if (KEYWORDS.length > 254) throw new Error('tree.ts: the keyword catalogue outgrew the tree\'s one-byte keyword index: make GreenBuffer.details a Uint16Array.');
 
 /** The largest token width, node token count or subtree size a 16-bit entry holds; larger ones are escaped (see `GreenBuffer`). */
-const ESCAPE = 0xffff;
+const ESCAPE = WIDTH_ESCAPE;
 
 /**
  * Token and node storage of one parse (or one reparse window): typed arrays, grown by doubling and cut
  * to size by `trim` when the parse ends. Tokens: `kinds` (a `TREE_TOKEN_KINDS` index), `widths` (UTF-16
- * code units; read them with `width`) and `details` (Uint8: a keyword's catalogue index + 1; 1 for a
- * closed column or value, 0 when unclosed; for `{null}` 0, `{empty}` 1). Nodes: `nodeKinds` (a
+ * code units; read them with `width`) and `details` (lexer.ts `TokenStore`: a keyword's `KeywordId`, the catalogue index + 1; 1 for a
+ * closed column, value or quoted directive, 0 when unclosed; for `{null}` 0, `{empty}` 1; a number's
+ * digits-only and year bits). The lexer writes the tokens (`TokenStore`, which this class extends). Nodes: `nodeKinds` (a
  * `NODE_KINDS` index), `nodeFrom` (the first token, an index into this buffer), `nodeLengths` (how many
  * tokens it covers; 0 for a `missing` node, which sits before token `nodeFrom`; read the end with
  * `nodeEnd`) and `nodeSizes` (the nodes of its subtree, itself included; read with `subtreeSize`).
@@ -53,57 +49,25 @@ const ESCAPE = 0xffff;
  * kept in a map by index (a 70,000-character comment, a subsearch of 40,000 clauses), so the common case
  * takes 2 bytes instead of 4 (the tree of the 1 MB benchmark file within 4 MB, README "Parse speed").
  */
-export class GreenBuffer {
-  kinds: Uint8Array;
-  widths: Uint16Array;
-  details: Uint8Array;
-  tokenCount = 0;
+export class GreenBuffer extends TokenStore {
   nodeKinds: Uint8Array;
   nodeFrom: Uint32Array;
   nodeLengths: Uint16Array;
   nodeSizes: Uint16Array;
   nodeCount = 0;
   /** The escaped values by index (see the class comment); undefined while there is none. */
-  private longWidths?: Map<number, number>;
   private longLengths?: Map<number, number>;
   private longSizes?: Map<number, number>;
 
   /** @param tokens expected tokens (room grows as needed). */
-  constructor(tokens = 64) {
-    const t = Math.max(16, tokens);
-    this.kinds = new Uint8Array(t);
-    this.widths = new Uint16Array(t);
-    this.details = new Uint8Array(t);
+  constructor(tokens = 64, from = 0) {
+    super(tokens, from);
+    const t = this.kinds.length;
     const n = Math.max(16, Math.ceil(t * 0.45)); // the realistic benchmark file has 0.43 nodes a token (whitespace included)
     this.nodeKinds = new Uint8Array(n);
     this.nodeFrom = new Uint32Array(n);
     this.nodeLengths = new Uint16Array(n);
     this.nodeSizes = new Uint16Array(n);
-  }
-
-  /** Appends a token of `width` UTF-16 code units; returns its index. */
-  addToken(kind: number, width: number, detail: number): number {
-    const i = this.tokenCount;
-    if (i === this.kinds.length) {
-      this.kinds = grow8(this.kinds);
-      this.widths = grow16(this.widths);
-      this.details = grow8(this.details);
-    }
-    this.kinds[i] = kind;
-    if (width < ESCAPE) this.widths[i] = width;
-    else {
-      this.widths[i] = ESCAPE;
-      (this.longWidths ??= new Map()).set(i, width);
-    }
-    this.details[i] = detail;
-    this.tokenCount = i + 1;
-    return i;
-  }
-
-  /** The width of token `i` in UTF-16 code units. */
-  width(i: number): number {
-    const w = this.widths[i]!;
-    return w === ESCAPE ? this.longWidths!.get(i)! : w;
   }
 
   /** Appends a node over tokens `[from, to)` with a subtree of itself alone (see `close`); returns its index. */
@@ -126,6 +90,19 @@ export class GreenBuffer {
     this.nodeSizes[i] = 1;
     this.nodeCount = i + 1;
     return i;
+  }
+
+  /**
+   * Makes room for `more` nodes after `nodeCount`, for a writer that then stores nodes straight into the
+   * arrays (parser.ts `FastClauses`: token counts and subtree sizes under 65,535, no escape).
+   */
+  reserveNodes(more: number): void {
+    while (this.nodeCount + more > this.nodeKinds.length) {
+      this.nodeKinds = grow8(this.nodeKinds);
+      this.nodeFrom = grow32(this.nodeFrom);
+      this.nodeLengths = grow16(this.nodeLengths);
+      this.nodeSizes = grow16(this.nodeSizes);
+    }
   }
 
   /** The token after the last token of node `i` (its first, `nodeFrom[i]`, for a `missing` node). */
@@ -259,9 +236,11 @@ export class GreenPart {
 export function codeOf(t: Token): number {
   switch (t.kind) {
     case 'column': return t.closed ? K_COLUMN | 256 : K_COLUMN;
-    case 'keyword': return K_KEYWORD | ((KEYWORD_INDEX.get(t.value) ?? -1) + 1) << 8;
+    case 'keyword': return K_KEYWORD | keywordIdOf(t.value) << 8;
     case 'value': return t.closed ? K_VALUE | 256 : K_VALUE;
     case 'constant': return t.value === 'empty' ? K_CONSTANT | 256 : K_CONSTANT;
+    case 'number': return K_NUMBER | numberDetail(t.value, 0, t.value.length) << 8;
+    case 'directive': return t.closed ? K_DIRECTIVE | 256 : K_DIRECTIVE;
     default: return TK[t.kind];
   }
 }
@@ -269,6 +248,8 @@ const K_COLUMN = TK.column;
 const K_KEYWORD = TK.keyword;
 const K_VALUE = TK.value;
 const K_CONSTANT = TK.constant;
+const K_NUMBER = TK.number;
+const K_DIRECTIVE = TK.directive;
 
 /**
  * The lexer's token (lexer.ts `Token`) of tree token `i` of `buf`, which starts at `start` in `text`: its
@@ -276,25 +257,7 @@ const K_CONSTANT = TK.constant;
  * nor `directive` tokens (parser.ts reads a directive's value by scanning its line again).
  */
 export function tokenOf(buf: GreenBuffer, i: number, start: number, text: string): Token {
-  const kind = TREE_TOKEN_KINDS[buf.kinds[i]!] as TokenKind;
-  const end = start + buf.width(i);
-  const d = buf.details[i]!;
-  switch (kind) {
-    case 'keyword':
-      return { kind, start, end, value: KEYWORDS[d - 1]!.name, closed: true, innerStart: start, innerEnd: end };
-    case 'column':
-    case 'value': {
-      const innerEnd = d === 1 ? end - 1 : end;
-      return { kind, start, end, value: text.slice(start + 1, innerEnd), closed: d === 1, innerStart: start + 1, innerEnd };
-    }
-    case 'constant':
-      return { kind, start, end, value: d === 1 ? 'empty' : 'null', closed: true, innerStart: start, innerEnd: end };
-    case 'comment':
-    case 'blank':
-      return { kind, start, end, value: '', closed: true, innerStart: start, innerEnd: end };
-    default:
-      return { kind, start, end, value: text.slice(start, end), closed: true, innerStart: start, innerEnd: end };
-  }
+  return makeToken(buf.kinds[i]!, buf.details[i]!, start, start + buf.width(i), text);
 }
 
 /** The kind of tree token `i` of `buf`. */
