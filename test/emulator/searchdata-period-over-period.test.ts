@@ -49,11 +49,13 @@ interface WeatherDay {
   epoch: number;
   tempMax: number;
   precipitation: number;
+  /** The day's weather (`rain`, `sun`, …): an attribute that splits a growth series. */
+  kind: string;
 }
 
 const weather: WeatherDay[] = (parse(readFileSync(join(vegaDataDir(), 'seattle-weather.csv')), { columns: true }) as Record<string, string>[]).map((r) => {
   const [y, m, d] = r.date!.split('-').map(Number) as [number, number, number];
-  return { y, m, d, epoch: Date.UTC(y, m - 1, d) / 1000, tempMax: Number(r.temp_max), precipitation: Number(r.precipitation) };
+  return { y, m, d, epoch: Date.UTC(y, m - 1, d) / 1000, tempMax: Number(r.temp_max), precipitation: Number(r.precipitation), kind: r.weather! };
 });
 const tempByDay = new Map(weather.map((w) => [`${w.y}-${w.m}-${w.d}`, w.tempMax]));
 /** Days in a month (month 1–12). */
@@ -140,6 +142,30 @@ describe('week-over-week and day-over-day (search-growth)', () => {
   });
 });
 
+describe('an attribute splits the series: each value compared with its own earlier period', () => {
+  const kinds = [...new Set(weather.map((w) => w.kind))].sort();
+  /** The answer's rows of one weather kind, without the kind: [date, measure, growth]. */
+  const seriesOf = (rows: unknown[][], kind: string): unknown[][] => {
+    const i = rows[0]!.findIndex((v) => typeof v === 'string');
+    return rows.filter((r) => r[i] === kind).map((r) => r.filter((_, j) => j !== i)).sort((a, b) => (a[0] as number) - (b[0] as number));
+  };
+
+  test('weekly quarter-over-quarter by [weather]', async () => {
+    const r = await core.answer('[weather] growth of [precipitation] by [date] weekly quarter-over-quarter', WEATHER);
+    assert.ok(kinds.length > 2);
+    for (const kind of kinds) assertRows(seriesOf(r.data, kind), weeklyPeriodsBack('quarter', weather.filter((w) => w.kind === kind)));
+  });
+
+  test('daily week-over-week by [weather]: a day whose weather differed a week before has no earlier value', async () => {
+    const r = await core.answer('[weather] growth of [temp_max] by [date] daily week-over-week', WEATHER);
+    for (const kind of kinds) {
+      const days = weather.filter((w) => w.kind === kind);
+      const byEpoch = new Map(days.map((w) => [w.epoch, w.tempMax]));
+      assertRows(seriesOf(r.data, kind), days.map((w) => [w.epoch, w.tempMax, growth(w.tempMax, byEpoch.get(w.epoch - 7 * DAY))]));
+    }
+  });
+});
+
 describe('a bucket the keyword cannot follow (search-growth\'s table) is a 400 with the language service\'s text', () => {
   for (const [query, keyword, bucket] of [
     ['growth of [delay] by [date] monthly month-over-month', 'month-over-month', 'monthly'],
@@ -163,7 +189,7 @@ describe('a bucket the keyword cannot follow (search-growth\'s table) is a 400 w
  * computed here: a week runs Monday to Sunday and belongs to the month (quarter) holding its Thursday; week 1
  * of a period is the first week whose Thursday is in it.
  */
-function weeklyPeriodsBack(period: 'month' | 'quarter'): unknown[][] {
+function weeklyPeriodsBack(period: 'month' | 'quarter', days: readonly WeatherDay[] = weather): unknown[][] {
   const mondayOf = (epoch: number): number => epoch - (((Math.floor(epoch / DAY) + 3) % 7) * DAY); // 1970-01-01 was a Thursday
   const months = period === 'month' ? 1 : 3;
   /** The period of a week as a month count (year × 12 + month index of its first month) and the week's number in it. */
@@ -175,10 +201,10 @@ function weeklyPeriodsBack(period: 'month' | 'quarter'): unknown[][] {
     return [start, (monday - firstThursdayWeek) / (7 * DAY) + 1];
   };
   const sums = new Map<number, number>();
-  for (const w of weather) sums.set(mondayOf(w.epoch), (sums.get(mondayOf(w.epoch)) ?? 0) + w.precipitation);
+  for (const w of days) sums.set(mondayOf(w.epoch), (sums.get(mondayOf(w.epoch)) ?? 0) + w.precipitation);
   const weeks = [...sums].sort((a, b) => a[0] - b[0]);
   const byPlace = new Map(weeks.map(([k, v]) => [place(k).join('/'), v]));
-  assert.ok(weeks.some(([k]) => place(k)[1] === 5), 'the data has months with a fifth week');
+  if (days === weather) assert.ok(weeks.some(([k]) => place(k)[1] === 5), 'the data has months with a fifth week');
   return weeks.map(([k, v]) => {
     const [start, n] = place(k);
     return [k, v, growth(v, byPlace.get(`${start - months}/${n}`))];
