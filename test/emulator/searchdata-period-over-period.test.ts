@@ -92,7 +92,7 @@ describe('month-over-month (search-growth): each day against the same day of the
   });
 
   test('weekly: the week of the same number in the previous month (a week is its Thursday\'s month\'s)', async () => {
-    assertRows((await core.answer('growth of [precipitation] by [date] weekly month-over-month', WEATHER)).data, weeklyPeriodsBack('month'));
+    assertRows((await core.answer('growth of [precipitation] by [date] weekly month-over-month', WEATHER)).data, weeklyPeriodsBack(1));
   });
 });
 
@@ -119,7 +119,19 @@ describe('quarter-over-quarter (search-growth): each period against the same pla
   });
 
   test('weekly: the week of the same number in the previous quarter', async () => {
-    assertRows((await core.answer('growth of [precipitation] by [date] weekly quarter-over-quarter', WEATHER)).data, weeklyPeriodsBack('quarter'));
+    assertRows((await core.answer('growth of [precipitation] by [date] weekly quarter-over-quarter', WEATHER)).data, weeklyPeriodsBack(3));
+  });
+});
+
+describe('weekly year-over-year: ISO weeks, or the fiscal year\'s weeks under calendar.fiscal', () => {
+  test('weekly year-over-year compares ISO week n with ISO week n of the previous ISO year', async () => {
+    assertRows((await core.answer('growth of [precipitation] by [date] weekly year-over-year', WEATHER)).data, weeklyPeriodsBack(12));
+  });
+
+  test('under calendar.fiscal (the demo\'s fiscal year starts in April) week n of a fiscal year against week n of the previous one', async () => {
+    const r = await core.answer('growth of [precipitation] by [date] weekly year-over-year calendar.fiscal', WEATHER);
+    assertRows(r.data, weeklyPeriodsBack(12, weather, 3));
+    assert.notDeepEqual(r.data, weeklyPeriodsBack(12), 'the fiscal weeks are not the ISO ones');
   });
 });
 
@@ -153,7 +165,7 @@ describe('an attribute splits the series: each value compared with its own earli
   test('weekly quarter-over-quarter by [weather]', async () => {
     const r = await core.answer('[weather] growth of [precipitation] by [date] weekly quarter-over-quarter', WEATHER);
     assert.ok(kinds.length > 2);
-    for (const kind of kinds) assertRows(seriesOf(r.data, kind), weeklyPeriodsBack('quarter', weather.filter((w) => w.kind === kind)));
+    for (const kind of kinds) assertRows(seriesOf(r.data, kind), weeklyPeriodsBack(3, weather.filter((w) => w.kind === kind)));
   });
 
   test('daily week-over-week by [weather]: a day whose weather differed a week before has no earlier value', async () => {
@@ -185,18 +197,18 @@ describe('a bucket the keyword cannot follow (search-growth\'s table) is a 400 w
 });
 
 /**
- * Weekly growth of the summed precipitation against the week of the same number one month (quarter) back,
- * computed here: a week runs Monday to Sunday and belongs to the month (quarter) holding its Thursday; week 1
- * of a period is the first week whose Thursday is in it.
+ * Weekly growth of the summed precipitation of `days` against the week of the same number one period of
+ * `months` months back, computed here: a week runs Monday to Sunday and belongs to the period holding its
+ * Thursday; week 1 of a period is the first week whose Thursday is in it. Periods start in the months
+ * `firstMonth` (0 = January) + k × `months` (a fiscal year starting in April: 12 and 3).
  */
-function weeklyPeriodsBack(period: 'month' | 'quarter', days: readonly WeatherDay[] = weather): unknown[][] {
+function weeklyPeriodsBack(months: 1 | 3 | 12, days: readonly WeatherDay[] = weather, firstMonth = 0): unknown[][] {
   const mondayOf = (epoch: number): number => epoch - (((Math.floor(epoch / DAY) + 3) % 7) * DAY); // 1970-01-01 was a Thursday
-  const months = period === 'month' ? 1 : 3;
   /** The period of a week as a month count (year × 12 + month index of its first month) and the week's number in it. */
   const place = (monday: number): [number, number] => {
     const thursday = new Date((monday + 3 * DAY) * 1000);
     const mi = thursday.getUTCFullYear() * 12 + thursday.getUTCMonth();
-    const start = mi - (mi % months);
+    const start = mi - ((((mi - firstMonth) % months) + months) % months);
     const firstThursdayWeek = mondayOf(Date.UTC(Math.floor(start / 12), start % 12, 4) / 1000);
     return [start, (monday - firstThursdayWeek) / (7 * DAY) + 1];
   };
