@@ -9,32 +9,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLive, type Live } from '../emulator/client-support';
+import { lineOf, liveboardTml } from '../fixtures/liveboard';
 import { sarifErrors } from '../fixtures/sarif/validate';
 import { tsq } from './cli-support';
 
 const ENV = { TSQ_PASSWORD: 'admin' };
 
-/** A Liveboard TML of two visualizations on two data sources; the second names `column` (line 16). */
-function liveboard(column: string, extra = ''): string {
-  return `guid: 6f853b5f-c9be-57d2-8b22-c0c34d1ce707
-liveboard:
-  name: Board
-  visualizations:
-  - id: Viz_1
-    answer:
-      name: Gross
-      tables:
-      - name: movies
-      search_query: "[Major Genre] [Worldwide Gross] top 5"
-  - id: Viz_2
-    answer:
-      name: Delays
-      tables:
-      - name: flights
-      search_query: "[origin] [${column}] top 10"
-${extra}`;
-}
-const BAD_LINE = 16;
+/** The emulator's Liveboard TML (test/fixtures/liveboard.ts) whose second visualization names `column`. */
+const liveboard = (column: string, extra = ''): string => liveboardTml({ movies: 'movies', flights: 'flights', column, extra });
+const BAD_LINE = lineOf(liveboard('delai'), 'delai');
 
 describe('tsq check on a .liveboard.tml', () => {
   let live: Live;
@@ -67,7 +50,8 @@ describe('tsq check on a .liveboard.tml', () => {
   test('an unknown top-level member is a warning: exit 0', async () => {
     const r = await tsq(['check', 'good.liveboard.tml', ...conn], { env: ENV, cwd: dir });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /^good\.liveboard\.tml:17:1: warning: Unknown member fancy .*\[tml\.unknownMember\]$/m, r.stdout);
+    const fancyLine = lineOf(liveboard('delay', 'fancy: 1\n'), 'fancy');
+    assert.match(r.stdout, new RegExp(`^good\\.liveboard\\.tml:${fancyLine}:1: warning: Unknown member fancy .*\\[tml\\.unknownMember\\]$`, 'm'), r.stdout);
     assert.doesNotMatch(r.stdout, /error:/);
   });
 

@@ -9,10 +9,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { e2eSkip, RESULTS_DIR, runCommandIn, startEmulator, startSession, waitUntil, type E2eSession } from './harness';
+import { e2eSkip, runCommandIn, waitUntil, type E2eSession } from './harness';
+import { tsadminToken, withCloudSession, withV2Emulator } from './v2-support';
 
 const FLIGHT_COLUMNS = ['date', 'delay', 'distance', 'origin', 'destination'];
 const hasAllColumns = (rows: string[]): boolean => FLIGHT_COLUMNS.every((c) => rows.some((r) => new RegExp(`^\\[?${c}\\]?(\\W|$)`, 'i').test(r)));
@@ -56,38 +56,18 @@ async function runOverV2(session: E2eSession, url: string, token: string): Promi
   assert.ok(shown.text.includes(String(want[0]![0])), `the first origin ${String(want[0]![0])} is on screen`);
 }
 
-/** A token of tsadmin from the emulator's auth/token/full (valid one hour). */
-async function tokenOf(url: string): Promise<string> {
-  const answer = await fetch(`${url}/api/rest/2.0/auth/token/full`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'tsadmin', password: 'admin', validity_time_in_sec: 3600 }),
-  });
-  assert.equal(answer.status, 200);
-  return ((await answer.json()) as { token: string }).token;
-}
-
 test('token: Sign In with Token against a service where v1 is gone', { skip: e2eSkip(['dist/emulator.js']), timeout: 600_000 }, async (t) => {
-  delete process.env.TSQ_DEMO_PASSWORD; // no demo password: the token is the only credential
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const emulator = await startEmulator(mkdtempSync(join(tmpdir(), 'tsq-e2e-token-data-')), join(RESULTS_DIR, 'token-emulator.log'), ['--public-api', 'v2']);
-  try {
-    const v1 = await fetch(`${emulator.url}/callosum/v1/tspublic/v1/metadata/listobjectheaders?type=LOGICAL_TABLE`);
-    assert.equal(v1.status, 404, 'the emulator answers as a service without REST API v1');
-    const token = await tokenOf(emulator.url);
+  // no demo password: the token is the only credential
+  await withV2Emulator('token', undefined, async (url) => {
+    const token = await tsadminToken(url);
     assert.ok(token.length > 10);
-
-    const session = await startSession({
-      name: 'token',
-      settings: { 'tsq.connections': [{ name: 'cloud', url: emulator.url, username: 'tsadmin' }], 'tsq.activeConnection': 'cloud' },
-    });
-    try {
+    await withCloudSession('token', url, async (session) => {
       await t.test('the token is asked for naming the address, and signs in', () => session.step('sign-in', async () => {
         await session.openFile('flights.tsq');
         await runCommandIn(session.page, 'TSQ: Sign In with Token…');
         const title = session.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Sign In with Token' }).first();
         await title.waitFor({ state: 'visible', timeout: 30_000 });
-        assert.ok((await title.innerText()).includes(new URL(emulator.url).host), 'the prompt names the address the token goes to');
+        assert.ok((await title.innerText()).includes(new URL(url).host), 'the prompt names the address the token goes to');
         const input = session.page.locator('.quick-input-widget input').first();
         await input.fill(token);
         await input.press('Enter');
@@ -110,7 +90,7 @@ test('token: Sign In with Token against a service where v1 is gone', { skip: e2e
         assert.ok(rows.some((x) => x.includes('unknown-column.tsq')), JSON.stringify(rows));
       }));
 
-      await t.test('Run Query over REST API v2 shows the rows searchdata gives, in the results panel', () => session.step('run', () => runOverV2(session, emulator.url, token)));
+      await t.test('Run Query over REST API v2 shows the rows searchdata gives, in the results panel', () => session.step('run', () => runOverV2(session, url, token)));
 
       await t.test('the token is in no settings file, log or code-server output', () => session.step('no-token', async () => {
         await waitUntil(() => filesBelow(join(session.userDataDir, 'logs')).some((f) => f.endsWith('.log')) || undefined, 'VS Code to write its logs', 30_000);
@@ -118,42 +98,22 @@ test('token: Sign In with Token against a service where v1 is gone', { skip: e2e
         const files = [join(session.userDataDir, 'User', 'settings.json'), join(session.workspace, '.vscode', 'settings.json'), ...filesBelow(join(session.userDataDir, 'logs'))].filter((f) => existsSync(f));
         for (const f of files) assert.ok(!readFileSync(f, 'utf8').includes(token), `${f} contains the token`);
       }));
-    } finally {
-      await session.close();
-    }
-  } finally {
-    await emulator.stop();
-  }
+    });
+  });
 });
 
 test('password: a connection with a password against a service where v1 is gone signs in for a token and works over v2', { skip: e2eSkip(['dist/emulator.js']), timeout: 600_000 }, async (t) => {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const emulator = await startEmulator(mkdtempSync(join(tmpdir(), 'tsq-e2e-v2-password-data-')), join(RESULTS_DIR, 'v2-password-emulator.log'), ['--public-api', 'v2']);
-  const before = process.env.TSQ_DEMO_PASSWORD;
-  process.env.TSQ_DEMO_PASSWORD = 'admin'; // the loopback demo password, as `npm start` gives it
-  try {
-    const session = await startSession({
-      name: 'v2-password',
-      settings: { 'tsq.connections': [{ name: 'cloud', url: emulator.url, username: 'tsadmin' }], 'tsq.activeConnection': 'cloud' },
-    });
-    try {
-      await t.test('the tree lists the data sources', () => session.step('tree', async () => {
-        await session.openFile('flights.tsq');
-        const roots = await session.treeItems('TSQ', (r) => r.includes('Data Sources'), 90_000);
-        assert.ok(roots.includes('Data Sources'), JSON.stringify(roots));
-      }));
-      await t.test('completion lists the columns of flights', () => session.step('suggest', async () => {
-        await session.openFile('flights.tsq');
-        const rows = await session.suggest('[', hasAllColumns, { invoke: 'retry' }, 90_000);
-        assert.ok(hasAllColumns(rows), JSON.stringify(rows));
-      }));
-      await t.test('Run Query shows the rows searchdata gives', () => session.step('run', async () => runOverV2(session, emulator.url, await tokenOf(emulator.url))));
-    } finally {
-      await session.close();
-    }
-  } finally {
-    if (before === undefined) delete process.env.TSQ_DEMO_PASSWORD;
-    else process.env.TSQ_DEMO_PASSWORD = before;
-    await emulator.stop();
-  }
+  await withV2Emulator('v2-password', 'admin', (url) => withCloudSession('v2-password', url, async (session) => {
+    await t.test('the tree lists the data sources', () => session.step('tree', async () => {
+      await session.openFile('flights.tsq');
+      const roots = await session.treeItems('TSQ', (r) => r.includes('Data Sources'), 90_000);
+      assert.ok(roots.includes('Data Sources'), JSON.stringify(roots));
+    }));
+    await t.test('completion lists the columns of flights', () => session.step('suggest', async () => {
+      await session.openFile('flights.tsq');
+      const rows = await session.suggest('[', hasAllColumns, { invoke: 'retry' }, 90_000);
+      assert.ok(hasAllColumns(rows), JSON.stringify(rows));
+    }));
+    await t.test('Run Query shows the rows searchdata gives', () => session.step('run', async () => runOverV2(session, url, await tsadminToken(url))));
+  }));
 });

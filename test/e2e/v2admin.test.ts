@@ -8,10 +8,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { e2eSkip, exactText, RESULTS_DIR, runCommandIn, startEmulator, startSession, waitUntil, type E2eSession } from './harness';
+import { e2eSkip, exactText, runCommandIn, waitUntil, type E2eSession } from './harness';
+import { tsadminToken, withCloudSession, withV2Emulator } from './v2-support';
 
 /** Expands `label` when its children are not shown yet, and waits for rows that `until` accepts. */
 async function expand(session: E2eSession, label: string, until: (rows: string[]) => boolean): Promise<string[]> {
@@ -37,27 +35,16 @@ async function pickRow(session: E2eSession, text: string): Promise<void> {
 
 /** The privileges of the group `name`, asked of the service directly over v2. */
 async function privilegesOf(url: string, name: string): Promise<string[]> {
-  const t = await fetch(`${url}/api/rest/2.0/auth/token/full`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'tsadmin', password: 'admin' }) });
-  const token = ((await t.json()) as { token: string }).token;
+  const token = await tsadminToken(url);
   const r = await fetch(`${url}/api/rest/2.0/groups/search`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ group_identifier: name }) });
   assert.equal(r.status, 200);
   return ((await r.json()) as { privileges: string[] }[])[0]?.privileges ?? [];
 }
 
 test('v2 administration: Users & Groups, Tags and Add Group Privilege against a service where v1 is gone', { skip: e2eSkip(['dist/emulator.js']), timeout: 600_000 }, async (t) => {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const emulator = await startEmulator(mkdtempSync(join(tmpdir(), 'tsq-e2e-v2admin-data-')), join(RESULTS_DIR, 'v2admin-emulator.log'), ['--public-api', 'v2']);
-  const before = process.env.TSQ_DEMO_PASSWORD;
-  process.env.TSQ_DEMO_PASSWORD = 'admin'; // the loopback demo password, as `npm start` gives it
-  try {
-    const v1 = await fetch(`${emulator.url}/callosum/v1/tspublic/v1/user/list`);
-    assert.equal(v1.status, 404, 'the emulator answers as a service without REST API v1');
-    assert.ok(!(await privilegesOf(emulator.url, 'Analysts')).includes('DATAMANAGEMENT'));
-    const session = await startSession({
-      name: 'v2admin',
-      settings: { 'tsq.connections': [{ name: 'cloud', url: emulator.url, username: 'tsadmin' }], 'tsq.activeConnection': 'cloud' },
-    });
-    try {
+  await withV2Emulator('v2admin', 'admin', async (url) => {
+    assert.ok(!(await privilegesOf(url, 'Analysts')).includes('DATAMANAGEMENT'));
+    await withCloudSession('v2admin', url, async (session) => {
       await t.test('the tree shows Users & Groups and Tags over REST API v2', () => session.step('roots', async () => {
         await session.openFile('flights.tsq');
         const roots = await session.treeItems('TSQ', (r) => r.includes('Users & Groups') && r.includes('Tags'), 120_000);
@@ -93,14 +80,8 @@ test('v2 administration: Users & Groups, Tags and Add Group Privilege against a 
           return dialog.waitFor({ state: 'hidden', timeout: 10_000 }).then(() => true, () => undefined);
         }, 'the confirmation to close', 60_000, 100);
         await session.notifications((r) => r.some((x) => x.includes('Added DATAMANAGEMENT to Analysts')), 60_000);
-        assert.ok((await privilegesOf(emulator.url, 'Analysts')).includes('DATAMANAGEMENT'), 'the service shows the privilege');
+        assert.ok((await privilegesOf(url, 'Analysts')).includes('DATAMANAGEMENT'), 'the service shows the privilege');
       }));
-    } finally {
-      await session.close();
-    }
-  } finally {
-    if (before === undefined) delete process.env.TSQ_DEMO_PASSWORD;
-    else process.env.TSQ_DEMO_PASSWORD = before;
-    await emulator.stop();
-  }
+    });
+  });
 });

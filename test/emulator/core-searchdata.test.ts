@@ -156,7 +156,7 @@ describe('searchdata paging and formats (docs/service-notes.md §1.2-1.4)', () =
 describe('searchdata errors', () => {
   const bad: [string, string, Record<string, string | number>, RegExp][] = [
     ['an unknown column', '[nope] [delay]', {}, /nope/],
-    ['a keyword the emulator does not execute', 'growth of [delay] by [date] daily month-over-month', {}, /month-over-month/],
+    ['a period-over-period keyword after a bucket it cannot follow', 'growth of [delay] by [date] monthly month-over-month', {}, /month-over-month follows a weekly or daily bucket, not monthly/],
     ['a syntax error', '[origin', {}, /./],
     ['sum of a text column', 'sum [origin]', {}, /origin/],
     ['a text value on a number', "[origin] [delay] > 'abc'", {}, /abc/],

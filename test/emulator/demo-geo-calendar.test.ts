@@ -1,42 +1,20 @@
 // The demo's location data and custom calendar (emulator/src/demo.ts, emulator/src/searchdata/geo.ts,
 // emulator/src/customCalendar.ts), checked in the running emulator's database against facts computed
-// apart from them: the raw airports.csv read in JavaScript, a haversine written here, rows of ThoughtSpot's
+// apart from them: the raw airports.csv read in JavaScript, a haversine written apart (airports-support.ts), rows of ThoughtSpot's
 // example custom calendar (docs.thoughtspot.com cloud/latest/connections-cust-cal, customer-calendar-eg.csv),
 // and the 4-4-5 rule checked day by day.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
-import { demoSeed, vegaDataDir } from '../../emulator/src/demo';
+import { demoSeed } from '../../emulator/src/demo';
 import type { LogicalColumn } from '../../emulator/src/metadataStore';
 import { calendarNumberSql, calendarPeriodStartSql, calendarTableSql, CUSTOM_CALENDAR_COLUMNS, findCalendar } from '../../emulator/src/customCalendar';
 import { distanceKmSql, geoColumnsOf, locationConditionSql, toKm } from '../../emulator/src/searchdata/geo';
-import { stableGuid } from '../../emulator/src/guid';
+import { AIRPORTS_GUID, AIRPORTS_TABLE, airportByCode, airports, haversineKm } from './airports-support';
 import { adminCore } from './core-support';
 
-const AIRPORTS = '"demo.engine_default_schema"."airports"';
 const FLIGHTS = '"demo.engine_default_schema"."flights"';
-const AIRPORTS_GUID = stableGuid('table', 'demo', 'engine_default_schema', 'airports');
 
 const core = adminCore();
-
-interface Airport {
-  iata: string;
-  latitude: number;
-  longitude: number;
-}
-const airports: Airport[] = (parse(readFileSync(join(vegaDataDir(), 'airports.csv')), { columns: true }) as Record<string, string>[]).map((r) => ({ iata: r.iata!, latitude: Number(r.latitude), longitude: Number(r.longitude) }));
-
-/** Great-circle km on a 6371.0088 km sphere, written here from the haversine formula. */
-function haversineKm(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.latitude - a.latitude) * rad;
-  const dLon = (b.longitude - a.longitude) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-const byCode = (code: string): Airport => airports.find((a) => a.iata === code)!;
 
 /** The airports data source's columns as the demo declares them (a table's columns read their own names). */
 const airportColumns: LogicalColumn[] = demoSeed()
@@ -45,14 +23,14 @@ const airportColumns: LogicalColumn[] = demoSeed()
 
 describe('airports: the location data of the demo', () => {
   test('the airports table holds every row of airports.csv with its coordinates', async () => {
-    const rows = (await core.sql(`SELECT iata, latitude, longitude FROM ${AIRPORTS} ORDER BY iata`)) as [string, number, number][];
+    const rows = (await core.sql(`SELECT iata, latitude, longitude FROM ${AIRPORTS_TABLE} ORDER BY iata`)) as [string, number, number][];
     const expected = [...airports].sort((a, b) => (a.iata < b.iata ? -1 : 1)).map((a) => [a.iata, a.latitude, a.longitude]);
     assert.equal(rows.length, 3376);
     assert.deepEqual(rows, expected);
   });
 
   test('every origin and destination of the flights is an airport of the table, so a flight can be placed', async () => {
-    const missing = await core.sql(`SELECT DISTINCT code FROM (SELECT origin AS code FROM ${FLIGHTS} UNION SELECT destination FROM ${FLIGHTS}) WHERE code NOT IN (SELECT iata FROM ${AIRPORTS})`);
+    const missing = await core.sql(`SELECT DISTINCT code FROM (SELECT origin AS code FROM ${FLIGHTS} UNION SELECT destination FROM ${FLIGHTS}) WHERE code NOT IN (SELECT iata FROM ${AIRPORTS_TABLE})`);
     assert.deepEqual(missing, []);
   });
 
@@ -61,12 +39,12 @@ describe('airports: the location data of the demo', () => {
     assert.deepEqual([geo?.latitude.name, geo?.longitude.name], ['latitude', 'longitude']);
     const r = await core.call('POST', '/searchdata', { query_string: "[iata] [city] [latitude] [longitude] [iata] = 'SEA'", data_source_guid: AIRPORTS_GUID }, core.cookie);
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(r.body.data, [['SEA', 'Seattle', byCode('SEA').latitude, byCode('SEA').longitude]]);
+    assert.deepEqual(r.body.data, [['SEA', 'Seattle', airportByCode('SEA').latitude, airportByCode('SEA').longitude]]);
   });
 
   test('distanceKmSql is the great-circle distance (SEA to PDX, JFK to LAX)', async () => {
     for (const [a, b, known] of [['SEA', 'PDX', 208], ['JFK', 'LAX', 3983]] as const) {
-      const [x, y] = [byCode(a), byCode(b)];
+      const [x, y] = [airportByCode(a), airportByCode(b)];
       const [[km]] = (await core.sql(`SELECT ${distanceKmSql(String(x.latitude), String(x.longitude), String(y.latitude), String(y.longitude))}`)) as [[number]];
       assert.ok(Math.abs(km - haversineKm(x, y)) < 1e-6, `${a}-${b}: ${km}`);
       assert.ok(Math.abs(km - known) / known < 0.01, `${a}-${b} is about ${known} km, not ${km}`);
@@ -78,16 +56,16 @@ describe('airports: the location data of the demo', () => {
 
   test('locationConditionSql: within n of a place named by a column value, and farther than n', async () => {
     const iata = airportColumns.find((c) => c.name === 'iata')!;
-    const sea = byCode('SEA');
+    const sea = airportByCode('SEA');
     for (const [relation, km] of [['within', toKm(50, 'miles')], ['farther', 2500]] as const) {
-      const cond = locationConditionSql({ columns: airportColumns, table: AIRPORTS, placeColumn: iata, place: 'sea', relation, km });
-      const got = ((await core.sql(`SELECT iata FROM ${AIRPORTS} WHERE ${cond.sql} ORDER BY iata`, cond.params)) as [string][]).map(([c]) => c);
+      const cond = locationConditionSql({ columns: airportColumns, table: AIRPORTS_TABLE, placeColumn: iata, place: 'sea', relation, km });
+      const got = ((await core.sql(`SELECT iata FROM ${AIRPORTS_TABLE} WHERE ${cond.sql} ORDER BY iata`, cond.params)) as [string][]).map(([c]) => c);
       const expected = airports.filter((a) => (relation === 'within' ? haversineKm(a, sea) <= km : haversineKm(a, sea) > km)).map((a) => a.iata).sort();
       assert.ok(expected.length > 3, `${relation} ${km}`);
       assert.deepEqual(got, expected, `${relation} ${km} km of SEA`);
     }
-    const none = locationConditionSql({ columns: airportColumns, table: AIRPORTS, placeColumn: iata, place: 'nowhere', relation: 'within', km: 1e6 });
-    assert.deepEqual(await core.sql(`SELECT count(*) FROM ${AIRPORTS} WHERE ${none.sql}`, none.params), [[0]], 'an unknown place matches no row');
+    const none = locationConditionSql({ columns: airportColumns, table: AIRPORTS_TABLE, placeColumn: iata, place: 'nowhere', relation: 'within', km: 1e6 });
+    assert.deepEqual(await core.sql(`SELECT count(*) FROM ${AIRPORTS_TABLE} WHERE ${none.sql}`, none.params), [[0]], 'an unknown place matches no row');
   });
 });
 

@@ -1,39 +1,17 @@
 // The location keywords through the emulator's /searchdata (list-location.adoc; docs.thoughtspot.com
 // search-proximity; docs/service-notes.md §2.9): `near`, `near … within n miles|km|meters`, `farther than n
 // miles|km|meters from`, on the demo's airports. The expected rows are computed here from the raw
-// airports.csv with a haversine written in this file, apart from compile.ts and geo.ts.
+// airports.csv with a haversine written apart from compile.ts and geo.ts (airports-support.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
-import { vegaDataDir } from '../../emulator/src/demo';
 import { stableGuid } from '../../emulator/src/guid';
+import { AIRPORTS_GUID, airports, haversineKm, type Airport } from './airports-support';
 import { adminCore, debugOf } from './core-support';
 
-const AIRPORTS = stableGuid('table', 'demo', 'engine_default_schema', 'airports');
+const AIRPORTS = AIRPORTS_GUID;
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 
 const core = adminCore();
-
-interface Airport {
-  iata: string;
-  city: string;
-  state: string;
-  latitude: number;
-  longitude: number;
-}
-const airports: Airport[] = (parse(readFileSync(join(vegaDataDir(), 'airports.csv')), { columns: true }) as Record<string, string>[])
-  .map((r) => ({ iata: r.iata!, city: r.city!, state: r.state!, latitude: Number(r.latitude), longitude: Number(r.longitude) }));
-
-/** Great-circle km on a 6371.0088 km sphere (the haversine formula). */
-function haversineKm(a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.latitude - a.latitude) * rad;
-  const dLon = (b.longitude - a.longitude) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
-}
 
 /**
  * Where a place is (search-proximity, "How proximity search works"): the latitude/longitude pairs of the
@@ -58,10 +36,8 @@ function codes(column: 'city' | 'state', place: string, relation: 'within' | 'fa
   return airports.filter((a) => (relation === 'within' ? nearest(a) < km : nearest(a) > km)).map((a) => a.iata).sort();
 }
 
-async function answer(query: string, guid = AIRPORTS): Promise<{ status: number; columnNames: string[]; data: unknown[][]; body: { debug?: string } }> {
-  const r = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: guid, batchsize: -1 }, core.cookie);
-  return { status: r.status, columnNames: r.body.columnNames, data: r.body.data, body: r.body };
-}
+/** searchdata of a query as the administrator, on the airports unless another data source is named. */
+const answer = (query: string, guid = AIRPORTS) => core.searchdata(query, guid);
 
 const MILE_KM = 1.609344;
 

@@ -9,29 +9,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
+import { liveboardTml } from '../fixtures/liveboard';
 import { LspClient, positionOf, rangeOf } from './lspClient';
 
-const TML = `guid: 6f853b5f-c9be-57d2-8b22-c0c34d1ce707
-liveboard:
-  name: Board
-  visualizations:
-  - id: Viz_1
-    answer:
-      name: Gross
-      tables:
-      - name: Movies
-      search_query: "[Major Genre] [Worldwide Gross] top 5"
-  - id: Viz_2
-    answer:
-      name: Delays
-      tables:
-      - id: Flights
-        name: Flights
-      search_query: |
-        [origin]
-        [dela] top 10
-fancy: 1
-`;
+/** The fixture catalog's Liveboard TML (test/fixtures/liveboard.ts): the second query over two lines, `[dela]` unknown. */
+const TML = liveboardTml({ movies: 'Movies', flights: 'Flights', flightsId: true, column: 'dela', block: true, extra: 'fancy: 1\n' });
 
 test('a Liveboard TML: diagnostics, completion and hover inside each visualization\'s search_query, against its own data source', async () => {
   const { client } = await LspClient.start({ pullDiagnostics: true, catalog: makeCatalogProvider([flightsCatalog(), moviesCatalog()]) });

@@ -8,6 +8,7 @@ import type { Clause, Query } from '../../common/src/language/ast';
 import * as codes from '../../common/src/language/diagnosticCodes';
 import { clauseAt, parseDocument, parseQuery, queryAt, tokenAt } from '../../common/src/language/parser';
 import { tokenize } from '../../common/src/language/lexer';
+import { PERIOD_OVER_PERIOD } from '../../common/src/language/keywords';
 
 function q(text: string): { query: Query; codes: string[] } {
   const r = parseQuery(text);
@@ -86,6 +87,18 @@ test('relative date filters, with and without a column', () => {
   assert.equal((query.clauses[1] as Extract<Clause, { kind: 'dateFilter' }>).column, undefined);
 });
 
+test('growth of: every period-over-period keyword of the catalogue is the clause\'s, with the bucket before it (search-growth)', () => {
+  for (const [keyword, { buckets }] of Object.entries(PERIOD_OVER_PERIOD)) {
+    const { query, codes: c } = q(`growth of [delay] by [date] ${buckets[0]} ${keyword}`);
+    assert.deepEqual(c, [], keyword);
+    assert.deepEqual(query.clauses.map((x) => x.kind), ['growth'], keyword);
+    const g = query.clauses[0] as Extract<Clause, { kind: 'growth' }>;
+    assert.deepEqual([g.bucket, g.periodOverPeriod], [buckets[0], keyword]);
+  }
+  const plain = q('growth of [delay] by [date].weekly').query.clauses[0] as Extract<Clause, { kind: 'growth' }>;
+  assert.deepEqual([plain.bucket, plain.periodOverPeriod], ['weekly', undefined]);
+});
+
 test('top/bottom, ranked by, sort, growth, calendar, bucket and keyword clauses', () => {
   const text = "top 5 [origin] [delay] [distance] ranked by [distance] sort by sum [delay] descending growth of [delay] by [date] monthly year-over-year calendar.fiscal [date] weekly vs all";
   const { query, codes: c } = q(text);
@@ -96,7 +109,7 @@ test('top/bottom, ranked by, sort, growth, calendar, bucket and keyword clauses'
   const s = byKind('sort')[0] as Extract<Clause, { kind: 'sort' }>;
   assert.deepEqual([s.column.name, s.aggregation, s.direction], ['delay', 'sum', 'descending']);
   const g = byKind('growth')[0] as Extract<Clause, { kind: 'growth' }>;
-  assert.deepEqual([g.measure.name, g.by.name, g.bucket, g.yearOverYear], ['delay', 'date', 'monthly', true]);
+  assert.deepEqual([g.measure.name, g.by.name, g.bucket, g.periodOverPeriod], ['delay', 'date', 'monthly', 'year-over-year']);
   assert.equal((byKind('calendar')[0] as Extract<Clause, { kind: 'calendar' }>).name, 'fiscal');
   assert.equal((byKind('bucket')[0] as Extract<Clause, { kind: 'bucket' }>).bucket, 'weekly');
   // `vs all` is one phrase (all.adoc: valid only inside a vs phrase): one versus clause.

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import * as codes from '../../common/src/language/diagnosticCodes';
+import { KEYWORDS, periodOverPeriodBucketError } from '../../common/src/language/keywords';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import type { CatalogProvider, LanguageSettings } from '../../common/src/languageService/types';
 import { closest, editDistance, type UnknownColumnData } from '../../common/src/languageService/validation';
@@ -177,13 +178,25 @@ test('a bucket on a TIME column: the same fact as the emulator (hourly and hour 
   await expectOne("@datasource 'T'\n[n] [t].monthly", codes.BUCKET_ON_NON_DATE, 'monthly', { catalog: t });
 });
 
-test('a keyword the local emulator does not execute gets tsq.notInEmulator, even without a catalog', async () => {
-  // The period-over-period keywords of search-growth.adoc other than year-over-year: the emulator does not run them.
-  for (const [q, kw] of [['growth of [delay] by [date] daily month-over-month', 'month-over-month'], ['growth of [delay] by [date] hourly day-over-day', 'day-over-day']] as const) {
-    const d = await expectOne(F + q, codes.NOT_IN_EMULATOR, kw);
-    assert.equal(d.severity, DiagnosticSeverity.Information);
-    assert.match(String(d.message), /not supported by the local emulator/);
+test('the period-over-period keywords run in the emulator; after a bucket they cannot follow they are tsq.periodOverPeriodBucket, the emulator\'s text', async () => {
+  // search-growth.adoc's table: which bucket each keyword follows (keywords.ts PERIOD_OVER_PERIOD).
+  for (const q of ['growth of [delay] by [date] daily month-over-month', 'growth of [delay] by [date] hourly day-over-day', 'growth of [delay] by [date].weekly quarter-over-quarter', 'growth of [delay] by [date] year-over-year']) {
+    assert.deepEqual((await validate(F + q)).diags, [], q);
   }
+  for (const [q, kw, bucket, at] of [
+    ['growth of [delay] by [date] monthly month-over-month', 'month-over-month', 'monthly', 'growth of [delay] by [date] monthly month-over-month'],
+    ['[origin] growth of [delay] by [date].daily day-over-day', 'day-over-day', 'daily', 'growth of [delay] by [date].daily day-over-day'],
+    // no bucket written: the default, monthly (GROWTH_DEFAULT_BUCKET)
+    ['growth of [delay] by [date] week-over-week', 'week-over-week', 'monthly', 'growth of [delay] by [date] week-over-week'],
+  ] as const) {
+    const d = await expectOne(F + q, codes.PERIOD_OVER_PERIOD_BUCKET, at);
+    assert.equal(d.severity, DiagnosticSeverity.Error);
+    assert.equal(d.message, `${periodOverPeriodBucketError(kw, bucket)!}.`);
+  }
+});
+
+test('every keyword of the catalogue runs in the emulator: none is marked unsupported (tsq.notInEmulator), and vs, all, in and not in are clean', async () => {
+  assert.deepEqual(KEYWORDS.filter((k) => k.emulator === 'unsupported').map((k) => k.name), []);
   // in/not in, vs and all run in the emulator (the location keywords too, on a data source with latitude/longitude: below)
   // everything is all's other spelling (software/…/partials/keywords/everything.adoc: revenue asia vs everything).
   for (const q of ["[delay] [origin] = 'SEA' vs [origin] = 'PDX'", "[delay] [origin] = 'SEA' versus all", "[delay] [origin] = 'SEA' vs everything", '[origin] in (top 10 [origin] [delay]) [delay]', '[origin] not in ([origin] [delay] > 0)']) {
@@ -235,9 +248,9 @@ test('an in / not in subsearch is checked as a whole query of the data source, e
   await expectOne(F + IN + '[origin] [delya]) [delay]', codes.UNKNOWN_COLUMN, 'delya');
   const none = makeCatalogProvider([{ id: 'ds-1', name: 'S', columns: [{ name: 'Sales', dataType: 'DOUBLE', kind: 'MEASURE' }, { name: 'Store', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }] }]);
   await expectOne("@datasource 'S'\n[Store] in ([Store] [Sales] last 7 days) [Sales]", codes.DATE_FILTER_ON_NON_DATE, '[Sales]', { catalog: none });
-  // keywords, without a catalog too: one the emulator does not run, a rolling filter under the subsearch's custom calendar, a vs (in.adoc: not supported inside)
+  // keywords, without a catalog too: a period-over-period keyword after a bucket it cannot follow, a rolling filter under the subsearch's custom calendar, a vs (in.adoc: not supported inside)
   for (const opts of [{}, { catalog: null }]) {
-    await expectOne(F + IN + '[origin] growth of [delay] by [date] daily month-over-month) [delay]', codes.NOT_IN_EMULATOR, 'month-over-month', opts);
+    await expectOne(F + IN + '[origin] growth of [delay] by [date] monthly month-over-month) [delay]', codes.PERIOD_OVER_PERIOD_BUCKET, 'growth of [delay] by [date] monthly month-over-month', opts);
     await expectOne(F + IN + '[origin] [delay] [date] last 3 months calendar.retail) [delay]', codes.ROLLING_WITH_CUSTOM_CALENDAR, '[date] last 3 months', opts);
     const vs = await expectOne(F + IN + "[origin] [delay] [origin] = 'SEA' vs all) [delay]", codes.MISPLACED_KEYWORD, 'vs all', opts);
     assert.match(String(vs.message), /in\.adoc/);

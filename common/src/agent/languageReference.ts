@@ -27,6 +27,12 @@ const SECTIONS: [KeywordCategory, string][] = [
 ];
 
 /** Escapes the characters that end a Markdown table cell. */
+/** The rule line naming the keywords the local emulator does not execute (keywords.ts `emulator`), none when it runs them all. */
+function notInEmulatorRule(): string[] {
+  const names = KEYWORDS.filter((k) => k.emulator === 'unsupported').map((k) => `\`${k.name}\``);
+  return names.length ? [`- The local emulator does not execute ${names.join(', ')}: against it such a query gets a 400 naming the keyword (a real service runs it).`] : [];
+}
+
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /**
@@ -48,7 +54,7 @@ export function languageReference(): string {
     '- A custom calendar: `calendar.name`. Keywords are English (en-US) and case-insensitive.',
     "- A date keyword after a column that is no date applies to the data source's date column: `[delay] last 7 days`, `[delay] today by [origin]`. With several date columns it applies to the first; name the date column to choose: `[delay] [date] last 7 days`.",
     "- The location keywords (`near`, `farther than`) need a data source with numeric `latitude` and `longitude` columns and follow the column the place is a value of: `[name] [city] near 'seattle' within 50 miles`.",
-    `- The local emulator does not execute ${KEYWORDS.filter((k) => k.emulator === 'unsupported').map((k) => `\`${k.name}\``).join(', ')}: against it such a query gets a 400 naming the keyword (a real service runs it).`,
+    ...notInEmulatorRule(),
     '- Formulas cannot be defined in a query; only the data source\'s own formula columns can be used.',
     '- In a `.tsq` file, `@datasource \'name\'` picks the data source and a query ends at `;`, a blank line or the end of the file; `--` starts a comment. The agent tools take the data source as an argument and one query as text.',
     '- Check a query with `check_query` before `run_query`: an unknown column comes back with the closest names as suggestions.',

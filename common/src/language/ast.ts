@@ -18,8 +18,8 @@ export interface Span {
 
 // The unions of the language's words are the keyword catalogue's lists (`typeof LIST[number]`): a keyword
 // is added there, once.
-import type { Aggregation, DateBucket, DateUnit, DistanceUnit, FilterOperator, ToDateUnit } from './keywords';
-export type { Aggregation, DateBucket, DateUnit, DistanceUnit, FilterOperator, ToDateUnit };
+import type { Aggregation, DateBucket, DateUnit, DistanceUnit, FilterOperator, PeriodOverPeriod, ToDateUnit } from './keywords';
+export type { Aggregation, DateBucket, DateUnit, DistanceUnit, FilterOperator, PeriodOverPeriod, ToDateUnit };
 
 /** A column reference: `[name]`, optionally with a date bucket (`[date].monthly`). */
 export interface ColumnRef extends Span {
@@ -75,7 +75,8 @@ export type RelativeDate =
  * - `dateFilter`: a relative date filter, on `column` or (when omitted) on the data source's date column.
  * - `topBottom`: `top N` / `bottom N` (N defaults to 10), optionally `ranked by` a column.
  * - `sort`: `sort by [col]` with an optional direction.
- * - `growth`: `growth of [measure] by [date]` (+ bucket, + `year-over-year`).
+ * - `growth`: `growth of [measure] by [date]` (+ bucket, + a period-over-period keyword, `periodOverPeriod`:
+ *   keywords.ts `PERIOD_OVER_PERIOD` gives its period and the buckets it may follow; search-growth).
  * - `calendar`: `calendar.name`.
  * - `bucket`: a bare bucket keyword (`monthly`) that applies to the previous date column.
  * - `location`: `[column] near 'place'`, `… near 'place' within N miles|km|meters`, `[column] farther than N
@@ -102,7 +103,7 @@ export type Clause =
   | ({ kind: 'dateFilter'; column?: ColumnRef; filter: RelativeDate } & Span)
   | ({ kind: 'topBottom'; direction: 'top' | 'bottom'; n: number; nSpan?: Span; rankedBy?: ColumnRef } & Span)
   | ({ kind: 'sort'; column: ColumnRef; aggregation?: Aggregation; direction?: 'ascending' | 'descending' } & Span)
-  | ({ kind: 'growth'; measure: ColumnRef; by: ColumnRef; bucket?: DateBucket; yearOverYear: boolean } & Span)
+  | ({ kind: 'growth'; measure: ColumnRef; by: ColumnRef; bucket?: DateBucket; periodOverPeriod: PeriodOverPeriod | undefined } & Span)
   | ({ kind: 'calendar'; name: string } & Span)
   | ({ kind: 'bucket'; bucket: DateBucket } & Span)
   | ({ kind: 'location'; column?: ColumnRef; relation: 'near' | 'farther'; place: string; distance?: { n: number; unit: DistanceUnit } } & Span)

@@ -59,6 +59,12 @@ export const BARE_VALUE = 'tsq.bareValue';
  * service does not support it (connections-cust-cal, Limitations; keywords.ts `isRollingPeriod`). Warning.
  */
 export const ROLLING_WITH_CUSTOM_CALENDAR = 'tsq.rollingWithCustomCalendar';
+/**
+ * A period-over-period keyword after a bucket it cannot follow (`growth of [delay] by [date] monthly
+ * month-over-month`; search-growth's table, keywords.ts `PERIOD_OVER_PERIOD`, `periodOverPeriodBucketError`);
+ * the emulator answers 400 with the same text. Error.
+ */
+export const PERIOD_OVER_PERIOD_BUCKET = 'tsq.periodOverPeriodBucket';
 
 // ---- semantic (need a catalog) -----------------------------------------------------------------------
 
@@ -105,7 +111,7 @@ export const NO_DATA_SOURCE = 'tsq.noDataSource';
 export const ALL_DIAGNOSTIC_CODES: readonly string[] = [
   UNTERMINATED_VALUE, UNCLOSED_BRACKET, EMPTY_COLUMN, BRACKET_IN_COLUMN, QUOTE_IN_VALUE, DOUBLE_QUOTED_VALUE,
   MISSING_OPERAND, BETWEEN_WITHOUT_AND, STRAY_CHARACTER, UNKNOWN_WORD, UNCLOSED_PAREN, UNKNOWN_DIRECTIVE,
-  DIRECTIVE_WITHOUT_VALUE, UNKNOWN_BUCKET, MISPLACED_KEYWORD, NOT_IN_EMULATOR, BARE_VALUE, ROLLING_WITH_CUSTOM_CALENDAR,
+  DIRECTIVE_WITHOUT_VALUE, UNKNOWN_BUCKET, MISPLACED_KEYWORD, NOT_IN_EMULATOR, BARE_VALUE, ROLLING_WITH_CUSTOM_CALENDAR, PERIOD_OVER_PERIOD_BUCKET,
   UNKNOWN_COLUMN, AMBIGUOUS_COLUMN, BUCKET_ON_NON_DATE, DATE_FILTER_ON_NON_DATE, SEVERAL_DATE_COLUMNS, NO_LOCATION_DATA, TEXT_OPERATOR_ON_NUMBER, TEXT_COMPARED_TO_NUMBER,
   NAMED_PERIOD_WITH_CUSTOM_CALENDAR, FORMULA_IN_QUERY, UNKNOWN_DATA_SOURCE, NO_DATA_SOURCE,
 ];

@@ -140,6 +140,47 @@ export const UNIT_BUCKETS = {
   second: 'detailed', minute: 'detailed', hour: 'hourly', day: 'daily', week: 'weekly', month: 'monthly', quarter: 'quarterly', year: 'yearly',
 } as const satisfies Record<DateUnit, DateBucket>;
 
+/**
+ * The period-over-period keywords of `growth of <measure> by <date> <bucket> <period-over-period>`
+ * (docs.thoughtspot.com cloud/latest/search-growth, "Display periods (daily) over time", thoughtspot/thoughtspot-docs
+ * cloud/modules/ROOT/pages/search-growth.adoc): the period each compares with (each bucket's value against the
+ * same place one `period` earlier) and, from the page's table, the buckets it may follow. `year-over-year` is
+ * also a partial of its own per bucket (daily_year_over_year.adoc, …). How places line up where the page is
+ * silent: docs/service-notes.md §2.5 "Growth and year-over-year".
+ */
+export const PERIOD_OVER_PERIOD = {
+  'year-over-year': { period: 'year', buckets: ['quarterly', 'monthly', 'weekly', 'daily'] },
+  'quarter-over-quarter': { period: 'quarter', buckets: ['monthly', 'weekly', 'daily'] },
+  'month-over-month': { period: 'month', buckets: ['weekly', 'daily'] },
+  'week-over-week': { period: 'week', buckets: ['daily'] },
+  'day-over-day': { period: 'day', buckets: ['hourly'] },
+} as const satisfies Record<string, { period: DateUnit; buckets: readonly DateBucket[] }>;
+/** A period-over-period keyword (`month-over-month`). */
+export type PeriodOverPeriod = keyof typeof PERIOD_OVER_PERIOD;
+/** The period a period-over-period keyword compares with (`month` for `month-over-month`). */
+export type GrowthPeriod = typeof PERIOD_OVER_PERIOD[PeriodOverPeriod]['period'];
+
+/**
+ * The bucket of `growth of [measure] by [date]` when none is written: monthly (search-growth's first example,
+ * `growth of sales by date`, is pictured as "Growth of total sales by monthly date"). The emulator groups by
+ * it, and the language service checks a period-over-period keyword against it.
+ */
+export const GROWTH_DEFAULT_BUCKET: DateBucket = 'monthly';
+
+/** `a, b or c`. */
+const orList = (xs: readonly string[]): string => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]!}` : xs[0] ?? '');
+
+/**
+ * Why a period-over-period keyword cannot follow a bucket, or undefined when it can (search-growth's table:
+ * `month-over-month` after weekly or daily, …). One text for the language service (`tsq.periodOverPeriodBucket`)
+ * and the emulator's 400.
+ */
+export function periodOverPeriodBucketError(keyword: PeriodOverPeriod, bucket: DateBucket): string | undefined {
+  const buckets: readonly DateBucket[] = PERIOD_OVER_PERIOD[keyword].buckets;
+  if (buckets.includes(bucket)) return undefined;
+  return `${keyword} follows a ${orList(buckets)} bucket, not ${bucket} (growth of [measure] by [date] ${buckets[0]!} ${keyword}; docs.thoughtspot.com cloud/latest/search-growth)`;
+}
+
 // ---- column types: which types a bucket, a unit, an operator applies to (one fact for the language service and the emulator) ----
 
 /** Numeric data types (docs/service-notes.md §3.2). */
@@ -319,7 +360,12 @@ const k = (name: string, category: KeywordCategory, section: string, meaning: st
   if (x.dataSource) info.dataSource = x.dataSource;
   return info;
 };
-const unsupported = (page: string, aliases?: string[]): Extra => (aliases ? { page, emulator: 'unsupported', aliases } : { page, emulator: 'unsupported' });
+
+/** The meaning of a period-over-period keyword, from PERIOD_OVER_PERIOD: what it compares and the buckets it follows. */
+const popMeaning = (keyword: PeriodOverPeriod): string => {
+  const { period, buckets } = PERIOD_OVER_PERIOD[keyword];
+  return `Compares each period with the same period of the previous ${period} (after growth of … by … ${orList(buckets)}).`;
+};
 
 /** Every keyword of docs/service-notes.md section 2, with its meaning and an example. Names are unique. */
 export const KEYWORDS: readonly KeywordInfo[] = [
@@ -387,12 +433,13 @@ export const KEYWORDS: readonly KeywordInfo[] = [
     k(`${unit} to date for each ${period}`, 'date', '2.5', `In every ${period}, the same ${unit}-to-date window as today's (the ${unit}'s days up to today's day, in the ${unit} at today's place in the ${period}); groups nothing by itself (keywords-to-date: FOR EACH period).`,
       `[delay] by [${unit === 'week' ? 'date' : 'origin'}] ${unit} to date for each ${period}`, { page: page ?? `${unit}_to_date_for_each_${period}.adoc`, phrase: true })),
   k('growth of', 'date', '2.5', 'Growth of a measure over a date column: growth of [measure] by [date].', "growth of [delay] by [date] monthly", { page: 'growth_of_by.adoc' }),
-  k('year-over-year', 'date', '2.5', 'Compares each period with the same period of the previous year (after growth of … by …).', "growth of [delay] by [date] monthly year-over-year", { page: 'daily_year_over_year.adoc' }),
-  // The other period-over-period keywords of search-growth (growth of <measure> by <date> <bucket> <period-over-period>).
-  k('quarter-over-quarter', 'date', '2.5', 'Compares each period with the same period of the previous quarter (after growth of … by … monthly, weekly or daily).', "growth of [delay] by [date] monthly quarter-over-quarter", unsupported(GROWTH_PAGE)),
-  k('month-over-month', 'date', '2.5', 'Compares each period with the same period of the previous month (after growth of … by … weekly or daily).', "growth of [delay] by [date] daily month-over-month", unsupported(GROWTH_PAGE)),
-  k('week-over-week', 'date', '2.5', 'Compares each day with the same day of the previous week (after growth of … by … daily).', "growth of [delay] by [date] daily week-over-week", unsupported(GROWTH_PAGE)),
-  k('day-over-day', 'date', '2.5', 'Compares each hour with the same hour of the previous day (after growth of … by … hourly).', "growth of [delay] by [date] hourly day-over-day", unsupported(GROWTH_PAGE)),
+  // The period-over-period keywords (PERIOD_OVER_PERIOD; search-growth: growth of <measure> by <date> <bucket> <period-over-period>).
+  k('year-over-year', 'date', '2.5', popMeaning('year-over-year'), "growth of [delay] by [date] monthly year-over-year", { page: 'daily_year_over_year.adoc' }),
+  k('quarter-over-quarter', 'date', '2.5', popMeaning('quarter-over-quarter'), "growth of [delay] by [date] monthly quarter-over-quarter", { page: GROWTH_PAGE }),
+  // the page's own example: growth of sales by date daily month-over-month
+  k('month-over-month', 'date', '2.5', popMeaning('month-over-month'), "growth of [delay] by [date] daily month-over-month", { page: GROWTH_PAGE }),
+  k('week-over-week', 'date', '2.5', popMeaning('week-over-week'), "growth of [delay] by [date] daily week-over-week", { page: GROWTH_PAGE }),
+  k('day-over-day', 'date', '2.5', popMeaning('day-over-day'), "growth of [delay] by [date] hourly day-over-day", { page: GROWTH_PAGE }),
   k('calendar', 'date', '2.5', 'calendar.name picks a custom calendar; calendar alone uses the Gregorian calendar.', "[delay] [date].monthly calendar", { page: 'calendar.adoc' }),
   k('fiscal', 'date', '2.5', 'Uses the fiscal-offset calendar.', "[delay] [date].monthly fiscal", { page: 'fiscal.adoc' }),
   // 2.5 / 2.6 units

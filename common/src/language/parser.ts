@@ -12,11 +12,11 @@
  */
 import type {
   Aggregation, Clause, ColumnRef, Comment, DataSourceDirective, DateBucket, DateUnit, DistanceUnit, FilterOperator,
-  ParseDiagnostic, Query, RelativeDate, Span, ToDateUnit, TsqDocument, Value,
+  ParseDiagnostic, PeriodOverPeriod, Query, RelativeDate, Span, ToDateUnit, TsqDocument, Value,
 } from './ast';
 import * as codes from './diagnosticCodes';
 import {
-  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, findDateBucket, findKeyword,
+  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, PERIOD_OVER_PERIOD, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, findDateBucket, findKeyword,
 } from './keywords';
 import * as lexer from './lexer';
 import type { Token } from './lexer';
@@ -43,6 +43,7 @@ const AGGREGATION_SET = new Set<string>(AGGREGATIONS);
 const BUCKET_SET = new Set<string>(DATE_BUCKETS);
 const WORD_OPERATOR_SET = new Set<string>(WORD_OPERATORS);
 const UNITS = new Set<string>(DATE_UNITS);
+const PERIOD_OVER_PERIOD_SET = new Set<string>(Object.keys(PERIOD_OVER_PERIOD));
 const TO_DATE_UNITS = new Map<string, ToDateUnit>(Object.entries(TO_DATE));
 /** The to-date units, smallest first (the catalogue's order): `for each` after a to-date takes one as long or longer. */
 const TO_DATE_PERIODS: readonly ToDateUnit[] = Object.values(TO_DATE);
@@ -2074,7 +2075,7 @@ class ClauseParser {
     this.push(new SortNode(col, aggregation, undefined, tok.start, col.end));
   }
 
-  /** `growth of [measure] by [date] [bucket] [year-over-year]`. */
+  /** `growth of [measure] by [date] [bucket] [period-over-period]` (keywords.ts `PERIOD_OVER_PERIOD`; search-growth). */
   private growthOf(tok: Token): void {
     const name = tok.value;
     this.i++;
@@ -2103,16 +2104,16 @@ class ClauseParser {
       bucket = b.value as DateBucket;
       end = b.end;
     }
-    const yoy = this.peek();
-    const yearOverYear = this.isKw(yoy, 'year-over-year');
-    if (yearOverYear) {
+    const pop = this.peek();
+    const periodOverPeriod = pop && this.isKw(pop) && PERIOD_OVER_PERIOD_SET.has(pop.value) ? (pop.value as PeriodOverPeriod) : undefined;
+    if (periodOverPeriod) {
       this.i++;
-      end = yoy!.end;
+      end = pop!.end;
     }
     // One shape per constructor call or literal (see `top`).
     this.push(bucket !== undefined
-      ? { kind: 'growth', measure, by: date, bucket, yearOverYear, start: tok.start, end }
-      : { kind: 'growth', measure, by: date, yearOverYear, start: tok.start, end });
+      ? { kind: 'growth', measure, by: date, bucket, periodOverPeriod, start: tok.start, end }
+      : { kind: 'growth', measure, by: date, periodOverPeriod, start: tok.start, end });
   }
 
   /** `calendar.name` (a calendar for the whole query), or the bare keyword. */

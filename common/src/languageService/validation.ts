@@ -15,7 +15,7 @@ import type { Clause, ColumnRef, Query, Span, Value } from '../language/ast';
 import type { SyntaxDocument } from '../language/parser';
 import type { GreenPart } from '../language/tree';
 import * as codes from '../language/diagnosticCodes';
-import { CALENDAR_TYPES, DATE_TYPES, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, isCustomCalendarName, isNamedPeriodComparison, isRollingPeriod, locationColumnsOf, unitAppliesTo } from '../language/keywords';
+import { CALENDAR_TYPES, DATE_TYPES, GROWTH_DEFAULT_BUCKET, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, isCustomCalendarName, isNamedPeriodComparison, isRollingPeriod, locationColumnsOf, periodOverPeriodBucketError, unitAppliesTo } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -46,6 +46,7 @@ const FORMULA_RE = /[()]|[^\s]\s*[+*/^]\s*[^\s]|^\s*(if|sum|average|count|max|mi
  *   `tsq.namedPeriodWithCustomCalendar` (a date ordered against a year under a custom calendar), `tsq.formulaInQuery`
  *   (docs/service-interface.md §8.6).
  * - Without a catalog too: `tsq.notInEmulator` (Information) on a keyword the local emulator does not execute;
+ *   `tsq.periodOverPeriodBucket` (Error) on a period-over-period keyword after a bucket it cannot follow;
  *   `tsq.rollingWithCustomCalendar` (Warning) on `last N months` in a query naming a custom calendar.
  * - An `in`/`not in` subsearch is checked as a query of its own on the same data source, every check above
  *   included, its findings at their places inside the parentheses; a `vs` inside it is `tsq.misplacedKeyword` (in.adoc).
@@ -120,7 +121,9 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
 /**
  * The checks that need no catalog, on a query's clauses and, as queries of their own, on those of its
  * `in`/`not in` subsearches (`inSubsearch`): a rolling date filter under the (sub)query's custom calendar
- * (`tsq.rollingWithCustomCalendar`), a keyword the local emulator does not execute (`tsq.notInEmulator`), and
+ * (`tsq.rollingWithCustomCalendar`), a keyword the local emulator does not execute (`tsq.notInEmulator`), a
+ * period-over-period keyword after a bucket it cannot follow, the bucket written or the default one
+ * (`tsq.periodOverPeriodBucket`, the emulator's text; keywords.ts `periodOverPeriodBucketError`), and
  * a `vs` inside a subsearch (in.adoc: "vs is not supported", `tsq.misplacedKeyword`; the emulator answers 400).
  */
 function checkKeywords(clauses: readonly Clause[], inSubsearch: boolean, add: Add): void {
@@ -130,6 +133,10 @@ function checkKeywords(clauses: readonly Clause[], inSubsearch: boolean, add: Ad
       add(c, codes.ROLLING_WITH_CUSTOM_CALENDAR, `A rolling date filter is not supported with the custom calendar ${custom.name} (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations): use this, last or next with one period, N periods ago, or a to-date keyword.`, DiagnosticSeverity.Warning);
     }
     if (c.kind === 'subsearch') checkKeywords(c.clauses, true, add);
+    if (c.kind === 'growth' && c.periodOverPeriod) {
+      const wrong = periodOverPeriodBucketError(c.periodOverPeriod, c.bucket ?? GROWTH_DEFAULT_BUCKET);
+      if (wrong) add(c, codes.PERIOD_OVER_PERIOD_BUCKET, `${wrong}.`, DiagnosticSeverity.Error);
+    }
     if (c.kind === 'versus' && inSubsearch) add(c, codes.MISPLACED_KEYWORD, 'vs is not supported inside an in or not in subsearch (in.adoc): compare outside the parentheses.', DiagnosticSeverity.Warning);
     if (c.kind !== 'keyword') continue;
     const page = NOT_IN_EMULATOR.get(c.keyword);

@@ -20,7 +20,7 @@ import {
   type CalendarPeriod, type CustomCalendar,
 } from '../customCalendar';
 import {
-  CALENDAR_TYPES, DATE_UNITS, FISCAL_CALENDAR_NAME, isCustomCalendarName, isNamedPeriodComparison, isYearValue, isRollingPeriod, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
+  CALENDAR_TYPES, DATE_UNITS, FISCAL_CALENDAR_NAME, GROWTH_DEFAULT_BUCKET, PERIOD_OVER_PERIOD, periodOverPeriodBucketError, type GrowthPeriod, type PeriodOverPeriod, isCustomCalendarName, isNamedPeriodComparison, isYearValue, isRollingPeriod, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
 } from '../../../common/src/language/keywords';
 
 /** DATE and DATE_TIME: the calendar dates (keywords.ts `CALENDAR_TYPES`, one fact with the language service). */
@@ -1029,7 +1029,7 @@ interface GrowthItem {
 function growthItemOf(scope: QueryScope, growth: Extract<Clause, { kind: 'growth' }>): GrowthItem {
   const d = scope.resolve(growth.by);
   if (!isDate(d.dataType)) throw new QueryError(`growth of … by needs a date column; [${d.name}] is ${d.dataType}`);
-  const bucket = growth.bucket ?? scope.bucketOf(growth.by) ?? 'monthly';
+  const bucket = growth.bucket ?? scope.bucketOf(growth.by) ?? GROWTH_DEFAULT_BUCKET;
   const date = scope.attributeItem(d, bucket);
   const m = scope.resolve(growth.measure);
   const measure = scope.measureItem(m, scope.defaultAgg(m));
@@ -1053,46 +1053,57 @@ function groupedSql(scope: QueryScope, read: ReadClauses, table: string, params:
   return sql;
 }
 
+/** One period back, as a DuckDB interval, per period of a period-over-period keyword (keywords.ts `PERIOD_OVER_PERIOD`). */
+const PERIOD_BACK: Record<GrowthPeriod, string> = { year: 'INTERVAL 1 YEAR', quarter: 'INTERVAL 3 MONTH', month: 'INTERVAL 1 MONTH', week: 'INTERVAL 7 DAY', day: 'INTERVAL 1 DAY' };
+
 /**
  * Layer 2: growth (`g0`) over the grouped rows, per combination of the other attributes: (value − previous
  * value) × 100 / previous value, the previous value as it is, negative or not, and null for the first period
  * and after a 0 (docs.thoughtspot.com cloud/latest/search-growth: "the difference … is divided by the value
- * of the earlier date"). Without `year-over-year` the previous value is the period before in the series;
- * with it, the same period one year earlier, matched by date, not by position: the same calendar day (29
- * February has none, so its growth is null), the same ISO week of the previous ISO year, the same month,
- * quarter or year start one year back (docs/service-notes.md §2.5).
+ * of the earlier date"). Without a period-over-period keyword the previous value is the period before in the
+ * series. With one (search-growth, "Display periods (daily) over time": `growth of <measure> by <date>
+ * <bucket> <period-over-period>`, the buckets of its table, keywords.ts `PERIOD_OVER_PERIOD`), the same place
+ * one period earlier, matched by date, not by position (docs/service-notes.md §2.5; the page says only "the
+ * corresponding time period", the rest follows its year-over-year rule):
+ * - an hour, day, month or quarter: the bucket's start one period back, when that lands on the same day of the
+ *   month (month 2 of Q3 against month 2 of Q2; 31 March month-over-month and 29 February year-over-year have
+ *   no corresponding day, so their growth is null);
+ * - a week (Monday to Sunday): the week of the same number in the previous period, weeks numbered as ISO 8601
+ *   numbers them in a year: a week belongs to the period holding its Thursday, week 1 is the first such week
+ *   (ISO weeks for year-over-year; week 5 of a month with five against a month with four is null).
+ * A missing earlier period gives null. Throws QueryError for a bucket the keyword cannot follow (the
+ * language service's `tsq.periodOverPeriodBucket`, one text) and under a custom calendar.
  */
-function growthSql(scope: QueryScope, sql: string, attrs: Item[], growthItem: GrowthItem, yearOverYear: boolean | undefined): string {
+function growthSql(scope: QueryScope, sql: string, attrs: Item[], growthItem: GrowthItem, periodOverPeriod: PeriodOverPeriod | undefined): string {
   const part = attrs.filter((a) => a !== growthItem.date).map((a) => a.alias);
   const v = growthItem.measure.alias;
   const formula = (cur: string, prev: string): string => `(${cur} - ${prev}) * 100.0 / NULLIF(${prev}, 0)`;
-  if (!yearOverYear) {
+  if (!periodOverPeriod) {
     const w = `OVER (${part.length ? `PARTITION BY ${part.join(', ')} ` : ''}ORDER BY ${growthItem.date.alias})`;
     return `SELECT *, ${formula(v, `lag(${v}) ${w}`)} AS g0 FROM (${sql})`;
   }
-  if (scope.calendar) throw new QueryError(`year-over-year with calendar.${scope.calendar.name} is not supported by the local emulator (its years are not 12 Gregorian months apart)`);
+  const bucket = growthItem.date.bucket ?? 'detailed';
+  const wrong = periodOverPeriodBucketError(periodOverPeriod, bucket);
+  if (wrong) throw new QueryError(wrong);
+  if (scope.calendar) throw new QueryError(`${periodOverPeriod} with calendar.${scope.calendar.name} is not supported by the local emulator (its periods are not Gregorian months apart)`);
   const d = growthItem.date.alias;
-  const sameDayLastYear = `CASE WHEN month(cur.${d}) = 2 AND dayofmonth(cur.${d}) = 29 THEN NULL ELSE cur.${d} - INTERVAL 1 YEAR END`;
-  let match: string;
-  switch (growthItem.date.bucket) {
-    case 'hourly':
-    case 'daily':
-      match = `prev.${d} = ${sameDayLastYear}`;
-      break;
-    case 'weekly':
-      match = `yearweek(prev.${d}) = yearweek(cur.${d}) - 100`;
-      break;
-    case 'monthly':
-    case 'quarterly':
-    case 'yearly':
-      match = `prev.${d} = cur.${d} - INTERVAL 1 YEAR`;
-      break;
-    default:
-      throw new QueryError(`year-over-year needs an hourly, daily, weekly, monthly, quarterly or yearly date bucket, not ${growthItem.date.bucket ?? 'none'}`);
+  const period = PERIOD_OVER_PERIOD[periodOverPeriod].period;
+  const back = PERIOD_BACK[period];
+  const same = part.map((a) => `prev.${a} IS NOT DISTINCT FROM cur.${a}`);
+  if (bucket !== 'weekly') {
+    const target = `(cur.${d} - ${back})`;
+    // months of different lengths: a day that the month one period back does not have has no corresponding day
+    const sameDay = period === 'day' || period === 'week' ? [] : [`dayofmonth(${target}) = dayofmonth(cur.${d})`];
+    const on = [`prev.${d} = ${target}`, ...sameDay, ...same].join(' AND ');
+    // one grouped result read twice through a CTE, so that its parameters are bound once
+    return `WITH grouped AS (${sql}) SELECT cur.*, ${formula(`cur.${v}`, `prev.${v}`)} AS g0 FROM grouped cur LEFT JOIN grouped prev ON ${on}`;
   }
-  const on = [match, ...part.map((a) => `prev.${a} IS NOT DISTINCT FROM cur.${a}`)].join(' AND ');
-  // one grouped result read twice through a CTE, so that its parameters are bound once
-  return `WITH grouped AS (${sql}) SELECT cur.*, ${formula(`cur.${v}`, `prev.${v}`)} AS g0 FROM grouped cur LEFT JOIN grouped prev ON ${on}`;
+  // Weekly (period year, quarter or month): the period of a week is the one holding its Thursday; its number
+  // counts from the period's first week, the one holding the period's fourth day (ISO 8601's week 1 of a year).
+  const ofWeek = scope.periodStart(period as 'year' | 'quarter' | 'month', `(${d} + INTERVAL 3 DAY)`);
+  const keyed = `SELECT *, ${ofWeek} AS gp0, datediff('day', date_trunc('week', ${ofWeek} + INTERVAL 3 DAY), ${d}) // 7 AS gn0 FROM grouped`;
+  const on = ['prev.gp0 = cur.gp0 - ' + back, 'prev.gn0 = cur.gn0', ...same].join(' AND ');
+  return `WITH grouped AS (${sql}), keyed AS (${keyed}) SELECT cur.* EXCLUDE (gp0, gn0), ${formula(`cur.${v}`, `prev.${v}`)} AS g0 FROM keyed cur LEFT JOIN keyed prev ON ${on}`;
 }
 
 /**
@@ -1254,7 +1265,7 @@ function compileOne(input: CompileInput): CompiledQuery {
   const outNames = ordered.map((x) => x.name);
   const outKinds = ordered.map((x) => x.kind);
   if (growthItem) {
-    sql = growthSql(scope, sql, attrs, growthItem, read.growth!.yearOverYear);
+    sql = growthSql(scope, sql, attrs, growthItem, read.growth!.periodOverPeriod);
     cols.push('g0');
     outNames.push(growthItem.name);
     outKinds.push('number');
