@@ -82,7 +82,7 @@ export function parseDocument(text: string, options?: { fastClauses?: boolean })
   // The lexer writes a chunk of tokens straight into the tree's buffer; the builder then cuts them into
   // parts and parses each query as it ends (no token objects).
   while (!lexer.done) {
-    lexer.scanInto(builder.buf, 4096, builder.marks);
+    lexer.scanInto(builder.buf, 16384, builder.marks);
     builder.consume(Infinity, undefined);
   }
   const parts = builder.finish(text.length);
