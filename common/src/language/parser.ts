@@ -930,7 +930,7 @@ class FastClauses {
     return false;
   }
 
-  /** `growth of [measure] by [date] [bucket]`, with no keyword after it (`year-over-year` and the like go to ClauseParser). */
+  /** `growth of [measure] by [date] [bucket]`, with no keyword after it but `by` (`year-over-year` and the like go to ClauseParser). */
   private growth(): boolean {
     const g = this.i;
     const m = this.next(g);
@@ -949,7 +949,8 @@ class FastClauses {
       last = this.i;
       this.i = this.next(last);
     }
-    if (this.i < this.n && this.K[this.i] === T_KEYWORD) return false;
+    // `year-over-year` and the like belong to ClauseParser; `by` starts the next clause in both
+    if (this.i < this.n && this.K[this.i] === T_KEYWORD && this.D[this.i] !== ID_BY) return false;
     this.node(N_GROWTH, g, last + 1, 3);
     this.node(N_REF, m, ml + 1, 1);
     this.node(N_REF, d, dl + 1, 1);
