@@ -402,7 +402,7 @@ interface ScanState {
 }
 
 /** The most tokens one `scanTokens` call appends (`scan` and `scanInto` append at least `count`: they loop). */
-const SCAN_CHUNK = 4096;
+const SCAN_CHUNK = 16384;
 
 /** The scanning loop of `Lexer.scan` (a plain function: V8 optimizes it better than a method); appends up to `min(count, SCAN_CHUNK)` tokens (a few more when one construct makes several). */
 function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: ScanState, store: TokenStore, count: number, marks?: number[]): number {

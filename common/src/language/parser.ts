@@ -83,7 +83,7 @@ export function parseDocument(text: string, options?: { fastClauses?: boolean })
   // The lexer writes a chunk of tokens straight into the tree's buffer; the builder then cuts them into
   // parts and parses each query as it ends (no token objects).
   while (!lexer.done) {
-    lexer.scanInto(builder.buf, 4096, builder.marks);
+    lexer.scanInto(builder.buf, 16384, builder.marks);
     builder.consume(Infinity, undefined);
   }
   const parts = builder.finish(text.length);
@@ -931,7 +931,7 @@ class FastClauses {
     return false;
   }
 
-  /** `growth of [measure] by [date] [bucket]`, with no keyword after it (`year-over-year` and the like go to ClauseParser). */
+  /** `growth of [measure] by [date] [bucket]`, with no keyword after it but `by` (`year-over-year` and the like go to ClauseParser). */
   private growth(): boolean {
     const g = this.i;
     const m = this.next(g);
@@ -950,7 +950,8 @@ class FastClauses {
       last = this.i;
       this.i = this.next(last);
     }
-    if (this.i < this.n && this.K[this.i] === T_KEYWORD) return false;
+    // `year-over-year` and the like belong to ClauseParser; `by` starts the next clause in both
+    if (this.i < this.n && this.K[this.i] === T_KEYWORD && this.D[this.i] !== ID_BY) return false;
     this.node(N_GROWTH, g, last + 1, 3);
     this.node(N_REF, m, ml + 1, 1);
     this.node(N_REF, d, dl + 1, 1);

@@ -32,7 +32,6 @@ export const NODE_KINDS: readonly NodeKind[] = [...(Object.keys(CLAUSE_KINDS) as
 /** `NODE_KINDS` index by kind. */
 export const NK = Object.fromEntries(NODE_KINDS.map((k, i) => [k, i])) as Record<NodeKind, number>;
 
-
 /** The largest token width, node token count or subtree size a 16-bit entry holds; larger ones are escaped (see `GreenBuffer`). */
 const ESCAPE = WIDTH_ESCAPE;
 
@@ -59,7 +58,7 @@ export class GreenBuffer extends TokenStore {
   private longLengths?: Map<number, number>;
   private longSizes?: Map<number, number>;
 
-  /** @param tokens expected tokens (room grows as needed). */
+  /** @param tokens expected tokens (room grows as needed); @param from the offset its first token starts at. */
   constructor(tokens = 64, from = 0) {
     super(tokens, from);
     const t = this.kinds.length;
