@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
 import { adminCore, debugOf } from './core-support';
+import { assertRows } from './weather-support';
 
 const T = '"demo.engine_default_schema"."flights"';
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
@@ -14,19 +15,6 @@ const core = adminCore();
 
 async function search(query: string, extra: Record<string, string | number> = {}, ds = FLIGHTS, who = core.cookie) {
   return core.call('POST', '/searchdata', { query_string: query, data_source_guid: ds, ...extra }, who);
-}
-
-/** Asserts rows equal, numbers compared to 1e-9 relative (DuckDB's float sums may differ in the last bits). */
-function assertRows(actual: unknown[][], expected: unknown[][]): void {
-  assert.equal(actual.length, expected.length, 'row count');
-  actual.forEach((row, i) => {
-    assert.equal(row.length, expected[i]!.length);
-    row.forEach((v, j) => {
-      const e = expected[i]![j];
-      if (typeof v === 'number' && typeof e === 'number') assert.ok(Math.abs(v - e) <= 1e-9 * Math.max(1, Math.abs(e)), `row ${i} col ${j}: ${v} vs ${e}`);
-      else assert.deepEqual(v, e, `row ${i} col ${j}`);
-    });
-  });
 }
 
 describe('searchdata answers match DuckDB', () => {

@@ -10,10 +10,10 @@ import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { vegaDataDir } from '../../emulator/src/demo';
 import { stableGuid } from '../../emulator/src/guid';
 import { adminCore } from './core-support';
+import { assertRows, weather, type WeatherDay } from './weather-support';
 
 const T = '"demo.engine_default_schema"."flights"';
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
@@ -30,35 +30,8 @@ async function answer(query: string, ds: string): Promise<{ columnNames: string[
   return r.body as { columnNames: string[]; data: unknown[][] };
 }
 
-/** Rows equal, numbers to 1e-9 relative, null for null. */
-function assertRows(actual: unknown[][], expected: unknown[][]): void {
-  assert.equal(actual.length, expected.length, 'row count');
-  actual.forEach((row, i) => {
-    assert.equal(row.length, expected[i]!.length, `row ${i} width`);
-    row.forEach((v, j) => {
-      const e = expected[i]![j];
-      if (typeof v === 'number' && typeof e === 'number') assert.ok(Math.abs(v - e) <= 1e-9 * Math.max(1, Math.abs(e)), `row ${i} col ${j}: ${v} vs ${e}`);
-      else assert.deepEqual(v, e, `row ${i} col ${j}: ${JSON.stringify(row)} vs ${JSON.stringify(expected[i])}`);
-    });
-  });
-}
-
 // ---- the raw files, read here without DuckDB ----
 
-interface WeatherDay {
-  y: number;
-  m: number;
-  d: number;
-  /** Epoch seconds of the day at 00:00 UTC. */
-  epoch: number;
-  precipitation: number;
-  tempMax: number;
-}
-
-const weather: WeatherDay[] = (parse(readFileSync(join(vegaDataDir(), 'seattle-weather.csv')), { columns: true }) as Record<string, string>[]).map((r) => {
-  const [y, m, d] = r.date!.split('-').map(Number) as [number, number, number];
-  return { y, m, d, epoch: Date.UTC(y, m - 1, d) / 1000, precipitation: Number(r.precipitation), tempMax: Number(r.temp_max) };
-});
 
 const movieTitles: (string | null)[] = (JSON.parse(readFileSync(join(vegaDataDir(), 'movies.json'), 'utf8')) as { Title: unknown }[]).map((m) => (m.Title === null || m.Title === undefined ? null : String(m.Title)));
 

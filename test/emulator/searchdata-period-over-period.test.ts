@@ -8,13 +8,10 @@
 // ISO 8601 numbers them in a year; the same weekday a week back; the same hour a day back.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
-import { vegaDataDir } from '../../emulator/src/demo';
 import { stableGuid } from '../../emulator/src/guid';
 import { periodOverPeriodBucketError } from '../../common/src/language/keywords';
 import { adminCore, debugOf } from './core-support';
+import { assertRows, weather, type WeatherDay } from './weather-support';
 
 const FLIGHTS = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
 const WEATHER = stableGuid('table', 'demo', 'engine_default_schema', 'seattle-weather');
@@ -22,41 +19,11 @@ const DAY = 86400;
 
 const core = adminCore();
 
-/** Rows equal, numbers to 1e-9 relative, null for null. */
-function assertRows(actual: unknown[][], expected: unknown[][]): void {
-  assert.equal(actual.length, expected.length, 'row count');
-  actual.forEach((row, i) => {
-    assert.equal(row.length, expected[i]!.length, `row ${i} width`);
-    row.forEach((v, j) => {
-      const e = expected[i]![j];
-      if (typeof v === 'number' && typeof e === 'number') assert.ok(Math.abs(v - e) <= 1e-9 * Math.max(1, Math.abs(e)), `row ${i} col ${j}: ${v} vs ${e}`);
-      else assert.deepEqual(v, e, `row ${i} col ${j}: ${JSON.stringify(row)} vs ${JSON.stringify(expected[i])}`);
-    });
-  });
-}
-
 /** The documented formula: (v − prev) × 100 / prev; null without an earlier value or when it is 0. */
 const growth = (v: number, prev: number | undefined): number | null => (prev === undefined || prev === 0 ? null : ((v - prev) * 100) / prev);
 
-// ---- the raw file, read here without DuckDB: one row per day, 2012-01-01 to 2015-12-31 ----
+// ---- the raw file (weather-support.ts), read without DuckDB ----
 
-interface WeatherDay {
-  y: number;
-  /** Month 1–12. */
-  m: number;
-  d: number;
-  /** Epoch seconds of the day at 00:00 UTC. */
-  epoch: number;
-  tempMax: number;
-  precipitation: number;
-  /** The day's weather (`rain`, `sun`, …): an attribute that splits a growth series. */
-  kind: string;
-}
-
-const weather: WeatherDay[] = (parse(readFileSync(join(vegaDataDir(), 'seattle-weather.csv')), { columns: true }) as Record<string, string>[]).map((r) => {
-  const [y, m, d] = r.date!.split('-').map(Number) as [number, number, number];
-  return { y, m, d, epoch: Date.UTC(y, m - 1, d) / 1000, tempMax: Number(r.temp_max), precipitation: Number(r.precipitation), kind: r.weather! };
-});
 const tempByDay = new Map(weather.map((w) => [`${w.y}-${w.m}-${w.d}`, w.tempMax]));
 /** Days in a month (month 1–12). */
 const daysIn = (y: number, m: number): number => new Date(Date.UTC(y, m, 0)).getUTCDate();
