@@ -173,3 +173,18 @@ test('the cursor inside an operator or a constant completes nothing; inside a mu
   assert.equal(replaced(document, list.items.find((i) => i.label === 'sort by')), 'sort by');
   assert.deepEqual(fits(list).slice(0, 2), ['=', '!=']);
 });
+
+test('after the bucket of growth of … by [date]: the period-over-period keywords that may follow it (search-growth), first', async () => {
+  const monthly = fits((await complete('growth of [delay] by [date] monthly |')).list);
+  assert.ok(monthly.includes('year-over-year') && monthly.includes('quarter-over-quarter'), JSON.stringify(monthly));
+  assert.ok(!monthly.includes('month-over-month') && !monthly.includes('day-over-day'), 'not those a monthly bucket cannot take');
+  assert.deepEqual(monthly.slice(0, 2), ['year-over-year', 'quarter-over-quarter'], 'first');
+  const daily = fits((await complete('growth of [delay] by [date].daily |')).list);
+  assert.deepEqual(['year-over-year', 'quarter-over-quarter', 'month-over-month', 'week-over-week'].filter((k) => daily.includes(k)), ['year-over-year', 'quarter-over-quarter', 'month-over-month', 'week-over-week'], JSON.stringify(daily));
+  assert.ok(fits((await complete('growth of [delay] by [date] hourly |')).list).includes('day-over-day'));
+  // with no bucket written, the default (monthly) is the one they follow
+  const none = fits((await complete('growth of [delay] by [date] |')).list);
+  assert.ok(none.includes('year-over-year') && !none.includes('week-over-week'), JSON.stringify(none));
+  // a bucket outside growth of takes none
+  assert.ok(!fits((await complete('[delay] [date] monthly |')).list).includes('year-over-year'));
+});

@@ -21,7 +21,7 @@ import {
 } from 'vscode-languageserver-types';
 import type { Column, ColumnDataType, DataSourceColumns } from '../model';
 import {
-  AGGREGATIONS, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, KEYWORDS, NUMERIC_TYPES, TEXT_TYPES, TO_DATE, bucketsFor, findKeyword,
+  AGGREGATIONS, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, GROWTH_DEFAULT_BUCKET, KEYWORDS, NUMERIC_TYPES, PERIOD_OVER_PERIOD, TEXT_TYPES, TO_DATE, bucketsFor, findKeyword,
   operatorsFor as filterOperatorsFor, type DateBucket, type KeywordCategory, type KeywordInfo,
 } from '../language/keywords';
 import type { Token } from '../language/lexer';
@@ -73,8 +73,8 @@ type Context =
 /** What precedes a word being typed. */
 type After =
   | { kind: 'start' }
-  | { kind: 'column'; column: string; sortBy: boolean }
-  | { kind: 'keyword'; keyword: string; previous?: Token }
+  | { kind: 'column'; column: string; sortBy: boolean; growthBucket?: DateBucket }
+  | { kind: 'keyword'; keyword: string; previous?: Token; growthBucket?: DateBucket }
   | { kind: 'number'; previous?: Token }
   | { kind: 'value'; betweenValue: boolean }
   | { kind: 'other' };
@@ -344,14 +344,22 @@ function afterOf(cur: TreeCursor, prevTok: TreeToken | undefined): After {
   const t = prevTok.token;
   const nodes = cur.nodesOf(prevTok);
   const at = innermost(nodes);
+  const growth = nodes.some((n) => n.kind === 'growth');
   if (t.kind !== 'dot' && at && at.kind === 'columnRef' && at.to === prevTok.index + 1) {
-    const col = cur.token(prevTok.part, at.from)?.token;
+    const first = cur.token(prevTok.part, at.from);
+    const col = first?.token;
     if (col && col.kind === 'column') {
-      return col.closed ? { kind: 'column', column: col.value, sortBy: nodes.length >= 2 && nodes[nodes.length - 2]!.kind === 'sort' } : { kind: 'other' };
+      if (!col.closed) return { kind: 'other' };
+      const after: After = { kind: 'column', column: col.value, sortBy: nodes.length >= 2 && nodes[nodes.length - 2]!.kind === 'sort' };
+      const bucket = growth ? growthBucketAt(t, cur.previous(first)?.token) : undefined;
+      return bucket ? { ...after, growthBucket: bucket } : after;
     }
   }
   if (t.kind === 'column' && t.closed) return { kind: 'column', column: t.value, sortBy: false };
-  if (t.kind === 'keyword') return { kind: 'keyword', keyword: t.value, previous: cur.previous(prevTok)?.token };
+  if (t.kind === 'keyword') {
+    const bucket = growth ? growthBucketAt(t, undefined) : undefined;
+    return { kind: 'keyword', keyword: t.value, previous: cur.previous(prevTok)?.token, ...(bucket ? { growthBucket: bucket } : {}) };
+  }
   if (t.kind === 'number') return { kind: 'number', previous: cur.previous(prevTok)?.token };
   if (t.kind === 'value') {
     const filter = nodes.length >= 2 ? nodes[nodes.length - 2]! : undefined;
@@ -359,6 +367,16 @@ function afterOf(cur: TreeCursor, prevTok: TreeToken | undefined): After {
     return { kind: 'value', betweenValue: !!f && f.operator === 'between' && f.values[0]?.node === at!.node };
   }
   return { kind: 'other' };
+}
+
+/**
+ * The bucket of a `growth of [measure] by [date]` clause whose last token is `last`: the bucket keyword
+ * itself (`monthly`, `[date].daily`), or `GROWTH_DEFAULT_BUCKET` when `last` is the date column right
+ * after `by` (`before`, the token before its column reference); else undefined (e.g. the measure).
+ */
+function growthBucketAt(last: Token, before: Token | undefined): DateBucket | undefined {
+  if (last.kind === 'keyword' && findKeyword(last.value)?.category === 'bucket') return last.value as DateBucket;
+  return last.kind === 'column' && before?.kind === 'keyword' && before.value === 'by' ? GROWTH_DEFAULT_BUCKET : undefined;
 }
 
 /**
@@ -701,6 +719,11 @@ function operatorsFor(dataType: ColumnDataType | undefined): string[] {
   return !dataType || TEXT_TYPES.has(dataType) ? [...ops, ...SUBSEARCHES] : ops;
 }
 
+/** The period-over-period keywords that may follow a growth bucket (keywords.ts `PERIOD_OVER_PERIOD`), in the catalogue's order. */
+function periodOverPeriodAfter(bucket: DateBucket): string[] {
+  return Object.entries(PERIOD_OVER_PERIOD).filter(([, p]) => (p.buckets as readonly DateBucket[]).includes(bucket)).map(([k]) => k);
+}
+
 /** Items at the start of a word: the keywords (and columns) that fit what precedes it. */
 function wordItems(document: TextDocument, text: string, offset: number, context: Extract<Context, { kind: 'word' }>, columns: DataSourceColumns | undefined, dataSource: string | undefined): CompletionItem[] {
   const after = context.after;
@@ -749,6 +772,9 @@ function wordItems(document: TextDocument, text: string, offset: number, context
     default:
       break;
   }
+  // after the bucket of growth of … by [date], the period-over-period keywords that may follow it, first (search-growth)
+  const growthBucket = after.kind === 'column' || after.kind === 'keyword' ? after.growthBucket : undefined;
+  if (growthBucket) fits.unshift(...periodOverPeriodAfter(growthBucket));
   const items: CompletionItem[] = [];
   const used = new Set<string>();
   const multiWord = multiWordStarts(document, text, offset, context.replace, context.heads);
