@@ -187,6 +187,25 @@ test('compact storage: a document of many tokens holds a few objects per query, 
   assert.ok(bytes <= 4 * buf!.tokenCount + 9 * buf!.nodeCount, `${bytes} bytes for ${buf!.tokenCount} tokens and ${buf!.nodeCount} nodes`);
 });
 
+test('compact storage: a trivia part between two parts has no object until asked for, then the one its neighbours bound', () => {
+  const text = "-- head\n@datasource 'Flights'\n[origin] ;\n-- between\n\n[dest] -- tail\n\n";
+  const doc = parseDocument(text);
+  const kinds = Array.from(doc.partKinds, (k) => Object.keys(PART).find((n) => PART[n as keyof typeof PART] === k));
+  assert.deepEqual(kinds, ['trivia', 'directive', 'trivia', 'query', 'trivia', 'query', 'trivia']);
+  // the first and the last trivia have no neighbour on one side: made by the parse; the others are not
+  assert.deepEqual(doc.slots.map((p) => p !== undefined), [true, true, false, true, false, true, true]);
+  for (const i of [2, 4]) {
+    const part = doc.part(i);
+    assert.equal(part.kind, PART.trivia);
+    assert.equal(part.tokFrom, doc.part(i - 1).tokTo);
+    assert.equal(part.tokTo, doc.part(i + 1).tokFrom);
+    assert.equal(part.nodeFrom, part.nodeTo, 'no nodes');
+    assert.equal(part.width, doc.partWidths[i]);
+    assert.equal(doc.part(i), part, 'made once, then the same object');
+  }
+  assert.equal(text.slice(doc.partStart(4), doc.partStart(5)), ' ;\n-- between\n\n');
+});
+
 test('compact storage: a token of 65,535 code units or more, a node over more tokens or with a larger subtree keep their sizes', () => {
   const comment = `-- ${'x'.repeat(70_000)}`;
   const inner = Array.from({ length: 40_000 }, () => '[a]').join(' ');
