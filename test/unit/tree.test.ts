@@ -196,6 +196,10 @@ test('compact storage: a trivia part between two parts has no object until asked
   assert.deepEqual(kinds, ['trivia', 'directive', 'trivia', 'query', 'trivia', 'query', 'trivia']);
   // the first and the last trivia have no neighbour on one side: made by the parse; the others are not
   assert.deepEqual(doc.slots.map((p) => p !== undefined), [true, true, false, true, false, true, true]);
+  // a walk over every token reads them from their neighbours and makes none
+  assert.equal(textOf(doc), text);
+  assert.equal(doc.tokens().filter((t) => t.kind === 'comment').length, 3);
+  assert.deepEqual(doc.slots.map((p) => p !== undefined), [true, true, false, true, false, true, true]);
   for (const i of [2, 4]) {
     const part = doc.part(i);
     assert.equal(part.kind, PART.trivia);

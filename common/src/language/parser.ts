@@ -1285,10 +1285,14 @@ export class SyntaxDocument implements TsqDocument {
   /** Calls `f` for every token of the tree in order with its kind (a `TREE_TOKEN_KINDS` index) and absolute span. */
   forEachToken(f: (kind: number, start: number, end: number, buf: GreenBuffer, index: number) => void): void {
     let pos = 0;
-    for (let i = 0; i < this.slots.length; i++) {
-      const p = this.part(i);
-      const buf = p.buf;
-      for (let t = p.tokFrom; t < p.tokTo; t++) {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i++) {
+      // a trivia part with no object is read from its neighbours (see `part`), none made for a walk
+      const p = slots[i];
+      const buf = p ? p.buf : slots[i - 1]!.buf;
+      const from = p ? p.tokFrom : slots[i - 1]!.tokTo;
+      const to = p ? p.tokTo : slots[i + 1]!.tokFrom;
+      for (let t = from; t < to; t++) {
         const w = buf.width(t);
         f(buf.kinds[t]!, pos, pos + w, buf, t);
         pos += w;
