@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseDocument, type SyntaxDocument } from '../../common/src/language/parser';
 import { reparseDocument } from '../../common/src/language/incremental';
-import { NODE_KINDS, TREE_TOKEN_KINDS, PART, type GreenPart } from '../../common/src/language/tree';
+import { NODE_KINDS, TREE_TOKEN_KINDS, PART, TRIM_UNUSED, type GreenPart } from '../../common/src/language/tree';
 import { TOKEN_KINDS } from '../../common/src/language/lexer';
 import { realisticFile } from '../bench/parse.bench';
 
@@ -182,9 +182,34 @@ test('compact storage: a document of many tokens holds a few objects per query, 
   const arrays = [buf!.kinds, buf!.widths, buf!.details, buf!.nodeKinds, buf!.nodeFrom, buf!.nodeLengths, buf!.nodeSizes];
   for (const a of arrays) assert.ok(ArrayBuffer.isView(a));
   assert.equal(doc.parts.filter((p) => p.kind === PART.query).length, 200);
-  // cut to size, 2 bytes a width, 2 bytes a node's token count and subtree size (the 1 MB tree within 4 MB)
+  // cut to size when more than a quarter is unused (TRIM_UNUSED), 2 bytes a width, 2 bytes a node's
+  // token count and subtree size (the 1 MB tree within 4 MB)
   const bytes = arrays.reduce((n, a) => n + a.byteLength, 0);
-  assert.ok(bytes <= 4 * buf!.tokenCount + 9 * buf!.nodeCount, `${bytes} bytes for ${buf!.tokenCount} tokens and ${buf!.nodeCount} nodes`);
+  const content = 4 * buf!.tokenCount + 9 * buf!.nodeCount;
+  assert.ok(bytes <= content / (1 - TRIM_UNUSED), `${bytes} bytes for ${buf!.tokenCount} tokens and ${buf!.nodeCount} nodes`);
+});
+
+test('compact storage: a trivia part between two parts has no object until asked for, then the one its neighbours bound', () => {
+  const text = "-- head\n@datasource 'Flights'\n[origin] ;\n-- between\n\n[dest] -- tail\n\n";
+  const doc = parseDocument(text);
+  const kinds = Array.from(doc.partKinds, (k) => Object.keys(PART).find((n) => PART[n as keyof typeof PART] === k));
+  assert.deepEqual(kinds, ['trivia', 'directive', 'trivia', 'query', 'trivia', 'query', 'trivia']);
+  // the first and the last trivia have no neighbour on one side: made by the parse; the others are not
+  assert.deepEqual(doc.slots.map((p) => p !== undefined), [true, true, false, true, false, true, true]);
+  // a walk over every token reads them from their neighbours and makes none
+  assert.equal(textOf(doc), text);
+  assert.equal(doc.tokens().filter((t) => t.kind === 'comment').length, 3);
+  assert.deepEqual(doc.slots.map((p) => p !== undefined), [true, true, false, true, false, true, true]);
+  for (const i of [2, 4]) {
+    const part = doc.part(i);
+    assert.equal(part.kind, PART.trivia);
+    assert.equal(part.tokFrom, doc.part(i - 1).tokTo);
+    assert.equal(part.tokTo, doc.part(i + 1).tokFrom);
+    assert.equal(part.nodeFrom, part.nodeTo, 'no nodes');
+    assert.equal(part.width, doc.partWidths[i]);
+    assert.equal(doc.part(i), part, 'made once, then the same object');
+  }
+  assert.equal(text.slice(doc.partStart(4), doc.partStart(5)), ' ;\n-- between\n\n');
 });
 
 test('compact storage: a token of 65,535 code units or more, a node over more tokens or with a larger subtree keep their sizes', () => {

@@ -14,7 +14,7 @@ import { NODE_KINDS, PART, TK, tokenOf, type GreenBuffer, type NodeKind } from '
 export interface TreeToken {
   /** The lexer's token (lexer.ts `Token`), absolute UTF-16 offsets into the document. */
   token: Token;
-  /** The index of its part in `SyntaxDocument.parts`. */
+  /** The index of its part in the document (`SyntaxDocument.part`). */
   part: number;
   /** Its index in the part's `GreenBuffer`. */
   index: number;
@@ -67,7 +67,7 @@ export class TreeCursor {
     while (p > 0 && doc.partStart(p) === offset) p--;
     const cursor = new TreeCursor(doc, offset);
     if (p < 0 || offset === 0) return cursor;
-    const part = doc.parts[p]!;
+    const part = doc.part(p);
     const starts = cursor.startsOf(p);
     // the first token ending at or after the offset (starts are sorted: binary search)
     let lo = part.tokFrom;
@@ -87,7 +87,7 @@ export class TreeCursor {
   private startsOf(p: number): Float64Array {
     let s = this.starts.get(p);
     if (!s) {
-      const part = this.doc.parts[p]!;
+      const part = this.doc.part(p);
       s = new Float64Array(part.tokTo - part.tokFrom + 1);
       let pos = this.doc.partStart(p);
       for (let t = part.tokFrom; t < part.tokTo; t++) {
@@ -102,7 +102,7 @@ export class TreeCursor {
 
   /** Token `t` of part `p` (not a whitespace token). */
   private tokenAt(p: number, t: number): TreeToken {
-    const part = this.doc.parts[p]!;
+    const part = this.doc.part(p);
     const start = this.startsOf(p)[t - part.tokFrom]!;
     const buf = part.buf;
     // a directive's value is no part of the tree: its token is enough as a boundary
@@ -129,7 +129,7 @@ export class TreeCursor {
     } else {
       p = doc.partAt(this.offset);
       if (p < 0) return undefined;
-      const part = doc.parts[p]!;
+      const part = doc.part(p);
       const starts = this.startsOf(p);
       // the last token starting before the offset
       t = part.tokFrom - 1;
@@ -145,7 +145,7 @@ export class TreeCursor {
       if (t >= part.tokFrom && part.buf.kinds[t] === BLANK && !holdsBlankLine(doc.text, starts[t - part.tokFrom]!, this.offset)) t--;
     }
     for (; p >= 0; p--) {
-      const part = doc.parts[p]!;
+      const part = doc.part(p);
       if (t >= part.tokTo) t = part.tokTo - 1;
       const buf = part.buf;
       for (; t >= part.tokFrom; t--) {
@@ -165,7 +165,7 @@ export class TreeCursor {
    * node (trivia, a directive).
    */
   nodesOf(tok: TreeToken): TreeNode[] {
-    const part = this.doc.parts[tok.part]!;
+    const part = this.doc.part(tok.part);
     if (part.kind !== PART.query) return [];
     const buf = part.buf;
     const out: TreeNode[] = [];
@@ -187,7 +187,7 @@ export class TreeCursor {
 
   /** The children of node `node` of part `part`, in order (their own children excluded). */
   childrenOf(part: number, node: TreeNode): TreeNode[] {
-    const buf: GreenBuffer = this.doc.parts[part]!.buf;
+    const buf: GreenBuffer = this.doc.part(part).buf;
     const out: TreeNode[] = [];
     for (let n = node.node + 1, end = node.node + buf.subtreeSize(node.node); n < end; n += buf.subtreeSize(n)) {
       out.push({ kind: NODE_KINDS[buf.nodeKinds[n]!]!, node: n, from: buf.nodeFrom[n]!, to: buf.nodeEnd(n) });
@@ -197,7 +197,7 @@ export class TreeCursor {
 
   /** Token `index` of part `part` as a `TreeToken`, or undefined for whitespace or an index outside the part. */
   token(part: number, index: number): TreeToken | undefined {
-    const p = this.doc.parts[part];
+    const p = part >= 0 && part < this.doc.partCount ? this.doc.part(part) : undefined;
     if (!p || index < p.tokFrom || index >= p.tokTo || p.buf.kinds[index] === WHITESPACE) return undefined;
     return this.tokenAt(part, index);
   }
@@ -210,9 +210,9 @@ export class TreeCursor {
     const doc = this.doc;
     const out: string[] = [];
     const calendar = NODE_KINDS.indexOf('calendar');
-    for (let p = 0; p < doc.parts.length; p++) {
-      const part = doc.parts[p]!;
-      if (part.kind !== PART.query) continue;
+    for (let p = 0; p < doc.partCount; p++) {
+      if (doc.partKinds[p] !== PART.query) continue;
+      const part = doc.part(p);
       const buf = part.buf;
       for (let n = part.nodeFrom, end = part.nodeTo; n < end; n++) {
         if (buf.nodeKinds[n] !== calendar || buf.nodeEnd(n) - buf.nodeFrom[n]! !== 3) continue;

@@ -48,18 +48,17 @@ export function reparseDocument(previousText: string, previous: TsqDocument, tex
   // where the lexer resumed at the query's last token's end (after a directive it resumed past the
   // directive's trailing spaces), or at 0. The trivia is parsed again with the part: a query that becomes
   // trivia (a `--` typed at its start) then joins it into one part, as a whole parse makes it.
-  const parts = previous.parts;
+  const kindsOf = previous.partKinds;
   let j = previous.partAt(prefix - 1);
   for (; j > 0; j--) {
-    const p = parts[j]!;
     const start = previous.partStart(j);
-    if (p.kind === TRIVIA_PART || start >= prefix || gluedAt(previousText, start)) continue;
+    if (kindsOf[j] === TRIVIA_PART || start >= prefix || gluedAt(previousText, start)) continue;
     // a part beginning its line has trivia before it (the line break); after a query, that trivia must
     // hold what ended the query (a `;` or a blank line), else the query ended at the part (a directive)
     // and would go on if the part stops being one; after a directive, the trivia must start at its line
     // break (the lexer resumes past the spaces after a directive's value)
-    const before = j === 1 ? undefined : parts[j - 2]!;
-    if (!before || (before.kind === QUERY_PART ? endsQuery(parts[j - 1]!) : isLineBreak(previousText.charCodeAt(previous.partStart(j - 1))))) {
+    const before = j === 1 ? -1 : kindsOf[j - 2]!;
+    if (before < 0 || (before === QUERY_PART ? endsQuery(previous.part(j - 1)) : isLineBreak(previousText.charCodeAt(previous.partStart(j - 1))))) {
       j--;
       break;
     }
@@ -75,7 +74,7 @@ export function reparseDocument(previousText: string, previous: TsqDocument, tex
     const old = offset - delta;
     if (old < unchangedFrom) return false;
     const k = previous.partAt(old);
-    if (k < 0 || previous.partStart(k) !== old || parts[k]!.kind !== QUERY_PART) return false;
+    if (k < 0 || previous.partStart(k) !== old || kindsOf[k] !== QUERY_PART) return false;
     // the query began its line in the previous text; an edit just before it (a line break deleted) may
     // have glued it to a directive's line in this one, where the same tokens mean something else
     if (gluedAt(previousText, old) || gluedAt(text, offset)) return false;
@@ -84,22 +83,27 @@ export function reparseDocument(previousText: string, previous: TsqDocument, tex
   };
   const win = parseParts(text, from, newLen - suffix, isSync);
   if (win.diagnosticCount > MAX_DIAGNOSTICS_FOR_REUSE) return parseDocument(text);
-  const last = win.stop < 0 ? parts.length : stopPart;
+  const slots = previous.slots;
+  const last = win.stop < 0 ? slots.length : stopPart;
   let dropped = 0;
-  for (let k = first; k < last; k++) dropped += parts[k]!.diagnostics?.length ?? 0;
+  // a part with diagnostics always has an object (parser.ts TreeBuilder)
+  for (let k = first; k < last; k++) dropped += slots[k]?.diagnostics?.length ?? 0;
   const count = previous.diagnosticCount - dropped + win.diagnosticCount;
   if (count > MAX_DIAGNOSTICS_FOR_REUSE) return parseDocument(text);
-  const spliced = parts.slice(0, first).concat(win.parts, parts.slice(last));
+  const spliced = slots.slice(0, first).concat(win.parts, slots.slice(last));
+  // a kept trivia part with no object is made from its neighbours (SyntaxDocument.part): the ones next to
+  // new parts are made now, from their old neighbours
+  if (first > 0 && spliced[first - 1] === undefined) spliced[first - 1] = previous.part(first - 1);
+  const after = first + win.parts.length;
+  if (after < spliced.length && spliced[after] === undefined) spliced[after] = previous.part(last);
   // the parts' widths and kinds: copied around the new parts (no offsets: nothing to shift)
   const m = win.parts.length;
   const widths = new Uint32Array(spliced.length);
   const kinds = new Uint8Array(spliced.length);
   widths.set(previous.partWidths.subarray(0, first));
   kinds.set(previous.partKinds.subarray(0, first));
-  for (let k = 0; k < m; k++) {
-    widths[first + k] = win.widths[k]!;
-    kinds[first + k] = win.parts[k]!.kind;
-  }
+  widths.set(win.widths, first);
+  kinds.set(win.kinds, first);
   widths.set(previous.partWidths.subarray(last), first + m);
   kinds.set(previous.partKinds.subarray(last), first + m);
   return new SyntaxDocument(text, spliced, count, widths, kinds);

@@ -300,6 +300,32 @@ export class TokenStore {
 }
 
 /**
+ * The tokens that end a query (`;`, blank lines, directives) as the lexer appends them (`Lexer.scanInto`):
+ * `[token index, start, end]` triples (UTF-16 offsets) in `data`, `length` numbers in use; a typed array
+ * grown by doubling and emptied by setting `length` to 0, so that a whole-document parse, which empties it
+ * after every chunk of tokens, keeps one array instead of growing a list again each time.
+ */
+export class QueryEnds {
+  data = new Int32Array(96);
+  length = 0;
+
+  /** Appends the triple of token `t` over `[start, end)`. */
+  add(t: number, start: number, end: number): void {
+    let n = this.length;
+    if (n + 3 > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    const d = this.data;
+    d[n++] = t;
+    d[n++] = start;
+    d[n++] = end;
+    this.length = n;
+  }
+}
+
+/**
  * The lexer's token (`Token`) of kind code `kind` (a `TOKEN_KINDS` index; not `directive`, whose value
  * needs its line scanned again) and `detail` (see `TokenStore`) at `[start, end)` of `text`: its value
  * read from the text (the name of a column, the content of a value, the canonical name of a keyword).
@@ -381,9 +407,9 @@ export class Lexer {
    * must be where this scan starts: the previous scan's end, or `from`); whitespace after the last token
    * is not appended. Returns how many tokens other than whitespace it appended. Never throws.
    * @param marks when given, each `;`, blank-line and directive token appended (what ends a query) is
-   *   pushed there as three numbers: its index in the store, its start and its end.
+   *   added there (`QueryEnds.add`): its index in the store, its start and its end.
    */
-  scanInto(store: TokenStore, count: number, marks?: number[]): number {
+  scanInto(store: TokenStore, count: number, marks?: QueryEnds): number {
     let done = 0;
     while (done < count && !this.done) done += scanTokens(this.text, this.diagnostics, this.state, store, count - done, marks);
     return done;
@@ -405,7 +431,7 @@ interface ScanState {
 const SCAN_CHUNK = 16384;
 
 /** The scanning loop of `Lexer.scan` (a plain function: V8 optimizes it better than a method); appends up to `min(count, SCAN_CHUNK)` tokens (a few more when one construct makes several). */
-function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: ScanState, store: TokenStore, count: number, marks?: number[]): number {
+function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, state: ScanState, store: TokenStore, count: number, marks?: QueryEnds): number {
   const n = text.length;
   /** Tokens other than whitespace written so far. */
   let len = 0;
@@ -437,7 +463,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       }
       if (lines >= 2) {
         len = put(store, len, K_BLANK, s, i, 0);
-        if (marks) marks.push(store.tokenCount - 1, s, i);
+        if (marks) marks.add(store.tokenCount - 1, s, i);
       }
       continue;
     }
@@ -672,7 +698,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       case 46: len = put(store, len, K_DOT, i, i + 1, 0); i++; continue;
       case 59:
         len = put(store, len, K_SEMICOLON, i, i + 1, 0);
-        if (marks) marks.push(store.tokenCount - 1, i, i + 1);
+        if (marks) marks.add(store.tokenCount - 1, i, i + 1);
         i++;
         continue;
       case 40: len = put(store, len, K_LPAREN, i, i + 1, 0); i++; continue;
@@ -735,7 +761,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         const value = text.slice(vs, ve).trim();
         if (state.directives) state.directives.push(store.tokenCount + (s > store.end ? 1 : 0), vs, ve);
         len = put(store, len, K_DIRECTIVE, s, end, closedQuote ? 1 : 0);
-        if (marks) marks.push(store.tokenCount - 1, s, end);
+        if (marks) marks.add(store.tokenCount - 1, s, end);
         if (value === '') report(state, diagnostics, n, s, end, codes.DIRECTIVE_WITHOUT_VALUE, "@datasource needs a data source name or GUID: @datasource 'Flights'.");
         // Anything else on the line (except a comment) is stray.
         let r = end;

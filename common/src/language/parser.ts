@@ -31,7 +31,7 @@ const {
   DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } = nodes;
 const { GreenBuffer, GreenPart, NK, NODE_KINDS, TK, PART, codeOf, tokenOf } = tree;
-const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, keywordId, keywordName, makeToken, tokenize } = lexer;
+const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, QueryEnds, keywordId, keywordName, makeToken, tokenize } = lexer;
 const QUERY_PART = PART.query, DIRECTIVE_PART = PART.directive, TRIVIA_PART = PART.trivia;
 type GreenBuffer = tree.GreenBuffer;
 type GreenPart = tree.GreenPart;
@@ -103,7 +103,7 @@ export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDia
     const code = codeOf(t);
     const idx = buf.addToken(code & 255, t.end - t.start, code >>> 8);
     buf.end = t.end;
-    if (t.kind === 'semicolon' || t.kind === 'blank' || t.kind === 'directive') builder.marks.push(idx, t.start, t.end);
+    if (t.kind === 'semicolon' || t.kind === 'blank' || t.kind === 'directive') builder.marks.add(idx, t.start, t.end);
   }
   builder.consume(Infinity, undefined);
   const parts = builder.finish(text.length);
@@ -112,10 +112,15 @@ export function parseTokens(text: string, tokens: Token[], diagnostics: ParseDia
 
 /** What `parseParts` found between its start and where it stopped. */
 export interface ParsedParts {
-  /** The parts from the start to `stop` (or to the end), in a buffer of their own. */
-  parts: GreenPart[];
+  /**
+   * The parts from the start to `stop` (or to the end), in a buffer of their own; undefined for a trivia
+   * part between two parts of the list (`SyntaxDocument.slots`).
+   */
+  parts: (GreenPart | undefined)[];
   /** Each part's width (UTF-16 code units). */
   widths: Uint32Array;
+  /** Each part's `PartKind`. */
+  kinds: Uint8Array;
   /** How many diagnostics the parts hold. */
   diagnosticCount: number;
   /** Offset of the first token not parsed (a query start accepted by `isSync`), or -1 when it reached the end. */
@@ -149,7 +154,7 @@ export function parseParts(text: string, from: number, syncFrom: number, isSync:
   }
   const end = stop < 0 ? text.length : stop;
   const parts = builder.finish(end);
-  return { parts, widths: builder.widths(end), diagnosticCount: diagnostics.length, stop };
+  return { parts, widths: builder.widths(end), kinds: builder.kinds(), diagnosticCount: diagnostics.length, stop };
 }
 
 /**
@@ -160,11 +165,15 @@ export function parseParts(text: string, from: number, syncFrom: number, isSync:
  */
 class TreeBuilder {
   readonly buf: GreenBuffer;
-  private readonly parts: GreenPart[] = [];
-  /** Absolute start of each part of `parts`. */
-  private readonly partStarts: number[] = [];
-  /** The `PartKind` of each part of `parts`. */
-  private readonly partKinds: number[] = [];
+  /** The parts made, undefined for a trivia part between two parts (see `SyntaxDocument.slots`). */
+  private readonly parts: (GreenPart | undefined)[] = [];
+  /**
+   * Absolute start and `PartKind` of each part of `parts`, in typed arrays grown by doubling (not in the
+   * heap: a parse of 1 MB makes about 19,000 parts, and lists of numbers grown one push at a time were a
+   * tenth of its garbage).
+   */
+  private partStarts = new Uint32Array(64);
+  private partKinds = new Uint8Array(64);
   private readonly sink: DiagnosticSink;
   private readonly parser: ClauseParser;
   private readonly writer: NodeWriter;
@@ -177,7 +186,7 @@ class TreeBuilder {
    * The tokens that end a query (`;`, blank lines, directives) the lexer appended since the last `consume`,
    * as `[index, start, end]` triples (lexer.ts `Lexer.scanInto`).
    */
-  readonly marks: number[] = [];
+  readonly marks = new QueryEnds();
   /** The pending query's first significant token (-1 while none is known) and its start. */
   private first = -1;
   private firstPos = 0;
@@ -220,9 +229,10 @@ class TreeBuilder {
     const marks = this.marks;
     const buf = this.buf;
     for (let m = 0; m < marks.length; m += 3) {
-      const t = marks[m]!;
-      const start = marks[m + 1]!;
-      const end = marks[m + 2]!;
+      const data = marks.data;
+      const t = data[m]!;
+      const start = data[m + 1]!;
+      const end = data[m + 2]!;
       this.findFirst(t);
       if (this.first >= 0) {
         if (isSync && this.synced(syncFrom, isSync)) {
@@ -232,7 +242,7 @@ class TreeBuilder {
         this.endQuery(t, start);
       }
       if (buf.kinds[t] === K_DIRECTIVE) {
-        this.closeTrivia(t, start);
+        this.closeTrivia(t, start, true);
         this.push(DIRECTIVE_PART, t, t + 1, buf.nodeCount, start);
         this.partTok = t + 1;
         this.partPos = end;
@@ -296,7 +306,7 @@ class TreeBuilder {
       lastEnd -= buf.width(last);
       last--;
     }
-    this.closeTrivia(this.first, this.firstPos);
+    this.closeTrivia(this.first, this.firstPos, true);
     this.queryTok = this.first;
     this.queryPos = this.firstPos;
     this.lastTok = last + 1;
@@ -306,14 +316,36 @@ class TreeBuilder {
   }
 
   private push(kind: tree.PartKind, tokFrom: number, tokTo: number, nodeFrom: number, start: number): void {
-    this.parts.push(new GreenPart(kind, this.buf, tokFrom, tokTo, nodeFrom));
-    this.partStarts.push(start);
-    this.partKinds.push(kind);
+    this.add(kind, new GreenPart(kind, this.buf, tokFrom, tokTo, nodeFrom), start);
   }
 
-  /** Closes the trivia part before token `idx` (which starts at `start`), when there is one. */
-  private closeTrivia(idx: number, start: number): void {
-    if (idx > this.partTok) this.push(TRIVIA_PART, this.partTok, idx, this.buf.nodeCount, this.partPos);
+  /** Appends a part of kind `kind` starting at `start`: `part`, or undefined for a trivia part between two parts. */
+  private add(kind: tree.PartKind, part: GreenPart | undefined, start: number): void {
+    const i = this.parts.length;
+    this.parts.push(part);
+    if (i === this.partKinds.length) {
+      const starts = new Uint32Array(2 * i);
+      starts.set(this.partStarts);
+      this.partStarts = starts;
+      const kinds = new Uint8Array(2 * i);
+      kinds.set(this.partKinds);
+      this.partKinds = kinds;
+    }
+    this.partStarts[i] = start;
+    this.partKinds[i] = kind;
+  }
+
+  /**
+   * Closes the trivia part before token `idx` (which starts at `start`), when there is one. `between`: a
+   * query or directive part follows at once; the trivia then gets no object when a part precedes it (its
+   * tokens are those between its neighbours', `SyntaxDocument.part` makes it when asked): about half of a
+   * document's parts are trivia, a tenth of the memory its tree holds.
+   */
+  private closeTrivia(idx: number, start: number, between: boolean): void {
+    if (idx > this.partTok) {
+      if (between && this.parts.length > 0) this.add(TRIVIA_PART, undefined, this.partPos);
+      else this.push(TRIVIA_PART, this.partTok, idx, this.buf.nodeCount, this.partPos);
+    }
     this.partTok = idx;
     this.partPos = start;
   }
@@ -354,16 +386,13 @@ class TreeBuilder {
 
   /** The kind of each part made (after `finish`). */
   kinds(): Uint8Array {
-    const kinds = this.partKinds;
-    const out = new Uint8Array(kinds.length);
-    for (let i = 0; i < kinds.length; i++) out[i] = kinds[i]!;
-    return out;
+    return this.partKinds.slice(0, this.parts.length);
   }
 
   /** The width of each part made, the last one ending at `end` (after `finish(end)`). */
   widths(end: number): Uint32Array {
     const starts = this.partStarts;
-    const n = starts.length;
+    const n = this.parts.length;
     const out = new Uint32Array(n);
     for (let i = 0; i < n; i++) out[i] = (i + 1 < n ? starts[i + 1]! : end) - starts[i]!;
     return out;
@@ -374,14 +403,14 @@ class TreeBuilder {
    * the last query, whitespace up to `end` and the trailing trivia. Returns the parts, each with its
    * diagnostics (sorted by start, stable, offsets made relative to the part).
    */
-  finish(end: number): GreenPart[] {
+  finish(end: number): (GreenPart | undefined)[] {
     const buf = this.buf;
     // the last query: what follows the last mark
     const tokensEnd = this.stopPos >= 0 ? this.stopPos : buf.end;
     this.findFirst(buf.tokenCount);
     if (this.first >= 0) this.endQuery(buf.tokenCount, tokensEnd);
     if (end > tokensEnd) buf.addToken(WHITESPACE, end - tokensEnd, 0);
-    this.closeTrivia(this.buf.tokenCount, end);
+    this.closeTrivia(this.buf.tokenCount, end, false);
     this.buf.trim();
     const d = this.diagnostics;
     if (d.length === 0) return this.parts;
@@ -399,7 +428,7 @@ class TreeBuilder {
     let p = 0;
     let from = 0;
     const attach = (to: number): void => {
-      const q = parts[p]!;
+      const q = parts[p] ?? triviaBetween(parts[p - 1]!, parts[p + 1]!);
       const s = starts[p]!;
       const list = d.slice(from, to).map((x) => ({ ...x, start: x.start - s, end: x.end - s }));
       parts[p] = new GreenPart(q.kind, q.buf, q.tokFrom, q.tokTo, q.nodeFrom, list);
@@ -415,6 +444,14 @@ class TreeBuilder {
     if (d.length > from && parts.length) attach(d.length);
     return parts;
   }
+}
+
+/**
+ * The trivia part between parts `before` and `after` of one buffer (a part the builder made no object for,
+ * `SyntaxDocument.slots`): the tokens between theirs; no nodes (where `after`'s begin).
+ */
+function triviaBetween(before: GreenPart, after: GreenPart): GreenPart {
+  return new GreenPart(TRIVIA_PART, before.buf, before.tokTo, after.tokFrom, after.nodeFrom);
 }
 
 const WHITESPACE = TK.whitespace;
@@ -983,27 +1020,58 @@ export class SyntaxDocument implements TsqDocument {
   readonly partKinds: Uint8Array;
 
   /**
+   * The parts in order, as the parse left them: undefined for a trivia part between two parts of one buffer
+   * (the parser makes no object for it; `part(i)` makes it from its neighbours, once). Read parts with `part`.
+   */
+  readonly slots: readonly (GreenPart | undefined)[];
+
+  /**
    * @param text the text the tree was parsed from (concatenating the parts' tokens gives it back).
-   * @param parts the tree's parts, in order.
+   * @param slots the tree's parts, in order (see `slots`).
    * @param diagnosticCount how many diagnostics the parts hold together.
-   * @param widths, kinds `partWidths` and `partKinds` when the caller has them (else read from `parts`,
+   * @param widths, kinds `partWidths` and `partKinds` when the caller has them (else read from the parts,
    *   a pass over their tokens).
    */
-  constructor(readonly text: string, readonly parts: readonly GreenPart[], readonly diagnosticCount: number, widths?: Uint32Array, kinds?: Uint8Array) {
+  constructor(readonly text: string, slots: readonly (GreenPart | undefined)[], readonly diagnosticCount: number, widths?: Uint32Array, kinds?: Uint8Array) {
+    this.slots = slots;
     if (!widths) {
-      widths = new Uint32Array(parts.length);
-      for (let i = 0; i < parts.length; i++) widths[i] = parts[i]!.width;
+      widths = new Uint32Array(slots.length);
+      for (let i = 0; i < slots.length; i++) widths[i] = this.part(i).width;
     }
     if (!kinds) {
-      kinds = new Uint8Array(parts.length);
-      for (let i = 0; i < parts.length; i++) kinds[i] = parts[i]!.kind;
+      kinds = new Uint8Array(slots.length);
+      for (let i = 0; i < slots.length; i++) kinds[i] = this.part(i).kind;
     }
     this.partWidths = widths;
     this.partKinds = kinds;
   }
 
+  /** How many parts the document has. */
+  get partCount(): number {
+    return this.slots.length;
+  }
+
+  /**
+   * Part `i` (0 ≤ i < `partCount`). A trivia part the parser made no object for is made here from its
+   * neighbours (the tokens between theirs) and kept, so it is the same object on each call.
+   */
+  part(i: number): GreenPart {
+    const p = this.slots[i];
+    if (p) return p;
+    const made = triviaBetween(this.slots[i - 1]!, this.slots[i + 1]!);
+    (this.slots as (GreenPart | undefined)[])[i] = made;
+    return made;
+  }
+
+  /** Every part, in order (each made by `part`; a new array on each call). */
+  get parts(): readonly GreenPart[] {
+    const out = new Array<GreenPart>(this.slots.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.part(i);
+    return out;
+  }
+
   private index(): void {
-    const n = this.parts.length;
+    const n = this.slots.length;
     const widths = this.partWidths;
     const kinds = this.partKinds;
     const starts = new Float64Array(n + 1);
@@ -1038,7 +1106,7 @@ export class SyntaxDocument implements TsqDocument {
     if (!this.starts) this.index();
     const s = this.starts!;
     let lo = 0;
-    let hi = this.parts.length;
+    let hi = this.slots.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (s[mid]! <= offset) lo = mid + 1;
@@ -1061,7 +1129,7 @@ export class SyntaxDocument implements TsqDocument {
 
   /** The tree part of query `i`: the same object for as long as the query is not parsed again (incremental.ts). */
   queryPart(i: number): GreenPart {
-    return this.parts[this.queryPartIndex(i)]!;
+    return this.slots[this.queryPartIndex(i)]!;
   }
 
   /** The index of the query whose span holds `offset` (its end included), or -1. */
@@ -1096,7 +1164,7 @@ export class SyntaxDocument implements TsqDocument {
    */
   query(i: number): Query {
     const pi = this.queryPartIndex(i);
-    const part = this.parts[pi]!;
+    const part = this.slots[pi]!;
     const buf = part.buf;
     const text = this.text;
     const tokens: Token[] = [];
@@ -1119,7 +1187,7 @@ export class SyntaxDocument implements TsqDocument {
    */
   queryNodes(i: number): SyntaxNode[] {
     const pi = this.queryPartIndex(i);
-    const part = this.parts[pi]!;
+    const part = this.slots[pi]!;
     const buf = part.buf;
     // token starts of the part, from its start and the widths
     const starts = new Float64Array(part.tokTo - part.tokFrom + 1);
@@ -1156,8 +1224,9 @@ export class SyntaxDocument implements TsqDocument {
     if (!c.directives) {
       c.directives = [];
       c.byPart = new Map();
-      for (let i = 0; i < this.parts.length; i++) {
-        if (this.parts[i]!.kind !== DIRECTIVE_PART) continue;
+      const kinds = this.partKinds;
+      for (let i = 0; i < kinds.length; i++) {
+        if (kinds[i] !== DIRECTIVE_PART) continue;
         const d = directiveAt(this.text, this.partStart(i));
         c.directives.push(d);
         c.byPart.set(i, d);
@@ -1184,8 +1253,9 @@ export class SyntaxDocument implements TsqDocument {
     if (!c.diagnostics) {
       c.diagnostics = [];
       if (this.diagnosticCount) {
-        for (let i = 0; i < this.parts.length; i++) {
-          const list = this.parts[i]!.diagnostics;
+        for (let i = 0; i < this.slots.length; i++) {
+          // a part with diagnostics always has an object (the builder makes one to hold them)
+          const list = this.slots[i]?.diagnostics;
           if (!list) continue;
           const s = this.partStart(i);
           for (const d of list) c.diagnostics.push({ ...d, start: d.start + s, end: d.end + s });
@@ -1215,9 +1285,14 @@ export class SyntaxDocument implements TsqDocument {
   /** Calls `f` for every token of the tree in order with its kind (a `TREE_TOKEN_KINDS` index) and absolute span. */
   forEachToken(f: (kind: number, start: number, end: number, buf: GreenBuffer, index: number) => void): void {
     let pos = 0;
-    for (const p of this.parts) {
-      const buf = p.buf;
-      for (let t = p.tokFrom; t < p.tokTo; t++) {
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i++) {
+      // a trivia part with no object is read from its neighbours (see `part`), none made for a walk
+      const p = slots[i];
+      const buf = p ? p.buf : slots[i - 1]!.buf;
+      const from = p ? p.tokFrom : slots[i - 1]!.tokTo;
+      const to = p ? p.tokTo : slots[i + 1]!.tokFrom;
+      for (let t = from; t < to; t++) {
         const w = buf.width(t);
         f(buf.kinds[t]!, pos, pos + w, buf, t);
         pos += w;
