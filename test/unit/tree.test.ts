@@ -24,7 +24,7 @@ function textOf(doc: SyntaxDocument): string {
 
 /** The tree as plain data: per part its kind, width, tokens (kind, width, detail), nodes (relative token ranges) and diagnostics. */
 function shape(doc: SyntaxDocument): unknown[] {
-  return doc.parts.map((p: GreenPart) => {
+  return doc.allParts().map((p: GreenPart) => {
     const b = p.buf;
     const tokens: string[] = [];
     for (let t = p.tokFrom; t < p.tokTo; t++) tokens.push(`${TREE_TOKEN_KINDS[b.kinds[t]!]}:${b.width(t)}:${b.details[t]}`);
@@ -63,7 +63,7 @@ test('losslessness: the tree\'s tokens, concatenated, give the text back for any
   fc.assert(fc.property(anyText, (text) => {
     const doc = parseDocument(text);
     assert.equal(textOf(doc), text);
-    assert.equal(doc.partStart(doc.parts.length), text.length, 'the widths add up to the length');
+    assert.equal(doc.partStart(doc.allParts().length), text.length, 'the widths add up to the length');
   }), { numRuns: 2000 });
   for (const hostile of ['', ' ', '\n\n\n', '[', "'", '@datasource', '-- x', '\uD83D', '\r\n\r\n', "[a] = 'x\n[b]", '[' + 'x'.repeat(5000), "'".repeat(1000), '\u0000'.repeat(100)]) {
     assert.equal(textOf(parseDocument(hostile)), hostile, JSON.stringify(hostile.slice(0, 30)));
@@ -162,7 +162,7 @@ test('splice without shifting: the parts after an edit are the previous parse\'s
   assert.equal(inc.queryCount, 3);
   assert.equal(inc.queryPart(1), doc.queryPart(1));
   assert.equal(inc.queryPart(2), doc.queryPart(2));
-  assert.equal(inc.parts[0], doc.parts[0], 'the directive before the edit');
+  assert.equal(inc.allParts()[0], doc.allParts()[0], 'the directive before the edit');
   assert.notEqual(inc.queryPart(0), doc.queryPart(0));
   assert.equal(inc.query(2).start, doc.query(2).start + 4, 'its offsets come from the widths before it');
   assert.deepEqual(inc.query(1).clauses.map((c) => next.slice(c.start, c.end)), ["[dest] = 'SEA'"]);
@@ -173,15 +173,15 @@ test('compact storage: a document of many tokens holds a few objects per query, 
   for (let q = 0; q < 200; q++) text += `[origin] [dest] sum [delay] [date].monthly [origin] = 'A', 'B', 'C' [delay] > ${q} sort by [delay] descending top 10 -- q${q}\n\n`;
   const doc = parseDocument(text);
   let tokens = 0;
-  for (const p of doc.parts) tokens += p.tokTo - p.tokFrom;
+  for (const p of doc.allParts()) tokens += p.tokTo - p.tokFrom;
   assert.ok(tokens > 200 * 40, `${tokens} tokens`);
-  assert.ok(doc.parts.length <= 2 * 200 + 3, `${doc.parts.length} parts for 200 queries`);
-  const buffers = new Set(doc.parts.map((p) => p.buf));
+  assert.ok(doc.allParts().length <= 2 * 200 + 3, `${doc.allParts().length} parts for 200 queries`);
+  const buffers = new Set(doc.allParts().map((p) => p.buf));
   assert.equal(buffers.size, 1, 'one buffer for the parse');
   const [buf] = buffers;
   const arrays = [buf!.kinds, buf!.widths, buf!.details, buf!.nodeKinds, buf!.nodeFrom, buf!.nodeLengths, buf!.nodeSizes];
   for (const a of arrays) assert.ok(ArrayBuffer.isView(a));
-  assert.equal(doc.parts.filter((p) => p.kind === PART.query).length, 200);
+  assert.equal(doc.allParts().filter((p) => p.kind === PART.query).length, 200);
   // cut to size when more than a quarter is unused (TRIM_UNUSED), 2 bytes a width, 2 bytes a node's
   // token count and subtree size (the 1 MB tree within 4 MB)
   const bytes = arrays.reduce((n, a) => n + a.byteLength, 0);

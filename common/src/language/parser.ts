@@ -1063,8 +1063,11 @@ export class SyntaxDocument implements TsqDocument {
     return made;
   }
 
-  /** Every part, in order (each made by `part`; a new array on each call). */
-  get parts(): readonly GreenPart[] {
+  /**
+   * Every part, in order, each made by `part`: a new array on each call, so a method and not a field
+   * (a loop over it would make one per turn). For tests and whole-document walks; readers go by `part(i)`.
+   */
+  allParts(): readonly GreenPart[] {
     const out = new Array<GreenPart>(this.slots.length);
     for (let i = 0; i < out.length; i++) out[i] = this.part(i);
     return out;
