@@ -32,7 +32,7 @@ import { registerSemanticTokens } from './features/semanticTokens';
 import { registerSymbols } from './features/symbols';
 
 export { toLanguageSettings } from './settings';
-export { withDefaultEditRange, withItemDefaults } from './features/completion';
+export { withItemDefaults } from './features/completion';
 
 /**
  * What the server needs from its host, injected so tests and other hosts can control time
