@@ -26,13 +26,13 @@ const SECTIONS: [KeywordCategory, string][] = [
   ['location', 'Locations'],
 ];
 
-/** Escapes the characters that end a Markdown table cell. */
 /** The rule line naming the keywords the local emulator does not execute (keywords.ts `emulator`), none when it runs them all. */
 function notInEmulatorRule(): string[] {
   const names = KEYWORDS.filter((k) => k.emulator === 'unsupported').map((k) => `\`${k.name}\``);
   return names.length ? [`- The local emulator does not execute ${names.join(', ')}: against it such a query gets a 400 naming the keyword (a real service runs it).`] : [];
 }
 
+/** Escapes the characters that end a Markdown table cell. */
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /**
