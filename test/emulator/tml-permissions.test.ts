@@ -202,4 +202,13 @@ describe('security/metadata/share', () => {
     assert.equal((await v2('/security/metadata/share', { metadata_identifiers: [demoId], permissions: [{ principal: { identifier: 'analyst', type: 'USER' }, share_mode: 'EVERYTHING' }] }, admin)).status, 400);
     assert.equal((await v2('/security/metadata/share', { metadata_identifiers: [demoId], permissions: [] }, 'not-a-token')).status, 401);
   });
+  test('an object the caller may not read is unknown to it (400); a MODIFY share alone lets the user read it', async () => {
+    const created = await v2('/metadata/tml/import', { metadata_tmls: [answerTml(undefined, '[Director] [US Gross] top 3', 'Administrator only')] }, admin);
+    const id = created.body[0].response.header.id_guid as string;
+    assert.equal(await share(analyst, id, 'analyst', 'USER', 'READ_ONLY'), 400);
+    const exportAs = async (token: string): Promise<number> => (await v2('/metadata/tml/export', { metadata: [{ identifier: id }] }, token)).status;
+    assert.equal(await exportAs(analyst), 403);
+    assert.equal(await share(admin, id, 'analyst', 'USER', 'MODIFY'), 204);
+    assert.equal(await exportAs(analyst), 200);
+  });
 });

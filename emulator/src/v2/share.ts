@@ -12,10 +12,11 @@
  * | `visualization_identifiers`, `emails`, `message`, `notify_on_share`, `has_lenient_discoverability`, `enable_custom_url` | accepted, no effect (the emulator sends no mail) |
  *
  * Needs edit access to every object ("Requires edit access to the metadata object": `canModify`), else 403
- * and nothing changes. Only an administrator shares with a NON_SHARABLE group ("A user with administrator
+ * and nothing changes; an object the caller may not read is an unknown object (400). Only an administrator shares with a NON_SHARABLE group ("A user with administrator
  * privileges can share any content to any user or group regardless of their visibility"). Answers 204.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { SHARE_MODES, type Header, type ShareMode } from '../metadataStore';
 import { body, str } from './body';
@@ -35,15 +36,18 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function registerShareV2(api: FastifyInstance, deps: V2Deps): void {
   const { catalog } = deps;
 
-  /** The object of an identifier (a GUID, or a name with or without a type). @throws ApiError 400 */
-  const objectOf = (identifier: unknown, type: unknown): Header => {
+  /**
+   * The object of an identifier (a GUID, or a name with or without a type) among those the caller may
+   * read: one it may not read is not there for it, as in metadata/search. @throws ApiError 400
+   */
+  const objectOf = (caller: EmulatorUser, identifier: unknown, type: unknown): Header => {
     if (typeof identifier !== 'string' || identifier === '') throw new ApiError(400, 'Invalid value for metadata_identifiers: each entry is a GUID or a name.');
     const t = type === undefined || type === null ? undefined : String(type).toUpperCase();
     if (t !== undefined && !(t in OBJECT_TYPES)) throw new ApiError(400, `Invalid value for metadata_type: ${t} (${Object.keys(OBJECT_TYPES).join(', ')}).`);
     const want = t === undefined ? undefined : OBJECT_TYPES[t];
     const k = identifier.toLowerCase();
     const st = catalog.state;
-    const candidates: Header[] = [...(want === undefined || want === 'table' ? st.tables : []), ...st.books.filter((b) => want === undefined || b.type === want)];
+    const candidates: Header[] = [...(want === undefined || want === 'table' ? st.tables : []), ...st.books.filter((b) => want === undefined || b.type === want)].filter((o) => catalog.canRead(caller, o));
     const o = candidates.find((x) => x.id === k) ?? candidates.find((x) => x.name.toLowerCase() === k);
     if (!o) throw new ApiError(400, `Invalid value for metadata_identifiers: no object ${identifier}${t ? ` of type ${t}` : ''}.`);
     return o;
@@ -58,11 +62,11 @@ export function registerShareV2(api: FastifyInstance, deps: V2Deps): void {
     const objects: Header[] = [];
     if (b.metadata_identifiers !== undefined && b.metadata_identifiers !== null) {
       if (!Array.isArray(b.metadata_identifiers)) throw new ApiError(400, 'Invalid value for metadata_identifiers: expected a list of GUIDs or names.');
-      for (const id of b.metadata_identifiers) objects.push(objectOf(id, type));
+      for (const id of b.metadata_identifiers) objects.push(objectOf(caller, id, type));
     }
     if (b.metadata !== undefined && b.metadata !== null) {
       if (!Array.isArray(b.metadata)) throw new ApiError(400, 'Invalid value for metadata: expected a list of {identifier, type}.');
-      for (const m of b.metadata) objects.push(objectOf(isRecord(m) ? m.identifier : undefined, isRecord(m) ? m.type : undefined));
+      for (const m of b.metadata) objects.push(objectOf(caller, isRecord(m) ? m.identifier : undefined, isRecord(m) ? m.type : undefined));
     }
     if (objects.length === 0) throw new ApiError(400, 'Missing parameter metadata_identifiers: the objects to share.');
     const perms = b.permissions;
