@@ -8,6 +8,9 @@
 // Analysts (READ_ONLY) and is made a member of Data Managers, so it holds DATAMANAGEMENT, which import needs.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startCore, PREFIX, type Core } from './core-support';
 
@@ -210,5 +213,43 @@ describe('security/metadata/share', () => {
     assert.equal(await exportAs(analyst), 403);
     assert.equal(await share(admin, id, 'analyst', 'USER', 'MODIFY'), 204);
     assert.equal(await exportAs(analyst), 200);
+  });
+});
+
+describe('a seed shares MODIFY with sharedWithModify', () => {
+  const seedDir = (answer: Record<string, unknown>): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'tsq-perms-seed-'));
+    writeFileSync(join(dir, 'model.json'), JSON.stringify({
+      groups: [{ name: 'Editors', privileges: ['DATAMANAGEMENT'] }],
+      users: [{ name: 'editor', password: 'editor', groups: ['Analysts', 'Editors'] }, { name: 'viewer', password: 'viewer', groups: ['Analysts', 'Editors'] }],
+      answers: [{ name: 'Seeded', visualizations: [{ name: 'Seeded', dataSource: 'movies', query: '[Director] [US Gross] top 3' }], ...answer }],
+    }));
+    return dir;
+  };
+
+  test('the user named in sharedWithModify may import over the answer; one in sharedWith may not', async () => {
+    const dir = seedDir({ sharedWith: ['viewer'], sharedWithModify: ['editor'] });
+    const seeded = await startCore({ seed: dir }, join(dir, 'state'));
+    try {
+      const tokenAt = async (u: string): Promise<string> => ((await (await fetch(`${seeded.emu.url}${V2}/auth/token/full`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: u, password: u }) })).json()) as { token: string }).token;
+      const post = async (token: string, body: unknown): Promise<any> => (await fetch(`${seeded.emu.url}${V2}/metadata/tml/import`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) })).json();
+      const search = await fetch(`${seeded.emu.url}${V2}/metadata/search`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await tokenAt('editor')}` }, body: JSON.stringify({ metadata: [{ identifier: 'Seeded', type: 'ANSWER' }] }) });
+      const id = ((await search.json()) as { metadata_id: string }[])[0]!.metadata_id;
+      const tml = answerTml(id, '[Director] [US Gross] top 1', 'Seeded');
+      assert.equal((await post(await tokenAt('viewer'), { metadata_tmls: [tml] }))[0].response.status.status_code, 'ERROR');
+      assert.equal((await post(await tokenAt('editor'), { metadata_tmls: [tml] }))[0].response.status.status_code, 'OK');
+    } finally {
+      await seeded.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a name in both sharedWith and sharedWithModify stops the seed, naming it', async () => {
+    const dir = seedDir({ sharedWith: ['editor'], sharedWithModify: ['editor'] });
+    try {
+      await assert.rejects(startCore({ seed: dir }, join(dir, 'state')), /Seeded: editor is in both sharedWith and sharedWithModify/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
