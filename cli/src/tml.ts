@@ -239,7 +239,7 @@ export async function runTmlValidate(client: AnalyticsServiceClient, files: stri
 /**
  * `tsq tml import`: files that pass the local checks are imported under `policy` (in batches of
  * TML_BATCH_SIZE; with all-or-none a failed file stops everything, so nothing is sent when one fails
- * locally). Prints `file: OK <guid>` or the error; returns the number of files not imported.
+ * locally). Prints `file: OK <guid>` or `file: ERROR <the service's message>` (through terminalSafe: the message can carry an object's name); returns the number of files not imported.
  */
 export async function runTmlImport(client: AnalyticsServiceClient, files: string[], policy: TmlImportPolicy, signal?: AbortSignal): Promise<number> {
   const checked = await checkFiles(client, files);
@@ -257,10 +257,10 @@ export async function runTmlImport(client: AnalyticsServiceClient, files: string
     const results = await client.importTml(batch.map((f) => f.text), policy, {}, { signal });
     for (const [k, f] of batch.entries()) {
       const r = results[k];
-      if (r?.status.status_code === 'OK' || r?.status.status_code === 'WARNING') await write(process.stdout, `${f.file}: ${r.status.status_code} ${r.header?.id_guid ?? ''}\n`);
+      if (r?.status.status_code === 'OK' || r?.status.status_code === 'WARNING') await write(process.stdout, `${terminalSafe(f.file)}: ${r.status.status_code} ${terminalSafe(r.header?.id_guid ?? '')}\n`);
       else {
         failed++;
-        await write(process.stdout, `${f.file}: ERROR ${r?.status.error_message ?? 'no answer from the service'}\n`);
+        await write(process.stdout, `${terminalSafe(f.file)}: ERROR ${terminalSafe(r?.status.error_message ?? 'no answer from the service')}\n`);
       }
     }
   }

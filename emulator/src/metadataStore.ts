@@ -30,8 +30,14 @@ export interface Header {
   modifiedBy: string;
   /** Tag GUIDs. */
   tags: string[];
-  /** GUIDs of the groups and users the object is shared with (they may read it). */
+  /** GUIDs of the groups and users the object is shared with `READ_ONLY` (they may read it). */
   sharedWith: string[];
+  /**
+   * GUIDs of the groups and users the object is shared with `MODIFY` ("Edit" in the service's UI: they may
+   * read and change it, https://developers.thoughtspot.com/docs/access-control-sharing); none in
+   * `sharedWith`. Absent is none (catalogs written before share modes).
+   */
+  sharedWithModify?: string[];
   isAutoCreated: boolean;
 }
 
@@ -116,6 +122,22 @@ export interface StoredGroup {
   privileges: Privilege[];
   created: number;
   modified: number;
+}
+
+/** A share mode of `security/metadata/share` (access-control-sharing.adoc); NO_ACCESS removes a share. */
+export type ShareMode = 'READ_ONLY' | 'MODIFY' | 'NO_ACCESS';
+/** Every share mode, as a list for validation. */
+export const SHARE_MODES: readonly ShareMode[] = ['READ_ONLY', 'MODIFY', 'NO_ACCESS'];
+
+/**
+ * What a GUID names in the store, in the words of TML's object types (`table`, `worksheet`, `answer`,
+ * `liveboard`) and of the principals and tags (`user`, `group`, `tag`); `header` for the objects that have
+ * one (data sources, answers, liveboards, tags).
+ */
+export interface NamedObject {
+  type: 'table' | 'worksheet' | 'answer' | 'liveboard' | 'tag' | 'user' | 'group';
+  name: string;
+  header?: Header;
 }
 
 /** The persisted form of the metadata store (`<dataDir>/catalog.json`). */
@@ -213,10 +235,63 @@ export class MetadataStore {
     return { id: u.id, name: u.name, displayName: u.displayName, privileges };
   }
 
-  /** True when the user may read the object: an administrator, its author, or a user or group (its own, or one above it) it is shared with (docs/service-interface.md §5). */
+  /**
+   * The one object a GUID names, whatever its type (a GUID names one object: emulator/src/tml/ refuses a
+   * TML whose type is not that object's), or undefined.
+   */
+  objectByGuid(id: string): NamedObject | undefined {
+    const k = id.toLowerCase();
+    const st = this.state;
+    const table = st.tables.find((t) => t.id === k);
+    if (table) return { type: table.subtype === 'WORKSHEET' ? 'worksheet' : 'table', name: table.name, header: table };
+    const book = st.books.find((b) => b.id === k);
+    if (book) return { type: book.type === 'PINBOARD_ANSWER_BOOK' ? 'liveboard' : 'answer', name: book.name, header: book };
+    const tag = st.tags.find((t) => t.id === k);
+    if (tag) return { type: 'tag', name: tag.name, header: tag };
+    const user = st.users.find((u) => u.id === k);
+    if (user) return { type: 'user', name: user.name };
+    const group = st.groups.find((g) => g.id === k);
+    return group ? { type: 'group', name: group.name } : undefined;
+  }
+
+  /** The principals a user acts as in sharing: itself, its groups and every group above them. */
+  private principalsOf(user: EmulatorUser): string[] {
+    return [user.id, ...this.groupsWithParents(this.storedUser(user.id)?.groups ?? [])];
+  }
+
+  /**
+   * True when the user may read the object: an administrator, its author, or a user or group (its own, or
+   * one above it) it is shared with, READ_ONLY or MODIFY (docs/service-interface.md §5;
+   * https://developers.thoughtspot.com/docs/access-control-sharing).
+   */
   canRead(user: EmulatorUser, obj: Header): boolean {
+    if (this.canModify(user, obj)) return true;
+    const as = this.principalsOf(user);
+    return obj.sharedWith.some((s) => as.includes(s));
+  }
+
+  /**
+   * True when the user may change the object (import a TML over it, share it): an administrator, its
+   * author, or a user or group (its own, or one above it) it is shared with MODIFY. READ_ONLY is not
+   * enough ("READ_ONLY access grants view access to the shared object, whereas MODIFY provides edit
+   * access", OpenAPI `shareMetadata` of thoughtspot/rest-api-sdk).
+   */
+  canModify(user: EmulatorUser, obj: Header): boolean {
     if (user.privileges.has('ADMINISTRATION') || obj.author === user.id) return true;
-    const groups = this.groupsWithParents(this.storedUser(user.id)?.groups ?? []);
-    return obj.sharedWith.some((s) => s === user.id || groups.includes(s));
+    const as = this.principalsOf(user);
+    return (obj.sharedWithModify ?? []).some((s) => as.includes(s));
+  }
+
+  /**
+   * Shares an object with one principal (a user's or group's GUID) under `mode`, replacing the share it
+   * had: READ_ONLY or MODIFY, or NO_ACCESS to remove it (access-control-sharing.adoc). The caller saves.
+   */
+  share(obj: Header, principal: string, mode: ShareMode): void {
+    obj.sharedWith = obj.sharedWith.filter((s) => s !== principal);
+    const modify = (obj.sharedWithModify ?? []).filter((s) => s !== principal);
+    if (mode === 'READ_ONLY') obj.sharedWith.push(principal);
+    if (mode === 'MODIFY') modify.push(principal);
+    if (modify.length > 0) obj.sharedWithModify = modify;
+    else delete obj.sharedWithModify;
   }
 }

@@ -36,8 +36,10 @@ export interface SeedObject {
   description?: string;
   /** Tag names. */
   tags?: string[];
-  /** Names of the groups and users that may read the object. */
+  /** Names of the groups and users the object is shared with READ_ONLY (they may read it). */
   sharedWith?: string[];
+  /** Names of the groups and users the object is shared with MODIFY (they may also change it: `Header.sharedWithModify`). */
+  sharedWithModify?: string[];
   /** User name of the author (default: the first user of an administrator group). */
   author?: string;
 }
@@ -163,11 +165,16 @@ export async function applySeed(catalog: MetadataStore, engine: Engine, model: S
   const header = (o: SeedObject, id: string): Header => {
     const author = o.author ? catalog.userByName(o.author) : admin;
     check(author, `${o.name}: unknown author ${o.author}`);
-    const sharedWith = (o.sharedWith ?? []).map((n) => {
-      const p = catalog.groupByName(n) ?? catalog.userByName(n);
-      check(p, `${o.name}: sharedWith names unknown group or user ${n}`);
-      return p.id;
-    });
+    const principals = (member: 'sharedWith' | 'sharedWithModify'): string[] =>
+      (o[member] ?? []).map((n) => {
+        const p = catalog.groupByName(n) ?? catalog.userByName(n);
+        check(p, `${o.name}: ${member} names unknown group or user ${n}`);
+        return p.id;
+      });
+    const sharedWithModify = principals('sharedWithModify');
+    const sharedWith = principals('sharedWith');
+    const both = (o.sharedWith ?? []).find((_, i) => sharedWithModify.includes(sharedWith[i]!));
+    check(both === undefined, `${o.name}: ${both} is in both sharedWith and sharedWithModify; name it once, in the member of its share mode`);
     return {
       id,
       name: o.name,
@@ -178,6 +185,7 @@ export async function applySeed(catalog: MetadataStore, engine: Engine, model: S
       modifiedBy: author.id,
       tags: (o.tags ?? []).map(tagId),
       sharedWith,
+      ...(sharedWithModify.length > 0 ? { sharedWithModify } : {}),
       isAutoCreated: false,
     };
   };

@@ -130,6 +130,40 @@ describe('a hostile answer name', () => {
   });
 });
 
+describe('an import the service refuses for want of MODIFY', () => {
+  let live: Live;
+  let dir: string;
+  before(async () => {
+    live = await startLive();
+    dir = mkdtempSync(join(tmpdir(), 'tsq-tml-perms-'));
+  });
+  after(async () => {
+    await live?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  test("tsq tml import shows the service's message for the file, its control characters escaped; exit 1; the answer is unchanged", async () => {
+    const v2 = async (path: string, body: unknown, token?: string): Promise<{ status: number; body: any }> => {
+      const r = await fetch(`${live.emu.url}/api/rest/2.0${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      const text = await r.text();
+      return { status: r.status, body: text ? JSON.parse(text) : undefined };
+    };
+    const admin = (await v2('/auth/token/full', { username: 'tsadmin', password: 'admin' })).body.token as string;
+    // analyst may import (DATAMANAGEMENT) and reads the answer through Analysts, READ_ONLY
+    assert.equal((await v2('/groups/Data Managers/update', { user_identifiers: ['analyst'], operation: 'ADD' }, admin)).status, 204);
+    const name = 'Shared \u001b[2Kread only';
+    const created = await v2('/metadata/tml/import', { metadata_tmls: [JSON.stringify({ answer: { name, tables: [{ name: 'movies' }], search_query: '[Director] [US Gross] top 3' } })] }, admin);
+    const id = created.body[0].response.header.id_guid as string;
+    assert.equal((await v2('/security/metadata/share', { metadata_identifiers: [id], permissions: [{ principal: { identifier: 'Analysts', type: 'USER_GROUP' }, share_mode: 'READ_ONLY' }] }, admin)).status, 204);
+    const file = join(dir, 'shared.answer.tml');
+    writeFileSync(file, `guid: ${id}\nanswer:\n  name: Rewritten\n  tables:\n  - name: movies\n  search_query: "[Director] [US Gross] top 1"\n`);
+    const r = await tsq(['tml', 'import', file, '--url', live.emu.url, '--user', 'analyst'], { env: { TSQ_PASSWORD: 'analyst' } });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(r.stdout, `${file}: ERROR You may not change the answer Shared \\e[2Kread only (${id}): it is shared with you READ_ONLY; importing over it needs MODIFY (Edit), which its author or an administrator can give.\n`);
+    const back = await v2('/metadata/tml/export', { metadata: [{ identifier: id }], edoc_format: 'YAML' }, admin);
+    assert.equal(parse(back.body[0].edoc).answer.search_query, '[Director] [US Gross] top 3');
+  });
+});
+
 describe('--format github and sarif', () => {
   let live: Live;
   let dir: string;

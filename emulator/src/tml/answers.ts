@@ -163,8 +163,9 @@ export class TmlService {
   /**
    * Imports Answer TML texts (YAML or JSON) under a policy; one result per text, in order. `PARTIAL`
    * (and `PARTIAL_OBJECT`) writes every object that validates, `ALL_OR_NONE` writes nothing when one
-   * fails, `VALIDATE_ONLY` writes nothing. An object whose `guid` names an answer updates it; without one
-   * (or with `createNew`) a new answer is created. Throws 403 without DATAMANAGEMENT or ADMINISTRATION.
+   * fails, `VALIDATE_ONLY` writes nothing. An object whose `guid` names an answer updates it, if the user
+   * may change it (`target`: MODIFY, and the GUID's object an answer); without one (or with `createNew`) a
+   * new answer is created. Throws 403 without DATAMANAGEMENT or ADMINISTRATION.
    */
   importAll(user: EmulatorUser, texts: string[], policy: ImportPolicy, createNew: boolean): ImportedTml[] {
     if (!user.privileges.has('DATAMANAGEMENT') && !user.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
@@ -210,26 +211,42 @@ export class TmlService {
     }
     if (!isRecord(doc)) throw new TmlInvalid(INVALID_SYNTAX_TEXT);
     const answer = doc.answer;
-    if (!isRecord(answer) && isRecord(doc.liveboard ?? doc.pinboard)) return this.validateLiveboard(user, (doc.liveboard ?? doc.pinboard) as Record<string, unknown>, policy);
+    if (!isRecord(answer) && isRecord(doc.liveboard ?? doc.pinboard)) return this.validateLiveboard(user, doc, (doc.liveboard ?? doc.pinboard) as Record<string, unknown>, policy, createNew);
     if (!isRecord(answer)) {
       const other = OTHER_TYPES.find((t) => t in doc);
       throw new TmlInvalid(other ? `Only answer TML can be imported into the emulator, not ${other}.` : 'The TML names no object: expected the member answer.');
     }
-    let guid: string | undefined;
-    if (doc.guid !== undefined && doc.guid !== null && !createNew) {
-      if (typeof doc.guid !== 'string' || !isGuid(doc.guid)) throw new TmlInvalid(`guid ${JSON.stringify(doc.guid)} is not a GUID.`);
-      guid = doc.guid.toLowerCase();
-    }
+    const guid = createNew ? undefined : guidOf(doc);
+    const existing = guid ? this.target(user, guid, 'answer') : undefined;
     const body = this.validateAnswerBody(user, answer, 'answer');
-    const existing = guid ? this.catalog.book(guid) : undefined;
-    if (existing && existing.type !== 'QUESTION_ANSWER_BOOK') throw new TmlInvalid(`guid ${guid} is a liveboard, not an answer.`);
-    if (existing && !this.catalog.canRead(user, existing)) throw new TmlInvalid(`You may not change the answer ${guid}.`);
     return { guid, existing, ...body };
   }
 
+  /**
+   * The object an import over `guid` would change, when the user may change it: undefined when no object
+   * has that GUID (the import creates one with it). A GUID names one object of one type, so a TML of
+   * another type than the object's is refused; and changing an object needs MODIFY on it
+   * (`MetadataStore.canModify`: its author, an administrator, or a MODIFY share), not READ_ONLY. An object
+   * the user may not read is not named. The checks hold under every policy, VALIDATE_ONLY included: it
+   * answers what the import would.
+   * @throws TmlInvalid with the reason, the ERROR status of this object
+   */
+  private target(user: EmulatorUser, guid: string, type: 'answer' | 'liveboard'): AnswerBook | undefined {
+    const found = this.catalog.objectByGuid(guid);
+    if (!found) return undefined;
+    const readable = !found.header || this.catalog.canRead(user, found.header);
+    if (!readable) throw new TmlInvalid(`guid ${guid} names an object you may not change (it is not shared with you).`);
+    if (found.type !== type) throw new TmlInvalid(`guid ${guid} is the ${found.type} ${found.name}, not ${type === 'answer' ? 'an answer' : 'a liveboard'}: a GUID names one object, of one type.`);
+    const book = found.header as AnswerBook;
+    if (!this.catalog.canModify(user, book)) throw new TmlInvalid(`You may not change the ${type} ${found.name} (${guid}): it is shared with you READ_ONLY; importing over it needs MODIFY (Edit), which its author or an administrator can give.`);
+    return book;
+  }
+
   /** A Liveboard TML: read only (LIVEBOARD_READ_ONLY_TEXT) unless VALIDATE_ONLY, which checks each visualization's answer. */
-  private validateLiveboard(user: EmulatorUser, liveboard: Record<string, unknown>, policy: ImportPolicy): ValidLiveboard {
+  private validateLiveboard(user: EmulatorUser, doc: Record<string, unknown>, liveboard: Record<string, unknown>, policy: ImportPolicy, createNew: boolean): ValidLiveboard {
     if (policy !== 'VALIDATE_ONLY') throw new TmlInvalid(LIVEBOARD_READ_ONLY_TEXT);
+    const guid = createNew ? undefined : guidOf(doc);
+    if (guid) this.target(user, guid, 'liveboard');
     const name = liveboard.name;
     if (typeof name !== 'string' || name.trim() === '') throw new TmlInvalid('liveboard.name is missing: a liveboard needs a name.');
     const vizs = liveboard.visualizations;
@@ -363,6 +380,13 @@ function withParams(sql: string, params: SqlParam[]): string {
   if (params.length === 0) return sql;
   const lit = (p: SqlParam): string => (typeof p === 'string' ? `'${p.replace(/'/g, "''")}'` : String(p));
   return `${sql}\n${params.map((p, i) => `-- $${i + 1} = ${lit(p)}`).join('\n')}`;
+}
+
+/** The `guid` of a TML document, lower case; undefined when it has none. @throws TmlInvalid when it is not a GUID */
+function guidOf(doc: Record<string, unknown>): string | undefined {
+  if (doc.guid === undefined || doc.guid === null) return undefined;
+  if (typeof doc.guid !== 'string' || !isGuid(doc.guid)) throw new TmlInvalid(`guid ${JSON.stringify(doc.guid)} is not a GUID.`);
+  return doc.guid.toLowerCase();
 }
 
 function failedExport(id: string, name: string, type: string, message: string): ExportedTml {

@@ -18,6 +18,7 @@ import { body, bool, int, str, stringList } from './body';
 import { availableCalendars } from '../customCalendar';
 import { stableGuid } from '../guid';
 import { groupOfV2, registerAdminV2, sortAndPage, SORT_FIELDS, userOfV2, type Sortable } from './admin';
+import { registerShareV2 } from './share';
 
 /** Path prefix of REST API v2. */
 export const V2_PREFIX = '/api/rest/2.0';
@@ -111,6 +112,7 @@ function sameSecret(given: string, want: string): boolean {
  * | `POST metadata/search` | an array of `{metadata_id, metadata_name, metadata_type, metadata_header, metadata_detail, visualization_headers?, dependent_objects}` for LOGICAL_TABLE, LIVEBOARD, ANSWER, LOGICAL_COLUMN, TAG, USER and USER_GROUP, sorted by any documented `sort_options.field_name` |
  * | `POST calendars/search` | an array of `{calendar_name, calendar_id, connection_name, connection_id, data_warehouse_type, author_name, modification_time_in_millis}`, the custom calendars (`registerCalendars`); DATAMANAGEMENT or ADMINISTRATION |
  * | users, groups, tags and administration | admin.ts: `users/search`, `groups/search`, `tags/search`, `users/change-password`, `security/metadata/assign`, `groups/{group_identifier}/update`, `users/import` |
+ * | `POST security/metadata/share` | share.ts: 204; shares objects READ_ONLY or MODIFY (NO_ACCESS removes), needs edit access to them |
  *
  * Bodies are JSON (the logins refuse any other type with 415, `JSON_BODY_ONLY`). Every route but auth/token/full needs a bearer token (or a session cookie). Errors are
  * `{"error": {"message": {"code", "incident_id_guid", "trace_id_guid", "debug"}}}` (`v2ErrorBody`).
@@ -145,6 +147,7 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
     registerCalendars(api, deps);
     registerMetadata(api, deps);
     registerAdminV2(api, deps);
+    registerShareV2(api, deps);
     registerTmlV2Routes(api, new TmlService(deps.catalog, deps.search, deps.search.now));
   }, { prefix: V2_PREFIX });
 }
