@@ -11,9 +11,10 @@
  *   The temporary file is removed when the write fails or is aborted, so a half file never has the
  *   target's name;
  * - a folder TSQ creates (`ensureFolder`) is made one component at a time with a plain `mkdir`, which
- *   never follows a link; a component that is a link to nothing (or to something not a folder) is
- *   refused rather than followed. A component that already is a folder, or a link to an existing
- *   folder (the user's own, e.g. `/tmp` on macOS), is used as it is: TSQ creates nothing there.
+ *   never follows a link. Below the current folder (where a cloned repository's files are) a component
+ *   that is a link is refused, not followed; above it, and outside it, a component that already is a
+ *   folder or a link to one (the user's own layout, e.g. `/tmp` on macOS) is used as it is. A link to
+ *   nothing is refused anywhere (following it would create its target).
  *
  * Also here: the file system's limit on a name (`NAME_MAX_BYTES`) and `cutToBytes`, which cuts a name to
  * it on a character boundary. No `vscode`: every front end uses this module.
@@ -47,14 +48,19 @@ export class UnsafePathError extends Error {
 }
 
 /**
- * Creates folder `dir` and any missing parents (like `mkdir -p`) without following a link at any
- * component it creates: each missing component is made by `mkdir` (which fails on an existing name,
- * a link included) and checked with `lstat` afterwards.
- * @throws UnsafePathError when a component is a link to nothing or to a non-folder, or is a file;
- *   the file system's error (EACCES, …) otherwise
+ * Creates folder `dir` and any missing parents (like `mkdir -p`) without following a link at a
+ * component it creates: each missing component is made by `mkdir` (which fails on an existing name, a
+ * link included) and checked with `lstat` afterwards. Below `repository` every component must be a
+ * folder itself, not a link (see the module comment).
+ * @param options.repository the folder whose contents may have come with a repository (default the
+ *   current folder); it and its parents are the user's
+ * @throws UnsafePathError when a component below `repository` is a link, a component is a link to
+ *   nothing or to a non-folder, or a component is a file; the file system's error (EACCES, …) otherwise
  */
-export async function ensureFolder(dir: string): Promise<void> {
+export async function ensureFolder(dir: string, options: { repository?: string } = {}): Promise<void> {
   const absolute = resolve(dir);
+  const repository = resolve(options.repository ?? '.');
+  const inside = repository.endsWith(sep) ? repository : repository + sep;
   const { root } = parse(absolute);
   let here = root;
   for (const part of absolute.slice(root.length).split(sep).filter(Boolean)) {
@@ -67,9 +73,9 @@ export async function ensureFolder(dir: string): Promise<void> {
     const st = await lstat(here);
     if (st.isDirectory()) continue;
     if (!st.isSymbolicLink()) throw new UnsafePathError(`${here} is not a folder`, here);
-    // an existing link to an existing folder is the user's; a dangling one would make TSQ create its target
     const target = await stat(here).catch(() => undefined);
     if (!target?.isDirectory()) throw new UnsafePathError(`${here} is a link to ${target ? 'something that is not a folder' : 'nothing'}; tsq does not create a folder through a link`, here);
+    if (here.startsWith(inside)) throw new UnsafePathError(`${here} is a link; inside ${repository} tsq writes only through real folders (give the folder it points at, if that is where you want the files)`, here);
   }
 }
 

@@ -134,6 +134,21 @@ describe('ensureFolder', () => {
     writeFileSync(join(dir, 'file'), 'x');
     await assert.rejects(ensureFolder(join(dir, 'file', 'sub')), /is not a folder/);
   });
+
+  test('below the repository folder a link to an existing folder is refused too; its own path is the user\'s', async () => {
+    const dir = fresh();
+    const outside = join(dir, 'outside');
+    mkdirSync(outside);
+    mkdirSync(join(dir, 'real'));
+    symlinkSync(join(dir, 'real'), join(dir, 'home'));
+    const repo = join(dir, 'home', 'repo');
+    mkdirSync(repo);
+    symlinkSync(outside, join(repo, 'answers'));
+    await assert.rejects(ensureFolder(join(repo, 'answers', 'q3'), { repository: repo }), (e: unknown) => e instanceof UnsafePathError && e.path === join(repo, 'answers') && /is a link/.test(e.message));
+    assert.deepEqual(readdirSync(outside), []);
+    await ensureFolder(join(repo, 'exported', 'q3'), { repository: repo });
+    assert.ok(lstatSync(join(dir, 'real', 'repo', 'exported', 'q3')).isDirectory(), 'the link above the repository (home) is followed');
+  });
 });
 
 describe('cutToBytes', () => {
