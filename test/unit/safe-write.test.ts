@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeAnswer } from '../../common/src/results/export';
 import { cutToBytes, ensureFolder, openSafeWriteStream, UnsafePathError, writeFileSafely } from '../../common/src/safeWrite';
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'tsq-safe-write-'));
@@ -108,6 +109,26 @@ describe('openSafeWriteStream', () => {
     w.stream.write('rows');
     await assert.rejects(w.commit());
     assert.deepEqual(readdirSync(dir), ['taken']);
+  });
+});
+
+describe('writeAnswer (Export Results) writes through openSafeWriteStream', () => {
+  test('a link at the chosen name is replaced; a page that fails half way leaves the old file and no temporary file', async () => {
+    const dir = fresh();
+    const victim = join(dir, 'victim');
+    writeFileSync(victim, 'mine\n');
+    const file = join(dir, 'answer.csv');
+    symlinkSync(victim, file);
+    assert.equal(await writeAnswer(file, 'csv', ['a'], [[['x']]]), 1);
+    assert.equal(readFileSync(victim, 'utf8'), 'mine\n');
+    assert.equal(readFileSync(file, 'utf8'), 'a\r\nx\r\n');
+    function* failing(): Generator<string[][]> {
+      yield [['y']];
+      throw new Error('the page cannot be unpacked');
+    }
+    await assert.rejects(writeAnswer(file, 'csv', ['a'], failing()), /cannot be unpacked/);
+    assert.equal(readFileSync(file, 'utf8'), 'a\r\nx\r\n');
+    assert.deepEqual(readdirSync(dir).sort(), ['answer.csv', 'victim']);
   });
 });
 
