@@ -63,11 +63,18 @@ function fileNameOf(name: string, type: string, n: number): { base: string; cut:
 /** What a name in the `--out` folder holds before the run writes it: nothing (or a link, which the write replaces), the object itself, or something else. */
 type Holder = 'free' | 'same' | 'other';
 
-/** The top-level `guid` of the TML file at `file`, read without following a link; undefined when there is none or it is not a regular file. */
+/** The largest file `guidOfFile` reads (bytes): a bigger one at an export's name is not a TML file TSQ wrote. */
+const TML_FILE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The top-level `guid` of the TML file at `file`, read without following a link (and without waiting on
+ * a pipe put there); undefined when there is none, it is not a regular file, or it exceeds TML_FILE_MAX_BYTES.
+ */
 async function guidOfFile(file: string): Promise<string | undefined> {
   const handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   try {
-    if (!(await handle.stat()).isFile()) return undefined;
+    const st = await handle.stat();
+    if (!st.isFile() || st.size > TML_FILE_MAX_BYTES) return undefined;
     const guid: unknown = parseDocument(await handle.readFile('utf8')).get('guid');
     return typeof guid === 'string' ? guid : undefined;
   } finally {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exportFileName } from '../../cli/src/tml';
 import { writeAnswer } from '../../common/src/results/export';
 import { cutToBytes, ensureFolder, openSafeWriteStream, UnsafePathError, writeFileSafely } from '../../common/src/safeWrite';
 
@@ -182,5 +183,19 @@ describe('cutToBytes', () => {
     assert.equal(cutToBytes('a😀b', 4), 'a', 'a surrogate pair (4 bytes) is never split');
     assert.equal(cutToBytes('a😀b', 5), 'a😀');
     assert.equal(cutToBytes('€€', 5), '€');
+  });
+});
+
+describe('exportFileName (tsq tml export)', () => {
+  test('the whole name, suffix and ending included, is at most 255 bytes, cut on a character', () => {
+    const long = 'ж'.repeat(150);
+    assert.equal(exportFileName(long, 'ANSWER'), `${'ж'.repeat(122)}.answer.tml`);
+    assert.equal(Buffer.byteLength(exportFileName(long, 'ANSWER')), 255);
+    assert.equal(exportFileName(long, 'ANSWER', 2), `${'ж'.repeat(120)} (2).answer.tml`);
+    const emoji = exportFileName(`a${'😀'.repeat(70)}`, 'LIVEBOARD', 12);
+    assert.ok(Buffer.byteLength(emoji) <= 255 && emoji.endsWith(' (12).liveboard.tml'), emoji);
+    assert.equal(Buffer.from(emoji).toString(), emoji, 'no surrogate pair split (a lone one would not survive UTF-8)');
+    assert.equal(exportFileName('North/South', 'ANSWER'), 'North_South.answer.tml');
+    assert.equal(exportFileName('../../x', 'ANSWER', 3), '__.._x (3).answer.tml');
   });
 });
