@@ -89,7 +89,7 @@ describe('tsq tml export into a hostile folder', () => {
     }
   });
 
-  test('links for the next 2,000 pids: their targets stay untouched, every file lands in the folder', async () => {
+  test('links for the next 2,000 pids and at the final name: their targets stay untouched, every file lands in the folder', async () => {
     const { profile } = home('home-guess');
     const out = join(dir, 'repo-guess', 'answers');
     mkdirSync(out, { recursive: true });
@@ -97,6 +97,8 @@ describe('tsq tml export into a hostile folder', () => {
     const from = Number(next.stdout) + 1;
     const planted = Array.from({ length: 2000 }, (_, i) => join(out, `Q3 numbers.answer.tml.${from + i}.part`));
     for (const p of planted) symlinkSync(profile, p);
+    // a link at the final name too: replaced by the file, never written through
+    symlinkSync(profile, join(out, 'Q3 numbers.answer.tml'));
     const run = startTsq(['tml', 'export', '--all', '--type', 'answer', '-o', out, ...conn], { env: ENV });
     const r = await run.done;
     assert.equal(r.code, 0, r.stderr);
