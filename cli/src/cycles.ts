@@ -3,9 +3,8 @@
  * file, from the data-load API (docs/service-interface.md §4.1; the status's members in
  * docs/service-notes.md §4.3).
  */
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import type { AnalyticsServiceClient, LoadStatus } from '../../common/src/api';
+import { writeFileSafely } from '../../common/src/safeWrite';
 import { ExitCode, type ExitCodeValue } from './exitCodes';
 import { reportParsingErrors } from './load';
 import { info, terminalMessage, textTable, write } from './output';
@@ -36,7 +35,7 @@ export async function runStatusCommand(client: AnalyticsServiceClient, cycleId: 
   return status.status.code && status.status.code !== 'OK' ? ExitCode.LOAD_FAILED : ExitCode.OK;
 }
 
-/** Writes a cycle's bad records file to stdout or `out`. */
+/** Writes a cycle's bad records file to stdout or `out` (whole, never through a link: common/src/safeWrite.ts). */
 export async function runBadRecordsCommand(client: AnalyticsServiceClient, cycleId: string, opts: { out?: string; signal: AbortSignal }): Promise<void> {
   // a cycle that ignored no rows has no bad records file (the service answers "Node does not exist")
   const status = await client.loadStatus(cycleId, { signal: opts.signal });
@@ -46,9 +45,7 @@ export async function runBadRecordsCommand(client: AnalyticsServiceClient, cycle
   }
   const text = await client.badRecords(cycleId, { signal: opts.signal });
   if (opts.out) {
-    const stream = createWriteStream(opts.out);
-    stream.end(text);
-    await once(stream, 'finish');
+    await writeFileSafely(opts.out, text);
     info(`wrote the bad records of cycle ${cycleId} to ${opts.out}`);
   } else {
     // the file as it is into a pipe; on a terminal its lines are shown with control characters escaped

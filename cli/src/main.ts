@@ -119,7 +119,7 @@ function addTmlCommands(program: Command): void {
       .option('-o, --out <dir>', 'folder to write to', '.')
       .option('--no-progress', NO_PROGRESS),
   )
-    .addHelpText('after', `\nCtrl-C stops after the batch in flight: its files are written, the rest are not (exit 130).\n${EXIT_CODE_HELP}`)
+    .addHelpText('after', `\nEvery object gets its own file (a taken name gets " (2)", " (3)"…; said on stderr). An object that cannot be exported or written is said on stderr and the others are written (exit 1).\nCtrl-C stops after the batch in flight: its files are written, the rest are not (exit 130).\n${EXIT_CODE_HELP}`)
     .action(async (objects: string[], opts: Record<string, unknown>) => {
       await withService(opts, async ({ client }) => {
         const { failed } = await runTmlExport(client, objects, { type: opts.type as string | undefined, all: opts.all === true, out: opts.out as string, fqn: opts.fqn === true, signal: interrupt.signal, progress: progressMode(opts) });

@@ -8,7 +8,6 @@
  * (common/src/results/export.ts): dates are epoch seconds, null is an empty CSV field. The table shows
  * them as the results grid does (common/src/results/format.ts).
  */
-import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,6 +23,7 @@ import { ServiceCatalog } from '../../common/src/catalog';
 import { RefusedError, UsageError } from './exitCodes';
 import { info, textTable, write } from './output';
 import { terminalSafe } from '../../common/src/terminalText';
+import { openSafeWriteStream, type SafeWriteStream } from '../../common/src/safeWrite';
 
 /** Options of `tsq query`. */
 export interface QueryOptions {
@@ -59,14 +59,31 @@ export function selectQueries(queries: DocumentQuery[], file: string, n: number 
   return [numbered[n - 1]];
 }
 
-/** Runs `tsq query`. Returns the number of rows written. */
+/**
+ * Runs `tsq query`. Returns the number of rows written. With `--out` the answer is written whole
+ * (common/src/safeWrite.ts: a temporary file renamed over the target, no link followed): a run that
+ * fails or is interrupted leaves the file as it was.
+ */
 export async function runQueryCommand(client: AnalyticsServiceClient, file: string, opts: QueryOptions): Promise<number> {
   const document = await readDocument(file);
   const queries = getLanguageService().getQueries(document, { defaultDataSource: opts.datasource });
   const chosen = selectQueries(queries, file, opts.query);
   // a failure rejects with the service's error, which the command reports
   const catalog = new ServiceCatalog(client, { holdOff: false });
-  const out: Writable = opts.out ? createWriteStream(opts.out, { encoding: 'utf8' }) : process.stdout;
+  const target: SafeWriteStream | undefined = opts.out ? await openSafeWriteStream(opts.out, { encoding: 'utf8' }) : undefined;
+  const out: Writable = target?.stream ?? process.stdout;
+  try {
+    const total = await writeQueries(client, catalog, file, chosen, out, opts);
+    await target?.commit();
+    return total;
+  } catch (e) {
+    await target?.abort();
+    throw e;
+  }
+}
+
+/** The answers of the `chosen` queries of `file` in `opts.format`, written to `out`; the number of rows. */
+async function writeQueries(client: AnalyticsServiceClient, catalog: ServiceCatalog, file: string, chosen: { query: DocumentQuery; number: number }[], out: Writable, opts: QueryOptions): Promise<number> {
   const several = chosen.length > 1;
   let total = 0;
   if (opts.format === 'json' && several) await write(out, '[');
@@ -110,14 +127,6 @@ export async function runQueryCommand(client: AnalyticsServiceClient, file: stri
     total += rows;
   }
   if (opts.format === 'json' && several) await write(out, '\n]\n');
-  if (opts.out) {
-    const closed = new Promise<void>((ok, fail) => {
-      out.once('finish', ok);
-      out.once('error', fail);
-    });
-    out.end();
-    await closed;
-  }
   return total;
 }
 

@@ -2,7 +2,10 @@
  * `tsq tml export|validate|import`: Answers as files in Git (docs/service-interface.md §11).
  *
  * - `export`: the TML of objects by GUID, or by name with `--type`, or every answer (`--all`), written
- *   to `<out>/<name>.<type>.tml` (YAML), in batches of TML_BATCH_SIZE with progress on stderr.
+ *   to `<out>/<name>.<type>.tml` (YAML), in batches of TML_BATCH_SIZE with progress on stderr. Every
+ *   object gets its own file (`exportFileName`, `ExportFiles`): a name taken in the run, or by a file
+ *   holding another object, gets ` (2)`, ` (3)`…; a name is cut to NAME_MAX_BYTES; each such rename is
+ *   said on stderr. Files are written by common/src/safeWrite.ts (no link followed).
  * - `validate`: each file's local checks (by suffix, else content, common/src/tml/tmlService.ts: YAML,
  *   the shape, each search_query against its data source's live catalog), then the service's
  *   `VALIDATE_ONLY` in batches of at most TML_BATCH_SIZE (the service's advice, tml-import.adoc). One `file:line:col: severity: message` line
@@ -10,11 +13,13 @@
  * - `import`: the files under `--policy partial` (the service's default) or `all-or-none`; a file that
  *   fails the local checks is not sent. Prints each file's outcome and the GUID of its answer.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Writable } from 'node:stream';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
+import { parseDocument } from 'yaml';
 import { TML_BATCH_SIZE, type AnalyticsServiceClient, type ImportedTmlObject, type TmlImportPolicy } from '../../common/src/api';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { getLanguageService } from '../../common/src/languageService/languageService';
@@ -22,6 +27,7 @@ import { firstQueryNode } from '../../common/src/tml/liveboardTml';
 import { validateTml } from '../../common/src/tml/tmlService';
 import { printDiagnostics, type DiagnosticFormat } from './diagnosticFormats';
 import { terminalSafe } from '../../common/src/terminalText';
+import { cutToBytes, ensureFolder, NAME_MAX_BYTES, UnsafePathError, writeFileSafely } from '../../common/src/safeWrite';
 import { ExitCode, ExitError, UsageError } from './exitCodes';
 import { info, write } from './output';
 import { perSecond, reporterOf, type ProgressMode, type ProgressReporter } from './progress';
@@ -32,9 +38,100 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TML_EXPORT_TYPES: Record<string, string> = { answer: 'QUESTION_ANSWER_BOOK', liveboard: 'PINBOARD_ANSWER_BOOK', table: 'LOGICAL_TABLE', worksheet: 'LOGICAL_TABLE' };
 const V2_TYPE: Record<string, string> = { answer: 'ANSWER', liveboard: 'LIVEBOARD', table: 'LOGICAL_TABLE', worksheet: 'LOGICAL_TABLE' };
 
-/** A file name from an object name: path separators and control characters become `_`. */
+/** A file name from an object name: path separators, characters Windows refuses and control characters become `_`; a leading dot too. */
 function safeName(name: string): string {
-  return name.replace(/[/\\:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_').slice(0, 200) || '_';
+  return name.replace(/[/\\:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_') || '_';
+}
+
+/**
+ * The file name of the `n`-th choice (1-based) for an object: `<name>.<type>.tml`, then
+ * `<name> (n).<type>.tml`, the name made safe (`safeName`) and cut by bytes so that the whole file
+ * name, suffix and ending included, is at most NAME_MAX_BYTES of UTF-8 (common/src/safeWrite.ts).
+ */
+export function exportFileName(name: string, type: string, n = 1): string {
+  return fileNameOf(name, type, n).base;
+}
+
+/** `exportFileName` and whether the name was cut to fit. */
+function fileNameOf(name: string, type: string, n: number): { base: string; cut: boolean } {
+  const ending = `${n > 1 ? ` (${n})` : ''}.${safeName(type.toLowerCase())}.tml`;
+  const safe = safeName(name);
+  const kept = cutToBytes(safe, NAME_MAX_BYTES - Buffer.byteLength(ending));
+  return { base: kept + ending, cut: kept !== safe };
+}
+
+/** What a name in the `--out` folder holds before the run writes it: nothing (or a link, which the write replaces), the object itself, or something else. */
+type Holder = 'free' | 'same' | 'other';
+
+/** The largest file `guidOfFile` reads (bytes): a bigger one at an export's name is not a TML file TSQ wrote. */
+const TML_FILE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The top-level `guid` of the TML file at `file`, read without following a link (and without waiting on
+ * a pipe put there); undefined when there is none, it is not a regular file, or it exceeds TML_FILE_MAX_BYTES.
+ */
+async function guidOfFile(file: string): Promise<string | undefined> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = await handle.stat();
+    if (!st.isFile() || st.size > TML_FILE_MAX_BYTES) return undefined;
+    const guid: unknown = parseDocument(await handle.readFile('utf8')).get('guid');
+    return typeof guid === 'string' ? guid : undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The file names of one export run in one folder: each object gets a name no other object of the run
+ * has (compared without case and in Unicode NFC, as macOS and Windows file systems compare), and that no
+ * file of another object occupies: a file already there is replaced only when its top-level `guid` is
+ * the object's own (re-exporting into the same folder updates the files), a link at the name is
+ * replaced (never followed), anything else — another GUID, no GUID, a folder, a file that cannot be
+ * read — keeps its name and the object takes the next ` (n)`.
+ */
+class ExportFiles {
+  private readonly taken = new Set<string>();
+
+  constructor(private readonly out: string) {}
+
+  /**
+   * The file for object `id` named `name` of `type`, and why it is not `<name>.<type>.tml` (empty when it is).
+   * @throws the file system's error when a name cannot be looked at (EACCES, ENAMETOOLONG…)
+   */
+  async choose(id: string, name: string, type: string): Promise<{ file: string; reasons: string[] }> {
+    const reasons: string[] = [];
+    if (safeName(name) !== name) reasons.push('characters a file name cannot hold became _');
+    for (let n = 1; ; n++) {
+      const { base, cut } = fileNameOf(name, type, n);
+      const key = base.normalize('NFC').toLowerCase();
+      if (this.taken.has(key)) {
+        reasons.push(`${base} is another object's file in this export`);
+        continue;
+      }
+      if ((await this.holder(join(this.out, base), id)) === 'other') {
+        reasons.push(`${base} holds another object`);
+        continue;
+      }
+      if (cut) reasons.push(`the name is cut to ${NAME_MAX_BYTES} bytes`);
+      this.taken.add(key);
+      return { file: join(this.out, base), reasons };
+    }
+  }
+
+  private async holder(file: string, id: string): Promise<Holder> {
+    let st;
+    try {
+      st = await lstat(file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'free';
+      throw e;
+    }
+    if (st.isSymbolicLink()) return 'free';
+    if (!st.isFile()) return 'other';
+    const guid = await guidOfFile(file).catch(() => undefined);
+    return guid !== undefined && guid.toLowerCase() === id.toLowerCase() ? 'same' : 'other';
+  }
 }
 
 /** Options of `tsq tml export`. */
@@ -53,7 +150,7 @@ export interface TmlExportOptions {
 
 /** What `runTmlExport` did. */
 export interface TmlExportResult {
-  /** Objects whose export answered ERROR. */
+  /** Objects whose export answered ERROR, or whose file could not be written (each said on stderr). */
   failed: number;
   /** Files written. */
   written: number;
@@ -78,8 +175,11 @@ function onInterrupt(signal: AbortSignal | undefined, progress: ProgressReporter
 
 /**
  * Exports objects' TML to files, TML_BATCH_SIZE objects a call, with progress (a bar or a line per batch).
- * Each file is written whole (a temporary file renamed), so an interrupted run leaves only whole files.
- * @throws UsageError for a name without --type, or a name no object has; ServiceError from the service;
+ * Each object gets a file of its own (`ExportFiles`: renames said on stderr); each file is written whole
+ * and never through a link (`writeFileSafely`), so an interrupted run leaves only whole files. An object
+ * whose file cannot be written is said on stderr and counted in `failed`; the others are written.
+ * @throws UsageError for a name without --type, a name no object has, or an `--out` through a link
+ *   (`ensureFolder`); ServiceError from the service;
  *   ExitError (INTERRUPTED) when the signal aborts between batches, saying how many files were written
  */
 export async function runTmlExport(client: AnalyticsServiceClient, refs: string[], opts: TmlExportOptions): Promise<TmlExportResult> {
@@ -102,7 +202,16 @@ export async function runTmlExport(client: AnalyticsServiceClient, refs: string[
     ids.push(hit.id);
   }
   if (ids.length === 0) throw new UsageError('nothing to export: give GUIDs, names with --type, or --all');
-  await mkdir(opts.out, { recursive: true });
+  const seen = new Set<string>();
+  // an object named twice is exported once (GUIDs compared without case)
+  ids = ids.filter((id) => !seen.has(id.toLowerCase()) && seen.add(id.toLowerCase()));
+  try {
+    await ensureFolder(opts.out);
+  } catch (e) {
+    if (e instanceof UnsafePathError) throw new UsageError(`--out ${opts.out}: ${e.message}`);
+    throw e;
+  }
+  const files = new ExportFiles(opts.out);
   const stdout = opts.stdout ?? process.stdout;
   const batches = Math.ceil(ids.length / TML_BATCH_SIZE);
   const progress = reporterOf(opts.progress, BATCH_BAR);
@@ -121,10 +230,18 @@ export async function runTmlExport(client: AnalyticsServiceClient, refs: string[
           progress.log(`tsq: ${terminalSafe(o.info.id)}: ${terminalSafe(o.info.status.error_message ?? 'export failed')}`);
           continue;
         }
-        const file = join(opts.out, `${safeName(o.info.name)}.${safeName(o.info.type.toLowerCase())}.tml`);
-        const partial = `${file}.${process.pid}.part`;
-        await writeFile(partial, o.edoc);
-        await rename(partial, file);
+        const what = `${o.info.type.toLowerCase()} "${terminalSafe(o.info.name)}" (${terminalSafe(o.info.id)})`;
+        let file: string;
+        try {
+          const chosen = await files.choose(o.info.id, o.info.name, o.info.type);
+          file = chosen.file;
+          if (chosen.reasons.length) progress.log(`tsq: ${what} is written as ${terminalSafe(file)}: ${terminalSafe(chosen.reasons.join('; '))}`);
+          await writeFileSafely(file, o.edoc);
+        } catch (e) {
+          result.failed++;
+          progress.log(`tsq: ${what} is not written: ${terminalSafe((e as Error).message)}`);
+          continue;
+        }
         result.written++;
         await write(stdout, `${file}\n`);
       }

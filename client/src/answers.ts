@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { AnalyticsServiceClient, ImportedTmlObject } from '../../common/src/api';
 import { QueriesRequest, type DocumentQuery } from '../../common/src/protocol';
 import { answerLinkOf, answerQueryOf, answerTmlOf, tsqOfAnswer, withAnswerLink } from '../../common/src/tml/answerLink';
+import { writeFileSafely } from '../../common/src/safeWrite';
 import type { TsqClient } from './context';
 import { errorMessage } from './service';
 
@@ -107,7 +108,9 @@ async function exportTml(client: TsqClient, fail: Fail, node: unknown): Promise<
     const file = `${name.replace(/[/\\:*?"<>|]/g, '_')}.answer.tml`;
     const target = await vscode.window.showSaveDialog({ title: `Export TML of ${name}`, defaultUri: folder ? vscode.Uri.joinPath(folder, file) : undefined, filters: { 'Answer TML': ['tml'] } });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(edoc));
+    // a file on disk is written whole and never through a link (common/src/safeWrite.ts); another file system is VS Code's
+    if (target.scheme === 'file') await writeFileSafely(target.fsPath, edoc);
+    else await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(edoc));
     await vscode.window.showTextDocument(target);
   } catch (e) {
     fail(`Export TML of ${node.header.name}`, e);

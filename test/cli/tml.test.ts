@@ -8,14 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startLive, type Live } from '../emulator/client-support';
 import { sarifErrors } from '../fixtures/sarif/validate';
-import { CLI_JS, cleanEnv, startTsq, tsq, waitForOutput } from './cli-support';
+import { CLI_JS, cleanEnv, holdingProxy, startTsq, tsq, waitForOutput } from './cli-support';
 
 function hasScript(): boolean {
   return spawnSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' }).status === 0;
@@ -206,47 +204,6 @@ describe('--format github and sarif', () => {
     assert.deepEqual(readdirSync(dir).sort(), ['a.answer.tml', 'q.tsq']);
   });
 });
-
-/**
- * A proxy in front of the emulator that holds the `hold`-th request to `path` (1-based; by default the
- * TML export) until `release()`; `held` resolves when it arrives. Plain HTTP relaying, bodies buffered.
- */
-async function holdingProxy(target: string, hold: number, path = '/metadata/tml/export'): Promise<{ url: string; held: Promise<void>; release: () => void; close: () => Promise<void> }> {
-  let exports = 0;
-  let arrived!: () => void;
-  const held = new Promise<void>((r) => (arrived = r));
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (d: Buffer) => chunks.push(d));
-    req.on('end', () => {
-      void (async () => {
-        if (req.url?.includes(path) && ++exports === hold) {
-          arrived();
-          await released;
-        }
-        const body = Buffer.concat(chunks);
-        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length' && k !== 'connection')) as Record<string, string>;
-        const r = await fetch(`${target}${req.url ?? '/'}`, { method: req.method, headers, body: body.length ? body : undefined });
-        const out: Record<string, string | string[]> = {};
-        r.headers.forEach((v, k) => {
-          if (k !== 'content-length' && k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'connection') out[k] = v;
-        });
-        const cookies = r.headers.getSetCookie();
-        if (cookies.length) out['set-cookie'] = cookies;
-        res.writeHead(r.status, out).end(Buffer.from(await r.arrayBuffer()));
-      })();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    held,
-    release,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 describe('many answers: batches and progress', () => {
   const EXTRA = 120;

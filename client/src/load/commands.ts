@@ -9,7 +9,7 @@
  * the result (rows written and ignored; Show Bad Records). Every step and the cycle id go to the TSQ log.
  */
 import * as vscode from 'vscode';
-import { open as openFile, readFile, writeFile } from 'node:fs/promises';
+import { open as openFile, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { AnalyticsServiceClient, LoadDefinition } from '../../../common/src/api';
 import type { ConnectionManager } from '../connections';
@@ -19,6 +19,7 @@ import { loadChunkBytes } from '../settings';
 import { fromSaved, formatSummary, guardLoad, parseSavedDefinition, parseTargetText, sameTarget, savedDefinitionPath, targetText, toSaved, type LoadTarget } from '../../../common/src/load/definition';
 import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadResult } from '../../../common/src/load/pipeline';
 import { checkCycle } from '../../../common/src/load/status';
+import { writeFileSafely } from '../../../common/src/safeWrite';
 import { isSupportedEncoding, sniffCsv } from '../../../common/src/load/sniff';
 import { fullFormat } from '../../../common/src/load/values';
 import { changeField, reviewItems, tableChoiceOf, type Draft, type TableChoice } from './review';
@@ -255,7 +256,8 @@ class CsvLoader {
       }
       if (pick.action === 'save') {
         const path = savedDefinitionPath(file);
-        await writeFile(path, `${JSON.stringify(toSaved(definition(), draft.encoding), null, 2)}\n`);
+        // beside the CSV, in a folder a repository may hold: never through a link planted there (common/src/safeWrite.ts)
+        await writeFileSafely(path, `${JSON.stringify(toSaved(definition(), draft.encoding), null, 2)}\n`);
         this.log.info(`Load CSV: saved ${path}`);
         void vscode.window.showInformationMessage(`Saved the load definition as ${basename(path)}; Load Again reuses it.`);
         continue;

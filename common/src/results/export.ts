@@ -9,9 +9,9 @@
  *   https://owasp.org/www-community/attacks/CSV_Injection): a text cell or name starting with `=`, `+`,
  *   `-`, `@`, tab or CR gets a leading `'`; `tsq.results.csvInjectionProtection: false` turns it off.
  */
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
+import { openSafeWriteStream } from '../safeWrite';
 import { copyText } from './format';
 import type { CellValue, ResultColumn } from './shape';
 import type { CopyFormat } from './messages';
@@ -52,40 +52,44 @@ function csvValue(v: CellValue | undefined, protect: boolean): string | number |
 }
 
 /**
- * Writes an answer to `file` as CSV (RFC 4180, CRLF, header row) or JSON, streaming page by page.
+ * Writes an answer to `file` as CSV (RFC 4180, CRLF, header row) or JSON, streaming page by page, whole
+ * and never through a link (common/src/safeWrite.ts: an exclusive temporary file renamed over `file`).
  * @param pages the pages as fetched (rows in `columnNames` order)
  * @param options CSV only: formula neutralisation (default on, see the module comment)
  * @returns the number of data rows written
- * @throws the file system's error (e.g. EACCES) — the file may then be partial
+ * @throws the file system's error (e.g. EACCES); `file` is unchanged then and no temporary file is left
  */
 export async function writeAnswer(file: string, format: 'csv' | 'json', columnNames: readonly string[], pages: Iterable<readonly (readonly CellValue[])[]>, options: CsvOptions = {}): Promise<number> {
   const protect = options.csvInjectionProtection !== false;
-  const out = createWriteStream(file, { encoding: 'utf8' });
-  const closed = new Promise<void>((resolve, reject) => {
-    out.once('error', reject);
-    out.once('finish', resolve);
-  });
+  const target = await openSafeWriteStream(file, { encoding: 'utf8' });
+  const out = target.stream;
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  failed.catch(() => undefined);
   const write = async (chunk: string): Promise<void> => {
-    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), closed]);
+    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
   };
   let rows = 0;
-  if (format === 'csv') {
-    await write(stringify([columnNames.map((n) => (protect ? neutralizeFormula(n) : n))], { record_delimiter: '\r\n' }));
-    for (const page of pages) {
-      if (page.length === 0) continue;
-      await write(stringify(page.map((r) => columnNames.map((_, i) => csvValue(r[i], protect))), { record_delimiter: '\r\n', cast: { boolean: (b) => String(b) } }));
-      rows += page.length;
+  try {
+    if (format === 'csv') {
+      await write(stringify([columnNames.map((n) => (protect ? neutralizeFormula(n) : n))], { record_delimiter: '\r\n' }));
+      for (const page of pages) {
+        if (page.length === 0) continue;
+        await write(stringify(page.map((r) => columnNames.map((_, i) => csvValue(r[i], protect))), { record_delimiter: '\r\n', cast: { boolean: (b) => String(b) } }));
+        rows += page.length;
+      }
+    } else {
+      await write('[');
+      for (const page of pages) {
+        const parts: string[] = [];
+        for (const r of page) parts.push((rows++ === 0 ? '\n' : ',\n') + JSON.stringify(Object.fromEntries(columnNames.map((n, i) => [n, r[i] === undefined ? null : r[i]]))));
+        if (parts.length) await write(parts.join(''));
+      }
+      await write(rows ? '\n]\n' : ']\n');
     }
-  } else {
-    await write('[');
-    for (const page of pages) {
-      const parts: string[] = [];
-      for (const r of page) parts.push((rows++ === 0 ? '\n' : ',\n') + JSON.stringify(Object.fromEntries(columnNames.map((n, i) => [n, r[i] === undefined ? null : r[i]]))));
-      if (parts.length) await write(parts.join(''));
-    }
-    await write(rows ? '\n]\n' : ']\n');
+  } catch (e) {
+    await target.abort();
+    throw e;
   }
-  out.end();
-  await closed;
+  await target.commit();
   return rows;
 }
