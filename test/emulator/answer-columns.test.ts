@@ -3,10 +3,12 @@
 // in a subsearch, near — is no column of the answer, as exported TML's `answer_columns` leave it out. The
 // same columns come back from searchdata and as `answer_columns` of the Answer TML the emulator exports
 // for an answer of that search; and an exported Answer TML imported again and exported again is the same
-// text, byte for byte. Plain fetch against a real emulator (v2).
+// text, byte for byte. A Liveboard TML as clusters export it (a note tile, test/fixtures/exportedTml.ts)
+// validates. Plain fetch against a real emulator (v2).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
+import { exportedLiveboard } from '../fixtures/exportedTml';
 import { startCore, type Core } from './core-support';
 
 const V2 = '/api/rest/2.0';
@@ -98,5 +100,15 @@ describe('import → export → import', () => {
       const e2 = await v2('/metadata/tml/export', { metadata: [{ identifier: a.metadata_id }], edoc_format: 'YAML' });
       assert.equal(e2.body[0].edoc, text, a.metadata_id);
     }
+  });
+});
+
+describe('a Liveboard TML as exported', () => {
+  test('VALIDATE_ONLY: a note tile, guid: null, obj_id and every exported member are OK; a bad column is still an ERROR', async () => {
+    const ok = await v2('/metadata/tml/import', { metadata_tmls: [exportedLiveboard({ flights: 'flights', movies: 'movies' })], import_policy: 'VALIDATE_ONLY' });
+    assert.deepEqual(ok.body[0].response.status, { status_code: 'OK' }, JSON.stringify(ok.body[0]));
+    const bad = await v2('/metadata/tml/import', { metadata_tmls: [exportedLiveboard({ flights: 'flights', movies: 'movies' }, 'delai')], import_policy: 'VALIDATE_ONLY' });
+    assert.equal(bad.body[0].response.status.status_code, 'ERROR', JSON.stringify(bad.body[0]));
+    assert.match(bad.body[0].response.status.error_message, /delai/);
   });
 });

@@ -227,7 +227,7 @@ export class TmlService {
     return { guid, existing, ...body };
   }
 
-  /** A Liveboard TML: read only (LIVEBOARD_READ_ONLY_TEXT) unless VALIDATE_ONLY, which checks each visualization's answer. */
+  /** A Liveboard TML: read only (LIVEBOARD_READ_ONLY_TEXT) unless VALIDATE_ONLY, which checks each visualization's answer (a note tile has none). */
   private validateLiveboard(user: EmulatorUser, liveboard: Record<string, unknown>, policy: ImportPolicy): ValidLiveboard {
     if (policy !== 'VALIDATE_ONLY') throw new TmlInvalid(LIVEBOARD_READ_ONLY_TEXT);
     const name = liveboard.name;
@@ -236,7 +236,9 @@ export class TmlService {
     if (!Array.isArray(vizs)) throw new TmlInvalid('liveboard.visualizations must be a list of {id, answer}.');
     vizs.forEach((v, i) => {
       const path = `liveboard.visualizations[${i}]`;
-      if (!isRecord(v) || typeof v.id !== 'string' || !isRecord(v.answer)) throw new TmlInvalid(`${path} needs id and answer.`);
+      // a note tile (exported Liveboards hold them: `note_tile` with its HTML, no answer) has no search to check
+      if (isRecord(v) && typeof v.id === 'string' && v.answer === undefined && isRecord(v.note_tile)) return;
+      if (!isRecord(v) || typeof v.id !== 'string' || !isRecord(v.answer)) throw new TmlInvalid(`${path} needs id and answer (or note_tile).`);
       this.validateAnswerBody(user, v.answer, `${path}.answer (${v.id})`);
     });
     return { liveboard: true, name };
