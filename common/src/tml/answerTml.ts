@@ -1,10 +1,11 @@
 /**
  * `*.answer.tml` files: the Answer TML (docs/service-interface.md §11.1) read with positions, its shape
  * checked against a schema written from the docs (https://docs.thoughtspot.com/cloud/latest/tml-answers;
- * thoughtspot/thoughtspot_tml `tests/data/DUMMY.answer.tml`), and its `search_query` checked by the one
- * language service (common/src/languageService) against the data source its `tables` names, the
- * diagnostics placed inside the YAML string (plain, single- and double-quoted with escapes, literal and
- * folded block scalars).
+ * thoughtspot/thoughtspot_tml `tests/data/DUMMY.answer.tml`; the shapes clusters export, docs/service-notes.md
+ * "TML as clusters export it"), and its `search_query` checked by the one language service
+ * (common/src/languageService) against the data sources its `tables` names and its own `formulas`
+ * (answerSources.ts), the diagnostics placed inside the YAML string (plain, single- and double-quoted
+ * with escapes, literal and folded block scalars).
  *
  * Pure: no `vscode`, no LSP server, no HTTP (the catalog comes through the language service's provider).
  */
@@ -300,8 +301,9 @@ function datasourceLine(ref: string): string | undefined {
 
 /**
  * Every diagnostic of an Answer TML file: the shape (checkAnswerShape), then its `search_query` by the
- * language service against the data source `tables[0]` names, each placed on the characters of the YAML
- * string that hold it; a diagnostic of the data source itself is placed on the `tables` entry.
+ * language service against the data sources of `tables` and the `formulas` (`validateEmbeddedQuery`), each
+ * placed on the characters of the YAML string that hold it; a diagnostic of a data source itself is placed
+ * on its `tables` entry.
  */
 export async function validateAnswerTml(service: LanguageService, uri: string, text: string, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
   const file = readAnswerTml(text);
@@ -455,7 +457,7 @@ export async function hoverEmbeddedQuery(file: Pick<AnswerTmlFile, 'lines'>, at:
 
 /**
  * Completion inside an Answer TML's `search_query`: the language service's completion of the query
- * against the data source `tables[0]` names, its edits moved onto the YAML string (and escaped for its
+ * against the data sources of `tables` and the `formulas` (`searchServiceOf`), its edits moved onto the YAML string (and escaped for its
  * quoting). Outside the query, or without a data source: no items.
  */
 export async function completeAnswerTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CompletionList> {
@@ -487,7 +489,7 @@ export function keyHover(file: Pick<AnswerTmlFile, 'lines'>, map: YAMLMap, offse
 
 /**
  * Hover in an Answer TML: inside `search_query`, the language service's hover of the query (the same
- * as in a `.tsq` file, against the data source `tables[0]` names), its range moved onto the YAML string;
+ * as in a `.tsq` file, against the data sources of `tables` and the `formulas`), its range moved onto the YAML string;
  * on a key of a known top-level member or member of `answer`, its description from the docs with the
  * page (`TML_TOP_LEVEL_DOCS`, `ANSWER_MEMBER_DOCS`). Elsewhere null.
  */

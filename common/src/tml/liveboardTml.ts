@@ -3,7 +3,7 @@
  * https://docs.thoughtspot.com/cloud/latest/tml-liveboards; thoughtspot/thoughtspot_tml
  * `tests/data/DUMMY.liveboard.tml`) read with positions: `liveboard` (or `pinboard`, its former name) with
  * `name` and `visualizations`, each an `id` and an `answer` in the Answer syntax. Each visualization's
- * `search_query` is checked by the one language service against the data source its own `tables` names,
+ * `search_query` is checked by the one language service against the data sources its own `tables` names (and its `formulas`),
  * through the same embedding as an Answer TML's (common/src/tml/answerTml.ts), the diagnostics placed
  * inside the YAML string.
  *
