@@ -77,6 +77,11 @@ describe('an Answer TML as exported', () => {
     const ds = await check('file:///w/two.answer.tml', text);
     assert.deepEqual(ds.map((d) => [d.code, covered(text, d.range)]), [['tsq.unknownDataSource', 'Movis']], JSON.stringify(ds));
   });
+  test('a table named by obj_id alone is not looked up: the search is checked for syntax only', async () => {
+    const only = (q: string) => twoTablesAnswer(N).replace(/ {2}tables:\n[\s\S]*? {2}search_query: .*\n/, `  tables:\n  - obj_id: flights-1a2b3c4d\n  search_query: "${q}"\n`);
+    assert.deepEqual(await check('file:///w/o.answer.tml', only('[origin] [nope]')), []);
+    assert.deepEqual((await check('file:///w/o.answer.tml', only('[origin] sort by'))).map((d) => d.severity), [1]);
+  });
   test('formulas are columns of the search, by id and by name, and one of unknown type gets no type diagnostic', async () => {
     assert.deepEqual(await check('file:///w/f.answer.tml', formulaAnswer(N)), []);
     const text = formulaAnswer(N, 'origen');
