@@ -42,7 +42,7 @@ export const ANSWER_MEMBER_DOCS = {
   formulas: 'The formulas of the Answer, each an `id`, `name`, `expr` and `properties` (`column_type`, `aggregation`): columns of its search, by id (`[formula_<name>]` as exported) and by name. Without a data type in `properties` a formula\'s type is unknown, and TSQ makes no type check on it.',
   parameters: 'The parameters of the Answer.',
   search_query: 'The search of the Answer, in the search language of `.tsq` files: checked, completed and hovered against the data source `tables` names.',
-  answer_columns: 'The columns of the Answer, by display name (derived from the search by the service on import).',
+  answer_columns: 'The columns of the Answer, by display name (derived from the search by the service on import): a column that stands only in a filter is not one of them.',
   table: 'How the Answer shows as a table: `table_columns`, `ordered_column_ids`, `client_state`.',
   chart: 'How the Answer shows as a chart: `type`, `chart_columns`, `axis_configs`, `client_state`.',
   display_mode: 'Whether the Answer opens as a chart or a table: CHART_MODE, TABLE_MODE (or UNDEFINED).',
