@@ -93,8 +93,11 @@ test('a place that is no value of the column matches no row', async () => {
   assert.deepEqual(f.data, []);
 });
 
-test('a location filter with nothing listed shows its column, grouped', async () => {
-  const a = await answer("[city] near 'seattle' within 20 miles");
+test('a location filter names no column of the answer: with nothing listed it is a 400; its column listed, grouped', async () => {
+  const none = await answer("[city] near 'seattle' within 20 miles");
+  assert.equal(none.status, 400, JSON.stringify(none.body));
+  assert.match(JSON.stringify(none.body), /a column named only in a filter is not a column of the answer/);
+  const a = await answer("[city] [city] near 'seattle' within 20 miles");
   assert.equal(a.status, 200, JSON.stringify(a.body));
   assert.deepEqual(a.columnNames, ['city']);
   const near = new Set(codes('city', 'seattle', 'within', 20 * MILE_KM));

@@ -53,7 +53,7 @@ describe('the shape', () => {
   test('unknown top-level members are warnings; missing members are errors', async () => {
     const ds = await validateAnswerTml(ls, 'u', 'answer:\n  name: A\n  colour: red\nextra: 1\n');
     const w = ds.filter((d) => d.severity === DiagnosticSeverity.Warning).map((d) => String(d.message));
-    assert.deepEqual(w.sort(), ['Unknown member colour of answer.', 'Unknown top-level member extra of an Answer TML (expected guid, answer).']);
+    assert.deepEqual(w.sort(), ['Unknown member colour of answer.', 'Unknown top-level member extra of an Answer TML (expected guid, obj_id, answer).']);
     const e = ds.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => String(d.message));
     assert.ok(e.some((m) => /answer.tables is missing/.test(m)) && e.some((m) => /search_query is missing/.test(m)), JSON.stringify(e));
   });
@@ -103,7 +103,7 @@ describe('a Liveboard TML (common/src/tml/liveboardTml.ts)', () => {
     const text = board('"[origin]"', '"[delay]"', '  - answer_only: 1\n  colour: red\n');
     const ds = await validateTml(ls, 'file:///w/ops.liveboard.tml', text);
     const errors = ds.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => String(d.message));
-    assert.ok(errors.some((m) => /liveboard\.visualizations\[2\]\.id is missing/.test(m)) && errors.some((m) => /visualizations\[2\]\.answer is missing/.test(m)), JSON.stringify(errors));
+    assert.ok(errors.some((m) => /liveboard\.visualizations\[2\]\.id is missing/.test(m)) && errors.some((m) => /visualizations\[2\] has neither answer nor note_tile/.test(m)), JSON.stringify(errors));
     const warnings = ds.filter((d) => d.severity === DiagnosticSeverity.Warning).map((d) => String(d.message));
     assert.ok(warnings.includes('Unknown member colour of liveboard.') && warnings.includes('Unknown member answer_only of liveboard.visualizations[2].'), JSON.stringify(warnings));
     const old = board('"[origin]"', '"[nope]"').replace('liveboard:', 'pinboard:');

@@ -76,6 +76,7 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
   if (options.catalog) ctx.catalog = neverRejecting(options.catalog);
 
   return {
+    ...(ctx.catalog ? { catalog: ctx.catalog } : {}),
     parseDocument: ctx.parse,
     doComplete: (document, position, settings = {}, token) => doComplete(ctx, document, position, settings, token),
     doResolve: (item, token) => doResolve(ctx, item, token),

@@ -78,6 +78,12 @@ export interface LanguageServiceOptions {
 
 /** The verbs of the TSQ language service. All positions and ranges are LSP's (UTF-16). */
 export interface LanguageService {
+  /**
+   * The catalog the service reads through (guarded: it never rejects), absent for a syntax-only service.
+   * A document embedding queries over a catalog of its own making (an Answer TML's several `tables` and
+   * its `formulas`, common/src/tml/answerSources.ts) builds a service over a view of it.
+   */
+  readonly catalog?: CatalogProvider;
   /** Parses (and caches by URI and version) a document. Never throws. */
   parseDocument(document: TextDocument): TsqDocument;
   /**

@@ -1,10 +1,11 @@
 /**
  * `*.answer.tml` files: the Answer TML (docs/service-interface.md §11.1) read with positions, its shape
  * checked against a schema written from the docs (https://docs.thoughtspot.com/cloud/latest/tml-answers;
- * thoughtspot/thoughtspot_tml `tests/data/DUMMY.answer.tml`), and its `search_query` checked by the one
- * language service (common/src/languageService) against the data source its `tables` names, the
- * diagnostics placed inside the YAML string (plain, single- and double-quoted with escapes, literal and
- * folded block scalars).
+ * thoughtspot/thoughtspot_tml `tests/data/DUMMY.answer.tml`; the shapes clusters export, docs/service-notes.md
+ * "TML as clusters export it"), and its `search_query` checked by the one language service
+ * (common/src/languageService) against the data sources its `tables` names and its own `formulas`
+ * (answerSources.ts), the diagnostics placed inside the YAML string (plain, single- and double-quoted
+ * with escapes, literal and folded block scalars).
  *
  * Pure: no `vscode`, no LSP server, no HTTP (the catalog comes through the language service's provider).
  */
@@ -12,6 +13,9 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, MarkupKind, type CompletionItem, type CompletionList, type Diagnostic, type Hover, type Position, type Range } from 'vscode-languageserver-types';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
+import { getLanguageService } from '../languageService/languageService';
+import type { Column } from '../model';
+import { answerCatalog, formulaColumn } from './answerSources';
 
 /** The page of the Answer TML's members, cited by the hover of each (docs/service-interface.md §11.1). */
 export const ANSWER_TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml-answers';
@@ -23,7 +27,8 @@ export const TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml';
  * one declaration `TML_TOP_LEVEL`, the shape check and the hover derive from.
  */
 export const TML_TOP_LEVEL_DOCS = {
-  guid: 'The GUID of the object: an import with it updates that object, one without it creates a new object.',
+  guid: 'The GUID of the object: an import with it updates that object; one without it, or with `guid: null` (as clusters export an object for a new home), creates a new object.',
+  obj_id: 'The object\'s own identifier, set by its users and unique in its Org (intro-thoughtspot-objects: `org_id` + `obj_id` is as good as the GUID): exported beside or instead of `guid`, so that the file imports into another Org or instance.',
   answer: 'The Answer: its name, the data sources it reads (`tables`), its search (`search_query`) and how it is shown (`answer_columns`, `table`, `chart`, `display_mode`).',
 } as const;
 
@@ -31,18 +36,24 @@ export const TML_TOP_LEVEL_DOCS = {
 export const ANSWER_MEMBER_DOCS = {
   name: 'The name of the Answer, as shown in the service.',
   description: 'The description of the Answer (optional).',
-  tables: 'The data sources (worksheets, views, tables) the search reads: `id` (what `[id::column]` refers to), `name`, and `fqn`, the GUID (with `export_fqn`). TSQ checks `search_query` against the first.',
+  tables: 'The data sources (models, worksheets, views, tables) the search reads, each an `id` (what `[id::column]` refers to), `name`, `fqn` (the GUID, with `export_fqn`) or `obj_id` (its identifier in the Org). A column of the search may come from any of them: TSQ checks `search_query` against them all.',
   joins: 'The joins between the data sources of `tables` the Answer uses.',
   table_paths: 'The join paths between the data sources, each with its `id`, `table` and `join_path`.',
-  formulas: 'The formulas of the Answer, each with its `name` and `expr`; the search names them as columns.',
+  formulas: 'The formulas of the Answer, each an `id`, `name`, `expr` and `properties` (`column_type`, `aggregation`): columns of its search, by id (`[formula_<name>]` as exported) and by name. Without a data type in `properties` a formula\'s type is unknown, and TSQ makes no type check on it.',
   parameters: 'The parameters of the Answer.',
   search_query: 'The search of the Answer, in the search language of `.tsq` files: checked, completed and hovered against the data source `tables` names.',
-  answer_columns: 'The columns of the Answer, by display name (derived from the search by the service on import).',
+  answer_columns: 'The columns of the Answer, by display name (derived from the search by the service on import): a column that stands only in a filter is not one of them.',
   table: 'How the Answer shows as a table: `table_columns`, `ordered_column_ids`, `client_state`.',
   chart: 'How the Answer shows as a chart: `type`, `chart_columns`, `axis_configs`, `client_state`.',
   display_mode: 'Whether the Answer opens as a chart or a table: CHART_MODE, TABLE_MODE (or UNDEFINED).',
   cohorts: 'The sets (cohorts) the Answer defines.',
   number_of_rows: 'The number of rows the Answer shows.',
+  dynamic_name: 'The title the Answer takes from a formula or filter value when it is shown (a dynamic title); empty for a fixed `name`. [As exported; the Answer TML page does not describe it.]',
+  dynamic_description: 'The description the Answer takes from a formula or filter value when it is shown; empty for a fixed `description`. [As exported; the Answer TML page does not describe it.]',
+  parameter_values: 'The values the Answer sets the Parameters of its data sources to. [As exported; the Answer TML page does not describe it.]',
+  action_object_associations: 'The custom actions associated with the Answer. [As exported; the Answer TML page does not describe it.]',
+  client_state: 'How the service\'s interface last showed the Answer, opaque to TSQ (also in `table` and `chart`).',
+  client_state_v2: 'How the service\'s interface last showed the Answer, as JSON text opaque to TSQ (also in `table` and `chart`).',
 } as const;
 
 /** The top-level members of a TML file: `guid` and the object (tml.adoc: one member per object type). */
@@ -66,27 +77,62 @@ export interface AnswerTmlFile {
   lines: LineCounter;
   guid?: string;
   name?: string;
-  /** The data source the query reads: `fqn` (a GUID) or else `name` of `tables[0]`, and the node that names it. */
-  dataSource?: { ref: string; node: Node };
+  /** The data source the query names: the first of `tables`. */
+  dataSource?: AnswerTable;
+  /** Every entry of `tables` that names a data source, in order. */
+  tables?: AnswerTable[];
+  /** The answer's `formulas` as columns of its search (answerSources.ts `formulaColumn`). */
+  formulas?: Column[];
   /** The `search_query` scalar and its value. */
   query?: { value: string; node: Scalar };
 }
 
-/** What an `answer` mapping names: its `name`, its data source (`fqn`, else `name`, else `id` of `tables[0]`, with the node) and its `search_query`. */
-export function answerPartsOf(answer: YAMLMap): Pick<AnswerTmlFile, 'name' | 'dataSource' | 'query'> {
-  const out: Pick<AnswerTmlFile, 'name' | 'dataSource' | 'query'> = {};
+/**
+ * One data source of an answer's `tables`: the text that names it (`fqn`, a GUID; else `name`, else `id`,
+ * else `obj_id`), the node that holds that text, and whether it is the `obj_id` (an identifier in the
+ * Org that the catalog, which finds data sources by name or GUID, cannot look up).
+ */
+export interface AnswerTable {
+  ref: string;
+  node: Node;
+  byObjId?: boolean;
+}
+
+/** The members of a `tables` entry that name its data source, in the order they are read (`AnswerTable`). */
+const TABLE_REF_MEMBERS = ['fqn', 'name', 'id', 'obj_id'] as const;
+
+/** The data source a `tables` entry names (`AnswerTable`), or undefined when it names none. */
+function tableOf(entry: unknown): AnswerTable | undefined {
+  if (!isMap(entry)) return undefined;
+  for (const k of TABLE_REF_MEMBERS) {
+    const n = entry.get(k, true);
+    if (isScalar(n) && typeof n.value === 'string' && n.value !== '') return { ref: n.value, node: n, ...(k === 'obj_id' ? { byObjId: true } : {}) };
+  }
+  return undefined;
+}
+
+/** The parts of an `answer` mapping the checks and the language service read. */
+export type AnswerParts = Pick<AnswerTmlFile, 'name' | 'dataSource' | 'tables' | 'formulas' | 'query'>;
+
+/**
+ * What an `answer` mapping names: its `name`, its data sources (every entry of `tables` that names one,
+ * `AnswerTable`; `dataSource` the first), its `formulas` as columns (`formulaColumn`) and its `search_query`.
+ */
+export function answerPartsOf(answer: YAMLMap): AnswerParts {
+  const out: AnswerParts = {};
   const name = answer.get('name');
   if (typeof name === 'string') out.name = name;
   const tables = answer.get('tables', true);
-  if (isSeq(tables) && isMap(tables.items[0])) {
-    const t = tables.items[0];
-    for (const k of ['fqn', 'name', 'id']) {
-      const n = t.get(k, true);
-      if (isScalar(n) && typeof n.value === 'string' && n.value !== '') {
-        out.dataSource = { ref: n.value, node: n };
-        break;
-      }
-    }
+  if (isSeq(tables)) {
+    out.tables = tables.items.map(tableOf).filter((t): t is AnswerTable => t !== undefined);
+    if (out.tables[0] && tableOf(tables.items[0])) out.dataSource = out.tables[0];
+  }
+  const formulas = answer.get('formulas', true);
+  if (isSeq(formulas)) {
+    out.formulas = formulas.items.flatMap((f) => {
+      const c = isMap(f) ? formulaColumn(f.toJSON() as Record<string, unknown>) : undefined;
+      return c ? [c] : [];
+    });
   }
   const q = answer.get('search_query', true);
   if (isScalar(q) && typeof q.value === 'string') out.query = { value: q.value, node: q };
@@ -129,6 +175,16 @@ export function diag(range: Range, message: string, code: string, severity: Diag
 }
 
 /**
+ * The check of a TML file's top-level `guid`: absent, `null` (a new object: clusters export `guid: null`
+ * for an object to be created, beside its `obj_id`) or a GUID; anything else is an error.
+ */
+export function checkGuid(file: Pick<AnswerTmlFile, 'lines'>, root: YAMLMap): Diagnostic[] {
+  const guid = root.get('guid', true);
+  if (guid === undefined || (isScalar(guid) && (guid.value === null || (typeof guid.value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(guid.value))))) return [];
+  return [diag(nodeRange(file, guid as Node), 'guid is not a GUID (null for a new object).', TML_CODES.schema)];
+}
+
+/**
  * The shape checks of an Answer TML: YAML syntax, `answer` with `name`, `tables` (one data source) and
  * `search_query`; `display_mode` one of DISPLAY_MODES. Unknown top-level members and unknown members of
  * `answer` are warnings (the service adds members over releases), never errors.
@@ -143,8 +199,7 @@ export function checkAnswerShape(file: AnswerTmlFile): Diagnostic[] {
     const key = isScalar(item.key) ? String(item.key.value) : '';
     if (!(TML_TOP_LEVEL as readonly string[]).includes(key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown top-level member ${key} of an Answer TML (expected ${TML_TOP_LEVEL.join(', ')}).`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
   }
-  const guid = root.get('guid', true);
-  if (guid !== undefined && !(isScalar(guid) && typeof guid.value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(guid.value))) out.push(diag(nodeRange(file, guid as Node), 'guid is not a GUID.', TML_CODES.schema));
+  out.push(...checkGuid(file, root));
   const answer = root.get('answer', true);
   if (!isMap(answer)) return [...out, diag(nodeRange(file, (answer as Node | undefined) ?? root), 'The member answer is missing: this file is not an Answer TML.', TML_CODES.schema)];
   return [...out, ...checkAnswerMembers(file, answer, 'answer')];
@@ -152,7 +207,7 @@ export function checkAnswerShape(file: AnswerTmlFile): Diagnostic[] {
 
 /**
  * The checks of one `answer` mapping at `path` (`answer`, or a liveboard visualization's
- * `liveboard.visualizations[0].answer`): `name`, `tables` (one data source) and `search_query`;
+ * `liveboard.visualizations[0].answer`): `name`, `tables` (each entry naming a data source) and `search_query`;
  * `display_mode` one of DISPLAY_MODES; unknown members are warnings.
  */
 export function checkAnswerMembers(file: Pick<AnswerTmlFile, 'lines'>, answer: YAMLMap, path: string): Diagnostic[] {
@@ -166,7 +221,9 @@ export function checkAnswerMembers(file: Pick<AnswerTmlFile, 'lines'>, answer: Y
   if (typeof answer.get('name') !== 'string' || answer.get('name') === '') out.push(diag(at('name'), `${path}.name is missing: an answer needs a name.`, TML_CODES.schema));
   const tables = answer.get('tables', true);
   if (!isSeq(tables) || tables.items.length === 0) out.push(diag(at('tables'), `${path}.tables is missing: name the data source (a worksheet, view or table).`, TML_CODES.schema));
-  else if (!parts.dataSource) out.push(diag(nodeRange(file, tables.items[0] as Node), `${path}.tables[0] needs name (or fqn, the data source GUID).`, TML_CODES.schema));
+  else tables.items.forEach((t, i) => {
+    if (!tableOf(t)) out.push(diag(nodeRange(file, t as Node), `${path}.tables[${i}] needs name (or fqn, the data source GUID, or obj_id).`, TML_CODES.schema));
+  });
   if (!parts.query || parts.query.value.trim() === '') out.push(diag(at('search_query'), `${path}.search_query is missing: an answer needs a search.`, TML_CODES.schema));
   const mode = answer.get('display_mode');
   if (mode !== undefined && !(DISPLAY_MODES as readonly unknown[]).includes(mode)) out.push(diag(at('display_mode'), `display_mode must be one of ${DISPLAY_MODES.join(', ')}.`, TML_CODES.schema));
@@ -244,22 +301,57 @@ function datasourceLine(ref: string): string | undefined {
 
 /**
  * Every diagnostic of an Answer TML file: the shape (checkAnswerShape), then its `search_query` by the
- * language service against the data source `tables[0]` names, each placed on the characters of the YAML
- * string that hold it; a diagnostic of the data source itself is placed on the `tables` entry.
+ * language service against the data sources of `tables` and the `formulas` (`validateEmbeddedQuery`), each
+ * placed on the characters of the YAML string that hold it; a diagnostic of a data source itself is placed
+ * on its `tables` entry.
  */
 export async function validateAnswerTml(service: LanguageService, uri: string, text: string, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
   const file = readAnswerTml(text);
   const out = checkAnswerShape(file);
   if (out.some((d) => d.code === TML_CODES.syntax) || !file.query || !file.dataSource) return out;
-  return [...out, ...(await validateEmbeddedQuery(service, `${uri}#search_query`, file, file.query, file.dataSource, settings))];
+  return [...out, ...(await validateEmbeddedQuery(service, `${uri}#search_query`, file, file.query, file, settings))];
+}
+
+/** The language service with no catalog: syntax only (an answer whose data sources the catalog cannot look up). */
+const SYNTAX_ONLY = getLanguageService();
+
+/**
+ * The language service an answer's search is read with, and the data source its embedded query names
+ * (`@datasource`): the first of `tables` the catalog can look up (one named by `obj_id` only it cannot).
+ * With one data source and no formulas, `service` itself; with more, or with `formulas`, a service over
+ * the catalog's view in which that data source answers every column the search may name (answerSources.ts
+ * `answerCatalog`); with only `obj_id`s, the syntax-only service. Undefined when `tables` names none.
+ */
+export function searchServiceOf(service: LanguageService, parts: AnswerParts): { service: LanguageService; dataSource: AnswerTable } | undefined {
+  const tables = parts.tables ?? [];
+  if (!parts.dataSource) return undefined;
+  const primary = tables.find((t) => !t.byObjId);
+  if (!primary) return { service: SYNTAX_ONLY, dataSource: parts.dataSource };
+  const formulas = parts.formulas ?? [];
+  if ((tables.length === 1 && formulas.length === 0) || !service.catalog) return { service, dataSource: primary };
+  const refs = [primary, ...tables.filter((t) => t !== primary)].map((t) => t.ref);
+  return { service: getLanguageService({ catalog: answerCatalog(service.catalog, refs, formulas) }), dataSource: primary };
 }
 
 /**
- * The language service's diagnostics of one embedded `search_query` against the data source `dataSource`
- * names, each placed on the characters of the YAML string that hold it (a diagnostic of the data source
- * itself on the node that names it). `uri` names the embedded document (one per query of the file).
+ * The language service's diagnostics of one embedded `search_query` against the data sources and
+ * formulas of its answer (`parts`: `searchServiceOf`), each placed on the characters of the YAML string
+ * that hold it; a data source of `tables` the connection does not have is reported on the node that names
+ * it. `uri` names the embedded document (one per query of the file).
  */
-export async function validateEmbeddedQuery(service: LanguageService, uri: string, file: Pick<AnswerTmlFile, 'text' | 'lines'>, query: NonNullable<AnswerTmlFile['query']>, dataSource: NonNullable<AnswerTmlFile['dataSource']>, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
+export async function validateEmbeddedQuery(service: LanguageService, uri: string, file: Pick<AnswerTmlFile, 'text' | 'lines'>, query: NonNullable<AnswerTmlFile['query']>, parts: AnswerParts, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
+  const search = searchServiceOf(service, parts);
+  if (!search) return [];
+  const out = await embeddedDiagnostics(search.service, uri, file, query, search.dataSource, settings);
+  for (const [i, t] of (parts.tables ?? []).entries()) {
+    // each other data source, as a query of none: only the `@datasource` line is checked
+    if (t !== search.dataSource && !t.byObjId && isScalar(t.node)) out.push(...(await embeddedDiagnostics(service, `${uri}/tables/${i}`, file, { value: '', node: t.node }, t, settings)));
+  }
+  return out;
+}
+
+/** The diagnostics of one embedded query read with `service` against the data source `dataSource` names (see `validateEmbeddedQuery`). */
+async function embeddedDiagnostics(service: LanguageService, uri: string, file: Pick<AnswerTmlFile, 'text' | 'lines'>, query: NonNullable<AnswerTmlFile['query']>, dataSource: AnswerTable, settings: LanguageSettings): Promise<Diagnostic[]> {
   const header = datasourceLine(dataSource.ref);
   if (!header) return [];
   const embedded = TextDocument.create(uri, 'tsq', 1, header + query.value);
@@ -282,13 +374,15 @@ function escapeFor(type: Scalar['type'], text: string): string {
 }
 
 /**
- * One embedded `search_query` of a TML file placed for the language service: the `.tsq` document it
+ * One embedded `search_query` of a TML file placed for the language service: the service that reads it
+ * (`searchServiceOf`: its answer's data sources and formulas), the `.tsq` document it
  * reads as (the `@datasource` line of its data source, then the query; named `uri`), the offsets of its
  * value characters in the file (`scalarOffsets`), and the index in the value of the file offset asked
  * about. Undefined when the offset is outside the YAML string or the data source cannot be written as a
  * `@datasource` line.
  */
 export interface EmbeddedQueryAt {
+  service: LanguageService;
   embedded: TextDocument;
   header: string;
   map: number[];
@@ -297,13 +391,15 @@ export interface EmbeddedQueryAt {
 }
 
 /**
- * The embedded query at file offset `offset` (see `EmbeddedQueryAt`), or undefined when `offset` is
- * outside its YAML string. `uri` names the embedded document (`<file uri>#search_query`, or one per
+ * The embedded query of the answer `parts` at file offset `offset` (see `EmbeddedQueryAt`), read with
+ * `service` over its data sources and formulas, or undefined when `offset` is outside its YAML string
+ * or the answer names no data source. `uri` names the embedded document (`<file uri>#search_query`, or one per
  * visualization of a liveboard), `version` is the file's.
  */
-export function embeddedQueryAt(text: string, query: NonNullable<AnswerTmlFile['query']>, dataSource: NonNullable<AnswerTmlFile['dataSource']>, offset: number, uri: string, version: number): EmbeddedQueryAt | undefined {
-  const header = datasourceLine(dataSource.ref);
-  if (!header) return undefined;
+export function embeddedQueryAt(service: LanguageService, text: string, query: NonNullable<AnswerTmlFile['query']>, parts: AnswerParts, offset: number, uri: string, version: number): EmbeddedQueryAt | undefined {
+  const search = searchServiceOf(service, parts);
+  const header = search && datasourceLine(search.dataSource.ref);
+  if (!search || !header) return undefined;
   const { value, node } = query;
   const r = node.range;
   if (r && (offset < r[0] || offset > r[1])) return undefined;
@@ -311,7 +407,7 @@ export function embeddedQueryAt(text: string, query: NonNullable<AnswerTmlFile['
   if (offset < map[0]! || offset > map[value.length]!) return undefined;
   let index = 0;
   while (index < value.length && map[index]! < offset) index++;
-  return { embedded: TextDocument.create(uri, 'tsq', version, header + value), header, map, index, query };
+  return { service: search.service, embedded: TextDocument.create(uri, 'tsq', version, header + value), header, map, index, query };
 }
 
 /**
@@ -319,8 +415,8 @@ export function embeddedQueryAt(text: string, query: NonNullable<AnswerTmlFile['
  * string of `document` (and escaped for its quoting); edits that reach into the `@datasource` line are
  * dropped, and so are additional edits.
  */
-export async function completeEmbeddedQuery(service: LanguageService, document: TextDocument, at: EmbeddedQueryAt, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CompletionList> {
-  const { embedded, header, map, index, query } = at;
+export async function completeEmbeddedQuery(document: TextDocument, at: EmbeddedQueryAt, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CompletionList> {
+  const { service, embedded, header, map, index, query } = at;
   const { value, node } = query;
   const list = await service.doComplete(embedded, embedded.positionAt(header.length + index), settings, token);
   const toYaml = (r: Range): Range | undefined => {
@@ -347,8 +443,8 @@ export async function completeEmbeddedQuery(service: LanguageService, document: 
 }
 
 /** The language service's hover of an embedded query at its `index`, its range moved onto the YAML string of `file`. */
-export async function hoverEmbeddedQuery(service: LanguageService, file: Pick<AnswerTmlFile, 'lines'>, at: EmbeddedQueryAt, settings: LanguageSettings = {}, token?: CancellationLike): Promise<Hover | null> {
-  const { embedded, header, map, index, query } = at;
+export async function hoverEmbeddedQuery(file: Pick<AnswerTmlFile, 'lines'>, at: EmbeddedQueryAt, settings: LanguageSettings = {}, token?: CancellationLike): Promise<Hover | null> {
+  const { service, embedded, header, map, index, query } = at;
   const length = query.value.length;
   const hover = await service.doHover(embedded, embedded.positionAt(header.length + index), settings, token);
   if (!hover) return null;
@@ -361,14 +457,14 @@ export async function hoverEmbeddedQuery(service: LanguageService, file: Pick<An
 
 /**
  * Completion inside an Answer TML's `search_query`: the language service's completion of the query
- * against the data source `tables[0]` names, its edits moved onto the YAML string (and escaped for its
+ * against the data sources of `tables` and the `formulas` (`searchServiceOf`), its edits moved onto the YAML string (and escaped for its
  * quoting). Outside the query, or without a data source: no items.
  */
 export async function completeAnswerTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CompletionList> {
   const text = document.getText();
   const file = readAnswerTml(text);
-  const at = file.query && file.dataSource ? embeddedQueryAt(text, file.query, file.dataSource, document.offsetAt(position), `${document.uri}#search_query`, document.version) : undefined;
-  return at ? completeEmbeddedQuery(service, document, at, settings, token) : { isIncomplete: false, items: [] };
+  const at = file.query ? embeddedQueryAt(service, text, file.query, file, document.offsetAt(position), `${document.uri}#search_query`, document.version) : undefined;
+  return at ? completeEmbeddedQuery(document, at, settings, token) : { isIncomplete: false, items: [] };
 }
 
 /** The markdown of a member's hover: its path, what the docs say of it, and the page. */
@@ -393,7 +489,7 @@ export function keyHover(file: Pick<AnswerTmlFile, 'lines'>, map: YAMLMap, offse
 
 /**
  * Hover in an Answer TML: inside `search_query`, the language service's hover of the query (the same
- * as in a `.tsq` file, against the data source `tables[0]` names), its range moved onto the YAML string;
+ * as in a `.tsq` file, against the data sources of `tables` and the `formulas`), its range moved onto the YAML string;
  * on a key of a known top-level member or member of `answer`, its description from the docs with the
  * page (`TML_TOP_LEVEL_DOCS`, `ANSWER_MEMBER_DOCS`). Elsewhere null.
  */
@@ -410,6 +506,6 @@ export async function hoverAnswerTml(service: LanguageService, document: TextDoc
     const member = keyHover(file, answer, offset, ANSWER_MEMBER_DOCS, 'answer.', ANSWER_TML_PAGE);
     if (member !== undefined) return member;
   }
-  const at = file.query && file.dataSource ? embeddedQueryAt(text, file.query, file.dataSource, offset, `${document.uri}#search_query`, document.version) : undefined;
-  return at ? hoverEmbeddedQuery(service, file, at, settings, token) : null;
+  const at = file.query ? embeddedQueryAt(service, text, file.query, file, offset, `${document.uri}#search_query`, document.version) : undefined;
+  return at ? hoverEmbeddedQuery(file, at, settings, token) : null;
 }

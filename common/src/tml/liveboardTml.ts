@@ -3,7 +3,7 @@
  * https://docs.thoughtspot.com/cloud/latest/tml-liveboards; thoughtspot/thoughtspot_tml
  * `tests/data/DUMMY.liveboard.tml`) read with positions: `liveboard` (or `pinboard`, its former name) with
  * `name` and `visualizations`, each an `id` and an `answer` in the Answer syntax. Each visualization's
- * `search_query` is checked by the one language service against the data source its own `tables` names,
+ * `search_query` is checked by the one language service against the data sources its own `tables` names (and its `formulas`),
  * through the same embedding as an Answer TML's (common/src/tml/answerTml.ts), the diagnostics placed
  * inside the YAML string.
  *
@@ -28,6 +28,8 @@ import {
   readTmlDocument,
   TML_CODES,
   validateEmbeddedQuery,
+  checkGuid,
+  type AnswerParts,
   type AnswerTmlFile,
   type EmbeddedQueryAt,
 } from './answerTml';
@@ -41,7 +43,8 @@ export const LIVEBOARD_TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml
  * `LIVEBOARD_TOP_LEVEL`, the shape check and the hover derive from.
  */
 export const LIVEBOARD_TOP_LEVEL_DOCS = {
-  guid: 'The GUID of the Liveboard, the string at the end of its URL: an import with it updates that Liveboard, one without it creates a new one.',
+  guid: 'The GUID of the Liveboard, the string at the end of its URL: an import with it updates that Liveboard; one without it, or with `guid: null` (as clusters export a Liveboard for a new home), creates a new one.',
+  obj_id: 'The Liveboard\'s own identifier, set by its users and unique in its Org (intro-thoughtspot-objects: `org_id` + `obj_id` is as good as the GUID): exported beside or instead of `guid`, so that the file imports into another Org or instance.',
   liveboard: 'The Liveboard: its `name`, `description`, `visualizations`, `filters` and `layout`.',
   pinboard: 'The name of `liveboard` before 8.9.0.cl: older files still import; a file with `liveboard` does not import into 8.8.0.cl or earlier.',
 } as const;
@@ -60,6 +63,7 @@ export const LIVEBOARD_MEMBER_DOCS = {
   parameters: 'The Parameters the Liveboard defines.',
   parameter_overrides: 'The values the Liveboard sets its Parameters to when they differ from the defaults (`override_value`).',
   layout: 'How the visualizations are laid out: `tabs`, each with a `name` and `tiles`, each tile a `visualization_id` with `x`, `y`, `height` and `width` (or a `size`).',
+  ordered_chips: 'The order of the filter and Parameter chips shown above the Liveboard: each a `name` (a filter\'s column, or `<data source>::<Parameter>`) and a `type` (FILTER or PARAMETER). [As exported; the Liveboard TML page does not describe it.]',
   views: 'The personalized views of the Liveboard the exporting user can see: each a `view_guid`, `name`, `is_public`, `view_filters` and `view_parameters`. Private views are exported too: remove them before an import elsewhere.',
   style: 'Accepted without checks: the Liveboard TML page does not describe this member.',
   schedules: 'Accepted without checks: the Liveboard TML page does not describe this member.',
@@ -68,7 +72,8 @@ export const LIVEBOARD_MEMBER_DOCS = {
 /** The members of one visualization, each with what the docs say of it (tml-liveboards). */
 export const VISUALIZATION_MEMBER_DOCS = {
   id: 'The id of the visualization: what `layout` tiles name as `visualization_id` and filters as `excluded_visualizations`.',
-  answer: 'The visualization, in the Answer syntax: `name`, `tables`, `search_query` (checked, completed and hovered as a `.tsq` query), `answer_columns`, `table`, `chart`, `display_mode`.',
+  answer: 'The visualization, in the Answer syntax: `name`, `tables`, `search_query` (checked, completed and hovered as a `.tsq` query), `answer_columns`, `table`, `chart`, `display_mode`. A note tile has `note_tile` instead.',
+  note_tile: 'A note tile: text, not an answer (`html_parsed_string`, its HTML). A visualization is an `answer` or a `note_tile`.',
   viz_guid: 'The GUID of the visualization: it tells it apart from another visualization of the same name (the second GUID of its Copy link URL).',
   display_headline_column: 'For a headline, the column the headline comes from.',
 } as const;
@@ -81,7 +86,7 @@ export const LIVEBOARD_MEMBERS = Object.keys(LIVEBOARD_MEMBER_DOCS) as (keyof ty
 export const VISUALIZATION_MEMBERS = Object.keys(VISUALIZATION_MEMBER_DOCS) as (keyof typeof VISUALIZATION_MEMBER_DOCS)[];
 
 /** One visualization of a Liveboard TML: its `id`, its `answer` mapping and what that names. */
-export interface LiveboardVisualization extends Pick<AnswerTmlFile, 'name' | 'dataSource' | 'query'> {
+export interface LiveboardVisualization extends AnswerParts {
   id?: string;
   /** Where it is in the file: `liveboard.visualizations[i]`. */
   path: string;
@@ -133,8 +138,9 @@ function unknownMembers(file: LiveboardTmlFile, map: YAMLMap, known: readonly st
 }
 
 /**
- * The shape checks of a Liveboard TML: YAML syntax, `liveboard` with `name` and `visualizations`, each
- * with `id` and an `answer` checked as an Answer TML's (`checkAnswerMembers`). Unknown members are
+ * The shape checks of a Liveboard TML: YAML syntax, `guid` (`checkGuid`), `liveboard` with `name` and
+ * `visualizations`, each with `id` and either an `answer` checked as an Answer TML's (`checkAnswerMembers`)
+ * or a `note_tile` (a note tile of an exported Liveboard, with no answer). Unknown members are
  * warnings (the service adds members over releases).
  */
 export function checkLiveboardShape(file: LiveboardTmlFile): Diagnostic[] {
@@ -143,8 +149,7 @@ export function checkLiveboardShape(file: LiveboardTmlFile): Diagnostic[] {
   const root = file.doc.contents;
   if (!isMap(root) || !file.member) return [diag(nodeRange(file, root ?? undefined), 'A Liveboard TML is a mapping with guid and liveboard.', TML_CODES.schema)];
   out.push(...unknownMembers(file, root, LIVEBOARD_TOP_LEVEL, 'a Liveboard TML'));
-  const guid = root.get('guid', true);
-  if (guid !== undefined && !(isScalar(guid) && typeof guid.value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(guid.value))) out.push(diag(nodeRange(file, guid as Node), 'guid is not a GUID.', TML_CODES.schema));
+  out.push(...checkGuid(file, root));
   const board = root.get(file.member, true);
   if (!isMap(board)) return [...out, diag(nodeRange(file, (board as Node | undefined) ?? root), `${file.member} must be a mapping with name and visualizations.`, TML_CODES.schema)];
   out.push(...unknownMembers(file, board, LIVEBOARD_MEMBERS, file.member));
@@ -158,8 +163,8 @@ export function checkLiveboardShape(file: LiveboardTmlFile): Diagnostic[] {
     }
     out.push(...unknownMembers(file, v.node, VISUALIZATION_MEMBERS, v.path));
     if (!v.id) out.push(diag(nodeRange(file, v.node), `${v.path}.id is missing: the layout refers to a visualization by its id.`, TML_CODES.schema));
-    if (!v.answer) out.push(diag(nodeRange(file, v.node), `${v.path}.answer is missing: a visualization is an answer.`, TML_CODES.schema));
-    else out.push(...checkAnswerMembers(file, v.answer, `${v.path}.answer`));
+    if (!v.answer && !v.node.has('note_tile')) out.push(diag(nodeRange(file, v.node), `${v.path} has neither answer nor note_tile: a visualization is an answer or a note tile.`, TML_CODES.schema));
+    else if (v.answer) out.push(...checkAnswerMembers(file, v.answer, `${v.path}.answer`));
   }
   return out;
 }
@@ -174,7 +179,7 @@ export async function validateLiveboardTml(service: LanguageService, uri: string
   const out = checkLiveboardShape(file);
   if (out.some((d) => d.code === TML_CODES.syntax)) return out;
   for (const [i, v] of file.visualizations.entries()) {
-    if (v.query && v.dataSource) out.push(...(await validateEmbeddedQuery(service, embeddedUri(uri, i), file, v.query, v.dataSource, settings)));
+    if (v.query && v.dataSource) out.push(...(await validateEmbeddedQuery(service, embeddedUri(uri, i), file, v.query, v, settings)));
   }
   return out;
 }
@@ -185,9 +190,9 @@ function embeddedUri(uri: string, i: number): string {
 }
 
 /** The visualization whose `search_query` string holds file offset `offset`, placed for the language service, or undefined. */
-function visualizationQueryAt(document: TextDocument, file: LiveboardTmlFile, offset: number): EmbeddedQueryAt | undefined {
+function visualizationQueryAt(service: LanguageService, document: TextDocument, file: LiveboardTmlFile, offset: number): EmbeddedQueryAt | undefined {
   for (const [i, v] of file.visualizations.entries()) {
-    const at = v.query && v.dataSource ? embeddedQueryAt(file.text, v.query, v.dataSource, offset, embeddedUri(document.uri, i), document.version) : undefined;
+    const at = v.query ? embeddedQueryAt(service, file.text, v.query, v, offset, embeddedUri(document.uri, i), document.version) : undefined;
     if (at) return at;
   }
   return undefined;
@@ -199,8 +204,8 @@ function visualizationQueryAt(document: TextDocument, file: LiveboardTmlFile, of
  * onto the YAML string (as `completeAnswerTml` does for an Answer TML). Elsewhere: no items.
  */
 export async function completeLiveboardTml(service: LanguageService, document: TextDocument, position: Position, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CompletionList> {
-  const at = visualizationQueryAt(document, readLiveboardTml(document.getText()), document.offsetAt(position));
-  return at ? completeEmbeddedQuery(service, document, at, settings, token) : { isIncomplete: false, items: [] };
+  const at = visualizationQueryAt(service, document, readLiveboardTml(document.getText()), document.offsetAt(position));
+  return at ? completeEmbeddedQuery(document, at, settings, token) : { isIncomplete: false, items: [] };
 }
 
 /**
@@ -226,8 +231,8 @@ export async function hoverLiveboardTml(service: LanguageService, document: Text
     const inAnswer = v.answer ? keyHover(file, v.answer, offset, ANSWER_MEMBER_DOCS, `${v.path}.answer.`, ANSWER_TML_PAGE) : undefined;
     if (inAnswer !== undefined) return inAnswer;
   }
-  const at = visualizationQueryAt(document, file, offset);
-  return at ? hoverEmbeddedQuery(service, file, at, settings, token) : null;
+  const at = visualizationQueryAt(service, document, file, offset);
+  return at ? hoverEmbeddedQuery(file, at, settings, token) : null;
 }
 
 /** The object a TML text holds, by its top-level member: a liveboard (`liveboard` or `pinboard`), else an answer. */

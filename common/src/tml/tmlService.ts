@@ -51,6 +51,7 @@ export function validateTml(service: LanguageService, uri: string, text: string,
 export function withTml(service: LanguageService): LanguageService {
   const tml = (d: TextDocument): TmlChecker | undefined => tmlCheckerOf(d.uri);
   return {
+    ...(service.catalog ? { catalog: service.catalog } : {}),
     parseDocument: (d) => service.parseDocument(tml(d) ? TextDocument.create(d.uri, 'tsq', d.version, '') : d),
     doComplete: (d, p, s, t) => tml(d)?.complete(service, d, p, s, t) ?? service.doComplete(d, p, s, t),
     doResolve: (item, t) => service.doResolve(item, t),

@@ -854,7 +854,12 @@ function subsearchCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'subs
   if (!cl.column) throw new QueryError(`${kw} needs the column it filters before it: [origin] ${kw} (top 10 [origin] [delay])`);
   const c = scope.resolve(cl.column);
   if (scope.bucketOf(cl.column)) throw new QueryError(`${kw} filters a column's values, not a date bucket ([${cl.column.name}].${cl.column.bucket!.name})`);
-  const sub = compileSearch({ ...input, clauses: cl.clauses });
+  // a subsearch that lists no column starts with the column of its first filter (`in ([Major Genre] = 'Drama')`):
+  // it is the first attribute inside the parentheses, which in.adoc has it return, though it is no answer column
+  const first = cl.clauses.find((k) => k.kind === 'filter');
+  const listsNone = !cl.clauses.some((k) => k.kind === 'column');
+  const clauses: readonly Clause[] = listsNone && first?.kind === 'filter' ? [{ kind: 'column', column: first.column, start: first.start, end: first.end }, ...cl.clauses] : cl.clauses;
+  const sub = compileSearch({ ...input, clauses });
   if (sub.columnNames[0] !== c.name) {
     throw new QueryError(`The subsearch of ${kw} must start with [${c.name}], the column before ${kw} (in.adoc: the last attribute before in must match the first attribute inside the parentheses), not with ${sub.columnNames[0]}`);
   }
@@ -1134,19 +1139,20 @@ export function pageParams(q: CompiledQuery, limit: number, offset: number): Sql
 }
 
 /**
- * A query that lists no column but filters some (`[revenue] > 1000 [ship mode] = 'air'`, the Search data API
- * page's own example) shows the filtered columns, in order: a measure aggregated by its default, an
- * attribute grouped; the column of a location filter (`[city] near 'seattle'`) is grouped too. [inferred:
- * the page gives the query, not its answer.]
+ * The one rule for the columns of an answer (issue 38): a column that stands only in a filter — any filter:
+ * `=`, `!=`, a list of values, `>`, `between`, a text operator, a date filter, an `in` subsearch, `near` — is
+ * no column of the answer, as the `answer_columns` of the Answer TML that clusters export leave it out
+ * (docs/service-notes.md "The columns of an answer"). Only the measure a query compares and lists nothing
+ * else for (`[revenue] > 1000 [ship mode] = 'air'`, the Search data API page's own example) is shown,
+ * aggregated by its default or by the aggregation written: what such a search measures. [inferred: the page
+ * gives the query, not its answer.] A query that then still lists nothing is a `QueryError` saying so.
  */
-function listFilterColumns(scope: QueryScope, clauses: readonly Clause[]): void {
+function listComparedMeasures(scope: QueryScope, clauses: readonly Clause[]): void {
   for (const cl of clauses) {
-    if (cl.kind !== 'filter' && !((cl.kind === 'location' || cl.kind === 'subsearch') && cl.column)) continue;
-    const c = scope.resolve(cl.column!);
-    const bucket = scope.bucketOf(cl.column!);
-    if (cl.kind === 'filter' && cl.aggregation) scope.measureItem(c, cl.aggregation);
-    else if (c.kind === 'MEASURE' && !bucket) scope.measureItem(c, scope.defaultAgg(c));
-    else scope.attributeItem(c, bucket);
+    if (cl.kind !== 'filter') continue;
+    const c = scope.resolve(cl.column);
+    if (cl.aggregation) scope.measureItem(c, cl.aggregation);
+    else if (c.kind === 'MEASURE' && !scope.bucketOf(cl.column)) scope.measureItem(c, scope.defaultAgg(c));
   }
 }
 
@@ -1251,8 +1257,8 @@ function compileOne(input: CompileInput): CompiledQuery {
     const dir = cl.direction === 'ascending' ? 'ASC' : cl.direction === 'descending' ? 'DESC' : cl.column && scope.resolve(cl.column).kind === 'MEASURE' ? 'DESC' : 'ASC';
     sorts.push({ expr: scope.keyFor(cl.column, cl.aggregation), dir });
   }
-  if (scope.items.length === 0) listFilterColumns(scope, input.clauses);
-  if (scope.items.length === 0) throw new QueryError('The query lists no column to show');
+  if (scope.items.length === 0) listComparedMeasures(scope, input.clauses);
+  if (scope.items.length === 0) throw new QueryError('The query lists no column to show: a column named only in a filter is not a column of the answer (exported Answer TML leaves it out of answer_columns). List the columns to show: [origin] [delay] [origin] = \'SEA\'');
   // `ranked by` may name a measure that is not listed: resolve it before the SELECT list is built.
   const rankedByKey = read.top?.rankedBy ? scope.keyFor(read.top.rankedBy, undefined) : undefined;
 

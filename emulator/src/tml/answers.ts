@@ -242,7 +242,7 @@ export class TmlService {
     return book;
   }
 
-  /** A Liveboard TML: read only (LIVEBOARD_READ_ONLY_TEXT) unless VALIDATE_ONLY, which checks each visualization's answer. */
+  /** A Liveboard TML: read only (LIVEBOARD_READ_ONLY_TEXT) unless VALIDATE_ONLY, which checks each visualization's answer (a note tile has none). */
   private validateLiveboard(user: EmulatorUser, doc: Record<string, unknown>, liveboard: Record<string, unknown>, policy: ImportPolicy, createNew: boolean): ValidLiveboard {
     if (policy !== 'VALIDATE_ONLY') throw new TmlInvalid(LIVEBOARD_READ_ONLY_TEXT);
     const guid = createNew ? undefined : guidOf(doc);
@@ -253,7 +253,9 @@ export class TmlService {
     if (!Array.isArray(vizs)) throw new TmlInvalid('liveboard.visualizations must be a list of {id, answer}.');
     vizs.forEach((v, i) => {
       const path = `liveboard.visualizations[${i}]`;
-      if (!isRecord(v) || typeof v.id !== 'string' || !isRecord(v.answer)) throw new TmlInvalid(`${path} needs id and answer.`);
+      // a note tile (exported Liveboards hold them: `note_tile` with its HTML, no answer) has no search to check
+      if (isRecord(v) && typeof v.id === 'string' && v.answer === undefined && isRecord(v.note_tile)) return;
+      if (!isRecord(v) || typeof v.id !== 'string' || !isRecord(v.answer)) throw new TmlInvalid(`${path} needs id and answer (or note_tile).`);
       this.validateAnswerBody(user, v.answer, `${path}.answer (${v.id})`);
     });
     return { liveboard: true, name };

@@ -1,0 +1,87 @@
+/**
+ * The columns an answer's search may name, as clusters export Answer TML (docs/service-notes.md "TML as
+ * clusters export it"): the columns of every data source of its `tables` (a column may come from any of
+ * them) and the answer's own `formulas`, each a column by its `id` (exported searches write
+ * `[formula_<name>]`, the id) and by its `name`. Given as a view of the catalog in which the first data
+ * source answers the columns of them all, so that the one language service checks, completes and hovers
+ * the embedded search as a `.tsq` query over that one data source.
+ *
+ * Pure: no `vscode`, no LSP server, no HTTP (the catalog is the language service's).
+ */
+import { isKnownDataType, type Column, type ColumnDataType, type DataSourceColumns } from '../model';
+import type { CancellationLike, CatalogProvider } from '../languageService/types';
+
+/**
+ * The data type of a formula whose `properties` give none: not one of COLUMN_DATA_TYPES, so that
+ * `isKnownDataType` is false of it and the language service makes no type-based diagnostic on it
+ * (common/src/languageService/validation.ts) — never a false error. Hover and completion show it as is.
+ */
+export const UNKNOWN_FORMULA_TYPE = 'UNKNOWN' as unknown as ColumnDataType;
+
+/**
+ * One entry of an answer's `formulas` (`{id, name, expr, properties: {column_type, aggregation,
+ * data_type}, was_auto_generated}`) as a column: named by `name` (or `id` when it has no name), the
+ * other spelling a synonym; `kind` from `properties.column_type` (else MEASURE when `properties.aggregation`
+ * is given, else ATTRIBUTE); `dataType` from `properties.data_type` when it is a column data type, else
+ * `UNKNOWN_FORMULA_TYPE`; the description names the expression. Undefined for an entry with neither
+ * `id` nor `name`.
+ */
+export function formulaColumn(entry: { id?: unknown; name?: unknown; expr?: unknown; properties?: unknown }): Column | undefined {
+  const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
+  const id = text(entry.id);
+  const name = text(entry.name) ?? id;
+  if (!name) return undefined;
+  const props = typeof entry.properties === 'object' && entry.properties !== null ? (entry.properties as Record<string, unknown>) : {};
+  const kind = props.column_type === 'ATTRIBUTE' || props.column_type === 'MEASURE' ? props.column_type : props.aggregation !== undefined ? 'MEASURE' : 'ATTRIBUTE';
+  const expr = text(entry.expr);
+  return {
+    name,
+    dataType: isKnownDataType(props.data_type) ? props.data_type : UNKNOWN_FORMULA_TYPE,
+    kind,
+    description: `Formula of this answer${expr ? `: ${expr}` : ''}`,
+    ...(id && id.toLowerCase() !== name.toLowerCase() ? { synonyms: [id] } : {}),
+  };
+}
+
+/**
+ * The catalog as an answer's search sees it: `refs` are its data sources (`tables`, each by GUID or
+ * name; the first is the one the embedded query names), `formulas` its formula columns. `getColumns`
+ * of the first answers the formulas, then the columns of every data source of `refs` in order, a name
+ * (in any case) kept once, the first time it comes; null when the first is unknown to the service,
+ * undefined when another is, or when any is unknown right now (no semantic diagnostic then, never a false one). Values of a
+ * column come from the first data source that has it. Anything else is the catalog's own answer.
+ */
+export function answerCatalog(base: CatalogProvider, refs: readonly string[], formulas: readonly Column[]): CatalogProvider {
+  const first = refs[0]?.toLowerCase();
+  const isFirst = (ds: string): boolean => ds.toLowerCase() === first;
+  const all = async (token?: CancellationLike): Promise<(DataSourceColumns | null | undefined)[]> => Promise.all(refs.map((r) => base.getColumns(r, token)));
+  const view: CatalogProvider = {
+    getDataSources: (token) => base.getDataSources(token),
+    async getColumns(ds, token) {
+      if (!isFirst(ds)) return base.getColumns(ds, token);
+      const answers = await all(token);
+      const head = answers[0];
+      if (!head) return head;
+      // another data source unknown now, or not of the connection (reported on its own entry): the columns it
+      // would bring are unknown, so no column is judged
+      if (answers.some((a) => !a)) return undefined;
+      const seen = new Set<string>();
+      const columns: Column[] = [];
+      for (const c of [...formulas, ...answers.flatMap((a) => a?.columns ?? [])]) {
+        const key = c.name.toLowerCase();
+        if (seen.has(key)) continue;
+        seen.add(key);
+        columns.push(c);
+      }
+      return { id: head.id, name: head.name, columns };
+    },
+    async getColumnValues(ds, column, prefix, token) {
+      if (!isFirst(ds)) return base.getColumnValues(ds, column, prefix, token);
+      const answers = await all(token);
+      const i = answers.findIndex((a) => a?.columns.some((c) => c.name.toLowerCase() === column.toLowerCase()));
+      return i < 0 ? [] : base.getColumnValues(refs[i]!, column, prefix, token);
+    },
+  };
+  if (base.getCalendars) view.getCalendars = (token) => base.getCalendars!(token);
+  return view;
+}
