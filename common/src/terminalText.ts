@@ -27,21 +27,32 @@ const UNSAFE = new RegExp(`[${UNSAFE_CLASS}]`, 'g');
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e' };
 
 /**
+ * The second `#` of `##[`: GitHub's runner reads the legacy form of a workflow command, `##[name props]data`,
+ * anywhere in a line, not only at its start (actions/runner, src/Runner.Common/ActionCommand.cs `TryParse`,
+ * tried when the `::name::` form does not match), so a name holding `##[error]…` or `##[stop-commands]…`
+ * needs no line break to be obeyed.
+ */
+const LEGACY_COMMAND = /(?<=#)#(?=\[)/g;
+
+/**
  * `text` with every unsafe character (C0, DEL, C1, U+2028/2029, bidi controls) shown escaped, so that a
  * terminal prints it instead of acting on it: `\n`, `\r`, `\t` and `\e` (ESC) by name, the rest as `\xHH`
- * (up to U+00FF) or `\uHHHH`. Every other character is kept. The result has no control character and no
- * line break at all: a whole escape sequence such as `ESC]0;title BEL` appears as the visible text
- * `\e]0;title\x07`.
+ * (up to U+00FF) or `\uHHHH`; and the second `#` of `##[` as `\x23`, so that a CI log does not read it as a
+ * legacy workflow command (`LEGACY_COMMAND`). Every other character is kept. The result has no control
+ * character and no line break at all: a whole escape sequence such as `ESC]0;title BEL` appears as the
+ * visible text `\e]0;title\x07`, `##[error]` as `#\x23[error]`.
  * @param text any text (a value from a file, a cell, a message of the service).
  * @returns the text to print, on one line; equal to `text` when it holds nothing unsafe.
  */
 export function terminalSafe(text: string): string {
-  return text.replace(UNSAFE, (c) => {
-    const named = NAMED[c];
-    if (named) return named;
-    const code = c.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
+  return text
+    .replace(UNSAFE, (c) => {
+      const named = NAMED[c];
+      if (named) return named;
+      const code = c.charCodeAt(0);
+      return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    })
+    .replace(LEGACY_COMMAND, '\\x23');
 }
 
 /**

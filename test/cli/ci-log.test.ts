@@ -15,8 +15,11 @@ import { terminalSafe } from '../../common/src/terminalText';
 import { startLive, type Live } from '../emulator/client-support';
 import { tsq, type TsqRun } from './cli-support';
 
-/** A line break that starts a forged workflow command, then an OSC window title (BEL-terminated). */
-const EVIL = '\n::error file=app.js,line=1::forged\x1b]0;pwned\x07';
+/**
+ * A line break that starts a forged workflow command, an OSC window title (BEL-terminated), and the
+ * runner's legacy form `##[command]data`, which it reads anywhere in a line (actions/runner ActionCommand.TryParse).
+ */
+const EVIL = '\n::error file=app.js,line=1::forged\x1b]0;pwned\x07 ##[error]legacy';
 /** A carriage return, a C1 CSI, DEL and the bidi override: what the export's paths must not print raw. */
 const PATH_EVIL = '\r\u009b2J\u007f\u202eevil';
 /** A data source name the local checks take (no line break: it is quoted in the query) but that holds an OSC sequence. */
@@ -53,6 +56,7 @@ function clean(r: TsqRun, what: string, files: string[] = []): void {
   assert.doesNotMatch(r.stdout, CONTROLS, `${what}: stdout holds a control character: ${JSON.stringify(r.stdout)}`);
   const shown = files.map(terminalSafe);
   for (const line of `${r.stdout}\n${r.stderr}`.split('\n')) {
+    assert.ok(!line.includes('##['), `${what}: a legacy workflow command: ${JSON.stringify(line)}`);
     if (!/^\s*::/.test(line)) continue;
     const m = /^::(error|warning|notice) ([^:]*)::/.exec(line);
     assert.ok(m, `${what}: a forged workflow command: ${JSON.stringify(line)}`);

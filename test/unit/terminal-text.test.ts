@@ -12,6 +12,11 @@ test('the bidi marks U+061C, U+200E and U+200F are unsafe too, with U+2028/2029,
   assert.equal(terminalSafe('a\u061cb\u200ec\u200fd\u2028e\u2029f\u007fg\u0085h\u009bi'), 'a\\u061cb\\u200ec\\u200fd\\u2028e\\u2029f\\x7fg\\x85h\\x9bi');
 });
 
+test("the runner's legacy `##[command]`, read anywhere in a line, is broken up; a lone # or [ is kept", () => {
+  assert.equal(terminalSafe('a ##[error]b ###[add-mask]c #[d] # [e]'), 'a #\\x23[error]b ##\\x23[add-mask]c #[d] # [e]');
+  assert.equal(terminalSafe(terminalSafe('##[error]')), '#\\x23[error]', 'escaping twice changes nothing');
+});
+
 test('terminalText keeps its own line breaks and escapes each value whole; a nested one is kept as made', () => {
   const inner = terminalText`(${FORGED})`;
   const m = terminalText`first ${FORGED}\nsecond ${inner} ${42}`;
