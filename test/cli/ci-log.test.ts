@@ -2,7 +2,7 @@
 // file name, a folder name, a name from the service and the service's own message, holding a line break
 // that starts a GitHub workflow command (`\n::error file=…::…`) and an OSC sequence (`ESC]0;… BEL`, which
 // retitles a terminal), in `tsq check`, `tsq tml validate` (`--format text` and `github`), `tsq tml import`
-// and `tsq tml export` (U+009B, DEL, U+202E in a path and in an answer's name). No output line starts a
+// and `tsq tml export` (U+009B, DEL, U+202E in a path and in an answer's name), and `tsq lsp`'s own stderr. No output line starts a
 // forged workflow command and no control character reaches stdout or stderr; SARIF and JSON keep the
 // names exact. Run as a person or a CI job would: the built `tsq` (node esbuild.mjs first) against the real
 // emulator, whose seed folder holds a data source with such a name.
@@ -123,6 +123,22 @@ describe('file and folder names', () => {
     const r = await tsq(['check', '--format', `x${EVIL}`, unknownColumn]);
     assert.equal(r.code, 2, r.stderr);
     clean(r, 'a bad --format');
+  });
+});
+
+describe('a connection file that cannot be read, in a folder with such a name', () => {
+  test('tsq lsp and tsq check say so on one line', async () => {
+    const repo = join(root, `repo${EVIL}`);
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    writeFileSync(join(repo, 'tsq.json'), '{"connections": [');
+    writeFileSync(join(repo, 'q.tsq'), "@datasource 'movies'\n[Director]\n");
+    const lsp = await tsq(['lsp'], { cwd: repo });
+    clean(lsp, 'tsq lsp');
+    assert.match(lsp.stderr, /cannot be read/);
+    const check = await tsq(['check', 'q.tsq'], { cwd: repo });
+    assert.equal(check.code, 2, check.stderr);
+    clean(check, 'tsq check');
+    assert.match(check.stderr, /cannot be read/);
   });
 });
 
