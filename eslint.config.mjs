@@ -66,6 +66,20 @@ export default tseslint.config(
     ignores: ['common/src/language/lexer.ts'],
     rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: false, IIFEs: true }] },
   },
+  // Text for a person reaches stdout and stderr of `tsq` only through cli/src/output.ts (writeLine, printLine,
+  // info, warn, textTable), which pass it through the gate of common/src/terminalText.ts; `write` there is
+  // for output exact by its own format (JSON, CSV, SARIF). SECURITY.md, "Text for a terminal".
+  {
+    files: ['cli/src/**/*.ts'],
+    ignores: ['cli/src/output.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='write'][callee.object.object.name='process'][callee.object.property.name=/^std(out|err)$/]", message: 'Print through cli/src/output.ts (writeLine, printLine, info, warn; write for JSON, CSV or SARIF): text for a terminal goes through common/src/terminalText.ts.' },
+        { selector: "CallExpression[callee.object.name='console']", message: 'Print through cli/src/output.ts: text for a terminal goes through common/src/terminalText.ts.' },
+      ],
+    },
+  },
   { files: ['client/**/*.ts'], rules: { 'max-lines': ['error', { max: 450, skipBlankLines: false, skipComments: false }] } },
   // The type check knows each environment's globals (tsconfig.json, client/webview/, test/), so ESLint's
   // own list is not needed; type imports are a TypeScript form only.

@@ -10,6 +10,7 @@ import { AnalyticsServiceClient } from '../../common/src/api';
 import { resolveConnection, serviceClientOptions, type ConnectionFile, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
 import { UsageError } from './exitCodes';
 import { warn } from './output';
+import { forTerminal } from '../../common/src/terminalText';
 
 /** Adds the connection options to a command. */
 export function withConnectionOptions(command: Command): Command {
@@ -39,7 +40,7 @@ export interface Connected {
 
 /** Asks for the password on the terminal without echoing it; only when stdin and stderr are terminals. */
 async function promptPassword(question: string): Promise<string> {
-  return String(await read({ prompt: question, silent: true, replace: '', input: process.stdin, output: process.stderr }));
+  return String(await read({ prompt: forTerminal(question), silent: true, replace: '', input: process.stdin, output: process.stderr }));
 }
 
 /**

@@ -7,7 +7,8 @@ import type { AnalyticsServiceClient, LoadStatus } from '../../common/src/api';
 import { writeFileSafely } from '../../common/src/safeWrite';
 import { ExitCode, type ExitCodeValue } from './exitCodes';
 import { reportParsingErrors } from './load';
-import { info, terminalMessage, textTable, write } from './output';
+import { info, textTable, write } from './output';
+import { terminalLines } from '../../common/src/terminalText';
 
 /**
  * Prints a cycle's status (a table, or its raw JSON with `json`).
@@ -49,7 +50,7 @@ export async function runBadRecordsCommand(client: AnalyticsServiceClient, cycle
     info(`wrote the bad records of cycle ${cycleId} to ${opts.out}`);
   } else {
     // the file as it is into a pipe; on a terminal its lines are shown with control characters escaped
-    const shown = process.stdout.isTTY ? terminalMessage(text) : text;
+    const shown = process.stdout.isTTY ? terminalLines(text) : text;
     await write(process.stdout, shown.endsWith('\n') || shown === '' ? shown : `${shown}\n`);
   }
 }

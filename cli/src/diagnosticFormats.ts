@@ -3,7 +3,8 @@
  *
  * - `text`: `file:line:col: severity: message [code]` (lines and columns 1-based, columns in UTF-16 units
  *   as LSP counts them), as gcc and tsc print them, for CI logs and editors' problem matchers;
- * - `github`: GitHub Actions workflow commands, `::error file=F,line=L,col=C,endLine=…,endColumn=…,title=CODE::MESSAGE`,
+ * - `github`: GitHub Actions workflow commands, `::error file=F,line=L,col=C,endLine=…,endColumn=…,title=CODE::MESSAGE`
+ *   (every value escaped: common/src/terminalText.ts `workflowCommand`),
  *   so a pull request shows each problem on its line
  *   (https://docs.github.com/actions/reference/workflow-commands-for-github-actions#setting-an-error-message);
  * - `sarif`: one SARIF 2.1.0 log on stdout (https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html),
@@ -13,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { relative, resolve, sep } from 'node:path';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { write } from './output';
-import { terminalSafe } from '../../common/src/terminalText';
+import { terminalSafe, workflowCommand } from '../../common/src/terminalText';
 
 /** The output formats of diagnostics. */
 export const DIAGNOSTIC_FORMATS = ['text', 'github', 'sarif'] as const;
@@ -36,20 +37,17 @@ export function formatDiagnostic(file: string, d: Diagnostic): string {
   return terminalSafe(`${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${SEVERITY[d.severity ?? DiagnosticSeverity.Error]}: ${messageOf(d)}${code}`);
 }
 
-/** Escapes a workflow command's data (`%`, CR, LF) or, with `property`, a property value (also `:` and `,`). */
-function escapeCommand(s: string, property = false): string {
-  const data = s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  return property ? data.replace(/:/g, '%3A').replace(/,/g, '%2C') : data;
-}
-
-/** One diagnostic as a GitHub Actions workflow command (`::error …::message`). Information and hints are notices. */
+/**
+ * One diagnostic as a GitHub Actions workflow command (`::error file=…,line=…::message`) through
+ * `workflowCommand` (common/src/terminalText.ts): the file name, the code and the message with their
+ * controls and line breaks shown escaped, then the toolkit's escapes. Information and hints are notices.
+ */
 export function githubAnnotation(file: string, d: Diagnostic): string {
   const sev = d.severity ?? DiagnosticSeverity.Error;
   const kind = sev === DiagnosticSeverity.Error ? 'error' : sev === DiagnosticSeverity.Warning ? 'warning' : 'notice';
-  const props = [`file=${escapeCommand(file, true)}`, `line=${d.range.start.line + 1}`, `col=${d.range.start.character + 1}`, `endLine=${d.range.end.line + 1}`, `endColumn=${d.range.end.character + 1}`];
-  if (d.code !== undefined) props.push(`title=${escapeCommand(String(d.code), true)}`);
-  // a CI log is a terminal too: controls in a name are shown escaped before the workflow command's own escapes
-  return `::${kind} ${props.join(',')}::${escapeCommand(terminalSafe(messageOf(d)))}`;
+  const props: Record<string, string | number> = { file, line: d.range.start.line + 1, col: d.range.start.character + 1, endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1 };
+  if (d.code !== undefined) props.title = String(d.code);
+  return workflowCommand(kind, props, messageOf(d));
 }
 
 /** The diagnostics of some files as one SARIF 2.1.0 log (tool `tsq`, one result per diagnostic, URIs relative to the working folder). */

@@ -18,7 +18,8 @@ import { formatSummary, fromSaved, guardLoad, LoadDefinitionError, parseSavedDef
 import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadProgress, type LoadResult } from '../../common/src/load/pipeline';
 import { isSupportedEncoding, sniffCsv, type TargetColumn } from '../../common/src/load/sniff';
 import { ExitCode, ExitError, exitCodeOf, UsageError } from './exitCodes';
-import { info, mb, warn } from './output';
+import { info, mb, warn, write } from './output';
+import { terminalText } from '../../common/src/terminalText';
 import { progressReporter, type ProgressMode } from './progress';
 
 /** Options of `tsq load`. */
@@ -212,7 +213,7 @@ export async function runLoadCommand(client: AnalyticsServiceClient, input: Load
   let cycleId: string | undefined;
   let committing = false;
   const onInterrupt = () => {
-    if (committing) info(`\nCtrl-C: cycle ${cycleId} was already committed and cannot be taken back; waiting for its result (press Ctrl-C again to stop waiting — the load then goes on without tsq; \`tsq status ${cycleId}\` tells how it ended).`);
+    if (committing) info(terminalText`\nCtrl-C: cycle ${cycleId} was already committed and cannot be taken back; waiting for its result (press Ctrl-C again to stop waiting — the load then goes on without tsq; \`tsq status ${cycleId}\` tells how it ended).`);
   };
   opts.signal.addEventListener('abort', onInterrupt, { once: true });
   try {
@@ -236,7 +237,7 @@ export async function runLoadCommand(client: AnalyticsServiceClient, input: Load
       reportParsingErrors(result.status.parsingErrors);
       info(`The ignored rows: tsq bad-records ${result.cycleId}`);
     }
-    if (opts.json) process.stdout.write(`${JSON.stringify({ cycleId: result.cycleId, table, rowsWritten: result.rowsWritten, ignoredRows: result.ignoredRows, chunks: result.chunks, bytes: result.bytes, ms: Math.round(result.ms) })}\n`);
+    if (opts.json) await write(process.stdout, `${JSON.stringify({ cycleId: result.cycleId, table, rowsWritten: result.rowsWritten, ignoredRows: result.ignoredRows, chunks: result.chunks, bytes: result.bytes, ms: Math.round(result.ms) })}\n`);
     return result;
   } catch (e) {
     reporter.stop();

@@ -18,7 +18,8 @@ import { OBJECT_TYPES, runObjectsCommand } from './objects';
 import { runQueryCommand } from './query';
 import { loadConnections, type ConnectionFile } from '../../common/src/connectionConfig';
 import { runTrustCommand } from './trust';
-import { terminalMessage } from './output';
+import { terminalSafe } from '../../common/src/terminalText';
+import { info } from './output';
 import { progressMode } from './progress';
 import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from './diagnosticFormats';
 import { TML_KIND_NAMES, TML_KINDS } from '../../common/src/tml/kinds';
@@ -43,7 +44,8 @@ function installInterrupt(): void {
       interrupt.abort(new Error('interrupted (Ctrl-C)'));
       return;
     }
-    // a progress bar hides the cursor while it runs: show it again before leaving
+    // a progress bar hides the cursor while it runs: show it again before leaving (tsq's own control sequence, no outside text)
+    // eslint-disable-next-line no-restricted-syntax
     process.stderr.write(`${process.stderr.isTTY ? '\x1b[?25h' : ''}\ntsq: interrupted again; exiting now.\n`);
     process.exit(ExitCode.INTERRUPTED);
   });
@@ -233,7 +235,9 @@ export function buildProgram(): Command {
     .version(typeof TSQ_VERSION === 'string' ? TSQ_VERSION : '0.0.0-dev')
     .showHelpAfterError('(run tsq --help for usage)')
     .addHelpText('after', EXIT_CODE_HELP)
-    .exitOverride();
+    .exitOverride()
+    // commander's own errors quote the argument it refused (a file name a glob matched): escaped whole, on one line
+    .configureOutput({ outputError: (message, write) => write(`${terminalSafe(message.replace(/\n$/, ''))}\n`) });
 
   addQueryCommand(program);
   addLoadCommand(program);
@@ -330,7 +334,7 @@ export async function main(argv: string[]): Promise<void> {
   } catch (e) {
     if (e instanceof CommanderError) {
       const ok = e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help';
-      if (e.code === 'tsq.usage') process.stderr.write(`${terminalMessage(e.message)}\n`);
+      if (e.code === 'tsq.usage') info(e.message);
       process.exitCode = ok ? ExitCode.OK : ExitCode.USAGE;
       return;
     }
@@ -338,8 +342,10 @@ export async function main(argv: string[]): Promise<void> {
     const code = exitCodeOf(e);
     const interrupted = code === ExitCode.INTERRUPTED || (interrupt.signal.aborted && e instanceof ConnectionError);
     const message = e instanceof Error ? e.message : String(e);
-    process.stderr.write(`tsq: ${terminalMessage(interrupted && !/cancel|abort|interrupt/i.test(message) ? `interrupted (Ctrl-C): ${message}` : message)}\n`);
-    if (code === ExitCode.INTERNAL && e instanceof Error && process.env.TSQ_DEBUG) process.stderr.write(`${e.stack ?? ''}\n`);
+    // an error's message holds file names and the service's text: escaped whole, on one line
+    info(`tsq: ${interrupted && !/cancel|abort|interrupt/i.test(message) ? `interrupted (Ctrl-C): ${message}` : message}`);
+    // the stack line by line, its message (outside text) escaped on one line first
+    if (code === ExitCode.INTERNAL && e instanceof Error && process.env.TSQ_DEBUG) for (const line of (e.stack ?? '').replace(e.message, terminalSafe(e.message)).split('\n')) info(line);
     process.exitCode = interrupted ? ExitCode.INTERRUPTED : code;
   }
 }

@@ -28,8 +28,8 @@ import { getLanguageService } from '../../common/src/languageService';
 import { connectionFlags } from './connect';
 import { UsageError } from './exitCodes';
 import { runLoadCommand } from './load';
-import { warn } from './output';
-import { terminalSafe } from '../../common/src/terminalText';
+import { info, warn } from './output';
+import { terminalText } from '../../common/src/terminalText';
 
 declare const TSQ_VERSION: string | undefined;
 
@@ -214,7 +214,7 @@ export async function runMcpCommand(opts: McpOptions): Promise<void> {
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
-  process.stderr.write(`tsq mcp: serving ${terminalSafe(resolved.connection.url)} as ${terminalSafe(resolved.connection.username)}${opts.allowWrites ? ` (writes allowed: load_csv, from ${fixed.map((r) => terminalSafe(r)).join(', ')} and the client's roots)` : ''}\n`);
+  info(terminalText`tsq mcp: serving ${resolved.connection.url} as ${resolved.connection.username}${opts.allowWrites ? terminalText` (writes allowed: load_csv, from ${fixed.join(', ')} and the client's roots)` : ''}`);
   await closed;
   await server.close().catch(() => undefined);
   await client.close();

@@ -1,11 +1,12 @@
 /**
  * Output of the command line: answers go to stdout, everything else (progress, warnings, errors) to
- * stderr, as command-line tools do. Writes to stdout wait when the pipe is full, and a closed pipe
+ * stderr, as command-line tools do. Text for a person goes through common/src/terminalText.ts (`writeLine`,
+ * `info`, `warn`, `textTable`); `write` is for output exact by its own format (JSON, CSV, SARIF). Writes to stdout wait when the pipe is full, and a closed pipe
  * (`tsq query … | head`) ends the run quietly.
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { terminalSafe } from '../../common/src/terminalText';
+import { forTerminal, terminalSafe, type TerminalText } from '../../common/src/terminalText';
 
 /** Writes `text` to a stream, waiting for it to drain when its buffer is full. */
 export async function write(stream: Writable, text: string): Promise<void> {
@@ -13,23 +14,27 @@ export async function write(stream: Writable, text: string): Promise<void> {
 }
 
 /**
- * A message made safe for the terminal: each of its lines through `terminalSafe`
- * (common/src/terminalText.ts), so that a value from a file or the service inside it (a name, a cell, the
- * service's own text) cannot move the cursor, erase a line or set the window title. The message's own
- * line breaks (LF or CRLF, written as LF) are kept; the places that insert a value escape it whole.
+ * A line for the person at the terminal or a CI log on `stream` (stdout for an answer such as the files
+ * `tsq tml export` wrote, stderr for the rest), through `forTerminal` (common/src/terminalText.ts): a
+ * `terminalText` message as made (its values escaped), any other text escaped whole, on one line.
  */
-export function terminalMessage(message: string): string {
-  return message.split(/\r?\n/).map(terminalSafe).join('\n');
+export async function writeLine(stream: Writable, message: TerminalText | string): Promise<void> {
+  await write(stream, `${forTerminal(message)}\n`);
 }
 
-/** A message for the person at the terminal (stderr), through `terminalMessage`. */
-export function info(message: string): void {
-  process.stderr.write(`${terminalMessage(message)}\n`);
+/** `writeLine` without waiting for the stream to drain: a short message, or a command that runs synchronously (`tsq trust`). */
+export function printLine(stream: Writable, message: TerminalText | string): void {
+  stream.write(`${forTerminal(message)}\n`);
 }
 
-/** A warning (stderr), prefixed `tsq: warning:`, through `terminalMessage`. */
-export function warn(message: string): void {
-  process.stderr.write(`tsq: warning: ${terminalMessage(message)}\n`);
+/** A message for the person at the terminal (stderr), through `forTerminal`: a plain string is escaped whole. */
+export function info(message: TerminalText | string): void {
+  printLine(process.stderr, message);
+}
+
+/** A warning (stderr), prefixed `tsq: warning:`, through `forTerminal`: a plain string is escaped whole. */
+export function warn(message: TerminalText | string): void {
+  process.stderr.write(`tsq: warning: ${forTerminal(message)}\n`);
 }
 
 /**

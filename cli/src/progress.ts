@@ -5,7 +5,7 @@
  * command's answer there (file names, JSON, SARIF) stays exact.
  */
 import { SingleBar } from 'cli-progress';
-import { terminalSafe } from '../../common/src/terminalText';
+import { forTerminal, terminalSafe, type TerminalText } from '../../common/src/terminalText';
 import { info } from './output';
 
 /** How progress is shown: a redrawn bar, or plain lines. */
@@ -31,7 +31,7 @@ export interface ProgressState {
   /** The values of the bar format's own `{tokens}` (strings as shown; each made terminal-safe, so a name from a file or the service may go here). */
   payload: Record<string, string>;
   /** The plain line for this state; without it nothing is printed in `lines` mode (a command prints a line per phase or per batch, not per update). */
-  line?: string;
+  line?: TerminalText | string;
 }
 
 /** Shows a run's progress (see `progressReporter`). */
@@ -39,8 +39,11 @@ export interface ProgressReporter {
   readonly mode: ProgressMode;
   /** Moves the bar to `state` (it appears on the first update), or prints `state.line` in `lines` mode. */
   update(state: ProgressState): void;
-  /** A message (already terminal-safe) on a line of its own above the bar, which is drawn again below it; a plain line in `lines` mode. */
-  log(message: string): void;
+  /**
+   * A message on a line of its own above the bar, which is drawn again below it; a plain line in `lines`
+   * mode. Through `forTerminal` (common/src/terminalText.ts): a plain string is escaped whole.
+   */
+  log(message: TerminalText | string): void;
   /** Ends the bar (drawn once more, then a line break); the next output starts on a line of its own. Idempotent. */
   stop(): void;
 }
@@ -57,7 +60,7 @@ export function progressReporter(mode: ProgressMode, format: string): ProgressRe
       update: (s) => {
         if (s.line !== undefined) info(s.line);
       },
-      log: (message) => process.stderr.write(`${message}\n`),
+      log: (message) => info(message),
       stop: () => undefined,
     };
   }
@@ -78,8 +81,9 @@ export function progressReporter(mode: ProgressMode, format: string): ProgressRe
       }
     },
     log: (message) => {
-      // erase the bar's line, write the message; the bar's next redraw (forceRedraw) is on the line below
-      process.stderr.write(started && !stopped ? `\r\x1b[2K${message}\n` : `${message}\n`);
+      // erase the bar's line (tsq's own control sequence), write the message; the bar's next redraw (forceRedraw) is on the line below
+      // eslint-disable-next-line no-restricted-syntax
+      process.stderr.write(started && !stopped ? `\r\x1b[2K${forTerminal(message)}\n` : `${forTerminal(message)}\n`);
     },
     stop: () => {
       if (started && !stopped) bar.stop();

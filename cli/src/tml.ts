@@ -26,10 +26,10 @@ import { getLanguageService } from '../../common/src/languageService/languageSer
 import { firstQueryNode } from '../../common/src/tml/liveboardTml';
 import { validateTml } from '../../common/src/tml/tmlService';
 import { printDiagnostics, type DiagnosticFormat } from './diagnosticFormats';
-import { terminalSafe } from '../../common/src/terminalText';
+import { replaceUnsafe, terminalSafe, terminalText } from '../../common/src/terminalText';
 import { cutToBytes, ensureFolder, NAME_MAX_BYTES, UnsafePathError, writeFileSafely } from '../../common/src/safeWrite';
 import { ExitCode, ExitError, UsageError } from './exitCodes';
-import { info, write } from './output';
+import { info, writeLine } from './output';
 import { perSecond, reporterOf, type ProgressMode, type ProgressReporter } from './progress';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,9 +38,13 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TML_EXPORT_TYPES: Record<string, string> = { answer: 'QUESTION_ANSWER_BOOK', liveboard: 'PINBOARD_ANSWER_BOOK', table: 'LOGICAL_TABLE', worksheet: 'LOGICAL_TABLE' };
 const V2_TYPE: Record<string, string> = { answer: 'ANSWER', liveboard: 'LIVEBOARD', table: 'LOGICAL_TABLE', worksheet: 'LOGICAL_TABLE' };
 
-/** A file name from an object name: path separators, characters Windows refuses and control characters become `_`; a leading dot too. */
+/**
+ * A file name from an object name: path separators, the characters Windows forbids, and every character a
+ * terminal acts on (`replaceUnsafe`, common/src/terminalText.ts: C0, DEL, C1, U+2028/2029, bidi controls)
+ * become `_`.
+ */
 function safeName(name: string): string {
-  return name.replace(/[/\\:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_') || '_';
+  return replaceUnsafe(name.replace(/[/\\:*?"<>|]/g, '_'), '_').replace(/^\.+/, '_') || '_';
 }
 
 /**
@@ -144,7 +148,7 @@ export interface TmlExportOptions {
   signal?: AbortSignal;
   /** A bar or plain lines on stderr (cli/src/progress.ts), or a reporter of one's own; default plain lines. */
   progress?: ProgressMode | ProgressReporter;
-  /** Where the written files' paths go, one a line (default stdout). */
+  /** Where the written files' paths go, one a line, shown through `terminalSafe` (default stdout). */
   stdout?: Writable;
 }
 
@@ -227,7 +231,7 @@ export async function runTmlExport(client: AnalyticsServiceClient, refs: string[
       for (const o of objects) {
         if (o.info.status.status_code === 'ERROR') {
           result.failed++;
-          progress.log(`tsq: ${terminalSafe(o.info.id)}: ${terminalSafe(o.info.status.error_message ?? 'export failed')}`);
+          progress.log(terminalText`tsq: ${o.info.id}: ${o.info.status.error_message ?? 'export failed'}`);
           continue;
         }
         const what = `${o.info.type.toLowerCase()} "${terminalSafe(o.info.name)}" (${terminalSafe(o.info.id)})`;
@@ -243,7 +247,7 @@ export async function runTmlExport(client: AnalyticsServiceClient, refs: string[
           continue;
         }
         result.written++;
-        await write(stdout, `${file}\n`);
+        await writeLine(stdout, file);
       }
       result.batches++;
       const done = Math.min(i + TML_BATCH_SIZE, ids.length);
@@ -374,10 +378,10 @@ export async function runTmlImport(client: AnalyticsServiceClient, files: string
     const results = await client.importTml(batch.map((f) => f.text), policy, {}, { signal });
     for (const [k, f] of batch.entries()) {
       const r = results[k];
-      if (r?.status.status_code === 'OK' || r?.status.status_code === 'WARNING') await write(process.stdout, `${terminalSafe(f.file)}: ${r.status.status_code} ${terminalSafe(r.header?.id_guid ?? '')}\n`);
+      if (r?.status.status_code === 'OK' || r?.status.status_code === 'WARNING') await writeLine(process.stdout, terminalText`${f.file}: ${r.status.status_code} ${r.header?.id_guid ?? ''}`);
       else {
         failed++;
-        await write(process.stdout, `${terminalSafe(f.file)}: ERROR ${terminalSafe(r?.status.error_message ?? 'no answer from the service')}\n`);
+        await writeLine(process.stdout, terminalText`${f.file}: ERROR ${r?.status.error_message ?? 'no answer from the service'}`);
       }
     }
   }

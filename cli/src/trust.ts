@@ -12,10 +12,10 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadConnections, type ConnectionSettings } from '../../common/src/connectionConfig';
-import { terminalSafe } from '../../common/src/terminalText';
+import { terminalSafe, terminalText, type TerminalText } from '../../common/src/terminalText';
 import { ApprovalStore, credentialTargets, findProjectFile, projectConnection, type Approval, type ApprovedConnection } from '../../common/src/trust';
 import { ExitCode, UsageError, type ExitCodeValue } from './exitCodes';
-import { info, warn } from './output';
+import { info, printLine, warn } from './output';
 
 /** Options of `tsq trust`. */
 export interface TrustOptions {
@@ -45,9 +45,10 @@ function pauseHook(env: NodeJS.ProcessEnv): (() => void) | undefined {
 const asTarget = (t: string) => terminalSafe(t).replace(' ', ' as ');
 
 /** One line of `tsq trust --list`: the file, when, and what was approved, entry by entry. */
-function listLine(a: Approval): string {
+function listLine(a: Approval): TerminalText {
   const what = a.connections ? a.connections.map((c) => `${terminalSafe(c.name)}: ${c.targets.map(asTarget).join(' and ')}`).join('; ') : a.credentials.map(asTarget).join(', ');
-  return `${terminalSafe(a.file)}\t${terminalSafe(a.approvedAt)}\t${what}\n`;
+  // the tabs are the list's columns, every value escaped (terminalSafe leaves what it escaped as it is)
+  return terminalText`${a.file}\t${a.approvedAt}\t${what}`;
 }
 
 /**
@@ -63,7 +64,7 @@ export function runTrustCommand(opts: TrustOptions, cwd: string = process.cwd())
   if (opts.list) {
     const all = store.list();
     if (!all.length) info(`No project file is approved (${store.path}).`);
-    for (const a of all) process.stdout.write(listLine(a));
+    for (const a of all) printLine(process.stdout, listLine(a));
     return ExitCode.OK;
   }
   const found = findProjectFile(cwd, homedir());

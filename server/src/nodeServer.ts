@@ -18,6 +18,7 @@ import { approvalHint, requireApproval, resolveConnection, serviceClientOptions,
 import { startServer } from './server';
 import type { RuntimeEnvironment } from './server';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
+import { forTerminal } from '../../common/src/terminalText';
 
 const TRANSPORT_FLAGS = ['--stdio', '--node-ipc', '--socket', '--pipe'];
 
@@ -85,11 +86,12 @@ export function runNodeServer(args: readonly string[], options: { allowDefaultCo
   let startupWarning: string | undefined;
   try {
     resolved = resolveConnection(connectionFlagsOf(args), { allowDefault: options.allowDefaultConnection ?? false });
-    for (const w of resolved?.warnings ?? []) process.stderr.write(`tsq language server: warning: ${w}\n`);
+    // a warning and an error name files and connections: through the gate of every front end, on one line
+    for (const w of resolved?.warnings ?? []) process.stderr.write(`${forTerminal(`tsq language server: warning: ${w}`)}\n`);
     if (resolved) requireApproval(resolved);
   } catch (e) {
     // stderr, not stdout: editors keep it in their LSP log
-    process.stderr.write(`tsq language server: ${(e as Error).message} The catalog comes from the editor only.\n`);
+    process.stderr.write(`${forTerminal(`tsq language server: ${(e as Error).message} The catalog comes from the editor only.`)}\n`);
     if (e instanceof UnapprovedConnectionError) startupWarning = `TSQ: this folder's connection needs your approval before TSQ reads its catalog: ${approvalHint(e.file)}, then restart the language server. Until then only the syntax is checked.`;
     resolved = undefined;
   }
