@@ -9,7 +9,7 @@ import { read } from 'read';
 import { AnalyticsServiceClient } from '../../common/src/api';
 import { resolveConnection, serviceClientOptions, type ConnectionFile, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
 import { UsageError } from './exitCodes';
-import { warn } from './output';
+import { redactLogOf, warn } from './output';
 
 /** Adds the connection options to a command. */
 export function withConnectionOptions(command: Command): Command {
@@ -37,6 +37,14 @@ export interface Connected {
   client: AnalyticsServiceClient;
 }
 
+/**
+ * The environment's secrets (TSQ_PASSWORD, TSQ_TOKEN, TSQ_SECRET_KEY), each as given and trimmed, empty
+ * ones left out: for redaction (common/src/redaction.ts), never for a request.
+ */
+export function secretsInEnvironment(env: NodeJS.ProcessEnv): string[] {
+  return [env.TSQ_PASSWORD, env.TSQ_TOKEN, env.TSQ_SECRET_KEY].flatMap((v) => (v ? [v, v.trim()] : [])).filter((v) => v !== '');
+}
+
 /** Asks for the password on the terminal without echoing it; only when stdin and stderr are terminals. */
 async function promptPassword(question: string): Promise<string> {
   return String(await read({ prompt: question, silent: true, replace: '', input: process.stdin, output: process.stderr }));
@@ -45,7 +53,8 @@ async function promptPassword(question: string): Promise<string> {
 /**
  * Resolves the connection of the options (or the files' default) and makes its client. Warnings of the
  * connection files (a project connection that shadows one of yours, a field a project may not set) go
- * to stderr. Nothing is sent before the trust check.
+ * to stderr. Nothing is sent before the trust check. From then on every line to stderr has the secrets in
+ * use removed (`redactLogOf`): the environment's and what the client holds (`heldSecrets`).
  * @throws UsageError when no connection is given and there is no default; ConnectionConfigError for wrong
  *   options; UnapprovedConnectionError (exit 3) for a project connection not approved with `tsq trust`.
  */
@@ -57,6 +66,8 @@ export function connect(opts: Record<string, unknown>): Connected {
   for (const w of resolved.warnings) warn(w);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const client = new AnalyticsServiceClient(serviceClientOptions(resolved, { prompt: interactive ? promptPassword : undefined }));
+  const environment = secretsInEnvironment(process.env);
+  redactLogOf(() => [...environment, ...client.heldSecrets()]);
   return { settings: resolved.connection, files: resolved.files, client };
 }
 

@@ -25,10 +25,11 @@ import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, loadC
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { openLoadableFile, readLoadableText } from '../../common/src/load/roots';
 import { getLanguageService } from '../../common/src/languageService';
-import { connectionFlags } from './connect';
+import { connectionFlags, secretsInEnvironment } from './connect';
+import { MIN_REDACTED_LENGTH, shortSecrets } from '../../common/src/redaction';
 import { UsageError } from './exitCodes';
 import { runLoadCommand } from './load';
-import { warn } from './output';
+import { redactLogOf, warn } from './output';
 import { terminalSafe } from '../../common/src/terminalText';
 
 declare const TSQ_VERSION: string | undefined;
@@ -172,11 +173,6 @@ export function buildMcpServer(backend: AgentBackend): McpServer {
   return server;
 }
 
-/** The environment's secrets of an approved connection (TSQ_PASSWORD, TSQ_TOKEN, TSQ_SECRET_KEY), as given and trimmed, for redaction. */
-function secretsInEnvironment(env: NodeJS.ProcessEnv): string[] {
-  return [env.TSQ_PASSWORD, env.TSQ_TOKEN, env.TSQ_SECRET_KEY].flatMap((v) => (v ? [v, v.trim()] : [])).filter((v) => v !== '');
-}
-
 /**
  * Runs `tsq mcp` until stdin closes. Resolves the connection and checks its approval before anything
  * else.
@@ -187,9 +183,11 @@ function secretsInEnvironment(env: NodeJS.ProcessEnv): string[] {
  * client's log) and the exit code is 3, as for every other command; nothing is sent. The server does not
  * start and then tell the model to approve the file: the approval is the person's, never an agent's.
  * The password comes from `TSQ_PASSWORD` or the connection's `passwordCommand` (no prompt: stdin is the
- * protocol). Every secret in use is redacted from every tool answer, text and structured content: the
+ * protocol). Every secret in use is redacted, in each of its forms (common/src/redaction.ts), from every
+ * tool answer, text and structured content, and from every line to stderr (`redactLogOf`): the
  * environment's (`secretsInEnvironment`) and what the client holds (`heldSecrets`: the password it logged
- * in with, a token it was given or obtained, its session cookies).
+ * in with, a token it was given or obtained, its session cookies). A secret too short to redact is named
+ * on stderr at start.
  * @throws UsageError when no connection is given; ConnectionConfigError; UnapprovedConnectionError (exit 3).
  */
 export async function runMcpCommand(opts: McpOptions): Promise<void> {
@@ -207,7 +205,12 @@ export async function runMcpCommand(opts: McpOptions): Promise<void> {
     const listed = await server.server.listRoots();
     return listed.roots.filter((r) => r.uri.startsWith('file:')).map((r) => fileURLToPath(r.uri));
   };
-  server = buildMcpServer(cliAgentBackend(client, secrets, { allowWrites: opts.allowWrites === true, roots: { fixed, client: clientRoots } }));
+  const backend = cliAgentBackend(client, secrets, { allowWrites: opts.allowWrites === true, roots: { fixed, client: clientRoots } });
+  // the log too: a service that echoes the login puts it in a warning of the catalog
+  redactLogOf(() => backend.secrets());
+  const short = shortSecrets(secrets);
+  if (short.length) warn(`a secret of this connection (TSQ_PASSWORD, TSQ_TOKEN or TSQ_SECRET_KEY) is shorter than ${MIN_REDACTED_LENGTH} characters: it cannot be kept out of the tools' answers (removing every occurrence of so short a text would spell it out). Use a longer one.`);
+  server = buildMcpServer(backend);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

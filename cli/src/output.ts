@@ -5,7 +5,26 @@
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { redact } from '../../common/src/redaction';
 import { terminalSafe } from '../../common/src/terminalText';
+
+/** The secrets in use, read at each line written to stderr; none until `redactLogOf` names them. */
+let logSecrets: () => readonly string[] = () => [];
+
+/**
+ * Names the secrets in use (the connection's password, token, secret key, what its client holds), read
+ * each time a line goes to stderr: from then on every message of `info`, `warn`, the error line and the
+ * progress lines has them removed in each of their forms (common/src/redaction.ts `redact`). A service that
+ * echoes a login in its error text puts it in a warning otherwise.
+ */
+export function redactLogOf(secrets: () => readonly string[]): void {
+  logSecrets = secrets;
+}
+
+/** `text` with the secrets in use (`redactLogOf`) and credential shapes removed: for every line to stderr. */
+export function redactLog(text: string): string {
+  return redact(text, logSecrets());
+}
 
 /** Writes `text` to a stream, waiting for it to drain when its buffer is full. */
 export async function write(stream: Writable, text: string): Promise<void> {
@@ -13,13 +32,13 @@ export async function write(stream: Writable, text: string): Promise<void> {
 }
 
 /**
- * A message made safe for the terminal: each of its lines through `terminalSafe`
+ * A message made safe for the terminal: the secrets in use removed (`redactLog`), each of its lines through `terminalSafe`
  * (common/src/terminalText.ts), so that a value from a file or the service inside it (a name, a cell, the
  * service's own text) cannot move the cursor, erase a line or set the window title. The message's own
  * line breaks (LF or CRLF, written as LF) are kept; the places that insert a value escape it whole.
  */
 export function terminalMessage(message: string): string {
-  return message.split(/\r?\n/).map(terminalSafe).join('\n');
+  return redactLog(message).split(/\r?\n/).map(terminalSafe).join('\n');
 }
 
 /** A message for the person at the terminal (stderr), through `terminalMessage`. */

@@ -6,7 +6,7 @@
  */
 import { SingleBar } from 'cli-progress';
 import { terminalSafe } from '../../common/src/terminalText';
-import { info } from './output';
+import { info, redactLog } from './output';
 
 /** How progress is shown: a redrawn bar, or plain lines. */
 export type ProgressMode = 'bar' | 'lines';
@@ -57,7 +57,7 @@ export function progressReporter(mode: ProgressMode, format: string): ProgressRe
       update: (s) => {
         if (s.line !== undefined) info(s.line);
       },
-      log: (message) => process.stderr.write(`${message}\n`),
+      log: (message) => process.stderr.write(`${redactLog(message)}\n`),
       stop: () => undefined,
     };
   }
@@ -79,7 +79,7 @@ export function progressReporter(mode: ProgressMode, format: string): ProgressRe
     },
     log: (message) => {
       // erase the bar's line, write the message; the bar's next redraw (forceRedraw) is on the line below
-      process.stderr.write(started && !stopped ? `\r\x1b[2K${message}\n` : `${message}\n`);
+      process.stderr.write(started && !stopped ? `\r\x1b[2K${redactLog(message)}\n` : `${redactLog(message)}\n`);
     },
     stop: () => {
       if (started && !stopped) bar.stop();
