@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { read } from 'read';
 import { AnalyticsServiceClient } from '../../common/src/api';
-import { resolveConnection, serviceClientOptions, type ConnectionFile, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
+import { resolveConnection, secretsInEnvironment, serviceClientOptions, type ConnectionFile, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
 import { UsageError } from './exitCodes';
 import { redactLogOf, warn } from './output';
 
@@ -35,14 +35,6 @@ export interface Connected {
   settings: ConnectionSettings;
   files: ConnectionFile[];
   client: AnalyticsServiceClient;
-}
-
-/**
- * The environment's secrets (TSQ_PASSWORD, TSQ_TOKEN, TSQ_SECRET_KEY), each as given and trimmed, empty
- * ones left out: for redaction (common/src/redaction.ts), never for a request.
- */
-export function secretsInEnvironment(env: NodeJS.ProcessEnv): string[] {
-  return [env.TSQ_PASSWORD, env.TSQ_TOKEN, env.TSQ_SECRET_KEY].flatMap((v) => (v ? [v, v.trim()] : [])).filter((v) => v !== '');
 }
 
 /** Asks for the password on the terminal without echoing it; only when stdin and stderr are terminals. */

@@ -20,7 +20,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalyticsServiceClient } from '../../common/src/api';
-import { resolveConnection, serviceClientOptions } from '../../common/src/connectionConfig';
+import { resolveConnection, secretsInEnvironment, serviceClientOptions } from '../../common/src/connectionConfig';
 import { defaultAggregationsOf, type AgentBackend } from '../../common/src/agent/backend';
 import { LANGUAGE_REFERENCE_URI, languageReference } from '../../common/src/agent/languageReference';
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS } from '../../common/src/agent/schemas';
@@ -28,7 +28,7 @@ import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, loadC
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { LoadPathError, openLoadableFile, readLoadableText, startFolderRoot } from '../../common/src/load/roots';
 import { getLanguageService } from '../../common/src/languageService';
-import { connectionFlags, secretsInEnvironment } from './connect';
+import { connectionFlags } from './connect';
 import { MIN_REDACTED_LENGTH, shortSecrets } from '../../common/src/redaction';
 import { UsageError } from './exitCodes';
 import { runLoadCommand } from './load';

@@ -25,7 +25,7 @@ import { AnalyticsServiceClient } from '../../common/src/api';
 import { cliAgentBackend } from '../../cli/src/mcp';
 import { runLoadCommand } from '../../cli/src/load';
 import { countRows, startLive, type Live } from '../emulator/client-support';
-import { CLI_JS, cleanEnv, recordingServer, tsq } from './cli-support';
+import { assertNoForm, CLI_JS, cleanEnv, ECHOED, echoingLoginService, recordingServer, tsq } from './cli-support';
 
 /** The administrator's password for these tests: distinctive, so that finding it anywhere is a leak. */
 const SECRET = 'Mcp-unmistakable-Secret-5521';
@@ -621,52 +621,9 @@ describe('load_csv: the chosen table, a confirmed replace, files under the roots
 });
 
 describe('redaction of every form of a secret a service echoes', () => {
-  /** The password of the attack: a space, `!`, `<>` (HTML), `&`, a quote and a backslash (JSON), a non-ASCII letter (UTF-8 bytes). */
-  const ECHOED = `Winter 2026! <ok> & "q" \\ 'é'`;
-  const html = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
-  /** Each form of the password the service below echoes, by label. */
-  const forms = (pw: string): [string, string][] => [
-    ['raw', pw],
-    ['percent', encodeURIComponent(pw)],
-    ['uri', encodeURI(pw)],
-    ['form', new URLSearchParams({ p: pw }).toString().slice(2)],
-    ['json', JSON.stringify(pw)],
-    ['html', html(pw)],
-    ['html-decimal', [...pw].map((c) => `&#${c.codePointAt(0)};`).join('')],
-    ...['', ':', 'u:'].flatMap((prefix, k): [string, string][] => [
-      [`base64-${k}`, Buffer.from(`${prefix}${pw}`).toString('base64')],
-      [`base64url-${k}`, Buffer.from(`${prefix}${pw}`).toString('base64url')],
-    ]),
-    ['basic', Buffer.from(`tsadmin:${pw}`).toString('base64')],
-  ];
-
-  /** No form of `pw` in `text`, nor in what its data blocks hold, nor in any base64 run of it decoded. */
-  function assertNoForm(text: string, pw: string, where: string): void {
-    const blocks = readDataBlocks(text).map(String).join('\n');
-    for (const [label, form] of forms(pw)) {
-      assert.ok(!text.includes(form), `the ${label} form is in ${where}: ${text}`);
-      assert.ok(!blocks.includes(form), `the ${label} form is in a data block of ${where}`);
-    }
-    for (const run of `${text}\n${blocks}`.match(/[A-Za-z0-9+/_-]{8,}={0,2}/g) ?? []) {
-      for (const encoding of ['base64', 'base64url'] as const) for (const shift of [0, 1, 2, 3]) assert.ok(!Buffer.from(run.slice(shift), encoding).toString('utf8').includes(pw.slice(0, 8)), `a base64 run of ${where} holds the password: ${run}`);
-    }
-  }
-
   test('a service that echoes the login in every encoding: no form reaches the model\'s answer or the log', async () => {
-    // answers the login with an error that echoes the password it received in each form; every other call with 401
-    const service = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-      let body = '';
-      req.setEncoding('utf8').on('data', (d: string) => (body += d));
-      req.on('end', () => {
-        const pw = new URLSearchParams(body).get('password') ?? (body.startsWith('{') ? (JSON.parse(body) as { password?: string }).password : undefined);
-        if (!pw) return res.writeHead(401, { 'content-type': 'application/json' }).end('{}');
-        const echo = forms(pw).map(([label, form]) => `${label} (${form})`).join(', ');
-        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `login refused: ${echo}` } }));
-      });
-    });
-    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
-    const s = await mcp(['--url', url, '--user', 'tsadmin'], { env: { TSQ_PASSWORD: ECHOED } });
+    const service = await echoingLoginService();
+    const s = await mcp(['--url', service.url, '--user', 'tsadmin'], { env: { TSQ_PASSWORD: ECHOED } });
     try {
       for (const [name, args] of [
         ['list_data_sources', {}],
@@ -682,7 +639,7 @@ describe('redaction of every form of a secret a service echoes', () => {
       }
     } finally {
       await s.close();
-      await new Promise((resolve) => service.close(resolve));
+      await service.close();
     }
     assert.match(s.stderr(), /login refused: raw/, 'the catalog logged the echo');
     assertNoForm(s.stderr(), ECHOED, 'stderr');
