@@ -150,12 +150,25 @@ export function shortSecrets(secrets: Iterable<string>): string[] {
  * `MIN_REDACTED_LENGTH` are left alone. For values kept as they are otherwise (a cell, a name).
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of [...new Set(secrets)].filter((s) => !isShortSecret(s)).sort((a, b) => b.length - a.length)) {
-    const { pattern, cores } = formsOf(s);
-    out = redactBase64(out, cores).replace(pattern, REDACTED);
-  }
-  return out;
+  return secretRedactor(secrets)(text);
+}
+
+/**
+ * `redactSecrets` for many texts with the same secrets (every string of a structured answer): the secrets
+ * sorted and their forms compiled once.
+ * @returns a function from a text to that text with the secrets removed.
+ */
+export function secretRedactor(secrets: readonly string[]): (text: string) => string {
+  const forms = [...new Set(secrets)]
+    .filter((s) => !isShortSecret(s))
+    .sort((a, b) => b.length - a.length)
+    .map(formsOf);
+  if (forms.length === 0) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const { pattern, cores } of forms) out = redactBase64(out, cores).replace(pattern, REDACTED);
+    return out;
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ import { parseDocument } from '../language/parser';
 import type { CellValue, ColumnDataType, DataSource } from '../model';
 import type { AgentBackend, AgentLoadAnswer } from './backend';
 import { dataBlock, mapDataBlocks } from './data';
-import { redact, redactSecrets } from '../redaction';
+import { redact, secretRedactor } from '../redaction';
 
 /** Rows `run_query` returns when `max_rows` is not given. */
 export const DEFAULT_MAX_ROWS = 100;
@@ -153,8 +153,9 @@ const SEVERITY: Record<number, CheckDiagnostic['severity']> = {
 /** Replaces every secret, in each of its forms (common/src/redaction.ts), inside the strings of a structured value. */
 function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (!secrets.some(Boolean)) return value;
+  const clean = secretRedactor(secrets);
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactSecrets(v, secrets);
+    if (typeof v === 'string') return clean(v);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
