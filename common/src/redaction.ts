@@ -1,18 +1,19 @@
 /**
  * Redaction of secrets (a password, a token, a secret key, a session cookie) from text that leaves the
  * process: the agent tools' answers (`tsq mcp`, VS Code's language-model tools, common/src/agent/tools.ts)
- * and the log lines of `tsq` (cli/src/output.ts) and of VS Code's `TSQ` channel (client/src/log.ts). One
- * rule for every front end.
+ * and the log lines of `tsq` (cli/src/output.ts), of `tsq lsp` (server/src/nodeServer.ts) and of VS Code's
+ * `TSQ` channel (client/src/log.ts). One rule for every front end.
  *
  * A service may echo a login in an error message in any encoding it met or made, so a secret is removed in
  * every form below, not only as given:
  * - character by character, each character in any of its forms, mixed freely within one occurrence
  *   (`secretPattern`): itself; percent-encoded, its UTF-8 bytes as `%XX` in either case of hex
- *   (`encodeURIComponent`, `encodeURI`, RFC 3986 §2.1); a space as `+` (`application/x-www-form-urlencoded`,
- *   as `URLSearchParams` writes it, WHATWG URL §5.2); JSON-escaped, `\uXXXX` for each UTF-16 code unit and
- *   the short escapes `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t` (RFC 8259 §7); HTML-escaped, as the named
- *   references `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` and as the numeric ones `&#39;` `&#x27;` (decimal or
- *   hex, any case, leading zeros) for any character (HTML §13.2.5.72–80).
+ *   (`encodeURIComponent`, `encodeURI`, RFC 3986 §2.1); a space as `+` (`application/x-www-form-urlencoded`
+ *   as `URLSearchParams` writes it, https://url.spec.whatwg.org/#urlencoded-serializing); JSON-escaped,
+ *   `\uXXXX` for each UTF-16 code unit and the short escapes `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`
+ *   (RFC 8259 §7); HTML-escaped, as the named references `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` and as
+ *   the numeric ones `&#39;` `&#x27;` (decimal or hex, any case, leading zeros) for any character
+ *   (https://html.spec.whatwg.org/multipage/syntax.html#character-references).
  * - base64 and base64url (RFC 4648 §4, §5), inside a longer blob too, such as the `user:password` of a
  *   Basic `Authorization` header. Base64 writes 3 bytes as 4 characters, so the secret's characters
  *   depend on its offset in the blob modulo 3: for each offset 0, 1 and 2 the characters that only the
@@ -26,8 +27,9 @@
  * anyway; `tsq mcp` says on stderr at start that it cannot be kept out of answers (`shortSecrets`). The
  * shapes of `redact` (`password=…`, `Bearer …`) still apply to it.
  *
- * Not covered: a secret encoded twice (`%2521`, `\u0026lt;`), base64 wrapped over several lines, other
- * encodings (hex, UTF-16 bytes). Pure: no I/O.
+ * Not covered: a secret encoded twice (`%2521`, `\u0026lt;`; the agent tools redact a value before they
+ * JSON-encode it into a data block, so their own encoding is not a second one), base64 wrapped over
+ * several lines, other encodings (hex, UTF-16 bytes). Pure: no I/O.
  */
 
 /** The text that replaces a secret. */
