@@ -37,8 +37,12 @@ test('tsq lsp logs the catalog failure of a service that echoes the login with n
       if (/login refused/.test(p.message)) resolve(p.message);
     });
   });
-  connection.onNotification('window/showMessage', (p: { message: string }) => logged.push(p.message));
-  connection.onNotification('textDocument/publishDiagnostics', (p: { diagnostics: { message: string }[] }) => logged.push(...p.diagnostics.map((d) => d.message)));
+  connection.onNotification('window/showMessage', (p: { message: string }) => {
+    logged.push(p.message);
+  });
+  connection.onNotification('textDocument/publishDiagnostics', (p: { diagnostics: { message: string }[] }) => {
+    logged.push(...p.diagnostics.map((d) => d.message));
+  });
   connection.onRequest(() => null);
   connection.listen();
   try {
