@@ -7,9 +7,9 @@
 import type { Command } from 'commander';
 import { read } from 'read';
 import { AnalyticsServiceClient } from '../../common/src/api';
-import { resolveConnection, serviceClientOptions, type ConnectionFile, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
+import { resolveConnection, secretsInEnvironment, serviceClientOptions, type ConnectionFile, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
 import { UsageError } from './exitCodes';
-import { warn } from './output';
+import { redactLogOf, warn } from './output';
 import { forTerminal } from '../../common/src/terminalText';
 
 /** Adds the connection options to a command. */
@@ -46,7 +46,8 @@ async function promptPassword(question: string): Promise<string> {
 /**
  * Resolves the connection of the options (or the files' default) and makes its client. Warnings of the
  * connection files (a project connection that shadows one of yours, a field a project may not set) go
- * to stderr. Nothing is sent before the trust check.
+ * to stderr. Nothing is sent before the trust check. From then on every line to stderr has the secrets in
+ * use removed (`redactLogOf`): the environment's and what the client holds (`heldSecrets`).
  * @throws UsageError when no connection is given and there is no default; ConnectionConfigError for wrong
  *   options; UnapprovedConnectionError (exit 3) for a project connection not approved with `tsq trust`.
  */
@@ -58,6 +59,8 @@ export function connect(opts: Record<string, unknown>): Connected {
   for (const w of resolved.warnings) warn(w);
   const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
   const client = new AnalyticsServiceClient(serviceClientOptions(resolved, { prompt: interactive ? promptPassword : undefined }));
+  const environment = secretsInEnvironment(process.env);
+  redactLogOf(() => [...environment, ...client.heldSecrets()]);
   return { settings: resolved.connection, files: resolved.files, client };
 }
 

@@ -311,7 +311,7 @@ export function buildProgram(): Command {
       .command('mcp')
       .description('run the agent tools (list, describe, check and run queries) as an MCP server over stdio, for agent mode in VS Code, Claude Code or Cursor')
       .option('--allow-writes', 'also offer load_csv, which loads a CSV file into a table')
-      .option('--root <dir>', 'a folder load_csv may read files from (repeatable; default: the working folder; the MCP client\'s roots count too)', (v: string, prev: string[] = []) => [...prev, v]),
+      .option('--root <dir>', 'a folder load_csv may read files from (repeatable; default: the working folder unless it is /, the home folder or above it; the MCP client\'s roots count too)', (v: string, prev: string[] = []) => [...prev, v]),
   )
     .addHelpText('after', `\nThe connection and its approval are those of every command: a project's tsq.json must be approved with tsq trust first\n(the server refuses to start otherwise, exit 3). The password comes from TSQ_PASSWORD or "passwordCommand", never a prompt.\n${EXIT_CODE_HELP}`)
     .action(async (opts: Record<string, unknown>) => {

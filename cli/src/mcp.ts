@@ -3,13 +3,16 @@
  * Model Context Protocol, on stdin/stdout (@modelcontextprotocol/sdk `McpServer` and `StdioServerTransport`),
  * for VS Code's agent mode, Claude Code, Cursor and any other MCP client.
  * Tools: list_data_sources, describe_data_source, check_query, run_query, and load_csv with
- * `--allow-writes` only: a regular file under the server's roots (common/src/load/roots.ts) into its `table`,
+ * `--allow-writes` only: a regular file under the server's roots (`fixedRoots`: `--root`, else the start folder
+ * unless it is `/` or the home folder or above it; and the client's roots), not hidden below its root and
+ * with one hard link (common/src/load/roots.ts), into its `table`,
  * emptied first only with `"replace": true` (`guardLoad`, common/src/load/definition.ts). Resource:
  * tsq://language-reference. stdout carries protocol frames only; warnings and load progress go to stderr.
  * The connection and its approval: `runMcpCommand`; the language service and the catalog: `cliAgentBackend`.
  */
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -17,18 +20,19 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalyticsServiceClient } from '../../common/src/api';
-import { resolveConnection, serviceClientOptions } from '../../common/src/connectionConfig';
+import { resolveConnection, secretsInEnvironment, serviceClientOptions } from '../../common/src/connectionConfig';
 import { defaultAggregationsOf, type AgentBackend } from '../../common/src/agent/backend';
 import { LANGUAGE_REFERENCE_URI, languageReference } from '../../common/src/agent/languageReference';
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS } from '../../common/src/agent/schemas';
 import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, loadCsv, runQuery, type AgentToolName, type AgentToolResult } from '../../common/src/agent/tools';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
-import { openLoadableFile, readLoadableText } from '../../common/src/load/roots';
+import { LoadPathError, openLoadableFile, readLoadableText, startFolderRoot } from '../../common/src/load/roots';
 import { getLanguageService } from '../../common/src/languageService';
 import { connectionFlags } from './connect';
+import { MIN_REDACTED_LENGTH, shortSecrets } from '../../common/src/redaction';
 import { UsageError } from './exitCodes';
 import { runLoadCommand } from './load';
-import { info, warn } from './output';
+import { info, redactLogOf, warn } from './output';
 import { terminalText } from '../../common/src/terminalText';
 
 declare const TSQ_VERSION: string | undefined;
@@ -37,16 +41,39 @@ declare const TSQ_VERSION: string | undefined;
 export interface McpOptions extends Record<string, unknown> {
   /** Offer `load_csv`. */
   allowWrites?: boolean;
-  /** `--root DIR` (repeatable): the folders `load_csv` may read; default the working folder. */
+  /** `--root DIR` (repeatable): the folders `load_csv` may read; default the working folder unless it is `/`, the home folder or above it (`startFolderRoot`). */
   root?: string[];
 }
 
 /** Where `load_csv` may read: the folders given, and those the MCP client lists (read at each call). */
 export interface LoadRoots {
-  /** `--root` folders, or the working folder. */
+  /** `--root` folders, or the working folder when it counts (`startFolderRoot`); may be empty. */
   fixed: readonly string[];
+  /** Why the working folder is not among `fixed` when no `--root` was given (`startFolderRoot`'s sentence). */
+  why?: string;
   /** The client's roots (`roots/list`), as paths; [] when it offers none. */
   client?: () => Promise<readonly string[]>;
+}
+
+/**
+ * The fixed roots of `tsq mcp`: the `--root` folders (resolved from `cwd`) when any is given, else the
+ * working folder when it counts as a root (common/src/load/roots.ts `startFolderRoot`: not `/`, not the
+ * home folder nor above it), else none, with the reason.
+ */
+export function fixedRoots(given: readonly string[] | undefined, cwd: string, home: string): Pick<LoadRoots, 'fixed' | 'why'> {
+  if (given?.length) return { fixed: given.map((r) => resolve(cwd, r)) };
+  const start = startFolderRoot(cwd, home);
+  return 'root' in start ? { fixed: [start.root] } : { fixed: [], why: start.why };
+}
+
+/**
+ * What the server says when it has no fixed root: on stderr at start (`atStart`: the client's roots may
+ * still come), and as `load_csv`'s refusal when the client lists none either. Why, and what to do.
+ */
+function noRootMessage(why: string | undefined, atStart: boolean): string {
+  const reason = `load_csv has no folder of its own to load from${why ? `: ${why}` : ''}`;
+  const what = 'Start tsq mcp with --root DIR for the folder of the files.';
+  return atStart ? `${reason}. It loads only from the roots the MCP client lists, and refuses every load without them. ${what}` : `${reason}, and the MCP client lists no roots: nothing is loaded. Ask the user to ${what.charAt(0).toLowerCase()}${what.slice(1)}`;
 }
 
 /**
@@ -68,7 +95,8 @@ async function loadPause(env: NodeJS.ProcessEnv): Promise<void> {
  * the only place that knows where the language service and the service catalog live; when they move, its
  * imports change and nothing else.
  * @param secrets the secrets in use, read when a tool answers; what the client holds (`heldSecrets`) joins them.
- * @param opts `allowWrites` offers `loadCsv`; `roots` are where it may read (default the working folder).
+ * @param opts `allowWrites` offers `loadCsv`; `roots` are where it may read (default `fixedRoots` of the
+ * working folder); with no root at all it refuses every load, saying why (`LoadPathError`).
  */
 export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<string>, opts: { allowWrites: boolean; roots?: LoadRoots }): AgentBackend {
   const catalog = new ServiceCatalogProvider(client, { log: (m) => warn(m) });
@@ -114,10 +142,11 @@ export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<str
     },
   };
   if (opts.allowWrites) {
-    const roots: LoadRoots = opts.roots ?? { fixed: [process.cwd()] };
+    const roots: LoadRoots = opts.roots ?? fixedRoots(undefined, process.cwd(), homedir());
     backend.loadCsv = async ({ path, table, replace }, signal) => {
       // opened once and checked through its handle; the load reads that handle, never the path again
       const allowed = [...roots.fixed, ...((await roots.client?.()) ?? [])];
+      if (allowed.length === 0) throw new LoadPathError(noRootMessage(roots.why, false));
       const file = await openLoadableFile(path, allowed, process.cwd());
       try {
         await loadPause(process.env);
@@ -172,11 +201,6 @@ export function buildMcpServer(backend: AgentBackend): McpServer {
   return server;
 }
 
-/** The environment's secrets of an approved connection (TSQ_PASSWORD, TSQ_TOKEN, TSQ_SECRET_KEY), as given and trimmed, for redaction. */
-function secretsInEnvironment(env: NodeJS.ProcessEnv): string[] {
-  return [env.TSQ_PASSWORD, env.TSQ_TOKEN, env.TSQ_SECRET_KEY].flatMap((v) => (v ? [v, v.trim()] : [])).filter((v) => v !== '');
-}
-
 /**
  * Runs `tsq mcp` until stdin closes. Resolves the connection and checks its approval before anything
  * else.
@@ -187,9 +211,11 @@ function secretsInEnvironment(env: NodeJS.ProcessEnv): string[] {
  * client's log) and the exit code is 3, as for every other command; nothing is sent. The server does not
  * start and then tell the model to approve the file: the approval is the person's, never an agent's.
  * The password comes from `TSQ_PASSWORD` or the connection's `passwordCommand` (no prompt: stdin is the
- * protocol). Every secret in use is redacted from every tool answer, text and structured content: the
+ * protocol). Every secret in use is redacted, in each of its forms (common/src/redaction.ts), from every
+ * tool answer, text and structured content, and from every line to stderr (`redactLogOf`): the
  * environment's (`secretsInEnvironment`) and what the client holds (`heldSecrets`: the password it logged
- * in with, a token it was given or obtained, its session cookies).
+ * in with, a token it was given or obtained, its session cookies). A secret too short to redact is named
+ * on stderr at start.
  * @throws UsageError when no connection is given; ConnectionConfigError; UnapprovedConnectionError (exit 3).
  */
 export async function runMcpCommand(opts: McpOptions): Promise<void> {
@@ -200,21 +226,28 @@ export async function runMcpCommand(opts: McpOptions): Promise<void> {
   const options = serviceClientOptions(resolved);
   const client = new AnalyticsServiceClient(options);
   const secrets = new Set(secretsInEnvironment(process.env));
-  const fixed = (opts.root?.length ? opts.root : [process.cwd()]).map((r) => resolve(r));
+  const { fixed, why } = fixedRoots(opts.root, process.cwd(), homedir());
   let server: McpServer | undefined = undefined;
   const clientRoots = async (): Promise<string[]> => {
     if (!server?.server.getClientCapabilities()?.roots) return [];
     const listed = await server.server.listRoots();
     return listed.roots.filter((r) => r.uri.startsWith('file:')).map((r) => fileURLToPath(r.uri));
   };
-  server = buildMcpServer(cliAgentBackend(client, secrets, { allowWrites: opts.allowWrites === true, roots: { fixed, client: clientRoots } }));
+  const backend = cliAgentBackend(client, secrets, { allowWrites: opts.allowWrites === true, roots: { fixed, why, client: clientRoots } });
+  // the log too: a service that echoes the login puts it in a warning of the catalog
+  redactLogOf(() => backend.secrets());
+  const short = shortSecrets(secrets);
+  if (short.length) warn(`a secret of this connection (TSQ_PASSWORD, TSQ_TOKEN or TSQ_SECRET_KEY) is shorter than ${MIN_REDACTED_LENGTH} characters: it cannot be kept out of the tools' answers (removing every occurrence of so short a text would spell it out). Use a longer one.`);
+  server = buildMcpServer(backend);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
-  info(terminalText`tsq mcp: serving ${resolved.connection.url} as ${resolved.connection.username}${opts.allowWrites ? terminalText` (writes allowed: load_csv, from ${fixed.join(', ')} and the client's roots)` : ''}`);
+  const from = fixed.length ? terminalText`from ${fixed.join(', ')} and the client's roots` : "from the client's roots only";
+  info(terminalText`tsq mcp: serving ${resolved.connection.url} as ${resolved.connection.username}${opts.allowWrites ? terminalText` (writes allowed: load_csv, ${from})` : ''}`);
+  if (opts.allowWrites && fixed.length === 0) warn(noRootMessage(why, true));
   await closed;
   await server.close().catch(() => undefined);
   await client.close();

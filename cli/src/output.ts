@@ -6,7 +6,34 @@
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { redact } from '../../common/src/redaction';
 import { forTerminal, terminalSafe, type TerminalText } from '../../common/src/terminalText';
+
+/** The secrets in use, read at each line written for a person; none until `redactLogOf` names them. */
+let logSecrets: () => readonly string[] = () => [];
+
+/**
+ * Names the secrets in use (the connection's password, token, secret key, what its client holds), read
+ * each time a line is written for a person: from then on every message of `writeLine`, `printLine`, `info`,
+ * `warn`, the error line and the progress lines has them removed in each of their forms
+ * (common/src/redaction.ts `redact`). A service that echoes a login in its error text puts it in a warning otherwise.
+ */
+export function redactLogOf(secrets: () => readonly string[]): void {
+  logSecrets = secrets;
+}
+
+/** `text` with the secrets in use (`redactLogOf`) and credential shapes removed. */
+export function redactLog(text: string): string {
+  return redact(text, logSecrets());
+}
+
+/**
+ * The one gate of a line for a person: `forTerminal` (a `terminalText` message as made, any other text
+ * escaped whole, on one line), then the secrets in use removed (`redactLog`).
+ */
+export function personLine(message: TerminalText | string): string {
+  return redactLog(forTerminal(message));
+}
 
 /** Writes `text` to a stream, waiting for it to drain when its buffer is full. */
 export async function write(stream: Writable, text: string): Promise<void> {
@@ -15,26 +42,26 @@ export async function write(stream: Writable, text: string): Promise<void> {
 
 /**
  * A line for the person at the terminal or a CI log on `stream` (stdout for an answer such as the files
- * `tsq tml export` wrote, stderr for the rest), through `forTerminal` (common/src/terminalText.ts): a
- * `terminalText` message as made (its values escaped), any other text escaped whole, on one line.
+ * `tsq tml export` wrote, stderr for the rest), through `personLine`: a
+ * `terminalText` message as made (its values escaped), any other text escaped whole, on one line, no secret in it.
  */
 export async function writeLine(stream: Writable, message: TerminalText | string): Promise<void> {
-  await write(stream, `${forTerminal(message)}\n`);
+  await write(stream, `${personLine(message)}\n`);
 }
 
 /** `writeLine` without waiting for the stream to drain: a short message, or a command that runs synchronously (`tsq trust`). */
 export function printLine(stream: Writable, message: TerminalText | string): void {
-  stream.write(`${forTerminal(message)}\n`);
+  stream.write(`${personLine(message)}\n`);
 }
 
-/** A message for the person at the terminal (stderr), through `forTerminal`: a plain string is escaped whole. */
+/** A message for the person at the terminal (stderr), through `personLine`: a plain string is escaped whole. */
 export function info(message: TerminalText | string): void {
   printLine(process.stderr, message);
 }
 
-/** A warning (stderr), prefixed `tsq: warning:`, through `forTerminal`: a plain string is escaped whole. */
+/** A warning (stderr), prefixed `tsq: warning:`, through `personLine`: a plain string is escaped whole. */
 export function warn(message: TerminalText | string): void {
-  process.stderr.write(`tsq: warning: ${forTerminal(message)}\n`);
+  process.stderr.write(`tsq: warning: ${personLine(message)}\n`);
 }
 
 /**

@@ -5,8 +5,8 @@
  * command's answer there (file names, JSON, SARIF) stays exact.
  */
 import { SingleBar } from 'cli-progress';
-import { forTerminal, terminalSafe, type TerminalText } from '../../common/src/terminalText';
-import { info } from './output';
+import { terminalSafe, type TerminalText } from '../../common/src/terminalText';
+import { info, personLine } from './output';
 
 /** How progress is shown: a redrawn bar, or plain lines. */
 export type ProgressMode = 'bar' | 'lines';
@@ -41,7 +41,7 @@ export interface ProgressReporter {
   update(state: ProgressState): void;
   /**
    * A message on a line of its own above the bar, which is drawn again below it; a plain line in `lines`
-   * mode. Through `forTerminal` (common/src/terminalText.ts): a plain string is escaped whole.
+   * mode. Through `personLine` (cli/src/output.ts): a plain string is escaped whole, the secrets in use removed.
    */
   log(message: TerminalText | string): void;
   /** Ends the bar (drawn once more, then a line break); the next output starts on a line of its own. Idempotent. */
@@ -83,7 +83,7 @@ export function progressReporter(mode: ProgressMode, format: string): ProgressRe
     log: (message) => {
       // erase the bar's line (tsq's own control sequence), write the message; the bar's next redraw (forceRedraw) is on the line below
       // eslint-disable-next-line no-restricted-syntax
-      process.stderr.write(started && !stopped ? `\r\x1b[2K${forTerminal(message)}\n` : `${forTerminal(message)}\n`);
+      process.stderr.write(started && !stopped ? `\r\x1b[2K${personLine(message)}\n` : `${personLine(message)}\n`);
     },
     stop: () => {
       if (started && !stopped) bar.stop();

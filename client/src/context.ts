@@ -8,6 +8,7 @@ import type { QueryHistory } from './history';
 import type { HttpTimeouts } from '../../common/src/api';
 import type { ConnectionManager } from './connections';
 import { liveHttpTimeouts } from './httpSettings';
+import { redactingLog } from './log';
 import type { CatalogAccess, TsqLanguageClient } from './languageClient';
 
 /** What every part of the client may use; made by `createClientContext`. */
@@ -16,18 +17,22 @@ export interface ClientContext {
   readonly extension: vscode.ExtensionContext;
   /**
    * The `TSQ` log channel (a LogOutputChannel): the language client's trace, connection events, one
-   * line per service request (common/src/logFormat.ts). Never a password, a cookie or a token.
+   * line per service request (common/src/logFormat.ts). Never a password, a cookie or a token: the
+   * secrets in use are redacted from every text written to it (`redactLogOf`).
    */
   readonly log: vscode.LogOutputChannel;
+  /** Names the secrets that every text written to `log` has removed (log.ts `redactingLog`); read at each write. */
+  readonly redactLogOf: (secrets: () => readonly string[]) => void;
   /** The `tsq.http.*` deadlines, one object updated in place when the settings change (httpSettings.ts). */
   readonly http: HttpTimeouts;
 }
 
 /** Makes the client's context; the log channel and the settings listener are disposed with the extension. */
 export function createClientContext(extension: vscode.ExtensionContext): ClientContext {
-  const log = vscode.window.createOutputChannel('TSQ', { log: true });
-  extension.subscriptions.push(log);
-  return { extension, log, http: liveHttpTimeouts(extension.subscriptions) };
+  const channel = vscode.window.createOutputChannel('TSQ', { log: true });
+  extension.subscriptions.push(channel);
+  const { log, redactWith } = redactingLog(channel);
+  return { extension, log, redactLogOf: redactWith, http: liveHttpTimeouts(extension.subscriptions) };
 }
 
 /**

@@ -39,6 +39,8 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   const log = ctx.log;
   const connections = new ConnectionManager(ctx);
   context.subscriptions.push(connections);
+  // the log, like the agent tools, never shows what the connected client holds (its password, token, cookies)
+  ctx.redactLogOf(() => connections.currentClient()?.heldSecrets() ?? []);
 
   // one catalog per connection (by name), cleared on Refresh Catalog and on a switch
   const catalogs = new Map<string, { api: ServiceApi; catalog: ServiceCatalog }>();

@@ -356,6 +356,14 @@ function apiVersionOf(v: unknown, where: string): ApiVersionSetting {
 }
 
 /**
+ * The environment's secrets (TSQ_PASSWORD, TSQ_TOKEN, TSQ_SECRET_KEY), each as given and trimmed, empty
+ * ones left out: for redaction (common/src/redaction.ts), never for a request.
+ */
+export function secretsInEnvironment(env: NodeJS.ProcessEnv): string[] {
+  return [env.TSQ_PASSWORD, env.TSQ_TOKEN, env.TSQ_SECRET_KEY].flatMap((v) => (v ? [v, v.trim()] : [])).filter((v) => v !== '');
+}
+
+/**
  * A bearer credential of an approved connection from the environment: `TSQ_TOKEN` (a token the person
  * got elsewhere, e.g. with single sign-on or multi-factor authentication) or `TSQ_SECRET_KEY` (the
  * trusted-authentication secret key). Same gate as the password: nothing is read for a connection that

@@ -13,8 +13,9 @@
 import { createConnection, IPCMessageReader, IPCMessageWriter, ProposedFeatures } from 'vscode-languageserver/node';
 import type { Connection } from 'vscode-languageserver/node';
 import { AnalyticsServiceClient } from '../../common/src/api';
+import { redact } from '../../common/src/redaction';
 import { parseArgs } from 'node:util';
-import { approvalHint, requireApproval, resolveConnection, serviceClientOptions, UnapprovedConnectionError, type ConnectionFlags, type ResolvedConnection } from '../../common/src/connectionConfig';
+import { approvalHint, requireApproval, resolveConnection, secretsInEnvironment, serviceClientOptions, UnapprovedConnectionError, type ConnectionFlags, type ResolvedConnection } from '../../common/src/connectionConfig';
 import { startServer } from './server';
 import type { RuntimeEnvironment } from './server';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
@@ -78,9 +79,14 @@ export function runNodeServer(args: readonly string[], options: { allowDefaultCo
     process.exit(2);
   }
 
+  // the service client of `tsq lsp`, once made; what it holds and the environment's secrets never reach the log
+  let client: AnalyticsServiceClient | undefined;
+  const environment = secretsInEnvironment(process.env);
+  const clean = (message: string) => redact(message, [...environment, ...(client?.heldSecrets() ?? [])]);
+
   // A bug must not take the server down with it: log through the connection and keep serving.
-  process.on('uncaughtException', (e) => connection.console.error(`Uncaught exception: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
-  process.on('unhandledRejection', (e) => connection.console.error(`Unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+  process.on('uncaughtException', (e) => connection.console.error(clean(`Uncaught exception: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)));
+  process.on('unhandledRejection', (e) => connection.console.error(clean(`Unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)));
 
   let resolved: ResolvedConnection | undefined;
   let startupWarning: string | undefined;
@@ -95,14 +101,14 @@ export function runNodeServer(args: readonly string[], options: { allowDefaultCo
     if (e instanceof UnapprovedConnectionError) startupWarning = `TSQ: this folder's connection needs your approval before TSQ reads its catalog: ${approvalHint(e.file)}, then restart the language server. Until then only the syntax is checked.`;
     resolved = undefined;
   }
-  let client: AnalyticsServiceClient | undefined;
   const serviceCatalog = resolved
     ? new ServiceCatalogProvider(
         () => {
           client = new AnalyticsServiceClient(serviceClientOptions(resolved));
           return client;
         },
-        { log: (m) => connection.console.warn(m) },
+        // a service's error text may echo the login: redacted in each form (common/src/redaction.ts)
+        { log: (m) => connection.console.warn(clean(m)) },
       )
     : undefined;
   connection.onShutdown(async () => {

@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { readDataBlocks } from '../../common/src/agent/data';
 
 /** The built command line. */
 export const CLI_JS = join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -154,4 +156,58 @@ export async function holdingProxy(target: string, hold: number, path = '/metada
     release,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+/** A password for the echo attack: a space, `!`, `<>` (HTML), `&`, a quote and a backslash (JSON), a non-ASCII letter (UTF-8 bytes). */
+export const ECHOED = `Winter 2026! <ok> & "q" \\ 'é'`;
+
+/** Each form of `pw` that `echoingLoginService` echoes, by label: raw, percent, URI, form, JSON, HTML, base64 and base64url at each offset modulo 3, a Basic header's. */
+export function echoedForms(pw: string): [string, string][] {
+  const html = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+  return [
+    ['raw', pw],
+    ['percent', encodeURIComponent(pw)],
+    ['uri', encodeURI(pw)],
+    ['form', new URLSearchParams({ p: pw }).toString().slice(2)],
+    ['json', JSON.stringify(pw)],
+    ['html', html(pw)],
+    ['html-decimal', [...pw].map((c) => `&#${c.codePointAt(0)};`).join('')],
+    ...['', ':', 'u:'].flatMap((prefix, k): [string, string][] => [
+      [`base64-${k}`, Buffer.from(`${prefix}${pw}`).toString('base64')],
+      [`base64url-${k}`, Buffer.from(`${prefix}${pw}`).toString('base64url')],
+    ]),
+    ['basic', Buffer.from(`tsadmin:${pw}`).toString('base64')],
+  ];
+}
+
+/**
+ * A service that answers a login (a form or JSON body with a `password`) with HTTP 500 and an error whose
+ * message echoes that password in each form of `echoedForms` (`login refused: raw (…), percent (…), …`),
+ * and every other call with 401, so that the client logs in.
+ */
+export async function echoingLoginService(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      const pw = new URLSearchParams(body).get('password') ?? (body.startsWith('{') ? (JSON.parse(body) as { password?: string }).password : undefined);
+      if (!pw) return res.writeHead(401, { 'content-type': 'application/json' }).end('{}');
+      const echo = echoedForms(pw).map(([label, form]) => `${label} (${form})`).join(', ');
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `login refused: ${echo}` } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Asserts that no form of `pw` (`echoedForms`) is in `text`, nor in what its data blocks hold, nor in any base64 run of it decoded. */
+export function assertNoForm(text: string, pw: string, where: string): void {
+  const blocks = readDataBlocks(text).map(String).join('\n');
+  for (const [label, form] of echoedForms(pw)) {
+    assert.ok(!text.includes(form), `the ${label} form is in ${where}: ${text}`);
+    assert.ok(!blocks.includes(form), `the ${label} form is in a data block of ${where}`);
+  }
+  for (const run of `${text}\n${blocks}`.match(/[A-Za-z0-9+/_-]{8,}={0,2}/g) ?? []) {
+    for (const encoding of ['base64', 'base64url'] as const) for (const shift of [0, 1, 2, 3]) assert.ok(!Buffer.from(run.slice(shift), encoding).toString('utf8').includes(pw.slice(0, 8)), `a base64 run of ${where} holds the password: ${run}`);
+  }
 }

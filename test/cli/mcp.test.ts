@@ -8,7 +8,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer } from 'node:net';
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -25,7 +25,7 @@ import { AnalyticsServiceClient } from '../../common/src/api';
 import { cliAgentBackend } from '../../cli/src/mcp';
 import { runLoadCommand } from '../../cli/src/load';
 import { countRows, startLive, type Live } from '../emulator/client-support';
-import { CLI_JS, cleanEnv, recordingServer, tsq } from './cli-support';
+import { assertNoForm, CLI_JS, cleanEnv, ECHOED, echoingLoginService, recordingServer, tsq } from './cli-support';
 
 /** The administrator's password for these tests: distinctive, so that finding it anywhere is a leak. */
 const SECRET = 'Mcp-unmistakable-Secret-5521';
@@ -616,6 +616,179 @@ describe('load_csv: the chosen table, a confirmed replace, files under the roots
     } finally {
       await s.close();
       await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+});
+
+describe('redaction of every form of a secret a service echoes', () => {
+  test('a service that echoes the login in every encoding: no form reaches the model\'s answer or the log', async () => {
+    const service = await echoingLoginService();
+    const s = await mcp(['--url', service.url, '--user', 'tsadmin'], { env: { TSQ_PASSWORD: ECHOED } });
+    try {
+      for (const [name, args] of [
+        ['list_data_sources', {}],
+        ['run_query', { data_source: 'flights', query: '[origin]' }],
+      ] as const) {
+        const r = await s.client.callTool({ name, arguments: args });
+        const text = (r.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
+        assert.equal(r.isError, true, text);
+        // the echo arrived (its labels), each form redacted
+        assert.match(readDataBlocks(text).join('\n'), /login refused: raw \(\[redacted\]\), percent \(\[redacted\]\), uri \(\[redacted\]\), form \(\[redacted\]\), json \("\[redacted\]"\), html \(\[redacted\]\), html-decimal \(\[redacted\]\), base64-0 \(\[redacted\]\)/, text);
+        assertNoForm(text, ECHOED, `the answer of ${name}`);
+        assertNoForm(JSON.stringify(r), ECHOED, `the whole result of ${name}`);
+      }
+    } finally {
+      await s.close();
+      await service.close();
+    }
+    assert.match(s.stderr(), /login refused: raw/, 'the catalog logged the echo');
+    assertNoForm(s.stderr(), ECHOED, 'stderr');
+  });
+
+  test('a secret too short to redact is named on stderr at start', async () => {
+    const s = await mcp(conn, { env: { TSQ_PASSWORD: 'ab' } });
+    try {
+      await s.client.listTools();
+    } finally {
+      await s.close();
+    }
+    assert.match(s.stderr(), /shorter than 4 characters: it cannot be kept out of the tools' answers/);
+    assert.ok(!s.stderr().includes("'ab'"));
+  });
+});
+
+describe('load_csv roots: not the home folder nor /, no hidden folder, no hard link', () => {
+  const NOTES_SQL = '"agents.engine_default_schema"."notes"';
+
+  /** A home folder with `.ssh/id_rsa` written as a CSV file that would load. */
+  function fakeHome(): { home: string; key: string } {
+    const home = mkdtempSync(join(tmpdir(), 'tsq-mcp-home-'));
+    mkdirSync(join(home, '.ssh'));
+    const key = join(home, '.ssh', 'id_rsa');
+    writeFileSync(key, 'note,n\n-----BEGIN OPENSSH PRIVATE KEY-----,1\n');
+    writeFileSync(join(home, 'notes.csv'), 'note,n\nin the home folder,1\n');
+    return { home, key };
+  }
+
+  for (const [where, cwdOf, why] of [
+    ['the home folder', (home: string) => home, /is the home folder or above it/],
+    ['the folder above the home folder', (home: string) => join(home, '..'), /is the home folder or above it/],
+    ['/', () => '/', /is the root of the file system/],
+  ] as const) {
+    test(`started in ${where} with --allow-writes and no --root: load_csv refuses ~/.ssh/id_rsa and every other file, and says why`, async () => {
+      const { home, key } = fakeHome();
+      try {
+        const before = await countRows(live, NOTES_SQL);
+        const s = await mcp([...conn, '--allow-writes'], { cwd: cwdOf(home), env: { HOME: home } });
+        try {
+          for (const path of [key, join(home, 'notes.csv'), '~/.ssh/id_rsa'.replace('~', home)]) {
+            const r = await call(s.client, 'load_csv', { path, table: 'agents.notes' });
+            assert.equal(r.isError, true, r.text);
+            const said = readDataBlocks(r.text).join('\n');
+            assert.match(said, why, said);
+            assert.match(said, /no folder of its own to load from.*the MCP client lists no roots: nothing is loaded.*--root DIR/s, said);
+            assert.ok(!r.text.includes('PRIVATE KEY'));
+          }
+        } finally {
+          await s.close();
+        }
+        assert.equal(await countRows(live, NOTES_SQL), before);
+        assert.match(s.stderr(), /load_csv has no folder of its own to load from: .*It loads only from the roots the MCP client lists, and refuses every load without them/s);
+        assert.match(s.stderr(), /writes allowed: load_csv, from the client's roots only/);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    });
+  }
+
+  test('started in the home folder, a --root or the client\'s root still counts', async () => {
+    const { home } = fakeHome();
+    const project = mkdtempSync(join(tmpdir(), 'tsq-mcp-project-'));
+    try {
+      writeFileSync(join(project, 'ok.csv'), 'note,n\nfrom a named root,1\n');
+      const before = await countRows(live, NOTES_SQL);
+      const s = await mcp([...conn, '--allow-writes', '--root', project], { cwd: home, env: { HOME: home } });
+      try {
+        assert.equal((await call(s.client, 'load_csv', { path: join(project, 'ok.csv'), table: 'agents.notes' })).isError, false);
+        assert.equal((await call(s.client, 'load_csv', { path: join(home, 'notes.csv'), table: 'agents.notes' })).isError, true);
+      } finally {
+        await s.close();
+      }
+      const c = await mcp([...conn, '--allow-writes'], { cwd: home, env: { HOME: home }, roots: [project] });
+      try {
+        const r = await call(c.client, 'load_csv', { path: join(project, 'ok.csv'), table: 'agents.notes' });
+        assert.equal(r.isError, false, r.text);
+      } finally {
+        await c.close();
+      }
+      assert.equal(await countRows(live, NOTES_SQL), before + 2);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  test('a hidden folder or file under a root is refused, and allowed when the hidden folder is named as a root', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'tsq-mcp-hidden-'));
+    try {
+      for (const d of ['.aws', '.config', join('project', '.secrets')]) mkdirSync(join(root, d), { recursive: true });
+      writeFileSync(join(root, '.aws', 'credentials.csv'), 'note,n\naws_secret_access_key,1\n');
+      writeFileSync(join(root, '.config', 'tokens.csv'), 'note,n\na token,1\n');
+      writeFileSync(join(root, 'project', '.secrets', 'k.csv'), 'note,n\na key,1\n');
+      writeFileSync(join(root, '.env.csv'), 'note,n\nAPI_KEY,1\n');
+      const before = await countRows(live, NOTES_SQL);
+      const s = await mcp([...conn, '--allow-writes', '--root', root]);
+      try {
+        for (const path of [join(root, '.aws', 'credentials.csv'), join(root, '.config', 'tokens.csv'), join(root, 'project', '.secrets', 'k.csv'), join(root, '.env.csv'), join(root, 'project', '..', '.aws', 'credentials.csv')]) {
+          const r = await call(s.client, 'load_csv', { path, table: 'agents.notes' });
+          assert.equal(r.isError, true, `${path}: ${r.text}`);
+          assert.match(readDataBlocks(r.text).join('\n'), /is in a hidden folder or is a hidden file \(\.[a-z.]+\).*--root/, path);
+        }
+      } finally {
+        await s.close();
+      }
+      assert.equal(await countRows(live, NOTES_SQL), before);
+      const named = await mcp([...conn, '--allow-writes', '--root', root, '--root', join(root, '.config')]);
+      try {
+        const r = await call(named.client, 'load_csv', { path: join(root, '.config', 'tokens.csv'), table: 'agents.notes' });
+        assert.equal(r.isError, false, r.text);
+        assert.equal((await call(named.client, 'load_csv', { path: join(root, '.aws', 'credentials.csv'), table: 'agents.notes' })).isError, true);
+      } finally {
+        await named.close();
+      }
+      assert.equal(await countRows(live, NOTES_SQL), before + 1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a file with a hard link is refused: one to a file outside the roots, and the other name of a file inside', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'tsq-mcp-hardlink-'));
+    const outside = mkdtempSync(join(tmpdir(), 'tsq-mcp-hardlink-outside-'));
+    try {
+      writeFileSync(join(outside, 'id_rsa'), 'note,n\n-----BEGIN OPENSSH PRIVATE KEY-----,1\n');
+      linkSync(join(outside, 'id_rsa'), join(root, 'innocent.csv'));
+      writeFileSync(join(root, 'a.csv'), 'note,n\ntwo names,1\n');
+      linkSync(join(root, 'a.csv'), join(root, 'b.csv'));
+      const before = await countRows(live, NOTES_SQL);
+      const s = await mcp([...conn, '--allow-writes', '--root', root]);
+      try {
+        for (const name of ['innocent.csv', 'a.csv', 'b.csv']) {
+          const r = await call(s.client, 'load_csv', { path: join(root, name), table: 'agents.notes' });
+          assert.equal(r.isError, true, `${name}: ${r.text}`);
+          assert.match(readDataBlocks(r.text).join('\n'), /has 2 hard links: load_csv does not load a file that has another name/, name);
+          assert.ok(!r.text.includes('PRIVATE KEY'));
+        }
+        assert.equal(await countRows(live, NOTES_SQL), before);
+        // with one name again, it loads
+        rmSync(join(root, 'b.csv'));
+        assert.equal((await call(s.client, 'load_csv', { path: join(root, 'a.csv'), table: 'agents.notes' })).isError, false);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
     }
   });
 });

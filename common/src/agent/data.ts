@@ -6,13 +6,10 @@
  * JSON string) between two marker lines that carry a random nonce, which no cell can guess to close the
  * block early. The same values travel unencoded in the structured content, which is data by its nature.
  *
- * And secrets never leave: `redact` removes the password and any token from every text before it is
- * returned, error messages included.
+ * And secrets never leave: the tools pass every text and structured value through common/src/redaction.ts
+ * before it is returned, error messages included.
  */
 import { randomBytes } from 'node:crypto';
-
-/** The text that replaces a secret in a tool's output. */
-export const REDACTED = '[redacted]';
 
 /** The first line of a data block; the nonce makes it one that no value can forge. */
 function marker(nonce: string, end: boolean): string {
@@ -54,33 +51,21 @@ export function oneLineJson(value: unknown): string {
   return JSON.stringify(value).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** A data block in a text: its nonce, then its one line of JSON. */
+const BLOCK = /^<<<tsq-data ([0-9a-f]{16})>>>\n(.*)\n<<<end of tsq-data \1>>>$/gm;
+
 /** Finds the data blocks of a text and parses each (for tests and for clients that want the values back). */
 export function readDataBlocks(text: string): unknown[] {
   const out: unknown[] = [];
-  const re = /^<<<tsq-data ([0-9a-f]{16})>>>\n(.*)\n<<<end of tsq-data \1>>>$/gm;
-  for (const m of text.matchAll(re)) out.push(JSON.parse(m[2]));
+  for (const m of text.matchAll(BLOCK)) out.push(JSON.parse(m[2]));
   return out;
 }
-
-/** `Bearer …`, `token=…`, `"token":"…"` forms, redacted even when the secret is not known by value. */
-const TOKEN_FORMS: RegExp[] = [/(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, /((?:access_?token|auth_?token|token|password|secret_key)["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi];
 
 /**
- * Removes every secret of `secrets` (exact occurrences, and their URL-encoded and JSON-escaped forms) and
- * anything shaped like a bearer token or a `password=`/`token:` pair from `text`.
+ * `text` with the value of each data block replaced by `fn(value)`, written back as `oneLineJson` between
+ * the same markers; the rest of the text as it was. For changing the values themselves rather than their
+ * JSON (the redaction of a secret that a value holds already JSON-escaped, common/src/agent/tools.ts).
  */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = redactExact(text, secrets);
-  for (const re of TOKEN_FORMS) out = out.replace(re, `$1${REDACTED}`);
-  return out;
-}
-
-/** Removes the exact secrets of `secrets` (and their URL-encoded and JSON-escaped forms) from `text`; nothing else. */
-export function redactExact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (!s) continue;
-    for (const form of new Set([s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1), oneLineJson(s).slice(1, -1)])) out = out.split(form).join(REDACTED);
-  }
-  return out;
+export function mapDataBlocks(text: string, fn: (value: unknown) => unknown): string {
+  return text.replace(BLOCK, (_block, nonce: string, json: string) => `${marker(nonce, false)}\n${oneLineJson(fn(JSON.parse(json)))}\n${marker(nonce, true)}`);
 }

@@ -11,7 +11,8 @@ import { AuthenticationError, ConnectionError, PermissionError, ServiceError } f
 import { parseDocument } from '../language/parser';
 import type { CellValue, ColumnDataType, DataSource } from '../model';
 import type { AgentBackend, AgentLoadAnswer } from './backend';
-import { dataBlock, redact, redactExact } from './data';
+import { dataBlock, mapDataBlocks } from './data';
+import { redact, secretRedactor } from '../redaction';
 
 /** Rows `run_query` returns when `max_rows` is not given. */
 export const DEFAULT_MAX_ROWS = 100;
@@ -149,11 +150,12 @@ const SEVERITY: Record<number, CheckDiagnostic['severity']> = {
   [DiagnosticSeverity.Hint]: 'hint',
 };
 
-/** Replaces every exact secret inside the strings of a structured value. */
+/** Replaces every secret, in each of its forms (common/src/redaction.ts), inside the strings of a structured value. */
 function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (!secrets.some(Boolean)) return value;
+  const clean = secretRedactor(secrets);
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactExact(v, secrets);
+    if (typeof v === 'string') return clean(v);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
@@ -161,10 +163,19 @@ function redactDeep<T>(value: T, secrets: readonly string[]): T {
   return walk(value) as T;
 }
 
+/**
+ * A tool's text with every secret removed (common/src/redaction.ts `redact`): first from the values inside
+ * its data blocks, before their JSON (a value holding a secret JSON-escaped, as a service's error text may,
+ * would be escaped twice in the block), then from the whole text.
+ */
+function redactText(text: string, secrets: readonly string[]): string {
+  return redact(secrets.some(Boolean) ? mapDataBlocks(text, (v) => redactDeep(v, secrets)) : text, secrets);
+}
+
 /** The text of a failure: what happened and what to do; the service's own message inside a data block. */
 function failure(e: unknown, backend: AgentBackend, doing: string): AgentToolResult<never> {
   const secrets = backend.secrets();
-  if (e instanceof InputError) return { isError: true, text: redact(e.message, secrets) };
+  if (e instanceof InputError) return { isError: true, text: redactText(e.message, secrets) };
   let advice: string;
   let serviceText: string | undefined;
   if (e instanceof ConnectionError) advice = `${doing} failed: the Analytics Service could not be reached (${e.aborted ? 'the call was cancelled' : 'network error'}). Check that it runs and the connection's URL; retrying later may work.`;
@@ -179,7 +190,7 @@ function failure(e: unknown, backend: AgentBackend, doing: string): AgentToolRes
     serviceText = err?.message ?? String(e);
   }
   const text = serviceText ? `${advice}\n${dataBlock('The error message', serviceText)}` : advice;
-  return { isError: true, text: redact(text, secrets) };
+  return { isError: true, text: redactText(text, secrets) };
 }
 
 /** Runs a tool body; failures become error results and every text is redacted. */
@@ -187,7 +198,7 @@ async function guarded<T>(backend: AgentBackend, doing: string, body: () => Prom
   try {
     const r = await body();
     const secrets = backend.secrets();
-    return { ...r, text: redact(r.text, secrets), ...(r.structured !== undefined ? { structured: redactDeep(r.structured, secrets) } : {}) };
+    return { ...r, text: redactText(r.text, secrets), ...(r.structured !== undefined ? { structured: redactDeep(r.structured, secrets) } : {}) };
   } catch (e) {
     return failure(e, backend, doing);
   }
