@@ -1,6 +1,6 @@
 // The token form of the search language, as ThoughtSpot itself writes it (the `search_query` of exported
 // Answer TML, a searchdata `query_string` of data-report-v2-api.adoc, Spotter's `sage_query`;
-// docs/service-notes.md §2.10), run by the emulator over the real HTTP server: each construct gives the rows
+// docs/service-notes.md §2.11), run by the emulator over the real HTTP server: each construct gives the rows
 // of the documented form, and those rows are checked against DuckDB SQL written here by hand over the demo
 // tables (or plain TypeScript over a CSV written here), apart from the compiler.
 import { describe, test } from 'node:test';
@@ -47,7 +47,7 @@ async function sameRows(token: string, documented: string, sql: string | undefin
   return a.data;
 }
 
-describe('the token form on the demo flights (docs/service-notes.md §2.10)', () => {
+describe('the token form on the demo flights (docs/service-notes.md §2.11)', () => {
   test('a filter value after the dot: [origin].SEA is [origin] = \'SEA\'', async () => {
     const rows = await sameRows('[origin].SEA [delay]', "[origin] = 'SEA' [delay]", `SELECT sum(delay) FROM ${TABLE} WHERE lower(origin) = 'sea'`);
     assert.equal(rows.length, 1);

@@ -1,4 +1,4 @@
-// The token form of the search language, as ThoughtSpot writes it (docs/service-notes.md §2.10): the
+// The token form of the search language, as ThoughtSpot writes it (docs/service-notes.md §2.11): the
 // parser reads it as the same language as the documented form. The examples are the developer docs' own
 // (thoughtspot/developer-docs: tml-api.adoc, tml.adoc, data-report-v2-api.adoc, spotter-agent-apis.adoc)
 // and exported-Answer shapes built on the demo flights (`search_query` of an answer.tml).
@@ -7,6 +7,10 @@ import assert from 'node:assert/strict';
 import type { Clause } from '../../common/src/language/ast';
 import { parseDocument, parseQuery } from '../../common/src/language/parser';
 import { dotReading, splitColumnPath } from '../../common/src/language/keywords';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { MarkupContent, TextEdit } from 'vscode-languageserver-types';
+import { getLanguageService } from '../../common/src/languageService/languageService';
+import { flightsCatalog, makeCatalogProvider } from '../fixtures/catalogs';
 
 /** The clauses of a query without offsets, and its diagnostics' messages. */
 function parse(text: string): { clauses: unknown[]; diagnostics: string[] } {
@@ -123,4 +127,44 @@ test('an exported Answer\'s search_query on the demo flights parses whole, and t
     assert.deepEqual(fast.queryNodes(i), slow.queryNodes(i), queries[i]);
     assert.deepEqual(JSON.parse(JSON.stringify(fast.query(i))), JSON.parse(JSON.stringify(slow.query(i))));
   }
+});
+
+// ---- the language service on the token form: completion, hover, formatting ----
+
+const FLIGHTS = "@datasource 'Flights'\n";
+function service() {
+  return getLanguageService({ catalog: makeCatalogProvider([flightsCatalog()], { Flights: { origin: ['SEA', 'PDX', 'SFO'], destination: ['los angeles', 'LAX'] } }) });
+}
+async function complete(textWithCursor: string) {
+  const offset = textWithCursor.indexOf('|');
+  const document = TextDocument.create('file:///t.tsq', 'tsq', 1, textWithCursor.slice(0, offset) + textWithCursor.slice(offset + 1));
+  const list = await service().doComplete(document, document.positionAt(offset));
+  return { document, items: list.items };
+}
+
+test('completion after [column].: the buckets of a date column, the values of an attribute (quoted when not a word)', async () => {
+  const date = await complete(FLIGHTS + '[date].|');
+  assert.ok(date.items.some((i) => i.label === 'monthly'));
+  const origin = await complete(FLIGHTS + '[origin].|');
+  assert.deepEqual(origin.items.map((i) => i.label), ['SEA', 'PDX', 'SFO']);
+  assert.equal(TextDocument.applyEdits(origin.document, [origin.items[0]!.textEdit as TextEdit]), FLIGHTS + '[origin].SEA');
+  const dest = await complete(FLIGHTS + '[destination].lo|');
+  const la = dest.items.find((i) => i.label === 'los angeles')!;
+  assert.equal(TextDocument.applyEdits(dest.document, [la.textEdit as TextEdit]), FLIGHTS + "[destination].'los angeles'");
+});
+
+test('hover on a token-form column and formatting keep the tokens', async () => {
+  const text = FLIGHTS + "[origin].SEA [flights_1::delay] [date].'last 180 days'";
+  const document = TextDocument.create('file:///t.tsq', 'tsq', 1, text);
+  const h = await service().doHover(document, document.positionAt(text.indexOf('origin') + 2));
+  assert.match((h!.contents as MarkupContent).value, /origin/);
+  const messy = TextDocument.create('file:///f.tsq', 'tsq', 1, "[origin]  =  [origin].SEA   [origin].PDX ,  [delay]  TOP 5");
+  assert.equal(TextDocument.applyEdits(messy, service().format(messy, undefined, { tabSize: 2, insertSpaces: true })), '[origin] = [origin].SEA [origin].PDX, [delay] top 5');
+});
+
+test('validation with the catalog: token-form queries are clean; a qualified column resolves to the column of that name', async () => {
+  const ok = TextDocument.create('file:///t.tsq', 'tsq', 1, FLIGHTS + "[origin] = [origin].SEA [origin].PDX [flights_1::delay] [date].'last 180 days' [date].monthly");
+  assert.deepEqual(await service().doValidation(ok), []);
+  const bad = TextDocument.create('file:///t.tsq', 'tsq', 1, FLIGHTS + '[flights_1::delya]');
+  assert.match((await service().doValidation(bad))[0]!.message, /Unknown column \[flights_1::delya\]/);
 });

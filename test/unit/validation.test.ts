@@ -84,7 +84,7 @@ test('a column name ambiguous ignoring case (docs/service-interface.md §8.3)', 
 
 test('date buckets, text operators and quoted texts against column types', async () => {
   // a bucket word on a column no bucket applies to: a value when the column can hold it (the token form,
-  // docs/service-notes.md §2.10: [origin].monthly is [origin] = 'monthly'), else a wrong bucket
+  // docs/service-notes.md §2.11: [origin].monthly is [origin] = 'monthly'), else a wrong bucket
   await expectOne(F + '[delay].monthly [origin]', codes.BUCKET_ON_NON_DATE, 'monthly');
   assert.deepEqual((await validate(F + '[origin].monthly [delay]')).diags, []);
   // A date keyword after a measure applies to the data source's date column (the keyword reference's own

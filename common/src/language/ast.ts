@@ -38,7 +38,7 @@ export interface ColumnRef extends Span {
 
 /**
  * A literal value. `text` is a quoted value ('...'); dates are quoted texts too. In the token form ThoughtSpot
- * writes (`[origin].SEA`, `[date].01/15/2001`, docs/service-notes.md §2.10) the word after the dot is a `text`
+ * writes (`[origin].SEA`, `[date].01/15/2001`, docs/service-notes.md §2.11) the word after the dot is a `text`
  * value too, spanning the word; `boolean` is `true` / `false` written without quotes (`[is delayed] = true`,
  * `[is delayed].true`), `raw` as written.
  */
@@ -79,7 +79,7 @@ export type RelativeDate =
  * - `filter`: `[col] op values`; never adds an output column. `aggregation` set for aggregate filters
  *   introduced by `for` (`for sum [revenue] > 5000`, acting like HAVING). `dotted` when written in the token
  *   form, a value after the column's dot (`[origin].SEA`: operator `=`, its span the dot's); which reading a
- *   word after the dot has is the column type's (keywords.ts `dotReading`, docs/service-notes.md §2.10).
+ *   word after the dot has is the column type's (keywords.ts `dotReading`, docs/service-notes.md §2.11).
  * - A column written with its table path (`[flights_1::origin]`, the token form's qualified column) keeps
  *   the whole name; keywords.ts `splitColumnPath` gives the path and the column.
  * - `dateFilter`: a relative date filter, on `column` or (when omitted) on the data source's date column.

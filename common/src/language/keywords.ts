@@ -88,11 +88,11 @@ export function isNamedPeriodComparison(op: FilterOperator, values: readonly str
   return op !== '=' && op !== '!=' && !(TEXT_OPERATORS as readonly string[]).includes(op) && values.some(isYearValue);
 }
 
-// ---- the token form: what ThoughtSpot itself writes (docs/service-notes.md §2.10) ------------------------
+// ---- the token form: what ThoughtSpot itself writes (docs/service-notes.md §2.11) ------------------------
 
 /**
  * The boolean values, written without quotes: `[is delayed] = true`, `[is delayed].true` (exported Answer TML's
- * `search_query`; docs/service-notes.md §2.10). A value of a BOOL column; on another column a text.
+ * `search_query`; docs/service-notes.md §2.11). A value of a BOOL column; on another column a text.
  */
 export const BOOLEAN_VALUES = ['true', 'false'] as const;
 
@@ -104,7 +104,7 @@ export function booleanOf(word: string): boolean | undefined {
 
 /**
  * The separator of a column's table path in the token form: `[flights_1::origin]` is the column `origin` of
- * the path `flights_1` (a model's join path, as in the TML examples of developer-docs; docs/service-notes.md §2.10).
+ * the path `flights_1` (a model's join path, as in the TML examples of developer-docs; docs/service-notes.md §2.11).
  */
 export const TABLE_PATH_SEPARATOR = '::';
 
@@ -126,7 +126,7 @@ export function isDateText(text: string): boolean {
 
 /**
  * Which reading a word after `[column].` has, decided by the column's data type (docs/service-notes.md
- * §2.10): a date bucket on a column a bucket applies to (`[date].monthly`); else a value when it is one the
+ * §2.11): a date bucket on a column a bucket applies to (`[date].monthly`); else a value when it is one the
  * type can hold (any text on VARCHAR/CHAR, a number on a numeric column, `true`/`false` on BOOL, a date or
  * a year on DATE/DATE_TIME, `hh:mm` on TIME); else undefined, neither (the caller names both readings).
  * `word` is the text after the dot, unquoted; `bucket` the bucket it names, when it names one.

@@ -1409,7 +1409,7 @@ const span = (a: Span, b: Span): Span => ({ start: a.start, end: b.end });
 
 /**
  * The relative date a quoted phrase after the dot writes (`[date].'last 180 days'`, `[date].'this month'`:
- * the token form, docs/service-notes.md §2.10), read by the grammar of the unquoted keywords; undefined when
+ * the token form, docs/service-notes.md §2.11), read by the grammar of the unquoted keywords; undefined when
  * the phrase is no relative date, or one with a problem.
  */
 function relativeDateOf(phrase: string): RelativeDate | undefined {
@@ -1467,7 +1467,7 @@ class ClauseParser {
   private rankedBy: { column: ColumnRef; aggregation: Aggregation | undefined; span: Span }[] | undefined;
   /**
    * What `columnRef(true)` read after the dot when it is no bucket (the token form, docs/service-notes.md
-   * §2.10): a value (`[origin].SEA`) or a relative date (`[date].'last 180 days'`); undefined otherwise.
+   * §2.11): a value (`[origin].SEA`) or a relative date (`[date].'last 180 days'`); undefined otherwise.
    */
   private dotted: { value: Value; relative?: undefined } | { value?: undefined; relative: RelativeDate } | undefined;
   /** The column the last value of a list was written with (`[origin].SEA`), undefined when it was written alone. */
@@ -1567,7 +1567,7 @@ class ClauseParser {
       }
       case 'comma':
         // `by [origin], [destination], [delay]` (data-report-v2-api.adoc's query_string): a comma between
-        // clauses separates them as a space does (docs/service-notes.md §2.10)
+        // clauses separates them as a space does (docs/service-notes.md §2.11)
         this.i++;
         return;
       case 'dot':
@@ -1608,7 +1608,7 @@ class ClauseParser {
    * Reads `[column]` with an optional `.bucket` / `.'multi word bucket'` glued to it. The current token
    * must be a column. With `values` (a column standing alone, or a value after an operator), a token after
    * the dot that is no bucket word is the token form's value or relative date (docs/service-notes.md
-   * §2.10), left in `dotted`, and the reference is the column alone.
+   * §2.11), left in `dotted`, and the reference is the column alone.
    */
   private columnRef(values = false): ColumnRef {
     const tok = this.t[this.i++]!;
@@ -1636,7 +1636,7 @@ class ClauseParser {
   }
 
   /**
-   * The token form's value after `[column].` at token `b` (docs/service-notes.md §2.10), consumed into
+   * The token form's value after `[column].` at token `b` (docs/service-notes.md §2.11), consumed into
    * `dotted`; false (nothing consumed) when `b` is a bucket word (`[date].monthly` stays a bucket: the
    * column's type decides, keywords.ts `dotReading`) or no value: a word (`SEA`, `01/15/2001`, `true`), a
    * quoted text (`'los angeles'`, or a relative date, `'last 180 days'`), a number, `{null}`/`{empty}`, or a
@@ -1702,7 +1702,7 @@ class ClauseParser {
     const start = first.start;
     const dotted = this.dotted;
     if (dotted) {
-      // the token form (docs/service-notes.md §2.10): `[origin].SEA` is `[origin] = 'SEA'`, `[date].'this month'` is `[date] this month`
+      // the token form (docs/service-notes.md §2.11): `[origin].SEA` is `[origin] = 'SEA'`, `[date].'this month'` is `[date] this month`
       const tokEnd = this.t[this.i - 1]!.end;
       if (dotted.relative) this.push(new DateFilterNode(col, dotted.relative, start, tokEnd));
       else this.push({ kind: 'filter', column: col, operator: '=', operatorStart: col.end, operatorEnd: col.end + 1, values: [dotted.value], dotted: true, start, end: tokEnd });

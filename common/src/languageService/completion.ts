@@ -121,7 +121,7 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
     }
     case 'bucket': {
       const col = findColumn(columns, context.column);
-      // an attribute that is no date: its values, the token form's `[origin].SEA` (docs/service-notes.md §2.10)
+      // an attribute that is no date: its values, the token form's `[origin].SEA` (docs/service-notes.md §2.11)
       if (col && col.kind === 'ATTRIBUTE' && !DATE_TYPES.has(col.dataType) && ctx.catalog && dataSource) {
         const values = await ctx.catalog.getColumnValues(dataSource, col.name, context.prefix, token);
         if (token?.isCancellationRequested) return CANCELLED;

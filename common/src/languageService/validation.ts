@@ -319,7 +319,7 @@ function checkClauses(clauses: readonly Clause[], ds: string, cols: CheckedColum
       const col = resolve(ref, ds, cols, add);
       if (!col || !isKnownDataType(col.dataType)) continue;
       if (clause.kind === 'column' && DATE_TYPES.has(col.dataType)) dateListed = true;
-      // `[origin].monthly`: on a column no bucket applies to, the word is the token form's value (docs/service-notes.md §2.10)
+      // `[origin].monthly`: on a column no bucket applies to, the word is the token form's value (docs/service-notes.md §2.11)
       const bucketIsValue = clause.kind === 'column' && !clause.aggregation && !clause.by && !clause.forEach && ref === clause.column && !!ref.bucket?.known && !DATE_TYPES.has(col.dataType) && dotReading(ref.bucket.name, ref.bucket.known, col.dataType) === 'value';
       if (ref.bucket?.known && !bucketIsValue && !bucketAppliesTo(ref.bucket.known, col.dataType)) {
         const fits = bucketsFor(col.dataType);
@@ -348,7 +348,7 @@ function checkClauses(clauses: readonly Clause[], ds: string, cols: CheckedColum
 }
 
 /**
- * The token form's values of a filter (docs/service-notes.md §2.10): a word after `[column].` that the
+ * The token form's values of a filter (docs/service-notes.md §2.11): a word after `[column].` that the
  * column's type cannot hold is neither of the dot's readings (`[date].SEA`: no bucket of the date column,
  * no date), `tsq.unknownBucket` naming both; `true`/`false` without quotes on a column that is no BOOL is
  * a text, to be quoted (`tsq.unknownWord`).
@@ -382,7 +382,7 @@ function checkDataSourceDate(at: Span, ds: string, cols: CheckedColumns, add: Ad
 /** Looks a column reference up; reports unknown, ambiguous or formula names. Returns the column when unique. */
 function resolve(ref: ColumnRef, ds: string, cols: CheckedColumns, add: Add): Column | undefined {
   if (!ref.closed || ref.name.trim() === '' || /[[\]]/.test(ref.name)) return undefined; // syntax already reported
-  // `[flights_1::origin]` (the token form's table path, docs/service-notes.md §2.10): the catalog has no
+  // `[flights_1::origin]` (the token form's table path, docs/service-notes.md §2.11): the catalog has no
   // paths, so the column of that name
   const path = splitColumnPath(ref.name);
   const matches = cols.byLower.get(ref.name.toLowerCase()) ?? cols.byLower.get(ref.name.trim().toLowerCase())

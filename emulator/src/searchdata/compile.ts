@@ -320,7 +320,7 @@ class QueryScope {
 
   /**
    * The column a reference names (case-insensitively, then by synonym); throws for an unknown or unclosed
-   * one. A name with a table path (`flights_1::origin`, the token form; docs/service-notes.md §2.10) is, on
+   * one. A name with a table path (`flights_1::origin`, the token form; docs/service-notes.md §2.11) is, on
    * a worksheet, its column of that table's column, the path being the table's name or a ThoughtSpot path
    * id, the name and `_N` (`flights_1`); on a table, the column of that name.
    */
@@ -787,7 +787,7 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
         const c = scope.resolve(cl.column);
         const b = cl.column.bucket;
         if (b?.known && !cl.aggregation && !cl.by && !cl.forEach && !isDate(c.dataType) && dotReading(b.name, b.known, c.dataType) === 'value') {
-          // `[origin].monthly`: no bucket applies to the column, so the word is its value (the token form, docs/service-notes.md §2.10)
+          // `[origin].monthly`: no bucket applies to the column, so the word is its value (the token form, docs/service-notes.md §2.11)
           read.where.push(filterCondition(scope, { kind: 'filter', column: { ...cl.column, bucket: undefined }, operator: '=', operatorStart: b.start, operatorEnd: b.start, values: [{ kind: 'text', value: b.name, terminated: true, start: b.start, end: b.end }], dotted: true, start: cl.start, end: cl.end }));
           break;
         }
