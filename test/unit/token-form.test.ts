@@ -166,5 +166,5 @@ test('validation with the catalog: token-form queries are clean; a qualified col
   const ok = TextDocument.create('file:///t.tsq', 'tsq', 1, FLIGHTS + "[origin] = [origin].SEA [origin].PDX [flights_1::delay] [date].'last 180 days' [date].monthly");
   assert.deepEqual(await service().doValidation(ok), []);
   const bad = TextDocument.create('file:///t.tsq', 'tsq', 1, FLIGHTS + '[flights_1::delya]');
-  assert.match((await service().doValidation(bad))[0]!.message, /Unknown column \[flights_1::delya\]/);
+  assert.match(String((await service().doValidation(bad))[0]!.message), /Unknown column \[flights_1::delya\]/);
 });
