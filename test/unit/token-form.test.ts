@@ -168,3 +168,9 @@ test('validation with the catalog: token-form queries are clean; a qualified col
   const bad = TextDocument.create('file:///t.tsq', 'tsq', 1, FLIGHTS + '[flights_1::delya]');
   assert.match(String((await service().doValidation(bad))[0]!.message), /Unknown column \[flights_1::delya\]/);
 });
+
+test('a dot token of another column after an operator is no value of the filter: it is a filter of its own', () => {
+  const r = parse('[origin] = [destination].PDX');
+  assert.deepEqual(r.clauses, [{ kind: 'filter', column: col('origin'), operator: '=', values: [] }, filter('destination', [text('PDX')], { dotted: true })]);
+  assert.match(r.diagnostics.join(' '), /= needs a value after it/);
+});

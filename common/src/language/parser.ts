@@ -1472,6 +1472,8 @@ class ClauseParser {
   private dotted: { value: Value; relative?: undefined } | { value?: undefined; relative: RelativeDate } | undefined;
   /** The column the last value of a list was written with (`[origin].SEA`), undefined when it was written alone. */
   private dottedColumn: string | undefined;
+  /** The column of the filter whose values are being read: a value written with a column must be written with it. */
+  private filterColumn: string | undefined;
 
   constructor(private readonly sink: DiagnosticSink) {}
 
@@ -1530,6 +1532,7 @@ class ClauseParser {
         return;
       case 'operator': {
         this.i++;
+        this.filterColumn = undefined;
         const values = this.values(tok);
         this.sink.add(tok, codes.MISSING_OPERAND, `${tok.value} needs a column before it: [column] ${tok.value} value.`);
         this.push({ kind: 'error', text: tok.value, start: tok.start, end: values.length ? values[values.length - 1]!.end : tok.end });
@@ -1713,6 +1716,7 @@ class ClauseParser {
     if (next && (next.kind === 'operator' || (next.kind === 'keyword' && WORD_OPERATOR_SET.has(next.value)))) {
       this.i++;
       const operator = next.value as FilterOperator;
+      this.filterColumn = col.name;
       let values: Value[];
       let end: number;
       if (operator === 'between') {
@@ -1824,6 +1828,8 @@ class ClauseParser {
         // `[origin] = [origin].SEA`, `between [date].01/15/2001 and …` (the token form): a value written with its column
         const d = this.peek(1);
         if (!(d && d.kind === 'dot' && d.start === v.end)) return undefined;
+        // `[origin] = [destination].PDX` is no value of [origin]: the token starts a filter of its own
+        if (this.filterColumn !== undefined && v.value.trim().toLowerCase() !== this.filterColumn.trim().toLowerCase()) return undefined;
         const at = this.i;
         this.columnRef(true);
         const dotted = this.dotted;
@@ -2021,6 +2027,7 @@ class ClauseParser {
     }
     if (WORD_OPERATOR_SET.has(name)) {
       this.i++;
+      this.filterColumn = undefined;
       const values = name === 'between' ? this.between(tok).values : this.values(tok);
       this.sink.add(tok, codes.MISSING_OPERAND, `${name} needs a column before it: [column] ${name} ….`);
       this.push({ kind: 'error', text: name, start: tok.start, end: values.length ? values[values.length - 1]!.end : tok.end });
