@@ -117,11 +117,14 @@ test('an exported Answer\'s search_query on the demo flights parses whole, and t
     '[flights_1::origin] [flights_1::delay] [flights_1::date].yearly',
     '[date] between [date].01/15/2001 and [date].03/31/2001 [origin].{null} [delay].10',
     '[delay] by [origin], [destination]',
+    "[origin].SEA [is delayed].true [origin].{empty} [delay].-5 [destination].'los angeles' [date].today",
+    'sum [delay].10 by [origin].SEA [origin].monthly',
   ];
   const text = queries.join('\n\n');
   const fast = parseDocument(text);
   const slow = parseDocument(text, { fastClauses: false });
-  assert.deepEqual(fast.diagnostics, []);
+  assert.deepEqual(fast.diagnostics, slow.diagnostics);
+  assert.equal(fast.diagnostics.length, 2, 'the last query: sum and by take a column, no value');
   assert.equal(fast.queryCount, queries.length);
   for (let i = 0; i < fast.queryCount; i++) {
     assert.deepEqual(fast.queryNodes(i), slow.queryNodes(i), queries[i]);

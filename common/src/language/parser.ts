@@ -560,7 +560,7 @@ const VALUE = NK.value;
 const MISSING = NK.missing;
 
 const T_COLUMN = TK.column, T_VALUE = TK.value, T_NUMBER = TK.number, T_OPERATOR = TK.operator, T_KEYWORD = TK.keyword,
-  T_CONSTANT = TK.constant, T_COMMA = TK.comma, T_DOT = TK.dot;
+  T_CONSTANT = TK.constant, T_COMMA = TK.comma, T_DOT = TK.dot, T_WORD = TK.word;
 
 // Keyword facts by `KeywordId` for `FastClauses`, derived from the parser's sets above (themselves from the
 // catalogue): bits of `KW_FLAGS`, what a keyword at the head of a clause starts (`KW_START`), and ranks.
@@ -736,6 +736,18 @@ class FastClauses {
   private columnClause(first: number, aggregated: boolean, grouping: boolean): boolean {
     const K = this.K, D = this.D, n = this.n;
     const c = this.i;
+    if (!aggregated && !grouping && c + 2 < n && K[c + 1] === T_DOT) {
+      // the token form's `[origin].SEA`, `[delay].10`, `[origin].{null}` (ClauseParser `dotValue`): a filter
+      // over the three tokens, its column and its value the children
+      const kb = K[c + 2];
+      if (kb === T_WORD || kb === T_NUMBER || kb === T_CONSTANT) {
+        this.i = this.next(c + 2);
+        this.node(N_FILTER, first, c + 3, 3);
+        this.node(N_REF, c, c + 1, 1);
+        this.node(N_VALUE, c + 2, c + 3, 1);
+        return true;
+      }
+    }
     const cl = this.columnRef();
     if (cl < 0) return false;
     const j = this.i;
@@ -1413,10 +1425,19 @@ const span = (a: Span, b: Span): Span => ({ start: a.start, end: b.end });
  * the phrase is no relative date, or one with a problem.
  */
 function relativeDateOf(phrase: string): RelativeDate | undefined {
-  const tokens = tokenize(phrase);
-  if (tokens.length === 0 || tokens.length > 8) return undefined;
-  return new ClauseParser(new DiagnosticSink([])).relativeDateIn(tokens);
+  // the lexer's set-up costs more than the phrase: a document repeats a few phrases, each read once
+  let read = RELATIVE_PHRASES.get(phrase);
+  if (read === undefined) {
+    const tokens = tokenize(phrase);
+    read = tokens.length === 0 || tokens.length > 8 ? null : new ClauseParser(new DiagnosticSink([])).relativeDateIn(tokens) ?? null;
+    if (RELATIVE_PHRASES.size >= 256) RELATIVE_PHRASES.clear();
+    RELATIVE_PHRASES.set(phrase, read);
+  }
+  // a copy: each clause owns its objects
+  return read === null ? undefined : { ...read };
 }
+/** The phrases `relativeDateOf` read (null: no relative date), at most 256. */
+const RELATIVE_PHRASES = new Map<string, RelativeDate | null>();
 
 const NO_TOKENS: Token[] = [];
 
