@@ -13,13 +13,20 @@ import { tsq } from './cli-support';
 
 let core: Core;
 let dir: string;
+let seed: string;
 before(async () => {
-  core = await startCore();
+  // beside the demo, a table with a BOOL column (the demo has none)
+  seed = mkdtempSync(join(tmpdir(), 'tsq-token-form-seed-'));
+  writeFileSync(join(seed, 'delays.csv'), 'origin,is delayed,delay\nSEA,true,12\nPDX,false,0\n');
+  writeFileSync(join(seed, 'model.json'), JSON.stringify({ tables: [{ database: 'token', name: 'delays', csv: 'delays.csv', columns: [
+    { name: 'origin', dataType: 'VARCHAR' }, { name: 'is delayed', dataType: 'BOOL' }, { name: 'delay', dataType: 'INT32' },
+  ] }] }));
+  core = await startCore({ seed });
   dir = mkdtempSync(join(tmpdir(), 'tsq-token-form-'));
 });
 after(async () => {
   await core?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  for (const d of [dir, seed]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
 /** `tsq check` of `text` as a file: its exit code, the findings' lines and the summary. */
@@ -30,7 +37,7 @@ async function check(text: string): Promise<{ code: number | null; lines: string
   return { code: r.code, lines: r.stdout.split('\n').filter(Boolean), stderr: r.stderr };
 }
 
-test('tsq check: every construct of the token form is clean on the demo flights and its worksheet', async () => {
+test('tsq check: every construct of the token form is clean on the demo flights, its worksheet and a BOOL column', async () => {
   const queries = [
     '[origin].SEA [delay]',
     "[destination].'LAX' [delay]",
@@ -46,7 +53,7 @@ test('tsq check: every construct of the token form is clean on the demo flights 
     'top 20 [origin] ranked by count [destination]',
     '[date].daily [delay] sort by [date] [date].daily descending',
   ];
-  const r = await check(`@datasource 'flights'\n\n${queries.join('\n\n')}\n\n@datasource 'Flights Worksheet'\n[flights_1::Origin].SEA [flights_1::Delay]\n`);
+  const r = await check(`@datasource 'flights'\n\n${queries.join('\n\n')}\n\n@datasource 'Flights Worksheet'\n[flights_1::Origin].SEA [flights_1::Delay]\n\n@datasource 'delays'\n[is delayed].true [delay]\n\n[is delayed] = false [origin]\n`);
   assert.deepEqual(r.lines, []);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /0 errors, 0 warnings/);
