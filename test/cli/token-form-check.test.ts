@@ -64,6 +64,6 @@ test('tsq check: a word after the dot that fits neither reading is an error nami
   assert.equal(r.code, 1, r.stderr);
   const [date, delay, bool] = r.lines;
   assert.match(date!, /:2:8: error: \[date\]\.SEA is neither a date bucket \(.*monthly.*\) nor a value of \[date\], which would be a date .*\[tsq\.unknownBucket\]$/);
-  assert.match(delay!, /:4:9: error: .*monthly.* \[tsq\.bucketOnNonDate\]$/);
+  assert.match(delay!, /:4:9: error: \[delay\] is INT32: the date bucket "monthly" does not apply to it.*, nor is "monthly" a value of \[delay\], which would be a number\. \[tsq\.bucketOnNonDate\]$/);
   assert.match(bool!, /:6:12: warning: \[origin\] is VARCHAR, not BOOL: true is a text here; write it in single quotes \('true'\)\. \[tsq\.unknownWord\]$/);
 });

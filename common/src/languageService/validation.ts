@@ -323,7 +323,9 @@ function checkClauses(clauses: readonly Clause[], ds: string, cols: CheckedColum
       const bucketIsValue = clause.kind === 'column' && !clause.aggregation && !clause.by && !clause.forEach && ref === clause.column && !!ref.bucket?.known && !DATE_TYPES.has(col.dataType) && dotReading(ref.bucket.name, ref.bucket.known, col.dataType) === 'value';
       if (ref.bucket?.known && !bucketIsValue && !bucketAppliesTo(ref.bucket.known, col.dataType)) {
         const fits = bucketsFor(col.dataType);
-        add(ref.bucket, codes.BUCKET_ON_NON_DATE, `[${ref.name}] is ${col.dataType}: the date bucket "${ref.bucket.known}" does not apply to it${fits.length ? ` (on ${col.dataType}: ${fits.join(', ')})` : '; date buckets apply to DATE, DATE_TIME or TIME columns'}.`, DiagnosticSeverity.Error);
+        // a column alone could have read it as its value (the token form): say why neither reading fits
+        const asValue = clause.kind === 'column' && !clause.aggregation && !clause.by && !clause.forEach && !DATE_TYPES.has(col.dataType) ? `, nor is "${ref.bucket.name}" a value of [${ref.name}], which would be ${valueKind(col)}` : '';
+        add(ref.bucket, codes.BUCKET_ON_NON_DATE, `[${ref.name}] is ${col.dataType}: the date bucket "${ref.bucket.known}" does not apply to it${fits.length ? ` (on ${col.dataType}: ${fits.join(', ')})` : '; date buckets apply to DATE, DATE_TIME or TIME columns'}${asValue}.`, DiagnosticSeverity.Error);
       }
       // A date keyword after a column that is no date applies to the data source's date column (keywords.ts `dataSourceDateColumn`).
       if (clause.kind === 'dateFilter' && !CALENDAR_TYPES.has(col.dataType)) checkDataSourceDate(ref, ds, cols, add);
@@ -362,9 +364,16 @@ function checkTokenFormValues(clause: Extract<Clause, { kind: 'filter' }>, ref: 
     const word = v.kind === 'text' ? v.value : v.raw;
     if (dotReading(word, null, col.dataType) !== undefined) continue;
     const fits = bucketsFor(col.dataType);
-    const kind = NUMERIC_TYPES.has(col.dataType) ? 'a number' : col.dataType === 'BOOL' ? 'true or false' : CALENDAR_TYPES.has(col.dataType) ? "a date (01/15/2001), a year or a relative date ('last 7 days')" : `a ${col.dataType} value`;
-    add(v, codes.UNKNOWN_BUCKET, `[${ref.name}].${word} is neither a date bucket${fits.length ? ` (${fits.slice(0, 6).join(', ')}, …)` : ` ([${ref.name}] is ${col.dataType}: no bucket applies)`} nor a value of [${ref.name}], which would be ${kind}.`, DiagnosticSeverity.Error);
+    add(v, codes.UNKNOWN_BUCKET, `[${ref.name}].${word} is neither a date bucket${fits.length ? ` (${fits.slice(0, 6).join(', ')}, …)` : ` ([${ref.name}] is ${col.dataType}: no bucket applies)`} nor a value of [${ref.name}], which would be ${valueKind(col)}.`, DiagnosticSeverity.Error);
   }
+}
+
+/** What a value of a column's type looks like after its dot, for a message (keywords.ts `dotReading`). */
+function valueKind(col: Column): string {
+  if (NUMERIC_TYPES.has(col.dataType)) return 'a number';
+  if (col.dataType === 'BOOL') return 'true or false';
+  if (CALENDAR_TYPES.has(col.dataType)) return "a date (01/15/2001), a year or a relative date ('last 7 days')";
+  return `a ${col.dataType} value`;
 }
 
 /** A filter value as written, unquoted (`{null}`/`{empty}`: ''). */
