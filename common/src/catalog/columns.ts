@@ -26,7 +26,7 @@ export function toDataType(value: unknown): ColumnDataType {
 }
 
 /**
- * ATTRIBUTE or MEASURE from a column's `type` (docs/service-notes.md §2.11). UNKNOWN or missing reads as
+ * ATTRIBUTE or MEASURE from a column's `type` (docs/service-notes.md §2.10). UNKNOWN or missing reads as
  * ATTRIBUTE, unless the data type is numeric and the default aggregation (`defaultAggrType`) is one other
  * than NONE (§2.10: `SUM` for numeric measures; UNKNOWN is seen on derived columns): the service
  * aggregates such a column, so it behaves as a MEASURE. Mapped first by the extension's catalog.
