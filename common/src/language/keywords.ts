@@ -98,8 +98,8 @@ export const BOOLEAN_VALUES = ['true', 'false'] as const;
 
 /** The boolean a word names (`true`, `FALSE`, any case), or undefined when it names none. */
 export function booleanOf(word: string): boolean | undefined {
-  const w = word.toLowerCase();
-  return w === 'true' ? true : w === 'false' ? false : undefined;
+  const at = (BOOLEAN_VALUES as readonly string[]).indexOf(word.toLowerCase());
+  return at < 0 ? undefined : at === 0;
 }
 
 /**
