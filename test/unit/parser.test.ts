@@ -164,7 +164,8 @@ test('syntax diagnostics of the parser', () => {
     ['[delay] between 1', codes.BETWEEN_WITHOUT_AND, 'between 1'],
     ['[delay] between 1 and', codes.MISSING_OPERAND, 'and'],
     ['origin [delay]', codes.UNKNOWN_WORD, 'origin'],
-    ['[date].fortnightly', codes.UNKNOWN_BUCKET, 'fortnightly'],
+    // a word after the dot of a column alone is a bucket or a value, as the column's type says (validation); after sort by, a bucket
+    ['sort by [date].fortnightly', codes.UNKNOWN_BUCKET, 'fortnightly'],
     ['[delay] + [distance]', codes.FORMULA_IN_QUERY, '+'],
     ['sum([delay]) [origin]', codes.FORMULA_IN_QUERY, 'sum([delay])'],
     ['[origin] in (top 10 [origin]', codes.UNCLOSED_PAREN, '('],

@@ -49,3 +49,12 @@ test('CRLF line breaks and non-ASCII text keep positions right', () => {
   assert.deepEqual(decode("[é€] = 'ü'\r\n[b]").map((t) => t[0]), ['[é€]', '=', "'ü'", '[b]']);
   assert.deepEqual(decode('').length, 0);
 });
+
+test("the token form: a value after a column's dot is a string, a bucket word after it an enum member (docs/service-notes.md §2.11)", () => {
+  assert.deepEqual(decode("[origin].SEA [destination].'los angeles' [date].daily [date].'day of week'").filter((t) => !t[0].startsWith('[')), [
+    ['SEA', 'string', []],
+    ["'los angeles'", 'string', []],
+    ['daily', 'enumMember', []],
+    ["'day of week'", 'enumMember', []],
+  ]);
+});

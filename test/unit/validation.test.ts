@@ -46,7 +46,7 @@ test('every syntax code is reported with its range', async () => {
     [F + '[delay] between 1 [origin]', codes.BETWEEN_WITHOUT_AND, 'between 1'],
     [F + '[delay] $ [origin]', codes.STRAY_CHARACTER, '$'],
     [F + 'origin [delay]', codes.UNKNOWN_WORD, 'origin'],
-    [F + '[date].fortnightly', codes.UNKNOWN_BUCKET, 'fortnightly'],
+    [F + 'sort by [date].fortnightly', codes.UNKNOWN_BUCKET, 'fortnightly'],
   ];
   for (const [text, code, covered] of cases) {
     await expectOne(text, code, covered);
@@ -83,7 +83,10 @@ test('a column name ambiguous ignoring case (docs/service-interface.md §8.3)', 
 });
 
 test('date buckets, text operators and quoted texts against column types', async () => {
-  await expectOne(F + '[origin].monthly [delay]', codes.BUCKET_ON_NON_DATE, 'monthly');
+  // a bucket word on a column no bucket applies to: a value when the column can hold it (the token form,
+  // docs/service-notes.md §2.11: [origin].monthly is [origin] = 'monthly'), else a wrong bucket
+  await expectOne(F + '[delay].monthly [origin]', codes.BUCKET_ON_NON_DATE, 'monthly');
+  assert.deepEqual((await validate(F + '[origin].monthly [delay]')).diags, []);
   // A date keyword after a measure applies to the data source's date column (the keyword reference's own
   // word order, `visitors last 7 days`; issue: it was a false tsq.dateFilterOnNonDate).
   for (const q of ['[delay] last 7 days', '[delay] today by [origin]', '[delay] 2 months ago by [origin]', '[delay] monday', '[delay] february 2001'])
@@ -244,7 +247,7 @@ test('an in / not in subsearch is checked as a whole query of the data source, e
   // operators against column types, values, buckets, date keywords, unknown columns: as in an outer query
   await expectOne(F + IN + "[origin] [delay] contains '5') [delay]", codes.TEXT_OPERATOR_ON_NUMBER, 'contains');
   await expectOne(F + '[origin] not in (' + "[origin] [distance] > '1000') [delay]", codes.TEXT_COMPARED_TO_NUMBER, "'1000'");
-  await expectOne(F + IN + '[origin] [origin].monthly) [delay]', codes.BUCKET_ON_NON_DATE, 'monthly');
+  await expectOne(F + IN + '[origin] [delay].monthly) [delay]', codes.BUCKET_ON_NON_DATE, 'monthly');
   await expectOne(F + IN + '[origin] [delya]) [delay]', codes.UNKNOWN_COLUMN, 'delya');
   const none = makeCatalogProvider([{ id: 'ds-1', name: 'S', columns: [{ name: 'Sales', dataType: 'DOUBLE', kind: 'MEASURE' }, { name: 'Store', dataType: 'VARCHAR', kind: 'ATTRIBUTE' }] }]);
   await expectOne("@datasource 'S'\n[Store] in ([Store] [Sales] last 7 days) [Sales]", codes.DATE_FILTER_ON_NON_DATE, '[Sales]', { catalog: none });

@@ -52,6 +52,7 @@ export function languageReference(): string {
     '- ATTRIBUTE columns group the answer; MEASURE columns are aggregated by their default aggregation (usually sum) unless an aggregation keyword names another: `average [delay] [origin]`.',
     "- A date bucket follows a date column after a dot: `[date].monthly`; a bucket of several words is quoted: `[date].'day of week'`.",
     '- A custom calendar: `calendar.name`. Keywords are English (en-US) and case-insensitive.',
+    ...tokenFormRules(),
     "- A date keyword after a column that is no date applies to the data source's date column: `[delay] last 7 days`, `[delay] today by [origin]`. With several date columns it applies to the first; name the date column to choose: `[delay] [date] last 7 days`.",
     "- The location keywords (`near`, `farther than`) need a data source with numeric `latitude` and `longitude` columns and follow the column the place is a value of: `[name] [city] near 'seattle' within 50 miles`.",
     ...notInEmulatorRule(),
@@ -82,4 +83,17 @@ export function languageReference(): string {
     '',
   );
   return out.join('\n');
+}
+
+/**
+ * The token form, as ThoughtSpot writes queries itself (exported TML's `search_query`, Spotter's `sage_query`;
+ * docs/service-notes.md §2.11): the same language, read by the same parser, so a query copied from
+ * ThoughtSpot runs as it is.
+ */
+function tokenFormRules(): string[] {
+  return [
+    "- ThoughtSpot itself writes filters as tokens after the column's dot, and TSQ reads them as the same filters: `[origin].SEA` is `[origin] = 'SEA'`, `[destination].'los angeles'`, `[delay].10`, `[is delayed].true`, `[origin].{null}`; `[origin] = [origin].SEA [origin].PDX` is `[origin] = 'SEA', 'PDX'` (`!=` likewise); `[date] between [date].01/15/2001 and [date].03/31/2001`; a quoted relative date, `[date].'last 180 days'` is `[date] last 180 days`.",
+    `- After the dot, a bucket word on a date column is a bucket (\`[date].monthly\`), anything else a value of the column; a word that is neither is an error. \`true\`/\`false\` need no quotes on a BOOL column (\`[is delayed] = true\`).`,
+    `- A column may carry its table path: \`[flights_1::origin]\` is the column origin of that path (on a data source without paths, the column of that name). Commas may separate tokens (\`by [origin], [destination]\`); \`top 20 [origin] ranked by count [destination]\` ranks by an aggregate; \`sort by [date] [date].daily descending\` sorts by the bucketed column.`,
+  ];
 }

@@ -36,10 +36,16 @@ export interface ColumnRef extends Span {
   bucket?: { name: string; known: DateBucket | null } & Span;
 }
 
-/** A literal value. `text` is a quoted value ('...'); dates are quoted texts too. */
+/**
+ * A literal value. `text` is a quoted value ('...'); dates are quoted texts too. In the token form ThoughtSpot
+ * writes (`[origin].SEA`, `[date].01/15/2001`, docs/service-notes.md §2.11) the word after the dot is a `text`
+ * value too, spanning the word; `boolean` is `true` / `false` written without quotes (`[is delayed] = true`,
+ * `[is delayed].true`), `raw` as written.
+ */
 export type Value =
   | ({ kind: 'text'; value: string; terminated: boolean } & Span)
   | ({ kind: 'number'; value: number; raw: string } & Span)
+  | ({ kind: 'boolean'; value: boolean; raw: string } & Span)
   | ({ kind: 'null' } & Span) // {null}
   | ({ kind: 'empty' } & Span); // {empty}
 
@@ -71,10 +77,16 @@ export type RelativeDate =
  * - `column`: a listed column (an output column), possibly aggregated (`sum [delay]`) and/or bucketed
  *   (`[date].monthly`); `by` when written after the keyword `by`, `forEach` after `for each`.
  * - `filter`: `[col] op values`; never adds an output column. `aggregation` set for aggregate filters
- *   introduced by `for` (`for sum [revenue] > 5000`, acting like HAVING).
+ *   introduced by `for` (`for sum [revenue] > 5000`, acting like HAVING). `dotted` when written in the token
+ *   form, a value after the column's dot (`[origin].SEA`: operator `=`, its span the dot's); which reading a
+ *   word after the dot has is the column type's (keywords.ts `dotReading`, docs/service-notes.md §2.11).
+ * - A column written with its table path (`[flights_1::origin]`, the token form's qualified column) keeps
+ *   the whole name; keywords.ts `splitColumnPath` gives the path and the column.
  * - `dateFilter`: a relative date filter, on `column` or (when omitted) on the data source's date column.
- * - `topBottom`: `top N` / `bottom N` (N defaults to 10), optionally `ranked by` a column.
- * - `sort`: `sort by [col]` with an optional direction.
+ * - `topBottom`: `top N` / `bottom N` (N defaults to 10), optionally `ranked by` a column, aggregated when
+ *   `rankedByAggregation` is set (`ranked by count [destination]`).
+ * - `sort`: `sort by [col]` with an optional direction; `sort by [date] [date].daily descending` (the token
+ *   form) is the column with that bucket.
  * - `growth`: `growth of [measure] by [date]` (+ bucket, + a period-over-period keyword, `periodOverPeriod`:
  *   keywords.ts `PERIOD_OVER_PERIOD` gives its period and the buckets it may follow; search-growth).
  * - `calendar`: `calendar.name`.
@@ -99,9 +111,9 @@ export type RelativeDate =
  */
 export type Clause =
   | ({ kind: 'column'; column: ColumnRef; aggregation?: Aggregation; aggregationStart?: number; aggregationEnd?: number; by?: boolean; forEach?: boolean } & Span)
-  | ({ kind: 'filter'; column: ColumnRef; aggregation?: Aggregation; operator: FilterOperator; operatorStart: number; operatorEnd: number; values: Value[] } & Span)
+  | ({ kind: 'filter'; column: ColumnRef; aggregation?: Aggregation; operator: FilterOperator; operatorStart: number; operatorEnd: number; values: Value[]; dotted?: boolean } & Span)
   | ({ kind: 'dateFilter'; column?: ColumnRef; filter: RelativeDate } & Span)
-  | ({ kind: 'topBottom'; direction: 'top' | 'bottom'; n: number; nSpan?: Span; rankedBy?: ColumnRef } & Span)
+  | ({ kind: 'topBottom'; direction: 'top' | 'bottom'; n: number; nSpan?: Span; rankedBy?: ColumnRef; rankedByAggregation?: Aggregation } & Span)
   | ({ kind: 'sort'; column: ColumnRef; aggregation?: Aggregation; direction?: 'ascending' | 'descending' } & Span)
   | ({ kind: 'growth'; measure: ColumnRef; by: ColumnRef; bucket?: DateBucket; periodOverPeriod: PeriodOverPeriod | undefined } & Span)
   | ({ kind: 'calendar'; name: string } & Span)

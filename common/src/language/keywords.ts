@@ -88,6 +88,60 @@ export function isNamedPeriodComparison(op: FilterOperator, values: readonly str
   return op !== '=' && op !== '!=' && !(TEXT_OPERATORS as readonly string[]).includes(op) && values.some(isYearValue);
 }
 
+// ---- the token form: what ThoughtSpot itself writes (docs/service-notes.md §2.11) ------------------------
+
+/**
+ * The boolean values, written without quotes: `[is delayed] = true`, `[is delayed].true` (exported Answer TML's
+ * `search_query`; docs/service-notes.md §2.11). A value of a BOOL column; on another column a text.
+ */
+export const BOOLEAN_VALUES = ['true', 'false'] as const;
+
+/** The boolean a word names (`true`, `FALSE`, any case), or undefined when it names none. */
+export function booleanOf(word: string): boolean | undefined {
+  const at = (BOOLEAN_VALUES as readonly string[]).indexOf(word.toLowerCase());
+  return at < 0 ? undefined : at === 0;
+}
+
+/**
+ * The separator of a column's table path in the token form: `[flights_1::origin]` is the column `origin` of
+ * the path `flights_1` (a model's join path, as in the TML examples of developer-docs; docs/service-notes.md §2.11).
+ */
+export const TABLE_PATH_SEPARATOR = '::';
+
+/**
+ * A column name as written, split at its last table path separator: `flights_1::origin` is `{ path:
+ * 'flights_1', column: 'origin' }`; a name without one is `{ path: undefined, column: name }`. Names are
+ * kept as written (not trimmed, not case-folded).
+ */
+export function splitColumnPath(name: string): { path: string | undefined; column: string } {
+  const at = name.lastIndexOf(TABLE_PATH_SEPARATOR);
+  if (at <= 0 || at + TABLE_PATH_SEPARATOR.length >= name.length) return { path: undefined, column: name };
+  return { path: name.slice(0, at), column: name.slice(at + TABLE_PATH_SEPARATOR.length) };
+}
+
+/** Whether a text is a date as the token form writes one after the dot: `01/15/2001` (MM/DD/YYYY) or `2001-01-15`, a time optional. */
+export function isDateText(text: string): boolean {
+  return /^(\d{1,2}\/\d{1,2}\/\d{4}|\d{4}-\d{1,2}-\d{1,2})([ T]\d{1,2}:\d{2}(:\d{2})?)?$/.test(text.trim());
+}
+
+/**
+ * Which reading a word after `[column].` has, decided by the column's data type (docs/service-notes.md
+ * §2.11): a date bucket on a column a bucket applies to (`[date].monthly`); else a value when it is one the
+ * type can hold (any text on VARCHAR/CHAR, a number on a numeric column, `true`/`false` on BOOL, a date or
+ * a year on DATE/DATE_TIME, `hh:mm` on TIME); else undefined, neither (the caller names both readings).
+ * `word` is the text after the dot, unquoted; `bucket` the bucket it names, when it names one.
+ */
+export function dotReading(word: string, bucket: DateBucket | null, type: ColumnDataType): 'bucket' | 'value' | undefined {
+  if (bucket && DATE_TYPES.has(type)) return bucketAppliesTo(bucket, type) ? 'bucket' : undefined;
+  const w = word.trim();
+  if (TEXT_TYPES.has(type)) return 'value';
+  if (NUMERIC_TYPES.has(type)) return w !== '' && Number.isFinite(Number(w)) ? 'value' : undefined;
+  if (type === 'BOOL') return booleanOf(w) !== undefined ? 'value' : undefined;
+  if (CALENDAR_TYPES.has(type)) return isDateText(w) || isYearValue(w) ? 'value' : undefined;
+  if (type === 'TIME') return /^\d{1,2}:\d{2}(:\d{2})?$/.test(w) ? 'value' : undefined;
+  return 'value';
+}
+
 /** The `<unit> to date` keywords and their unit (keywords-to-date; list-date.adoc). */
 export const TO_DATE = { 'week to date': 'week', 'month to date': 'month', 'quarter to date': 'quarter', 'year to date': 'year' } as const;
 /** The unit of a to-date filter. */

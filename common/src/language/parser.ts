@@ -16,7 +16,7 @@ import type {
 } from './ast';
 import * as codes from './diagnosticCodes';
 import {
-  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, PERIOD_OVER_PERIOD, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, findDateBucket, findKeyword,
+  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, PERIOD_OVER_PERIOD, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, booleanOf, findDateBucket, findKeyword,
 } from './keywords';
 import * as lexer from './lexer';
 import type { Token } from './lexer';
@@ -560,7 +560,7 @@ const VALUE = NK.value;
 const MISSING = NK.missing;
 
 const T_COLUMN = TK.column, T_VALUE = TK.value, T_NUMBER = TK.number, T_OPERATOR = TK.operator, T_KEYWORD = TK.keyword,
-  T_CONSTANT = TK.constant, T_COMMA = TK.comma, T_DOT = TK.dot;
+  T_CONSTANT = TK.constant, T_COMMA = TK.comma, T_DOT = TK.dot, T_WORD = TK.word;
 
 // Keyword facts by `KeywordId` for `FastClauses`, derived from the parser's sets above (themselves from the
 // catalogue): bits of `KW_FLAGS`, what a keyword at the head of a clause starts (`KW_START`), and ranks.
@@ -736,6 +736,18 @@ class FastClauses {
   private columnClause(first: number, aggregated: boolean, grouping: boolean): boolean {
     const K = this.K, D = this.D, n = this.n;
     const c = this.i;
+    if (!aggregated && !grouping && c + 2 < n && K[c + 1] === T_DOT) {
+      // the token form's `[origin].SEA`, `[delay].10`, `[origin].{null}` (ClauseParser `dotValue`): a filter
+      // over the three tokens, its column and its value the children
+      const kb = K[c + 2];
+      if (kb === T_WORD || kb === T_NUMBER || kb === T_CONSTANT) {
+        this.i = this.next(c + 2);
+        this.node(N_FILTER, first, c + 3, 3);
+        this.node(N_REF, c, c + 1, 1);
+        this.node(N_VALUE, c + 2, c + 3, 1);
+        return true;
+      }
+    }
     const cl = this.columnRef();
     if (cl < 0) return false;
     const j = this.i;
@@ -1407,6 +1419,26 @@ function buildQuery(
 
 const span = (a: Span, b: Span): Span => ({ start: a.start, end: b.end });
 
+/**
+ * The relative date a quoted phrase after the dot writes (`[date].'last 180 days'`, `[date].'this month'`:
+ * the token form, docs/service-notes.md §2.11), read by the grammar of the unquoted keywords; undefined when
+ * the phrase is no relative date, or one with a problem.
+ */
+function relativeDateOf(phrase: string): RelativeDate | undefined {
+  // the lexer's set-up costs more than the phrase: a document repeats a few phrases, each read once
+  let read = RELATIVE_PHRASES.get(phrase);
+  if (read === undefined) {
+    const tokens = tokenize(phrase);
+    read = tokens.length === 0 || tokens.length > 8 ? null : new ClauseParser(new DiagnosticSink([])).relativeDateIn(tokens) ?? null;
+    if (RELATIVE_PHRASES.size >= 256) RELATIVE_PHRASES.clear();
+    RELATIVE_PHRASES.set(phrase, read);
+  }
+  // a copy: each clause owns its objects
+  return read === null ? undefined : { ...read };
+}
+/** The phrases `relativeDateOf` read (null: no relative date), at most 256. */
+const RELATIVE_PHRASES = new Map<string, RelativeDate | null>();
+
 const NO_TOKENS: Token[] = [];
 
 /** Whether `s` is a non-empty run of ASCII digits (`/^\d+$/` without the regular expression). */
@@ -1453,7 +1485,16 @@ class ClauseParser {
   private n = 0;
   /** Scratch list of `values` (copied to an exact-size list at the end). */
   private readonly valueScratch: Value[] = [];
-  private rankedBy: { column: ColumnRef; span: Span }[] | undefined;
+  private rankedBy: { column: ColumnRef; aggregation: Aggregation | undefined; span: Span }[] | undefined;
+  /**
+   * What `columnRef(true)` read after the dot when it is no bucket (the token form, docs/service-notes.md
+   * §2.11): a value (`[origin].SEA`) or a relative date (`[date].'last 180 days'`); undefined otherwise.
+   */
+  private dotted: { value: Value; relative?: undefined } | { value?: undefined; relative: RelativeDate } | undefined;
+  /** The column the last value of a list was written with (`[origin].SEA`), undefined when it was written alone. */
+  private dottedColumn: string | undefined;
+  /** The column of the filter whose values are being read: a value written with a column must be written with it. */
+  private filterColumn: string | undefined;
 
   constructor(private readonly sink: DiagnosticSink) {}
 
@@ -1474,12 +1515,14 @@ class ClauseParser {
     // for 16 more, which for thousands of queries is most of the tree's memory).
     const out = this.clauses.slice(0, this.n);
     this.t = NO_TOKENS;
-    const ranked = this.rankedBy as { column: ColumnRef; span: Span }[] | undefined;
+    const ranked = this.rankedBy as { column: ColumnRef; aggregation: Aggregation | undefined; span: Span }[] | undefined;
     if (ranked) {
       for (const r of ranked) {
         const tb = out.find((c) => c.kind === 'topBottom' && !c.rankedBy) as Extract<Clause, { kind: 'topBottom' }> | undefined;
-        if (tb) tb.rankedBy = r.column;
-        else {
+        if (tb) {
+          tb.rankedBy = r.column;
+          if (r.aggregation) tb.rankedByAggregation = r.aggregation;
+        } else {
           this.sink.add(r.span, codes.MISPLACED_KEYWORD, '"ranked by" ranks a top or bottom: write top N or bottom N in the query (top_n_ranked_by.adoc).', 'warning');
           out.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
         }
@@ -1510,6 +1553,7 @@ class ClauseParser {
         return;
       case 'operator': {
         this.i++;
+        this.filterColumn = undefined;
         const values = this.values(tok);
         this.sink.add(tok, codes.MISSING_OPERAND, `${tok.value} needs a column before it: [column] ${tok.value} value.`);
         this.push({ kind: 'error', text: tok.value, start: tok.start, end: values.length ? values[values.length - 1]!.end : tok.end });
@@ -1546,12 +1590,14 @@ class ClauseParser {
         return;
       }
       case 'comma':
+        // `by [origin], [destination], [delay]` (data-report-v2-api.adoc's query_string): a comma between
+        // clauses separates them as a space does (docs/service-notes.md §2.11)
+        this.i++;
+        return;
       case 'dot':
       case 'rparen':
         this.i++;
-        this.sink.add(tok, codes.STRAY_CHARACTER, tok.kind === 'comma'
-          ? "Unexpected ',': commas separate the values after an operator ([origin] = 'SEA', 'PDX')."
-          : tok.kind === 'dot' ? "Unexpected '.': a dot binds a date bucket to a column ([date].monthly)." : "Unexpected ')': no ( to close.");
+        this.sink.add(tok, codes.STRAY_CHARACTER, tok.kind === 'dot' ? "Unexpected '.': a dot binds a date bucket or a value to a column ([date].monthly, [origin].SEA)." : "Unexpected ')': no ( to close.");
         this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
         return;
       case 'stray':
@@ -1584,10 +1630,13 @@ class ClauseParser {
 
   /**
    * Reads `[column]` with an optional `.bucket` / `.'multi word bucket'` glued to it. The current token
-   * must be a column.
+   * must be a column. With `values` (a column standing alone, or a value after an operator), a token after
+   * the dot that is no bucket word is the token form's value or relative date (docs/service-notes.md
+   * §2.11), left in `dotted`, and the reference is the column alone.
    */
-  private columnRef(): ColumnRef {
+  private columnRef(values = false): ColumnRef {
     const tok = this.t[this.i++]!;
+    this.dotted = undefined;
     const dot = this.peek();
     if (!(dot && dot.kind === 'dot' && dot.start === tok.end)) {
       return new ColumnNode(tok.value, tok.closed, tok.start, tok.end);
@@ -1595,6 +1644,7 @@ class ClauseParser {
     this.i++;
     const b = this.peek();
     let bucket: ColumnRef['bucket'] & object;
+    if (values && b && b.start === dot.end && this.dotValue(b)) return new ColumnNode(tok.value, tok.closed, tok.start, tok.end);
     if (b && b.start === dot.end && (b.kind === 'keyword' || b.kind === 'word' || b.kind === 'value' || b.kind === 'number')) {
       this.i++;
       const name = b.value;
@@ -1609,14 +1659,85 @@ class ClauseParser {
     return new BucketedColumnNode(tok.value, tok.closed, bucket, tok.start, bucket.end);
   }
 
+  /**
+   * The token form's value after `[column].` at token `b` (docs/service-notes.md §2.11), consumed into
+   * `dotted`; false (nothing consumed) when `b` is a bucket word (`[date].monthly` stays a bucket: the
+   * column's type decides, keywords.ts `dotReading`) or no value: a word (`SEA`, `01/15/2001`, `true`), a
+   * quoted text (`'los angeles'`, or a relative date, `'last 180 days'`), a number, `{null}`/`{empty}`, or a
+   * date keyword (`today`).
+   */
+  private dotValue(b: Token): boolean {
+    switch (b.kind) {
+      case 'word': {
+        this.i++;
+        const bool = booleanOf(b.value);
+        this.dotted = { value: bool === undefined ? new TextValueNode(b.value, true, b.start, b.end) : { kind: 'boolean', value: bool, raw: b.value, start: b.start, end: b.end } };
+        return true;
+      }
+      case 'number':
+        this.i++;
+        this.dotted = { value: new NumberValueNode(numberOf(b.value), b.value, b.start, b.end) };
+        return true;
+      case 'constant':
+        this.i++;
+        this.dotted = { value: b.value === 'null' ? { kind: 'null', start: b.start, end: b.end } : { kind: 'empty', start: b.start, end: b.end } };
+        return true;
+      case 'value': {
+        if (findDateBucket(b.value)) return false;
+        this.i++;
+        const relative = relativeDateOf(b.value);
+        this.dotted = relative ? { relative } : { value: new TextValueNode(b.value, b.closed, b.start, b.end) };
+        return true;
+      }
+      case 'keyword': {
+        if (BUCKET_SET.has(b.value)) return false;
+        const at = this.i;
+        const rel = this.relativeDate();
+        if (rel) {
+          this.dotted = { relative: rel.filter };
+          return true;
+        }
+        this.i = at;
+        return false;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * A relative date written whole in `tokens` (the words of a quoted phrase after the dot, `last 180 days`),
+   * or undefined when they are something else or have a problem.
+   */
+  relativeDateIn(tokens: Token[]): RelativeDate | undefined {
+    this.t = tokens;
+    this.i = 0;
+    this.stop = tokens.length;
+    const before = this.sink.list.length;
+    const rel = this.relativeDate();
+    const whole = rel && this.i === this.stop && this.sink.list.length === before;
+    this.t = NO_TOKENS;
+    return whole ? rel.filter : undefined;
+  }
+
   /** A column, possibly aggregated, followed by an operator (filter), a relative date (dateFilter) or nothing (column). */
   private columnClause(aggregation: Aggregation | undefined, aggTok: Token | undefined, first: Token, flags?: { by?: boolean; forEach?: boolean }): void {
-    const col = this.columnRef();
+    const col = this.columnRef(!aggregation && !flags);
     const start = first.start;
+    const dotted = this.dotted;
+    if (dotted) {
+      // the token form (docs/service-notes.md §2.11): `[origin].SEA` is `[origin] = 'SEA'`, `[date].'this month'` is `[date] this month`
+      const tokEnd = this.t[this.i - 1]!.end;
+      if (dotted.relative) this.push(new DateFilterNode(col, dotted.relative, start, tokEnd));
+      else this.push({ kind: 'filter', column: col, operator: '=', operatorStart: col.end, operatorEnd: col.end + 1, values: [dotted.value], dotted: true, start, end: tokEnd });
+      this.dotted = undefined;
+      return;
+    }
     const next = this.peek();
     if (next && (next.kind === 'operator' || (next.kind === 'keyword' && WORD_OPERATOR_SET.has(next.value)))) {
       this.i++;
       const operator = next.value as FilterOperator;
+      this.filterColumn = col.name;
       let values: Value[];
       let end: number;
       if (operator === 'between') {
@@ -1672,6 +1793,7 @@ class ClauseParser {
     const out = this.valueScratch;
     let count = 0;
     let expectFrom: Token = op;
+    this.dottedColumn = undefined;
     for (;;) {
       const v = this.value();
       if (!v) {
@@ -1682,8 +1804,16 @@ class ClauseParser {
       }
       out[count++] = v;
       const c = this.peek();
+      // `[origin] = [origin].SEA [origin].PDX` (the token form): the values of one column follow each other
+      if (this.dottedColumn !== undefined && c && c.kind === 'column' && c.value === this.dottedColumn) {
+        const d = this.peek(1);
+        if (d && d.kind === 'dot' && d.start === c.end) continue;
+      }
       // `similar to '%jacket%' or '%t-shirt%'` (similar-to.adoc): `or` separates alternatives as a comma does.
-      if (c && (c.kind === 'comma' || (c.kind === 'keyword' && c.value === 'or'))) {
+      // A comma before a column or a keyword separates clauses (`[item type] = [item type].'jackets', [region] = …,
+      // sort by …`: data-report-v2-api.adoc).
+      const after = c && c.kind === 'comma' ? this.peek(1)?.kind : undefined;
+      if (c && (c.kind === 'comma' || (c.kind === 'keyword' && c.value === 'or')) && after !== 'column' && after !== 'keyword') {
         this.i++;
         expectFrom = c;
         continue;
@@ -1707,10 +1837,31 @@ class ClauseParser {
       case 'constant':
         this.i++;
         return v.value === 'null' ? { kind: 'null', start: v.start, end: v.end } : { kind: 'empty', start: v.start, end: v.end };
-      case 'word':
+      case 'word': {
         this.i++;
+        const bool = booleanOf(v.value);
+        // `[is delayed] = true` (the token form): a boolean; validation warns when the column is no BOOL
+        if (bool !== undefined) return { kind: 'boolean', value: bool, raw: v.value, start: v.start, end: v.end };
         this.sink.add(v, codes.UNKNOWN_WORD, `"${v.value}" is not a keyword: write text and date values in single quotes ('${v.value}').`, 'warning');
         return new TextValueNode(v.value, true, v.start, v.end);
+      }
+      case 'column': {
+        // `[origin] = [origin].SEA`, `between [date].01/15/2001 and …` (the token form): a value written with its column
+        const d = this.peek(1);
+        if (!(d && d.kind === 'dot' && d.start === v.end)) return undefined;
+        // `[origin] = [destination].PDX` is no value of [origin]: the token starts a filter of its own
+        if (this.filterColumn !== undefined && v.value.trim().toLowerCase() !== this.filterColumn.trim().toLowerCase()) return undefined;
+        const at = this.i;
+        this.columnRef(true);
+        const dotted = this.dotted;
+        this.dotted = undefined;
+        if (!dotted?.value) {
+          this.i = at;
+          return undefined;
+        }
+        this.dottedColumn = v.value;
+        return dotted.value;
+      }
       default:
         return undefined;
     }
@@ -1742,7 +1893,7 @@ class ClauseParser {
   }
 
   private textOf(v: Value): string {
-    return v.kind === 'text' ? `'${v.value}'` : v.kind === 'number' ? v.raw : `{${v.kind}}`;
+    return v.kind === 'text' ? `'${v.value}'` : v.kind === 'number' || v.kind === 'boolean' ? v.raw : `{${v.kind}}`;
   }
 
   /**
@@ -1897,6 +2048,7 @@ class ClauseParser {
     }
     if (WORD_OPERATOR_SET.has(name)) {
       this.i++;
+      this.filterColumn = undefined;
       const values = name === 'between' ? this.between(tok).values : this.values(tok);
       this.sink.add(tok, codes.MISSING_OPERAND, `${name} needs a column before it: [column] ${name} ….`);
       this.push({ kind: 'error', text: name, start: tok.start, end: values.length ? values[values.length - 1]!.end : tok.end });
@@ -1926,8 +2078,10 @@ class ClauseParser {
         return;
       case 'ranked by': {
         this.i++;
-        const col = this.requireColumn(tok, 'top 10 [origin] ranked by [delay]');
-        if (col) (this.rankedBy ??= []).push({ column: col, span: span(tok, col) });
+        // `ranked by count [destination]` (the token form): ranked by an aggregate
+        const agg = this.aggregation();
+        const col = this.requireColumn(agg ?? tok, 'top 10 [origin] ranked by [delay]');
+        if (col) (this.rankedBy ??= []).push({ column: col, aggregation: agg?.value as Aggregation | undefined, span: span(tok, col) });
         else this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
         return;
       }
@@ -2138,10 +2292,19 @@ class ClauseParser {
     const name = tok.value;
     this.i++;
     const agg = this.aggregation();
-    const col = this.requireColumn(agg ?? tok, 'sort by [delay] descending');
+    let col = this.requireColumn(agg ?? tok, 'sort by [delay] descending');
     if (!col) {
       this.push({ kind: 'error', text: name, start: tok.start, end: (agg ?? tok).end });
       return;
+    }
+    // `sort by [date] [date].daily descending` (the token form): the column, then it with its bucket
+    const again = this.peek();
+    const againDot = this.peek(1);
+    if (!col.bucket && again && again.kind === 'column' && again.value === col.name && againDot && againDot.kind === 'dot' && againDot.start === again.end) {
+      const at = this.i;
+      const bucketed = this.columnRef();
+      if (bucketed.bucket?.known) col = bucketed;
+      else this.i = at;
     }
     const d = this.peek();
     // One shape per constructor call or literal (see `top`).

@@ -65,7 +65,7 @@ const enum Rank {
 type Context =
   | { kind: 'none' }
   | { kind: 'column'; replace: Range; close: boolean }
-  | { kind: 'bucket'; column: string; replace: Range }
+  | { kind: 'bucket'; column: string; replace: Range; prefix: string }
   | { kind: 'calendar'; replace: Range; written: string[] }
   | { kind: 'value'; column: string; operator: string; prefix: string; quoted: boolean; replace: Range; space: boolean }
   | { kind: 'word'; replace: Range; space: boolean; after: After; heads: number[] };
@@ -121,6 +121,12 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
     }
     case 'bucket': {
       const col = findColumn(columns, context.column);
+      // an attribute that is no date: its values, the token form's `[origin].SEA` (docs/service-notes.md §2.11)
+      if (col && col.kind === 'ATTRIBUTE' && !DATE_TYPES.has(col.dataType) && ctx.catalog && dataSource) {
+        const values = await ctx.catalog.getColumnValues(dataSource, col.name, context.prefix, token);
+        if (token?.isCancellationRequested) return CANCELLED;
+        return { isIncomplete: true, items: (values ?? []).map((v, i) => dotValueItem(v, i, context.replace)) };
+      }
       // Without the catalog the data type is unknown: offer every bucket rather than none.
       const buckets = col ? bucketsFor(col.dataType) : columns ? [] : [...DATE_BUCKETS];
       return { isIncomplete: false, items: buckets.map((b, i) => bucketItem(b, i, context.replace)) };
@@ -258,10 +264,12 @@ function readContext(doc: SyntaxDocument, text: string, offset: number, range: (
 
   // `[date].|`, `[date].mon|`, `[date].'day o|`: the dot of a column reference; `calendar.|`.
   if (prevTok && prev!.kind === 'dot' && prev!.end === replaceStart) {
-    const ref = innermost(cur.nodesOf(prevTok));
-    const column = ref && ref.kind === 'columnRef' ? cur.token(prevTok.part, ref.from)?.token : undefined;
-    if (column && column.kind === 'column' && column.end === prev!.start) return { kind: 'bucket', column: column.value, replace: range(replaceStart, replaceEnd()) };
+    // the token before the dot: a column glued to it (`[origin].SEA` is a filter, the dot outside its columnRef)
     const owner = cur.previous(prevTok)?.token;
+    if (owner && owner.kind === 'column' && owner.end === prev!.start) {
+      const prefix = partial ? text.slice(partial.kind === 'value' ? partial.innerStart : partial.start, offset) : '';
+      return { kind: 'bucket', column: owner.value, replace: range(replaceStart, replaceEnd()), prefix };
+    }
     if (owner && owner.end === prev!.start && owner.kind === 'keyword' && owner.value === 'calendar') {
       return { kind: 'calendar', replace: range(replaceStart, replaceEnd()), written: cur.calendarNames() };
     }
@@ -595,6 +603,12 @@ function columnItems(columns: DataSourceColumns, dataSource: string, replace: Ra
       : { label: t.label, kind: CompletionItemKind.Field, detail: t.detail, sortText, textEdit: { range: replace, newText }, data: data[i] };
   }
   return items;
+}
+
+/** A value after `[column].` (the token form): a word as is when it is one, else quoted (`'los angeles'`). */
+function dotValueItem(value: string, index: number, replace: Range): CompletionItem {
+  const text = /^[A-Za-z0-9_]+$/.test(value) && !findKeyword(value) ? value : `'${value}'`;
+  return { label: value, kind: CompletionItemKind.Value, detail: 'Value (token form)', sortText: Rank.Fits + String(index).padStart(3, '0'), filterText: text, textEdit: { range: replace, newText: text } };
 }
 
 function bucketItem(bucket: DateBucket, index: number, replace: Range): CompletionItem {

@@ -6,14 +6,14 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './types';
 import type { SemanticTokens, SemanticTokensLegend } from 'vscode-languageserver-types';
-import { findKeyword } from '../language/keywords';
+import { findDateBucket, findKeyword } from '../language/keywords';
 import type { Token } from '../language/lexer';
 
 /**
  * The legend the server announces. Token types (LSP standard names):
  * - `keyword`: keywords (`sort by`, `top`, `last`, `contains`, …)
  * - `operator`: `=`, `!=`, `<`, `<=`, `>`, `>=`
- * - `string`: quoted values
+ * - `string`: quoted values, and the token form's values after a column's dot (`[origin].SEA`, `[destination].'los angeles'`)
  * - `number`: numbers
  * - `comment`: `--` comments
  * - `variable`: columns (`[origin]`, brackets included)
@@ -33,7 +33,7 @@ const T = { keyword: 0, operator: 1, string: 2, number: 3, comment: 4, variable:
 function typeOf(t: Token, prev: Token | undefined): number {
   switch (t.kind) {
     case 'column': return T.variable;
-    case 'value': return prev && prev.kind === 'dot' && prev.end === t.start ? T.enumMember : T.string;
+    case 'value': return prev && prev.kind === 'dot' && prev.end === t.start && findDateBucket(t.value) ? T.enumMember : T.string;
     case 'number': return T.number;
     case 'operator': return T.operator;
     case 'comment': return T.comment;
@@ -44,7 +44,8 @@ function typeOf(t: Token, prev: Token | undefined): number {
       if (cat === 'bucket') return T.enumMember;
       return T.keyword;
     }
-    case 'word': return prev && prev.kind === 'dot' && prev.end === t.start ? T.enumMember : -1;
+    // after the dot a bucket word, else the token form's value (docs/service-notes.md §2.11)
+    case 'word': return prev && prev.kind === 'dot' && prev.end === t.start ? (findDateBucket(t.value) ? T.enumMember : T.string) : -1;
     default: return -1;
   }
 }

@@ -15,7 +15,7 @@ import type { Clause, ColumnRef, Query, Span, Value } from '../language/ast';
 import type { SyntaxDocument } from '../language/parser';
 import type { GreenPart } from '../language/tree';
 import * as codes from '../language/diagnosticCodes';
-import { CALENDAR_TYPES, DATE_TYPES, GROWTH_DEFAULT_BUCKET, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, isCustomCalendarName, isNamedPeriodComparison, isRollingPeriod, locationColumnsOf, periodOverPeriodBucketError, unitAppliesTo } from '../language/keywords';
+import { CALENDAR_TYPES, DATE_TYPES, GROWTH_DEFAULT_BUCKET, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, dotReading, splitColumnPath, isCustomCalendarName, isNamedPeriodComparison, isRollingPeriod, locationColumnsOf, periodOverPeriodBucketError, unitAppliesTo } from '../language/keywords';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -319,9 +319,13 @@ function checkClauses(clauses: readonly Clause[], ds: string, cols: CheckedColum
       const col = resolve(ref, ds, cols, add);
       if (!col || !isKnownDataType(col.dataType)) continue;
       if (clause.kind === 'column' && DATE_TYPES.has(col.dataType)) dateListed = true;
-      if (ref.bucket?.known && !bucketAppliesTo(ref.bucket.known, col.dataType)) {
+      // `[origin].monthly`: on a column no bucket applies to, the word is the token form's value (docs/service-notes.md §2.11)
+      const bucketIsValue = clause.kind === 'column' && !clause.aggregation && !clause.by && !clause.forEach && ref === clause.column && !!ref.bucket?.known && !DATE_TYPES.has(col.dataType) && dotReading(ref.bucket.name, ref.bucket.known, col.dataType) === 'value';
+      if (ref.bucket?.known && !bucketIsValue && !bucketAppliesTo(ref.bucket.known, col.dataType)) {
         const fits = bucketsFor(col.dataType);
-        add(ref.bucket, codes.BUCKET_ON_NON_DATE, `[${ref.name}] is ${col.dataType}: the date bucket "${ref.bucket.known}" does not apply to it${fits.length ? ` (on ${col.dataType}: ${fits.join(', ')})` : '; date buckets apply to DATE, DATE_TIME or TIME columns'}.`, DiagnosticSeverity.Error);
+        // a column alone could have read it as its value (the token form): say why neither reading fits
+        const asValue = clause.kind === 'column' && !clause.aggregation && !clause.by && !clause.forEach && !DATE_TYPES.has(col.dataType) ? `, nor is "${ref.bucket.name}" a value of [${ref.name}], which would be ${valueKind(col)}` : '';
+        add(ref.bucket, codes.BUCKET_ON_NON_DATE, `[${ref.name}] is ${col.dataType}: the date bucket "${ref.bucket.known}" does not apply to it${fits.length ? ` (on ${col.dataType}: ${fits.join(', ')})` : '; date buckets apply to DATE, DATE_TIME or TIME columns'}${asValue}.`, DiagnosticSeverity.Error);
       }
       // A date keyword after a column that is no date applies to the data source's date column (keywords.ts `dataSourceDateColumn`).
       if (clause.kind === 'dateFilter' && !CALENDAR_TYPES.has(col.dataType)) checkDataSourceDate(ref, ds, cols, add);
@@ -331,6 +335,7 @@ function checkClauses(clauses: readonly Clause[], ds: string, cols: CheckedColum
       if (custom?.kind === 'calendar' && clause.kind === 'filter' && ref === clause.column && !clause.aggregation && CALENDAR_TYPES.has(col.dataType) && isNamedPeriodComparison(clause.operator, clause.values.map(rawValue))) {
         add(clause, codes.NAMED_PERIOD_WITH_CUSTOM_CALENDAR, `Comparing [${ref.name}] with a year by ${clause.operator} is not supported with the custom calendar ${custom.name} (docs.thoughtspot.com cloud/latest/connections-cust-cal, Limitations: "order date >= august 2025"): compare with a date ('YYYY-MM-DD'), write = with the year, or use a date keyword such as after 12 months ago.`, DiagnosticSeverity.Warning);
       }
+      if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation) checkTokenFormValues(clause, ref, col, add);
       if (clause.kind === 'filter' && ref === clause.column && !clause.aggregation && NUMERIC_TYPES.has(col.dataType)) {
         if (TEXT_OPS.has(clause.operator)) {
           add({ start: clause.operatorStart, end: clause.operatorEnd }, codes.TEXT_OPERATOR_ON_NUMBER, `"${clause.operator}" is a text operator, but [${ref.name}] is ${col.dataType}: use =, !=, <, >, between … and … on numbers.`, DiagnosticSeverity.Error);
@@ -344,9 +349,36 @@ function checkClauses(clauses: readonly Clause[], ds: string, cols: CheckedColum
   }
 }
 
+/**
+ * The token form's values of a filter (docs/service-notes.md §2.11): a word after `[column].` that the
+ * column's type cannot hold is neither of the dot's readings (`[date].SEA`: no bucket of the date column,
+ * no date), `tsq.unknownBucket` naming both; `true`/`false` without quotes on a column that is no BOOL is
+ * a text, to be quoted (`tsq.unknownWord`).
+ */
+function checkTokenFormValues(clause: Extract<Clause, { kind: 'filter' }>, ref: ColumnRef, col: Column, add: Add): void {
+  for (const v of clause.values) {
+    if (v.kind === 'boolean' && col.dataType !== 'BOOL') {
+      add(v, codes.UNKNOWN_WORD, `[${ref.name}] is ${col.dataType}, not BOOL: ${v.raw} is a text here; write it in single quotes ('${v.raw}').`, DiagnosticSeverity.Warning);
+    }
+    if (!clause.dotted || (v.kind !== 'text' && v.kind !== 'number' && v.kind !== 'boolean')) continue;
+    const word = v.kind === 'text' ? v.value : v.raw;
+    if (dotReading(word, null, col.dataType) !== undefined) continue;
+    const fits = bucketsFor(col.dataType);
+    add(v, codes.UNKNOWN_BUCKET, `[${ref.name}].${word} is neither a date bucket${fits.length ? ` (${fits.slice(0, 6).join(', ')}, …)` : ` ([${ref.name}] is ${col.dataType}: no bucket applies)`} nor a value of [${ref.name}], which would be ${valueKind(col)}.`, DiagnosticSeverity.Error);
+  }
+}
+
+/** What a value of a column's type looks like after its dot, for a message (keywords.ts `dotReading`). */
+function valueKind(col: Column): string {
+  if (NUMERIC_TYPES.has(col.dataType)) return 'a number';
+  if (col.dataType === 'BOOL') return 'true or false';
+  if (CALENDAR_TYPES.has(col.dataType)) return "a date (01/15/2001), a year or a relative date ('last 7 days')";
+  return `a ${col.dataType} value`;
+}
+
 /** A filter value as written, unquoted (`{null}`/`{empty}`: ''). */
 function rawValue(v: Value): string {
-  return v.kind === 'number' ? v.raw : v.kind === 'text' ? v.value : '';
+  return v.kind === 'number' || v.kind === 'boolean' ? v.raw : v.kind === 'text' ? v.value : '';
 }
 
 /** A date keyword that applies to the data source's date column: an error when it has none, a warning when it has several. */
@@ -359,7 +391,11 @@ function checkDataSourceDate(at: Span, ds: string, cols: CheckedColumns, add: Ad
 /** Looks a column reference up; reports unknown, ambiguous or formula names. Returns the column when unique. */
 function resolve(ref: ColumnRef, ds: string, cols: CheckedColumns, add: Add): Column | undefined {
   if (!ref.closed || ref.name.trim() === '' || /[[\]]/.test(ref.name)) return undefined; // syntax already reported
-  const matches = cols.byLower.get(ref.name.toLowerCase()) ?? cols.byLower.get(ref.name.trim().toLowerCase());
+  // `[flights_1::origin]` (the token form's table path, docs/service-notes.md §2.11): the catalog has no
+  // paths, so the column of that name
+  const path = splitColumnPath(ref.name);
+  const matches = cols.byLower.get(ref.name.toLowerCase()) ?? cols.byLower.get(ref.name.trim().toLowerCase())
+    ?? (path.path !== undefined ? cols.byLower.get(path.column.trim().toLowerCase()) : undefined);
   // The name spans [start + 1, start + 1 + name.length) (ast.ts ColumnRef).
   const span = ref.name.length > 0 ? { start: ref.start + 1, end: ref.start + 1 + ref.name.length } : ref;
   if (!matches) {

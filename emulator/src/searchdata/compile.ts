@@ -20,7 +20,7 @@ import {
   type CalendarPeriod, type CustomCalendar,
 } from '../customCalendar';
 import {
-  CALENDAR_TYPES, DATE_UNITS, FISCAL_CALENDAR_NAME, GROWTH_DEFAULT_BUCKET, PERIOD_OVER_PERIOD, periodOverPeriodBucketError, type GrowthPeriod, type PeriodOverPeriod, isCustomCalendarName, isNamedPeriodComparison, isYearValue, isRollingPeriod, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, unitAppliesTo,
+  CALENDAR_TYPES, DATE_UNITS, FISCAL_CALENDAR_NAME, GROWTH_DEFAULT_BUCKET, PERIOD_OVER_PERIOD, periodOverPeriodBucketError, type GrowthPeriod, type PeriodOverPeriod, isCustomCalendarName, isNamedPeriodComparison, isYearValue, isRollingPeriod, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, dotReading, splitColumnPath, unitAppliesTo,
 } from '../../../common/src/language/keywords';
 
 /** DATE and DATE_TIME: the calendar dates (keywords.ts `CALENDAR_TYPES`, one fact with the language service). */
@@ -50,6 +50,18 @@ export interface CompileInput {
   calendars?: readonly CustomCalendar[];
   /** The query text the clauses were parsed from (their offsets are in it): labels a `vs` side that is a date filter as written. */
   text?: string;
+  /**
+   * The tables behind a worksheet, each with its own columns: a column written with its table path
+   * (`[flights_1::origin]`, keywords.ts `splitColumnPath`) is the worksheet's column of that table's column.
+   * Absent for a table: the column of that name.
+   */
+  tablePaths?: readonly TablePath[];
+}
+
+/** A table behind a worksheet (`CompileInput.tablePaths`): its name and its own columns. */
+export interface TablePath {
+  table: string;
+  columns: readonly LogicalColumn[];
 }
 
 /** The SQL of a query and how to read its result. */
@@ -303,15 +315,40 @@ class QueryScope {
   constructor(
     private readonly columns: readonly LogicalColumn[],
     private readonly fiscalStart: number,
+    private readonly tablePaths?: readonly TablePath[],
   ) {}
 
-  /** The column a reference names (case-insensitively, then by synonym); throws for an unknown or unclosed one. */
+  /**
+   * The column a reference names (case-insensitively, then by synonym); throws for an unknown or unclosed
+   * one. A name with a table path (`flights_1::origin`, the token form; docs/service-notes.md §2.11) is, on
+   * a worksheet, its column of that table's column, the path being the table's name or a ThoughtSpot path
+   * id, the name and `_N` (`flights_1`); on a table, the column of that name.
+   */
   resolve(ref: ColumnRef): LogicalColumn {
     if (!ref.closed) throw new QueryError(`The column [${ref.name} is missing its closing ]`);
-    const k = ref.name.trim().toLowerCase();
-    const c = this.columns.find((x) => x.name.toLowerCase() === k) ?? this.columns.find((x) => x.synonyms.some((s) => s.toLowerCase() === k));
+    const c = this.byName(ref.name) ?? this.byPath(ref.name);
     if (!c) throw new QueryError(`Unknown column [${ref.name}] in this data source`);
     return c;
+  }
+
+  private byName(name: string): LogicalColumn | undefined {
+    const k = name.trim().toLowerCase();
+    return this.columns.find((x) => x.name.toLowerCase() === k) ?? this.columns.find((x) => x.synonyms.some((s) => s.toLowerCase() === k));
+  }
+
+  private byPath(name: string): LogicalColumn | undefined {
+    const { path, column } = splitColumnPath(name);
+    if (path === undefined) return undefined;
+    if (!this.tablePaths?.length) return this.byName(column);
+    const p = path.trim().toLowerCase();
+    const table = this.tablePaths.find((t) => {
+      const n = t.table.toLowerCase();
+      return p === n || (p.startsWith(`${n}_`) && /^\d+$/.test(p.slice(n.length + 1)));
+    });
+    if (!table) throw new QueryError(`Unknown table path ${path} in [${name}]: this worksheet's tables are ${this.tablePaths.map((t) => t.table).join(', ')}`);
+    const k = column.trim().toLowerCase();
+    const own = table.columns.find((x) => x.name.toLowerCase() === k);
+    return own ? this.columns.find((x) => x.physicalName === own.physicalName) : undefined;
   }
 
   /** The date column of the data source that a date keyword without one applies to (keywords.ts `dataSourceDateColumn`), or undefined. */
@@ -516,14 +553,15 @@ class FilterValues {
   rhs(v: Value): string {
     const c = this.c;
     if (v.kind === 'null' || v.kind === 'empty') throw new QueryError(`{${v.kind}} can only be used with = and != (on [${c.name}])`);
-    const raw = v.kind === 'number' ? v.raw : v.value;
+    // a bare boolean (`= true`) is its word as written: a value of a BOOL column, a text elsewhere
+    const raw = v.kind === 'number' || v.kind === 'boolean' ? v.raw : v.value;
     if (this.isText) {
       this.params.push(raw);
       return 'lower(?)';
     }
     if (this.type === 'NUMBER' || isNumeric(this.type)) {
-      const n = v.kind === 'number' ? v.value : Number(v.value.trim());
-      if (v.kind === 'text' && (v.value.trim() === '' || !Number.isFinite(n))) throw new QueryError(`'${v.value}' is not a number, and [${c.name}] is numeric`);
+      const n = v.kind === 'number' ? v.value : Number(raw.trim());
+      if (v.kind !== 'number' && (raw.trim() === '' || !Number.isFinite(n))) throw new QueryError(`'${raw}' is not a number, and [${c.name}] is numeric`);
       this.params.push(n);
       return '?';
     }
@@ -581,7 +619,7 @@ function textCondition(cl: FilterClause, expr: string, c: LogicalColumn): Cond {
   const negated = op.startsWith('not ');
   const parts = cl.values.map((v) => {
     if (v.kind === 'null' || v.kind === 'empty') throw new QueryError(`{${v.kind}} cannot be used with ${op}`);
-    p.push(v.kind === 'number' ? v.raw : v.value);
+    p.push(v.kind === 'number' || v.kind === 'boolean' ? v.raw : v.value);
     return base === 'similar to' ? `${lhs} LIKE '%' || lower(?) || '%'` : `${fn[base]}(${lhs}, lower(?))`;
   });
   const sql = negated ? `(${expr} IS NULL OR NOT (${parts.join(' OR ')}))` : `(${parts.join(' OR ')})`;
@@ -747,6 +785,12 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
     switch (cl.kind) {
       case 'column': {
         const c = scope.resolve(cl.column);
+        const b = cl.column.bucket;
+        if (b?.known && !cl.aggregation && !cl.by && !cl.forEach && !isDate(c.dataType) && dotReading(b.name, b.known, c.dataType) === 'value') {
+          // `[origin].monthly`: no bucket applies to the column, so the word is its value (the token form, docs/service-notes.md §2.11)
+          read.where.push(filterCondition(scope, { kind: 'filter', column: { ...cl.column, bucket: undefined }, operator: '=', operatorStart: b.start, operatorEnd: b.start, values: [{ kind: 'text', value: b.name, terminated: true, start: b.start, end: b.end }], dotted: true, start: cl.start, end: cl.end }));
+          break;
+        }
         const bucket = scope.bucketOf(cl.column);
         let it: Item;
         if (cl.aggregation) it = scope.measureItem(c, cl.aggregation);
@@ -1168,7 +1212,7 @@ type FilterOrVersus = SideClause | Extract<Clause, { kind: 'versus' }>;
 /** A side of a `vs` as a label in the API syntax: `[origin] = 'SEA'`, a date filter as written (`[date] last year`), or `all`. */
 function sideLabel(side: readonly SideClause[], text: string | undefined): string {
   if (!side.length) return 'all';
-  const value = (v: Value): string => (v.kind === 'text' ? `'${v.value}'` : v.kind === 'number' ? v.raw : `{${v.kind}}`);
+  const value = (v: Value): string => (v.kind === 'text' ? `'${v.value}'` : v.kind === 'number' || v.kind === 'boolean' ? v.raw : `{${v.kind}}`);
   return side
     .map((f) => (f.kind === 'filter' ? `[${f.column.name}] ${f.operator} ${f.values.map(value).join(f.operator === 'between' ? ' and ' : ', ')}` : (text?.slice(f.start, f.end).replace(/\s+/g, ' ').trim() ?? 'date filter')))
     .join(' ');
@@ -1211,7 +1255,7 @@ function compileVersus(input: CompileInput): CompiledQuery {
   if (stray) throw new QueryError('Write the sides of a vs together: [origin] = \'SEA\' vs [origin] = \'PDX\' vs all');
   // A date keyword written after a column that is no date (`[delay] last month vs …`) lists that column for
   // every side and, on its own side, filters the data source's date column (as readClauses reads it).
-  const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4);
+  const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4, input.tablePaths);
   const listsItsColumn = (c: Clause): c is Extract<Clause, { kind: 'dateFilter' }> & { column: ColumnRef } => c.kind === 'dateFilter' && !!c.column && !isDate(scope.resolve(c.column).dataType);
   const common: Clause[] = [];
   for (const c of cl) {
@@ -1244,7 +1288,7 @@ function compileVersus(input: CompileInput): CompiledQuery {
 
 /** Compiles a query with no `vs`. */
 function compileOne(input: CompileInput): CompiledQuery {
-  const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4);
+  const scope = new QueryScope(input.columns, input.fiscalYearStartMonth ?? 4, input.tablePaths);
   applyCalendars(scope, input.clauses, input.calendars ?? DEMO_CALENDARS);
   const read = readClauses(scope, input);
   const growthItem = read.growth ? growthItemOf(scope, read.growth) : undefined;
@@ -1260,7 +1304,7 @@ function compileOne(input: CompileInput): CompiledQuery {
   if (scope.items.length === 0) listComparedMeasures(scope, input.clauses);
   if (scope.items.length === 0) throw new QueryError('The query lists no column to show: a column named only in a filter is not a column of the answer (exported Answer TML leaves it out of answer_columns). List the columns to show: [origin] [delay] [origin] = \'SEA\'');
   // `ranked by` may name a measure that is not listed: resolve it before the SELECT list is built.
-  const rankedByKey = read.top?.rankedBy ? scope.keyFor(read.top.rankedBy, undefined) : undefined;
+  const rankedByKey = read.top?.rankedBy ? scope.keyFor(read.top.rankedBy, read.top.rankedByAggregation) : undefined;
 
   const attrs = scope.items.filter((x) => !x.measure);
   const measures = scope.items.filter((x) => x.measure);

@@ -118,7 +118,10 @@ export class SearchService {
     if (!q || q.clauses.length === 0) throw new QueryError('The query is empty');
     // the demo's custom calendars whose tables this emulator has (none without --demo)
     const calendars = availableCalendars((d, s, t) => !!this.catalog.table(d, s, t));
-    const compiled = compileSearch({ clauses: q.clauses, columns: ds.columns, table: ds.sqlName, now: new Date(nowMs), calendars, text: query });
+    // a worksheet's table, for the columns written with their table path ([flights_1::origin])
+    const base = ds.subtype === 'WORKSHEET' ? this.catalog.dataSource(ds.tableId) : undefined;
+    const tablePaths = base ? [{ table: base.name, columns: base.columns }] : undefined;
+    const compiled = compileSearch({ clauses: q.clauses, columns: ds.columns, table: ds.sqlName, now: new Date(nowMs), calendars, text: query, tablePaths });
     if (this.compiled.size > 500) this.compiled.clear();
     this.compiled.set(key, compiled);
     return compiled;
