@@ -3,13 +3,10 @@
  *
  * - `export`: the TML of objects by GUID, or by name with `--type`, or every answer (`--all`), written
  *   to `<out>/<name>.<type>.tml` (YAML), in batches of TML_BATCH_SIZE with progress on stderr. Every
- *   object gets its own file (`exportFileName`, `ExportFiles`): a name taken in the run, or by a file
- *   holding another object, gets ` (2)`, ` (3)`…; a name is cut to NAME_MAX_BYTES; each such rename is
- *   said on stderr. Files are written by common/src/safeWrite.ts (no link followed).
- * - `validate`: each file's local checks (by suffix, else content, common/src/tml/tmlService.ts: YAML,
- *   the shape, each search_query against its data source's live catalog), then the service's
- *   `VALIDATE_ONLY` in batches of at most TML_BATCH_SIZE (the service's advice, tml-import.adoc). One `file:line:col: severity: message` line
- *   per problem, as `tsq check` prints them; exit 1 when any file has an error.
+ *   object gets its own file (`exportFileName`, `ExportFiles`: ` (2)`…, cut to NAME_MAX_BYTES, each
+ *   rename said on stderr), written by common/src/safeWrite.ts (no link followed).
+ * - `validate`: each file's local checks (common/src/tml/tmlService.ts), then the service's `VALIDATE_ONLY`
+ *   in batches of TML_BATCH_SIZE (tml-import.adoc); problems as `tsq check` prints them, exit 1 on an error.
  * - `import`: the files under `--policy partial` (the service's default) or `all-or-none`; a file that
  *   fails the local checks is not sent. Prints each file's outcome and the GUID of its answer.
  */

@@ -2,40 +2,25 @@
  * Redaction of secrets (a password, a token, a secret key, a session cookie) from text that leaves the
  * process: the agent tools' answers (`tsq mcp`, VS Code's language-model tools, common/src/agent/tools.ts)
  * and the log lines of `tsq` (cli/src/output.ts), of `tsq lsp` (server/src/nodeServer.ts) and of VS Code's
- * `TSQ` channel (client/src/log.ts). One rule for every front end.
- *
- * A service may echo a login in an error message in any encoding it met or made, so a secret is removed in
- * every form below, not only as given:
- * - character by character, each character in any of its forms, mixed freely within one occurrence
- *   (`secretPattern`): itself; percent-encoded, its UTF-8 bytes as `%XX` in either case of hex
- *   (`encodeURIComponent`, `encodeURI`, RFC 3986 §2.1); a space as `+` (`application/x-www-form-urlencoded`
- *   as `URLSearchParams` writes it, https://url.spec.whatwg.org/#urlencoded-serializing); JSON-escaped,
- *   `\uXXXX` for each UTF-16 code unit and the short escapes `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`
- *   (RFC 8259 §7); HTML-escaped, as the named references `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` and as
- *   the numeric ones `&#39;` `&#x27;` (decimal or hex, any case, leading zeros) for any character
- *   (https://html.spec.whatwg.org/multipage/syntax.html#character-references).
- * - base64 and base64url (RFC 4648 §4, §5), inside a longer blob too, such as the `user:password` of a
- *   Basic `Authorization` header. Base64 writes 3 bytes as 4 characters, so the secret's characters
- *   depend on its offset in the blob modulo 3: for each offset 0, 1 and 2 the characters that only the
- *   secret's own bits determine (`base64Cores`) are the same in every blob that holds the secret at that
- *   offset. Where one is found, the whole run of base64 characters around it (and its `=` padding) is
- *   replaced, so no character carrying part of the secret's first or last byte stays.
- *
- * Short secrets: a secret of fewer than `MIN_REDACTED_LENGTH` characters is not redacted by its value.
- * Removing every `a` of an answer would destroy it and still tell the password (the gaps spell it), and a
- * base64 core of one or two characters matches inside any blob. Such a password is found by guessing
- * anyway; `tsq mcp` says on stderr at start that it cannot be kept out of answers (`shortSecrets`). The
- * shapes of `redact` (`password=…`, `Bearer …`) still apply to it.
- *
- * Not covered: a secret encoded twice (`%2521`, `\u0026lt;`; the agent tools redact a value before they
- * JSON-encode it into a data block, so their own encoding is not a second one), base64 wrapped over
- * several lines, other encodings (hex, UTF-16 bytes). Pure: no I/O.
+ * `TSQ` channel (client/src/log.ts). One rule for every front end. A service may echo a login in an error
+ * message in any encoding it met or made, so a secret is removed in every form, not only as given:
+ * character by character in any mix of raw, percent, form, JSON and HTML forms (`secretPattern`), and
+ * inside base64 or base64url blobs (`base64Cores`). Short secrets are not redacted by value
+ * (`MIN_REDACTED_LENGTH`). Not covered: a secret encoded twice (`%2521`, `\u0026lt;`; the agent tools
+ * redact a value before they JSON-encode it into a data block, so their own encoding is not a second
+ * one), base64 wrapped over several lines, other encodings (hex, UTF-16 bytes). Pure: no I/O.
  */
 
 /** The text that replaces a secret. */
 export const REDACTED = '[redacted]';
 
-/** Secrets shorter than this many characters (code points) are not redacted by value (see above). */
+/**
+ * Secrets shorter than this many characters (code points) are not redacted by value. Removing every `a`
+ * of an answer would destroy it and still tell the password (the gaps spell it), and a base64 core of one
+ * or two characters matches inside any blob. Such a password is found by guessing anyway; `tsq mcp` says
+ * on stderr at start that it cannot be kept out of answers (`shortSecrets`). The shapes of `redact`
+ * (`password=…`, `Bearer …`) still apply to it.
+ */
 export const MIN_REDACTED_LENGTH = 4;
 
 /** `Bearer …`, `token=…`, `"token":"…"` forms, redacted even when the secret is not known by value. */
@@ -73,15 +58,28 @@ function characterForms(ch: string): string {
 }
 
 /**
- * The pattern that matches `secret` with each of its characters in any form of the list above (raw,
- * percent, `+` for a space, JSON, HTML), mixed within one occurrence. Global (`g`), case-sensitive except
- * for hex digits and the `x` of `&#x`.
+ * The pattern that matches `secret` with each of its characters in any of its forms, mixed freely within
+ * one occurrence: itself; percent-encoded, its UTF-8 bytes as `%XX` in either case of hex
+ * (`encodeURIComponent`, `encodeURI`, RFC 3986 §2.1); a space as `+` (`application/x-www-form-urlencoded`
+ * as `URLSearchParams` writes it, https://url.spec.whatwg.org/#urlencoded-serializing); JSON-escaped,
+ * `\uXXXX` for each UTF-16 code unit and the short escapes `\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`
+ * (RFC 8259 §7); HTML-escaped, as the named references `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` and as the
+ * numeric ones `&#39;` `&#x27;` (decimal or hex, any case, leading zeros) for any character
+ * (https://html.spec.whatwg.org/multipage/syntax.html#character-references). Global (`g`),
+ * case-sensitive except for hex digits and the `x` of `&#x`.
  */
 export function secretPattern(secret: string): RegExp {
   return new RegExp([...secret].map(characterForms).join(''), 'g');
 }
 
 /**
+ * Base64 and base64url (RFC 4648 §4, §5), inside a longer blob too, such as the `user:password` of a
+ * Basic `Authorization` header: base64 writes 3 bytes as 4 characters, so the secret's characters depend
+ * on its offset in the blob modulo 3, and for each offset the characters that only the secret's own bits
+ * determine are the same in every blob that holds the secret there. Where one is found, the whole run of
+ * base64 characters around it (and its `=` padding) is replaced, so no character carrying part of the
+ * secret's first or last byte stays.
+ *
  * The base64 and base64url characters that `secret` (as UTF-8) gives at each offset modulo 3 inside a
  * blob: for offset k, the characters of base64(k zero bytes + secret) whose 6 bits lie wholly within the
  * secret's bits (from character ⌈8k/6⌉ to before ⌊8(k+n)/6⌋, n the secret's length in bytes). Empty ones

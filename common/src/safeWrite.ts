@@ -1,23 +1,12 @@
 /**
  * Writes that never follow a link: the one way TSQ writes a file into a folder a repository can hold
  * (TML export, exported results, `tsq query --out`, `tsq bad-records --out`, saved `.load.json`, Export
- * TML in VS Code). A cloned repository may hold links at any name, so:
- *
- * - the bytes go to a new temporary file beside the target whose name cannot be guessed
- *   (`.tsq-<16 random base64url characters>.part`, from `crypto.randomBytes`), created with exclusive
- *   create (`O_CREAT | O_EXCL`, which never follows a link, even a dangling one — POSIX open(2)) and
- *   `O_NOFOLLOW` where the platform has it, then renamed over the target. A link at the target's name
- *   is replaced by the file, never followed (rename(2) replaces the name, not what a link points at).
- *   The temporary file is removed when the write fails or is aborted, so a half file never has the
- *   target's name;
- * - a folder TSQ creates (`ensureFolder`) is made one component at a time with a plain `mkdir`, which
- *   never follows a link. Below the current folder (where a cloned repository's files are) a component
- *   that is a link is refused, not followed; above it, and outside it, a component that already is a
- *   folder or a link to one (the user's own layout, e.g. `/tmp` on macOS) is used as it is. A link to
- *   nothing is refused anywhere (following it would create its target).
- *
- * Also here: the file system's limit on a name (`NAME_MAX_BYTES`) and `cutToBytes`, which cuts a name to
- * it on a character boundary. No `vscode`: every front end uses this module.
+ * TML in VS Code). A cloned repository may hold links at any name, so the bytes go to a new temporary
+ * file of a name that cannot be guessed, made with exclusive create, then renamed over the target
+ * (`writeFileSafely`, `openSafeWriteStream`), and a folder TSQ creates is made one component at a time
+ * without following a link (`ensureFolder`). Also here: the file system's limit on a name
+ * (`NAME_MAX_BYTES`) and `cutToBytes`, which cuts a name to it on a character boundary. No `vscode`:
+ * every front end uses this module.
  */
 import { randomBytes } from 'node:crypto';
 import { constants, type WriteStream } from 'node:fs';
@@ -50,8 +39,11 @@ export class UnsafePathError extends Error {
 /**
  * Creates folder `dir` and any missing parents (like `mkdir -p`) without following a link at a
  * component it creates: each missing component is made by `mkdir` (which fails on an existing name, a
- * link included) and checked with `lstat` afterwards. Below `repository` every component must be a
- * folder itself, not a link (see the module comment).
+ * link included, and never follows one) and checked with `lstat` afterwards. Below `repository` (where a
+ * cloned repository's files are) every component must be a folder itself: a link is refused, not
+ * followed; above it, and outside it, a component that already is a folder or a link to one (the user's
+ * own layout, e.g. `/tmp` on macOS) is used as it is. A link to nothing is refused anywhere (following
+ * it would create its target).
  * @param options.repository the folder whose contents may have come with a repository (default the
  *   current folder); it and its parents are the user's
  * @throws UnsafePathError when a component below `repository` is a link, a component is a link to
@@ -98,8 +90,13 @@ export interface SafeWriteOptions {
 }
 
 /**
- * Writes `data` (a string as UTF-8) to `file` whole: an exclusive temporary file beside it, renamed
- * over it (see the module comment). The folder must exist.
+ * Writes `data` (a string as UTF-8) to `file` whole. The bytes go to a new temporary file beside the
+ * target whose name cannot be guessed (`.tsq-<16 random base64url characters>.part`, from
+ * `crypto.randomBytes`), created with exclusive create (`O_CREAT | O_EXCL`, which never follows a link,
+ * even a dangling one — POSIX open(2)) and `O_NOFOLLOW` where the platform has it, then renamed over the
+ * target. A link at the target's name is replaced by the file, never followed (rename(2) replaces the
+ * name, not what a link points at). The temporary file is removed when the write fails, so a half file
+ * never has the target's name. The folder must exist.
  * @throws the file system's error (EACCES, ENOENT for a missing folder, ENAMETOOLONG, EISDIR when
  *   `file` is a folder…); the temporary file is removed then and `file` is unchanged
  */

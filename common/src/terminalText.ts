@@ -5,8 +5,7 @@
  * the line, an OSC sequence sets the window title or a hyperlink) or a bidirectional override, and a
  * terminal obeys them; a line break followed by `::error …` is a workflow command to GitHub's runner,
  * which reads every line of a job's log. Printed raw, such a value can rewrite the very line that says
- * where a password would go, or forge an annotation. Every front end that writes text for a person
- * (`tsq`'s messages, tables, diagnostics and `tsq trust`) passes it through this module: `terminalSafe`
+ * where a password would go, or forge an annotation. Text for a person passes through here: `terminalSafe`
  * for a value, `terminalText` for a message with values in it, `forTerminal` to print either,
  * `workflowCommand` for `--format github`; a file name written to disk is cleaned of the same characters
  * (`replaceUnsafe`). JSON, CSV and SARIF output stay exact: their own formats escape them.

@@ -7,10 +7,8 @@
  * hidden folder or file (a path component starting with `.`: `.ssh`, `.aws`, `.config`, `.env`) is read
  * unless it is a root itself, and no file with more than one hard link (another name, perhaps outside
  * every root, for the same bytes).
- * The file is opened once and checked through its handle, and the load reads that handle: a file or link
- * put in its place after the check is never read. Links in the folders above it are resolved before the
- * check, so a linked folder under a root that points outside it is refused; a link as the file's own name
- * is refused.
+ * The file is opened once and checked through its handle, and the load reads that handle (a file put in
+ * its place later is never read); linked folders are resolved before the check, a linked file refused.
  */
 import { constants, realpathSync, type Stats } from 'node:fs';
 import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';

@@ -4,16 +4,6 @@
  * shares objects with users and groups READ_ONLY or MODIFY, or takes a share back with NO_ACCESS. The
  * share mode it sets is what `MetadataStore.canRead` and `canModify` read, so a TML import over an object
  * shared READ_ONLY is refused (emulator/src/tml/answers.ts).
- *
- * | member | what the emulator does |
- * |---|---|
- * | `metadata_identifiers` (GUIDs or names) with `metadata_type`, or `metadata` [{`identifier`, `type`}] | the objects: answers, liveboards, tables and worksheets (`ANSWER`, `LIVEBOARD`, `LOGICAL_TABLE`) |
- * | `permissions` [{`principal`: {`identifier`, `type` USER or USER_GROUP}, `share_mode`}] | each principal's share, replacing the one it had |
- * | `visualization_identifiers`, `emails`, `message`, `notify_on_share`, `has_lenient_discoverability`, `enable_custom_url` | accepted, no effect (the emulator sends no mail) |
- *
- * Needs edit access to every object ("Requires edit access to the metadata object": `canModify`), else 403
- * and nothing changes; an object the caller may not read is an unknown object (400). Only an administrator shares with a NON_SHARABLE group ("A user with administrator
- * privileges can share any content to any user or group regardless of their visibility"). Answers 204.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { EmulatorUser } from '../context';
@@ -32,7 +22,19 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Registers `security/metadata/share` in the v2 scope (its hook sets `req.v2User`). */
+/**
+ * Registers `security/metadata/share` in the v2 scope (its hook sets `req.v2User`).
+ *
+ * | member | what the emulator does |
+ * |---|---|
+ * | `metadata_identifiers` (GUIDs or names) with `metadata_type`, or `metadata` [{`identifier`, `type`}] | the objects: answers, liveboards, tables and worksheets (`ANSWER`, `LIVEBOARD`, `LOGICAL_TABLE`) |
+ * | `permissions` [{`principal`: {`identifier`, `type` USER or USER_GROUP}, `share_mode`}] | each principal's share, replacing the one it had |
+ * | `visualization_identifiers`, `emails`, `message`, `notify_on_share`, `has_lenient_discoverability`, `enable_custom_url` | accepted, no effect (the emulator sends no mail) |
+ *
+ * Needs edit access to every object ("Requires edit access to the metadata object": `canModify`), else 403
+ * and nothing changes; an object the caller may not read is an unknown object (400). Only an administrator shares with a NON_SHARABLE group ("A user with administrator
+ * privileges can share any content to any user or group regardless of their visibility"). Answers 204.
+ */
 export function registerShareV2(api: FastifyInstance, deps: V2Deps): void {
   const { catalog } = deps;
 
