@@ -16,13 +16,14 @@
  *   folder or a link to one (the user's own layout, e.g. `/tmp` on macOS) is used as it is. A link to
  *   nothing is refused anywhere (following it would create its target).
  *
- * Also here: the file system's limit on a name (`NAME_MAX_BYTES`) and `cutToBytes`, which cuts a name to
- * it on a character boundary. No `vscode`: every front end uses this module.
+ * Also here: the file system's limit on a name (`NAME_MAX_BYTES`), `cutToBytes`, which cuts a name to
+ * it on a character boundary, and `safeFileName`, which makes a name of the service's a file name. No `vscode`: every front end uses this module.
  */
 import { randomBytes } from 'node:crypto';
 import { constants, type WriteStream } from 'node:fs';
 import { lstat, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, parse, resolve, sep } from 'node:path';
+import { replaceUnsafe } from './terminalText';
 
 /**
  * The longest name of one path component, in bytes of UTF-8: 255 on ext4, XFS, Btrfs and APFS
@@ -186,4 +187,15 @@ export function cutToBytes(text: string, maxBytes: number): string {
     end += ch.length;
   }
   return text.slice(0, end);
+}
+
+/**
+ * A file name from a name of the service's (an object's, a data source's): path separators and the
+ * characters Windows forbids in a name (`/ \ : * ? " < > |`, https://learn.microsoft.com/windows/win32/fileio/naming-a-file)
+ * and every character a terminal acts on (`replaceUnsafe`, common/src/terminalText.ts: C0, DEL, C1,
+ * U+2028/2029, bidi controls) become `_`, as do leading dots (no hidden file); `_` for an empty name.
+ * Not cut: the caller cuts the name with its ending to NAME_MAX_BYTES (`cutToBytes`).
+ */
+export function safeFileName(name: string): string {
+  return replaceUnsafe(name.replace(/[/\\:*?"<>|]/g, '_'), '_').replace(/^\.+/, '_') || '_';
 }
