@@ -23,8 +23,8 @@ import { getLanguageService } from '../../common/src/languageService/languageSer
 import { firstQueryNode } from '../../common/src/tml/liveboardTml';
 import { validateTml } from '../../common/src/tml/tmlService';
 import { printDiagnostics, type DiagnosticFormat } from './diagnosticFormats';
-import { replaceUnsafe, terminalSafe, terminalText } from '../../common/src/terminalText';
-import { cutToBytes, ensureFolder, NAME_MAX_BYTES, UnsafePathError, writeFileSafely } from '../../common/src/safeWrite';
+import { terminalSafe, terminalText } from '../../common/src/terminalText';
+import { cutToBytes, ensureFolder, NAME_MAX_BYTES, safeFileName, UnsafePathError, writeFileSafely } from '../../common/src/safeWrite';
 import { ExitCode, ExitError, UsageError } from './exitCodes';
 import { info, writeLine } from './output';
 import { perSecond, reporterOf, type ProgressMode, type ProgressReporter } from './progress';
@@ -35,14 +35,8 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TML_EXPORT_TYPES: Record<string, string> = { answer: 'QUESTION_ANSWER_BOOK', liveboard: 'PINBOARD_ANSWER_BOOK', table: 'LOGICAL_TABLE', worksheet: 'LOGICAL_TABLE' };
 const V2_TYPE: Record<string, string> = { answer: 'ANSWER', liveboard: 'LIVEBOARD', table: 'LOGICAL_TABLE', worksheet: 'LOGICAL_TABLE' };
 
-/**
- * A file name from an object name: path separators, the characters Windows forbids, and every character a
- * terminal acts on (`replaceUnsafe`, common/src/terminalText.ts: C0, DEL, C1, U+2028/2029, bidi controls)
- * become `_`.
- */
-function safeName(name: string): string {
-  return replaceUnsafe(name.replace(/[/\\:*?"<>|]/g, '_'), '_').replace(/^\.+/, '_') || '_';
-}
+/** A file name from an object name: `safeFileName` (common/src/safeWrite.ts), the one rule of every front end. */
+const safeName = safeFileName;
 
 /**
  * The file name of the `n`-th choice (1-based) for an object: `<name>.<type>.tml`, then

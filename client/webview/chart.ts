@@ -1,10 +1,14 @@
 /**
  * The chart of a results tab: chart.js on a canvas (no eval; styles through the CSSOM only), in the
- * theme's chart colours, or a single number, as `chooseChart` (common/src/results/shape.ts) picks.
+ * theme's chart colours, or a single number, as `chooseChart` (common/src/results/shape.ts) picks. Its
+ * axis titles, legend and y baseline are `chartAxes`'s, as chart.js options (scale `title`,
+ * `plugins.legend`, `beginAtZero`). Once drawn, the canvas carries what the chart shows, read from the
+ * chart.js instance (`data-x-title`, `data-y-title`, `data-legend`: the legend's items as a JSON list,
+ * `[]` when hidden, `data-legend-title`, `data-y-min`: the y scale's lowest value), for the tests.
  */
-import { Chart, registerables, type ChartConfiguration } from 'chart.js';
+import { Chart, registerables, type ChartConfiguration, type Plugin } from 'chart.js';
 import { formatCell, formatNumber } from '../../common/src/results/format';
-import { chartData, chooseChart, type ChartKind } from '../../common/src/results/shape';
+import { chartAxes, chartData, chooseChart, type ChartKind } from '../../common/src/results/shape';
 import { el, type Tab } from './tab';
 
 Chart.register(...registerables);
@@ -26,6 +30,25 @@ function palette(): string[] {
     '#4dc0b5', '#f66d9b', '#9561e2', '#6cb2eb', '#a0aec0', '#e3342f',
   ];
 }
+
+/** Writes on the canvas, after each render, what the drawn chart shows (see the file comment). */
+const describeDrawn: Plugin = {
+  id: 'tsqDescribeDrawn',
+  afterRender(chart) {
+    const d = chart.canvas.dataset;
+    const scales = chart.options.scales as Record<string, { title?: { display?: boolean; text?: string | string[] } } | undefined>;
+    const title = (axis: string): string => {
+      const t = scales[axis]?.title;
+      return t?.display ? [t.text ?? ''].flat().join(' ') : '';
+    };
+    d.xTitle = title('x');
+    d.yTitle = title('y');
+    const legend = chart.options.plugins?.legend;
+    d.legend = JSON.stringify(legend?.display ? (chart.legend?.legendItems ?? []).map((i) => i.text) : []);
+    d.legendTitle = legend?.display && legend.title?.display ? String(legend.title.text) : '';
+    d.yMin = String(chart.scales.y?.min ?? '');
+  },
+};
 
 /** Draws the tab's chart (chart.js on a canvas) or its single number, as `chooseChart` picks for its answer. */
 export function drawChart(t: Tab): void {
@@ -60,6 +83,7 @@ export function drawChart(t: Tab): void {
     return;
   }
   const data = chartData(spec, t.columns, t.store, formatCell);
+  const axes = chartAxes(spec, t.columns, data);
   const colors = palette();
   const fg = themeColor('--vscode-foreground', '#cccccc');
   const lines = themeColor('--vscode-charts-lines', 'rgba(128,128,128,0.3)');
@@ -87,12 +111,16 @@ export function drawChart(t: Tab): void {
       responsive: true,
       maintainAspectRatio: false,
       color: fg,
-      plugins: { legend: { display: data.series.length > 1, labels: { color: fg } }, tooltip: { enabled: true } },
+      plugins: {
+        legend: { display: axes.legend, labels: { color: fg }, title: { display: !!axes.legendTitle, text: axes.legendTitle ?? '', color: fg } },
+        tooltip: { enabled: true },
+      },
       scales: {
-        x: { ticks: { color: fg, autoSkip: true, maxRotation: 60 }, grid: { color: lines } },
-        y: { ticks: { color: fg }, grid: { color: lines }, beginAtZero: type === 'bar' },
+        x: { ticks: { color: fg, autoSkip: true, maxRotation: 60 }, grid: { color: lines }, title: { display: !!axes.xTitle, text: axes.xTitle ?? '', color: fg } },
+        y: { ticks: { color: fg }, grid: { color: lines }, beginAtZero: axes.fromZero, title: { display: !!axes.yTitle, text: axes.yTitle, color: fg } },
       },
     },
+    plugins: [describeDrawn],
   };
   t.chart = new Chart(canvas, config);
   t.chartStale = false;

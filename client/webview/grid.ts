@@ -2,8 +2,9 @@
  * The results grid: a virtual grid over a ColumnStore. Only the rows on screen are DOM (a pool of row
  * elements, recycled as it scrolls); the scroll spacer is capped below the browser's 2^24 px element
  * height, and past the cap the scroll position maps onto the rows with a scale (firstRowAt), so every row
- * of a million is reachable. Header: name and type, a sort button (asc → desc → none), a filter, a
- * resize handle. Range selection by mouse and keys; copy goes through the host. Text only, never HTML.
+ * of a million is reachable. Header: name and type (the full name in its tooltip), a sort button
+ * (asc → desc → none), a filter, a resize handle (drag it; double-click it to fit the column to its
+ * header and cells). Range selection by mouse and keys; copy goes through the host. Text only, never HTML.
  * Own code rather than a library: finos regular-table also renders from a data callback and caps its
  * scroll pane (BROWSER_MAX_HEIGHT), but it is a custom element with its own table DOM and styles, and
  * sort, filters, selection, copy and the menu would still be ours on top; this with them is ~600 lines.
@@ -13,7 +14,7 @@ import { formatCell, isNumericColumn } from '../../common/src/results/format';
 import { firstRowAt, scrollTopFor, spacerHeight } from '../../common/src/results/gridView';
 import type { CellValue, ResultColumn } from '../../common/src/results/shape';
 import type { CopyFormat } from '../../common/src/results/messages';
-import { headerNode } from './columns';
+import { fitColumnWidth, headerNode, MIN_WIDTH } from './columns';
 import { GridView, type SortDir } from './gridState';
 import { openMenu } from './menu';
 import { el } from './tab';
@@ -180,7 +181,13 @@ export class VirtualGrid {
         timer = setTimeout(() => this.view.setFilter(i, filter.value), 120);
       });
       const resize = el('div', 'vgrid-resize');
+      resize.title = 'Drag to resize the column; double-click to fit it';
       resize.addEventListener('pointerdown', (e) => this.startResize(e, i, resize));
+      resize.addEventListener('dblclick', (e) => {
+        e.preventDefault();
+        e.stopPropagation();
+        this.fitColumn(i);
+      });
       cell.append(top, filter, resize);
       this.headRow.append(cell);
     });
@@ -203,7 +210,7 @@ export class VirtualGrid {
     const w0 = this.widths[col];
     handle.setPointerCapture(e.pointerId);
     const move = (m: PointerEvent): void => {
-      this.widths[col] = Math.max(40, Math.round(w0 + m.clientX - x0));
+      this.widths[col] = Math.max(MIN_WIDTH, Math.round(w0 + m.clientX - x0));
       this.layoutWidths();
     };
     const up = (): void => {
@@ -212,6 +219,21 @@ export class VirtualGrid {
     };
     handle.addEventListener('pointermove', move);
     handle.addEventListener('pointerup', up);
+  }
+
+  /** Rows (shown positions) measured by `fitColumn`: the first ones and those on screen. */
+  private static readonly FIT_ROWS = 1000;
+
+  /** Sets column `col`'s width to fit its header and the cells of the first FIT_ROWS shown rows and of those on screen. */
+  fitColumn(col: number): void {
+    const n = this.view.length;
+    const top = Math.floor(this.first);
+    const shown = Math.ceil(this.viewportPx() / ROW_HEIGHT) + 1;
+    const rows = new Set<number>();
+    for (let r = 0; r < Math.min(n, VirtualGrid.FIT_ROWS); r++) rows.add(r);
+    for (let r = top; r < Math.min(n, top + shown); r++) rows.add(r);
+    this.widths[col] = fitColumnWidth(this.columns[col], [...rows].map((r) => this.store.get(this.view.rowAt(r), col)));
+    this.layoutWidths();
   }
 
   /** Applies the column widths to the header, the pooled rows and the scrolled width. */

@@ -5,13 +5,14 @@
  * file of a name that cannot be guessed, made with exclusive create, then renamed over the target
  * (`writeFileSafely`, `openSafeWriteStream`), and a folder TSQ creates is made one component at a time
  * without following a link (`ensureFolder`). Also here: the file system's limit on a name
- * (`NAME_MAX_BYTES`) and `cutToBytes`, which cuts a name to it on a character boundary. No `vscode`:
- * every front end uses this module.
+ * (`NAME_MAX_BYTES`), `cutToBytes`, which cuts a name to it on a character boundary, and `safeFileName`,
+ * which makes a name of the service's a file name. No `vscode`: every front end uses this module.
  */
 import { randomBytes } from 'node:crypto';
 import { constants, type WriteStream } from 'node:fs';
 import { lstat, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, parse, resolve, sep } from 'node:path';
+import { replaceUnsafe } from './terminalText';
 
 /**
  * The longest name of one path component, in bytes of UTF-8: 255 on ext4, XFS, Btrfs and APFS
@@ -183,4 +184,15 @@ export function cutToBytes(text: string, maxBytes: number): string {
     end += ch.length;
   }
   return text.slice(0, end);
+}
+
+/**
+ * A file name from a name of the service's (an object's, a data source's): path separators and the
+ * characters Windows forbids in a name (`/ \ : * ? " < > |`, https://learn.microsoft.com/windows/win32/fileio/naming-a-file)
+ * and every character a terminal acts on (`replaceUnsafe`, common/src/terminalText.ts: C0, DEL, C1,
+ * U+2028/2029, bidi controls) become `_`, as do leading dots (no hidden file); `_` for an empty name.
+ * Not cut: the caller cuts the name with its ending to NAME_MAX_BYTES (`cutToBytes`).
+ */
+export function safeFileName(name: string): string {
+  return replaceUnsafe(name.replace(/[/\\:*?"<>|]/g, '_'), '_').replace(/^\.+/, '_') || '_';
 }

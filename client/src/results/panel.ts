@@ -19,6 +19,8 @@ export const RESULTS_VIEW_TYPE = 'tsq.results';
 export interface TabData {
   tabId: string;
   title: string;
+  /** The name of the data source the answer came from (a query's; undefined for a pinboard's visualization). */
+  dataSource?: string;
   columns?: ResultColumn[];
   columnNames?: string[];
   /**

@@ -149,11 +149,13 @@ export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, cl
  * Pages the answer of `query` on data source `ds` (seed §4.2 searchdata) into `tab` of `panel`: a small
  * first page (`FIRST_PAGE_ROWS`) shown at once, then pages of `tsq.results.pageSize` (page 1 of those
  * repeats the first rows, which are skipped), until the answer is complete or `tsq.results.maxRows`
- * rows came. Fills `summary` as pages arrive. Throws the service's error, or `Error('cancelled')`.
+ * rows came. Fills `summary` as pages arrive and names `tab`'s data source (`ds.name`). Throws the
+ * service's error, or `Error('cancelled')`.
  */
-export async function fetchSearchPages(client: AnalyticsServiceClient, query: string, ds: { id: string; columns?: Column[] }, panel: ResultsPanel, run: ActiveRun, tab: TabData, summary: RunSummary, started: number): Promise<void> {
+export async function fetchSearchPages(client: AnalyticsServiceClient, query: string, ds: { id: string; name?: string; columns?: Column[] }, panel: ResultsPanel, run: ActiveRun, tab: TabData, summary: RunSummary, started: number): Promise<void> {
   const signal = run.signal;
   const tabId = tab.tabId;
+  tab.dataSource = ds.name;
   const { maxRows, pageSize } = resultsSettings();
   // The first page is small so that rows show at once; then pages of `pageSize` (page 1 of those
   // repeats the first rows, which are skipped).

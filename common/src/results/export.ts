@@ -11,7 +11,7 @@
  */
 import { once } from 'node:events';
 import { stringify } from 'csv-stringify/sync';
-import { openSafeWriteStream } from '../safeWrite';
+import { cutToBytes, NAME_MAX_BYTES, openSafeWriteStream, safeFileName } from '../safeWrite';
 import { copyText } from './format';
 import type { CellValue, ResultColumn } from './shape';
 import type { CopyFormat } from './messages';
@@ -43,6 +43,20 @@ export function copyAsText(format: CopyFormat, columns: readonly ResultColumn[],
   // a single cell copies as its bare text
   if (rows.length === 1 && columns.length === 1) return records[1][0];
   return stringify(records, { delimiter: format === 'tsv' ? '\t' : ',', record_delimiter: format === 'tsv' ? '\n' : '\r\n' });
+}
+
+/**
+ * The file name an export offers: `<data source> <YYYY-MM-DD HHmm>.<format>` in local time (the time the
+ * person sees on their clock), e.g. `Flights 2026-12-01 2115.csv`; the data source's name made a file
+ * name by `safeFileName` (common/src/safeWrite.ts), `answer` when it is empty, and cut so that the whole
+ * name is at most NAME_MAX_BYTES of UTF-8.
+ * @param source the data source's name (or, for a pinboard's visualization, its name)
+ * @param at the time of the export
+ */
+export function exportFileName(source: string, at: Date, format: 'csv' | 'json'): string {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const ending = ` ${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}${two(at.getMinutes())}.${format}`;
+  return cutToBytes(safeFileName(source.trim() || 'answer'), NAME_MAX_BYTES - Buffer.byteLength(ending)) + ending;
 }
 
 /** One value as exported to CSV: unchanged (text neutralised when `protect`); null as an empty field. */

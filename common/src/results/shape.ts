@@ -244,6 +244,38 @@ export function chartData(spec: ChartSpec, columns: readonly ResultColumn[], row
   return { labels, series: series.map((s) => ({ label: s.label, data: order.map((i) => s.data[i] ?? null) })), truncated };
 }
 
+/** How a chart reads beside its data: axis titles, legend, y baseline (`chartAxes`). */
+export interface ChartAxes {
+  /** The x axis's title: the name of the x column as the answer names it (e.g. `Month(date)`); undefined without one. */
+  xTitle?: string;
+  /** The y axis's title: the measure names as the answer names them (`Total distance`), joined by `, `. */
+  yTitle: string;
+  /** Whether a legend shows: more than one series, or series split by a colour-by (group) column. */
+  legend: boolean;
+  /** The legend's title: the colour-by column's name; undefined when the series are the measures. */
+  legendTitle?: string;
+  /** Whether the y axis starts at 0: always for bars; for a line, when no value drawn is negative. */
+  fromZero: boolean;
+}
+
+/**
+ * The titles, legend and baseline of the chart of `spec` over `data` (from `chartData`). The titles are
+ * the answer's own column names (searchdata's `columnNames`, seed §4.2), so the chart says what the
+ * grid's headers say. A line of values none of which is negative starts at 0, so that its height
+ * compares with the measure's zero, as a bar does (bars always start at 0).
+ */
+export function chartAxes(spec: ChartSpec, columns: readonly ResultColumn[], data: ChartData): ChartAxes {
+  const grouped = spec.group !== undefined;
+  const nonNegative = data.series.every((s) => s.data.every((v) => v === null || v >= 0));
+  return {
+    xTitle: spec.x === undefined ? undefined : columns[spec.x]?.name,
+    yTitle: spec.measures.map((m) => columns[m]?.name ?? '').join(', '),
+    legend: grouped || data.series.length > 1,
+    legendTitle: grouped ? columns[spec.group!]?.name : undefined,
+    fromZero: spec.kind !== 'line' || nonNegative,
+  };
+}
+
 /** Orders cells: nulls last, numbers numerically, otherwise by text. */
 export function compareCells(a: CellValue, b: CellValue): number {
   if (a === b) return 0;
