@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: TSQ on the demo data, from a fresh clone, in one command (README.md "Quick start").
-//   1. `npm install` when node_modules is missing; 2. builds the bundles (esbuild.mjs);
+//   1. `npm install` when node_modules is missing; 2. builds the bundles (esbuild.mjs), unless that
+//      install just did (its `prepare` script builds them);
 //   3. starts the emulator with --demo (port 8088 when free), its data in <state>/emulator-data, kept;
 //   4. copies test/fixtures/demo-workspace/ to <state>/workspace (keeping files there) and writes its
 //      .vscode/settings.json with the connection; the password goes to the editor as TSQ_DEMO_PASSWORD,
@@ -9,11 +10,14 @@
 //      scripts/install-e2e-tools.sh when missing) with the packaged extension, and prints the URL.
 // Ctrl-C, SIGTERM, a closed VS Code window or the end of `npm start` stops everything it started. An
 // emulator that exits is started again on the same port and data (MAX_EMULATOR_RESTARTS times at most).
-// Options: --code-server, --port N, --code-server-port N, --state-dir DIR (default .tsq-emulator/demo),
+// The state folder is by default outside the clone, in the OS's cache folder (defaultStateDir), so that
+// the workspace opened is inside no Git repository (VS Code would ask about the clone's).
+// Options: --code-server, --port N, --code-server-port N, --state-dir DIR (default defaultStateDir()),
 // --fresh, --no-open (no editor), --no-build (use dist/ as it is); USAGE below, README.md's table.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -58,7 +62,23 @@ const fail = (/** @type {string} */ msg) => {
   void stopAll().then(() => process.exit(1));
 };
 
-const stateDir = resolve(ROOT, opts['state-dir'] ?? join('.tsq-emulator', 'demo'));
+/**
+ * The default state folder: `tsq/demo` in the OS's per-user cache folder, outside the clone (so the
+ * workspace copy is in no Git repository): `$XDG_CACHE_HOME` when it is an absolute path, else
+ * `~/.cache` (XDG Base Directory Specification); `~/Library/Caches` on macOS; `%LOCALAPPDATA%` on Windows.
+ * @returns {string} an absolute path
+ */
+function defaultStateDir() {
+  const xdg = process.env.XDG_CACHE_HOME;
+  const cache =
+    process.platform === 'win32' ? process.env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local')
+    : process.platform === 'darwin' ? join(homedir(), 'Library', 'Caches')
+    : xdg && isAbsolute(xdg) ? xdg
+    : join(homedir(), '.cache');
+  return join(cache, 'tsq', 'demo');
+}
+
+const stateDir = opts['state-dir'] === undefined ? defaultStateDir() : resolve(ROOT, opts['state-dir']);
 const toolsDir = (() => {
   const d = process.env.TSQ_TOOLS_DIR || '.tools';
   return isAbsolute(d) ? d : join(ROOT, d);
@@ -333,13 +353,15 @@ async function main() {
   const [major] = process.versions.node.split('.').map(Number);
   if (major < 20) throw new Error(`Node 20 or later is needed (this is ${process.version})`);
 
-  // 1. dependencies
+  // 1. dependencies; npm install runs the `prepare` script of package.json, which builds the bundles
+  let built = false;
   if (!existsSync(join(ROOT, 'node_modules', '.package-lock.json')) && !existsSync(join(ROOT, 'node_modules', 'esbuild'))) {
-    runStep('installing dependencies (npm install)', process.platform === 'win32' ? 'npm.cmd' : 'npm', ['install', '--no-audit', '--no-fund']);
+    runStep('installing dependencies and building (npm install)', process.platform === 'win32' ? 'npm.cmd' : 'npm', ['install', '--no-audit', '--no-fund']);
+    built = existsSync(join(ROOT, 'dist', 'emulator.js'));
   }
 
-  // 2. build
-  if (!opts['no-build']) runStep('building (esbuild.mjs)', process.execPath, [join(ROOT, 'esbuild.mjs')]);
+  // 2. build (once: not again right after the install built)
+  if (!opts['no-build'] && !built) runStep('building (esbuild.mjs)', process.execPath, [join(ROOT, 'esbuild.mjs')]);
   else if (!existsSync(join(ROOT, 'dist', 'emulator.js'))) throw new Error("--no-build, but dist/ has no bundles: run 'npm run build'");
 
   const codeCmd = opts['code-server'] || opts['no-open'] ? undefined : onPath('code');
@@ -360,6 +382,8 @@ async function main() {
   const workspace = join(stateDir, 'workspace');
   prepareWorkspace(workspace, url);
   log(`demo workspace: ${workspace} (connected to ${url} as ${DEMO_USER.username})`);
+  const repository = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd: workspace, encoding: 'utf8' });
+  if (repository.status === 0) log(`note: the workspace is inside the Git repository ${repository.stdout.trim()}, which VS Code may offer to open; a --state-dir outside it avoids that`);
 
   // the extension host inherits this; honoured for loopback URLs only (the emulator's public demo password)
   const editorEnv = { ...process.env, TSQ_DEMO_PASSWORD: DEMO_USER.password };

@@ -154,7 +154,13 @@ for (const q of commands) {
     const [cmd, ...rest] = q.words;
     for (const v of q.env) assert.ok(sources.includes(v), `${q.where}: no code reads ${v}`);
     if (cmd === undefined) return; // only a variable set for the commands after it
-    if (cmd === 'npm') {
+    if (cmd === 'npm' && (rest[0] === 'ci' || rest[0] === 'pack')) {
+      // installing from the lockfile and packing take no arguments here (test/cli/pack.test.ts runs them)
+      assert.deepEqual(rest.slice(1), [], `${q.where}: npm ${rest[0]} with arguments`);
+    } else if (cmd === 'npm' && rest[0] === 'install') {
+      // only the tarball npm pack writes, installed globally
+      assert.deepEqual(rest.slice(1), ['-g', `./${manifest.name}-${manifest.version}.tgz`], `${q.where}: npm pack writes ${manifest.name}-${manifest.version}.tgz`);
+    } else if (cmd === 'npm') {
       const [verb, ...after] = rest;
       const name = verb === 'run' ? after.shift()! : verb;
       assert.ok(['start', 'test', 'run'].includes(verb), `${q.where}: npm ${verb} is not a script run`);

@@ -53,3 +53,14 @@ test('the files README.md links to exist (screenshots aside, which npm run scree
     assert.ok(existsSync(join(ROOT, target)), `README.md links to ${target}, which does not exist`);
   }
 });
+
+test("every command the demo workspace's README names (**TSQ: …**) is a contributed command with that title", () => {
+  const demo = readFileSync(join(ROOT, 'test', 'fixtures', 'demo-workspace', 'README.md'), 'utf8');
+  const titles = new Set(commands.map((c) => `${c.category ?? 'TSQ'}: ${c.title}`));
+  const named = [...demo.matchAll(/\*\*(TSQ: [^*]+)\*\*/g)].map((m) => m[1]);
+  assert.ok(named.length >= 3, `the demo README names its commands in bold: ${named.join(', ')}`);
+  for (const title of named) assert.ok(titles.has(title), `the demo README names "${title}", which package.json does not contribute`);
+  // a command named in prose without the bold would escape the check above
+  const rest = demo.replace(/\*\*TSQ: [^*]+\*\*/g, '');
+  assert.doesNotMatch(rest, /TSQ: [A-Z]/, 'a command named without the bold, so not checked');
+});
