@@ -32,18 +32,21 @@ test('an Answer TML of 30,000 keys: one tml.tooLarge diagnostic, and the next ho
     for (let k = 0; k < 5; k++) alone.push(await hoverTime(client, tsqUri));
     const big = `answer:\n  name: big\n  tables: [{id: Flights, name: Flights}]\n  search_query: '[origin]'\n${Array.from({ length: 30_000 }, (_, i) => `  k${i}: v${i}\n`).join('')}`;
     const beside: number[] = [];
+    const published: Awaited<ReturnType<LspClient['publishedDiagnostics']>>[] = [];
+    const uri = 'file:///w/big.answer.tml';
     for (let v = 1; v <= 3; v++) {
-      const uri = 'file:///w/big.answer.tml';
       if (v === 1) await client.didOpen(uri, big);
       else await client.didChange(uri, big + `# edit ${v}\n`, v);
       beside.push(await hoverTime(client, tsqUri));
-      const diagnostics = await client.publishedDiagnostics(uri, v, 60_000);
-      assert.deepEqual(diagnostics.map((d) => d.code), ['tml.tooLarge'], JSON.stringify(diagnostics));
-      assert.match(diagnostics[0]!.message, /more than 20,000 keys and list items/);
+      published.push(await client.publishedDiagnostics(uri, v, 60_000));
     }
     const ratio = median(beside) / Math.max(median(alone), 1);
     // before the bounded reader the hover waited for the quadratic key check: seconds, thousands of times a hover
     assert.ok(ratio < 50, `hover beside the file: ${median(beside).toFixed(1)} ms, alone: ${median(alone).toFixed(1)} ms (ratio ${ratio.toFixed(1)})`);
+    for (const diagnostics of published) {
+      assert.deepEqual(diagnostics.map((d) => d.code), ['tml.tooLarge'], JSON.stringify(diagnostics));
+      assert.match(JSON.stringify(diagnostics[0]!.message), /more than 20,000 keys and list items/);
+    }
     assert.ok(client.alive, client.stderr);
   } finally {
     await client.stop();
