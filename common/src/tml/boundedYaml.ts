@@ -9,7 +9,8 @@
  *   indicators (`:`, `?`, `,`, `-`: an upper bound of the entries), stopping at the limit;
  * - `aliases`: `*alias` tokens, counted the same way (each alias is expanded by whoever reads the values);
  * - `depth`: collections nested in collections, checked on the document by a walk with its own stack;
- * - `errors`: YAML errors and warnings: the first ones are kept, no more are made.
+ * - `errors`: YAML errors and warnings: the first ones are kept and no more are made; at a syntax error
+ *   past them the reading stops (the document holds what was read before it). Never `exceeded`.
  *
  * Duplicate keys are found in the same walk with one `Set` per mapping (linear), instead of the package's
  * `uniqueKeys` check, which compares every key with every earlier one of its mapping (30,000 keys took
@@ -31,7 +32,7 @@ export interface YamlLimits {
   depth: number;
   /** Most alias references (`*name`). */
   aliases: number;
-  /** Most YAML errors (and warnings) kept; the reading goes on without making the others. */
+  /** Most YAML errors (and warnings) kept; no more are made, and the reading stops at a syntax error past them. */
   errors: number;
 }
 
