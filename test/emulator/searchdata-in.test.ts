@@ -71,3 +71,14 @@ test('{null} is in neither answer: in and not in keep only values (keywords-in.a
   const [[drama]] = await core.sql(`SELECT count("Title") FROM ${M} WHERE "Major Genre" = 'Drama'`);
   assert.deepEqual(await count("count [Title] [Major Genre] in ([Major Genre] = 'Drama')"), [[Number(drama)]]);
 });
+
+test('20,000 nested subsearches: a 400 at the nesting limit (parser.ts MAX_SUBSEARCH_DEPTH), no stack overflow, and the next query answers', async () => {
+  const n = 20_000;
+  const q = `${'[origin] in ('.repeat(n)}[origin]${')'.repeat(n)}`;
+  const r = await core.call('POST', '/searchdata', { query_string: q, data_source_guid: FLIGHTS, batchsize: -1 }, core.cookie, true);
+  assert.equal(r.status, 400, JSON.stringify(r.body).slice(0, 500));
+  assert.match(debugOf(r.body).join(' '), /nest deeper than 100 levels/);
+  assert.doesNotMatch(JSON.stringify(r.body), /call stack/);
+  const next = await answer('[origin] in (top 10 [origin] [delay]) [delay]');
+  assert.equal(next.status, 200, JSON.stringify(next.body));
+});

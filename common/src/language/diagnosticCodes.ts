@@ -32,6 +32,11 @@ export const UNKNOWN_WORD = 'tsq.unknownWord';
 export const UNCLOSED_PAREN = 'tsq.unclosedParen';
 /** `@something` other than `@datasource`. Error. */
 export const UNKNOWN_DIRECTIVE = 'tsq.unknownDirective';
+/**
+ * Subsearches (`in ( … )`) nested deeper than `MAX_SUBSEARCH_DEPTH` levels (parser.ts): the parser reads
+ * no further inside, so no reader of the tree recurses past that depth. Error.
+ */
+export const NESTING_TOO_DEEP = 'tsq.nestingTooDeep';
 /** `@datasource` with no data source name or GUID after it. Error. */
 export const DIRECTIVE_WITHOUT_VALUE = 'tsq.directiveWithoutValue';
 /** A bucket after `[column].` that is not a date bucket (docs/service-interface.md §4.3). Error. */
@@ -110,7 +115,7 @@ export const NO_DATA_SOURCE = 'tsq.noDataSource';
 /** Every code, for settings validation and documentation. */
 export const ALL_DIAGNOSTIC_CODES: readonly string[] = [
   UNTERMINATED_VALUE, UNCLOSED_BRACKET, EMPTY_COLUMN, BRACKET_IN_COLUMN, QUOTE_IN_VALUE, DOUBLE_QUOTED_VALUE,
-  MISSING_OPERAND, BETWEEN_WITHOUT_AND, STRAY_CHARACTER, UNKNOWN_WORD, UNCLOSED_PAREN, UNKNOWN_DIRECTIVE,
+  MISSING_OPERAND, BETWEEN_WITHOUT_AND, STRAY_CHARACTER, UNKNOWN_WORD, UNCLOSED_PAREN, NESTING_TOO_DEEP, UNKNOWN_DIRECTIVE,
   DIRECTIVE_WITHOUT_VALUE, UNKNOWN_BUCKET, MISPLACED_KEYWORD, NOT_IN_EMULATOR, BARE_VALUE, ROLLING_WITH_CUSTOM_CALENDAR, PERIOD_OVER_PERIOD_BUCKET,
   UNKNOWN_COLUMN, AMBIGUOUS_COLUMN, BUCKET_ON_NON_DATE, DATE_FILTER_ON_NON_DATE, SEVERAL_DATE_COLUMNS, NO_LOCATION_DATA, TEXT_OPERATOR_ON_NUMBER, TEXT_COMPARED_TO_NUMBER,
   NAMED_PERIOD_WITH_CUSTOM_CALENDAR, FORMULA_IN_QUERY, UNKNOWN_DATA_SOURCE, NO_DATA_SOURCE,

@@ -38,6 +38,13 @@ type GreenPart = tree.GreenPart;
 
 /** Upper bound on diagnostics kept per document (the rest are dropped; a 10 MB file of garbage stays usable). */
 export const MAX_PARSE_DIAGNOSTICS = 2000;
+/**
+ * How deep subsearches (`[a] in ( [b] in ( … ) )`) nest before the parser stops reading inside (a
+ * `tsq.nestingTooDeep` diagnostic on the `in` of level `MAX_SUBSEARCH_DEPTH + 1`): the tree, and so every
+ * reader recursing over it (validation, hover, semantic tokens, formatting, the emulator's compiler),
+ * is at most this deep, whatever the text. No query written by hand comes near it.
+ */
+export const MAX_SUBSEARCH_DEPTH = 100;
 
 const AGGREGATION_SET = new Set<string>(AGGREGATIONS);
 const BUCKET_SET = new Set<string>(DATE_BUCKETS);
@@ -457,6 +464,9 @@ function triviaBetween(before: GreenPart, after: GreenPart): GreenPart {
 const WHITESPACE = TK.whitespace;
 const K_COMMENT = TK.comment, K_DIRECTIVE = TK.directive;
 
+/** How many steps `NodeWriter` walks from the last token it found before it searches instead. */
+const WALK = 16;
+
 /**
  * Writes a query's clauses (the parser's objects) into its tree nodes: each clause a node over the
  * tokens its span covers, its column references and values as children, a `missing` node where a value
@@ -483,8 +493,10 @@ class NodeWriter {
   private from(offset: number): number {
     const t = this.tokens;
     let k = this.at;
-    while (k > 0 && t[k - 1]!.start >= offset) k--;
-    while (k < this.count && t[k]!.start < offset) k++;
+    let steps = 0;
+    while (k > 0 && t[k - 1]!.start >= offset && ++steps < WALK) k--;
+    while (k < this.count && t[k]!.start < offset && ++steps < WALK) k++;
+    if (steps >= WALK) k = this.search(offset, false);
     this.at = k;
     return k < this.count ? this.index[k]! : this.index[this.count - 1]! + 1;
   }
@@ -493,9 +505,29 @@ class NodeWriter {
   private to(offset: number): number {
     const t = this.tokens;
     let k = this.at;
-    while (k > 0 && t[k - 1]!.end > offset) k--;
-    while (k < this.count && t[k]!.end <= offset) k++;
+    let steps = 0;
+    while (k > 0 && t[k - 1]!.end > offset && ++steps < WALK) k--;
+    while (k < this.count && t[k]!.end <= offset && ++steps < WALK) k++;
+    if (steps >= WALK) k = this.search(offset, true);
     return k > 0 ? this.index[k - 1]! + 1 : this.index[0]!;
+  }
+
+  /**
+   * The first token of `tokens[0, count)` whose end (`byEnd`) is after `offset`, or whose start is at or
+   * after it: a binary search, for the look-ups a walk does not reach in `WALK` steps (a clause spanning
+   * a long subsearch: walking its tokens at each nested level made deep nesting quadratic).
+   */
+  private search(offset: number, byEnd: boolean): number {
+    const t = this.tokens;
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const tok = t[mid]!;
+      if (byEnd ? tok.end <= offset : tok.start < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   private leaf(kind: number, span: Span): void {
@@ -1376,6 +1408,29 @@ export function parseQuery(text: string): { query: Query | undefined; diagnostic
   return { query: body.length ? buildQuery(text, body, 0, body.length, comments, 0, new ClauseParser(sink)) : undefined, diagnostics };
 }
 
+/** For the tokens `t[from, …)` of a parse, the index of the `)` closing each `(` (`close[j - from]`; -1: none). */
+interface ParenMatch {
+  from: number;
+  close: Int32Array;
+}
+
+/**
+ * Matches the parentheses of `t[from, to)` in one pass with a stack: the `)` of a `(` is the first one at
+ * which the depth counted from that `(` is back to 0, as a scan from each `(` would find, without a scan
+ * per `(` (which made `(((…` quadratic).
+ */
+function matchParens(t: Token[], from: number, to: number): ParenMatch {
+  const close = new Int32Array(to - from).fill(-1);
+  const stack = new Int32Array(to - from);
+  let sp = 0;
+  for (let j = from; j < to; j++) {
+    const k = t[j]!.kind;
+    if (k === 'lparen') stack[sp++] = j;
+    else if (k === 'rparen' && sp > 0) close[stack[--sp]! - from] = j;
+  }
+  return { from, close };
+}
+
 /** Collects parser diagnostics up to `MAX_PARSE_DIAGNOSTICS`. */
 class DiagnosticSink {
   constructor(readonly list: ParseDiagnostic[]) {}
@@ -1495,8 +1550,14 @@ class ClauseParser {
   private dottedColumn: string | undefined;
   /** The column of the filter whose values are being read: a value written with a column must be written with it. */
   private filterColumn: string | undefined;
+  /** The closing `)` of each `(` of the parsed range (`matchParens`), made when the first `(` is met. */
+  private parens: ParenMatch | undefined;
 
-  constructor(private readonly sink: DiagnosticSink) {}
+  /**
+   * `depth`: how many subsearches enclose the tokens parsed (0 for a query); `outer`: the enclosing
+   * parse's `ParenMatch`, which holds for the tokens of a subsearch too (they are balanced).
+   */
+  constructor(private readonly sink: DiagnosticSink, private readonly depth = 0, private readonly outer?: ParenMatch) {}
 
   /** Parses `t[from, to)` into clauses. */
   parse(t: Token[], from: number, to: number): Clause[] {
@@ -1505,6 +1566,7 @@ class ClauseParser {
     this.stop = to;
     this.n = 0;
     this.rankedBy = undefined;
+    this.parens = this.outer;
     while (this.i < this.stop) {
       const before = this.i;
       this.clause();
@@ -1515,10 +1577,16 @@ class ClauseParser {
     // for 16 more, which for thousands of queries is most of the tree's memory).
     const out = this.clauses.slice(0, this.n);
     this.t = NO_TOKENS;
+    this.parens = undefined;
     const ranked = this.rankedBy as { column: ColumnRef; aggregation: Aggregation | undefined; span: Span }[] | undefined;
     if (ranked) {
+      // each `ranked by` takes the first top/bottom not yet ranked: one walk over the clauses for all of
+      // them (a search from the start for each made many `ranked by` quadratic)
+      let k = 0;
+      const count = out.length;
       for (const r of ranked) {
-        const tb = out.find((c) => c.kind === 'topBottom' && !c.rankedBy) as Extract<Clause, { kind: 'topBottom' }> | undefined;
+        while (k < count && !(out[k]!.kind === 'topBottom' && !(out[k] as Extract<Clause, { kind: 'topBottom' }>).rankedBy)) k++;
+        const tb = k < count ? (out[k] as Extract<Clause, { kind: 'topBottom' }>) : undefined;
         if (tb) {
           tb.rankedBy = r.column;
           if (r.aggregation) tb.rankedByAggregation = r.aggregation;
@@ -1993,17 +2061,17 @@ class ClauseParser {
     this.push({ kind: 'error', text: tok.value, start: tok.start, end });
   }
 
-  /** Consumes `( … )` starting at the current `(`; returns the end offset. Reports unclosedParen. */
+  /**
+   * Consumes `( … )` starting at the current `(`; returns the end offset. Reports unclosedParen. The `)` is
+   * looked up in `parens`, made once per query, so a query of many unclosed `(` is parsed in linear time.
+   */
   private parenGroup(): number {
     const open = this.t[this.i]!;
-    let depth = 0;
-    for (let j = this.i; j < this.stop; j++) {
-      const k = this.t[j]!.kind;
-      if (k === 'lparen') depth++;
-      else if (k === 'rparen' && --depth === 0) {
-        this.i = j + 1;
-        return this.t[j]!.end;
-      }
+    const parens = (this.parens ??= matchParens(this.t, this.i, this.stop));
+    const j = parens.close[this.i - parens.from] ?? -1;
+    if (j >= 0 && j < this.stop) {
+      this.i = j + 1;
+      return this.t[j]!.end;
     }
     this.i++;
     this.sink.add(open, codes.UNCLOSED_PAREN, 'Unclosed (: add the closing ).');
@@ -2156,7 +2224,12 @@ class ClauseParser {
       this.push({ kind: 'error', text: kw.value, start, end });
       return;
     }
-    const clauses = new ClauseParser(this.sink).parse(this.t, from, this.i - 1);
+    if (this.depth >= MAX_SUBSEARCH_DEPTH) {
+      this.sink.add(kw, codes.NESTING_TOO_DEEP, `Subsearches nest deeper than ${MAX_SUBSEARCH_DEPTH} levels here: TSQ reads no further inside; write the inner search as a query of its own.`);
+      this.push({ kind: 'error', text: kw.value, start, end });
+      return;
+    }
+    const clauses = new ClauseParser(this.sink, this.depth + 1, this.parens).parse(this.t, from, this.i - 1);
     this.push({ kind: 'subsearch', column: col, negated: kw.value === 'not in', clauses, start, end });
   }
 

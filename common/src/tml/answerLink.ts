@@ -4,8 +4,9 @@
  * the file and survives Git; and the conversions between an Answer TML (docs/service-interface.md §11.1)
  * and a `.tsq` file.
  */
-import { isMap, parseDocument } from 'yaml';
+import { isMap } from 'yaml';
 import { stringify } from 'yaml';
+import { readBoundedYaml, TML_LIMITS } from './boundedYaml';
 
 const LINK = /^[ \t]*@answer[ \t]+'([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})'[ \t]*(?:--.*)?$/m;
 
@@ -32,12 +33,14 @@ export interface AnswerQuery {
 
 /**
  * Reads an Answer TML text (YAML or JSON) into its query.
- * @throws Error saying what is missing when the text is not an Answer TML with name, tables and search_query
+ * @throws Error saying what is missing when the text is not an Answer TML with name, tables and search_query,
+ *   or which limit of the TML reader (boundedYaml.ts `TML_LIMITS`) it is over
  */
 export function answerQueryOf(tml: string): AnswerQuery {
-  const doc = parseDocument(tml);
+  const { doc, exceeded } = readBoundedYaml(tml);
+  if (exceeded) throw new Error(`Not read: the Answer TML has ${exceeded.message}.`);
   if (doc.errors.length) throw new Error(`Not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
-  const root = doc.toJS() as { guid?: unknown; answer?: { name?: unknown; tables?: { fqn?: unknown; name?: unknown; id?: unknown }[]; search_query?: unknown } };
+  const root = doc.toJS({ maxAliasCount: TML_LIMITS.aliases }) as { guid?: unknown; answer?: { name?: unknown; tables?: { fqn?: unknown; name?: unknown; id?: unknown }[]; search_query?: unknown } };
   if (!isMap(doc.contents) || !root.answer) throw new Error('Not an Answer TML: the member answer is missing.');
   const a = root.answer;
   const t = Array.isArray(a.tables) ? a.tables[0] : undefined;
@@ -56,9 +59,12 @@ export function tsqOfAnswer(a: AnswerQuery): string {
  * The Answer TML (YAML) of a query: the members an import needs (docs/service-interface.md §11.1).
  * With `base` (the answer's exported TML) the other members (description, chart, table, display_mode…)
  * are kept and only name, tables and search_query change.
+ * @throws Error when `base` is over a limit of the TML reader (boundedYaml.ts `TML_LIMITS`)
  */
 export function answerTmlOf(a: AnswerQuery, base?: string): string {
-  const doc = (base ? (parseDocument(base).toJS() as Record<string, unknown>) : {}) ?? {};
+  const read = base ? readBoundedYaml(base) : undefined;
+  if (read?.exceeded) throw new Error(`Not read: the Answer TML has ${read.exceeded.message}.`);
+  const doc = (read ? (read.doc.toJS({ maxAliasCount: TML_LIMITS.aliases }) as Record<string, unknown>) : {}) ?? {};
   const answer = { ...((doc.answer as Record<string, unknown> | undefined) ?? {}) };
   answer.name = a.name;
   answer.tables = [{ id: a.dataSource, name: a.dataSource }];

@@ -9,13 +9,14 @@
  *
  * Pure: no `vscode`, no LSP server, no HTTP (the catalog comes through the language service's provider).
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Scalar, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type LineCounter, type Document, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, MarkupKind, type CompletionItem, type CompletionList, type Diagnostic, type Hover, type Position, type Range } from 'vscode-languageserver-types';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 import { getLanguageService } from '../languageService/languageService';
 import type { Column } from '../model';
 import { answerCatalog, formulaColumn } from './answerSources';
+import { readBoundedYaml, type YamlLimitExceeded } from './boundedYaml';
 
 /** The page of the Answer TML's members, cited by the hover of each (docs/service-interface.md §11.1). */
 export const ANSWER_TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml-answers';
@@ -68,6 +69,8 @@ export const TML_CODES = {
   syntax: 'tml.syntax',
   schema: 'tml.schema',
   unknownMember: 'tml.unknownMember',
+  /** The file is over a limit of the TML reader (boundedYaml.ts `TML_LIMITS`): nothing else is checked. */
+  tooLarge: 'tml.tooLarge',
 } as const;
 
 /** An Answer TML read from its text, with the nodes the checks and the service need. */
@@ -75,6 +78,8 @@ export interface AnswerTmlFile {
   text: string;
   doc: Document;
   lines: LineCounter;
+  /** Set when the text is over a limit of the reader (`TML_LIMITS`); `doc` is then empty. */
+  exceeded?: YamlLimitExceeded;
   guid?: string;
   name?: string;
   /** The data source the query names: the first of `tables`. */
@@ -139,10 +144,18 @@ export function answerPartsOf(answer: YAMLMap): AnswerParts {
   return out;
 }
 
-/** Parses a TML text (YAML or JSON) with positions. Never throws: syntax errors are in `doc.errors`. */
-export function readTmlDocument(text: string): Pick<AnswerTmlFile, 'text' | 'doc' | 'lines'> {
-  const lines = new LineCounter();
-  return { text, doc: parseDocument(text, { lineCounter: lines, keepSourceTokens: true, uniqueKeys: true }), lines };
+/**
+ * Parses a TML text (YAML or JSON) with positions, by the one bounded reader (boundedYaml.ts). Never
+ * throws: syntax errors and duplicate keys are in `doc.errors`; a text over a limit has `exceeded` and
+ * an empty `doc`.
+ */
+export function readTmlDocument(text: string): Pick<AnswerTmlFile, 'text' | 'doc' | 'lines' | 'exceeded'> {
+  return { text, ...readBoundedYaml(text) };
+}
+
+/** The one diagnostic of a TML file over a limit of the reader (`tml.tooLarge`, at its start), or undefined. */
+export function limitDiagnostic(file: Pick<AnswerTmlFile, 'exceeded'>): Diagnostic | undefined {
+  return file.exceeded && diag({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, `Not checked: the file has ${file.exceeded.message}. Split it into smaller files.`, TML_CODES.tooLarge);
 }
 
 /** Parses an Answer TML text with positions. Never throws: syntax errors are in `doc.errors`. */
@@ -190,6 +203,8 @@ export function checkGuid(file: Pick<AnswerTmlFile, 'lines'>, root: YAMLMap): Di
  * `answer` are warnings (the service adds members over releases), never errors.
  */
 export function checkAnswerShape(file: AnswerTmlFile): Diagnostic[] {
+  const limit = limitDiagnostic(file);
+  if (limit) return [limit];
   const out: Diagnostic[] = [];
   for (const e of file.doc.errors) out.push(diag(rangeOf(file, e.pos[0], e.pos[1]), `Not valid YAML: ${e.message.split('\n')[0]}`, TML_CODES.syntax));
   if (out.length) return out;
@@ -308,7 +323,7 @@ function datasourceLine(ref: string): string | undefined {
 export async function validateAnswerTml(service: LanguageService, uri: string, text: string, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
   const file = readAnswerTml(text);
   const out = checkAnswerShape(file);
-  if (out.some((d) => d.code === TML_CODES.syntax) || !file.query || !file.dataSource) return out;
+  if (out.some((d) => d.code === TML_CODES.syntax || d.code === TML_CODES.tooLarge) || !file.query || !file.dataSource) return out;
   return [...out, ...(await validateEmbeddedQuery(service, `${uri}#search_query`, file, file.query, file, settings))];
 }
 

@@ -26,6 +26,7 @@ import {
   nodeRange,
   rangeOf,
   readTmlDocument,
+  limitDiagnostic,
   TML_CODES,
   validateEmbeddedQuery,
   checkGuid,
@@ -95,7 +96,7 @@ export interface LiveboardVisualization extends AnswerParts {
 }
 
 /** A Liveboard TML read from its text. */
-export interface LiveboardTmlFile extends Pick<AnswerTmlFile, 'text' | 'doc' | 'lines' | 'guid'> {
+export interface LiveboardTmlFile extends Pick<AnswerTmlFile, 'text' | 'doc' | 'lines' | 'exceeded' | 'guid'> {
   /** `liveboard` or `pinboard`, whichever the file holds. */
   member?: 'liveboard' | 'pinboard';
   name?: string;
@@ -144,6 +145,8 @@ function unknownMembers(file: LiveboardTmlFile, map: YAMLMap, known: readonly st
  * warnings (the service adds members over releases).
  */
 export function checkLiveboardShape(file: LiveboardTmlFile): Diagnostic[] {
+  const limit = limitDiagnostic(file);
+  if (limit) return [limit];
   const out: Diagnostic[] = file.doc.errors.map((e) => diag(rangeOf(file, e.pos[0], e.pos[1]), `Not valid YAML: ${e.message.split('\n')[0]}`, TML_CODES.syntax));
   if (out.length) return out;
   const root = file.doc.contents;
@@ -177,7 +180,7 @@ export function checkLiveboardShape(file: LiveboardTmlFile): Diagnostic[] {
 export async function validateLiveboardTml(service: LanguageService, uri: string, text: string, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
   const file = readLiveboardTml(text);
   const out = checkLiveboardShape(file);
-  if (out.some((d) => d.code === TML_CODES.syntax)) return out;
+  if (out.some((d) => d.code === TML_CODES.syntax || d.code === TML_CODES.tooLarge)) return out;
   for (const [i, v] of file.visualizations.entries()) {
     if (v.query && v.dataSource) out.push(...(await validateEmbeddedQuery(service, embeddedUri(uri, i), file, v.query, v, settings)));
   }

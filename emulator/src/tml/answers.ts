@@ -8,7 +8,8 @@
  * and thoughtspot/thoughtspot_tml `tests/data/DUMMY.answer.tml`.
  */
 import { randomUUID } from 'node:crypto';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { stringify as stringifyYaml, type Document } from 'yaml';
+import { readBoundedYaml, TML_LIMITS } from '../../../common/src/tml/boundedYaml';
 import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { isGuid } from '../guid';
@@ -165,14 +166,22 @@ export class TmlService {
    * (and `PARTIAL_OBJECT`) writes every object that validates, `ALL_OR_NONE` writes nothing when one
    * fails, `VALIDATE_ONLY` writes nothing. An object whose `guid` names an answer updates it, if the user
    * may change it (`target`: MODIFY, and the GUID's object an answer); without one (or with `createNew`) a
-   * new answer is created. Throws 403 without DATAMANAGEMENT or ADMINISTRATION.
+   * new answer is created. Throws 403 without DATAMANAGEMENT or ADMINISTRATION, 400 when a text is over a
+   * limit of the TML reader (`TML_LIMITS`).
    */
   importAll(user: EmulatorUser, texts: string[], policy: ImportPolicy, createNew: boolean): ImportedTml[] {
     if (!user.privileges.has('DATAMANAGEMENT') && !user.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
+    // every text read first, within the one TML reader's limits (common/src/tml/boundedYaml.ts): a text
+    // over one refuses the whole request before any is checked, so it costs little and blocks no one
+    const docs = texts.map((text, i) => {
+      const read = readBoundedYaml(text);
+      if (read.exceeded) throw new ApiError(400, `Invalid value for TML object ${i + 1} of ${texts.length}: it has ${read.exceeded.message}.`);
+      return read.doc;
+    });
     const seen = new Set<string>();
-    const checked = texts.map((text): ValidAnswer | ValidLiveboard | TmlInvalid => {
+    const checked = docs.map((read): ValidAnswer | ValidLiveboard | TmlInvalid => {
       try {
-        const v = this.validate(user, text, createNew, policy);
+        const v = this.validate(user, read, createNew, policy);
         if ('guid' in v && v.guid) {
           if (seen.has(v.guid)) throw new TmlInvalid(`guid ${v.guid} appears twice in this import.`);
           seen.add(v.guid);
@@ -198,14 +207,15 @@ export class TmlService {
   }
 
   /**
-   * Parses and checks one TML text; throws TmlInvalid with the reason. An Answer TML is checked whole; a
+   * Checks one TML text, read by `readBoundedYaml`; throws TmlInvalid with the reason (a YAML error too). An Answer TML is checked whole; a
    * Liveboard TML only under VALIDATE_ONLY (each visualization's answer as an Answer TML's), since the
    * emulator's liveboards are read only.
    */
-  private validate(user: EmulatorUser, text: string, createNew: boolean, policy: ImportPolicy): ValidAnswer | ValidLiveboard {
+  private validate(user: EmulatorUser, read: Document, createNew: boolean, policy: ImportPolicy): ValidAnswer | ValidLiveboard {
     let doc: unknown;
     try {
-      doc = parseYaml(text, { maxAliasCount: 100 });
+      if (read.errors.length) throw read.errors[0];
+      doc = read.toJS({ maxAliasCount: TML_LIMITS.aliases });
     } catch {
       throw new TmlInvalid(INVALID_SYNTAX_TEXT);
     }
