@@ -4,7 +4,8 @@
  * writes the TML files, and checks that a query with an error TSQ reports is not sent, and that the
  * service's refusal of it (run anyway) adds no second problem. Then, from the editor title: Validate TML
  * on an answer the service refuses puts the service's message in the Problems panel on the line of the
- * member it names; Import TML on a right answer says the imported GUID. Skipped without the tools unless
+ * member it names; Import TML on a right answer says the imported GUID. The failed tab of the run anyway
+ * has Chart and Export disabled. Skipped without the tools unless
  * TSQ_E2E_REQUIRED=1.
  */
 import { test } from 'node:test';
@@ -17,6 +18,13 @@ test('TML in the editor: Validate TML and Import TML from the editor title; a qu
   try {
     await reportInHost(t, session, 4);
     const titleAction = (label: string) => session.page.locator(`.editor-actions .action-item a[aria-label^="${label}"]`).first();
+
+    await t.test('the failed tab of the run anyway: Chart and Export are disabled, Grid is not', () => session.step('failed-tab', async () => {
+      const frame = await session.webviewFrame('.tab-body[data-state="error"]', 60_000);
+      const body = frame.locator('.tab-body[data-state="error"]').first();
+      for (const b of ['.chart-btn', '.export-csv', '.export-json']) await body.locator(`${b}:disabled`).waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
+      assert.equal(await body.locator('.grid-btn').isDisabled(), false);
+    }));
 
     await t.test('Validate TML from the editor title: the service\'s message in Problems, on the line of answer.tables', () => session.step('validate', async () => {
       await session.openFile('two-sources.answer.tml');
