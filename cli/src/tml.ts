@@ -6,7 +6,8 @@
  *   object gets its own file (`exportFileName`, `ExportFiles`: ` (2)`…, cut to NAME_MAX_BYTES, each
  *   rename said on stderr), written by common/src/safeWrite.ts (no link followed).
  * - `validate`: each file's local checks (common/src/tml/tmlService.ts), then the service's `VALIDATE_ONLY`
- *   in batches of TML_BATCH_SIZE (tml-import.adoc); problems as `tsq check` prints them, exit 1 on an error.
+ *   in batches of TML_BATCH_SIZE (tml-import.adoc), by common/src/tml/tmlFiles.ts, which TSQ: Validate TML
+ *   calls too; problems as `tsq check` prints them, exit 1 on an error.
  * - `import`: the files under `--policy partial` (the service's default) or `all-or-none`; a file that
  *   fails the local checks is not sent. Prints each file's outcome and the GUID of its answer.
  */
@@ -15,13 +16,9 @@ import { lstat, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Writable } from 'node:stream';
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
-import { parseDocument } from 'yaml';
-import { TML_BATCH_SIZE, type AnalyticsServiceClient, type ImportedTmlObject, type TmlImportPolicy } from '../../common/src/api';
-import { ServiceCatalogProvider } from '../../common/src/catalog';
-import { getLanguageService } from '../../common/src/languageService/languageService';
-import { firstQueryNode } from '../../common/src/tml/liveboardTml';
-import { validateTml } from '../../common/src/tml/tmlService';
+import { TML_BATCH_SIZE, type AnalyticsServiceClient, type TmlImportPolicy } from '../../common/src/api';
+import { readBoundedYaml, TML_LIMITS } from '../../common/src/tml/boundedYaml';
+import { checkTmlTexts, importTmlFiles, isTmlError, validateTmlOnService, type TmlFile } from '../../common/src/tml/tmlFiles';
 import { printDiagnostics, type DiagnosticFormat } from './diagnosticFormats';
 import { terminalSafe, terminalText } from '../../common/src/terminalText';
 import { cutToBytes, ensureFolder, NAME_MAX_BYTES, safeFileName, UnsafePathError, writeFileSafely } from '../../common/src/safeWrite';
@@ -58,8 +55,8 @@ function fileNameOf(name: string, type: string, n: number): { base: string; cut:
 /** What a name in the `--out` folder holds before the run writes it: nothing (or a link, which the write replaces), the object itself, or something else. */
 type Holder = 'free' | 'same' | 'other';
 
-/** The largest file `guidOfFile` reads (bytes): a bigger one at an export's name is not a TML file TSQ wrote. */
-const TML_FILE_MAX_BYTES = 64 * 1024 * 1024;
+/** The largest file `guidOfFile` reads (bytes: the TML reader's limit in characters, at most 4 bytes each): a bigger one is no TML file TSQ can read. */
+const TML_FILE_MAX_BYTES = TML_LIMITS.chars * 4;
 
 /**
  * The top-level `guid` of the TML file at `file`, read without following a link (and without waiting on
@@ -70,7 +67,9 @@ async function guidOfFile(file: string): Promise<string | undefined> {
   try {
     const st = await handle.stat();
     if (!st.isFile() || st.size > TML_FILE_MAX_BYTES) return undefined;
-    const guid: unknown = parseDocument(await handle.readFile('utf8')).get('guid');
+    // a file a repository put there: read within the TML reader's limits (over one, no GUID)
+    const { doc, exceeded } = readBoundedYaml(await handle.readFile('utf8'));
+    const guid: unknown = exceeded ? undefined : doc.get('guid');
     return typeof guid === 'string' ? guid : undefined;
   } finally {
     await handle.close();
@@ -256,45 +255,20 @@ export async function runTmlExport(client: AnalyticsServiceClient, refs: string[
   return result;
 }
 
-/** One file read for validation or import, with its local diagnostics. */
-interface CheckedFile {
-  file: string;
-  text: string;
-  diagnostics: Diagnostic[];
-}
+/** One file read for validation or import, with its local diagnostics (its `uri` is the path given). */
+type CheckedFile = TmlFile;
 
+/** Reads the files and makes their local checks (`checkTmlTexts`, common/src/tml/tmlFiles.ts). @throws UsageError when a file cannot be read; the catalog's errors */
 async function checkFiles(client: AnalyticsServiceClient, files: string[]): Promise<CheckedFile[]> {
-  const catalog = new ServiceCatalogProvider(client);
-  const service = getLanguageService({ catalog });
-  const out: CheckedFile[] = [];
+  const texts: { uri: string; text: string }[] = [];
   for (const file of files) {
-    let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      texts.push({ uri: file, text: await readFile(file, 'utf8') });
     } catch (e) {
       throw new UsageError(`${file} cannot be read: ${(e as Error).message}`);
     }
-    const diagnostics = await validateTml(service, file, text);
-    if (catalog.lastError) throw catalog.lastError;
-    out.push({ file, text, diagnostics });
   }
-  return out;
-}
-
-const isError = (d: Diagnostic): boolean => (d.severity ?? DiagnosticSeverity.Error) === DiagnosticSeverity.Error;
-
-/** The service's answer for one file as a diagnostic on its (first) search_query, or its first line. */
-function serviceDiagnostic(f: CheckedFile, r: ImportedTmlObject): Diagnostic | undefined {
-  if (r.status.status_code === 'OK') return undefined;
-  const q = firstQueryNode(f.text);
-  const pos = q?.node.range ? q.file.lines.linePos(q.node.range[0]) : { line: 1, col: 1 };
-  return {
-    range: { start: { line: pos.line - 1, character: pos.col - 1 }, end: { line: pos.line - 1, character: pos.col - 1 } },
-    severity: r.status.status_code === 'WARNING' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Error,
-    message: `the service: ${r.status.error_message ?? r.status.status_code}`,
-    code: 'tml.service',
-    source: 'tsq',
-  };
+  return checkTmlTexts(client, texts);
 }
 
 /** Options of `tsq tml validate`. */
@@ -315,35 +289,28 @@ export interface TmlValidateOptions {
  */
 export async function runTmlValidate(client: AnalyticsServiceClient, files: string[], opts: TmlValidateOptions): Promise<number> {
   const checked = await checkFiles(client, files);
-  const toSend = checked.filter((f) => !f.diagnostics.some(isError));
-  const batches = Math.ceil(toSend.length / TML_BATCH_SIZE);
   const progress = reporterOf(opts.progress, BATCH_BAR);
   const started = performance.now();
   const stopping = onInterrupt(opts.signal, progress);
   try {
-    for (let i = 0, batch = 1; i < toSend.length; i += TML_BATCH_SIZE, batch++) {
-      if (opts.signal?.aborted) throw interrupted(`${i} of ${toSend.length} files validated on the service (batch ${batch - 1} of ${batches}); no result printed`);
-      const files = toSend.slice(i, i + TML_BATCH_SIZE);
-      // no signal here: Ctrl-C lets the batch in flight finish
-      const results = await client.importTml(files.map((f) => f.text), 'VALIDATE_ONLY', {});
-      files.forEach((f, k) => {
-        const d = results[k] && serviceDiagnostic(f, results[k]);
-        if (d) f.diagnostics.push(d);
-      });
-      const done = Math.min(i + TML_BATCH_SIZE, toSend.length);
-      progress.update({
-        value: done,
-        total: toSend.length,
-        payload: { verb: 'validate', unit: 'files', batch: String(batch), batches: String(batches), rate: perSecond(done, performance.now() - started) },
-        line: batches > 1 ? `validated ${done} of ${toSend.length} on the service (batch ${batch} of ${batches})` : undefined,
-      });
-    }
+    await validateTmlOnService(client, checked, {
+      beforeBatch: (sent, total, batch, all) => {
+        if (opts.signal?.aborted) throw interrupted(`${sent} of ${total} files validated on the service (batch ${batch - 1} of ${all}); no result printed`);
+      },
+      progress: (done, total, batch, all) =>
+        progress.update({
+          value: done,
+          total,
+          payload: { verb: 'validate', unit: 'files', batch: String(batch), batches: String(all), rate: perSecond(done, performance.now() - started) },
+          line: all > 1 ? `validated ${done} of ${total} on the service (batch ${batch} of ${all})` : undefined,
+        }),
+    });
   } finally {
     stopping();
     progress.stop();
   }
-  await printDiagnostics(checked.map((f) => ({ file: f.file, diagnostics: f.diagnostics })), opts.format);
-  const errors = checked.reduce((n, f) => n + f.diagnostics.filter(isError).length, 0);
+  await printDiagnostics(checked.map((f) => ({ file: f.uri, diagnostics: f.diagnostics })), opts.format);
+  const errors = checked.reduce((n, f) => n + f.diagnostics.filter(isTmlError).length, 0);
   info(`${errors} error${errors === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}`);
   return errors;
 }
@@ -355,25 +322,19 @@ export async function runTmlValidate(client: AnalyticsServiceClient, files: stri
  */
 export async function runTmlImport(client: AnalyticsServiceClient, files: string[], policy: TmlImportPolicy, signal?: AbortSignal): Promise<number> {
   const checked = await checkFiles(client, files);
-  const bad = checked.filter((f) => f.diagnostics.some(isError));
-  await printDiagnostics(bad.map((f) => ({ file: f.file, diagnostics: f.diagnostics.filter(isError) })), 'text');
+  const bad = checked.filter((f) => f.diagnostics.some(isTmlError));
+  await printDiagnostics(bad.map((f) => ({ file: f.uri, diagnostics: f.diagnostics.filter(isTmlError) })), 'text');
   if (policy === 'ALL_OR_NONE' && bad.length) {
     info(`nothing imported: ${bad.length} file${bad.length === 1 ? '' : 's'} failed the checks (--policy all-or-none)`);
     return files.length;
   }
   if (policy === 'ALL_OR_NONE' && checked.length > TML_BATCH_SIZE) info(`all-or-none holds per batch of ${TML_BATCH_SIZE} files: an earlier batch stays imported when a later one fails`);
-  const toSend = checked.filter((f) => !bad.includes(f));
-  let failed = bad.length;
-  for (let i = 0; i < toSend.length; i += TML_BATCH_SIZE) {
-    const batch = toSend.slice(i, i + TML_BATCH_SIZE);
-    const results = await client.importTml(batch.map((f) => f.text), policy, {}, { signal });
-    for (const [k, f] of batch.entries()) {
-      const r = results[k];
-      if (r?.status.status_code === 'OK' || r?.status.status_code === 'WARNING') await writeLine(process.stdout, terminalText`${f.file}: ${r.status.status_code} ${r.header?.id_guid ?? ''}`);
-      else {
-        failed++;
-        await writeLine(process.stdout, terminalText`${f.file}: ERROR ${r?.status.error_message ?? 'no answer from the service'}`);
-      }
+  let failed = 0;
+  for (const o of await importTmlFiles(client, checked, policy, signal)) {
+    if (o.status === 'OK' || o.status === 'WARNING') await writeLine(process.stdout, terminalText`${o.file.uri}: ${o.status} ${o.guid ?? ''}`);
+    else {
+      failed++;
+      if (o.status === 'ERROR') await writeLine(process.stdout, terminalText`${o.file.uri}: ERROR ${o.message ?? ''}`);
     }
   }
   info(`${files.length - failed} of ${files.length} imported`);

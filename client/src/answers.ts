@@ -3,14 +3,15 @@
  * Query** (a `.tsq` document with `@answer`, `@datasource` and the query) and **Export TML** (a
  * `.answer.tml` file); in a `.tsq` editor **Save as Answer…** (a name, `VALIDATE_ONLY` first, then the
  * import; the new GUID written as the file's `@answer` line) and **Update Answer** (the TML diff shown
- * first, then `VALIDATE_ONLY` and the import). The TML calls are the service client's operations
+ * first — both sides as the service keeps them, `answerUpdateOf`: without `answer_columns`, which the
+ * service derives again from the search — then `VALIDATE_ONLY` and the import). The TML calls are the service client's operations
  * (`exportTml`, `importTml` of SERVICE_OPERATIONS, common/src/api/operations.ts), the conversions
  * common/src/tml/answerLink.ts.
  */
 import * as vscode from 'vscode';
 import type { AnalyticsServiceClient, ImportedTmlObject } from '../../common/src/api';
 import { QueriesRequest, type DocumentQuery } from '../../common/src/protocol';
-import { answerLinkOf, answerQueryOf, answerTmlOf, tsqOfAnswer, withAnswerLink } from '../../common/src/tml/answerLink';
+import { answerLinkOf, answerQueryOf, answerTmlOf, answerUpdateOf, tsqOfAnswer, withAnswerLink } from '../../common/src/tml/answerLink';
 import { writeFileSafely } from '../../common/src/safeWrite';
 import type { TsqClient } from './context';
 import { errorMessage } from './service';
@@ -160,8 +161,9 @@ async function updateAnswer(client: TsqClient, fail: Fail, changed: () => void, 
     }
     const api = await client.connections.getClient();
     const current = await exportAnswer(api, link.guid);
-    const next = answerTmlOf({ guid: link.guid, name: current.name, dataSource: query.dataSource!, query: query.text }, current.edoc);
-    await showDiff(link.guid, current.edoc, next, `${current.name}: saved ↔ update`);
+    // both sides as the service keeps them: the members it derives again (answer_columns) are in neither
+    const { saved, next } = answerUpdateOf(current.edoc, { guid: link.guid, name: current.name, dataSource: query.dataSource!, query: query.text });
+    await showDiff(link.guid, saved, next, `${current.name}: saved ↔ update`);
     const ok = args.confirm === true ? 'Update' : await vscode.window.showInformationMessage(`Update the answer ${current.name} with this TML?`, { modal: true }, 'Update');
     if (ok !== 'Update') return;
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Updating the answer ${current.name}…` }, () => validateThenImport(api, next));

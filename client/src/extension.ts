@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { registerAdminCommands } from './admin';
 import { registerAgentTools } from './agentTools';
 import { registerAnswerCommands } from './answers';
+import { registerTmlCommands } from './tmlCommands';
 import { QueryHistory, registerHistoryView } from './history';
 import type { HistoryEntry } from '../../common/src/results/history';
 import type { ServiceCatalog } from '../../common/src/catalog';
@@ -114,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
 
   registerAdminCommands(client, () => objects.refreshAll());
   registerAnswerCommands(client, () => objects.refreshAll());
+  registerTmlCommands(client);
   registerResults(client);
   registerAgentTools(client);
 

@@ -212,6 +212,8 @@ function restore(): void {
 function showError(t: Tab, message: string): void {
   t.els.error.hidden = false;
   t.els.error.textContent = message;
+  // a failed tab has no answer to chart or export
+  for (const b of t.els.body.querySelectorAll<HTMLButtonElement>('.chart-btn, .export-csv, .export-json')) b.disabled = true;
 }
 
 // ---- messages ----

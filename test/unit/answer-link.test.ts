@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { parseQuery } from '../../common/src/language/parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { getLanguageService } from '../../common/src/languageService/languageService';
-import { answerLinkOf, answerQueryOf, answerTmlOf, tsqOfAnswer, withAnswerLink } from '../../common/src/tml/answerLink';
+import { answerLinkOf, answerQueryOf, answerTmlOf, answerUpdateOf, tsqOfAnswer, withAnswerLink } from '../../common/src/tml/answerLink';
 
 const G = '6f853b5f-c9be-57d2-8b22-c0c34d1ce706';
 
@@ -40,4 +40,16 @@ test('Answer TML ⇄ .tsq: the query, data source and GUID carry over; other mem
   assert.match(kept, /display_mode: CHART_MODE/);
   assert.doesNotMatch(kept, /answer_columns/);
   assert.throws(() => answerQueryOf('table:\n  name: t\n'), /member answer is missing/);
+});
+
+test('the Update Answer diff compares what the service keeps: answer_columns (derived again) is on neither side', () => {
+  // as the emulator and clusters export an answer: answer_columns and table.ordered_column_ids follow from the search
+  const edoc = `guid: ${G}\nanswer:\n  name: Top\n  tables:\n  - id: movies\n    name: movies\n  search_query: "[Major Genre] [Worldwide Gross] top 5"\n  answer_columns:\n  - name: Major Genre\n  - name: Worldwide Gross\n  table:\n    ordered_column_ids:\n    - Major Genre\n    - Worldwide Gross\n  display_mode: TABLE_MODE\n`;
+  const a = answerQueryOf(edoc);
+  const same = answerUpdateOf(edoc, a);
+  assert.equal(same.saved, same.next, 'an unchanged query: nothing to show');
+  assert.doesNotMatch(same.saved, /answer_columns/);
+  const changed = answerUpdateOf(edoc, { ...a, query: '[Director] [US Gross]' });
+  const differ = (x: string, y: string) => x.split('\n').filter((l, i) => l !== y.split('\n')[i]);
+  assert.deepEqual(differ(changed.saved, changed.next), ['  search_query: "[Major Genre] [Worldwide Gross] top 5"'], 'only the search_query line differs');
 });

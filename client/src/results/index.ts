@@ -1,7 +1,8 @@
 /**
  * Run Query and the results panel: the commands Run Query (the query under the cursor, or the
  * selection), Run All Queries, Cancel Query, Pin Results, Export Results, Show Data (every run is in the History); the `▶ Run`
- * CodeLens; diagnostics carrying the service's error text on the query's range. Queries come from the
+ * CodeLens; diagnostics carrying the service's error text on the query's range, and a query with a local
+ * error held back (heldBack.ts: one mistake, one problem; `RunQueryArgs.anyway`). Queries come from the
  * language server's `tsq/queries`. A run shows a small first page (`FIRST_PAGE_ROWS`) at once, then
  * pages of `tsq.results.pageSize` (docs/service-notes.md §1.4) up to `tsq.results.maxRows`. Cancel aborts
  * every request of the run (one `AbortSignal`) and ends the tab at once.
@@ -25,6 +26,7 @@ import { defaultDataSource } from '../settings';
 import { csvOptions, exportTab } from './export';
 import { answerRunEntry, type HistoryAnswer } from '../../../common/src/results/history';
 import { answerQueryText } from '../answers';
+import { addServiceProblem, heldBack } from './heldBack';
 import { ActiveRun, fetchPinboardPages, fetchSearchPages, type RunQueryArgs, type RunSummary } from './run';
 
 export { FIRST_PAGE_ROWS, type RunQueryArgs, type RunSummary } from './run';
@@ -200,13 +202,7 @@ class ResultsController {
         tab.error = message;
         if (run.end(tabId)) panel.post({ type: 'error', tabId, message, elapsedMs: summary.elapsedMs });
         this.log.warn(`Query failed: ${errorMessage(e)}`);
-        if (uri) {
-          const range = new vscode.Range(q.range.start.line, q.range.start.character, q.range.end.line, q.range.end.character);
-          const d = new vscode.Diagnostic(range, service ?? errorMessage(e), vscode.DiagnosticSeverity.Error);
-          d.source = 'TSQ (service)';
-          d.code = 'tsq.searchFailed';
-          this.diagnostics.set(uri, [...(this.diagnostics.get(uri) ?? []), d]);
-        }
+        if (uri) addServiceProblem(this.diagnostics, uri, q, service ?? errorMessage(e));
       }
     }
     return summary;
@@ -290,6 +286,7 @@ class ResultsController {
       void vscode.window.showWarningMessage('TSQ: there is no query here to run.');
       return undefined;
     }
+    if (!args?.anyway && heldBack(this.log, doc, [query], () => this.runQueries(doc, [query], Date.now()))) return undefined;
     const [summary] = await this.runQueries(doc, [query], started);
     return summary;
   }
@@ -307,6 +304,7 @@ class ResultsController {
       void vscode.window.showWarningMessage('TSQ: this file has no query.');
       return [];
     }
+    if (!args?.anyway && heldBack(this.log, target.doc, queries, () => this.runQueries(target.doc, queries, Date.now()))) return undefined;
     return this.runQueries(target.doc, queries, started);
   }
 

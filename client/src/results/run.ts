@@ -34,6 +34,8 @@ export interface RunQueryArgs {
   uri?: string;
   /** Index of the query in `tsq/queries` order (default: the one under the cursor). */
   index?: number;
+  /** Send the query although the language server reports an error in it (the action Run Anyway). */
+  anyway?: boolean;
 }
 
 /** Rows of the first searchdata page of a run: small, so that the first rows show at once. */

@@ -4,8 +4,7 @@
  * the file and survives Git; and the conversions between an Answer TML (docs/service-interface.md §11.1)
  * and a `.tsq` file.
  */
-import { isMap } from 'yaml';
-import { stringify } from 'yaml';
+import { isMap, stringify } from 'yaml';
 import { readBoundedYaml, TML_LIMITS } from './boundedYaml';
 
 const LINK = /^[ \t]*@answer[ \t]+'([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})'[ \t]*(?:--.*)?$/m;
@@ -56,6 +55,34 @@ export function tsqOfAnswer(a: AnswerQuery): string {
 }
 
 /**
+ * The members of `answer` the service derives from the search itself on an import (the columns of the
+ * answer follow from its `search_query`): an update does not send them, and the Update Answer diff leaves
+ * them out of both sides (`keptAnswerTml`), so that it shows only what the import changes.
+ */
+export const DERIVED_ANSWER_MEMBERS = ['answer_columns'] as const;
+
+/** `doc` with the members of DERIVED_ANSWER_MEMBERS removed from its `answer`, written as `answerTmlOf` writes. */
+function withoutDerived(doc: Record<string, unknown>): string {
+  const answer = { ...((doc.answer as Record<string, unknown> | undefined) ?? {}) };
+  for (const m of DERIVED_ANSWER_MEMBERS) delete answer[m];
+  return stringify({ ...doc, answer }, { lineWidth: 0 });
+}
+
+/**
+ * The exported Answer TML `edoc` as the service keeps it on an update: without the members it derives
+ * again (DERIVED_ANSWER_MEMBERS), written as `answerTmlOf` writes, so that a diff against `answerTmlOf(…,
+ * edoc)` shows only what the update changes. @throws Error when `edoc` is not YAML of a map, or is over a
+ * limit of the TML reader (boundedYaml.ts `TML_LIMITS`)
+ */
+export function keptAnswerTml(edoc: string): string {
+  const { doc: read, exceeded } = readBoundedYaml(edoc);
+  if (exceeded) throw new Error(`Not read: the Answer TML has ${exceeded.message}.`);
+  const doc = read.toJS({ maxAliasCount: TML_LIMITS.aliases }) as unknown;
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('Not an Answer TML: the document is not a map.');
+  return withoutDerived(doc as Record<string, unknown>);
+}
+
+/**
  * The Answer TML (YAML) of a query: the members an import needs (docs/service-interface.md §11.1).
  * With `base` (the answer's exported TML) the other members (description, chart, table, display_mode…)
  * are kept and only name, tables and search_query change.
@@ -69,6 +96,16 @@ export function answerTmlOf(a: AnswerQuery, base?: string): string {
   answer.name = a.name;
   answer.tables = [{ id: a.dataSource, name: a.dataSource }];
   answer.search_query = a.query.trim();
-  delete answer.answer_columns; // derived from the query by the service
-  return stringify({ ...(a.guid ? { guid: a.guid } : {}), answer }, { lineWidth: 0 });
+  return withoutDerived({ ...(a.guid ? { guid: a.guid } : {}), answer });
+}
+
+/**
+ * The two sides of the Update Answer diff of the saved answer `edoc` (its exported YAML) with the query
+ * `a`: `saved`, the export as the service keeps it (`keptAnswerTml`), and `next`, the TML the update
+ * imports (`answerTmlOf` over `edoc`). Neither holds what the service derives again
+ * (DERIVED_ANSWER_MEMBERS), so an unchanged query gives two equal sides.
+ * @throws Error when `edoc` is not YAML of a map
+ */
+export function answerUpdateOf(edoc: string, a: AnswerQuery): { saved: string; next: string } {
+  return { saved: keptAnswerTml(edoc), next: answerTmlOf(a, edoc) };
 }

@@ -381,8 +381,8 @@ async function embeddedDiagnostics(service: LanguageService, uri: string, file: 
   return out;
 }
 
-/** The new text of a completion written into a YAML scalar of `type` (quotes and backslashes escaped as it needs). */
-function escapeFor(type: Scalar['type'], text: string): string {
+/** The new text of a completion or quick fix written into a YAML scalar of `type` (quotes and backslashes escaped as it needs). */
+export function escapeFor(type: Scalar['type'], text: string): string {
   if (type === 'QUOTE_DOUBLE') return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
   if (type === 'QUOTE_SINGLE') return text.replace(/'/g, "''");
   return text;
