@@ -1,6 +1,6 @@
 /**
  * Run Query and the results panel: the commands Run Query (the query under the cursor, or the
- * selection), Run All Queries, Cancel Query, Pin Results, Export Results, Show Data (every run is in the History); the `▶ Run`
+ * selection), Run All Queries, Cancel Query, Pin Results, Export Results, Show Data, Preview Data (every run is in the History); the `▶ Run`
  * CodeLens; diagnostics carrying the service's error text on the query's range. Queries come from the
  * language server's `tsq/queries`. A run shows a small first page (`FIRST_PAGE_ROWS`) at once, then
  * pages of `tsq.results.pageSize` (docs/service-notes.md §1.4) up to `tsq.results.maxRows`. Cancel aborts
@@ -21,6 +21,7 @@ import { copyAsText } from '../../../common/src/results/export';
 import type { WebviewMessage, WebviewProbe } from '../../../common/src/results/messages';
 import { ResultsPanel, RESULTS_VIEW_TYPE, type TabData } from './panel';
 import { selectionQueryText } from '../../../common/src/results/shape';
+import { PREVIEW_ROWS, previewQuery } from '../../../common/src/language/queryText';
 import { defaultDataSource } from '../settings';
 import { csvOptions, exportTab } from './export';
 import { answerRunEntry, type HistoryAnswer } from '../../../common/src/results/history';
@@ -29,8 +30,16 @@ import { ActiveRun, fetchPinboardPages, fetchSearchPages, type RunQueryArgs, typ
 
 export { FIRST_PAGE_ROWS, type RunQueryArgs, type RunSummary } from './run';
 
-/** A query to run; with `answerId`, its text (until then the tab's title) and data source are first read from that saved answer's TML. */
-type ShownQuery = DocumentQuery & { answerId?: string };
+/**
+ * A query to run; with `answerId`, its text (until then the tab's title) and data source are first read
+ * from that saved answer's TML; with `preview`, its text (until then the tab's title) is the Preview Data
+ * query of the data source's columns (common/src/language/queryText.ts) and at most `PREVIEW_ROWS` rows
+ * are fetched.
+ */
+type ShownQuery = DocumentQuery & { answerId?: string; preview?: boolean };
+
+/** A data source to preview: a table, view or worksheet node of the Objects view, or its GUID and name (a finished load's Show Data). */
+export type PreviewTarget = ObjectNode | { id: string; name: string };
 
 /** A GUID (8-4-4-4-12 hex digits). */
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -185,7 +194,13 @@ class ResultsController {
       if (!q.dataSource) throw new Error('This query has no data source: add a line @datasource \'name\' above it, or set tsq.defaultDataSource.');
       const client: AnalyticsServiceClient = await abortable(this.deps.connections.getClient(), signal);
       const ds = await this.resolveDataSource(q.dataSource, signal);
-      await fetchSearchPages(client, q.text, ds, panel, run, tab, summary, started);
+      if (q.preview) {
+        if (!ds.columns) throw new Error(`The columns of ${ds.name} could not be read: run TSQ: Refresh Catalog and try again.`);
+        const { query, skipped } = previewQuery(ds.columns);
+        if (skipped.length) this.log.info(`Preview Data of ${ds.name} leaves out ${skipped.length} column(s) a query cannot name: ${skipped.map((n) => JSON.stringify(n)).join(', ')}`);
+        q.text = query;
+      }
+      await fetchSearchPages(client, q.text, ds, panel, run, tab, summary, started, q.preview ? PREVIEW_ROWS : undefined);
       tab.done = true;
     } catch (e) {
       summary.elapsedMs = Date.now() - started;
@@ -332,6 +347,40 @@ class ResultsController {
     return [s];
   }
 
+  /**
+   * Preview Data: the first `PREVIEW_ROWS` rows of every column of a table, view or worksheet, through
+   * searchdata (the query of its columns, common/src/language/queryText.ts `previewQuery`), in the data
+   * source's own results tab; recorded in the History like any run. Never throws: failures show in the tab.
+   */
+  async previewData(target?: PreviewTarget): Promise<RunSummary | undefined> {
+    const started = Date.now();
+    const ds = target && 'kind' in target ? (target.kind === 'object' && target.type === 'LOGICAL_TABLE' ? { id: target.header.id, name: target.header.name } : undefined) : target && typeof target.id === 'string' && typeof target.name === 'string' ? target : undefined;
+    if (!ds) {
+      this.log.warn(`Preview Data: not a table, view or worksheet: ${JSON.stringify(target)?.slice(0, 300)}`);
+      void vscode.window.showWarningMessage('TSQ: Preview Data works on a table, view or worksheet in the Objects view.');
+      return undefined;
+    }
+    this.log.info(`Preview Data: ${ds.name}`);
+    const panel = this.panelFor(`preview:${ds.id}`, `Preview: ${ds.name}`);
+    const run = this.startRun(panel, started);
+    const tabId = `t${++this.tabSeq}`;
+    run.tabIds.add(tabId);
+    const q: ShownQuery = { text: ds.name, dataSource: ds.id, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, preview: true };
+    let s: RunSummary = { tabId, rows: 0, totalRowCount: 0, samplingRatio: 1, columnNames: [], elapsedMs: 0, cancelled: true };
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: Preview of ${ds.name}`, cancellable: true }, async (_progress, token) => {
+        token.onCancellationRequested(() => run.cancel());
+        panel.tabs.clear();
+        panel.post({ type: 'start', tabId, title: ds.name, dataSource: ds.name, replace: true, startedAt: started });
+        s = await this.runOne(panel, run, tabId, q, started);
+      });
+    } finally {
+      this.runs.delete(run);
+    }
+    this.deps.history?.record({ query: q.text, dataSource: ds.name, connection: this.deps.connections.getState().name, startedAt: started, rows: s.rows, durationMs: s.elapsedMs, outcome: s.cancelled ? 'cancelled' : s.error ? 'error' : 'ok', ...(s.error ? { error: s.error } : {}) });
+    return s;
+  }
+
   /** Show Data on a saved answer, a pinboard (all its visualizations) or one visualization; recorded in the History. */
   async showData(node?: ObjectNode): Promise<RunSummary[] | undefined> {
     const started = Date.now();
@@ -347,8 +396,8 @@ class ResultsController {
       vizIds = [node.header.id];
       title = node.header.name;
     } else {
-      this.log.warn(`Show Data: not an answer, a pinboard or a visualization of one: ${JSON.stringify(node)?.slice(0, 300)}`);
-      void vscode.window.showWarningMessage('TSQ: Show Data works on an answer, a pinboard or one of its visualizations in the Objects view.');
+      this.log.warn(`Show Data: not an answer, a Liveboard or a visualization of one: ${JSON.stringify(node)?.slice(0, 300)}`);
+      void vscode.window.showWarningMessage('TSQ: Show Data works on an answer, a Liveboard or one of its visualizations in the Objects view.');
       return undefined;
     }
     this.log.info(`Show Data: ${title}`);
@@ -403,6 +452,7 @@ class ResultsController {
       return exportTab(this.log, p, undefined, format, typeof args?.path === 'string' ? args.path : undefined);
     });
     register('tsq.showData', (node?: ObjectNode) => this.showData(node));
+    register('tsq.previewData', (target?: PreviewTarget) => this.previewData(target && typeof target === 'object' ? target : undefined));
     // automation (tests, benchmarks): what the last panel's webview shows, and the last run's timings
     register('tsq.results.probe', async (): Promise<WebviewProbe | undefined> => (this.lastPanel ? this.lastPanel.probe() : undefined));
     register('tsq.results.lastRun', async (waitForPaintMs = 0): Promise<RunSummary | undefined> => {

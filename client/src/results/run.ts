@@ -150,16 +150,19 @@ export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, cl
  * first page (`FIRST_PAGE_ROWS`) shown at once, then pages of `tsq.results.pageSize` (page 1 of those
  * repeats the first rows, which are skipped), until the answer is complete or `tsq.results.maxRows`
  * rows came. Fills `summary` as pages arrive. Throws the service's error, or `Error('cancelled')`.
+ * @param rowLimit fewer rows than `tsq.results.maxRows` (Preview Data's first 1,000), or undefined.
  */
-export async function fetchSearchPages(client: AnalyticsServiceClient, query: string, ds: { id: string; columns?: Column[] }, panel: ResultsPanel, run: ActiveRun, tab: TabData, summary: RunSummary, started: number): Promise<void> {
+export async function fetchSearchPages(client: AnalyticsServiceClient, query: string, ds: { id: string; columns?: Column[] }, panel: ResultsPanel, run: ActiveRun, tab: TabData, summary: RunSummary, started: number, rowLimit?: number): Promise<void> {
   const signal = run.signal;
   const tabId = tab.tabId;
-  const { maxRows, pageSize } = resultsSettings();
+  const settings = resultsSettings();
+  const pageSize = settings.pageSize;
+  const maxRows = rowLimit === undefined ? settings.maxRows : Math.min(settings.maxRows, rowLimit);
   // The first page is small so that rows show at once; then pages of `pageSize` (page 1 of those
   // repeats the first rows, which are skipped).
   // The next page is asked for as soon as a page came, before it is posted: the service answers it
   // while this one goes to the webview.
-  const firstSize = Math.min(pageSize, FIRST_PAGE_ROWS);
+  const firstSize = Math.min(pageSize, FIRST_PAGE_ROWS, rowLimit ?? FIRST_PAGE_ROWS);
   const fetchPage = (pageNumber: number, batchSize: number) => {
     const answer = client.searchData({ queryString: query, dataSourceGuid: ds.id, batchSize, pageNumber }, { signal });
     answer.catch(() => undefined); // a page asked for ahead may fail unawaited (the run was cancelled)
