@@ -38,8 +38,8 @@ export { FIRST_PAGE_ROWS, type RunQueryArgs, type RunSummary } from './run';
  */
 type ShownQuery = DocumentQuery & { answerId?: string; preview?: boolean };
 
-/** A data source to preview: a table, view or worksheet node of the Objects view, or its GUID and name (a finished load's Show Data). */
-export type PreviewTarget = ObjectNode | { id: string; name: string };
+/** A data source to preview: a table, view or worksheet node of the Objects view, or its name and, when known, GUID (a finished load's Show Data). */
+export type PreviewTarget = ObjectNode | { id?: string; name: string };
 
 /** A GUID (8-4-4-4-12 hex digits). */
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -354,7 +354,7 @@ class ResultsController {
    */
   async previewData(target?: PreviewTarget): Promise<RunSummary | undefined> {
     const started = Date.now();
-    const ds = target && 'kind' in target ? (target.kind === 'object' && target.type === 'LOGICAL_TABLE' ? { id: target.header.id, name: target.header.name } : undefined) : target && typeof target.id === 'string' && typeof target.name === 'string' ? target : undefined;
+    const ds = target && 'kind' in target ? (target.kind === 'object' && target.type === 'LOGICAL_TABLE' ? { id: target.header.id, name: target.header.name } : undefined) : target && typeof target.name === 'string' && target.name ? { id: typeof target.id === 'string' && target.id ? target.id : target.name, name: target.name } : undefined;
     if (!ds) {
       this.log.warn(`Preview Data: not a table, view or worksheet: ${JSON.stringify(target)?.slice(0, 300)}`);
       void vscode.window.showWarningMessage('TSQ: Preview Data works on a table, view or worksheet in the Objects view.');
