@@ -15,34 +15,19 @@ import { abortable, isAbort } from '../abortable';
 import type { TsqClient } from '../context';
 import { errorMessage } from '../service';
 import { QueriesRequest, type DocumentQuery } from '../../../common/src/protocol';
-import type { Column } from '../../../common/src/model';
 import type { ObjectNode } from '../tree/nodes';
 import { copyAsText } from '../../../common/src/results/export';
 import type { WebviewMessage, WebviewProbe } from '../../../common/src/results/messages';
 import { ResultsPanel, RESULTS_VIEW_TYPE, type TabData } from './panel';
 import { selectionQueryText } from '../../../common/src/results/shape';
-import { PREVIEW_ROWS, previewQuery } from '../../../common/src/language/queryText';
+import { PREVIEW_ROWS, previewData, previewText, type PreviewTarget, type ShownQuery } from './preview';
 import { defaultDataSource } from '../settings';
 import { csvOptions, exportTab } from './export';
 import { answerRunEntry, type HistoryAnswer } from '../../../common/src/results/history';
 import { answerQueryText } from '../answers';
-import { ActiveRun, fetchPinboardPages, fetchSearchPages, type RunQueryArgs, type RunSummary } from './run';
+import { ActiveRun, fetchPinboardPages, fetchSearchPages, resolveDataSource, type RunQueryArgs, type RunSummary } from './run';
 
 export { FIRST_PAGE_ROWS, type RunQueryArgs, type RunSummary } from './run';
-
-/**
- * A query to run; with `answerId`, its text (until then the tab's title) and data source are first read
- * from that saved answer's TML; with `preview`, its text (until then the tab's title) is the Preview Data
- * query of the data source's columns (common/src/language/queryText.ts) and at most `PREVIEW_ROWS` rows
- * are fetched.
- */
-type ShownQuery = DocumentQuery & { answerId?: string; preview?: boolean };
-
-/** A data source to preview: a table, view or worksheet node of the Objects view, or its name and, when known, GUID (a finished load's Show Data). */
-export type PreviewTarget = ObjectNode | { id?: string; name: string };
-
-/** A GUID (8-4-4-4-12 hex digits). */
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The results panels of the extension and their state; one per extension host (see `registerResults`). */
 class ResultsController {
@@ -163,21 +148,6 @@ class ResultsController {
   }
 
   /**
-   * Resolves a data source name or GUID to its GUID and catalog columns. The catalog's answers are shared
-   * by every caller, so the run stops waiting for them when `signal` aborts (they end by their deadline).
-   */
-  private async resolveDataSource(nameOrId: string, signal: AbortSignal): Promise<{ id: string; name: string; columns?: Column[] }> {
-    const catalog = await abortable(this.deps.catalog(), signal);
-    const ds = catalog ? await abortable(catalog.resolve(nameOrId), signal) : undefined;
-    if (!ds) {
-      if (GUID.test(nameOrId.trim())) return { id: nameOrId.trim(), name: nameOrId.trim() };
-      throw new Error(`Unknown data source '${nameOrId}': no worksheet, view or table of the service has this name. Check @datasource, or run TSQ: Refresh Catalog.`);
-    }
-    const cols = await abortable(catalog!.columns(ds.id).catch(() => null), signal);
-    return { id: ds.id, name: ds.name, columns: cols?.columns };
-  }
-
-  /**
    * Runs one query into tab `tabId` of `panel`, page by page. Never throws: failures become the tab's
    * error (and a diagnostic on `range` of `uri`).
    */
@@ -193,13 +163,8 @@ class ResultsController {
       if (q.answerId) Object.assign(q, await abortable(answerQueryText(await abortable(this.deps.connections.getClient(), signal), q.answerId), signal));
       if (!q.dataSource) throw new Error('This query has no data source: add a line @datasource \'name\' above it, or set tsq.defaultDataSource.');
       const client: AnalyticsServiceClient = await abortable(this.deps.connections.getClient(), signal);
-      const ds = await this.resolveDataSource(q.dataSource, signal);
-      if (q.preview) {
-        if (!ds.columns) throw new Error(`The columns of ${ds.name} could not be read: run TSQ: Refresh Catalog and try again.`);
-        const { query, skipped } = previewQuery(ds.columns);
-        if (skipped.length) this.log.info(`Preview Data of ${ds.name} leaves out ${skipped.length} column(s) a query cannot name: ${skipped.map((n) => JSON.stringify(n)).join(', ')}`);
-        q.text = query;
-      }
+      const ds = await resolveDataSource(this.deps.catalog, q.dataSource, signal);
+      if (q.preview) q.text = previewText(ds, (line) => this.log.info(line));
       await fetchSearchPages(client, q.text, ds, panel, run, tab, summary, started, q.preview ? PREVIEW_ROWS : undefined);
       tab.done = true;
     } catch (e) {
@@ -327,57 +292,29 @@ class ResultsController {
 
   /** Show Data on a saved answer: its TML's search_query on its data source (`runOne` reads it), recorded in the History. */
   private async showAnswerData(id: string, name: string, started: number): Promise<RunSummary[]> {
-    const panel = this.panelFor(`answer:${id}`, `Data: ${name}`);
-    const run = this.startRun(panel, started);
-    const tabId = `t${++this.tabSeq}`;
-    run.tabIds.add(tabId);
     const q: ShownQuery = { text: name, dataSource: null, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, answerId: id };
-    let s: RunSummary = { tabId, rows: 0, totalRowCount: 0, samplingRatio: 1, columnNames: [], elapsedMs: 0, cancelled: true };
-    try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: ${name}`, cancellable: true }, async (_progress, token) => {
-        token.onCancellationRequested(() => run.cancel());
-        panel.tabs.clear();
-        panel.post({ type: 'start', tabId, title: name, replace: true, startedAt: started });
-        s = await this.runOne(panel, run, tabId, q, started);
-      });
-    } finally {
-      this.runs.delete(run);
-    }
+    const s = await this.showOne(`answer:${id}`, `Data: ${name}`, q, started);
     this.deps.history?.record(answerRunEntry({ kind: 'answer', id, name }, { searchQuery: q.dataSource ? q.text : undefined, dataSource: q.dataSource ?? undefined, connection: this.deps.connections.getState().name, startedAt: started, rows: s.rows, durationMs: s.elapsedMs, outcome: s.cancelled ? 'cancelled' : s.error ? 'error' : 'ok', error: s.error }));
     return [s];
   }
 
-  /**
-   * Preview Data: the first `PREVIEW_ROWS` rows of every column of a table, view or worksheet, through
-   * searchdata (the query of its columns, common/src/language/queryText.ts `previewQuery`), in the data
-   * source's own results tab; recorded in the History like any run. Never throws: failures show in the tab.
-   */
-  async previewData(target?: PreviewTarget): Promise<RunSummary | undefined> {
-    const started = Date.now();
-    const ds = target && 'kind' in target ? (target.kind === 'object' && target.type === 'LOGICAL_TABLE' ? { id: target.header.id, name: target.header.name } : undefined) : target && typeof target.name === 'string' && target.name ? { id: typeof target.id === 'string' && target.id ? target.id : target.name, name: target.name } : undefined;
-    if (!ds) {
-      this.log.warn(`Preview Data: not a table, view or worksheet: ${JSON.stringify(target)?.slice(0, 300)}`);
-      void vscode.window.showWarningMessage('TSQ: Preview Data works on a table, view or worksheet in the Objects view.');
-      return undefined;
-    }
-    this.log.info(`Preview Data: ${ds.name}`);
-    const panel = this.panelFor(`preview:${ds.id}`, `Preview: ${ds.name}`);
+  /** Runs one query not of a document (`q.text` titles its tab until it is read) into the panel `key`, with a cancellable progress notification. */
+  async showOne(key: string, title: string, q: ShownQuery, started: number): Promise<RunSummary> {
+    const panel = this.panelFor(key, title);
     const run = this.startRun(panel, started);
     const tabId = `t${++this.tabSeq}`;
     run.tabIds.add(tabId);
-    const q: ShownQuery = { text: ds.name, dataSource: ds.id, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, preview: true };
     let s: RunSummary = { tabId, rows: 0, totalRowCount: 0, samplingRatio: 1, columnNames: [], elapsedMs: 0, cancelled: true };
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: Preview of ${ds.name}`, cancellable: true }, async (_progress, token) => {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: ${q.text}`, cancellable: true }, async (_progress, token) => {
         token.onCancellationRequested(() => run.cancel());
         panel.tabs.clear();
-        panel.post({ type: 'start', tabId, title: ds.name, dataSource: ds.name, replace: true, startedAt: started });
+        panel.post({ type: 'start', tabId, title: q.text, replace: true, startedAt: started });
         s = await this.runOne(panel, run, tabId, q, started);
       });
     } finally {
       this.runs.delete(run);
     }
-    this.deps.history?.record({ query: q.text, dataSource: ds.name, connection: this.deps.connections.getState().name, startedAt: started, rows: s.rows, durationMs: s.elapsedMs, outcome: s.cancelled ? 'cancelled' : s.error ? 'error' : 'ok', ...(s.error ? { error: s.error } : {}) });
     return s;
   }
 
@@ -452,7 +389,7 @@ class ResultsController {
       return exportTab(this.log, p, undefined, format, typeof args?.path === 'string' ? args.path : undefined);
     });
     register('tsq.showData', (node?: ObjectNode) => this.showData(node));
-    register('tsq.previewData', (target?: PreviewTarget) => this.previewData(target && typeof target === 'object' ? target : undefined));
+    register('tsq.previewData', (target?: PreviewTarget) => previewData(this.deps, (key, title, q, started) => this.showOne(key, title, q, started), target));
     // automation (tests, benchmarks): what the last panel's webview shows, and the last run's timings
     register('tsq.results.probe', async (): Promise<WebviewProbe | undefined> => (this.lastPanel ? this.lastPanel.probe() : undefined));
     register('tsq.results.lastRun', async (waitForPaintMs = 0): Promise<RunSummary | undefined> => {

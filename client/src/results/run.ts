@@ -8,6 +8,8 @@ import { describeColumns, type CellValue } from '../../../common/src/results/sha
 import type { Column } from '../../../common/src/model';
 import { resultsSettings } from '../settings';
 import type { ResultsPanel, TabData } from './panel';
+import type { ServiceCatalog } from '../../../common/src/catalog';
+import { abortable } from '../abortable';
 
 /** What a run command resolves to (for automation: tests and benchmarks). */
 export interface RunSummary {
@@ -204,4 +206,24 @@ export async function fetchSearchPages(client: AnalyticsServiceClient, query: st
     if (done) break;
     page = next;
   }
+}
+
+/** A GUID (8-4-4-4-12 hex digits). */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Resolves a data source name or GUID to its GUID and catalog columns (`catalog`: the client's catalog of
+ * the active connection). The catalog's answers are shared by every caller, so the run stops waiting for
+ * them when `signal` aborts (they end by their deadline). A GUID the catalog does not know is used as it is.
+ * @throws Error naming the data source when it is neither known nor a GUID.
+ */
+export async function resolveDataSource(catalogOf: () => Promise<ServiceCatalog | undefined>, nameOrId: string, signal: AbortSignal): Promise<{ id: string; name: string; columns?: Column[] }> {
+  const catalog = await abortable(catalogOf(), signal);
+  const ds = catalog ? await abortable(catalog.resolve(nameOrId), signal) : undefined;
+  if (!ds) {
+    if (GUID.test(nameOrId.trim())) return { id: nameOrId.trim(), name: nameOrId.trim() };
+    throw new Error(`Unknown data source '${nameOrId}': no worksheet, view or table of the service has this name. Check @datasource, or run TSQ: Refresh Catalog.`);
+  }
+  const cols = await abortable(catalog!.columns(ds.id).catch(() => null), signal);
+  return { id: ds.id, name: ds.name, columns: cols?.columns };
 }

@@ -359,7 +359,10 @@ export function registerObjectsView(client: TsqClient, dragAndDropController?: v
     setDescription();
   });
   register('tsq.newQueryOnDataSource', async (node?: Element) => {
-    if (!isElement(node) || node.kind !== 'object') return;
+    if (!isElement(node) || node.kind !== 'object') {
+      log.warn(`New Query on This Data Source: not a data source: ${JSON.stringify(node)?.slice(0, 300)}`);
+      return;
+    }
     // the first attribute and measure of the data source; the bare @datasource line when its columns cannot be read
     const columns = await provider.columnsOf(node.header.id).catch((e: unknown) => {
       log.warn(`New Query on ${node.header.name}: its columns could not be read: ${errorMessage(e)}`);
