@@ -3,7 +3,7 @@
  * Chromium). The in-host suite (suites/connected.js) first tries a wrong password, then connects as
  * tsadmin; then, through the UI: the wrong password's error notification, the unknown column in the
  * Problems panel, the flights columns in the suggest widget after `[`, the object tree (data sources,
- * pinboards, a data source's columns), and — after reloading the window, so a new extension host —
+ * Liveboards, a data source's columns), and — after reloading the window, so a new extension host —
  * completion still knows the columns: the password came back from SecretStorage, and it is in no
  * settings file or log. Skipped without the tools unless TSQ_E2E_REQUIRED=1.
  */
@@ -64,11 +64,11 @@ test('connected: the demo emulator in a real VS Code', { skip: e2eSkip(['dist/em
       assert.ok(hasAllColumns(rows), JSON.stringify(rows));
     }));
 
-    await t.test('the tree lists data sources and pinboards; a data source expands to its columns', () => session.step('tree', async () => {
-      const roots = await session.treeItems('TSQ', (r) => r.includes('Data Sources') && r.includes('Pinboards'));
-      assert.ok(roots.includes('Data Sources') && roots.includes('Pinboards'), JSON.stringify(roots));
-      await expand(session, 'Pinboards', (r) => r.includes('Flight Operations') && r.includes('Markets and Weather'));
-      await session.toggleTreeItem('Pinboards'); // collapse again to keep the rows in view
+    await t.test('the tree lists data sources and Liveboards; a data source expands to its columns', () => session.step('tree', async () => {
+      const roots = await session.treeItems('TSQ', (r) => r.includes('Data Sources') && r.includes('Liveboards'));
+      assert.ok(roots.includes('Data Sources') && roots.includes('Liveboards'), JSON.stringify(roots));
+      await expand(session, 'Liveboards', (r) => r.includes('Flight Operations') && r.includes('Markets and Weather'));
+      await session.toggleTreeItem('Liveboards'); // collapse again to keep the rows in view
       let rows = await expand(session, 'Data Sources', (r) => r.includes('flights') || r.includes('Tables'));
       if (!rows.includes('flights')) rows = await expand(session, 'Tables', (r) => r.includes('flights'));
       assert.ok(['cars', 'movies', 'stocks'].every((n) => rows.includes(n)), `the demo's tables: ${JSON.stringify(rows)}`);

@@ -304,9 +304,9 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       const board = pinboards.find((p) => p.name === 'Flight Operations')!;
       const data = await client.pinboardData({ id: board.id });
       const names = Object.values(data).map((d) => d.name);
-      await session.treeItems('TSQ', (r) => r.includes('Pinboards'));
-      const rows = await session.treeItems('TSQ', (r) => r.includes('Pinboards'));
-      if (!rows.includes('Flight Operations')) await session.toggleTreeItem('Pinboards');
+      await session.treeItems('TSQ', (r) => r.includes('Liveboards'));
+      const rows = await session.treeItems('TSQ', (r) => r.includes('Liveboards'));
+      if (!rows.includes('Flight Operations')) await session.toggleTreeItem('Liveboards');
       await session.treeItems('TSQ', (r) => r.includes('Flight Operations'));
       const item = page.locator('.sidebar .monaco-list-row[role="treeitem"]', { hasText: 'Flight Operations' }).first();
       const boardFrame = async (): Promise<Frame | undefined> => {
@@ -327,7 +327,7 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
       // gave `undefined`. The step fails at once on it, naming it, instead of clicking until a timeout.
       const editorTab = page.locator('.tabs-container .tab', { hasText: 'Data: Flight Operations' }).first();
       const entry = page.locator('.context-view .action-item', { has: page.locator('.action-label', { hasText: exactText('Show Data') }) }).first();
-      const orphaned = () => tsqLogs(session).includes('Show Data: not a pinboard or a visualization of one: undefined');
+      const orphaned = () => tsqLogs(session).includes('Show Data: not an answer, a Liveboard or a visualization of one: undefined');
       const chosen = async (): Promise<boolean> => {
         await page.keyboard.press('Escape');
         const opened = await item.click({ button: 'right', timeout: 5_000 }).then(() => entry.waitFor({ state: 'visible', timeout: 5_000 })).then(() => true, () => false);

@@ -97,7 +97,7 @@ test('context flags drive the menus: data sources, tables, views, pinboards', ()
   assert.ok(!contextFlags(objectNode('LOGICAL_TABLE', h, 'WORKSHEET')).includes('tsq:table'));
   assert.ok(contextFlags(objectNode('PINBOARD_ANSWER_BOOK', h)).includes('tsq:pinboard'));
   assert.ok(!contextFlags(objectNode('TAG', h)).includes('tsq:refreshable'));
-  assert.deepEqual(rootNodes(false).map((r) => r.kind === 'root' && r.label), ['Data Sources', 'Pinboards', 'Answers', 'Tags']);
+  assert.deepEqual(rootNodes(false).map((r) => r.kind === 'root' && r.label), ['Data Sources', 'Liveboards', 'Answers', 'Tags']);
   assert.equal(rootNodes(true).length, 5);
   assert.equal(columnIcon({ name: 'd', dataType: 'DATE', kind: 'ATTRIBUTE' }), 'calendar');
 });

@@ -9,6 +9,7 @@ import type { Hover, MarkupContent } from 'vscode-languageserver-types';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import type { CatalogProvider, LanguageSettings } from '../../common/src/languageService/types';
 import { carsCatalog, flightsCatalog, makeCatalogProvider, moviesCatalog } from '../fixtures/catalogs';
+import { KEYWORDS, THOUGHTSPOT_DOCS_URL, keywordReferenceUrl } from '../../common/src/language/keywords';
 
 async function hover(text: string, opts: { settings?: LanguageSettings; catalog?: CatalogProvider | null; cancelled?: boolean } = {}) {
   const offset = text.indexOf('|');
@@ -116,4 +117,27 @@ test('any text, any position: hover never throws and its range covers the positi
     }),
     { numRuns: 400 },
   );
+});
+
+test('a keyword hover links to its published reference page, built from the one documentation URL', async () => {
+  const { result } = await hover(FLIGHTS + '[origin] [delay] to|p 10');
+  const md = markdown(result);
+  const links = [...md.matchAll(/\[([^\]]+)\]\((https:\/\/[^)\s]+)\)/g)];
+  assert.equal(links.length, 1, `one markdown link in ${JSON.stringify(md)}`);
+  const [, text, url] = links[0]!;
+  assert.equal(url, `${THOUGHTSPOT_DOCS_URL}cloud/latest/keywords`);
+  assert.match(text!, /keyword reference/i);
+  // the file name of the documentation's sources is no longer the citation itself
+  assert.ok(!/`[^`]*\.adoc`/.test(md), md);
+  assert.ok(!md.includes('.adoc'), md);
+});
+
+test('every keyword of the catalogue cites a URL of the documentation site; pages of their own keep their name', () => {
+  for (const k of KEYWORDS) {
+    const url = keywordReferenceUrl(k.page);
+    assert.ok(url.startsWith(THOUGHTSPOT_DOCS_URL), `${k.name}: ${url}`);
+    assert.match(url, /^https:\/\/docs\.thoughtspot\.com\/(cloud|software)\/latest\/[a-z0-9-]+$/, `${k.name}: ${url}`);
+  }
+  assert.equal(keywordReferenceUrl('cloud/modules/ROOT/pages/search-growth.adoc'), `${THOUGHTSPOT_DOCS_URL}cloud/latest/search-growth`);
+  assert.equal(keywordReferenceUrl('software/modules/ROOT/partials/keywords/week_to_date_for_each_year.adoc'), `${THOUGHTSPOT_DOCS_URL}software/latest/keywords`);
 });

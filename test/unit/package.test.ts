@@ -84,6 +84,7 @@ test('npm run package makes a .vsix of at most 3 MB holding only what the instal
       packed.main, packed.icon,
       ...packed.contributes.grammars.map((g: { path: string }) => g.path),
       ...packed.contributes.languages.map((l: { configuration?: string }) => l.configuration).filter(Boolean),
+      ...packed.contributes.languages.flatMap((l: { icon?: { light: string; dark: string } }) => (l.icon ? [l.icon.light, l.icon.dark] : [])),
       ...packed.contributes.viewsContainers.activitybar.map((c: { icon: string }) => c.icon),
       ...packed.contributes.walkthroughs.flatMap((w: { steps: { media: Record<string, string> }[] }) => w.steps.map((s) => s.media.markdown ?? s.media.image)),
       ...(packed.contributes.jsonValidation ?? []).map((j: { url: string }) => j.url).filter((u: string) => !/^https?:/.test(u)),
@@ -117,4 +118,38 @@ test('the manifest: engines.vscode matches @types/vscode, activation only where 
   const icon = readFileSync(join(ROOT, manifest.icon));
   assert.equal(icon.subarray(1, 4).toString('latin1'), 'PNG');
   assert.ok(icon.readUInt32BE(16) >= 128 && icon.readUInt32BE(20) >= 128, 'the icon is at least 128 x 128');
+});
+
+test('the manifest names things as the Settings UI and ThoughtSpot do: a TSQ settings category, Liveboards, a .tsq file icon', () => {
+  // the Settings UI titles the extension's settings by contributes.configuration.title
+  assert.equal(manifest.contributes.configuration.title, 'TSQ');
+  // ThoughtSpot calls them Liveboards since 8.4: no title a person reads says Pinboard (the API's names keep it)
+  const titles: string[] = [
+    ...manifest.contributes.commands.map((c: { title: string }) => c.title),
+    ...Object.values(manifest.contributes.views as Record<string, { name: string }[]>).flat().map((v) => v.name),
+    ...(manifest.contributes.walkthroughs ?? []).flatMap((w: { title: string; steps: { title: string }[] }) => [w.title, ...w.steps.map((s) => s.title)]),
+  ];
+  assert.deepEqual(titles.filter((t) => /pinboard/i.test(t)), []);
+  // .tsq files have their own icon, light and dark, in resources/
+  const tsq = manifest.contributes.languages.find((l: { id: string }) => l.id === 'tsq');
+  assert.ok(tsq.icon, 'contributes.languages[tsq].icon');
+  for (const theme of ['light', 'dark'] as const) {
+    const path = tsq.icon[theme] as string;
+    assert.match(path, /^\.\/resources\/[\w.-]+\.svg$/);
+    const svg = readFileSync(join(ROOT, path), 'utf8');
+    assert.match(svg, /^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.ok(!/currentColor/.test(svg), `${path}: a file icon is drawn outside the theme's text colour, so it names its colour`);
+  }
+  assert.notEqual(tsq.icon.light, tsq.icon.dark);
+});
+
+test('Preview Data is offered inline and in the context menu of every data source of the Objects view, not in the palette', () => {
+  const cmd = manifest.contributes.commands.find((c: { command: string }) => c.command === 'tsq.previewData');
+  assert.ok(cmd, 'tsq.previewData is declared');
+  assert.equal(cmd.title, 'Preview Data');
+  assert.equal(cmd.category, 'TSQ');
+  const items = manifest.contributes.menus['view/item/context'].filter((m: { command: string }) => m.command === 'tsq.previewData');
+  assert.deepEqual(items.map((m: { group: string }) => (m.group === 'inline' ? 'inline' : 'context')).sort(), ['context', 'inline']);
+  for (const m of items) assert.equal(m.when, 'view == tsq.objects && viewItem =~ /\\btsq:dataSource\\b/');
+  assert.ok(manifest.contributes.menus.commandPalette.some((m: { command: string; when: string }) => m.command === 'tsq.previewData' && m.when === 'false'));
 });

@@ -114,11 +114,10 @@ class CsvLoader {
       const saved = await readSaved(file);
       const choice = table ? await this.describeTable(client, table.id) : await this.pickTarget(client, file, saved?.definition.target);
       if (!choice) return undefined;
-      await this.context.workspaceState.update(lastTargetKey(file), choice.target);
       this.log.info(`Load CSV: ${file} into ${targetText(choice.target)}`);
       const prepared = await this.prepare(file, choice, saved);
       if (!prepared) return undefined;
-      return await this.execute(client, file, prepared.definition, prepared.encoding, prepared.replaceConfirmed);
+      return await this.execute(client, file, prepared.definition, prepared.encoding, prepared.replaceConfirmed, choice);
     } catch (e) {
       this.log.error(`Load CSV: ${errorMessage(e)}`);
       void vscode.window.showErrorMessage(`TSQ: ${errorMessage(e)}`, 'Show Log').then((c) => c && this.log.show());
@@ -168,7 +167,10 @@ class CsvLoader {
 
   /** The target quick pick: the tables (last target first), or a typed `database.schema.table`. */
   private async pickTarget(client: AnalyticsServiceClient, file: string, savedTarget?: LoadTarget): Promise<TableChoice | undefined> {
-    const last = this.context.workspaceState.get<LoadTarget>(lastTargetKey(file)) ?? savedTarget;
+    // "last used" only for a table a load of this file really ran into from this workspace (execute records
+    // it); a saved definition's table may never have been loaded into (written and cancelled, or from Git)
+    const lastUsed = this.context.workspaceState.get<LoadTarget>(lastTargetKey(file));
+    const last = lastUsed ?? savedTarget;
     type Item = vscode.QuickPickItem & { table?: TableChoice };
     const qp = vscode.window.createQuickPick<Item>();
     qp.title = `TSQ: Load ${basename(file)} into Table`;
@@ -189,7 +191,7 @@ class CsvLoader {
       if (last) {
         const i = items.findIndex((it) => it.table && same(it.table.target, last));
         if (i > 0) items.unshift(...items.splice(i, 1));
-        if (i >= 0) items[0].description = `${items[0].description} — last used for this file`;
+        if (i >= 0) items[0].description = `${items[0].description} — ${lastUsed ? 'last used for this file' : `the table of ${basename(savedDefinitionPath(file))}`}`;
       }
       const typed = parseTargetText(qp.value);
       if (typed && !tables.some((t) => same(t.target, typed))) {
@@ -270,11 +272,13 @@ class CsvLoader {
    * Runs the cycle with progress and Cancel, then reports the result. `definition` is one `guardLoad`
    * answered; a definition that empties the table runs only with `replaceConfirmed`, else it is asked again.
    */
-  private async execute(client: AnalyticsServiceClient, file: string, definition: LoadDefinition, encoding: string, replaceConfirmed = false): Promise<LoadResult | undefined> {
+  private async execute(client: AnalyticsServiceClient, file: string, definition: LoadDefinition, encoding: string, replaceConfirmed = false, choice?: TableChoice): Promise<LoadResult | undefined> {
     const table = targetText(definition.target);
     if (definition.load_options?.empty_target !== false && !replaceConfirmed && !(await this.confirmedReplace(definition, file))) return undefined;
     const chunkBytes = loadChunkBytes(DEFAULT_CHUNK_BYTES);
     let cycleId: string | undefined;
+    // from now on the file was loaded into this table ("last used for this file" in the next pick)
+    await this.context.workspaceState.update(lastTargetKey(file), definition.target);
     try {
       const result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Loading ${basename(file)} into ${table}`, cancellable: true },
@@ -316,8 +320,10 @@ class CsvLoader {
       const encodingNote = bad ? ` ${bad.count} byte${bad.count === 1 ? ' was' : 's were'} not UTF-8 (first 0x${bad.firstByte.toString(16).toUpperCase()} at byte ${bad.firstOffset}): their records are among the bad records.` : '';
       const text = `Loaded ${result.rowsWritten.toLocaleString('en-US')} rows into ${table}${result.ignoredRows ? `; ${result.ignoredRows.toLocaleString('en-US')} rows were ignored` : ''} (cycle ${result.cycleId}).${encodingNote}`;
       this.log.info(`Load CSV: ${text}`);
-      const actions = result.ignoredRows ? ['Show Bad Records', 'Show Log'] : ['Show Log'];
-      void vscode.window.showInformationMessage(text, ...actions).then((c) => this.onAction(c, result.cycleId));
+      const actions = [...(result.ignoredRows ? ['Show Bad Records'] : []), 'Show Data', 'Show Log'];
+      // the table's GUID when it was picked from the service's list; Load Again knows its name only
+      const shown = { id: choice?.id, name: choice?.name ?? definition.target.table };
+      void vscode.window.showInformationMessage(text, ...actions).then((c) => this.onAction(c, result.cycleId, shown));
       return result;
     } catch (e) {
       const err = e instanceof LoadError ? e : new LoadError('unknown', errorMessage(e), false, cycleId);
@@ -341,8 +347,13 @@ class CsvLoader {
     return ok === 'Replace';
   }
 
-  private onAction(choice: string | undefined, cycleId: string | undefined): void {
+  /**
+   * An action of a load's message. `table` (its GUID and name) is what Show Data previews: the rows of the
+   * table just loaded, by TSQ: Preview Data.
+   */
+  private onAction(choice: string | undefined, cycleId: string | undefined, table?: { id?: string; name: string }): void {
     if (choice === 'Show Log') this.log.show();
+    else if (choice === 'Show Data' && table) void vscode.commands.executeCommand('tsq.previewData', table);
     else if (choice === 'Show Bad Records' && cycleId) void this.showBadRecords(cycleId);
     else if (choice === 'Check Load Status' && cycleId) void this.checkStatus(cycleId);
   }

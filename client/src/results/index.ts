@@ -1,6 +1,6 @@
 /**
  * Run Query and the results panel: the commands Run Query (the query under the cursor, or the
- * selection), Run All Queries, Cancel Query, Pin Results, Export Results, Show Data (every run is in the History); the `▶ Run`
+ * selection), Run All Queries, Cancel Query, Pin Results, Export Results, Show Data, Preview Data (every run is in the History); the `▶ Run`
  * CodeLens; diagnostics carrying the service's error text on the query's range, and a query with a local
  * error held back (heldBack.ts: one mistake, one problem; `RunQueryArgs.anyway`). Queries come from the
  * language server's `tsq/queries`. A run shows a small first page (`FIRST_PAGE_ROWS`) at once, then
@@ -16,26 +16,20 @@ import { abortable, isAbort } from '../abortable';
 import type { TsqClient } from '../context';
 import { errorMessage } from '../service';
 import { QueriesRequest, type DocumentQuery } from '../../../common/src/protocol';
-import type { Column } from '../../../common/src/model';
 import type { ObjectNode } from '../tree/nodes';
 import { copyAsText } from '../../../common/src/results/export';
 import type { WebviewMessage, WebviewProbe } from '../../../common/src/results/messages';
 import { ResultsPanel, RESULTS_VIEW_TYPE, type TabData } from './panel';
 import { selectionQueryText } from '../../../common/src/results/shape';
+import { PREVIEW_ROWS, previewData, previewText, type PreviewTarget, type ShownQuery } from './preview';
 import { defaultDataSource } from '../settings';
 import { csvOptions, exportTab } from './export';
 import { answerRunEntry, type HistoryAnswer } from '../../../common/src/results/history';
 import { answerQueryText } from '../answers';
 import { addServiceProblem, heldBack } from './heldBack';
-import { ActiveRun, fetchPinboardPages, fetchSearchPages, type RunQueryArgs, type RunSummary } from './run';
+import { ActiveRun, fetchPinboardPages, fetchSearchPages, resolveDataSource, type RunQueryArgs, type RunSummary } from './run';
 
 export { FIRST_PAGE_ROWS, type RunQueryArgs, type RunSummary } from './run';
-
-/** A query to run; with `answerId`, its text (until then the tab's title) and data source are first read from that saved answer's TML. */
-type ShownQuery = DocumentQuery & { answerId?: string };
-
-/** A GUID (8-4-4-4-12 hex digits). */
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The results panels of the extension and their state; one per extension host (see `registerResults`). */
 class ResultsController {
@@ -156,21 +150,6 @@ class ResultsController {
   }
 
   /**
-   * Resolves a data source name or GUID to its GUID and catalog columns. The catalog's answers are shared
-   * by every caller, so the run stops waiting for them when `signal` aborts (they end by their deadline).
-   */
-  private async resolveDataSource(nameOrId: string, signal: AbortSignal): Promise<{ id: string; name: string; columns?: Column[] }> {
-    const catalog = await abortable(this.deps.catalog(), signal);
-    const ds = catalog ? await abortable(catalog.resolve(nameOrId), signal) : undefined;
-    if (!ds) {
-      if (GUID.test(nameOrId.trim())) return { id: nameOrId.trim(), name: nameOrId.trim() };
-      throw new Error(`Unknown data source '${nameOrId}': no worksheet, view or table of the service has this name. Check @datasource, or run TSQ: Refresh Catalog.`);
-    }
-    const cols = await abortable(catalog!.columns(ds.id).catch(() => null), signal);
-    return { id: ds.id, name: ds.name, columns: cols?.columns };
-  }
-
-  /**
    * Runs one query into tab `tabId` of `panel`, page by page. Never throws: failures become the tab's
    * error (and a diagnostic on `range` of `uri`).
    */
@@ -186,8 +165,9 @@ class ResultsController {
       if (q.answerId) Object.assign(q, await abortable(answerQueryText(await abortable(this.deps.connections.getClient(), signal), q.answerId), signal));
       if (!q.dataSource) throw new Error('This query has no data source: add a line @datasource \'name\' above it, or set tsq.defaultDataSource.');
       const client: AnalyticsServiceClient = await abortable(this.deps.connections.getClient(), signal);
-      const ds = await this.resolveDataSource(q.dataSource, signal);
-      await fetchSearchPages(client, q.text, ds, panel, run, tab, summary, started);
+      const ds = await resolveDataSource(this.deps.catalog, q.dataSource, signal);
+      if (q.preview) q.text = previewText(ds, (line) => this.log.info(line));
+      await fetchSearchPages(client, q.text, ds, panel, run, tab, summary, started, q.preview ? PREVIEW_ROWS : undefined);
       tab.done = true;
     } catch (e) {
       summary.elapsedMs = Date.now() - started;
@@ -310,24 +290,30 @@ class ResultsController {
 
   /** Show Data on a saved answer: its TML's search_query on its data source (`runOne` reads it), recorded in the History. */
   private async showAnswerData(id: string, name: string, started: number): Promise<RunSummary[]> {
-    const panel = this.panelFor(`answer:${id}`, `Data: ${name}`);
+    const q: ShownQuery = { text: name, dataSource: null, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, answerId: id };
+    const s = await this.showOne(`answer:${id}`, `Data: ${name}`, q, started);
+    this.deps.history?.record(answerRunEntry({ kind: 'answer', id, name }, { searchQuery: q.dataSource ? q.text : undefined, dataSource: q.dataSource ?? undefined, connection: this.deps.connections.getState().name, startedAt: started, rows: s.rows, durationMs: s.elapsedMs, outcome: s.cancelled ? 'cancelled' : s.error ? 'error' : 'ok', error: s.error }));
+    return [s];
+  }
+
+  /** Runs one query not of a document (`q.text` titles its tab until it is read) into the panel `key`, with a cancellable progress notification. */
+  async showOne(key: string, title: string, q: ShownQuery, started: number): Promise<RunSummary> {
+    const panel = this.panelFor(key, title);
     const run = this.startRun(panel, started);
     const tabId = `t${++this.tabSeq}`;
     run.tabIds.add(tabId);
-    const q: ShownQuery = { text: name, dataSource: null, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, answerId: id };
     let s: RunSummary = { tabId, rows: 0, totalRowCount: 0, samplingRatio: 1, columnNames: [], elapsedMs: 0, cancelled: true };
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: ${name}`, cancellable: true }, async (_progress, token) => {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: ${q.text}`, cancellable: true }, async (_progress, token) => {
         token.onCancellationRequested(() => run.cancel());
         panel.tabs.clear();
-        panel.post({ type: 'start', tabId, title: name, replace: true, startedAt: started });
+        panel.post({ type: 'start', tabId, title: q.text, replace: true, startedAt: started });
         s = await this.runOne(panel, run, tabId, q, started);
       });
     } finally {
       this.runs.delete(run);
     }
-    this.deps.history?.record(answerRunEntry({ kind: 'answer', id, name }, { searchQuery: q.dataSource ? q.text : undefined, dataSource: q.dataSource ?? undefined, connection: this.deps.connections.getState().name, startedAt: started, rows: s.rows, durationMs: s.elapsedMs, outcome: s.cancelled ? 'cancelled' : s.error ? 'error' : 'ok', error: s.error }));
-    return [s];
+    return s;
   }
 
   /** Show Data on a saved answer, a pinboard (all its visualizations) or one visualization; recorded in the History. */
@@ -345,8 +331,8 @@ class ResultsController {
       vizIds = [node.header.id];
       title = node.header.name;
     } else {
-      this.log.warn(`Show Data: not an answer, a pinboard or a visualization of one: ${JSON.stringify(node)?.slice(0, 300)}`);
-      void vscode.window.showWarningMessage('TSQ: Show Data works on an answer, a pinboard or one of its visualizations in the Objects view.');
+      this.log.warn(`Show Data: not an answer, a Liveboard or a visualization of one: ${JSON.stringify(node)?.slice(0, 300)}`);
+      void vscode.window.showWarningMessage('TSQ: Show Data works on an answer, a Liveboard or one of its visualizations in the Objects view.');
       return undefined;
     }
     this.log.info(`Show Data: ${title}`);
@@ -401,6 +387,7 @@ class ResultsController {
       return exportTab(this.log, p, undefined, format, typeof args?.path === 'string' ? args.path : undefined);
     });
     register('tsq.showData', (node?: ObjectNode) => this.showData(node));
+    register('tsq.previewData', (target?: PreviewTarget) => previewData(this.deps, (key, title, q, started) => this.showOne(key, title, q, started), target));
     // automation (tests, benchmarks): what the last panel's webview shows, and the last run's timings
     register('tsq.results.probe', async (): Promise<WebviewProbe | undefined> => (this.lastPanel ? this.lastPanel.probe() : undefined));
     register('tsq.results.lastRun', async (waitForPaintMs = 0): Promise<RunSummary | undefined> => {

@@ -8,6 +8,8 @@ import { describeColumns, type CellValue } from '../../../common/src/results/sha
 import type { Column } from '../../../common/src/model';
 import { resultsSettings } from '../settings';
 import type { ResultsPanel, TabData } from './panel';
+import type { ServiceCatalog } from '../../../common/src/catalog';
+import { abortable } from '../abortable';
 
 /** What a run command resolves to (for automation: tests and benchmarks). */
 export interface RunSummary {
@@ -153,17 +155,20 @@ export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, cl
  * repeats the first rows, which are skipped), until the answer is complete or `tsq.results.maxRows`
  * rows came. Fills `summary` as pages arrive and names `tab`'s data source (`ds.name`). Throws the
  * service's error, or `Error('cancelled')`.
+ * @param rowLimit fewer rows than `tsq.results.maxRows` (Preview Data's first 1,000), or undefined.
  */
-export async function fetchSearchPages(client: AnalyticsServiceClient, query: string, ds: { id: string; name?: string; columns?: Column[] }, panel: ResultsPanel, run: ActiveRun, tab: TabData, summary: RunSummary, started: number): Promise<void> {
+export async function fetchSearchPages(client: AnalyticsServiceClient, query: string, ds: { id: string; name?: string; columns?: Column[] }, panel: ResultsPanel, run: ActiveRun, tab: TabData, summary: RunSummary, started: number, rowLimit?: number): Promise<void> {
   const signal = run.signal;
   const tabId = tab.tabId;
   tab.dataSource = ds.name;
-  const { maxRows, pageSize } = resultsSettings();
+  const settings = resultsSettings();
+  const pageSize = settings.pageSize;
+  const maxRows = rowLimit === undefined ? settings.maxRows : Math.min(settings.maxRows, rowLimit);
   // The first page is small so that rows show at once; then pages of `pageSize` (page 1 of those
   // repeats the first rows, which are skipped).
   // The next page is asked for as soon as a page came, before it is posted: the service answers it
   // while this one goes to the webview.
-  const firstSize = Math.min(pageSize, FIRST_PAGE_ROWS);
+  const firstSize = Math.min(pageSize, FIRST_PAGE_ROWS, rowLimit ?? FIRST_PAGE_ROWS);
   const fetchPage = (pageNumber: number, batchSize: number) => {
     const answer = client.searchData({ queryString: query, dataSourceGuid: ds.id, batchSize, pageNumber }, { signal });
     answer.catch(() => undefined); // a page asked for ahead may fail unawaited (the run was cancelled)
@@ -205,4 +210,24 @@ export async function fetchSearchPages(client: AnalyticsServiceClient, query: st
     if (done) break;
     page = next;
   }
+}
+
+/** A GUID (8-4-4-4-12 hex digits). */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Resolves a data source name or GUID to its GUID and catalog columns (`catalog`: the client's catalog of
+ * the active connection). The catalog's answers are shared by every caller, so the run stops waiting for
+ * them when `signal` aborts (they end by their deadline). A GUID the catalog does not know is used as it is.
+ * @throws Error naming the data source when it is neither known nor a GUID.
+ */
+export async function resolveDataSource(catalogOf: () => Promise<ServiceCatalog | undefined>, nameOrId: string, signal: AbortSignal): Promise<{ id: string; name: string; columns?: Column[] }> {
+  const catalog = await abortable(catalogOf(), signal);
+  const ds = catalog ? await abortable(catalog.resolve(nameOrId), signal) : undefined;
+  if (!ds) {
+    if (GUID.test(nameOrId.trim())) return { id: nameOrId.trim(), name: nameOrId.trim() };
+    throw new Error(`Unknown data source '${nameOrId}': no worksheet, view or table of the service has this name. Check @datasource, or run TSQ: Refresh Catalog.`);
+  }
+  const cols = await abortable(catalog!.columns(ds.id).catch(() => null), signal);
+  return { id: ds.id, name: ds.name, columns: cols?.columns };
 }

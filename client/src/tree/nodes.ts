@@ -1,6 +1,6 @@
 /**
  * The nodes of the Objects view and how each one's children are fetched, without `vscode`: roots
- * (Data Sources by LOGICAL_TABLE subtype, Pinboards, Answers, Tags, Users & Groups), object headers,
+ * (Data Sources by LOGICAL_TABLE subtype, Liveboards (the API's PINBOARD_ANSWER_BOOK), Answers, Tags, Users & Groups), object headers,
  * columns, visualizations and principals; their context flags (for menus), icons (codicon ids) and
  * tooltip lines. The provider (provider.ts) turns them into TreeItems.
  */
@@ -39,7 +39,8 @@ export type ObjectNode =
 export function rootNodes(isAdmin: boolean): ObjectNode[] {
   const roots: ObjectNode[] = [
     { kind: 'root', key: 'root:dataSources', root: 'dataSources', label: 'Data Sources' },
-    { kind: 'root', key: 'root:pinboards', root: 'pinboards', label: 'Pinboards' },
+    // Liveboards: ThoughtSpot's name since 8.4 (Pinboards before); the API keeps `pinboard` in its names
+    { kind: 'root', key: 'root:pinboards', root: 'pinboards', label: 'Liveboards' },
     { kind: 'root', key: 'root:answers', root: 'answers', label: 'Answers' },
     { kind: 'root', key: 'root:tags', root: 'tags', label: 'Tags' },
   ];

@@ -2,7 +2,8 @@
  * The Objects view (`tsq.objects` in the `tsq` container): a TreeDataProvider with lazily loaded,
  * paged children ("Load more…"), "Loading…", empty and error nodes (with Retry; errors are never
  * cached), a server-side name filter, sort and category from `tsq.objects.*`, icons by data type,
- * tooltips, and the item commands (Refresh, Filter, Retry, Load More, New Query on This Data Source,
+ * tooltips, and the item commands (Refresh, Filter, Retry, Load More, New Query on This Data Source (a
+ * starter query of its first attribute and measure),
  * Copy GUID, Copy Name, Refresh Materialized View).
  */
 import * as vscode from 'vscode';
@@ -11,6 +12,8 @@ import { createServiceCatalog } from '../catalog';
 import type { ConnectionManager } from '../connections';
 import type { TsqClient } from '../context';
 import { errorMessage, errorStatus, type HeaderCategory, type HeaderSort, type ServiceApi } from '../service';
+import { starterQuery } from '../../../common/src/language/queryText';
+import type { Column } from '../../../common/src/model';
 import { childrenFetcher, contextFlags, isExpandable, nodeDescription, nodeIcon, nodeLabel, rootNodes, toPattern, tooltipLines, type ListOptions, type ObjectNode } from './nodes';
 import { PagedList, type ListEntry } from './paging';
 import { objectsSettings } from '../settings';
@@ -254,6 +257,11 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     return list;
   }
 
+  /** The columns of data source `id` (GUID) from the view's catalog, in catalog order; [] when it has none. Throws the service's error. */
+  async columnsOf(id: string): Promise<Column[]> {
+    return (await (await this.catalogFor()).columns(id))?.columns ?? [];
+  }
+
   private async catalogFor(): Promise<ServiceCatalog> {
     const api = await this.connections.getService();
     if (!this.catalog || this.catalog.api !== api) this.catalog = { api, catalog: createServiceCatalog(api) };
@@ -316,11 +324,6 @@ function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
 }
 
-/** A data source's `@datasource` line: its name quoted, or its GUID when the name holds a quote (docs/service-interface.md §8, limit 5). */
-export function datasourceLine(name: string, id: string): string {
-  return `@datasource '${name.includes("'") ? id : name}'`;
-}
-
 /** Registers the view and its commands; `dragAndDropController` handles drops on its nodes (files dropped on a table load them). */
 export function registerObjectsView(client: TsqClient, dragAndDropController?: vscode.TreeDragAndDropController<Element>): ObjectsView {
   const { connections, log } = client;
@@ -356,9 +359,16 @@ export function registerObjectsView(client: TsqClient, dragAndDropController?: v
     setDescription();
   });
   register('tsq.newQueryOnDataSource', async (node?: Element) => {
-    if (!isElement(node) || node.kind !== 'object') return;
-    const line = datasourceLine(node.header.name, node.header.id);
-    const doc = await vscode.workspace.openTextDocument({ language: 'tsq', content: `${line}\n` });
+    if (!isElement(node) || node.kind !== 'object') {
+      log.warn(`New Query on This Data Source: not a data source: ${JSON.stringify(node)?.slice(0, 300)}`);
+      return;
+    }
+    // the first attribute and measure of the data source; the bare @datasource line when its columns cannot be read
+    const columns = await provider.columnsOf(node.header.id).catch((e: unknown) => {
+      log.warn(`New Query on ${node.header.name}: its columns could not be read: ${errorMessage(e)}`);
+      return [];
+    });
+    const doc = await vscode.workspace.openTextDocument({ language: 'tsq', content: starterQuery(node.header, columns) });
     const editor = await vscode.window.showTextDocument(doc);
     const end = doc.lineAt(doc.lineCount - 1).range.end;
     editor.selection = new vscode.Selection(end, end);

@@ -334,6 +334,30 @@ const LIST_PAGE: Record<string, string> = {
   '2.6': 'list-time.adoc', '2.7': 'list-period.adoc', '2.8': 'in.adoc', '2.9': 'list-location.adoc',
 };
 
+/**
+ * The public documentation site where the thoughtspot/thoughtspot-docs pages are published: a file
+ * `<edition>/modules/ROOT/pages/<name>.adoc` is the page `<site><edition>/latest/<name>`. Declared once:
+ * every link to a keyword's reference page (`keywordReferenceUrl`) is built from it.
+ */
+export const THOUGHTSPOT_DOCS_URL = 'https://docs.thoughtspot.com/';
+
+/** The published page that includes the keyword partials (`<edition>/modules/ROOT/partials/keywords/*.adoc`): the Keyword reference. */
+const KEYWORD_REFERENCE_PAGE = 'keywords';
+
+/**
+ * The public URL of a keyword's reference `page` (as in `KeywordInfo.page`): a page of `pages/` is
+ * published under its own name; a keyword partial (a bare file name, or a path under
+ * `partials/keywords/`) is a section of the edition's Keyword reference page.
+ * @example keywordReferenceUrl('top_n.adoc') === 'https://docs.thoughtspot.com/cloud/latest/keywords'
+ * @example keywordReferenceUrl('cloud/modules/ROOT/pages/search-growth.adoc') === 'https://docs.thoughtspot.com/cloud/latest/search-growth'
+ */
+export function keywordReferenceUrl(page: string): string {
+  const m = /^(cloud|software)\/modules\/ROOT\/(pages|partials)\/(.+)\.adoc$/.exec(page);
+  const edition = m?.[1] ?? 'cloud';
+  const name = m && m[2] === 'pages' ? m[3]! : KEYWORD_REFERENCE_PAGE;
+  return `${THOUGHTSPOT_DOCS_URL}${edition}/latest/${name}`;
+}
+
 /** The growth page (docs.thoughtspot.com cloud/latest/search-growth), which lists the period-over-period keywords. */
 const GROWTH_PAGE = 'cloud/modules/ROOT/pages/search-growth.adoc';
 

@@ -21,7 +21,7 @@ import {
 } from 'vscode-languageserver-types';
 import type { Column, ColumnDataType, DataSourceColumns } from '../model';
 import {
-  AGGREGATIONS, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, GROWTH_DEFAULT_BUCKET, KEYWORDS, NUMERIC_TYPES, PERIOD_OVER_PERIOD, TEXT_TYPES, TO_DATE, bucketsFor, findKeyword,
+  AGGREGATIONS, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, GROWTH_DEFAULT_BUCKET, KEYWORDS, NUMERIC_TYPES, PERIOD_OVER_PERIOD, TEXT_TYPES, TO_DATE, bucketsFor, findKeyword, keywordReferenceUrl,
   operatorsFor as filterOperatorsFor, type DateBucket, type KeywordCategory, type KeywordInfo,
 } from '../language/keywords';
 import type { Token } from '../language/lexer';
@@ -421,7 +421,7 @@ export function columnMarkdown(column: Column, dataSource: string): string {
 /** Markdown describing a keyword: its meaning, an example, whether the local emulator runs it and its reference page (used by hover too). */
 export function keywordMarkdown(info: KeywordInfo): string {
   const note = info.emulator === 'unsupported' ? ['', '_Not supported by the local emulator (it answers 400)._'] : [];
-  return [`**${info.name}** — ${info.meaning}`, '', 'Example:', '```tsq', info.example, '```', ...note, '', `Reference: ThoughtSpot keyword reference, \`${info.page}\`.`].join('\n');
+  return [`**${info.name}** — ${info.meaning}`, '', 'Example:', '```tsq', info.example, '```', ...note, '', `Reference: [ThoughtSpot keyword reference: ${info.page.split('/').pop()!.replace(/\.adoc$/, '').replace(/[_-]+/g, ' ')}](${keywordReferenceUrl(info.page)})`].join('\n');
 }
 
 interface ColumnTemplate {
