@@ -7,7 +7,9 @@ import { packPage } from '../../../common/src/results/messages';
 import { describeColumns, type CellValue } from '../../../common/src/results/shape';
 import type { Column } from '../../../common/src/model';
 import { resultsSettings } from '../settings';
-import type { ResultsPanel, TabData } from './panel';
+import type { ResultsTarget, TabData } from './panel';
+import { abortable } from '../abortable';
+import type { CatalogAccess } from '../languageClient';
 
 /** What a run command resolves to (for automation: tests and benchmarks). */
 export interface RunSummary {
@@ -34,6 +36,11 @@ export interface RunQueryArgs {
   uri?: string;
   /** Index of the query in `tsq/queries` order (default: the one under the cursor). */
   index?: number;
+  /**
+   * The text of the query to run (the first query of the document with this text, as `tsq/queries`
+   * gives it, e.g. a History entry's `query`); when the document no longer holds it, nothing runs.
+   */
+  query?: string;
 }
 
 /** Rows of the first searchdata page of a run: small, so that the first rows show at once. */
@@ -51,7 +58,7 @@ export const MESSAGE_ROWS = 10_000;
  * message's packed bytes in `pages`. `loaded` is the count of rows before these; `done` and `limited`
  * go on the last message only.
  */
-function postRows(panel: ResultsPanel, pages: Uint8Array[], tabId: string, rows: CellValue[][], loaded: number, m: { elapsedMs: number; done: boolean; limited: boolean }): void {
+function postRows(panel: ResultsTarget, pages: Uint8Array[], tabId: string, rows: CellValue[][], loaded: number, m: { elapsedMs: number; done: boolean; limited: boolean }): void {
   for (let i = 0; i < rows.length || i === 0; i += MESSAGE_ROWS) {
     const chunk = rows.slice(i, i + MESSAGE_ROWS);
     const packed = packPage(chunk);
@@ -72,7 +79,7 @@ export class ActiveRun {
   /** Tabs whose end (done, error or cancelled) the panel was told. */
   readonly ended = new Set<string>();
 
-  constructor(readonly panel: ResultsPanel, private readonly started: number) {}
+  constructor(readonly panel: ResultsTarget, private readonly started: number) {}
 
   get signal(): AbortSignal {
     return this.abort.signal;
@@ -102,7 +109,7 @@ export class ActiveRun {
  * `onFirstPage(tabId)` is called when a visualization's first rows were posted. Throws the service's
  * error (`ServiceError`), or `Error('cancelled')` when `run` was cancelled.
  */
-export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, client: AnalyticsServiceClient, id: string, vizIds: string[] | undefined, started: number, summaries: Map<string, RunSummary>, onFirstPage: (tabId: string) => void): Promise<void> {
+export async function fetchPinboardPages(panel: ResultsTarget, run: ActiveRun, client: AnalyticsServiceClient, id: string, vizIds: string[] | undefined, started: number, summaries: Map<string, RunSummary>, onFirstPage: (tabId: string) => void): Promise<void> {
   const { maxRows, pageSize } = resultsSettings();
   let pending: string[] | undefined = vizIds;
   for (let page = 1; ; page++) {
@@ -151,7 +158,7 @@ export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, cl
  * repeats the first rows, which are skipped), until the answer is complete or `tsq.results.maxRows`
  * rows came. Fills `summary` as pages arrive. Throws the service's error, or `Error('cancelled')`.
  */
-export async function fetchSearchPages(client: AnalyticsServiceClient, query: string, ds: { id: string; columns?: Column[] }, panel: ResultsPanel, run: ActiveRun, tab: TabData, summary: RunSummary, started: number): Promise<void> {
+export async function fetchSearchPages(client: AnalyticsServiceClient, query: string, ds: { id: string; columns?: Column[] }, panel: ResultsTarget, run: ActiveRun, tab: TabData, summary: RunSummary, started: number): Promise<void> {
   const signal = run.signal;
   const tabId = tab.tabId;
   const { maxRows, pageSize } = resultsSettings();
@@ -201,4 +208,22 @@ export async function fetchSearchPages(client: AnalyticsServiceClient, query: st
     if (done) break;
     page = next;
   }
+}
+
+/** A GUID (8-4-4-4-12 hex digits). */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Resolves a data source name or GUID to its GUID and catalog columns. The catalog's answers are shared
+ * by every caller, so the run stops waiting for them when `signal` aborts (they end by their deadline).
+ */
+export async function resolveDataSource(catalogOf: CatalogAccess, nameOrId: string, signal: AbortSignal): Promise<{ id: string; name: string; columns?: Column[] }> {
+  const catalog = await abortable(catalogOf(), signal);
+  const ds = catalog ? await abortable(catalog.resolve(nameOrId), signal) : undefined;
+  if (!ds) {
+    if (GUID.test(nameOrId.trim())) return { id: nameOrId.trim(), name: nameOrId.trim() };
+    throw new Error(`Unknown data source '${nameOrId}': no worksheet, view or table of the service has this name. Check @datasource, or run TSQ: Refresh Catalog.`);
+  }
+  const cols = await abortable(catalog!.columns(ds.id).catch(() => null), signal);
+  return { id: ds.id, name: ds.name, columns: cols?.columns };
 }
