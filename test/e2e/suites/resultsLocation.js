@@ -13,12 +13,12 @@ const QUERY = '[origin] [delay] top 10';
 /** The untitled documents open now. */
 const untitled = () => vscode.workspace.textDocuments.filter((d) => d.isUntitled && !d.isClosed).length;
 
-/** Editor tabs showing `uri`, and webview (results editor) tabs, over every tab group. */
+/** Editor tabs showing `uri`, and results editor tabs (webview panels `tsq.results`), over every tab group. */
 function tabsNow(/** @type {vscode.Uri} */ uri) {
   const all = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
   return {
     ofFile: all.filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()).length,
-    webviews: all.filter((t) => t.input instanceof vscode.TabInputWebview).length,
+    webviews: all.filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('tsq.results')).length,
   };
 }
 
@@ -57,13 +57,13 @@ module.exports = defineSuite([
       const uri = editor.document.uri;
       const ofQuery = () => api.getQueryHistory().filter((/** @type {any} */ e) => e.query === QUERY && e.source === uri.toString());
       const entry = await waitFor(() => ofQuery()[0], 'the run of results.tsq in the history');
-      const before = { untitled: untitled(), runs: ofQuery().length };
+      const before = { untitled: untitled(), runs: ofQuery().length, editors: tabsNow(uri).ofFile };
 
       // the file is open: Run Again runs in its editor, no second editor of it, no Untitled one
       await vscode.commands.executeCommand('tsq.history.runAgain', entry);
       await waitFor(() => (ofQuery().length === before.runs + 1 ? true : undefined), 'Run Again with the file open, in the history');
       check(untitled() === before.untitled, 'no Untitled document', { before, now: untitled() });
-      check(tabsNow(uri).ofFile === 1, 'one editor of results.tsq', tabsNow(uri));
+      check(tabsNow(uri).ofFile === before.editors, 'no second editor of results.tsq', { before, now: tabsNow(uri) });
 
       // the file is closed: Run Again opens that file (not an Untitled copy) and runs the query there
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
