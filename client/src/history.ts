@@ -142,6 +142,38 @@ async function openEntry(e: HistoryEntry): Promise<vscode.TextDocument | undefin
   return doc;
 }
 
+/**
+ * The editor of an entry's query for Run Again: the file it ran from (`source`), in the editor that
+ * shows it when one does, else opened; without a source, an open `.tsq` document holding the query;
+ * else a new untitled document of it (`openEntry`). Undefined, with a message, when the file cannot be
+ * opened (never an untitled copy of a file's query).
+ */
+async function editorOfEntry(e: HistoryEntry): Promise<vscode.TextDocument | undefined> {
+  const open = (doc: vscode.TextDocument): Thenable<vscode.TextEditor> => {
+    const uri = doc.uri.toString();
+    const visible = vscode.window.visibleTextEditors.find((ed) => ed.document.uri.toString() === uri);
+    const tabGroup = vscode.window.tabGroups.all.find((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri));
+    return vscode.window.showTextDocument(doc, { viewColumn: visible?.viewColumn ?? tabGroup?.viewColumn, preview: false });
+  };
+  if (e.source?.startsWith('file:')) {
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(e.source, true));
+      await open(doc);
+      return doc;
+    } catch (err) {
+      void vscode.window.showErrorMessage(`TSQ: could not open ${e.source}, where this query ran from: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  }
+  const wanted = e.query.trim();
+  const holding = vscode.workspace.textDocuments.find((d) => d.languageId === 'tsq' && !d.isClosed && d.getText().includes(wanted));
+  if (holding) {
+    await open(holding);
+    return holding;
+  }
+  return openEntry(e);
+}
+
 /** Registers the History view and its commands. */
 export function registerHistoryView(extension: vscode.ExtensionContext, history: QueryHistory): void {
   const view = vscode.window.createTreeView('tsq.history', { treeDataProvider: history });
@@ -161,8 +193,8 @@ export function registerHistoryView(extension: vscode.ExtensionContext, history:
       await vscode.commands.executeCommand('tsq.showData', nodeOf(e.answer));
       return;
     }
-    const doc = await openEntry(e);
-    if (doc) await vscode.commands.executeCommand('tsq.runQuery', { uri: doc.uri.toString() });
+    const doc = await editorOfEntry(e);
+    if (doc) await vscode.commands.executeCommand('tsq.runQuery', { uri: doc.uri.toString(), query: e.query });
   });
   register('tsq.history.search', async (text?: unknown) => {
     const value = typeof text === 'string' ? text : await vscode.window.showInputBox({ title: 'TSQ: Search History', prompt: 'Text in the query, data source or connection. Empty shows every run.', value: history.filter });

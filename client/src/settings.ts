@@ -37,6 +37,14 @@ export function resultsSettings(): ResultsSettings {
   };
 }
 
+/**
+ * `tsq.results.location` (declared in package.json): `panel`, the TSQ Results view in the bottom panel
+ * (the default), or `beside`, a results editor tab beside the query.
+ */
+export function resultsLocation(): 'panel' | 'beside' {
+  return vscode.workspace.getConfiguration('tsq.results').get<string>('location') === 'beside' ? 'beside' : 'panel';
+}
+
 /** `tsq.defaultDataSource`: the data source of a query with no `@datasource` line, or null. */
 export function defaultDataSource(): string | null {
   const v = vscode.workspace.getConfiguration('tsq').get<string>('defaultDataSource');

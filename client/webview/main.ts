@@ -6,6 +6,11 @@
  * (only the rows on screen are DOM). Values and column names go into the DOM as text,
  * never as HTML. Copy and Export go through the host, from the data, not the DOM. The first rows of each
  * tab stay in the webview's state (`setState`), so a panel restored after a reload shows them.
+ *
+ * In the TSQ Results view (`<body data-location="panel">`, client/src/results/view.ts) every tab belongs
+ * to a group (one document's runs): a run replaces its group's tabs only, each tab has a Pin action for
+ * its group, and a Messages tab lists every run (rows, time, the service's message). The view keeps no
+ * state of its own: its host replays the Messages when it is resolved again.
  */
 import './results.css';
 import { formatNumber } from '../../common/src/results/format';
@@ -16,7 +21,7 @@ import { columnWidths } from './columns';
 import { appendPage, dropGrid, gridFilled, nextTask } from './feed';
 import { VirtualGrid } from './grid';
 import { button, el, mark, updateStatus, type Tab } from './tab';
-import { unpackPage, type HostMessage, type WebviewMessage, type WebviewProbe } from '../../common/src/results/messages';
+import { runLogText, unpackPage, type HostMessage, type RunLogEntry, type WebviewMessage, type WebviewProbe } from '../../common/src/results/messages';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -32,6 +37,13 @@ const STATE_ROWS = 1000;
 const tabs = new Map<string, Tab>();
 let activeTab: string | undefined;
 let pinned = false;
+/** In the TSQ Results view: true (tabs grouped per document, a Messages tab). */
+const inView = document.body.dataset.location === 'panel';
+/** The view's group of each tab, and the groups pinned. */
+const tabGroup = new Map<string, string>();
+const pinnedGroups = new Set<string>();
+/** The Messages tab is the one shown. */
+let messagesActive = false;
 
 // ---- layout ----
 const app = document.getElementById('app')!;
@@ -43,10 +55,66 @@ const bar = el('div', 'tabs-bar');
 const tabList = el('div', 'tab-list');
 tabList.setAttribute('role', 'tablist');
 const pinBtn = button('Pin', 'Keep this panel: the next run opens a new one', () => vscode.postMessage({ type: 'pin' }), 'btn pin');
-bar.append(tabList, pinBtn);
+bar.append(tabList);
+if (!inView) bar.append(pinBtn);
 const bodies = el('div', 'bodies');
 const empty = el('div', 'empty', 'Run a query (Ctrl/Cmd+Enter in a .tsq file) to see its answer here.');
 app.append(bar, bodies, empty);
+
+// the Messages tab of the view: a line per run, newest last
+const messagesBtn = inView ? el('button', 'tab messages-tab', 'Messages') : undefined;
+const messagesBody = el('section', 'tab-body messages-body');
+const messagesList = el('ol', 'messages-list');
+if (messagesBtn) {
+  messagesBtn.type = 'button';
+  messagesBtn.setAttribute('role', 'tab');
+  messagesBtn.title = 'Every run: its rows, its time and the service\'s messages';
+  messagesBtn.addEventListener('click', () => activateMessages());
+  messagesBody.dataset.tabId = 'messages';
+  messagesBody.append(messagesList);
+  tabList.append(messagesBtn);
+  bodies.append(messagesBody);
+}
+
+/** Shows the Messages tab. */
+function activateMessages(): void {
+  messagesActive = true;
+  for (const t of tabs.values()) {
+    t.els.body.classList.remove('active');
+    t.els.button.classList.remove('active');
+    t.els.button.setAttribute('aria-selected', 'false');
+  }
+  messagesBody.classList.add('active');
+  messagesBtn?.classList.add('active');
+  messagesBtn?.setAttribute('aria-selected', 'true');
+  empty.hidden = true;
+}
+
+/** Adds a run's line to the Messages tab. */
+function addLog(entry: RunLogEntry): void {
+  const li = el('li', 'message-row', runLogText(entry));
+  li.dataset.outcome = entry.outcome;
+  li.dataset.rows = String(entry.rows);
+  li.dataset.elapsedMs = String(entry.elapsedMs);
+  messagesList.append(li);
+  li.scrollIntoView({ block: 'nearest' });
+}
+
+/** Shows the pin state of a group on its tabs (their Pin actions pressed, a 📌 before their titles). */
+function showGroupPinned(group: string): void {
+  const on = pinnedGroups.has(group);
+  for (const t of tabs.values()) {
+    if (tabGroup.get(t.tabId) !== group) continue;
+    t.els.button.textContent = `${on ? '📌 ' : ''}${t.title}`;
+    t.els.button.dataset.pinned = String(on);
+    const pin = t.els.button.nextElementSibling;
+    if (pin instanceof HTMLButtonElement && pin.classList.contains('tab-pin')) {
+      pin.classList.toggle('active', on);
+      pin.setAttribute('aria-pressed', String(on));
+      pin.title = on ? 'Unpin: the next run of this document replaces these results' : 'Pin: keep these results; the next run of this document opens a new tab';
+    }
+  }
+}
 
 function makeTab(tabId: string, title: string): Tab {
   const btn = el('button', 'tab', title);
@@ -89,7 +157,7 @@ function makeTab(tabId: string, title: string): Tab {
   number.hidden = true;
   chart.append(kindRow, canvasBox, number);
   body.append(toolbar, note, error, grid, chart);
-  tabList.append(btn);
+  tabList.insertBefore(btn, messagesBtn ?? null);
   bodies.append(body);
   const tab: Tab = {
     tabId, title, store: new ColumnStore(0), totalRowCount: 0, samplingRatio: 1, elapsedMs: 0, loading: true, limited: false, view: 'grid', gridRows: 0, marks: {}, chartStale: true, painted: false,
@@ -100,21 +168,32 @@ function makeTab(tabId: string, title: string): Tab {
   return tab;
 }
 
-function removeAllTabs(): void {
-  for (const t of tabs.values()) {
-    dropGrid(t);
-    t.chart?.destroy();
-    t.els.button.remove();
-    t.els.body.remove();
-  }
-  tabs.clear();
-  activeTab = undefined;
-  empty.hidden = false;
+/** Removes a tab: its grid, chart, button (and Pin action) and body. */
+function removeTab(t: Tab): void {
+  dropGrid(t);
+  t.chart?.destroy();
+  const pin = t.els.button.nextElementSibling;
+  if (pin?.classList.contains('tab-pin')) pin.remove();
+  t.els.button.remove();
+  t.els.body.remove();
+  tabs.delete(t.tabId);
+  tabGroup.delete(t.tabId);
+  if (activeTab === t.tabId) activeTab = undefined;
+}
+
+/** Removes every tab (in the view: every tab of `group`). */
+function removeAllTabs(group?: string): void {
+  for (const t of [...tabs.values()]) if (group === undefined || tabGroup.get(t.tabId) === group) removeTab(t);
+  if (!tabs.size) empty.hidden = messagesActive;
 }
 
 function activate(tabId: string): void {
-  if (activeTab !== tabId) vscode.postMessage({ type: 'activeTab', tabId });
+  if (activeTab !== tabId || messagesActive) vscode.postMessage({ type: 'activeTab', tabId });
   activeTab = tabId;
+  messagesActive = false;
+  messagesBody.classList.remove('active');
+  messagesBtn?.classList.remove('active');
+  messagesBtn?.setAttribute('aria-selected', 'false');
   for (const t of tabs.values()) {
     const on = t.tabId === tabId;
     t.els.body.classList.toggle('active', on);
@@ -179,6 +258,7 @@ function reportPaint(t: Tab): void {
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 function saveState(): void {
+  if (inView) return;
   clearTimeout(saveTimer);
   saveTimer = setTimeout(() => {
     vscode.setState({
@@ -194,6 +274,7 @@ function saveState(): void {
 interface SavedTab { tabId: string; title: string; query?: string; columns?: ResultColumn[]; rows: CellValue[][]; totalRowCount: number; samplingRatio: number; elapsedMs: number; error?: string; cancelled?: boolean; limited: boolean }
 
 function restore(): void {
+  if (inView) return;
   const st = vscode.getState() as { active?: string; tabs?: SavedTab[] } | undefined;
   if (!st?.tabs?.length) return;
   for (const s of st.tabs) {
@@ -216,30 +297,38 @@ function showError(t: Tab, message: string): void {
   for (const b of t.els.body.querySelectorAll<HTMLButtonElement>('.chart-btn, .export-csv, .export-json')) b.disabled = true;
 }
 
+/** A tab starts (`start`): in the view, in its group, with the group's Pin action beside it. */
+function startTab(m: Extract<HostMessage, { type: 'start' }>): void {
+  if (m.replace) removeAllTabs(m.group);
+  const old = tabs.get(m.tabId);
+  if (old) removeTab(old);
+  const t = makeTab(m.tabId, m.group !== undefined && m.groupTitle ? `${m.groupTitle} · ${m.title}` : m.title);
+  if (m.group !== undefined) {
+    const group = m.group;
+    tabGroup.set(m.tabId, group);
+    t.els.button.dataset.group = group;
+    const pin = button('📌', '', () => vscode.postMessage({ type: 'pin', group }), 'tab-pin');
+    t.els.button.after(pin);
+    showGroupPinned(group);
+  }
+  t.query = m.query;
+  t.dataSource = m.dataSource;
+  t.startedAt = m.startedAt;
+  t.els.button.title = m.query ? `${m.query}${m.dataSource ? `\n@datasource ${m.dataSource}` : ''}` : m.title;
+  setView(t, 'grid');
+  updateStatus(t);
+  if (!activeTab || m.replace) activate(t.tabId);
+}
+
 // ---- messages ----
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
   if (!m || typeof m !== 'object') return;
   switch (m.type) {
-    case 'start': {
-      if (m.replace) removeAllTabs();
-      const old = tabs.get(m.tabId);
-      if (old) {
-        dropGrid(old);
-        old.els.button.remove();
-        old.els.body.remove();
-      }
-      const t = makeTab(m.tabId, m.title);
-      t.query = m.query;
-      t.dataSource = m.dataSource;
-      t.startedAt = m.startedAt;
-      t.els.button.title = m.query ? `${m.query}${m.dataSource ? `\n@datasource ${m.dataSource}` : ''}` : m.title;
-      setView(t, 'grid');
-      updateStatus(t);
-      if (!activeTab || m.replace) activate(t.tabId);
+    case 'start':
+      startTab(m);
       break;
-    }
     case 'columns': {
       const t = tabs.get(m.tabId);
       if (!t) break;
@@ -300,9 +389,18 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       break;
     }
     case 'pinned':
+      if (m.group !== undefined) {
+        if (m.pinned) pinnedGroups.add(m.group);
+        else pinnedGroups.delete(m.group);
+        showGroupPinned(m.group);
+        break;
+      }
       pinned = m.pinned;
       pinBtn.textContent = pinned ? 'Unpin' : 'Pin';
       pinBtn.classList.toggle('active', pinned);
+      break;
+    case 'log':
+      addLog(m.entry);
       break;
     case 'probe': {
       const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;

@@ -103,7 +103,8 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
   process.env.TSQ_EMULATOR_DELAY_SEARCHDATA = `${SLOW_MS}:${SLOW_MARK}`;
   let session: E2eSession;
   try {
-    session = await startSession({ name: 'results', suite: 'results.js', emulator: true });
+    // this file tests the results editor tab beside the query; resultsLocation.test.ts the bottom panel
+    session = await startSession({ name: 'results', suite: 'results.js', emulator: true, settings: { 'tsq.results.location': 'beside' } });
   } finally {
     delete process.env.TSQ_EMULATOR_DELAY_SEARCHDATA;
   }

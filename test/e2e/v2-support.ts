@@ -40,7 +40,8 @@ export async function withV2Emulator(name: string, demoPassword: string | undefi
 export async function withCloudSession(name: string, url: string, body: (session: E2eSession) => Promise<void>): Promise<void> {
   const session = await startSession({
     name,
-    settings: { 'tsq.connections': [{ name: 'cloud', url, username: 'tsadmin' }], 'tsq.activeConnection': 'cloud' },
+    // the results editor tab beside the query, which the v2 runs read (token.test.ts)
+    settings: { 'tsq.connections': [{ name: 'cloud', url, username: 'tsadmin' }], 'tsq.activeConnection': 'cloud', 'tsq.results.location': 'beside' },
   });
   try {
     await body(session);

@@ -10,7 +10,7 @@ import { pageRows, unpackPage } from '../../../common/src/results/messages';
 import type { CellValue } from '../../../common/src/results/shape';
 import { errorMessage } from '../service';
 import { resultsSettings } from '../settings';
-import type { ResultsPanel, TabData } from './panel';
+import type { ResultsTarget, TabData } from './panel';
 
 /** CSV/TSV output options from the settings: `tsq.results.csvInjectionProtection` (default on). */
 export function csvOptions(): CsvOptions {
@@ -23,7 +23,7 @@ export function csvOptions(): CsvOptions {
  * answer, the dialog was cancelled or the write failed (each shown as a message; never throws). The
  * export is logged in `log`.
  */
-export async function exportTab(log: vscode.LogOutputChannel, p: ResultsPanel, tabId: string | undefined, format: 'csv' | 'json', path?: string): Promise<{ file: string; rows: number } | undefined> {
+export async function exportTab(log: vscode.LogOutputChannel, p: ResultsTarget, tabId: string | undefined, format: 'csv' | 'json', path?: string): Promise<{ file: string; rows: number } | undefined> {
   const tab: TabData | undefined = p.tabs.get(tabId ?? p.activeTab ?? '') ?? [...p.tabs.values()].pop();
   if (!tab || !tab.columnNames) {
     void vscode.window.showWarningMessage('TSQ: there is no answer to export yet.');

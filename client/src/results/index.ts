@@ -8,7 +8,10 @@
  * every request of the run (one `AbortSignal`) and ends the tab at once.
  * `ResultsController` owns the panels, the runs in progress, the last run and the search-error
  * diagnostics; `registerResults` makes one and registers its commands. A document's panel is reused by
- * its next run unless pinned.
+ * its next run unless pinned. Where results show is `tsq.results.location`: the TSQ Results view in
+ * the bottom panel (view.ts: a tab per document and a Messages tab; the default) or a panel beside the
+ * editor (panel.ts). The status bar shows the run in progress (a click cancels it), then the rows and
+ * time of the last run (status.ts).
  */
 import * as vscode from 'vscode';
 import { ServiceError, type AnalyticsServiceClient } from '../../../common/src/api';
@@ -19,10 +22,13 @@ import { QueriesRequest, type DocumentQuery } from '../../../common/src/protocol
 import type { ObjectNode } from '../tree/nodes';
 import { copyAsText } from '../../../common/src/results/export';
 import type { WebviewMessage, WebviewProbe } from '../../../common/src/results/messages';
-import { ResultsPanel, RESULTS_VIEW_TYPE, type TabData } from './panel';
-import { selectionQueryText } from '../../../common/src/results/shape';
+import { ResultsPanel, RESULTS_VIEW_TYPE, type ResultsTarget, type TabData } from './panel';
+import { ResultsView } from './view';
+import { RunStatusItem } from './status';
+import type { RunLogEntry } from '../../../common/src/results/messages';
+import { resultsLocation } from '../settings';
+import { activeTsqEditor, queryToRun } from './pick';
 import { PREVIEW_ROWS, previewData, previewText, type PreviewTarget, type ShownQuery } from './preview';
-import { defaultDataSource } from '../settings';
 import { csvOptions, exportTab } from './export';
 import { answerRunEntry, type HistoryAnswer } from '../../../common/src/results/history';
 import { answerQueryText } from '../answers';
@@ -37,12 +43,15 @@ class ResultsController {
   private readonly context: vscode.ExtensionContext;
   private readonly extensionUri: vscode.Uri;
   /** Unpinned panels by key (a document URI, or `pinboard:<id>`). */
-  private readonly panels = new Map<string, ResultsPanel>();
-  private readonly allPanels = new Set<ResultsPanel>();
+  private readonly panels = new Map<string, ResultsTarget>();
+  private readonly allPanels = new Set<ResultsTarget>();
+  /** The TSQ Results view of the bottom panel (`tsq.results.location: panel`). */
+  private readonly view: ResultsView;
+  private readonly status: RunStatusItem;
   private readonly runs = new Set<ActiveRun>();
   private readonly diagnostics: vscode.DiagnosticCollection;
   private lastRun: RunSummary | undefined;
-  private lastPanel: ResultsPanel | undefined;
+  private lastPanel: ResultsTarget | undefined;
   /** tabId → when its run started (Date.now()) and its summary, for the painted report. */
   private readonly paintWatch = new Map<string, { started: number; summary?: RunSummary; painted?: number }>();
   private tabSeq = 0;
@@ -54,7 +63,9 @@ class ResultsController {
     this.log = deps.log;
     this.extensionUri = context.extensionUri;
     this.diagnostics = vscode.languages.createDiagnosticCollection('tsq.run');
-    context.subscriptions.push(this.diagnostics, this.lensChanged);
+    this.view = new ResultsView(this.extensionUri);
+    this.status = new RunStatusItem('tsq.results.show');
+    context.subscriptions.push(this.diagnostics, this.lensChanged, this.view, this.status);
   }
 
   /**
@@ -62,7 +73,7 @@ class ResultsController {
    * by the new run's, so its requests would only load the service (a second Show Data on a pinboard
    * whose visualizations are still computing doubled the work at every click).
    */
-  private startRun(panel: ResultsPanel, started: number): ActiveRun {
+  private startRun(panel: ResultsTarget, started: number): ActiveRun {
     for (const r of this.runs) if (r.panel === panel) r.cancel();
     const run = new ActiveRun(panel, started);
     this.runs.add(run);
@@ -74,35 +85,45 @@ class ResultsController {
     for (const r of this.runs) r.cancel();
   }
 
-  private wirePanel(p: ResultsPanel): ResultsPanel {
+  private wirePanel<T extends ResultsTarget>(p: T): T {
     this.allPanels.add(p);
     p.onDidDispose(() => {
       this.allPanels.delete(p);
       if (this.panels.get(p.key) === p) this.panels.delete(p.key);
       if (this.lastPanel === p) this.lastPanel = undefined;
     });
-    p.panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.active) this.lastPanel = p;
+    p.onDidBecomeActive(() => {
+      this.lastPanel = p;
     });
     p.onMessage((m) => void this.onMessage(p, m));
     return p;
   }
 
-  private panelFor(key: string, title: string): ResultsPanel {
+  /**
+   * The results of `key` where `tsq.results.location` says: its unpinned panel or view group when there
+   * is one of that location, else a new one. `title` is the editor tab's (`Results: flights.tsq`),
+   * `name` the view tab's (`flights.tsq`).
+   */
+  private panelFor(key: string, title: string, name: string): ResultsTarget {
+    const location = resultsLocation();
     let p = this.panels.get(key);
-    if (!p || p.isDisposed || p.pinned) {
-      p = this.wirePanel(ResultsPanel.create(key, title, this.extensionUri));
+    if (!p || p.isDisposed || p.pinned || (p instanceof ResultsPanel) !== (location === 'beside')) {
+      p = this.wirePanel(location === 'beside' ? ResultsPanel.create(key, title, this.extensionUri) : this.view.createGroup(key, name));
       this.panels.set(key, p);
-    } else {
-      p.panel.title = title;
-      // revealing a panel on screen made its webview lay out (and its grid render) again for nothing
-      if (!p.panel.visible) p.panel.reveal(p.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
-    }
+    } else p.setTitle(location === 'beside' ? title : name);
+    p.show();
     this.lastPanel = p;
     return p;
   }
 
-  private async onMessage(p: ResultsPanel, m: WebviewMessage): Promise<void> {
+  /** A line of the Messages tab for a run that ended. */
+  private logRun(source: string, query: string, started: number, s: RunSummary): void {
+    const entry: RunLogEntry = { at: started, source, query, outcome: s.cancelled ? 'cancelled' : s.error !== undefined ? 'error' : 'ok', rows: s.rows, totalRowCount: s.totalRowCount, elapsedMs: s.elapsedMs };
+    if (s.error !== undefined) entry.message = s.error;
+    this.view.logRun(entry);
+  }
+
+  private async onMessage(p: ResultsTarget, m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'cancel':
         for (const r of this.runs) if (r.tabIds.has(m.tabId)) r.cancel();
@@ -135,7 +156,7 @@ class ResultsController {
     }
   }
 
-  private togglePin(p: ResultsPanel | undefined): void {
+  private togglePin(p: ResultsTarget | undefined): void {
     if (!p) return;
     p.setPinned(!p.pinned);
     if (p.pinned && this.panels.get(p.key) === p) this.panels.delete(p.key);
@@ -153,7 +174,7 @@ class ResultsController {
    * Runs one query into tab `tabId` of `panel`, page by page. Never throws: failures become the tab's
    * error (and a diagnostic on `range` of `uri`).
    */
-  private async runOne(panel: ResultsPanel, run: ActiveRun, tabId: string, q: ShownQuery, started: number, uri?: vscode.Uri): Promise<RunSummary> {
+  private async runOne(panel: ResultsTarget, run: ActiveRun, tabId: string, q: ShownQuery, started: number, uri?: vscode.Uri): Promise<RunSummary> {
     const signal = run.signal;
     const tab: TabData = { tabId, title: q.text.split('\n')[0].slice(0, 80), pages: [], totalRowCount: 0, samplingRatio: 1, loaded: 0, done: false };
     panel.tabs.set(tabId, tab);
@@ -191,10 +212,11 @@ class ResultsController {
   /** Runs queries of a document in turn into its panel, with a cancellable progress notification. */
   private async runQueries(doc: vscode.TextDocument, queries: DocumentQuery[], started: number): Promise<RunSummary[]> {
     const name = doc.uri.path.split('/').pop() || 'query';
-    const panel = this.panelFor(doc.uri.toString(), `Results: ${name}`);
+    const panel = this.panelFor(doc.uri.toString(), `Results: ${name}`, name);
     this.diagnostics.delete(doc.uri);
     const run = this.startRun(panel, started);
     const out: RunSummary[] = [];
+    const status = this.status.start(queries[0]?.text ?? name);
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'TSQ', cancellable: true }, async (progress, token) => {
         token.onCancellationRequested(() => run.cancel());
@@ -209,30 +231,24 @@ class ResultsController {
           const startedAt = i === 0 ? started : Date.now();
           const summary = await this.runOne(panel, run, tabId, q, startedAt, doc.uri);
           out.push(summary);
+          this.logRun(name, q.text, startedAt, summary);
           this.deps.history?.record({ query: q.text, dataSource: q.dataSource, connection: this.deps.connections.getState().name, startedAt, rows: summary.rows, durationMs: summary.elapsedMs, outcome: summary.cancelled ? 'cancelled' : summary.error ? 'error' : 'ok', ...(summary.error ? { error: summary.error } : {}), ...(doc.uri.scheme === 'file' ? { source: doc.uri.toString() } : {}) });
           i++;
         }
       });
     } finally {
       this.runs.delete(run);
+      this.status.end(status, out);
     }
     return out;
   }
 
-  private activeTsqEditor(uri?: string): { doc: vscode.TextDocument; editor?: vscode.TextEditor } | undefined {
-    if (uri) {
-      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
-      const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
-      return doc ? { doc, editor } : undefined;
-    }
-    const editor = vscode.window.activeTextEditor;
-    return editor && editor.document.languageId === 'tsq' ? { doc: editor.document, editor } : undefined;
-  }
+
 
   /** TSQ: Run Query: the query under the cursor, the selection, or `args.index`. */
   async runQuery(args?: RunQueryArgs): Promise<RunSummary | undefined> {
     const started = Date.now();
-    const target = this.activeTsqEditor(typeof args?.uri === 'string' ? args.uri : undefined);
+    const target = activeTsqEditor(typeof args?.uri === 'string' ? args.uri : undefined);
     if (!target) {
       void vscode.window.showWarningMessage('TSQ: open a .tsq file and put the cursor in a query to run it.');
       return undefined;
@@ -245,27 +261,8 @@ class ResultsController {
       void vscode.window.showErrorMessage(`TSQ: could not read the queries of ${doc.uri.path}: ${errorMessage(e)}`);
       return undefined;
     }
-    let query: DocumentQuery | undefined;
-    if (typeof args?.index === 'number') {
-      query = queries[args.index];
-    } else if (editor) {
-      const sel = editor.selection;
-      const contains = (q: DocumentQuery, p: vscode.Position) => !p.isBefore(new vscode.Position(q.range.start.line, q.range.start.character)) && !p.isAfter(new vscode.Position(q.range.end.line, q.range.end.character));
-      if (!sel.isEmpty) {
-        const text = selectionQueryText(doc.getText(sel));
-        const around = queries.find((q) => contains(q, sel.start)) ?? [...queries].reverse().find((q) => !sel.start.isBefore(new vscode.Position(q.range.start.line, 0)));
-        if (text) query = { text, range: { start: sel.start, end: sel.end }, dataSource: around?.dataSource ?? queries[0]?.dataSource ?? defaultDataSource() };
-      } else {
-        const p = sel.active;
-        query = queries.find((q) => contains(q, p)) ?? queries.find((q) => q.range.start.line >= p.line) ?? [...queries].reverse().find((q) => q.range.end.line <= p.line);
-      }
-    } else {
-      query = queries[0];
-    }
-    if (!query) {
-      void vscode.window.showWarningMessage('TSQ: there is no query here to run.');
-      return undefined;
-    }
+    const query = queryToRun(doc, editor, queries, args);
+    if (!query) return undefined;
     if (!args?.anyway && heldBack(this.log, doc, [query], () => this.runQueries(doc, [query], Date.now()))) return undefined;
     const [summary] = await this.runQueries(doc, [query], started);
     return summary;
@@ -274,7 +271,7 @@ class ResultsController {
   /** TSQ: Run All Queries of a document. */
   async runAll(args?: RunQueryArgs): Promise<RunSummary[] | undefined> {
     const started = Date.now();
-    const target = this.activeTsqEditor(typeof args?.uri === 'string' ? args.uri : undefined);
+    const target = activeTsqEditor(typeof args?.uri === 'string' ? args.uri : undefined);
     if (!target) {
       void vscode.window.showWarningMessage('TSQ: open a .tsq file to run its queries.');
       return undefined;
@@ -298,8 +295,10 @@ class ResultsController {
 
   /** Runs one query not of a document (`q.text` titles its tab until it is read) into the panel `key`, with a cancellable progress notification. */
   async showOne(key: string, title: string, q: ShownQuery, started: number): Promise<RunSummary> {
-    const panel = this.panelFor(key, title);
+    const name = q.text;
+    const panel = this.panelFor(key, title, name);
     const run = this.startRun(panel, started);
+    const status = this.status.start(name);
     const tabId = `t${++this.tabSeq}`;
     run.tabIds.add(tabId);
     let s: RunSummary = { tabId, rows: 0, totalRowCount: 0, samplingRatio: 1, columnNames: [], elapsedMs: 0, cancelled: true };
@@ -312,6 +311,8 @@ class ResultsController {
       });
     } finally {
       this.runs.delete(run);
+      this.status.end(status, [s]);
+      this.logRun(name, q.text, started, s);
     }
     return s;
   }
@@ -336,9 +337,10 @@ class ResultsController {
       return undefined;
     }
     this.log.info(`Show Data: ${title}`);
-    const panel = this.panelFor(`pinboard:${id}`, `Data: ${title}`);
+    const panel = this.panelFor(`pinboard:${id}`, `Data: ${title}`, title);
     const run = this.startRun(panel, started);
     const summaries = new Map<string, RunSummary>();
+    const status = this.status.start(title);
     let failure: { outcome: 'error' | 'cancelled'; error?: string } | undefined;
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `TSQ: ${title}`, cancellable: true }, async (_progress, token) => {
@@ -360,6 +362,11 @@ class ResultsController {
       if (!cancelled) this.log.warn(`Show Data of ${title} failed: ${errorMessage(e)}`);
     } finally {
       this.runs.delete(run);
+      const elapsedMs = Date.now() - started;
+      const outcomes = summaries.size ? [...summaries.values()].map((s) => ({ ...s, ...(failure?.outcome === 'cancelled' ? { cancelled: true } : failure ? { error: failure.error } : {}) })) : [{ tabId: '', rows: 0, totalRowCount: 0, samplingRatio: 1, columnNames: [], elapsedMs, ...(failure?.outcome === 'error' ? { error: failure.error } : { cancelled: true }) }];
+      this.status.end(status, outcomes);
+      for (const [tabId, s] of summaries) this.logRun(title, panel.tabs.get(tabId)?.title ?? title, started, { ...s, ...(failure?.outcome === 'cancelled' && !panel.tabs.get(tabId)?.done ? { cancelled: true } : {}) });
+      if (!summaries.size) this.logRun(title, title, started, outcomes[0]!);
     }
     const shown: HistoryAnswer = vizIds ? { kind: 'visualization', id: vizIds[0]!, name: title, pinboardId: id } : { kind: 'pinboard', id, name: title };
     this.deps.history?.record(answerRunEntry(shown, { connection: this.deps.connections.getState().name, startedAt: started, rows: [...summaries.values()].reduce((n, x) => n + x.rows, 0), durationMs: Date.now() - started, outcome: failure?.outcome ?? 'ok', error: failure?.error }));
@@ -388,6 +395,11 @@ class ResultsController {
     });
     register('tsq.showData', (node?: ObjectNode) => this.showData(node));
     register('tsq.previewData', (target?: PreviewTarget) => previewData(this.deps, (key, title, q, started) => this.showOne(key, title, q, started), target));
+    register('tsq.results.show', () => {
+      const p = this.lastPanel ?? [...this.allPanels].pop();
+      if (p && !p.isDisposed) p.show();
+      else if (resultsLocation() === 'panel') this.view.show();
+    });
     // automation (tests, benchmarks): what the last panel's webview shows, and the last run's timings
     register('tsq.results.probe', async (): Promise<WebviewProbe | undefined> => (this.lastPanel ? this.lastPanel.probe() : undefined));
     register('tsq.results.lastRun', async (waitForPaintMs = 0): Promise<RunSummary | undefined> => {
@@ -420,6 +432,7 @@ class ResultsController {
 
     // a restored panel (after a reload) shows what its webview kept in its state
     context.subscriptions.push(
+      this.view.register(),
       vscode.window.registerWebviewPanelSerializer(RESULTS_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel: vscode.WebviewPanel) => {
           this.wirePanel(new ResultsPanel(panel, `restored:${++this.tabSeq}`, this.extensionUri));

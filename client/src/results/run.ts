@@ -7,9 +7,9 @@ import { packPage } from '../../../common/src/results/messages';
 import { describeColumns, type CellValue } from '../../../common/src/results/shape';
 import type { Column } from '../../../common/src/model';
 import { resultsSettings } from '../settings';
-import type { ResultsPanel, TabData } from './panel';
-import type { ServiceCatalog } from '../../../common/src/catalog';
+import type { ResultsTarget, TabData } from './panel';
 import { abortable } from '../abortable';
+import type { CatalogAccess } from '../languageClient';
 
 /** What a run command resolves to (for automation: tests and benchmarks). */
 export interface RunSummary {
@@ -38,6 +38,11 @@ export interface RunQueryArgs {
   index?: number;
   /** Send the query although the language server reports an error in it (the action Run Anyway). */
   anyway?: boolean;
+  /**
+   * The text of the query to run (the first query of the document with this text, as `tsq/queries`
+   * gives it, e.g. a History entry's `query`); when the document no longer holds it, nothing runs.
+   */
+  query?: string;
 }
 
 /** Rows of the first searchdata page of a run: small, so that the first rows show at once. */
@@ -55,7 +60,7 @@ export const MESSAGE_ROWS = 10_000;
  * message's packed bytes in `pages`. `loaded` is the count of rows before these; `done` and `limited`
  * go on the last message only.
  */
-function postRows(panel: ResultsPanel, pages: Uint8Array[], tabId: string, rows: CellValue[][], loaded: number, m: { elapsedMs: number; done: boolean; limited: boolean }): void {
+function postRows(panel: ResultsTarget, pages: Uint8Array[], tabId: string, rows: CellValue[][], loaded: number, m: { elapsedMs: number; done: boolean; limited: boolean }): void {
   for (let i = 0; i < rows.length || i === 0; i += MESSAGE_ROWS) {
     const chunk = rows.slice(i, i + MESSAGE_ROWS);
     const packed = packPage(chunk);
@@ -76,7 +81,7 @@ export class ActiveRun {
   /** Tabs whose end (done, error or cancelled) the panel was told. */
   readonly ended = new Set<string>();
 
-  constructor(readonly panel: ResultsPanel, private readonly started: number) {}
+  constructor(readonly panel: ResultsTarget, private readonly started: number) {}
 
   get signal(): AbortSignal {
     return this.abort.signal;
@@ -106,7 +111,7 @@ export class ActiveRun {
  * `onFirstPage(tabId)` is called when a visualization's first rows were posted. Throws the service's
  * error (`ServiceError`), or `Error('cancelled')` when `run` was cancelled.
  */
-export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, client: AnalyticsServiceClient, id: string, vizIds: string[] | undefined, started: number, summaries: Map<string, RunSummary>, onFirstPage: (tabId: string) => void): Promise<void> {
+export async function fetchPinboardPages(panel: ResultsTarget, run: ActiveRun, client: AnalyticsServiceClient, id: string, vizIds: string[] | undefined, started: number, summaries: Map<string, RunSummary>, onFirstPage: (tabId: string) => void): Promise<void> {
   const { maxRows, pageSize } = resultsSettings();
   let pending: string[] | undefined = vizIds;
   for (let page = 1; ; page++) {
@@ -157,7 +162,7 @@ export async function fetchPinboardPages(panel: ResultsPanel, run: ActiveRun, cl
  * service's error, or `Error('cancelled')`.
  * @param rowLimit fewer rows than `tsq.results.maxRows` (Preview Data's first 1,000), or undefined.
  */
-export async function fetchSearchPages(client: AnalyticsServiceClient, query: string, ds: { id: string; name?: string; columns?: Column[] }, panel: ResultsPanel, run: ActiveRun, tab: TabData, summary: RunSummary, started: number, rowLimit?: number): Promise<void> {
+export async function fetchSearchPages(client: AnalyticsServiceClient, query: string, ds: { id: string; name?: string; columns?: Column[] }, panel: ResultsTarget, run: ActiveRun, tab: TabData, summary: RunSummary, started: number, rowLimit?: number): Promise<void> {
   const signal = run.signal;
   const tabId = tab.tabId;
   tab.dataSource = ds.name;
@@ -221,7 +226,7 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * them when `signal` aborts (they end by their deadline). A GUID the catalog does not know is used as it is.
  * @throws Error naming the data source when it is neither known nor a GUID.
  */
-export async function resolveDataSource(catalogOf: () => Promise<ServiceCatalog | undefined>, nameOrId: string, signal: AbortSignal): Promise<{ id: string; name: string; columns?: Column[] }> {
+export async function resolveDataSource(catalogOf: CatalogAccess, nameOrId: string, signal: AbortSignal): Promise<{ id: string; name: string; columns?: Column[] }> {
   const catalog = await abortable(catalogOf(), signal);
   const ds = catalog ? await abortable(catalog.resolve(nameOrId), signal) : undefined;
   if (!ds) {

@@ -8,15 +8,18 @@
  * page until `done`, or `error` / `cancelled`.
  */
 import type { CellValue, ChartKind, ResultColumn } from './shape';
+import { rowCount, seconds } from './runStatus';
 
 /** Host → webview. */
 export type HostMessage =
   /**
    * A tab starts (replaces the tab of the same id). `replace` clears the other tabs first. `startedAt`
    * is the host's `Date.now()` when the run was asked for: the webview reports the time to its first
-   * painted rows against it (`data-first-paint-ms` on the tab, for tests and benchmarks).
+   * painted rows against it (`data-first-paint-ms` on the tab, for tests and benchmarks). In the TSQ
+   * Results view every tab belongs to a `group` (one document's runs, titled `groupTitle`): there
+   * `replace` clears the other tabs of that group only.
    */
-  | { type: 'start'; tabId: string; title: string; query?: string; dataSource?: string; replace: boolean; startedAt?: number }
+  | { type: 'start'; tabId: string; title: string; query?: string; dataSource?: string; replace: boolean; startedAt?: number; group?: string; groupTitle?: string }
   /**
    * The first page: columns described, counts, and its rows. `expectedRows`: the rows the tab will hold
    * (the total, capped at `tsq.results.maxRows`), so that the webview sizes its store once.
@@ -32,10 +35,43 @@ export type HostMessage =
   | { type: 'error'; tabId: string; message: string; elapsedMs: number }
   /** The run was cancelled; rows already shown stay. */
   | { type: 'cancelled'; tabId: string; elapsedMs: number }
-  /** The panel was pinned or unpinned. */
-  | { type: 'pinned'; pinned: boolean }
-  /** Asks the webview to report what it shows (tests and benchmarks). */
-  | { type: 'probe'; id: number };
+  /** The panel (in the view: the tabs of `group`) was pinned or unpinned. */
+  | { type: 'pinned'; pinned: boolean; group?: string }
+  /** Asks the webview to report what it shows (tests and benchmarks); in the view, the tabs of `group` only. */
+  | { type: 'probe'; id: number; group?: string }
+  /** A run ended: a line of the Messages tab of the TSQ Results view. */
+  | { type: 'log'; entry: RunLogEntry };
+
+/** One run in the Messages tab of the TSQ Results view. */
+export interface RunLogEntry {
+  /** When the run was asked for, epoch milliseconds. */
+  at: number;
+  /** What ran: the document's file name, or the answer's or pinboard's name. */
+  source: string;
+  /** The query text (or the visualization's name). */
+  query: string;
+  outcome: 'ok' | 'error' | 'cancelled';
+  /** Rows fetched, and the rows the service said the answer has. */
+  rows: number;
+  totalRowCount: number;
+  /** ms from the command to the last page, the error or the cancel. */
+  elapsedMs: number;
+  /** The service's message (or the error's text) when the run failed. */
+  message?: string;
+}
+
+/**
+ * The text of a Messages line: `12:03:04 flights.tsq — 10 rows of 120 in 0.4 s: [origin] top 10`, a
+ * failure with its message, a cancel. `at` is shown in the webview's local time (HH:MM:SS).
+ */
+export function runLogText(e: RunLogEntry): string {
+  const d = new Date(e.at);
+  const time = [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+  const secs = seconds(e.elapsedMs);
+  const rows = `${rowCount(e.rows)}${e.totalRowCount > e.rows ? ` of ${e.totalRowCount.toLocaleString('en-US')}` : ''}`;
+  const what = e.outcome === 'ok' ? `${rows} in ${secs}` : e.outcome === 'cancelled' ? `cancelled after ${secs} (${rows})` : `failed after ${secs}: ${e.message ?? 'error'}`;
+  return `${time} ${e.source} — ${what}: ${e.query.replace(/\s+/g, ' ').trim()}`;
+}
 
 /** Formats of Copy and Export. */
 export type CopyFormat = 'tsv' | 'csv' | 'json';
@@ -47,7 +83,8 @@ export type WebviewMessage =
   | { type: 'export'; tabId: string; format: 'csv' | 'json' }
   /** Copy of a cell, a row or a selection: the cells as the grid holds them, in grid order. */
   | { type: 'copy'; format: CopyFormat; columns: ResultColumn[]; rows: CellValue[][] }
-  | { type: 'pin' }
+  /** Pin or unpin the panel (in the view: the tabs of `group`). */
+  | { type: 'pin'; group?: string }
   /** The user switched to another tab of the panel (Export Results then exports that one). */
   | { type: 'activeTab'; tabId: string }
   | { type: 'chartKind'; tabId: string; kind: ChartKind }
