@@ -1200,6 +1200,20 @@ function listComparedMeasures(scope: QueryScope, clauses: readonly Clause[]): vo
   }
 }
 
+/**
+ * A search of attribute filters alone (`[origin] = 'SEA'`, a location filter `[city] near 'seattle'`, the keyword pages' own
+ * examples) shows the filtered attributes, each once in the order written: what such a search asks about.
+ * [inferred: the exported Answer TML leaves a filter's column out of `answer_columns` in most files, and
+ * keeps it in the few whose search lists nothing else; docs/service-notes.md "The columns of an answer".]
+ */
+function listFilteredAttributes(scope: QueryScope, clauses: readonly Clause[]): void {
+  // attributeItem adds a column once, however many filters name it
+  for (const cl of clauses) {
+    if (cl.kind === 'filter') scope.attributeItem(scope.resolve(cl.column), scope.bucketOf(cl.column));
+    else if (cl.kind === 'location' && cl.column) scope.attributeItem(scope.resolve(cl.column), undefined);
+  }
+}
+
 /** Compiles a query; throws `QueryError` for an unknown column, a misuse, or a keyword not executed. */
 export function compileSearch(input: CompileInput): CompiledQuery {
   return input.clauses.some((c) => c.kind === 'versus') ? compileVersus(input) : compileOne(input);
@@ -1302,6 +1316,7 @@ function compileOne(input: CompileInput): CompiledQuery {
     sorts.push({ expr: scope.keyFor(cl.column, cl.aggregation), dir });
   }
   if (scope.items.length === 0) listComparedMeasures(scope, input.clauses);
+  if (scope.items.length === 0) listFilteredAttributes(scope, input.clauses);
   if (scope.items.length === 0) throw new QueryError('The query lists no column to show: a column named only in a filter is not a column of the answer (exported Answer TML leaves it out of answer_columns). List the columns to show: [origin] [delay] [origin] = \'SEA\'');
   // `ranked by` may name a measure that is not listed: resolve it before the SELECT list is built.
   const rankedByKey = read.top?.rankedBy ? scope.keyFor(read.top.rankedBy, read.top.rankedByAggregation) : undefined;
