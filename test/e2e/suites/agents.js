@@ -7,15 +7,9 @@
 // Values must come back inside the tools' data blocks. Environment: TSQ_E2E_EMULATOR_URL (required).
 'use strict';
 const vscode = require('vscode');
-const { defineSuite, waitFor, extensionApi, check } = require('./lib');
+const { defineSuite, waitFor, check, connectAsTsadmin } = require('./lib');
 
 const TOOLS = ['tsq_list_data_sources', 'tsq_describe_data_source', 'tsq_check_query', 'tsq_run_query'];
-
-function emulatorUrl() {
-  const url = process.env.TSQ_E2E_EMULATOR_URL;
-  if (!url) throw new Error('TSQ_E2E_EMULATOR_URL is not set: start the emulator with --demo and set it');
-  return url;
-}
 
 /**
  * Calls a tool and returns its text and the values of its data blocks (common/src/agent/data.ts).
@@ -41,14 +35,7 @@ module.exports = defineSuite([
       check(names.length === 4, 'exactly the four read tools', names);
     },
   },
-  {
-    name: 'tsadmin connects to the emulator',
-    async fn() {
-      const api = await extensionApi();
-      const ok = await vscode.commands.executeCommand('tsq.connectToEmulator', { name: 'emulator', url: emulatorUrl(), username: 'tsadmin', password: 'admin' });
-      check(ok === true, 'tsq.connectToEmulator resolves true', { ok, state: api.getConnectionState() });
-    },
-  },
+  connectAsTsadmin,
   {
     name: 'tsq_list_data_sources and tsq_describe_data_source answer from the catalog',
     async fn() {

@@ -9,19 +9,13 @@
 // read with plain fetch on REST API v2. Environment: TSQ_E2E_EMULATOR_URL (required).
 'use strict';
 const vscode = require('vscode');
-const { defineSuite, waitFor, extensionApi, check, openUntitledTsq, waitForDiagnostics, workspaceRoot } = require('./lib');
+const { defineSuite, waitFor, extensionApi, check, openUntitledTsq, waitForDiagnostics, workspaceRoot, emulatorUrl, connectAsTsadmin } = require('./lib');
 
 const QUERY = '[origin] [delay] top 3';
 /** The query the History part runs (test/e2e/answers.test.ts looks for it in the view). */
 const HISTORY_QUERY = '[destination] [distance] top 2';
 /** @type {{ guid?: string }} */
 const state = {};
-
-function emulatorUrl() {
-  const url = process.env.TSQ_E2E_EMULATOR_URL;
-  if (!url) throw new Error('TSQ_E2E_EMULATOR_URL is not set: start the emulator with --demo and set it');
-  return url;
-}
 
 /** A v2 call as tsadmin. @param {string} path @param {object} body */
 async function v2(path, body) {
@@ -38,14 +32,7 @@ async function savedQuery(guid) {
 }
 
 module.exports = defineSuite([
-  {
-    name: 'tsadmin connects to the emulator',
-    async fn() {
-      const api = await extensionApi();
-      const ok = await vscode.commands.executeCommand('tsq.connectToEmulator', { name: 'emulator', url: emulatorUrl(), username: 'tsadmin', password: 'admin' });
-      check(ok === true, 'tsq.connectToEmulator resolves true', { ok, state: api.getConnectionState() });
-    },
-  },
+  connectAsTsadmin,
   {
     name: 'Save as Answer… saves the query: the file gains its @answer line and the answer is on the service',
     async fn() {

@@ -166,4 +166,21 @@ function check(condition, message, detail) {
   if (!condition) throw new Error(detail === undefined ? message : `${message}: ${describe(detail)}`);
 }
 
-module.exports = { EXTENSION_ID, defineSuite, waitFor, withTimeout, workspaceRoot, openWorkspaceFile, openUntitledTsq, extensionApi, completionsAt, labelOf, waitForDiagnostics, check };
+/** The emulator's base URL (TSQ_E2E_EMULATOR_URL, set by test/e2e/harness.ts); throws when it is not set. */
+function emulatorUrl() {
+  const url = process.env.TSQ_E2E_EMULATOR_URL;
+  if (!url) throw new Error('TSQ_E2E_EMULATOR_URL is not set: start the emulator with --demo and set it');
+  return url;
+}
+
+/** The first step of most suites: tsadmin connects to the emulator (TSQ: connect, as a test hands it the password). */
+const connectAsTsadmin = {
+  name: 'tsadmin connects to the emulator',
+  async fn() {
+    const api = await extensionApi();
+    const ok = await vscode.commands.executeCommand('tsq.connectToEmulator', { name: 'emulator', url: emulatorUrl(), username: 'tsadmin', password: 'admin' });
+    check(ok === true, 'tsq.connectToEmulator resolves true', { ok, state: api.getConnectionState() });
+  },
+};
+
+module.exports = { EXTENSION_ID, defineSuite, waitFor, withTimeout, workspaceRoot, openWorkspaceFile, openUntitledTsq, extensionApi, completionsAt, labelOf, waitForDiagnostics, check, emulatorUrl, connectAsTsadmin };

@@ -7,23 +7,10 @@
 //   TSQ_E2E_EMULATOR_URL   the emulator's base URL (required)
 'use strict';
 const vscode = require('vscode');
-const { defineSuite, extensionApi, check } = require('./lib');
-
-function emulatorUrl() {
-  const url = process.env.TSQ_E2E_EMULATOR_URL;
-  if (!url) throw new Error('TSQ_E2E_EMULATOR_URL is not set: start the emulator with --demo and set it');
-  return url;
-}
+const { defineSuite, check, connectAsTsadmin } = require('./lib');
 
 module.exports = defineSuite([
-  {
-    name: 'tsadmin connects to the emulator',
-    async fn() {
-      const api = await extensionApi();
-      const ok = await vscode.commands.executeCommand('tsq.connectToEmulator', { name: 'emulator', url: emulatorUrl(), username: 'tsadmin', password: 'admin' });
-      check(ok === true, 'tsq.connectToEmulator resolves true', { ok, state: api.getConnectionState() });
-    },
-  },
+  connectAsTsadmin,
   {
     name: 'Preview Data of a table named by its name (as a finished load hands it) gives its first 1,000 rows of every column',
     async fn() {

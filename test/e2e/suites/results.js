@@ -6,23 +6,10 @@
 // Environment: TSQ_E2E_EMULATOR_URL (set by test/e2e/harness.ts).
 'use strict';
 const vscode = require('vscode');
-const { defineSuite, waitFor, openWorkspaceFile, extensionApi, check } = require('./lib');
-
-function emulatorUrl() {
-  const url = process.env.TSQ_E2E_EMULATOR_URL;
-  if (!url) throw new Error('TSQ_E2E_EMULATOR_URL is not set: start the emulator with --demo and set it');
-  return url;
-}
+const { defineSuite, waitFor, openWorkspaceFile, check, connectAsTsadmin } = require('./lib');
 
 module.exports = defineSuite([
-  {
-    name: 'tsadmin connects to the emulator',
-    async fn() {
-      const api = await extensionApi();
-      const ok = await vscode.commands.executeCommand('tsq.connectToEmulator', { name: 'emulator', url: emulatorUrl(), username: 'tsadmin', password: 'admin' });
-      check(ok === true, 'tsq.connectToEmulator resolves true', { ok, state: api.getConnectionState() });
-    },
-  },
+  connectAsTsadmin,
   {
     name: 'a ▶ Run CodeLens stands above each query of results.tsq',
     async fn() {

@@ -6,29 +6,16 @@
 // problem at the same place. Environment: TSQ_E2E_EMULATOR_URL (required).
 'use strict';
 const vscode = require('vscode');
-const { defineSuite, waitFor, extensionApi, check, openUntitledTsq, waitForDiagnostics, workspaceRoot } = require('./lib');
+const { defineSuite, waitFor, extensionApi, check, openUntitledTsq, waitForDiagnostics, workspaceRoot, connectAsTsadmin } = require('./lib');
 
 /** A query with a column flights has not: the language server reports it (tsq.unknownColumn). */
 const BAD_QUERY = '[origin] [dealy] top 3';
-
-function emulatorUrl() {
-  const url = process.env.TSQ_E2E_EMULATOR_URL;
-  if (!url) throw new Error('TSQ_E2E_EMULATOR_URL is not set: start the emulator with --demo and set it');
-  return url;
-}
 
 /** @param {vscode.Diagnostic} d */
 const codeOf = (d) => (typeof d.code === 'object' ? d.code.value : d.code);
 
 module.exports = defineSuite([
-  {
-    name: 'tsadmin connects to the emulator',
-    async fn() {
-      const api = await extensionApi();
-      const ok = await vscode.commands.executeCommand('tsq.connectToEmulator', { name: 'emulator', url: emulatorUrl(), username: 'tsadmin', password: 'admin' });
-      check(ok === true, 'tsq.connectToEmulator resolves true', { ok, state: api.getConnectionState() });
-    },
-  },
+  connectAsTsadmin,
   {
     name: 'the TML files the page validates and imports are in the workspace',
     async fn() {
