@@ -126,6 +126,11 @@ export interface E2eSession {
   problems(until?: (rows: string[]) => boolean, timeoutMs?: number): Promise<string[]>;
   /** Opens the notification center and returns its messages once `until` accepts them (default: any). */
   notifications(until?: (rows: string[]) => boolean, timeoutMs?: number): Promise<string[]>;
+  /**
+   * Opens the notification center, clicks the button `action` of the newest notification whose text holds
+   * `match` (e.g. Run Anyway on "the query was not sent"), then hides the center again.
+   */
+  notificationAction(match: string, action: string, timeoutMs?: number): Promise<void>;
   /** Reveals an activity bar container by title (e.g. 'TSQ') and returns its visible tree rows' labels once `until` accepts them. */
   treeItems(container: string, until?: (rows: string[]) => boolean, timeoutMs?: number): Promise<string[]>;
   /** Expands (or collapses) the visible tree item whose label is exactly `label`. */
@@ -609,6 +614,14 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
         const rows = await rowsText('.notifications-center .notification-list-item');
         return until(rows) ? rows : undefined;
       }, 'notification center messages', timeoutMs);
+    },
+    async notificationAction(match, action, timeoutMs = 60_000) {
+      await runCommand('Notifications: Show Notifications');
+      await p.locator('.notifications-center').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const button = p.locator('.notifications-center .notification-list-item', { hasText: match }).last().locator('.monaco-button', { hasText: action }).first();
+      await button.waitFor({ state: 'visible', timeout: timeoutMs });
+      await button.click();
+      await runCommand('Notifications: Hide Notifications');
     },
     async treeItems(container, until = (r) => r.length > 0, timeoutMs = 60_000) {
       const item = p.locator(`.activitybar .action-item a[aria-label^="${container}"], .activitybar .action-item[aria-label^="${container}"]`).first();

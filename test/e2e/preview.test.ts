@@ -58,7 +58,7 @@ async function panelView(frame: Frame): Promise<PanelView | undefined> {
 }
 
 test('preview: Preview Data and New Query on a data source of the Objects view in a real VS Code', { skip: e2eSkip(['dist/emulator.js', 'dist/webview.js']), timeout: 600_000 }, async (t) => {
-  const session = await startSession({ name: 'preview', suite: 'preview.js', emulator: true });
+  const session = await startSession({ name: 'preview', suite: 'preview.js', emulator: true, settings: { 'tsq.results.location': 'beside' } });
   const page = session.page;
   const client = new AnalyticsServiceClient({ url: session.emulatorUrl!, username: 'tsadmin', password: 'admin' });
   try {

@@ -134,7 +134,9 @@ test('results in the bottom panel: a tab per document, pin, Messages, the status
       const flights = (await client.listObjectHeaders({ type: 'LOGICAL_TABLE', batchSize: -1 })).find((h) => h.name === 'flights')!;
       const refused = await client.searchData({ queryString: '[origin] [no such column]', dataSourceGuid: flights.id }).then(() => '', (e: unknown) => (e instanceof ServiceError ? e.serviceMessage ?? '' : String(e)));
       assert.ok(refused, 'the service refuses the query');
+      // the query has a local error (the unknown column), so it is held back until Run Anyway sends it
       await runLine('results.tsq', '[origin] [no such column]');
+      await session.notificationAction('the query was not sent', 'Run Anyway');
       await view((x) => x.active?.state === 'error', 'the refused query in the view');
       await frame.locator('.messages-tab').click();
       const v = await view((x) => x.messagesActive && x.messages.some((m) => m.includes('[no such column]')), 'the Messages tab');
