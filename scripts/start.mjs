@@ -1,19 +1,16 @@
 #!/usr/bin/env node
 // `npm start`: TSQ on the demo data, from a fresh clone, in one command (README.md "Quick start").
-//   1. `npm install` when node_modules is missing; 2. builds the bundles (esbuild.mjs), unless that
-//      install just did (its `prepare` script builds them);
+//   1. `npm install` when node_modules is missing; 2. builds the bundles (esbuild.mjs) unless it just did;
 //   3. starts the emulator with --demo (port 8088 when free), its data in <state>/emulator-data, kept;
 //   4. copies test/fixtures/demo-workspace/ to <state>/workspace (keeping files there) and writes its
 //      .vscode/settings.json with the connection; the password goes to the editor as TSQ_DEMO_PASSWORD,
 //      which the extension keeps in its secret storage, for a loopback URL only;
 //   5. opens it in VS Code when `code` is on the PATH, else in code-server (installed by
 //      scripts/install-e2e-tools.sh when missing) with the packaged extension, and prints the URL.
-// Ctrl-C, SIGTERM, a closed VS Code window or the end of `npm start` stops everything it started. An
-// emulator that exits is started again on the same port and data (MAX_EMULATOR_RESTARTS times at most).
-// The state folder is by default outside the clone, in the OS's cache folder (defaultStateDir), so that
-// the workspace opened is inside no Git repository (VS Code would ask about the clone's).
-// Options: --code-server, --port N, --code-server-port N, --state-dir DIR (default defaultStateDir()),
-// --fresh, --no-open (no editor), --no-build (use dist/ as it is); USAGE below, README.md's table.
+// Ctrl-C, SIGTERM or a closed VS Code window stops everything it started; an emulator that exits is
+// started again (MAX_EMULATOR_RESTARTS at most). The state folder is in the OS's cache folder
+// (defaultStateDir), so the workspace is inside no Git repository (VS Code would ask about the clone's).
+// Options: USAGE below and README.md's table.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';

@@ -1,6 +1,5 @@
 /**
  * `tsq tml export|validate|import`: Answers as files in Git (docs/service-interface.md §11).
- *
  * - `export`: the TML of objects by GUID, or by name with `--type`, or every answer (`--all`), written
  *   to `<out>/<name>.<type>.tml` (YAML), in batches of TML_BATCH_SIZE with progress on stderr. Every
  *   object gets its own file (`exportFileName`, `ExportFiles`: ` (2)`…, cut to NAME_MAX_BYTES, each
@@ -8,8 +7,8 @@
  * - `validate`: each file's local checks (common/src/tml/tmlService.ts), then the service's `VALIDATE_ONLY`
  *   in batches of TML_BATCH_SIZE (tml-import.adoc), by common/src/tml/tmlFiles.ts, which TSQ: Validate TML
  *   calls too; problems as `tsq check` prints them, exit 1 on an error.
- * - `import`: the files under `--policy partial` (the service's default) or `all-or-none`; a file that
- *   fails the local checks is not sent. Prints each file's outcome and the GUID of its answer.
+ * - `import`: the files under `--policy partial` (the default) or `all-or-none`; a file failing the local
+ *   checks is not sent. Prints each file's outcome and the GUID of its answer.
  */
 import { constants } from 'node:fs';
 import { lstat, open, readFile } from 'node:fs/promises';

@@ -1,11 +1,10 @@
 /**
- * The results webview (browser code, bundled by esbuild into dist/webview.js as an IIFE).
- * Tabs of answers, each with a grid (grid.ts: a virtual grid over a columnar store, sort and filter over
- * all rows, resize, range selection) and a chart (chart.js; no eval, styles through the CSSOM only).
- * Rows arrive page by page (common/src/results/messages.ts) into the tab's ColumnStore, shown at once
- * (only the rows on screen are DOM). Values and column names go into the DOM as text,
- * never as HTML. Copy and Export go through the host, from the data, not the DOM. The first rows of each
- * tab stay in the webview's state (`setState`), so a panel restored after a reload shows them.
+ * The results webview (browser code, bundled by esbuild into dist/webview.js as an IIFE). Tabs of answers,
+ * each with a grid (grid.ts: a virtual grid over a columnar store, sort and filter over all rows, resize,
+ * range selection) and a chart (chart.js; no eval, styles through the CSSOM only).
+ * Rows arrive page by page (common/src/results/messages.ts) into the tab's ColumnStore (only the rows on
+ * screen are DOM). Values and names go into the DOM as text, never as HTML; Copy and Export go through
+ * the host, from the data. A tab's first rows stay in `setState`, so a panel restored after a reload shows them.
  *
  * In the TSQ Results view (`<body data-location="panel">`, client/src/results/view.ts) every tab belongs
  * to a group (one document's runs): a run replaces its group's tabs only, each tab has a Pin action for

@@ -1,14 +1,11 @@
 /**
- * Run Query and the results panel: the commands Run Query (the query under the cursor, or the
- * selection), Run All Queries, Cancel Query, Pin Results, Export Results, Show Data, Preview Data (every run is in the History); the `▶ Run`
- * CodeLens; diagnostics carrying the service's error text on the query's range, and a query with a local
- * error held back (heldBack.ts: one mistake, one problem; `RunQueryArgs.anyway`). Queries come from the
- * language server's `tsq/queries`. A run shows a small first page (`FIRST_PAGE_ROWS`) at once, then
- * pages of `tsq.results.pageSize` (docs/service-notes.md §1.4) up to `tsq.results.maxRows`. Cancel aborts
- * every request of the run (one `AbortSignal`) and ends the tab at once.
- * `ResultsController` owns the panels, the runs in progress, the last run and the search-error
- * diagnostics; `registerResults` makes one and registers its commands. A document's panel is reused by
- * its next run unless pinned. Where results show is `tsq.results.location`: the TSQ Results view in
+ * Run Query and the results panel: Run Query (the query under the cursor, or the selection), Run All,
+ * Cancel, Pin, Export, Show Data, Preview Data (every run is in the History); the `▶ Run` CodeLens; the
+ * service's error text as a diagnostic on the query, a query with a local error held back (heldBack.ts).
+ * Queries come from the language server's `tsq/queries`; pages as run.ts fetches them; Cancel aborts every
+ * request of the run (one `AbortSignal`).
+ * `ResultsController` owns the panels, the runs, the last run and the search-error diagnostics;
+ * `registerResults` makes one and registers its commands. A document's panel is reused unless pinned. Where results show is `tsq.results.location`: the TSQ Results view in
  * the bottom panel (view.ts: a tab per document and a Messages tab; the default) or a panel beside the
  * editor (panel.ts). The status bar shows the run in progress (a click cancels it), then the rows and
  * time of the last run (status.ts).

@@ -2,14 +2,10 @@
  * Query text written for a person from a data source's columns: the `@datasource` line, a column as
  * `[name]`, the starter query of New Query on This Data Source and the query of Preview Data. One place
  * for every front end, so that a name the search language cannot hold is left out the same way
- * everywhere.
- *
- * Source of the rules: docs/service-interface.md §8 (search query limits 4 and 5: column names cannot
+ * everywhere. Source of the rules: docs/service-interface.md §8 (search query limits 4 and 5: column names cannot
  * contain `[` or `]`; values, and so `@datasource '…'`, cannot contain quotes) and the lexer
  * (common/src/language/lexer.ts: a column name ends at the first `]` or line break; a quote inside the
- * brackets is part of the name).
- *
- * Pure: no I/O.
+ * brackets is part of the name). Pure: no I/O.
  */
 import type { Column } from '../model';
 

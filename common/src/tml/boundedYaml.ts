@@ -2,8 +2,18 @@
  * The one reader of TML's YAML (and JSON) for every part: the language service's TML files
  * (answerTml.ts, liveboardTml.ts) and the emulator's TML import and validate (emulator/src/tml/answers.ts).
  * It reads with the `yaml` package (https://eemeli.org/yaml/) within limits, so that a text cannot make
- * the work grow faster than its length nor past a fixed size:
- *
+ * the work grow faster than its length nor past a fixed size (the limits: `YamlLimits`).
+ * Duplicate keys are found with one `Set` per mapping (linear), not by the package's `uniqueKeys`
+ * check, which compares every key with every earlier one (30,000 keys took seconds); they are reported
+ * as the package reports them (`DUPLICATE_KEY`). Imports only the `yaml` package: the emulator may use it
+ * (docs/architecture.md).
+ */
+import { Composer, Document, isCollection, isMap, isScalar, Lexer, LineCounter, Parser, YAMLParseError, type CST, type Node } from 'yaml';
+
+type Token = CST.Token;
+
+/**
+ * The limits of `readBoundedYaml`; `TML_LIMITS` are those of every TML reader.
  * - `chars`: a longer text is not read at all;
  * - `entries`: map keys and list items, bounded before the document is built by counting the lexer's
  *   indicators (`:`, `?`, `,`, `-`: an upper bound of the entries), stopping at the limit;
@@ -11,18 +21,7 @@
  * - `depth`: collections nested in collections, checked on the document by a walk with its own stack;
  * - `errors`: YAML errors and warnings: the first ones are kept and no more are made; at a syntax error
  *   past them the reading stops (the document holds what was read before it). Never `exceeded`.
- *
- * Duplicate keys are found in the same walk with one `Set` per mapping (linear), instead of the package's
- * `uniqueKeys` check, which compares every key with every earlier one of its mapping (30,000 keys took
- * seconds); they are reported as the package reports them (`DUPLICATE_KEY`, "Map keys must be unique").
- *
- * Imports only the `yaml` package: the emulator may use it (docs/architecture.md).
  */
-import { Composer, Document, isCollection, isMap, isScalar, Lexer, LineCounter, Parser, YAMLParseError, type CST, type Node } from 'yaml';
-
-type Token = CST.Token;
-
-/** The limits of `readBoundedYaml`; `TML_LIMITS` are those of every TML reader. */
 export interface YamlLimits {
   /** Most characters (UTF-16 code units) of the text. */
   chars: number;

@@ -7,9 +7,7 @@
  *
  * Quick fixes in TML (`tmlCodeActions`): the `.tsq` "did you mean" of an unknown column
  * (common/src/languageService/codeActions.ts) on a column inside a `search_query` string, its text
- * escaped for the YAML scalar it is written into.
- *
- * Pure: no `vscode`, no LSP server, no HTTP.
+ * escaped for the YAML scalar it is written into. Pure: no `vscode`, no LSP server, no HTTP.
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CodeActionContext, CompletionList, Diagnostic, Hover, Position, Range, TextEdit } from 'vscode-languageserver-types';
