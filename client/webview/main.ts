@@ -4,9 +4,8 @@
  * range selection) and a chart (chart.js; no eval, styles through the CSSOM only).
  * Rows arrive page by page (common/src/results/messages.ts) into the tab's ColumnStore (only the rows on
  * screen are DOM). Values and names go into the DOM as text, never as HTML; Copy and Export go through
- * the host, from the data. A tab's first rows stay in `setState`, so a panel restored after a reload shows them.
- *
- * In the TSQ Results view (`<body data-location="panel">`, client/src/results/view.ts) every tab belongs
+ * the host, from the data. A tab's first rows stay in `setState`, so a panel restored after a reload shows
+ * them. In the TSQ Results view (`<body data-location="panel">`, client/src/results/view.ts) every tab belongs
  * to a group (one document's runs): a run replaces its group's tabs only, each tab has a Pin action for
  * its group, and a Messages tab lists every run (rows, time, the service's message). The view keeps no
  * state of its own: its host replays the Messages when it is resolved again.
