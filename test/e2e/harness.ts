@@ -713,3 +713,17 @@ export async function startSession(options: SessionOptions): Promise<E2eSession>
   };
   return session;
 }
+
+/** Files below `dir` (recursively); none when it does not exist. */
+export function filesBelow(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? filesBelow(p) : [p];
+  });
+}
+
+/** The text of the TSQ log channel(s) the session's extension host wrote so far. */
+export function tsqLogs(session: E2eSession): string {
+  return filesBelow(join(session.userDataDir, 'logs')).filter((f) => /TSQ\.log$/i.test(f) || /tsq\.tsq/.test(f)).map((f) => readFileSync(f, 'utf8')).join('\n');
+}

@@ -9,28 +9,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { AnalyticsServiceClient } from '../../common/src/api';
 import { ServiceCatalog } from '../../common/src/catalog';
 import { PREVIEW_ROWS, previewQuery, starterQuery } from '../../common/src/language/queryText';
-import { e2eSkip, exactText, startSession, waitUntil, type E2eSession } from './harness';
+import { e2eSkip, exactText, startSession, waitUntil, type E2eSession, tsqLogs } from './harness';
 import { reportInHost } from './report';
-
-/** Files below `dir` (recursively). */
-function filesBelow(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? filesBelow(p) : [p];
-  });
-}
-
-/** The text of the TSQ log channel(s) the session's extension host wrote so far. */
-function tsqLogs(session: E2eSession): string {
-  return filesBelow(join(session.userDataDir, 'logs')).filter((f) => /TSQ\.log$/i.test(f) || /tsq\.tsq/.test(f)).map((f) => readFileSync(f, 'utf8')).join('\n');
-}
 
 /** Expands `label` when its children are not shown yet, and waits for rows that `until` accepts. */
 async function expand(session: E2eSession, label: string, until: (rows: string[]) => boolean): Promise<string[]> {

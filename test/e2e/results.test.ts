@@ -12,7 +12,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
@@ -21,28 +21,13 @@ import { AnalyticsServiceClient, ServiceError } from '../../common/src/api';
 import { ServiceCatalog } from '../../common/src/catalog';
 import { formatCell, formatNumber } from '../../common/src/results/format';
 import { describeColumns, type CellValue } from '../../common/src/results/shape';
-import { e2eSkip, exactText, startSession, waitUntil, type E2eSession } from './harness';
+import { e2eSkip, exactText, startSession, waitUntil, type E2eSession, tsqLogs } from './harness';
 import { reportInHost } from './report';
 
 /** The slow query's text holds this; the emulator delays its searchdata by SLOW_MS. */
 const SLOW_MARK = '[Miles_per_Gallon]';
 const SLOW_MS = 120_000;
 const HOSTILE = ['<img src=x onerror=alert(1)>', '</script>'];
-
-/** Files below `dir` (recursively). */
-function filesBelow(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? filesBelow(p) : [p];
-  });
-}
-
-/** The text of the TSQ log channel(s) the session's extension host wrote so far. */
-function tsqLogs(session: E2eSession): string {
-  const files = filesBelow(join(session.userDataDir, 'logs')).filter((f) => /TSQ\.log$/i.test(f) || /tsq\.tsq/.test(f));
-  return files.map((f) => readFileSync(f, 'utf8')).join('\n');
-}
 
 /** What the active tab of the results webview shows. */
 interface PanelView {

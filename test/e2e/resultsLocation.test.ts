@@ -12,30 +12,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { AnalyticsServiceClient, ServiceError } from '../../common/src/api';
-import { e2eSkip, startSession, waitUntil, type E2eSession } from './harness';
+import { e2eSkip, startSession, waitUntil, type E2eSession, tsqLogs } from './harness';
 import { reportInHost } from './report';
 
 /** The slow query's text holds this; the emulator delays its searchdata by SLOW_MS. */
 const SLOW_MARK = '[Miles_per_Gallon]';
 const SLOW_MS = 120_000;
-
-/** Files below `dir` (recursively). */
-function filesBelow(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? filesBelow(p) : [p];
-  });
-}
-
-/** The text of the TSQ log channel(s) the session's extension host wrote so far. */
-function tsqLogs(session: E2eSession): string {
-  return filesBelow(join(session.userDataDir, 'logs')).filter((f) => /TSQ\.log$/i.test(f) || /tsq\.tsq/.test(f)).map((f) => readFileSync(f, 'utf8')).join('\n');
-}
 
 /** What the TSQ Results view shows: its tabs (label, pinned), the active one's state and rows, the Messages. */
 interface ViewState {
