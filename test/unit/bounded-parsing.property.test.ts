@@ -3,8 +3,8 @@
  * (common/src/tml/boundedYaml.ts) take time linear in the length of the text for any text — random and
  * adversarial ones (unclosed brackets, quotes and parentheses, deep nesting, many keys, aliases, long
  * tokens) up to 1 MB — and no text drives them past the stack. Linear is asserted as a ratio measured in
- * the same run, never as a wall-clock limit: the best of five times of a text four times as long is under
- * 8 times that of the text (linear makes it 4, a scan per token, as `(((…` and 30,000 keys had, 16; the
+ * the same run, never as a wall-clock limit: the best of five times of a text eight times as long is under
+ * 24 times that of the text (linear makes it 8, a scan per token, as `(((…` and 30,000 keys had, 64; the
  * margin is for the other work of a shared machine), the collector's pauses left out (`timed`).
  */
 import { after, test } from 'node:test';
@@ -47,14 +47,14 @@ async function best(f: () => unknown, reps: number): Promise<number> {
 }
 
 /**
- * time(text of 4n) / time(text of n), `make(n)` a text of about n characters; a text read in under 20 ms
+ * time(text of GROWTH × n) / time(text of n), `make(n)` a text of about n characters; a text read in under 20 ms
  * is read several times per measure (the same number for both), so that the timer's grain does not count.
  * A ratio over `LINEAR` is measured again, twice at most, and the least kept: the other work of the
  * machine only ever makes a ratio larger, and a reader that is not linear is over it every time.
  */
 async function growth(make: (n: number) => string, n: number, read: (text: string) => unknown): Promise<number> {
   const a = make(n);
-  const b = make(4 * n);
+  const b = make(GROWTH * n);
   const t0 = performance.now();
   read(a); // warm up, and calibrate
   read(b);
@@ -68,8 +68,13 @@ async function growth(make: (n: number) => string, n: number, read: (text: strin
   return ratio;
 }
 
-/** The bound of `growth`: under twice the ratio of a linear reader. */
-const LINEAR = 8;
+/** How much longer the second text of `growth` is. */
+const GROWTH = 8;
+/**
+ * The bound of `growth`: three times the ratio of a linear reader (a run in CI with other tests beside it
+ * measured 8.1 for a linear one at a growth of 4), well under the 64 of a quadratic one.
+ */
+const LINEAR = 3 * GROWTH;
 
 /** `unit` repeated to at least `n` characters. */
 const repeat = (unit: string) => (n: number): string => unit.repeat(Math.ceil(n / unit.length));
@@ -89,14 +94,14 @@ const parse = (text: string): unknown => parseDocument(text);
 /** The TML reader without the entries and aliases limits: the duplicate-key check and the depth walk themselves measured. */
 const UNBOUNDED: YamlLimits = { ...TML_LIMITS, entries: Infinity, aliases: Infinity };
 
-test('the query parser is linear for adversarial texts (the ratio of 64 KB to 16 KB; of 1 MB to 256 KB for the worst)', async () => {
+test('the query parser is linear for adversarial texts (the ratio of 128 KB to 16 KB; of 1 MB to 128 KB for the worst)', async () => {
   for (const unit of QUERY_UNITS) {
     const r = await growth(repeat(unit), 16 * 1024, parse);
-    assert.ok(r < LINEAR, `${JSON.stringify(unit)} repeated: time(64 KB) / time(16 KB) = ${r.toFixed(2)}`);
+    assert.ok(r < LINEAR, `${JSON.stringify(unit)} repeated: time(128 KB) / time(16 KB) = ${r.toFixed(2)}`);
   }
   for (const unit of ['(', ')', '[a] in (', "'", '[a', 'ranked by [a] ']) {
-    const r = await growth(repeat(unit), 256 * 1024, parse);
-    assert.ok(r < LINEAR, `${JSON.stringify(unit)} repeated: time(1 MB) / time(256 KB) = ${r.toFixed(2)}`);
+    const r = await growth(repeat(unit), 128 * 1024, parse);
+    assert.ok(r < LINEAR, `${JSON.stringify(unit)} repeated: time(1 MB) / time(128 KB) = ${r.toFixed(2)}`);
   }
 });
 
@@ -111,7 +116,7 @@ test('80,000 unclosed ( are each reported, and the parse stays linear', async ()
   const doc = parseDocument('('.repeat(80_000));
   assert.ok(doc.diagnostics.some((d) => d.code === UNCLOSED_PAREN));
   const r = await growth((n) => '('.repeat(n), 80_000, parse);
-  assert.ok(r < LINEAR, `time(320,000 "(") / time(80,000 "(") = ${r.toFixed(2)}`);
+  assert.ok(r < LINEAR, `time(640,000 "(") / time(80,000 "(") = ${r.toFixed(2)}`);
 });
 
 test(`50,000 nested subsearches: a diagnostic at level ${MAX_SUBSEARCH_DEPTH + 1}, no stack overflow, a tree no deeper than the limit`, async () => {
@@ -146,7 +151,7 @@ test('the TML reader: 30,000 keys are refused under its limits, and a duplicate 
   assert.equal(dup.exceeded, undefined);
   assert.deepEqual(dup.doc.errors.map((e) => e.code), ['DUPLICATE_KEY']);
   const r = await growth((n) => keys(Math.round(n / 12)), 64 * 1024, (t) => readBoundedYaml(t, UNBOUNDED));
-  assert.ok(r < LINEAR, `keys: time(256 KB) / time(64 KB) = ${r.toFixed(2)}`);
+  assert.ok(r < LINEAR, `keys: time(512 KB) / time(64 KB) = ${r.toFixed(2)}`);
 });
 
 test('the TML reader: depth, aliases and size over the limits are refused; a valid TML reads as before', async () => {
@@ -171,16 +176,16 @@ test('the TML reader keeps the first errors and makes no more: 1 MB of ] or of d
   assert.ok(dups.doc.errors.every((e) => e.code === 'DUPLICATE_KEY'));
 });
 
-test('the TML reader is linear for adversarial and random texts up to 1 MB (the ratio of 4N to N)', async () => {
+test('the TML reader is linear for adversarial and random texts up to 1 MB (the ratio of 8N to N)', async () => {
   const read = (t: string): unknown => readBoundedYaml(t, UNBOUNDED);
   for (const unit of YAML_UNITS) {
     const r = await growth(repeat(unit), 16 * 1024, read);
-    assert.ok(r < LINEAR, `${JSON.stringify(unit)} repeated: time(64 KB) / time(16 KB) = ${r.toFixed(2)}`);
+    assert.ok(r < LINEAR, `${JSON.stringify(unit)} repeated: time(128 KB) / time(16 KB) = ${r.toFixed(2)}`);
   }
   // under the limits, up to the size limit
   for (const unit of ['a: 1\n', '- x\n', '[', ']', '{a: ', '*a\n']) {
-    const r = await growth(repeat(unit), TML_LIMITS.chars / 4 - 16, (t) => readBoundedYaml(t));
-    assert.ok(r < LINEAR, `${JSON.stringify(unit)} repeated, under TML_LIMITS: time(1 MB) / time(256 KB) = ${r.toFixed(2)}`);
+    const r = await growth(repeat(unit), TML_LIMITS.chars / GROWTH - 16, (t) => readBoundedYaml(t));
+    assert.ok(r < LINEAR, `${JSON.stringify(unit)} repeated, under TML_LIMITS: time(1 MB) / time(128 KB) = ${r.toFixed(2)}`);
   }
   await fc.assert(fc.asyncProperty(fc.array(fc.constantFrom(...YAML_UNITS), { minLength: 1, maxLength: 6 }), async (parts) => {
     const r = await growth(repeat(parts.join('')), 4 * 1024, read);
