@@ -3,12 +3,11 @@
 // (window/logMessage) and stderr with no form of the password (common/src/redaction.ts).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import { assertNoForm, CLI_JS, ECHOED, echoingLoginService } from './cli-support';
+import { assertNoForm, ECHOED, echoingLoginService } from './cli-support';
+import { startTsqLsp } from './lsp-stdio';
 
 let service: Awaited<ReturnType<typeof echoingLoginService>>;
 let home: string;
@@ -22,14 +21,8 @@ after(async () => {
 });
 
 test('tsq lsp logs the catalog failure of a service that echoes the login with no form of the password', async () => {
-  const child = spawn(process.execPath, [CLI_JS, 'lsp', '--url', service.url, '--user', 'tsadmin'], {
-    cwd: home,
-    env: { PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), TSQ_PASSWORD: ECHOED },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const lsp = startTsqLsp(['--url', service.url, '--user', 'tsadmin'], home, { TSQ_PASSWORD: ECHOED });
+  const { connection } = lsp;
   const logged: string[] = [];
   const echoLogged = new Promise<string>((resolve) => {
     connection.onNotification('window/logMessage', (p: { message: string }) => {
@@ -43,20 +36,15 @@ test('tsq lsp logs the catalog failure of a service that echoes the login with n
   connection.onNotification('textDocument/publishDiagnostics', (p: { diagnostics: { message: string }[] }) => {
     logged.push(...p.diagnostics.map((d) => d.message));
   });
-  connection.onRequest(() => null);
   connection.listen();
   try {
-    await connection.sendRequest('initialize', { processId: process.pid, rootUri: `file://${home}`, capabilities: {} });
-    await connection.sendNotification('initialized', {});
+    await lsp.initialize();
     await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: `file://${join(home, 'q.tsq')}`, languageId: 'tsq', version: 1, text: "@datasource 'flights'\n[origin] [delayz]\n" } });
     const message = await echoLogged;
     assert.match(message, /raw \(\[redacted\]\), percent \(\[redacted\]\)/, message);
-    await connection.sendRequest('shutdown');
-    await connection.sendNotification('exit');
   } finally {
-    connection.dispose();
-    child.kill();
+    await lsp.close();
   }
   assertNoForm(logged.join('\n'), ECHOED, 'the log of tsq lsp');
-  assertNoForm(stderr, ECHOED, 'the stderr of tsq lsp');
+  assertNoForm(lsp.stderr(), ECHOED, 'the stderr of tsq lsp');
 });

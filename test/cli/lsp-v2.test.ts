@@ -2,13 +2,11 @@
 // diagnostics that need the catalog (an unknown column) come, so columns were read over REST API v2.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { startLive, type Live } from '../emulator/client-support';
-import { CLI_JS } from './cli-support';
+import { startTsqLsp } from './lsp-stdio';
 
 let live: Live;
 let home: string;
@@ -24,14 +22,8 @@ after(async () => {
 test('tsq lsp with TSQ_TOKEN on a v2-only service reports an unknown column', { timeout: 60_000 }, async () => {
   const r = await fetch(`${live.emu.url}/api/rest/2.0/auth/token/full`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'analyst', password: 'analyst' }) });
   const token = ((await r.json()) as { token: string }).token;
-  const child = spawn(process.execPath, [CLI_JS, 'lsp', '--url', live.emu.url, '--user', 'analyst'], {
-    cwd: home,
-    env: { PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), TSQ_TOKEN: token },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  const lsp = startTsqLsp(['--url', live.emu.url, '--user', 'analyst'], home, { TSQ_TOKEN: token });
+  const { connection } = lsp;
   const unknownColumn = new Promise<string>((resolve) => {
     connection.onNotification('textDocument/publishDiagnostics', (p: { diagnostics: { message: string }[] }) => {
       const d = p.diagnostics.find((x) => /Unknown column \[delayz\]/.test(x.message));
@@ -39,19 +31,14 @@ test('tsq lsp with TSQ_TOKEN on a v2-only service reports an unknown column', { 
     });
   });
   connection.onNotification('window/showMessage', () => undefined);
-  connection.onRequest(() => null);
   connection.listen();
   try {
-    await connection.sendRequest('initialize', { processId: process.pid, rootUri: `file://${home}`, capabilities: {} });
-    await connection.sendNotification('initialized', {});
+    await lsp.initialize();
     await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: `file://${join(home, 'q.tsq')}`, languageId: 'tsq', version: 1, text: "@datasource 'flights'\n[origin] [delayz]\n" } });
     const message = await unknownColumn;
     assert.match(message, /Did you mean \[delay\]/);
-    assert.ok(!stderr.includes(token), 'the token appears in the server log');
-    await connection.sendRequest('shutdown');
-    await connection.sendNotification('exit');
+    assert.ok(!lsp.stderr().includes(token), 'the token appears in the server log');
   } finally {
-    connection.dispose();
-    child.kill();
+    await lsp.close();
   }
 });
