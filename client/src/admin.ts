@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import type { TsqClient } from './context';
 import { parsePrincipalsFile, summarizeSync } from './principals';
 import { errorMessage, errorStatus, type Principal, type ServiceApi } from './service';
+import { commandRegistrar } from './commands';
 
 /** Group privileges offered by the pickers (the privileges of ThoughtSpot-like groups). */
 export const PRIVILEGES = ['ADMINISTRATION', 'DATAMANAGEMENT', 'USERDATAUPLOADING', 'DATADOWNLOADING', 'AUTHORING', 'SHAREWITHALL'] as const;
@@ -87,7 +88,7 @@ async function changePassword(api: ServiceApi, { connections, log }: TsqClient, 
 /** Registers the five administration commands. `changed` is called after a change (the tree reloads). */
 export function registerAdminCommands(client: TsqClient, changed: () => void): void {
   const { log } = client;
-  const register = (id: string, fn: (...args: any[]) => unknown) => client.extension.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  const register = commandRegistrar(client.extension.subscriptions);
 
   register('tsq.changePassword', (arg?: unknown) => withService(client, 'Change Password', (api) => changePassword(api, client, arg)));
 

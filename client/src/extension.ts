@@ -23,6 +23,7 @@ import { errorMessage, type ServiceApi } from './service';
 import { registerObjectsView } from './tree/provider';
 import { registerLoadCommands } from './load/commands';
 import { registerResults } from './results';
+import { commandRegistrar } from './commands';
 
 /** What `activate()` returns (read by the end-to-end tests through `getExtension('tsq.tsq').exports`). */
 export interface TsqApi {
@@ -83,7 +84,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
     }),
   );
 
-  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  const register = commandRegistrar(context.subscriptions);
   register('tsq.addConnection', (args?: Partial<ConnectionArgs>) => connections.addConnection(isArgs(args) ? args : undefined));
   register('tsq.connectToEmulator', (args?: Partial<ConnectionArgs>) => connections.connectToEmulator(args && typeof args === 'object' && !(args instanceof vscode.Uri) ? args : undefined));
   register('tsq.switchConnection', () => connections.switchConnection());

@@ -23,6 +23,7 @@ import { writeFileSafely } from '../../../common/src/safeWrite';
 import { isSupportedEncoding, sniffCsv } from '../../../common/src/load/sniff';
 import { fullFormat } from '../../../common/src/load/values';
 import { changeField, reviewItems, tableChoiceOf, type Draft, type TableChoice } from './review';
+import { commandRegistrar } from '../commands';
 
 /** Bytes of the file read for sniffing and the preview. */
 const SAMPLE_BYTES = 1024 * 1024;
@@ -32,7 +33,7 @@ const CSV_EXT = /\.(csv|tsv|txt)$/i;
 export function registerLoadCommands(client: TsqClient): LoadDropController {
   const context = client.extension;
   const loader = new CsvLoader(context, client.connections, client.log);
-  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  const register = commandRegistrar(context.subscriptions);
   register('tsq.loadCsv', (arg?: unknown, more?: unknown) => loader.load(uriOf(arg, more)));
   register('tsq.loadCsvIntoTable', async (node?: unknown) => {
     const table = tableNodeOf(node);

@@ -31,6 +31,7 @@ import { answerRunEntry, type HistoryAnswer } from '../../../common/src/results/
 import { answerQueryText } from '../answers';
 import { addServiceProblem, heldBack } from './heldBack';
 import { ActiveRun, fetchPinboardPages, fetchSearchPages, resolveDataSource, type RunQueryArgs, type RunSummary } from './run';
+import { commandRegistrar } from '../commands';
 
 export { FIRST_PAGE_ROWS, type RunQueryArgs, type RunSummary } from './run';
 
@@ -373,7 +374,7 @@ class ResultsController {
   /** Registers the commands, the ▶ Run lenses, the diagnostics' lifetime and the panel serializer. */
   register(): void {
     const context = this.context;
-    const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+    const register = commandRegistrar(context.subscriptions);
     const runArgs = (args?: RunQueryArgs) => (args && typeof args === 'object' && !(args instanceof vscode.Uri) ? args : undefined);
     register('tsq.runQuery', (args?: RunQueryArgs) => this.runQuery(runArgs(args)));
     register('tsq.runAllQueries', (args?: RunQueryArgs) => this.runAll(runArgs(args)));

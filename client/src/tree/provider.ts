@@ -17,6 +17,7 @@ import type { Column } from '../../../common/src/model';
 import { childrenFetcher, contextFlags, isExpandable, nodeDescription, nodeIcon, nodeLabel, rootNodes, toPattern, tooltipLines, type ListOptions, type ObjectNode } from './nodes';
 import { PagedList, type ListEntry } from './paging';
 import { objectsSettings } from '../settings';
+import { commandRegistrar } from '../commands';
 
 /** A placeholder entry of a list (Loading…, empty, error, Load more…), bound to the list's owner. */
 type Placeholder = { kind: 'placeholder'; key: string; entry: Exclude<ListEntry<ObjectNode>, { kind: 'item' }>; ownerKey: string };
@@ -334,7 +335,7 @@ export function registerObjectsView(client: TsqClient, dragAndDropController?: v
     view.description = provider.filter ? `filter: ${provider.filter}` : undefined;
     void vscode.commands.executeCommand('setContext', 'tsq.objects.filtered', !!provider.filter);
   };
-  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  const register = commandRegistrar(context.subscriptions);
   context.subscriptions.push(
     view,
     vscode.workspace.onDidChangeConfiguration((e) => {
