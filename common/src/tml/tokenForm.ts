@@ -167,7 +167,7 @@ function filterText(c: Extract<Clause, { kind: 'filter' }>, nameOf: (name: strin
   if (c.operator === '=' && tokens.length === 1) return tokens[0];
   if (c.operator === '=' || c.operator === '!=') return `${col} ${c.operator} ${tokens.join(' ')}`;
   if (c.operator === 'between' && tokens.length === 2) return `${col} between ${tokens[0]} and ${tokens[1]}`;
-  const values = c.values.map(literal);
-  if (values.some((v) => v === undefined)) return undefined;
-  return `${col} ${c.operator} ${values.join(', ')}`;
+  // another operator keeps its one value as the documented form writes it; several (`or`, `,`) stay as written
+  const value = c.values.length === 1 ? literal(c.values[0]!) : undefined;
+  return value === undefined ? undefined : `${col} ${c.operator} ${value}`;
 }
