@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import type { AnalyticsServiceClient } from '../../common/src/api';
-import { stableGuid } from '../../emulator/src/guid';
+import { exportedAnswers } from '../fixtures/exportedAnswers';
 import { startLive, type Live } from './client-support';
 
 let live: Live;
@@ -74,111 +74,7 @@ for (const gen of ['v1', 'v2'] as const) {
   });
 }
 
-/** The demo flights' GUID (emulator/src/guid.ts naming), as an export with `export_fqn` writes it. */
-const FLIGHTS_GUID = stableGuid('table', 'demo', 'engine_default_schema', 'flights');
-
-/**
- * Answer TML in the shapes clusters export (thoughtspot_tml `DUMMY.answer.tml`: a formula, `table` and
- * `chart` with their client states, `"y":`; an exported liveboard's answer: `fqn`, `dynamic_name` after
- * `display_mode`, an answer column's `custom_name` and `format` with `decimals: 2.0`), on the demo flights,
- * each search written as the service writes it. Written from those shapes, not copied.
- */
-const EXPORTED: Record<string, string> = {
-  'a DUMMY.answer.tml shape': `guid: 0b3c6a0e-2d7e-4f55-9a31-6c1d2e3f4a51
-answer:
-  name: How much delay by origin and destination?
-  tables:
-  - id: flights
-    name: flights
-  formulas:
-  - id: Constant
-    name: Constant
-    expr: '''ok'''
-    was_auto_generated: false
-  search_query: "[origin] [destination] [delay] [date].'this year'"
-  answer_columns:
-  - name: Total delay
-  - name: destination
-  - name: origin
-  table:
-    table_columns:
-    - column_id: origin
-      headline_aggregation: COUNT_DISTINCT
-    - column_id: destination
-      headline_aggregation: COUNT_DISTINCT
-    - column_id: Total delay
-      headline_aggregation: SUM
-    ordered_column_ids:
-    - origin
-    - destination
-    - Total delay
-    client_state: ""
-    client_state_v2: "{\\"tableVizPropVersion\\": \\"V1\\"}"
-    viz_style: "{}"
-  chart:
-    type: COLUMN
-    chart_columns:
-    - column_id: origin
-    - column_id: destination
-    - column_id: Total delay
-    axis_configs:
-    - x:
-      - origin
-      "y":
-      - Total delay
-      color:
-      - destination
-    client_state: ""
-    client_state_v2: "{\\"version\\": \\"V4DOT2\\",\\"chartProperties\\": {\\"mapviewport\\": {\\"center\\": [-1.0815372462017208E7,4944187.994859374],\\"zoomLevel\\": 5.2702518193745425}}}"
-    viz_style: "{}"
-  display_mode: CHART_MODE
-`,
-  "an exported liveboard's answer shape, with fqn": `guid: 5d2f8a91-7c3e-4b6a-9e21-0f4c8b7a6d32
-answer:
-  name: Delay by month for SEA and PDX
-  description: ""
-  tables:
-  - id: flights
-    name: flights
-    fqn: ${FLIGHTS_GUID}
-  search_query: "[date].monthly [delay] [origin] = [origin].SEA [origin].PDX"
-  answer_columns:
-  - name: Month(date)
-    custom_name: Departure month
-  - name: Total delay
-    format:
-      category: NUMBER
-      isCategoryEditable: true
-      numberFormatConfig:
-        unit: NONE
-        decimals: 2.0
-  table:
-    table_columns:
-    - column_id: Month(date)
-      show_headline: false
-    - column_id: Total delay
-      show_headline: false
-    ordered_column_ids:
-    - Month(date)
-    - Total delay
-    client_state: ""
-    client_state_v2: "{\\"tableVizPropVersion\\": \\"V1\\"}"
-  chart:
-    type: LINE
-    chart_columns:
-    - column_id: Month(date)
-    - column_id: Total delay
-    axis_configs:
-    - x:
-      - Month(date)
-      "y":
-      - Total delay
-    client_state: ""
-    client_state_v2: "{\\"version\\": \\"V4DOT2\\"}"
-  display_mode: CHART_MODE
-  dynamic_name: Total delay by month
-`,
-};
+const EXPORTED = exportedAnswers();
 
 describe('import → export → import keeps a file byte for byte where nothing changed', () => {
   for (const gen of ['v1', 'v2'] as const) {
