@@ -165,6 +165,8 @@ function filterText(c: Extract<Clause, { kind: 'filter' }>, nameOf: (name: strin
   if (dots.some((d) => d === undefined)) return undefined;
   const tokens = dots.map((d) => `${col}.${d}`);
   if (c.operator === '=' && tokens.length === 1) return tokens[0];
+  // `!=` of {null}/{empty}: an exported file has `[x] != '{null}'`, which TSQ reads as a text; it stays as written
+  if (c.operator === '!=' && c.values.some((v) => v.kind === 'null' || v.kind === 'empty')) return undefined;
   if (c.operator === '=' || c.operator === '!=') return `${col} ${c.operator} ${tokens.join(' ')}`;
   if (c.operator === 'between' && tokens.length === 2) return `${col} between ${tokens[0]} and ${tokens[1]}`;
   // another operator keeps its one value as the documented form writes it; several (`or`, `,`) stay as written
