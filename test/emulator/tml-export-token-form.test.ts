@@ -5,6 +5,9 @@
 // is a fixed point. Through the real emulator over HTTP with the service client of common/src/api, v1 and v2.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { AnalyticsServiceClient } from '../../common/src/api';
 import { exportedAnswers } from '../fixtures/exportedAnswers';
@@ -135,5 +138,25 @@ describe('export → import → export is a fixed point', () => {
     const id = parse(e!.edoc).guid as string;
     await importOne(clients.v1, e!.edoc);
     assert.equal(await exportOne(clients.v1, id), e!.edoc);
+  });
+});
+
+describe('the imported text outlives a restart', () => {
+  test('an exported-shaped file exports byte for byte from an emulator restarted on the same data', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tsq-tml-restart-'));
+    try {
+      const text = EXPORTED['a DUMMY.answer.tml shape']!;
+      const first = await startLive({ dataDir });
+      const id = await importOne(first.client(undefined, { apiVersion: 'v2' }), text);
+      await first.stop();
+      const second = await startLive({ dataDir });
+      try {
+        assert.equal(await exportOne(second.client(undefined, { apiVersion: 'v2' }), id), text);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
