@@ -81,8 +81,10 @@ export interface Visualization {
 export interface AnswerBook extends Header {
   type: 'QUESTION_ANSWER_BOOK' | 'PINBOARD_ANSWER_BOOK';
   visualizations: Visualization[];
-  /** An answer's Answer TML members beyond its name, data source and query (`table`, `chart`, `display_mode`, `formulas`), kept as imported (emulator/src/tml/). */
+  /** The members of an answer's `answer` as imported (emulator/src/tml/); older stores hold `table`, `chart`, `display_mode` and `formulas` only. */
   tml?: Record<string, unknown>;
+  /** The Answer TML text the answer was last imported from: its export keeps the styles written there. */
+  tmlSource?: string;
 }
 
 /** A tag (`TAG`). */

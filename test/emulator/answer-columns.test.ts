@@ -63,7 +63,8 @@ describe('a column only in a filter is no column of the answer', () => {
       const got = await columnsOf(query, table);
       assert.deepEqual(got, { status: 200, columns }, query);
       const doc = parse(await roundTrip(`Columns ${kind}`, query, table));
-      assert.deepEqual(doc.answer.answer_columns, columns.map((name) => ({ name })), query);
+      // the same columns; an export lists them by name in code-unit order, as most exported files do
+      assert.deepEqual(doc.answer.answer_columns, [...columns].sort().map((name) => ({ name })), query);
     });
   }
   test('a query of attribute filters only shows the filtered attributes, as the exported files that list nothing else keep them', async () => {

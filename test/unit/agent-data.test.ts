@@ -8,7 +8,8 @@ import { z } from 'zod';
 import assert from 'node:assert/strict';
 import { dataBlock, oneLineJson, readDataBlocks } from '../../common/src/agent/data';
 import { redact, REDACTED } from '../../common/src/redaction';
-import { languageReference } from '../../common/src/agent/languageReference';
+import { languageReference, tokenFormExamples } from '../../common/src/agent/languageReference';
+import { tokenForm } from '../../common/src/tml/tokenForm';
 import { INPUT_SCHEMAS } from '../../common/src/agent/schemas';
 import { DATE_BUCKETS, KEYWORDS } from '../../common/src/language/keywords';
 import { parseQuery } from '../../common/src/language/parser';
@@ -65,8 +66,27 @@ test('the language reference documents the token form ThoughtSpot writes, and ea
   const rules = ref.split('\n').filter((l) => /ThoughtSpot itself writes|After the dot|table path/.test(l));
   assert.equal(rules.length, 3);
   const queries = rules.flatMap((l) => [...l.matchAll(/`([^`]*\[[^`]*)`/g)].map((m) => m[1]!));
-  for (const q of ["[origin].SEA", "[origin] = [origin].SEA [origin].PDX", "[date].'last 180 days'", '[flights_1::origin]', 'top 20 [origin] ranked by count [destination]', 'sort by [date] [date].daily descending']) assert.ok(queries.includes(q), q);
+  for (const q of ['[flights_1::origin]', 'top 20 [origin] ranked by count [destination]', 'sort by [date] [date].daily descending']) assert.ok(queries.includes(q), q);
   for (const q of queries) assert.deepEqual(parseQuery(q).diagnostics, [], q);
+});
+
+test("the language reference's token form table is the writer's output on the catalogue's examples, each reading as typed", () => {
+  const ref = languageReference();
+  const rows = tokenFormExamples();
+  const catalogue = new Set(KEYWORDS.map((k) => k.example));
+  for (const { typed, written } of rows) {
+    assert.ok(catalogue.has(typed), `${typed} is a catalogue example`);
+    assert.equal(written, tokenForm(typed, [{ name: 'date', dataType: 'DATE' }]));
+    assert.notEqual(written, typed);
+    assert.ok(ref.includes(`| \`${typed}\` | \`${written}\` |`), typed);
+    assert.deepEqual(parseQuery(written).diagnostics, [], written);
+    const kinds = (q: string) => parseQuery(q).query!.clauses.map((c) => c.kind);
+    assert.deepEqual(kinds(written), kinds(typed), written);
+  }
+  // the constructs of the token form each have a row: a value list, !=, between, {null}/{empty}, a relative date
+  for (const shape of [/ = \[(\w+)\]\.\w+ \[\1\]\.\w+/, / != \[\w+\]\./, / between \[(\w+)\]\.\S+ and \[\1\]\./, /\]\.\{null\}/, /\[date\]\.'(last|this|next) /]) {
+    assert.ok(rows.some((r) => shape.test(r.written)), String(shape));
+  }
 });
 
 test("package.json's languageModelTools take the inputs of the MCP tools they share an implementation with", () => {

@@ -4,7 +4,8 @@
  * can never disagree with what the editor offers. The rules are those of the `.tsq` file in the design
  * notes and of the lexer and parser (common/src/language).
  */
-import { DATE_BUCKETS, KEYWORDS, type KeywordCategory } from '../language/keywords';
+import { BOOLEAN_VALUES, DATE_BUCKETS, KEYWORDS, TABLE_PATH_SEPARATOR, type KeywordCategory } from '../language/keywords';
+import { tokenForm } from '../tml/tokenForm';
 
 /** The URI of the resource. */
 export const LANGUAGE_REFERENCE_URI = 'tsq://language-reference';
@@ -73,6 +74,7 @@ export function languageReference(): string {
     for (const k of entries) out.push(`| \`${cell([k.name, ...(k.aliases ?? [])].join('`, `'))}\` | ${cell(k.meaning)} | \`${cell(k.example)}\`${k.dataSource ? ` (on ${k.dataSource})` : ''} |`);
   }
   out.push(
+    ...tokenFormSection(),
     '',
     '## Examples',
     '',
@@ -88,12 +90,53 @@ export function languageReference(): string {
 /**
  * The token form, as ThoughtSpot writes queries itself (exported TML's `search_query`, Spotter's `sage_query`;
  * docs/service-notes.md §2.11): the same language, read by the same parser, so a query copied from
- * ThoughtSpot runs as it is.
+ * ThoughtSpot runs as it is. The words come from the catalogue's lists (booleans, the table path separator).
  */
 function tokenFormRules(): string[] {
+  const [SEA, LOS_ANGELES] = ["[origin] = 'SEA'", "[destination] = 'los angeles'"];
   return [
-    "- ThoughtSpot itself writes filters as tokens after the column's dot, and TSQ reads them as the same filters: `[origin].SEA` is `[origin] = 'SEA'`, `[destination].'los angeles'`, `[delay].10`, `[is delayed].true`, `[origin].{null}`; `[origin] = [origin].SEA [origin].PDX` is `[origin] = 'SEA', 'PDX'` (`!=` likewise); `[date] between [date].01/15/2001 and [date].03/31/2001`; a quoted relative date, `[date].'last 180 days'` is `[date] last 180 days`.",
-    `- After the dot, a bucket word on a date column is a bucket (\`[date].monthly\`), anything else a value of the column; a word that is neither is an error. \`true\`/\`false\` need no quotes on a BOOL column (\`[is delayed] = true\`).`,
-    `- A column may carry its table path: \`[flights_1::origin]\` is the column origin of that path (on a data source without paths, the column of that name). Commas may separate tokens (\`by [origin], [destination]\`); \`top 20 [origin] ranked by count [destination]\` ranks by an aggregate; \`sort by [date] [date].daily descending\` sorts by the bucketed column.`,
+    `- ThoughtSpot itself writes filters as tokens after the column's dot, and TSQ reads them as the same filters: ${[SEA, LOS_ANGELES].map((q) => `\`${tokenForm(q)}\` is \`${q}\``).join(', ')} (one plain word bare, other text quoted, a number, ${BOOLEAN_VALUES.map((b) => `\`${b}\``).join(' or ')}, \`{null}\`, \`{empty}\`); after \`=\` or \`!=\` several such tokens are a list of values; a relative date is quoted after the dot. The section "The token form" shows the catalogue's examples as ThoughtSpot writes them.`,
+    `- After the dot, a bucket word on a date column is a bucket (\`[date].monthly\`), anything else a value of the column; a word that is neither is an error. ${BOOLEAN_VALUES.map((b) => `\`${b}\``).join('/')} need no quotes on a BOOL column (\`[is delayed] = ${BOOLEAN_VALUES[0]}\`).`,
+    `- A column may carry its table path: \`[flights_1${TABLE_PATH_SEPARATOR}origin]\` is the column origin of that path (on a data source without paths, the column of that name). Commas may separate tokens (\`by [origin], [destination]\`); \`top 20 [origin] ranked by count [destination]\` ranks by an aggregate; \`sort by [date] [date].daily descending\` sorts by the bucketed column.`,
+  ];
+}
+
+/** The column the catalogue's examples filter by date: the demo data sources' date column. */
+const EXAMPLE_DATE_COLUMN = { name: 'date', dataType: 'DATE' } as const;
+/** Most examples of one category in the token form section. */
+const TOKEN_FORM_EXAMPLES_PER_CATEGORY = 3;
+
+/**
+ * The catalogue's examples that ThoughtSpot writes otherwise, each as typed and as written by the token
+ * form's writer (common/src/tml/tokenForm.ts, the one `tsq tml export` from the emulator uses).
+ */
+export function tokenFormExamples(): { typed: string; written: string }[] {
+  const out: { typed: string; written: string }[] = [];
+  const perCategory = new Map<string, number>();
+  // one example of each shape: `[date].'monday'` stands for `[date].'tuesday'` too
+  const shapes = new Set<string>();
+  for (const k of KEYWORDS) {
+    const written = tokenForm(k.example, [EXAMPLE_DATE_COLUMN]);
+    const shape = written.replace(/[\p{L}\p{N}]+/gu, 'x');
+    const n = perCategory.get(k.category) ?? 0;
+    if (written === k.example.trim() || n >= TOKEN_FORM_EXAMPLES_PER_CATEGORY || shapes.has(shape)) continue;
+    perCategory.set(k.category, n + 1);
+    shapes.add(shape);
+    out.push({ typed: k.example, written });
+  }
+  return out;
+}
+
+/** The token form section: the catalogue's examples as ThoughtSpot writes them. */
+function tokenFormSection(): string[] {
+  return [
+    '',
+    '## The token form',
+    '',
+    `How ThoughtSpot writes a search it exports (an Answer TML's \`search_query\`), for the catalogue's examples that it writes otherwise (on a data source whose date column is \`[${EXAMPLE_DATE_COLUMN.name}]\`). Both forms read the same; either may be written.`,
+    '',
+    '| as typed | as ThoughtSpot writes it |',
+    '|---|---|',
+    ...tokenFormExamples().map((e) => `| \`${cell(e.typed)}\` | \`${cell(e.written)}\` |`),
   ];
 }

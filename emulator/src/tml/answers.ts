@@ -8,14 +8,16 @@
  * and thoughtspot/thoughtspot_tml `tests/data/DUMMY.answer.tml`.
  */
 import { randomUUID } from 'node:crypto';
-import { stringify as stringifyYaml, type Document } from 'yaml';
+import { parse as parseYaml, type Document } from 'yaml';
 import { readBoundedYaml, TML_LIMITS } from '../../../common/src/tml/boundedYaml';
+import { tokenForm } from '../../../common/src/tml/tokenForm';
 import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { isGuid } from '../guid';
 import type { AnswerBook, LogicalTable, MetadataStore, Visualization } from '../metadataStore';
 import { QueryError, type SqlParam } from '../searchdata/compile';
 import type { SearchService } from '../searchdata/run';
+import { serviceJson, serviceYaml } from './exportText';
 
 /** `import_policy` values (OpenAPI `ImportMetadataTMLRequest`; v1 has the first three). */
 export const IMPORT_POLICIES = ['PARTIAL', 'ALL_OR_NONE', 'VALIDATE_ONLY', 'PARTIAL_OBJECT'] as const;
@@ -49,8 +51,14 @@ export interface ImportedTml {
   };
 }
 
-/** Members of an Answer TML the emulator keeps as sent and gives back on export (the presentation). */
-const KEPT_MEMBERS = ['table', 'chart', 'display_mode', 'formulas'] as const;
+/**
+ * The members an exported answer holds, in the order the service writes them (thoughtspot_tml
+ * `DUMMY.answer.tml`, the exported liveboards of developer-docs `tml.adoc`): a member the emulator adds
+ * goes after the last of those before it that the answer holds; every other member keeps its place.
+ */
+const ANSWER_MEMBER_ORDER = ['name', 'description', 'tables', 'formulas', 'search_query', 'answer_columns', 'table', 'chart', 'display_mode'];
+/** The `client_state_v2` of an answer's `table` as the service writes it for a table it has not restyled. */
+const TABLE_CLIENT_STATE_V2 = '{"tableVizPropVersion": "V1"}';
 /** Top-level members of a TML file that name another object type (tml.adoc's list of object TMLs). */
 const OTHER_TYPES = ['liveboard', 'pinboard', 'table', 'worksheet', 'model', 'view', 'sql_view', 'connection', 'collection', 'monitor_alert'];
 
@@ -69,7 +77,10 @@ interface ValidAnswer {
   description?: string;
   dataSource: LogicalTable;
   query: string;
+  /** Every member of the `answer` as imported. */
   kept: Record<string, unknown>;
+  /** The text the answer was imported from (its written styles come back on export). */
+  source?: string;
 }
 
 /** A Liveboard TML that VALIDATE_ONLY found valid (nothing is written: liveboards are read only). */
@@ -100,11 +111,11 @@ export class TmlService {
     const books = type === undefined ? this.catalog.state.books : this.catalog.state.books.filter((b) => b.type === bookType);
     const book = books.find((b) => b.id === key) ?? (type ? books.find((b) => b.name.toLowerCase() === key) : undefined);
     const table = !book && wantTable ? this.catalog.dataSource(key) ?? (type ? this.catalog.state.tables.find((t) => t.name.toLowerCase() === key) : undefined) : undefined;
-    const text = (doc: Record<string, unknown>): string => (format === 'JSON' ? JSON.stringify(doc) : stringifyYaml(doc, { lineWidth: 0 }));
+    const text = (doc: Record<string, unknown>, source?: string): string => (format === 'JSON' ? serviceJson(doc) : serviceYaml(doc, source));
     if (book) {
       if (!this.catalog.canRead(user, book)) throw new ApiError(403, FORBIDDEN_TEXT);
       if (book.type === 'PINBOARD_ANSWER_BOOK') return { info: { name: book.name, filename: `${book.name}.liveboard.tml`, status: { status_code: 'OK' }, type: 'liveboard', id: book.id }, edoc: text(this.liveboardTml(book, fqn)) };
-      return { info: { name: book.name, filename: `${book.name}.answer.tml`, status: { status_code: 'OK' }, type: 'answer', id: book.id }, edoc: text(this.answerTml(book, fqn)) };
+      return { info: { name: book.name, filename: `${book.name}.answer.tml`, status: { status_code: 'OK' }, type: 'answer', id: book.id }, edoc: text(this.answerTml(book, fqn), book.tmlSource) };
     }
     if (table) {
       if (!this.catalog.canRead(user, table)) throw new ApiError(403, FORBIDDEN_TEXT);
@@ -114,8 +125,13 @@ export class TmlService {
     return failedExport(identifier, identifier, type?.toLowerCase() ?? 'unknown', `No object with ${type && !isGuid(identifier) ? `name ${identifier} of type ${type}` : `id ${identifier}`}.`);
   }
 
-  /** The `answer` member of a visualization: name, data source, search_query, the columns it gives, and the kept presentation. */
-  private answerBody(name: string, description: string | undefined, viz: Visualization | undefined, kept: Record<string, unknown>, fqn: boolean): Record<string, unknown> {
+  /**
+   * The `answer` member of a visualization as the service exports it: its name, its data source
+   * (`tables`), its `search_query` in the token form (common/src/tml/tokenForm.ts), the columns it gives
+   * (`answer_columns`, and `table` unless the answer has its own), over the members it was imported with
+   * (`stored`, kept in their order: the presentation, formulas, and members the emulator does not read).
+   */
+  private answerBody(name: string, description: string | undefined, viz: Visualization | undefined, stored: Record<string, unknown>, fqn: boolean): Record<string, unknown> {
     const ds = viz ? this.catalog.dataSource(viz.dataSource) : undefined;
     let columns: string[] = [];
     try {
@@ -123,22 +139,56 @@ export class TmlService {
     } catch {
       // an answer whose query no longer compiles (a column dropped) still exports its text
     }
-    return {
+    const answerColumns = answerColumnsOf(columns, stored.answer_columns);
+    const owned: Record<string, unknown> = {
       name,
       ...(description !== undefined ? { description } : {}),
-      tables: ds ? [{ id: ds.name, name: ds.name, ...(fqn ? { fqn: ds.id } : {}) }] : [],
-      search_query: viz?.query ?? '',
-      answer_columns: columns.map((c) => ({ name: c })),
-      table: kept.table ?? { ordered_column_ids: columns },
-      ...(kept.chart !== undefined ? { chart: kept.chart } : {}),
-      ...(kept.formulas !== undefined ? { formulas: kept.formulas } : {}),
-      display_mode: kept.display_mode ?? 'TABLE_MODE',
+      tables: ds ? [this.tableEntry(stored.tables, ds, fqn)] : [],
+      search_query: viz ? tokenForm(viz.query, ds?.columns) : '',
+      answer_columns: answerColumns,
+      ...(stored.table === undefined ? { table: { table_columns: answerColumns.map((c) => ({ column_id: c.name, show_headline: false })), ordered_column_ids: columns, client_state: '', client_state_v2: TABLE_CLIENT_STATE_V2 } } : {}),
+      ...(stored.display_mode === undefined ? { display_mode: 'TABLE_MODE' } : {}),
     };
+    return inServiceOrder(stored, owned);
   }
 
-  /** The Answer TML of a stored answer (its first visualization: an answer has one). */
+  /**
+   * The `tables` entry of an exported answer: the entry it was imported with while that still names its
+   * data source (its `id`, `name`, `obj_id` as written), else the data source's name as `id` and `name`;
+   * `fqn`, the data source's GUID, after `name` when the export asks for it (`export_fqn`), never otherwise.
+   */
+  private tableEntry(stored: unknown, ds: LogicalTable, fqn: boolean): Record<string, unknown> {
+    const ref = Array.isArray(stored) && isRecord(stored[0]) ? stored[0] : undefined;
+    let same = false;
+    try {
+      same = ref !== undefined && this.resolve(ref, 'answer').id === ds.id;
+    } catch {
+      // the entry no longer names a data source: the data source's own names replace it
+    }
+    const entries = Object.entries(same && ref ? ref : { id: ds.name, name: ds.name }).filter(([k]) => k !== 'fqn');
+    if (fqn) {
+      const at = entries.findIndex(([k]) => k === 'name');
+      entries.splice(at < 0 ? entries.length : at + 1, 0, ['fqn', ds.id]);
+    }
+    return Object.fromEntries(entries);
+  }
+
+  /**
+   * The Answer TML of a stored answer (its first visualization: an answer has one): `guid` first, the
+   * other top-level members it was imported with (`obj_id`), then `answer`.
+   */
   answerTml(book: AnswerBook, fqn: boolean): Record<string, unknown> {
-    return { guid: book.id, answer: this.answerBody(book.name, book.description, book.visualizations[0], book.tml ?? {}, fqn) };
+    let source: unknown;
+    try {
+      source = book.tmlSource !== undefined ? parseYaml(book.tmlSource, { maxAliasCount: TML_LIMITS.aliases }) : undefined;
+    } catch {
+      source = undefined;
+    }
+    const top: Record<string, unknown> = { guid: book.id };
+    if (isRecord(source)) for (const [k, v] of Object.entries(source)) if (k !== 'guid' && k !== 'answer') top[k] = v;
+    const stored = isRecord(source) && isRecord(source.answer) ? source.answer : book.tml ?? {};
+    top.answer = this.answerBody(book.name, book.description, book.visualizations[0], stored, fqn);
+    return top;
   }
 
   /**
@@ -179,9 +229,10 @@ export class TmlService {
       return read.doc;
     });
     const seen = new Set<string>();
-    const checked = docs.map((read): ValidAnswer | ValidLiveboard | TmlInvalid => {
+    const checked = docs.map((read, i): ValidAnswer | ValidLiveboard | TmlInvalid => {
       try {
         const v = this.validate(user, read, createNew, policy);
+        if (!('liveboard' in v)) v.source = texts[i];
         if ('guid' in v && v.guid) {
           if (seen.has(v.guid)) throw new TmlInvalid(`guid ${v.guid} appears twice in this import.`);
           seen.add(v.guid);
@@ -292,9 +343,7 @@ export class TmlService {
       if (e instanceof QueryError) throw new TmlInvalid(`${path === 'answer' ? '' : `${path}: `}search_query is not valid on ${dataSource.name}: ${e.message}`);
       throw e;
     }
-    const kept: Record<string, unknown> = {};
-    for (const k of KEPT_MEMBERS) if (answer[k] !== undefined) kept[k] = answer[k];
-    return { name, description, dataSource, query, kept };
+    return { name, description, dataSource, query, kept: { ...answer } };
   }
 
   /** The data source an Answer TML's `tables` entry (of the answer at `path`) names: `fqn` (a GUID) first, then `name`, then `id`. */
@@ -319,6 +368,7 @@ export class TmlService {
       if (v.description !== undefined) b.description = v.description;
       b.visualizations = [{ id: b.visualizations[0]?.id ?? randomUUID(), ...viz }];
       b.tml = v.kept;
+      b.tmlSource = v.source;
       b.modified = t;
       b.modifiedBy = user.id;
       return b;
@@ -338,6 +388,7 @@ export class TmlService {
       type: 'QUESTION_ANSWER_BOOK',
       visualizations: [{ id: randomUUID(), ...viz }],
       tml: v.kept,
+      ...(v.source !== undefined ? { tmlSource: v.source } : {}),
     };
     this.catalog.state.books.push(b);
     return b;
@@ -385,6 +436,35 @@ export class TmlService {
       sql_queries: [{ metadata_id: book.id, metadata_name: book.name, sql_query: withParams(compiled.sql, compiled.params) }],
     };
   }
+}
+
+/**
+ * The `answer_columns` of an exported answer: one entry per column of its search (`columns`), each the
+ * entry it was imported with when one has its name (`custom_name`, `format`… kept). In the order of the
+ * imported entries when they name the same columns, else by name in code-unit order, as most exported
+ * files have them (docs/service-notes.md "How the service writes a search_query").
+ */
+function answerColumnsOf(columns: readonly string[], stored: unknown): { name: string }[] {
+  const kept = (Array.isArray(stored) ? stored : []).filter((e): e is { name: string } => isRecord(e) && typeof e.name === 'string');
+  const byName = new Map(kept.map((e) => [e.name, e]));
+  const same = kept.length === columns.length && byName.size === columns.length && columns.every((c) => byName.has(c));
+  const names = same ? kept.map((e) => e.name) : [...new Set(columns)].sort();
+  return names.map((n) => byName.get(n) ?? { name: n });
+}
+
+/** `stored`'s members in their order with `owned`'s values; an owned member it lacks placed after its predecessor in ANSWER_MEMBER_ORDER. */
+function inServiceOrder(stored: Record<string, unknown>, owned: Record<string, unknown>): Record<string, unknown> {
+  const entries: [string, unknown][] = Object.entries(stored).map(([k, v]) => [k, k in owned ? owned[k] : v]);
+  for (const [k, v] of Object.entries(owned)) {
+    if (k in stored) continue;
+    const before = ANSWER_MEMBER_ORDER.slice(0, Math.max(0, ANSWER_MEMBER_ORDER.indexOf(k)));
+    let at = 0;
+    entries.forEach(([e], i) => {
+      if (before.includes(e)) at = i + 1;
+    });
+    entries.splice(at, 0, [k, v]);
+  }
+  return Object.fromEntries(entries);
 }
 
 /** The SQL text followed by its bound parameters (`-- $1 = 'SEA'`), one a line. */
