@@ -11,8 +11,8 @@
 import type { ColumnDataType } from '../model';
 import type { Clause, DateBucket } from './ast';
 import {
-  AGGREGATIONS, BOOLEAN_VALUES, CALENDAR_TYPES, DATE_BUCKETS, DATE_TYPES, DAY_NAMES, KEYWORDS, MONTH_NAMES, NUMERIC_TYPES, PERIOD_FUNCTIONS,
-  QUARTER_NAMES, RANGE_OPERATORS, TEXT_TYPES, TO_DATE, WORD_OPERATORS, bucketsFor,
+  AGGREGATIONS, BOOLEAN_VALUES, CALENDAR_TYPES, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, DAY_NAMES, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS,
+  QUARTER_NAMES, RANGE_OPERATORS, TO_DATE, WORD_OPERATORS, bucketsFor,
 } from './keywords';
 import type { TokenKind } from './lexer';
 
@@ -71,13 +71,10 @@ export function defineGrammar<Name extends string, Node extends string>(producti
   };
 }
 
-/** The relative dates that start with a keyword (`today`, `last 7 days`, `year to date`; list-date.adoc). */
-const RELATIVE_DATE_KEYWORDS = ['today', 'yesterday', 'this', 'last', 'next', ...Object.keys(TO_DATE)];
-
 /** The names of the search language's productions. */
 export type ProductionName =
   | 'columnClause' | 'periodFunction' | 'aggregated' | 'operatorWithoutColumn' | 'bucket' | 'for' | 'grouping' | 'topBottom'
-  | 'rankedBy' | 'sortBy' | 'growth' | 'calendar' | 'location' | 'subsearch' | 'versus' | 'fiscal' | 'relativeDate' | 'namedDate'
+  | 'rankedBy' | 'sortBy' | 'growth' | 'calendar' | 'location' | 'subsearch' | 'versus' | 'fiscal' | 'relativeDate' | 'relativePeriod' | 'toDate' | 'namedDate'
   | 'bareValue' | 'formulaCall' | 'unknownWord' | 'separator' | 'stray' | 'misplacedKeyword';
 
 /** The tree's node kinds: a clause's (ast.ts `Clause['kind']`) or one of its parts. */
@@ -107,11 +104,9 @@ export const SEARCH_GRAMMAR = defineGrammar<ProductionName, SearchNodeKind>([
   { name: 'subsearch', nodes: ['subsearch'], first: { keywords: ['in', 'not in'] }, rule: "('in' | 'not in') '(' Clause* ')'" },
   { name: 'versus', nodes: ['versus'], first: { keywords: ['vs'] }, rule: "'vs' 'all'?" },
   { name: 'fiscal', nodes: ['calendar'], first: { keywords: ['fiscal'] }, rule: "'fiscal'" },
-  {
-    name: 'relativeDate', nodes: ['dateFilter'], first: { tokens: ['number'], keywords: RELATIVE_DATE_KEYWORDS },
-    rule: "'today' | 'yesterday' | ('this' | 'last' number? | 'next' number?) DateUnit ('for each' DateUnit)? | ToDate ('for each' DateUnit)? | number DateUnit 'ago' | year",
-    expects: 'dateUnit',
-  },
+  { name: 'relativeDate', nodes: ['dateFilter'], first: { tokens: ['number'], keywords: ['today', 'yesterday'] }, rule: "'today' | 'yesterday' | number DateUnit 'ago' | year" },
+  { name: 'relativePeriod', nodes: ['dateFilter'], first: { keywords: ['this', 'last', 'next'] }, rule: "('this' | ('last' | 'next') number?) DateUnit ('for each' DateUnit)?", expects: 'dateUnit' },
+  { name: 'toDate', nodes: ['dateFilter'], first: { keywords: Object.keys(TO_DATE) }, rule: "ToDate ('for each' DateUnit)?" },
   { name: 'namedDate', nodes: ['dateFilter'], first: { keywords: [...DAY_NAMES, ...MONTH_NAMES, ...QUARTER_NAMES] }, rule: '(DayName | (MonthName | QuarterName) year?)' },
   { name: 'bareValue', nodes: ['keyword'], first: { tokens: ['value', 'constant', 'number', 'lparen'] }, rule: "Value | '(' ... ')'  -- recovery: a value with no column" },
   { name: 'formulaCall', nodes: ['error'], first: { tokens: ['word'] }, rule: "word '(' ... ')'  -- recovery: a formula inside a query" },
@@ -124,32 +119,45 @@ export const SEARCH_GRAMMAR = defineGrammar<ProductionName, SearchNodeKind>([
 /** The keywords after which a column comes (completion offers columns first): the productions' `expects: 'column'`. */
 export const KEYWORDS_BEFORE_COLUMN: ReadonlySet<string> = new Set(SEARCH_GRAMMAR.keywordsExpecting('column'));
 
-/**
- * What may follow a date column (`ColumnRef` of `columnClause`, completion after `[date] |`): the range
- * operators, then the relative dates that start with a keyword (the named dates are offered at the start
- * of a word, by their category).
- */
-export const DATE_OPERAND_KEYWORDS: readonly string[] = [...['after', 'before', 'between'].filter((k) => (RANGE_OPERATORS as readonly string[]).includes(k)), ...(SEARCH_GRAMMAR.get('relativeDate').first.keywords ?? [])];
+/** The productions a relative date is (`RelativeDate` of `columnClause`; list-date.adoc), the named dates aside. */
+const RELATIVE_DATES: readonly ProductionName[] = ['relativeDate', 'relativePeriod', 'toDate'];
 
 /**
- * What the token after `[column].` may be on a column of `type` (`DotValue`, docs/service-notes.md §2.11;
- * keywords.ts `dotReading`): its buckets (a date column), whether a value of the column is read (values
- * come from the catalog), the booleans (a BOOL column), the relative dates written after the dot (a
- * calendar date: `[date].'last 180 days'`), and whether `{null}`/`{empty}` apply (always). An unknown
- * type (no catalog): every bucket and nothing else.
+ * What may follow a date column (`columnClause`, completion after `[date] |`): the range operators, then
+ * the keywords a relative date starts with (the named dates are offered at the start of a word, by category).
  */
-export function dotExpectations(type: ColumnDataType | undefined): { buckets: DateBucket[]; values: boolean; booleans: readonly string[]; relativeDates: readonly string[]; constants: boolean } {
-  if (type === undefined) return { buckets: [...DATE_BUCKETS], values: false, booleans: [], relativeDates: [], constants: false };
-  const calendar = CALENDAR_TYPES.has(type);
+export const DATE_OPERAND_KEYWORDS: readonly string[] = [...RANGE_OPERATORS, ...RELATIVE_DATES.flatMap((p) => SEARCH_GRAMMAR.get(p).first.keywords ?? [])];
+
+/** The keywords after which a date unit comes (`last |`, `next 3 |`): the productions' `expects: 'dateUnit'`. */
+export const KEYWORDS_BEFORE_DATE_UNIT: ReadonlySet<string> = new Set(SEARCH_GRAMMAR.keywordsExpecting('dateUnit'));
+
+/**
+ * What the token after `[column].` may be (`DotValue` of `columnClause`, docs/service-notes.md §2.11;
+ * keywords.ts `dotReading`), for completion: the column's buckets (a date column), whether its values
+ * are read (an attribute that is no date; they come from the catalog) with `{null}`/`{empty}`, the
+ * booleans (a BOOL attribute), the relative dates written after the dot (a calendar date:
+ * `[date].'last 180 days'`). Without the column (no catalog): every bucket and nothing else.
+ */
+export function dotExpectations(column: { dataType: ColumnDataType; kind: string } | undefined): { buckets: DateBucket[]; values: boolean; booleans: readonly string[]; relativeDates: readonly string[] } {
+  if (column === undefined) return { buckets: [...DATE_BUCKETS], values: false, booleans: [], relativeDates: [] };
+  const type = column.dataType;
+  const date = DATE_TYPES.has(type);
   return {
-    buckets: DATE_TYPES.has(type) ? bucketsFor(type) : [],
-    values: TEXT_TYPES.has(type) || NUMERIC_TYPES.has(type),
+    buckets: date ? bucketsFor(type) : [],
+    values: column.kind === 'ATTRIBUTE' && !date && type !== 'BOOL',
     booleans: type === 'BOOL' ? BOOLEAN_VALUES : [],
-    relativeDates: calendar ? DOT_RELATIVE_DATES : [],
-    constants: true,
+    relativeDates: CALENDAR_TYPES.has(type) ? DOT_RELATIVE_DATES : [],
   };
 }
 
-/** The relative dates offered after a calendar date's dot, quoted as exported answers write them (`[date].'this month'`). */
-const DOT_RELATIVE_DATES: readonly string[] = ['today', 'yesterday', 'this week', 'this month', 'this quarter', 'this year', 'last week', 'last month', 'last quarter', 'last year', 'last 7 days', 'last 30 days', ...Object.keys(TO_DATE)];
-
+/**
+ * The relative dates offered after a calendar date's dot, quoted as exported answers write them
+ * (`[date].'this month'`): `today`, `yesterday`, `this`/`last` of each calendar unit from a week up, the
+ * last 7 and 30 days, the to-dates.
+ */
+const DOT_RELATIVE_DATES: readonly string[] = [
+  ...(SEARCH_GRAMMAR.get('relativeDate').first.keywords ?? []),
+  ...(SEARCH_GRAMMAR.get('relativePeriod').first.keywords ?? []).filter((w) => w !== 'next').flatMap((w) => DATE_UNITS.slice(DATE_UNITS.indexOf('week')).map((u) => `${w} ${u}`)),
+  ...[7, 30].map((n) => `last ${n} days`),
+  ...(SEARCH_GRAMMAR.get('toDate').first.keywords ?? []),
+];

@@ -605,7 +605,7 @@ const F_AGGREGATION = 1, F_WORD_OPERATOR = 2, F_BUCKET = 4, F_UNIT = 8, F_NAMED_
 const S_AGGREGATION = 1, S_TOP = 2, S_SORT = 3, S_GROUP = 4, S_GROWTH = 5, S_DATE = 6, S_COLUMN = 7;
 /** The grammar's productions the fast path writes (the others are left to ClauseParser), by their start code. */
 const FAST_START: Partial<Record<ProductionName, number>> = {
-  columnClause: S_COLUMN, aggregated: S_AGGREGATION, topBottom: S_TOP, sortBy: S_SORT, grouping: S_GROUP, growth: S_GROWTH, relativeDate: S_DATE,
+  columnClause: S_COLUMN, aggregated: S_AGGREGATION, topBottom: S_TOP, sortBy: S_SORT, grouping: S_GROUP, growth: S_GROWTH, relativeDate: S_DATE, relativePeriod: S_DATE, toDate: S_DATE,
 };
 const KW_FLAGS = new Uint8Array(KEYWORD_ID_COUNT);
 const KW_START = new Uint8Array(KEYWORD_ID_COUNT);
@@ -1681,6 +1681,8 @@ class ClauseParser {
         this.push({ kind: 'calendar', name: 'fiscal', start: tok.start, end: tok.end });
         return true;
       case 'relativeDate':
+      case 'relativePeriod':
+      case 'toDate':
       case 'namedDate': {
         const rel = this.relativeDate();
         if (!rel) return false;
@@ -1712,10 +1714,7 @@ class ClauseParser {
         this.i++;
         return true;
       case 'stray':
-        this.i++;
-        if (tok.kind === 'dot' || tok.kind === 'rparen') this.sink.add(tok, codes.STRAY_CHARACTER, tok.kind === 'dot' ? "Unexpected '.': a dot binds a date bucket or a value to a column ([date].monthly, [origin].SEA)." : "Unexpected ')': no ( to close.");
-        else if (/^[-+*/%^]+$/.test(tok.value)) this.sink.add(tok, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
-        this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+        this.stray(tok);
         return true;
       case 'misplacedKeyword':
         this.misplacedKeyword(tok);
@@ -2137,6 +2136,14 @@ class ClauseParser {
       return a;
     }
     return undefined;
+  }
+
+  /** A `.`, `)` or run of other characters where no clause starts: an error clause. */
+  private stray(tok: Token): void {
+    this.i++;
+    if (tok.kind === 'dot' || tok.kind === 'rparen') this.sink.add(tok, codes.STRAY_CHARACTER, tok.kind === 'dot' ? "Unexpected '.': a dot binds a date bucket or a value to a column ([date].monthly, [origin].SEA)." : "Unexpected ')': no ( to close.");
+    else if (/^[-+*/%^]+$/.test(tok.value)) this.sink.add(tok, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
+    this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
   }
 
   /** An aggregation before a column (`sum [sales]`), or `sum(` (a formula call). */
