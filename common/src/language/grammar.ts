@@ -20,7 +20,8 @@ import type { TokenKind } from './lexer';
  * One production: `name`, the node kinds it writes (`nodes`, its clause node first), what it starts
  * with (`first`: token kinds, keyword names), its parts (`rule`, ungrammar notation: `'kw'` a keyword,
  * `A?` optional, `A*` repeated, `A | B` alternatives, `Name` another production or a token kind) and
- * what a cursor right after its leading keyword expects (`expects`, for completion).
+ * what a cursor right after its leading keyword expects (`expects`, for completion). A production that
+ * recovers from a missing part writes an `error` node and declares it.
  */
 export interface Production<Name extends string = string, Node extends string = string> {
   readonly name: Name;
@@ -86,22 +87,22 @@ export type SearchNodeKind = Clause['kind'] | 'columnRef' | 'value' | 'missing';
  */
 export const SEARCH_GRAMMAR = defineGrammar<ProductionName, SearchNodeKind>([
   {
-    name: 'columnClause', nodes: ['column', 'filter', 'dateFilter', 'columnRef', 'value', 'missing'], first: { tokens: ['column'] },
+    name: 'columnClause', nodes: ['column', 'filter', 'dateFilter', 'location', 'subsearch', 'columnRef', 'value', 'missing'], first: { tokens: ['column'] },
     rule: "ColumnRef ('.' DotValue | FilterOperator Value (',' | 'or' Value)* | 'between' Value 'and' Value | RelativeDate | Location | Subsearch)?",
   },
   { name: 'periodFunction', nodes: ['column'], first: { keywords: Object.keys(PERIOD_FUNCTIONS) }, rule: "Period '(' column ')'" },
-  { name: 'aggregated', nodes: ['column', 'filter'], first: { keywords: [...AGGREGATIONS] }, rule: 'Aggregation ColumnRef (FilterOperator Value*)?', expects: 'column' },
+  { name: 'aggregated', nodes: ['column', 'filter', 'error'], first: { keywords: [...AGGREGATIONS] }, rule: 'Aggregation ColumnRef (FilterOperator Value*)?', expects: 'column' },
   { name: 'operatorWithoutColumn', nodes: ['error'], first: { tokens: ['operator'], keywords: [...WORD_OPERATORS] }, rule: 'FilterOperator Value*  -- recovery: the column is missing' },
   { name: 'bucket', nodes: ['bucket'], first: { keywords: [...DATE_BUCKETS] }, rule: 'Bucket' },
-  { name: 'for', nodes: [], first: { keywords: ['for'] }, rule: "'for' Aggregation ColumnRef FilterOperator Value", expects: 'column' },
-  { name: 'grouping', nodes: ['column', 'bucket'], first: { keywords: ['by', 'for each'] }, rule: "('by' | 'for each') (Aggregation? ColumnRef | DateUnit | Bucket)", expects: 'column' },
+  { name: 'for', nodes: ['error'], first: { keywords: ['for'] }, rule: "'for' Aggregation ColumnRef FilterOperator Value", expects: 'column' },
+  { name: 'grouping', nodes: ['column', 'bucket', 'error'], first: { keywords: ['by', 'for each'] }, rule: "('by' | 'for each') (Aggregation? ColumnRef | DateUnit | Bucket)", expects: 'column' },
   { name: 'topBottom', nodes: ['topBottom'], first: { keywords: ['top', 'bottom'] }, rule: "('top' | 'bottom') number?", expects: 'column' },
-  { name: 'rankedBy', nodes: ['keyword'], first: { keywords: ['ranked by'] }, rule: "'ranked by' Aggregation? ColumnRef", expects: 'column' },
-  { name: 'sortBy', nodes: ['sort'], first: { keywords: ['sort by'] }, rule: "'sort by' Aggregation? ColumnRef ColumnRef? ('ascending' | 'descending')?", expects: 'column' },
-  { name: 'growth', nodes: ['growth'], first: { keywords: ['growth of'] }, rule: "'growth of' ColumnRef 'by' ColumnRef Bucket? PeriodOverPeriod?", expects: 'column' },
-  { name: 'calendar', nodes: ['calendar'], first: { keywords: ['calendar'] }, rule: "'calendar' ('.' (word | keyword | value))?" },
-  { name: 'location', nodes: ['location'], first: { keywords: ['near', 'farther than'] }, rule: "('near' | 'farther than') ... ('within' number DistanceUnit)?" },
-  { name: 'subsearch', nodes: ['subsearch'], first: { keywords: ['in', 'not in'] }, rule: "('in' | 'not in') '(' Clause* ')'" },
+  { name: 'rankedBy', nodes: ['keyword', 'error'], first: { keywords: ['ranked by'] }, rule: "'ranked by' Aggregation? ColumnRef", expects: 'column' },
+  { name: 'sortBy', nodes: ['sort', 'error'], first: { keywords: ['sort by'] }, rule: "'sort by' Aggregation? ColumnRef ColumnRef? ('ascending' | 'descending')?", expects: 'column' },
+  { name: 'growth', nodes: ['growth', 'error'], first: { keywords: ['growth of'] }, rule: "'growth of' ColumnRef 'by' ColumnRef Bucket? PeriodOverPeriod?", expects: 'column' },
+  { name: 'calendar', nodes: ['calendar', 'error'], first: { keywords: ['calendar'] }, rule: "'calendar' ('.' (word | keyword | value))?" },
+  { name: 'location', nodes: ['location', 'error'], first: { keywords: ['near', 'farther than'] }, rule: "('near' | 'farther than') ... ('within' number DistanceUnit)?" },
+  { name: 'subsearch', nodes: ['subsearch', 'error'], first: { keywords: ['in', 'not in'] }, rule: "('in' | 'not in') '(' Clause* ')'" },
   { name: 'versus', nodes: ['versus'], first: { keywords: ['vs'] }, rule: "'vs' 'all'?" },
   { name: 'fiscal', nodes: ['calendar'], first: { keywords: ['fiscal'] }, rule: "'fiscal'" },
   { name: 'relativeDate', nodes: ['dateFilter'], first: { tokens: ['number'], keywords: ['today', 'yesterday'] }, rule: "'today' | 'yesterday' | number DateUnit 'ago' | year" },

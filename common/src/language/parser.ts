@@ -638,6 +638,12 @@ for (let id = 1; id < KEYWORD_ID_COUNT; id++) {
 /** What a token of a kind starts (`TK` index): its first production in the grammar, when the fast path writes it. */
 const TOKEN_START = new Uint8Array(TK.whitespace + 1);
 for (const [kind, list] of PRODUCTIONS_BY_TOKEN) TOKEN_START[TK[kind]] = FAST_START[list[0]!] ?? 0;
+/**
+ * The parser's dispatch tables (test/unit/grammar-once.test.ts checks each is derived from grammar.ts):
+ * the productions by keyword and by token kind, the fast path's start codes by production, by `KeywordId`
+ * and by `TK` index.
+ */
+export const PARSER_DISPATCH = { byKeyword: PRODUCTIONS_BY_KEYWORD, byToken: PRODUCTIONS_BY_TOKEN, fastStart: FAST_START, keywordStart: KW_START, tokenStart: TOKEN_START } as const;
 const N_REF = NK.columnRef, N_VALUE = NK.value, N_BUCKET = NK.bucket, N_GROWTH = NK.growth;
 
 /**
