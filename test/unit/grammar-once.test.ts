@@ -13,13 +13,14 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind } from 'vscode-languageserver-types';
 import type { Clause } from '../../common/src/language/ast';
 import {
-  DATE_OPERAND_KEYWORDS, KEYWORDS_BEFORE_COLUMN, KEYWORDS_BEFORE_DATE_UNIT, SEARCH_GRAMMAR, defineGrammar, dotExpectations,
+  DATE_OPERAND_KEYWORDS, KEYWORDS_BEFORE_COLUMN, KEYWORDS_BEFORE_DATE_UNIT, SEARCH_GRAMMAR, conformsTo, defineGrammar, dotExpectations,
 } from '../../common/src/language/grammar';
 import { KEYWORDS } from '../../common/src/language/keywords';
 import { keywordIdOf } from '../../common/src/language/lexer';
 import { PARSER_DISPATCH, parseDocument, type SyntaxNode } from '../../common/src/language/parser';
 import { NODE_KINDS } from '../../common/src/language/tree';
 import { getLanguageService } from '../../common/src/languageService/languageService';
+import { realisticFile } from '../bench/parse.bench';
 import { datasetValues, flightsCatalog, makeCatalogProvider } from '../fixtures/catalogs';
 
 const root = join(__dirname, '..', '..');
@@ -150,4 +151,26 @@ test('generated: after [column]. the grammar\'s DotValue for its type, each offe
   const day = await complete("@datasource 'Bools'\n[day].|");
   assert.ok(!day.list.items.some((i) => i.label === 'hourly'), 'a DATE has no time-of-day bucket');
   assert.ok(day.list.items.some((i) => i.label === 'last month'));
+});
+
+test('generated: every node the parser writes has the children its kind declares (NODE_CHILDREN), on the benchmark file and every keyword example', () => {
+  const texts = [realisticFile(60_000).text, ...KEYWORDS.flatMap((k) => [k.example, `[origin] ${k.name} [delay]`]), "[origin] = [origin].SEA [origin].PDX [date] between [date].01/15/2001 and [date].03/31/2001 [origin] in ([origin] [delay] > 10)"];
+  const wrong: string[] = [];
+  let checked = 0;
+  for (const text of texts) {
+    const doc = parseDocument(text);
+    for (let q = 0; q < doc.queryCount; q++) {
+      const nodes = doc.queryNodes(q);
+      nodes.forEach((n, i) => {
+        const children: string[] = [];
+        for (let c = i + 1; c < i + n.size; c += nodes[c]!.size) children.push(nodes[c]!.kind);
+        checked++;
+        if (!conformsTo(n.kind, children)) wrong.push(`${n.kind} (${children.join(' ')}) in ${JSON.stringify(text.slice(n.start, n.end))}`);
+      });
+    }
+  }
+  assert.ok(checked > 1000);
+  assert.deepEqual(wrong, []);
+  assert.equal(conformsTo('filter', ['columnRef', 'value', 'value']), true);
+  assert.equal(conformsTo('filter', ['value']), false, 'the check can fail');
 });

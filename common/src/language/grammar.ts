@@ -3,7 +3,8 @@
  * `ParseRules`): each production with the tree node kinds it writes, its leading tokens and keywords (its
  * FIRST set) and its parts as an ungrammar rule. Derived from it: the parser's dispatch (parser.ts
  * `ClauseParser.keywordClause`, `FastClauses`' `KW_START`), the tree's node kinds (tree.ts `NODE_KINDS`)
- * and the tokens completion expects at a position (languageService/completion.ts). Extend the language
+ * the tokens completion expects at a position (languageService/completion.ts) and the children each node
+ * kind holds (`NODE_CHILDREN`, the shape typed views read). Extend the language
  * here; test/unit/grammar-once.test.ts checks that nothing is dispatched or expected from elsewhere.
  * The machinery (`defineGrammar`) knows nothing of this language: a second one declares its own table.
  * Pure: no `vscode`, no connection, no I/O.
@@ -162,3 +163,31 @@ const DOT_RELATIVE_DATES: readonly string[] = [
   ...[7, 30].map((n) => `last ${n} days`),
   ...(SEARCH_GRAMMAR.get('toDate').first.keywords ?? []),
 ];
+
+/**
+ * The children of each node kind in the tree (direct children, in order), the shape a typed view of a node
+ * reads: node kinds, `Clause` for any clause kind, `?` optional, `*` repeated. test/unit/grammar-once.test.ts
+ * checks every node the parser writes against it (`conformsTo`).
+ */
+export const NODE_CHILDREN: Readonly<Record<SearchNodeKind, string>> = {
+  column: 'columnRef', filter: 'columnRef value* missing?', dateFilter: 'columnRef?', topBottom: '', sort: 'columnRef',
+  growth: 'columnRef columnRef', calendar: '', bucket: '', location: 'columnRef?', subsearch: 'columnRef? Clause*', versus: '',
+  keyword: '', error: '', columnRef: '', value: '', missing: '',
+};
+
+const CHILD_PATTERNS = new Map<string, RegExp>();
+/** Whether `children` (the kinds of a node's direct children, in order) fit `NODE_CHILDREN[kind]`. */
+export function conformsTo(kind: SearchNodeKind, children: readonly string[]): boolean {
+  let re = CHILD_PATTERNS.get(kind);
+  if (!re) {
+    const clause = SEARCH_GRAMMAR.nodeKinds.filter((k) => !(k in PART_KINDS)).join('|');
+    const parts = NODE_CHILDREN[kind].split(' ').filter(Boolean).map((p) => {
+      const m = /^(\w+)([?*]?)$/.exec(p)!;
+      return `(?:(?:${m[1] === 'Clause' ? clause : m[1]}) )${m[2]}`;
+    });
+    CHILD_PATTERNS.set(kind, (re = new RegExp(`^${parts.join('')}$`)));
+  }
+  return re.test(children.map((c) => `${c} `).join(''));
+}
+/** The node kinds that are parts of a clause, not clauses. */
+const PART_KINDS = { columnRef: true, value: true, missing: true } as const;
