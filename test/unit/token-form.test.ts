@@ -149,7 +149,8 @@ test('completion after [column].: the buckets of a date column, the values of an
   const date = await complete(FLIGHTS + '[date].|');
   assert.ok(date.items.some((i) => i.label === 'monthly'));
   const origin = await complete(FLIGHTS + '[origin].|');
-  assert.deepEqual(origin.items.map((i) => i.label), ['SEA', 'PDX', 'SFO']);
+  // the catalog's values, then {null} and {empty} (grammar.ts `dotExpectations`)
+  assert.deepEqual(origin.items.map((i) => i.label), ['SEA', 'PDX', 'SFO', '{null}', '{empty}']);
   assert.equal(TextDocument.applyEdits(origin.document, [origin.items[0]!.textEdit as TextEdit]), FLIGHTS + '[origin].SEA');
   const dest = await complete(FLIGHTS + '[destination].lo|');
   const la = dest.items.find((i) => i.label === 'los angeles')!;

@@ -1,7 +1,7 @@
 /**
  * The `.tsq` parser: splits a document into `@datasource` directives, trivia and queries (ended by `;`, a
  * blank line or the end of the file), writing the lossless tree of tree.ts (`SyntaxDocument`); each query's
- * clauses (ast.ts) come from one grammar, `ClauseParser`, with error recovery: written as nodes at parse time
+ * clauses (ast.ts) come from one grammar (grammar.ts, which dispatches `ClauseParser`), with error recovery: written as nodes at parse time
  * (the frequent ones straight from the lexer's arrays, `FastClauses`), as objects on demand (`SyntaxDocument.query`).
  * - A relative date right after a plain column (not after `by` or `for each`) filters that column:
  *   `[date] last 7 days` is one `dateFilter` on [date]. Elsewhere it stands alone (no `column`).
@@ -15,6 +15,7 @@ import type {
   ParseDiagnostic, PeriodOverPeriod, Query, RelativeDate, Span, ToDateUnit, TsqDocument, Value,
 } from './ast';
 import * as codes from './diagnosticCodes';
+import { SEARCH_GRAMMAR, type ProductionName } from './grammar';
 import {
   AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, PERIOD_OVER_PERIOD, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, booleanOf, findDateBucket, findKeyword,
 } from './keywords';
@@ -64,6 +65,10 @@ const PAREN_KEYWORDS = new Set<string>([...KEYWORDS.filter((k) => k.category ===
 const DISTANCE_UNIT_SET = new Set<string>(Object.keys(DISTANCE_UNITS));
 /** Keywords the local emulator does not execute (keywords.ts `emulator`). */
 const UNSUPPORTED = new Set<string>(KEYWORDS.filter((k) => k.emulator === 'unsupported').map((k) => k.name));
+
+/** The productions a keyword / a token kind starts, in the grammar's order (grammar.ts: the parser's only dispatch). */
+const PRODUCTIONS_BY_KEYWORD = SEARCH_GRAMMAR.byKeyword;
+const PRODUCTIONS_BY_TOKEN = SEARCH_GRAMMAR.byToken;
 
 /** Skips comments and blank-line tokens (what a query's clauses are made of). */
 const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
@@ -597,15 +602,19 @@ const T_COLUMN = TK.column, T_VALUE = TK.value, T_NUMBER = TK.number, T_OPERATOR
 // Keyword facts by `KeywordId` for `FastClauses`, derived from the parser's sets above (themselves from the
 // catalogue): bits of `KW_FLAGS`, what a keyword at the head of a clause starts (`KW_START`), and ranks.
 const F_AGGREGATION = 1, F_WORD_OPERATOR = 2, F_BUCKET = 4, F_UNIT = 8, F_NAMED_DATE = 16, F_LOCATION_OR_IN = 32;
-const S_AGGREGATION = 1, S_TOP = 2, S_SORT = 3, S_GROUP = 4, S_GROWTH = 5, S_DATE = 6;
+const S_AGGREGATION = 1, S_TOP = 2, S_SORT = 3, S_GROUP = 4, S_GROWTH = 5, S_DATE = 6, S_COLUMN = 7;
+/** The grammar's productions the fast path writes (the others are left to ClauseParser), by their start code. */
+const FAST_START: Partial<Record<ProductionName, number>> = {
+  columnClause: S_COLUMN, aggregated: S_AGGREGATION, topBottom: S_TOP, sortBy: S_SORT, grouping: S_GROUP, growth: S_GROWTH, relativeDate: S_DATE, relativePeriod: S_DATE, toDate: S_DATE,
+};
 const KW_FLAGS = new Uint8Array(KEYWORD_ID_COUNT);
 const KW_START = new Uint8Array(KEYWORD_ID_COUNT);
 /** A to-date keyword's unit (`year to date`: year) as its rank in `TO_DATE_PERIODS`; -1 for others. */
 const KW_TO_DATE_RANK = new Int8Array(KEYWORD_ID_COUNT).fill(-1);
 /** A keyword's own rank in `TO_DATE_PERIODS` (`month`), the period after `… to date for each`; -1 for others. */
 const KW_PERIOD_RANK = new Int8Array(KEYWORD_ID_COUNT).fill(-1);
-const ID_TOP = keywordId('top'), ID_BOTTOM = keywordId('bottom'), ID_SORT_BY = keywordId('sort by'), ID_BY = keywordId('by'),
-  ID_FOR_EACH = keywordId('for each'), ID_GROWTH_OF = keywordId('growth of'), ID_BETWEEN = keywordId('between'), ID_AND = keywordId('and'),
+const ID_BY = keywordId('by'),
+  ID_FOR_EACH = keywordId('for each'), ID_BETWEEN = keywordId('between'), ID_AND = keywordId('and'),
   ID_OR = keywordId('or'), ID_ASCENDING = keywordId('ascending'), ID_DESCENDING = keywordId('descending'), ID_AGO = keywordId('ago'),
   ID_TODAY = keywordId('today'), ID_YESTERDAY = keywordId('yesterday'), ID_THIS = keywordId('this'), ID_LAST = keywordId('last'),
   ID_NEXT = keywordId('next'), ID_NEAR = keywordId('near'), ID_FARTHER = keywordId('farther than'), ID_IN = keywordId('in'), ID_NOT_IN = keywordId('not in');
@@ -622,17 +631,19 @@ for (let id = 1; id < KEYWORD_ID_COUNT; id++) {
   const toDate = TO_DATE_UNITS.get(name);
   if (toDate) KW_TO_DATE_RANK[id] = TO_DATE_PERIODS.indexOf(toDate);
   KW_PERIOD_RANK[id] = TO_DATE_PERIODS.indexOf(name as ToDateUnit);
-  // in the order of ClauseParser.keywordClause: what it tries first wins
-  KW_START[id] = PERIODS.has(name) ? 0
-    : (f & F_AGGREGATION) !== 0 ? S_AGGREGATION
-    : (f & (F_WORD_OPERATOR | F_BUCKET)) !== 0 ? 0
-    : id === ID_TOP || id === ID_BOTTOM ? S_TOP
-    : id === ID_SORT_BY ? S_SORT
-    : id === ID_BY || id === ID_FOR_EACH ? S_GROUP
-    : id === ID_GROWTH_OF ? S_GROWTH
-    : id === ID_TODAY || id === ID_YESTERDAY || id === ID_THIS || id === ID_LAST || id === ID_NEXT || toDate !== undefined ? S_DATE
-    : 0;
+  // the keyword's first production in the grammar (grammar.ts), the one ClauseParser tries first, when the
+  // fast path writes it; else 0 (left to ClauseParser)
+  KW_START[id] = FAST_START[PRODUCTIONS_BY_KEYWORD.get(name)![0]!] ?? 0;
 }
+/** What a token of a kind starts (`TK` index): its first production in the grammar, when the fast path writes it. */
+const TOKEN_START = new Uint8Array(TK.whitespace + 1);
+for (const [kind, list] of PRODUCTIONS_BY_TOKEN) TOKEN_START[TK[kind]] = FAST_START[list[0]!] ?? 0;
+/**
+ * The parser's dispatch tables (test/unit/grammar-once.test.ts checks each is derived from grammar.ts):
+ * the productions by keyword and by token kind, the fast path's start codes by production, by `KeywordId`
+ * and by `TK` index.
+ */
+export const PARSER_DISPATCH = { byKeyword: PRODUCTIONS_BY_KEYWORD, byToken: PRODUCTIONS_BY_TOKEN, fastStart: FAST_START, keywordStart: KW_START, tokenStart: TOKEN_START } as const;
 const N_REF = NK.columnRef, N_VALUE = NK.value, N_BUCKET = NK.bucket, N_GROWTH = NK.growth;
 
 /**
@@ -704,43 +715,39 @@ class FastClauses {
     while (this.i < to) {
       const i = this.i;
       const k = K[i]!;
-      if (k === T_COLUMN) {
-        if (!this.columnClause(i, false, false)) return false;
-      } else if (k === T_KEYWORD) {
-        switch (KW_START[this.D[i]!]) {
-          case S_AGGREGATION: {
-            const c = this.next(i);
-            if (c >= to || K[c] !== T_COLUMN) return false;
-            this.i = c;
-            if (!this.columnClause(i, true, false)) return false;
-            break;
-          }
-          case S_TOP:
-            this.topBottom();
-            break;
-          case S_SORT:
-            if (!this.sortBy()) return false;
-            break;
-          case S_GROUP:
-            if (!this.grouping()) return false;
-            break;
-          case S_GROWTH:
-            if (!this.growth()) return false;
-            break;
-          case S_DATE: {
-            const last = this.relativeDate();
-            if (last < 0) return false;
-            this.leaf(N_DATE, i, last);
-            break;
-          }
-          default:
-            return false;
+      // the token's first production in the grammar (grammar.ts), as `KW_START` / `TOKEN_START` name it
+      switch (k === T_KEYWORD ? KW_START[this.D[i]!] : TOKEN_START[k]) {
+        case S_COLUMN:
+          if (!this.columnClause(i, false, false)) return false;
+          break;
+        case S_AGGREGATION: {
+          const c = this.next(i);
+          if (c >= to || K[c] !== T_COLUMN) return false;
+          this.i = c;
+          if (!this.columnClause(i, true, false)) return false;
+          break;
         }
-      } else if (k === T_NUMBER) {
-        const last = this.relativeDate();
-        if (last < 0) return false;
-        this.leaf(N_DATE, i, last);
-      } else return false;
+        case S_TOP:
+          this.topBottom();
+          break;
+        case S_SORT:
+          if (!this.sortBy()) return false;
+          break;
+        case S_GROUP:
+          if (!this.grouping()) return false;
+          break;
+        case S_GROWTH:
+          if (!this.growth()) return false;
+          break;
+        case S_DATE: {
+          const last = this.relativeDate();
+          if (last < 0) return false;
+          this.leaf(N_DATE, i, last);
+          break;
+        }
+        default:
+          return false;
+      }
     }
     return true;
   }
@@ -1609,74 +1616,115 @@ class ClauseParser {
     return !!tok && tok.kind === 'keyword' && (name === undefined || tok.value === name);
   }
 
-  /** Parses one clause starting at the current token. */
+  /**
+   * Parses one clause starting at the current token: the productions its keyword or token kind may start
+   * (grammar.ts `SEARCH_GRAMMAR`), in the grammar's order, the first that applies.
+   */
   private clause(): void {
     const tok = this.peek()!;
-    switch (tok.kind) {
-      case 'column':
+    const list = tok.kind === 'keyword' ? PRODUCTIONS_BY_KEYWORD.get(tok.value) : PRODUCTIONS_BY_TOKEN.get(tok.kind);
+    if (list) for (let k = 0; k < list.length; k++) if (this.production(list[k]!, tok)) return;
+    this.i++;
+    this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+  }
+
+  /** Production `p` (grammar.ts) at `tok`, the current token: false, nothing consumed, when it does not apply there. */
+  private production(p: ProductionName, tok: Token): boolean {
+    switch (p) {
+      case 'columnClause':
         this.columnClause(undefined, undefined, tok);
-        return;
-      case 'keyword':
-        this.keywordClause(tok);
-        return;
-      case 'operator': {
+        return true;
+      case 'periodFunction':
+        return this.periodFunction(tok);
+      case 'aggregated':
+        this.aggregated(tok);
+        return true;
+      case 'operatorWithoutColumn':
+        this.operatorWithoutColumn(tok);
+        return true;
+      case 'bucket':
+        if (tok.value !== 'detailed' && this.peek(1)?.kind === 'lparen') return false;
         this.i++;
-        this.filterColumn = undefined;
-        const values = this.values(tok);
-        this.sink.add(tok, codes.MISSING_OPERAND, `${tok.value} needs a column before it: [column] ${tok.value} value.`);
-        this.push({ kind: 'error', text: tok.value, start: tok.start, end: values.length ? values[values.length - 1]!.end : tok.end });
-        return;
-      }
-      case 'value':
-      case 'constant':
-        // A value with no column: the API syntax has values only after an operator (codes.BARE_VALUE).
+        this.push({ kind: 'bucket', bucket: tok.value as DateBucket, start: tok.start, end: tok.end });
+        return true;
+      case 'for':
         this.i++;
-        this.bareValue(tok, tok.kind === 'value' ? `'${tok.value}'` : `{${tok.value}}`, tok.end);
-        return;
-      case 'number': {
+        if (!this.peek()) {
+          this.sink.add(tok, codes.MISSING_OPERAND, 'for needs a filter after it: for sum [delay] > 5000.');
+          this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+        }
+        return true; // `for` only introduces the following filter
+      case 'grouping':
+        this.groupingClause(tok);
+        return true;
+      case 'topBottom':
+        this.topBottom(tok);
+        return true;
+      case 'rankedBy':
+        this.rankedByClause(tok);
+        return true;
+      case 'sortBy':
+        this.sortBy(tok);
+        return true;
+      case 'growth':
+        this.growthOf(tok);
+        return true;
+      case 'calendar':
+        this.calendarClause(tok);
+        return true;
+      case 'location':
+        this.location(tok, undefined, tok.start);
+        return true;
+      case 'subsearch':
+        this.subsearch(tok, undefined, tok.start);
+        return true;
+      case 'versus':
+        this.versus(tok);
+        return true;
+      case 'fiscal':
+        // `sales monthly fiscal` (fiscal.adoc): the fiscal calendar, as calendar.fiscal.
+        this.i++;
+        this.push({ kind: 'calendar', name: 'fiscal', start: tok.start, end: tok.end });
+        return true;
+      case 'relativeDate':
+      case 'relativePeriod':
+      case 'toDate':
+      case 'namedDate': {
         const rel = this.relativeDate();
-        if (rel) {
-          this.push(new DateFilterNode(undefined, rel.filter, tok.start, rel.end));
-          return;
+        if (!rel) return false;
+        this.push(new DateFilterNode(undefined, rel.filter, tok.start, rel.end));
+        return true;
+      }
+      case 'bareValue':
+        // A value with no column: the API syntax has values only after an operator (codes.BARE_VALUE).
+        if (tok.kind === 'lparen') {
+          const end = this.parenGroup();
+          this.bareValue(tok, '( … )', end);
+          return true;
         }
         this.i++;
-        this.bareValue(tok, tok.value, tok.end);
-        return;
-      }
-      case 'word':
-        if (this.peek(1)?.kind === 'lparen' && this.peek(1)!.start === tok.end) {
-          this.formulaCall(tok);
-          return;
-        }
+        this.bareValue(tok, tok.kind === 'value' ? `'${tok.value}'` : tok.kind === 'constant' ? `{${tok.value}}` : tok.value, tok.end);
+        return true;
+      case 'formulaCall':
+        if (!(this.peek(1)?.kind === 'lparen' && this.peek(1)!.start === tok.end)) return false;
+        this.formulaCall(tok);
+        return true;
+      case 'unknownWord':
         this.i++;
         this.sink.add(tok, codes.UNKNOWN_WORD, `"${tok.value}" is not a keyword: write column names in brackets ([${tok.value}]) and text values in quotes ('${tok.value}').`, 'warning');
         this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
-        return;
-      case 'lparen': {
-        const end = this.parenGroup();
-        this.bareValue(tok, '( … )', end);
-        return;
-      }
-      case 'comma':
+        return true;
+      case 'separator':
         // `by [origin], [destination], [delay]` (data-report-v2-api.adoc's query_string): a comma between
         // clauses separates them as a space does (docs/service-notes.md §2.11)
         this.i++;
-        return;
-      case 'dot':
-      case 'rparen':
-        this.i++;
-        this.sink.add(tok, codes.STRAY_CHARACTER, tok.kind === 'dot' ? "Unexpected '.': a dot binds a date bucket or a value to a column ([date].monthly, [origin].SEA)." : "Unexpected ')': no ( to close.");
-        this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
-        return;
+        return true;
       case 'stray':
-        this.i++;
-        if (/^[-+*/%^]+$/.test(tok.value)) this.sink.add(tok, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
-        this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
-        return;
-      default:
-        this.i++;
-        this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
-        return;
+        this.stray(tok);
+        return true;
+      case 'misplacedKeyword':
+        this.misplacedKeyword(tok);
+        return true;
     }
   }
 
@@ -2096,102 +2144,61 @@ class ClauseParser {
     return undefined;
   }
 
-  private keywordClause(tok: Token): void {
+  /** A `.`, `)` or run of other characters where no clause starts: an error clause. */
+  private stray(tok: Token): void {
+    this.i++;
+    if (tok.kind === 'dot' || tok.kind === 'rparen') this.sink.add(tok, codes.STRAY_CHARACTER, tok.kind === 'dot' ? "Unexpected '.': a dot binds a date bucket or a value to a column ([date].monthly, [origin].SEA)." : "Unexpected ')': no ( to close.");
+    else if (/^[-+*/%^]+$/.test(tok.value)) this.sink.add(tok, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
+    this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+  }
+
+  /** An aggregation before a column (`sum [sales]`), or `sum(` (a formula call). */
+  private aggregated(tok: Token): void {
     const name = tok.value;
-    if (PERIODS.has(name) && this.periodFunction(tok)) return;
-    if (AGGREGATION_SET.has(name)) {
-      if (this.peek(1)?.kind === 'lparen') {
-        this.formulaCall(tok);
-        return;
-      }
-      this.i++;
-      const c = this.peek();
-      if (c && c.kind === 'column') {
-        this.columnClause(name as Aggregation, tok, tok);
-        return;
-      }
-      this.sink.add(tok, codes.MISSING_OPERAND, `${name} needs a column after it: ${name} [delay].`);
-      this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
+    if (this.peek(1)?.kind === 'lparen') {
+      this.formulaCall(tok);
       return;
     }
-    if (WORD_OPERATOR_SET.has(name)) {
-      this.i++;
-      this.filterColumn = undefined;
-      const values = name === 'between' ? this.between(tok).values : this.values(tok);
-      this.sink.add(tok, codes.MISSING_OPERAND, `${name} needs a column before it: [column] ${name} ….`);
-      this.push({ kind: 'error', text: name, start: tok.start, end: values.length ? values[values.length - 1]!.end : tok.end });
+    this.i++;
+    const c = this.peek();
+    if (c && c.kind === 'column') {
+      this.columnClause(name as Aggregation, tok, tok);
       return;
     }
-    if (BUCKET_SET.has(name) && !(name !== 'detailed' && this.peek(1)?.kind === 'lparen')) {
-      this.i++;
-      this.push({ kind: 'bucket', bucket: name as DateBucket, start: tok.start, end: tok.end });
-      return;
-    }
-    switch (name) {
-      case 'for': {
-        this.i++;
-        if (!this.peek()) {
-          this.sink.add(tok, codes.MISSING_OPERAND, 'for needs a filter after it: for sum [delay] > 5000.');
-          this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
-        }
-        return; // `for` only introduces the following filter
-      }
-      case 'by':
-      case 'for each':
-        this.groupingClause(tok);
-        return;
-      case 'top':
-      case 'bottom':
-        this.topBottom(tok);
-        return;
-      case 'ranked by': {
-        this.i++;
-        // `ranked by count [destination]` (the token form): ranked by an aggregate
-        const agg = this.aggregation();
-        const col = this.requireColumn(agg ?? tok, 'top 10 [origin] ranked by [delay]');
-        if (col) (this.rankedBy ??= []).push({ column: col, aggregation: agg?.value as Aggregation | undefined, span: span(tok, col) });
-        else this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
-        return;
-      }
-      case 'sort by':
-        this.sortBy(tok);
-        return;
-      case 'growth of':
-        this.growthOf(tok);
-        return;
-      case 'calendar':
-        this.calendarClause(tok);
-        return;
-      case 'near':
-      case 'farther than':
-        this.location(tok, undefined, tok.start);
-        return;
-      case 'in':
-      case 'not in':
-        this.subsearch(tok, undefined, tok.start);
-        return;
-      case 'vs':
-        this.versus(tok);
-        return;
-      case 'fiscal':
-        // `sales monthly fiscal` (fiscal.adoc): the fiscal calendar, as calendar.fiscal.
-        this.i++;
-        this.push({ kind: 'calendar', name: 'fiscal', start: tok.start, end: tok.end });
-        return;
-      default: {
-        const rel = this.relativeDate();
-        if (rel) {
-          this.push(new DateFilterNode(undefined, rel.filter, tok.start, rel.end));
-          return;
-        }
-        this.i++;
-        let end = tok.end;
-        if (PAREN_KEYWORDS.has(name) && this.peek()?.kind === 'lparen') end = this.parenGroup();
-        else if (UNSUPPORTED.has(name)) end = this.operandsOf(end);
-        if (!UNSUPPORTED.has(name)) this.sink.add(tok, codes.MISPLACED_KEYWORD, `"${name}" has no meaning here: ${findKeyword(name)?.meaning ?? ''}`, 'warning');
-        this.push({ kind: 'keyword', keyword: name, start: tok.start, end });
-      }
-    }
+    this.sink.add(tok, codes.MISSING_OPERAND, `${name} needs a column after it: ${name} [delay].`);
+    this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
+  }
+
+  /** An operator with no column before it (`= 'SEA'`, `between 1 and 2`): its values read, an error clause. */
+  private operatorWithoutColumn(tok: Token): void {
+    const name = tok.value;
+    this.i++;
+    this.filterColumn = undefined;
+    const values = name === 'between' ? this.between(tok).values : this.values(tok);
+    const hint = tok.kind === 'operator' ? `[column] ${name} value` : `[column] ${name} …`;
+    this.sink.add(tok, codes.MISSING_OPERAND, `${name} needs a column before it: ${hint}.`);
+    this.push({ kind: 'error', text: name, start: tok.start, end: values.length ? values[values.length - 1]!.end : tok.end });
+  }
+
+  /** `ranked by [aggregation] [column]`, kept for the query's `top`/`bottom` (`parse`). */
+  private rankedByClause(tok: Token): void {
+    this.i++;
+    // `ranked by count [destination]` (the token form): ranked by an aggregate
+    const agg = this.aggregation();
+    const col = this.requireColumn(agg ?? tok, 'top 10 [origin] ranked by [delay]');
+    if (col) (this.rankedBy ??= []).push({ column: col, aggregation: agg?.value as Aggregation | undefined, span: span(tok, col) });
+    else this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+  }
+
+  /** A keyword no production takes where it stands: a `keyword` clause (warned unless the emulator does not run it). */
+  private misplacedKeyword(tok: Token): void {
+    const name = tok.value;
+    this.i++;
+    let end = tok.end;
+    if (PAREN_KEYWORDS.has(name) && this.peek()?.kind === 'lparen') end = this.parenGroup();
+    else if (UNSUPPORTED.has(name)) end = this.operandsOf(end);
+    if (!UNSUPPORTED.has(name)) this.sink.add(tok, codes.MISPLACED_KEYWORD, `"${name}" has no meaning here: ${findKeyword(name)?.meaning ?? ''}`, 'warning');
+    this.push({ kind: 'keyword', keyword: name, start: tok.start, end });
   }
 
   /** `vs` / `versus` (vs.adoc), and `vs all` as one clause (all.adoc: all "can only be used as part of a versus phrase"). */

@@ -7,10 +7,11 @@
  * preorder (kind, token range, subtree size), with `columnRef`, `value`, tree-sitter-like `error` (the
  * parser's error clause, wrapping its tokens) and `missing` (zero tokens: `[sales] >` misses its value).
  * Offsets are computed on descent (parser.ts `SyntaxDocument.partStart`). Kinds are derived: the lexer's
- * token kinds plus `whitespace`, the AST's clause kinds plus three; keywords as their catalogue index.
+ * token kinds plus `whitespace`, the grammar's node kinds (grammar.ts); keywords as their catalogue index.
  * Pure: no `vscode`, no connection, no I/O.
  */
-import type { Clause, ParseDiagnostic } from './ast';
+import type { ParseDiagnostic } from './ast';
+import { SEARCH_GRAMMAR, type SearchNodeKind } from './grammar';
 import { TOKEN_KINDS, TokenStore, WIDTH_ESCAPE, keywordIdOf, makeToken, numberDetail, type Token, type TokenKind } from './lexer';
 
 /** The kinds of a tree token: the lexer's kinds, then `whitespace` (the runs the lexer skips). */
@@ -20,15 +21,10 @@ export const TREE_TOKEN_KINDS: readonly TreeTokenKind[] = [...TOKEN_KINDS, 'whit
 /** `TREE_TOKEN_KINDS` index by kind. */
 export const TK = Object.fromEntries(TREE_TOKEN_KINDS.map((k, i) => [k, i])) as Record<TreeTokenKind, number>;
 
-/** The clause kinds of ast.ts, as a record typed by the union: TypeScript checks that it names every one. */
-const CLAUSE_KINDS: Record<Clause['kind'], true> = {
-  column: true, filter: true, dateFilter: true, topBottom: true, sort: true, growth: true, calendar: true, bucket: true,
-  location: true, subsearch: true, versus: true, keyword: true, error: true,
-};
-/** The kinds of a tree node: a node kind is stored as its index here. */
-export type NodeKind = Clause['kind'] | 'columnRef' | 'value' | 'missing';
-/** Every `NodeKind`: the clause kinds of ast.ts, then `columnRef`, `value` and `missing`. */
-export const NODE_KINDS: readonly NodeKind[] = [...(Object.keys(CLAUSE_KINDS) as Clause['kind'][]), 'columnRef', 'value', 'missing'];
+/** The kinds of a tree node (grammar.ts `SearchNodeKind`): a node kind is stored as its index in `NODE_KINDS`. */
+export type NodeKind = SearchNodeKind;
+/** Every `NodeKind`: those the grammar's productions write (grammar.ts `SEARCH_GRAMMAR.nodeKinds`), in declaration order. */
+export const NODE_KINDS: readonly NodeKind[] = SEARCH_GRAMMAR.nodeKinds;
 /** `NODE_KINDS` index by kind. */
 export const NK = Object.fromEntries(NODE_KINDS.map((k, i) => [k, i])) as Record<NodeKind, number>;
 

@@ -21,9 +21,10 @@ import {
 } from 'vscode-languageserver-types';
 import type { Column, ColumnDataType, DataSourceColumns } from '../model';
 import {
-  AGGREGATIONS, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, GROWTH_DEFAULT_BUCKET, KEYWORDS, NUMERIC_TYPES, PERIOD_OVER_PERIOD, TEXT_TYPES, TO_DATE, bucketsFor, findKeyword, keywordReferenceUrl,
+  BOOLEAN_VALUES, DATE_BUCKETS, DATE_TYPES, DATE_UNITS, GROWTH_DEFAULT_BUCKET, KEYWORDS, NUMERIC_TYPES, PERIOD_OVER_PERIOD, TEXT_TYPES, bucketsFor, findKeyword, keywordReferenceUrl,
   operatorsFor as filterOperatorsFor, type DateBucket, type KeywordCategory, type KeywordInfo,
 } from '../language/keywords';
+import { DATE_OPERAND_KEYWORDS, KEYWORDS_BEFORE_COLUMN, KEYWORDS_BEFORE_DATE_UNIT, dotExpectations } from '../language/grammar';
 import type { Token } from '../language/lexer';
 import { dataSourceAt, type SyntaxDocument } from '../language/parser';
 import { treeCursorAt, type TreeCursor, type TreeNode, type TreeToken } from '../language/cursor';
@@ -43,10 +44,6 @@ export const BUILT_IN_CALENDARS: readonly { name: string; meaning: string }[] = 
 
 /** Keyword categories offered at the start of a word when nothing more specific fits. */
 const WORD_START_CATEGORIES: ReadonlySet<KeywordCategory> = new Set(['general', 'aggregation', 'filter', 'date', 'period', 'in', 'location', 'dateName']);
-/** Keywords after which a column is expected (columns are offered first). */
-const BEFORE_COLUMN = new Set<string>(['sort by', 'by', 'for each', 'ranked by', 'growth of', 'for', 'top', 'bottom', ...AGGREGATIONS]);
-/** Relative-date keywords offered after a date column (docs/service-notes.md §2.5, 2.6). */
-const DATE_FILTER_KEYWORDS = ['after', 'before', 'between', 'today', 'yesterday', 'this', 'last', 'next', ...Object.keys(TO_DATE)];
 
 /** First words of multi-word keywords that are no keyword alone (`not`, `sort`, `growth`, …). */
 const MULTI_WORD_HEADS: ReadonlySet<string> = new Set(
@@ -120,16 +117,25 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
       return { isIncomplete: isCapped(columns), items: columns ? columnItems(columns, dataSource!, context.replace, context.close ? ']' : '', false, typed) : [] };
     }
     case 'bucket': {
+      // what the grammar expects after the dot on this column (grammar.ts `dotExpectations`): buckets of a
+      // date, the token form's values of an attribute (`[origin].SEA`, docs/service-notes.md §2.11),
+      // booleans, relative dates; a column the catalog does not know gets nothing
       const col = findColumn(columns, context.column);
-      // an attribute that is no date: its values, the token form's `[origin].SEA` (docs/service-notes.md §2.11)
-      if (col && col.kind === 'ATTRIBUTE' && !DATE_TYPES.has(col.dataType) && ctx.catalog && dataSource) {
-        const values = await ctx.catalog.getColumnValues(dataSource, col.name, context.prefix, token);
+      if (!col && columns) return EMPTY;
+      const expect = dotExpectations(col);
+      const items = expect.buckets.map((b, i) => bucketItem(b, i, context.replace));
+      const more = [...expect.booleans, ...expect.relativeDates];
+      let isIncomplete = false;
+      if (expect.values && ctx.catalog && dataSource) {
+        const values = await ctx.catalog.getColumnValues(dataSource, col!.name, context.prefix, token);
         if (token?.isCancellationRequested) return CANCELLED;
-        return { isIncomplete: true, items: (values ?? []).map((v, i) => dotValueItem(v, i, context.replace)) };
+        isIncomplete = true;
+        more.unshift(...(values ?? []).filter((v) => typeof v === 'string' && !v.includes("'")));
+        more.push(...KEYWORDS.filter((k) => k.category === 'constant').map((k) => k.name));
       }
-      // Without the catalog the data type is unknown: offer every bucket rather than none.
-      const buckets = col ? bucketsFor(col.dataType) : columns ? [] : [...DATE_BUCKETS];
-      return { isIncomplete: false, items: buckets.map((b, i) => bucketItem(b, i, context.replace)) };
+      const from = items.length;
+      more.forEach((v, i) => items.push(dotValueItem(v, from + i, context.replace)));
+      return { isIncomplete, items };
     }
     case 'calendar':
       return { isIncomplete: false, items: await calendarItems(ctx, context.written, context.replace, token) };
@@ -605,9 +611,12 @@ function columnItems(columns: DataSourceColumns, dataSource: string, replace: Ra
   return items;
 }
 
+/** The booleans, written bare after the dot (`[is delayed].true`). */
+const BOOLEAN_NAMES: ReadonlySet<string> = new Set(BOOLEAN_VALUES);
+
 /** A value after `[column].` (the token form): a word as is when it is one, else quoted (`'los angeles'`). */
 function dotValueItem(value: string, index: number, replace: Range): CompletionItem {
-  const text = /^[A-Za-z0-9_]+$/.test(value) && !findKeyword(value) ? value : `'${value}'`;
+  const text = /^[A-Za-z0-9_]+$/.test(value) && (!findKeyword(value) || BOOLEAN_NAMES.has(value)) || /^\{(null|empty)\}$/.test(value) ? value : `'${value}'`;
   return { label: value, kind: CompletionItemKind.Value, detail: 'Value (token form)', sortText: Rank.Fits + String(index).padStart(3, '0'), filterText: text, textEdit: { range: replace, newText: text } };
 }
 
@@ -752,14 +761,14 @@ function wordItems(document: TextDocument, text: string, offset: number, context
       fits.push(...operatorsFor(col?.dataType));
       if (!col || DATE_TYPES.has(col.dataType)) {
         fits.push(...(col ? bucketsFor(col.dataType) : DATE_BUCKETS).filter((b) => !b.includes(' ')));
-        fits.push(...DATE_FILTER_KEYWORDS);
+        fits.push(...DATE_OPERAND_KEYWORDS);
       }
       break;
     }
     case 'keyword': {
       const k = after.keyword;
-      if (BEFORE_COLUMN.has(k)) columnsFirst = true;
-      if (k === 'last' || k === 'next' || k === 'this') {
+      if (KEYWORDS_BEFORE_COLUMN.has(k)) columnsFirst = true;
+      if (KEYWORDS_BEFORE_DATE_UNIT.has(k)) {
         fits.push(...DATE_UNITS);
         offerColumns = false;
       }
@@ -769,7 +778,7 @@ function wordItems(document: TextDocument, text: string, offset: number, context
     }
     case 'number': {
       const p = after.previous;
-      if (p && p.kind === 'keyword' && (p.value === 'last' || p.value === 'next')) {
+      if (p && p.kind === 'keyword' && KEYWORDS_BEFORE_DATE_UNIT.has(p.value)) {
         fits.push(...DATE_UNITS);
         offerColumns = false;
       } else if (p && p.kind === 'keyword' && p.value === 'between') {
