@@ -61,7 +61,7 @@ export function userFilter(b: Record<string, unknown>, catalog: MetadataStore, s
   const hidden = privileges !== undefined || type !== undefined || status !== undefined;
   return (u) => {
     if (!orgs || !roles) return false;
-    if (visibility !== undefined && visibility !== 'SHARABLE') return false;
+    if (visibility !== undefined && (u.visibility ?? 'SHARABLE') !== visibility) return false;
     if (hidden && !sees(u.id)) return false;
     if (type !== undefined && type !== 'LOCAL_USER') return false;
     if (status !== undefined && status !== 'ACTIVE') return false;
