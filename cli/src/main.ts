@@ -11,6 +11,7 @@ import { runNodeServer } from '../../server/src/nodeServer';
 import { runCheckCommand } from './check';
 import { connect, connectionFlags, fileSettings, withConnectionOptions, type Connected } from './connect';
 import { runBadRecordsCommand, runStatusCommand } from './cycles';
+import { runExportCommand } from './export';
 import { EXIT_CODE_HELP, ExitCode, exitCodeOf, type ExitCodeValue } from './exitCodes';
 import { runLoadCommand } from './load';
 import { runMcpCommand } from './mcp';
@@ -252,6 +253,20 @@ export function buildProgram(): Command {
     .addHelpText('after', EXIT_CODE_HELP)
     .action(async (cycleId: string, opts: Record<string, unknown>) => {
       await withService(opts, ({ client }) => runBadRecordsCommand(client, cycleId, { out: opts.out as string | undefined, signal: interrupt.signal }));
+    });
+
+  withConnectionOptions(
+    program
+      .command('export')
+      .description("export an answer's report, or one liveboard visualization's, as CSV (REST API v2 report/answer, report/liveboard)")
+      .argument('<object>', 'the answer (or, with --liveboard, the liveboard): GUID or name')
+      .option('--liveboard', 'the object is a liveboard')
+      .option('--viz <visualization>', "the liveboard's visualization (GUID or name), when it has several")
+      .option('-o, --out <file>', 'write to a file instead of stdout'),
+  )
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (object: string, opts: Record<string, unknown>) => {
+      await withService(opts, ({ client }) => runExportCommand(client, object, { liveboard: opts.liveboard === true, viz: opts.viz as string | undefined, out: opts.out as string | undefined, signal: interrupt.signal }));
     });
 
   withConnectionOptions(

@@ -100,6 +100,8 @@ export interface StoredUser {
   hash: string;
   /** Group GUIDs. */
   groups: string[];
+  /** Whether objects can be shared with the user (v2 `visibility`, users/create and update); absent is SHARABLE. */
+  visibility?: 'SHARABLE' | 'NON_SHARABLE';
   /** True while the password is a built-in demo password (refused on non-loopback addresses). */
   demoPassword?: boolean;
   created: number;

@@ -35,7 +35,7 @@ import { OperationUnavailableError } from './errors';
 import { v1Absence, v2Absence, type PublicOperationName } from './operations';
 import type { Principal } from './principals';
 import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
-import type { AnswerSql } from './publicApiV2';
+import type { AnswerSql, ReportTarget } from './publicApiV2';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue, HttpTimeouts, DeadlineClass } from './session';
@@ -348,6 +348,11 @@ export class AnalyticsServiceClient {
   async searchCalendars(opts?: CallOptions): Promise<string[]> {
     await this.generationFor('searchCalendars', opts?.signal);
     return this.v2.searchCalendars(opts);
+  }
+  /** A report as CSV text: v2 `report/answer` or `report/liveboard` on either generation (v1 has none: `generationFor`). See `PublicApiV2.exportReport`. */
+  async exportReport(target: ReportTarget, opts?: CallOptions): Promise<string> {
+    await this.generationFor('exportReport', opts?.signal);
+    return this.v2.exportReport(target, opts);
   }
   /** An answer's SQL: v2 `metadata/answer/sql` on either generation (v1 has none: `generationFor`). See `PublicApiV2.answerSql`. */
   async answerSql(identifier: string, opts?: CallOptions): Promise<AnswerSql> {

@@ -39,6 +39,13 @@ export interface MetadataSearchParams {
   favorite_object_options?: { include?: boolean; user_identifiers?: string[] };
 }
 
+/** What `exportReport` exports: an answer, or a liveboard (its one visualization, or the one named by `vizId`); `id` a GUID or name. */
+export interface ReportTarget {
+  kind: 'answer' | 'liveboard';
+  id: string;
+  vizId?: string;
+}
+
 /** Calendars asked for per `calendars/search` page. */
 const CALENDAR_PAGE = 100;
 
@@ -63,6 +70,7 @@ const V2_TO_V1_TYPE: Record<string, string> = Object.fromEntries(Object.entries(
  * | `sessionUser` | `GET auth/session/user` |
  * | `exportTml`, `importTml`, `answerSql` | `POST metadata/tml/export`, `POST metadata/tml/import`, `POST metadata/answer/sql` (docs/service-interface.md §11.2) |
  * | `searchCalendars` | `POST calendars/search` (the custom calendars' names) |
+ * | `exportReport` | `POST report/answer`, `POST report/liveboard` (CSV) |
  *
  * `record_size: -1` is never sent: pages are bounded (a whole answer in one call is slow and can run
  * the service out of memory, as users report).
@@ -328,6 +336,18 @@ export class PublicApiV2 {
   }
 
   /** `POST metadata/answer/sql` (OpenAPI `fetchAnswerSqlQuery`): the SQL of an answer, by GUID or name. @throws ServiceError */
+  /**
+   * `POST report/answer` (an answer) or `POST report/liveboard` (one visualization of a liveboard,
+   * `vizId`): the report as CSV text, header row first (OpenAPI `exportAnswerReport`,
+   * `exportLiveboardReport`; `file_format` CSV). @throws ServiceError as every call (403 without
+   * DATADOWNLOADING or view access)
+   */
+  async exportReport(target: ReportTarget, opts: CallOptions = {}): Promise<string> {
+    const [path, body] = target.kind === 'answer' ? ['/report/answer', { metadata_identifier: target.id, file_format: 'CSV' }] : ['/report/liveboard', { metadata_identifier: target.id, file_format: 'CSV', ...(target.vizId ? { visualization_identifiers: [target.vizId] } : {}) }];
+    const r = await this.session.call({ operation: 'exportReport', method: 'POST', path: V2_PREFIX + path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), repeatable: isRepeatable('exportReport'), signal: opts.signal });
+    return r.text;
+  }
+
   async answerSql(identifier: string, opts: CallOptions = {}): Promise<AnswerSql> {
     return this.post<AnswerSql>('answerSql', '/metadata/answer/sql', { metadata_identifier: identifier }, opts);
   }

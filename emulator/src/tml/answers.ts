@@ -468,7 +468,7 @@ function inServiceOrder(stored: Record<string, unknown>, owned: Record<string, u
 }
 
 /** The SQL text followed by its bound parameters (`-- $1 = 'SEA'`), one a line. */
-function withParams(sql: string, params: SqlParam[]): string {
+export function withParams(sql: string, params: SqlParam[]): string {
   if (params.length === 0) return sql;
   const lit = (p: SqlParam): string => (typeof p === 'string' ? `'${p.replace(/'/g, "''")}'` : String(p));
   return `${sql}\n${params.map((p, i) => `-- $${i + 1} = ${lit(p)}`).join('\n')}`;

@@ -13,6 +13,7 @@ import { changePassword, setGroupPrivileges, transferObjects } from '../public/a
 import { checkSyncRequest, runSync, type Principal } from '../public/userSync';
 import type { V2Deps } from './routes';
 import { body, bool, int, str, stringList } from './body';
+import { groupFilter, PRIMARY_ORG, userFilter } from './searchFilters';
 
 /** The sort fields of `SortOptions` (users, groups) and the extra ones of `MetadataSearchSortOptions`. */
 export const SORT_FIELDS = ['NAME', 'DISPLAY_NAME', 'AUTHOR', 'CREATED', 'MODIFIED'] as const;
@@ -99,13 +100,15 @@ function principalHeader(p: StoredUser | StoredGroup, catalog: MetadataStore): R
     complete_detail: true,
     creation_time_in_millis: p.created,
     modification_time_in_millis: p.modified,
-    orgs: [{ id: 0, name: 'Primary' }],
+    // a user's orgs are `Org` (id an int32), a group's `UserGroup` (id a string): OpenAPI `User`, `UserGroupResponse`
+    orgs: [{ id: 'groups' in p ? PRIMARY_ORG.id : String(PRIMARY_ORG.id), name: PRIMARY_ORG.name }],
     deleted: false,
     deprecated: false,
     external: false,
     hidden: false,
   };
 }
+
 
 /**
  * Whether `caller` sees every member of the principal `id`: users/search and groups/search are "Available
@@ -130,7 +133,7 @@ export function userOfV2(u: StoredUser, catalog: MetadataStore, caller?: Emulato
   return {
     ...principalHeader(u, catalog),
     can_change_password: true,
-    current_org: { id: 0, name: 'Primary' },
+    current_org: { ...PRIMARY_ORG },
     account_type: 'LOCAL_USER',
     account_status: 'ACTIVE',
     ...(u.mail ? { email: u.mail } : {}),
@@ -147,10 +150,11 @@ export function userOfV2(u: StoredUser, catalog: MetadataStore, caller?: Emulato
 /**
  * A group as v2 shows it (OpenAPI `UserGroupResponse`) to `caller`: its `users` are the members the caller
  * may see (`seesAllOf`: all for an administrator, else the caller alone when it is one, with
- * `complete_detail` false).
+ * `complete_detail` false). `include.users` / `include.subGroups` false (groups/search `include_users`,
+ * `include_sub_groups`) leave `users` / `sub_groups` out.
  */
-export function groupOfV2(g: StoredGroup, catalog: MetadataStore, caller?: EmulatorUser): Record<string, unknown> {
-  return {
+export function groupOfV2(g: StoredGroup, catalog: MetadataStore, caller?: EmulatorUser, include: { users?: boolean; subGroups?: boolean } = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {
     ...principalHeader(g, catalog),
     complete_detail: caller === undefined || caller.privileges.has('ADMINISTRATION'),
     system_group: false,
@@ -164,6 +168,9 @@ export function groupOfV2(g: StoredGroup, catalog: MetadataStore, caller?: Emula
     tags: [],
     roles: [],
   };
+  if (include.users === false) delete out.users;
+  if (include.subGroups === false) delete out.sub_groups;
+  return out;
 }
 
 /** Matches an identifier (GUID or name) and a `name_pattern` (`%` the wildcard). */
@@ -210,7 +217,9 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
     const display = str(b, 'display_name')?.toLowerCase();
     const groups = stringList(b, 'group_identifiers')?.map((g) => g.toLowerCase());
     const email = str(b, 'email')?.toLowerCase();
+    const more = userFilter(b, catalog, (id) => seesAllOf(caller, id));
     const rows = catalog.state.users
+      .filter(more)
       // a filter on a member the caller cannot see matches only what it can see
       .filter((u) => match(u) && (display === undefined || u.displayName.toLowerCase() === display) && (email === undefined || (seesAllOf(caller, u.id) && u.mail?.toLowerCase() === email)))
       .filter((u) => groups === undefined || (seesAllOf(caller, u.id) && u.groups.some((gid) => { const g = catalog.state.groups.find((x) => x.id === gid); return g !== undefined && (groups.includes(g.id) || groups.includes(g.name.toLowerCase())); })))
@@ -225,12 +234,14 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
     const display = str(b, 'display_name')?.toLowerCase();
     const privileges = stringList(b, 'privileges')?.map((p) => p.toUpperCase());
     const users = stringList(b, 'user_identifiers')?.map((u) => u.toLowerCase());
+    const more = groupFilter(b, catalog);
     const rows = catalog.state.groups
+      .filter(more.keep)
       .filter((g) => match(g) && (display === undefined || g.displayName.toLowerCase() === display))
       .filter((g) => privileges === undefined || privileges.every((p) => (g.privileges as string[]).includes(p)))
       .filter((g) => users === undefined || catalog.state.users.some((u) => u.groups.includes(g.id) && seesAllOf(caller, u.id) && (users.includes(u.id) || users.includes(u.name.toLowerCase()))))
       .map((g) => ({ key: { name: g.name, displayName: g.displayName, authorName: authorName(catalog.state.users[0]?.id ?? ''), created: g.created, modified: g.modified }, g }));
-    return sortAndPage(rows, b, SORT_FIELDS).map((r) => groupOfV2(r.g, catalog, caller));
+    return sortAndPage(rows, b, SORT_FIELDS).map((r) => groupOfV2(r.g, catalog, caller, more.include));
   });
 
   api.post('/tags/search', async (req) => {

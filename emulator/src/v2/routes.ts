@@ -3,8 +3,8 @@
  * as the v1 API (one catalog, one engine). The routes, their answers and the references are on
  * `registerV2Routes`.
  */
-import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Sessions } from '../auth';
 import type { AnswerBook, LogicalTable, MetadataStore } from '../metadataStore';
 import type { EmulatorUser } from '../context';
@@ -13,18 +13,21 @@ import { NamePattern } from '../public/headers';
 import { QueryError } from '../searchdata/compile';
 import { registerTmlV2Routes, TmlService } from '../tml/routes';
 import type { SearchService } from '../searchdata/run';
-import { bearerOf, DEFAULT_VALIDITY_SEC, type TokenStore } from './tokens';
+import { bearerOf, type TokenStore } from './tokens';
 import { body, bool, int, str, stringList } from './body';
 import { availableCalendars } from '../customCalendar';
 import { stableGuid } from '../guid';
 import { groupOfV2, registerAdminV2, sortAndPage, SORT_FIELDS, userOfV2, type Sortable } from './admin';
 import { registerShareV2 } from './share';
+import { JSON_BODY_ONLY, loginOf } from './login';
+import { registerSystemV2 } from './system';
+import { registerObjectsV2 } from './objects';
+import { registerPrincipalsV2 } from './principals';
+import { registerReportsV2 } from './reports';
+import { registerTmlAsyncV2 } from './tmlAsync';
 
 /** Path prefix of REST API v2. */
 export const V2_PREFIX = '/api/rest/2.0';
-
-/** Longest token validity accepted: one year, in seconds. */
-const MAX_VALIDITY_SEC = 365 * 24 * 3600;
 
 /** Most rows one searchdata page returns (`record_size: -1` included), as the v1 API's page size. */
 const MAX_RECORD_SIZE = 100_000;
@@ -71,27 +74,8 @@ export function v2ErrorBody(status: number, message: string, incident?: string):
   return { error: { message: { code, incident_id_guid: incident ?? trace, trace_id_guid: trace, debug: message } } };
 }
 
-/**
- * Route option of the v2 logins (auth/token/full, auth/session/login), whose only request body in the
- * OpenAPI document (thoughtspot/rest-api-sdk `api-spec/openapiSpecv3-2_0.json`) is `application/json`:
- * a body of another type, or one with no type, is refused with 415 before it is read, so a web page's
- * plain form or text POST (which a browser sends cross-site without asking) cannot obtain a token or a
- * session. A request with no body at all goes on (and answers 400 for the missing user name).
- */
-const JSON_BODY_ONLY = {
-  onRequest: async (req: FastifyRequest): Promise<void> => {
-    const type = req.headers['content-type'];
-    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    if (type === undefined ? !hasBody : type.split(';')[0]!.trim().toLowerCase() === 'application/json') return;
-    throw new ApiError(415, `Unsupported Content-Type ${JSON.stringify(type ?? '(none)')}: ${req.routeOptions.url ?? 'this operation'} takes a JSON body (Content-Type: application/json).`);
-  },
-};
-
-function sameSecret(given: string, want: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(want);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+/** The routes that authenticate by their body (a user name and password or secret), not by a token or session. */
+const SIGN_IN_ROUTES = ['/auth/token/full', '/auth/session/login', '/auth/token/object', '/auth/token/custom'];
 
 /**
  * Registers the v2 routes in their own scope with their error shape and authentication.
@@ -113,8 +97,13 @@ function sameSecret(given: string, want: string): boolean {
  * | `POST calendars/search` | an array of `{calendar_name, calendar_id, connection_name, connection_id, data_warehouse_type, author_name, modification_time_in_millis}`, the custom calendars (`registerCalendars`); DATAMANAGEMENT or ADMINISTRATION |
  * | users, groups, tags and administration | admin.ts: `users/search`, `groups/search`, `tags/search`, `users/change-password`, `security/metadata/assign`, `groups/{group_identifier}/update`, `users/import` |
  * | `POST security/metadata/share` | share.ts: 204; shares objects READ_ONLY or MODIFY (NO_ACCESS removes), needs edit access to them |
+ * | system, system/config, auth/session/token, auth/token/validate, auth/token/object, auth/token/custom, connection/search, roles/search | system.ts |
+ * | metadata/delete, security/metadata/fetch-permissions, metadata/liveboard/sql, tags/create, assign, unassign, delete | objects.ts |
+ * | users/create, update, delete; groups/create, delete | principals.ts |
+ * | report/answer, report/liveboard (CSV) | reports.ts |
+ * | metadata/tml/async/import, async/status, export/batch | tmlAsync.ts |
  *
- * Bodies are JSON (the logins refuse any other type with 415, `JSON_BODY_ONLY`). Every route but auth/token/full needs a bearer token (or a session cookie). Errors are
+ * Bodies are JSON (the logins refuse any other type with 415, `JSON_BODY_ONLY`). Every route but the sign-ins (`SIGN_IN_ROUTES`) needs a bearer token (or a session cookie). Errors are
  * `{"error": {"message": {"code", "incident_id_guid", "trace_id_guid", "debug"}}}` (`v2ErrorBody`).
  * The same users, objects and data as the v1 API (one catalog, one engine).
  */
@@ -134,7 +123,7 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
     });
     api.setNotFoundHandler((req, reply) => reply.code(404).send(v2ErrorBody(404, `No such operation: ${req.method} ${req.url.split('?')[0]}`)));
     api.addHook('preHandler', async (req) => {
-      if (req.routeOptions.url?.endsWith('/auth/token/full') || req.routeOptions.url?.endsWith('/auth/session/login')) return;
+      if (SIGN_IN_ROUTES.some((r) => req.routeOptions.url?.endsWith(r))) return;
       const credential = bearerOf(req.headers.authorization) ?? req.cookies?.JSESSIONID;
       const s = credential ? deps.sessions.get(credential) : undefined;
       const user = s ? deps.catalog.user(s.userId) : undefined;
@@ -148,6 +137,11 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
     registerMetadata(api, deps);
     registerAdminV2(api, deps);
     registerShareV2(api, deps);
+    registerSystemV2(api, deps);
+    registerObjectsV2(api, deps);
+    registerPrincipalsV2(api, deps);
+    registerReportsV2(api, deps);
+    registerTmlAsyncV2(api, deps);
     registerTmlV2Routes(api, new TmlService(deps.catalog, deps.search, deps.search.now));
   }, { prefix: V2_PREFIX });
 }
@@ -156,24 +150,7 @@ function registerAuth(api: FastifyInstance, deps: V2Deps): void {
   const { catalog, tokens } = deps;
   /** auth/token/full: a token for username + password, or username + secret_key (trusted authentication). */
   api.post('/auth/token/full', JSON_BODY_ONLY, async (req) => {
-    const b = body(req);
-    const username = str(b, 'username', true)!;
-    const password = str(b, 'password');
-    const secret = str(b, 'secret_key');
-    const validity = int(b, 'validity_time_in_sec', DEFAULT_VALIDITY_SEC, 1);
-    if (validity > MAX_VALIDITY_SEC) throw new ApiError(400, `Invalid value for validity_time_in_sec: at most ${MAX_VALIDITY_SEC}.`);
-    let user: EmulatorUser | undefined;
-    if (secret !== undefined) {
-      if (deps.trustedAuthSecret === undefined) throw new ApiError(401, 'Trusted authentication is not enabled on this instance: secret_key is refused.');
-      if (!sameSecret(secret, deps.trustedAuthSecret)) throw new ApiError(401, 'Authentication failed: the secret_key is not valid.');
-      const u = catalog.userByName(username);
-      user = u ? catalog.user(u.id) : undefined;
-      if (!user) throw new ApiError(401, 'Authentication failed: no such user (auto_create is not supported).');
-    } else {
-      if (password === undefined) throw new ApiError(400, 'Give password, or secret_key for trusted authentication.');
-      user = await deps.verifyPassword(username, password);
-      if (!user) throw new ApiError(401, 'Authentication failed: wrong user name or password.');
-    }
+    const { user, validity } = await loginOf(body(req), deps);
     const t = tokens.issue(user.id, validity);
     // `org_id` is accepted and ignored: the emulator has one org, Primary (0)
     return { token: t.token, creation_time_in_millis: t.created, expiration_time_in_millis: t.expires, scope: { access_type: 'FULL', org_id: 0, metadata_id: null }, valid_for_user_id: user.id, valid_for_username: user.name };

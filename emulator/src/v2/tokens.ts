@@ -16,6 +16,8 @@ export interface IssuedToken {
   userId: string;
   created: number;
   expires: number;
+  /** The object an auth/token/object token was asked for (`scope.metadata_id`); absent for a full token. */
+  metadataId?: string;
 }
 
 /** Default validity of a token when the request gives none: 300 s (developer-docs `authentication.adoc`). */
@@ -34,13 +36,13 @@ export class TokenStore {
     private readonly clock: () => number,
   ) {}
 
-  /** Issues a token for a user, valid `validitySec` seconds from now. */
-  issue(userId: string, validitySec: number): IssuedToken {
+  /** Issues a token for a user, valid `validitySec` seconds from now (for `metadataId`: an object token). */
+  issue(userId: string, validitySec: number, metadataId?: string): IssuedToken {
     // tokens nobody presents again would stay forever: drop the expired ones now and then
     if (this.byToken.size >= 1000) for (const k of [...this.byToken.keys()]) this.check(k);
     const s: Session = this.sessions.open(userId);
     const created = this.clock();
-    const t = { token: s.id, userId, created, expires: created + validitySec * 1000 };
+    const t: IssuedToken = { token: s.id, userId, created, expires: created + validitySec * 1000, ...(metadataId !== undefined ? { metadataId } : {}) };
     this.byToken.set(t.token, t);
     return t;
   }
