@@ -96,7 +96,7 @@ export class SearchService {
     readonly now: () => Date,
   ) {}
 
-  /** Drops whatever is cached for a table (called after a load commits). */
+  /** Drops whatever is cached for a table (called after a load commits) or a model (after an import changed it). */
   invalidate(tableId: string): void {
     this.compiled.clear();
     dropPreparedStatements();
@@ -137,9 +137,9 @@ export class SearchService {
     return compiled;
   }
 
-  /** The tables whose data an answer of `ds` reads: a model's tables, else its table. */
+  /** What an answer of `ds` depends on (`invalidate` drops it): a model's tables and the model itself (an import changes it), else its table. */
   private tablesOf(ds: LogicalTable): string[] {
-    return ds.model ? ds.model.tables.map((t) => t.guid) : [ds.tableId];
+    return ds.model ? [...ds.model.tables.map((t) => t.guid), ds.id] : [ds.tableId];
   }
 
   /** Runs a query over a data source and returns one page (docs/service-interface.md §2.5). Throws `QueryError` for a bad query or page. */
