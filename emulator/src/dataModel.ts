@@ -5,7 +5,7 @@
  * catalog's tables; a column reads its table path's column, a formula column keeps its formula.
  * searchdata joins what a query needs along the table paths (searchdata/model.ts).
  */
-import { checkModelDefinition, type ModelDefinition } from '../../common/src/tml/modelTml';
+import { checkModelDefinition, memberPathText, type ModelDefinition } from '../../common/src/tml/modelTml';
 import { splitColumnPath } from '../../common/src/language/keywords';
 import type { DefaultAggr, Header, LogicalColumn, LogicalTable, MetadataStore } from './metadataStore';
 import { stableGuid } from './guid';
@@ -29,8 +29,8 @@ export function modelTableOf(catalog: MetadataStore, name: string, fqn?: string)
  *   incompatible types, a duplicate name, a join cycle…), each with its place in the TML document.
  */
 export function buildModel(catalog: MetadataStore, def: ModelDefinition, header: Header): LogicalTable {
-  const problems = checkModelDefinition(def, (name, fqn) => modelTableOf(catalog, name, fqn)?.columns);
-  if (problems.length) throw new ModelDefinitionError(`${def.kind} ${def.name}: ${problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('; ')}`);
+  const problems = checkModelDefinition(def, (name, fqn) => modelTableOf(catalog, name, fqn)?.columns ?? null);
+  if (problems.length) throw new ModelDefinitionError(`${def.kind} ${def.name}: ${problems.map((p) => `${memberPathText(p.path)}: ${p.message}`).join('; ')}`);
   const tableOf = new Map(def.tables.map((t) => [t.id.toLowerCase(), modelTableOf(catalog, t.name, t.fqn)!]));
   const columns: LogicalColumn[] = def.columns.map((c) => {
     const common = { id: stableGuid('column', header.id, c.name), name: c.name, ...(c.description !== undefined ? { description: c.description } : {}), synonyms: c.synonyms ?? [] };

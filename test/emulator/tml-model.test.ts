@@ -119,7 +119,7 @@ describe('model TML', () => {
     const [res] = await importTml([bad]);
     assert.equal(res!.status.status_code, 'ERROR');
     const msg = res!.status.error_message!;
-    for (const part of [/joins\.0\.on: join flights_origin: \[flights::origin\] is VARCHAR and \[airports::latitude\] is DOUBLE/, /joins\.1\.on: join flights_destination: table airports has no column nowhere/, /column Gate: table flights has no column gate/, /column Origin is not unique/]) assert.match(msg, part);
+    for (const part of [/worksheet\.joins\[0\]\.on: join flights_origin: \[flights::origin\] is VARCHAR and \[airports::latitude\] is DOUBLE/, /worksheet\.joins\[1\]\.on: join flights_destination: table airports has no column nowhere/, /column Gate: table flights has no column gate/, /column Origin is not unique/]) assert.match(msg, part);
     const list = await v2('/metadata/search', { metadata: [{ type: 'LOGICAL_TABLE' }], record_size: -1 });
     assert.ok(!(list.body as { metadata_name: string }[]).some((x) => x.metadata_name === 'Broken Model'));
   });

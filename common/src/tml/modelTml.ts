@@ -238,8 +238,16 @@ export function joinFamily(t: ColumnDataType): string {
   return t === 'BOOL' ? 'bool' : 'time';
 }
 
-/** The columns of a table the definition names, by its name (undefined: no such table). */
-export type TableColumnsOf = (tableName: string, fqn?: string) => readonly { name: string; dataType: ColumnDataType }[] | undefined;
+/**
+ * The columns of a table the definition names, by its name or GUID (`fqn`): null when there is no such
+ * table, undefined when it is not known (no catalog): its columns are then not checked.
+ */
+export type TableColumnsOf = (tableName: string, fqn?: string) => readonly { name: string; dataType: ColumnDataType }[] | null | undefined;
+
+/** A problem's path as the services' messages write a member: `worksheet.joins[0].on`. */
+export function memberPathText(path: readonly (string | number)[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
 
 const lower = (s: string): string => s.trim().toLowerCase();
 
@@ -284,9 +292,9 @@ export function checkModelDefinition(def: ModelDefinition, columnsOf: TableColum
   const problems: ModelProblem[] = [];
   const tableById = new Map<string, { ref: ModelTableRef; columns?: readonly { name: string; dataType: ColumnDataType }[] }>();
   def.tables.forEach((t, i) => {
-    const columns = columnsOf(t.name, t.fqn);
-    if (!columns) problems.push({ path: [root, tablesKey, i, 'name'], message: `table ${t.name} does not exist` });
-    tableById.set(lower(t.id), { ref: t, columns });
+    const found = columnsOf(t.name, t.fqn);
+    if (found === null) problems.push({ path: [root, tablesKey, i, 'name'], message: `table ${t.name} does not exist` });
+    tableById.set(lower(t.id), { ref: t, columns: found ?? undefined });
   });
   problems.push(...duplicates(def.tables, (t) => t.id, (i) => [root, tablesKey, i, 'name'], 'table'));
   problems.push(...duplicates(def.joins, (j) => j.name, (i) => joinsAt(i, 'name'), 'join'));

@@ -6,7 +6,7 @@
  * the GUID of a model changes it (MODIFY needed); without one, or with `create_new`, it creates one.
  */
 import { randomUUID } from 'node:crypto';
-import { modelDefinitionOf, ModelTmlError, type ModelDefinition } from '../../../common/src/tml/modelTml';
+import { memberPathText, modelDefinitionOf, ModelTmlError, type ModelDefinition } from '../../../common/src/tml/modelTml';
 import type { EmulatorUser } from '../context';
 import { buildModel, ModelDefinitionError } from '../dataModel';
 import type { LogicalTable, MetadataStore } from '../metadataStore';
@@ -32,7 +32,7 @@ export function validateModelTml(catalog: MetadataStore, user: EmulatorUser, doc
   try {
     def = modelDefinitionOf(doc);
   } catch (e) {
-    if (e instanceof ModelTmlError) throw invalid(`${e.path.join('.')}: ${e.message}.`);
+    if (e instanceof ModelTmlError) throw invalid(`${memberPathText(e.path)}: ${e.message}.`);
     throw e;
   }
   const found = guid ? catalog.objectByGuid(guid) : undefined;
