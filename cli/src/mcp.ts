@@ -21,7 +21,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalyticsServiceClient } from '../../common/src/api';
 import { resolveConnection, secretsInEnvironment, serviceClientOptions } from '../../common/src/connectionConfig';
-import { defaultAggregationsOf, type AgentBackend } from '../../common/src/agent/backend';
+import { columnDetailsOf, type AgentBackend } from '../../common/src/agent/backend';
 import { LANGUAGE_REFERENCE_URI, languageReference } from '../../common/src/agent/languageReference';
 import { INPUT_SCHEMAS, OUTPUT_SCHEMAS } from '../../common/src/agent/schemas';
 import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, loadCsv, runQuery, type AgentToolName, type AgentToolResult } from '../../common/src/agent/tools';
@@ -119,7 +119,7 @@ export function cliAgentBackend(client: AnalyticsServiceClient, secrets: Set<str
       const columns = await known(() => catalog.getColumns(dataSource));
       if (!columns) return null;
       const details = await client.metadataDetails('LOGICAL_TABLE', [columns.id], { signal });
-      return { ...columns, defaultAggregation: defaultAggregationsOf(details.storables, columns.id) };
+      return { ...columns, ...columnDetailsOf(details.storables, columns.id) };
     },
     async getColumnValues(dataSource, column, limit) {
       return (await catalog.getColumnValues(dataSource.id, column, '')).slice(0, limit);

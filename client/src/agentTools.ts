@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest } from 'vscode-languageclient';
 import type { Diagnostic } from 'vscode-languageserver-types';
-import { defaultAggregationsOf, type AgentBackend } from '../../common/src/agent/backend';
+import { columnDetailsOf, type AgentBackend } from '../../common/src/agent/backend';
 import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, runQuery, DEFAULT_MAX_ROWS, type AgentToolResult, type CheckInput, type DescribeInput, type RunInput } from '../../common/src/agent/tools';
 import type { TsqClient } from './context';
 
@@ -47,7 +47,7 @@ export function extensionAgentBackend(deps: AgentToolsDeps, documents: Map<strin
       const columns = await (await catalog()).columns(dataSource);
       if (!columns) return null;
       const api = await deps.connections.getService();
-      return { ...columns, defaultAggregation: defaultAggregationsOf((await api.metadataDetails('LOGICAL_TABLE', [columns.id])).storables, columns.id) };
+      return { ...columns, ...columnDetailsOf((await api.metadataDetails('LOGICAL_TABLE', [columns.id])).storables, columns.id) };
     },
     async getColumnValues(dataSource, column, limit) {
       try {

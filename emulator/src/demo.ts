@@ -5,7 +5,7 @@
  * origin, destination), `cars`, `movies`, `seattle-weather`, `stocks` (dates parsed to DATE), `airports`
  * (code, name, place, latitude and longitude of the flights' airports, for the location keywords) and
  * `retail_calendar`, the days of the custom calendar `retail` (emulator/src/customCalendar.ts).
- * Plus a worksheet, two pinboards of three visualizations each, an answer, tags, and the users
+ * Plus a worksheet, a model (flights with their origin and destination airports), two pinboards of three visualizations each, an answer, tags, and the users
  * `tsadmin` / `admin` (group Administrator: every privilege) and `analyst` / `analyst` (group Analysts:
  * reads the demo data sources, no data management). The group `Data Managers` holds DATAMANAGEMENT and
  * has no users until `user/sync` adds some.
@@ -52,6 +52,7 @@ export function demoSeed(): SeedModel {
         ],
       },
     ],
+    models: [flightsModel()],
     pinboards: [
       {
         name: 'Flight Operations',
@@ -87,6 +88,47 @@ export function demoSeed(): SeedModel {
         author: 'tsadmin',
         visualizations: [{ name: 'Worldwide gross by genre', dataSource: 'movies', query: '[Major Genre] [Worldwide Gross] top 5' }],
       },
+    ],
+  };
+}
+
+/**
+ * The demo's model: each flight with its origin airport and its destination airport, two paths to the one
+ * `airports` table (`airports_1` and `airports_2`, the table path ids a ThoughtSpot export writes), joined
+ * LEFT_OUTER so a flight whose airport is missing keeps its row; and a formula column (listed, not computed yet).
+ */
+function flightsModel(): NonNullable<SeedModel['models']>[number] {
+  const airport = (path: string, side: 'Origin' | 'Destination'): NonNullable<SeedModel['models']>[number]['columns'] => [
+    { name: `${side} Airport`, column_id: `${path}::name`, description: `Name of the ${side.toLowerCase()} airport` },
+    { name: `${side} City`, column_id: `${path}::city` },
+    { name: `${side} State`, column_id: `${path}::state` },
+  ];
+  return {
+    name: 'Flights Model',
+    description: 'Flights with the city and state of their origin and destination airports',
+    tags: ['demo', 'flights'],
+    sharedWith: ['Analysts'],
+    author: 'tsadmin',
+    tables: [{ name: 'flights' }, { name: 'airports' }],
+    joins: [
+      { name: 'flights_origin', source: 'flights', destination: 'airports', type: 'LEFT_OUTER', on: '[flights::origin] = [airports::iata]' },
+      { name: 'flights_destination', source: 'flights', destination: 'airports', type: 'LEFT_OUTER', on: '[flights::destination] = [airports::iata]' },
+    ],
+    table_paths: [
+      { id: 'flights_1', table: 'flights', join_path: [{}] },
+      { id: 'airports_1', table: 'airports', join_path: [{ join: ['flights_origin'] }] },
+      { id: 'airports_2', table: 'airports', join_path: [{ join: ['flights_destination'] }] },
+    ],
+    formulas: [{ id: 'formula_Delayed Share', name: 'Delayed Share', expr: 'sum ( if ( [Delay] > 15 ) then 1 else 0 ) / count ( [Delay] )', properties: { column_type: 'MEASURE' } }],
+    columns: [
+      { name: 'Departure', column_id: 'flights_1::date' },
+      { name: 'Delay', column_id: 'flights_1::delay' },
+      { name: 'Distance', column_id: 'flights_1::distance' },
+      { name: 'Origin', column_id: 'flights_1::origin' },
+      { name: 'Destination', column_id: 'flights_1::destination' },
+      ...airport('airports_1', 'Origin'),
+      ...airport('airports_2', 'Destination'),
+      { name: 'Delayed Share', formula_id: 'formula_Delayed Share', description: 'Share of flights more than 15 minutes late' },
     ],
   };
 }

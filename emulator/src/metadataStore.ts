@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ColumnDataType } from '../../common/src/model';
+import type { ModelFormula, ModelJoin, ModelTablePath } from '../../common/src/tml/modelTml';
 import type { EmulatorUser, Privilege } from './context';
 
 /** Every privilege a group can hold (the `Privilege` type of the context, as a list for validation). */
@@ -51,6 +52,22 @@ export interface LogicalColumn {
   description?: string;
   synonyms: string[];
   physicalName: string;
+  /** A model's column: the table path it reads (`physicalName` is then that path's table's column; `LogicalTable.model`). */
+  tablePath?: string;
+  /** A model's formula column: the id of its formula (`LogicalTable.model.formulas`); `physicalName` is then empty. */
+  formulaId?: string;
+}
+
+/**
+ * What a model (a worksheet over several tables) adds to its LOGICAL_TABLE, in the words of worksheet TML
+ * (common/src/tml/modelTml.ts `ModelDefinition`): its tables (`guid` the table's GUID), joins, table
+ * paths and formulas.
+ */
+export interface StoredModel {
+  tables: { id: string; guid: string }[];
+  joins: ModelJoin[];
+  tablePaths: ModelTablePath[];
+  formulas: ModelFormula[];
 }
 
 /**
@@ -67,6 +84,8 @@ export interface LogicalTable extends Header {
   /** Quoted DuckDB name, `"<database>.<schema>"."<table>"` (see emulator/README.md). */
   sqlName: string;
   columns: LogicalColumn[];
+  /** A model over several tables (seed `models`, worksheet or model TML import); absent for a table and a one-table worksheet. */
+  model?: StoredModel;
 }
 
 /** A visualization of an answer or pinboard: a name, a data source (GUID) and a `.tsq` query. */

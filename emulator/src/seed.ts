@@ -18,6 +18,8 @@ import type { Engine } from './engine';
 import { DUCKDB_TYPE, dataTypeOfDuckDb, isNumeric, quoteIdent, quoteLiteral, sqlTableName } from './engine';
 import { stableGuid } from './guid';
 import { validateSeedModel } from './seedSchema';
+import { modelDefinitionOf } from '../../common/src/tml/modelTml';
+import { buildModel } from './dataModel';
 
 /** A column of a seed table. `kind` defaults to MEASURE for numeric types, ATTRIBUTE otherwise. */
 export interface SeedColumn {
@@ -63,6 +65,21 @@ export interface SeedWorksheet extends SeedObject {
   columns?: (string | { name: string; column?: string; kind?: 'ATTRIBUTE' | 'MEASURE'; aggregation?: DefaultAggr; description?: string; synonyms?: string[] })[];
 }
 
+/**
+ * A model over several tables, in the members of worksheet TML (common/src/tml/modelTml.ts): `tables`
+ * (each a `name`, or `database.schema.table`, with an optional `id` the joins and paths name), `joins`
+ * (`name`, `source`, `destination`, `type`, `on: "[source::column] = [destination::column]"`),
+ * `table_paths` (`id`, `table`, `join_path: [{join: [names…]}]`), `formulas` (`id`, `name`, `expr`) and
+ * `columns` (`name`, `column_id: <table_path>::<column>` or `formula_id`, `description`, `properties`).
+ */
+export interface SeedDataModel extends SeedObject {
+  tables: { name: string; id?: string }[];
+  joins?: { name: string; source: string; destination: string; type?: 'INNER' | 'LEFT_OUTER' | 'RIGHT_OUTER' | 'OUTER'; on: string }[];
+  table_paths?: { id: string; table: string; join_path?: { join?: string[] }[] }[];
+  formulas?: { id: string; name: string; expr: string; properties?: { column_type?: 'ATTRIBUTE' | 'MEASURE'; aggregation?: DefaultAggr } }[];
+  columns: { name: string; column_id?: string; formula_id?: string; description?: string; properties?: { column_type?: 'ATTRIBUTE' | 'MEASURE'; aggregation?: DefaultAggr; synonyms?: string[] } }[];
+}
+
 /** An answer or a pinboard: visualizations that are a name, a data source (name or GUID) and a `.tsq` query. */
 export interface SeedBook extends SeedObject {
   visualizations: { name: string; dataSource: string; query: string }[];
@@ -72,6 +89,7 @@ export interface SeedBook extends SeedObject {
 export interface SeedModel {
   tables?: SeedTable[];
   worksheets?: SeedWorksheet[];
+  models?: SeedDataModel[];
   answers?: SeedBook[];
   pinboards?: SeedBook[];
   tags?: (string | { name: string; description?: string })[];
@@ -225,6 +243,8 @@ export async function applySeed(catalog: MetadataStore, engine: Engine, model: S
     st.tables.push({ ...header(w, id), subtype: 'WORKSHEET', tableId: base.id, database: base.database, schema: base.schema, tableName: base.tableName, sqlName: base.sqlName, columns });
   }
 
+  seedModels(catalog, model.models ?? [], header);
+
   for (const [list, type] of [[model.answers, 'QUESTION_ANSWER_BOOK'], [model.pinboards, 'PINBOARD_ANSWER_BOOK']] as const) {
     for (const b of list ?? []) {
       const id = stableGuid(type === 'QUESTION_ANSWER_BOOK' ? 'answer' : 'pinboard', b.name);
@@ -242,6 +262,21 @@ export async function applySeed(catalog: MetadataStore, engine: Engine, model: S
     }
   }
   catalog.save();
+}
+
+/** Adds the seed's models that are missing (dataModel.ts `buildModel`). Throws an Error naming the model and each problem of its definition. */
+function seedModels(catalog: MetadataStore, models: readonly SeedDataModel[], header: (o: SeedObject, id: string) => Header): void {
+  for (const m of models) {
+    const id = stableGuid('worksheet', m.name);
+    if (catalog.state.tables.some((x) => x.id === id)) continue;
+    const { name, description, tables, joins, table_paths, formulas, columns } = m;
+    const def = modelDefinitionOf({ worksheet: { name, description, tables, joins, table_paths, formulas, worksheet_columns: columns } });
+    try {
+      catalog.state.tables.push(buildModel(catalog, def, header(m, id)));
+    } catch (e) {
+      throw new Error(`seed: ${(e as Error).message}`, { cause: e });
+    }
+  }
 }
 
 function logicalColumn(owner: string, c: { name: string; dataType: ColumnDataType; kind?: 'ATTRIBUTE' | 'MEASURE'; aggregation?: DefaultAggr; description?: string; synonyms?: string[] }, physicalName: string): LogicalColumn {

@@ -121,6 +121,12 @@ export function summarize(results: Record<string, unknown>): SummaryRow[] {
     const direct = median(sq.map((q) => num(q.directMs)).filter((x): x is number => x !== undefined));
     add({ figure: `searchdata over HTTP, median overhead of ${sq.length} queries`, unit: 'ms', value: overhead, anchor: 'median of the same SQL in DuckDB', anchorValue: direct, ratio: ratioOf(overhead, direct), target: `≤ ${TARGETS.searchdataOverheadMs} ms`, met: (overhead ?? Infinity) <= TARGETS.searchdataOverheadMs });
   }
+  const mq = Array.isArray(sd?.modelQueries) ? (sd.modelQueries as Dict[]) : [];
+  if (mq.length) {
+    const overhead = median(mq.map((q) => num(q.overheadMs)).filter((x): x is number => x !== undefined));
+    const direct = median(mq.map((q) => num(q.directMs)).filter((x): x is number => x !== undefined));
+    add({ figure: `searchdata on a model (joins), median overhead of ${mq.length} queries`, unit: 'ms', value: overhead, anchor: 'median of the same SQL in DuckDB', anchorValue: direct, ratio: ratioOf(overhead, direct), target: `≤ ${TARGETS.searchdataOverheadMs} ms`, met: (overhead ?? Infinity) <= TARGETS.searchdataOverheadMs });
+  }
   const eq = Array.isArray(obj(e?.searchdata)?.queries) ? (obj(e?.searchdata)!.queries as Dict[]) : [];
   if (eq.length) {
     const overhead = median(eq.map((q) => (num(q.clientMs) ?? NaN) - (num(q.duckdbMs) ?? NaN)).filter((x) => Number.isFinite(x)));

@@ -150,7 +150,7 @@ describe('objects, check', () => {
     const json = await tsq(['objects', '--pattern', 'fli%', '--format', 'json', ...conn], { env });
     assert.equal(json.code, 0, json.stderr);
     const names = (JSON.parse(json.stdout) as { name: string }[]).map((h) => h.name).sort();
-    assert.deepEqual(names, ['Flights Worksheet', 'flights']);
+    assert.deepEqual(names, ['Flights Model', 'Flights Worksheet', 'flights']);
   });
 
   test('check prints compiler-style lines and exits 1 on an unknown column, 0 on a clean file', async () => {

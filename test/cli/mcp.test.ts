@@ -143,6 +143,14 @@ describe('tsq mcp over stdio', () => {
       assert.deepEqual(col('delay').sampleValues, []);
       // by GUID too
       assert.equal((await call(s.client, 'describe_data_source', { data_source: flights.id })).structured.name, 'flights');
+      // a model: its joined columns, and its formula column with the expression (no samples: formulas are not computed yet)
+      const model = await call(s.client, 'describe_data_source', { data_source: 'Flights Model' });
+      assert.equal(model.isError, false, model.text);
+      const mcol = (n: string) => (model.structured.columns as any[]).find((c) => c.name === n);
+      // states of the destination airports, read through the join (flights has codes, not states)
+      assert.ok(mcol('Destination State').sampleValues.length === 5 && mcol('Destination State').sampleValues.every((v: string) => /^[A-Z]{2}$/.test(v)), JSON.stringify(mcol('Destination State')));
+      assert.deepEqual([mcol('Delayed Share').formula, mcol('Delayed Share').kind, mcol('Delayed Share').sampleValues], ['sum ( if ( [Delay] > 15 ) then 1 else 0 ) / count ( [Delay] )', 'MEASURE', []]);
+      assert.equal(mcol('Origin City').formula, undefined);
 
       const good = await call(s.client, 'check_query', { data_source: 'flights', query: '[origin] [delay] top 3 sort by [delay] descending' });
       assert.deepEqual([good.isError, good.structured.valid, good.structured.errors, good.structured.diagnostics], [false, true, 0, []]);

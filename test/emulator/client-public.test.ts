@@ -54,7 +54,8 @@ test('listobjectheaders: headers of docs/service-interface.md §2.4 and every pa
   const names = all.map((h) => h.name);
   for (const n of ['flights', 'cars', 'movies', 'Flights Worksheet']) assert.ok(names.includes(n), n);
   const worksheets = await admin.listObjectHeaders({ type: 'LOGICAL_TABLE', subtypes: ['WORKSHEET'] });
-  assert.deepEqual(worksheets.map((h) => h.name), ['Flights Worksheet']);
+  // the demo's worksheet and its model (a model is a LOGICAL_TABLE of subtype WORKSHEET too)
+  assert.deepEqual(worksheets.map((h) => h.name).sort(), ['Flights Model', 'Flights Worksheet']);
   const sorted = await admin.listObjectHeaders({ type: 'LOGICAL_TABLE', sort: 'NAME', sortAscending: true });
   assert.deepEqual(sorted.map((h) => h.name), [...sorted.map((h) => h.name)].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
   const desc = await admin.listObjectHeaders({ type: 'LOGICAL_TABLE', sort: 'NAME', sortAscending: false });
@@ -62,7 +63,7 @@ test('listobjectheaders: headers of docs/service-interface.md §2.4 and every pa
   const page = await admin.listObjectHeaders({ type: 'LOGICAL_TABLE', sort: 'NAME', sortAscending: true, batchSize: 2, offset: 1 });
   assert.deepEqual(page.map((h) => h.name), sorted.slice(1, 3).map((h) => h.name));
   const pattern = await admin.listObjectHeaders({ type: 'LOGICAL_TABLE', pattern: 'fli%' });
-  assert.deepEqual(pattern.map((h) => h.name).sort(), ['Flights Worksheet', 'flights'].sort());
+  assert.deepEqual(pattern.map((h) => h.name).sort(), ['Flights Model', 'Flights Worksheet', 'flights'].sort());
   const fetched = await admin.listObjectHeaders({ type: 'LOGICAL_TABLE', fetchIds: [flights.id] });
   assert.deepEqual(fetched.map((h) => h.id), [flights.id]);
   const skipped = await admin.listObjectHeaders({ type: 'LOGICAL_TABLE', skipIds: [flights.id] });

@@ -66,8 +66,8 @@ describe('metadata/listobjectheaders (docs/service-interface.md §4.2, docs/serv
     assert.equal(f.owner, f.id);
     assert.deepEqual(Object.keys(f).sort(), ['author', 'created', 'description', 'id', 'isAutoCreated', 'isAutoDelete', 'modified', 'modifiedBy', 'name', 'owner']);
   });
-  test('subtypes WORKSHEET lists the worksheet only', async () => {
-    assert.deepEqual((await list({ type: 'LOGICAL_TABLE', subtypes: '["WORKSHEET"]' })).map((t) => t.name), ['Flights Worksheet']);
+  test('subtypes WORKSHEET lists the worksheet and the model only', async () => {
+    assert.deepEqual((await list({ type: 'LOGICAL_TABLE', subtypes: '["WORKSHEET"]' })).map((t) => t.name).sort(), ['Flights Model', 'Flights Worksheet']);
   });
   test('LOGICAL_COLUMN headers are owned by their table', async () => {
     const cols = await list({ type: 'LOGICAL_COLUMN', pattern: 'destination' });

@@ -103,3 +103,11 @@ test('summary: export + validate of 1,000 answers beside 1,000 searchdata calls 
   const [withBar] = summarize({ tml: { answers: 1000, batchSize: 50, batches: 20, validateBatches: 20, exportAndValidateMs: 2110, searchdataCalls: 1000, searchdataMs: 12167 } });
   assert.equal(withBar!.figure, 'export + validate 1,000 answers, batches of 50 (20 + 20 batches, each a step of the progress bar)');
 });
+
+test('summary: searchdata on a model, median overhead of its queries beside the same SQL in DuckDB, target ≤ 2 ms', () => {
+  const rows = summarize({ searchdata: { queries: [{ directMs: 1, overheadMs: 1 }], modelQueries: [1, 3, 5].map((k) => ({ directMs: 2 * k, overheadMs: k / 2 })) } });
+  const row = rows.find((r) => r.figure.startsWith('searchdata on a model'))!;
+  assert.deepEqual([row.figure, row.value, row.anchorValue, row.ratio, row.met], ['searchdata on a model (joins), median overhead of 3 queries', 1.5, 6, 0.25, true]);
+  const slow = summarize({ searchdata: { modelQueries: [{ directMs: 2, overheadMs: 2.5 }] } }).find((r) => r.figure.startsWith('searchdata on a model'))!;
+  assert.equal(slow.met, false);
+});

@@ -20,6 +20,16 @@ export interface AgentColumnsAnswer extends DataSourceColumns {
    * NONE…), when the service gave it.
    */
   defaultAggregation?: Record<string, string>;
+  /** The expression of each formula column by name (`metadata/details` `formula.expr` of a model's column, docs/service-notes.md "Models"). */
+  formulas?: Record<string, string>;
+}
+
+/** What `metadata/details` tells of a data source's columns beyond the catalog: default aggregations and formula expressions, by column name. */
+export function columnDetailsOf(storables: readonly ({ header?: { id?: string }; columns?: readonly { header?: { name?: string }; defaultAggrType?: unknown; formula?: { expr?: unknown } }[] } | undefined)[], id: string): Pick<AgentColumnsAnswer, 'defaultAggregation' | 'formulas'> {
+  const table = storables.find((s) => s?.header?.id === id) ?? storables[0];
+  const formulas: Record<string, string> = {};
+  for (const c of table?.columns ?? []) if (c.header?.name && typeof c.formula?.expr === 'string') formulas[c.header.name] = c.formula.expr;
+  return { defaultAggregation: defaultAggregationsOf(storables, id), ...(Object.keys(formulas).length ? { formulas } : {}) };
 }
 
 /**

@@ -42,6 +42,7 @@ export const OUTPUT_SCHEMAS = {
         dataType: z.string(),
         kind: z.enum(['ATTRIBUTE', 'MEASURE']),
         defaultAggregation: z.string().optional(),
+        formula: z.string().optional(),
         description: z.string().optional(),
         synonyms: z.array(z.string()).optional(),
         sampleValues: z.array(z.string()),

@@ -108,7 +108,7 @@ export interface ListOutput {
 export interface DescribeOutput {
   name: string;
   id: string;
-  columns: { name: string; dataType: ColumnDataType; kind: 'ATTRIBUTE' | 'MEASURE'; defaultAggregation?: string; description?: string; synonyms?: string[]; sampleValues: string[] }[];
+  columns: { name: string; dataType: ColumnDataType; kind: 'ATTRIBUTE' | 'MEASURE'; defaultAggregation?: string; formula?: string; description?: string; synonyms?: string[]; sampleValues: string[] }[];
 }
 /** One diagnostic of `check_query`: an LSP range in the query (0-based lines, UTF-16 characters). */
 export interface CheckDiagnostic {
@@ -231,7 +231,7 @@ export function listDataSources(backend: AgentBackend, signal?: AbortSignal): Pr
   });
 }
 
-/** `describe_data_source` {data_source}: columns with type, kind, default aggregation and sample values of attributes. */
+/** `describe_data_source` {data_source}: columns with type, kind, default aggregation, a formula column's expression and sample values of attributes. */
 export function describeDataSource(backend: AgentBackend, input: DescribeInput, signal?: AbortSignal): Promise<AgentToolResult<DescribeOutput>> {
   return guarded(backend, 'Describing the data source', async () => {
     const name = nonEmpty(input?.data_source, 'data_source');
@@ -241,10 +241,12 @@ export function describeDataSource(backend: AgentBackend, input: DescribeInput, 
         const out: DescribeOutput['columns'][number] = { name: c.name, dataType: c.dataType, kind: c.kind, sampleValues: [] };
         const aggr = columns!.defaultAggregation?.[c.name];
         if (aggr) out.defaultAggregation = aggr;
+        const formula = columns!.formulas?.[c.name];
+        if (formula !== undefined) out.formula = formula;
         if (c.description) out.description = c.description;
         if (c.synonyms?.length) out.synonyms = c.synonyms;
         // a measure alone answers one aggregated value, not samples
-        if (c.kind === 'ATTRIBUTE') out.sampleValues = (await backend.getColumnValues(ds, c.name, SAMPLE_VALUES, signal)).slice(0, SAMPLE_VALUES);
+        if (c.kind === 'ATTRIBUTE' && formula === undefined) out.sampleValues = (await backend.getColumnValues(ds, c.name, SAMPLE_VALUES, signal)).slice(0, SAMPLE_VALUES);
         return out;
       }),
     );

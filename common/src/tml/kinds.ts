@@ -4,7 +4,7 @@
  * test/unit/tml-kinds.test.ts) and its title. The language server and `tsq check` route a document by
  * its suffix (`tmlKindOfUri`, then common/src/tml/tmlService.ts), the client's document selector lists
  * `TML_LANGUAGE_IDS`. Sources: docs.thoughtspot.com cloud/latest/tml (one file per object, named
- * `<name>.<type>.tml`), tml-answers, tml-liveboards (docs/service-interface.md §11).
+ * `<name>.<type>.tml`), tml-answers, tml-liveboards, tml-worksheets, tml-models, tml-tables (docs/service-interface.md §11).
  *
  * Pure and light (no YAML, no language service): the client imports it.
  */
@@ -13,9 +13,12 @@
 export const TML_KINDS = {
   answer: { suffix: '.answer.tml', languageId: 'tsq-answer-tml', title: 'Answer TML' },
   liveboard: { suffix: '.liveboard.tml', languageId: 'tsq-liveboard-tml', title: 'Liveboard TML' },
+  worksheet: { suffix: '.worksheet.tml', languageId: 'tsq-worksheet-tml', title: 'Worksheet TML' },
+  model: { suffix: '.model.tml', languageId: 'tsq-model-tml', title: 'Model TML' },
+  table: { suffix: '.table.tml', languageId: 'tsq-table-tml', title: 'Table TML' },
 } as const;
 
-/** A TML kind TSQ reads: `answer` or `liveboard`. */
+/** A TML kind TSQ reads: `answer`, `liveboard`, `worksheet`, `model` or `table`. */
 export type TmlKind = keyof typeof TML_KINDS;
 
 /** The TML kinds, in the order of `TML_KINDS`. */

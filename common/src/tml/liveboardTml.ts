@@ -238,10 +238,12 @@ export async function hoverLiveboardTml(service: LanguageService, document: Text
   return at ? hoverEmbeddedQuery(file, at, settings, token) : null;
 }
 
-/** The object a TML text holds, by its top-level member: a liveboard (`liveboard` or `pinboard`), else an answer. */
-export function tmlKindOf(text: string): 'answer' | 'liveboard' {
+/** The object a TML text holds, by its top-level member: a liveboard (`liveboard` or `pinboard`), a worksheet, model or table, else an answer. */
+export function tmlKindOf(text: string): 'answer' | 'liveboard' | 'worksheet' | 'model' | 'table' {
   const root = readTmlDocument(text).doc.contents;
-  return isMap(root) && !root.has('answer') && (root.has('liveboard') || root.has('pinboard')) ? 'liveboard' : 'answer';
+  if (!isMap(root) || root.has('answer')) return 'answer';
+  if (root.has('liveboard') || root.has('pinboard')) return 'liveboard';
+  return (['worksheet', 'model', 'table'] as const).find((k) => root.has(k)) ?? 'answer';
 }
 
 /** The first `search_query` node of an Answer or Liveboard TML text (where the service's own message about the file goes), or undefined. */

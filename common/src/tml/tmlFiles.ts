@@ -48,8 +48,8 @@ export async function checkTmlTexts(client: AnalyticsServiceClient, files: { uri
   return out;
 }
 
-/** A member path named in a service message: `answer.tables[0].fqn`, `liveboard.visualizations[2].answer.search_query`, `guid`… */
-const MEMBER_PATH = /\b((?:answer|liveboard|guid|obj_id)(?:\.[A-Za-z_]\w*|\[\d+\])*)/g;
+/** A member path named in a service message: `answer.tables[0].fqn`, `liveboard.visualizations[2].answer.search_query`, `worksheet.joins[0].on`, `guid`… */
+const MEMBER_PATH = /\b((?:answer|liveboard|worksheet|model|table|guid|obj_id)(?:\.[A-Za-z_]\w*|\[\d+\])*)/g;
 
 /**
  * The offsets of the member at `path` (`a.b[0].c`) of the document's contents, or undefined when the

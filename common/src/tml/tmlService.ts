@@ -1,7 +1,7 @@
 /**
  * The one routing of TML documents through the language service: each kind of `TML_KINDS`
  * (common/src/tml/kinds.ts) with its checker (diagnostics, completion and hover of its embedded
- * `search_query`s: common/src/tml/answerTml.ts, liveboardTml.ts), and `withTml`, the language service
+ * `search_query`s: common/src/tml/answerTml.ts, liveboardTml.ts; worksheets, models, tables: modelTmlCheck.ts), and `withTml`, the language service
  * that sends a document to its kind's checker by the file's suffix. The language server
  * (server/src/server.ts) and `tsq check` (cli/src/check.ts) both use `withTml`.
  *
@@ -17,6 +17,7 @@ import type { CancellationLike, LanguageService, LanguageSettings } from '../lan
 import { completeAnswerTml, escapeFor, hoverAnswerTml, validateAnswerTml } from './answerTml';
 import { tmlKindOfUri, type TmlKind } from './kinds';
 import { completeLiveboardTml, hoverLiveboardTml, tmlKindOf, validateLiveboardTml } from './liveboardTml';
+import { modelTmlChecker } from './modelTmlCheck';
 
 /** What the language service does with a TML document of one kind: its diagnostics, and completion and hover inside its `search_query`s. */
 export interface TmlChecker {
@@ -29,6 +30,9 @@ export interface TmlChecker {
 export const TML_CHECKERS: Record<TmlKind, TmlChecker> = {
   answer: { validate: validateAnswerTml, complete: completeAnswerTml, hover: hoverAnswerTml },
   liveboard: { validate: validateLiveboardTml, complete: completeLiveboardTml, hover: hoverLiveboardTml },
+  worksheet: modelTmlChecker('worksheet'),
+  model: modelTmlChecker('model'),
+  table: modelTmlChecker('table'),
 };
 
 /** The checker of a document by its URI's suffix (`tmlKindOfUri`), or undefined for a `.tsq` document. */
@@ -40,7 +44,7 @@ export function tmlCheckerOf(uri: string): TmlChecker | undefined {
 /**
  * The diagnostics of a TML file as `tsq tml validate` checks it locally: by the checker of its suffix
  * (`tmlKindOfUri`, as `tsq check` and the editor route it), or, for a file named otherwise, of the
- * object its text holds (`tmlKindOf`: a liveboard by `liveboard` or `pinboard`, else an answer).
+ * object its text holds (`tmlKindOf`: a liveboard by `liveboard` or `pinboard`, a worksheet, model or table by its member, else an answer).
  */
 export function validateTml(service: LanguageService, uri: string, text: string, settings: LanguageSettings = {}): Promise<Diagnostic[]> {
   return TML_CHECKERS[tmlKindOfUri(uri) ?? tmlKindOf(text)].validate(service, uri, text, settings);

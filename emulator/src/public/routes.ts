@@ -75,7 +75,9 @@ function tableDetails(t: LogicalTable, catalog: MetadataStore): Record<string, u
     relationships: [],
     tableFilters: [],
     columns: t.columns.map((c, i) => ({
-      isDerived: false,
+      // a model's formula column is derived, its formula given as the model's TML writes it (docs/service-notes.md "Models")
+      isDerived: c.formulaId !== undefined,
+      ...(c.formulaId !== undefined ? { formula: t.model?.formulas.find((f) => f.id === c.formulaId) } : {}),
       physicalColumnGUID: c.id,
       position: i,
       header: { id: c.id, name: c.name, owner: t.id, isDeleted: false, isHidden: false, ...(c.description !== undefined ? { description: c.description } : {}), tags: [] },

@@ -341,9 +341,9 @@ class QueryScope {
     if (path === undefined) return undefined;
     if (!this.tablePaths?.length) return this.byName(column);
     const p = path.trim().toLowerCase();
-    const table = this.tablePaths.find((t) => {
+    const table = this.tablePaths.find((t) => t.table.toLowerCase() === p) ?? this.tablePaths.find((t) => {
       const n = t.table.toLowerCase();
-      return p === n || (p.startsWith(`${n}_`) && /^\d+$/.test(p.slice(n.length + 1)));
+      return p.startsWith(`${n}_`) && /^\d+$/.test(p.slice(n.length + 1));
     });
     if (!table) throw new QueryError(`Unknown table path ${path} in [${name}]: this worksheet's tables are ${this.tablePaths.map((t) => t.table).join(', ')}`);
     const k = column.trim().toLowerCase();

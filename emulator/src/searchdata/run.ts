@@ -9,6 +9,7 @@ import type { Engine } from '../engine';
 import { engineQueryFailure } from '../errors';
 import { compileSearch, type CompiledQuery, pageParams, QueryError, type SqlParam } from './compile';
 import { availableCalendars } from '../customCalendar';
+import { MODEL_RELATION, modelView } from './model';
 
 /** Most rows one call returns (docs/service-notes.md §1.2). */
 export const MAX_ROWS = 100_000;
@@ -64,7 +65,8 @@ const ANSWERS_DB = 'tsq_answers';
  * cursor: every page is a slice of that table instead of a run of the query).
  */
 interface KeptAnswer {
-  tableId: string;
+  /** The tables whose data the answer reads (a model's: each of its tables). */
+  tableIds: string[];
   /** The answer table, `tsq_answers.a<n>` (n never reused, so a cached statement never sees another answer). */
   name: string;
   /** The number of rows once the table is written; rejects when the query failed. */
@@ -94,12 +96,12 @@ export class SearchService {
     readonly now: () => Date,
   ) {}
 
-  /** Drops whatever is cached for a table (called after a load commits). */
+  /** Drops whatever is cached for a table (called after a load commits) or a model (after an import changed it). */
   invalidate(tableId: string): void {
     this.compiled.clear();
     dropPreparedStatements();
     this.versions.set(tableId, (this.versions.get(tableId) ?? 0) + 1);
-    for (const [key, a] of this.answers) if (a.tableId === tableId) this.drop(key, a);
+    for (const [key, a] of this.answers) if (a.tableIds.includes(tableId)) this.drop(key, a);
   }
 
   /**
@@ -118,20 +120,34 @@ export class SearchService {
     if (!q || q.clauses.length === 0) throw new QueryError('The query is empty');
     // the demo's custom calendars whose tables this emulator has (none without --demo)
     const calendars = availableCalendars((d, s, t) => !!this.catalog.table(d, s, t));
-    // a worksheet's table, for the columns written with their table path ([flights_1::origin])
-    const base = ds.subtype === 'WORKSHEET' ? this.catalog.dataSource(ds.tableId) : undefined;
-    const tablePaths = base ? [{ table: base.name, columns: base.columns }] : undefined;
-    const compiled = compileSearch({ clauses: q.clauses, columns: ds.columns, table: ds.sqlName, now: new Date(nowMs), calendars, text: query, tablePaths });
+    const common = { clauses: q.clauses, now: new Date(nowMs), calendars, text: query };
+    let compiled: CompiledQuery;
+    if (ds.model) {
+      // a model: its columns over its joined tables, joined as the query needs (model.ts)
+      const view = modelView(ds, this.catalog);
+      compiled = view.wrap(compileSearch({ ...common, columns: view.columns, table: MODEL_RELATION, tablePaths: view.tablePaths }));
+    } else {
+      // a worksheet's table, for the columns written with their table path ([flights_1::origin])
+      const base = ds.subtype === 'WORKSHEET' ? this.catalog.dataSource(ds.tableId) : undefined;
+      const tablePaths = base ? [{ table: base.name, columns: base.columns }] : undefined;
+      compiled = compileSearch({ ...common, columns: ds.columns, table: ds.sqlName, tablePaths });
+    }
     if (this.compiled.size > 500) this.compiled.clear();
     this.compiled.set(key, compiled);
     return compiled;
+  }
+
+  /** What an answer of `ds` depends on (`invalidate` drops it): a model's tables and the model itself (an import changes it), else its table. */
+  private tablesOf(ds: LogicalTable): string[] {
+    return ds.model ? [...ds.model.tables.map((t) => t.guid), ds.id] : [ds.tableId];
   }
 
   /** Runs a query over a data source and returns one page (docs/service-interface.md §2.5). Throws `QueryError` for a bad query or page. */
   async search(ds: LogicalTable, query: string, req: PageRequest): Promise<SearchResult> {
     const compiled = this.compile(ds, query);
     const { pageSize, offset } = pageOf(req);
-    const key = `${ds.tableId}\u0000${this.versions.get(ds.tableId) ?? 0}\u0000${ds.id}\u0000${Math.floor(this.now().getTime() / 60_000)}\u0000${query}`;
+    const tableIds = this.tablesOf(ds);
+    const key = `${tableIds.map((t) => `${t}\u0000${this.versions.get(t) ?? 0}`).join('\u0000')}\u0000${ds.id}\u0000${Math.floor(this.now().getTime() / 60_000)}\u0000${query}`;
     const kept = this.answers.get(key);
     if (kept) {
       this.answers.delete(key); // most recently used last
@@ -153,7 +169,7 @@ export class SearchService {
       else {
         ({ rows, total } = await runPage());
         // more pages will follow: write the whole answer once, for them to slice
-        if (!kept && offset + rows.length < total) this.keep(key, ds.tableId, compiled);
+        if (!kept && offset + rows.length < total) this.keep(key, tableIds, compiled);
       }
     } catch (e) {
       // A value DuckDB cannot convert (a TIME text, an out-of-range number) is the query's fault: 400.
@@ -203,7 +219,7 @@ export class SearchService {
    * (dropping the least recently used beyond `ANSWER_CACHE_SIZE`). A failed write is forgotten, so the
    * next request runs the query again.
    */
-  private keep(key: string, tableId: string, compiled: CompiledQuery): KeptAnswer {
+  private keep(key: string, tableIds: string[], compiled: CompiledQuery): KeptAnswer {
     const name = `${ANSWERS_DB}.a${++this.answerSeq}`;
     const rows = this.engine.withConnection(async (c) => {
       await (this.attached ??= c.run(`ATTACH IF NOT EXISTS ':memory:' AS ${ANSWERS_DB}`).then(() => undefined, (e: unknown) => {
@@ -215,7 +231,7 @@ export class SearchService {
       const written = await runOnce(c, `CREATE TABLE ${name} AS ${compiled.sql}`, compiled.params);
       return Number(written[0]![0]);
     });
-    const entry: KeptAnswer = { tableId, name, rows };
+    const entry: KeptAnswer = { tableIds, name, rows };
     this.answers.set(key, entry);
     rows.catch(() => this.drop(key, entry));
     while (this.answers.size > ANSWER_CACHE_SIZE) {

@@ -1,7 +1,7 @@
 /**
  * TML of the emulator's objects (docs/service-interface.md §11): export of answers (read and write), of
- * liveboards (read only; an import answers ERROR, VALIDATE_ONLY checks each visualization) and of tables
- * and worksheets (read only, for their columns), import of answers with the documented
+ * liveboards (read only; an import answers ERROR, VALIDATE_ONLY checks each visualization), of tables
+ * and worksheets (read only, for their columns) and of models (models.ts, read and write), import of answers with the documented
  * policies, and an answer's SQL. Both API generations call this one module (routes.ts); the shapes come
  * from thoughtspot/developer-docs `tml-api.adoc` (v1), `tml-import.adoc` and the OpenAPI document of
  * thoughtspot/rest-api-sdk (v2), the Answer TML from https://docs.thoughtspot.com/cloud/latest/tml-answers
@@ -18,6 +18,7 @@ import type { AnswerBook, LogicalTable, MetadataStore, Visualization } from '../
 import { QueryError, type SqlParam } from '../searchdata/compile';
 import type { SearchService } from '../searchdata/run';
 import { serviceJson, serviceYaml } from './exportText';
+import { modelTml, validateModelTml, writeModel, type ValidModel } from './models';
 
 /** `import_policy` values (OpenAPI `ImportMetadataTMLRequest`; v1 has the first three). */
 export const IMPORT_POLICIES = ['PARTIAL', 'ALL_OR_NONE', 'VALIDATE_ONLY', 'PARTIAL_OBJECT'] as const;
@@ -47,7 +48,7 @@ export interface ExportedTml {
 export interface ImportedTml {
   response: {
     status: TmlStatus;
-    header?: { id_guid?: string; name: string; description?: string; author_guid?: string; owner_guid?: string; metadata_type: 'QUESTION_ANSWER_BOOK' | 'PINBOARD_ANSWER_BOOK' };
+    header?: { id_guid?: string; name: string; description?: string; author_guid?: string; owner_guid?: string; metadata_type: 'QUESTION_ANSWER_BOOK' | 'PINBOARD_ANSWER_BOOK' | 'LOGICAL_TABLE' };
   };
 }
 
@@ -120,7 +121,7 @@ export class TmlService {
     if (table) {
       if (!this.catalog.canRead(user, table)) throw new ApiError(403, FORBIDDEN_TEXT);
       const kind = table.subtype === 'WORKSHEET' ? 'worksheet' : 'table';
-      return { info: { name: table.name, filename: `${table.name}.${kind}.tml`, status: { status_code: 'OK' }, type: kind, id: table.id }, edoc: text(tableTml(table, this.catalog)) };
+      return { info: { name: table.name, filename: `${table.name}.${kind}.tml`, status: { status_code: 'OK' }, type: kind, id: table.id }, edoc: text(table.model ? modelTml(table, this.catalog, fqn) : tableTml(table, this.catalog)) };
     }
     return failedExport(identifier, identifier, type?.toLowerCase() ?? 'unknown', `No object with ${type && !isGuid(identifier) ? `name ${identifier} of type ${type}` : `id ${identifier}`}.`);
   }
@@ -229,10 +230,10 @@ export class TmlService {
       return read.doc;
     });
     const seen = new Set<string>();
-    const checked = docs.map((read, i): ValidAnswer | ValidLiveboard | TmlInvalid => {
+    const checked = docs.map((read, i): ValidAnswer | ValidLiveboard | ValidModel | TmlInvalid => {
       try {
         const v = this.validate(user, read, createNew, policy);
-        if (!('liveboard' in v)) v.source = texts[i];
+        if (!('liveboard' in v) && !('model' in v)) v.source = texts[i];
         if ('guid' in v && v.guid) {
           if (seen.has(v.guid)) throw new TmlInvalid(`guid ${v.guid} appears twice in this import.`);
           seen.add(v.guid);
@@ -247,8 +248,13 @@ export class TmlService {
     const write = policy !== 'VALIDATE_ONLY' && !(policy === 'ALL_OR_NONE' && failed);
     const out = checked.map((c): ImportedTml => {
       if (c instanceof TmlInvalid) return { response: { status: { status_code: 'ERROR', error_message: c.message } } };
-      if (policy === 'ALL_OR_NONE' && failed) return { response: { status: { status_code: 'ERROR', error_message: NOT_IMPORTED_TEXT }, header: { name: c.name, metadata_type: 'QUESTION_ANSWER_BOOK' } } };
+      if (policy === 'ALL_OR_NONE' && failed) return { response: { status: { status_code: 'ERROR', error_message: NOT_IMPORTED_TEXT }, header: { name: c.name, metadata_type: 'model' in c ? 'LOGICAL_TABLE' : 'QUESTION_ANSWER_BOOK' } } };
       if ('liveboard' in c) return { response: { status: { status_code: 'OK' }, header: { name: c.name, metadata_type: 'PINBOARD_ANSWER_BOOK' } } };
+      if ('model' in c) {
+        const t = write ? writeModel(this.catalog, c) : c.existing;
+        if (write) this.search.invalidate(c.table.id);
+        return { response: { status: { status_code: 'OK' }, header: { ...(t ? { id_guid: t.id, author_guid: t.author, owner_guid: t.id } : {}), name: c.name, ...(c.description !== undefined ? { description: c.description } : {}), metadata_type: 'LOGICAL_TABLE' } } };
+      }
       const book = write ? this.write(user, c) : c.existing;
       const header = { ...(book ? { id_guid: book.id, author_guid: book.author, owner_guid: book.id } : {}), name: c.name, ...(c.description !== undefined ? { description: c.description } : {}), metadata_type: 'QUESTION_ANSWER_BOOK' as const };
       return { response: { status: { status_code: 'OK' }, header } };
@@ -262,7 +268,7 @@ export class TmlService {
    * Liveboard TML only under VALIDATE_ONLY (each visualization's answer as an Answer TML's), since the
    * emulator's liveboards are read only.
    */
-  private validate(user: EmulatorUser, read: Document, createNew: boolean, policy: ImportPolicy): ValidAnswer | ValidLiveboard {
+  private validate(user: EmulatorUser, read: Document, createNew: boolean, policy: ImportPolicy): ValidAnswer | ValidLiveboard | ValidModel {
     let doc: unknown;
     try {
       if (read.errors.length) throw read.errors[0];
@@ -273,9 +279,10 @@ export class TmlService {
     if (!isRecord(doc)) throw new TmlInvalid(INVALID_SYNTAX_TEXT);
     const answer = doc.answer;
     if (!isRecord(answer) && isRecord(doc.liveboard ?? doc.pinboard)) return this.validateLiveboard(user, doc, (doc.liveboard ?? doc.pinboard) as Record<string, unknown>, policy, createNew);
+    if (!isRecord(answer) && (isRecord(doc.worksheet) || isRecord(doc.model))) return validateModelTml(this.catalog, user, doc, createNew ? undefined : guidOf(doc), this.now().getTime(), (m) => new TmlInvalid(m));
     if (!isRecord(answer)) {
       const other = OTHER_TYPES.find((t) => t in doc);
-      throw new TmlInvalid(other ? `Only answer TML can be imported into the emulator, not ${other}.` : 'The TML names no object: expected the member answer.');
+      throw new TmlInvalid(other ? `Only answer TML can be imported into the emulator, not ${other}; worksheet and model TML are imported as models.` : 'The TML names no object: expected the member answer.');
     }
     const guid = createNew ? undefined : guidOf(doc);
     const existing = guid ? this.target(user, guid, 'answer') : undefined;

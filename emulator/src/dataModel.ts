@@ -1,0 +1,69 @@
+/**
+ * Models: a LOGICAL_TABLE of subtype WORKSHEET over several tables joined, built from a worksheet or model
+ * definition (common/src/tml/modelTml.ts `ModelDefinition`), the one shape of the seed's `models` and of an
+ * imported worksheet or model TML. The definition is checked first (`checkModelDefinition`) against the
+ * catalog's tables; a column reads its table path's column, a formula column keeps its formula.
+ * searchdata joins what a query needs along the table paths (searchdata/model.ts).
+ */
+import { checkModelDefinition, memberPathText, type ModelDefinition } from '../../common/src/tml/modelTml';
+import { splitColumnPath } from '../../common/src/language/keywords';
+import type { DefaultAggr, Header, LogicalColumn, LogicalTable, MetadataStore } from './metadataStore';
+import { stableGuid } from './guid';
+
+/** A definition the catalog cannot build: each problem (path in the TML document, message). */
+export class ModelDefinitionError extends Error {}
+
+const AGGREGATIONS: readonly DefaultAggr[] = ['SUM', 'AVERAGE', 'MIN', 'MAX', 'COUNT', 'COUNT_DISTINCT', 'STD_DEVIATION', 'VARIANCE', 'NONE'];
+
+/** The catalog's table (ONE_TO_ONE_LOGICAL) of a model table: by `fqn` (GUID) when given, else by name or `database.schema.table`, any case. */
+export function modelTableOf(catalog: MetadataStore, name: string, fqn?: string): LogicalTable | undefined {
+  const tables = catalog.state.tables.filter((t) => t.subtype === 'ONE_TO_ONE_LOGICAL');
+  if (fqn) return tables.find((t) => t.id === fqn.toLowerCase());
+  const k = name.toLowerCase();
+  return tables.find((t) => t.name.toLowerCase() === k) ?? tables.find((t) => `${t.database}.${t.schema}.${t.tableName}`.toLowerCase() === k);
+}
+
+/**
+ * The LOGICAL_TABLE of a model definition, with header `header` (its `id` names the columns' GUIDs).
+ * @throws ModelDefinitionError listing the definition's problems (unknown table or column, a join of
+ *   incompatible types, a duplicate name, a join cycle…), each with its place in the TML document.
+ */
+export function buildModel(catalog: MetadataStore, def: ModelDefinition, header: Header): LogicalTable {
+  const problems = checkModelDefinition(def, (name, fqn) => modelTableOf(catalog, name, fqn)?.columns ?? null);
+  if (problems.length) throw new ModelDefinitionError(`${def.kind} ${def.name}: ${problems.map((p) => `${memberPathText(p.path)}: ${p.message}`).join('; ')}`);
+  const tableOf = new Map(def.tables.map((t) => [t.id.toLowerCase(), modelTableOf(catalog, t.name, t.fqn)!]));
+  const columns: LogicalColumn[] = def.columns.map((c) => {
+    const common = { id: stableGuid('column', header.id, c.name), name: c.name, ...(c.description !== undefined ? { description: c.description } : {}), synonyms: c.synonyms ?? [] };
+    if (c.formulaId !== undefined) {
+      const f = def.formulas.find((x) => x.id.toLowerCase() === c.formulaId!.toLowerCase())!;
+      const kind = c.kind ?? (String(f.properties?.column_type ?? '').toUpperCase() === 'MEASURE' ? 'MEASURE' : 'ATTRIBUTE');
+      // a formula's type is its expression's (the formula language's to say); until then a measure is a DOUBLE, an attribute a VARCHAR
+      return { ...common, dataType: kind === 'MEASURE' ? 'DOUBLE' : 'VARCHAR', kind, aggregation: kind === 'MEASURE' ? aggregationOf(c.aggregation) ?? 'SUM' : 'NONE', physicalName: '', formulaId: f.id };
+    }
+    const { path, column } = splitColumnPath(c.columnId!);
+    const tp = def.tablePaths.find((p) => p.id.toLowerCase() === path!.trim().toLowerCase())!;
+    const src = tableOf.get(tp.table.toLowerCase())!.columns.find((x) => x.name.toLowerCase() === column.trim().toLowerCase())!;
+    const kind = c.kind ?? src.kind;
+    const aggregation = kind === 'MEASURE' ? aggregationOf(c.aggregation) ?? (src.kind === 'MEASURE' ? src.aggregation : 'SUM') : 'NONE';
+    return { ...common, dataType: src.dataType, kind, aggregation, description: c.description ?? src.description, synonyms: c.synonyms ?? src.synonyms, physicalName: src.physicalName, tablePath: tp.id };
+  });
+  const rootPath = def.tablePaths.find((p) => p.joinPath.length === 0) ?? def.tablePaths[0];
+  const root = rootPath ? tableOf.get(rootPath.table.toLowerCase())! : tableOf.get(def.tables[0]!.id.toLowerCase())!;
+  return {
+    ...header,
+    ...(def.description !== undefined ? { description: def.description } : {}),
+    subtype: 'WORKSHEET',
+    tableId: root.id,
+    database: root.database,
+    schema: root.schema,
+    tableName: root.tableName,
+    sqlName: root.sqlName,
+    columns,
+    model: { tables: def.tables.map((t) => ({ id: t.id, guid: tableOf.get(t.id.toLowerCase())!.id })), joins: def.joins, tablePaths: def.tablePaths, formulas: def.formulas },
+  };
+}
+
+function aggregationOf(a: string | undefined): DefaultAggr | undefined {
+  const u = a?.toUpperCase();
+  return (AGGREGATIONS as readonly string[]).includes(u ?? '') ? (u as DefaultAggr) : undefined;
+}

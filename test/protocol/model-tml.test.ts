@@ -1,0 +1,38 @@
+/**
+ * `*.worksheet.tml` documents in the built language server (dist/server.js, driven by lspClient.ts with a
+ * fixture catalog of the demo's flights and airports): a broken join and an unknown column source are
+ * diagnostics on their lines; a member key hovers with its docs; the .tsq-only features answer nothing.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { stringify } from 'yaml';
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
+import { demoSeed } from '../../emulator/src/demo';
+import { fixtureGuid, makeCatalogProvider, type FixtureSource } from '../fixtures/catalogs';
+import { LspClient, positionOf } from './lspClient';
+
+const sources: FixtureSource[] = ['flights', 'airports'].map((name) => ({ id: fixtureGuid(name), name, type: 'ONE_TO_ONE_LOGICAL', columns: demoSeed().tables!.find((t) => t.name === name)!.columns!.map((c) => ({ name: c.name, dataType: c.dataType, kind: c.kind ?? 'ATTRIBUTE' })) }));
+
+test('a Worksheet TML: its joins and columns checked against the catalog, each diagnostic on its line; hover of a member', async () => {
+  const { name, tables, joins, table_paths, formulas, columns } = demoSeed().models![0]!;
+  const text = stringify({ worksheet: { name, tables, joins, table_paths, formulas, worksheet_columns: columns } }).replace('[airports::iata]', '[airports::latitude]').replace('flights_1::delay', 'flights_1::lateness');
+  const { client } = await LspClient.start({ pullDiagnostics: true, catalog: makeCatalogProvider(sources) });
+  try {
+    const uri = 'file:///w/Flights%20Model.worksheet.tml';
+    await client.didOpen(uri, text);
+    const diagnostics = await client.pullDiagnostics(uri);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.severity, d.range.start.line, d.message]),
+      [
+        [DiagnosticSeverity.Error, positionOf(text, '[airports::latitude]').line, 'join flights_origin: [flights::origin] is VARCHAR and [airports::latitude] is DOUBLE: joined columns must have compatible types.'],
+        [DiagnosticSeverity.Error, positionOf(text, 'flights_1::lateness').line, 'column Delay: table flights has no column lateness.'],
+      ],
+    );
+    const hover = await client.hover(uri, positionOf(text, 'table_paths:', 1));
+    assert.match((hover?.contents as { value: string } | undefined)?.value ?? '', /worksheet\.table_paths[\s\S]*join_path[\s\S]*tml-worksheets/);
+    assert.deepEqual((await client.semanticTokens(uri))?.data ?? [], []);
+    assert.ok(client.alive, client.stderr);
+  } finally {
+    await client.stop();
+  }
+});
