@@ -146,7 +146,8 @@ export class WorkspaceIndex {
       }
       return out;
     }
-    for (const ref of this.refsOf(ds)) for (const uri of this.byDataSource.get(ref) ?? []) {
+    const uris = new Set(this.refsOf(ds).flatMap((ref) => [...(this.byDataSource.get(ref) ?? [])]));
+    for (const uri of uris) {
       const file = this.files.get(uri)!;
       for (const use of file.dataSources) if ((includeDeclaration || !use.declaration) && this.canonical(use.dataSource) === ds) out.push({ file, use });
     }

@@ -1,0 +1,157 @@
+/**
+ * The workspace index kept by the server (common/src/languageService/workspaceIndex.ts): at `initialize`
+ * every `.tsq` and TML file under the workspace folders is read from disk (bounded: no symbolic link is
+ * followed, `node_modules` and dot folders are skipped, a file over `MAX_FILE_BYTES` is left out, at most
+ * `MAX_FILES` files); an open document is indexed from its text on every change, a closed one from disk
+ * again; `workspace/didChangeWatchedFiles` (registered when the client can) re-reads or drops one file.
+ */
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageserver';
+import type { InitializeParams } from 'vscode-languageserver';
+import { WorkspaceIndex } from '../../../common/src/languageService/workspaceIndex';
+import { indexedKindOf } from '../../../common/src/languageService/indexedFile';
+import type { FeatureContext } from './context';
+import { formatError } from './runSafe';
+
+/** The largest file the index reads from disk, in bytes (the TML reader's own limit, common/src/tml/boundedYaml.ts). */
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** The most files the index reads from disk. */
+export const MAX_FILES = 50_000;
+/** The deepest folder the scan descends into, below a workspace folder. */
+const MAX_DEPTH = 32;
+/** How many files are read at once. */
+const READ_CONCURRENCY = 16;
+
+/** The same URI for a file however a client spells it (`file:///a%20b.tsq`, `file:///a b.tsq`). */
+export function normalizeUri(uri: string): string {
+  if (!uri.startsWith('file:')) return uri;
+  try {
+    return pathToFileURL(fileURLToPath(uri)).href;
+  } catch {
+    return uri;
+  }
+}
+
+/** The index, once the first scan is done (`ready`), kept current by the handlers this file registers. */
+export interface WorkspaceIndexFeature {
+  readonly index: WorkspaceIndex;
+  /** Resolves when the first scan of the workspace folders has finished and every file event received so far is read. */
+  settled(): Promise<void>;
+  /** Reads the workspace folders of `initialize` (call it from `onInitialize`). */
+  initialize(params: InitializeParams): void;
+}
+
+/** Every indexed file under `root` (no symbolic link followed; bounded by depth and `MAX_FILES`). */
+async function filesUnder(root: string, out: string[], depth = 0): Promise<void> {
+  if (depth > MAX_DEPTH || out.length >= MAX_FILES) return;
+  let entries;
+  try {
+    entries = await readdir(root, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    if (out.length >= MAX_FILES) return;
+    if (e.isSymbolicLink()) continue;
+    const path = join(root, e.name);
+    if (e.isDirectory()) {
+      if (!e.name.startsWith('.') && e.name !== 'node_modules') await filesUnder(path, out, depth + 1);
+    } else if (e.isFile() && indexedKindOf(e.name)) out.push(path);
+  }
+}
+
+/** The text of a file on disk when it is small enough, else undefined. */
+async function readSmall(path: string): Promise<string | undefined> {
+  try {
+    const s = await stat(path);
+    if (!s.isFile() || s.size > MAX_FILE_BYTES) return undefined;
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Registers the index's handlers: open documents, file events, the first scan. */
+export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeature {
+  const index = new WorkspaceIndex();
+  const folders: string[] = [];
+  let done: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (done = resolve));
+  const under = (path: string) => folders.some((f) => path === f || path.startsWith(f.endsWith(sep) ? f : `${f}${sep}`));
+  const pending = new Set<Promise<void>>();
+  const track = (p: Promise<void>) => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
+  const openUris = () => new Set(ctx.documents.all().map((d) => normalizeUri(d.uri)));
+
+  const fromDisk = async (uri: string) => {
+    const path = fileURLToPath(uri);
+    const text = under(path) && indexedKindOf(uri) ? await readSmall(path) : undefined;
+    if (openUris().has(uri)) return; // an open document's text wins
+    if (text === undefined) index.delete(uri);
+    else index.set(uri, text);
+  };
+
+  const scan = async () => {
+    const paths: string[] = [];
+    for (const f of folders) await filesUnder(f, paths);
+    let next = 0;
+    const worker = async () => {
+      while (next < paths.length) {
+        const path = paths[next++]!;
+        const uri = normalizeUri(pathToFileURL(path).href);
+        if (index.get(uri)) continue;
+        const text = await readSmall(path);
+        if (text !== undefined && !index.get(uri)) index.set(uri, text);
+      }
+    };
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    ctx.log(`Workspace index: ${index.size} files of ${folders.length} folder(s).`);
+  };
+
+  ctx.documents.onDidChangeContent((e) => {
+    if (indexedKindOf(e.document.uri)) index.set(normalizeUri(e.document.uri), e.document.getText());
+  });
+  ctx.documents.onDidClose((e) => {
+    const uri = normalizeUri(e.document.uri);
+    if (uri.startsWith('file:')) track(fromDisk(uri));
+    else index.delete(uri);
+  });
+  ctx.connection.onDidChangeWatchedFiles((params) => {
+    for (const change of params.changes) {
+      const uri = normalizeUri(change.uri);
+      if (!uri.startsWith('file:') || !indexedKindOf(uri)) continue;
+      if (change.type === FileChangeType.Deleted) {
+        if (!openUris().has(uri)) index.delete(uri);
+      } else track(fromDisk(uri));
+    }
+  });
+  ctx.onInitialized(() => {
+    if (ctx.client.watchedFilesRegistration) {
+      const watchers = [{ globPattern: '**/*.tsq' }, { globPattern: '**/*.tml' }];
+      ctx.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch((e: unknown) => ctx.logError(formatError('Registering file watchers failed', e)));
+    }
+  });
+
+  return {
+    index,
+    settled: async () => {
+      await ready;
+      while (pending.size) await Promise.all([...pending]);
+    },
+    initialize(params) {
+      const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+      for (const u of uris) {
+        try {
+          if (u.startsWith('file:')) folders.push(fileURLToPath(u).replace(/[\\/]+$/, '') || sep);
+        } catch {
+          // not a file URI: nothing to read from disk
+        }
+      }
+      ctx.timer.setImmediate(() => void scan().catch((e: unknown) => ctx.logError(formatError('Indexing the workspace failed', e))).finally(done));
+    },
+  };
+}
