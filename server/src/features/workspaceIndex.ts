@@ -9,7 +9,8 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageserver';
-import type { InitializeParams } from 'vscode-languageserver';
+import type { Disposable, InitializeParams } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { WorkspaceIndex } from '../../../common/src/languageService/workspaceIndex';
 import { indexedKindOf } from '../../../common/src/languageService/indexedFile';
 import type { FeatureContext } from './context';
@@ -21,6 +22,8 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 export const MAX_FILES = 50_000;
 /** The deepest folder the scan descends into, below a workspace folder. */
 const MAX_DEPTH = 32;
+/** How long after an edit an open document is indexed when nothing asks sooner, in ms. */
+const INDEX_DELAY = 500;
 /** How many files are read at once. */
 const READ_CONCURRENCY = 16;
 
@@ -112,11 +115,23 @@ export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeatu
     ctx.log(`Workspace index: ${index.size} files of ${folders.length} folder(s).`);
   };
 
+  // an open document is re-read when navigation asks (`settled`) or after INDEX_DELAY, never in the way of an edit
+  const dirty = new Map<string, TextDocument>();
+  let flushTimer: Disposable | undefined;
+  const flush = () => {
+    flushTimer?.dispose();
+    flushTimer = undefined;
+    for (const [uri, document] of dirty) if (ctx.documents.get(document.uri) === document) index.set(uri, document.getText());
+    dirty.clear();
+  };
   ctx.documents.onDidChangeContent((e) => {
-    if (indexedKindOf(e.document.uri)) index.set(normalizeUri(e.document.uri), e.document.getText());
+    if (!indexedKindOf(e.document.uri)) return;
+    dirty.set(normalizeUri(e.document.uri), e.document);
+    flushTimer ??= ctx.timer.setTimeout(flush, INDEX_DELAY);
   });
   ctx.documents.onDidClose((e) => {
     const uri = normalizeUri(e.document.uri);
+    dirty.delete(uri);
     if (uri.startsWith('file:')) track(fromDisk(uri));
     else index.delete(uri);
   });
@@ -141,6 +156,7 @@ export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeatu
     settled: async () => {
       await ready;
       while (pending.size) await Promise.all([...pending]);
+      flush();
     },
     initialize(params) {
       const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
