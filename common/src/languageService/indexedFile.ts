@@ -8,10 +8,12 @@
  * Pure: no `vscode`, no LSP server, no I/O. Never throws on any text.
  */
 import { isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'yaml';
-import { parseDocument } from '../language/parser';
+import { parseTokens } from '../language/parser';
+import { tokenize } from '../language/lexer';
+import type { ParseDiagnostic } from '../language/ast';
 import { splitColumnPath } from '../language/keywords';
 import type { Clause, ColumnRef } from '../language/ast';
-import { readAnswerTml, readTmlDocument, scalarOffsets, answerPartsOf } from '../tml/answerTml';
+import { readAnswerTml, readTmlDocument, scalarOffsets, type AnswerParts } from '../tml/answerTml';
 import { readLiveboardTml } from '../tml/liveboardTml';
 import { tmlKindOfUri } from '../tml/kinds';
 
@@ -109,6 +111,16 @@ function lineStartsOf(text: string): Uint32Array {
   return Uint32Array.from(starts);
 }
 
+/**
+ * The syntax tree of a file's text, from its tokens (parser.ts `parseTokens`): the same tree as
+ * `parseDocument`'s, its buffers sized to the tokens (a whole-document parse reserves room for a
+ * large chunk of tokens, most of a small file's parse time).
+ */
+function parse(text: string): ReturnType<typeof parseTokens> {
+  const diagnostics: ParseDiagnostic[] = [];
+  return parseTokens(text, tokenize(text, diagnostics), diagnostics);
+}
+
 /** Every column reference of a clause, the subsearch's own clauses included. */
 export function columnRefsOf(c: Clause): ColumnRef[] {
   switch (c.kind) {
@@ -133,7 +145,7 @@ function nameSpan(ref: ColumnRef): { start: number; end: number; column: string;
 
 /** Reads a `.tsq` text: each column of each query against its `@datasource`, each `@datasource` value. */
 function readTsq(file: IndexedFile, text: string): void {
-  const doc = parseDocument(text);
+  const doc = parse(text);
   for (const d of doc.directives) if (d.value && d.valueSpan) file.dataSources.push({ start: d.valueSpan.start, end: d.valueSpan.end, dataSource: d.value });
   for (const q of doc.queries) {
     const dataSources = q.dataSource ? [q.dataSource] : [];
@@ -168,21 +180,20 @@ function tableEntries(answer: YAMLMap): TableEntry[] {
 }
 
 /** Reads one `answer` mapping (an Answer TML's, or a liveboard visualization's): its tables and its `search_query`. */
-function readAnswer(file: IndexedFile, text: string, answer: YAMLMap): void {
+function readAnswer(file: IndexedFile, text: string, answer: YAMLMap, parts: AnswerParts): void {
   const tables = tableEntries(answer);
   for (const t of tables) {
     const r = t.node?.range;
     if (r && isScalar(t.node)) file.dataSources.push({ start: r[0] + quoteWidth(t.node), end: r[1] - quoteWidth(t.node) - trailing(text, r), dataSource: t.ref });
     if (t.fqn && t.name) file.aliases.push([t.fqn, t.name]);
   }
-  const parts = answerPartsOf(answer);
   if (!parts.query) return;
   const formulas = new Set((parts.formulas ?? []).flatMap((f) => [f.name.toLowerCase(), ...(f.id ? [f.id.toLowerCase()] : [])]));
   const { value, node } = parts.query;
   const map = scalarOffsets(text, node, value);
   const scalar = file.scalars.push({ start: node.range![0], end: node.range![1], type: node.type, value }) - 1;
   const refs = tables.map((t) => t.ref);
-  const doc = parseDocument(value);
+  const doc = parse(value);
   for (const q of doc.queries) for (const clause of q.clauses) for (const ref of columnRefsOf(clause)) {
     const s = nameSpan(ref);
     if (!s || formulas.has(s.column.toLowerCase()) || formulas.has(ref.name.trim().toLowerCase())) continue;
@@ -281,14 +292,14 @@ function readAnswerFile(file: IndexedFile, text: string): void {
   const root = tml.doc.contents;
   const answer = isMap(root) ? root.get('answer', true) : undefined;
   if (!isMap(answer)) return;
-  readAnswer(file, text, answer);
+  readAnswer(file, text, answer, tml);
   const at = scalarSpan(text, answer.get('name', true));
   if (tml.name && at) file.objects.push({ kind: 'answer', name: tml.name, ...at });
 }
 
 function readLiveboardFile(file: IndexedFile, text: string): void {
   const tml = readLiveboardTml(text);
-  for (const v of tml.visualizations) if (v.answer) readAnswer(file, text, v.answer);
+  for (const v of tml.visualizations) if (v.answer) readAnswer(file, text, v.answer, v);
   const root = tml.doc.contents;
   const board = isMap(root) && tml.member ? root.get(tml.member, true) : undefined;
   const at = isMap(board) ? scalarSpan(text, board.get('name', true)) : undefined;
