@@ -245,6 +245,18 @@ test('the index follows changes: an edit of an open document, a file created and
     rmSync(join(dir, 'queries', 'c.tsq'));
     await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('queries/c.tsq'), type: 3 }] });
     assert.deepEqual(await refs(), sorted([...expected.filter((l) => l.uri !== uri('queries/a.tsq')), ...aUses]));
+    // a folder deleted: every file under it goes (the open a.tsq stays, from its text)
+    rmSync(join(dir, 'answers'), { recursive: true });
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('answers'), type: 3 }] });
+    assert.deepEqual(await refs(), sorted([...expected.filter((l) => l.uri !== uri('queries/a.tsq') && !l.uri.includes('/answers/')), ...aUses]));
+    // an untitled .tsq document: its own references, and its Run lenses
+    const untitled = 'untitled:Untitled-1';
+    const text = "@datasource 'Retail Sales'\n[cost] [region]\n\n[cost]\n";
+    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: untitled, languageId: 'tsq', version: 1, text } });
+    const costs = await client.connection.sendRequest<Location[]>('textDocument/references', { textDocument: { uri: untitled }, position: positionOf(text, '[cost]', 1), context: { includeDeclaration: false } });
+    assert.deepEqual(sorted(costs), sorted([...uses(text, 'cost').map((range) => ({ uri: untitled, range })), ...uses(FILES['queries/by-guid.tsq']!, 'cost').map((range) => ({ uri: uri('queries/by-guid.tsq'), range }))]));
+    const lenses = await client.connection.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: untitled } });
+    assert.deepEqual(lenses.map((l) => l.range.start.line), [1, 3]);
   } finally {
     await client.stop();
     rmSync(dir, { recursive: true, force: true });

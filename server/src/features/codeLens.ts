@@ -10,7 +10,7 @@ import type { CodeLens } from 'vscode-languageserver';
 import { RUN_QUERY_COMMAND } from '../../../common/src/protocol';
 import { rangeIn } from '../../../common/src/languageService/navigation';
 import type { FeatureContext } from './context';
-import { normalizeUri, type WorkspaceIndexFeature } from './workspaceIndex';
+import { kindOfDocument, normalizeUri, type WorkspaceIndexFeature } from './workspaceIndex';
 
 /** Runs one query for `workspace/executeCommand`: the query's text and data source; resolves to the answer as text. */
 export type QueryRunner = (query: { text: string; dataSource: string | null }) => Promise<string>;
@@ -25,7 +25,7 @@ export function registerCodeLens(ctx: FeatureContext, feature: WorkspaceIndexFea
   ctx.connection.onCodeLens((params, token) => ctx.runSafeAsync(async () => {
     const document = ctx.documents.get(params.textDocument.uri);
     const lenses: CodeLens[] = [];
-    if (document && document.uri.toLowerCase().split(/[?#]/)[0]!.endsWith('.tsq')) {
+    if (document && kindOfDocument(document) === 'tsq') {
       const queries = ctx.service.getQueries(document, await ctx.settings.get(document.uri));
       queries.forEach((q, index) => lenses.push({
         range: { start: { line: q.range.start.line, character: 0 }, end: { line: q.range.start.line, character: 0 } },

@@ -12,7 +12,8 @@ import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-langua
 import type { Disposable, InitializeParams } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { WorkspaceIndex } from '../../../common/src/languageService/workspaceIndex';
-import { indexedKindOf } from '../../../common/src/languageService/indexedFile';
+import { indexedKindOf, type IndexedKind } from '../../../common/src/languageService/indexedFile';
+import { TML_KINDS, TML_KIND_NAMES } from '../../../common/src/tml/kinds';
 import type { FeatureContext } from './context';
 import { formatError } from './runSafe';
 
@@ -35,6 +36,14 @@ export function normalizeUri(uri: string): string {
   } catch {
     return uri;
   }
+}
+
+/** The kind of an open document for the index: by its URI's suffix, else by its language (an untitled document). */
+export function kindOfDocument(document: TextDocument): IndexedKind | undefined {
+  const byUri = indexedKindOf(document.uri);
+  if (byUri) return byUri;
+  if (document.languageId === 'tsq') return 'tsq';
+  return TML_KIND_NAMES.find((k) => TML_KINDS[k].languageId === document.languageId);
 }
 
 /** The index, once the first scan is done (`ready`), kept current by the handlers this file registers. */
@@ -121,11 +130,11 @@ export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeatu
   const flush = () => {
     flushTimer?.dispose();
     flushTimer = undefined;
-    for (const [uri, document] of dirty) if (ctx.documents.get(document.uri) === document) index.set(uri, document.getText());
+    for (const [uri, document] of dirty) if (ctx.documents.get(document.uri) === document) index.set(uri, document.getText(), kindOfDocument(document));
     dirty.clear();
   };
   ctx.documents.onDidChangeContent((e) => {
-    if (!indexedKindOf(e.document.uri)) return;
+    if (!kindOfDocument(e.document)) return;
     dirty.set(normalizeUri(e.document.uri), e.document);
     flushTimer ??= ctx.timer.setTimeout(flush, INDEX_DELAY);
   });
@@ -138,10 +147,12 @@ export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeatu
   ctx.connection.onDidChangeWatchedFiles((params) => {
     for (const change of params.changes) {
       const uri = normalizeUri(change.uri);
-      if (!uri.startsWith('file:') || !indexedKindOf(uri)) continue;
+      if (!uri.startsWith('file:')) continue;
       if (change.type === FileChangeType.Deleted) {
-        if (!openUris().has(uri)) index.delete(uri);
-      } else track(fromDisk(uri));
+        // a file, or a folder: every file indexed under it goes
+        const folder = uri.endsWith('/') ? uri : `${uri}/`;
+        for (const f of [...index.all()]) if ((f.uri === uri || f.uri.startsWith(folder)) && !openUris().has(f.uri)) index.delete(f.uri);
+      } else if (indexedKindOf(uri)) track(fromDisk(uri));
     }
   });
   ctx.onInitialized(() => {
