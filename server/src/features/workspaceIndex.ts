@@ -1,12 +1,11 @@
 /**
  * The workspace index kept by the server (common/src/languageService/workspaceIndex.ts): at `initialize`
- * every `.tsq` and TML file under the workspace folders is read from disk (bounded: no symbolic link is
- * followed, `node_modules` and dot folders are skipped, a file over `MAX_FILE_BYTES` is left out, at most
- * `MAX_FILES` files); an open document is indexed from its text on every change, a closed one from disk
+ * every `.tsq` and TML file under the workspace folders is read from disk (bounded:
+ * common/src/workspaceFiles.ts); an open document is indexed from its text on every change, a closed one from disk
  * again; `workspace/didChangeWatchedFiles` (registered when the client can) re-reads or drops one file.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { sep } from 'node:path';
+import { readWorkspaceFile, workspaceFilesUnder } from '../../../common/src/workspaceFiles';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageserver';
 import type { Disposable, InitializeParams } from 'vscode-languageserver';
@@ -17,12 +16,6 @@ import { TML_KINDS, TML_KIND_NAMES } from '../../../common/src/tml/kinds';
 import type { FeatureContext } from './context';
 import { formatError } from './runSafe';
 
-/** The largest file the index reads from disk, in bytes (the TML reader's own limit, common/src/tml/boundedYaml.ts). */
-export const MAX_FILE_BYTES = 1024 * 1024;
-/** The most files the index reads from disk. */
-export const MAX_FILES = 50_000;
-/** The deepest folder the scan descends into, below a workspace folder. */
-const MAX_DEPTH = 32;
 /** How long after an edit an open document is indexed when nothing asks sooner, in ms. */
 const INDEX_DELAY = 500;
 /** How many files are read at once. */
@@ -55,36 +48,6 @@ export interface WorkspaceIndexFeature {
   initialize(params: InitializeParams): void;
 }
 
-/** Every indexed file under `root` (no symbolic link followed; bounded by depth and `MAX_FILES`). */
-async function filesUnder(root: string, out: string[], depth = 0): Promise<void> {
-  if (depth > MAX_DEPTH || out.length >= MAX_FILES) return;
-  let entries;
-  try {
-    entries = await readdir(root, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    if (out.length >= MAX_FILES) return;
-    if (e.isSymbolicLink()) continue;
-    const path = join(root, e.name);
-    if (e.isDirectory()) {
-      if (!e.name.startsWith('.') && e.name !== 'node_modules') await filesUnder(path, out, depth + 1);
-    } else if (e.isFile() && indexedKindOf(e.name)) out.push(path);
-  }
-}
-
-/** The text of a file on disk when it is small enough, else undefined. */
-async function readSmall(path: string): Promise<string | undefined> {
-  try {
-    const s = await stat(path);
-    if (!s.isFile() || s.size > MAX_FILE_BYTES) return undefined;
-    return await readFile(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
 /** Registers the index's handlers: open documents, file events, the first scan. */
 export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeature {
   const index = new WorkspaceIndex();
@@ -101,7 +64,7 @@ export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeatu
 
   const fromDisk = async (uri: string) => {
     const path = fileURLToPath(uri);
-    const text = under(path) && indexedKindOf(uri) ? await readSmall(path) : undefined;
+    const text = under(path) && indexedKindOf(uri) ? await readWorkspaceFile(path) : undefined;
     if (openUris().has(uri)) return; // an open document's text wins
     if (text === undefined) index.delete(uri);
     else index.set(uri, text);
@@ -109,14 +72,14 @@ export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeatu
 
   const scan = async () => {
     const paths: string[] = [];
-    for (const f of folders) await filesUnder(f, paths);
+    for (const f of folders) await workspaceFilesUnder(f, paths);
     let next = 0;
     const worker = async () => {
       while (next < paths.length) {
         const path = paths[next++]!;
         const uri = normalizeUri(pathToFileURL(path).href);
         if (index.get(uri)) continue;
-        const text = await readSmall(path);
+        const text = await readWorkspaceFile(path);
         if (text !== undefined && !index.get(uri)) index.set(uri, text);
       }
     };
