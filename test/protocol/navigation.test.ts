@@ -46,9 +46,9 @@ const key = (l: Location) => `${l.uri}:${l.range.start.line}:${l.range.start.cha
 const sorted = (ls: Location[] | null) => (ls ?? []).map(key).sort();
 
 /** A workspace folder with FILES written, and the server started on it. */
-async function start(): Promise<{ client: LspClient; dir: string; uri: (f: string) => string; capabilities: Record<string, unknown> }> {
+async function start(extra: Record<string, string> = {}, settings?: Record<string, unknown>): Promise<{ client: LspClient; dir: string; uri: (f: string) => string; capabilities: Record<string, unknown> }> {
   const dir = mkdtempSync(join(tmpdir(), 'tsq-nav-'));
-  for (const [f, text] of Object.entries(FILES)) {
+  for (const [f, text] of Object.entries({ ...FILES, ...extra })) {
     mkdirSync(join(dir, f, '..'), { recursive: true });
     writeFileSync(join(dir, f), text);
   }
@@ -56,7 +56,7 @@ async function start(): Promise<{ client: LspClient; dir: string; uri: (f: strin
     { ...catalogFromRows('Retail Sales', [{ revenue: 1.5, region: 'west', cost: 2.5 }]), id: GUID },
     catalogFromRows('Marketing', [{ revenue: 3.5, campaign: 'spring', region: 'north' }]),
   ]);
-  const { client, capabilities } = await LspClient.start({ catalog, workspaceFolders: [pathToFileURL(dir).href] });
+  const { client, capabilities } = await LspClient.start({ catalog, workspaceFolders: [pathToFileURL(dir).href], ...(settings ? { settings } : {}) });
   return { client, dir, capabilities, uri: (f) => pathToFileURL(join(dir, f)).href };
 }
 
@@ -286,6 +286,18 @@ test('code lenses: Run above each query with the server command, references coun
     assert.equal(retail.location.uri, uri('models/retail.model.tml'));
     const filtered = await client.connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: 'ovw' });
     assert.deepEqual(filtered.map((s) => s.name), ['Overview']);
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a query with no @datasource reads tsq.defaultDataSource: its columns are that data source\'s', async () => {
+  const bare = '[revenue] [region]\n';
+  const { client, dir, uri } = await start({ 'queries/bare.tsq': bare }, { defaultDataSource: 'Retail Sales' });
+  try {
+    const refs = await client.connection.sendRequest<Location[]>('textDocument/references', { textDocument: { uri: uri('queries/bare.tsq') }, position: positionOf(bare, 'revenue'), context: { includeDeclaration: false } });
+    assert.deepEqual(sorted(refs), sorted([...retailRevenue(uri), ...uses(bare, 'revenue').map((range) => ({ uri: uri('queries/bare.tsq'), range }))]));
   } finally {
     await client.stop();
     rmSync(dir, { recursive: true, force: true });

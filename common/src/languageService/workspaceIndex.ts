@@ -36,6 +36,11 @@ export class WorkspaceIndex {
   private readonly files = new Map<string, IndexedFile>();
   private readonly byColumn = new Map<string, Set<string>>();
   private readonly byDataSource = new Map<string, Set<string>>();
+  /**
+   * The data source of `.tsq` queries with no `@datasource` (`tsq.defaultDataSource`); undefined: such
+   * a query's columns belong to no data source ('') and match only each other.
+   */
+  defaultDataSource: string | undefined;
   /** GUID (lower case) → name → how many files state it. */
   private readonly aliases = new Map<string, Map<string, number>>();
 
@@ -105,7 +110,8 @@ export class WorkspaceIndex {
    */
   dataSourceOf(use: ColumnUse): string {
     const candidates = use.dataSources;
-    if (candidates.length <= 1) return candidates[0] === undefined ? '' : this.canonical(candidates[0]);
+    if (candidates.length === 0) return this.defaultDataSource?.trim() ? this.canonical(this.defaultDataSource) : '';
+    if (candidates.length === 1) return this.canonical(candidates[0]!);
     const declared = this.declarationsOf(use.column);
     for (const c of candidates) if (declared.some((d) => this.dataSourceOf(d.use) === this.canonical(c))) return this.canonical(c);
     return this.canonical(candidates[0]!);

@@ -2,7 +2,8 @@
  * Navigation over the workspace index (workspaceIndex.ts; the logic in
  * common/src/languageService/navigation.ts): `textDocument/definition`, `references`,
  * `documentHighlight`, `prepareRename`, `rename`, `workspace/symbol`, and `tsq/virtualDocument`, the
- * read-only `tsq:` document of a column or data source no file of the workspace declares. A position on
+ * read-only `tsq:` document of a column or data source no file of the workspace declares; a query
+ * without `@datasource` reads the asking document's `tsq.defaultDataSource`. A position on
  * nothing (whitespace, a comment, a keyword, past the end) answers empty, never an error.
  */
 import { LSPErrorCodes, ResponseError } from 'vscode-languageserver';
@@ -20,6 +21,7 @@ export function registerNavigation(ctx: FeatureContext, feature: WorkspaceIndexF
   /** What the position of a document names, once the index is ready. */
   const targetAt = async (uri: string, position: Position) => {
     await feature.settled();
+    index.defaultDataSource = (await ctx.settings.get(uri)).defaultDataSource;
     const u = normalizeUri(uri);
     const file = index.get(u);
     return file ? index.targetAt(u, offsetIn(file, position)) : undefined;
