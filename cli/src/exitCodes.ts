@@ -11,6 +11,8 @@ export const ExitCode = {
   OK: 0,
   /** `tsq check` found at least one error in the files. */
   CHECK_ERRORS: 1,
+  /** `tsq impact` found a use of the column (the same code as a failed check: a CI gate). */
+  IMPACT_FOUND: 1,
   /** Wrong usage: an unknown command or option, a missing argument, a file that cannot be read, no connection given. */
   USAGE: 2,
   /** The service could not verify the user (401), the user lacks the privilege (403), there is no password, or the project's connection is not approved (`tsq trust`). */
@@ -35,7 +37,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 export const EXIT_CODE_HELP = `
 Exit codes:
   0    success
-  1    tsq check found errors
+  1    tsq check found errors; tsq impact found uses of the column
   2    usage error (unknown option, missing argument, unreadable file, no connection)
   3    authentication: wrong user or password, missing privilege, no password available,
        or a project's connection you have not approved (tsq trust)

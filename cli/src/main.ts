@@ -25,6 +25,7 @@ import { progressMode } from './progress';
 import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from './diagnosticFormats';
 import { TML_KIND_NAMES, TML_KINDS } from '../../common/src/tml/kinds';
 import { runTmlExport, runTmlImport, runTmlValidate, TML_EXPORT_TYPES } from './tml';
+import { IMPACT_FORMATS, runImpactCommand, type ImpactFormat } from './impact';
 
 declare const TSQ_VERSION: string | undefined;
 
@@ -105,6 +106,22 @@ function addCheckCommand(program: Command): void {
         done((await runCheckCommand(client, files, settings(fileSettings(configFiles)), opts.format as DiagnosticFormat)).errors);
         return process.exitCode as ExitCodeValue;
       });
+    });
+}
+
+/** Adds `tsq impact` (cli/src/impact.ts): the uses of a column of a data source in the files of folders, exit 1 when any. */
+function addImpactCommand(program: Command): void {
+  program
+    .command('impact')
+    .description('list every use of a column of a data source in the .tsq, answer and liveboard TML files under folders (a CI gate before a model change)')
+    .argument('<column>', 'the column name, without brackets')
+    .requiredOption('--data-source <name>', 'the data source (model, worksheet, table) of the column, by name or GUID')
+    .option('--dir <folders...>', 'the folders to look in', ['.'])
+    .addOption(new Option('--format <format>', 'text (file:line:col), json, or github (Actions warnings)').choices([...IMPACT_FORMATS]).default('text'))
+    .addHelpText('after', `\nExit code 1 when anything uses the column, 0 when nothing does.\n${EXIT_CODE_HELP}`)
+    .action(async (column: string, opts: Record<string, unknown>) => {
+      const uses = await runImpactCommand(column, opts.dataSource as string, opts.dir as string[], opts.format as ImpactFormat);
+      process.exitCode = uses ? ExitCode.IMPACT_FOUND : ExitCode.OK;
     });
 }
 
@@ -225,6 +242,7 @@ function addLoadCommand(program: Command): void {
  *   tsq status CYCLE_ID · tsq bad-records CYCLE_ID
  *   tsq objects [--type T] [--subtype S…] [--pattern P] [--format table|json]
  *   tsq check FILE.tsq… [--format text|github|sarif]
+ *   tsq impact COLUMN --data-source NAME [--dir FOLDER…] [--format text|json|github]   (impact.ts)
  *   tsq tml export|validate|import …   (Answers as TML files: tml.ts)
  *   tsq trust [--revoke | --list]   (approve the project's tsq.json: common/src/trust.ts)
  *   tsq lsp [connection options]   (the language server over stdio, reading the catalog from the service)
@@ -294,6 +312,7 @@ export function buildProgram(): Command {
     });
 
   addCheckCommand(program);
+  addImpactCommand(program);
   addTmlCommands(program);
 
   program

@@ -2,11 +2,12 @@
  * The language client: starts `dist/server.js` over IPC (vscode-languageclient), answers the server's
  * catalog requests (`tsq/dataSources`, `tsq/columns`, `tsq/columnValues`, `tsq/calendars`, common/src/protocol.ts) from
  * the active connection's `Catalog`, and sends `tsq/catalogChanged` when the catalog changes (Refresh
- * Catalog, connection switch). A failed start shows a message with a way to the log.
+ * Catalog, connection switch). Serves the server's read-only `tsq:` documents (`tsq/virtualDocument`) and
+ * maps the server's lenses onto VS Code commands (`clientLens`). A failed start shows a message with a way to the log.
  */
 import * as vscode from 'vscode';
 import { LanguageClient, ResponseError, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { CATALOG_UNKNOWN, CalendarsRequest, CatalogChangedNotification, ColumnsRequest, ColumnValuesRequest, DataSourcesRequest, type ColumnsAnswer, type ColumnsParams, type ColumnValuesParams } from '../../common/src/protocol';
+import { CATALOG_UNKNOWN, RUN_QUERY_COMMAND, VirtualDocumentRequest, CalendarsRequest, CatalogChangedNotification, ColumnsRequest, ColumnValuesRequest, DataSourcesRequest, type ColumnsAnswer, type ColumnsParams, type ColumnValuesParams } from '../../common/src/protocol';
 import type { DataSource } from '../../common/src/model';
 import { SERVER_EXEC_ARGV } from '../../common/src/serverProcess';
 import type { ServiceCatalog } from '../../common/src/catalog';
@@ -14,12 +15,24 @@ import { TML_LANGUAGE_IDS } from '../../common/src/tml/kinds';
 import type { ClientContext } from './context';
 import { errorMessage } from './service';
 
+/**
+ * A lens of the server as VS Code runs it: the server's Run (`tsq.server.runQuery`) becomes the client's
+ * Run Query (`tsq.runQuery`, same arguments); a references count (no command) opens the references.
+ */
+export function clientLens(lens: vscode.CodeLens): vscode.CodeLens {
+  const c = lens.command;
+  if (c?.command === RUN_QUERY_COMMAND) lens.command = { ...c, command: 'tsq.runQuery', tooltip: 'Run this query (Ctrl/Cmd+Enter)' };
+  else if (c && c.command === '' && Array.isArray(c.arguments) && typeof c.arguments[0] === 'string') lens.command = { ...c, command: 'editor.action.findReferences', arguments: [vscode.Uri.parse(c.arguments[0]), lens.range.start] };
+  return lens;
+}
+
 /** Gives the catalog of the active connection, or undefined when not connected. */
 export type CatalogAccess = () => Promise<ServiceCatalog | undefined>;
 
 export class TsqLanguageClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private ready: Promise<void> | undefined;
+  private virtualDocuments: vscode.Disposable | undefined;
 
   private readonly context: vscode.ExtensionContext;
   private readonly log: vscode.LogOutputChannel;
@@ -78,6 +91,8 @@ export class TsqLanguageClient implements vscode.Disposable {
   async dispose(): Promise<void> {
     const c = this.client;
     this.client = undefined;
+    this.virtualDocuments?.dispose();
+    this.virtualDocuments = undefined;
     if (c) await c.dispose();
   }
 
@@ -91,6 +106,9 @@ export class TsqLanguageClient implements vscode.Disposable {
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ language: 'tsq' }, ...TML_LANGUAGE_IDS.map((language) => ({ language }))],
       synchronize: { configurationSection: 'tsq' },
+      middleware: {
+        provideCodeLenses: async (document, token, next) => (await next(document, token))?.map(clientLens),
+      },
       outputChannel: log,
       initializationFailedHandler: (error) => {
         log.error(`The TSQ language server failed to start: ${errorMessage(error)}`);
@@ -121,6 +139,9 @@ export class TsqLanguageClient implements vscode.Disposable {
       return cat ? cat.columnValues(params.dataSource, params.column, params.prefix ?? '') : [];
     });
     this.client = client;
+    this.virtualDocuments ??= vscode.workspace.registerTextDocumentContentProvider('tsq', {
+      provideTextDocumentContent: async (uri) => (await this.client?.sendRequest(VirtualDocumentRequest, { uri: uri.toString() }))?.text ?? '',
+    });
     try {
       await client.start();
     } catch (e) {

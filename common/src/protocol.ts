@@ -97,3 +97,20 @@ export const CatalogChangedNotification = new NotificationType<Record<string, ne
 
 /** Client → server: the queries of a document, for Run Query and its CodeLens. */
 export const QueriesRequest = new RequestType<QueriesParams, DocumentQuery[], void>('tsq/queries');
+
+/** Params of `tsq/virtualDocument`: a `tsq:` URI a definition answered (common/src/languageService/navigation.ts `virtualUri`). */
+export interface VirtualDocumentParams {
+  uri: string;
+}
+
+/** The read-only text of a `tsq:` document, and its language (`markdown`). */
+export interface VirtualDocument {
+  text: string;
+  languageId: string;
+}
+
+/** Client → server: the text of a `tsq:` document (a column or data source no workspace file declares); null for an unknown URI. */
+export const VirtualDocumentRequest = new RequestType<VirtualDocumentParams, VirtualDocument | null, void>('tsq/virtualDocument');
+
+/** The server's command that runs one query of a `.tsq` document (`workspace/executeCommand`; arguments `[{ uri, index }]`, as the Run lens gives them). */
+export const RUN_QUERY_COMMAND = 'tsq.server.runQuery';

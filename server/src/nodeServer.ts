@@ -20,6 +20,7 @@ import { startServer } from './server';
 import type { RuntimeEnvironment } from './server';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { forTerminal } from '../../common/src/terminalText';
+import { serviceRunner } from './serviceRun';
 
 const TRANSPORT_FLAGS = ['--stdio', '--node-ipc', '--socket', '--pipe'];
 
@@ -130,6 +131,7 @@ export function runNodeServer(args: readonly string[], options: { allowDefaultCo
     requestTimeout: numberFlag(args, '--request-timeout'),
     serviceCatalog,
     startupWarning,
+    ...(serviceCatalog ? { runQuery: serviceRunner(serviceCatalog, () => client) } : {}),
   };
   startServer(connection, runtime);
   if (resolved) connection.console.log(`Catalog: from the editor, or from ${resolved.connection.url} as ${resolved.connection.username} when the editor does not answer tsq/* requests.`);

@@ -30,6 +30,10 @@ import { registerHover } from './features/hover';
 import { runSafeAsync } from './features/runSafe';
 import { registerSemanticTokens } from './features/semanticTokens';
 import { registerSymbols } from './features/symbols';
+import { registerWorkspaceIndex } from './features/workspaceIndex';
+import { registerNavigation } from './features/navigation';
+import { registerCodeLens, type QueryRunner } from './features/codeLens';
+import { RUN_QUERY_COMMAND } from '../../common/src/protocol';
 
 export { toLanguageSettings } from './settings';
 export { withItemDefaults } from './features/completion';
@@ -54,6 +58,8 @@ export interface RuntimeEnvironment {
    * allows that notification then): e.g. that the folder's connection needs approval (common/src/trust.ts).
    */
   readonly startupWarning?: string;
+  /** Runs a query for the server's Run lens in editors other than VS Code (`tsq lsp` with a connection); omitted: Run answers that it needs one. */
+  readonly runQuery?: QueryRunner;
 }
 
 /** Reads what the server needs of the client's capabilities (LSP `initialize`). */
@@ -66,6 +72,7 @@ function clientFeatures(params: InitializeParams): ClientFeatures {
     editRangeDefaultSupport: capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('editRange') === true,
     dataDefaultSupport: capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('data') === true,
     configurationChangeRegistration: capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true,
+    watchedFilesRegistration: capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
   };
 }
 
@@ -80,6 +87,13 @@ function serverCapabilities(client: ClientFeatures): ServerCapabilities {
     documentRangeFormattingProvider: true,
     codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     documentSymbolProvider: true,
+    definitionProvider: true,
+    referencesProvider: true,
+    documentHighlightProvider: true,
+    renameProvider: { prepareProvider: true },
+    codeLensProvider: { resolveProvider: false },
+    workspaceSymbolProvider: true,
+    executeCommandProvider: { commands: [RUN_QUERY_COMMAND] },
   };
   if (client.pullDiagnostics) capabilities.diagnosticProvider = { identifier: 'tsq', interFileDependencies: false, workspaceDiagnostics: false };
   return capabilities;
@@ -115,8 +129,10 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
   const settings = new DocumentSettings(connection, client, runtime.timer, requestTimeout, log, logError);
   const safeAsync = <T>(func: () => Promise<T>, errorValue: T, what: string, token: CancellationToken) =>
     runSafeAsync((callback) => runtime.timer.setImmediate(callback), logError, func, errorValue, what, token);
+  const initializedHooks: (() => void)[] = [];
   const ctx: FeatureContext = {
     connection,
+    onInitialized: (hook) => initializedHooks.push(hook),
     documents,
     service: withTml(getLanguageService({ catalog })),
     catalog,
@@ -133,8 +149,13 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     Object.assign(client, clientFeatures(params));
     if (runtime.startupWarning) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: runtime.startupWarning });
+    workspaceIndex.initialize(params);
     return { capabilities: serverCapabilities(client), serverInfo: { name: 'tsq-language-server' } };
   });
+  connection.onInitialized(() => {
+    for (const hook of initializedHooks) hook();
+  });
+  const workspaceIndex = registerWorkspaceIndex(ctx);
 
   const diagnostics = registerDiagnostics(ctx, validationDelay);
   registerConfiguration(ctx, settings, diagnostics);
@@ -145,6 +166,8 @@ export function startServer(connection: Connection, runtime: RuntimeEnvironment)
   registerFormatting(ctx);
   registerSymbols(ctx);
   registerSemanticTokens(ctx);
+  registerNavigation(ctx, workspaceIndex);
+  registerCodeLens(ctx, workspaceIndex, runtime.runQuery);
 
   documents.listen(connection);
   connection.listen();

@@ -72,6 +72,10 @@ export const TARGETS = {
   searchdataOverheadMs: 2,
   /** completion p99 over stdio on a 10,000-column data source ≤ this × a trivial request's p99 on the same connection, same run (issue 31). */
   wideCompletionVsTrivialP99: 1.2,
+  /** references and rename over stdio on a workspace of 2,000 files, p95, ms (issue 40; anchor: a references request on whitespace). */
+  navigationP95Ms: 50,
+  /** indexing a workspace of 2,000 files, ms (issue 40; anchor: the parse and TML read alone of the same texts). */
+  navigationIndexMs: 2000,
   /** export + VALIDATE_ONLY of 1,000 answers in batches of 50 ≤ this × 1,000 searchdata calls of the same run. */
   tmlVsSearchdata: 1,
 } as const;
@@ -139,6 +143,7 @@ export function summarize(results: Record<string, unknown>): SummaryRow[] {
     const steps = num(tm.batches) !== undefined && num(tm.validateBatches) !== undefined ? ` (${num(tm.batches)} + ${num(tm.validateBatches)} batches, each a step of the progress bar)` : '';
     add({ figure: `export + validate ${num(tm.answers)?.toLocaleString('en') ?? '?'} answers, batches of ${num(tm.batchSize) ?? '?'}${steps}`, unit: 'ms', value: num(tm.exportAndValidateMs), anchor: `${num(tm.searchdataCalls)?.toLocaleString('en') ?? '?'} searchdata calls`, anchorValue: num(tm.searchdataMs), ratio, target: `≤ ${TARGETS.tmlVsSearchdata}× anchor`, met: ratio !== undefined && ratio <= TARGETS.tmlVsSearchdata });
   }
+  navigationRows(obj(results.navigation), add);
   const ld = obj(results.load);
   const host = obj(ld?.extensionHost);
   if (host) {
@@ -181,6 +186,19 @@ export function summarize(results: Record<string, unknown>): SummaryRow[] {
     }
   }
   return rows;
+}
+
+/** The rows of test/bench/navigation.bench.ts: indexing 2,000 files (in process and through the server), references and rename p95 over stdio. */
+function navigationRows(n: Dict | undefined, add: (row: SummaryRow) => void): void {
+  if (!n) return;
+  const files = num(n.files)?.toLocaleString('en') ?? '?';
+  add({ figure: `index ${files} files in process (retained ${num(n.indexRetainedMB) ?? '?'} MB)`, unit: 'ms', value: num(n.indexMs), anchor: 'parse + TML read alone', anchorValue: num(n.parseMs), ratio: ratioOf(n.indexMs, n.parseMs), target: `≤ ${TARGETS.navigationIndexMs} ms`, met: (num(n.indexMs) ?? Infinity) <= TARGETS.navigationIndexMs });
+  add({ figure: `index ${files} files through the server, from initialize (disk read included)`, unit: 'ms', value: num(n.serverIndexMs), anchor: 'in process', anchorValue: num(n.indexMs), ratio: ratioOf(n.serverIndexMs, n.indexMs), target: `≤ ${TARGETS.navigationIndexMs} ms`, met: (num(n.serverIndexMs) ?? Infinity) <= TARGETS.navigationIndexMs });
+  const trivial = obj(n.trivialMs);
+  for (const [what, k] of [['references', 'referencesMs'], ['rename', 'renameMs']] as const) {
+    const x = obj(n[k]);
+    add({ figure: `${what} p95 over stdio, ${num(n.locations)?.toLocaleString('en') ?? '?'} locations`, unit: 'ms', value: num(x?.p95), anchor: 'references on whitespace p95', anchorValue: num(trivial?.p95), ratio: ratioOf(x?.p95, trivial?.p95), target: `≤ ${TARGETS.navigationP95Ms} ms`, met: (num(x?.p95) ?? Infinity) <= TARGETS.navigationP95Ms });
+  }
 }
 
 /** Lays out rows of cells as aligned columns under a header and a rule. */

@@ -56,6 +56,8 @@ export interface LspClientOptions {
   args?: string[];
   /** Declare `completionList.itemDefaults` (`editRange`, `data`), as VS Code does. */
   itemDefaults?: boolean;
+  /** The workspace folders (file URIs) of `initialize`; omitted: none. */
+  workspaceFolders?: string[];
 }
 
 /** One request the server sent to the client. */
@@ -166,7 +168,7 @@ export class LspClient {
       processId: process.pid,
       rootUri: null,
       capabilities,
-      workspaceFolders: null,
+      workspaceFolders: options.workspaceFolders?.map((uri, i) => ({ uri, name: `folder${i}` })) ?? null,
     });
     await connection.sendNotification('initialized', {});
     return { client, capabilities: result.capabilities };

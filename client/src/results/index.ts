@@ -1,6 +1,6 @@
 /**
  * Run Query and the results panel: Run Query (the query under the cursor, or the selection), Run All,
- * Cancel, Pin, Export, Show Data, Preview Data (every run is in the History); the `▶ Run` CodeLens; the
+ * Cancel, Pin, Export, Show Data, Preview Data (every run is in the History) — the `▶ Run` lens is the server's; the
  * service's error text as a diagnostic on the query, a query with a local error held back (heldBack.ts).
  * Queries come from the language server's `tsq/queries`; pages as run.ts fetches them; Cancel aborts every
  * request of the run (one `AbortSignal`).
@@ -53,7 +53,6 @@ class ResultsController {
   /** tabId → when its run started (Date.now()) and its summary, for the painted report. */
   private readonly paintWatch = new Map<string, { started: number; summary?: RunSummary; painted?: number }>();
   private tabSeq = 0;
-  private readonly lensChanged = new vscode.EventEmitter<void>();
 
   /** @param deps the client: its extension context, log, connections, language client and catalog. */
   constructor(private readonly deps: TsqClient) {
@@ -63,7 +62,7 @@ class ResultsController {
     this.diagnostics = vscode.languages.createDiagnosticCollection('tsq.run');
     this.view = new ResultsView(this.extensionUri);
     this.status = new RunStatusItem('tsq.results.show');
-    context.subscriptions.push(this.diagnostics, this.lensChanged, this.view, this.status);
+    context.subscriptions.push(this.diagnostics, this.view, this.status);
   }
 
   /**
@@ -406,27 +405,14 @@ class ResultsController {
       return this.lastRun ? { ...this.lastRun } : undefined;
     });
 
-    // ▶ Run above each query
+    // ▶ Run above each query is the language server's lens (server/src/features/codeLens.ts), mapped onto tsq.runQuery by languageClient.ts
     context.subscriptions.push(
-      vscode.languages.registerCodeLensProvider({ language: 'tsq' }, {
-        onDidChangeCodeLenses: this.lensChanged.event,
-        provideCodeLenses: async (doc) => {
-          let queries: DocumentQuery[];
-          try {
-            queries = await this.documentQueries(doc);
-          } catch {
-            return [];
-          }
-          return queries.map((q, index) => new vscode.CodeLens(new vscode.Range(q.range.start.line, 0, q.range.start.line, 0), { title: '▶ Run', tooltip: 'Run this query (Ctrl/Cmd+Enter)', command: 'tsq.runQuery', arguments: [{ uri: doc.uri.toString(), index }] }));
-        },
-      }),
       // a search error's diagnostic belongs to the text it was about
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length && this.diagnostics.has(e.document.uri)) this.diagnostics.delete(e.document.uri);
       }),
       vscode.workspace.onDidCloseTextDocument((doc) => this.diagnostics.delete(doc.uri)),
     );
-    void this.deps.languageClient.whenReady().then(() => this.lensChanged.fire(), () => undefined);
 
     // a restored panel (after a reload) shows what its webview kept in its state
     context.subscriptions.push(

@@ -10,7 +10,7 @@ import { formatError } from './runSafe';
 
 /** Registers the configuration handlers. */
 export function registerConfiguration(ctx: FeatureContext, settings: DocumentSettings, diagnostics: DiagnosticsFeature): void {
-  ctx.connection.onInitialized(() => {
+  ctx.onInitialized(() => {
     // Ask for workspace/didChangeConfiguration so cached settings are dropped when `tsq.*` changes.
     if (ctx.client.configurationChangeRegistration) {
       ctx.connection.client.register(DidChangeConfigurationNotification.type, { section: 'tsq' }).catch((e: unknown) => ctx.logError(formatError('Registering for configuration changes failed', e)));

@@ -22,6 +22,8 @@ export interface ClientFeatures {
   dataDefaultSupport: boolean;
   /** The client registers `workspace/didChangeConfiguration` dynamically. */
   configurationChangeRegistration: boolean;
+  /** The client registers `workspace/didChangeWatchedFiles` dynamically (the workspace index's file events). */
+  watchedFilesRegistration?: boolean;
 }
 
 /** Timers of the host (json-language-features' `RuntimeEnvironment`), injected so tests control time. */
@@ -49,6 +51,8 @@ export interface FeatureContext {
   readonly client: ClientFeatures;
   readonly timer: ServerTimer;
   log(message: string): void;
+  /** Runs `hook` on `initialized` (the connection takes one handler of it: every feature registers here). */
+  onInitialized(hook: () => void): void;
   logError(message: string): void;
   /** Runs a request handler safely (runSafe.ts `runSafeAsync`): cancellation answers `RequestCancelled`, a failure `errorValue`. */
   runSafeAsync<T>(func: () => Promise<T>, errorValue: T, what: string, token: CancellationToken): Promise<T | AnyResponseError>;

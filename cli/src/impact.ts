@@ -1,0 +1,67 @@
+/**
+ * `tsq impact COLUMN --data-source NAME [--dir FOLDER…] [--format text|json|github]`: every use of a
+ * column of a data source in the `.tsq`, Answer and Liveboard TML files under the folders (the workspace
+ * index of the language server, common/src/languageService/workspaceIndex.ts, read from disk by the same
+ * bounded walk, common/src/workspaceFiles.ts), for a CI gate before a model change: one line per use
+ * (`file:line:col`, 1-based, columns in UTF-16 units as LSP counts them), a GitHub Actions warning per use,
+ * or one JSON document. The caller exits 1 when anything uses the column.
+ */
+import { relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { WorkspaceIndex } from '../../common/src/languageService/workspaceIndex';
+import { positionIn } from '../../common/src/languageService/workspaceIndex';
+import { readWorkspaceFile, workspaceFilesUnder } from '../../common/src/workspaceFiles';
+import { terminalSafe, workflowCommand } from '../../common/src/terminalText';
+import { info, write } from './output';
+
+/** The output formats of `tsq impact`. */
+export const IMPACT_FORMATS = ['text', 'json', 'github'] as const;
+/** One of `IMPACT_FORMATS`. */
+export type ImpactFormat = (typeof IMPACT_FORMATS)[number];
+
+/** One use of the column: its file (relative to the working folder), 1-based line and column, and the kind of file. */
+export interface ImpactUse {
+  file: string;
+  line: number;
+  column: number;
+  kind: string;
+}
+
+/**
+ * The uses of `column` of `dataSource` in the files under `dirs` (declarations in worksheet/model/table
+ * TML aside: they define the column, they do not depend on it), in file and position order.
+ */
+export async function findImpact(column: string, dataSource: string, dirs: readonly string[]): Promise<ImpactUse[]> {
+  const paths: string[] = [];
+  for (const d of dirs) await workspaceFilesUnder(d, paths);
+  const index = new WorkspaceIndex();
+  const byUri = new Map<string, string>();
+  for (const path of paths) {
+    const text = await readWorkspaceFile(path);
+    if (text === undefined) continue;
+    const uri = pathToFileURL(path).href;
+    byUri.set(uri, path);
+    index.set(uri, text);
+  }
+  const uses = index.references({ kind: 'column', column, dataSource }, false).map((r) => {
+    const p = positionIn(r.file, r.use.start);
+    return { file: relative(process.cwd(), byUri.get(r.file.uri)!) || byUri.get(r.file.uri)!, line: p.line + 1, column: p.character + 1, kind: r.file.kind };
+  });
+  return uses.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+}
+
+/** Runs `tsq impact` and prints the uses in `format` on stdout, a summary on stderr; resolves to how many there are. */
+export async function runImpactCommand(column: string, dataSource: string, dirs: readonly string[], format: ImpactFormat): Promise<number> {
+  const uses = await findImpact(column, dataSource, dirs);
+  const what = `[${column}] of ${dataSource}`;
+  if (format === 'json') await write(process.stdout, `${JSON.stringify({ column, dataSource, uses }, null, 1)}\n`);
+  else for (const u of uses) {
+    const line = format === 'github'
+      ? workflowCommand('warning', { file: u.file, line: u.line, col: u.column, title: 'tsq impact' }, `uses ${what}`)
+      : `${terminalSafe(u.file)}:${u.line}:${u.column}: ${terminalSafe(`uses ${what} (${u.kind})`)}`;
+    await write(process.stdout, `${line}\n`);
+  }
+  const files = new Set(uses.map((u) => u.file)).size;
+  info(uses.length ? `${uses.length} use${uses.length === 1 ? '' : 's'} of ${what} in ${files} file${files === 1 ? '' : 's'}` : `nothing uses ${what}`);
+  return uses.length;
+}

@@ -1,0 +1,147 @@
+/**
+ * The workspace index kept by the server (common/src/languageService/workspaceIndex.ts): at `initialize`
+ * every `.tsq` and TML file under the workspace folders is read from disk (bounded:
+ * common/src/workspaceFiles.ts); an open document is indexed from its text on every change, a closed one from disk
+ * again; `workspace/didChangeWatchedFiles` (registered when the client can) re-reads or drops one file.
+ */
+import { sep } from 'node:path';
+import { readWorkspaceFile, workspaceFilesUnder } from '../../../common/src/workspaceFiles';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageserver';
+import type { Disposable, InitializeParams } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { WorkspaceIndex } from '../../../common/src/languageService/workspaceIndex';
+import { indexedKindOf, type IndexedKind } from '../../../common/src/languageService/indexedFile';
+import { TML_KINDS, TML_KIND_NAMES } from '../../../common/src/tml/kinds';
+import type { FeatureContext } from './context';
+import { formatError } from './runSafe';
+
+/** How long after an edit an open document is indexed when nothing asks sooner, in ms. */
+const INDEX_DELAY = 500;
+/** How many files are read at once. */
+const READ_CONCURRENCY = 16;
+
+/** The same URI for a file however a client spells it (`file:///a%20b.tsq`, `file:///a b.tsq`). */
+export function normalizeUri(uri: string): string {
+  if (!uri.startsWith('file:')) return uri;
+  try {
+    return pathToFileURL(fileURLToPath(uri)).href;
+  } catch {
+    return uri;
+  }
+}
+
+/** The kind of an open document for the index: by its URI's suffix, else by its language (an untitled document). */
+export function kindOfDocument(document: TextDocument): IndexedKind | undefined {
+  const byUri = indexedKindOf(document.uri);
+  if (byUri) return byUri;
+  if (document.languageId === 'tsq') return 'tsq';
+  return TML_KIND_NAMES.find((k) => TML_KINDS[k].languageId === document.languageId);
+}
+
+/** The index, once the first scan is done (`ready`), kept current by the handlers this file registers. */
+export interface WorkspaceIndexFeature {
+  readonly index: WorkspaceIndex;
+  /** Resolves when the first scan of the workspace folders has finished and every file event received so far is read. */
+  settled(): Promise<void>;
+  /** Reads the workspace folders of `initialize` (call it from `onInitialize`). */
+  initialize(params: InitializeParams): void;
+}
+
+/** Registers the index's handlers: open documents, file events, the first scan. */
+export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeature {
+  const index = new WorkspaceIndex();
+  const folders: string[] = [];
+  let done: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (done = resolve));
+  const under = (path: string) => folders.some((f) => path === f || path.startsWith(f.endsWith(sep) ? f : `${f}${sep}`));
+  const pending = new Set<Promise<void>>();
+  const track = (p: Promise<void>) => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
+  const openUris = () => new Set(ctx.documents.all().map((d) => normalizeUri(d.uri)));
+
+  const fromDisk = async (uri: string) => {
+    const path = fileURLToPath(uri);
+    const text = under(path) && indexedKindOf(uri) ? await readWorkspaceFile(path) : undefined;
+    if (openUris().has(uri)) return; // an open document's text wins
+    if (text === undefined) index.delete(uri);
+    else index.set(uri, text);
+  };
+
+  const scan = async () => {
+    const paths: string[] = [];
+    for (const f of folders) await workspaceFilesUnder(f, paths);
+    let next = 0;
+    const worker = async () => {
+      while (next < paths.length) {
+        const path = paths[next++]!;
+        const uri = normalizeUri(pathToFileURL(path).href);
+        if (index.get(uri)) continue;
+        const text = await readWorkspaceFile(path);
+        if (text !== undefined && !index.get(uri)) index.set(uri, text);
+      }
+    };
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    ctx.log(`Workspace index: ${index.size} files of ${folders.length} folder(s).`);
+  };
+
+  // an open document is re-read when navigation asks (`settled`) or after INDEX_DELAY, never in the way of an edit
+  const dirty = new Map<string, TextDocument>();
+  let flushTimer: Disposable | undefined;
+  const flush = () => {
+    flushTimer?.dispose();
+    flushTimer = undefined;
+    for (const [uri, document] of dirty) if (ctx.documents.get(document.uri) === document) index.set(uri, document.getText(), kindOfDocument(document));
+    dirty.clear();
+  };
+  ctx.documents.onDidChangeContent((e) => {
+    if (!kindOfDocument(e.document)) return;
+    dirty.set(normalizeUri(e.document.uri), e.document);
+    flushTimer ??= ctx.timer.setTimeout(flush, INDEX_DELAY);
+  });
+  ctx.documents.onDidClose((e) => {
+    const uri = normalizeUri(e.document.uri);
+    dirty.delete(uri);
+    if (uri.startsWith('file:')) track(fromDisk(uri));
+    else index.delete(uri);
+  });
+  ctx.connection.onDidChangeWatchedFiles((params) => {
+    for (const change of params.changes) {
+      const uri = normalizeUri(change.uri);
+      if (!uri.startsWith('file:')) continue;
+      if (change.type === FileChangeType.Deleted) {
+        // a file, or a folder: every file indexed under it goes
+        const folder = uri.endsWith('/') ? uri : `${uri}/`;
+        for (const f of [...index.all()]) if ((f.uri === uri || f.uri.startsWith(folder)) && !openUris().has(f.uri)) index.delete(f.uri);
+      } else if (indexedKindOf(uri)) track(fromDisk(uri));
+    }
+  });
+  ctx.onInitialized(() => {
+    if (ctx.client.watchedFilesRegistration) {
+      const watchers = [{ globPattern: '**/*.tsq' }, { globPattern: '**/*.tml' }];
+      ctx.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch((e: unknown) => ctx.logError(formatError('Registering file watchers failed', e)));
+    }
+  });
+
+  return {
+    index,
+    settled: async () => {
+      await ready;
+      while (pending.size) await Promise.all([...pending]);
+      flush();
+    },
+    initialize(params) {
+      const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+      for (const u of uris) {
+        try {
+          if (u.startsWith('file:')) folders.push(fileURLToPath(u).replace(/[\\/]+$/, '') || sep);
+        } catch {
+          // not a file URI: nothing to read from disk
+        }
+      }
+      ctx.timer.setImmediate(() => void scan().catch((e: unknown) => ctx.logError(formatError('Indexing the workspace failed', e))).finally(done));
+    },
+  };
+}

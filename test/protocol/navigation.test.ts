@@ -1,0 +1,305 @@
+/**
+ * Navigation in the built language server over stdio (lspClient.ts): a workspace folder on disk of
+ * several `.tsq` files, an exported Answer TML, a Liveboard TML and a model TML, where the column
+ * `revenue` of `Retail Sales` is used in many files and in both query forms, and `Marketing` has a column
+ * of the same name. Definition, references, highlights, rename, code lenses and workspace symbols answer
+ * exactly the locations and edits computed here from the texts written; nonsense positions answer empty.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parse } from 'yaml';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { CodeLens, DocumentHighlight, Location, Range, SymbolInformation, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
+import { catalogFromRows, makeCatalogProvider } from '../fixtures/catalogs';
+import { LspClient, positionAt, positionOf } from './lspClient';
+
+const GUID = '0b5e1c2a-7f3d-4e6a-9c1b-2d3e4f5a6b7c';
+const RETAIL = `@datasource 'Retail Sales'\n[revenue] [region] -- [revenue] in a comment\n\nsum [revenue] by [region].west\n\n[region].east [Retail Sales::revenue] > 100 sort by [revenue]\n\n`;
+const MARKETING = `@datasource 'Marketing'\n[revenue] [campaign]\n`;
+const FILES: Record<string, string> = {
+  'queries/a.tsq': RETAIL + MARKETING,
+  'queries/b.tsq': `@datasource 'Retail Sales'\ntop 5 [region] ranked by sum [revenue]\n`,
+  'queries/by-guid.tsq': `@datasource '${GUID}'\n[revenue] [cost]\n`,
+  'answers/revenue.answer.tml': `guid: null\nanswer:\n  name: Revenue by region\n  tables:\n  - id: Retail Sales\n    name: Retail Sales\n    fqn: ${GUID}\n  search_query: "[revenue] [region] [Retail Sales::revenue] > 5"\n  display_mode: TABLE_MODE\n`,
+  'boards/overview.liveboard.tml': `guid: null\nliveboard:\n  name: Overview\n  visualizations:\n  - id: Viz_1\n    answer:\n      name: Retail\n      tables:\n      - id: Retail Sales\n        name: Retail Sales\n      search_query: '[region] sum [revenue]'\n  - id: Viz_2\n    answer:\n      name: Campaigns\n      tables:\n      - id: Marketing\n        name: Marketing\n      search_query: "[campaign] [revenue]"\n`,
+  'models/retail.model.tml': `guid: ${GUID}\nmodel:\n  name: Retail Sales\n  columns:\n  - name: revenue\n    column_id: sales::revenue\n    properties:\n      column_type: MEASURE\n      aggregation: SUM\n  - name: region\n    column_id: sales::region\n    properties:\n      column_type: ATTRIBUTE\n  - name: cost\n    column_id: sales::cost\n`,
+};
+
+/** Every `[...]` reference of `column` in the `.tsq`-form text `text` from `from` to `to`, outside comments: the range of the name. */
+function uses(text: string, column: string, from = 0, to = text.length): Range[] {
+  const out: Range[] = [];
+  const re = new RegExp(`\\[(?:[^\\]\\[]*::)?(${column})\\]`, 'g');
+  for (const m of text.slice(0, to).matchAll(re)) {
+    const at = m.index + m[0].indexOf(`${column}]`);
+    const lineStart = text.lastIndexOf('\n', at) + 1;
+    if (at < from || text.slice(lineStart, at).includes('--')) continue;
+    out.push({ start: positionAt(text, at), end: positionAt(text, at + column.length) });
+  }
+  return out;
+}
+
+const key = (l: Location) => `${l.uri}:${l.range.start.line}:${l.range.start.character}:${l.range.end.line}:${l.range.end.character}`;
+const sorted = (ls: Location[] | null) => (ls ?? []).map(key).sort();
+
+/** A workspace folder with FILES written, and the server started on it. */
+async function start(extra: Record<string, string> = {}, settings?: Record<string, unknown>): Promise<{ client: LspClient; dir: string; uri: (f: string) => string; capabilities: Record<string, unknown> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tsq-nav-'));
+  for (const [f, text] of Object.entries({ ...FILES, ...extra })) {
+    mkdirSync(join(dir, f, '..'), { recursive: true });
+    writeFileSync(join(dir, f), text);
+  }
+  const catalog = makeCatalogProvider([
+    { ...catalogFromRows('Retail Sales', [{ revenue: 1.5, region: 'west', cost: 2.5 }]), id: GUID },
+    catalogFromRows('Marketing', [{ revenue: 3.5, campaign: 'spring', region: 'north' }]),
+  ]);
+  const { client, capabilities } = await LspClient.start({ catalog, workspaceFolders: [pathToFileURL(dir).href], ...(settings ? { settings } : {}) });
+  return { client, dir, capabilities, uri: (f) => pathToFileURL(join(dir, f)).href };
+}
+
+/** Every location of Retail Sales' `revenue` in FILES, declaration aside. */
+function retailRevenue(uri: (f: string) => string): Location[] {
+  const a = FILES['queries/a.tsq']!;
+  const at = (f: string, ranges: Range[]) => ranges.map((range) => ({ uri: uri(f), range }));
+  const answer = FILES['answers/revenue.answer.tml']!;
+  const board = FILES['boards/overview.liveboard.tml']!;
+  return [
+    ...at('queries/a.tsq', uses(a, 'revenue', 0, RETAIL.length)),
+    ...at('queries/b.tsq', uses(FILES['queries/b.tsq']!, 'revenue')),
+    ...at('queries/by-guid.tsq', uses(FILES['queries/by-guid.tsq']!, 'revenue')),
+    ...at('answers/revenue.answer.tml', uses(answer, 'revenue')),
+    ...at('boards/overview.liveboard.tml', uses(board, 'revenue', 0, board.indexOf('Viz_2'))),
+  ];
+}
+
+function declaration(uri: (f: string) => string, column: string): Location {
+  const text = FILES['models/retail.model.tml']!;
+  const at = text.indexOf(`- name: ${column}\n`) + '- name: '.length;
+  return { uri: uri('models/retail.model.tml'), range: { start: positionAt(text, at), end: positionAt(text, at + column.length) } };
+}
+
+/** Applies LSP edits to a text. */
+function applyEdits(text: string, edits: TextEdit[]): string {
+  return TextDocument.applyEdits(TextDocument.create('file:///x', 'tsq', 1, text), edits);
+}
+
+test('initialize declares the navigation providers and the server command of the Run lens', async () => {
+  const { client, dir, capabilities } = await start();
+  try {
+    for (const k of ['definitionProvider', 'referencesProvider', 'documentHighlightProvider', 'workspaceSymbolProvider']) assert.equal(capabilities[k], true, k);
+    assert.deepEqual(capabilities.renameProvider, { prepareProvider: true });
+    assert.ok(capabilities.codeLensProvider);
+    assert.deepEqual(capabilities.executeCommandProvider, { commands: ['tsq.server.runQuery'] });
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('references: every use of that column of that data source across the workspace, never the same name of another; includeDeclaration honoured', async () => {
+  const { client, dir, uri } = await start();
+  try {
+    const a = FILES['queries/a.tsq']!;
+    const at = positionOf(a, '[revenue]', 3);
+    const refs = (includeDeclaration: boolean, u = uri('queries/a.tsq'), position = at) => client.connection.sendRequest<Location[] | null>('textDocument/references', { textDocument: { uri: u }, position, context: { includeDeclaration } });
+    const expected = retailRevenue(uri);
+    assert.equal(expected.length, 9);
+    assert.deepEqual(sorted(await refs(false)), sorted(expected));
+    assert.deepEqual(sorted(await refs(true)), sorted([...expected, declaration(uri, 'revenue')]));
+    // from the answer TML's string, the GUID-named file and the model's declaration: the same set
+    const answer = FILES['answers/revenue.answer.tml']!;
+    assert.deepEqual(sorted(await refs(false, uri('answers/revenue.answer.tml'), positionOf(answer, 'Sales::revenue', 8))), sorted(expected));
+    assert.deepEqual(sorted(await refs(false, uri('queries/by-guid.tsq'), positionOf(FILES['queries/by-guid.tsq']!, '[revenue]', 1))), sorted(expected));
+    assert.deepEqual(sorted(await refs(false, uri('models/retail.model.tml'), declaration(uri, 'revenue').range.start)), sorted(expected));
+    // Marketing's revenue: its own uses only
+    const board = FILES['boards/overview.liveboard.tml']!;
+    const marketing = [
+      ...uses(a, 'revenue', RETAIL.length).map((range) => ({ uri: uri('queries/a.tsq'), range })),
+      ...uses(board, 'revenue', board.indexOf('Viz_2')).map((range) => ({ uri: uri('boards/overview.liveboard.tml'), range })),
+    ];
+    assert.deepEqual(sorted(await refs(true, uri('queries/a.tsq'), positionAt(a, a.lastIndexOf('[revenue]') + 2))), sorted(marketing));
+    // a data source: its @datasource lines, tables entries and declaration
+    const ds = await refs(true, uri('queries/b.tsq'), positionOf(FILES['queries/b.tsq']!, 'Retail', 2));
+    assert.equal(ds?.length, 6, JSON.stringify(ds)); // a.tsq, b.tsq, by-guid.tsq, the answer, viz 1, the model
+    assert.deepEqual(client.failures, []);
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('definition: the model TML declaring the column, else a tsq: document the server serves; highlights in one file', async () => {
+  const { client, dir, uri } = await start();
+  try {
+    const a = FILES['queries/a.tsq']!;
+    const def = (u: string, position: { line: number; character: number }) => client.connection.sendRequest<Location[] | null>('textDocument/definition', { textDocument: { uri: u }, position });
+    assert.deepEqual(await def(uri('queries/a.tsq'), positionOf(a, 'sum [revenue]', 6)), [declaration(uri, 'revenue')]);
+    const marketing = await def(uri('queries/a.tsq'), positionOf(a, '[campaign]', 2));
+    assert.equal(marketing?.length, 1);
+    assert.match(marketing![0]!.uri, /^tsq:/);
+    const doc = await client.connection.sendRequest<{ text: string; languageId: string } | null>('tsq/virtualDocument', { uri: marketing![0]!.uri });
+    assert.ok(doc?.text.includes('Marketing') && doc.text.includes('VARCHAR') && doc.text.includes('ATTRIBUTE'), doc?.text);
+    assert.match(doc!.text, /References in the workspace\*\*: 2/); // a.tsq and viz 2
+    const highlights = await client.connection.sendRequest<DocumentHighlight[] | null>('textDocument/documentHighlight', { textDocument: { uri: uri('queries/a.tsq') }, position: positionOf(a, '[region]', 1) });
+    assert.deepEqual((highlights ?? []).map((h) => h.range), uses(a, 'region', 0, RETAIL.length));
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('nonsense positions (whitespace, a comment, a keyword, past the end) answer empty, never an error', async () => {
+  const { client, dir, uri } = await start();
+  try {
+    const a = FILES['queries/a.tsq']!;
+    const u = uri('queries/a.tsq');
+    const lines = a.split('\n');
+    const positions = [
+      positionOf(a, '] [region]', 1), // whitespace
+      positionOf(a, 'in a comment', 1),
+      positionOf(a, 'sum [', 1), // a keyword
+      positionOf(a, 'sort by', 2),
+      { line: lines.length + 5, character: 0 },
+      { line: 1, character: 500 },
+    ];
+    for (const position of positions) {
+      const p = { textDocument: { uri: u }, position };
+      assert.deepEqual(await client.connection.sendRequest('textDocument/definition', p), [], JSON.stringify(position));
+      assert.deepEqual(await client.connection.sendRequest('textDocument/references', { ...p, context: { includeDeclaration: true } }), []);
+      assert.deepEqual(await client.connection.sendRequest('textDocument/documentHighlight', p), []);
+      assert.equal(await client.connection.sendRequest('textDocument/prepareRename', p), null);
+      assert.equal(await client.connection.sendRequest('textDocument/rename', { ...p, newName: 'x' }), null);
+    }
+    assert.deepEqual(client.failures, []);
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('rename: one WorkspaceEdit over every use, inside TML strings with their quoting, the YAML still valid; a clash is refused', async () => {
+  const { client, dir, uri } = await start();
+  try {
+    const a = FILES['queries/a.tsq']!;
+    const position = positionOf(a, '[revenue]', 1);
+    const prepared = await client.connection.sendRequest<{ range: Range; placeholder: string }>('textDocument/prepareRename', { textDocument: { uri: uri('queries/a.tsq') }, position });
+    assert.deepEqual(prepared, { range: uses(a, 'revenue')[0], placeholder: 'revenue' });
+    const newName = `it's "net" revenue`;
+    const edit = await client.connection.sendRequest<WorkspaceEdit>('textDocument/rename', { textDocument: { uri: uri('queries/a.tsq') }, position, newName });
+    const changes = edit.changes ?? {};
+    const byFile = new Map<string, Range[]>();
+    for (const l of [...retailRevenue(uri), declaration(uri, 'revenue')]) byFile.set(l.uri, [...(byFile.get(l.uri) ?? []), l.range]);
+    assert.deepEqual(Object.keys(changes).sort(), [...byFile.keys()].sort());
+    for (const [f, text] of Object.entries(FILES)) {
+      const edits = changes[uri(f)];
+      if (!edits) continue;
+      assert.deepEqual(edits.map((e) => e.range).sort((x, y) => x.start.line - y.start.line || x.start.character - y.start.character), byFile.get(uri(f)));
+      const after = applyEdits(text, edits);
+      if (f.endsWith('.tsq')) {
+        assert.equal(after, applyEdits(text, byFile.get(uri(f))!.map((range) => ({ range, newText: newName }))));
+        continue;
+      }
+      // the YAML reads back the new name where the old one was, and nothing else changed
+      const before = parse(text) as Record<string, unknown>;
+      const read = parse(after) as Record<string, unknown>;
+      const renamed = JSON.parse(JSON.stringify(before).replace(/\[(Retail Sales::)?revenue\]/g, (_, p: string | undefined) => `[${p ?? ''}${newName.replace(/"/g, '\\"')}]`)) as Record<string, unknown>;
+      if (f.endsWith('.model.tml')) (renamed.model as { columns: { name: string }[] }).columns[0]!.name = newName;
+      if (f.endsWith('.liveboard.tml')) ((renamed.liveboard as { visualizations: { answer: { search_query: string } }[] }).visualizations[1]!.answer.search_query = '[campaign] [revenue]');
+      assert.deepEqual(read, renamed, f);
+    }
+    for (const clash of ['cost', 'Region']) {
+      await assert.rejects(client.connection.sendRequest('textDocument/rename', { textDocument: { uri: uri('queries/a.tsq') }, position, newName: clash }), /already has a column/);
+    }
+    // a column Marketing has is no clash for Retail Sales
+    assert.ok(await client.connection.sendRequest('textDocument/rename', { textDocument: { uri: uri('queries/a.tsq') }, position, newName: 'campaign' }));
+    await assert.rejects(client.connection.sendRequest('textDocument/rename', { textDocument: { uri: uri('queries/a.tsq') }, position, newName: 'a]b' }), /cannot be a column name/);
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the index follows changes: an edit of an open document, a file created and deleted on disk', async () => {
+  const { client, dir, uri } = await start();
+  try {
+    const b = FILES['queries/b.tsq']!;
+    const refs = async () => sorted(await client.connection.sendRequest<Location[]>('textDocument/references', { textDocument: { uri: uri('queries/b.tsq') }, position: positionOf(b, '[revenue]', 1), context: { includeDeclaration: false } }));
+    const expected = retailRevenue(uri);
+    assert.deepEqual(await refs(), sorted(expected));
+    // a.tsq opened and its first query removed: two uses fewer
+    const a = FILES['queries/a.tsq']!;
+    await client.didOpen(uri('queries/a.tsq'), a);
+    const cut = a.replace('[revenue] [region] -- [revenue] in a comment\n', '');
+    await client.didChange(uri('queries/a.tsq'), cut, 2);
+    const aUses = uses(cut, 'revenue', 0, cut.indexOf("@datasource 'Marketing'")).map((range) => ({ uri: uri('queries/a.tsq'), range }));
+    assert.deepEqual(await refs(), sorted([...expected.filter((l) => l.uri !== uri('queries/a.tsq')), ...aUses]));
+    // a new file on disk
+    const c = `@datasource 'Retail Sales'\n[revenue]\n`;
+    writeFileSync(join(dir, 'queries', 'c.tsq'), c);
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('queries/c.tsq'), type: 1 }] });
+    const withC = sorted([...expected.filter((l) => l.uri !== uri('queries/a.tsq')), ...aUses, ...uses(c, 'revenue').map((range) => ({ uri: uri('queries/c.tsq'), range }))]);
+    assert.deepEqual(await refs(), withC);
+    rmSync(join(dir, 'queries', 'c.tsq'));
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('queries/c.tsq'), type: 3 }] });
+    assert.deepEqual(await refs(), sorted([...expected.filter((l) => l.uri !== uri('queries/a.tsq')), ...aUses]));
+    // a folder deleted: every file under it goes (the open a.tsq stays, from its text)
+    rmSync(join(dir, 'answers'), { recursive: true });
+    await client.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('answers'), type: 3 }] });
+    assert.deepEqual(await refs(), sorted([...expected.filter((l) => l.uri !== uri('queries/a.tsq') && !l.uri.includes('/answers/')), ...aUses]));
+    // an untitled .tsq document: its own references, and its Run lenses
+    const untitled = 'untitled:Untitled-1';
+    const text = "@datasource 'Retail Sales'\n[cost] [region]\n\n[cost]\n";
+    await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: untitled, languageId: 'tsq', version: 1, text } });
+    const costs = await client.connection.sendRequest<Location[]>('textDocument/references', { textDocument: { uri: untitled }, position: positionOf(text, '[cost]', 1), context: { includeDeclaration: false } });
+    assert.deepEqual(sorted(costs), sorted([...uses(text, 'cost').map((range) => ({ uri: untitled, range })), ...uses(FILES['queries/by-guid.tsq']!, 'cost').map((range) => ({ uri: uri('queries/by-guid.tsq'), range }))]));
+    const lenses = await client.connection.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: untitled } });
+    assert.deepEqual(lenses.map((l) => l.range.start.line), [1, 3]);
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('code lenses: Run above each query with the server command, references counts on the model; workspace symbols', async () => {
+  const { client, dir, uri } = await start();
+  try {
+    const a = FILES['queries/a.tsq']!;
+    await client.didOpen(uri('queries/a.tsq'), a);
+    const lenses = await client.connection.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: uri('queries/a.tsq') } });
+    const queryLines = a.split('\n').flatMap((l, i) => (l.trim() && !l.startsWith('@') ? [i] : []));
+    assert.deepEqual(lenses.map((l) => [l.range.start.line, l.command?.command, l.command?.arguments]), queryLines.map((line, index) => [line, 'tsq.server.runQuery', [{ uri: uri('queries/a.tsq'), index }]]));
+    // without a connection, the server's run answers an error saying so
+    await assert.rejects(client.connection.sendRequest('workspace/executeCommand', { command: 'tsq.server.runQuery', arguments: [{ uri: uri('queries/a.tsq'), index: 0 }] }), /needs a connection/);
+    const model = FILES['models/retail.model.tml']!;
+    await client.didOpen(uri('models/retail.model.tml'), model);
+    const counts = await client.connection.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: uri('models/retail.model.tml') } });
+    const countOf = (name: string) => counts.find((l) => l.range.start.line === declaration(uri, name).range.start.line)?.command?.title;
+    assert.equal(countOf('revenue'), `${retailRevenue(uri).length} references`);
+    assert.equal(countOf('region'), `${uses(a, 'region', 0, RETAIL.length).length + 3} references`); // a.tsq, then b.tsq, the answer and viz 1
+    assert.equal(countOf('cost'), '1 reference');
+    const symbols = await client.connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: '' });
+    assert.deepEqual(symbols.map((s) => [s.name, s.containerName]).sort(), [['Marketing', 'data source'], ['Overview', 'liveboard'], ['Retail Sales', 'data source'], ['Revenue by region', 'answer']].sort());
+    const retail = symbols.find((s) => s.name === 'Retail Sales')!;
+    assert.equal(retail.location.uri, uri('models/retail.model.tml'));
+    const filtered = await client.connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: 'ovw' });
+    assert.deepEqual(filtered.map((s) => s.name), ['Overview']);
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a query with no @datasource reads tsq.defaultDataSource: its columns are that data source\'s', async () => {
+  const bare = '[revenue] [region]\n';
+  const { client, dir, uri } = await start({ 'queries/bare.tsq': bare }, { defaultDataSource: 'Retail Sales' });
+  try {
+    const refs = await client.connection.sendRequest<Location[]>('textDocument/references', { textDocument: { uri: uri('queries/bare.tsq') }, position: positionOf(bare, 'revenue'), context: { includeDeclaration: false } });
+    assert.deepEqual(sorted(refs), sorted([...retailRevenue(uri), ...uses(bare, 'revenue').map((range) => ({ uri: uri('queries/bare.tsq'), range }))]));
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
