@@ -16,6 +16,7 @@ import { UNKNOWN_COLUMN } from '../language/diagnosticCodes';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 import { completeAnswerTml, escapeFor, hoverAnswerTml, validateAnswerTml } from './answerTml';
 import { tmlKindOfUri, type TmlKind } from './kinds';
+import { withFormulas } from './answerFormulas';
 import { completeLiveboardTml, hoverLiveboardTml, tmlKindOf, validateLiveboardTml } from './liveboardTml';
 
 /** What the language service does with a TML document of one kind: its diagnostics, and completion and hover inside its `search_query`s. */
@@ -25,10 +26,10 @@ export interface TmlChecker {
   hover(service: LanguageService, document: TextDocument, position: Position, settings?: LanguageSettings, token?: CancellationLike): Promise<Hover | null>;
 }
 
-/** The checker of each TML kind (a kind added to `TML_KINDS` does not compile without one). */
+/** The checker of each TML kind (a kind added to `TML_KINDS` does not compile without one), with its answers' formulas (answerFormulas.ts). */
 export const TML_CHECKERS: Record<TmlKind, TmlChecker> = {
-  answer: { validate: validateAnswerTml, complete: completeAnswerTml, hover: hoverAnswerTml },
-  liveboard: { validate: validateLiveboardTml, complete: completeLiveboardTml, hover: hoverLiveboardTml },
+  answer: withFormulas({ validate: validateAnswerTml, complete: completeAnswerTml, hover: hoverAnswerTml }),
+  liveboard: withFormulas({ validate: validateLiveboardTml, complete: completeLiveboardTml, hover: hoverLiveboardTml }),
 };
 
 /** The checker of a document by its URI's suffix (`tmlKindOfUri`), or undefined for a `.tsq` document. */
