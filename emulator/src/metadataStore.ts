@@ -51,6 +51,11 @@ export interface LogicalColumn {
   description?: string;
   synonyms: string[];
   physicalName: string;
+  /**
+   * A formula column (an answer's `formulas`, emulator/src/searchdata/formulaColumns.ts): its expression,
+   * computed by searchdata (formulaSql.ts), and whether it aggregates (then per group of the search).
+   */
+  formula?: { expr: string; aggregate: boolean };
 }
 
 /**

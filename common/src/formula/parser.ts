@@ -108,6 +108,9 @@ class FormulaParser {
   private isWord(w: string, k = 0): boolean { const t = this.peek(k); return t?.kind === 'word' && t.text.toLowerCase() === w; }
   private isPunct(p: string, k = 0): boolean { const t = this.peek(k); return t?.kind === 'punct' && t.text === p; }
   private report(start: number, end: number, message: string, code: FormulaDiagnostic['code'] = FORMULA_CODES.syntax): void {
+    // one error at a place: what goes missing after a missing operand (`)`, `else`) is not said again
+    const last = this.diagnostics[this.diagnostics.length - 1];
+    if (last && last.start === start && last.code === code) return;
     this.diagnostics.push({ start, end, message, code, severity: 'error' });
   }
   private missing(what: string): FormulaNode {

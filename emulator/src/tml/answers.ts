@@ -16,6 +16,7 @@ import { isGuid } from '../guid';
 import type { AnswerBook, LogicalTable, MetadataStore, Visualization } from '../metadataStore';
 import { QueryError, type SqlParam } from '../searchdata/compile';
 import type { SearchService } from '../searchdata/run';
+import { withFormulaColumns } from '../searchdata/formulaColumns';
 
 /** `import_policy` values (OpenAPI `ImportMetadataTMLRequest`; v1 has the first three). */
 export const IMPORT_POLICIES = ['PARTIAL', 'ALL_OR_NONE', 'VALIDATE_ONLY', 'PARTIAL_OBJECT'] as const;
@@ -119,7 +120,7 @@ export class TmlService {
     const ds = viz ? this.catalog.dataSource(viz.dataSource) : undefined;
     let columns: string[] = [];
     try {
-      if (ds && viz) columns = this.search.compile(ds, viz.query).columnNames;
+      if (ds && viz) columns = this.search.compile(withFormulaColumns(ds, kept.formulas), viz.query).columnNames;
     } catch {
       // an answer whose query no longer compiles (a column dropped) still exports its text
     }
@@ -287,7 +288,8 @@ export class TmlService {
     const query = answer.search_query;
     if (typeof query !== 'string' || query.trim() === '') throw new TmlInvalid(`${path}.search_query is missing: an answer needs a search.`);
     try {
-      this.search.compile(dataSource, query);
+      // the answer's formulas are columns of its search (searchdata/formulaColumns.ts)
+      this.search.compile(withFormulaColumns(dataSource, answer.formulas), query);
     } catch (e) {
       if (e instanceof QueryError) throw new TmlInvalid(`${path === 'answer' ? '' : `${path}: `}search_query is not valid on ${dataSource.name}: ${e.message}`);
       throw e;
@@ -354,7 +356,12 @@ export class TmlService {
     const ds = viz && this.catalog.dataSource(viz.dataSource);
     if (!viz || !ds) throw new ApiError(400, `Answer ${book.name}: its data source no longer exists.`);
     if (!this.catalog.canRead(user, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
-    return { book, query: viz.query, ds };
+    try {
+      return { book, query: viz.query, ds: withFormulaColumns(ds, book.tml?.formulas) };
+    } catch (e) {
+      if (e instanceof QueryError) throw new ApiError(400, `Answer ${book.name}: ${e.message}`);
+      throw e;
+    }
   }
 
   /**
