@@ -3,19 +3,20 @@
  * visualization's answer) in the editor, `tsq check` and `tsq tml validate`: each `expr` checked by the
  * formula checker (common/src/formula/checker.ts) against the columns of the answer's `tables` and its
  * other formulas, the diagnostics placed on the characters of the YAML string; completion of functions
- * and columns inside an `expr`, and hover with a function's reference entry. `withFormulas` lays this over
- * a TML kind's checker (tmlService.ts).
+ * and columns inside an `expr`, hover with a function's reference entry, and the did-you-mean quick fixes.
+ * `withFormulas` lays this over a TML kind's checker (tmlService.ts).
  *
  * Pure: no `vscode`, no LSP server, no HTTP (the catalog is the language service's).
  */
 import { isMap, isScalar, isSeq, type Scalar, type YAMLMap } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CompletionItemKind, MarkupKind, type CompletionItem, type CompletionList, type Diagnostic, type Hover } from 'vscode-languageserver-types';
+import { CodeActionKind, CompletionItemKind, MarkupKind, type CodeAction, type CodeActionContext, type CompletionItem, type CompletionList, type Diagnostic, type Hover } from 'vscode-languageserver-types';
 import type { Column } from '../model';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 import { checkFormulaSet, formulaTypeOf, type CheckedFormula } from '../formula/checker';
 import { CALLABLE_FUNCTION_NAMES, FORMULA_FUNCTION_BY_NAME, functionMarkdown } from '../formula/functions';
 import { formulaNodes, lexFormula } from '../formula/parser';
+import { FORMULA_CODES } from '../formula/diagnostics';
 import { diag, escapeFor, nodeRange, rangeOf, readAnswerTml, scalarOffsets, TML_CODES, type AnswerParts, type AnswerTmlFile } from './answerTml';
 import { readLiveboardTml, tmlKindOf } from './liveboardTml';
 import { tmlKindOfUri } from './kinds';
@@ -209,4 +210,28 @@ export function withFormulas(checker: TmlChecker): TmlChecker {
       return at ? hoverExpr(service, doc.file, at, token) : checker.hover(service, document, position, settings, token);
     },
   };
+}
+
+/** The codes of the formula diagnostics whose `data.suggestions` a quick fix writes in. */
+const FIXABLE = new Set<string>([FORMULA_CODES.unknownFunction, FORMULA_CODES.unknownColumn]);
+
+/**
+ * The quick fixes of formula diagnostics of `context` in a TML document: for an unknown function or
+ * column, "Replace with …" each name of its `data.suggestions` (the first preferred), the text escaped
+ * for the YAML string of its `expr` (`escapeFor`). Diagnostics outside an `expr` get none.
+ */
+export function formulaCodeActions(document: TextDocument, context: CodeActionContext): CodeAction[] {
+  const fixable = context.diagnostics.filter((d) => FIXABLE.has(String(d.code)));
+  if (!fixable.length) return [];
+  const doc = readAnswers(document.uri, document.getText());
+  return fixable.flatMap((d) => {
+    const at = exprAt(doc, document.offsetAt(d.range.start));
+    const data = d.data as { suggestions?: unknown } | undefined;
+    const names = Array.isArray(data?.suggestions) ? data.suggestions.filter((s): s is string => typeof s === 'string' && s !== '') : [];
+    if (!at) return [];
+    return names.map((name, i): CodeAction => ({
+      title: `Replace with ${name}`, kind: CodeActionKind.QuickFix, diagnostics: [d], ...(i === 0 ? { isPreferred: true } : {}),
+      edit: { changes: { [document.uri]: [{ range: d.range, newText: escapeFor(at.node.type, name) }] } },
+    }));
+  });
 }
