@@ -30,6 +30,11 @@ const diff = (unit: string) => (a: string[]): string => `date_diff('${unit}', ${
 const add = (unit: string) => (a: string[]): string => `(${a[0]} + to_${unit}(CAST(${a[1]} AS INTEGER)))`;
 const startOf = (unit: string) => (a: string[]): string => day(`date_trunc('${unit}', ${ts(a[0]!)})`);
 const order = (a: string | undefined): string => (a && /desc/i.test(a) ? 'DESC' : 'ASC');
+/** The week of `x` in its `period` (Monday-start weeks, the period's first days week 1: docs/service-notes.md). */
+const weekOf = (period: string) => (a: string[]): string => {
+  const x = ts(a[0]!);
+  return `((date_diff('day', date_trunc('${period}', ${x}), ${x}) + isodow(date_trunc('${period}', ${x})) - 1) // 7 + 1)`;
+};
 
 /**
  * The DuckDB SQL of each catalogue function and operator the emulator runs, from its arguments' SQL
@@ -72,8 +77,7 @@ const FUNCTION_SQL: Record<string, (a: string[], raw: FormulaNode[]) => string> 
   month_number_of_quarter: (a) => `((month(${ts(a[0]!)}) - 1) % 3 + 1)`, quarter_number: (a) => `quarter(${ts(a[0]!)})`,
   year: (a) => `year(${ts(a[0]!)})`, year_name: (a) => `CAST(year(${ts(a[0]!)}) AS VARCHAR)`, hour_of_day: (a) => `hour(${ts(a[0]!)})`,
   is_weekend: (a) => `(isodow(${ts(a[0]!)}) IN (6, 7))`,
-  week_number_of_year: (a) => `weekofyear(${ts(a[0]!)})`, week_number_of_month: (a) => `((dayofmonth(${ts(a[0]!)}) - 1) // 7 + 1)`,
-  week_number_of_quarter: (a) => `(date_diff('day', date_trunc('quarter', ${ts(a[0]!)}), ${ts(a[0]!)}) // 7 + 1)`,
+  week_number_of_year: weekOf('year'), week_number_of_month: weekOf('month'), week_number_of_quarter: weekOf('quarter'),
   start_of_week: startOf('week'), start_of_month: startOf('month'), start_of_quarter: startOf('quarter'), start_of_year: startOf('year'),
   start_of_hour: (a) => `date_trunc('hour', ${ts(a[0]!)})`, start_of_min: (a) => `date_trunc('minute', ${ts(a[0]!)})`,
   diff_days: (a) => `date_diff('day', ${day(a[1]!)}, ${day(a[0]!)})`, diff_hours: diff('hour'), diff_minutes: diff('minute'),
@@ -95,6 +99,9 @@ const FUNCTION_SQL: Record<string, (a: string[], raw: FormulaNode[]) => string> 
   left: (a) => `left(${a[0]}, ${a[1]})`, right: (a) => `right(${a[0]}, ${a[1]})`, strlen: (a) => `length(${a[0]})`,
   strpos: (a) => `(strpos(${a[0]}, ${a[1]}) - 1)`, substr: (a) => `substr(${a[0]}, ${a[1]} + 1, ${a[2]})`,
 };
+
+/** The catalogue's functions the emulator computes (the others are refused with a QueryError naming them). */
+export const EMULATED_FUNCTIONS: ReadonlySet<string> = new Set([...Object.keys(FUNCTION_SQL), 'in']);
 
 /** The SQL of a formula's node (`column`: a column's SQL). */
 function nodeSql(n: FormulaNode, column: FormulaColumnSql, fail: FormulaFail): string {
