@@ -28,7 +28,7 @@ before(async () => {
 after(async () => core?.stop());
 
 // ---- the raw file, read here without DuckDB ----
-interface Movie { title: string | null; ww: number | null; budget: number | null; us: number | null; genre: string | null; released: Date | null }
+interface Movie { title: string | null; ww: number | null; budget: number | null; us: number | null; genre: string | null; rating: string | null; released: Date | null }
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const movies: Movie[] = (JSON.parse(readFileSync(join(vegaDataDir(), 'movies.json'), 'utf8')) as Record<string, unknown>[]).map((m) => {
   const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
@@ -37,6 +37,7 @@ const movies: Movie[] = (JSON.parse(readFileSync(join(vegaDataDir(), 'movies.jso
     title: m.Title === null || m.Title === undefined ? null : String(m.Title),
     ww: num(m['Worldwide Gross']), budget: num(m['Production Budget']), us: num(m['US Gross']),
     genre: typeof m['Major Genre'] === 'string' ? m['Major Genre'] : null,
+    rating: typeof m['MPAA Rating'] === 'string' ? m['MPAA Rating'] : null,
     released: d && MONTHS.includes(d[1]!) ? new Date(Date.UTC(Number(d[3]), MONTHS.indexOf(d[1]!), Number(d[2]))) : null,
   };
 });
@@ -104,6 +105,25 @@ describe('answers with formulas: their rows as plain TypeScript computes them', 
     const totals = [...groupBy((m) => m.genre)].map(([g, ms]) => [g, sum(ms.map((m) => m.ww))] as const);
     // SQL orders nulls last in a descending window (DuckDB's default): the null total ranks after the rest
     const expected = totals.map(([g, t]) => [g, 1 + totals.filter(([, o]) => (t === null ? o !== null : o !== null && o > t)).length]);
+    assert.deepEqual(normal(r.rows), normal(expected));
+  });
+});
+
+describe('group functions: at the grain of their own attributes, not the search\'s', () => {
+  test("group_sum: each genre's share of its rating's total, and that total beside it", async () => {
+    const r = await run('Genre share', [
+      { id: 'formula_Share', name: 'Share', expr: 'sum ( [Worldwide Gross] ) / group_sum ( [Worldwide Gross] , [MPAA Rating] )' },
+      { id: 'formula_Rating total', name: 'Rating total', expr: 'group_sum ( [US Gross] , [MPAA Rating] )' },
+    ], '[MPAA Rating] [Major Genre] [Share] [Rating total]');
+    const rating = (m: Movie) => m.rating;
+    const byRating = new Map([...groupBy(rating)].map(([k, ms]) => [k, sum(ms.map((m) => m.us))]));
+    const wwByRating = new Map([...groupBy(rating)].map(([k, ms]) => [k, sum(ms.map((m) => m.ww))]));
+    const expected = [...groupBy((m) => JSON.stringify([rating(m), m.genre]))].map(([k, ms]) => {
+      const [rt, g] = JSON.parse(k) as [string | null, string | null];
+      const ww = sum(ms.map((m) => m.ww));
+      const total = wwByRating.get(rt) ?? null;
+      return [rt, g, ww === null || !total ? null : ww / total, byRating.get(rt) ?? null];
+    });
     assert.deepEqual(normal(r.rows), normal(expected));
   });
 });

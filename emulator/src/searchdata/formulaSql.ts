@@ -4,8 +4,9 @@
  * one is computed per group of the search (compile.ts), the cumulative and moving functions and `rank`
  * as windows over those groups. Each function's SQL is declared once in `FUNCTION_SQL`, by the
  * catalogue's names. Passthrough `sql_*_op` functions run their SQL text on the warehouse: the emulator
- * refuses them (a stranger's TML must not run SQL of its choosing). `group_*` / `group_aggregate` and the
- * text-similarity functions are not run yet: a QueryError names them.
+ * refuses them (a stranger's TML must not run SQL of its choosing). `group_aggregate`, `group_stddev`,
+ * `group_variance`, `group_unique_count` and the text-similarity functions are not run yet: a QueryError
+ * names them.
  */
 import { FORMULA_FUNCTION_BY_NAME } from '../../../common/src/formula/functions';
 import { parseFormula, type FormulaNode } from '../../../common/src/formula/parser';
@@ -30,6 +31,8 @@ const diff = (unit: string) => (a: string[]): string => `date_diff('${unit}', ${
 const add = (unit: string) => (a: string[]): string => `(${a[0]} + to_${unit}(CAST(${a[1]} AS INTEGER)))`;
 const startOf = (unit: string) => (a: string[]): string => day(`date_trunc('${unit}', ${ts(a[0]!)})`);
 const order = (a: string | undefined): string => (a && /desc/i.test(a) ? 'DESC' : 'ASC');
+/** The PARTITION BY of a group_* window ('' for none: the whole answer). */
+const partition = (attrs: string[]): string => (attrs.length ? `PARTITION BY ${attrs.join(', ')}` : '');
 /** The week of `x` in its `period` (Monday-start weeks, the period's first days week 1: docs/service-notes.md). */
 const weekOf = (period: string) => (a: string[]): string => {
   const x = ts(a[0]!);
@@ -63,6 +66,13 @@ const FUNCTION_SQL: Record<string, (a: string[], raw: FormulaNode[]) => string> 
   moving_max: (a) => `max(max(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ROWS BETWEEN ${a[1]} PRECEDING AND ${a[2]} FOLLOWING)`,
   moving_min: (a) => `min(min(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ROWS BETWEEN ${a[1]} PRECEDING AND ${a[2]} FOLLOWING)`,
   moving_average: (a) => `avg(avg(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ROWS BETWEEN ${a[1]} PRECEDING AND ${a[2]} FOLLOWING)`,
+  // group_* at the grain of their attributes, as windows over the search's groups partitioned by them: the
+  // search must group by those attributes (or finer); none is the whole answer (docs/service-notes.md)
+  group_sum: (a) => `sum(sum(${a[0]})) OVER (${partition(a.slice(1))})`,
+  group_count: (a) => `sum(count(${a[0]})) OVER (${partition(a.slice(1))})`,
+  group_max: (a) => `max(max(${a[0]})) OVER (${partition(a.slice(1))})`,
+  group_min: (a) => `min(min(${a[0]})) OVER (${partition(a.slice(1))})`,
+  group_average: (a) => `(sum(sum(${a[0]})) OVER (${partition(a.slice(1))}) / sum(count(${a[0]})) OVER (${partition(a.slice(1))}))`,
   rank: (a) => `rank() OVER (ORDER BY ${a[0]} ${order(a[1])})`,
   rank_percentile: (a) => `(percent_rank() OVER (ORDER BY ${a[0]} ${order(a[1])}) * 100)`,
   // conversion
