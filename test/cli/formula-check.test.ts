@@ -60,6 +60,14 @@ describe('formula errors in tsq check and tsq tml validate', () => {
       assert.equal(r.code, 0, r.stderr);
     }
   });
+  test('tsq tml import: an answer with a valid formula is imported (OK and its GUID); one with a wrong formula is not sent', async () => {
+    const ok = await tsq(['tml', 'import', 'good.answer.tml', ...conn], { env: ENV, cwd: dir });
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.match(ok.stdout, /: OK [0-9a-f-]{36}/);
+    const bad = await tsq(['tml', 'import', 'unknown-column.answer.tml', ...conn], { env: ENV, cwd: dir });
+    assert.equal(bad.code, 1, bad.stdout + bad.stderr);
+    assert.match(bad.stdout, /formula\.unknownColumn/);
+  });
   for (const c of CASES) {
     test(`${c.name}: one error at its place inside expr, naming it; exit 1`, async () => {
       const file = `${c.name}.answer.tml`;
