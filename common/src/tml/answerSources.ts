@@ -82,6 +82,13 @@ export function answerCatalog(base: CatalogProvider, refs: readonly string[], fo
   const first = refs[0]?.toLowerCase();
   const isFirst = (ds: string): boolean => ds.toLowerCase() === first;
   const all = async (token?: CancellationLike): Promise<(DataSourceColumns | null | undefined)[]> => Promise.all(refs.map((r) => base.getColumns(r, token)));
+  // the formulas typed once per answer of the catalog (the language service asks for the columns at every reference)
+  let typed: { answers: (DataSourceColumns | null | undefined)[]; columns: Column[] } | undefined;
+  const formulaColumns = (answers: (DataSourceColumns | null | undefined)[], sourceColumns: Column[]): readonly Column[] => {
+    if (!entries) return formulas;
+    if (!typed || typed.answers.length !== answers.length || typed.answers.some((a, i) => a !== answers[i])) typed = { answers, columns: typedFormulaColumns(entries, sourceColumns) };
+    return typed.columns;
+  };
   const view: CatalogProvider = {
     getDataSources: (token) => base.getDataSources(token),
     async getColumns(ds, token) {
@@ -95,7 +102,7 @@ export function answerCatalog(base: CatalogProvider, refs: readonly string[], fo
       const seen = new Set<string>();
       const columns: Column[] = [];
       const sourceColumns = answers.flatMap((a) => a?.columns ?? []);
-      for (const c of [...(entries ? typedFormulaColumns(entries, sourceColumns) : formulas), ...sourceColumns]) {
+      for (const c of [...formulaColumns(answers, sourceColumns), ...sourceColumns]) {
         const key = c.name.toLowerCase();
         if (seen.has(key)) continue;
         seen.add(key);
