@@ -103,3 +103,10 @@ test('summary: export + validate of 1,000 answers beside 1,000 searchdata calls 
   const [withBar] = summarize({ tml: { answers: 1000, batchSize: 50, batches: 20, validateBatches: 20, exportAndValidateMs: 2110, searchdataCalls: 1000, searchdataMs: 12167 } });
   assert.equal(withBar!.figure, 'export + validate 1,000 answers, batches of 50 (20 + 20 batches, each a step of the progress bar)');
 });
+
+test('summary: answer data with formulas, its median overhead beside the same SQL in DuckDB, target ≤ 2 ms', () => {
+  const rows = summarize({ formula: { answers: [{}, {}, {}], medianOverheadMs: 1.5, medianDirectMs: 10 } });
+  const row = rows.find((r) => r.figure.startsWith('answer data with formulas'))!;
+  assert.deepEqual([row.value, row.anchorValue, row.met], [1.5, 10, true]);
+  assert.equal(summarize({ formula: { answers: [{}], medianOverheadMs: 5, medianDirectMs: 10 } }).find((r) => r.figure.startsWith('answer data'))!.met, false);
+});
