@@ -1,8 +1,9 @@
 /**
  * Answers with formulas on the emulator started in-process (demo data): `metadata/answer/data` of an
  * answer whose search names its formulas (a ratio per group, a row-level measure, a text attribute, a
- * rank), over HTTP, next to the very SQL it compiles run directly on the same DuckDB database. Per
- * answer: median ms of 15 runs each; `overheadMs` = HTTP − direct. Run: `npm run bench -- formula`.
+ * rank), over HTTP, next to the very SQL it compiles run directly on the same DuckDB database; beside
+ * them answers with no formula on the same route (`baseline`). Per answer: median ms of 15 runs each;
+ * `overheadMs` = HTTP − direct. Run: `npm run bench -- formula`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,8 @@ const ANSWERS = [
   { formulas: [{ id: 'formula_Late', name: 'Late', expr: "if ( [delay] > 15 ) then 'late' else 'on time'" }, { id: 'formula_Miles', name: 'Miles', expr: '[distance] * 1.0', properties: { column_type: 'MEASURE' } }], query: '[Late] [Miles]' },
   { formulas: [{ id: 'formula_Rank', name: 'Rank', expr: "rank ( sum ( [delay] ) , 'desc' )" }], query: '[destination] [Rank] top 10' },
 ];
+/** The same route for answers with no formula, the baseline of the overhead: an answer's own cost, formulas aside. */
+const BASELINE = [{ formulas: [], query: '[origin] [delay]' }, { formulas: [], query: '[destination] [delay] top 10' }];
 
 export async function run(): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tsq-bench-formula-'));
@@ -37,8 +40,8 @@ export async function run(): Promise<Record<string, unknown>> {
     const conn = await emu.ctx.connect();
     const answers: Record<string, unknown>[] = [];
     try {
-      for (const [n, a] of ANSWERS.entries()) {
-        const tml = { guid: null, answer: { name: `Formula bench ${n}`, tables: [{ id: 'flights', name: 'flights' }], formulas: a.formulas, search_query: a.query } };
+      for (const [n, a] of [...ANSWERS, ...BASELINE].entries()) {
+        const tml = { guid: null, answer: { name: `Formula bench ${n}`, tables: [{ id: 'flights', name: 'flights' }], ...(a.formulas.length ? { formulas: a.formulas } : {}), search_query: a.query } };
         const imported = await post('/metadata/tml/import', { metadata_tmls: [JSON.stringify(tml)], import_policy: 'PARTIAL', create_new: true });
         const id = imported[0]?.response?.header?.id_guid as string | undefined;
         if (!id) throw new Error(`import failed: ${JSON.stringify(imported)}`);
@@ -68,7 +71,15 @@ export async function run(): Promise<Record<string, unknown>> {
     } finally {
       conn.closeSync();
     }
-    return { answers, medianOverheadMs: r2(median(answers.map((a) => a.overheadMs as number))), medianDirectMs: r2(median(answers.map((a) => a.directMs as number))) };
+    const own = answers.filter((a) => (a.formulas as number) > 0);
+    const base = answers.filter((a) => a.formulas === 0);
+    return {
+      answers: own,
+      baseline: base,
+      medianOverheadMs: r2(median(own.map((a) => a.overheadMs as number))),
+      medianDirectMs: r2(median(own.map((a) => a.directMs as number))),
+      baselineMedianOverheadMs: r2(median(base.map((a) => a.overheadMs as number))),
+    };
   } finally {
     await emu.close();
     rmSync(dataDir, { recursive: true, force: true });
