@@ -86,6 +86,17 @@ describe('answers with formulas: their rows as plain TypeScript computes them', 
     });
     assert.deepEqual(normal(r.rows), normal(expected));
   });
+  test('a filter on an aggregating formula keeps the groups whose value passes it (HAVING)', async () => {
+    const r = await run('Profitable genres', [{ id: 'formula_Gross per budget', name: 'Gross per budget', expr: 'sum ( [Worldwide Gross] ) / sum ( [Production Budget] )' }], '[Major Genre] [formula_Gross per budget] [Gross per budget] > 3');
+    const expected = [...groupBy((m) => m.genre)].flatMap(([g, ms]) => {
+      const ww = sum(ms.map((m) => m.ww));
+      const b = sum(ms.map((m) => m.budget));
+      const ratio = ww === null || !b ? null : ww / b;
+      return ratio !== null && ratio > 3 ? [[g, ratio]] : [];
+    });
+    assert.ok(expected.length > 0 && expected.length < groupBy((m) => m.genre).size, 'the filter keeps some groups, not all');
+    assert.deepEqual(normal(r.rows), normal(expected));
+  });
   test('conversion and date: the release decade as text, an attribute the search groups by', async () => {
     const r = await run('Gross by decade', [{ id: 'formula_Decade', name: 'Decade', expr: "to_string ( year ( [Release Date] ) - mod ( year ( [Release Date] ) , 10 ) )" }], '[Decade] [US Gross]');
     assert.deepEqual(r.columns, ['Decade', 'Total US Gross']);

@@ -836,7 +836,8 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
         break;
       }
       case 'filter':
-        (cl.aggregation ? read.having : read.where).push(filterCondition(scope, cl));
+        // a filter on an aggregating formula compares its value per group, as one with an aggregation
+        (cl.aggregation || scope.resolve(cl.column).formula?.aggregate ? read.having : read.where).push(filterCondition(scope, cl));
         break;
       case 'location':
         read.where.push(locationCondition(scope, cl, input));
