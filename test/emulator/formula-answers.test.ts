@@ -97,6 +97,34 @@ describe('answers with formulas: their rows as plain TypeScript computes them', 
     assert.ok(expected.length > 0 && expected.length < groupBy((m) => m.genre).size, 'the filter keeps some groups, not all');
     assert.deepEqual(normal(r.rows), normal(expected));
   });
+  test('every aggregate of the reference on one search: average, count, unique count, max, min, median, stddev, sum_if, count_if', async () => {
+    const f = (name: string, expr: string) => ({ id: `formula_${name}`, name, expr });
+    const r = await run('Aggregates by genre', [
+      f('Avg', 'average ( [US Gross] )'), f('Cnt', 'count ( [Title] )'), f('Uniq', 'unique count ( [MPAA Rating] )'), f('Mx', 'max ( [US Gross] )'), f('Mn', 'min ( [US Gross] )'),
+      f('Med', 'median ( [US Gross] )'), f('Sd', 'stddev ( [US Gross] )'), f('SumIf', 'sum_if ( [US Gross] > 100000000 , [US Gross] )'), f('CntIf', "count_if ( [MPAA Rating] = 'R' , [Title] )"),
+    ], '[Major Genre] [Avg] [Cnt] [Uniq] [Mx] [Mn] [Med] [Sd] [SumIf] [CntIf]');
+    assert.deepEqual(r.columns, ['Major Genre', 'Avg', 'Cnt', 'Uniq', 'Mx', 'Mn', 'Med', 'Sd', 'SumIf', 'CntIf']);
+    const expected = [...groupBy((m) => m.genre)].map(([g, ms]) => {
+      const us = ms.map((m) => m.us).filter((x): x is number => x !== null).sort((a, b) => a - b);
+      const mean = us.reduce((a, x) => a + x, 0) / us.length;
+      const sd = us.length > 1 ? Math.sqrt(us.reduce((a, x) => a + (x - mean) ** 2, 0) / (us.length - 1)) : null;
+      return [g, us.length ? mean : null, ms.filter((m) => m.title !== null).length, new Set(ms.map((m) => m.rating).filter((x) => x !== null)).size,
+        us.at(-1) ?? null, us[0] ?? null, us.length ? us[Math.floor((us.length - 1) / 2)]! : null, sd,
+        sum(ms.map((m) => (m.us !== null && m.us > 100_000_000 ? m.us : null))), ms.filter((m) => m.rating === 'R' && m.title !== null).length];
+    });
+    assert.deepEqual(normal(r.rows), normal(expected));
+  });
+  test('cumulative and moving: a running total and a window of the previous, current and next group, in the order of the attribute', async () => {
+    const r = await run('Running totals', [
+      { id: 'formula_Cum', name: 'Cum', expr: 'cumulative_sum ( [US Gross] , [Major Genre] )' },
+      { id: 'formula_Mov', name: 'Mov', expr: 'moving_sum ( [US Gross] , 1 , 1 , [Major Genre] )' },
+    ], '[Major Genre] [Cum] [Mov]');
+    // the groups in the attribute's order, nulls last (DuckDB's ascending default)
+    const groups = [...groupBy((m) => m.genre)].sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
+    const totals = groups.map(([, ms]) => sum(ms.map((m) => m.us)) ?? 0);
+    const expected = groups.map(([g], i) => [g, totals.slice(0, i + 1).reduce((a, x) => a + x, 0), totals.slice(Math.max(0, i - 1), i + 2).reduce((a, x) => a + x, 0)]);
+    assert.deepEqual(normal(r.rows), normal(expected));
+  });
   test('conversion and date: the release decade as text, an attribute the search groups by', async () => {
     const r = await run('Gross by decade', [{ id: 'formula_Decade', name: 'Decade', expr: "to_string ( year ( [Release Date] ) - mod ( year ( [Release Date] ) , 10 ) )" }], '[Decade] [US Gross]');
     assert.deepEqual(r.columns, ['Decade', 'Total US Gross']);

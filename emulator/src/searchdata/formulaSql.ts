@@ -53,7 +53,7 @@ const FUNCTION_SQL: Record<string, (a: string[], raw: FormulaNode[]) => string> 
   '>': (a) => `(${a[0]} > ${a[1]})`, '>=': (a) => `(${a[0]} >= ${a[1]})`, greatest: (a) => `greatest(${a.join(', ')})`, least: (a) => `least(${a.join(', ')})`,
   // aggregates (sample deviation and variance, as the search's `standard deviation`: docs/service-notes.md)
   sum: (a) => `sum(${a[0]})`, average: (a) => `avg(${a[0]})`, count: (a) => `count(${a[0]})`, 'unique count': (a) => `count(DISTINCT ${a[0]})`,
-  max: (a) => `max(${a[0]})`, min: (a) => `min(${a[0]})`, median: (a) => `median(${a[0]})`, stddev: (a) => `stddev_samp(${a[0]})`, variance: (a) => `var_samp(${a[0]})`,
+  max: (a) => `max(${a[0]})`, min: (a) => `min(${a[0]})`, median: (a) => `quantile_disc(${a[0]}, 0.5)`, stddev: (a) => `stddev_samp(${a[0]})`, variance: (a) => `var_samp(${a[0]})`,
   sum_if: ifAgg('sum'), average_if: ifAgg('avg'), count_if: ifAgg('count'), max_if: ifAgg('max'), min_if: ifAgg('min'), stddev_if: ifAgg('stddev_samp'), variance_if: ifAgg('var_samp'),
   unique_count_if: (a) => `count(DISTINCT CASE WHEN ${a[0]} THEN ${a[1]} END)`,
   percentile: (a) => `quantile_disc(${a[0]}, ${order(a[2]) === 'DESC' ? `1 - ${a[1]} / 100.0` : `${a[1]} / 100.0`})`,
