@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FORMULA_FUNCTIONS, FORMULA_FUNCTION_BY_NAME } from '../../common/src/formula/functions';
 import { formulaNodes, lexFormula, parseFormula } from '../../common/src/formula/parser';
-import { checkFormula, checkFormulaSet, columnScope } from '../../common/src/formula/checker';
+import { checkFormula, checkFormulaSet, columnScope, MAX_FORMULA_CHAIN } from '../../common/src/formula/checker';
 import type { Column } from '../../common/src/model';
 
 const COLUMNS: Column[] = [
@@ -132,5 +132,13 @@ describe('the checker', () => {
     assert.deepEqual(r[3]!.value, { type: 'number', aggregate: true });
     assert.deepEqual(r[4]!.diagnostics.map((d) => d.code), ['formula.aggregation']);
     assert.deepEqual(r[5]!.value, { type: 'number', aggregate: true });
+  });
+  test('a chain of formulas longer than the bound: one diagnostic where it is cut, no stack overflow', () => {
+    const n = 5000;
+    const r = checkFormulaSet(Array.from({ length: n }, (_, i) => ({ name: `F${i}`, expr: i === n - 1 ? '1' : `[F${i + 1}] + 1` })), COLUMNS);
+    const cut = r.flatMap((x) => x.diagnostics);
+    assert.ok(cut.length > 0 && cut.every((d) => d.code === 'formula.tooDeep'), JSON.stringify(cut.slice(0, 2)));
+    assert.match(cut[0]!.message, new RegExp(`through more than ${MAX_FORMULA_CHAIN} formulas`));
+    assert.deepEqual(r[n - 2]!.value, { type: 'number', aggregate: false });
   });
 });

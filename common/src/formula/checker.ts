@@ -229,6 +229,12 @@ export function checkFormula(text: string, scope: FormulaScope): CheckedFormula 
   return { parsed, value, diagnostics };
 }
 
+/**
+ * Most formulas one formula may reach through others before the rest of the chain is left unchecked (a
+ * `formula.tooDeep` error): a stranger's file of long chains must not exhaust the stack.
+ */
+export const MAX_FORMULA_CHAIN = 32;
+
 /** One formula of an answer or model: its id, name and expression. */
 export interface FormulaEntry {
   id?: string;
@@ -254,7 +260,8 @@ export function checkFormulaSet(entries: readonly FormulaEntry[], columns: reado
   const state: ('visiting' | 'done' | undefined)[] = [];
   const stack: number[] = [];
   const label = (i: number): string => entries[i]!.name ?? entries[i]!.id ?? `#${i}`;
-  const names = (): string[] => [...base.names(), ...entries.flatMap((e) => (e.name ? [e.name] : e.id ? [e.id] : []))];
+  let allNames: string[] | undefined;
+  const names = (): string[] => (allNames ??= [...base.names(), ...entries.flatMap((e) => (e.name ? [e.name] : e.id ? [e.id] : []))]);
   const visit = (i: number): CheckedFormula => {
     if (results[i]) return results[i]!;
     state[i] = 'visiting';
@@ -265,6 +272,7 @@ export function checkFormulaSet(entries: readonly FormulaEntry[], columns: reado
         const j = index.get(name.toLowerCase());
         if (j === undefined || table) return base.column(name, table);
         if (state[j] === 'visiting') return { type: 'any', aggregate: false, cycle: stack.slice(stack.indexOf(j)).map(label) } as FormulaValue;
+        if (state[j] !== 'done' && stack.length >= MAX_FORMULA_CHAIN) return { type: 'any', aggregate: false, deep: true } as FormulaValue;
         return visit(j).value;
       },
       names,
@@ -273,7 +281,8 @@ export function checkFormulaSet(entries: readonly FormulaEntry[], columns: reado
     checked.value = { type: checked.value.type, aggregate: checked.value.aggregate };
     for (const node of formulaNodes(checked.parsed.ast)) {
       if (node.kind !== 'column') continue;
-      const v = scope.column(node.name, node.table) as (FormulaValue & { cycle?: string[] }) | undefined;
+      const v = scope.column(node.name, node.table) as (FormulaValue & { cycle?: string[]; deep?: boolean }) | undefined;
+      if (v?.deep) cycles.push({ start: node.start, end: node.end, code: FORMULA_CODES.tooDeep, severity: 'error', message: `The formula ${label(i)} reaches [${node.name}] through more than ${MAX_FORMULA_CHAIN} formulas: not checked further.` });
       if (v?.cycle) cycles.push({ start: node.start, end: node.end, code: FORMULA_CODES.cycle, severity: 'error', message: `The formula ${label(i)} refers to itself through [${node.name}]: ${[...v.cycle, v.cycle[0]].join(' → ')}.` });
     }
     stack.pop();

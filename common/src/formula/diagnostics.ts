@@ -8,7 +8,7 @@
 export const FORMULA_CODES = {
   /** Text the formula grammar cannot read (a missing operand, `)` or `else`, a stray character). */
   syntax: 'formula.syntax',
-  /** Nesting deeper than MAX_FORMULA_DEPTH (parser.ts). */
+  /** Nesting deeper than MAX_FORMULA_DEPTH (parser.ts), or a chain of formulas longer than MAX_FORMULA_CHAIN (checker.ts). */
   tooDeep: 'formula.tooDeep',
   /** A function the formula reference does not list. */
   unknownFunction: 'formula.unknownFunction',
