@@ -118,11 +118,14 @@ describe('answers with formulas: their rows as plain TypeScript computes them', 
     const r = await run('Running totals', [
       { id: 'formula_Cum', name: 'Cum', expr: 'cumulative_sum ( [US Gross] , [Major Genre] )' },
       { id: 'formula_Mov', name: 'Mov', expr: 'moving_sum ( [US Gross] , 1 , 1 , [Major Genre] )' },
-    ], '[Major Genre] [Cum] [Mov]');
+      // a negative num2 ends the window before the current group: the two groups before it
+      { id: 'formula_Before', name: 'Before', expr: 'moving_sum ( [US Gross] , 2 , -1 , [Major Genre] )' },
+    ], '[Major Genre] [Cum] [Mov] [Before]');
     // the groups in the attribute's order, nulls last (DuckDB's ascending default)
     const groups = [...groupBy((m) => m.genre)].sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
     const totals = groups.map(([, ms]) => sum(ms.map((m) => m.us)) ?? 0);
-    const expected = groups.map(([g], i) => [g, totals.slice(0, i + 1).reduce((a, x) => a + x, 0), totals.slice(Math.max(0, i - 1), i + 2).reduce((a, x) => a + x, 0)]);
+    const window = (from: number, to: number) => (Math.max(0, from) >= to ? null : totals.slice(Math.max(0, from), to).reduce((a, x) => a + x, 0));
+    const expected = groups.map(([g], i) => [g, window(0, i + 1), window(i - 1, i + 2), window(i - 2, i)]);
     assert.deepEqual(normal(r.rows), normal(expected));
   });
   test('conversion and date: the release decade as text, an attribute the search groups by', async () => {

@@ -31,6 +31,18 @@ const diff = (unit: string) => (a: string[]): string => `date_diff('${unit}', ${
 const add = (unit: string) => (a: string[]): string => `(${a[0]} + to_${unit}(CAST(${a[1]} AS INTEGER)))`;
 const startOf = (unit: string) => (a: string[]): string => day(`date_trunc('${unit}', ${ts(a[0]!)})`);
 const order = (a: string | undefined): string => (a && /desc/i.test(a) ? 'DESC' : 'ASC');
+/**
+ * The frame of a moving_* window: current − num1 … current + num2, both ends included (aggregate.adoc; a
+ * negative num2 ends the window before the current group). Both must be whole numbers written in the
+ * formula; anything else is 0.
+ */
+const movingFrame = (raw: FormulaNode[]): string => {
+  const n = (node: FormulaNode | undefined): number => (node?.kind === 'number' && Number.isInteger(node.value) ? node.value : 0);
+  const bound = (k: number): string => (k === 0 ? 'CURRENT ROW' : k > 0 ? `${k} FOLLOWING` : `${-k} PRECEDING`);
+  const from = -n(raw[1]);
+  const to = n(raw[2]);
+  return `ROWS BETWEEN ${bound(Math.min(from, to))} AND ${bound(Math.max(from, to))}`;
+};
 /** The PARTITION BY of a group_* window ('' for none: the whole answer). */
 const partition = (attrs: string[]): string => (attrs.length ? `PARTITION BY ${attrs.join(', ')}` : '');
 /** The week of `x` in its `period` (Monday-start weeks, the period's first days week 1: docs/service-notes.md). */
@@ -62,10 +74,10 @@ const FUNCTION_SQL: Record<string, (a: string[], raw: FormulaNode[]) => string> 
   cumulative_max: (a) => `max(max(${a[0]})) OVER (ORDER BY ${a.slice(1).join(', ')} ROWS UNBOUNDED PRECEDING)`,
   cumulative_min: (a) => `min(min(${a[0]})) OVER (ORDER BY ${a.slice(1).join(', ')} ROWS UNBOUNDED PRECEDING)`,
   cumulative_average: (a) => `(sum(sum(${a[0]})) OVER (ORDER BY ${a.slice(1).join(', ')} ROWS UNBOUNDED PRECEDING) / sum(count(${a[0]})) OVER (ORDER BY ${a.slice(1).join(', ')} ROWS UNBOUNDED PRECEDING))`,
-  moving_sum: (a) => `sum(sum(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ROWS BETWEEN ${a[1]} PRECEDING AND ${a[2]} FOLLOWING)`,
-  moving_max: (a) => `max(max(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ROWS BETWEEN ${a[1]} PRECEDING AND ${a[2]} FOLLOWING)`,
-  moving_min: (a) => `min(min(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ROWS BETWEEN ${a[1]} PRECEDING AND ${a[2]} FOLLOWING)`,
-  moving_average: (a) => `avg(avg(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ROWS BETWEEN ${a[1]} PRECEDING AND ${a[2]} FOLLOWING)`,
+  moving_sum: (a, raw) => `sum(sum(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ${movingFrame(raw)})`,
+  moving_max: (a, raw) => `max(max(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ${movingFrame(raw)})`,
+  moving_min: (a, raw) => `min(min(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ${movingFrame(raw)})`,
+  moving_average: (a, raw) => `avg(avg(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ${movingFrame(raw)})`,
   // group_* at the grain of their attributes, as windows over the search's groups partitioned by them: the
   // search must group by those attributes (or finer); none is the whole answer (docs/service-notes.md)
   group_sum: (a) => `sum(sum(${a[0]})) OVER (${partition(a.slice(1))})`,
