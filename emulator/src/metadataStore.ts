@@ -56,6 +56,11 @@ export interface LogicalColumn {
   tablePath?: string;
   /** A model's formula column: the id of its formula (`LogicalTable.model.formulas`); `physicalName` is then empty. */
   formulaId?: string;
+  /**
+   * A formula column (an answer's `formulas`, emulator/src/searchdata/formulaColumns.ts): its expression,
+   * computed by searchdata (formulaSql.ts), and whether it aggregates (then per group of the search).
+   */
+  formula?: { expr: string; aggregate: boolean };
 }
 
 /**

@@ -84,7 +84,7 @@ export const TARGETS = {
  * The figures the targets are about, from each module's figures (`results[name]`, as its `run()`
  * returned them), each beside its anchor of the same run. A module missing from `results` gives no row;
  * a figure missing from a module gives a row without a value (and `met` undefined).
- * @returns rows in a fixed order: parse, validation, completion, loads, searchdata, TML, upload, results panel.
+ * @returns rows in a fixed order: parse, validation, completion, loads, searchdata, answers with formulas, TML, upload, results panel.
  */
 export function summarize(results: Record<string, unknown>): SummaryRow[] {
   const rows: SummaryRow[] = [];
@@ -136,6 +136,11 @@ export function summarize(results: Record<string, unknown>): SummaryRow[] {
     const overhead = median(eq.map((q) => (num(q.clientMs) ?? NaN) - (num(q.duckdbMs) ?? NaN)).filter((x) => Number.isFinite(x)));
     const direct = median(eq.map((q) => num(q.duckdbMs)).filter((x): x is number => x !== undefined));
     add({ figure: `searchdata through the client, median overhead of ${eq.length} queries`, unit: 'ms', value: r2(overhead), anchor: 'median of the same SQL in DuckDB', anchorValue: direct, ratio: ratioOf(overhead, direct), target: `≤ ${TARGETS.searchdataOverheadMs} ms`, met: (overhead ?? Infinity) <= TARGETS.searchdataOverheadMs });
+  }
+  const fm = obj(results.formula);
+  const fa = Array.isArray(fm?.answers) ? (fm!.answers as Dict[]) : [];
+  if (fa.length) {
+    add({ figure: `answer data with formulas over HTTP, median overhead of ${fa.length} answers`, unit: 'ms', value: num(fm!.medianOverheadMs), anchor: 'median of the same SQL in DuckDB', anchorValue: num(fm!.medianDirectMs), ratio: ratioOf(fm!.medianOverheadMs, fm!.medianDirectMs), target: `≤ ${TARGETS.searchdataOverheadMs} ms`, met: (num(fm!.medianOverheadMs) ?? Infinity) <= TARGETS.searchdataOverheadMs });
   }
   const tm = obj(results.tml);
   if (tm) {

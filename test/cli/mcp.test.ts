@@ -161,6 +161,17 @@ describe('tsq mcp over stdio', () => {
       assert.equal(unknown.text, 'dellay');
       assert.ok((bad.structured.diagnostics as any[]).some((d) => d.code === 'tsq.unterminatedValue'));
 
+      // an Answer TML: its formulas checked with the search, positions in the TML's text
+      const tml = 'guid: null\nanswer:\n  name: A\n  tables:\n  - id: flights\n    name: flights\n  formulas:\n  - id: formula_Rate\n    name: Rate\n    expr: "summ ( [delay] ) / sum ( [distanse] )"\n  search_query: "[origin] [formula_Rate]"\n';
+      const answer = await call(s.client, 'check_query', { answer_tml: tml });
+      assert.equal(answer.structured.valid, false, answer.text);
+      const byCode = (code: string) => (answer.structured.diagnostics as any[]).find((d) => d.code === code);
+      assert.deepEqual([byCode('formula.unknownFunction').text, byCode('formula.unknownFunction').start, byCode('formula.unknownFunction').suggestions[0]], ['summ', { line: 9, character: 11 }, 'sum']);
+      assert.equal(byCode('formula.unknownColumn').text, '[distanse]');
+      assert.equal((answer.structured.diagnostics as any[]).length, 2, answer.text);
+      const fine = await call(s.client, 'check_query', { answer_tml: tml.replace('summ', 'sum').replace('distanse', 'distance') });
+      assert.deepEqual([fine.structured.valid, fine.structured.diagnostics], [true, []], fine.text);
+
       const some = await call(s.client, 'run_query', { data_source: 'flights', query: '[origin] [delay] sort by [delay] descending', max_rows: 3 });
       assert.equal(some.isError, false, some.text);
       assert.deepEqual(some.structured.columnNames, ['origin', 'Total delay']);

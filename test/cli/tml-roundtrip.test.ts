@@ -1,7 +1,7 @@
 // `tsq tml import` then `tsq tml export` of Answer TML in the shapes clusters export
 // (test/fixtures/exportedAnswers.ts), against a real emulator on REST API v1 only and on v2 only: the
 // exported file is the imported file, byte for byte, and `tsq tml export` of a typed answer writes its
-// search in the token form (docs/service-notes.md §3.4). The built `tsq` runs as a child process
+// search in the token form (docs/service-notes.md §3.5). The built `tsq` runs as a child process
 // (node esbuild.mjs first).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -111,3 +111,10 @@ test('summary: searchdata on a model, median overhead of its queries beside the 
   const slow = summarize({ searchdata: { modelQueries: [{ directMs: 2, overheadMs: 2.5 }] } }).find((r) => r.figure.startsWith('searchdata on a model'))!;
   assert.equal(slow.met, false);
 });
+
+test('summary: answer data with formulas, its median overhead beside the same SQL in DuckDB, target ≤ 2 ms', () => {
+  const rows = summarize({ formula: { answers: [{}, {}, {}], medianOverheadMs: 1.5, medianDirectMs: 10 } });
+  const row = rows.find((r) => r.figure.startsWith('answer data with formulas'))!;
+  assert.deepEqual([row.value, row.anchorValue, row.met], [1.5, 10, true]);
+  assert.equal(summarize({ formula: { answers: [{}], medianOverheadMs: 5, medianDirectMs: 10 } }).find((r) => r.figure.startsWith('answer data'))!.met, false);
+});

@@ -17,7 +17,11 @@ const position = z.object({ line: z.number().int(), character: z.number().int() 
 export const INPUT_SCHEMAS = {
   list_data_sources: {},
   describe_data_source: { data_source: dataSource },
-  check_query: { data_source: dataSource, query },
+  check_query: {
+    data_source: dataSource.optional(),
+    query: query.optional(),
+    answer_tml: z.string().min(1).optional().describe('Instead of data_source and query: the text of an Answer TML (YAML); its search_query and its formulas are checked against its tables.'),
+  },
   run_query: {
     data_source: dataSource,
     query,

@@ -12,6 +12,8 @@ import { parseDocument } from '../language/parser';
 import type { CellValue, ColumnDataType, DataSource } from '../model';
 import type { AgentBackend, AgentLoadAnswer } from './backend';
 import { dataBlock, mapDataBlocks } from './data';
+import { checkAnswerTml } from './checkAnswer';
+import { readAnswerTml } from '../tml/answerTml';
 import { redact, secretRedactor } from '../redaction';
 
 /** Rows `run_query` returns when `max_rows` is not given. */
@@ -25,7 +27,8 @@ export const SAMPLE_VALUES = 5;
  * The names of the tools (MCP names; the extension's are `tsq_` + name):
  * - `list_data_sources` {}: every data source (name, GUID, type);
  * - `describe_data_source` {data_source}: columns with data type, kind, default aggregation, a few values;
- * - `check_query` {data_source, query}: the language service's diagnostics, with positions and suggestions;
+ * - `check_query` {data_source, query} or {answer_tml}: the language service's diagnostics, with positions
+ *   and suggestions (of an Answer TML: its search and its formulas, checkAnswer.ts);
  * - `run_query` {data_source, query, max_rows?}: the first rows of the answer, the total count, whether cut;
  * - `load_csv` {path, table, replace?}: a CSV file into an existing table, appended unless `replace` is true
  *   (only where writes are allowed).
@@ -58,7 +61,7 @@ export const AGENT_TOOL_INFO: Record<AgentToolName, { title: string; description
   },
   check_query: {
     title: 'Check a query',
-    description: `Checks a TSQ search query (e.g. "[origin] [delay] top 10 sort by [delay] descending") against the live catalog of a data source without running it, with the same language service as the editor and \`tsq check\`. Answers diagnostics with 0-based line/character positions in the query, a stable code, and suggestions (e.g. the closest column names for an unknown column). Fix every error before run_query. ${DATA_NOTE}`,
+    description: `Checks a TSQ search query (e.g. "[origin] [delay] top 10 sort by [delay] descending") against the live catalog of a data source without running it, with the same language service as the editor and \`tsq check\`. Answers diagnostics with 0-based line/character positions in the query, a stable code, and suggestions (e.g. the closest column names for an unknown column). Fix every error before run_query. Or give answer_tml, the text of an Answer TML, instead of data_source and query: its search_query and every formula of its formulas are checked against its tables, with positions in that text. ${DATA_NOTE}`,
     readOnly: true,
   },
   run_query: {
@@ -80,10 +83,11 @@ class InputError extends Error {}
 export interface DescribeInput {
   data_source: string;
 }
-/** The input of `check_query`. */
+/** The input of `check_query`: a query on a data source, or an Answer TML (its search and its formulas). */
 export interface CheckInput {
-  data_source: string;
-  query: string;
+  data_source?: string;
+  query?: string;
+  answer_tml?: string;
 }
 /** The input of `run_query`. */
 export interface RunInput {
@@ -271,13 +275,19 @@ function slice(text: string, start: { line: number; character: number }, end: { 
   return text.slice(offset(start), offset(end));
 }
 
-/** `check_query` {data_source, query}: diagnostics of the language service, nothing sent to searchdata. */
+/** The data source an Answer TML's search names (the first of its `tables`), or '' when it names none. */
+function answerDataSource(text: string): string {
+  return readAnswerTml(text).dataSource?.ref ?? '';
+}
+
+/** `check_query` {data_source, query} or {answer_tml}: diagnostics of the language service, nothing sent to searchdata. */
 export function checkQuery(backend: AgentBackend, input: CheckInput, signal?: AbortSignal): Promise<AgentToolResult<CheckOutput>> {
   return guarded(backend, 'Checking the query', async () => {
-    const name = nonEmpty(input?.data_source, 'data_source');
-    const query = nonEmpty(input?.query, 'query');
-    const { ds } = await dataSourceOf(backend, name, signal);
-    const diagnostics = (await backend.validate(query, ds, signal))
+    const tml = typeof input?.answer_tml === 'string' && input.answer_tml.trim() !== '' ? input.answer_tml : undefined;
+    const name = tml ? answerDataSource(tml) : nonEmpty(input?.data_source, 'data_source');
+    const query = tml ?? nonEmpty(input?.query, 'query');
+    const ds = tml ? { name } : (await dataSourceOf(backend, name, signal)).ds;
+    const diagnostics = (tml ? await checkAnswerTml(backend, tml, signal) : await backend.validate(query, ds as DataSource, signal))
       .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)
       .map((d): CheckDiagnostic => {
         const out: CheckDiagnostic = {

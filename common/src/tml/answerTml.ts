@@ -15,7 +15,7 @@ import { DiagnosticSeverity, MarkupKind, type CompletionItem, type CompletionLis
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 import { getLanguageService } from '../languageService/languageService';
 import type { Column } from '../model';
-import { answerCatalog, formulaColumn } from './answerSources';
+import { answerCatalog, formulaColumn, type FormulaTmlEntry } from './answerSources';
 import { readBoundedYaml, type YamlLimitExceeded } from './boundedYaml';
 
 /** The page of the Answer TML's members, cited by the hover of each (docs/service-interface.md §11.1). */
@@ -88,6 +88,8 @@ export interface AnswerTmlFile {
   tables?: AnswerTable[];
   /** The answer's `formulas` as columns of its search (answerSources.ts `formulaColumn`). */
   formulas?: Column[];
+  /** The answer's `formulas` entries as the TML holds them (their expressions type the columns: `typedFormulaColumns`). */
+  formulaEntries?: FormulaTmlEntry[];
   /** The `search_query` scalar and its value. */
   query?: { value: string; node: Scalar };
 }
@@ -117,7 +119,7 @@ function tableOf(entry: unknown): AnswerTable | undefined {
 }
 
 /** The parts of an `answer` mapping the checks and the language service read. */
-export type AnswerParts = Pick<AnswerTmlFile, 'name' | 'dataSource' | 'tables' | 'formulas' | 'query'>;
+export type AnswerParts = Pick<AnswerTmlFile, 'name' | 'dataSource' | 'tables' | 'formulas' | 'formulaEntries' | 'query'>;
 
 /**
  * What an `answer` mapping names: its `name`, its data sources (every entry of `tables` that names one,
@@ -134,8 +136,9 @@ export function answerPartsOf(answer: YAMLMap): AnswerParts {
   }
   const formulas = answer.get('formulas', true);
   if (isSeq(formulas)) {
-    out.formulas = formulas.items.flatMap((f) => {
-      const c = isMap(f) ? formulaColumn(f.toJSON() as Record<string, unknown>) : undefined;
+    out.formulaEntries = formulas.items.flatMap((f) => (isMap(f) ? [f.toJSON() as FormulaTmlEntry] : []));
+    out.formulas = out.formulaEntries.flatMap((f) => {
+      const c = formulaColumn(f);
       return c ? [c] : [];
     });
   }
@@ -345,7 +348,7 @@ export function searchServiceOf(service: LanguageService, parts: AnswerParts): {
   const formulas = parts.formulas ?? [];
   if ((tables.length === 1 && formulas.length === 0) || !service.catalog) return { service, dataSource: primary };
   const refs = [primary, ...tables.filter((t) => t !== primary)].map((t) => t.ref);
-  return { service: getLanguageService({ catalog: answerCatalog(service.catalog, refs, formulas) }), dataSource: primary };
+  return { service: getLanguageService({ catalog: answerCatalog(service.catalog, refs, formulas, parts.formulaEntries) }), dataSource: primary };
 }
 
 /**

@@ -16,6 +16,7 @@ import { UNKNOWN_COLUMN } from '../language/diagnosticCodes';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 import { completeAnswerTml, escapeFor, hoverAnswerTml, validateAnswerTml } from './answerTml';
 import { tmlKindOfUri, type TmlKind } from './kinds';
+import { formulaCodeActions, withFormulas } from './answerFormulas';
 import { completeLiveboardTml, hoverLiveboardTml, tmlKindOf, validateLiveboardTml } from './liveboardTml';
 import { modelTmlChecker } from './modelTmlCheck';
 
@@ -26,10 +27,10 @@ export interface TmlChecker {
   hover(service: LanguageService, document: TextDocument, position: Position, settings?: LanguageSettings, token?: CancellationLike): Promise<Hover | null>;
 }
 
-/** The checker of each TML kind (a kind added to `TML_KINDS` does not compile without one). */
+/** The checker of each TML kind (a kind added to `TML_KINDS` does not compile without one), with its answers' formulas (answerFormulas.ts). */
 export const TML_CHECKERS: Record<TmlKind, TmlChecker> = {
-  answer: { validate: validateAnswerTml, complete: completeAnswerTml, hover: hoverAnswerTml },
-  liveboard: { validate: validateLiveboardTml, complete: completeLiveboardTml, hover: hoverLiveboardTml },
+  answer: withFormulas({ validate: validateAnswerTml, complete: completeAnswerTml, hover: hoverAnswerTml }),
+  liveboard: withFormulas({ validate: validateLiveboardTml, complete: completeLiveboardTml, hover: hoverLiveboardTml }),
   worksheet: modelTmlChecker('worksheet'),
   model: modelTmlChecker('model'),
   table: modelTmlChecker('table'),
@@ -94,13 +95,14 @@ function scalarAt(text: string, offset: number): Scalar | undefined {
  * "Replace with [name]" actions, each new name escaped for the scalar it goes into (`escapeFor`: a
  * single-quoted `search_query` doubles `'`, a double-quoted one escapes `"` and `\`). A name a plain
  * scalar cannot hold as it is (one with a quote, `#`, `: ` or a line break) is not offered there.
- * Other diagnostics get no action. Never throws.
+ * An unknown function or column of a formula's `expr` gets its did-you-mean (answerFormulas.ts
+ * `formulaCodeActions`). Other diagnostics get no action. Never throws.
  */
 export async function tmlCodeActions(service: LanguageService, document: TextDocument, range: Range, context: CodeActionContext, settings: LanguageSettings = {}, token?: CancellationLike): Promise<CodeAction[]> {
+  const out: CodeAction[] = formulaCodeActions(document, context);
   const diagnostics = context.diagnostics.filter((d) => d.code === UNKNOWN_COLUMN);
-  if (!diagnostics.length) return [];
+  if (!diagnostics.length) return out;
   const text = document.getText();
-  const out: CodeAction[] = [];
   for (const action of await service.getCodeActions(document, range, { ...context, diagnostics }, settings, token)) {
     const edits = action.edit?.changes?.[document.uri] as TextEdit[] | undefined;
     const scalar = edits?.[0] && scalarAt(text, document.offsetAt(edits[0].range.start));

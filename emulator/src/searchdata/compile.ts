@@ -14,6 +14,7 @@ import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperat
 import type { ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../metadataStore';
 import { isNumeric, quoteIdent } from '../engine';
+import { formulaSql } from './formulaSql';
 import { NEAR_DEFAULT, geoColumnsOf, locationConditionSql, toKm } from './geo';
 import {
   calendarNumberSql, calendarOrdinalColumn, calendarOrdinalSql, calendarOrdinalsSelect, calendarPeriodEndSql, calendarPeriodStartSql, calendarShiftedStartSql, DEMO_CALENDARS, findCalendar, knownCalendarNames,
@@ -361,7 +362,26 @@ class QueryScope {
    * the calendar's subqueries read a table with its own `date` column, which an unqualified name would mean.
    */
   colSql(c: LogicalColumn): string {
+    if (c.formula) return this.formulaExpr(c);
     return this.calendar ? `${SOURCE_ALIAS}.${quoteIdent(c.physicalName)}` : quoteIdent(c.physicalName);
+  }
+
+  /** Formulas being compiled, so that one that refers to itself fails instead of recursing. */
+  private readonly formulasOpen = new Set<string>();
+
+  /**
+   * The SQL of a formula column (formulaSql.ts): the columns it names resolved in this data source
+   * (another formula by its SQL). Throws QueryError for a formula that refers to itself or cannot run.
+   */
+  formulaExpr(c: LogicalColumn): string {
+    if (this.formulasOpen.has(c.id)) throw new QueryError(`The formula [${c.name}] refers to itself`);
+    this.formulasOpen.add(c.id);
+    try {
+      const fail = (m: string): never => { throw new QueryError(m); };
+      return `(${formulaSql(c.formula!.expr, (name) => this.colSql(this.resolve({ name, closed: true } as ColumnRef)), fail)})`;
+    } finally {
+      this.formulasOpen.delete(c.id);
+    }
   }
 
   /** The column as a TIMESTAMP (a TIME on 1970-01-01). */
@@ -439,6 +459,8 @@ class QueryScope {
   }
 
   aggExpr(agg: Aggregation, c: LogicalColumn): { expr: string; kind: OutputKind } {
+    // an aggregate formula is computed per group as it is written: the search's aggregation does not apply
+    if (c.formula?.aggregate) return { expr: this.formulaExpr(c), kind: kindOf(c.dataType) };
     if (NUMERIC_AGGREGATIONS.has(agg) && !isNumeric(c.dataType)) throw new QueryError(`The aggregation ${agg} needs a numeric column; [${c.name}] is ${c.dataType}`);
     const x = this.colSql(c);
     switch (agg) {
@@ -486,7 +508,8 @@ class QueryScope {
 
   measureItem(c: LogicalColumn, agg: Aggregation): Item {
     const a = this.aggExpr(agg, c);
-    return this.addItem({ name: `${AGG_NAMES[agg]} ${c.name}`, expr: a.expr, measure: true, kind: a.kind, key: `m:${c.id}:${agg}`, column: c, aggregation: agg });
+    // an aggregate formula is named as it is: the search's aggregation does not apply to it
+    return this.addItem({ name: c.formula?.aggregate ? c.name : `${AGG_NAMES[agg]} ${c.name}`, expr: a.expr, measure: true, kind: a.kind, key: `m:${c.id}:${agg}`, column: c, aggregation: agg });
   }
 
   /** A hidden sort key for an expression that is not an output column. */
@@ -813,7 +836,8 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
         break;
       }
       case 'filter':
-        (cl.aggregation ? read.having : read.where).push(filterCondition(scope, cl));
+        // a filter on an aggregating formula compares its value per group, as one with an aggregation
+        (cl.aggregation || scope.resolve(cl.column).formula?.aggregate ? read.having : read.where).push(filterCondition(scope, cl));
         break;
       case 'location':
         read.where.push(locationCondition(scope, cl, input));

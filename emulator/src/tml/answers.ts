@@ -19,6 +19,7 @@ import { QueryError, type SqlParam } from '../searchdata/compile';
 import type { SearchService } from '../searchdata/run';
 import { serviceJson, serviceYaml } from './exportText';
 import { modelTml, validateModelTml, writeModel, type ValidModel } from './models';
+import { withFormulaColumns } from '../searchdata/formulaColumns';
 
 /** `import_policy` values (OpenAPI `ImportMetadataTMLRequest`; v1 has the first three). */
 export const IMPORT_POLICIES = ['PARTIAL', 'ALL_OR_NONE', 'VALIDATE_ONLY', 'PARTIAL_OBJECT'] as const;
@@ -134,9 +135,10 @@ export class TmlService {
    */
   private answerBody(name: string, description: string | undefined, viz: Visualization | undefined, stored: Record<string, unknown>, fqn: boolean): Record<string, unknown> {
     const ds = viz ? this.catalog.dataSource(viz.dataSource) : undefined;
+    const withFormulas = ds && withFormulaColumns(ds, stored.formulas);
     let columns: string[] = [];
     try {
-      if (ds && viz) columns = this.search.compile(ds, viz.query).columnNames;
+      if (withFormulas && viz) columns = this.search.compile(withFormulas, viz.query).columnNames;
     } catch {
       // an answer whose query no longer compiles (a column dropped) still exports its text
     }
@@ -145,7 +147,7 @@ export class TmlService {
       name,
       ...(description !== undefined ? { description } : {}),
       tables: ds ? [this.tableEntry(stored.tables, ds, fqn)] : [],
-      search_query: viz ? tokenForm(viz.query, ds?.columns) : '',
+      search_query: viz ? tokenForm(viz.query, withFormulas?.columns) : '',
       answer_columns: answerColumns,
       ...(stored.table === undefined ? { table: { table_columns: answerColumns.map((c) => ({ column_id: c.name, show_headline: false })), ordered_column_ids: columns, client_state: '', client_state_v2: TABLE_CLIENT_STATE_V2 } } : {}),
       ...(stored.display_mode === undefined ? { display_mode: 'TABLE_MODE' } : {}),
@@ -345,7 +347,8 @@ export class TmlService {
     const query = answer.search_query;
     if (typeof query !== 'string' || query.trim() === '') throw new TmlInvalid(`${path}.search_query is missing: an answer needs a search.`);
     try {
-      this.search.compile(dataSource, query);
+      // the answer's formulas are columns of its search (searchdata/formulaColumns.ts)
+      this.search.compile(withFormulaColumns(dataSource, answer.formulas), query);
     } catch (e) {
       if (e instanceof QueryError) throw new TmlInvalid(`${path === 'answer' ? '' : `${path}: `}search_query is not valid on ${dataSource.name}: ${e.message}`);
       throw e;
@@ -412,7 +415,12 @@ export class TmlService {
     const ds = viz && this.catalog.dataSource(viz.dataSource);
     if (!viz || !ds) throw new ApiError(400, `Answer ${book.name}: its data source no longer exists.`);
     if (!this.catalog.canRead(user, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
-    return { book, query: viz.query, ds };
+    try {
+      return { book, query: viz.query, ds: withFormulaColumns(ds, book.tml?.formulas) };
+    } catch (e) {
+      if (e instanceof QueryError) throw new ApiError(400, `Answer ${book.name}: ${e.message}`);
+      throw e;
+    }
   }
 
   /**

@@ -1,0 +1,91 @@
+// Formula errors in `tsq check` and `tsq tml validate` (the built `tsq`, a child process; node esbuild.mjs
+// first) against a real emulator: an Answer TML whose `formulas[].expr` has each class of error is
+// refused (exit 1) with one line at the place inside the YAML string, naming the function or column;
+// `tsq check --offline` still reports what needs no data source (syntax, unknown function, arity).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLive, type Live } from '../emulator/client-support';
+import { tsq } from './cli-support';
+
+const ENV = { TSQ_PASSWORD: 'admin' };
+
+/** An Answer TML over the demo's flights with one formula `F` of expression `expr` (double-quoted). */
+const answer = (expr: string) => `guid: null
+answer:
+  name: Formula check
+  tables:
+  - id: flights
+    name: flights
+  formulas:
+  - id: formula_F
+    name: F
+    expr: "${expr}"
+  search_query: "[origin] [formula_F]"
+`;
+
+/** Each class: the expression, the text marked, its code, what the message names, and whether --offline sees it. */
+const CASES = [
+  { name: 'unknown-function', expr: 'summ ( [delay] )', marked: 'summ', code: 'formula.unknownFunction', names: /summ.*sum/, offline: true },
+  { name: 'arity', expr: 'sum ( [delay] , 2 )', marked: 'sum', code: 'formula.arity', names: /sum takes 1 argument/, offline: true },
+  { name: 'argument-type', expr: 'sum ( [origin] )', marked: '[origin]', code: 'formula.argumentType', names: /sum .*\[origin\]/, offline: false },
+  { name: 'nested-aggregate', expr: 'sum ( count ( [delay] ) )', marked: 'count', code: 'formula.aggregation', names: /sum aggregates/, offline: true },
+  { name: 'unknown-column', expr: '[delai] * 2', marked: '[delai]', code: 'formula.unknownColumn', names: /\[delai\].*\[delay\]/, offline: false },
+  { name: 'self-reference', expr: '[F] + 1', marked: '[F]', code: 'formula.cycle', names: /F → F/, offline: true },
+  { name: 'syntax', expr: 'if [delay] > 3 then', marked: '', code: 'formula.syntax', names: /Expected a value/, offline: true },
+];
+
+describe('formula errors in tsq check and tsq tml validate', () => {
+  let live: Live;
+  let dir: string;
+  let conn: string[];
+  before(async () => {
+    live = await startLive();
+    dir = mkdtempSync(join(tmpdir(), 'tsq-formula-'));
+    conn = ['--url', live.emu.url, '--user', 'tsadmin'];
+    writeFileSync(join(dir, 'good.answer.tml'), answer('sum ( [delay] ) / sum ( [distance] )'));
+    for (const c of CASES) writeFileSync(join(dir, `${c.name}.answer.tml`), answer(c.expr));
+  });
+  after(async () => {
+    await live?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a valid formula: no diagnostic, exit 0, in both', async () => {
+    for (const args of [['check', 'good.answer.tml'], ['tml', 'validate', 'good.answer.tml']]) {
+      const r = await tsq([...args, ...conn], { env: ENV, cwd: dir });
+      assert.equal(r.stdout, '', r.stdout + r.stderr);
+      assert.equal(r.code, 0, r.stderr);
+    }
+  });
+  test('tsq tml import: an answer with a valid formula is imported (OK and its GUID); one with a wrong formula is not sent', async () => {
+    const ok = await tsq(['tml', 'import', 'good.answer.tml', ...conn], { env: ENV, cwd: dir });
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.match(ok.stdout, /: OK [0-9a-f-]{36}/);
+    const bad = await tsq(['tml', 'import', 'unknown-column.answer.tml', ...conn], { env: ENV, cwd: dir });
+    assert.equal(bad.code, 1, bad.stdout + bad.stderr);
+    assert.match(bad.stdout, /formula\.unknownColumn/);
+  });
+  for (const c of CASES) {
+    test(`${c.name}: one error at its place inside expr, naming it; exit 1`, async () => {
+      const file = `${c.name}.answer.tml`;
+      const text = answer(c.expr);
+      const line = text.split('\n').findIndex((l) => l.includes('expr:')) + 1;
+      const exprAt = text.split('\n')[line - 1]!.indexOf('"') + 1;
+      const col = (c.marked ? exprAt + c.expr.indexOf(c.marked) : exprAt + c.expr.length) + 1;
+      for (const args of [['check', file, ...conn], ['tml', 'validate', file, ...conn]]) {
+        const r = await tsq(args, { env: ENV, cwd: dir });
+        const lines = r.stdout.trim().split('\n');
+        assert.equal(lines.length, 1, r.stdout + r.stderr);
+        assert.ok(lines[0]!.startsWith(`${file}:${line}:${col}: error: `), `${lines[0]} (${line}:${col})`);
+        assert.ok(lines[0]!.endsWith(`[${c.code}]`), lines[0]);
+        assert.match(lines[0]!, c.names);
+        assert.equal(r.code, 1);
+      }
+      const offline = await tsq(['check', '--offline', file], { env: ENV, cwd: dir });
+      assert.equal(offline.stdout.includes(`[${c.code}]`), c.offline, offline.stdout + offline.stderr);
+    });
+  }
+});
