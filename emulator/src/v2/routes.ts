@@ -19,6 +19,7 @@ import { availableCalendars } from '../customCalendar';
 import { stableGuid } from '../guid';
 import { groupOfV2, registerAdminV2, sortAndPage, SORT_FIELDS, userOfV2, type Sortable } from './admin';
 import { registerShareV2 } from './share';
+import { registerInputTablesV2 } from './inputTables';
 
 /** Path prefix of REST API v2. */
 export const V2_PREFIX = '/api/rest/2.0';
@@ -113,6 +114,7 @@ function sameSecret(given: string, want: string): boolean {
  * | `POST calendars/search` | an array of `{calendar_name, calendar_id, connection_name, connection_id, data_warehouse_type, author_name, modification_time_in_millis}`, the custom calendars (`registerCalendars`); DATAMANAGEMENT or ADMINISTRATION |
  * | users, groups, tags and administration | admin.ts: `users/search`, `groups/search`, `tags/search`, `users/change-password`, `security/metadata/assign`, `groups/{group_identifier}/update`, `users/import` |
  * | `POST security/metadata/share` | share.ts: 204; shares objects READ_ONLY or MODIFY (NO_ACCESS removes), needs edit access to them |
+ * | `POST input-tables/create`, `{id}/update`, `{id}/delete` | inputTables.ts: input tables linked to a worksheet; `update` replaces the rows |
  *
  * Bodies are JSON (the logins refuse any other type with 415, `JSON_BODY_ONLY`). Every route but auth/token/full needs a bearer token (or a session cookie). Errors are
  * `{"error": {"message": {"code", "incident_id_guid", "trace_id_guid", "debug"}}}` (`v2ErrorBody`).
@@ -148,6 +150,7 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
     registerMetadata(api, deps);
     registerAdminV2(api, deps);
     registerShareV2(api, deps);
+    registerInputTablesV2(api, deps);
     registerTmlV2Routes(api, new TmlService(deps.catalog, deps.search, deps.search.now));
   }, { prefix: V2_PREFIX });
 }
