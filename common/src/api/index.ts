@@ -35,7 +35,7 @@ import { OperationUnavailableError } from './errors';
 import { v1Absence, v2Absence, type PublicOperationName } from './operations';
 import type { Principal } from './principals';
 import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
-import type { AnswerSql } from './publicApiV2';
+import type { AnswerSql, CreateInputTableParams } from './publicApiV2';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue, HttpTimeouts, DeadlineClass } from './session';
@@ -353,6 +353,21 @@ export class AnalyticsServiceClient {
   async answerSql(identifier: string, opts?: CallOptions): Promise<AnswerSql> {
     await this.generationFor('answerSql', opts?.signal);
     return this.v2.answerSql(identifier, opts);
+  }
+  /** An input table linked to a model: v2 `input-tables/create` on either generation (v1 has none). See `PublicApiV2.createInputTable`. */
+  async createInputTable(params: CreateInputTableParams, opts?: CallOptions): Promise<string> {
+    await this.generationFor('createInputTable', opts?.signal);
+    return this.v2.createInputTable(params, opts);
+  }
+  /** Replaces an input table's rows: v2 `input-tables/{id}/update` on either generation. See `PublicApiV2.updateInputTable`. */
+  async updateInputTable(id: string, columns: string[], rows: string[][], opts?: CallOptions): Promise<number> {
+    await this.generationFor('updateInputTable', opts?.signal);
+    return this.v2.updateInputTable(id, columns, rows, opts);
+  }
+  /** Deletes an input table: v2 `input-tables/{id}/delete` on either generation. See `PublicApiV2.deleteInputTable`. */
+  async deleteInputTable(id: string, opts?: CallOptions): Promise<void> {
+    await this.generationFor('deleteInputTable', opts?.signal);
+    return this.v2.deleteInputTable(id, opts);
   }
   /** v1 `materialization/refreshview/{id}`; on a v2-only service `OperationUnavailableError` (v2 has none). */
   async refreshMaterializedView(id: string, opts?: CallOptions): Promise<unknown> {
