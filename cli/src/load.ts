@@ -231,6 +231,10 @@ export async function runLoadCommand(client: AnalyticsServiceClient, input: Load
   if (typeof input === 'string' && !existsSync(file)) throw new UsageError(`${file} does not exist.`);
   const inputTable = inputTableChoice(opts);
   const via = await loadPathOf(client, { inputTable, signal: opts.signal });
+  // an input table's update replaces every row it has: as a load that empties a table, it runs only when confirmed
+  if (via === 'inputTable' && !opts.createInputTable && opts.replace !== true) {
+    throw new UsageError(`${opts.inputTable ?? opts.table ?? 'The target'} is loaded through an input table, whose update replaces all its rows with the file's: ${opts.confirmReplace ?? 'run again with --replace to confirm'}.`);
+  }
   const { definition, encoding, how } = await definitionOf(client, input, opts, via);
   const table = targetText(definition.target);
   const maxIgnored = definition.load_options?.max_ignored_rows ?? 0;

@@ -194,7 +194,7 @@ function addLoadCommand(program: Command): void {
       .argument('<file>', 'CSV file')
       .option('-t, --table <db.schema.table>', 'the target table; the file is sniffed (or its saved <file>.load.json reused for that table)')
       .option('--definition <file>', 'a saved load definition (.load.json) to use')
-      .option('--replace', 'empty the table first (load_options.empty_target); also confirms a definition that does')
+      .option('--replace', 'empty the table first (load_options.empty_target); also confirms a definition that does, and a load into an existing input table (which replaces its rows)')
       .option('--max-ignored <n>', 'most bad rows that may be ignored before the load fails (max_ignored_rows; default 0)', integer('--max-ignored', 0))
       .option('--chunk-size <bytes>', 'bytes per uploaded chunk (default 16 MiB)', integer('--chunk-size', 65_536))
       .option('--input-table <name|guid>', 'load into this input table (REST API v2; the default path where the service has no data-load API, as on ThoughtSpot Cloud)')

@@ -63,8 +63,11 @@ describe('tsq load into an input table', () => {
     assert.equal(JSON.parse(r.stdout).via, 'inputTable');
     assert.equal(JSON.parse(r.stdout).rowsWritten, 2);
     assert.deepEqual(await rowsOf('targets', '[Origin] [note] [target]'), EXPECTED);
-    // on a service without the data-load API, --table alone goes to the input table
-    const again = await tsq(['load', csv, '--table', 'demo.targets', ...conn], { env });
+    // on a service without the data-load API, --table alone goes to the input table; its rows are replaced only with --replace
+    const unconfirmed = await tsq(['load', csv, '--table', 'demo.targets', ...conn], { env });
+    assert.equal(unconfirmed.code, 2, unconfirmed.stderr);
+    assert.match(unconfirmed.stderr, /replaces all its rows with the file's: run again with --replace to confirm/);
+    const again = await tsq(['load', csv, '--table', 'demo.targets', '--replace', ...conn], { env });
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /Loaded 2 rows into the input table demo\.targets \([0-9a-f-]{36}; batch 1 of 1/);
     assert.deepEqual(await rowsOf('targets', '[Origin] [note] [target]'), EXPECTED);
@@ -72,8 +75,8 @@ describe('tsq load into an input table', () => {
 
   test('a bad file, an unknown column, a missing key column: refused before anything is sent; the rows stay', async () => {
     const cases: [string[], RegExp][] = [
-      [['load', file('bad.csv', 'Origin,target\nSEA,"1.5\n'), '--input-table', 'targets'], /not well formed/],
-      [['load', file('unknown.csv', 'Origin,budget\nSEA,1\n'), '--input-table', 'targets'], /column budget is not in the input table targets/],
+      [['load', file('bad.csv', 'Origin,target\nSEA,"1.5\n'), '--input-table', 'targets', '--replace'], /not well formed/],
+      [['load', file('unknown.csv', 'Origin,budget\nSEA,1\n'), '--input-table', 'targets', '--replace'], /column budget is not in the input table targets/],
       [['load', file('nokey.csv', 'target\n1\n'), '--create-input-table', '--table', 'other', '--model', 'Flights Worksheet', '--key', 'Origin'], /key column Origin is not a column of the file/],
       [['load', file('nomodel.csv', 'Origin\nSEA\n'), '--create-input-table', '--table', 'other'], /needs --model MODEL and --key COLUMN/],
     ];
@@ -87,9 +90,9 @@ describe('tsq load into an input table', () => {
 
   test('a value outside allowed_values: the batch is named, nothing of it is written', async () => {
     await v2('/input-tables/create', { table_name: 'statuses', model_identifier: 'Flights Worksheet', table_definition: { referenced_columns: ['Origin'], new_columns: [{ name: 'status', data_type: 'VARCHAR', type: 'ATTRIBUTE', allowed_values: ['open', 'closed'] }] } });
-    const good = await tsq(['load', file('good.csv', 'Origin,status\nSEA,open\n'), '--input-table', 'statuses', ...conn], { env });
+    const good = await tsq(['load', file('good.csv', 'Origin,status\nSEA,open\n'), '--input-table', 'statuses', '--replace', ...conn], { env });
     assert.equal(good.code, 0, good.stderr);
-    const r = await tsq(['load', file('pending.csv', 'Origin,status\nSEA,closed\nLAX,pending\n'), '--input-table', 'statuses', ...conn], { env });
+    const r = await tsq(['load', file('pending.csv', 'Origin,status\nSEA,closed\nLAX,pending\n'), '--input-table', 'statuses', '--replace', ...conn], { env });
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /Batch 1 of 1 \(records 2–3\) into the input table statuses was refused: .*"pending" is not one of its allowed_values.*Nothing of it was written/);
     assert.deepEqual(await rowsOf('statuses', '[Origin] [status]'), [['SEA', 'open']]);
