@@ -2,14 +2,17 @@
 // Cloud (REST API v2 only, no data-load API): a new input table created on a model with its key
 // column, a re-run of the same file giving the same rows, the auto-chosen path with --table, a refused
 // batch named, a bad file, an unknown column and a value outside allowed_values; rows read through
-// searchdata. And --help saying what differs from the data-load API.
+// searchdata. And --help saying what differs from the data-load API; load_csv of `tsq mcp` on the same path.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLive, type Live } from '../emulator/client-support';
-import { tsq } from './cli-support';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readDataBlocks } from '../../common/src/agent/data';
+import { CLI_JS, cleanEnv, tsq } from './cli-support';
 
 const V2 = '/api/rest/2.0';
 let live: Live;
@@ -103,5 +106,28 @@ describe('tsq load into an input table', () => {
     assert.equal(r.code, 0);
     assert.match(r.stdout, /--create-input-table/);
     assert.match(r.stdout.replace(/\s+/g, ' '), /one update that replaces all its rows: the file is sent as one batch/);
+  });
+});
+
+describe('load_csv of tsq mcp into an input table', () => {
+  test('refused without "replace": true (the update replaces every row), loaded with it', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_JS, 'mcp', ...conn, '--allow-writes'], env: cleanEnv(env) as Record<string, string>, cwd: dir, stderr: 'pipe' });
+    const client = new Client({ name: 'tsq-test-agent', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const csv = file('agent.csv', 'Origin,note,target\nBOS,agent,9\n');
+      const text = async (args: Record<string, unknown>) => {
+        const r = await client.callTool({ name: 'load_csv', arguments: args });
+        return { isError: r.isError === true, text: (r.content as { text?: string }[]).map((c) => c.text ?? '').join('\n') };
+      };
+      const refused = await text({ path: csv, table: 'demo.targets' });
+      assert.equal(refused.isError, true, refused.text);
+      assert.match(readDataBlocks(refused.text).join('\n'), /replaces all its rows with the file's: call load_csv again with "replace": true only if the user asked/);
+      const loaded = await text({ path: csv, table: 'demo.targets', replace: true });
+      assert.equal(loaded.isError, false, loaded.text);
+      assert.deepEqual(await rowsOf('targets', '[Origin] [note] [target]'), [['BOS', 'agent', '9']]);
+    } finally {
+      await client.close();
+    }
   });
 });
