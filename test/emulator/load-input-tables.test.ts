@@ -109,6 +109,23 @@ describe('load into an input table', () => {
     assert.deepEqual((await rowsOf(targetsId, '[Origin]')).flat(), ['LAX', 'SEA']);
   });
 
+  test('cancelled before the batch is sent, or a user without DATAMANAGEMENT: nothing is written', async () => {
+    await assert.rejects(
+      runLoad(cloud, csv('Origin,target\nBOS,1\n'), definition('delay_targets'), { signal: AbortSignal.abort() }),
+      (e: unknown) => e instanceof LoadError && e.kind === 'cancelled' && e.tableUnchanged,
+    );
+    const analyst = new AnalyticsServiceClient({ url: core.emu.url, username: 'analyst', password: 'analyst', apiVersion: 'v2' });
+    try {
+      await assert.rejects(
+        runLoad(analyst, csv('Origin,target\nBOS,1\n'), definition('delay_targets'), { inputTable: { id: targetsId } }),
+        (e: unknown) => e instanceof LoadError && (e.kind === 'permission' || e.kind === 'refused') && e.tableUnchanged,
+      );
+    } finally {
+      await analyst.close();
+    }
+    assert.deepEqual((await rowsOf(targetsId, '[Origin]')).flat(), ['LAX', 'SEA']);
+  });
+
   test('a new input table on a model with key columns: created, its new columns typed from the file, the rows written', async () => {
     const text = 'Destination,planned,note\nSEA,10,first\nSFO,20,second\n';
     const r = await runLoad(cloud, csv(text), definition('planned_flights'), { inputTable: { create: { model: 'Flights Worksheet', keys: ['Destination'] } } });
