@@ -22,6 +22,7 @@ const parts = {
   emulator: { path: 'emulator/src', message: 'The emulator is a separate service: talk to it over HTTP.' },
   serviceClient: { path: 'common/src/api', message: "The emulator is an independent implementation of the service: it may not share the client's view of it (common/src/api)." },
   cli: { path: 'cli/src', message: 'Nothing imports the command line.' },
+  loadPipeline: { path: 'common/src/load', message: 'The load pipeline drives the service client, never the reverse: common/src/api/ imports nothing of common/src/load/.' },
 };
 
 /**
@@ -54,6 +55,7 @@ export default tseslint.config(
   },
   { files: ['**/*.ts'], plugins: { tsq: { rules: { boundaries: boundariesRule(import.meta.dirname) } } } },
   { files: ['common/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.client, parts.webview, parts.server, parts.emulator, parts.cli) },
+  { files: ['common/src/api/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.client, parts.webview, parts.server, parts.emulator, parts.cli, parts.loadPipeline) },
   { files: ['server/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspClient, parts.client, parts.webview, parts.emulator, parts.cli) },
   { files: ['emulator/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspServer, parts.lspClient, parts.client, parts.webview, parts.server, parts.serviceClient, parts.cli) },
   { files: ['cli/src/**/*.ts'], rules: boundary(parts.vscode, parts.lspClient, parts.client, parts.webview, parts.serverButLsp, parts.emulator) },

@@ -15,7 +15,8 @@ import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { AnalyticsServiceClient, LoadDefinition } from '../../common/src/api';
 import { formatSummary, fromSaved, guardLoad, LoadDefinitionError, parseSavedDefinition, parseTargetText, sameTarget, savedDefinitionPath, targetText, type LoadTarget } from '../../common/src/load/definition';
-import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadProgress, type LoadResult } from '../../common/src/load/pipeline';
+import { DEFAULT_CHUNK_BYTES, LoadError, loadPathOf, runLoad, type LoadPath, type LoadProgress, type LoadResult } from '../../common/src/load/pipeline';
+import { INPUT_TABLE_DIFFERENCES, type InputTableChoice } from '../../common/src/load/inputTable';
 import { isSupportedEncoding, sniffCsv, type TargetColumn } from '../../common/src/load/sniff';
 import { ExitCode, ExitError, exitCodeOf, UsageError } from './exitCodes';
 import { info, mb, warn, write } from './output';
@@ -44,6 +45,19 @@ export interface LoadOptions {
    * @throws an Error whose message says why it may not be read.
    */
   readSavedDefinition?: (path: string) => Promise<string | undefined>;
+  /** `--input-table NAME|GUID`: load into that input table (REST API v2), whatever the connection. */
+  inputTable?: string;
+  /** `--create-input-table --model M --key COL…`: create the input table (named by `--table`) on model M first. */
+  createInputTable?: { model: string; keys: string[] };
+}
+
+const GUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The input table the options choose (inputTable.ts `InputTableChoice`), or undefined for the path `loadPathOf` picks. */
+function inputTableChoice(opts: LoadOptions): InputTableChoice | undefined {
+  if (opts.createInputTable) return { create: opts.createInputTable };
+  if (opts.inputTable !== undefined) return GUID_RE.test(opts.inputTable) ? { id: opts.inputTable } : {};
+  return undefined;
 }
 
 /** Bytes of the file read for sniffing. */
@@ -91,12 +105,14 @@ async function readSample(file: LoadFile): Promise<{ sample: Buffer; complete: b
 }
 
 /** The typed columns of the target table, when the service lists it (they make sniffing surer); [] otherwise. */
-async function targetColumns(client: AnalyticsServiceClient, target: LoadTarget, signal: AbortSignal): Promise<TargetColumn[]> {
+async function targetColumns(client: AnalyticsServiceClient, target: LoadTarget, signal: AbortSignal, inputTable = false): Promise<TargetColumn[]> {
   try {
     const headers = await client.listObjectHeaders({ type: 'LOGICAL_TABLE', subtypes: ['ONE_TO_ONE_LOGICAL', 'USER_DEFINED'], batchSize: -1, pattern: target.table }, { signal });
     if (!headers.length) return [];
     const details = await client.metadataDetails('LOGICAL_TABLE', headers.map((h) => h.id), { signal });
     for (const s of details.storables) {
+      // an input table is found by its name alone (inputTable.ts)
+      if (inputTable && s.header.name?.toLowerCase() === target.table.toLowerCase()) return (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header.name, dataType: (c.dataType ?? 'VARCHAR') as TargetColumn['dataType'] }));
       const h = s.header as { databaseStripe?: unknown; schemaStripe?: unknown; name?: string };
       const physical = (s as { logicalTableContent?: { physicalTableName?: unknown } }).logicalTableContent?.physicalTableName;
       const table = typeof physical === 'string' ? physical : h.name;
@@ -118,11 +134,14 @@ async function targetColumns(client: AnalyticsServiceClient, target: LoadTarget,
  * @throws UsageError (exit 2) for a definition that cannot be read, names another table than `--table`, or
  * empties the table without `--replace`.
  */
-async function definitionOf(client: AnalyticsServiceClient, input: LoadFile, opts: LoadOptions): Promise<{ definition: LoadDefinition; encoding: string; how: string }> {
+async function definitionOf(client: AnalyticsServiceClient, input: LoadFile, opts: LoadOptions, via: LoadPath = 'dataLoad'): Promise<{ definition: LoadDefinition; encoding: string; how: string }> {
   const file = pathOf(input);
   const savedPath = savedDefinitionPath(file);
   let base: { definition: LoadDefinition; encoding: string; how: string } | undefined;
-  const target = opts.table !== undefined ? parseTargetText(opts.table) : undefined;
+  const tableText = opts.table ?? opts.inputTable;
+  // an input table is named by its name alone (its model says where it lives)
+  const target = tableText !== undefined ? (parseTargetText(tableText) ?? (inputTableChoice(opts) ? { database: '', table: tableText.trim() } : undefined)) : undefined;
+  if (opts.createInputTable && !opts.table) throw new UsageError('--create-input-table: name the new input table with --table NAME.');
   if (opts.table !== undefined && !target) throw new UsageError(`--table ${opts.table}: give the table as database.schema.table (or database.table).`);
   const readBeside = () => readSaved(savedPath, opts.readSavedDefinition ?? ((p) => (existsSync(p) ? readFile(p, 'utf8') : Promise.resolve(undefined))));
   if (opts.definition) {
@@ -136,9 +155,14 @@ async function definitionOf(client: AnalyticsServiceClient, input: LoadFile, opt
     } else {
       if (saved) info(`${basename(savedPath)} is for ${targetText(saved.definition.target)}, not ${targetText(target)}: it is not used.`);
       const { sample, complete } = await readSample(input);
-      const sniffed = sniffCsv(sample, { fileName: file, complete, targetColumns: await targetColumns(client, target, opts.signal) });
+      const sniffed = sniffCsv(sample, { fileName: file, complete, targetColumns: await targetColumns(client, target, opts.signal, via === 'inputTable') });
       if (!isSupportedEncoding(sniffed.encoding)) throw new UsageError(`${basename(file)} is encoded as ${sniffed.encoding}; save it as UTF-8 to load it.`);
       info(`sniffed ${basename(file)}: ${sniffed.notes.join('; ')}`);
+      // a new input table takes its column names from the header row, which it must then have
+      if (opts.createInputTable && !sniffed.format.has_header_row) {
+        sniffed.format.has_header_row = true;
+        info('--create-input-table: the first row is read as the header row (the new columns take their names from it)');
+      }
       base = {
         definition: { target, format: sniffed.format, load_options: { empty_target: false, max_ignored_rows: 0 }, advanced_options: { max_reported_parsing_errors: 100 } },
         encoding: sniffed.encoding,
@@ -205,10 +229,21 @@ function loadProgress(file: string, table: string, mode: ProgressMode): { onProg
 export async function runLoadCommand(client: AnalyticsServiceClient, input: LoadFile, opts: LoadOptions): Promise<LoadResult> {
   const file = pathOf(input);
   if (typeof input === 'string' && !existsSync(file)) throw new UsageError(`${file} does not exist.`);
-  const { definition, encoding, how } = await definitionOf(client, input, opts);
+  const inputTable = inputTableChoice(opts);
+  const via = await loadPathOf(client, { inputTable, signal: opts.signal });
+  // an input table's update replaces every row it has: as a load that empties a table, it runs only when confirmed
+  if (via === 'inputTable' && !opts.createInputTable && opts.replace !== true) {
+    throw new UsageError(`${opts.inputTable ?? opts.table ?? 'The target'} is loaded through an input table, whose update replaces all its rows with the file's: ${opts.confirmReplace ?? 'run again with --replace to confirm'}.`);
+  }
+  const { definition, encoding, how } = await definitionOf(client, input, opts, via);
   const table = targetText(definition.target);
   const maxIgnored = definition.load_options?.max_ignored_rows ?? 0;
-  info(`loading ${basename(file)} into ${table} with ${how}: ${formatSummary(definition.format, encoding)}; ${definition.load_options?.empty_target ? 'replace all rows' : 'append'}, max ignored rows ${maxIgnored}`);
+  if (via === 'inputTable') {
+    info(`loading ${basename(file)} into the input table ${table}${opts.createInputTable ? ` (created on ${opts.createInputTable.model}, keys ${opts.createInputTable.keys.join(', ')})` : ''} with ${how}: ${formatSummary(definition.format, encoding)}; its rows are replaced by the file's, in one batch`);
+    info(INPUT_TABLE_DIFFERENCES);
+  } else {
+    info(`loading ${basename(file)} into ${table} with ${how}: ${formatSummary(definition.format, encoding)}; ${definition.load_options?.empty_target ? 'replace all rows' : 'append'}, max ignored rows ${maxIgnored}`);
+  }
   const reporter = loadProgress(file, table, opts.progress);
   let cycleId: string | undefined;
   let committing = false;
@@ -221,6 +256,8 @@ export async function runLoadCommand(client: AnalyticsServiceClient, input: Load
       chunkBytes: Math.max(64 * 1024, opts.chunkSize ?? DEFAULT_CHUNK_BYTES),
       encoding,
       signal: opts.signal,
+      via,
+      inputTable,
       progressIntervalMs: opts.progress === 'bar' ? 100 : 2000,
       log: (line) => {
         if (/^cycle \S+ started/.test(line)) info(line);
@@ -232,12 +269,13 @@ export async function runLoadCommand(client: AnalyticsServiceClient, input: Load
       },
     });
     reporter.stop();
-    info(`Loaded ${result.rowsWritten.toLocaleString('en-US')} rows into ${table}${result.ignoredRows ? `; ${result.ignoredRows.toLocaleString('en-US')} rows were ignored` : ''} (cycle ${result.cycleId}, ${mb(result.bytes)} in ${(result.ms / 1000).toFixed(1)} s).`);
+    if (result.via === 'inputTable') info(`Loaded ${result.rowsWritten.toLocaleString('en-US')} rows into the input table ${table} (${result.cycleId}; batch 1 of 1, ${mb(result.bytes)} in ${(result.ms / 1000).toFixed(1)} s).`);
+    else info(`Loaded ${result.rowsWritten.toLocaleString('en-US')} rows into ${table}${result.ignoredRows ? `; ${result.ignoredRows.toLocaleString('en-US')} rows were ignored` : ''} (cycle ${result.cycleId}, ${mb(result.bytes)} in ${(result.ms / 1000).toFixed(1)} s).`);
     if (result.ignoredRows) {
       reportParsingErrors(result.status.parsingErrors);
       info(`The ignored rows: tsq bad-records ${result.cycleId}`);
     }
-    if (opts.json) await write(process.stdout, `${JSON.stringify({ cycleId: result.cycleId, table, rowsWritten: result.rowsWritten, ignoredRows: result.ignoredRows, chunks: result.chunks, bytes: result.bytes, ms: Math.round(result.ms) })}\n`);
+    if (opts.json) await write(process.stdout, `${JSON.stringify({ via: result.via, cycleId: result.cycleId, table, rowsWritten: result.rowsWritten, ignoredRows: result.ignoredRows, chunks: result.chunks, bytes: result.bytes, ms: Math.round(result.ms) })}\n`);
     return result;
   } catch (e) {
     reporter.stop();

@@ -12,7 +12,8 @@ import { runCheckCommand } from './check';
 import { connect, connectionFlags, fileSettings, withConnectionOptions, type Connected } from './connect';
 import { runBadRecordsCommand, runStatusCommand } from './cycles';
 import { runExportCommand } from './export';
-import { EXIT_CODE_HELP, ExitCode, exitCodeOf, type ExitCodeValue } from './exitCodes';
+import { EXIT_CODE_HELP, ExitCode, exitCodeOf, UsageError, type ExitCodeValue } from './exitCodes';
+import { INPUT_TABLE_DIFFERENCES } from '../../common/src/load/inputTable';
 import { runLoadCommand } from './load';
 import { runMcpCommand } from './mcp';
 import { OBJECT_TYPES, runObjectsCommand } from './objects';
@@ -207,17 +208,21 @@ function addLoadCommand(program: Command): void {
   withConnectionOptions(
     program
       .command('load')
-      .description('load a CSV file into an existing table, in one load cycle (all good rows, or none)')
+      .description('load a CSV file into an existing table, in one load cycle (all good rows, or none), or into an input table')
       .argument('<file>', 'CSV file')
       .option('-t, --table <db.schema.table>', 'the target table; the file is sniffed (or its saved <file>.load.json reused for that table)')
       .option('--definition <file>', 'a saved load definition (.load.json) to use')
-      .option('--replace', 'empty the table first (load_options.empty_target); also confirms a definition that does')
+      .option('--replace', 'empty the table first (load_options.empty_target); also confirms a definition that does, and a load into an existing input table (which replaces its rows)')
       .option('--max-ignored <n>', 'most bad rows that may be ignored before the load fails (max_ignored_rows; default 0)', integer('--max-ignored', 0))
       .option('--chunk-size <bytes>', 'bytes per uploaded chunk (default 16 MiB)', integer('--chunk-size', 65_536))
+      .option('--input-table <name|guid>', 'load into this input table (REST API v2; the default path where the service has no data-load API, as on ThoughtSpot Cloud)')
+      .option('--create-input-table', 'create the input table named by --table first, on --model, with --key columns')
+      .option('--model <model>', 'the model (worksheet) a new input table is linked to (GUID or name)')
+      .option('--key <columns...>', "the model's columns a new input table references (its key columns); the file must have them")
       .option('--json', 'print the result as JSON on stdout')
       .option('--no-progress', NO_PROGRESS),
   )
-    .addHelpText('after', `\nCtrl-C before the commit aborts the load cycle: the table is unchanged.\n${EXIT_CODE_HELP}`)
+    .addHelpText('after', `\nCtrl-C before the commit aborts the load cycle: the table is unchanged.\n\nInput tables: ${INPUT_TABLE_DIFFERENCES}\n${EXIT_CODE_HELP}`)
     .action(async (file: string, opts: Record<string, unknown>) => {
       await withService(opts, async ({ client }) => {
         await runLoadCommand(client, file, {
@@ -229,9 +234,22 @@ function addLoadCommand(program: Command): void {
           json: opts.json === true,
           signal: interrupt.signal,
           progress: progressMode(opts),
+          inputTable: opts.inputTable as string | undefined,
+          createInputTable: inputTableToCreate(opts),
         });
       });
     });
+}
+
+/** `--create-input-table --model M --key COL…` as `LoadOptions.createInputTable`. @throws UsageError when --model or --key is missing */
+function inputTableToCreate(opts: Record<string, unknown>): { model: string; keys: string[] } | undefined {
+  if (opts.createInputTable !== true) {
+    if (opts.model !== undefined || opts.key !== undefined) throw new UsageError('--model and --key are for --create-input-table.');
+    return undefined;
+  }
+  const keys = (opts.key as string[] | undefined) ?? [];
+  if (typeof opts.model !== 'string' || keys.length === 0) throw new UsageError('--create-input-table needs --model MODEL and --key COLUMN… (the model\'s columns the input table references).');
+  return { model: opts.model, keys };
 }
 
 /**
@@ -239,6 +257,7 @@ function addLoadCommand(program: Command): void {
  *
  *   tsq query FILE.tsq [--query N | --all] [--format csv|json|table] [--out FILE]
  *   tsq load FILE.csv [--table db.schema.table] [--definition FILE.load.json] [--replace] [--max-ignored N]
+ *            [--input-table NAME | --create-input-table --model M --key COL…]
  *   tsq status CYCLE_ID · tsq bad-records CYCLE_ID
  *   tsq objects [--type T] [--subtype S…] [--pattern P] [--format table|json]
  *   tsq check FILE.tsq… [--format text|github|sarif]

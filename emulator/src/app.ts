@@ -64,6 +64,8 @@ export interface EmulatorOptions {
   publicApi?: PublicApiGenerations;
   /** Requests per second per client address across v1 and v2, then 429 with Retry-After (emulator/src/v2/index.ts). CLI `--rate-limit`. */
   rateLimit?: number;
+  /** False: no data-load API (`/ts_dataservice/v1` is 404), as on ThoughtSpot Cloud, where loads go through input tables. CLI `--no-data-load-api`. */
+  dataLoadApi?: boolean;
   /** The secret of trusted authentication: auth/token/full accepts `secret_key` equal to it. CLI `--trusted-auth-secret`. */
   trustedAuthSecret?: string;
   /** Test-only: the clock of token expiry in epoch ms (default `Date.now`), so a test can let tokens expire without waiting. */
@@ -407,7 +409,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     delaySearchData(app, options.delaySearchData);
     await setupServiceToday(app, { catalog, search, sessions, tokens, verifyPassword, now, trustedAuthSecret: options.trustedAuthSecret }, { publicApi: options.publicApi ?? 'both', rateLimit: options.rateLimit });
     await registerPublicApi(app, { catalog, engine, search, sessions, verifyPassword, now, loopback });
-    await registerLoadApi(app, ctx);
+    if (options.dataLoadApi !== false) await registerLoadApi(app, ctx);
     let loadApp: FastifyInstance | undefined;
     if (options.loadPort !== undefined) {
       loadApp = await createBaseApp(options.logger, { host, loopback });

@@ -2,7 +2,7 @@
  * The emulator's command line:
  *   node dist/emulator.js [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR]
  *                         [--demo] [--now ISO-8601] [--delay-searchdata MS[:TEXT]]
- *                         [--cycle-idle-minutes N] [--public-api v1|v2|both] [--rate-limit N]
+ *                         [--cycle-idle-minutes N] [--public-api v1|v2|both] [--no-data-load-api] [--rate-limit N]
  *                         [--trusted-auth-secret S]
  * Prints `Analytics Service emulator listening on http://HOST:PORT` once it accepts requests (and the
  * load port's URL when it has its own). Ctrl-C or SIGTERM shuts it down cleanly.
@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { isLoopback, parseSearchDataDelay, startEmulator } from './app';
 
-const USAGE = 'usage: emulator [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR] [--demo] [--now ISO-8601] [--delay-searchdata MS[:TEXT]] [--cycle-idle-minutes N] [--public-api v1|v2|both] [--rate-limit N] [--trusted-auth-secret S]';
+const USAGE = 'usage: emulator [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR] [--demo] [--now ISO-8601] [--delay-searchdata MS[:TEXT]] [--cycle-idle-minutes N] [--public-api v1|v2|both] [--no-data-load-api] [--rate-limit N] [--trusted-auth-secret S]';
 
 /** Parses a port flag; exits with a message for anything but an integer 0..65535. */
 function port(flag: string, v: string | undefined): number | undefined {
@@ -41,6 +41,8 @@ async function main(): Promise<void> {
         'cycle-idle-minutes': { type: 'string' },
         // which public API generations answer (default both; v2: every /tspublic/v1 path is 404)
         'public-api': { type: 'string' },
+        // no data-load API, as on ThoughtSpot Cloud (loads go through input tables)
+        'no-data-load-api': { type: 'boolean' },
         // requests per second per client address across v1 and v2, then 429 with Retry-After
         'rate-limit': { type: 'string' },
         // enables secret_key in auth/token/full (trusted authentication); also TSQ_EMULATOR_TRUSTED_AUTH_SECRET
@@ -90,6 +92,7 @@ async function main(): Promise<void> {
     delaySearchData,
     cycleIdleMinutes: idle === undefined ? undefined : Number(idle),
     publicApi,
+    dataLoadApi: values['no-data-load-api'] !== true,
     rateLimit: rate === undefined ? undefined : Number(rate),
     trustedAuthSecret: values['trusted-auth-secret'] ?? process.env.TSQ_EMULATOR_TRUSTED_AUTH_SECRET,
   });

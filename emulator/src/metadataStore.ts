@@ -91,6 +91,11 @@ export interface LogicalTable extends Header {
   columns: LogicalColumn[];
   /** A model over several tables (seed `models`, worksheet or model TML import); absent for a table and a one-table worksheet. */
   model?: StoredModel;
+  /**
+   * Set on an input table (REST API v2 `input-tables/create`, emulator/src/v2/inputTables.ts): the model it
+   * is linked to, the names of the columns it took from the model, and the `allowed_values` of its columns.
+   */
+  inputTable?: { modelId: string; referencedColumns: string[]; allowedValues: Record<string, string[]> };
 }
 
 /** A visualization of an answer or pinboard: a name, a data source (GUID) and a `.tsq` query. */

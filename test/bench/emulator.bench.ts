@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { AnalyticsServiceClient } from '../../common/src/api';
+import { runLoad } from '../../common/src/load/pipeline';
 import { DEMO_QUERIES } from '../emulator/client-queries';
 import { vegaDataDir } from '../../emulator/src/demo';
 import { MB, r2, sampleRss, startEmulatorProcess, writeFlightsCsv } from './setup';
@@ -66,7 +67,7 @@ async function benchSearch(client: AnalyticsServiceClient, direct: DuckDBConnect
 /**
  * Whole loads of a flights CSV through the client, each next to DuckDB's `read_csv` of the same file:
  * upload (chunks of 32 MiB, the header row repeated in each when there is one), CommitLoad, status
- * polled until DONE, by `AnalyticsServiceClient.loadCsv`. `loadMs` is the whole cycle (StartLoad to DONE);
+ * polled until DONE, by the load pipeline (`runLoad`). `loadMs` is the whole cycle (StartLoad to DONE);
  * `duckdbReadCsvMs` is `CREATE TABLE … AS SELECT * FROM read_csv(…)` then `CHECKPOINT` on `direct`, a
  * connection to a database file. LOAD_ROUNDS pairs, the one that goes first alternating; each figure is
  * the median over the pairs and `ratio` the median of each pair's loadMs / duckdbReadCsvMs (target ≤ 1.5):
@@ -92,7 +93,7 @@ async function benchLoad(client: AnalyticsServiceClient, direct: DuckDBConnectio
     // row, when there is one, repeated at the head of every chunk
     const load = async () => {
       const rss = sampleRss();
-      const loaded = await client.loadCsv({ target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', has_header_row: header, date_time: { converted_to_epoch: false, date_time_format: dateFormat } } }, csv, {
+      const loaded = await runLoad(client, csv, { target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', has_header_row: header, date_time: { converted_to_epoch: false, date_time_format: dateFormat } } }, {
         chunkBytes: 32 * MB,
         pollIntervalMs: 20,
         maxPollIntervalMs: 200,

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { startEmulator, type RunningEmulator } from '../../emulator/src/app';
 import { AnalyticsServiceClient } from '../../common/src/api';
+import { runLoad } from '../../common/src/load/pipeline';
 
 let emu: RunningEmulator;
 let dataDir: string;
@@ -92,7 +93,7 @@ test('Login, StartLoad, Load, Commit and the status, each as the tsload connecto
 test('the same load through TSQ client: login, start, multipart upload, commit, poll', async () => {
   const client = new AnalyticsServiceClient({ url: emu.url, username: 'tsadmin', password: 'admin' });
   try {
-    const result = await client.loadCsv({ target: { database: 'conf', table: 'people' }, format: { type: 'CSV', has_header_row: true }, load_options: { empty_target: true } }, Readable.from([Buffer.from('name,age\nlin,29\n')]));
+    const result = await runLoad(client, { stream: Readable.from([Buffer.from('name,age\nlin,29\n')]) }, { target: { database: 'conf', table: 'people' }, format: { type: 'CSV', has_header_row: true }, load_options: { empty_target: true } });
     assert.equal(result.status.internalStage, 'DONE');
   } finally {
     await client.close();

@@ -18,6 +18,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import type { Frame, Page } from 'playwright-core';
 import { AnalyticsServiceClient, ServiceError } from '../../common/src/api';
+import { runLoad } from '../../common/src/load/pipeline';
 import { ServiceCatalog } from '../../common/src/catalog';
 import { formatCell, formatNumber } from '../../common/src/results/format';
 import { describeColumns, type CellValue } from '../../common/src/results/shape';
@@ -103,7 +104,7 @@ test('results: run, grid, chart, export, hostile values, cancel, errors and pinb
   try {
     // hostile values reach the service as data, through the data-load API
     const csv = `${HOSTILE[0]},20,4,100,90,2000,15,1980-01-01,${HOSTILE[1]}\n${HOSTILE[1]},21,4,100,91,2000,15,1980-01-01,"<b>bold</b>"\n`;
-    const load = await client.loadCsv({ target: { database: 'demo', table: 'cars' }, format: { type: 'CSV', has_header_row: false, date_time: { converted_to_epoch: false, date_format: '%Y-%m-%d' } } }, Readable.from([Buffer.from(csv)]), { intervalMs: 50 });
+    const load = await runLoad(client, { stream: Readable.from([Buffer.from(csv)]) }, { target: { database: 'demo', table: 'cars' }, format: { type: 'CSV', has_header_row: false, date_time: { converted_to_epoch: false, date_format: '%Y-%m-%d' } } }, { pollIntervalMs: 50 });
     assert.equal(load.status.rowsWritten, 2, JSON.stringify(load.status));
 
     await reportInHost(t, session, 3);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { AnalyticsServiceClient } from '../../common/src/api';
+import { runLoad } from '../../common/src/load/pipeline';
 import { vegaDataDir } from '../../emulator/src/demo';
 
 const root = join(__dirname, '..', '..');
@@ -41,14 +42,15 @@ test('node dist/emulator.js --demo --port 0: a demo CSV loads in chunks through 
 
   const file = join(vegaDataDir(), 'seattle-weather.csv');
   const chunks: number[] = [];
-  const result = await client.loadCsv(
+  const result = await runLoad(
+    client,
+    { stream: createReadStream(file, { highWaterMark: 4096 }) },
     {
       target: { database: 'demo', table: 'seattle-weather' },
       format: { type: 'CSV', has_header_row: true, date_time: { converted_to_epoch: false, date_format: '%Y-%m-%d' } },
       load_options: { empty_target: true },
     },
-    createReadStream(file, { highWaterMark: 4096 }),
-    { chunkBytes: 8 * 1024, intervalMs: 20, progressIntervalMs: 0, onProgress: (p) => chunks.push(p.bytesSent) },
+    { chunkBytes: 8 * 1024, pollIntervalMs: 20, progressIntervalMs: 0, onProgress: (p) => chunks.push(p.bytesSent) },
   );
   const records = parse(readFileSync(file), { columns: true }) as { date: string; precipitation: string; weather: string }[];
   assert.ok(result.chunks >= 5, `${result.chunks} chunks`);

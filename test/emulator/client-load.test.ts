@@ -17,7 +17,7 @@ import {
   AnalyticsServiceClient,
   type LoadDefinition,
 } from '../../common/src/api';
-import { LoadError } from '../../common/src/load/pipeline';
+import { LoadError, runLoad } from '../../common/src/load/pipeline';
 import { ADMIN, ANALYST, FLIGHTS_SQL, countRows, startLive, type Live } from './client-support';
 
 const TYPED = '"test.engine_default_schema"."typed"';
@@ -79,10 +79,11 @@ test('done-criterion: a demo CSV loads through the client in chunks, commits, po
   const file = join(live.dataDir, 'flights-part.csv');
   writeFileSync(file, 'date,delay,distance,origin,destination\n' + csv);
   const progress: number[] = [];
-  const result = await admin.loadCsv(
+  const result = await runLoad(
+    admin,
+    { stream: createReadStream(file, { highWaterMark: 16 * 1024 }) },
     { target: { database: 'demo', table: 'flights' }, format: { type: 'CSV', has_header_row: true, date_time: { converted_to_epoch: false } } },
-    createReadStream(file, { highWaterMark: 16 * 1024 }),
-    { chunkBytes: 256 * 1024, intervalMs: 20, progressIntervalMs: 0, onProgress: (p) => progress.push(p.chunks) },
+    { chunkBytes: 256 * 1024, pollIntervalMs: 20, progressIntervalMs: 0, onProgress: (p) => progress.push(p.chunks) },
   );
   assert.ok(result.chunks >= 3, `uploaded in ${result.chunks} chunks`);
   assert.deepEqual([...new Set(progress)], Array.from({ length: result.chunks + 1 }, (_, i) => i), 'progress counts every chunk, in order');
@@ -332,14 +333,14 @@ test('atomicity: aborting after several chunks, or a cycle never committed, leav
   assert.deepEqual(await pairRows(), [[1, 'keep']]);
   await assert.rejects(admin.commitLoad(cycleId), ServiceError, 'an aborted cycle cannot be committed');
   assert.deepEqual(await pairRows(), [[1, 'keep']]);
-  // loadCsv aborts the cycle itself when the source fails half-way
+  // runLoad aborts the cycle itself when the source fails half-way
   const failing = Readable.from(
     (async function* () {
       yield Buffer.from('20,x\n21,y\n');
       throw new Error('disk went away');
     })(),
   );
-  await assert.rejects(admin.loadCsv(pairs(), failing, { chunkBytes: 4 }), (e: unknown) => e instanceof LoadError && e.kind === 'source' && e.tableUnchanged && /disk went away/.test(e.message));
+  await assert.rejects(runLoad(admin, { stream: failing }, pairs(), { chunkBytes: 4 }), (e: unknown) => e instanceof LoadError && e.kind === 'source' && e.tableUnchanged && /disk went away/.test(e.message));
   assert.deepEqual(await pairRows(), [[1, 'keep']]);
 });
 

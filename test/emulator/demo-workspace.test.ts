@@ -12,6 +12,7 @@ import { getLanguageService } from '../../common/src/languageService/languageSer
 import type { CatalogProvider } from '../../common/src/languageService/types';
 import type { DataSource } from '../../common/src/model';
 import type { AnalyticsServiceClient, LoadDefinition } from '../../common/src/api';
+import { runLoad } from '../../common/src/load/pipeline';
 import { startLive, countRows, type Live } from './client-support';
 
 const WORKSPACE = join(__dirname, '..', 'fixtures', 'demo-workspace');
@@ -100,7 +101,7 @@ test('the saved load definition loads the demo CSV into its table with no bad re
     const rowsBefore = await countRows(live, sqlName);
     const lines = readFileSync(join(WORKSPACE, csv), 'utf8').split('\n').filter((l) => l.trim() !== '').length;
     const expected = lines - (definition.format?.has_header_row ? 1 : 0);
-    const result = await admin.loadCsv(definition, createReadStream(join(WORKSPACE, csv)));
+    const result = await runLoad(admin, { stream: createReadStream(join(WORKSPACE, csv)) }, definition);
     assert.equal(result.status.ignoredRowCount, 0, JSON.stringify(result.status.raw));
     assert.equal(result.status.rowsWritten, expected);
     assert.equal(await countRows(live, sqlName), rowsBefore + expected);

@@ -46,6 +46,12 @@ const cases: { part: string; file: string; refused: string[]; allowed: string[] 
     allowed: ["import { RequestType } from 'vscode-jsonrpc';", "import { parseDocument } from './language/parser';", "void import('./api/index');", "import { TextDocument } from 'vscode-languageserver-textdocument';"],
   },
   {
+    part: 'common/src/api/',
+    file: 'common/src/api/index.ts',
+    refused: [...everyForm('vscode'), ...everyForm('../../../client/src/log'), ...everyForm('../load/pipeline'), ...everyForm('../load'), ...everyForm('../../../common/src/load/inputTable'), "import type { LoadResult } from '../load/result';\nexport type { LoadResult };"],
+    allowed: ["import { ServiceError } from './errors';", "import type { ColumnDataType } from '../model';", "import { terminalSafe } from '../terminalText';"],
+  },
+  {
     part: 'server/',
     file: 'server/src/server.ts',
     refused: [...everyForm('vscode'), ...everyForm('vscode-languageclient/node'), ...everyForm('../../client/src/log'), ...everyForm('../../emulator/src/app'), ...everyForm('../../cli/src/main')],

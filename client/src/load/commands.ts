@@ -17,7 +17,8 @@ import type { TsqClient } from '../context';
 import { errorMessage } from '../service';
 import { loadChunkBytes } from '../settings';
 import { fromSaved, formatSummary, guardLoad, parseSavedDefinition, parseTargetText, sameTarget, savedDefinitionPath, targetText, toSaved, type LoadTarget } from '../../../common/src/load/definition';
-import { DEFAULT_CHUNK_BYTES, LoadError, runLoad, type LoadResult } from '../../../common/src/load/pipeline';
+import { DEFAULT_CHUNK_BYTES, LoadError, loadPathOf, runLoad, type LoadPath, type LoadResult } from '../../../common/src/load/pipeline';
+import { INPUT_TABLE_DIFFERENCES } from '../../../common/src/load/inputTable';
 import { checkCycle } from '../../../common/src/load/status';
 import { writeFileSafely } from '../../../common/src/safeWrite';
 import { isSupportedEncoding, sniffCsv } from '../../../common/src/load/sniff';
@@ -271,11 +272,12 @@ class CsvLoader {
 
   /**
    * Runs the cycle with progress and Cancel, then reports the result. `definition` is one `guardLoad`
-   * answered; a definition that empties the table runs only with `replaceConfirmed`, else it is asked again.
+   * answered; a definition that empties the table, or any load into an input table (whose update replaces every row), runs only with `replaceConfirmed`, else it is asked again.
    */
   private async execute(client: AnalyticsServiceClient, file: string, definition: LoadDefinition, encoding: string, replaceConfirmed = false, choice?: TableChoice): Promise<LoadResult | undefined> {
     const table = targetText(definition.target);
-    if (definition.load_options?.empty_target !== false && !replaceConfirmed && !(await this.confirmedReplace(definition, file))) return undefined;
+    const via = await loadPathOf(client);
+    if ((via === 'inputTable' || definition.load_options?.empty_target !== false) && !replaceConfirmed && !(await this.confirmedReplace(definition, file, true, via))) return undefined;
     const chunkBytes = loadChunkBytes(DEFAULT_CHUNK_BYTES);
     let cycleId: string | undefined;
     // from now on the file was loaded into this table ("last used for this file" in the next pick)
@@ -294,6 +296,7 @@ class CsvLoader {
             return await runLoad(client, file, definition, {
               chunkBytes: Math.max(64 * 1024, chunkBytes),
               encoding,
+              via,
               signal: ctl.signal,
               log: (l) => this.log.info(`Load CSV: ${l}`),
               onProgress: (p) => {
@@ -319,7 +322,7 @@ class CsvLoader {
       this.cycles.set(result.cycleId, { client, file, parsingErrors: result.status.parsingErrors });
       const bad = result.invalidUtf8;
       const encodingNote = bad ? ` ${bad.count} byte${bad.count === 1 ? ' was' : 's were'} not UTF-8 (first 0x${bad.firstByte.toString(16).toUpperCase()} at byte ${bad.firstOffset}): their records are among the bad records.` : '';
-      const text = `Loaded ${result.rowsWritten.toLocaleString('en-US')} rows into ${table}${result.ignoredRows ? `; ${result.ignoredRows.toLocaleString('en-US')} rows were ignored` : ''} (cycle ${result.cycleId}).${encodingNote}`;
+      const text = `Loaded ${result.rowsWritten.toLocaleString('en-US')} rows into ${table}${result.ignoredRows ? `; ${result.ignoredRows.toLocaleString('en-US')} rows were ignored` : ''} (${result.via === 'inputTable' ? 'input table' : 'cycle'} ${result.cycleId}).${encodingNote}`;
       this.log.info(`Load CSV: ${text}`);
       const actions = [...(result.ignoredRows ? ['Show Bad Records'] : []), 'Show Data', 'Show Log'];
       // the table's GUID when it was picked from the service's list; Load Again knows its name only
@@ -339,10 +342,10 @@ class CsvLoader {
   }
 
   /** Asks before a replace (Load Again with a saved definition; the interactive flow when Load is picked). */
-  private async confirmedReplace(definition: LoadDefinition, file: string, saved = true): Promise<boolean> {
+  private async confirmedReplace(definition: LoadDefinition, file: string, saved = true, via: LoadPath = 'dataLoad'): Promise<boolean> {
     const ok = await vscode.window.showWarningMessage(
       `Replace every row of ${targetText(definition.target)} with the rows of ${basename(file)}?`,
-      { modal: true, detail: `${saved ? 'The saved load definition empties the table first' : 'The table is emptied first'} (empty_target). If the load fails or is cancelled, the table stays as it is.` },
+      { modal: true, detail: via === 'inputTable' ? `${definition.target.table} is an input table. ${INPUT_TABLE_DIFFERENCES}` : `${saved ? 'The saved load definition empties the table first' : 'The table is emptied first'} (empty_target). If the load fails or is cancelled, the table stays as it is.` },
       'Replace',
     );
     return ok === 'Replace';

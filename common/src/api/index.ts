@@ -28,14 +28,13 @@ import {
   type VizHeader,
 } from './publicApi';
 import { LoadApi, type LoadDefinition, type LoadStatus, type PollOptions, type StartLoadResult, type UploadOptions } from './loadApi';
-import { runLoad, type LoadInput, type LoadResult, type RunLoadOptions } from '../load/pipeline';
 import { BearerTokens, loadBearerLogin, probeApiVersion, RateLimiter, rateLimitHooks, type ApiVersionSetting, type BearerOptions, type RateLimitOptions } from './serviceToday';
 import { PublicApiV2 } from './publicApiV2';
 import { OperationUnavailableError } from './errors';
 import { v1Absence, v2Absence, type PublicOperationName } from './operations';
 import type { Principal } from './principals';
 import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
-import type { AnswerSql, ReportTarget } from './publicApiV2';
+import type { AnswerSql, CreateInputTableParams, ReportTarget } from './publicApiV2';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue, HttpTimeouts, DeadlineClass } from './session';
@@ -96,17 +95,6 @@ export interface AnalyticsServiceClientOptions {
   /** Epoch milliseconds now, for token renewal (default `Date.now`; tests drive it). */
   clock?: () => number;
 }
-
-/** Options of `loadCsv`: those of the load pipeline (`runLoad`, common/src/load/pipeline.ts), plus the polling names of `PollOptions`. */
-export interface LoadCsvOptions extends RunLoadOptions {
-  /** Same as `pollIntervalMs`. */
-  intervalMs?: number;
-  /** Same as `maxPollIntervalMs`. */
-  maxIntervalMs?: number;
-}
-
-/** The result of `loadCsv`: the cycle, its final status, and what was uploaded (`LoadResult` of the pipeline). */
-export type LoadCsvResult = LoadResult;
 
 /** The facade over both APIs of the Analytics Service, with one session per origin. */
 export class AnalyticsServiceClient {
@@ -359,6 +347,21 @@ export class AnalyticsServiceClient {
     await this.generationFor('answerSql', opts?.signal);
     return this.v2.answerSql(identifier, opts);
   }
+  /** An input table linked to a model: v2 `input-tables/create` on either generation (v1 has none). See `PublicApiV2.createInputTable`. */
+  async createInputTable(params: CreateInputTableParams, opts?: CallOptions): Promise<string> {
+    await this.generationFor('createInputTable', opts?.signal);
+    return this.v2.createInputTable(params, opts);
+  }
+  /** Replaces an input table's rows: v2 `input-tables/{id}/update` on either generation. See `PublicApiV2.updateInputTable`. */
+  async updateInputTable(id: string, columns: string[], rows: string[][], opts?: CallOptions): Promise<number> {
+    await this.generationFor('updateInputTable', opts?.signal);
+    return this.v2.updateInputTable(id, columns, rows, opts);
+  }
+  /** Deletes an input table: v2 `input-tables/{id}/delete` on either generation. See `PublicApiV2.deleteInputTable`. */
+  async deleteInputTable(id: string, opts?: CallOptions): Promise<void> {
+    await this.generationFor('deleteInputTable', opts?.signal);
+    return this.v2.deleteInputTable(id, opts);
+  }
   /** v1 `materialization/refreshview/{id}`; on a v2-only service `OperationUnavailableError` (v2 has none). */
   async refreshMaterializedView(id: string, opts?: CallOptions): Promise<unknown> {
     await this.generationFor('refreshMaterializedView', opts?.signal);
@@ -367,6 +370,10 @@ export class AnalyticsServiceClient {
 
   // ---- data-load API (docs/service-interface.md §4.1) ----
 
+  /** Whether the service has a data-load API (`LoadApi.present`: an unauthenticated ping that 404s where there is none). */
+  hasDataLoadApi(opts?: CallOptions): Promise<boolean> {
+    return this.load.present(opts);
+  }
   /** `ping` of the load API. */
   ping(opts?: CallOptions): Promise<string> {
     return this.load.ping(opts);
@@ -402,24 +409,6 @@ export class AnalyticsServiceClient {
   /** Polls until DONE (resolves) or a failed status (throws `LoadFailedError`). See `LoadApi.pollLoadStatus`. */
   pollLoadStatus(cycleId: string, opts?: PollOptions): Promise<LoadStatus> {
     return this.load.pollLoadStatus(cycleId, opts);
-  }
-
-  /**
-   * One whole load through the load pipeline (`runLoad`, common/src/load/pipeline.ts): StartLoad, the
-   * source cut into chunks at record boundaries (the rules the service shares, `recordBoundary.ts`),
-   * each chunk uploaded (the header row repeated at its head), CommitLoad, then the status polled to its
-   * end. Anything failing before the commit aborts the cycle, so the table is unchanged.
-   * `source`: a file path (preferred: chunks are read again from it after a 401), bytes, or a stream
-   * (each planned chunk is kept in memory until it was uploaded).
-   * @throws LoadError (common/src/load/pipeline.ts) for every failure, saying what it means for the table.
-   */
-  loadCsv(definition: LoadDefinition, source: string | Buffer | Readable | AsyncIterable<Uint8Array>, opts: LoadCsvOptions = {}): Promise<LoadCsvResult> {
-    const input: LoadInput = typeof source === 'string' ? source : source instanceof Uint8Array ? { data: source } : { stream: source as AsyncIterable<Uint8Array> };
-    return runLoad(this, input, definition, {
-      ...opts,
-      pollIntervalMs: opts.pollIntervalMs ?? opts.intervalMs,
-      maxPollIntervalMs: opts.maxPollIntervalMs ?? opts.maxIntervalMs,
-    });
   }
 }
 

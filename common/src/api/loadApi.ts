@@ -274,6 +274,22 @@ export class LoadApi {
     return this.cycleNode.get(cycleId) ?? this.session;
   }
 
+  /**
+   * Whether the service has a data-load API at all: `GET /public/ping` without signing in answers 404
+   * where there is none (ThoughtSpot Cloud); any other answer, a 401 included, says it is there.
+   * @throws ConnectionError when the service cannot be reached
+   */
+  async present(opts: CallOptions = {}): Promise<boolean> {
+    try {
+      await this.session.call({ operation: 'ping', method: 'GET', path: `${LOAD_PREFIX}/public/ping`, authenticated: false, repeatable: true, signal: opts.signal });
+      return true;
+    } catch (e) {
+      if (e instanceof ServiceError && !(e instanceof ConnectionError) && e.status === 404) return false;
+      if (e instanceof ConnectionError) throw e;
+      return true;
+    }
+  }
+
   /** `GET /public/ping` → the service's text (`Ping Received.`; docs/service-notes.md §4.1). */
   async ping(opts: CallOptions = {}): Promise<string> {
     const r = await this.session.call({ operation: 'ping', method: 'GET', path: `${LOAD_PREFIX}/public/ping`, repeatable: true, signal: opts.signal });

@@ -44,6 +44,20 @@ const LOAD = 'DATAMANAGEMENT (Can manage data) or ADMINISTRATION';
 const TML_V1_PAGE = 'https://developers.thoughtspot.com/docs/tml-api';
 const TML_V2_PAGE = 'https://developers.thoughtspot.com/docs/tml-import';
 
+/** The input-table page of the v2 reference (OpenAPI tag "Input Tables", 26.11.0.cl); v1 has none. */
+const INPUT_TABLES_V1_NONE = { none: 'the v1 public API has no input tables: REST API v2 has input-tables/create, update and delete, "Version: 26.11.0.cl or later" (OpenAPI document of thoughtspot/rest-api-sdk, tag Input Tables)' };
+const INPUT_TABLES_PRIVILEGE = 'DATAMANAGEMENT (Can manage data) or ADMINISTRATION; with RBAC, CAN_MANAGE_INPUT_TABLES; edit access to the model or input table (OpenAPI createInputTable)';
+
+/**
+ * The input-table operations (REST API v2 only): create one linked to a model, replace its rows, delete
+ * it. `updateInputTable` replaces every row, so sending it again writes the same rows: idempotent.
+ */
+const INPUT_TABLE_OPERATIONS = {
+  createInputTable: { api: 'public', v1: INPUT_TABLES_V1_NONE, v2: { call: 'POST input-tables/create', operationId: 'createInputTable' }, idempotent: false, privilege: INPUT_TABLES_PRIVILEGE, deadline: 'metadata' },
+  updateInputTable: { api: 'public', v1: INPUT_TABLES_V1_NONE, v2: { call: 'POST input-tables/{input_table_identifier}/update', operationId: 'updateInputTable' }, idempotent: true, privilege: INPUT_TABLES_PRIVILEGE, deadline: 'upload' },
+  deleteInputTable: { api: 'public', v1: INPUT_TABLES_V1_NONE, v2: { call: 'POST input-tables/{input_table_identifier}/delete', operationId: 'deleteInputTable' }, idempotent: true, privilege: INPUT_TABLES_PRIVILEGE, deadline: 'metadata' },
+} as const satisfies Record<string, ServiceOperation>;
+
 /**
  * Every service operation TSQ calls, by its one name: the method of `AnalyticsServiceClient`, of
  * `PublicApi`/`PublicApiV2`/`LoadApi` where they implement it, of the extension's `ServiceApi`, and the
@@ -125,6 +139,7 @@ export const SERVICE_OPERATIONS = {
     privilege: `DATAMANAGEMENT (Can manage data) or ADMINISTRATION, and edit access to each object it updates (${TML_V1_PAGE}, ${TML_V2_PAGE})`,
     deadline: 'query',
   },
+  ...INPUT_TABLE_OPERATIONS,
   ping: { api: 'load', v1: 'GET ping', v2: LOAD_NO_V2, idempotent: true, privilege: 'none', deadline: 'metadata' },
   startLoad: { api: 'load', v1: 'POST loads', v2: LOAD_NO_V2, idempotent: false, privilege: LOAD, deadline: 'metadata' },
   uploadChunk: { api: 'load', v1: 'POST loads/{cycle_id}', v2: LOAD_NO_V2, idempotent: false, privilege: LOAD, deadline: 'upload' },

@@ -71,6 +71,7 @@ const V2_TO_V1_TYPE: Record<string, string> = Object.fromEntries(Object.entries(
  * | `exportTml`, `importTml`, `answerSql` | `POST metadata/tml/export`, `POST metadata/tml/import`, `POST metadata/answer/sql` (docs/service-interface.md §11.2) |
  * | `searchCalendars` | `POST calendars/search` (the custom calendars' names) |
  * | `exportReport` | `POST report/answer`, `POST report/liveboard` (CSV) |
+ * | `createInputTable`, `updateInputTable`, `deleteInputTable` | `POST input-tables/create`, `{id}/update` (replaces the rows), `{id}/delete` |
  *
  * `record_size: -1` is never sent: pages are bounded (a whole answer in one call is slow and can run
  * the service out of memory, as users report).
@@ -351,6 +352,54 @@ export class PublicApiV2 {
   async answerSql(identifier: string, opts: CallOptions = {}): Promise<AnswerSql> {
     return this.post<AnswerSql>('answerSql', '/metadata/answer/sql', { metadata_identifier: identifier }, opts);
   }
+
+  /**
+   * `POST input-tables/create` (OpenAPI `createInputTable`, 26.11.0.cl): an input table named `tableName`
+   * linked to a model, with the model's `referencedColumns` (column GUIDs) and `newColumns`.
+   * @returns the input table's GUID. @throws ServiceError (403 without the privilege, 404 unknown model, 400 bad definition)
+   */
+  async createInputTable(params: CreateInputTableParams, opts: CallOptions = {}): Promise<string> {
+    const body = { table_name: params.tableName, model_identifier: params.model, table_definition: { referenced_columns: params.referencedColumns, new_columns: params.newColumns.map((c) => ({ name: c.name, data_type: c.dataType, type: c.type, ...(c.allowedValues ? { allowed_values: c.allowedValues } : {}) })) } };
+    const r = await this.post<{ input_table_identifier?: unknown }>('createInputTable', '/input-tables/create', body, opts);
+    if (typeof r?.input_table_identifier !== 'string') throw new ServiceError({ status: 200, serviceMessage: '', operation: 'createInputTable', method: 'POST', path: `${V2_PREFIX}/input-tables/create` }, 'createInputTable answered without input_table_identifier');
+    return r.input_table_identifier;
+  }
+
+  /**
+   * `POST input-tables/{id}/update` (OpenAPI `updateInputTable`): the input table's rows become `rows`
+   * (every cell a string, in the order of `columns`; "Each call fully replaces the previously loaded rows").
+   * @returns `rows_loaded`. @throws ServiceError (400 unknown column or bad value: nothing written; 403; 404 unknown input table)
+   */
+  async updateInputTable(id: string, columns: string[], rows: string[][], opts: CallOptions = {}): Promise<number> {
+    const path = `/input-tables/${encodeURIComponent(id)}/update`;
+    const r = await this.post<{ rows_loaded?: unknown }>('updateInputTable', path, { columns, rows }, opts);
+    return typeof r?.rows_loaded === 'number' ? r.rows_loaded : rows.length;
+  }
+
+  /** `POST input-tables/{id}/delete` (OpenAPI `deleteInputTable`, 204): drops the input table and its data. @throws ServiceError */
+  async deleteInputTable(id: string, opts: CallOptions = {}): Promise<void> {
+    await this.post<void>('deleteInputTable', `/input-tables/${encodeURIComponent(id)}/delete`, {}, opts);
+  }
+}
+
+/** A new column of an input table (OpenAPI `InputColumnSchemaInput`). */
+export interface InputColumnDefinition {
+  name: string;
+  /** The warehouse type, e.g. `VARCHAR`, `INT64`, `DOUBLE`, `BOOL`, `DATE`. */
+  dataType: string;
+  type: 'ATTRIBUTE' | 'MEASURE';
+  /** Values the column accepts (26.9.0.cl or later); absent: any of its type. */
+  allowedValues?: string[];
+}
+
+/** What `createInputTable` takes (OpenAPI `CreateInputTableRequest`). */
+export interface CreateInputTableParams {
+  tableName: string;
+  /** The model's GUID or name. */
+  model: string;
+  /** GUIDs of the model's columns the input table takes (its key columns). */
+  referencedColumns: string[];
+  newColumns: InputColumnDefinition[];
 }
 
 /** The SQL of an answer (OpenAPI `SqlQueryResponse`): its id and name, one `sql_query` per query it runs. */

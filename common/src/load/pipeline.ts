@@ -1,5 +1,5 @@
 /**
- * The ONE load pipeline (the extension, `loadCsv`, the tests, the benchmarks): StartLoad, the file in
+ * The ONE load pipeline (the extension, `tsq load`, `load_csv`, the tests, the benchmarks): StartLoad, the file in
  * chunks cut at record boundaries (chunker.ts, recordBoundary.ts), CommitLoad, the status polled to DONE
  * (docs/service-interface.md §3). Every good row is committed, or the cycle is aborted and the table is
  * as it was. Two uploads are in flight: the next body goes out once the previous one was sent, its
@@ -21,6 +21,9 @@ import { Utf8Decoder } from './utf8';
 import { fullFormat, type FullFormat } from './values';
 
 export type { LoadInput } from './source';
+export { LoadError, targetName, type InvalidBytes, type LoadErrorKind, type LoadPath, type LoadResult } from './result';
+import { LoadError, targetName, type InvalidBytes, type LoadPath, type LoadResult } from './result';
+import { runInputTableLoad, type InputTableChoice } from './inputTable';
 
 /** Default bytes per chunk (setting `tsq.load.chunkSize`): 16 MiB. */
 export const DEFAULT_CHUNK_BYTES = 16 * 1024 * 1024;
@@ -66,56 +69,27 @@ export interface RunLoadOptions {
   commitTimeoutMs?: number;
   /** How long status reads may fail (service unreachable) after the commit before the load is reported unknown (default `DEFAULT_UNREACHABLE_MS`). */
   unreachableMs?: number;
+  /** How the rows are written (`loadPathOf`): default input tables on a service that speaks REST API v2 only, else the data-load API. */
+  via?: LoadPath;
+  /** On the input-table path: which input table, or a new one (inputTable.ts). */
+  inputTable?: InputTableChoice;
 }
 
-/** Bytes of a UTF-8 file that are not UTF-8, found while its chunks were planned. */
-export interface InvalidBytes {
-  count: number;
-  /** File offset and value of the first one. */
-  firstOffset: number;
-  firstByte: number;
-}
-
-/** What a successful load reports. */
-export interface LoadResult {
-  cycleId: string;
-  status: LoadStatus;
-  rowsWritten: number;
-  ignoredRows: number;
-  chunks: number;
-  /** Bytes of the file sent (without repeated headers and multipart envelopes). */
-  bytes: number;
-  /** Wall time of the whole cycle in ms. */
-  ms: number;
-  /** Wall time of the upload (first chunk sent to last chunk answered) in ms. */
-  uploadMs: number;
-  /** Bytes that are not UTF-8 in a file loaded as UTF-8: the service refuses their records as bad records. */
-  invalidUtf8?: InvalidBytes;
-}
-
-/** Why a load did not succeed. */
-export type LoadErrorKind = 'cancelled' | 'connection' | 'permission' | 'authentication' | 'refused' | 'failed' | 'source' | 'unknown';
-
-/** A load that did not succeed, with what it means for the table. */
-export class LoadError extends Error {
-  constructor(
-    readonly kind: LoadErrorKind,
-    message: string,
-    /** True when the table is known to be as it was (the cycle was aborted, refused or failed without writing). */
-    readonly tableUnchanged: boolean,
-    readonly cycleId?: string,
-    /** The final status when the service reported one (a failed load: ignored rows, parsing errors). */
-    readonly status?: LoadStatus,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'LoadError';
+/**
+ * The path of a load: `opts.via`; an input table when one is chosen (`opts.inputTable`), or when the
+ * service speaks REST API v2 only and its data-load API (`/ts_dataservice/v1`, a Software cluster's:
+ * Cloud has none) answers its `ping` 404 (`hasDataLoadApi`); else the data-load API.
+ */
+export async function loadPathOf(client: AnalyticsServiceClient, opts: Pick<RunLoadOptions, 'via' | 'inputTable' | 'signal'> = {}): Promise<LoadPath> {
+  if (opts.via) return opts.via;
+  if (opts.inputTable) return 'inputTable';
+  if ((await client.apiGeneration(opts.signal)) !== 'v2') return 'dataLoad';
+  try {
+    return (await client.hasDataLoadApi({ signal: opts.signal })) ? 'dataLoad' : 'inputTable';
+  } catch {
+    // unreachable: the data-load path reports it as it always did
+    return 'dataLoad';
   }
-}
-
-/** `database.schema.table` of a load definition's target (schema omitted when not given). */
-export function targetName(def: LoadDefinition): string {
-  return [def.target.database, def.target.schema, def.target.table].filter(Boolean).join('.');
 }
 
 /**
@@ -141,11 +115,13 @@ export function encodingProblem(encoding: string, format: FullFormat): string | 
 }
 
 /**
- * Loads `input` (a file path, bytes, or a stream) with `definition` through `client`.
+ * Loads `input` (a file path, bytes, or a stream) with `definition` through `client`, by the path
+ * `loadPathOf` chooses: the data-load API's cycle, or an input table's update (inputTable.ts).
  * @returns the result once the status says DONE with code OK.
  * @throws LoadError for every failure (its `kind`, `tableUnchanged` and the service's text in the message).
  */
 export async function runLoad(client: AnalyticsServiceClient, input: LoadInput, definition: LoadDefinition, opts: RunLoadOptions = {}): Promise<LoadResult> {
+  if ((await loadPathOf(client, opts)) === 'inputTable') return runInputTableLoad(client, input, definition, opts);
   const run = new LoadRun(client, await openInput(input, definition), definition, opts);
   await run.start();
   await run.upload();
@@ -519,6 +495,7 @@ class LoadRun {
     this.progress.phase = 'done';
     this.report(true);
     const result: LoadResult = {
+      via: 'dataLoad',
       cycleId,
       status,
       rowsWritten: status.rowsWritten,

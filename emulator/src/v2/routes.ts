@@ -25,6 +25,7 @@ import { registerObjectsV2 } from './objects';
 import { registerPrincipalsV2 } from './principals';
 import { registerReportsV2 } from './reports';
 import { registerTmlAsyncV2 } from './tmlAsync';
+import { registerInputTablesV2 } from './inputTables';
 
 /** Path prefix of REST API v2. */
 export const V2_PREFIX = '/api/rest/2.0';
@@ -102,6 +103,7 @@ const SIGN_IN_ROUTES = ['/auth/token/full', '/auth/session/login', '/auth/token/
  * | users/create, update, delete; groups/create, delete | principals.ts |
  * | report/answer, report/liveboard (CSV) | reports.ts |
  * | metadata/tml/async/import, async/status, export/batch | tmlAsync.ts |
+ * | `POST input-tables/create`, `{id}/update`, `{id}/delete` | inputTables.ts: input tables linked to a worksheet; `update` replaces the rows |
  *
  * Bodies are JSON (the logins refuse any other type with 415, `JSON_BODY_ONLY`). Every route but the sign-ins (`SIGN_IN_ROUTES`) needs a bearer token (or a session cookie). Errors are
  * `{"error": {"message": {"code", "incident_id_guid", "trace_id_guid", "debug"}}}` (`v2ErrorBody`).
@@ -142,6 +144,7 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
     registerPrincipalsV2(api, deps);
     registerReportsV2(api, deps);
     registerTmlAsyncV2(api, deps);
+    registerInputTablesV2(api, deps);
     registerTmlV2Routes(api, new TmlService(deps.catalog, deps.search, deps.search.now));
   }, { prefix: V2_PREFIX });
 }
