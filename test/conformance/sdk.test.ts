@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as sdk from '@thoughtspot/rest-api-sdk';
 import { createBearerAuthenticationConfig, ThoughtSpotRestApi } from '@thoughtspot/rest-api-sdk';
 import { startEmulator, type RunningEmulator } from '../../emulator/src/app';
 import { OPERATION_NAMES, SERVICE_OPERATIONS, type ServiceOperation } from '../../common/src/api/operations';
@@ -32,6 +33,13 @@ const EMULATOR_ONLY = [
   'createUser', 'updateUser', 'deleteUser', 'createUserGroup', 'deleteUserGroup',
   'exportAnswerReport', 'exportLiveboardReport', 'exportMetadataTMLBatched', 'importMetadataTMLAsync', 'fetchAsyncImportTaskStatus',
 ];
+
+/**
+ * Operations of the table the SDK of this test has no method for: input tables (26.11.0.cl) came after
+ * SDK 2.24.0, the newest the registry serves; they are driven over HTTP in
+ * test/emulator/v2-input-tables.test.ts. A newer SDK with an `InputTablesApi` fails the check below.
+ */
+const NOT_IN_SDK = ['createInputTable', 'updateInputTable', 'deleteInputTable'];
 
 type Api = ThoughtSpotRestApi;
 /** What earlier calls found, for the later ones (GUIDs, tokens, TML). */
@@ -213,8 +221,11 @@ after(async () => {
 describe("ThoughtSpot's TypeScript SDK against the emulator", () => {
   test('the calls cover every v2 operation of the operations table, and each of the emulator-only list once', () => {
     const called = CALLS.map(([name]) => name);
-    assert.deepEqual(TABLE_OPERATIONS.filter((o) => !called.includes(o)), [], 'operations of the table the SDK test does not call');
-    assert.deepEqual([...called].sort(), [...new Set([...TABLE_OPERATIONS, ...EMULATOR_ONLY])].sort());
+    const table = TABLE_OPERATIONS.filter((o) => !NOT_IN_SDK.includes(o));
+    assert.deepEqual(table.filter((o) => !called.includes(o)), [], 'operations of the table the SDK test does not call');
+    assert.deepEqual([...called].sort(), [...new Set([...table, ...EMULATOR_ONLY])].sort());
+    assert.ok(NOT_IN_SDK.every((o) => TABLE_OPERATIONS.includes(o)), 'an operation listed as missing from the SDK is not in the table');
+    assert.ok(!('InputTablesApi' in sdk) && !NOT_IN_SDK.some((o) => o in ThoughtSpotRestApi.prototype), 'this SDK has input tables: call them through it');
   });
 
   test('every call answers a shape the SDK accepts, typed as its models declare', async (t) => {
