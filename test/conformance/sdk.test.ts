@@ -119,7 +119,7 @@ const CALLS: [string, (api: Api, found: Found, anon: Api) => Promise<unknown>][]
   ['getSystemConfig', (api) => api.getSystemConfig()],
   ['searchMetadata', async (api, found) => {
     const all = await api.searchMetadata({ metadata: [{ type: 'ANSWER' }, { type: 'LIVEBOARD' }, { type: 'LOGICAL_TABLE' }], record_size: -1 } as never);
-    const id = (name: string): string => all.find((m) => m.metadata_name === name)!.metadata_id;
+    const id = (name: string): string => all.find((m) => m.metadata_name === name)!.metadata_id!;
     found.answer = id('Top grossing genres');
     found.liveboard = id('Flight Operations');
     found.otherLiveboard = id('Markets and Weather');

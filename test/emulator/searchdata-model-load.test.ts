@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stableGuid } from '../../emulator/src/guid';
+import { runLoad } from '../../common/src/load/pipeline';
 import { startLive } from './client-support';
 
 const MODEL = stableGuid('worksheet', 'Flights Model');
@@ -14,14 +15,14 @@ test('a load into a table of the model drops its kept answers: every page then r
   const admin = live.client();
   const pages = async (): Promise<unknown[][]> => {
     const rows: unknown[][] = [];
-    for await (const p of admin.searchAllPages({ queryString: QUERY, dataSourceGuid: MODEL, pageSize: 5 })) rows.push(...p.data);
+    for await (const p of admin.searchAllPages({ queryString: QUERY, dataSourceGuid: MODEL, pageSize: 5 })) rows.push(...(p.data as unknown[][]));
     return rows;
   };
   const before = await pages();
   assert.ok(before.length > 5, 'several pages: the answer is kept for them');
   assert.ok(!before.some((r) => r[0] === 'Testville'));
   // a second airport row for SEA: its flights join both, under both cities
-  await admin.loadCsv({ target: { database: 'demo', table: 'airports' }, format: { type: 'CSV', has_header_row: false } }, Buffer.from('SEA,Test Field,Testville,WA,USA,47.4,-122.3\n'));
+  await runLoad(admin, { data: 'SEA,Test Field,Testville,WA,USA,47.4,-122.3\n' }, { target: { database: 'demo', table: 'airports' }, format: { type: 'CSV', has_header_row: false } });
   const after = await pages();
   const seattle = before.filter((r) => r[0] === 'Seattle');
   assert.deepEqual(after.filter((r) => r[0] === 'Testville').map((r) => r.slice(1)), seattle.map((r) => r.slice(1)), 'Testville has the SEA flights Seattle has');

@@ -43,7 +43,7 @@ test('formula errors of an Answer TML over the protocol: each on its characters 
       assert.equal(d.range.start.line, line, `${name} on its expr line`);
       const start = TML.split('\n')[line]!.indexOf(marked, TML.split('\n')[line]!.indexOf('"'));
       assert.deepEqual([d.range.start.character, d.range.end.character], [start, start + marked.length], name);
-      assert.match(d.message, names);
+      assert.match(String(d.message), names);
     }
     const unknown = diagnostics.find((d) => d.code === 'formula.unknownFunction')!;
     const actions = (await client.codeActions(uri, unknown.range, [unknown])) ?? [];

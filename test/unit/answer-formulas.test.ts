@@ -43,14 +43,14 @@ describe('diagnostics of formulas[].expr', () => {
       assert.equal(ds.length, 1, JSON.stringify(ds));
       assert.equal(ds[0]!.code, code);
       assert.equal(covered(text, ds[0]!.range), marked);
-      assert.match(ds[0]!.message, message);
+      assert.match(String(ds[0]!.message), message);
     });
   }
   test('a formula that refers to itself through another: the loop named', async () => {
     const text = answer([['A', '"[B] + 1"'], ['B', '"[formula_A] * 2"']], '"[origin] [A]"');
     const ds = (await validateTml(ls, 'file:///a.answer.tml', text)).filter((d) => d.code === 'formula.cycle');
     assert.equal(ds.length, 1, JSON.stringify(ds));
-    assert.match(ds[0]!.message, /A → B → A/);
+    assert.match(String(ds[0]!.message), /A → B → A/);
     assert.equal(covered(text, ds[0]!.range), '[formula_A]');
   });
   test('valid formulas, one naming another: no diagnostic; a formula typed from its expression is checked in the search', async () => {

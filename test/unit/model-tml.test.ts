@@ -26,7 +26,7 @@ function demoWorksheet(): Record<string, any> {
 async function check(doc: unknown, file = '/w/m.worksheet.tml', service = ls): Promise<{ message: string; text: string }[]> {
   const text = stringify(doc);
   const lines = text.split('\n');
-  return (await validateTml(service, file, text)).map((d) => ({ message: d.message, text: lines[d.range.start.line]!.trim() }));
+  return (await validateTml(service, file, text)).map((d) => ({ message: String(d.message), text: lines[d.range.start.line]!.trim() }));
 }
 
 describe('worksheet and model TML, checked locally', () => {
