@@ -38,7 +38,7 @@ describe('table paths of a model over the protocol', () => {
           ],
         );
         const hover = await client.hover(uri, positionOf(text, 'airports_2::city', 3));
-        assert.match((hover?.contents as { value: string } | undefined)?.value ?? '', /Destination City/);
+        assert.match((hover?.contents as { value: string } | undefined)?.value ?? '', /\[Destination City\][\s\S]*Reads `\[airports_2::city\]`/);
         const typed = "@datasource 'Flights Model'\n[airports_2::ci";
         await client.didChange(uri, typed, 2);
         const list = await client.completion(uri, positionOf(typed, '::ci', 4));

@@ -29,7 +29,7 @@ import type { Token } from '../language/lexer';
 import { dataSourceAt, type SyntaxDocument } from '../language/parser';
 import { treeCursorAt, type TreeCursor, type TreeNode, type TreeToken } from '../language/cursor';
 import type { CancellationLike, CompletionItemData, LanguageSettings, ServiceContext } from './types';
-import { findColumnByName, pathCompletion } from './tablePaths';
+import { findColumnByName, pathCompletion, pathNameOf } from './tablePaths';
 
 /** The answer to a cancelled request (LSP: an incomplete empty list makes the client ask again). */
 const CANCELLED: CompletionList = { isIncomplete: true, items: [] };
@@ -426,6 +426,8 @@ export function columnMarkdown(column: Column, dataSource: string): string {
   const lines = [`**[${column.name}]** — ${column.dataType} ${TYPE_LABEL[column.kind] ?? column.kind}`, '', `Data source: **${dataSource}**`];
   if (column.description) lines.push('', column.description);
   if (column.synonyms?.length) lines.push('', `Synonyms: ${column.synonyms.join(', ')}`);
+  const path = pathNameOf(column);
+  if (path) lines.push('', `Reads \`[${path}]\` (its table path and column)`);
   return lines.join('\n');
 }
 
