@@ -399,8 +399,9 @@ function resolve(ref: ColumnRef, ds: string, cols: CheckedColumns, add: Add): Co
   if (!ref.closed || ref.name.trim() === '' || /[[\]]/.test(ref.name)) return undefined; // syntax already reported
   // `[airports_2::city]` (the token form's table path, docs/service-notes.md §2.11): on a model the column
   // of that path's column, on a data source without paths the column of that name (tablePaths.ts)
-  const byPath = columnsOfPath(ref.name, cols.byPath, (k) => cols.byLower.get(k));
-  const matches = cols.byLower.get(ref.name.toLowerCase()) ?? cols.byLower.get(ref.name.trim().toLowerCase()) ?? (byPath?.length ? byPath : undefined);
+  const byName = cols.byLower.get(ref.name.toLowerCase()) ?? cols.byLower.get(ref.name.trim().toLowerCase());
+  const byPath = byName ? undefined : columnsOfPath(ref.name, cols.byPath, (k) => cols.byLower.get(k));
+  const matches = byName ?? (byPath?.length ? byPath : undefined);
   // The name spans [start + 1, start + 1 + name.length) (ast.ts ColumnRef).
   const span = ref.name.length > 0 ? { start: ref.start + 1, end: ref.start + 1 + ref.name.length } : ref;
   if (!matches) {
