@@ -41,6 +41,13 @@ export interface Column {
   kind: 'ATTRIBUTE' | 'MEASURE';
   description?: string;
   synonyms?: string[];
+  /**
+   * A model's (worksheet's) column: the id of the table path it reads (`table_paths[].id` of worksheet TML,
+   * e.g. `airports_2`); a query may name it `[airports_2::city]` with `sourceColumn`. Absent on a table.
+   */
+  tablePath?: string;
+  /** With `tablePath`: the name of the column it reads in that path's table (`city`). */
+  sourceColumn?: string;
 }
 
 /** The columns of one data source, as answered by `tsq/columns`. */

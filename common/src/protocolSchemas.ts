@@ -38,6 +38,8 @@ export const COLUMN_SCHEMA = {
     kind: { enum: ['ATTRIBUTE', 'MEASURE'] },
     description: optionalString,
     synonyms: { type: ['array', 'null'], items: { type: 'string' } },
+    tablePath: optionalString,
+    sourceColumn: optionalString,
   },
 } as const;
 
@@ -82,6 +84,8 @@ interface RawColumn {
   kind: Column['kind'];
   description?: string | null;
   synonyms?: string[] | null;
+  tablePath?: string | null;
+  sourceColumn?: string | null;
 }
 
 function toColumn(raw: RawColumn): Column {
@@ -89,6 +93,8 @@ function toColumn(raw: RawColumn): Column {
   if (typeof raw.id === 'string') column.id = raw.id;
   if (typeof raw.description === 'string') column.description = raw.description;
   if (Array.isArray(raw.synonyms)) column.synonyms = [...raw.synonyms];
+  // a model's column: its table path and the column it reads there, together or not at all (model.ts)
+  if (typeof raw.tablePath === 'string' && typeof raw.sourceColumn === 'string') Object.assign(column, { tablePath: raw.tablePath, sourceColumn: raw.sourceColumn });
   return column;
 }
 

@@ -67,3 +67,20 @@ function aggregationOf(a: string | undefined): DefaultAggr | undefined {
   const u = a?.toUpperCase();
   return (AGGREGATIONS as readonly string[]).includes(u ?? '') ? (u as DefaultAggr) : undefined;
 }
+
+/**
+ * A column's `sources` in metadata/details (v1, and v2 metadata/search `include_details`): the table
+ * column it reads, as the service lists a worksheet column's (`[{tableId, tableName, columnId,
+ * columnName}]`, read by ThoughtSpot's cs_tools), with the model's table path it reads through as
+ * `tablePathId` (docs/service-notes.md "Table paths in metadata/details"): `{sources}` to spread into the
+ * column's entry. A table's own column, or a formula column, has none (`{}`).
+ */
+export function columnSources(catalog: MetadataStore, t: LogicalTable, c: LogicalColumn): { sources?: Record<string, string>[] } {
+  if (!t.model || c.tablePath === undefined) return {};
+  const path = t.model.tablePaths.find((p) => p.id.toLowerCase() === c.tablePath!.toLowerCase());
+  const guid = path && t.model.tables.find((x) => x.id.toLowerCase() === path.table.toLowerCase())?.guid;
+  const table = guid ? catalog.state.tables.find((x) => x.id === guid) : undefined;
+  const src = table?.columns.find((x) => x.physicalName === c.physicalName);
+  if (!table || !src) return {};
+  return { sources: [{ tableId: table.id, tableName: table.name, columnId: src.id, columnName: src.name, tablePathId: path!.id }] };
+}

@@ -43,7 +43,9 @@ export function toKind(type: unknown, dataType: ColumnDataType, defaultAggrType?
  * - a column whose header says `isHidden` is left out: the service lists one only when asked with
  *   `showhidden=true` (§3.2), so it is not one a person sees;
  * - sorted by `position` (§3.2's column member), not in the order of the answer;
- * - a column without a header name is left out (nothing to write between brackets).
+ * - a column without a header name is left out (nothing to write between brackets);
+ * - a model's column reads its table path and source column from its first `sources` entry (`tablePathId`,
+ *   `columnName`; docs/service-notes.md "Table paths in metadata/details").
  */
 export function columnsFromDetails(columns: readonly DetailsColumn[]): Column[] {
   return [...columns]
@@ -54,6 +56,11 @@ export function columnsFromDetails(columns: readonly DetailsColumn[]): Column[] 
       const col: Column = { id: c.header.id, name: c.header.name, dataType, kind: toKind(c.type, dataType, c.defaultAggrType) };
       if (c.header.description) col.description = c.header.description;
       if (Array.isArray(c.synonyms) && c.synonyms.length) col.synonyms = c.synonyms.filter((s): s is string => typeof s === 'string');
+      const source: unknown = Array.isArray(c.sources) ? c.sources[0] : undefined;
+      if (source && typeof source === 'object') {
+        const { tablePathId, columnName } = source as Record<string, unknown>;
+        if (typeof tablePathId === 'string' && typeof columnName === 'string') Object.assign(col, { tablePath: tablePathId, sourceColumn: columnName });
+      }
       return col;
     });
 }

@@ -29,6 +29,7 @@ import type { Token } from '../language/lexer';
 import { dataSourceAt, type SyntaxDocument } from '../language/parser';
 import { treeCursorAt, type TreeCursor, type TreeNode, type TreeToken } from '../language/cursor';
 import type { CancellationLike, CompletionItemData, LanguageSettings, ServiceContext } from './types';
+import { findColumnByName, pathCompletion, pathNameOf } from './tablePaths';
 
 /** The answer to a cancelled request (LSP: an incomplete empty list makes the client ask again). */
 const CANCELLED: CompletionList = { isIncomplete: true, items: [] };
@@ -114,6 +115,9 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
   switch (context.kind) {
     case 'column': {
       const typed = text.slice(document.offsetAt(context.replace.start), offset);
+      // `[airports_2::|` on a model: the columns of that table path, named as its table names them
+      const paths = columns && pathCompletion(columns.columns, typed);
+      if (paths) return { isIncomplete: false, items: pathItems(paths, dataSource!, range(document.offsetAt(context.replace.start) + paths.offset, document.offsetAt(context.replace.end)), context.close ? ']' : '') };
       return { isIncomplete: isCapped(columns), items: columns ? columnItems(columns, dataSource!, context.replace, context.close ? ']' : '', false, typed) : [] };
     }
     case 'bucket': {
@@ -193,11 +197,12 @@ async function knownColumns(ctx: ServiceContext, dataSource: string, token?: Can
   return (await ctx.catalog!.getColumns(dataSource, token)) ?? undefined;
 }
 
-/** A column by name, case-insensitively and ignoring surrounding spaces (docs/service-interface.md §8.2, 8.3). */
+/**
+ * A column by name, case-insensitively and ignoring surrounding spaces (docs/service-interface.md §8.2,
+ * 8.3), then by its table path (`[airports_2::city]`, tablePaths.ts `findColumnByName`).
+ */
 export function findColumn(columns: DataSourceColumns | undefined, name: string): Column | undefined {
-  if (!columns) return undefined;
-  const key = name.trim().toLowerCase();
-  return columns.columns.find((c) => c.name.toLowerCase() === key);
+  return columns ? findColumnByName(columns.columns, name) : undefined;
 }
 
 // ---- context ------------------------------------------------------------------------------------------
@@ -421,6 +426,8 @@ export function columnMarkdown(column: Column, dataSource: string): string {
   const lines = [`**[${column.name}]** — ${column.dataType} ${TYPE_LABEL[column.kind] ?? column.kind}`, '', `Data source: **${dataSource}**`];
   if (column.description) lines.push('', column.description);
   if (column.synonyms?.length) lines.push('', `Synonyms: ${column.synonyms.join(', ')}`);
+  const path = pathNameOf(column);
+  if (path) lines.push('', `Reads \`[${path}]\` (its table path and column)`);
   return lines.join('\n');
 }
 
@@ -609,6 +616,18 @@ function columnItems(columns: DataSourceColumns, dataSource: string, replace: Ra
       : { label: t.label, kind: CompletionItemKind.Field, detail: t.detail, sortText, textEdit: { range: replace, newText }, data: data[i] };
   }
   return items;
+}
+
+/** Items of a table path's columns after `[path::` (tablePaths.ts `pathCompletion`): the source column's name, the model's column as detail. */
+function pathItems(paths: NonNullable<ReturnType<typeof pathCompletion>>, dataSource: string, replace: Range, suffix: string): CompletionItem[] {
+  return paths.columns.map(({ column, name }, i) => ({
+    label: name,
+    kind: CompletionItemKind.Field,
+    detail: `${column.dataType} ${TYPE_LABEL[column.kind] ?? column.kind} — [${column.name}]`,
+    sortText: Rank.Fits + String(i).padStart(4, '0'),
+    textEdit: { range: replace, newText: name + suffix },
+    data: { column: column.name, dataSource } satisfies CompletionItemData,
+  }));
 }
 
 /** The booleans, written bare after the dot (`[is delayed].true`). */

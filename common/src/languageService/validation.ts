@@ -15,7 +15,8 @@ import type { Clause, ColumnRef, Query, Span, Value } from '../language/ast';
 import type { SyntaxDocument } from '../language/parser';
 import type { GreenPart } from '../language/tree';
 import * as codes from '../language/diagnosticCodes';
-import { CALENDAR_TYPES, DATE_TYPES, GROWTH_DEFAULT_BUCKET, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, dotReading, splitColumnPath, isCustomCalendarName, isNamedPeriodComparison, isRollingPeriod, locationColumnsOf, periodOverPeriodBucketError, unitAppliesTo } from '../language/keywords';
+import { CALENDAR_TYPES, DATE_TYPES, GROWTH_DEFAULT_BUCKET, KEYWORDS, NUMERIC_TYPES, ORDER_OPERATORS, TEXT_OPERATORS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, dotReading, isCustomCalendarName, isNamedPeriodComparison, isRollingPeriod, locationColumnsOf, periodOverPeriodBucketError, unitAppliesTo } from '../language/keywords';
+import { columnsOfPath, indexPaths, pathNameOf } from './tablePaths';
 import type { CancellationLike, CatalogProvider, LanguageSettings, ServiceContext } from './types';
 
 /** `data` of a `tsq.unknownColumn` diagnostic: the closest column names, best first (at most 3). */
@@ -168,6 +169,10 @@ interface CheckedColumns {
   dateColumn: { column: Column | undefined; several: boolean };
   /** Whether the location keywords apply: the data source has latitude and longitude (keywords.ts `locationColumnsOf`). */
   location: boolean;
+  /** A model's lower-case `path::column` names → columns (tablePaths.ts `indexPaths`); empty without paths. */
+  byPath: Map<string, Column[]>;
+  /** A model's `path::column` names, for a did-you-mean on a name with a path. */
+  pathNames: string[];
 }
 
 /**
@@ -197,7 +202,8 @@ function indexColumns(columns: readonly Column[]): CheckedColumns {
   };
   for (const c of columns) addKey(c.name, c);
   for (const c of columns) for (const s of c.synonyms ?? []) if (!byLower.has(s.toLowerCase())) addKey(s, c);
-  return { byLower, names: columns.map((c) => c.name), suggestionCache: new Map(), dateColumn: dataSourceDateColumn(columns), location: !!locationColumnsOf(columns) };
+  const pathNames = columns.map(pathNameOf).filter((n): n is string => n !== undefined);
+  return { byLower, names: columns.map((c) => c.name), suggestionCache: new Map(), dateColumn: dataSourceDateColumn(columns), location: !!locationColumnsOf(columns), byPath: indexPaths(columns), pathNames };
 }
 
 function findSource(sources: DataSource[], value: string): DataSource | undefined {
@@ -391,11 +397,11 @@ function checkDataSourceDate(at: Span, ds: string, cols: CheckedColumns, add: Ad
 /** Looks a column reference up; reports unknown, ambiguous or formula names. Returns the column when unique. */
 function resolve(ref: ColumnRef, ds: string, cols: CheckedColumns, add: Add): Column | undefined {
   if (!ref.closed || ref.name.trim() === '' || /[[\]]/.test(ref.name)) return undefined; // syntax already reported
-  // `[flights_1::origin]` (the token form's table path, docs/service-notes.md §2.11): the catalog has no
-  // paths, so the column of that name
-  const path = splitColumnPath(ref.name);
-  const matches = cols.byLower.get(ref.name.toLowerCase()) ?? cols.byLower.get(ref.name.trim().toLowerCase())
-    ?? (path.path !== undefined ? cols.byLower.get(path.column.trim().toLowerCase()) : undefined);
+  // `[airports_2::city]` (the token form's table path, docs/service-notes.md §2.11): on a model the column
+  // of that path's column, on a data source without paths the column of that name (tablePaths.ts)
+  const byName = cols.byLower.get(ref.name.toLowerCase()) ?? cols.byLower.get(ref.name.trim().toLowerCase());
+  const byPath = byName ? undefined : columnsOfPath(ref.name, cols.byPath, (k) => cols.byLower.get(k));
+  const matches = byName ?? (byPath?.length ? byPath : undefined);
   // The name spans [start + 1, start + 1 + name.length) (ast.ts ColumnRef).
   const span = ref.name.length > 0 ? { start: ref.start + 1, end: ref.start + 1 + ref.name.length } : ref;
   if (!matches) {
@@ -404,7 +410,7 @@ function resolve(ref: ColumnRef, ds: string, cols: CheckedColumns, add: Add): Co
       return undefined;
     }
     let suggestions = cols.suggestionCache.get(ref.name);
-    if (!suggestions) cols.suggestionCache.set(ref.name, (suggestions = closest(ref.name, cols.names)));
+    if (!suggestions) cols.suggestionCache.set(ref.name, (suggestions = closest(ref.name, byPath && cols.byPath.size ? cols.pathNames : cols.names)));
     const data: UnknownColumnData = { column: ref.name, dataSource: ds, suggestions };
     add(span, codes.UNKNOWN_COLUMN, `Unknown column [${ref.name}] in "${ds}".${suggestions.length ? ` Did you mean ${suggestions.map((s) => `[${s}]`).join(', ')}?` : ''}`, DiagnosticSeverity.Error, data);
     return undefined;

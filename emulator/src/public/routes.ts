@@ -21,6 +21,7 @@ import type { PageRequest, SearchService } from '../searchdata/run';
 import { registerAdminRoutes } from './admin';
 import { registerTmlV1Routes, TmlService } from '../tml/routes';
 import { listObjectHeaders } from './headers';
+import { columnSources } from '../dataModel';
 import { boolParam, hasParam, intParam, listParam, objectHeader, param, userOf } from './params';
 
 /** Largest file part of a multipart body (a `principals` list of user/sync): 16 MiB. */
@@ -78,6 +79,7 @@ function tableDetails(t: LogicalTable, catalog: MetadataStore): Record<string, u
       // a model's formula column is derived, its formula given as the model's TML writes it (docs/service-notes.md "Models")
       isDerived: c.formulaId !== undefined,
       ...(c.formulaId !== undefined ? { formula: t.model?.formulas.find((f) => f.id === c.formulaId) } : {}),
+      ...columnSources(catalog, t, c),
       physicalColumnGUID: c.id,
       position: i,
       header: { id: c.id, name: c.name, owner: t.id, isDeleted: false, isHidden: false, ...(c.description !== undefined ? { description: c.description } : {}), tags: [] },

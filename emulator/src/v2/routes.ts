@@ -10,6 +10,7 @@ import type { AnswerBook, LogicalTable, MetadataStore } from '../metadataStore';
 import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT, IncidentError, INTERNAL_TEXT, reportIncident, UNAUTHORIZED_TEXT } from '../errors';
 import { NamePattern } from '../public/headers';
+import { columnSources } from '../dataModel';
 import { QueryError } from '../searchdata/compile';
 import { registerTmlV2Routes, TmlService } from '../tml/routes';
 import type { SearchService } from '../searchdata/run';
@@ -358,7 +359,7 @@ function tableHeader(t: LogicalTable, catalog: MetadataStore): Record<string, un
 }
 
 /** The v2 `metadata_detail` of a data source: its columns (the same fields as v1 metadata/details). */
-function tableDetail(t: LogicalTable): Record<string, unknown> {
+function tableDetail(t: LogicalTable, catalog: MetadataStore): Record<string, unknown> {
   return {
     header: { id: t.id, name: t.name },
     type: t.subtype,
@@ -368,6 +369,7 @@ function tableDetail(t: LogicalTable): Record<string, unknown> {
       type: c.kind,
       defaultAggrType: c.aggregation,
       synonyms: c.synonyms,
+      ...columnSources(catalog, t, c),
     })),
   };
 }
@@ -475,7 +477,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
           if (!keep(t) || !matches(t) || !catalog.canRead(user, t)) continue;
           if (f.subtypes && !f.subtypes.includes(t.subtype)) continue;
           seen.add(t.id);
-          const row = entry(t.id, t.name, 'LOGICAL_TABLE', tableHeader(t, catalog), details ? tableDetail(t) : null);
+          const row = entry(t.id, t.name, 'LOGICAL_TABLE', tableHeader(t, catalog), details ? tableDetail(t, catalog) : null);
           if (dependents) row.dependent_objects = dependentsOf(t, catalog, user);
           out.push({ key: key(t), row });
         }
