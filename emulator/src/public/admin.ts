@@ -40,20 +40,20 @@ export function registerAdminRoutes(api: FastifyInstance, deps: PublicApiDeps): 
   registerRefreshView(api, deps);
 }
 
-/** The principals as `user/list` shows them: groups first, then users with their groups' names. */
-function principals(catalog: MetadataStore): Record<string, unknown>[] {
+/** The principals of one Org as `user/list` shows them: groups first, then users with their groups' names. */
+function principals(catalog: MetadataStore, orgId: number): Record<string, unknown>[] {
   const st = catalog.state;
   return [
     // a group's groupNames are its parent groups (a v2 sub-group), its visibility v1's DEFAULT unless NON_SHARABLE
-    ...st.groups.map((g) => ({ id: g.id, name: g.name, displayName: g.displayName, principalTypeEnum: 'LOCAL_GROUP', groupNames: st.groups.filter((p) => p.subGroups?.includes(g.id)).map((p) => p.name), privileges: g.privileges, visibility: g.visibility === 'NON_SHARABLE' ? 'NON_SHARABLE' : 'DEFAULT', created: g.created, modified: g.modified })),
-    ...st.users.map((u) => ({
+    ...catalog.groupsIn(orgId).map((g) => ({ id: g.id, name: g.name, displayName: g.displayName, principalTypeEnum: 'LOCAL_GROUP', groupNames: st.groups.filter((p) => p.subGroups?.includes(g.id)).map((p) => p.name), privileges: g.privileges, visibility: g.visibility === 'NON_SHARABLE' ? 'NON_SHARABLE' : 'DEFAULT', created: g.created, modified: g.modified })),
+    ...catalog.usersIn(orgId).map((u) => ({
       id: u.id,
       name: u.name,
       displayName: u.displayName,
       ...(u.mail ? { mail: u.mail } : {}),
       principalTypeEnum: 'LOCAL_USER',
-      groupNames: u.groups.map((id) => st.groups.find((g) => g.id === id)?.name).filter(Boolean),
-      privileges: [...(catalog.user(u.id)?.privileges ?? [])],
+      groupNames: u.groups.map((id) => st.groups.find((g) => g.id === id && catalog.orgOf(g) === orgId)?.name).filter(Boolean),
+      privileges: [...(catalog.user(u.id, orgId)?.privileges ?? [])],
       visibility: 'DEFAULT',
       created: u.created,
       modified: u.modified,
@@ -64,8 +64,9 @@ function principals(catalog: MetadataStore): Record<string, unknown>[] {
 /** `GET user/list` (ADMINISTRATION). */
 function registerUserList(api: FastifyInstance, deps: PublicApiDeps): void {
   api.get('/user/list', async (req) => {
-    requirePrivilege(userOf(req), 'ADMINISTRATION');
-    return principals(deps.catalog);
+    const me = userOf(req);
+    requirePrivilege(me, 'ADMINISTRATION');
+    return principals(deps.catalog, me.orgId);
   });
 }
 

@@ -84,10 +84,12 @@ function requireAdmin(req: FastifyRequest): void {
 /**
  * The members a v2 user and a v2 group share (OpenAPI `User`, `UserGroupResponse`): names, the owner
  * (the principal itself; author and modifier the first administrator), times in epoch milliseconds,
- * the one org and the flags.
+ * the Orgs and the flags.
  */
 function principalHeader(p: StoredUser | StoredGroup, catalog: MetadataStore): Record<string, unknown> {
   const admin = catalog.state.users[0];
+  // a user's Orgs are `Org` (an integer id), a group's `UserGroup` (a string id), as the document types them
+  const orgs = 'salt' in p ? catalog.orgsOfUser(p).map((id) => ({ id, name: catalog.org(id)?.name ?? String(id) })) : [{ id: String(catalog.orgOf(p)), name: catalog.org(catalog.orgOf(p))?.name ?? '' }];
   return {
     id: p.id,
     name: p.name,
@@ -99,7 +101,7 @@ function principalHeader(p: StoredUser | StoredGroup, catalog: MetadataStore): R
     complete_detail: true,
     creation_time_in_millis: p.created,
     modification_time_in_millis: p.modified,
-    orgs: [{ id: 0, name: 'Primary' }],
+    orgs,
     deleted: false,
     deprecated: false,
     external: false,
@@ -120,24 +122,32 @@ export function seesAllOf(caller: EmulatorUser | undefined, id: string): boolean
   return caller === undefined || caller.privileges.has('ADMINISTRATION') || caller.id === id;
 }
 
+/** The Org a listed user is seen in: the caller's when the user may act there, else the user's first. */
+function currentOrgOf(u: StoredUser, catalog: MetadataStore, caller: EmulatorUser | undefined): { id: number; name: string } {
+  const id = caller !== undefined && catalog.orgsAvailableTo(u).some((o) => o.id === caller.orgId) ? caller.orgId : catalog.defaultOrgOf(u);
+  return { id, name: catalog.org(id)?.name ?? String(id) };
+}
+
 /**
  * A user as v2 shows it (OpenAPI `User`) to `caller` (see `seesAllOf`: another user's email, privileges
  * and groups only to an administrator).
  */
 export function userOfV2(u: StoredUser, catalog: MetadataStore, caller?: EmulatorUser): Record<string, unknown> {
   if (!seesAllOf(caller, u.id)) return { ...principalHeader(u, catalog), complete_detail: false, parent_type: 'USER' };
-  const groups = u.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined);
+  // the groups of the Org the caller acts in (a group is one Org's)
+  const org = caller?.orgId ?? catalog.defaultOrgOf(u);
+  const groups = u.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined).filter((g) => catalog.orgOf(g) === org);
   return {
     ...principalHeader(u, catalog),
     can_change_password: true,
-    current_org: { id: 0, name: 'Primary' },
+    current_org: currentOrgOf(u, catalog, caller),
     account_type: 'LOCAL_USER',
     account_status: 'ACTIVE',
     ...(u.mail ? { email: u.mail } : {}),
     parent_type: 'USER',
-    privileges: [...(catalog.user(u.id)?.privileges ?? [])],
+    privileges: [...(catalog.user(u.id, caller?.orgId)?.privileges ?? [])],
     user_groups: groups.map((g) => ({ id: g.id, name: g.name })),
-    user_inherited_groups: catalog.groupsWithParents(u.groups).map((id) => catalog.state.groups.find((x) => x.id === id)!).map((g) => ({ id: g.id, name: g.name })),
+    user_inherited_groups: catalog.groupsWithParents(u.groups).map((id) => catalog.state.groups.find((x) => x.id === id)!).filter((g) => catalog.orgOf(g) === org).map((g) => ({ id: g.id, name: g.name })),
     super_user: false,
     system_user: false,
     tags: [],
@@ -210,7 +220,7 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
     const display = str(b, 'display_name')?.toLowerCase();
     const groups = stringList(b, 'group_identifiers')?.map((g) => g.toLowerCase());
     const email = str(b, 'email')?.toLowerCase();
-    const rows = catalog.state.users
+    const rows = catalog.usersIn(caller.orgId)
       // a filter on a member the caller cannot see matches only what it can see
       .filter((u) => match(u) && (display === undefined || u.displayName.toLowerCase() === display) && (email === undefined || (seesAllOf(caller, u.id) && u.mail?.toLowerCase() === email)))
       .filter((u) => groups === undefined || (seesAllOf(caller, u.id) && u.groups.some((gid) => { const g = catalog.state.groups.find((x) => x.id === gid); return g !== undefined && (groups.includes(g.id) || groups.includes(g.name.toLowerCase())); })))
@@ -225,7 +235,7 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
     const display = str(b, 'display_name')?.toLowerCase();
     const privileges = stringList(b, 'privileges')?.map((p) => p.toUpperCase());
     const users = stringList(b, 'user_identifiers')?.map((u) => u.toLowerCase());
-    const rows = catalog.state.groups
+    const rows = catalog.groupsIn(caller.orgId)
       .filter((g) => match(g) && (display === undefined || g.displayName.toLowerCase() === display))
       .filter((g) => privileges === undefined || privileges.every((p) => (g.privileges as string[]).includes(p)))
       .filter((g) => users === undefined || catalog.state.users.some((u) => u.groups.includes(g.id) && seesAllOf(caller, u.id) && (users.includes(u.id) || users.includes(u.name.toLowerCase()))))
@@ -237,7 +247,7 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
     const b = body(req);
     const match = matcher(str(b, 'tag_identifier'), str(b, 'name_pattern'));
     if (str(b, 'color') !== undefined) return []; // the emulator's tags have no color
-    return catalog.state.tags.filter(match).map((t) => ({
+    return catalog.tagsIn(req.v2User!.orgId).filter(match).map((t) => ({
       id: t.id,
       name: t.name,
       deleted: false,

@@ -14,6 +14,8 @@ import type { Session, Sessions } from '../auth';
 export interface IssuedToken {
   token: string;
   userId: string;
+  /** The Org the token is scoped to (auth/token/full `org_id`; 0: Primary). */
+  orgId: number;
   created: number;
   expires: number;
 }
@@ -34,13 +36,13 @@ export class TokenStore {
     private readonly clock: () => number,
   ) {}
 
-  /** Issues a token for a user, valid `validitySec` seconds from now. */
-  issue(userId: string, validitySec: number): IssuedToken {
+  /** Issues a token for a user in one Org (default Primary), valid `validitySec` seconds from now. */
+  issue(userId: string, validitySec: number, orgId = 0): IssuedToken {
     // tokens nobody presents again would stay forever: drop the expired ones now and then
     if (this.byToken.size >= 1000) for (const k of [...this.byToken.keys()]) this.check(k);
-    const s: Session = this.sessions.open(userId);
+    const s: Session = this.sessions.open(userId, orgId);
     const created = this.clock();
-    const t = { token: s.id, userId, created, expires: created + validitySec * 1000 };
+    const t = { token: s.id, userId, orgId, created, expires: created + validitySec * 1000 };
     this.byToken.set(t.token, t);
     return t;
   }
