@@ -7,10 +7,8 @@
  * `retail_calendar`, the days of the custom calendar `retail` (emulator/src/customCalendar.ts).
  * Plus a worksheet, two pinboards of three visualizations each, an answer, tags, and the users
  * `tsadmin` / `admin` (group Administrator: every privilege) and `analyst` / `analyst` (group Analysts:
- * reads the demo data sources, no data management). The group `Data Managers` holds DATAMANAGEMENT and
- * has no users until `user/sync` adds some. Two Orgs: Primary (all of the above) and `Finance`, with the
- * table `quotes` (database `finance`), its group `Finance Analysts` and the user `trader` / `trader`;
- * `analyst` belongs to both Orgs, `tsadmin` administers every Org.
+ * reads the demo data sources); `Data Managers` (DATAMANAGEMENT) has none until `user/sync`. A second
+ * Org, `DEMO_SECOND_ORG` (table `quotes`, user `trader` / `trader`); `analyst` is in both Orgs.
  */
 import { dirname, join } from 'node:path';
 import { CUSTOM_CALENDAR_COLUMNS, DEMO_CALENDARS, retailCalendarSelect } from './customCalendar';

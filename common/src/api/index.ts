@@ -36,7 +36,7 @@ import { v1Absence, v2Absence, type PublicOperationName } from './operations';
 import type { Principal } from './principals';
 import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
 import type { AnswerSql } from './publicApiV2';
-import { orgIdForToken, type OrgList } from './orgs';
+import type { OrgList } from './orgs';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue, HttpTimeouts, DeadlineClass } from './session';
@@ -179,7 +179,7 @@ export class AnalyticsServiceClient {
       options.timeouts,
     );
     this.sessions.push(this.publicSession);
-    const tokenOrg = options.org === undefined ? undefined : { wanted: options.org, idFor: (probe: string, signal?: AbortSignal) => orgIdForToken(this.publicSession, options.username, options.org!, probe, signal) };
+    const tokenOrg = options.org === undefined ? undefined : { wanted: options.org, idFor: (probe: string, signal?: AbortSignal) => PublicApiV2.orgIdOf(this.publicSession, options.username, options.org!, probe, signal) };
     this.tokens = new BearerTokens(this.publicSession, options.username, hasPassword ? password : undefined, bearer, options.clock, tokenOrg);
     this.v2 = new PublicApiV2(this.publicSession);
     // one limiter per connection, shared by its public and load sessions

@@ -6,8 +6,6 @@
  * the `orgs` of `auth/session/user`). docs/service-notes.md ("Orgs") has the readings taken.
  */
 import { AuthenticationError } from './errors';
-import { V2_PREFIX } from './serviceToday';
-import type { HttpSession } from './session';
 
 /** An Org as TSQ shows it: the service's integer id and its name. */
 export interface OrgRef {
@@ -51,20 +49,4 @@ export function orgsOfSessionUser(user: Record<string, unknown>): OrgList {
   const orgs = Array.isArray(user.orgs) ? user.orgs.map(orgRef).filter((o): o is OrgRef => o !== undefined) : [];
   const current = orgRef(user.current_org);
   return { orgs, ...(current ? { current } : {}) };
-}
-
-/**
- * The id of the Org `wanted` names, for `org_id` of auth/token/full: digits as they are; a name looked up
- * in the `orgs` of `auth/session/user` with a token `probe` obtained without an Org.
- * @throws AuthenticationError (`notInOrgError`) when the user has no Org of that name.
- */
-export async function orgIdForToken(session: HttpSession, username: string, wanted: string | number, probe: string, signal?: AbortSignal): Promise<number> {
-  const text = String(wanted).trim();
-  if (/^\d+$/.test(text)) return Number(text);
-  const path = `${V2_PREFIX}/auth/session/user`;
-  const r = await session.call({ operation: 'sessionUser', method: 'GET', path, headers: { authorization: `Bearer ${probe}` }, repeatable: true, authenticated: false, signal });
-  const { orgs } = orgsOfSessionUser(JSON.parse(r.text) as Record<string, unknown>);
-  const org = findOrg(orgs, text);
-  if (!org) throw notInOrgError(username, session.origin, wanted, orgs, `${V2_PREFIX}/auth/token/full`);
-  return org.id;
 }

@@ -11,7 +11,7 @@ import { type SyncPrincipalsParams, type CallOptions, type DetailsColumn, type L
 import type { HttpSession } from './session';
 import type { OperationName } from './operations';
 import { V2_PREFIX } from './serviceToday';
-import { orgsOfSessionUser, type OrgList } from './orgs';
+import { findOrg, notInOrgError, orgsOfSessionUser, type OrgList } from './orgs';
 
 /** Largest page TSQ asks of v2 searchdata, in rows (as v1's page size). */
 export const V2_MAX_RECORD_SIZE = 100_000;
@@ -83,6 +83,22 @@ export class PublicApiV2 {
   async sessionUser(opts: CallOptions = {}): Promise<Record<string, unknown>> {
     const r = await this.session.call({ operation: 'sessionUser', method: 'GET', path: `${V2_PREFIX}/auth/session/user`, repeatable: true, signal: opts.signal });
     return parse<Record<string, unknown>>(r.text, 'sessionUser', `${V2_PREFIX}/auth/session/user`);
+  }
+
+  /**
+   * The id of the Org `wanted` names, for `org_id` of auth/token/full: digits as they are; a name looked
+   * up in the `orgs` of `auth/session/user` with a token `probe` obtained without an Org (orgs.ts).
+   * @throws AuthenticationError (`notInOrgError`) when the user has no Org of that name.
+   */
+  static async orgIdOf(session: HttpSession, username: string, wanted: string | number, probe: string, signal?: AbortSignal): Promise<number> {
+    const text = String(wanted).trim();
+    if (/^\d+$/.test(text)) return Number(text);
+    const path = `${V2_PREFIX}/auth/session/user`;
+    const r = await session.call({ operation: 'sessionUser', method: 'GET', path, headers: { authorization: `Bearer ${probe}` }, repeatable: true, authenticated: false, signal });
+    const { orgs } = orgsOfSessionUser(parse<Record<string, unknown>>(r.text, 'sessionUser', path));
+    const org = findOrg(orgs, text);
+    if (!org) throw notInOrgError(username, session.origin, wanted, orgs, `${V2_PREFIX}/auth/token/full`);
+    return org.id;
   }
 
   /** The user's Orgs and the token's, from `GET auth/session/user` (`orgs`, `current_org`; orgs.ts). */
