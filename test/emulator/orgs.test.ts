@@ -137,6 +137,9 @@ describe('a token runs in one Org (v2)', () => {
     assert.deepEqual(r.body[0].user_groups.map((g: { name: string }) => g.name), ['Finance Analysts']);
     // Primary's administrator is administrator in Finance too; the analyst is not
     assert.equal((await v2('/orgs/search', {}, analystHere)).status, 403);
+    // a group of another Org is unknown to an administrator acting in Primary
+    const primaryAdmin = await tokenIn('tsadmin', 'admin', 0);
+    assert.equal((await v2('/groups/Finance Analysts/update', { privileges: ['DATAMANAGEMENT'], operation: 'ADD' }, primaryAdmin)).status, 400);
   });
 
   test('a user cannot get a token for an Org it is not in; without org_id it lands in its own', async () => {

@@ -20,7 +20,7 @@
 const DONE_BODY = {};
 import type { FastifyInstance } from 'fastify';
 import { checkPassword, hashPassword } from '../auth';
-import { PRIVILEGES, type MetadataStore } from '../metadataStore';
+import { PRIVILEGES, type MetadataStore, type StoredGroup } from '../metadataStore';
 import type { EmulatorUser, Privilege } from '../context';
 import { ApiError, badRequest, FORBIDDEN_TEXT } from '../errors';
 import { GUID, guidListParam, hasParam, listParam, param, requirePrivilege, userOf } from './params';
@@ -107,10 +107,11 @@ function registerTransferOwnership(api: FastifyInstance, deps: PublicApiDeps): v
 function registerGroupPrivileges(api: FastifyInstance, deps: PublicApiDeps): void {
   for (const [path, add] of [['/group/addprivilege', true], ['/group/removeprivilege', false]] as const) {
     api.post(path, async (req, reply) => {
-      requirePrivilege(userOf(req), 'ADMINISTRATION');
+      const me = userOf(req);
+      requirePrivilege(me, 'ADMINISTRATION');
       const names = listParam(req, 'groupNames', { nonEmpty: true });
       if (!names) throw badRequest('Missing parameter groupNames (a JSON array of group names)');
-      setGroupPrivileges(deps, names, [param(req, 'privilege') ?? ''], add ? 'ADD' : 'REMOVE', 'groupNames');
+      setGroupPrivileges(deps, names, [param(req, 'privilege') ?? ''], add ? 'ADD' : 'REMOVE', 'groupNames', me.orgId);
       return reply.code(200).send(DONE_BODY);
     });
   }
@@ -172,15 +173,17 @@ export function transferObjects(deps: AdminDeps, from: { label: string; name: st
 /**
  * Adds, removes or (REPLACE) sets privileges of groups (v1 `group/addprivilege`/`removeprivilege`, v2
  * `groups/{id}/update`); takes effect on every session's next call. Groups by name (or GUID).
- * @throws ApiError 400 for an unknown privilege or group (`groupParam` names the parameter)
+ * @throws ApiError 400 for an unknown privilege or group, or a group of another Org than `orgId` (`groupParam` names the parameter)
  */
-export function setGroupPrivileges(deps: AdminDeps, groupNames: string[], privileges: string[], operation: 'ADD' | 'REMOVE' | 'REPLACE', groupParam: string): void {
+export function setGroupPrivileges(deps: AdminDeps, groupNames: string[], privileges: string[], operation: 'ADD' | 'REMOVE' | 'REPLACE', groupParam: string, orgId: number): void {
   const { catalog } = deps;
   const wanted = privileges.map((p) => p.toUpperCase());
   if (wanted.length === 0 || wanted.some((p) => !p)) throw badRequest('Missing parameter privilege');
   const bad = wanted.find((p) => !PRIVILEGES.includes(p as Privilege));
   if (bad) throw badRequest(`Invalid value for privilege: ${bad}; one of ${PRIVILEGES.join(', ')}`);
-  const groups = groupNames.map((n) => catalog.groupByName(n) ?? catalog.state.groups.find((g) => g.id === n.toLowerCase()) ?? (() => { throw badRequest(`Invalid value for ${groupParam}: no group named ${n}`); })());
+  // a group of another Org is unknown here
+  const inOrg = (g: StoredGroup | undefined): StoredGroup | undefined => (g && catalog.orgOf(g) === orgId ? g : undefined);
+  const groups = groupNames.map((n) => inOrg(catalog.groupByName(n) ?? catalog.state.groups.find((g) => g.id === n.toLowerCase())) ?? (() => { throw badRequest(`Invalid value for ${groupParam}: no group named ${n}`); })());
   for (const g of groups) {
     if (operation === 'REPLACE') g.privileges = wanted as Privilege[];
     for (const p of wanted as Privilege[]) {

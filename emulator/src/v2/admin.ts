@@ -307,12 +307,13 @@ function registerChanges(api: FastifyInstance, deps: V2Deps): void {
     requireAdmin(req);
     const { group_identifier: gid } = req.params as { group_identifier: string };
     const g = catalog.groupByName(gid) ?? catalog.state.groups.find((x) => x.id === gid.toLowerCase());
-    if (!g) throw new ApiError(400, `Invalid value for group_identifier: no group ${gid}.`);
+    // a group of another Org is unknown here
+    if (!g || catalog.orgOf(g) !== req.v2User!.orgId) throw new ApiError(400, `Invalid value for group_identifier: no group ${gid}.`);
     const change = groupUpdateOf(body(req), g, catalog);
     // every member was checked: now apply them all (the privileges' own check comes first, before any change)
     if (change.privileges !== undefined) {
       if (change.privileges.length === 0 && change.operation === 'REPLACE') g.privileges = [];
-      else if (change.privileges.length > 0) setGroupPrivileges(deps, [g.id], change.privileges, change.operation, 'group_identifier');
+      else if (change.privileges.length > 0) setGroupPrivileges(deps, [g.id], change.privileges, change.operation, 'group_identifier', req.v2User!.orgId);
     }
     if (change.name !== undefined) g.name = change.name;
     if (change.displayName !== undefined) g.displayName = change.displayName;
