@@ -250,7 +250,8 @@ async function dataSourceOf(backend: AgentBackend, name: string, signal?: AbortS
 export function listDataSources(backend: AgentBackend, signal?: AbortSignal): Promise<AgentToolResult<ListOutput>> {
   return guarded(backend, 'Listing the data sources', async () => {
     const all = (await backend.getDataSources(signal)).map((d) => ({ name: d.name, id: d.id, type: String(d.type) })).sort((a, b) => a.name.localeCompare(b.name));
-    const org = backend.listOrgs ? (await backend.listOrgs(signal)).current : undefined;
+    // a service without Orgs (or one that cannot say) lists the data sources all the same
+    const org = backend.listOrgs ? await backend.listOrgs(signal).then((l) => l.current, () => undefined) : undefined;
     const where = org ? ' in the current Org (switch_org changes it)' : '';
     return { structured: { dataSources: all, ...(org ? { org } : {}) }, text: `${all.length} data source${all.length === 1 ? '' : 's'}${where}.\n${dataBlock(org ? 'The Org, then the data sources (name, id, type)' : 'The data sources (name, id, type)', org ? [org, ...all] : all)}` };
   });
