@@ -27,7 +27,8 @@ export const DEMO_SECOND_ORG = 'Finance';
 /** The demo seed model (tables are filled by DuckDB `SELECT`s over the vega-datasets files). */
 export function demoSeed(): SeedModel {
   return {
-    orgs: [{ name: DEMO_SECOND_ORG, description: 'The demo second Org: market quotes' }],
+    // id 1: the Org of the documented auth/token/full example (developer-docs authentication.adoc, `"org_id": 1`)
+    orgs: [{ name: DEMO_SECOND_ORG, id: 1, description: 'The demo second Org: market quotes' }],
     groups: [
       { name: 'Administrator', displayName: 'Administrator', privileges: ['ADMINISTRATION'] },
       { name: 'Analysts', displayName: 'Analysts', privileges: ['AUTHORING', 'DATADOWNLOADING'] },

@@ -72,8 +72,8 @@ export interface SeedBook extends SeedObject {
 
 /** The seed folder's `model.json`. */
 export interface SeedModel {
-  /** Orgs besides Primary; ids are derived from names (`stableOrgId`). */
-  orgs?: { name: string; description?: string }[];
+  /** Orgs besides Primary; an id not given is derived from the name (`stableOrgId`). */
+  orgs?: { name: string; id?: number; description?: string }[];
   tables?: SeedTable[];
   worksheets?: SeedWorksheet[];
   answers?: SeedBook[];
@@ -122,8 +122,9 @@ async function seedPrincipals(catalog: MetadataStore, model: SeedModel, opts: Ap
   const st = catalog.state;
   const now = opts.now;
   for (const o of model.orgs ?? []) {
-    const id = stableOrgId(o.name);
+    const id = o.id ?? stableOrgId(o.name);
     check(!catalog.org(o.name) || catalog.org(o.name)!.id === id, `org ${o.name}: the name is taken`);
+    check(!catalog.org(id) || catalog.org(id)!.name.toLowerCase() === o.name.toLowerCase(), `org ${o.name}: the id ${id} is another Org's`);
     if (!catalog.org(id)) (st.orgs ??= []).push({ id, name: o.name, ...(o.description !== undefined ? { description: o.description } : {}), created: now, modified: now });
   }
   for (const g of model.groups ?? []) {
