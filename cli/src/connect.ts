@@ -22,13 +22,14 @@ export function withConnectionOptions(command: Command): Command {
     .option('--insecure', 'accept self-signed certificates (not recommended)')
     .option('-c, --connection <name>', 'a named connection from tsq.json or ~/.config/tsq/connections.json')
     .option('--config <file>', 'read connections from this file only')
-    .option('--api-version <version>', 'public API generation: auto (default, asks the service once), v1 or v2');
+    .option('--api-version <version>', 'public API generation: auto (default, asks the service once), v1 or v2')
+    .option('--org <org>', 'the Org to run in, by id or name (default: the connection\'s "org", else your own; tsq orgs lists them)');
 }
 
 /** The connection flags of parsed options. */
 export function connectionFlags(opts: Record<string, unknown>): ConnectionFlags {
   const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return { url: s(opts.url), user: s(opts.user), loadUrl: s(opts.loadUrl), caFile: s(opts.caFile), insecure: opts.insecure === true, connection: s(opts.connection), config: s(opts.config), apiVersion: s(opts.apiVersion) };
+  return { url: s(opts.url), user: s(opts.user), loadUrl: s(opts.loadUrl), caFile: s(opts.caFile), insecure: opts.insecure === true, connection: s(opts.connection), config: s(opts.config), apiVersion: s(opts.apiVersion), ...(s(opts.org) !== undefined ? { org: s(opts.org) } : {}) };
 }
 
 /** A connection ready to use: its settings, the files read, and a client whose password is asked once at the first login. */

@@ -27,6 +27,7 @@ import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from './diagnosticFormats';
 import { TML_KIND_NAMES, TML_KINDS } from '../../common/src/tml/kinds';
 import { runTmlExport, runTmlImport, runTmlValidate, TML_EXPORT_TYPES } from './tml';
 import { IMPACT_FORMATS, runImpactCommand, type ImpactFormat } from './impact';
+import { runOrgsCommand } from './orgs';
 
 declare const TSQ_VERSION: string | undefined;
 
@@ -276,6 +277,7 @@ export function buildProgram(): Command {
     .exitOverride()
     // commander's own errors quote the argument it refused (a file name a glob matched): escaped whole, on one line
     .configureOutput({ outputError: (message, write) => write(`${terminalSafe(message.replace(/\n$/, ''))}\n`) });
+  addOrgOption(program);
 
   addQueryCommand(program);
   addLoadCommand(program);
@@ -334,6 +336,15 @@ export function buildProgram(): Command {
   addImpactCommand(program);
   addTmlCommands(program);
 
+  withConnectionOptions(program.command('orgs').description('list the Orgs you may run in (the current one marked *); --org on any command chooses one'))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (opts: Record<string, unknown>) => {
+      await withService(opts, async ({ client }) => {
+        await runOrgsCommand(client, { format: opts.format as 'table' | 'json', signal: interrupt.signal });
+      });
+    });
+
   program
     .command('trust')
     .description("approve this project's tsq.json: its connections may then receive your password or token (an edit of the file asks again)")
@@ -355,6 +366,9 @@ export function buildProgram(): Command {
   ).action(() => {
     // the language server reads its flags from the raw arguments (and vscode-languageserver looks for --stdio there)
     const args = process.argv.slice(process.argv.indexOf('lsp') + 1);
+    // `tsq --org X lsp`: the program's --org reaches the server too
+    const org = program.opts().org as string | undefined;
+    if (org !== undefined && !args.some((a) => a === '--org' || a.startsWith('--org='))) args.push('--org', org);
     if (!args.includes('--stdio')) process.argv.push('--stdio');
     runNodeServer(['--stdio', ...args], { allowDefaultConnection: true });
   });
@@ -372,6 +386,18 @@ export function buildProgram(): Command {
     });
 
   return program;
+}
+
+/**
+ * `--org ID|NAME` before any command (`tsq --org Finance query …`), beside the `--org` every service
+ * command takes (connect.ts): the command's own wins; else the program's is handed to the command.
+ */
+function addOrgOption(program: Command): void {
+  program.option('--org <org>', 'the Org every command runs in, by id or name (as each command\'s --org)');
+  program.hook('preAction', (_program, action) => {
+    const org = program.opts().org as string | undefined;
+    if (org !== undefined && action.getOptionValue('org') === undefined && action.options.some((o) => o.long === '--org')) action.setOptionValue('org', org);
+  });
 }
 
 /** Runs tsq with `argv` (process.argv) and sets the exit code. */

@@ -104,6 +104,8 @@ export function extensionAgentBackend(deps: AgentToolsDeps, documents: Map<strin
       const r = await api.searchData({ queryString, dataSourceGuid: dataSource.id, batchSize: maxRows });
       return { columnNames: r.columnNames, rows: r.data, totalRowCount: r.totalRowCount };
     },
+    // the Org the tools run in, which list_data_sources names (TSQ: Switch Org… changes it)
+    listOrgs: async (signal) => (await deps.connections.getService()).listOrgs({ signal }),
     // what the connected client holds: the password or token from the secret storage it logged in
     // with, a token it obtained, its session cookies (common/src/api heldSecrets)
     secrets: () => deps.connections.currentClient()?.heldSecrets() ?? [],

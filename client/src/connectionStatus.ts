@@ -15,6 +15,8 @@ export interface ConnectionState {
   error?: string;
   /** With needsConfirmation: the origins awaiting confirmation. */
   origins?: string[];
+  /** While connected: the Org the connection runs in, as chosen (its id or name); absent: the user's own. */
+  org?: string;
 }
 
 /** What connection health adds to the item while connected. */
@@ -48,7 +50,9 @@ export class ConnectionStatusItem implements vscode.Disposable {
 
   /** Draws `s`; `activeName` names the connection when the state does not. */
   render(s: ConnectionState, activeName: string): void {
-    const name = s.name ?? (activeName || undefined);
+    const named = s.name ?? (activeName || undefined);
+    // the connection and, where one was chosen, its Org (TSQ: Switch Org…, orgs.ts)
+    const name = named && s.org !== undefined && s.state === 'connected' ? `${named} · Org ${s.org}` : named;
     this.item.text = `${ICONS[s.state]} TSQ${name ? `: ${name}` : ''}${s.state === 'needsConfirmation' ? ' — needs confirmation' : ''}`;
     this.item.tooltip = name ? `TSQ connection ${name}: ${s.state}${s.error ? `\n${s.error}` : ''}\nClick to switch connection.` : 'TSQ: no connection. Click to add one.';
     this.item.backgroundColor =

@@ -33,6 +33,7 @@ import {
 } from './connectionSettings';
 import { askNewConnection, askPassword, type ConnectionArgs } from './connectionPrompts';
 import { ConnectionStatusItem, type ConnectionState, type HealthDisplay } from './connectionStatus';
+import { withOrgChoice } from './orgs';
 
 export type { ConnectionSettings } from './connectionSettings';
 export type { ConnectionArgs } from './connectionPrompts';
@@ -138,7 +139,8 @@ export class ConnectionManager implements vscode.Disposable {
   /** The active connection's settings, or undefined. */
   activeConfig(): Sourced<ConnectionSettings> | undefined {
     const name = this.activeName();
-    return name ? this.connections().find((c) => c.name === name) : undefined;
+    // with the Org TSQ: Switch Org… chose for it (orgs.ts)
+    return withOrgChoice(this.globalState, name ? this.connections().find((c) => c.name === name) : undefined);
   }
 
   /**
@@ -257,7 +259,7 @@ export class ConnectionManager implements vscode.Disposable {
     if (previous && (previous.name !== cfg.name || connectionChanged(previous.cfg, cfg))) void previous.api.logout();
     await recordLastConnected(this.globalState, cfg);
     this.log.info(`Connected to ${cfg.name} (${cfg.url}) as ${cfg.username}.`);
-    this.setState({ name: cfg.name, state: 'connected' });
+    this.setState({ name: cfg.name, state: 'connected', ...(cfg.org !== undefined ? { org: String(cfg.org) } : {}) });
     return true;
   }
 

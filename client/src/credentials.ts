@@ -48,7 +48,8 @@ export function sameEndpoint(a: ConnectionSettings, b: ConnectionSettings): bool
     JSON.stringify(a.loadNodes ?? []) === JSON.stringify(b.loadNodes ?? []) &&
     a.username === b.username &&
     (a.caFile ?? '') === (b.caFile ?? '') &&
-    (a.rejectUnauthorized ?? true) === (b.rejectUnauthorized ?? true)
+    (a.rejectUnauthorized ?? true) === (b.rejectUnauthorized ?? true) &&
+    String(a.org ?? '') === String(b.org ?? '')
   );
 }
 

@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import { registerAdminCommands } from './admin';
 import { registerAgentTools } from './agentTools';
+import { registerOrgCommands } from './orgs';
 import { registerAnswerCommands } from './answers';
 import { registerTmlCommands } from './tmlCommands';
 import { QueryHistory, registerHistoryView } from './history';
@@ -119,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   registerTmlCommands(client);
   registerResults(client);
   registerAgentTools(client);
+  registerOrgCommands(client);
 
   void connections.migratePasswords().then(() => {
     if (connections.activeConfig()) void connections.connect({ interactive: false, showErrors: true });

@@ -29,6 +29,8 @@ export function createService(conn: Omit<ConnectionSettings, 'name' | 'passwordC
     loadNodes: Array.isArray(conn.loadNodes) ? conn.loadNodes.filter((h): h is string => typeof h === 'string' && !!h.trim()) : undefined,
     ignoreNodeRedirect: conn.ignoreNodeRedirect === true,
     apiVersion: conn.apiVersion ?? 'auto',
+    // the Org every call runs in (TSQ: Switch Org…, or the connection's `org`); absent: the user's own
+    ...(String(conn.org ?? '').trim() ? { org: String(conn.org).trim() } : {}),
     bearer,
     onRequest,
     timeouts,

@@ -41,6 +41,8 @@ export interface ConnectionSettings {
   loadNodes?: string[];
   /** Keep a load cycle on the connection's address whatever `node_address` says (docs/service-notes.md §4.4). */
   ignoreNodeRedirect?: boolean;
+  /** The Org every call runs in, by id or name (common/src/api/orgs.ts); absent: the user's own. A number in the file is read as its digits. */
+  org?: string;
 }
 
 /** What a connection file holds. */
@@ -73,6 +75,8 @@ export interface ConnectionFlags {
   config?: string;
   /** `--api-version auto|v1|v2`: overrides the connection's `apiVersion`. */
   apiVersion?: string;
+  /** `--org ID|NAME`: the Org to run in, overriding the connection's `org`. */
+  org?: string;
 }
 
 /** A wrong connection option or connection file: a usage error, with what to do in the message. */
@@ -181,6 +185,7 @@ export function readConnectionFile(path: string, level: ConnectionLevel = 'user'
       out.loadNodes = (c.loadNodes as string[]).map((h) => h.trim());
     }
     if (typeof c.ignoreNodeRedirect === 'boolean') out.ignoreNodeRedirect = c.ignoreNodeRedirect;
+    if (c.org !== undefined) out.org = orgOf(c.org, `"org" of connection "${terminalSafe(name)}" in ${path}`);
     if (c.passwordCommand !== undefined) {
       if (!Array.isArray(c.passwordCommand) || c.passwordCommand.length === 0 || !c.passwordCommand.every((a) => typeof a === 'string')) {
         throw new ConnectionConfigError(`"passwordCommand" of connection "${terminalSafe(name)}" in ${path} must be a non-empty array of strings (a program and its arguments).`);
@@ -273,6 +278,7 @@ export function resolveConnection(flags: ConnectionFlags, opts: ConfigEnvironmen
     ...(flags.caFile ? { caFile: resolve(opts.cwd ?? process.cwd(), flags.caFile) } : {}),
     ...(flags.insecure ? { rejectUnauthorized: false } : {}),
     ...(flags.apiVersion ? { apiVersion: apiVersionOf(flags.apiVersion, '--api-version') } : {}),
+    ...(flags.org !== undefined ? { org: orgOf(flags.org, '--org') } : {}),
   });
   const approvals = new ApprovalStore(opts);
   const resolved = (c: Sourced<ConnectionSettings>): ResolvedConnection => {
@@ -347,6 +353,13 @@ export function requireApproval(resolved: ResolvedConnection): void {
     resolved.source,
     targets,
   );
+}
+
+/** Checks an Org value: a non-empty name, or an id (a whole number, or its digits). @throws ConnectionConfigError naming `where` */
+export function orgOf(v: unknown, where: string): string {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return String(v);
+  if (typeof v === 'string' && v.trim() !== '') return v.trim();
+  throw new ConnectionConfigError(`${where} must name an Org: its id (a whole number) or its name, not ${JSON.stringify(v)}.`);
 }
 
 /** Checks an `apiVersion` value. @throws ConnectionConfigError naming `where` for anything but auto, v1, v2. */
@@ -431,6 +444,7 @@ export function serviceClientOptions(resolved: ResolvedConnection, sources: Pass
     // asked once per client: a wrong password fails rather than asking again
     getPassword: () => (password ??= readPassword(resolved, sources)),
     apiVersion: s.apiVersion ?? 'auto',
+    ...(s.org !== undefined ? { org: s.org } : {}),
     ...bearerOptions(resolved, sources.env ?? process.env),
   };
 }

@@ -385,7 +385,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     onUserSessionsEnded: (listener) => sessions.onCloseUser(listener),
     userOfBearer: (token) => {
       const t = tokens.check(token);
-      return t ? catalog.user(t.userId) : undefined;
+      return t ? catalog.user(t.userId, t.orgId) : undefined;
     },
     tableChanged: (table) => {
       const t = catalog.dataSource(table.id);

@@ -26,6 +26,8 @@ export interface Session {
   id: string;
   clientId: string;
   userId: string;
+  /** The Org the session runs in (0: Primary); v1 `session/orgs` PUT moves it to another. */
+  orgId: number;
   created: number;
 }
 
@@ -39,9 +41,9 @@ export class Sessions {
     this.userEnded.push(listener);
   }
 
-  /** Opens a session for a user; returns the `JSESSIONID` and `clientId` cookie values. */
-  open(userId: string): Session {
-    const s = { id: randomUUID(), clientId: randomUUID(), userId, created: Date.now() };
+  /** Opens a session for a user in one Org (default Primary); returns the `JSESSIONID` and `clientId` cookie values. */
+  open(userId: string, orgId = 0): Session {
+    const s = { id: randomUUID(), clientId: randomUUID(), userId, orgId, created: Date.now() };
     this.byId.set(s.id, s);
     return s;
   }

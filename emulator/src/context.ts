@@ -9,12 +9,14 @@ import type { ColumnDataType } from '../../common/src/model';
 /** Privileges of ThoughtSpot-like groups. Loads need DATAMANAGEMENT or ADMINISTRATION (docs/service-interface.md §5: 403 otherwise). */
 export type Privilege = 'ADMINISTRATION' | 'DATAMANAGEMENT' | 'USERDATAUPLOADING' | 'DATADOWNLOADING' | 'AUTHORING' | 'SHAREWITHALL';
 
-/** A user of the emulator, with the privileges in force now (the union of its groups', recomputed on every call). */
+/** A user of the emulator acting in one Org, with the privileges in force now there (the union of its groups', recomputed on every call). */
 export interface EmulatorUser {
   id: string;
   name: string;
   displayName: string;
   privileges: ReadonlySet<Privilege>;
+  /** The Org the session or token runs in (0: Primary); the user sees and changes only that Org's objects. */
+  orgId: number;
 }
 
 /** A column of a physical table, in table order. */

@@ -7,8 +7,8 @@
  * `retail_calendar`, the days of the custom calendar `retail` (emulator/src/customCalendar.ts).
  * Plus a worksheet, a model (flights with their origin and destination airports), two pinboards of three visualizations each, an answer, tags, and the users
  * `tsadmin` / `admin` (group Administrator: every privilege) and `analyst` / `analyst` (group Analysts:
- * reads the demo data sources, no data management). The group `Data Managers` holds DATAMANAGEMENT and
- * has no users until `user/sync` adds some.
+ * reads the demo data sources); `Data Managers` (DATAMANAGEMENT) has none until `user/sync`. A second
+ * Org, `DEMO_SECOND_ORG` (table `quotes`, user `trader` / `trader`); `analyst` is in both Orgs.
  */
 import { dirname, join } from 'node:path';
 import { CUSTOM_CALENDAR_COLUMNS, DEMO_CALENDARS, retailCalendarSelect } from './customCalendar';
@@ -21,17 +21,24 @@ export function vegaDataDir(): string {
   return join(dirname(require.resolve('vega-datasets')), '..', 'data');
 }
 
+/** The name of the demo's second Org (beside Primary). */
+export const DEMO_SECOND_ORG = 'Finance';
+
 /** The demo seed model (tables are filled by DuckDB `SELECT`s over the vega-datasets files). */
 export function demoSeed(): SeedModel {
   return {
+    // id 1: the Org of the documented auth/token/full example (developer-docs authentication.adoc, `"org_id": 1`)
+    orgs: [{ name: DEMO_SECOND_ORG, id: 1, description: 'The demo second Org: market quotes' }],
     groups: [
       { name: 'Administrator', displayName: 'Administrator', privileges: ['ADMINISTRATION'] },
       { name: 'Analysts', displayName: 'Analysts', privileges: ['AUTHORING', 'DATADOWNLOADING'] },
       { name: 'Data Managers', displayName: 'Data Managers', privileges: ['DATAMANAGEMENT'] },
+      { name: 'Finance Analysts', displayName: 'Finance Analysts', privileges: ['AUTHORING', 'DATADOWNLOADING'], org: DEMO_SECOND_ORG },
     ],
     users: [
       { name: 'tsadmin', displayName: 'Administrator', password: 'admin', groups: ['Administrator'] },
-      { name: 'analyst', displayName: 'Analyst', password: 'analyst', groups: ['Analysts'] },
+      { name: 'analyst', displayName: 'Analyst', password: 'analyst', groups: ['Analysts', 'Finance Analysts'], orgs: ['Primary', DEMO_SECOND_ORG] },
+      { name: 'trader', displayName: 'Trader', password: 'trader', groups: ['Finance Analysts'], orgs: [DEMO_SECOND_ORG] },
     ],
     tags: [{ name: 'demo', description: 'Built-in demo data (vega-datasets)' }, 'flights', 'finance', 'weather'],
     tables: demoTables(),
@@ -223,6 +230,7 @@ function demoTables(): NonNullable<SeedModel['tables']> {
       select: `SELECT symbol, strptime("date", '%b %d %Y')::DATE, price FROM read_csv(${f('stocks.csv')}, header = true, columns = {'symbol': 'VARCHAR', 'date': 'VARCHAR', 'price': 'DOUBLE'})`,
     },
     ...locationAndCalendarTables(),
+    ...financeTables(),
   ];
 }
 
@@ -256,5 +264,28 @@ function locationAndCalendarTables(): NonNullable<SeedModel['tables']> {
       columns: [...CUSTOM_CALENDAR_COLUMNS],
       select: retailCalendarSelect(CALENDAR_YEARS[0], CALENDAR_YEARS[1]),
     })),
+  ];
+}
+
+/** The tables of the demo's second Org (`DEMO_SECOND_ORG`). */
+function financeTables(): NonNullable<SeedModel['tables']> {
+  const f = (name: string): string => quoteLiteral(join(vegaDataDir(), name));
+  return [
+    {
+      database: 'finance',
+      schema: 'engine_default_schema',
+      org: DEMO_SECOND_ORG,
+      sharedWith: ['Finance Analysts'],
+      author: 'tsadmin',
+      name: 'quotes',
+      description: 'Monthly stock prices of the Finance Org (vega-datasets stocks)',
+      tags: ['finance'],
+      columns: [
+        { name: 'symbol', dataType: 'VARCHAR' },
+        { name: 'date', dataType: 'DATE' },
+        { name: 'price', dataType: 'DOUBLE', aggregation: 'AVERAGE' },
+      ],
+      select: `SELECT symbol, strptime("date", '%b %d %Y')::DATE, price FROM read_csv(${f('stocks.csv')}, header = true, columns = {'symbol': 'VARCHAR', 'date': 'VARCHAR', 'price': 'DOUBLE'})`,
+    },
   ];
 }

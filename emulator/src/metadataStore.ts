@@ -40,6 +40,8 @@ export interface Header {
    */
   sharedWithModify?: string[];
   isAutoCreated: boolean;
+  /** The Org the object belongs to (absent: Primary, 0); nothing crosses an Org (orgs.ts). */
+  orgId?: number;
 }
 
 /** A LOGICAL_COLUMN of a data source; `physicalName` is the column of the DuckDB table it reads. */
@@ -131,6 +133,8 @@ export interface StoredUser {
   groups: string[];
   /** Whether objects can be shared with the user (v2 `visibility`, users/create and update); absent is SHARABLE. */
   visibility?: 'SHARABLE' | 'NON_SHARABLE';
+  /** The Orgs the user belongs to (absent: Primary alone); the first is where a login lands unless it names one. */
+  orgs?: number[];
   /** True while the password is a built-in demo password (refused on non-loopback addresses). */
   demoPassword?: boolean;
   created: number;
@@ -153,9 +157,26 @@ export interface StoredGroup {
    */
   subGroups?: string[];
   privileges: Privilege[];
+  /** The Org the group belongs to (absent: Primary, 0); its privileges count only there. */
+  orgId?: number;
   created: number;
   modified: number;
 }
+
+/**
+ * An Org of the tenant (OpenAPI `OrgResponse` of thoughtspot/rest-api-sdk: an integer id, a name, a
+ * description, a status). Primary (id 0) always exists and is not stored.
+ */
+export interface StoredOrg {
+  id: number;
+  name: string;
+  description?: string;
+  created: number;
+  modified: number;
+}
+
+/** The id of the Primary Org, which every tenant has and where objects without an Org live. */
+export const PRIMARY_ORG_ID = 0;
 
 /** A share mode of `security/metadata/share` (access-control-sharing.adoc); NO_ACCESS removes a share. */
 export type ShareMode = 'READ_ONLY' | 'MODIFY' | 'NO_ACCESS';
@@ -181,6 +202,8 @@ export interface MetadataState {
   tags: Tag[];
   users: StoredUser[];
   groups: StoredGroup[];
+  /** The Orgs besides Primary (absent: none). */
+  orgs?: StoredOrg[];
 }
 
 /** The emulator's metadata store: the objects in memory, with look-ups by GUID and by name (case-insensitive, docs/service-interface.md §8.2). */
@@ -210,10 +233,10 @@ export class MetadataStore {
     return this.state.tables.find((t) => t.id === k);
   }
 
-  /** A data source by GUID or, failing that, by name (case-insensitive). */
-  dataSourceByIdOrName(idOrName: string): LogicalTable | undefined {
+  /** A data source by GUID or, failing that, by name (case-insensitive; among those of `orgId` when given). */
+  dataSourceByIdOrName(idOrName: string, orgId?: number): LogicalTable | undefined {
     const k = idOrName.toLowerCase();
-    return this.state.tables.find((t) => t.id === k) ?? this.state.tables.find((t) => t.name.toLowerCase() === k);
+    return this.state.tables.find((t) => t.id === k) ?? this.state.tables.find((t) => t.name.toLowerCase() === k && (orgId === undefined || this.orgOf(t) === orgId));
   }
 
   /** The physical table (ONE_TO_ONE_LOGICAL) of a target; schema defaults to `engine_default_schema` (docs/service-interface.md §2.2). */
@@ -255,17 +278,93 @@ export class MetadataStore {
     return [...out];
   }
 
+  /** Every Org, Primary first (`StoredOrg`). */
+  orgs(): StoredOrg[] {
+    return [{ id: PRIMARY_ORG_ID, name: 'Primary', description: 'Primary Org', created: 0, modified: 0 }, ...(this.state.orgs ?? [])];
+  }
+
+  /** An Org by id (a number, or digits) or by name (case-insensitive), or undefined. */
+  org(idOrName: string | number): StoredOrg | undefined {
+    const text = String(idOrName).trim();
+    const all = this.orgs();
+    if (/^\d+$/.test(text)) return all.find((o) => o.id === Number(text));
+    return all.find((o) => o.name.toLowerCase() === text.toLowerCase());
+  }
+
+  /** The Org of an object or group (absent: Primary). */
+  orgOf(x: { orgId?: number }): number {
+    return x.orgId ?? PRIMARY_ORG_ID;
+  }
+
+  /** The Orgs a stored user belongs to (absent: Primary alone). */
+  orgsOfUser(u: StoredUser): number[] {
+    return u.orgs ?? [PRIMARY_ORG_ID];
+  }
+
+  /** The groups of one Org. */
+  groupsIn(orgId: number): StoredGroup[] {
+    return this.state.groups.filter((g) => this.orgOf(g) === orgId);
+  }
+
+  /** The tags of one Org. */
+  tagsIn(orgId: number): Tag[] {
+    return this.state.tags.filter((t) => this.orgOf(t) === orgId);
+  }
+
+  /** The users of one Org. */
+  usersIn(orgId: number): StoredUser[] {
+    return this.state.users.filter((u) => this.orgsOfUser(u).includes(orgId));
+  }
+
+  /** The privileges a user's groups of one Org (and the groups above them) grant, ADMINISTRATION implying every privilege. */
+  private privilegesIn(u: StoredUser, orgId: number): Set<Privilege> {
+    const privileges = new Set<Privilege>();
+    for (const gid of this.groupsWithParents(u.groups)) {
+      const g = this.state.groups.find((x) => x.id === gid);
+      if (g && this.orgOf(g) === orgId) for (const p of g.privileges) privileges.add(p);
+    }
+    if (privileges.has('ADMINISTRATION')) for (const p of PRIVILEGES) privileges.add(p);
+    return privileges;
+  }
+
   /**
-   * The user with the privileges of its groups and of their parent groups as they are now (ADMINISTRATION
-   * implies every privilege).
+   * True when the user administers every Org: ADMINISTRATION through a group of Primary (the tenant's
+   * administrator, docs.thoughtspot.com cloud/latest/orgs-overview). It may act in any Org.
    */
-  user(id: string): EmulatorUser | undefined {
+  administersAllOrgs(u: StoredUser): boolean {
+    return this.privilegesIn(u, PRIMARY_ORG_ID).has('ADMINISTRATION');
+  }
+
+  /**
+   * The Org a session of the user runs in when it names none: Primary when the user belongs to it,
+   * else the first of its Orgs.
+   */
+  defaultOrgOf(u: StoredUser): number {
+    const orgs = this.orgsOfUser(u);
+    return orgs.includes(PRIMARY_ORG_ID) ? PRIMARY_ORG_ID : (orgs[0] ?? PRIMARY_ORG_ID);
+  }
+
+  /** The Orgs the user may act in: its own, or every Org for an administrator of all (`administersAllOrgs`). */
+  orgsAvailableTo(u: StoredUser): StoredOrg[] {
+    if (this.administersAllOrgs(u)) return this.orgs();
+    const mine = this.orgsOfUser(u);
+    return this.orgs().filter((o) => mine.includes(o.id));
+  }
+
+  /**
+   * The user acting in one Org (default: `defaultOrgOf`), with the privileges of its groups of that Org
+   * and of their parent groups as they are now (ADMINISTRATION implies every privilege); an administrator
+   * of all Orgs has ADMINISTRATION in each. Undefined when there is no such user, or the user may not act
+   * in that Org (`orgsAvailableTo`), or the Org does not exist.
+   */
+  user(id: string, orgId?: number): EmulatorUser | undefined {
     const u = this.storedUser(id);
     if (!u) return undefined;
-    const privileges = new Set<Privilege>();
-    for (const gid of this.groupsWithParents(u.groups)) for (const p of this.state.groups.find((g) => g.id === gid)?.privileges ?? []) privileges.add(p);
-    if (privileges.has('ADMINISTRATION')) for (const p of PRIVILEGES) privileges.add(p);
-    return { id: u.id, name: u.name, displayName: u.displayName, privileges };
+    const org = orgId ?? this.defaultOrgOf(u);
+    if (!this.orgsAvailableTo(u).some((o) => o.id === org)) return undefined;
+    const privileges = this.privilegesIn(u, org);
+    if (this.administersAllOrgs(u)) for (const p of PRIVILEGES) privileges.add(p);
+    return { id: u.id, name: u.name, displayName: u.displayName, privileges, orgId: org };
   }
 
   /**
@@ -293,23 +392,26 @@ export class MetadataStore {
   }
 
   /**
-   * True when the user may read the object: an administrator, its author, or a user or group (its own, or
+   * True when the user may read the object: it is of the Org the user acts in, and the user is an administrator, its author, or a user or group (its own, or
    * one above it) it is shared with, READ_ONLY or MODIFY (docs/service-interface.md §5;
    * https://developers.thoughtspot.com/docs/access-control-sharing).
    */
   canRead(user: EmulatorUser, obj: Header): boolean {
+    if (this.orgOf(obj) !== user.orgId) return false;
     if (this.canModify(user, obj)) return true;
     const as = this.principalsOf(user);
     return obj.sharedWith.some((s) => as.includes(s));
   }
 
   /**
-   * True when the user may change the object (import a TML over it, share it): an administrator, its
+   * True when the user may change the object (import a TML over it, share it): it is of the Org the user
+   * acts in, and the user is an administrator, its
    * author, or a user or group (its own, or one above it) it is shared with MODIFY. READ_ONLY is not
    * enough ("READ_ONLY access grants view access to the shared object, whereas MODIFY provides edit
    * access", OpenAPI `shareMetadata` of thoughtspot/rest-api-sdk).
    */
   canModify(user: EmulatorUser, obj: Header): boolean {
+    if (this.orgOf(obj) !== user.orgId) return false;
     if (user.privileges.has('ADMINISTRATION') || obj.author === user.id) return true;
     const as = this.principalsOf(user);
     return (obj.sharedWithModify ?? []).some((s) => as.includes(s));

@@ -12,7 +12,7 @@ import type { ColumnDataType } from '../../common/src/model';
 import { COLUMN_DATA_TYPES } from '../../common/src/model';
 import { hashPassword } from './auth';
 import type { AnswerBook, MetadataStore, DefaultAggr, Header, LogicalColumn, StoredUser } from './metadataStore';
-import { PRIVILEGES } from './metadataStore';
+import { PRIMARY_ORG_ID, PRIVILEGES } from './metadataStore';
 import type { Privilege } from './context';
 import type { Engine } from './engine';
 import { DUCKDB_TYPE, dataTypeOfDuckDb, isNumeric, quoteIdent, quoteLiteral, sqlTableName } from './engine';
@@ -44,6 +44,8 @@ export interface SeedObject {
   sharedWithModify?: string[];
   /** User name of the author (default: the first user of an administrator group). */
   author?: string;
+  /** Name of the Org the object belongs to (declared in `SeedModel.orgs`, or Primary, the default). */
+  org?: string;
 }
 
 /** A table (LOGICAL_TABLE, subtype ONE_TO_ONE_LOGICAL). Columns are inferred from `csv` when omitted. */
@@ -87,14 +89,16 @@ export interface SeedBook extends SeedObject {
 
 /** The seed folder's `model.json`. */
 export interface SeedModel {
+  /** Orgs besides Primary; an id not given is derived from the name (`stableOrgId`). */
+  orgs?: { name: string; id?: number; description?: string }[];
   tables?: SeedTable[];
   worksheets?: SeedWorksheet[];
   models?: SeedDataModel[];
   answers?: SeedBook[];
   pinboards?: SeedBook[];
-  tags?: (string | { name: string; description?: string })[];
-  groups?: { name: string; displayName?: string; privileges?: Privilege[] }[];
-  users?: { name: string; displayName?: string; password: string; mail?: string; groups?: string[] }[];
+  tags?: (string | { name: string; description?: string; org?: string })[];
+  groups?: { name: string; displayName?: string; privileges?: Privilege[]; org?: string }[];
+  users?: { name: string; displayName?: string; password: string; mail?: string; groups?: string[]; orgs?: string[] }[];
 }
 
 /** Options of `applySeed`. */
@@ -135,11 +139,18 @@ function check(cond: unknown, msg: string): asserts cond {
 async function seedPrincipals(catalog: MetadataStore, model: SeedModel, opts: ApplySeedOptions): Promise<StoredUser> {
   const st = catalog.state;
   const now = opts.now;
+  for (const o of model.orgs ?? []) {
+    const id = o.id ?? stableOrgId(o.name);
+    check(!catalog.org(o.name) || catalog.org(o.name)!.id === id, `org ${o.name}: the name is taken`);
+    check(!catalog.org(id) || catalog.org(id)!.name.toLowerCase() === o.name.toLowerCase(), `org ${o.name}: the id ${id} is another Org's`);
+    if (!catalog.org(id)) (st.orgs ??= []).push({ id, name: o.name, ...(o.description !== undefined ? { description: o.description } : {}), created: now, modified: now });
+  }
   for (const g of model.groups ?? []) {
     check(g.name, 'a group needs a name');
     for (const p of g.privileges ?? []) check(PRIVILEGES.includes(p), `group ${g.name}: unknown privilege ${p}`);
     const id = stableGuid('group', g.name);
-    if (!st.groups.some((x) => x.id === id)) st.groups.push({ id, name: g.name, displayName: g.displayName ?? g.name, privileges: [...(g.privileges ?? [])], created: now, modified: now });
+    const orgId = seedOrgId(catalog, g.org, `group ${g.name}`);
+    if (!st.groups.some((x) => x.id === id)) st.groups.push({ id, name: g.name, displayName: g.displayName ?? g.name, privileges: [...(g.privileges ?? [])], ...(orgId ? { orgId } : {}), created: now, modified: now });
   }
   for (const u of model.users ?? []) {
     check(u.name && typeof u.password === 'string', 'a user needs a name and a password');
@@ -150,7 +161,8 @@ async function seedPrincipals(catalog: MetadataStore, model: SeedModel, opts: Ap
       check(g, `user ${u.name}: unknown group ${n}`);
       return g.id;
     });
-    st.users.push({ id, name: u.name, displayName: u.displayName ?? u.name, mail: u.mail, ...(await hashPassword(u.password)), groups, demoPassword: opts.demo || undefined, created: now, modified: now });
+    const orgs = u.orgs?.map((o) => seedOrgId(catalog, o, `user ${u.name}`));
+    st.users.push({ id, name: u.name, displayName: u.displayName ?? u.name, mail: u.mail, ...(await hashPassword(u.password)), groups, ...(orgs ? { orgs } : {}), demoPassword: opts.demo || undefined, created: now, modified: now });
   }
   if (st.users.length === 0) {
     // A seed without users still needs someone to log in: the built-in administrator tsadmin / admin.
@@ -170,17 +182,19 @@ export async function applySeed(catalog: MetadataStore, engine: Engine, model: S
   const now = opts.now;
   const admin = await seedPrincipals(catalog, model, opts);
 
-  const tagId = (name: string): string => {
-    const id = stableGuid('tag', name);
-    if (!st.tags.some((t) => t.id === id)) st.tags.push({ id, name, author: admin.id, created: now, modified: now, modifiedBy: admin.id, tags: [], sharedWith: [], isAutoCreated: false });
+  // a tag is one Org's: the same name in two Orgs is two tags (Primary's keeps the GUID it always had)
+  const tagId = (name: string, orgId: number): string => {
+    const id = orgId === PRIMARY_ORG_ID ? stableGuid('tag', name) : stableGuid('tag', String(orgId), name);
+    if (!st.tags.some((t) => t.id === id)) st.tags.push({ id, name, author: admin.id, created: now, modified: now, modifiedBy: admin.id, tags: [], sharedWith: [], isAutoCreated: false, ...(orgId ? { orgId } : {}) });
     return id;
   };
   for (const t of model.tags ?? []) {
     const name = typeof t === 'string' ? t : t.name;
-    const id = tagId(name);
+    const id = tagId(name, typeof t === 'string' ? PRIMARY_ORG_ID : seedOrgId(catalog, t.org, `tag ${name}`));
     if (typeof t !== 'string' && t.description) st.tags.find((x) => x.id === id)!.description = t.description;
   }
   const header = (o: SeedObject, id: string): Header => {
+    const orgId = seedOrgId(catalog, o.org, o.name);
     const author = o.author ? catalog.userByName(o.author) : admin;
     check(author, `${o.name}: unknown author ${o.author}`);
     const principals = (member: 'sharedWith' | 'sharedWithModify'): string[] =>
@@ -201,10 +215,11 @@ export async function applySeed(catalog: MetadataStore, engine: Engine, model: S
       created: now,
       modified: now,
       modifiedBy: author.id,
-      tags: (o.tags ?? []).map(tagId),
+      tags: (o.tags ?? []).map((t) => tagId(t, orgId)),
       sharedWith,
       ...(sharedWithModify.length > 0 ? { sharedWithModify } : {}),
       isAutoCreated: false,
+      ...(orgId ? { orgId } : {}),
     };
   };
 
@@ -230,7 +245,8 @@ export async function applySeed(catalog: MetadataStore, engine: Engine, model: S
   for (const w of model.worksheets ?? []) {
     const id = stableGuid('worksheet', w.name);
     if (st.tables.some((x) => x.id === id)) continue;
-    const base = st.tables.find((t) => t.subtype === 'ONE_TO_ONE_LOGICAL' && (t.name.toLowerCase() === w.table.toLowerCase() || `${t.database}.${t.schema}.${t.tableName}`.toLowerCase() === w.table.toLowerCase()));
+    const wOrg = seedOrgId(catalog, w.org, `worksheet ${w.name}`);
+    const base = st.tables.find((t) => t.subtype === 'ONE_TO_ONE_LOGICAL' && catalog.orgOf(t) === wOrg && (t.name.toLowerCase() === w.table.toLowerCase() || `${t.database}.${t.schema}.${t.tableName}`.toLowerCase() === w.table.toLowerCase()));
     check(base, `worksheet ${w.name}: unknown table ${w.table}`);
     const entries = w.columns ?? base.columns.map((c) => c.name);
     const columns = entries.map((e) => {
@@ -253,7 +269,7 @@ export async function applySeed(catalog: MetadataStore, engine: Engine, model: S
         ...header(b, id),
         type,
         visualizations: (b.visualizations ?? []).map((v) => {
-          const ds = catalog.dataSourceByIdOrName(v.dataSource);
+          const ds = catalog.dataSourceByIdOrName(v.dataSource, seedOrgId(catalog, b.org, b.name));
           check(ds, `${b.name}: visualization ${v.name} names unknown data source ${v.dataSource}`);
           return { id: stableGuid('viz', id, v.name), name: v.name, dataSource: ds.id, query: v.query };
         }),
@@ -277,6 +293,20 @@ function seedModels(catalog: MetadataStore, models: readonly SeedDataModel[], he
       throw new Error(`seed: ${(e as Error).message}`, { cause: e });
     }
   }
+}
+
+/** A stable Org id from its name: a positive 31-bit integer (the service's ids are `int32`), never 0 (Primary). */
+export function stableOrgId(name: string): number {
+  const n = parseInt(stableGuid('org', name.toLowerCase()).replace(/-/g, '').slice(0, 8), 16) & 0x7fffffff;
+  return n === 0 ? 1 : n;
+}
+
+/** The id of the Org a seed entry names (absent: Primary). @throws Error naming `what` for an Org the seed does not declare */
+function seedOrgId(catalog: MetadataStore, name: string | undefined, what: string): number {
+  if (name === undefined) return PRIMARY_ORG_ID;
+  const org = catalog.org(name);
+  check(org && !/^\d+$/.test(name), `${what}: unknown org ${name} (declare it in orgs)`);
+  return org.id;
 }
 
 function logicalColumn(owner: string, c: { name: string; dataType: ColumnDataType; kind?: 'ATTRIBUTE' | 'MEASURE'; aggregation?: DefaultAggr; description?: string; synonyms?: string[] }, physicalName: string): LogicalColumn {

@@ -41,10 +41,11 @@ export function connectionFlagsOf(args: readonly string[]): ConnectionFlags {
       connection: { type: 'string' },
       config: { type: 'string' },
       insecure: { type: 'boolean' },
+      org: { type: 'string' },
     },
   });
   const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const flags: ConnectionFlags = { url: s(values.url), user: s(values.user), loadUrl: s(values['load-url']), caFile: s(values['ca-file']), connection: s(values.connection), config: s(values.config) };
+  const flags: ConnectionFlags = { url: s(values.url), user: s(values.user), loadUrl: s(values['load-url']), caFile: s(values['ca-file']), connection: s(values.connection), config: s(values.config), org: s(values.org) };
   if (values.insecure === true) flags.insecure = true;
   for (const k of Object.keys(flags) as (keyof ConnectionFlags)[]) if (flags[k] === undefined) delete flags[k];
   return flags;

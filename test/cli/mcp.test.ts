@@ -94,11 +94,11 @@ function toolWords(text: string): string {
 }
 
 describe('tsq mcp over stdio', () => {
-  test('lists the four read tools with input and output schemas, and the language reference resource', async () => {
+  test('lists the read tools (the four, and the Org tools) with input and output schemas, and the language reference resource', async () => {
     const s = await mcp(conn);
     try {
       const { tools } = await s.client.listTools();
-      assert.deepEqual(tools.map((t) => t.name).sort(), ['check_query', 'describe_data_source', 'list_data_sources', 'run_query']);
+      assert.deepEqual(tools.map((t) => t.name).sort(), ['check_query', 'describe_data_source', 'list_data_sources', 'list_orgs', 'run_query', 'switch_org']);
       for (const t of tools) {
         assert.ok(t.outputSchema, `${t.name} has an output schema`);
         assert.equal(t.annotations?.readOnlyHint, true);

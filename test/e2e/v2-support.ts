@@ -1,6 +1,6 @@
 /**
  * The set-up of the end-to-end tests against a service where REST API v1 is gone (token.test.ts,
- * v2admin.test.ts): an emulator started with `--public-api v2`, as on a current cloud build, and a
+ * v2admin.test.ts, orgs.test.ts): an emulator started with `--public-api v2`, as on a current cloud build, and a
  * VS Code session whose one connection `cloud` is that emulator with the user tsadmin.
  */
 import assert from 'node:assert/strict';

@@ -18,4 +18,6 @@ test('numeric flags: --name=value and --name value; anything but a non-negative 
 test('connection flags are read beside the transport and the editor flags', () => {
   assert.deepEqual(connectionFlagsOf(['--stdio', '--clientProcessId=9', '--url', 'http://127.0.0.1:8088', '--user=tsadmin', '--insecure']), { url: 'http://127.0.0.1:8088', user: 'tsadmin', insecure: true });
   assert.deepEqual(connectionFlagsOf(['--node-ipc', '--connection=prod', '--validation-delay=10']), { connection: 'prod' });
+  // tsq lsp --org (or tsq --org X lsp, which main.ts hands on): the Org the server's catalog is read in
+  assert.deepEqual(connectionFlagsOf(['--stdio', '--connection', 'prod', '--org', 'Finance']), { connection: 'prod', org: 'Finance' });
 });

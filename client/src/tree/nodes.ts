@@ -8,6 +8,7 @@ import type { Column } from '../../../common/src/model';
 import type { ServiceCatalog } from '../../../common/src/catalog';
 import type { HeaderCategory, HeaderSort, MetadataType, ObjectHeader, Principal, ServiceApi, VizHeader } from '../service';
 import type { PageFetcher } from './paging';
+import type { OrgRef } from '../../../common/src/api';
 
 /** A folder of the Data Sources root: a set of LOGICAL_TABLE subtypes (docs/service-interface.md §4.2; docs/service-notes.md §3.1). */
 export interface DataSourceGroup {
@@ -23,7 +24,7 @@ export const DATA_SOURCE_GROUPS: readonly DataSourceGroup[] = [
   { id: 'uploads', label: 'Uploaded Data', subtypes: ['USER_DEFINED'] },
 ];
 
-export type RootId = 'dataSources' | 'pinboards' | 'answers' | 'tags' | 'principals';
+export type RootId = 'dataSources' | 'pinboards' | 'answers' | 'tags' | 'principals' | 'orgs';
 
 /** A node of the Objects view. `key` is unique and stable (it is the TreeItem id and the key of its list). */
 export type ObjectNode =
@@ -33,10 +34,12 @@ export type ObjectNode =
   | { kind: 'object'; key: string; type: MetadataType; subtype?: string; header: ObjectHeader }
   | { kind: 'column'; key: string; column: Column; dataSourceId: string }
   | { kind: 'viz'; key: string; header: VizHeader; parentId: string; parentType: MetadataType }
-  | { kind: 'principal'; key: string; principal: Principal };
+  | { kind: 'principal'; key: string; principal: Principal }
+  /** An Org of the user (the Orgs root, for a user in several); `current`: the one the connection runs in. */
+  | { kind: 'org'; key: string; org: OrgRef; current: boolean };
 
-/** The roots, in order; Users & Groups only for administrators (`user/list` answered). */
-export function rootNodes(isAdmin: boolean): ObjectNode[] {
+/** The roots, in order; Users & Groups only for administrators (`user/list` answered), Orgs only for a user in several. */
+export function rootNodes(isAdmin: boolean, severalOrgs = false): ObjectNode[] {
   const roots: ObjectNode[] = [
     { kind: 'root', key: 'root:dataSources', root: 'dataSources', label: 'Data Sources' },
     // Liveboards: ThoughtSpot's name since 8.4 (Pinboards before); the API keeps `pinboard` in its names
@@ -45,6 +48,8 @@ export function rootNodes(isAdmin: boolean): ObjectNode[] {
     { kind: 'root', key: 'root:tags', root: 'tags', label: 'Tags' },
   ];
   if (isAdmin) roots.push({ kind: 'root', key: 'root:principals', root: 'principals', label: 'Users & Groups' });
+  // each Org's row switches the connection there (TSQ: Switch Org…, client/src/orgs.ts)
+  if (severalOrgs) roots.push({ kind: 'root', key: 'root:orgs', root: 'orgs', label: 'Orgs' });
   return roots;
 }
 
@@ -129,6 +134,11 @@ export function childrenFetcher(
             { kind: 'principalGroup', key: 'principals:USER', principalKind: 'USER', label: 'Users' },
             { kind: 'principalGroup', key: 'principals:GROUP', principalKind: 'GROUP', label: 'Groups' },
           ]);
+        case 'orgs':
+          return whole(async () => {
+            const { orgs, current } = await (await api()).listOrgs();
+            return orgs.map((org) => ({ kind: 'org', key: `org:${org.id}`, org, current: org.id === current?.id }));
+          });
       }
       break;
     case 'group':
@@ -208,6 +218,9 @@ export function contextFlags(node: ObjectNode): string[] {
       flags.push(node.principal.kind === 'USER' ? 'tsq:user' : 'tsq:group', 'tsq:name');
       if (node.principal.id) flags.push('tsq:guid');
       break;
+    case 'org':
+      flags.push('tsq:org', 'tsq:name');
+      break;
   }
   return flags;
 }
@@ -239,7 +252,7 @@ export function columnIcon(column: Column): string {
 export function nodeIcon(node: ObjectNode): string {
   switch (node.kind) {
     case 'root':
-      return { dataSources: 'database', pinboards: 'dashboard', answers: 'graph', tags: 'tag', principals: 'organization' }[node.root];
+      return { dataSources: 'database', pinboards: 'dashboard', answers: 'graph', tags: 'tag', principals: 'organization', orgs: 'globe' }[node.root];
     case 'group':
       return 'folder';
     case 'principalGroup':
@@ -255,6 +268,8 @@ export function nodeIcon(node: ObjectNode): string {
       return 'graph-line';
     case 'principal':
       return node.principal.kind === 'USER' ? 'person' : 'organization';
+    case 'org':
+      return node.current ? 'pass-filled' : 'circle-large-outline';
   }
 }
 
@@ -273,12 +288,15 @@ export function nodeLabel(node: ObjectNode): string {
       return node.column.name;
     case 'principal':
       return node.principal.displayName && node.principal.displayName !== node.principal.name ? `${node.principal.displayName} (${node.principal.name})` : node.principal.name;
+    case 'org':
+      return node.org.name;
   }
 }
 
 /** The description (greyed text after the label): `dataType · kind` for a column. */
 export function nodeDescription(node: ObjectNode): string | undefined {
   if (node.kind === 'column') return `${node.column.dataType} · ${node.column.kind}`;
+  if (node.kind === 'org') return node.current ? `id ${node.org.id} · current` : `id ${node.org.id}`;
   if (node.kind === 'principal' && node.principal.kind === 'USER' && node.principal.groupNames?.length) return node.principal.groupNames.join(', ');
   return undefined;
 }

@@ -26,7 +26,7 @@ type Element = ObjectNode | Placeholder;
  * Whether the connection `key` may list users (`user/list`), which shows "Users & Groups":
  * `value` undefined while `pending`; `answeredWithout` when the roots were answered before it settled.
  */
-type AdminProbe = { key: string; value?: boolean; pending?: Promise<void>; answeredWithout?: boolean };
+type AdminProbe = { key: string; value?: boolean; pending?: Promise<void>; answeredWithout?: boolean; severalOrgs?: boolean };
 
 /** How long getChildren waits for a list before it answers "Loading…" (ms). */
 const QUICK_ANSWER_MS = 400;
@@ -135,6 +135,7 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     item.description = nodeDescription(element);
     item.iconPath = new vscode.ThemeIcon(nodeIcon(element));
     item.contextValue = contextFlags(element).join(' ');
+    if (element.kind === 'org' && !element.current) item.command = { command: 'tsq.switchOrg', title: 'Switch Org', arguments: [element.org.name] };
     const lines = tooltipLines(element, (id) => this.authors.get(id));
     if (lines.length) {
       const md = new vscode.MarkdownString(undefined, false);
@@ -212,6 +213,8 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     if (!this.admin || this.admin.key !== key) {
       const probe: AdminProbe = { key };
       probe.pending = (async () => {
+        // a user in several Orgs gets the Orgs root (a failure, or a service without Orgs: none)
+        probe.severalOrgs = await this.connections.getService().then((api) => api.listOrgs()).then((l) => l.orgs.length > 1, () => false);
         try {
           const principals = await (await this.connections.getService()).listPrincipals();
           probe.value = true;
@@ -232,7 +235,7 @@ class ObjectsProvider implements vscode.TreeDataProvider<Element> {
     if (this.admin !== probe) return this.roots();
     if (probe.value === undefined) probe.answeredWithout = true;
     // the same objects every time: VS Code finds the element of a change event by identity
-    const roots = rootNodes(this.admin.value === true).map((r) => this.nodes.get(r.key) ?? r);
+    const roots = rootNodes(this.admin.value === true, this.admin.severalOrgs === true).map((r) => this.nodes.get(r.key) ?? r);
     for (const r of roots) {
       this.nodes.set(r.key, r);
       this.parents.set(r.key, undefined);

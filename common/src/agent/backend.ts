@@ -64,6 +64,12 @@ export interface AgentLoadAnswer {
   bytes: number;
 }
 
+/** An Org as the tools report it: the service's integer id and its name. */
+export interface AgentOrg {
+  id: number;
+  name: string;
+}
+
 /** The port of the agent tools onto a front end (see the module comment). */
 export interface AgentBackend {
   /** Every data source the user may see. @throws the service's error when they cannot be read. */
@@ -93,6 +99,16 @@ export interface AgentBackend {
    * @throws LoadError and the service's errors; an error saying why the file or its definition is refused.
    */
   loadCsv?(params: { path: string; table: string; replace: boolean }, signal?: AbortSignal): Promise<AgentLoadAnswer>;
+  /**
+   * The Orgs the user may act in and the one the tools run in (common/src/api/orgs.ts); absent where the
+   * front end has no Orgs to offer. @throws the service's error
+   */
+  listOrgs?(signal?: AbortSignal): Promise<{ orgs: AgentOrg[]; current?: AgentOrg }>;
+  /**
+   * Makes every later tool call run in the Org `org` names (id or name); absent where the front end
+   * cannot switch. @throws the service's error (AuthenticationError when the user is not in that Org)
+   */
+  switchOrg?(org: string, signal?: AbortSignal): Promise<AgentOrg>;
   /** The secrets in use (the password, a token) to redact from every text a tool returns. */
   secrets(): readonly string[];
 }

@@ -32,11 +32,15 @@ export const INPUT_SCHEMAS = {
     table: z.string().min(1).describe('The existing target table, database.schema.table (or database.table).'),
     replace: z.boolean().optional().describe('true DELETES EVERY ROW of the table before loading; only when the user asked for it. Default false: the rows are appended.'),
   },
+  list_orgs: {},
+  switch_org: { org: z.union([z.string().min(1), z.number().int().min(0)]).describe('The Org: its name or id, as list_orgs gives them.') },
 } as const;
+
+const org = z.object({ id: z.number().int(), name: z.string() });
 
 /** Output shapes by tool name (the structured content of tools.ts's `*Output` types). */
 export const OUTPUT_SCHEMAS = {
-  list_data_sources: { dataSources: z.array(z.object({ name: z.string(), id: z.string(), type: z.string() })) },
+  list_data_sources: { dataSources: z.array(z.object({ name: z.string(), id: z.string(), type: z.string() })), org: org.optional() },
   describe_data_source: {
     name: z.string(),
     id: z.string(),
@@ -72,4 +76,6 @@ export const OUTPUT_SCHEMAS = {
   },
   run_query: { dataSource: z.string(), columnNames: z.array(z.string()), rows: z.array(z.array(cell)), totalRowCount: z.number().int(), truncated: z.boolean() },
   load_csv: { cycleId: z.string(), table: z.string(), rowsWritten: z.number().int(), ignoredRows: z.number().int(), bytes: z.number() },
+  list_orgs: { orgs: z.array(org), current: org.optional() },
+  switch_org: { orgs: z.array(org), current: org.optional() },
 } as const;

@@ -10,7 +10,7 @@ import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types
 import { AuthenticationError, ConnectionError, PermissionError, ServiceError } from '../api/errors';
 import { parseDocument } from '../language/parser';
 import type { CellValue, ColumnDataType, DataSource } from '../model';
-import type { AgentBackend, AgentLoadAnswer } from './backend';
+import type { AgentBackend, AgentLoadAnswer, AgentOrg } from './backend';
 import { dataBlock, mapDataBlocks } from './data';
 import { checkAnswerTml } from './checkAnswer';
 import { readAnswerTml } from '../tml/answerTml';
@@ -31,9 +31,11 @@ export const SAMPLE_VALUES = 5;
  *   and suggestions (of an Answer TML: its search and its formulas, checkAnswer.ts);
  * - `run_query` {data_source, query, max_rows?}: the first rows of the answer, the total count, whether cut;
  * - `load_csv` {path, table, replace?}: a CSV file into an existing table, appended unless `replace` is true
- *   (only where writes are allowed).
+ *   (only where writes are allowed);
+ * - `list_orgs` {}, `switch_org` {org}: the user's Orgs, and the Org every later call runs in (where the
+ *   front end offers them, as ThoughtSpot's own MCP server does); list_data_sources names the Org too.
  */
-export const AGENT_TOOL_NAMES = ['list_data_sources', 'describe_data_source', 'check_query', 'run_query', 'load_csv'] as const;
+export const AGENT_TOOL_NAMES = ['list_data_sources', 'describe_data_source', 'check_query', 'run_query', 'load_csv', 'list_orgs', 'switch_org'] as const;
 export type AgentToolName = (typeof AGENT_TOOL_NAMES)[number];
 
 /** What a tool answers. `structured` is absent on an error. */
@@ -74,6 +76,16 @@ export const AGENT_TOOL_INFO: Record<AgentToolName, { title: string; description
     description: `Loads a CSV file into an existing table (database.schema.table) in one load cycle: all good rows or none. It changes data on the service. The file must be a regular file inside the folders the user opened for this server (its roots). It appends the file's rows; with "replace": true it first DELETES EVERY ROW of the table: pass it only when the user asked for the table's rows to be replaced. A saved definition next to the file (<file>.load.json) gives the format; one that names another table is refused, one that empties the table needs "replace": true. Otherwise the format is sniffed.`,
     readOnly: false,
   },
+  list_orgs: {
+    title: 'List Orgs',
+    description: `Lists the Orgs (parts of the ThoughtSpot tenant, each with its own data sources) the user may work in, and the one the tools run in now. ${DATA_NOTE}`,
+    readOnly: true,
+  },
+  switch_org: {
+    title: 'Switch Org',
+    description: `Makes every later call of these tools run in another Org of the user (by id or name, as list_orgs gives them): its data sources, not the current Org's. Switch only when the user asked for that Org or its data. ${DATA_NOTE}`,
+    readOnly: true,
+  },
 };
 
 /** An error of a tool's input found before anything was sent. */
@@ -107,6 +119,17 @@ export interface LoadInput {
 /** The structured answer of `list_data_sources`. */
 export interface ListOutput {
   dataSources: { name: string; id: string; type: string }[];
+  /** The Org the data sources are of, where the front end has Orgs. */
+  org?: AgentOrg;
+}
+/** The structured answer of `list_orgs`. */
+export interface OrgsOutput {
+  orgs: AgentOrg[];
+  current?: AgentOrg;
+}
+/** The input of `switch_org`. */
+export interface SwitchOrgInput {
+  org?: unknown;
 }
 /** The structured answer of `describe_data_source`. */
 export interface DescribeOutput {
@@ -231,7 +254,30 @@ async function dataSourceOf(backend: AgentBackend, name: string, signal?: AbortS
 export function listDataSources(backend: AgentBackend, signal?: AbortSignal): Promise<AgentToolResult<ListOutput>> {
   return guarded(backend, 'Listing the data sources', async () => {
     const all = (await backend.getDataSources(signal)).map((d) => ({ name: d.name, id: d.id, type: String(d.type) })).sort((a, b) => a.name.localeCompare(b.name));
-    return { structured: { dataSources: all }, text: `${all.length} data source${all.length === 1 ? '' : 's'}.\n${dataBlock('The data sources (name, id, type)', all)}` };
+    // a service without Orgs (or one that cannot say) lists the data sources all the same
+    const org = backend.listOrgs ? await backend.listOrgs(signal).then((l) => l.current, () => undefined) : undefined;
+    const where = org ? ' in the current Org (switch_org changes it)' : '';
+    return { structured: { dataSources: all, ...(org ? { org } : {}) }, text: `${all.length} data source${all.length === 1 ? '' : 's'}${where}.\n${dataBlock(org ? 'The Org, then the data sources (name, id, type)' : 'The data sources (name, id, type)', org ? [org, ...all] : all)}` };
+  });
+}
+
+/** `list_orgs` {}: the user's Orgs and the current one. */
+export function listOrgs(backend: AgentBackend, signal?: AbortSignal): Promise<AgentToolResult<OrgsOutput>> {
+  return guarded(backend, 'Listing the Orgs', async () => {
+    if (!backend.listOrgs) throw new InputError('This connection offers no Orgs.');
+    const list = await backend.listOrgs(signal);
+    return { structured: list, text: `${list.orgs.length} Org${list.orgs.length === 1 ? '' : 's'}; the tools run in the current one.\n${dataBlock('The Orgs (id, name) and the current one', list)}` };
+  });
+}
+
+/** `switch_org` {org}: every later call runs in that Org. */
+export function switchOrg(backend: AgentBackend, input: SwitchOrgInput, signal?: AbortSignal): Promise<AgentToolResult<OrgsOutput>> {
+  return guarded(backend, 'Switching the Org', async () => {
+    const wanted = typeof input?.org === 'number' ? String(input.org) : nonEmpty(input?.org, 'org');
+    if (!backend.switchOrg || !backend.listOrgs) throw new InputError('This connection cannot switch Orgs.');
+    await backend.switchOrg(wanted, signal);
+    const list = await backend.listOrgs(signal);
+    return { structured: list, text: `The tools now run in the Org below; call list_data_sources for its data sources.\n${dataBlock('The current Org', list.current ?? null)}` };
   });
 }
 

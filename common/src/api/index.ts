@@ -35,6 +35,7 @@ import { v1Absence, v2Absence, type PublicOperationName } from './operations';
 import type { Principal } from './principals';
 import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
 import type { AnswerSql, CreateInputTableParams, ReportTarget } from './publicApiV2';
+import type { OrgList } from './orgs';
 
 export * from './errors';
 export type { RequestLogInfo, TransportOptions, QueryValue, HttpTimeouts, DeadlineClass } from './session';
@@ -46,6 +47,7 @@ export * from './publicApiV2';
 export * from './operations';
 export * from './principals';
 export * from './tml';
+export * from './orgs';
 
 /**
  * Options of `AnalyticsServiceClient`. Give `password` or `getPassword`, unless `bearer` gives a token
@@ -94,6 +96,12 @@ export interface AnalyticsServiceClientOptions {
   rateLimit?: RateLimitOptions | false;
   /** Epoch milliseconds now, for token renewal (default `Date.now`; tests drive it). */
   clock?: () => number;
+  /**
+   * The Org every call runs in, by id (digits) or name (orgs.ts): the v1 session enters it after its
+   * login, v2 tokens are asked for it. Absent: the user's own (the service's default). A token the person
+   * gave (`bearer.getToken`) carries its own Org.
+   */
+  org?: string;
 }
 
 /** The facade over both APIs of the Analytics Service, with one session per origin. */
@@ -150,12 +158,17 @@ export class AnalyticsServiceClient {
     this.publicSession = new HttpSession(
       options.url,
       this.dispatcher,
-      async (s, signal) => ((await this.usesBearer(signal)) ? this.tokens.acquire(signal) : PublicApi.login(s, options.username, await password(), signal)),
+      async (s, signal) => {
+        if (await this.usesBearer(signal)) return this.tokens.acquire(signal);
+        await PublicApi.login(s, options.username, await password(), signal);
+        if (options.org !== undefined) await PublicApi.enterOrg(s, options.username, options.org, signal);
+      },
       options.onRequest,
       options.timeouts,
     );
     this.sessions.push(this.publicSession);
-    this.tokens = new BearerTokens(this.publicSession, options.username, hasPassword ? password : undefined, bearer, options.clock);
+    const tokenOrg = options.org === undefined ? undefined : { wanted: options.org, idFor: (probe: string, signal?: AbortSignal) => PublicApiV2.orgIdOf(this.publicSession, options.username, options.org!, probe, signal) };
+    this.tokens = new BearerTokens(this.publicSession, options.username, hasPassword ? password : undefined, bearer, options.clock, tokenOrg);
     this.v2 = new PublicApiV2(this.publicSession);
     // one limiter per connection, shared by its public and load sessions
     const rate = options.rateLimit === false ? undefined : options.rateLimit;
@@ -264,6 +277,16 @@ export class AnalyticsServiceClient {
     const absent = v2Absence(name);
     if (g === 'v2' && absent !== undefined) throw new OperationUnavailableError(name, absent);
     return v1Absence(name) !== undefined ? 'v2' : g;
+  }
+
+  /** The Orgs the user may act in and the one the calls run in (orgs.ts): v1 `GET session/orgs`, v2 the `orgs` of `auth/session/user`. */
+  async listOrgs(opts?: CallOptions): Promise<OrgList> {
+    return (await this.generationFor('listOrgs', opts?.signal)) === 'v2' ? this.v2.listOrgs(opts) : this.public.listOrgs(opts);
+  }
+
+  /** The Org this client was told to run in (`org` option), as given; undefined: the user's own. */
+  get org(): string | undefined {
+    return this.options.org;
   }
 
   /** See `PublicApi.listObjectHeaders` (v2: `PublicApiV2.listObjectHeaders`, same shapes). */

@@ -14,6 +14,7 @@ import { ServiceError } from './errors';
 import { isRepeatable, SERVICE_OPERATIONS, type OperationName } from './operations';
 import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
 import { parsePrincipals, type Principal } from './principals';
+import { findOrg, notInOrgError, orgRef, type OrgList, type OrgRef } from './orgs';
 
 /** The path prefix of the public API (docs/service-notes.md §0). */
 export const PUBLIC_PREFIX = '/callosum/v1/tspublic/v1';
@@ -290,6 +291,36 @@ export class PublicApi {
       authenticated: false,
       signal,
     });
+  }
+
+  /**
+   * `GET session/orgs`: the Orgs of the session's user, `{orgs: [{orgId, orgName}], currentOrgId}`
+   * (docs/service-notes.md, "Orgs").
+   */
+  listOrgs(opts: CallOptions = {}): Promise<OrgList> {
+    return PublicApi.orgsOf(this.session, opts.signal, true);
+  }
+
+  private static async orgsOf(session: HttpSession, signal: AbortSignal | undefined, authenticated: boolean): Promise<OrgList> {
+    const r = await session.call({ operation: 'listOrgs', method: 'GET', path: `${PUBLIC_PREFIX}/session/orgs`, query: { batchsize: -1, offset: -1 }, repeatable: true, authenticated, signal });
+    const a = (r.text.trim() ? JSON.parse(r.text) : {}) as { orgs?: unknown[]; currentOrgId?: unknown };
+    const orgs = (a.orgs ?? []).map(orgRef).filter((o): o is OrgRef => o !== undefined);
+    const current = orgs.find((o) => o.id === a.currentOrgId);
+    return { orgs, ...(current ? { current } : {}) };
+  }
+
+  /**
+   * Moves a session just logged in to the Org `wanted` names (id or name; `PUT session/orgs` with the
+   * form `orgid`); nothing when it is there already. Called by the session's login (orgs.ts).
+   * @throws AuthenticationError (`notInOrgError`) when the user has no such Org.
+   */
+  static async enterOrg(session: HttpSession, username: string, wanted: string | number, signal?: AbortSignal): Promise<OrgRef> {
+    const list = await PublicApi.orgsOf(session, signal, false);
+    const org = findOrg(list.orgs, wanted);
+    if (!org) throw notInOrgError(username, session.origin, wanted, list.orgs, `${PUBLIC_PREFIX}/session/orgs`);
+    if (list.current?.id === org.id) return org;
+    await session.call({ operation: 'login', method: 'PUT', path: `${PUBLIC_PREFIX}/session/orgs`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: formBody({ orgid: org.id }), repeatable: true, authenticated: false, signal });
+    return org;
   }
 
   /** `POST /session/logout`: ends the session on the service and drops its cookies. */

@@ -11,6 +11,7 @@ import { type SyncPrincipalsParams, type CallOptions, type DetailsColumn, type L
 import type { HttpSession } from './session';
 import type { OperationName } from './operations';
 import { V2_PREFIX } from './serviceToday';
+import { findOrg, notInOrgError, orgsOfSessionUser, type OrgList } from './orgs';
 
 /** Largest page TSQ asks of v2 searchdata, in rows (as v1's page size). */
 export const V2_MAX_RECORD_SIZE = 100_000;
@@ -67,7 +68,7 @@ const V2_TO_V1_TYPE: Record<string, string> = Object.fromEntries(Object.entries(
  * | `searchData`, `searchAllPages` | `POST searchdata` (`logical_table_identifier`, `record_offset`, `record_size`, `data_format`), `Accept-Language: en-US` |
  * | `listObjectHeaders`, `listVizHeaders`, `metadataDetails` | `POST metadata/search` (`include_details`, `include_visualization_headers`) |
  * | `pinboardData` | `POST metadata/liveboard/data` |
- * | `sessionUser` | `GET auth/session/user` |
+ * | `sessionUser`, `listOrgs` | `GET auth/session/user` (`listOrgs`: its `orgs` and `current_org`) |
  * | `exportTml`, `importTml`, `answerSql` | `POST metadata/tml/export`, `POST metadata/tml/import`, `POST metadata/answer/sql` (docs/service-interface.md §11.2) |
  * | `searchCalendars` | `POST calendars/search` (the custom calendars' names) |
  * | `exportReport` | `POST report/answer`, `POST report/liveboard` (CSV) |
@@ -91,6 +92,28 @@ export class PublicApiV2 {
   async sessionUser(opts: CallOptions = {}): Promise<Record<string, unknown>> {
     const r = await this.session.call({ operation: 'sessionUser', method: 'GET', path: `${V2_PREFIX}/auth/session/user`, repeatable: true, signal: opts.signal });
     return parse<Record<string, unknown>>(r.text, 'sessionUser', `${V2_PREFIX}/auth/session/user`);
+  }
+
+  /**
+   * The id of the Org `wanted` names, for `org_id` of auth/token/full: digits as they are; a name looked
+   * up in the `orgs` of `auth/session/user` with a token `probe` obtained without an Org (orgs.ts).
+   * @throws AuthenticationError (`notInOrgError`) when the user has no Org of that name.
+   */
+  static async orgIdOf(session: HttpSession, username: string, wanted: string | number, probe: string, signal?: AbortSignal): Promise<number> {
+    const text = String(wanted).trim();
+    if (/^\d+$/.test(text)) return Number(text);
+    const path = `${V2_PREFIX}/auth/session/user`;
+    const r = await session.call({ operation: 'sessionUser', method: 'GET', path, headers: { authorization: `Bearer ${probe}` }, repeatable: true, authenticated: false, signal });
+    const { orgs } = orgsOfSessionUser(parse<Record<string, unknown>>(r.text, 'sessionUser', path));
+    const org = findOrg(orgs, text);
+    if (!org) throw notInOrgError(username, session.origin, wanted, orgs, `${V2_PREFIX}/auth/token/full`);
+    return org.id;
+  }
+
+  /** The user's Orgs and the token's, from `GET auth/session/user` (`orgs`, `current_org`; orgs.ts). */
+  async listOrgs(opts: CallOptions = {}): Promise<OrgList> {
+    const r = await this.session.call({ operation: 'listOrgs', method: 'GET', path: `${V2_PREFIX}/auth/session/user`, repeatable: true, signal: opts.signal });
+    return orgsOfSessionUser(parse<Record<string, unknown>>(r.text, 'listOrgs', `${V2_PREFIX}/auth/session/user`));
   }
 
   /** `POST metadata/search` as the service answers it. */

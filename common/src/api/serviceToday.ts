@@ -24,6 +24,15 @@ export interface BearerOptions {
   validitySec?: number;
 }
 
+/**
+ * The Org the tokens are asked for (`org_id` of auth/token/full): `wanted` as the connection names it (id
+ * or name), and `idFor`, which finds its id with a token obtained without an Org (common/src/api/orgs.ts).
+ */
+export interface TokenOrg {
+  wanted: string | number;
+  idFor: (probeToken: string, signal?: AbortSignal) => Promise<number>;
+}
+
 /** Rate limit of one connection: a token bucket of `perSecond` requests per second holding at most `burst`. */
 export interface RateLimitOptions {
   /** Default 100 (the service's limit per client address). */
@@ -158,7 +167,11 @@ export class BearerTokens {
     private readonly getPassword: (() => string | Promise<string>) | undefined,
     private readonly options: BearerOptions,
     private readonly clock: () => number = Date.now,
+    private readonly org?: TokenOrg,
   ) {}
+
+  /** The id of the connection's Org once known (digits at once; a name after its first look-up). */
+  private orgId: number | undefined;
 
   /** True when the token is one the person gave (it cannot be renewed, and sign-out does not revoke it). */
   get isGiven(): boolean {
@@ -199,20 +212,21 @@ export class BearerTokens {
     const secret = this.options.getSecretKey ? await this.options.getSecretKey() : undefined;
     const password = secret === undefined ? await this.getPassword?.() : undefined;
     if (secret === undefined && password === undefined) throw this.refuse(`No password or secret key for ${this.username} at ${this.session.origin}.`);
-    const body = JSON.stringify({ username: this.username, ...(secret !== undefined ? { secret_key: secret } : { password }), validity_time_in_sec: this.options.validitySec ?? 300 });
-    let text: string;
-    try {
-      text = (await this.session.call({ operation: 'getToken', method: 'POST', path: `${V2_PREFIX}/auth/token/full`, headers: { 'content-type': 'application/json' }, body, repeatable: true, authenticated: false, signal })).text;
-    } catch (e) {
-      if (e instanceof ServiceError && (e.status === 401 || e.status === 403)) {
-        throw this.refuse(
-          `${e.message} — the service at ${this.session.origin} refused the ${secret !== undefined ? 'secret key (trusted authentication)' : 'password'} of ${this.username}. ${secret !== undefined ? 'Check the secret key the administrator gave you.' : 'Check the user name and password; with multi-factor authentication on, sign in with a token instead.'}`,
-          e,
-        );
+    const credential = secret !== undefined ? { secret_key: secret } : { password };
+    if (this.org && this.orgId === undefined) {
+      const digits = String(this.org.wanted).trim();
+      if (/^\d+$/.test(digits)) this.orgId = Number(digits);
+      else {
+        // a name: its id is looked up with a token of the user's own Org, revoked after
+        const probe = await this.fetchToken(credential, undefined, signal);
+        try {
+          this.orgId = await this.org.idFor(probe.token, signal);
+        } finally {
+          await this.revokeText(probe.token, signal);
+        }
       }
-      throw e;
     }
-    const a = JSON.parse(text) as TokenAnswer;
+    const a = await this.fetchToken(credential, this.orgId, signal);
     if (typeof a.token !== 'string' || a.token === '') throw new ServiceError({ status: 200, serviceMessage: '', operation: 'getToken', method: 'POST', path: `${V2_PREFIX}/auth/token/full` }, 'auth/token/full answered without a token');
     const now = this.clock();
     this.token = a.token;
@@ -221,6 +235,28 @@ export class BearerTokens {
     const created = typeof a.creation_time_in_millis === 'number' ? a.creation_time_in_millis : now;
     const life = this.expires - created;
     this.renewAt = Number.isFinite(life) ? this.expires - Math.min(60_000, Math.max(1000, life / 10)) : Infinity;
+  }
+
+  /** One auth/token/full for `credential`, in the Org `orgId` when given. @throws AuthenticationError (`refuse`) on 401 or 403. */
+  private async fetchToken(credential: { secret_key: string } | { password: string | undefined }, orgId: number | undefined, signal?: AbortSignal): Promise<TokenAnswer> {
+    const body = JSON.stringify({ username: this.username, ...credential, validity_time_in_sec: this.options.validitySec ?? 300, ...(orgId !== undefined ? { org_id: orgId } : {}) });
+    const secret = 'secret_key' in credential;
+    let text: string;
+    try {
+      text = (await this.session.call({ operation: 'getToken', method: 'POST', path: `${V2_PREFIX}/auth/token/full`, headers: { 'content-type': 'application/json' }, body, repeatable: true, authenticated: false, signal })).text;
+    } catch (e) {
+      if (e instanceof ServiceError && (e.status === 401 || e.status === 403)) {
+        const org = orgId !== undefined ? ` in the Org ${String(this.org?.wanted ?? orgId)} (is ${this.username} a member of it?)` : '';
+        throw this.refuse(
+          `${e.message} — the service at ${this.session.origin} refused the ${secret ? 'secret key (trusted authentication)' : 'password'} of ${this.username}${org}. ${secret ? 'Check the secret key the administrator gave you.' : 'Check the user name and password; with multi-factor authentication on, sign in with a token instead.'}`,
+          e,
+        );
+      }
+      throw e;
+    }
+    const a = JSON.parse(text) as TokenAnswer;
+    if (typeof a.token !== 'string' || a.token === '') throw new ServiceError({ status: 200, serviceMessage: '', operation: 'getToken', method: 'POST', path: `${V2_PREFIX}/auth/token/full` }, 'auth/token/full answered without a token');
+    return a;
   }
 
   /** `{authorization: 'Bearer …'}`, renewing the token first when it is about to expire (callers share one renewal). */
@@ -239,6 +275,11 @@ export class BearerTokens {
     const t = this.token;
     this.token = undefined;
     if (t === undefined || this.isGiven) return;
+    await this.revokeText(t, signal);
+  }
+
+  /** auth/token/revoke of one token; errors ignored. */
+  private async revokeText(t: string, signal?: AbortSignal): Promise<void> {
     try {
       await this.session.call({ operation: 'revokeToken', method: 'POST', path: `${V2_PREFIX}/auth/token/revoke`, headers: { 'content-type': 'application/json', authorization: `Bearer ${t}` }, body: JSON.stringify({ token: t }), repeatable: false, authenticated: false, signal });
     } catch {

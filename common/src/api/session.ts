@@ -143,7 +143,7 @@ export type QueryValue = string | number | boolean | readonly string[] | undefin
 export interface CallRequest {
   /** Client operation, for errors and `onRequest`. */
   operation: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** Path from the origin, e.g. `/callosum/v1/tspublic/v1/searchdata`. */
   path: string;
   query?: Record<string, QueryValue>;

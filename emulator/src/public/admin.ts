@@ -20,7 +20,7 @@
 const DONE_BODY = {};
 import type { FastifyInstance } from 'fastify';
 import { checkPassword, hashPassword } from '../auth';
-import { PRIVILEGES, type MetadataStore } from '../metadataStore';
+import { PRIVILEGES, type MetadataStore, type StoredGroup } from '../metadataStore';
 import type { EmulatorUser, Privilege } from '../context';
 import { ApiError, badRequest, FORBIDDEN_TEXT } from '../errors';
 import { GUID, guidListParam, hasParam, listParam, param, requirePrivilege, userOf } from './params';
@@ -40,20 +40,20 @@ export function registerAdminRoutes(api: FastifyInstance, deps: PublicApiDeps): 
   registerRefreshView(api, deps);
 }
 
-/** The principals as `user/list` shows them: groups first, then users with their groups' names. */
-function principals(catalog: MetadataStore): Record<string, unknown>[] {
+/** The principals of one Org as `user/list` shows them: groups first, then users with their groups' names. */
+function principals(catalog: MetadataStore, orgId: number): Record<string, unknown>[] {
   const st = catalog.state;
   return [
     // a group's groupNames are its parent groups (a v2 sub-group), its visibility v1's DEFAULT unless NON_SHARABLE
-    ...st.groups.map((g) => ({ id: g.id, name: g.name, displayName: g.displayName, principalTypeEnum: 'LOCAL_GROUP', groupNames: st.groups.filter((p) => p.subGroups?.includes(g.id)).map((p) => p.name), privileges: g.privileges, visibility: g.visibility === 'NON_SHARABLE' ? 'NON_SHARABLE' : 'DEFAULT', created: g.created, modified: g.modified })),
-    ...st.users.map((u) => ({
+    ...catalog.groupsIn(orgId).map((g) => ({ id: g.id, name: g.name, displayName: g.displayName, principalTypeEnum: 'LOCAL_GROUP', groupNames: st.groups.filter((p) => p.subGroups?.includes(g.id)).map((p) => p.name), privileges: g.privileges, visibility: g.visibility === 'NON_SHARABLE' ? 'NON_SHARABLE' : 'DEFAULT', created: g.created, modified: g.modified })),
+    ...catalog.usersIn(orgId).map((u) => ({
       id: u.id,
       name: u.name,
       displayName: u.displayName,
       ...(u.mail ? { mail: u.mail } : {}),
       principalTypeEnum: 'LOCAL_USER',
-      groupNames: u.groups.map((id) => st.groups.find((g) => g.id === id)?.name).filter(Boolean),
-      privileges: [...(catalog.user(u.id)?.privileges ?? [])],
+      groupNames: u.groups.map((id) => st.groups.find((g) => g.id === id && catalog.orgOf(g) === orgId)?.name).filter(Boolean),
+      privileges: [...(catalog.user(u.id, orgId)?.privileges ?? [])],
       visibility: 'DEFAULT',
       created: u.created,
       modified: u.modified,
@@ -64,8 +64,9 @@ function principals(catalog: MetadataStore): Record<string, unknown>[] {
 /** `GET user/list` (ADMINISTRATION). */
 function registerUserList(api: FastifyInstance, deps: PublicApiDeps): void {
   api.get('/user/list', async (req) => {
-    requirePrivilege(userOf(req), 'ADMINISTRATION');
-    return principals(deps.catalog);
+    const me = userOf(req);
+    requirePrivilege(me, 'ADMINISTRATION');
+    return principals(deps.catalog, me.orgId);
   });
 }
 
@@ -106,10 +107,11 @@ function registerTransferOwnership(api: FastifyInstance, deps: PublicApiDeps): v
 function registerGroupPrivileges(api: FastifyInstance, deps: PublicApiDeps): void {
   for (const [path, add] of [['/group/addprivilege', true], ['/group/removeprivilege', false]] as const) {
     api.post(path, async (req, reply) => {
-      requirePrivilege(userOf(req), 'ADMINISTRATION');
+      const me = userOf(req);
+      requirePrivilege(me, 'ADMINISTRATION');
       const names = listParam(req, 'groupNames', { nonEmpty: true });
       if (!names) throw badRequest('Missing parameter groupNames (a JSON array of group names)');
-      setGroupPrivileges(deps, names, [param(req, 'privilege') ?? ''], add ? 'ADD' : 'REMOVE', 'groupNames');
+      setGroupPrivileges(deps, names, [param(req, 'privilege') ?? ''], add ? 'ADD' : 'REMOVE', 'groupNames', me.orgId);
       return reply.code(200).send(DONE_BODY);
     });
   }
@@ -171,15 +173,17 @@ export function transferObjects(deps: AdminDeps, from: { label: string; name: st
 /**
  * Adds, removes or (REPLACE) sets privileges of groups (v1 `group/addprivilege`/`removeprivilege`, v2
  * `groups/{id}/update`); takes effect on every session's next call. Groups by name (or GUID).
- * @throws ApiError 400 for an unknown privilege or group (`groupParam` names the parameter)
+ * @throws ApiError 400 for an unknown privilege or group, or a group of another Org than `orgId` (`groupParam` names the parameter)
  */
-export function setGroupPrivileges(deps: AdminDeps, groupNames: string[], privileges: string[], operation: 'ADD' | 'REMOVE' | 'REPLACE', groupParam: string): void {
+export function setGroupPrivileges(deps: AdminDeps, groupNames: string[], privileges: string[], operation: 'ADD' | 'REMOVE' | 'REPLACE', groupParam: string, orgId: number): void {
   const { catalog } = deps;
   const wanted = privileges.map((p) => p.toUpperCase());
   if (wanted.length === 0 || wanted.some((p) => !p)) throw badRequest('Missing parameter privilege');
   const bad = wanted.find((p) => !PRIVILEGES.includes(p as Privilege));
   if (bad) throw badRequest(`Invalid value for privilege: ${bad}; one of ${PRIVILEGES.join(', ')}`);
-  const groups = groupNames.map((n) => catalog.groupByName(n) ?? catalog.state.groups.find((g) => g.id === n.toLowerCase()) ?? (() => { throw badRequest(`Invalid value for ${groupParam}: no group named ${n}`); })());
+  // a group of another Org is unknown here
+  const inOrg = (g: StoredGroup | undefined): StoredGroup | undefined => (g && catalog.orgOf(g) === orgId ? g : undefined);
+  const groups = groupNames.map((n) => inOrg(catalog.groupByName(n) ?? catalog.state.groups.find((g) => g.id === n.toLowerCase())) ?? (() => { throw badRequest(`Invalid value for ${groupParam}: no group named ${n}`); })());
   for (const g of groups) {
     if (operation === 'REPLACE') g.privileges = wanted as Privilege[];
     for (const p of wanted as Privilege[]) {

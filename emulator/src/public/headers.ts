@@ -147,7 +147,7 @@ export function listObjectHeaders(req: FastifyRequest, catalog: MetadataStore): 
       break;
     }
     case 'TAG':
-      rows = st.tags.map((t) => ({ header: objectHeader(t) as Row['header'], tags: [] }));
+      rows = catalog.tagsIn(user.orgId).map((t) => ({ header: objectHeader(t) as Row['header'], tags: [] }));
       break;
     case 'DATA_SOURCE': {
       const dbs = [...new Set(st.tables.filter((t) => catalog.canRead(user, t)).map((t) => t.database))];
@@ -160,10 +160,10 @@ export function listObjectHeaders(req: FastifyRequest, catalog: MetadataStore): 
       break;
     }
     case 'USER':
-      rows = st.users.map((u) => ({ header: { id: u.id, name: u.name, displayName: u.displayName, author: u.id, created: u.created, modified: u.modified, modifiedBy: u.id, owner: u.id, isAutoCreated: false, isAutoDelete: false }, tags: [] }));
+      rows = catalog.usersIn(user.orgId).map((u) => ({ header: { id: u.id, name: u.name, displayName: u.displayName, author: u.id, created: u.created, modified: u.modified, modifiedBy: u.id, owner: u.id, isAutoCreated: false, isAutoDelete: false }, tags: [] }));
       break;
     case 'USER_GROUP':
-      rows = st.groups.map((g) => ({ header: { id: g.id, name: g.name, displayName: g.displayName, author: st.users[0]?.id ?? g.id, created: g.created, modified: g.modified, modifiedBy: st.users[0]?.id ?? g.id, owner: g.id, isAutoCreated: false, isAutoDelete: false }, tags: [] }));
+      rows = catalog.groupsIn(user.orgId).map((g) => ({ header: { id: g.id, name: g.name, displayName: g.displayName, author: st.users[0]?.id ?? g.id, created: g.created, modified: g.modified, modifiedBy: st.users[0]?.id ?? g.id, owner: g.id, isAutoCreated: false, isAutoDelete: false }, tags: [] }));
       break;
     case 'LOGICAL_RELATIONSHIP':
       rows = [];
@@ -174,7 +174,7 @@ export function listObjectHeaders(req: FastifyRequest, catalog: MetadataStore): 
   if (category === 'MY') rows = rows.filter((r) => r.header.author === user.id);
   else if (category === 'FAVORITE' || category === 'REQUESTED') rows = [];
   if (tagNames) {
-    const ids = new Set(st.tags.filter((t) => tagNames.includes(t.name.toLowerCase())).map((t) => t.id));
+    const ids = new Set(catalog.tagsIn(user.orgId).filter((t) => tagNames.includes(t.name.toLowerCase())).map((t) => t.id));
     rows = rows.filter((r) => r.tags.some((t) => ids.has(t)));
   }
   if (pattern !== undefined) {

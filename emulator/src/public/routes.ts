@@ -23,6 +23,7 @@ import { registerTmlV1Routes, TmlService } from '../tml/routes';
 import { listObjectHeaders } from './headers';
 import { columnSources } from '../dataModel';
 import { boolParam, hasParam, intParam, listParam, objectHeader, param, userOf } from './params';
+import { registerSessionOrgsV1, userInOrg } from '../orgs';
 
 /** Largest file part of a multipart body (a `principals` list of user/sync): 16 MiB. */
 const MAX_FILE_PART = 16 * 1024 * 1024;
@@ -171,13 +172,14 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
     const auth = req.headers.authorization;
     if (!sid && auth && /^bearer /i.test(auth)) sid = auth.slice(7).trim();
     const s = sessions.get(sid);
-    const user = s ? catalog.user(s.userId) : undefined;
+    const user = s ? catalog.user(s.userId, s.orgId) : undefined;
     if (!s || !user) throw new ApiError(401, UNAUTHORIZED_TEXT);
     req.tsUser = user;
     req.tsSessionId = s.id;
   });
 
   registerSessionRoutes(api, deps);
+  registerSessionOrgsV1(api, deps);
   registerMetadataRoutes(api, deps);
   registerDataRoutes(api, deps);
   registerAdminRoutes(api, deps);
@@ -187,14 +189,16 @@ async function routes(api: FastifyInstance, deps: PublicApiDeps): Promise<void> 
 /** `session/login` and `session/logout` (https://developers.thoughtspot.com/docs/api-auth-session). */
 function registerSessionRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
   const { sessions } = deps;
-  /** session/login (docs/service-notes.md §5.1): form username, password, rememberme; sets JSESSIONID and clientId (HttpOnly). */
+  /** session/login (docs/service-notes.md §5.1): form username, password, rememberme, orgid; sets JSESSIONID and clientId (HttpOnly). */
   api.post('/session/login', async (req, reply) => {
     const username = param(req, 'username');
     const password = param(req, 'password');
     const remember = boolParam(req, 'rememberme') ?? false;
-    const user = username && password ? await deps.verifyPassword(username, password) : undefined;
-    if (!user) throw new ApiError(401, UNAUTHORIZED_TEXT, ['Login failure: wrong user name or password']);
-    const s = sessions.open(user.id);
+    const verified = username && password ? await deps.verifyPassword(username, password) : undefined;
+    if (!verified) throw new ApiError(401, UNAUTHORIZED_TEXT, ['Login failure: wrong user name or password']);
+    // `orgid`: the Org the session runs in (default: the user's, emulator/src/orgs.ts)
+    const user = userInOrg(deps.catalog, verified, param(req, 'orgid'), 'orgid');
+    const s = sessions.open(user.id, user.orgId);
     const maxAge = remember ? 14 * 24 * 3600 : undefined;
     reply.setCookie('JSESSIONID', s.id, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
     reply.setCookie('clientId', s.clientId, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });

@@ -110,9 +110,11 @@ export class TmlService {
     // a type narrows the lookup to its books: an answer and a liveboard may share a name
     const bookType = type === 'ANSWER' || type === 'QUESTION_ANSWER_BOOK' ? 'QUESTION_ANSWER_BOOK' : type === 'LIVEBOARD' || type === 'PINBOARD_ANSWER_BOOK' ? 'PINBOARD_ANSWER_BOOK' : undefined;
     const wantTable = type === undefined || type === 'LOGICAL_TABLE';
-    const books = type === undefined ? this.catalog.state.books : this.catalog.state.books.filter((b) => b.type === bookType);
+    // only the user's Org is looked in: an object of another Org is unknown there
+    const inOrg = this.catalog.state.books.filter((b) => this.catalog.orgOf(b) === user.orgId);
+    const books = type === undefined ? inOrg : inOrg.filter((b) => b.type === bookType);
     const book = books.find((b) => b.id === key) ?? (type ? books.find((b) => b.name.toLowerCase() === key) : undefined);
-    const table = !book && wantTable ? this.catalog.dataSource(key) ?? (type ? this.catalog.state.tables.find((t) => t.name.toLowerCase() === key) : undefined) : undefined;
+    const table = !book && wantTable ? this.catalog.dataSource(key) ?? (type ? this.catalog.state.tables.find((t) => t.name.toLowerCase() === key && this.catalog.orgOf(t) === user.orgId) : undefined) : undefined;
     const text = (doc: Record<string, unknown>, source?: string): string => (format === 'JSON' ? serviceJson(doc) : serviceYaml(doc, source));
     if (book) {
       if (!this.catalog.canRead(user, book)) throw new ApiError(403, FORBIDDEN_TEXT);
@@ -164,7 +166,7 @@ export class TmlService {
     const ref = Array.isArray(stored) && isRecord(stored[0]) ? stored[0] : undefined;
     let same = false;
     try {
-      same = ref !== undefined && this.resolve(ref, 'answer').id === ds.id;
+      same = ref !== undefined && this.resolve(ref, 'answer', this.catalog.orgOf(ds)).id === ds.id;
     } catch {
       // the entry no longer names a data source: the data source's own names replace it
     }
@@ -342,7 +344,7 @@ export class TmlService {
     if (tables.length > 1) throw new TmlInvalid(`${path}.tables names ${tables.length} data sources; the emulator runs an answer over one.`);
     const ref = tables[0];
     if (!isRecord(ref)) throw new TmlInvalid(`${path}.tables[0] must be an object with name (and fqn).`);
-    const dataSource = this.resolve(ref, path);
+    const dataSource = this.resolve(ref, path, user.orgId);
     if (!this.catalog.canRead(user, dataSource)) throw new TmlInvalid(`You may not read the data source ${dataSource.name}.`);
     const query = answer.search_query;
     if (typeof query !== 'string' || query.trim() === '') throw new TmlInvalid(`${path}.search_query is missing: an answer needs a search.`);
@@ -357,11 +359,11 @@ export class TmlService {
   }
 
   /** The data source an Answer TML's `tables` entry (of the answer at `path`) names: `fqn` (a GUID) first, then `name`, then `id`. */
-  private resolve(ref: Record<string, unknown>, path: string): LogicalTable {
+  private resolve(ref: Record<string, unknown>, path: string, orgId: number): LogicalTable {
     for (const k of ['fqn', 'name', 'id'] as const) {
       const v = ref[k];
       if (typeof v !== 'string' || v === '') continue;
-      const t = k === 'fqn' ? this.catalog.dataSource(v) : this.catalog.dataSourceByIdOrName(v);
+      const t = k === 'fqn' ? this.catalog.dataSource(v) : this.catalog.dataSourceByIdOrName(v, orgId);
       if (t) return t;
       if (k === 'fqn') throw new TmlInvalid(`${path}.tables[0].fqn ${v}: no worksheet, view or table has this GUID.`);
     }
@@ -399,6 +401,7 @@ export class TmlService {
       visualizations: [{ id: randomUUID(), ...viz }],
       tml: v.kept,
       ...(v.source !== undefined ? { tmlSource: v.source } : {}),
+      orgId: user.orgId,
     };
     this.catalog.state.books.push(b);
     return b;
@@ -407,7 +410,7 @@ export class TmlService {
   /** A stored answer by GUID or name that the user may read, with its visualization and data source. 400 unknown, 403 unreadable. */
   private readableAnswer(user: EmulatorUser, identifier: string): { book: AnswerBook; query: string; ds: LogicalTable } {
     const key = identifier.toLowerCase();
-    const books = this.catalog.state.books.filter((b) => b.type === 'QUESTION_ANSWER_BOOK');
+    const books = this.catalog.state.books.filter((b) => b.type === 'QUESTION_ANSWER_BOOK' && this.catalog.orgOf(b) === user.orgId);
     const book = books.find((b) => b.id === key) ?? books.find((b) => b.name.toLowerCase() === key);
     if (!book) throw new ApiError(400, `Invalid metadata_identifier: no answer ${identifier}.`);
     if (!this.catalog.canRead(user, book)) throw new ApiError(403, FORBIDDEN_TEXT);

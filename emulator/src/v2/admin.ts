@@ -13,7 +13,7 @@ import { changePassword, setGroupPrivileges, transferObjects } from '../public/a
 import { checkSyncRequest, runSync, type Principal } from '../public/userSync';
 import type { V2Deps } from './routes';
 import { body, bool, int, str, stringList } from './body';
-import { groupFilter, PRIMARY_ORG, userFilter } from './searchFilters';
+import { groupFilter, userFilter } from './searchFilters';
 
 /** The sort fields of `SortOptions` (users, groups) and the extra ones of `MetadataSearchSortOptions`. */
 export const SORT_FIELDS = ['NAME', 'DISPLAY_NAME', 'AUTHOR', 'CREATED', 'MODIFIED'] as const;
@@ -85,10 +85,12 @@ function requireAdmin(req: FastifyRequest): void {
 /**
  * The members a v2 user and a v2 group share (OpenAPI `User`, `UserGroupResponse`): names, the owner
  * (the principal itself; author and modifier the first administrator), times in epoch milliseconds,
- * the one org and the flags.
+ * the Orgs and the flags.
  */
 function principalHeader(p: StoredUser | StoredGroup, catalog: MetadataStore): Record<string, unknown> {
   const admin = catalog.state.users[0];
+  // a user's Orgs are `Org` (an integer id), a group's `UserGroup` (a string id), as the document types them
+  const orgs = 'salt' in p ? catalog.orgsOfUser(p).map((id) => ({ id, name: catalog.org(id)?.name ?? String(id) })) : [{ id: String(catalog.orgOf(p)), name: catalog.org(catalog.orgOf(p))?.name ?? '' }];
   return {
     id: p.id,
     name: p.name,
@@ -100,8 +102,7 @@ function principalHeader(p: StoredUser | StoredGroup, catalog: MetadataStore): R
     complete_detail: true,
     creation_time_in_millis: p.created,
     modification_time_in_millis: p.modified,
-    // a user's orgs are `Org` (id an int32), a group's `UserGroup` (id a string): OpenAPI `User`, `UserGroupResponse`
-    orgs: [{ id: 'groups' in p ? PRIMARY_ORG.id : String(PRIMARY_ORG.id), name: PRIMARY_ORG.name }],
+    orgs,
     deleted: false,
     deprecated: false,
     external: false,
@@ -123,24 +124,32 @@ export function seesAllOf(caller: EmulatorUser | undefined, id: string): boolean
   return caller === undefined || caller.privileges.has('ADMINISTRATION') || caller.id === id;
 }
 
+/** The Org a listed user is seen in: the caller's when the user may act there, else the user's first. */
+function currentOrgOf(u: StoredUser, catalog: MetadataStore, caller: EmulatorUser | undefined): { id: number; name: string } {
+  const id = caller !== undefined && catalog.orgsAvailableTo(u).some((o) => o.id === caller.orgId) ? caller.orgId : catalog.defaultOrgOf(u);
+  return { id, name: catalog.org(id)?.name ?? String(id) };
+}
+
 /**
  * A user as v2 shows it (OpenAPI `User`) to `caller` (see `seesAllOf`: another user's email, privileges
  * and groups only to an administrator).
  */
 export function userOfV2(u: StoredUser, catalog: MetadataStore, caller?: EmulatorUser): Record<string, unknown> {
   if (!seesAllOf(caller, u.id)) return { ...principalHeader(u, catalog), complete_detail: false, parent_type: 'USER' };
-  const groups = u.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined);
+  // the groups of the Org the caller acts in (a group is one Org's)
+  const org = caller?.orgId ?? catalog.defaultOrgOf(u);
+  const groups = u.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined).filter((g) => catalog.orgOf(g) === org);
   return {
     ...principalHeader(u, catalog),
     can_change_password: true,
-    current_org: { ...PRIMARY_ORG },
+    current_org: currentOrgOf(u, catalog, caller),
     account_type: 'LOCAL_USER',
     account_status: 'ACTIVE',
     ...(u.mail ? { email: u.mail } : {}),
     parent_type: 'USER',
-    privileges: [...(catalog.user(u.id)?.privileges ?? [])],
+    privileges: [...(catalog.user(u.id, caller?.orgId)?.privileges ?? [])],
     user_groups: groups.map((g) => ({ id: g.id, name: g.name })),
-    user_inherited_groups: catalog.groupsWithParents(u.groups).map((id) => catalog.state.groups.find((x) => x.id === id)!).map((g) => ({ id: g.id, name: g.name })),
+    user_inherited_groups: catalog.groupsWithParents(u.groups).map((id) => catalog.state.groups.find((x) => x.id === id)!).filter((g) => catalog.orgOf(g) === org).map((g) => ({ id: g.id, name: g.name })),
     super_user: false,
     system_user: false,
     tags: [],
@@ -218,7 +227,7 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
     const groups = stringList(b, 'group_identifiers')?.map((g) => g.toLowerCase());
     const email = str(b, 'email')?.toLowerCase();
     const more = userFilter(b, catalog, (id) => seesAllOf(caller, id));
-    const rows = catalog.state.users
+    const rows = catalog.usersIn(caller.orgId)
       .filter(more)
       // a filter on a member the caller cannot see matches only what it can see
       .filter((u) => match(u) && (display === undefined || u.displayName.toLowerCase() === display) && (email === undefined || (seesAllOf(caller, u.id) && u.mail?.toLowerCase() === email)))
@@ -235,7 +244,7 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
     const privileges = stringList(b, 'privileges')?.map((p) => p.toUpperCase());
     const users = stringList(b, 'user_identifiers')?.map((u) => u.toLowerCase());
     const more = groupFilter(b, catalog);
-    const rows = catalog.state.groups
+    const rows = catalog.groupsIn(caller.orgId)
       .filter(more.keep)
       .filter((g) => match(g) && (display === undefined || g.displayName.toLowerCase() === display))
       .filter((g) => privileges === undefined || privileges.every((p) => (g.privileges as string[]).includes(p)))
@@ -248,7 +257,7 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
     const b = body(req);
     const match = matcher(str(b, 'tag_identifier'), str(b, 'name_pattern'));
     if (str(b, 'color') !== undefined) return []; // the emulator's tags have no color
-    return catalog.state.tags.filter(match).map((t) => ({
+    return catalog.tagsIn(req.v2User!.orgId).filter(match).map((t) => ({
       id: t.id,
       name: t.name,
       deleted: false,
@@ -308,12 +317,13 @@ function registerChanges(api: FastifyInstance, deps: V2Deps): void {
     requireAdmin(req);
     const { group_identifier: gid } = req.params as { group_identifier: string };
     const g = catalog.groupByName(gid) ?? catalog.state.groups.find((x) => x.id === gid.toLowerCase());
-    if (!g) throw new ApiError(400, `Invalid value for group_identifier: no group ${gid}.`);
+    // a group of another Org is unknown here
+    if (!g || catalog.orgOf(g) !== req.v2User!.orgId) throw new ApiError(400, `Invalid value for group_identifier: no group ${gid}.`);
     const change = groupUpdateOf(body(req), g, catalog);
     // every member was checked: now apply them all (the privileges' own check comes first, before any change)
     if (change.privileges !== undefined) {
       if (change.privileges.length === 0 && change.operation === 'REPLACE') g.privileges = [];
-      else if (change.privileges.length > 0) setGroupPrivileges(deps, [g.id], change.privileges, change.operation, 'group_identifier');
+      else if (change.privileges.length > 0) setGroupPrivileges(deps, [g.id], change.privileges, change.operation, 'group_identifier', req.v2User!.orgId);
     }
     if (change.name !== undefined) g.name = change.name;
     if (change.displayName !== undefined) g.displayName = change.displayName;

@@ -12,6 +12,7 @@ import { ApiError } from '../errors';
 import { int, str } from './body';
 import { DEFAULT_VALIDITY_SEC } from './tokens';
 import type { V2Deps } from './routes';
+import { userInOrg } from '../orgs';
 
 /** Longest token validity accepted: one year, in seconds. */
 export const MAX_VALIDITY_SEC = 365 * 24 * 3600;
@@ -63,3 +64,13 @@ export const JSON_BODY_ONLY = {
     throw new ApiError(415, `Unsupported Content-Type ${JSON.stringify(type ?? '(none)')}: ${req.routeOptions.url ?? 'this operation'} takes a JSON body (Content-Type: application/json).`);
   },
 };
+
+/**
+ * `loginOf`, then the Org the request names (`org_id`, an integer, or in later builds `org_identifier`):
+ * the user as it acts there (orgs.ts `userInOrg`). @throws ApiError as `loginOf`, and 401 for an Org the
+ * user is not in
+ */
+export async function loginInOrgOf(b: Record<string, unknown>, deps: Pick<V2Deps, 'catalog' | 'verifyPassword' | 'trustedAuthSecret'>): Promise<{ user: EmulatorUser; validity: number }> {
+  const { user, validity } = await loginOf(b, deps);
+  return { user: userInOrg(deps.catalog, user, b.org_id ?? b.org_identifier, b.org_id !== undefined ? 'org_id' : 'org_identifier'), validity };
+}

@@ -9,12 +9,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashPassword } from '../auth';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { stableGuid } from '../guid';
-import { PRIVILEGES, type MetadataStore, type StoredGroup, type StoredUser } from '../metadataStore';
+import { PRIMARY_ORG_ID, PRIVILEGES, type MetadataStore, type StoredGroup, type StoredUser } from '../metadataStore';
 import type { Privilege } from '../context';
 import { body, str, stringList } from './body';
 import { groupOfV2, userOfV2 } from './admin';
 import type { V2Deps } from './routes';
-import { PRIMARY_ORG } from './searchFilters';
 
 function requireAdmin(req: FastifyRequest): void {
   if (!req.v2User!.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
@@ -33,11 +32,13 @@ function visibilityOf(b: Record<string, unknown>): 'SHARABLE' | 'NON_SHARABLE' |
   return v;
 }
 
-/** `org_identifiers` must name the emulator's one Org (its id or name). @throws ApiError 400 */
-function checkOrgs(b: Record<string, unknown>): void {
-  for (const o of stringList(b, 'org_identifiers') ?? []) {
-    if (o !== String(PRIMARY_ORG.id) && o.toLowerCase() !== PRIMARY_ORG.name.toLowerCase()) throw new ApiError(400, `Invalid value for org_identifiers: no Org ${o} (the emulator has ${PRIMARY_ORG.name}, ${PRIMARY_ORG.id}).`);
-  }
+/** The Org ids `org_identifiers` names (ids or names), undefined when absent. @throws ApiError 400 naming an unknown Org */
+function orgIdsOf(catalog: MetadataStore, b: Record<string, unknown>): number[] | undefined {
+  return stringList(b, 'org_identifiers')?.map((o) => {
+    const org = catalog.org(o);
+    if (!org) throw new ApiError(400, `Invalid value for org_identifiers: no Org ${o} (${catalog.orgs().map((x) => `${x.name}, ${x.id}`).join('; ')}).`);
+    return org.id;
+  });
 }
 
 /** Group GUIDs of names or GUIDs. @throws ApiError 400 naming the member and the unknown group */
@@ -87,14 +88,16 @@ export function registerPrincipalsV2(api: FastifyInstance, deps: V2Deps): void {
     const password = str(b, 'password');
     only(b, 'account_type', 'LOCAL_USER');
     only(b, 'account_status', 'ACTIVE');
-    checkOrgs(b);
+    // a user is made in the Orgs named, else in the Org the administrator acts in
+    const caller = req.v2User!;
+    const orgs = orgIdsOf(catalog, b) ?? (caller.orgId !== PRIMARY_ORG_ID ? [caller.orgId] : undefined);
     unsupported(b, ['home_liveboard_identifier', 'favorite_metadata']);
     if (password === undefined) throw new ApiError(400, 'Missing parameter password: a LOCAL_USER signs in with one.');
     if (catalog.userByName(name)) throw new ApiError(400, `Invalid value for name: a user ${name} already exists.`);
     const groups = groupIds(catalog, stringList(b, 'group_identifiers') ?? [], 'group_identifiers');
     const now = deps.now().getTime();
     const visibility = visibilityOf(b);
-    const u: StoredUser = { id: stableGuid('user', name), name, displayName, mail, ...(await hashPassword(password)), groups, created: now, modified: now, ...(visibility ? { visibility } : {}) };
+    const u: StoredUser = { id: stableGuid('user', name), name, displayName, mail, ...(await hashPassword(password)), groups, created: now, modified: now, ...(visibility ? { visibility } : {}), ...(orgs ? { orgs: [...new Set(orgs)] } : {}) };
     catalog.state.users.push(u);
     catalog.save();
     return userOfV2(u, catalog, req.v2User);
@@ -106,7 +109,7 @@ export function registerPrincipalsV2(api: FastifyInstance, deps: V2Deps): void {
     const b = body(req);
     only(b, 'account_type', 'LOCAL_USER');
     only(b, 'account_status', 'ACTIVE');
-    checkOrgs(b);
+    const orgs = orgIdsOf(catalog, b);
     unsupported(b, ['home_liveboard_identifier', 'favorite_metadata']);
     const operation = (str(b, 'operation') ?? 'REPLACE').toUpperCase();
     if (!['ADD', 'REMOVE', 'REPLACE'].includes(operation)) throw new ApiError(400, `Invalid value for operation: ${operation} (ADD, REMOVE or REPLACE).`);
@@ -121,6 +124,10 @@ export function registerPrincipalsV2(api: FastifyInstance, deps: V2Deps): void {
     u.displayName = str(b, 'display_name') ?? u.displayName;
     u.mail = str(b, 'email') ?? u.mail;
     if (visibility !== undefined) u.visibility = visibility;
+    if (orgs !== undefined) {
+      const had = catalog.orgsOfUser(u);
+      u.orgs = operation === 'REPLACE' ? [...new Set(orgs)] : operation === 'ADD' ? [...new Set([...had, ...orgs])] : had.filter((o) => !orgs.includes(o));
+    }
     if (groups !== undefined) u.groups = operation === 'REPLACE' ? [...new Set(groups)] : operation === 'ADD' ? [...new Set([...u.groups, ...groups])] : u.groups.filter((g) => !groups.includes(g));
     u.modified = deps.now().getTime();
     catalog.save();

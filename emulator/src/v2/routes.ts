@@ -20,13 +20,14 @@ import { availableCalendars } from '../customCalendar';
 import { stableGuid } from '../guid';
 import { groupOfV2, registerAdminV2, sortAndPage, SORT_FIELDS, userOfV2, type Sortable } from './admin';
 import { registerShareV2 } from './share';
-import { JSON_BODY_ONLY, loginOf } from './login';
+import { JSON_BODY_ONLY, loginInOrgOf } from './login';
 import { registerSystemV2 } from './system';
 import { registerObjectsV2 } from './objects';
 import { registerPrincipalsV2 } from './principals';
 import { registerReportsV2 } from './reports';
 import { registerTmlAsyncV2 } from './tmlAsync';
 import { registerInputTablesV2 } from './inputTables';
+import { registerOrgsV2, userInOrg } from '../orgs';
 
 /** Path prefix of REST API v2. */
 export const V2_PREFIX = '/api/rest/2.0';
@@ -105,6 +106,7 @@ const SIGN_IN_ROUTES = ['/auth/token/full', '/auth/session/login', '/auth/token/
  * | report/answer, report/liveboard (CSV) | reports.ts |
  * | metadata/tml/async/import, async/status, export/batch | tmlAsync.ts |
  * | `POST input-tables/create`, `{id}/update`, `{id}/delete` | inputTables.ts: input tables linked to a worksheet; `update` replaces the rows |
+ * | `POST orgs/search`, `orgs/create`, `orgs/{org_identifier}/update`, `orgs/{org_identifier}/delete` | emulator/src/orgs.ts; a token or session runs in one Org (`org_id` of auth/token/full) and sees only its objects, users and groups |
  *
  * Bodies are JSON (the logins refuse any other type with 415, `JSON_BODY_ONLY`). Every route but the sign-ins (`SIGN_IN_ROUTES`) needs a bearer token (or a session cookie). Errors are
  * `{"error": {"message": {"code", "incident_id_guid", "trace_id_guid", "debug"}}}` (`v2ErrorBody`).
@@ -129,7 +131,7 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
       if (SIGN_IN_ROUTES.some((r) => req.routeOptions.url?.endsWith(r))) return;
       const credential = bearerOf(req.headers.authorization) ?? req.cookies?.JSESSIONID;
       const s = credential ? deps.sessions.get(credential) : undefined;
-      const user = s ? deps.catalog.user(s.userId) : undefined;
+      const user = s ? deps.catalog.user(s.userId, s.orgId) : undefined;
       if (!s || !user) throw new ApiError(401, UNAUTHORIZED_TEXT);
       req.v2User = user;
       req.v2Credential = credential;
@@ -146,6 +148,7 @@ export async function registerV2Routes(app: FastifyInstance, deps: V2Deps): Prom
     registerReportsV2(api, deps);
     registerTmlAsyncV2(api, deps);
     registerInputTablesV2(api, deps);
+    registerOrgsV2(api, deps);
     registerTmlV2Routes(api, new TmlService(deps.catalog, deps.search, deps.search.now));
   }, { prefix: V2_PREFIX });
 }
@@ -154,10 +157,9 @@ function registerAuth(api: FastifyInstance, deps: V2Deps): void {
   const { catalog, tokens } = deps;
   /** auth/token/full: a token for username + password, or username + secret_key (trusted authentication). */
   api.post('/auth/token/full', JSON_BODY_ONLY, async (req) => {
-    const { user, validity } = await loginOf(body(req), deps);
-    const t = tokens.issue(user.id, validity);
-    // `org_id` is accepted and ignored: the emulator has one org, Primary (0)
-    return { token: t.token, creation_time_in_millis: t.created, expiration_time_in_millis: t.expires, scope: { access_type: 'FULL', org_id: 0, metadata_id: null }, valid_for_user_id: user.id, valid_for_username: user.name };
+    const { user, validity } = await loginInOrgOf(body(req), deps);
+    const t = tokens.issue(user.id, validity, { orgId: user.orgId });
+    return { token: t.token, creation_time_in_millis: t.created, expiration_time_in_millis: t.expires, scope: { access_type: 'FULL', org_id: t.orgId, metadata_id: null }, valid_for_user_id: user.id, valid_for_username: user.name };
   });
 
   /** auth/session/login: a cookie session (204 with JSESSIONID and clientId), as v1's session/login. */
@@ -166,9 +168,10 @@ function registerAuth(api: FastifyInstance, deps: V2Deps): void {
     const username = str(b, 'username', true)!;
     const password = str(b, 'password', true)!;
     const remember = bool(b, 'remember_me');
-    const user = await deps.verifyPassword(username, password);
-    if (!user) throw new ApiError(401, 'Authentication failed: wrong user name or password.');
-    const s = deps.sessions.open(user.id);
+    const verified = await deps.verifyPassword(username, password);
+    if (!verified) throw new ApiError(401, 'Authentication failed: wrong user name or password.');
+    const user = userInOrg(catalog, verified, b.org_identifier, 'org_identifier');
+    const s = deps.sessions.open(user.id, user.orgId);
     const maxAge = remember ? 7 * 24 * 3600 : undefined;
     reply.setCookie('JSESSIONID', s.id, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
     reply.setCookie('clientId', s.clientId, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
@@ -205,15 +208,15 @@ function registerAuth(api: FastifyInstance, deps: V2Deps): void {
   api.get('/auth/session/user', async (req) => {
     const u = req.v2User!;
     const stored = catalog.storedUser(u.id)!;
-    const groups = stored.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined);
+    const groups = stored.groups.map((g) => catalog.state.groups.find((x) => x.id === g)).filter((g) => g !== undefined).filter((g) => catalog.orgOf(g) === u.orgId);
     return {
       id: u.id,
       name: u.name,
       display_name: u.displayName,
       visibility: 'SHARABLE',
       can_change_password: true,
-      current_org: { id: 0, name: 'Primary' },
-      orgs: [{ id: 0, name: 'Primary' }],
+      current_org: { id: u.orgId, name: catalog.org(u.orgId)?.name ?? String(u.orgId) },
+      orgs: catalog.orgsAvailableTo(stored).map((o) => ({ id: o.id, name: o.name })),
       deleted: false,
       deprecated: false,
       hidden: false,
@@ -254,7 +257,7 @@ function registerData(api: FastifyInstance, deps: V2Deps): void {
     const { format, offset, pageSize } = pageOf(b);
     const wanted = b.visualization_identifiers;
     if (wanted !== undefined && !(Array.isArray(wanted) && wanted.every((v) => typeof v === 'string'))) throw new ApiError(400, 'Invalid value for visualization_identifiers: expected a list of GUIDs or names.');
-    const board = catalog.state.books.find((x) => x.type === 'PINBOARD_ANSWER_BOOK' && (x.id === id.toLowerCase() || x.name === id));
+    const board = catalog.state.books.find((x) => x.type === 'PINBOARD_ANSWER_BOOK' && catalog.orgOf(x) === req.v2User!.orgId && (x.id === id.toLowerCase() || x.name === id));
     if (!board) throw new ApiError(400, `Invalid metadata_identifier: no liveboard ${id}.`);
     if (!catalog.canRead(req.v2User!, board)) throw new ApiError(403, FORBIDDEN_TEXT);
     const vizs = wanted
@@ -281,7 +284,7 @@ function registerData(api: FastifyInstance, deps: V2Deps): void {
       const v = b[unsupported];
       if (v !== undefined && v !== null && !(typeof v === 'object' && Object.keys(v).length === 0)) throw new ApiError(400, `${unsupported} is not supported by the emulator; write the filter or sort in query_string.`);
     }
-    const ds = catalog.dataSourceByIdOrName(id);
+    const ds = catalog.dataSourceByIdOrName(id, req.v2User!.orgId);
     if (!ds) throw new ApiError(400, `Invalid logical_table_identifier: no worksheet, view or table ${id}.`);
     if (!catalog.canRead(req.v2User!, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
     const r = await search.search(ds, query, { batchsize: pageSize, pagenumber: -1, offset, formattype: format });
@@ -450,7 +453,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
     const dependents = bool(b, 'include_dependent_objects');
     const authors = stringList(b, 'created_by_user_identifiers')?.map((a) => catalog.userByName(a)?.id ?? a.toLowerCase());
     if (favoritesAsked(b)) return []; // the emulator keeps no favorites (as v1's category FAVORITE)
-    const tagIds = stringList(b, 'tag_identifiers')?.map((t) => catalog.state.tags.find((x) => x.id === t.toLowerCase() || x.name.toLowerCase() === t.toLowerCase())?.id ?? t);
+    const tagIds = stringList(b, 'tag_identifiers')?.map((t) => catalog.tagsIn(user.orgId).find((x) => x.id === t.toLowerCase() || x.name.toLowerCase() === t.toLowerCase())?.id ?? t);
     const authorName = (id: string): string => catalog.storedUser(id)?.name ?? '';
     const out: { key: Sortable; row: Record<string, unknown> }[] = [];
     const seen = new Set<string>();
@@ -504,14 +507,14 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
         }
       }
       if (want('TAG')) {
-        for (const t of catalog.state.tags) {
+        for (const t of catalog.tagsIn(user.orgId)) {
           if (!keep(t) || !matches(t)) continue;
           seen.add(t.id);
           out.push({ key: key(t), row: entry(t.id, t.name, 'TAG', { id: t.id, name: t.name, author: t.author, authorName: authorName(t.author), created: t.created, modified: t.modified, modifiedBy: t.modifiedBy, owner: t.id }, null) });
         }
       }
       if (want('USER') && authors === undefined && tagIds === undefined) {
-        for (const u of catalog.state.users) {
+        for (const u of catalog.usersIn(user.orgId)) {
           if (seen.has(u.id) || !matches(u)) continue;
           seen.add(u.id);
           const admin = catalog.state.users[0]?.id ?? u.id;
@@ -519,7 +522,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
         }
       }
       if (want('USER_GROUP') && authors === undefined && tagIds === undefined) {
-        for (const g of catalog.state.groups) {
+        for (const g of catalog.groupsIn(user.orgId)) {
           if (seen.has(g.id) || !matches(g)) continue;
           seen.add(g.id);
           const admin = catalog.state.users[0]?.id ?? g.id;

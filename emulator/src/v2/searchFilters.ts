@@ -9,9 +9,6 @@ import type { MetadataStore, StoredGroup, StoredUser } from '../metadataStore';
 import { ApiError } from '../errors';
 import { str, stringList } from './body';
 
-/** The emulator's one Org, as `Org` of the OpenAPI document (`{id: int32, name}`). */
-export const PRIMARY_ORG = { id: 0, name: 'Primary' } as const;
-
 /** One of `allowed`, upper-cased, or undefined when absent. @throws ApiError 400 naming the member */
 function oneOf(b: Record<string, unknown>, name: string, allowed: readonly string[]): string | undefined {
   const v = str(b, name)?.toUpperCase();
@@ -28,10 +25,15 @@ const VISIBILITIES = ['SHARABLE', 'NON_SHARABLE'];
 /** `SearchUserGroupsRequest.type` values; the emulator's groups are LOCAL_GROUP. */
 const GROUP_TYPES = ['LOCAL_GROUP', 'LDAP_GROUP', 'TEAM_GROUP', 'TENANT_GROUP'];
 
-/** Whether `org_identifiers` (ids or names) names the emulator's one Org; true when absent. */
-function inOrgs(b: Record<string, unknown>): boolean {
-  const orgs = stringList(b, 'org_identifiers')?.map((o) => o.toLowerCase());
-  return orgs === undefined || orgs.includes(String(PRIMARY_ORG.id)) || orgs.includes(PRIMARY_ORG.name.toLowerCase());
+/**
+ * The Org ids `org_identifiers` (ids or names) names, or undefined when absent (every Org); an unknown
+ * Org names none, so it matches nothing.
+ */
+function orgIdsOf(b: Record<string, unknown>, catalog: MetadataStore): number[] | undefined {
+  return stringList(b, 'org_identifiers')?.flatMap((o) => {
+    const org = catalog.org(o);
+    return org ? [org.id] : [];
+  });
 }
 
 /** Whether `role_identifiers` is absent: the emulator has no roles (roles/search lists none), so a role filter matches nothing. */
@@ -56,11 +58,11 @@ export function userFilter(b: Record<string, unknown>, catalog: MetadataStore, s
   const visibility = oneOf(b, 'visibility', VISIBILITIES);
   const type = oneOf(b, 'account_type', ACCOUNT_TYPES);
   const status = oneOf(b, 'account_status', ACCOUNT_STATUSES);
-  const orgs = inOrgs(b);
+  const orgs = orgIdsOf(b, catalog);
   const roles = noRoleFilter(b);
   const hidden = privileges !== undefined || type !== undefined || status !== undefined;
   return (u) => {
-    if (!orgs || !roles) return false;
+    if (!roles || (orgs !== undefined && !catalog.orgsOfUser(u).some((o) => orgs.includes(o)))) return false;
     if (visibility !== undefined && (u.visibility ?? 'SHARABLE') !== visibility) return false;
     if (hidden && !sees(u.id)) return false;
     if (type !== undefined && type !== 'LOCAL_USER') return false;
@@ -81,7 +83,7 @@ export function groupFilter(b: Record<string, unknown>, catalog: MetadataStore):
   const visibility = oneOf(b, 'visibility', VISIBILITIES);
   const subs = stringList(b, 'sub_group_identifiers')?.map((s) => s.toLowerCase());
   const subIds = subs === undefined ? undefined : catalog.state.groups.filter((g) => groupNamed(g, subs)).map((g) => g.id);
-  const orgs = inOrgs(b);
+  const orgs = orgIdsOf(b, catalog);
   const roles = noRoleFilter(b);
   const flag = (name: string): boolean => {
     const v = b[name];
@@ -91,7 +93,7 @@ export function groupFilter(b: Record<string, unknown>, catalog: MetadataStore):
   };
   return {
     keep: (g) =>
-      orgs &&
+      (orgs === undefined || orgs.includes(catalog.orgOf(g))) &&
       roles &&
       (type === undefined || type === 'LOCAL_GROUP') &&
       (visibility === undefined || (g.visibility ?? 'SHARABLE') === visibility) &&

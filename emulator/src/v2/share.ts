@@ -81,8 +81,8 @@ export function registerShareV2(api: FastifyInstance, deps: V2Deps): void {
       const ptype = principal.type === undefined || principal.type === null ? undefined : String(principal.type).toUpperCase();
       if (ptype !== undefined && ptype !== 'USER' && ptype !== 'USER_GROUP') throw new ApiError(400, `Invalid value for principal type: ${ptype} (USER or USER_GROUP).`);
       const key = principal.identifier.toLowerCase();
-      const user = ptype === 'USER_GROUP' ? undefined : catalog.state.users.find((u) => u.id === key || u.name.toLowerCase() === key);
-      const group = ptype === 'USER' || user ? undefined : catalog.state.groups.find((g) => g.id === key || g.name.toLowerCase() === key);
+      const user = ptype === 'USER_GROUP' ? undefined : catalog.usersIn(caller.orgId).find((u) => u.id === key || u.name.toLowerCase() === key);
+      const group = ptype === 'USER' || user ? undefined : catalog.groupsIn(caller.orgId).find((g) => g.id === key || g.name.toLowerCase() === key);
       if (!user && !group) throw new ApiError(400, `Invalid value for principal identifier: no ${ptype === 'USER' ? 'user' : ptype === 'USER_GROUP' ? 'group' : 'user or group'} ${principal.identifier}.`);
       if (group && group.visibility === 'NON_SHARABLE' && mode !== 'NO_ACCESS' && !caller.privileges.has('ADMINISTRATION')) throw new ApiError(403, `The group ${group.name} is NOT SHAREABLE: only an administrator shares with it.`);
       return { id: (user ?? group)!.id, mode: mode as ShareMode };

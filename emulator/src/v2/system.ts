@@ -10,9 +10,8 @@ import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { stableGuid } from '../guid';
 import { NamePattern } from '../public/headers';
 import { body, bool, int, str, stringList } from './body';
-import { JSON_BODY_ONLY, loginOf } from './login';
+import { JSON_BODY_ONLY, loginInOrgOf } from './login';
 import type { V2Deps } from './routes';
-import { PRIMARY_ORG } from './searchFilters';
 import { sortAndPage, SORT_FIELDS } from './admin';
 import type { IssuedToken } from './tokens';
 
@@ -28,8 +27,8 @@ function requirePrivilege(req: FastifyRequest, ...any: string[]): void {
 }
 
 /** A token's `Scope` (OpenAPI): FULL, or REPORT_BOOK_VIEW with the object of an auth/token/object token. */
-function scopeOf(t: Pick<IssuedToken, 'metadataId'>): Record<string, unknown> {
-  return t.metadataId === undefined ? { access_type: 'FULL', org_id: PRIMARY_ORG.id } : { access_type: 'REPORT_BOOK_VIEW', org_id: PRIMARY_ORG.id, metadata_id: t.metadataId };
+function scopeOf(t: Pick<IssuedToken, 'metadataId' | 'orgId'>): Record<string, unknown> {
+  return t.metadataId === undefined ? { access_type: 'FULL', org_id: t.orgId } : { access_type: 'REPORT_BOOK_VIEW', org_id: t.orgId, metadata_id: t.metadataId };
 }
 
 /**
@@ -76,7 +75,7 @@ export function registerSystemV2(api: FastifyInstance, deps: V2Deps): void {
   });
   api.get('/auth/session/token', async (req) => {
     const u = req.v2User!;
-    const t = tokens.issue(u.id, SESSION_TOKEN_VALIDITY_SEC);
+    const t = tokens.issue(u.id, SESSION_TOKEN_VALIDITY_SEC, { orgId: u.orgId });
     return { token: t.token, creation_time_in_millis: t.created, expiration_time_in_millis: t.expires, valid_for_user_id: u.id, valid_for_username: u.name };
   });
   api.post('/auth/token/validate', async (req) => {
@@ -88,11 +87,11 @@ export function registerSystemV2(api: FastifyInstance, deps: V2Deps): void {
   api.post('/auth/token/object', JSON_BODY_ONLY, async (req) => {
     const b = body(req);
     if (bool(b, 'auto_create')) throw new ApiError(400, 'auto_create is not supported by the emulator: create the user first (users/create).');
-    const { user, validity } = await loginOf(b, deps);
+    const { user, validity } = await loginInOrgOf(b, deps);
     const objectId = str(b, 'object_id', true)!;
     const o = catalog.objectByGuid(objectId);
     if (!o?.header || o.type === 'tag' || !catalog.canRead(user, o.header)) throw new ApiError(400, `Invalid value for object_id: no object ${objectId} this user may read.`);
-    const t = tokens.issue(user.id, validity, o.header.id);
+    const t = tokens.issue(user.id, validity, { metadataId: o.header.id, orgId: user.orgId });
     return { token: t.token, creation_time_in_millis: t.created, expiration_time_in_millis: t.expires, scope: scopeOf(t), valid_for_user_id: user.id, valid_for_username: user.name };
   });
   api.post('/auth/token/custom', JSON_BODY_ONLY, async (req) => {
@@ -102,9 +101,10 @@ export function registerSystemV2(api: FastifyInstance, deps: V2Deps): void {
     for (const rls of ['filter_rules', 'parameter_values', 'variable_values']) {
       if (Array.isArray(b[rls]) && (b[rls] as unknown[]).length > 0) throw new ApiError(400, `${rls} is not supported by the emulator: it has no row-level security or formula variables.`);
     }
-    const { user, validity } = await loginOf(b, deps);
-    const t = tokens.issue(user.id, validity);
-    return { id: stableGuid('token', t.token), token: t.token, org: { ...PRIMARY_ORG }, user: { id: user.id, name: user.name }, creation_time_in_millis: t.created, expiration_time_in_millis: t.expires };
+    const { user, validity } = await loginInOrgOf(b, deps);
+    const t = tokens.issue(user.id, validity, { orgId: user.orgId });
+    const org = catalog.org(t.orgId) ?? catalog.orgs()[0]!;
+    return { id: stableGuid('token', t.token), token: t.token, org: { id: org.id, name: org.name }, user: { id: user.id, name: user.name }, creation_time_in_millis: t.created, expiration_time_in_millis: t.expires };
   });
   registerConnectionsAndRoles(api, deps);
 }

@@ -15,7 +15,6 @@ import { IMPORT_POLICIES, TmlService, type ImportedTml, type ImportPolicy } from
 import { MAX_TML_OBJECTS } from '../tml/routes';
 import { body, bool, int, str, stringList } from './body';
 import type { V2Deps } from './routes';
-import { PRIMARY_ORG } from './searchFilters';
 
 /** The statuses of a task (`ImportEPackAsyncTaskStatus.task_status`). */
 const TASK_STATUSES = ['COMPLETED', 'IN_QUEUE', 'IN_PROGRESS', 'FAILED'] as const;
@@ -29,6 +28,8 @@ interface ImportTask {
   task_status: (typeof TASK_STATUSES)[number];
   author_id: string;
   author_display_name: string;
+  /** The Org the import ran in (the author's session's). */
+  org_id: number;
   import_policy: ImportPolicy;
   created_at: number;
   in_progress_at: number;
@@ -85,7 +86,7 @@ export function registerTmlAsyncV2(api: FastifyInstance, deps: V2Deps): void {
       status = 'FAILED';
     }
     const end = deps.now().getTime();
-    const task: ImportTask = { task_id: randomUUID(), task_name: `TML import of ${texts.length} object${texts.length === 1 ? '' : 's'}`, task_status: status, author_id: user.id, author_display_name: user.displayName, import_policy: policy, created_at: start, in_progress_at: start, completed_at: end, modified_at: end, total_object_count: texts.length, object_processed_count: status === 'COMPLETED' ? texts.length : 0, import_response: response };
+    const task: ImportTask = { task_id: randomUUID(), task_name: `TML import of ${texts.length} object${texts.length === 1 ? '' : 's'}`, task_status: status, author_id: user.id, author_display_name: user.displayName, org_id: user.orgId, import_policy: policy, created_at: start, in_progress_at: start, completed_at: end, modified_at: end, total_object_count: texts.length, object_processed_count: status === 'COMPLETED' ? texts.length : 0, import_response: response };
     tasks.push(task);
     if (tasks.length > MAX_TASKS) tasks.shift();
     return shown(task, false);
@@ -102,7 +103,7 @@ export function registerTmlAsyncV2(api: FastifyInstance, deps: V2Deps): void {
     const offset = int(b, 'record_offset', 0, 0);
     const size = int(b, 'record_size', 5, -1);
     const full = bool(b, 'include_import_response');
-    const mine = (t: ImportTask): boolean => t.author_id === user.id || user.privileges.has('ADMINISTRATION');
+    const mine = (t: ImportTask): boolean => t.org_id === user.orgId && (t.author_id === user.id || user.privileges.has('ADMINISTRATION'));
     const list = tasks.filter((t) => mine(t) && (ids === undefined || ids.includes(t.task_id)) && (statuses === undefined || statuses.includes(t.task_status)) && (author === undefined || t.author_id === author));
     const page = size === -1 ? list.slice(offset) : list.slice(offset, offset + size);
     return { status_list: page.map((t) => shown(t, full)), last_batch: offset + page.length >= list.length };
@@ -113,7 +114,7 @@ export function registerTmlAsyncV2(api: FastifyInstance, deps: V2Deps): void {
 /** A task as the status answers it: the Org, and the import's answer only when asked for. */
 function shown(t: ImportTask, withResponse: boolean): Record<string, unknown> {
   const { import_response, ...rest } = t;
-  return { ...rest, org_id: PRIMARY_ORG.id, ...(withResponse ? { import_response } : {}) };
+  return { ...rest, ...(withResponse ? { import_response } : {}) };
 }
 
 /** metadata/tml/export/batch: a page of user or group TML. @throws ApiError 400, 403 */

@@ -14,6 +14,8 @@ import type { Session, Sessions } from '../auth';
 export interface IssuedToken {
   token: string;
   userId: string;
+  /** The Org the token is scoped to (auth/token/full `org_id`; 0: Primary). */
+  orgId: number;
   created: number;
   expires: number;
   /** The object an auth/token/object token was asked for (`scope.metadata_id`); absent for a full token. */
@@ -36,13 +38,14 @@ export class TokenStore {
     private readonly clock: () => number,
   ) {}
 
-  /** Issues a token for a user, valid `validitySec` seconds from now (for `metadataId`: an object token). */
-  issue(userId: string, validitySec: number, metadataId?: string): IssuedToken {
+  /** Issues a token for a user in one Org (default Primary), valid `validitySec` seconds from now (for `metadataId`: an object token). */
+  issue(userId: string, validitySec: number, opts: { orgId?: number; metadataId?: string } = {}): IssuedToken {
     // tokens nobody presents again would stay forever: drop the expired ones now and then
     if (this.byToken.size >= 1000) for (const k of [...this.byToken.keys()]) this.check(k);
-    const s: Session = this.sessions.open(userId);
+    const { orgId = 0, metadataId } = opts;
+    const s: Session = this.sessions.open(userId, orgId);
     const created = this.clock();
-    const t: IssuedToken = { token: s.id, userId, created, expires: created + validitySec * 1000, ...(metadataId !== undefined ? { metadataId } : {}) };
+    const t: IssuedToken = { token: s.id, userId, orgId, created, expires: created + validitySec * 1000, ...(metadataId !== undefined ? { metadataId } : {}) };
     this.byToken.set(t.token, t);
     return t;
   }
