@@ -253,35 +253,8 @@ function inputTableToCreate(opts: Record<string, unknown>): { model: string; key
   return { model: opts.model, keys };
 }
 
-/**
- * Builds the program (exported for the help test):
- *
- *   tsq query FILE.tsq [--query N | --all] [--format csv|json|table] [--out FILE]
- *   tsq load FILE.csv [--table db.schema.table] [--definition FILE.load.json] [--replace] [--max-ignored N]
- *            [--input-table NAME | --create-input-table --model M --key COL…]
- *   tsq status CYCLE_ID · tsq bad-records CYCLE_ID
- *   tsq objects [--type T] [--subtype S…] [--pattern P] [--format table|json]
- *   tsq check FILE.tsq… [--format text|github|sarif]
- *   tsq impact COLUMN --data-source NAME [--dir FOLDER…] [--format text|json|github]   (impact.ts)
- *   tsq tml export|validate|import …   (Answers as TML files: tml.ts)
- *   tsq trust [--revoke | --list]   (approve the project's tsq.json: common/src/trust.ts)
- *   tsq lsp [connection options]   (the language server over stdio, reading the catalog from the service)
- *   tsq mcp [connection options] [--allow-writes] [--root DIR]…   (the agent tools over MCP on stdio: mcp.ts)
- */
-export function buildProgram(): Command {
-  const program = new Command('tsq')
-    .description('TSQ command line: run .tsq queries, load CSV files into tables, check queries against the live catalog.\nConnection: --url and --user, or --connection NAME from tsq.json / ~/.config/tsq/connections.json (the fields of the extension\'s tsq.connections).\nPassword: the TSQ_PASSWORD environment variable, the connection\'s "passwordCommand", or a prompt on a terminal; never a flag.')
-    .version(typeof TSQ_VERSION === 'string' ? TSQ_VERSION : '0.0.0-dev')
-    .showHelpAfterError('(run tsq --help for usage)')
-    .addHelpText('after', EXIT_CODE_HELP)
-    .exitOverride()
-    // commander's own errors quote the argument it refused (a file name a glob matched): escaped whole, on one line
-    .configureOutput({ outputError: (message, write) => write(`${terminalSafe(message.replace(/\n$/, ''))}\n`) });
-  addOrgOption(program);
-
-  addQueryCommand(program);
-  addLoadCommand(program);
-
+/** `tsq status`, `bad-records`, `export`, `objects` and `orgs`: the commands that read one thing of the service and print it. */
+function addServiceCommands(program: Command): void {
   withConnectionOptions(program.command('status').description('show the status of a load cycle').argument('<cycle-id>', 'the load cycle id').option('--json', 'print the status as the service sent it'))
     .addHelpText('after', EXIT_CODE_HELP)
     .action(async (cycleId: string, opts: Record<string, unknown>) => {
@@ -332,10 +305,6 @@ export function buildProgram(): Command {
       });
     });
 
-  addCheckCommand(program);
-  addImpactCommand(program);
-  addTmlCommands(program);
-
   withConnectionOptions(program.command('orgs').description('list the Orgs you may run in (the current one marked *); --org on any command chooses one'))
     .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'json']).default('table'))
     .addHelpText('after', EXIT_CODE_HELP)
@@ -344,6 +313,41 @@ export function buildProgram(): Command {
         await runOrgsCommand(client, { format: opts.format as 'table' | 'json', signal: interrupt.signal });
       });
     });
+}
+
+/**
+ * Builds the program (exported for the help test):
+ *
+ *   tsq query FILE.tsq [--query N | --all] [--format csv|json|table] [--out FILE]
+ *   tsq load FILE.csv [--table db.schema.table] [--definition FILE.load.json] [--replace] [--max-ignored N]
+ *            [--input-table NAME | --create-input-table --model M --key COL…]
+ *   tsq status CYCLE_ID · tsq bad-records CYCLE_ID
+ *   tsq objects [--type T] [--subtype S…] [--pattern P] [--format table|json]
+ *   tsq check FILE.tsq… [--format text|github|sarif]
+ *   tsq impact COLUMN --data-source NAME [--dir FOLDER…] [--format text|json|github]   (impact.ts)
+ *   tsq tml export|validate|import …   (Answers as TML files: tml.ts)
+ *   tsq trust [--revoke | --list]   (approve the project's tsq.json: common/src/trust.ts)
+ *   tsq lsp [connection options]   (the language server over stdio, reading the catalog from the service)
+ *   tsq mcp [connection options] [--allow-writes] [--root DIR]…   (the agent tools over MCP on stdio: mcp.ts)
+ */
+export function buildProgram(): Command {
+  const program = new Command('tsq')
+    .description('TSQ command line: run .tsq queries, load CSV files into tables, check queries against the live catalog.\nConnection: --url and --user, or --connection NAME from tsq.json / ~/.config/tsq/connections.json (the fields of the extension\'s tsq.connections).\nPassword: the TSQ_PASSWORD environment variable, the connection\'s "passwordCommand", or a prompt on a terminal; never a flag.')
+    .version(typeof TSQ_VERSION === 'string' ? TSQ_VERSION : '0.0.0-dev')
+    .showHelpAfterError('(run tsq --help for usage)')
+    .addHelpText('after', EXIT_CODE_HELP)
+    .exitOverride()
+    // commander's own errors quote the argument it refused (a file name a glob matched): escaped whole, on one line
+    .configureOutput({ outputError: (message, write) => write(`${terminalSafe(message.replace(/\n$/, ''))}\n`) });
+  addOrgOption(program);
+
+  addQueryCommand(program);
+  addLoadCommand(program);
+
+  addServiceCommands(program);
+  addCheckCommand(program);
+  addImpactCommand(program);
+  addTmlCommands(program);
 
   program
     .command('trust')

@@ -9,14 +9,13 @@
  * the result (rows written and ignored; Show Bad Records). Every step and the cycle id go to the TSQ log.
  */
 import * as vscode from 'vscode';
-import { open as openFile, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { AnalyticsServiceClient, LoadDefinition } from '../../../common/src/api';
 import type { ConnectionManager } from '../connections';
 import type { TsqClient } from '../context';
 import { errorMessage } from '../service';
 import { loadChunkBytes } from '../settings';
-import { fromSaved, formatSummary, guardLoad, parseSavedDefinition, parseTargetText, sameTarget, savedDefinitionPath, targetText, toSaved, type LoadTarget } from '../../../common/src/load/definition';
+import { formatSummary, guardLoad, parseTargetText, sameTarget, savedDefinitionPath, targetText, toSaved, type LoadTarget } from '../../../common/src/load/definition';
 import { DEFAULT_CHUNK_BYTES, LoadError, loadPathOf, runLoad, type LoadPath, type LoadResult } from '../../../common/src/load/pipeline';
 import { INPUT_TABLE_DIFFERENCES } from '../../../common/src/load/inputTable';
 import { checkCycle } from '../../../common/src/load/status';
@@ -25,9 +24,9 @@ import { isSupportedEncoding, sniffCsv } from '../../../common/src/load/sniff';
 import { fullFormat } from '../../../common/src/load/values';
 import { changeField, reviewItems, tableChoiceOf, type Draft, type TableChoice } from './review';
 import { commandRegistrar } from '../commands';
+import { readSample, readSaved } from './files';
 
 /** Bytes of the file read for sniffing and the preview. */
-const SAMPLE_BYTES = 1024 * 1024;
 const CSV_EXT = /\.(csv|tsv|txt)$/i;
 
 /** Registers the load commands; returns the drop controller for the Objects view. */
@@ -420,30 +419,6 @@ class CsvLoader {
 
 function lastTargetKey(file: string): string {
   return `tsq.load.lastTarget:${vscode.Uri.file(file).toString()}`;
-}
-
-/** The saved definition next to `file`, or undefined when there is none. @throws Error when it exists but is malformed. */
-async function readSaved(file: string): Promise<{ definition: LoadDefinition; encoding: string } | undefined> {
-  let text: string;
-  try {
-    text = await readFile(savedDefinitionPath(file), 'utf8');
-  } catch {
-    return undefined;
-  }
-  return fromSaved(parseSavedDefinition(text, basename(savedDefinitionPath(file))));
-}
-
-/** The first `SAMPLE_BYTES` of the file, and whether that is all of it. */
-async function readSample(file: string): Promise<{ sample: Buffer; complete: boolean }> {
-  const fh = await openFile(file, 'r');
-  try {
-    const buf = Buffer.alloc(SAMPLE_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    const size = (await fh.stat()).size;
-    return { sample: buf.subarray(0, bytesRead), complete: bytesRead >= size };
-  } finally {
-    await fh.close();
-  }
 }
 
 function mb(bytes: number): string {
