@@ -415,14 +415,27 @@ function filtersOf(b: Record<string, unknown>): Filter[] {
 
 /**
  * `dependent_objects` of a data source (the Python client's example reads `dependent_objects[guid]`,
- * "split into the V1 object_types"): the answers and liveboards with a visualization on it, as headers
- * under `QUESTION_ANSWER_BOOK` and `PINBOARD_ANSWER_BOOK`; `{guid: {}}` when none.
+ * "split into the V1 object_types"): the worksheets and models over it (its base table or one of a
+ * model's tables) under `LOGICAL_TABLE`, then the answers and liveboards with a visualization on it under
+ * `QUESTION_ANSWER_BOOK` and `PINBOARD_ANSWER_BOOK`, as headers; at most `limit` in all
+ * (`dependent_objects_record_size`, "the maximum number of dependents to include per metadata object",
+ * default 50; -1 all); `{guid: {}}` when none.
  */
-function dependentsOf(t: LogicalTable, catalog: MetadataStore, user: EmulatorUser): Record<string, unknown> {
+function dependentsOf(t: LogicalTable, catalog: MetadataStore, user: EmulatorUser, limit: number): Record<string, unknown> {
   const byType: Record<string, Record<string, unknown>[]> = {};
+  let left = limit < 0 ? Infinity : limit;
+  const add = (type: string, header: Record<string, unknown>): void => {
+    if (left <= 0) return;
+    left--;
+    (byType[type] ??= []).push(header);
+  };
+  for (const x of catalog.state.tables) {
+    const over = x.id !== t.id && x.subtype === 'WORKSHEET' && (x.tableId === t.id || (x.model?.tables.some((m) => m.guid === t.id) ?? false));
+    if (over && catalog.canRead(user, x)) add('LOGICAL_TABLE', tableHeader(x, catalog));
+  }
   for (const bk of catalog.state.books) {
     if (!bk.visualizations.some((v) => v.dataSource === t.id) || !catalog.canRead(user, bk)) continue;
-    (byType[bk.type] ??= []).push(bookHeader(bk, catalog));
+    add(bk.type, bookHeader(bk, catalog));
   }
   return { [t.id]: byType };
 }
@@ -439,7 +452,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
   const { catalog } = deps;
   /**
    * metadata/search: `metadata` (see `filtersOf`), `include_details`, `include_visualization_headers`,
-   * `include_dependent_objects` (data sources: `dependentsOf`), `created_by_user_identifiers`,
+   * `include_dependent_objects` (data sources: `dependentsOf`; `dependent_objects_record_size`), `created_by_user_identifiers`,
    * `favorite_object_options` (none are kept: `include` lists nothing),
    * `tag_identifiers`, `record_offset` (0), `record_size` (10; -1 all), `sort_options` (`field_name` of
    * `METADATA_SORT_FIELDS`, `order` ASC or DESC).
@@ -451,6 +464,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
     const details = bool(b, 'include_details');
     const vizHeaders = bool(b, 'include_visualization_headers');
     const dependents = bool(b, 'include_dependent_objects');
+    const dependentsLimit = int(b, 'dependent_objects_record_size', 50, -1);
     const authors = stringList(b, 'created_by_user_identifiers')?.map((a) => catalog.userByName(a)?.id ?? a.toLowerCase());
     if (favoritesAsked(b)) return []; // the emulator keeps no favorites (as v1's category FAVORITE)
     const tagIds = stringList(b, 'tag_identifiers')?.map((t) => catalog.tagsIn(user.orgId).find((x) => x.id === t.toLowerCase() || x.name.toLowerCase() === t.toLowerCase())?.id ?? t);
@@ -481,7 +495,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
           if (f.subtypes && !f.subtypes.includes(t.subtype)) continue;
           seen.add(t.id);
           const row = entry(t.id, t.name, 'LOGICAL_TABLE', tableHeader(t, catalog), details ? tableDetail(t, catalog) : null);
-          if (dependents) row.dependent_objects = dependentsOf(t, catalog, user);
+          if (dependents) row.dependent_objects = dependentsOf(t, catalog, user, dependentsLimit);
           out.push({ key: key(t), row });
         }
       }
