@@ -1,7 +1,7 @@
-// REST API v2 metadata/search with include_dependent_objects on the emulator (emulator/src/v2/routes.ts,
-// dependentsOf): a table's dependents are the worksheets and models over it (a model over several tables
-// is a dependent of each) and the answers and liveboards on it, keyed by v1 type; at most
-// dependent_objects_record_size of them (default 50, -1 all).
+// Dependents on the emulator: REST API v2 metadata/search with include_dependent_objects and v1
+// dependency/listdependents (emulator/src/dependents.ts): a table's dependents are the worksheets and models
+// over it (a model over several tables is a dependent of each) and the answers and liveboards on it, keyed by
+// v1 type; v2 gives at most dependent_objects_record_size of them (default 50, -1 all).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCore, type Core } from './core-support';
@@ -49,4 +49,15 @@ test('dependent_objects_record_size bounds the dependents of each object, -1 lis
   assert.deepEqual(Object.values(one).flat(), all.slice(0, 1));
   assert.deepEqual(Object.values(await dependents('flights')).flat(), all.slice(0, 50), 'the default is 50');
   assert.equal((await search({ metadata: [{ type: 'LOGICAL_TABLE' }], include_dependent_objects: true, dependent_objects_record_size: 'many' })).status, 400);
+});
+
+test('v1 dependency/listdependents answers the same dependents, keyed by GUID then v1 type', async () => {
+  const flights = (await search({ metadata: [{ identifier: 'flights', type: 'LOGICAL_TABLE' }] })).body[0].metadata_id as string;
+  const cookie = await core.login('tsadmin', 'admin');
+  const r = await core.call('POST', '/dependency/listdependents', { type: 'LOGICAL_TABLE', id: JSON.stringify([flights]) }, cookie);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const v1 = Object.fromEntries(Object.entries((r.body as Record<string, Record<string, { name: string }[]>>)[flights]!).map(([k, v]) => [k, v.map((h) => h.name)]));
+  assert.deepEqual(v1, await dependents('flights', { dependent_objects_record_size: -1 }));
+  const bad = await core.call('POST', '/dependency/listdependents', { type: 'LOGICAL_TABLE', id: JSON.stringify(['no-such-guid']) }, cookie);
+  assert.equal(bad.status, 400);
 });

@@ -11,6 +11,7 @@ import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT, IncidentError, INTERNAL_TEXT, reportIncident, UNAUTHORIZED_TEXT } from '../errors';
 import { NamePattern } from '../public/headers';
 import { columnSources } from '../dataModel';
+import { dependentsByType } from '../dependents';
 import { QueryError } from '../searchdata/compile';
 import { registerTmlV2Routes, TmlService } from '../tml/routes';
 import type { SearchService } from '../searchdata/run';
@@ -415,29 +416,12 @@ function filtersOf(b: Record<string, unknown>): Filter[] {
 
 /**
  * `dependent_objects` of a data source (the Python client's example reads `dependent_objects[guid]`,
- * "split into the V1 object_types"): the worksheets and models over it (its base table or one of a
- * model's tables) under `LOGICAL_TABLE`, then the answers and liveboards with a visualization on it under
- * `QUESTION_ANSWER_BOOK` and `PINBOARD_ANSWER_BOOK`, as headers; at most `limit` in all
- * (`dependent_objects_record_size`, "the maximum number of dependents to include per metadata object",
- * default 50; -1 all); `{guid: {}}` when none.
+ * "split into the V1 object_types"): `dependentsByType` (emulator/src/dependents.ts) as v2 headers, at
+ * most `limit` (`dependent_objects_record_size`, "the maximum number of dependents to include per
+ * metadata object", default 50; -1 all); `{guid: {}}` when none.
  */
 function dependentsOf(t: LogicalTable, catalog: MetadataStore, user: EmulatorUser, limit: number): Record<string, unknown> {
-  const byType: Record<string, Record<string, unknown>[]> = {};
-  let left = limit < 0 ? Infinity : limit;
-  const add = (type: string, header: Record<string, unknown>): void => {
-    if (left <= 0) return;
-    left--;
-    (byType[type] ??= []).push(header);
-  };
-  for (const x of catalog.state.tables) {
-    const over = x.id !== t.id && x.subtype === 'WORKSHEET' && (x.tableId === t.id || (x.model?.tables.some((m) => m.guid === t.id) ?? false));
-    if (over && catalog.canRead(user, x)) add('LOGICAL_TABLE', tableHeader(x, catalog));
-  }
-  for (const bk of catalog.state.books) {
-    if (!bk.visualizations.some((v) => v.dataSource === t.id) || !catalog.canRead(user, bk)) continue;
-    add(bk.type, bookHeader(bk, catalog));
-  }
-  return { [t.id]: byType };
+  return { [t.id]: dependentsByType(t, catalog, user, limit, (o) => ('type' in o ? bookHeader(o, catalog) : tableHeader(o, catalog))) };
 }
 
 /** Whether `favorite_object_options.include` asks for favorites only. @throws ApiError 400 for a member that is not an object */
