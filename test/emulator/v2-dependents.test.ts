@@ -1,10 +1,12 @@
 // Dependents on the emulator: REST API v2 metadata/search with include_dependent_objects and v1
 // dependency/listdependents (emulator/src/dependents.ts): a table's dependents are the worksheets and models
 // over it (a model over several tables is a dependent of each) and the answers and liveboards on it, keyed by
-// v1 type; v2 gives at most dependent_objects_record_size of them (default 50, -1 all).
+// v1 type; v2 gives at most dependent_objects_record_size of them (default 50, -1 all). The client's
+// listDependents gives the same objects on either generation.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCore, type Core } from './core-support';
+import { AnalyticsServiceClient } from '../../common/src/api';
 
 const V2 = '/api/rest/2.0';
 let core: Core;
@@ -60,4 +62,21 @@ test('v1 dependency/listdependents answers the same dependents, keyed by GUID th
   assert.deepEqual(v1, await dependents('flights', { dependent_objects_record_size: -1 }));
   const bad = await core.call('POST', '/dependency/listdependents', { type: 'LOGICAL_TABLE', id: JSON.stringify(['no-such-guid']) }, cookie);
   assert.equal(bad.status, 400);
+});
+
+test('the client: listDependents on v1 and on v2 gives the same objects, complete; an unknown data source fails', async () => {
+  const flights = (await search({ metadata: [{ identifier: 'flights', type: 'LOGICAL_TABLE' }] })).body[0].metadata_id as string;
+  const expected = Object.entries(await dependents('flights', { dependent_objects_record_size: -1 })).flatMap(([type, names]) => names.map((name) => ({ type, name })));
+  for (const apiVersion of ['v1', 'v2'] as const) {
+    const c = new AnalyticsServiceClient({ url: core.emu.url, username: 'tsadmin', password: 'admin', apiVersion });
+    try {
+      const d = await c.listDependents(flights);
+      assert.equal(d.complete, true);
+      assert.deepEqual(d.objects.map((o) => ({ type: o.type, name: o.name })), expected, apiVersion);
+      assert.ok(d.objects.every((o) => /^[0-9a-f-]{36}$/.test(o.id)), apiVersion);
+      await assert.rejects(c.listDependents('00000000-0000-0000-0000-000000000000'), apiVersion);
+    } finally {
+      await c.close();
+    }
+  }
 });
