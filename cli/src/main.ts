@@ -6,7 +6,7 @@
  * Answers go to stdout; progress, warnings and errors to stderr. Exit codes: exitCodes.ts.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ConnectionError } from '../../common/src/api';
+import { ConnectionError, type AnalyticsServiceClient } from '../../common/src/api';
 import { runNodeServer } from '../../server/src/nodeServer';
 import { runCheckCommand } from './check';
 import { connect, connectionFlags, fileSettings, withConnectionOptions, type Connected } from './connect';
@@ -111,19 +111,26 @@ function addCheckCommand(program: Command): void {
     });
 }
 
-/** Adds `tsq impact` (cli/src/impact.ts): the uses of a column of a data source in the files of folders, exit 1 when any. */
+/**
+ * Adds `tsq impact` (cli/src/impact.ts): the uses of a column of a data source in the files of folders,
+ * and with `--url` or `--connection` the service's dependents of the data source; exit 1 when any.
+ */
 function addImpactCommand(program: Command): void {
-  program
-    .command('impact')
-    .description('list every use of a column of a data source in the .tsq, answer and liveboard TML files under folders (a CI gate before a model change)')
-    .argument('<column>', 'the column name, without brackets')
-    .requiredOption('--data-source <name>', 'the data source (model, worksheet, table) of the column, by name or GUID')
-    .option('--dir <folders...>', 'the folders to look in', ['.'])
-    .addOption(new Option('--format <format>', 'text (file:line:col), json, or github (Actions warnings)').choices([...IMPACT_FORMATS]).default('text'))
-    .addHelpText('after', `\nExit code 1 when anything uses the column, 0 when nothing does.\n${EXIT_CODE_HELP}`)
+  withConnectionOptions(
+    program
+      .command('impact')
+      .description('list every use of a column of a data source in the .tsq, answer and liveboard TML files under folders, and with --url or --connection the objects on the service that depend on the data source (a CI gate before a model change)')
+      .argument('<column>', 'the column name, without brackets')
+      .requiredOption('--data-source <name>', 'the data source (model, worksheet, table) of the column, by name or GUID')
+      .option('--dir <folders...>', 'the folders to look in', ['.'])
+      .addOption(new Option('--format <format>', 'text (file:line:col), json, or github (Actions warnings)').choices([...IMPACT_FORMATS]).default('text')),
+  )
+    .addHelpText('after', `\nWithout --url or --connection only the files are read (no connection is made).\nExit code 1 when anything uses the column (or, with a connection, depends on its data source), 0 when nothing does.\n${EXIT_CODE_HELP}`)
     .action(async (column: string, opts: Record<string, unknown>) => {
-      const uses = await runImpactCommand(column, opts.dataSource as string, opts.dir as string[], opts.format as ImpactFormat);
-      process.exitCode = uses ? ExitCode.IMPACT_FOUND : ExitCode.OK;
+      const run = async (client?: AnalyticsServiceClient): Promise<ExitCodeValue> =>
+        (await runImpactCommand(column, opts.dataSource as string, opts.dir as string[], opts.format as ImpactFormat, client)) ? ExitCode.IMPACT_FOUND : ExitCode.OK;
+      if (opts.url === undefined && opts.connection === undefined) process.exitCode = await run();
+      else await withService(opts, ({ client }) => run(client));
     });
 }
 
@@ -253,6 +260,21 @@ function inputTableToCreate(opts: Record<string, unknown>): { model: string; key
   return { model: opts.model, keys };
 }
 
+/** `tsq status CYCLE_ID` and `tsq bad-records CYCLE_ID` (cli/src/cycles.ts). */
+function addCycleCommands(program: Command): void {
+  withConnectionOptions(program.command('status').description('show the status of a load cycle').argument('<cycle-id>', 'the load cycle id').option('--json', 'print the status as the service sent it'))
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (cycleId: string, opts: Record<string, unknown>) => {
+      await withService(opts, ({ client }) => runStatusCommand(client, cycleId, { json: opts.json === true, signal: interrupt.signal }));
+    });
+
+  withConnectionOptions(program.command('bad-records').description('print the bad records file of a load cycle (the rows it ignored)').argument('<cycle-id>', 'the load cycle id').option('-o, --out <file>', 'write to a file instead of stdout'))
+    .addHelpText('after', EXIT_CODE_HELP)
+    .action(async (cycleId: string, opts: Record<string, unknown>) => {
+      await withService(opts, ({ client }) => runBadRecordsCommand(client, cycleId, { out: opts.out as string | undefined, signal: interrupt.signal }));
+    });
+}
+
 /**
  * Builds the program (exported for the help test):
  *
@@ -282,17 +304,7 @@ export function buildProgram(): Command {
   addQueryCommand(program);
   addLoadCommand(program);
 
-  withConnectionOptions(program.command('status').description('show the status of a load cycle').argument('<cycle-id>', 'the load cycle id').option('--json', 'print the status as the service sent it'))
-    .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (cycleId: string, opts: Record<string, unknown>) => {
-      await withService(opts, ({ client }) => runStatusCommand(client, cycleId, { json: opts.json === true, signal: interrupt.signal }));
-    });
-
-  withConnectionOptions(program.command('bad-records').description('print the bad records file of a load cycle (the rows it ignored)').argument('<cycle-id>', 'the load cycle id').option('-o, --out <file>', 'write to a file instead of stdout'))
-    .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (cycleId: string, opts: Record<string, unknown>) => {
-      await withService(opts, ({ client }) => runBadRecordsCommand(client, cycleId, { out: opts.out as string | undefined, signal: interrupt.signal }));
-    });
+  addCycleCommands(program);
 
   withConnectionOptions(
     program
