@@ -18,6 +18,7 @@ import { runLoadCommand } from './load';
 import { runMcpCommand } from './mcp';
 import { OBJECT_TYPES, runObjectsCommand } from './objects';
 import { runQueryCommand } from './query';
+import { runQuerySqlCommand } from './sql';
 import { loadConnections, type ConnectionFile } from '../../common/src/connectionConfig';
 import { runTrustCommand } from './trust';
 import { terminalSafe } from '../../common/src/terminalText';
@@ -193,11 +194,16 @@ function addQueryCommand(program: Command): void {
       .addOption(new Option('-f, --format <format>', 'output format').choices(['csv', 'json', 'table']).default('table'))
       .option('-o, --out <file>', 'write the answer to a file instead of stdout')
       .option('-d, --datasource <name>', 'data source (name or GUID) of queries that have no @datasource')
-      .option('--page-size <rows>', 'rows per searchdata page', integer('--page-size', 1), 10_000),
+      .option('--page-size <rows>', 'rows per searchdata page', integer('--page-size', 1), 10_000)
+      .option('--sql', "print the SQL the service runs behind the file's saved Answer (its @answer 'GUID' line) instead of running the queries"),
   )
     .addHelpText('after', EXIT_CODE_HELP)
     .action(async (file: string, opts: Record<string, unknown>) => {
       if (opts.all && opts.query !== undefined) throw new CommanderError(ExitCode.USAGE, 'tsq.usage', 'error: give --query N or --all, not both');
+      if (opts.sql) {
+        await withService(opts, async ({ client }) => void (await runQuerySqlCommand(client, file, interrupt.signal)));
+        return;
+      }
       await withService(opts, async ({ client, files }) => {
         await runQueryCommand(client, file, {
           query: opts.query as number | undefined,
@@ -278,7 +284,7 @@ function addCycleCommands(program: Command): void {
 /**
  * Builds the program (exported for the help test):
  *
- *   tsq query FILE.tsq [--query N | --all] [--format csv|json|table] [--out FILE]
+ *   tsq query FILE.tsq [--query N | --all] [--format csv|json|table] [--out FILE] [--sql]   (--sql: sql.ts)
  *   tsq load FILE.csv [--table db.schema.table] [--definition FILE.load.json] [--replace] [--max-ignored N]
  *            [--input-table NAME | --create-input-table --model M --key COL…]
  *   tsq status CYCLE_ID · tsq bad-records CYCLE_ID
