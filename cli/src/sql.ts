@@ -6,7 +6,7 @@
  * without one is refused, saying so (docs/service-notes.md §13).
  */
 import { readFile } from 'node:fs/promises';
-import type { AnalyticsServiceClient } from '../../common/src/api';
+import { sqlTextOf, type AnalyticsServiceClient } from '../../common/src/api';
 import { answerLinkOf } from '../../common/src/tml/answerLink';
 import { terminalLines } from '../../common/src/terminalText';
 import { UsageError } from './exitCodes';
@@ -26,8 +26,7 @@ export async function runQuerySqlCommand(client: AnalyticsServiceClient, file: s
     throw new UsageError(`${file} has no @answer 'GUID' line: the service gives the SQL of a saved Answer only (REST API v2 metadata/answer/sql), none of an ad-hoc search. Save the query as an Answer (tsq tml import) and link the file to it with an @answer line.`);
   }
   const answer = await client.answerSql(link.guid, { signal });
-  const statements = answer.sql_queries.map((q) => q.sql_query);
   info(`the SQL of the Answer ${answer.metadata_name} (${answer.metadata_id}), as the service runs it`);
-  await write(process.stdout, `${statements.map((s) => terminalLines(s.replace(/\n+$/, ''))).join('\n\n')}\n`);
-  return statements.length;
+  await write(process.stdout, `${terminalLines(sqlTextOf(answer))}\n`);
+  return answer.sql_queries.length;
 }

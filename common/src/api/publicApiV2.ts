@@ -452,6 +452,11 @@ export interface AnswerSql {
   sql_queries: { sql_query: string }[];
 }
 
+/** The SQL text of an `AnswerSql`: each statement the service lists, trailing line breaks removed, a blank line between them. */
+export function sqlTextOf(answer: AnswerSql): string {
+  return answer.sql_queries.map((q) => q.sql_query.replace(/\n+$/, '')).join('\n\n');
+}
+
 /** `value` when it is a list; otherwise a `ServiceError` (a 2xx answer that is not the documented list). */
 function listOf<T>(value: T[] | undefined, operation: OperationName, path: string): T[] {
   if (Array.isArray(value)) return value;
