@@ -11,7 +11,7 @@ export const ExitCode = {
   OK: 0,
   /** `tsq check` found at least one error in the files. */
   CHECK_ERRORS: 1,
-  /** `tsq impact` found a use of the column (the same code as a failed check: a CI gate). */
+  /** `tsq impact` found a use of the column, or (with a connection) an object on the service that depends on its data source (the same code as a failed check: a CI gate). */
   IMPACT_FOUND: 1,
   /** Wrong usage: an unknown command or option, a missing argument, a file that cannot be read, no connection given. */
   USAGE: 2,

@@ -4,7 +4,8 @@
  * index of the language server, common/src/languageService/workspaceIndex.ts, read from disk by the same
  * bounded walk, common/src/workspaceFiles.ts), for a CI gate before a model change: one line per use
  * (`file:line:col`, 1-based, columns in UTF-16 units as LSP counts them), a GitHub Actions warning per use,
- * or one JSON document. The caller exits 1 when anything uses the column.
+ * or one JSON document. With a connection, also the service's dependents of the data source (worksheets,
+ * models, answers, liveboards: `listDependents`). The caller exits 1 when anything uses the column.
  */
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +13,10 @@ import { WorkspaceIndex } from '../../common/src/languageService/workspaceIndex'
 import { positionIn } from '../../common/src/languageService/workspaceIndex';
 import { readWorkspaceFile, workspaceFilesUnder } from '../../common/src/workspaceFiles';
 import { terminalSafe, workflowCommand } from '../../common/src/terminalText';
-import { info, write } from './output';
+import { info, warn, write } from './output';
+import type { AnalyticsServiceClient, Dependents } from '../../common/src/api';
+import { ServiceCatalog } from '../../common/src/catalog/serviceCatalog';
+import { RefusedError } from './exitCodes';
 
 /** The output formats of `tsq impact`. */
 export const IMPACT_FORMATS = ['text', 'json', 'github'] as const;
@@ -50,18 +54,45 @@ export async function findImpact(column: string, dataSource: string, dirs: reado
   return uses.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
 }
 
-/** Runs `tsq impact` and prints the uses in `format` on stdout, a summary on stderr; resolves to how many there are. */
-export async function runImpactCommand(column: string, dataSource: string, dirs: readonly string[], format: ImpactFormat): Promise<number> {
+/** The words for a dependent's v1 type in what `tsq impact` prints. */
+const DEPENDENT_KINDS: Readonly<Record<string, string>> = { LOGICAL_TABLE: 'worksheet or model', QUESTION_ANSWER_BOOK: 'answer', PINBOARD_ANSWER_BOOK: 'liveboard' };
+
+/**
+ * The service's dependents of the data source `dataSource` (name or GUID), resolved as `tsq query`
+ * resolves one (`ServiceCatalog.resolve`).
+ * @throws RefusedError when the service has no such data source; ServiceError as every call
+ */
+export async function serviceDependents(client: AnalyticsServiceClient, dataSource: string): Promise<Dependents> {
+  const ds = await new ServiceCatalog(client, { holdOff: false }).resolve(dataSource);
+  if (!ds) throw new RefusedError(`there is no data source "${dataSource}" on the service (or this user may not see it). \`tsq objects\` lists them.`);
+  return client.listDependents(ds.id);
+}
+
+/**
+ * Runs `tsq impact` and prints the uses in `format` on stdout, then the service's dependents of the data
+ * source when `client` is given, a summary on stderr; resolves to how many uses and dependents there are.
+ */
+export async function runImpactCommand(column: string, dataSource: string, dirs: readonly string[], format: ImpactFormat, client?: AnalyticsServiceClient): Promise<number> {
   const uses = await findImpact(column, dataSource, dirs);
+  const service = client ? await serviceDependents(client, dataSource) : undefined;
+  const dependents = service?.objects ?? [];
   const what = `[${column}] of ${dataSource}`;
-  if (format === 'json') await write(process.stdout, `${JSON.stringify({ column, dataSource, uses }, null, 1)}\n`);
-  else for (const u of uses) {
-    const line = format === 'github'
-      ? workflowCommand('warning', { file: u.file, line: u.line, col: u.column, title: 'tsq impact' }, `uses ${what}`)
-      : `${terminalSafe(u.file)}:${u.line}:${u.column}: ${terminalSafe(`uses ${what} (${u.kind})`)}`;
-    await write(process.stdout, `${line}\n`);
+  if (format === 'json') await write(process.stdout, `${JSON.stringify({ column, dataSource, uses, ...(service ? { dependents, complete: service.complete } : {}) }, null, 1)}\n`);
+  else {
+    for (const u of uses) {
+      const line = format === 'github'
+        ? workflowCommand('warning', { file: u.file, line: u.line, col: u.column, title: 'tsq impact' }, `uses ${what}`)
+        : `${terminalSafe(u.file)}:${u.line}:${u.column}: ${terminalSafe(`uses ${what} (${u.kind})`)}`;
+      await write(process.stdout, `${line}\n`);
+    }
+    for (const d of dependents) {
+      const text = `${DEPENDENT_KINDS[d.type] ?? d.type} "${d.name}" (${d.id}) depends on the data source ${dataSource}`;
+      await write(process.stdout, `${format === 'github' ? workflowCommand('warning', { title: 'tsq impact' }, `service: ${text}`) : `service: ${terminalSafe(text)}`}\n`);
+    }
   }
   const files = new Set(uses.map((u) => u.file)).size;
   info(uses.length ? `${uses.length} use${uses.length === 1 ? '' : 's'} of ${what} in ${files} file${files === 1 ? '' : 's'}` : `nothing uses ${what}`);
-  return uses.length;
+  if (service) info(`${dependents.length} object${dependents.length === 1 ? '' : 's'} on the service depend${dependents.length === 1 ? 's' : ''} on the data source ${dataSource}`);
+  if (service && !service.complete) warn(`the service gave the first ${dependents.length} dependents only: there may be more`);
+  return uses.length + dependents.length;
 }

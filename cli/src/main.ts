@@ -6,7 +6,7 @@
  * Answers go to stdout; progress, warnings and errors to stderr. Exit codes: exitCodes.ts.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ConnectionError } from '../../common/src/api';
+import { ConnectionError, type AnalyticsServiceClient } from '../../common/src/api';
 import { runNodeServer } from '../../server/src/nodeServer';
 import { runCheckCommand } from './check';
 import { connect, connectionFlags, fileSettings, withConnectionOptions, type Connected } from './connect';
@@ -18,6 +18,7 @@ import { runLoadCommand } from './load';
 import { runMcpCommand } from './mcp';
 import { OBJECT_TYPES, runObjectsCommand } from './objects';
 import { runQueryCommand } from './query';
+import { runQuerySqlCommand } from './sql';
 import { loadConnections, type ConnectionFile } from '../../common/src/connectionConfig';
 import { runTrustCommand } from './trust';
 import { terminalSafe } from '../../common/src/terminalText';
@@ -111,19 +112,26 @@ function addCheckCommand(program: Command): void {
     });
 }
 
-/** Adds `tsq impact` (cli/src/impact.ts): the uses of a column of a data source in the files of folders, exit 1 when any. */
+/**
+ * Adds `tsq impact` (cli/src/impact.ts): the uses of a column of a data source in the files of folders,
+ * and with `--url` or `--connection` the service's dependents of the data source; exit 1 when any.
+ */
 function addImpactCommand(program: Command): void {
-  program
-    .command('impact')
-    .description('list every use of a column of a data source in the .tsq, answer and liveboard TML files under folders (a CI gate before a model change)')
-    .argument('<column>', 'the column name, without brackets')
-    .requiredOption('--data-source <name>', 'the data source (model, worksheet, table) of the column, by name or GUID')
-    .option('--dir <folders...>', 'the folders to look in', ['.'])
-    .addOption(new Option('--format <format>', 'text (file:line:col), json, or github (Actions warnings)').choices([...IMPACT_FORMATS]).default('text'))
-    .addHelpText('after', `\nExit code 1 when anything uses the column, 0 when nothing does.\n${EXIT_CODE_HELP}`)
+  withConnectionOptions(
+    program
+      .command('impact')
+      .description('list every use of a column of a data source in the .tsq, answer and liveboard TML files under folders, and with --url or --connection the objects on the service that depend on the data source (a CI gate before a model change)')
+      .argument('<column>', 'the column name, without brackets')
+      .requiredOption('--data-source <name>', 'the data source (model, worksheet, table) of the column, by name or GUID')
+      .option('--dir <folders...>', 'the folders to look in', ['.'])
+      .addOption(new Option('--format <format>', 'text (file:line:col), json, or github (Actions warnings)').choices([...IMPACT_FORMATS]).default('text')),
+  )
+    .addHelpText('after', `\nWithout --url or --connection only the files are read (no connection is made).\nExit code 1 when anything uses the column (or, with a connection, depends on its data source), 0 when nothing does.\n${EXIT_CODE_HELP}`)
     .action(async (column: string, opts: Record<string, unknown>) => {
-      const uses = await runImpactCommand(column, opts.dataSource as string, opts.dir as string[], opts.format as ImpactFormat);
-      process.exitCode = uses ? ExitCode.IMPACT_FOUND : ExitCode.OK;
+      const run = async (client?: AnalyticsServiceClient): Promise<ExitCodeValue> =>
+        (await runImpactCommand(column, opts.dataSource as string, opts.dir as string[], opts.format as ImpactFormat, client)) ? ExitCode.IMPACT_FOUND : ExitCode.OK;
+      if (opts.url === undefined && opts.connection === undefined) process.exitCode = await run();
+      else await withService(opts, ({ client }) => run(client));
     });
 }
 
@@ -186,11 +194,16 @@ function addQueryCommand(program: Command): void {
       .addOption(new Option('-f, --format <format>', 'output format').choices(['csv', 'json', 'table']).default('table'))
       .option('-o, --out <file>', 'write the answer to a file instead of stdout')
       .option('-d, --datasource <name>', 'data source (name or GUID) of queries that have no @datasource')
-      .option('--page-size <rows>', 'rows per searchdata page', integer('--page-size', 1), 10_000),
+      .option('--page-size <rows>', 'rows per searchdata page', integer('--page-size', 1), 10_000)
+      .option('--sql', "print the SQL the service runs behind the file's saved Answer (its @answer 'GUID' line) instead of running the queries"),
   )
     .addHelpText('after', EXIT_CODE_HELP)
     .action(async (file: string, opts: Record<string, unknown>) => {
       if (opts.all && opts.query !== undefined) throw new CommanderError(ExitCode.USAGE, 'tsq.usage', 'error: give --query N or --all, not both');
+      if (opts.sql) {
+        await withService(opts, async ({ client }) => void (await runQuerySqlCommand(client, file, interrupt.signal)));
+        return;
+      }
       await withService(opts, async ({ client, files }) => {
         await runQueryCommand(client, file, {
           query: opts.query as number | undefined,
@@ -253,7 +266,7 @@ function inputTableToCreate(opts: Record<string, unknown>): { model: string; key
   return { model: opts.model, keys };
 }
 
-/** `tsq status`, `bad-records`, `export`, `objects` and `orgs`: the commands that read one thing of the service and print it. */
+/** `tsq status`, `bad-records` (cli/src/cycles.ts), `export`, `objects` and `orgs`: the commands that read one thing of the service and print it. */
 function addServiceCommands(program: Command): void {
   withConnectionOptions(program.command('status').description('show the status of a load cycle').argument('<cycle-id>', 'the load cycle id').option('--json', 'print the status as the service sent it'))
     .addHelpText('after', EXIT_CODE_HELP)
@@ -318,7 +331,7 @@ function addServiceCommands(program: Command): void {
 /**
  * Builds the program (exported for the help test):
  *
- *   tsq query FILE.tsq [--query N | --all] [--format csv|json|table] [--out FILE]
+ *   tsq query FILE.tsq [--query N | --all] [--format csv|json|table] [--out FILE] [--sql]   (--sql: sql.ts)
  *   tsq load FILE.csv [--table db.schema.table] [--definition FILE.load.json] [--replace] [--max-ignored N]
  *            [--input-table NAME | --create-input-table --model M --key COL…]
  *   tsq status CYCLE_ID · tsq bad-records CYCLE_ID
@@ -345,6 +358,7 @@ export function buildProgram(): Command {
   addLoadCommand(program);
 
   addServiceCommands(program);
+
   addCheckCommand(program);
   addImpactCommand(program);
   addTmlCommands(program);

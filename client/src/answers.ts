@@ -4,12 +4,14 @@
  * `.answer.tml` file); in a `.tsq` editor **Save as Answer…** (a name, `VALIDATE_ONLY` first, then the
  * import; the new GUID written as the file's `@answer` line) and **Update Answer** (the TML diff shown
  * first — both sides as the service keeps them, `answerUpdateOf`: without `answer_columns`, which the
- * service derives again from the search — then `VALIDATE_ONLY` and the import). The TML calls are the service client's operations
+ * service derives again from the search — then `VALIDATE_ONLY` and the import) and **Show SQL** (the SQL the
+ * service runs behind the linked Answer, `answerSql`, in a read-only SQL document; also on an Answer of the
+ * Objects view). The TML calls are the service client's operations
  * (`exportTml`, `importTml` of SERVICE_OPERATIONS, common/src/api/operations.ts), the conversions
  * common/src/tml/answerLink.ts.
  */
 import * as vscode from 'vscode';
-import type { AnalyticsServiceClient, ImportedTmlObject } from '../../common/src/api';
+import { sqlTextOf, type AnalyticsServiceClient, type ImportedTmlObject } from '../../common/src/api';
 import { QueriesRequest, type DocumentQuery } from '../../common/src/protocol';
 import { answerLinkOf, answerQueryOf, answerTmlOf, answerUpdateOf, tsqOfAnswer, withAnswerLink } from '../../common/src/tml/answerLink';
 import { writeFileSafely } from '../../common/src/safeWrite';
@@ -174,6 +176,27 @@ async function updateAnswer(client: TsqClient, fail: Fail, changed: () => void, 
   }
 }
 
+/**
+ * Show SQL: the SQL the service runs behind an Answer (v2 `metadata/answer/sql`; the service gives none of
+ * an ad-hoc search: docs/service-notes.md §13) in a new SQL document. The Answer is the Objects view node
+ * given, else the `@answer` line of the active `.tsq` editor.
+ */
+async function showSql(client: TsqClient, fail: Fail, node: unknown): Promise<void> {
+  try {
+    const editor = vscode.window.activeTextEditor;
+    const guid = isAnswerNode(node) ? node.header.id : editor?.document.languageId === 'tsq' ? answerLinkOf(editor.document.getText())?.guid : undefined;
+    if (!guid) {
+      void vscode.window.showWarningMessage("TSQ: Show SQL needs a saved Answer: the service gives no SQL of an ad-hoc search. Use Save as Answer… first (the file gains its @answer 'GUID' line).");
+      return;
+    }
+    const sql = await (await client.connections.getClient()).answerSql(guid);
+    const doc = await vscode.workspace.openTextDocument({ language: 'sql', content: `${sqlTextOf(sql)}\n` });
+    await vscode.window.showTextDocument(doc, { preview: true });
+  } catch (e) {
+    fail('Show SQL', e);
+  }
+}
+
 /** Registers the answer commands and the read-only TML documents of the Update Answer diff. */
 export function registerAnswerCommands(client: TsqClient, changed: () => void): void {
   const { extension, log } = client;
@@ -203,4 +226,5 @@ export function registerAnswerCommands(client: TsqClient, changed: () => void): 
   register('tsq.exportAnswerTml', (node?: unknown) => exportTml(client, fail, node));
   register('tsq.saveAsAnswer', (args?: unknown) => saveAsAnswer(client, fail, changed, argsOf(args)));
   register('tsq.updateAnswer', (args?: unknown) => updateAnswer(client, fail, changed, showDiff, argsOf(args)));
+  register('tsq.showSql', (node?: unknown) => showSql(client, fail, node));
 }

@@ -2,14 +2,16 @@
  * `tsq impact COLUMN --data-source NAME` (dist/cli.js) on a folder of `.tsq` and TML files: one line per
  * use (file:line:col), never a same-named column of another data source nor a commented one; exit 1 when
  * anything uses the column, 0 when nothing does; `--format json` and `--format github`; a symbolic link
- * out of the folder is not followed.
+ * out of the folder is not followed. With --url, the service's dependents of the data source too (the
+ * emulator's, read here through its own v2 metadata/search), exit 1; offline, no connection is made.
  */
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsq } from './cli-support';
+import { startLive, type Live } from '../emulator/client-support';
 
 const TSQ = "@datasource 'Sales'\n-- [revenue] in a comment\n[revenue] [region]\n\nsum [revenue] by [region]\n\n@datasource 'Other'\n[revenue]\n";
 const ANSWER = 'answer:\n  name: A\n  tables:\n  - id: Sales\n    name: Sales\n  search_query: "[region] [Sales::revenue] top 3"\n';
@@ -56,5 +58,60 @@ test('tsq impact: every use of the column of that data source, exit 1; nothing, 
   } finally {
     rmSync(root, { recursive: true, force: true });
     rmSync(outside, { recursive: true, force: true });
+  }
+});
+
+let live: Live;
+before(async () => {
+  live = await startLive();
+});
+after(async () => live?.stop());
+
+/** The emulator's dependents of the table `name` (v2 metadata/search, include_dependent_objects), as `[v1 type, name, id]`. */
+async function serviceDependents(name: string): Promise<[string, string, string][]> {
+  const post = async (path: string, body: unknown, token?: string) => (await fetch(`${live.emu.url}/api/rest/2.0${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) })).json() as Promise<any>;
+  const { token } = await post('/auth/token/full', { username: 'tsadmin', password: 'admin' });
+  const [t] = await post('/metadata/search', { metadata: [{ identifier: name, type: 'LOGICAL_TABLE' }], include_dependent_objects: true, dependent_objects_record_size: -1 }, token);
+  return Object.entries(t.dependent_objects[t.metadata_id] as Record<string, { id: string; name: string }[]>).flatMap(([type, hs]) => hs.map((h): [string, string, string] => [type, h.name, h.id]));
+}
+
+test('tsq impact --url: the workspace\'s uses, then the service\'s dependents of the data source; exit 1; none, exit 0', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'tsq-impact-svc-'));
+  try {
+    const text = "@datasource 'flights'\n[origin] [carrier]\n";
+    writeFileSync(join(root, 'f.tsq'), text);
+    const conn = ['--url', live.emu.url, '--user', 'tsadmin'];
+    const env = { TSQ_PASSWORD: 'admin' };
+    const expected = await serviceDependents('flights');
+    assert.ok(expected.length >= 2, 'the demo has dependents of flights');
+    const kind: Record<string, string> = { LOGICAL_TABLE: 'worksheet or model', QUESTION_ANSWER_BOOK: 'answer', PINBOARD_ANSWER_BOOK: 'liveboard' };
+    const run = await tsq(['impact', 'origin', '--data-source', 'flights', ...conn], { cwd: root, env });
+    assert.equal(run.code, 1, run.stderr);
+    assert.deepEqual(run.stdout.trim().split('\n'), [
+      `f.tsq:${at(text, 'origin]')}: uses [origin] of flights (tsq)`,
+      ...expected.map(([type, name, id]) => `service: ${kind[type]} "${name}" (${id}) depends on the data source flights`),
+    ]);
+    assert.match(run.stderr, new RegExp(`${expected.length} objects on the service depend on the data source flights`));
+    const json = await tsq(['impact', 'dest', '--data-source', 'flights', '--format', 'json', ...conn], { cwd: root, env });
+    assert.equal(json.code, 1, 'no file uses [dest], the service\'s objects depend on flights');
+    const doc = JSON.parse(json.stdout);
+    assert.deepEqual(doc.uses, []);
+    assert.equal(doc.complete, true);
+    assert.deepEqual(doc.dependents.map((d: { type: string; name: string; id: string }) => [d.type, d.name, d.id]), expected);
+    const github = await tsq(['impact', 'dest', '--data-source', 'flights', '--format', 'github', ...conn], { cwd: root, env });
+    assert.equal(github.stdout.trim().split('\n').length, expected.length);
+    assert.match(github.stdout, /^::warning title=tsq impact::service: /);
+    const none = (await Promise.all(['cars', 'retail_calendar'].map(async (n) => [n, (await serviceDependents(n)).length] as const))).find(([, k]) => k === 0);
+    assert.ok(none, 'a demo table nothing depends on');
+    const zero = await tsq(['impact', 'x', '--data-source', none[0], '--format', 'json', ...conn], { cwd: root, env });
+    assert.equal(zero.code, 0, zero.stderr);
+    assert.deepEqual(JSON.parse(zero.stdout), { column: 'x', dataSource: none[0], uses: [], dependents: [], complete: true });
+    const unknown = await tsq(['impact', 'x', '--data-source', 'no such table', ...conn], { cwd: root, env });
+    assert.equal(unknown.code, 4, unknown.stderr);
+    assert.match(unknown.stderr, /no data source "no such table" on the service/);
+    const offline = await tsq(['impact', 'origin', '--data-source', 'flights'], { cwd: root, env: { TSQ_PASSWORD: 'admin' } });
+    assert.deepEqual(offline.stdout.trim().split('\n'), [`f.tsq:${at(text, 'origin]')}: uses [origin] of flights (tsq)`], 'offline: the files only');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });

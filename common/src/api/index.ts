@@ -16,6 +16,7 @@ import {
   PublicApi,
   type CallOptions,
   type CellValue,
+  type Dependents,
   type ListObjectHeadersParams,
   type MetadataDetails,
   type MetadataType,
@@ -354,6 +355,10 @@ export class AnalyticsServiceClient {
    */
   async importTml(texts: string[], policy: TmlImportPolicy, options: { createNew?: boolean } = {}, opts?: CallOptions): Promise<ImportedTmlObject[]> {
     return (await this.generationFor('importTml', opts?.signal)) === 'v2' ? this.v2.importTml(texts, policy, options, opts) : this.public.importTml(texts, policy, options, opts);
+  }
+  /** What depends on a data source (by GUID): v1 `dependency/listdependents` or v2 `metadata/search` with `include_dependent_objects`. See `PublicApi.listDependents`, `PublicApiV2.listDependents`. */
+  async listDependents(id: string, opts?: CallOptions): Promise<Dependents> {
+    return (await this.generationFor('listDependents', opts?.signal)) === 'v2' ? this.v2.listDependents(id, opts) : this.public.listDependents(id, opts);
   }
   /** The custom calendars' names: v2 `calendars/search` on either generation (v1 has none: `generationFor`). See `PublicApiV2.searchCalendars`. */
   async searchCalendars(opts?: CallOptions): Promise<string[]> {

@@ -99,6 +99,14 @@ export const SERVICE_OPERATIONS = {
     privilege: 'view access to the answer',
     deadline: 'metadata',
   },
+  listDependents: {
+    api: 'public',
+    v1: 'POST dependency/listdependents',
+    v2: { call: 'POST metadata/search (include_dependent_objects)', operationId: 'searchMetadata' },
+    idempotent: true,
+    privilege: 'edit access to the data source (v1, https://developers.thoughtspot.com/docs/dependent-objects-api); view access on v2',
+    deadline: 'metadata',
+  },
   searchCalendars: {
     api: 'public',
     v1: { none: 'the v1 public API has no call for custom calendars: REST API v2 has calendars/search, "Version: 10.12.0.cl or later" (OpenAPI document 26.8.0.cl, searchCalendars; https://docs.thoughtspot.com/cloud/latest/connections-cust-cal)' },

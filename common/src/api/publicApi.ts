@@ -69,6 +69,39 @@ export interface ObjectHeader extends VizHeader {
   isAutoDelete: boolean;
 }
 
+/**
+ * One object that depends on a data source, as both generations report it (v1 `dependency/listdependents`,
+ * v2 `metadata/search` `dependent_objects`; https://developers.thoughtspot.com/docs/dependent-objects-api):
+ * its GUID, name and the v1 type it is listed under (`LOGICAL_TABLE` a worksheet, model or view,
+ * `QUESTION_ANSWER_BOOK` an answer, `PINBOARD_ANSWER_BOOK` a liveboard).
+ */
+export interface DependentObject {
+  id: string;
+  name: string;
+  type: string;
+}
+
+/** The dependents of a data source: the objects, and whether the service may hold more than it gave (a bounded v2 answer). */
+export interface Dependents {
+  objects: DependentObject[];
+  complete: boolean;
+}
+
+/**
+ * The dependents of `id` in a `{guid: {v1 type: [header]}}` answer (both generations' shape), by type
+ * then as listed; headers without an id or a name are left out. An answer without `id` has none.
+ */
+export function dependentsIn(answer: unknown, id: string): DependentObject[] {
+  const entry = answer && typeof answer === 'object' ? (answer as Record<string, unknown>)[id] : undefined;
+  if (!entry || typeof entry !== 'object') return [];
+  const out: DependentObject[] = [];
+  for (const [type, list] of Object.entries(entry as Record<string, unknown>)) {
+    if (!Array.isArray(list)) continue;
+    for (const h of list as Record<string, unknown>[]) if (h && typeof h.id === 'string' && typeof h.name === 'string') out.push({ id: h.id, name: h.name, type });
+  }
+  return out;
+}
+
 /** Parameters of `listobjectheaders` (docs/service-interface.md §4.2); the wire name is given where it differs. All optional. */
 export interface ListObjectHeadersParams {
   type?: MetadataType;
@@ -498,6 +531,17 @@ export class PublicApi {
   async refreshMaterializedView(id: string, opts: CallOptions = {}): Promise<unknown> {
     const text = await this.post('refreshMaterializedView', `/materialization/refreshview/${encodeURIComponent(id)}`, { contentType: '*/*' }, SERVICE_OPERATIONS.refreshMaterializedView.idempotent, opts);
     return text ? safeJson(text) : undefined;
+  }
+
+  /**
+   * `POST /dependency/listdependents` (form `type` LOGICAL_TABLE, `id` a JSON array of one GUID,
+   * `batchsize` -1: all; https://developers.thoughtspot.com/docs/dependent-objects-api): what depends on
+   * the data source `id` (a GUID), complete. @throws ServiceError (400 for an unknown GUID)
+   */
+  async listDependents(id: string, opts: CallOptions = {}): Promise<Dependents> {
+    const form = { type: 'LOGICAL_TABLE', id: JSON.stringify([id]), batchsize: -1 };
+    const text = await this.post('listDependents', '/dependency/listdependents', { form, headers: { 'x-requested-by': 'ThoughtSpot' } }, isRepeatable('listDependents'), opts);
+    return { objects: dependentsIn(parseJson<unknown>(text, 'listDependents', `${PUBLIC_PREFIX}/dependency/listdependents`, 'POST', {}), id), complete: true };
   }
 
   /**

@@ -7,7 +7,7 @@ import { ServiceError } from './errors';
 import { isRepeatable } from './operations';
 import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
 import { principalsOfV2, type Principal } from './principals';
-import { type SyncPrincipalsParams, type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type MetadataDetails, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
+import { type SyncPrincipalsParams, type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type Dependents, dependentsIn, type MetadataDetails, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
 import type { HttpSession } from './session';
 import type { OperationName } from './operations';
 import { V2_PREFIX } from './serviceToday';
@@ -32,6 +32,8 @@ export interface MetadataSearchParams {
   metadata?: { identifier?: string; name_pattern?: string; type?: string; subtypes?: string[] }[];
   include_details?: boolean;
   include_visualization_headers?: boolean;
+  include_dependent_objects?: boolean;
+  dependent_objects_record_size?: number;
   record_offset?: number;
   record_size?: number;
   sort_options?: { field_name?: string; order?: 'ASC' | 'DESC' };
@@ -46,6 +48,9 @@ export interface ReportTarget {
   id: string;
   vizId?: string;
 }
+
+/** Dependents asked for per data source (`dependent_objects_record_size`; the v2 answer has no offset to page on). */
+export const V2_MAX_DEPENDENTS = 10_000;
 
 /** Calendars asked for per `calendars/search` page. */
 const CALENDAR_PAGE = 100;
@@ -70,6 +75,7 @@ const V2_TO_V1_TYPE: Record<string, string> = Object.fromEntries(Object.entries(
  * | `pinboardData` | `POST metadata/liveboard/data` |
  * | `sessionUser`, `listOrgs` | `GET auth/session/user` (`listOrgs`: its `orgs` and `current_org`) |
  * | `exportTml`, `importTml`, `answerSql` | `POST metadata/tml/export`, `POST metadata/tml/import`, `POST metadata/answer/sql` (docs/service-interface.md §11.2) |
+ * | `listDependents` | `POST metadata/search` (`include_dependent_objects`, `dependent_objects_record_size`) |
  * | `searchCalendars` | `POST calendars/search` (the custom calendars' names) |
  * | `exportReport` | `POST report/answer`, `POST report/liveboard` (CSV) |
  * | `createInputTable`, `updateInputTable`, `deleteInputTable` | `POST input-tables/create`, `{id}/update` (replaces the rows), `{id}/delete` |
@@ -372,6 +378,20 @@ export class PublicApiV2 {
     return r.text;
   }
 
+  /**
+   * What depends on the data source `id` (GUID or name): `metadata/search` of it as a LOGICAL_TABLE with
+   * `include_dependent_objects`, at most `V2_MAX_DEPENDENTS` (`complete` false when that many came: the
+   * OpenAPI document's `dependent_objects_record_size` bounds them and offers no offset; docs/service-notes.md).
+   * @throws ServiceError; a ServiceError of status 0 when the service has no such data source
+   */
+  async listDependents(id: string, opts: CallOptions = {}): Promise<Dependents> {
+    const params: MetadataSearchParams = { metadata: [{ identifier: id, type: 'LOGICAL_TABLE' }], include_dependent_objects: true, dependent_objects_record_size: V2_MAX_DEPENDENTS, record_size: 1 };
+    const [entry] = await this.post<MetadataSearchEntry[]>('listDependents', '/metadata/search', params, opts);
+    if (!entry) throw new ServiceError({ status: 0, serviceMessage: '', operation: 'listDependents', method: 'POST', path: `${V2_PREFIX}/metadata/search` }, `The service has no data source ${id} (or this user may not see it).`);
+    const objects = dependentsIn(entry.dependent_objects, entry.metadata_id);
+    return { objects, complete: objects.length < V2_MAX_DEPENDENTS };
+  }
+
   async answerSql(identifier: string, opts: CallOptions = {}): Promise<AnswerSql> {
     return this.post<AnswerSql>('answerSql', '/metadata/answer/sql', { metadata_identifier: identifier }, opts);
   }
@@ -430,6 +450,11 @@ export interface AnswerSql {
   metadata_id: string;
   metadata_name: string;
   sql_queries: { sql_query: string }[];
+}
+
+/** The SQL text of an `AnswerSql`: each statement the service lists, trailing line breaks removed, a blank line between them. */
+export function sqlTextOf(answer: AnswerSql): string {
+  return answer.sql_queries.map((q) => q.sql_query.replace(/\n+$/, '')).join('\n\n');
 }
 
 /** `value` when it is a list; otherwise a `ServiceError` (a 2xx answer that is not the documented list). */

@@ -22,6 +22,7 @@ import { registerAdminRoutes } from './admin';
 import { registerTmlV1Routes, TmlService } from '../tml/routes';
 import { listObjectHeaders } from './headers';
 import { columnSources } from '../dataModel';
+import { dependentsByType } from '../dependents';
 import { boolParam, hasParam, intParam, listParam, objectHeader, param, userOf } from './params';
 import { registerSessionOrgsV1, userInOrg } from '../orgs';
 
@@ -229,6 +230,29 @@ function registerMetadataRoutes(api: FastifyInstance, deps: PublicApiDeps): void
     if (!b) throw badRequest(`No answer or pinboard with id ${id}`);
     if (!catalog.canRead(user, b)) throw new ApiError(403, FORBIDDEN_TEXT);
     return b.visualizations.map((v) => ({ id: v.id, name: v.name, author: b.author, created: b.created, modified: b.modified, modifiedBy: b.modifiedBy, owner: b.id }));
+  });
+
+  /**
+   * dependency/listdependents (https://developers.thoughtspot.com/docs/dependent-objects-api): form `type`
+   * LOGICAL_TABLE, `id` a JSON array of GUIDs, `batchsize` (-1 all; the emulator's default is all);
+   * `{guid: {v1 type: [header]}}` (emulator/src/dependents.ts). The page asks edit access of the caller; the
+   * emulator asks view access, as v2 metadata/search does (docs/service-notes.md).
+   */
+  api.post('/dependency/listdependents', async (req) => {
+    const user = userOf(req);
+    const type = (param(req, 'type') ?? 'LOGICAL_TABLE').toUpperCase();
+    if (type !== 'LOGICAL_TABLE') throw badRequest(`dependency/listdependents: type ${type} is not supported by the emulator (LOGICAL_TABLE)`);
+    const ids = listParam(req, 'id', { nonEmpty: true });
+    if (!ids) throw badRequest('Missing parameter id (a JSON array of GUIDs)');
+    const limit = intParam(req, 'batchsize', -1);
+    const out: Record<string, unknown> = {};
+    for (const id of ids) {
+      const t = catalog.dataSource(id);
+      if (!t) throw badRequest(`Invalid object ID ${id}`);
+      if (!catalog.canRead(user, t)) throw new ApiError(403, FORBIDDEN_TEXT);
+      out[t.id] = dependentsByType(t, catalog, user, limit, (o) => ({ ...objectHeader(o), ...('subtype' in o ? { type: o.subtype } : {}) }));
+    }
+    return out;
   });
 
   /** metadata/details?type=LOGICAL_TABLE&id=[…] (docs/service-notes.md §3.2); also answers and pinboards. */

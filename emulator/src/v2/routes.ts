@@ -11,6 +11,7 @@ import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT, IncidentError, INTERNAL_TEXT, reportIncident, UNAUTHORIZED_TEXT } from '../errors';
 import { NamePattern } from '../public/headers';
 import { columnSources } from '../dataModel';
+import { dependentsByType } from '../dependents';
 import { QueryError } from '../searchdata/compile';
 import { registerTmlV2Routes, TmlService } from '../tml/routes';
 import type { SearchService } from '../searchdata/run';
@@ -415,16 +416,12 @@ function filtersOf(b: Record<string, unknown>): Filter[] {
 
 /**
  * `dependent_objects` of a data source (the Python client's example reads `dependent_objects[guid]`,
- * "split into the V1 object_types"): the answers and liveboards with a visualization on it, as headers
- * under `QUESTION_ANSWER_BOOK` and `PINBOARD_ANSWER_BOOK`; `{guid: {}}` when none.
+ * "split into the V1 object_types"): `dependentsByType` (emulator/src/dependents.ts) as v2 headers, at
+ * most `limit` (`dependent_objects_record_size`, "the maximum number of dependents to include per
+ * metadata object", default 50; -1 all); `{guid: {}}` when none.
  */
-function dependentsOf(t: LogicalTable, catalog: MetadataStore, user: EmulatorUser): Record<string, unknown> {
-  const byType: Record<string, Record<string, unknown>[]> = {};
-  for (const bk of catalog.state.books) {
-    if (!bk.visualizations.some((v) => v.dataSource === t.id) || !catalog.canRead(user, bk)) continue;
-    (byType[bk.type] ??= []).push(bookHeader(bk, catalog));
-  }
-  return { [t.id]: byType };
+function dependentsOf(t: LogicalTable, catalog: MetadataStore, user: EmulatorUser, limit: number): Record<string, unknown> {
+  return { [t.id]: dependentsByType(t, catalog, user, limit, (o) => ('type' in o ? bookHeader(o, catalog) : tableHeader(o, catalog))) };
 }
 
 /** Whether `favorite_object_options.include` asks for favorites only. @throws ApiError 400 for a member that is not an object */
@@ -439,7 +436,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
   const { catalog } = deps;
   /**
    * metadata/search: `metadata` (see `filtersOf`), `include_details`, `include_visualization_headers`,
-   * `include_dependent_objects` (data sources: `dependentsOf`), `created_by_user_identifiers`,
+   * `include_dependent_objects` (data sources: `dependentsOf`; `dependent_objects_record_size`), `created_by_user_identifiers`,
    * `favorite_object_options` (none are kept: `include` lists nothing),
    * `tag_identifiers`, `record_offset` (0), `record_size` (10; -1 all), `sort_options` (`field_name` of
    * `METADATA_SORT_FIELDS`, `order` ASC or DESC).
@@ -451,6 +448,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
     const details = bool(b, 'include_details');
     const vizHeaders = bool(b, 'include_visualization_headers');
     const dependents = bool(b, 'include_dependent_objects');
+    const dependentsLimit = int(b, 'dependent_objects_record_size', 50, -1);
     const authors = stringList(b, 'created_by_user_identifiers')?.map((a) => catalog.userByName(a)?.id ?? a.toLowerCase());
     if (favoritesAsked(b)) return []; // the emulator keeps no favorites (as v1's category FAVORITE)
     const tagIds = stringList(b, 'tag_identifiers')?.map((t) => catalog.tagsIn(user.orgId).find((x) => x.id === t.toLowerCase() || x.name.toLowerCase() === t.toLowerCase())?.id ?? t);
@@ -481,7 +479,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
           if (f.subtypes && !f.subtypes.includes(t.subtype)) continue;
           seen.add(t.id);
           const row = entry(t.id, t.name, 'LOGICAL_TABLE', tableHeader(t, catalog), details ? tableDetail(t, catalog) : null);
-          if (dependents) row.dependent_objects = dependentsOf(t, catalog, user);
+          if (dependents) row.dependent_objects = dependentsOf(t, catalog, user, dependentsLimit);
           out.push({ key: key(t), row });
         }
       }

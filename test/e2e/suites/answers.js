@@ -2,7 +2,8 @@
 // In-host suite of answers as code against the emulator started with --demo: connects as tsadmin, saves
 // a query as an Answer (Save as Answer… with its name given, VALIDATE_ONLY then the import: the file
 // gains its @answer line), finds it on the service, Open as Query gives the same query back, an edit and
-// Update Answer (confirmed) change the saved answer (a re-export holds the new search_query), and a bad
+// Update Answer (confirmed) change the saved answer (a re-export holds the new search_query), Show SQL on a
+// file linked to it opens the SQL of metadata/answer/sql, and a bad
 // column in an .answer.tml file, or in the second visualization of a .liveboard.tml, is a diagnostic on the
 // column inside the YAML string (and completion there offers that visualization's columns); a query's run and
 // Show Data of the saved answer are in the History, and Run Again shows the answer's data again. The service is
@@ -70,6 +71,22 @@ module.exports = defineSuite([
       await vscode.commands.executeCommand('tsq.updateAnswer', { confirm: true });
       const q = await waitFor(async () => ((await savedQuery(guid)) === '[origin] [delay] top 5' ? 'updated' : undefined), 'the saved search_query to change');
       check(q === 'updated', 'the answer holds the new query');
+    },
+  },
+  {
+    name: 'Show SQL on a file linked by @answer opens the SQL the service lists for that Answer',
+    async fn() {
+      const guid = /** @type {string} */ (state.guid);
+      const sql = await v2('/metadata/answer/sql', { metadata_identifier: guid });
+      const expected = `${sql.sql_queries.map((/** @type {{ sql_query: string }} */ q) => q.sql_query.replace(/\n+$/, '')).join('\n\n')}\n`;
+      check(/SELECT/i.test(expected), 'the service lists SQL for the answer', sql);
+      await openUntitledTsq(`@answer '${guid}'\n@datasource 'flights'\n${QUERY}\n`);
+      await vscode.commands.executeCommand('tsq.showSql');
+      const text = await waitFor(() => {
+        const d = vscode.window.activeTextEditor?.document;
+        return d && d.languageId !== 'tsq' && /SELECT/i.test(d.getText()) ? d.getText() : undefined;
+      }, 'the SQL document');
+      check(text === expected, 'the SQL of metadata/answer/sql', text);
     },
   },
   {
