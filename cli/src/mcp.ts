@@ -2,7 +2,7 @@
  * `tsq mcp [--connection NAME] [--allow-writes] [--root DIR]…`: the agent tools of common/src/agent over the
  * Model Context Protocol, on stdin/stdout (@modelcontextprotocol/sdk `McpServer` and `StdioServerTransport`),
  * for VS Code's agent mode, Claude Code, Cursor and any other MCP client.
- * Tools: list_data_sources, describe_data_source, check_query, run_query, and load_csv with
+ * Tools: those of the table (common/src/agent/toolTable.ts) the backend offers; load_csv with
  * `--allow-writes` only: a regular file under the server's roots (`fixedRoots`: `--root`, else the start folder
  * unless it is `/` or the home folder or above it; and the client's roots), not hidden below its root and
  * with one hard link (common/src/load/roots.ts), into its `table`,
