@@ -16,7 +16,7 @@ const dataSource = z.string().min(1).describe('The data source: its name (as the
 const query = z.string().min(1).describe('One TSQ search query, e.g. "[origin] [delay] top 10 sort by [delay] descending". TSQ is a search language, not SQL: columns in [brackets], values in single quotes.');
 const cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const position = z.object({ line: z.number().int(), character: z.number().int() });
-const org = z.object({ id: z.number().int(), name: z.string() });
+const org = z.object({ id: z.number().int().describe("The service's integer id."), name: z.string() });
 const orgs = z.object({ orgs: z.array(org), current: org.optional() });
 
 /** Input schemas by tool name. */
@@ -85,7 +85,13 @@ export const OUTPUT_SCHEMAS = {
     totalRowCount: z.number().int().describe('Rows of the whole answer.'),
     truncated: z.boolean().describe('True when rows holds fewer rows than the whole answer.'),
   }),
-  load_csv: z.object({ cycleId: z.string(), table: z.string(), rowsWritten: z.number().int(), ignoredRows: z.number().int(), bytes: z.number() }),
+  load_csv: z.object({
+    cycleId: z.string(),
+    table: z.string().describe('database.schema.table'),
+    rowsWritten: z.number().int(),
+    ignoredRows: z.number().int(),
+    bytes: z.number().describe('Bytes uploaded.'),
+  }),
   list_orgs: orgs,
   switch_org: orgs,
 } as const;
