@@ -31,7 +31,9 @@ export const INPUT_SCHEMAS = {
   run_query: z.object({
     data_source: dataSource,
     query,
-    max_rows: z.number().int().min(1).max(MAX_ROWS_LIMIT).optional().describe(`Most rows to return (default ${DEFAULT_MAX_ROWS}, at most ${MAX_ROWS_LIMIT}).`),
+    max_rows: z.number().int().min(1).max(MAX_ROWS_LIMIT).optional().describe(`Most rows to return (default ${DEFAULT_MAX_ROWS}, at most ${MAX_ROWS_LIMIT}).`)
+      // announced in the JSON Schema only: the tool applies it (an absent max_rows reaches runQuery absent)
+      .meta({ default: DEFAULT_MAX_ROWS }),
   }),
   load_csv: z.object({
     path: z.string().min(1).describe('Path of the CSV file on this machine.'),
