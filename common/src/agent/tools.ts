@@ -196,8 +196,15 @@ export function checkQuery(backend: AgentBackend, input: CheckInput, signal?: Ab
     const tml = typeof input?.answer_tml === 'string' && input.answer_tml.trim() !== '' ? input.answer_tml : undefined;
     const name = tml ? answerDataSource(tml) : nonEmpty(input?.data_source, 'data_source');
     const query = tml ?? nonEmpty(input?.query, 'query');
-    const ds = tml ? { name } : (await dataSourceOf(backend, name, signal)).ds;
-    const diagnostics = (tml ? await checkAnswerTml(backend, tml, signal) : await backend.validate(query, ds as DataSource, signal))
+    let dataSource = name;
+    let found: Diagnostic[];
+    if (tml) found = await checkAnswerTml(backend, tml, signal);
+    else {
+      const { ds } = await dataSourceOf(backend, name, signal);
+      dataSource = ds.name;
+      found = await backend.validate(query, ds, signal);
+    }
+    const diagnostics = found
       .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character)
       .map((d): CheckDiagnostic => {
         const out: CheckDiagnostic = {
@@ -213,7 +220,7 @@ export function checkQuery(backend: AgentBackend, input: CheckInput, signal?: Ab
       });
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
-    const structured: CheckOutput = { dataSource: ds.name, valid: errors === 0, errors, warnings, diagnostics };
+    const structured: CheckOutput = { dataSource, valid: errors === 0, errors, warnings, diagnostics };
     const summary = errors === 0 ? `The query is valid on this data source${warnings ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}; run_query can run it.` : `The query has ${errors} error${errors === 1 ? '' : 's'}; the service would refuse it. Fix them (a suggestion replaces the text at its position) and check again.`;
     return { structured, text: diagnostics.length ? `${summary}\n${dataBlock('The diagnostics (positions are 0-based line and character in the query)', diagnostics)}` : summary };
   });
