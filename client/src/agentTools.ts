@@ -134,7 +134,8 @@ function toResult(r: AgentToolResult<unknown>): vscode.LanguageModelToolResult {
  * schema). @throws Error naming the fields that do not fit, which VS Code hands to the model.
  */
 function inputOf(spec: AgentToolSpec<AgentToolName>, input: unknown): z.infer<AgentToolSpec<AgentToolName>['input']> {
-  const parsed = spec.input.safeParse(input);
+  // a tool without parameters may be called with no input object at all
+  const parsed = spec.input.safeParse(input ?? {});
   if (!parsed.success) throw new Error(`The input does not fit the tool: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
