@@ -12,9 +12,9 @@ import * as vscode from 'vscode';
 import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest } from 'vscode-languageclient';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { columnDetailsOf, type AgentBackend } from '../../common/src/agent/backend';
-import { AGENT_TOOL_NAMES, AGENT_TOOLS, vscodeToolName, type AgentToolName, type AgentToolSpec } from '../../common/src/agent/toolTable';
+import { AGENT_TOOL_NAMES, AGENT_TOOLS, readToolInput, vscodeToolName, type AgentToolName, type AgentToolSpec } from '../../common/src/agent/toolTable';
 import { DEFAULT_MAX_ROWS, type AgentToolResult, type RunInput } from '../../common/src/agent/tools';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { TsqClient } from './context';
 
 /** The scheme of the virtual documents check_query validates. */
@@ -129,15 +129,11 @@ function toResult(r: AgentToolResult<unknown>): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.text)]);
 }
 
-/**
- * A tool's input read with its schema (VS Code checks it against package.json's, generated from the same
- * schema). @throws Error naming the fields that do not fit, which VS Code hands to the model.
- */
+/** A tool's input read with its schema (`readToolInput`); VS Code hands the thrown text to the model. */
 function inputOf(spec: AgentToolSpec<AgentToolName>, input: unknown): z.infer<AgentToolSpec<AgentToolName>['input']> {
-  // a tool without parameters may be called with no input object at all
-  const parsed = spec.input.safeParse(input ?? {});
-  if (!parsed.success) throw new Error(`The input does not fit the tool: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  const read = readToolInput(spec, input);
+  if ('error' in read) throw new Error(read.error);
+  return read.input;
 }
 
 /** The confirmation before `tsq_run_query` sends rows of the person's data to a model. */

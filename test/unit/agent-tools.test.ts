@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { AGENT_TOOL_NAMES, AGENT_TOOLS, MCP_FRONT, VSCODE_FRONT, languageModelTools, type LanguageModelToolContribution } from '../../common/src/agent/toolTable';
+import { AGENT_TOOL_NAMES, AGENT_TOOLS, MCP_FRONT, VSCODE_FRONT, languageModelTools, readToolInput, type LanguageModelToolContribution } from '../../common/src/agent/toolTable';
 import type { AgentBackend } from '../../common/src/agent/backend';
 import { buildMcpServer } from '../../cli/src/mcp';
 import { withLanguageModelTools } from '../../scripts/agentTools';
@@ -124,4 +124,13 @@ test('no source registers an agent tool by a name of its own (the table is the o
     const opening = AGENT_TOOLS[name].description(MCP_FRONT).slice(0, 70);
     assert.deepEqual(files.filter((f) => readFileSync(f, 'utf8').includes(opening)).map((f) => relative(root, f)), ['common/src/agent/toolTable.ts'], name);
   }
+});
+
+test("the extension reads a tool's input with the table's schema: a missing one is {}, a wrong field is named", () => {
+  assert.deepEqual(readToolInput(AGENT_TOOLS.list_data_sources, undefined), { input: {} });
+  assert.deepEqual(readToolInput(AGENT_TOOLS.run_query, { data_source: 'flights', query: '[origin]', extra: 1 }), { input: { data_source: 'flights', query: '[origin]' } });
+  const wrong = readToolInput(AGENT_TOOLS.run_query, { data_source: 'flights', query: '[origin]', max_rows: 0 });
+  assert.ok('error' in wrong && /max_rows/.test(wrong.error), JSON.stringify(wrong));
+  const missing = readToolInput(AGENT_TOOLS.describe_data_source, {});
+  assert.ok('error' in missing && /data_source/.test(missing.error), JSON.stringify(missing));
 });

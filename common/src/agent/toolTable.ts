@@ -127,6 +127,17 @@ export const AGENT_TOOLS: { [N in AgentToolName]: AgentToolSpec<N> } = {
 /** The tools' names, in the table's order. */
 export const AGENT_TOOL_NAMES: readonly AgentToolName[] = Object.keys(AGENT_TOOLS).filter((name): name is AgentToolName => name in AGENT_TOOLS);
 
+/**
+ * A tool's input read with its input schema, where the front end does not do it itself (VS Code checks the
+ * input against package.json's schema, generated from the same one, but the types come from here). A
+ * missing input is `{}`: a tool without parameters may be called with none.
+ * @returns the input as the schema reads it (unknown fields dropped), or an error text naming each field that does not fit.
+ */
+export function readToolInput<S extends z.ZodType>(spec: { input: S }, input: unknown): { input: z.infer<S> } | { error: string } {
+  const parsed = spec.input.safeParse(input ?? {});
+  return parsed.success ? { input: parsed.data } : { error: `The input does not fit the tool:\n${z.prettifyError(parsed.error)}` };
+}
+
 /** MCP's names: the table's; the language reference is a resource of the server. */
 export const MCP_FRONT: ToolFront = { tool: (name) => name, reference: 'The language reference is the resource tsq://language-reference.', structured: true };
 
