@@ -14,7 +14,7 @@ import type { Diagnostic } from 'vscode-languageserver-types';
 import { columnDetailsOf, type AgentBackend } from '../../common/src/agent/backend';
 import { AGENT_TOOL_NAMES, AGENT_TOOLS, readToolInput, vscodeToolName, type AgentToolName, type AgentToolSpec } from '../../common/src/agent/toolTable';
 import { DEFAULT_MAX_ROWS, type AgentToolResult, type RunInput } from '../../common/src/agent/tools';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { TsqClient } from './context';
 
 /** The scheme of the virtual documents check_query validates. */

@@ -5,7 +5,7 @@
  * structured result, MCP specification 2025-06-18 "Structured Content") and for package.json's
  * `contributes.languageModelTools` (toolTable.ts, scripts/agentTools.ts).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Rows `run_query` returns when `max_rows` is not given. */
 export const DEFAULT_MAX_ROWS = 100;

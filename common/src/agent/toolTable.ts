@@ -6,7 +6,7 @@
  * `contributes.languageModelTools` from it (`languageModelTools()`); test/unit/agent-tools.test.ts fails
  * when package.json differs from it in any field.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AgentBackend } from './backend';
 import { DEFAULT_MAX_ROWS, INPUT_SCHEMAS, MAX_ROWS_LIMIT, OUTPUT_SCHEMAS } from './schemas';
 import { checkQuery, describeDataSource, listDataSources, listOrgs, loadCsv, runQuery, switchOrg, type AgentToolResult } from './tools';
