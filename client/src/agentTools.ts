@@ -1,17 +1,20 @@
 /**
- * The agent tools in VS Code: `tsq_list_data_sources`, `tsq_describe_data_source`, `tsq_check_query` and
- * `tsq_run_query` as language-model tools (package.json `contributes.languageModelTools`, registered with
- * `vscode.lm.registerTool`), and `tsq mcp` offered to agent mode (`vscode.lm.registerMcpServerDefinitionProvider`,
- * when this VS Code has it). The tools are those of `tsq mcp`, from common/src/agent/tools.ts; this file is
- * only their adapter onto the extension (`AgentBackend` over the active connection, its catalog and the
- * running language server). How check_query validates: `extensionAgentBackend`; the confirmation before
- * run_query and the MCP server offered: `registerAgentTools`.
+ * The agent tools in VS Code: those of the table (common/src/agent/toolTable.ts) that the extension
+ * offers, `tsq_` + name, as language-model tools (package.json `contributes.languageModelTools`, written
+ * from the table by `npm run gen:tools`; registered with `vscode.lm.registerTool`), and `tsq mcp` offered
+ * to agent mode (`vscode.lm.registerMcpServerDefinitionProvider`, when this VS Code has it). The tools are
+ * those of `tsq mcp`, from common/src/agent/tools.ts; this file is only their adapter onto the extension
+ * (`AgentBackend` over the active connection, its catalog and the running language server). How
+ * check_query validates: `extensionAgentBackend`; the confirmation before run_query and the MCP server
+ * offered: `registerAgentTools`.
  */
 import * as vscode from 'vscode';
 import { DidOpenTextDocumentNotification, DocumentDiagnosticRequest } from 'vscode-languageclient';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { columnDetailsOf, type AgentBackend } from '../../common/src/agent/backend';
-import { AGENT_TOOL_INFO, checkQuery, describeDataSource, listDataSources, runQuery, DEFAULT_MAX_ROWS, type AgentToolResult, type CheckInput, type DescribeInput, type RunInput } from '../../common/src/agent/tools';
+import { AGENT_TOOL_NAMES, AGENT_TOOLS, readToolInput, vscodeToolName, type AgentToolName, type AgentToolSpec } from '../../common/src/agent/toolTable';
+import { DEFAULT_MAX_ROWS, type AgentToolResult, type RunInput } from '../../common/src/agent/tools';
+import type * as z from 'zod';
 import type { TsqClient } from './context';
 
 /** The scheme of the virtual documents check_query validates. */
@@ -126,6 +129,21 @@ function toResult(r: AgentToolResult<unknown>): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(r.text)]);
 }
 
+/** A tool's input read with its schema (`readToolInput`); VS Code hands the thrown text to the model. */
+function inputOf(spec: AgentToolSpec<AgentToolName>, input: unknown): z.infer<AgentToolSpec<AgentToolName>['input']> {
+  const read = readToolInput(spec, input);
+  if ('error' in read) throw new Error(read.error);
+  return read.input;
+}
+
+/** The confirmation before `tsq_run_query` sends rows of the person's data to a model. */
+function confirmRun(input: RunInput): vscode.PreparedToolInvocation {
+  const message = new vscode.MarkdownString(`${AGENT_TOOLS.run_query.title}: up to ${input.max_rows ?? DEFAULT_MAX_ROWS} rows of this query's answer on the data source shown will be sent to the language model.\n\n`);
+  message.appendText(`Data source: ${String(input.data_source)}`);
+  message.appendCodeblock(String(input.query), 'tsq');
+  return { invocationMessage: 'Running a TSQ query', confirmationMessages: { title: 'Send rows of your data to the model?', message } };
+}
+
 /** The part of the 1.101 API this file uses, for VS Code versions whose types (or runtime) lack it. */
 interface McpApi {
   registerMcpServerDefinitionProvider?(id: string, provider: { provideMcpServerDefinitions(token: vscode.CancellationToken): unknown[]; onDidChangeMcpServerDefinitions?: vscode.Event<void> }): vscode.Disposable;
@@ -133,7 +151,7 @@ interface McpApi {
 type McpStdioServerDefinitionCtor = new (label: string, command: string, args?: string[], env?: Record<string, string | number | null>, version?: string) => { cwd?: vscode.Uri };
 
 /**
- * Registers the four tools and, when this VS Code has the API, the MCP server definition provider
+ * Registers the table's tools that the extension offers (`vscode` in the table) and, when this VS Code has the API, the MCP server definition provider
  * `tsq.mcp` (package.json `contributes.mcpServerDefinitionProviders`).
  *
  * - `prepareInvocation` asks the person before `tsq_run_query` sends rows of their data to a model (VS Code
@@ -151,29 +169,16 @@ export function registerAgentTools(client: TsqClient): void {
   );
   const backend = extensionAgentBackend(deps, documents);
   if (typeof vscode.lm?.registerTool === 'function') {
-    context.subscriptions.push(
-      vscode.lm.registerTool<Record<string, never>>('tsq_list_data_sources', {
-        invoke: async (_options, token) => toResult(await listDataSources(backend, signalOf(token))),
-      }),
-      vscode.lm.registerTool<DescribeInput>('tsq_describe_data_source', {
-        invoke: async (options, token) => toResult(await describeDataSource(backend, options.input, signalOf(token))),
-      }),
-      vscode.lm.registerTool<CheckInput>('tsq_check_query', {
-        invoke: async (options, token) => toResult(await checkQuery(backend, options.input, signalOf(token))),
-      }),
-      vscode.lm.registerTool<RunInput>('tsq_run_query', {
-        prepareInvocation: (options) => {
-          const message = new vscode.MarkdownString(`${AGENT_TOOL_INFO.run_query.title}: up to ${options.input.max_rows ?? DEFAULT_MAX_ROWS} rows of this query's answer on the data source shown will be sent to the language model.\n\n`);
-          message.appendText(`Data source: ${String(options.input.data_source)}`);
-          message.appendCodeblock(String(options.input.query), 'tsq');
-          return {
-            invocationMessage: 'Running a TSQ query',
-            confirmationMessages: { title: 'Send rows of your data to the model?', message },
-          };
-        },
-        invoke: async (options, token) => toResult(await runQuery(backend, options.input, signalOf(token))),
-      }),
-    );
+    for (const name of AGENT_TOOL_NAMES) {
+      const spec: AgentToolSpec<AgentToolName> = AGENT_TOOLS[name];
+      if (!spec.vscode || (spec.offered && !spec.offered(backend))) continue;
+      context.subscriptions.push(
+        vscode.lm.registerTool<object>(vscodeToolName(name), {
+          ...(name === 'run_query' ? { prepareInvocation: (options: vscode.LanguageModelToolInvocationPrepareOptions<object>) => confirmRun(AGENT_TOOLS.run_query.input.parse(options.input)) } : {}),
+          invoke: async (options, token) => toResult(await spec.run(backend, inputOf(spec, options.input), signalOf(token))),
+        }),
+      );
+    }
   }
   const lm = vscode.lm as unknown as McpApi;
   const Definition = (vscode as unknown as { McpStdioServerDefinition?: McpStdioServerDefinitionCtor }).McpStdioServerDefinition;

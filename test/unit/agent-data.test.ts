@@ -95,7 +95,7 @@ test("package.json's languageModelTools take the inputs of the MCP tools they sh
   assert.deepEqual(declared.map((t) => t.name), ['tsq_list_data_sources', 'tsq_describe_data_source', 'tsq_check_query', 'tsq_run_query']);
   for (const tool of declared) {
     const shape = INPUT_SCHEMAS[tool.name.replace(/^tsq_/, '') as keyof typeof INPUT_SCHEMAS];
-    const mcp = z.toJSONSchema(z.object(shape)) as { properties?: object; required?: string[] };
+    const mcp = z.toJSONSchema(shape) as { properties?: object; required?: string[] };
     assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), Object.keys(mcp.properties ?? {}).sort(), tool.name);
     assert.deepEqual([...(tool.inputSchema.required ?? [])].sort(), [...(mcp.required ?? [])].sort(), tool.name);
   }

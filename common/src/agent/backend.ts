@@ -12,6 +12,7 @@
 import type { Diagnostic } from 'vscode-languageserver-types';
 import type { DataSource, DataSourceColumns } from '../model';
 import type { CellValue } from '../model';
+import type { LoadOutput, OrgsOutput } from './schemas';
 
 /** A column as `describe_data_source` reports it: the catalog's column plus its default aggregation. */
 export interface AgentColumnsAnswer extends DataSourceColumns {
@@ -53,22 +54,11 @@ export interface AgentSearchAnswer {
   totalRowCount: number;
 }
 
-/** What `load_csv` reports of a finished load cycle. */
-export interface AgentLoadAnswer {
-  cycleId: string;
-  /** `database.schema.table`. */
-  table: string;
-  rowsWritten: number;
-  ignoredRows: number;
-  /** Bytes uploaded. */
-  bytes: number;
-}
+/** What `load_csv` reports of a finished load cycle (its output schema, schemas.ts). */
+export type AgentLoadAnswer = LoadOutput;
 
-/** An Org as the tools report it: the service's integer id and its name. */
-export interface AgentOrg {
-  id: number;
-  name: string;
-}
+/** An Org as the tools report it: the service's integer id and its name (schemas.ts). */
+export type AgentOrg = OrgsOutput['orgs'][number];
 
 /** The port of the agent tools onto a front end (see the module comment). */
 export interface AgentBackend {
