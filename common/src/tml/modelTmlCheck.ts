@@ -2,7 +2,8 @@
  * `*.worksheet.tml`, `*.model.tml` and `*.table.tml` files as the language service checks them: the YAML
  * read with positions, a worksheet or model read into its definition and checked by `checkModelDefinition`
  * (modelTml.ts) against the columns the catalog gives of its tables (a table the catalog does not know is
- * not checked: no catalog, no false error), each problem placed on its member; a table's column names
+ * not checked: no catalog, no false error), then its formulas (modelFormulas.ts, each error on its
+ * `expr`), each problem placed on its member; a table's column names
  * unique and its data types known. Hover of the top-level member and of the object's members.
  *
  * Pure: no `vscode`, no LSP server, no HTTP.
@@ -13,6 +14,7 @@ import { type CompletionList, type Diagnostic, type Hover, type Position } from 
 import { COLUMN_DATA_TYPES } from '../model';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 import { checkGuid, diag, keyHover, limitDiagnostic, nodeRange, rangeOf, readTmlDocument, TML_CODES } from './answerTml';
+import { checkModelFormulas } from './modelFormulas';
 import { checkModelDefinition, modelDefinitionOf, ModelTmlError, type ModelProblem, type TableColumnsOf } from './modelTml';
 
 /** The pages of worksheet, model and table TML (docs.thoughtspot.com). */
@@ -100,7 +102,9 @@ export async function validateModelTml(kind: Kind, service: LanguageService, tex
   if (kind === 'table') return [...out, ...tableProblems(doc).map(place)];
   try {
     const def = modelDefinitionOf({ [kind]: doc[kind] });
-    return [...out, ...checkModelDefinition(def, await catalogColumns(service, def.tables, token)).map(place)];
+    const columnsOf = await catalogColumns(service, def.tables, token);
+    const problems = checkModelDefinition(def, columnsOf);
+    return [...out, ...(problems.length ? problems : checkModelFormulas(def, columnsOf).problems).map(place)];
   } catch (e) {
     if (e instanceof ModelTmlError) return [...out, place({ path: e.path, message: e.message })];
     throw e;

@@ -4,7 +4,8 @@
  * that relation is defined in front of the query as a CTE that selects only the columns the compiled SQL
  * reads, from the model's root table and the joins of their table paths, and of no other path. A column
  * written with its path (`[origin_airport::city]`) is the model's column of that path's column.
- * A formula column is refused (`QueryError`) until formulas are computed.
+ * A formula column (`formula`, dataModel.ts) is computed by the compiler at the search's grain over the
+ * model's columns it names, so the CTE selects and joins what those columns need.
  */
 import { parseJoinOn, type ModelJoin } from '../../../common/src/tml/modelTml';
 import type { LogicalColumn, LogicalTable, MetadataStore } from '../metadataStore';
@@ -20,7 +21,7 @@ export interface ModelView {
   tablePaths: TablePath[];
   /** The GUIDs of the model's tables (its answers depend on each one's data). */
   tableIds: string[];
-  /** The compiled query with the model's relation defined in front of each of its statements. @throws QueryError for a formula column */
+  /** The compiled query with the model's relation defined in front of each of its statements. */
   wrap(compiled: CompiledQuery): CompiledQuery;
 }
 
@@ -37,7 +38,11 @@ export function modelView(ds: LogicalTable, catalog: MetadataStore): ModelView {
     return [t.id.toLowerCase(), table] as const;
   }));
   const alias = (i: number): string => `tsq_c${i}`;
-  const columns = ds.columns.map((c, i) => ({ ...c, physicalName: alias(i) }));
+  const columns = ds.columns.map((c, i) => {
+    // a model stored before its formulas were computed has none on its formula column: import it again
+    if (c.formulaId !== undefined && !c.formula) throw new QueryError(`Model ${ds.name}: its formula column [${c.name}] has no formula: import the model again`);
+    return { ...c, physicalName: alias(i) };
+  });
   const tablePaths: TablePath[] = model.tablePaths.map((p) => {
     const table = tables.get(p.table.toLowerCase());
     const own = ds.columns.flatMap((c, i) => {
@@ -48,12 +53,8 @@ export function modelView(ds: LogicalTable, catalog: MetadataStore): ModelView {
     return { table: p.id, columns: own };
   });
   const wrap = (compiled: CompiledQuery): CompiledQuery => {
-    const used = ds.columns.flatMap((c, i) => (compiled.sql.includes(quoteIdent(alias(i))) || compiled.countSql.includes(quoteIdent(alias(i))) ? [{ c, i }] : []));
-    const formula = used.find((u) => u.c.formulaId !== undefined);
-    if (formula) {
-      const f = model.formulas.find((x) => x.id === formula.c.formulaId);
-      throw new QueryError(`[${formula.c.name}] is a formula column (${f?.expr ?? formula.c.formulaId}): formula columns are not computed yet`);
-    }
+    // a formula column is never read from the relation: the compiler writes its expression over the columns it names
+    const used = ds.columns.flatMap((c, i) => (c.formulaId === undefined && (compiled.sql.includes(quoteIdent(alias(i))) || compiled.countSql.includes(quoteIdent(alias(i)))) ? [{ c, i }] : []));
     const cte = `WITH ${MODEL_RELATION} AS NOT MATERIALIZED (${relationSql(ds, tables, used)}) `;
     return { ...compiled, sql: cte + compiled.sql, pageSql: cte + compiled.pageSql, countSql: cte + compiled.countSql };
   };
