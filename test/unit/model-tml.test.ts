@@ -1,7 +1,8 @@
 // Worksheet, model and table TML checked locally (common/src/tml/modelTml.ts, modelTmlCheck.ts), routed by
 // suffix and by content as `tsq check`, the editor and `tsq tml validate` route them: a valid model has no
 // diagnostic; each class of problem (unknown table or column, incompatible join types, duplicate names and
-// formula ids, a join cycle, an unknown table path or formula) is one diagnostic on the member it names;
+// formula ids, a join cycle, an unknown table path or formula, a formula the formula checker refuses) is one
+// diagnostic on the member it names;
 // without a catalog the tables' columns are not checked (no false error).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,6 +52,10 @@ describe('worksheet and model TML, checked locally', () => {
     { what: 'a duplicate formula id', change: (w) => w.formulas.push({ ...w.formulas[0], name: 'Other' }), message: /formula id formula_Delayed Share is not unique/, on: /id: formula_Delayed Share/ },
     { what: 'an unknown formula', change: (w) => (w.worksheet_columns.at(-1).formula_id = 'formula_x'), message: /formula formula_x is not one of the formulas/, on: /formula_id: formula_x/ },
     { what: 'a join path naming no join', change: (w) => (w.table_paths[1].join_path = [{ join: ['flights_to_origin'] }]), message: /table path airports_1: join flights_to_origin is not one of the joins/, on: /join/ },
+    { what: 'a formula calling an unknown function', change: (w) => (w.formulas[0].expr = 'summ ( [Delay] )'), message: /formula Delayed Share \(summ \( \[Delay\] \)\): .*summ/, on: /^expr:/ },
+    { what: 'a formula naming an unknown column', change: (w) => (w.formulas[0].expr = 'sum ( [Late] ) / count ( [Delay] )'), message: /formula Delayed Share .*Late/, on: /^expr:/ },
+    { what: 'a formula summing a text', change: (w) => (w.formulas[0].expr = 'sum ( [Origin City] )'), message: /formula Delayed Share .*sum/, on: /^expr:/ },
+    { what: 'a formula referring to itself', change: (w) => (w.formulas[0].expr = '[Delayed Share] + 1'), message: /formula Delayed Share .*refers to itself/, on: /^expr:/ },
     { what: 'a join cycle', change: (w) => w.joins.push({ name: 'back', source: 'airports', destination: 'flights', type: 'INNER', on: '[airports::iata] = [flights::origin]' }), message: /join \w+ closes a cycle/, on: /destination: /i },
   ];
   for (const c of cases) {

@@ -7,6 +7,7 @@
  * A formula column (`formula`, dataModel.ts) is computed by the compiler at the search's grain over the
  * model's columns it names, so the CTE selects and joins what those columns need.
  */
+import { checkFormulaSet } from '../../../common/src/formula/checker';
 import { parseJoinOn, type ModelJoin } from '../../../common/src/tml/modelTml';
 import type { LogicalColumn, LogicalTable, MetadataStore } from '../metadataStore';
 import { quoteIdent } from '../engine';
@@ -38,11 +39,8 @@ export function modelView(ds: LogicalTable, catalog: MetadataStore): ModelView {
     return [t.id.toLowerCase(), table] as const;
   }));
   const alias = (i: number): string => `tsq_c${i}`;
-  const columns = ds.columns.map((c, i) => {
-    // a model stored before its formulas were computed has none on its formula column: import it again
-    if (c.formulaId !== undefined && !c.formula) throw new QueryError(`Model ${ds.name}: its formula column [${c.name}] has no formula: import the model again`);
-    return { ...c, physicalName: alias(i) };
-  });
+  const stored = storedFormulas(ds);
+  const columns = ds.columns.map((c, i) => ({ ...c, physicalName: alias(i), ...(c.formulaId !== undefined && !c.formula ? { formula: stored(c) } : {}) }));
   const tablePaths: TablePath[] = model.tablePaths.map((p) => {
     const table = tables.get(p.table.toLowerCase());
     const own = ds.columns.flatMap((c, i) => {
@@ -59,6 +57,22 @@ export function modelView(ds: LogicalTable, catalog: MetadataStore): ModelView {
     return { ...compiled, sql: cte + compiled.sql, pageSql: cte + compiled.pageSql, countSql: cte + compiled.countSql };
   };
   return { columns, tablePaths, tableIds: [...new Set([...tables.values()].map((t) => t.id))], wrap };
+}
+
+/**
+ * The formula of a formula column of a model stored before its formulas were computed (dataModel.ts now
+ * keeps each on its column): its expression, and whether it aggregates by the formula checker.
+ */
+function storedFormulas(ds: LogicalTable): (c: LogicalColumn) => { expr: string; aggregate: boolean } {
+  const formulas = ds.model!.formulas;
+  const nameOf = (id: string): string => ds.columns.find((c) => c.formulaId?.toLowerCase() === id.toLowerCase())?.name ?? id;
+  let checked: ReturnType<typeof checkFormulaSet> | undefined;
+  return (c) => {
+    checked ??= checkFormulaSet(formulas.map((f) => ({ id: f.id, name: nameOf(f.id), expr: f.expr })), ds.columns.filter((x) => x.formulaId === undefined));
+    const i = formulas.findIndex((f) => f.id.toLowerCase() === c.formulaId!.toLowerCase());
+    if (i < 0) throw new QueryError(`Model ${ds.name}: the formula ${c.formulaId} of its column [${c.name}] no longer exists`);
+    return { expr: formulas[i]!.expr, aggregate: checked[i]!.value.aggregate };
+  };
 }
 
 /** `SELECT <used columns> FROM <root> <the joins of their paths>`: each path prefix joined once, under its own alias. */
