@@ -113,8 +113,8 @@ describe('the SQL of a model joins only the paths the query needs', () => {
   }
   const m = seed.models![0]!;
   const model: LogicalTable = buildModel(catalog, modelDefinitionOf({ worksheet: { ...m, worksheet_columns: m.columns } }), { id: MODEL, name: m.name, author: 'a', created: 0, modified: 0, modifiedBy: 'a', tags: [], sharedWith: [], isAutoCreated: false });
-  const sqlOf = (query: string): string => {
-    const view = modelView(model, catalog);
+  const sqlOf = (query: string, m: LogicalTable = model): string => {
+    const view = modelView(m, catalog);
     return view.wrap(compileSearch({ clauses: parseQuery(query).query!.clauses, columns: view.columns, table: MODEL_RELATION, now: new Date(0), tablePaths: view.tablePaths })).sql;
   };
   for (const [query, joins] of [['[Origin] [Delay]', 0], ['[Origin City] [Delay]', 1], ['[Origin City] [Destination City] [Delay]', 2], ["[Delay] [Destination State] = 'WA'", 1], ['[Delayed Share]', 0], ['[Origin City] [Delayed Share]', 1]] as const) {
@@ -122,4 +122,9 @@ describe('the SQL of a model joins only the paths the query needs', () => {
       assert.equal(sqlOf(query).match(/ JOIN /g)?.length ?? 0, joins, sqlOf(query));
     });
   }
+  test('a model stored before its formula columns kept their formula computes them from its formulas', () => {
+    const stored: LogicalTable = { ...model, columns: model.columns.map(({ formula: _, ...c }) => c) };
+    assert.ok(model.columns.some((c) => c.formula) && !stored.columns.some((c) => c.formula));
+    assert.equal(sqlOf('[Origin City] [Delayed Share]', stored), sqlOf('[Origin City] [Delayed Share]'));
+  });
 });
