@@ -122,7 +122,7 @@ describe('a seed model whose formulas name a joined table', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tsq-seed-formula-'));
     writeFileSync(join(dir, 'orders.csv'), 'id,customer,amount\n1,c1,10\n2,c2,5\n3,c1,7\n4,c9,1\n');
     writeFileSync(join(dir, 'customers.csv'), 'code,city\nc1,Oslo\nc2,Bergen\n');
-    const columns = [{ name: 'City', column_id: 'customers::city' }, { name: 'Customer', column_id: 'orders::customer' }, { name: 'Amount', column_id: 'orders::amount' }, ...formulas.map((f) => ({ name: (f as { name: string }).name, formula_id: (f as { id: string }).id }))];
+    const columns = [{ name: 'Buyer City', column_id: 'customers::city' }, { name: 'Customer', column_id: 'orders::customer' }, { name: 'Amount', column_id: 'orders::amount' }, ...formulas.map((f) => ({ name: (f as { name: string }).name, formula_id: (f as { id: string }).id }))];
     const model = { name: 'Sales', tables: [{ name: 'orders' }, { name: 'customers' }], joins: [{ name: 'buyer', source: 'orders', destination: 'customers', type: 'LEFT_OUTER', on: '[orders::customer] = [customers::code]' }], formulas, columns };
     writeFileSync(join(dir, 'model.json'), JSON.stringify({ tables: [{ database: 'shop', name: 'orders', csv: 'orders.csv' }, { database: 'shop', name: 'customers', csv: 'customers.csv' }], models: [model] }));
     return dir;
@@ -130,8 +130,9 @@ describe('a seed model whose formulas name a joined table', () => {
 
   test('an aggregate formula over the joined city and a row-level one answer, by v1', async () => {
     const dir = folder([
-      { id: 'f_oslo', name: 'Oslo Amount', expr: "sum_if ( [City] = 'Oslo' , [Amount] )" },
+      { id: 'f_oslo', name: 'Oslo Amount', expr: "sum_if ( [Buyer City] = 'Oslo' , [Amount] )" },
       { id: 'f_size', name: 'Size', expr: "if ( [Amount] > 6 ) then 'big' else 'small'" },
+      { id: 'f_oslo_path', name: 'Oslo Amount By Path', expr: "sum_if ( [customers::city] = 'Oslo' , [orders::amount] )" },
       { id: 'f_len', name: 'Code Length', expr: 'strlen ( [Customer] )', properties: { column_type: 'MEASURE' } },
     ]);
     const emu = await startEmulator({ port: 0, dataDir: join(dir, 'data'), seed: dir });
@@ -147,10 +148,12 @@ describe('a seed model whose formulas name a joined table', () => {
       };
       // Oslo's orders are 10 and 7 (c1); the formula needs the customers table, the query names none of its columns
       assert.deepEqual(await ask('[Oslo Amount]'), [['Oslo Amount'], [[17]]]);
+      // by table path: `[customers::city]` is the model's Buyer City, no column of that name
+      assert.deepEqual(await ask('[Oslo Amount By Path]'), [['Oslo Amount By Path'], [[17]]]);
       assert.deepEqual(await ask('[Customer] [Oslo Amount]'), [['Customer', 'Oslo Amount'], [['c1', 17], ['c2', null], ['c9', null]]]);
       assert.deepEqual(await ask('[Size] [Amount]'), [['Size', 'Total Amount'], [['big', 17], ['small', 6]]]);
       // a row-level measure formula is aggregated by the search, and typed by its expression (strlen gives an int)
-      assert.deepEqual(await ask('[City] [Code Length]'), [['City', 'Total Code Length'], [['Bergen', 2], ['Oslo', 4], [null, 2]]]);
+      assert.deepEqual(await ask('[Buyer City] [Code Length]'), [['Buyer City', 'Total Code Length'], [['Bergen', 2], ['Oslo', 4], [null, 2]]]);
       const details = await fetch(`${emu.url}/callosum/v1/tspublic/v1/metadata/details?${new URLSearchParams({ type: 'LOGICAL_TABLE', id: JSON.stringify([stableGuid('worksheet', 'Sales')]) })}`, { headers: { cookie } });
       const cols = ((await details.json()) as { storables: { columns: { header: { name: string }; dataType: string }[] }[] }).storables[0]!.columns;
       assert.deepEqual(['Size', 'Code Length'].map((n) => cols.find((c) => c.header.name === n)?.dataType), ['VARCHAR', 'INT64']);

@@ -37,6 +37,12 @@ describe('worksheet and model TML, checked locally', () => {
     assert.deepEqual(await check(demoWorksheet(), '/w/m.tml'), []);
   });
 
+  test('a formula naming columns by their table path (`[airports_2::state]`) has no diagnostic', async () => {
+    const doc = demoWorksheet();
+    doc.worksheet.formulas[0].expr = "count_if ( [airports_2::state] = 'WA' , [flights_1::delay] ) / count ( [Delay] )";
+    assert.deepEqual(await check(doc), []);
+  });
+
   test('a model TML (model_tables joined with `with`) has no diagnostic', async () => {
     const doc = { model: { name: 'M', model_tables: [{ name: 'flights', joins: [{ with: 'airports', on: '[flights::origin] = [airports::iata]', type: 'LEFT_OUTER', cardinality: 'MANY_TO_ONE' }] }, { name: 'airports' }], columns: [{ name: 'Origin State', column_id: 'airports::state' }, { name: 'Delay', column_id: 'flights::delay' }] } };
     assert.deepEqual(await check(doc, '/w/m.model.tml'), []);
@@ -56,6 +62,7 @@ describe('worksheet and model TML, checked locally', () => {
     { what: 'a formula naming an unknown column', change: (w) => (w.formulas[0].expr = 'sum ( [Late] ) / count ( [Delay] )'), message: /formula Delayed Share .*Late/, on: /^expr:/ },
     { what: 'a formula summing a text', change: (w) => (w.formulas[0].expr = 'sum ( [Origin City] )'), message: /formula Delayed Share .*sum/, on: /^expr:/ },
     { what: 'a formula referring to itself', change: (w) => (w.formulas[0].expr = '[Delayed Share] + 1'), message: /formula Delayed Share .*refers to itself/, on: /^expr:/ },
+    { what: 'a formula naming a table path column the model does not show', change: (w) => (w.formulas[0].expr = 'unique count ( [airports_2::iata] )'), message: /formula Delayed Share .*iata/, on: /^expr:/ },
     { what: 'a join cycle', change: (w) => w.joins.push({ name: 'back', source: 'airports', destination: 'flights', type: 'INNER', on: '[airports::iata] = [flights::origin]' }), message: /join \w+ closes a cycle/, on: /destination: /i },
   ];
   for (const c of cases) {

@@ -247,10 +247,10 @@ export interface FormulaEntry {
  * (a formula shadows no data source column: the data source's comes first; `columns` undefined when the
  * data sources are unknown now, then no column is unknown); a formula that refers to
  * itself, directly or through others, is a `cycle` error on the reference that closes the loop, naming the
- * formulas of the loop. The results in the order of `entries`.
+ * formulas of the loop. The results in the order of `entries`. `base` reads the columns (by default
+ * `columnScope(columns)`; a model's reads `[path::column]` by its table paths).
  */
-export function checkFormulaSet(entries: readonly FormulaEntry[], columns: readonly Column[] | undefined): CheckedFormula[] {
-  const base = columnScope(columns);
+export function checkFormulaSet(entries: readonly FormulaEntry[], columns: readonly Column[] | undefined, base: FormulaScope = columnScope(columns)): CheckedFormula[] {
   const index = new Map<string, number>();
   const known = columnScope(columns ?? []);
   entries.forEach((e, i) => {
