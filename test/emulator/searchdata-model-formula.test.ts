@@ -1,8 +1,8 @@
 // A model's formula columns computed by searchdata (emulator/src/dataModel.ts, searchdata/model.ts): the demo's
 // `Flights Model` formula `Delayed Share` (sum ( if ( [Delay] > 15 ) then 1 else 0 ) / count ( [Delay] )) alone, with
 // an attribute of each path and as a filter, against the same share computed here in TypeScript over the flights
-// as loaded and the raw airports.csv, on v1 and v2; a seed model's formulas over a joined table (the join made for
-// the formula's column) and a row-level formula; a wrong formula refused at seed start and at TML import, by name.
+// as loaded and the raw airports.csv, on v1 and v2, and under an answer's formula; a seed model's formulas over a
+// joined table (by name and by table path) and row-level ones; a wrong formula refused at seed start and TML import.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,6 +104,17 @@ describe('the demo model formula column Delayed Share, against the share compute
     assert.equal(r.status, 200);
     const col = (r.body.storables[0].columns as { header: { name: string }; dataType: string; type: string; defaultAggrType: string }[]).find((c) => c.header.name === 'Delayed Share');
     assert.deepEqual([col?.dataType, col?.type, col?.defaultAggrType], ['DOUBLE', 'MEASURE', 'NONE']);
+  });
+
+  test("an answer on the model computes its own formula over the model's formula column, per group", async () => {
+    const post = async (path: string, body: unknown): Promise<any> => (await fetch(`${core.emu.url}${V2}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) })).json();
+    const tml = { guid: null, answer: { name: 'Delayed percent by state', tables: [{ id: 'Flights Model', name: 'Flights Model' }], formulas: [{ id: 'formula_Delayed Percent', name: 'Delayed Percent', expr: '[Delayed Share] * 100' }], search_query: '[Origin State] [Delayed Percent]' } };
+    const imported = await post('/metadata/tml/import', { metadata_tmls: [JSON.stringify(tml)], import_policy: 'PARTIAL', create_new: true });
+    assert.equal(imported[0].response.status.status_code, 'OK', JSON.stringify(imported));
+    const data = await post('/metadata/answer/data', { metadata_identifier: imported[0].response.header.id_guid, record_size: -1 });
+    assert.deepEqual(data.contents[0].column_names, ['Origin State', 'Delayed Percent']);
+    const expected = shareBy((f) => [state(f.origin)]).map(([k, v]) => [k, (v as number) * 100]);
+    assert.deepEqual(data.contents[0].data_rows, expected);
   });
 
   test('a model TML whose formula is wrong is refused at import, naming the formula and its error', async () => {
