@@ -8,7 +8,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stringify } from 'yaml';
 import { getLanguageService } from '../../common/src/languageService/languageService';
-import { validateTml } from '../../common/src/tml/tmlService';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { tmlCodeActions, validateTml } from '../../common/src/tml/tmlService';
 import { tmlKindOf } from '../../common/src/tml/liveboardTml';
 import { demoSeed } from '../../emulator/src/demo';
 import { fixtureGuid, makeCatalogProvider, type FixtureSource } from '../fixtures/catalogs';
@@ -35,6 +36,23 @@ describe('worksheet and model TML, checked locally', () => {
     assert.deepEqual(await check(demoWorksheet()), []);
     assert.equal(tmlKindOf(stringify(demoWorksheet())), 'worksheet');
     assert.deepEqual(await check(demoWorksheet(), '/w/m.tml'), []);
+  });
+
+  test("each error of a formula is on its characters in the expr string, with the checker's code and did-you-mean", async () => {
+    const doc = demoWorksheet();
+    doc.worksheet.formulas[0].expr = 'summ ( [Delay] ) / count ( [Dealy] )';
+    const text = stringify(doc);
+    const got = await validateTml(ls, '/w/m.worksheet.tml', text);
+    const lines = text.split('\n');
+    const words = got.map((d) => [lines[d.range.start.line]!.slice(d.range.start.character, d.range.end.character), d.code, (d.data as { suggestions?: string[] } | undefined)?.suggestions?.[0]]);
+    assert.deepEqual(words, [['summ', 'formula.unknownFunction', 'sum'], ['[Dealy]', 'formula.unknownColumn', '[Delay]']]);
+    // each quick fix writes its first suggestion over the characters, and the file then has no diagnostic
+    const document = TextDocument.create('file:///w/m.worksheet.tml', 'yaml', 1, text);
+    const actions = await tmlCodeActions(ls, document, got[0]!.range, { diagnostics: got });
+    const edits = actions.filter((a) => a.isPreferred).map((a) => a.edit!.changes![document.uri]![0]!);
+    assert.equal(edits.length, 2);
+    const fixed = TextDocument.applyEdits(document, edits);
+    assert.deepEqual(await validateTml(ls, '/w/m.worksheet.tml', fixed), []);
   });
 
   test('a formula naming columns by their table path (`[airports_2::state]`) has no diagnostic', async () => {

@@ -7,14 +7,20 @@
  * Pure: no I/O.
  */
 import { checkFormulaSet, columnScope, type FormulaScope, type FormulaValue } from '../formula/checker';
+import type { FormulaDiagnostic } from '../formula/diagnostics';
 import { splitColumnPath } from '../language/keywords';
 import type { Column, ColumnDataType } from '../model';
 import type { ModelDefinition, ModelProblem, TableColumnsOf } from './modelTml';
 
+/** A formula's error: on `formulas[i].expr`, with the checker's diagnostic (offsets into the expression, code, suggestions). */
+export interface ModelFormulaProblem extends ModelProblem {
+  diagnostic: FormulaDiagnostic;
+}
+
 /** The formulas of a definition checked: `values[i]` that of `def.formulas[i]`, and the problems of all. */
 export interface ModelFormulaCheck {
   values: FormulaValue[];
-  problems: ModelProblem[];
+  problems: ModelFormulaProblem[];
 }
 
 const lower = (s: string): string => s.trim().toLowerCase();
@@ -55,8 +61,9 @@ function modelScope(columns: readonly { column: Column; path?: string; source: s
 }
 
 /**
- * Checks the formulas of `def` (see the file comment). A formula is known by its id and by the name of
- * the column that shows it (else its own name). Errors only: a checker's warning is no problem of the definition.
+ * Checks the formulas of `def` (see the file comment): a problem for each error of each formula. A formula
+ * is known by its id and by the name of the column that shows it (else its own name). A checker's warning
+ * is no problem of the definition.
  */
 export function checkModelFormulas(def: ModelDefinition, columnsOf: TableColumnsOf): ModelFormulaCheck {
   const columnName = (id: string): string | undefined => def.columns.find((c) => c.formulaId !== undefined && lower(c.formulaId) === lower(id))?.name;
@@ -64,10 +71,11 @@ export function checkModelFormulas(def: ModelDefinition, columnsOf: TableColumns
   const entries = def.formulas.map((f) => ({ id: f.id, name: columnName(f.id) ?? f.name, expr: f.expr }));
   const columns = modelColumns(def, columnsOf);
   const checked = checkFormulaSet(entries, columns.map((c) => c.column), modelScope(columns));
-  const problems: ModelProblem[] = [];
+  const problems: ModelFormulaProblem[] = [];
   def.formulas.forEach((f, i) => {
-    const error = checked[i]!.diagnostics.find((d) => d.severity === 'error');
-    if (error) problems.push({ path: [def.kind, 'formulas', i, 'expr'], message: `formula ${f.name} (${f.expr}): ${error.message}` });
+    for (const d of checked[i]!.diagnostics) {
+      if (d.severity === 'error') problems.push({ path: [def.kind, 'formulas', i, 'expr'], message: `formula ${f.name} (${f.expr}): ${d.message}`, diagnostic: d });
+    }
   });
   return { values: def.formulas.map((_, i) => checked[i]!.value), problems };
 }
