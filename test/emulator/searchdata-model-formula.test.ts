@@ -143,6 +143,7 @@ describe('a seed model whose formulas name a joined table', () => {
     const dir = folder([
       { id: 'f_oslo', name: 'Oslo Amount', expr: "sum_if ( [Buyer City] = 'Oslo' , [Amount] )" },
       { id: 'f_size', name: 'Size', expr: "if ( [Amount] > 6 ) then 'big' else 'small'" },
+      { id: 'f_oslo_share', name: 'Oslo Share', expr: '[Oslo Amount] / sum ( [Amount] )' },
       { id: 'f_oslo_path', name: 'Oslo Amount By Path', expr: "sum_if ( [customers::city] = 'Oslo' , [orders::amount] )" },
       { id: 'f_len', name: 'Code Length', expr: 'strlen ( [Customer] )', properties: { column_type: 'MEASURE' } },
     ]);
@@ -161,6 +162,8 @@ describe('a seed model whose formulas name a joined table', () => {
       assert.deepEqual(await ask('[Oslo Amount]'), [['Oslo Amount'], [[17]]]);
       // by table path: `[customers::city]` is the model's Buyer City, no column of that name
       assert.deepEqual(await ask('[Oslo Amount By Path]'), [['Oslo Amount By Path'], [[17]]]);
+      // a formula over another formula: 17 of the 23 ordered
+      assert.deepEqual(await ask('[Oslo Share]'), [['Oslo Share'], [[17 / 23]]]);
       assert.deepEqual(await ask('[Customer] [Oslo Amount]'), [['Customer', 'Oslo Amount'], [['c1', 17], ['c2', null], ['c9', null]]]);
       assert.deepEqual(await ask('[Size] [Amount]'), [['Size', 'Total Amount'], [['big', 17], ['small', 6]]]);
       // a row-level measure formula is aggregated by the search, and typed by its expression (strlen gives an int)
@@ -170,6 +173,15 @@ describe('a seed model whose formulas name a joined table', () => {
       assert.deepEqual(['Size', 'Code Length'].map((n) => cols.find((c) => c.header.name === n)?.dataType), ['VARCHAR', 'INT64']);
     } finally {
       await emu.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a seed model whose formulas refer to each other in a loop stops the start, naming the loop', async () => {
+    const dir = folder([{ id: 'f_a', name: 'A', expr: '[B] + 1' }, { id: 'f_b', name: 'B', expr: '[A] * 2' }]);
+    try {
+      await assert.rejects(startEmulator({ port: 0, dataDir: join(dir, 'data'), seed: dir }), /worksheet\.formulas\[\d\]\.expr: formula [AB] .*refers to itself.*(A → B → A|B → A → B)/);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
