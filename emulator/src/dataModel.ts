@@ -2,10 +2,13 @@
  * Models: a LOGICAL_TABLE of subtype WORKSHEET over several tables joined, built from a worksheet or model
  * definition (common/src/tml/modelTml.ts `ModelDefinition`), the one shape of the seed's `models` and of an
  * imported worksheet or model TML. The definition is checked first (`checkModelDefinition`) against the
- * catalog's tables; a column reads its table path's column, a formula column keeps its formula.
+ * catalog's tables, its formulas by the formula language (common/src/tml/modelFormulas.ts); a column reads
+ * its table path's column, a formula column keeps its formula with the type and aggregation it gives.
  * searchdata joins what a query needs along the table paths (searchdata/model.ts).
  */
 import { checkModelDefinition, memberPathText, type ModelDefinition } from '../../common/src/tml/modelTml';
+import { checkModelFormulas } from '../../common/src/tml/modelFormulas';
+import { dataTypeOf } from '../../common/src/formula/checker';
 import { splitColumnPath } from '../../common/src/language/keywords';
 import type { DefaultAggr, Header, LogicalColumn, LogicalTable, MetadataStore } from './metadataStore';
 import { stableGuid } from './guid';
@@ -29,16 +32,25 @@ export function modelTableOf(catalog: MetadataStore, name: string, fqn?: string)
  *   incompatible types, a duplicate name, a join cycle…), each with its place in the TML document.
  */
 export function buildModel(catalog: MetadataStore, def: ModelDefinition, header: Header): LogicalTable {
-  const problems = checkModelDefinition(def, (name, fqn) => modelTableOf(catalog, name, fqn)?.columns ?? null);
+  const columnsOf = (name: string, fqn?: string): LogicalColumn[] | null => modelTableOf(catalog, name, fqn)?.columns ?? null;
+  const problems = checkModelDefinition(def, columnsOf);
+  const formulas = problems.length ? undefined : checkModelFormulas(def, columnsOf);
+  problems.push(...(formulas?.problems ?? []));
   if (problems.length) throw new ModelDefinitionError(`${def.kind} ${def.name}: ${problems.map((p) => `${memberPathText(p.path)}: ${p.message}`).join('; ')}`);
   const tableOf = new Map(def.tables.map((t) => [t.id.toLowerCase(), modelTableOf(catalog, t.name, t.fqn)!]));
   const columns: LogicalColumn[] = def.columns.map((c) => {
     const common = { id: stableGuid('column', header.id, c.name), name: c.name, ...(c.description !== undefined ? { description: c.description } : {}), synonyms: c.synonyms ?? [] };
     if (c.formulaId !== undefined) {
-      const f = def.formulas.find((x) => x.id.toLowerCase() === c.formulaId!.toLowerCase())!;
-      const kind = c.kind ?? (String(f.properties?.column_type ?? '').toUpperCase() === 'MEASURE' ? 'MEASURE' : 'ATTRIBUTE');
-      // a formula's type is its expression's (the formula language's to say); until then a measure is a DOUBLE, an attribute a VARCHAR
-      return { ...common, dataType: kind === 'MEASURE' ? 'DOUBLE' : 'VARCHAR', kind, aggregation: kind === 'MEASURE' ? aggregationOf(c.aggregation) ?? 'SUM' : 'NONE', physicalName: '', formulaId: f.id };
+      const i = def.formulas.findIndex((x) => x.id.toLowerCase() === c.formulaId!.toLowerCase());
+      const f = def.formulas[i]!;
+      const value = formulas!.values[i]!;
+      const written = String(f.properties?.column_type ?? '').toUpperCase();
+      const kind = c.kind ?? (written === 'MEASURE' || written === 'ATTRIBUTE' ? written : value.aggregate ? 'MEASURE' : 'ATTRIBUTE');
+      // the type its expression gives (searchdata computes it: searchdata/model.ts); a measure of unknown type is a DOUBLE, an attribute a VARCHAR
+      const dataType = dataTypeOf(value.type) ?? (kind === 'MEASURE' ? 'DOUBLE' : 'VARCHAR');
+      // an aggregate formula is computed per group as written: no aggregation of the search applies to it
+      const aggregation = kind === 'MEASURE' && !value.aggregate ? aggregationOf(c.aggregation) ?? 'SUM' : 'NONE';
+      return { ...common, dataType, kind, aggregation, physicalName: '', formulaId: f.id, formula: { expr: f.expr, aggregate: value.aggregate } };
     }
     const { path, column } = splitColumnPath(c.columnId!);
     const tp = def.tablePaths.find((p) => p.id.toLowerCase() === path!.trim().toLowerCase())!;

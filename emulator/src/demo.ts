@@ -102,7 +102,7 @@ export function demoSeed(): SeedModel {
 /**
  * The demo's model: each flight with its origin airport and its destination airport, two paths to the one
  * `airports` table (`airports_1` and `airports_2`, the table path ids a ThoughtSpot export writes), joined
- * LEFT_OUTER so a flight whose airport is missing keeps its row; and a formula column (listed, not computed yet).
+ * LEFT_OUTER so a flight whose airport is missing keeps its row; and a formula column, computed per group of a search.
  */
 function flightsModel(): NonNullable<SeedModel['models']>[number] {
   const airport = (path: string, side: 'Origin' | 'Destination'): NonNullable<SeedModel['models']>[number]['columns'] => [

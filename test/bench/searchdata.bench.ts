@@ -17,8 +17,11 @@ import { MODEL_RELATION, modelView } from '../../emulator/src/searchdata/model';
 import { parseQuery } from '../../common/src/language/parser';
 import { DEMO_QUERIES } from '../emulator/client-queries';
 
-/** Searches of the demo model `Flights Model`: one table, the origin path, both paths with a filter, a count by destination. */
-const MODEL_QUERIES = ['[Origin] [Delay]', '[Origin State] [Distance]', "[Origin State] [Destination State] [Delay] [Origin State] = 'WA'", '[Destination City] count [Departure] top 10'];
+/**
+ * Searches of the demo model `Flights Model`: one table, the origin path, both paths with a filter, a count by
+ * destination, and its formula column `Delayed Share` by origin state (computed per group, over the join).
+ */
+const MODEL_QUERIES = ['[Origin] [Delay]', '[Origin State] [Distance]', "[Origin State] [Destination State] [Delay] [Origin State] = 'WA'", '[Destination City] count [Departure] top 10', '[Origin State] [Delayed Share]'];
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const r2 = (x: number): number => Math.round(x * 100) / 100;

@@ -1,7 +1,8 @@
 // Models as code with the built `tsq` against a real emulator: `tsq tml export` of the demo model writes
 // `<name>.worksheet.tml`; `tsq check` and `tsq tml validate` take it (no diagnostic), and name a broken join
-// or column at its line; `tsq tml import` sends a valid one (the model then answers `tsq query`) and none
-// with a local error. `--offline` checks the definition without the tables' columns.
+// or column, or a wrong formula, at its line; `tsq tml import` sends a valid one (the model then answers
+// `tsq query`, its formula column too) and none with a local error. `--offline` checks the definition
+// without the tables' columns.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,6 +56,27 @@ describe('tsq and model TML', () => {
     const q = join(dir, 'broken.tsq');
     writeFileSync(q, "@datasource 'Broken Model'\n[Origin]\n");
     assert.notEqual((await tsq(['query', q, ...conn], { env: ENV })).code, 0, 'no model was created');
+  });
+
+  test("a wrong formula is named at its line and column by tsq check and tsq tml validate; the model's formula column answers tsq query", async () => {
+    const bad = join(dir, 'Wrong Formula.worksheet.tml');
+    const text = readFileSync(file, 'utf8').replace('name: Flights Model', 'name: Wrong Formula Model').replace('sum ( if (', 'summ ( if (');
+    writeFileSync(bad, text);
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes('summ ( if (')) + 1;
+    const column = lines[line - 1]!.indexOf('summ') + 1;
+    for (const args of [['check', bad], ['tml', 'validate', bad]]) {
+      const r = await tsq([...args, ...conn], { env: ENV });
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stdout, new RegExp(`:${line}:${column}: error: formula Delayed Share .*summ`));
+    }
+    const q = join(dir, 'share.tsq');
+    writeFileSync(q, "@datasource 'Flights Model'\n[Origin State] [Delayed Share] [Origin State] = 'WA'\n");
+    const r = await tsq(['query', q, '--format', 'csv', ...conn], { env: ENV });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const rows = r.stdout.trim().split(/\r?\n/);
+    assert.equal(rows[0], 'Origin State,Delayed Share');
+    assert.match(rows[1]!, /^WA,0\.\d+$/);
   });
 
   test('import creates a valid model, which then answers a query', async () => {

@@ -1,7 +1,7 @@
 // searchdata on the demo's model `Flights Model` (emulator/src/demo.ts, dataModel.ts, searchdata/model.ts): flights
 // with their origin and destination airports, two paths to one table. Each answer is compared with a join written
 // here in TypeScript over the rows of the flights table as loaded and the raw airports.csv (airports-support.ts),
-// on v1 and v2; the SQL joins only the paths the query's columns need; a formula column is refused by name.
+// on v1 and v2; the SQL joins only the paths the query's columns need (formula columns: searchdata-model-formula.test.ts).
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -95,12 +95,6 @@ describe('searchdata on the demo model, against a join written apart', () => {
     });
   }
 
-  test('a formula column is refused by name until formulas are computed', async () => {
-    const r = await core.searchdata('[Origin] [Delayed Share]', MODEL);
-    assert.equal(r.status, 400);
-    assert.match(JSON.stringify(r.body), /Delayed Share.*formula columns are not computed yet/);
-  });
-
   test('an unknown table path is named with the paths the model has', async () => {
     const r = await core.searchdata('[airports_3::city]', MODEL);
     assert.equal(r.status, 400);
@@ -119,13 +113,18 @@ describe('the SQL of a model joins only the paths the query needs', () => {
   }
   const m = seed.models![0]!;
   const model: LogicalTable = buildModel(catalog, modelDefinitionOf({ worksheet: { ...m, worksheet_columns: m.columns } }), { id: MODEL, name: m.name, author: 'a', created: 0, modified: 0, modifiedBy: 'a', tags: [], sharedWith: [], isAutoCreated: false });
-  const sqlOf = (query: string): string => {
-    const view = modelView(model, catalog);
+  const sqlOf = (query: string, m: LogicalTable = model): string => {
+    const view = modelView(m, catalog);
     return view.wrap(compileSearch({ clauses: parseQuery(query).query!.clauses, columns: view.columns, table: MODEL_RELATION, now: new Date(0), tablePaths: view.tablePaths })).sql;
   };
-  for (const [query, joins] of [['[Origin] [Delay]', 0], ['[Origin City] [Delay]', 1], ['[Origin City] [Destination City] [Delay]', 2], ["[Delay] [Destination State] = 'WA'", 1]] as const) {
+  for (const [query, joins] of [['[Origin] [Delay]', 0], ['[Origin City] [Delay]', 1], ['[Origin City] [Destination City] [Delay]', 2], ["[Delay] [Destination State] = 'WA'", 1], ['[Delayed Share]', 0], ['[Origin City] [Delayed Share]', 1]] as const) {
     test(`${query}: ${joins} join(s)`, () => {
       assert.equal(sqlOf(query).match(/ JOIN /g)?.length ?? 0, joins, sqlOf(query));
     });
   }
+  test('a model stored before its formula columns kept their formula computes them from its formulas', () => {
+    const stored: LogicalTable = { ...model, columns: model.columns.map(({ formula: _, ...c }) => c) };
+    assert.ok(model.columns.some((c) => c.formula) && !stored.columns.some((c) => c.formula));
+    assert.equal(sqlOf('[Origin City] [Delayed Share]', stored), sqlOf('[Origin City] [Delayed Share]'));
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * `*.worksheet.tml` documents in the built language server (dist/server.js, driven by lspClient.ts with a
  * fixture catalog of the demo's flights and airports): a broken join and an unknown column source are
- * diagnostics on their lines; a member key hovers with its docs; the .tsq-only features answer nothing.
+ * diagnostics on their lines; a wrong formula is one on its characters, with its quick fix; a member key
+ * hovers with its docs; the .tsq-only features answer nothing.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,6 +32,25 @@ test('a Worksheet TML: its joins and columns checked against the catalog, each d
     const hover = await client.hover(uri, positionOf(text, 'table_paths:', 1));
     assert.match((hover?.contents as { value: string } | undefined)?.value ?? '', /worksheet\.table_paths[\s\S]*join_path[\s\S]*tml-worksheets/);
     assert.deepEqual((await client.semanticTokens(uri))?.data ?? [], []);
+    assert.ok(client.alive, client.stderr);
+  } finally {
+    await client.stop();
+  }
+});
+
+test("a Worksheet TML's wrong formula over the protocol: the diagnostic on its characters, and its quick fix", async () => {
+  const { name, tables, joins, table_paths, formulas, columns } = demoSeed().models![0]!;
+  const text = stringify({ worksheet: { name, tables, joins, table_paths, formulas, worksheet_columns: columns } }).replace('count ( [Delay] )', 'count ( [Dealy] )');
+  const { client } = await LspClient.start({ pullDiagnostics: true, catalog: makeCatalogProvider(sources) });
+  try {
+    const uri = 'file:///w/Flights%20Model.worksheet.tml';
+    await client.didOpen(uri, text);
+    const diagnostics = await client.pullDiagnostics(uri);
+    const at = positionOf(text, '[Dealy]');
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start, d.range.end.character - d.range.start.character]), [['formula.unknownColumn', at, '[Dealy]'.length]]);
+    assert.match(diagnostics[0]!.message, /formula Delayed Share .*\[Dealy\]/);
+    const actions = await client.codeActions(uri, diagnostics[0]!.range, diagnostics);
+    assert.deepEqual(actions?.filter((a) => a.isPreferred).map((a) => a.edit?.changes?.[uri]?.[0]?.newText), ['[Delay]']);
     assert.ok(client.alive, client.stderr);
   } finally {
     await client.stop();

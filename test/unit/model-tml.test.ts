@@ -1,13 +1,15 @@
 // Worksheet, model and table TML checked locally (common/src/tml/modelTml.ts, modelTmlCheck.ts), routed by
 // suffix and by content as `tsq check`, the editor and `tsq tml validate` route them: a valid model has no
 // diagnostic; each class of problem (unknown table or column, incompatible join types, duplicate names and
-// formula ids, a join cycle, an unknown table path or formula) is one diagnostic on the member it names;
+// formula ids, a join cycle, an unknown table path or formula, a formula the formula checker refuses) is one
+// diagnostic on the member it names;
 // without a catalog the tables' columns are not checked (no false error).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stringify } from 'yaml';
 import { getLanguageService } from '../../common/src/languageService/languageService';
-import { validateTml } from '../../common/src/tml/tmlService';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { tmlCodeActions, validateTml } from '../../common/src/tml/tmlService';
 import { tmlKindOf } from '../../common/src/tml/liveboardTml';
 import { demoSeed } from '../../emulator/src/demo';
 import { fixtureGuid, makeCatalogProvider, type FixtureSource } from '../fixtures/catalogs';
@@ -36,6 +38,29 @@ describe('worksheet and model TML, checked locally', () => {
     assert.deepEqual(await check(demoWorksheet(), '/w/m.tml'), []);
   });
 
+  test("each error of a formula is on its characters in the expr string, with the checker's code and did-you-mean", async () => {
+    const doc = demoWorksheet();
+    doc.worksheet.formulas[0].expr = 'summ ( [Delay] ) / count ( [Dealy] )';
+    const text = stringify(doc);
+    const got = await validateTml(ls, '/w/m.worksheet.tml', text);
+    const lines = text.split('\n');
+    const words = got.map((d) => [lines[d.range.start.line]!.slice(d.range.start.character, d.range.end.character), d.code, (d.data as { suggestions?: string[] } | undefined)?.suggestions?.[0]]);
+    assert.deepEqual(words, [['summ', 'formula.unknownFunction', 'sum'], ['[Dealy]', 'formula.unknownColumn', '[Delay]']]);
+    // each quick fix writes its first suggestion over the characters, and the file then has no diagnostic
+    const document = TextDocument.create('file:///w/m.worksheet.tml', 'yaml', 1, text);
+    const actions = await tmlCodeActions(ls, document, got[0]!.range, { diagnostics: got });
+    const edits = actions.filter((a) => a.isPreferred).map((a) => a.edit!.changes![document.uri]![0]!);
+    assert.equal(edits.length, 2);
+    const fixed = TextDocument.applyEdits(document, edits);
+    assert.deepEqual(await validateTml(ls, '/w/m.worksheet.tml', fixed), []);
+  });
+
+  test('a formula naming columns by their table path (`[airports_2::state]`) has no diagnostic', async () => {
+    const doc = demoWorksheet();
+    doc.worksheet.formulas[0].expr = "count_if ( [airports_2::state] = 'WA' , [flights_1::delay] ) / count ( [Delay] )";
+    assert.deepEqual(await check(doc), []);
+  });
+
   test('a model TML (model_tables joined with `with`) has no diagnostic', async () => {
     const doc = { model: { name: 'M', model_tables: [{ name: 'flights', joins: [{ with: 'airports', on: '[flights::origin] = [airports::iata]', type: 'LEFT_OUTER', cardinality: 'MANY_TO_ONE' }] }, { name: 'airports' }], columns: [{ name: 'Origin State', column_id: 'airports::state' }, { name: 'Delay', column_id: 'flights::delay' }] } };
     assert.deepEqual(await check(doc, '/w/m.model.tml'), []);
@@ -51,6 +76,11 @@ describe('worksheet and model TML, checked locally', () => {
     { what: 'a duplicate formula id', change: (w) => w.formulas.push({ ...w.formulas[0], name: 'Other' }), message: /formula id formula_Delayed Share is not unique/, on: /id: formula_Delayed Share/ },
     { what: 'an unknown formula', change: (w) => (w.worksheet_columns.at(-1).formula_id = 'formula_x'), message: /formula formula_x is not one of the formulas/, on: /formula_id: formula_x/ },
     { what: 'a join path naming no join', change: (w) => (w.table_paths[1].join_path = [{ join: ['flights_to_origin'] }]), message: /table path airports_1: join flights_to_origin is not one of the joins/, on: /join/ },
+    { what: 'a formula calling an unknown function', change: (w) => (w.formulas[0].expr = 'summ ( [Delay] )'), message: /formula Delayed Share \(summ \( \[Delay\] \)\): .*summ/, on: /^expr:/ },
+    { what: 'a formula naming an unknown column', change: (w) => (w.formulas[0].expr = 'sum ( [Late] ) / count ( [Delay] )'), message: /formula Delayed Share .*Late/, on: /^expr:/ },
+    { what: 'a formula summing a text', change: (w) => (w.formulas[0].expr = 'sum ( [Origin City] )'), message: /formula Delayed Share .*sum/, on: /^expr:/ },
+    { what: 'a formula referring to itself', change: (w) => (w.formulas[0].expr = '[Delayed Share] + 1'), message: /formula Delayed Share .*refers to itself/, on: /^expr:/ },
+    { what: 'a formula naming a table path column the model does not show', change: (w) => (w.formulas[0].expr = 'unique count ( [airports_2::iata] )'), message: /formula Delayed Share .*iata/, on: /^expr:/ },
     { what: 'a join cycle', change: (w) => w.joins.push({ name: 'back', source: 'airports', destination: 'flights', type: 'INNER', on: '[airports::iata] = [flights::origin]' }), message: /join \w+ closes a cycle/, on: /destination: /i },
   ];
   for (const c of cases) {

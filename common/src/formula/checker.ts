@@ -49,12 +49,13 @@ export function dataTypeOf(type: FormulaType): ColumnDataType | undefined {
 /**
  * A scope over the columns of data sources (`[table::column]` takes any table: the column is what is
  * checked). With `columns` undefined (the data sources unknown now) no column is unknown: each is `any`.
+ * A column that is itself an aggregating formula (`formula.aggregate`, a model's) aggregates.
  */
-export function columnScope(columns: readonly Column[] | undefined): FormulaScope {
+export function columnScope(columns: readonly (Column & { formula?: { aggregate: boolean } })[] | undefined): FormulaScope {
   if (!columns) return { column: () => ({ type: 'any', aggregate: false }), names: () => [] };
   const byName = new Map<string, FormulaValue>();
   for (const c of columns) {
-    const v = { type: isKnownDataType(c.dataType) ? formulaTypeOf(c.dataType) : 'any' as const, aggregate: false };
+    const v = { type: isKnownDataType(c.dataType) ? formulaTypeOf(c.dataType) : 'any' as const, aggregate: c.formula?.aggregate === true };
     for (const n of [c.name, ...(c.synonyms ?? [])]) if (!byName.has(n.toLowerCase())) byName.set(n.toLowerCase(), v);
   }
   return { column: (name) => byName.get(name.toLowerCase()), names: () => columns.map((c) => c.name) };
@@ -247,10 +248,10 @@ export interface FormulaEntry {
  * (a formula shadows no data source column: the data source's comes first; `columns` undefined when the
  * data sources are unknown now, then no column is unknown); a formula that refers to
  * itself, directly or through others, is a `cycle` error on the reference that closes the loop, naming the
- * formulas of the loop. The results in the order of `entries`.
+ * formulas of the loop. The results in the order of `entries`. `base` reads the columns (by default
+ * `columnScope(columns)`; a model's reads `[path::column]` by its table paths).
  */
-export function checkFormulaSet(entries: readonly FormulaEntry[], columns: readonly Column[] | undefined): CheckedFormula[] {
-  const base = columnScope(columns);
+export function checkFormulaSet(entries: readonly FormulaEntry[], columns: readonly Column[] | undefined, base: FormulaScope = columnScope(columns)): CheckedFormula[] {
   const index = new Map<string, number>();
   const known = columnScope(columns ?? []);
   entries.forEach((e, i) => {

@@ -17,7 +17,7 @@ import { checkFormulaSet, formulaTypeOf, type CheckedFormula } from '../formula/
 import { CALLABLE_FUNCTION_NAMES, FORMULA_FUNCTION_BY_NAME, functionMarkdown } from '../formula/functions';
 import { formulaNodes, lexFormula } from '../formula/parser';
 import { FORMULA_CODES } from '../formula/diagnostics';
-import { diag, escapeFor, nodeRange, rangeOf, readAnswerTml, scalarOffsets, TML_CODES, type AnswerParts, type AnswerTmlFile } from './answerTml';
+import { diag, escapeFor, nodeRange, rangeOf, readAnswerTml, readTmlDocument, scalarOffsets, TML_CODES, type AnswerParts, type AnswerTmlFile } from './answerTml';
 import { readLiveboardTml, tmlKindOf } from './liveboardTml';
 import { tmlKindOfUri } from './kinds';
 import type { TmlChecker } from './tmlService';
@@ -212,26 +212,39 @@ export function withFormulas(checker: TmlChecker): TmlChecker {
   };
 }
 
+/** The `expr` scalar of a worksheet or model TML's `formulas` (modelTmlCheck.ts) holding `offset`, or undefined. */
+function modelExprAt(document: TextDocument, offset: number): Scalar | undefined {
+  const text = document.getText();
+  const kind = tmlKindOfUri(document.uri) ?? tmlKindOf(text);
+  if (kind !== 'worksheet' && kind !== 'model') return undefined;
+  const root = readTmlDocument(text).doc.contents;
+  const body = isMap(root) ? root.get(kind, true) : undefined;
+  if (!isMap(body)) return undefined;
+  return exprScalars(body).find((n) => n?.range && n.range[0] <= offset && offset <= n.range[1]);
+}
+
 /** The codes of the formula diagnostics whose `data.suggestions` a quick fix writes in. */
 const FIXABLE = new Set<string>([FORMULA_CODES.unknownFunction, FORMULA_CODES.unknownColumn]);
 
 /**
  * The quick fixes of formula diagnostics of `context` in a TML document: for an unknown function or
  * column, "Replace with …" each name of its `data.suggestions` (the first preferred), the text escaped
- * for the YAML string of its `expr` (`escapeFor`). Diagnostics outside an `expr` get none.
+ * for the YAML string of its `expr` (`escapeFor`): an answer's, or a worksheet or model's
+ * (`formulas[].expr`). Diagnostics outside an `expr` get none.
  */
 export function formulaCodeActions(document: TextDocument, context: CodeActionContext): CodeAction[] {
   const fixable = context.diagnostics.filter((d) => FIXABLE.has(String(d.code)));
   if (!fixable.length) return [];
   const doc = readAnswers(document.uri, document.getText());
   return fixable.flatMap((d) => {
-    const at = exprAt(doc, document.offsetAt(d.range.start));
+    const offset = document.offsetAt(d.range.start);
+    const node = exprAt(doc, offset)?.node ?? modelExprAt(document, offset);
     const data = d.data as { suggestions?: unknown } | undefined;
     const names = Array.isArray(data?.suggestions) ? data.suggestions.filter((s): s is string => typeof s === 'string' && s !== '') : [];
-    if (!at) return [];
+    if (!node) return [];
     return names.map((name, i): CodeAction => ({
       title: `Replace with ${name}`, kind: CodeActionKind.QuickFix, diagnostics: [d], ...(i === 0 ? { isPreferred: true } : {}),
-      edit: { changes: { [document.uri]: [{ range: d.range, newText: escapeFor(at.node.type, name) }] } },
+      edit: { changes: { [document.uri]: [{ range: d.range, newText: escapeFor(node.type, name) }] } },
     }));
   });
 }

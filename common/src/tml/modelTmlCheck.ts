@@ -2,17 +2,19 @@
  * `*.worksheet.tml`, `*.model.tml` and `*.table.tml` files as the language service checks them: the YAML
  * read with positions, a worksheet or model read into its definition and checked by `checkModelDefinition`
  * (modelTml.ts) against the columns the catalog gives of its tables (a table the catalog does not know is
- * not checked: no catalog, no false error), each problem placed on its member; a table's column names
+ * not checked: no catalog, no false error), then its formulas (modelFormulas.ts, each error on the
+ * characters of its `expr`), each problem placed on its member; a table's column names
  * unique and its data types known. Hover of the top-level member and of the object's members.
  *
  * Pure: no `vscode`, no LSP server, no HTTP.
  */
-import { isMap, isSeq, type Node, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { type CompletionList, type Diagnostic, type Hover, type Position } from 'vscode-languageserver-types';
 import { COLUMN_DATA_TYPES } from '../model';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
-import { checkGuid, diag, keyHover, limitDiagnostic, nodeRange, rangeOf, readTmlDocument, TML_CODES } from './answerTml';
+import { checkGuid, diag, keyHover, limitDiagnostic, nodeRange, rangeOf, readTmlDocument, scalarOffsets, TML_CODES } from './answerTml';
+import { checkModelFormulas, type ModelFormulaProblem } from './modelFormulas';
 import { checkModelDefinition, modelDefinitionOf, ModelTmlError, type ModelProblem, type TableColumnsOf } from './modelTml';
 
 /** The pages of worksheet, model and table TML (docs.thoughtspot.com). */
@@ -51,6 +53,19 @@ function nodeAt(root: unknown, path: readonly (string | number)[]): Node | undef
     node = next;
   }
   return node;
+}
+
+/**
+ * A formula's error on the characters of its `expr` string (the checker's code and did-you-mean names in
+ * `data.suggestions`, as an answer's), or undefined when `node` is no string scalar.
+ */
+function placeFormula(file: Parameters<typeof rangeOf>[0] & { text: string }, node: Node | undefined, p: ModelFormulaProblem): Diagnostic | undefined {
+  if (!isScalar(node) || typeof node.value !== 'string') return undefined;
+  const value = node.value;
+  const map = scalarOffsets(file.text, node, value);
+  const at = (o: number): number => map[Math.min(Math.max(o, 0), value.length)]!;
+  const d = p.diagnostic;
+  return { ...diag(rangeOf(file, at(d.start), at(Math.max(d.end, d.start))), `${p.message}.`, d.code), ...(d.suggestions ? { data: { suggestions: d.suggestions } } : {}) };
 }
 
 /** The columns `checkModelDefinition` reads, from the service's catalog (by GUID, else name); all unknown without a catalog. */
@@ -100,7 +115,10 @@ export async function validateModelTml(kind: Kind, service: LanguageService, tex
   if (kind === 'table') return [...out, ...tableProblems(doc).map(place)];
   try {
     const def = modelDefinitionOf({ [kind]: doc[kind] });
-    return [...out, ...checkModelDefinition(def, await catalogColumns(service, def.tables, token)).map(place)];
+    const columnsOf = await catalogColumns(service, def.tables, token);
+    const problems = checkModelDefinition(def, columnsOf);
+    if (problems.length) return [...out, ...problems.map(place)];
+    return [...out, ...checkModelFormulas(def, columnsOf).problems.map((p) => placeFormula(file, nodeAt(root, p.path), p) ?? place(p))];
   } catch (e) {
     if (e instanceof ModelTmlError) return [...out, place({ path: e.path, message: e.message })];
     throw e;

@@ -369,16 +369,29 @@ class QueryScope {
   /** Formulas being compiled, so that one that refers to itself fails instead of recursing. */
   private readonly formulasOpen = new Set<string>();
 
+  /** A column a formula names: `[table::column]` by its table path (a model's), else — any other table — by its name. */
+  private formulaColumn(name: string, table: string | undefined): LogicalColumn {
+    if (table !== undefined) {
+      try {
+        return this.resolve({ name: `${table}::${name}`, closed: true } as ColumnRef);
+      } catch {
+        // not a table path of this data source: the column is read by its name, as the formula checker reads it
+      }
+    }
+    return this.resolve({ name, closed: true } as ColumnRef);
+  }
+
   /**
    * The SQL of a formula column (formulaSql.ts): the columns it names resolved in this data source
-   * (another formula by its SQL). Throws QueryError for a formula that refers to itself or cannot run.
+   * (another formula by its SQL; `[path::column]` by `formulaColumn`). Throws QueryError for a formula
+   * that refers to itself or cannot run.
    */
   formulaExpr(c: LogicalColumn): string {
     if (this.formulasOpen.has(c.id)) throw new QueryError(`The formula [${c.name}] refers to itself`);
     this.formulasOpen.add(c.id);
     try {
       const fail = (m: string): never => { throw new QueryError(m); };
-      return `(${formulaSql(c.formula!.expr, (name) => this.colSql(this.resolve({ name, closed: true } as ColumnRef)), fail)})`;
+      return `(${formulaSql(c.formula!.expr, (name, table) => this.colSql(this.formulaColumn(name, table)), fail)})`;
     } finally {
       this.formulasOpen.delete(c.id);
     }

@@ -4,8 +4,10 @@
  * that relation is defined in front of the query as a CTE that selects only the columns the compiled SQL
  * reads, from the model's root table and the joins of their table paths, and of no other path. A column
  * written with its path (`[origin_airport::city]`) is the model's column of that path's column.
- * A formula column is refused (`QueryError`) until formulas are computed.
+ * A formula column (`formula`, dataModel.ts) is computed by the compiler at the search's grain over the
+ * model's columns it names, so the CTE selects and joins what those columns need.
  */
+import { checkFormulaSet } from '../../../common/src/formula/checker';
 import { parseJoinOn, type ModelJoin } from '../../../common/src/tml/modelTml';
 import type { LogicalColumn, LogicalTable, MetadataStore } from '../metadataStore';
 import { quoteIdent } from '../engine';
@@ -20,7 +22,7 @@ export interface ModelView {
   tablePaths: TablePath[];
   /** The GUIDs of the model's tables (its answers depend on each one's data). */
   tableIds: string[];
-  /** The compiled query with the model's relation defined in front of each of its statements. @throws QueryError for a formula column */
+  /** The compiled query with the model's relation defined in front of each of its statements. */
   wrap(compiled: CompiledQuery): CompiledQuery;
 }
 
@@ -37,7 +39,8 @@ export function modelView(ds: LogicalTable, catalog: MetadataStore): ModelView {
     return [t.id.toLowerCase(), table] as const;
   }));
   const alias = (i: number): string => `tsq_c${i}`;
-  const columns = ds.columns.map((c, i) => ({ ...c, physicalName: alias(i) }));
+  const stored = storedFormulas(ds);
+  const columns = ds.columns.map((c, i) => ({ ...c, physicalName: alias(i), ...(c.formulaId !== undefined && !c.formula ? { formula: stored(c) } : {}) }));
   const tablePaths: TablePath[] = model.tablePaths.map((p) => {
     const table = tables.get(p.table.toLowerCase());
     const own = ds.columns.flatMap((c, i) => {
@@ -48,16 +51,28 @@ export function modelView(ds: LogicalTable, catalog: MetadataStore): ModelView {
     return { table: p.id, columns: own };
   });
   const wrap = (compiled: CompiledQuery): CompiledQuery => {
-    const used = ds.columns.flatMap((c, i) => (compiled.sql.includes(quoteIdent(alias(i))) || compiled.countSql.includes(quoteIdent(alias(i))) ? [{ c, i }] : []));
-    const formula = used.find((u) => u.c.formulaId !== undefined);
-    if (formula) {
-      const f = model.formulas.find((x) => x.id === formula.c.formulaId);
-      throw new QueryError(`[${formula.c.name}] is a formula column (${f?.expr ?? formula.c.formulaId}): formula columns are not computed yet`);
-    }
+    // a formula column is never read from the relation: the compiler writes its expression over the columns it names
+    const used = ds.columns.flatMap((c, i) => (c.formulaId === undefined && (compiled.sql.includes(quoteIdent(alias(i))) || compiled.countSql.includes(quoteIdent(alias(i)))) ? [{ c, i }] : []));
     const cte = `WITH ${MODEL_RELATION} AS NOT MATERIALIZED (${relationSql(ds, tables, used)}) `;
     return { ...compiled, sql: cte + compiled.sql, pageSql: cte + compiled.pageSql, countSql: cte + compiled.countSql };
   };
   return { columns, tablePaths, tableIds: [...new Set([...tables.values()].map((t) => t.id))], wrap };
+}
+
+/**
+ * The formula of a formula column of a model stored before its formulas were computed (dataModel.ts now
+ * keeps each on its column): its expression, and whether it aggregates by the formula checker.
+ */
+function storedFormulas(ds: LogicalTable): (c: LogicalColumn) => { expr: string; aggregate: boolean } {
+  const formulas = ds.model!.formulas;
+  const nameOf = (id: string): string => ds.columns.find((c) => c.formulaId?.toLowerCase() === id.toLowerCase())?.name ?? id;
+  let checked: ReturnType<typeof checkFormulaSet> | undefined;
+  return (c) => {
+    checked ??= checkFormulaSet(formulas.map((f) => ({ id: f.id, name: nameOf(f.id), expr: f.expr })), ds.columns.filter((x) => x.formulaId === undefined));
+    const i = formulas.findIndex((f) => f.id.toLowerCase() === c.formulaId!.toLowerCase());
+    if (i < 0) throw new QueryError(`Model ${ds.name}: the formula ${c.formulaId} of its column [${c.name}] no longer exists`);
+    return { expr: formulas[i]!.expr, aggregate: checked[i]!.value.aggregate };
+  };
 }
 
 /** `SELECT <used columns> FROM <root> <the joins of their paths>`: each path prefix joined once, under its own alias. */
