@@ -48,7 +48,7 @@ test("a Worksheet TML's wrong formula over the protocol: the diagnostic on its c
     const diagnostics = await client.pullDiagnostics(uri);
     const at = positionOf(text, '[Dealy]');
     assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start, d.range.end.character - d.range.start.character]), [['formula.unknownColumn', at, '[Dealy]'.length]]);
-    assert.match(diagnostics[0]!.message, /formula Delayed Share .*\[Dealy\]/);
+    assert.match(String(diagnostics[0]!.message), /formula Delayed Share .*\[Dealy\]/);
     const actions = await client.codeActions(uri, diagnostics[0]!.range, diagnostics);
     assert.deepEqual(actions?.filter((a) => a.isPreferred).map((a) => a.edit?.changes?.[uri]?.[0]?.newText), ['[Delay]']);
     assert.ok(client.alive, client.stderr);
