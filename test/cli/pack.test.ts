@@ -51,7 +51,9 @@ test('the packed tarball installs into an empty prefix and its tsq checks files 
   assert.ok(existsSync(tarball), `npm pack wrote ${tarball}`);
 
   const prefix = join(dir, 'prefix');
-  const install = await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: dir, env: npmEnv });
+  // a registry connection that stalls (seen once: an install idle for ten minutes) is dropped after a
+  // minute and the fetch retried, instead of waiting out npm's five-minute default
+  const install = await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--fetch-timeout=60000', '--fetch-retries=4', tarball], { cwd: dir, env: npmEnv });
   assert.equal(install.code, 0, install.stderr);
   const bin = join(prefix, 'bin', 'tsq');
   assert.ok(existsSync(bin), 'the install put tsq into the prefix');
