@@ -28,8 +28,9 @@ test('the readers of options commander always sets throw when the value is missi
   assert.throws(() => oneOf('xml', ['csv', 'json'] as const, '--format'), /--format must be one of csv, json/);
 });
 
-test('cli/src/main.ts casts no option', () => {
+test('the command handlers of cli/src/main.ts cast no option', () => {
   const source = readFileSync(join(__dirname, '../../cli/src/main.ts'), 'utf8');
-  const casts = source.split('\n').filter((line) => /\bopts(\(\))?\.\w+ as\b/.test(line));
+  // an option is read from the parsed record (`raw`, `opts`, `program.opts()`); a cast of one is `… as T` after it
+  const casts = source.split('\n').filter((line) => /\b(raw|opts)(\(\))?\.\w+\)? as \w/.test(line));
   assert.deepEqual(casts, []);
 });
