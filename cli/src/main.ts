@@ -16,18 +16,19 @@ import { EXIT_CODE_HELP, ExitCode, exitCodeOf, UsageError, type ExitCodeValue } 
 import { INPUT_TABLE_DIFFERENCES } from '../../common/src/load/inputTable';
 import { runLoadCommand } from './load';
 import { runMcpCommand } from './mcp';
-import { OBJECT_TYPES, runObjectsCommand } from './objects';
-import { runQueryCommand } from './query';
+import { LIST_FORMATS, OBJECT_CATEGORIES, OBJECT_TYPES, runObjectsCommand } from './objects';
+import { QUERY_FORMATS, runQueryCommand } from './query';
 import { runQuerySqlCommand } from './sql';
 import { loadConnections, type ConnectionFile } from '../../common/src/connectionConfig';
 import { runTrustCommand } from './trust';
 import { terminalSafe } from '../../common/src/terminalText';
 import { info } from './output';
 import { progressMode } from './progress';
-import { DIAGNOSTIC_FORMATS, type DiagnosticFormat } from './diagnosticFormats';
+import { choiceOf, count, flag, given, oneOf, text, texts } from './optionValues';
+import { DIAGNOSTIC_FORMATS } from './diagnosticFormats';
 import { TML_KIND_NAMES, TML_KINDS } from '../../common/src/tml/kinds';
 import { runTmlExport, runTmlImport, runTmlValidate, TML_EXPORT_TYPES } from './tml';
-import { IMPACT_FORMATS, runImpactCommand, type ImpactFormat } from './impact';
+import { IMPACT_FORMATS, runImpactCommand } from './impact';
 import { runOrgsCommand } from './orgs';
 
 declare const TSQ_VERSION: string | undefined;
@@ -86,28 +87,26 @@ function addCheckCommand(program: Command): void {
       .addOption(new Option('--format <format>', 'text (file:line:col), github (Actions annotations) or sarif (SARIF 2.1.0)').choices([...DIAGNOSTIC_FORMATS]).default('text')),
   )
     .addHelpText('after', `\nExit code 1 when any file has an error; warnings alone exit 0.\n${EXIT_CODE_HELP}`)
-    .action(async (files: string[], opts: Record<string, unknown>) => {
+    .action(async (files: string[], raw: Record<string, unknown>) => {
+      const opts = { datasource: text(raw.datasource), disable: texts(raw.disable), offline: flag(raw.offline), format: oneOf(raw.format, DIAGNOSTIC_FORMATS, '--format') };
       const settings = (fromFiles: ReturnType<typeof fileSettings>) => ({
-        defaultDataSource: (opts.datasource as string | undefined) ?? fromFiles.defaultDataSource,
-        disabledDiagnostics: (opts.disable as string[] | undefined) ?? fromFiles.disabledDiagnostics,
+        defaultDataSource: opts.datasource ?? fromFiles.defaultDataSource,
+        disabledDiagnostics: opts.disable ?? fromFiles.disabledDiagnostics,
       });
-      const done = (errors: number) => {
-        process.exitCode = errors ? ExitCode.CHECK_ERRORS : ExitCode.OK;
-      };
+      const exitFor = (errors: number): ExitCodeValue => (errors ? ExitCode.CHECK_ERRORS : ExitCode.OK);
       if (opts.offline) {
         // settings only (defaultDataSource, disabled diagnostics): a connection is not needed, nor its errors
         let files0: ConnectionFile[];
         try {
-          files0 = loadConnections(connectionFlags(opts)).files;
+          files0 = loadConnections(connectionFlags(raw)).files;
         } catch {
           files0 = [];
         }
-        done((await runCheckCommand(undefined, files, settings(fileSettings(files0)), opts.format as DiagnosticFormat)).errors);
+        process.exitCode = exitFor((await runCheckCommand(undefined, files, settings(fileSettings(files0)), opts.format)).errors);
         return;
       }
-      await withService(opts, async ({ client, files: configFiles }) => {
-        done((await runCheckCommand(client, files, settings(fileSettings(configFiles)), opts.format as DiagnosticFormat)).errors);
-        return process.exitCode as ExitCodeValue;
+      await withService(raw, async ({ client, files: configFiles }) => {
+        return exitFor((await runCheckCommand(client, files, settings(fileSettings(configFiles)), opts.format)).errors);
       });
     });
 }
@@ -127,11 +126,12 @@ function addImpactCommand(program: Command): void {
       .addOption(new Option('--format <format>', 'text (file:line:col), json, or github (Actions warnings)').choices([...IMPACT_FORMATS]).default('text')),
   )
     .addHelpText('after', `\nWithout --url or --connection only the files are read (no connection is made).\nExit code 1 when anything uses the column (or, with a connection, depends on its data source), 0 when nothing does.\n${EXIT_CODE_HELP}`)
-    .action(async (column: string, opts: Record<string, unknown>) => {
+    .action(async (column: string, raw: Record<string, unknown>) => {
+      const opts = { dataSource: given(text(raw.dataSource), '--data-source'), dir: given(texts(raw.dir), '--dir'), format: oneOf(raw.format, IMPACT_FORMATS, '--format') };
       const run = async (client?: AnalyticsServiceClient): Promise<ExitCodeValue> =>
-        (await runImpactCommand(column, opts.dataSource as string, opts.dir as string[], opts.format as ImpactFormat, client)) ? ExitCode.IMPACT_FOUND : ExitCode.OK;
-      if (opts.url === undefined && opts.connection === undefined) process.exitCode = await run();
-      else await withService(opts, ({ client }) => run(client));
+        (await runImpactCommand(column, opts.dataSource, opts.dir, opts.format, client)) ? ExitCode.IMPACT_FOUND : ExitCode.OK;
+      if (raw.url === undefined && raw.connection === undefined) process.exitCode = await run();
+      else await withService(raw, ({ client }) => run(client));
     });
 }
 
@@ -150,9 +150,10 @@ function addTmlCommands(program: Command): void {
       .option('--no-progress', NO_PROGRESS),
   )
     .addHelpText('after', `\nEvery object gets its own file (a taken name gets " (2)", " (3)"…; said on stderr). An object that cannot be exported or written is said on stderr and the others are written (exit 1).\nCtrl-C stops after the batch in flight: its files are written, the rest are not (exit 130).\n${EXIT_CODE_HELP}`)
-    .action(async (objects: string[], opts: Record<string, unknown>) => {
-      await withService(opts, async ({ client }) => {
-        const { failed } = await runTmlExport(client, objects, { type: opts.type as string | undefined, all: opts.all === true, out: opts.out as string, fqn: opts.fqn === true, signal: interrupt.signal, progress: progressMode(opts) });
+    .action(async (objects: string[], raw: Record<string, unknown>) => {
+      const opts = { type: text(raw.type), all: flag(raw.all), out: given(text(raw.out), '--out'), fqn: flag(raw.fqn), progress: flag(raw.progress) };
+      await withService(raw, async ({ client }) => {
+        const { failed } = await runTmlExport(client, objects, { type: opts.type, all: opts.all, out: opts.out, fqn: opts.fqn, signal: interrupt.signal, progress: progressMode(opts) });
         return failed ? ExitCode.CHECK_ERRORS : ExitCode.OK;
       });
     });
@@ -165,8 +166,9 @@ function addTmlCommands(program: Command): void {
       .option('--no-progress', NO_PROGRESS),
   )
     .addHelpText('after', `\nExit code 1 when any file has an error; warnings alone exit 0. Ctrl-C stops after the batch in flight (exit 130, nothing on stdout).\n${EXIT_CODE_HELP}`)
-    .action(async (files: string[], opts: Record<string, unknown>) => {
-      await withService(opts, async ({ client }) => ((await runTmlValidate(client, files, { format: opts.format as DiagnosticFormat, signal: interrupt.signal, progress: progressMode(opts) })) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
+    .action(async (files: string[], raw: Record<string, unknown>) => {
+      const opts = { format: oneOf(raw.format, DIAGNOSTIC_FORMATS, '--format'), progress: flag(raw.progress) };
+      await withService(raw, async ({ client }) => ((await runTmlValidate(client, files, { format: opts.format, signal: interrupt.signal, progress: progressMode(opts) })) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
     });
   withConnectionOptions(
     tml
@@ -176,9 +178,9 @@ function addTmlCommands(program: Command): void {
       .addOption(new Option('--policy <policy>', 'partial: import every file that validates; all-or-none: nothing when one fails').choices(['partial', 'all-or-none']).default('partial')),
   )
     .addHelpText('after', `\nExit code 1 when any file was not imported.\n${EXIT_CODE_HELP}`)
-    .action(async (files: string[], opts: Record<string, unknown>) => {
-      const policy = opts.policy === 'all-or-none' ? 'ALL_OR_NONE' : 'PARTIAL';
-      await withService(opts, async ({ client }) => ((await runTmlImport(client, files, policy, interrupt.signal)) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
+    .action(async (files: string[], raw: Record<string, unknown>) => {
+      const policy = raw.policy === 'all-or-none' ? 'ALL_OR_NONE' : 'PARTIAL';
+      await withService(raw, async ({ client }) => ((await runTmlImport(client, files, policy, interrupt.signal)) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
     });
 }
 
@@ -191,26 +193,27 @@ function addQueryCommand(program: Command): void {
       .argument('<file>', '.tsq file; each query runs on the data source of its @datasource line')
       .option('-q, --query <n>', 'run only the n-th query of the file (1-based)', integer('--query', 1))
       .option('--all', 'run every query of the file (the default)')
-      .addOption(new Option('-f, --format <format>', 'output format').choices(['csv', 'json', 'table']).default('table'))
+      .addOption(new Option('-f, --format <format>', 'output format').choices([...QUERY_FORMATS]).default('table'))
       .option('-o, --out <file>', 'write the answer to a file instead of stdout')
       .option('-d, --datasource <name>', 'data source (name or GUID) of queries that have no @datasource')
       .option('--page-size <rows>', 'rows per searchdata page', integer('--page-size', 1), 10_000)
       .option('--sql', "print the SQL the service runs behind the file's saved Answer (its @answer 'GUID' line) instead of running the queries"),
   )
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (file: string, opts: Record<string, unknown>) => {
+    .action(async (file: string, raw: Record<string, unknown>) => {
+      const opts = { query: count(raw.query), all: flag(raw.all), format: oneOf(raw.format, QUERY_FORMATS, '--format'), out: text(raw.out), datasource: text(raw.datasource), pageSize: given(count(raw.pageSize), '--page-size'), sql: flag(raw.sql) };
       if (opts.all && opts.query !== undefined) throw new CommanderError(ExitCode.USAGE, 'tsq.usage', 'error: give --query N or --all, not both');
       if (opts.sql) {
-        await withService(opts, async ({ client }) => void (await runQuerySqlCommand(client, file, interrupt.signal)));
+        await withService(raw, async ({ client }) => void (await runQuerySqlCommand(client, file, interrupt.signal)));
         return;
       }
-      await withService(opts, async ({ client, files }) => {
+      await withService(raw, async ({ client, files }) => {
         await runQueryCommand(client, file, {
-          query: opts.query as number | undefined,
-          format: opts.format as 'csv' | 'json' | 'table',
-          out: opts.out as string | undefined,
-          datasource: (opts.datasource as string | undefined) ?? fileSettings(files).defaultDataSource,
-          pageSize: opts.pageSize as number,
+          query: opts.query,
+          format: opts.format,
+          out: opts.out,
+          datasource: opts.datasource ?? fileSettings(files).defaultDataSource,
+          pageSize: opts.pageSize,
           signal: interrupt.signal,
         });
       });
@@ -237,32 +240,32 @@ function addLoadCommand(program: Command): void {
       .option('--no-progress', NO_PROGRESS),
   )
     .addHelpText('after', `\nCtrl-C before the commit aborts the load cycle: the table is unchanged.\n\nInput tables: ${INPUT_TABLE_DIFFERENCES}\n${EXIT_CODE_HELP}`)
-    .action(async (file: string, opts: Record<string, unknown>) => {
-      await withService(opts, async ({ client }) => {
+    .action(async (file: string, raw: Record<string, unknown>) => {
+      await withService(raw, async ({ client }) => {
         await runLoadCommand(client, file, {
-          table: opts.table as string | undefined,
-          definition: opts.definition as string | undefined,
-          replace: opts.replace === true,
-          maxIgnored: opts.maxIgnored as number | undefined,
-          chunkSize: opts.chunkSize as number | undefined,
-          json: opts.json === true,
+          table: text(raw.table),
+          definition: text(raw.definition),
+          replace: flag(raw.replace),
+          maxIgnored: count(raw.maxIgnored),
+          chunkSize: count(raw.chunkSize),
+          json: flag(raw.json),
           signal: interrupt.signal,
-          progress: progressMode(opts),
-          inputTable: opts.inputTable as string | undefined,
-          createInputTable: inputTableToCreate(opts),
+          progress: progressMode({ progress: flag(raw.progress) }),
+          inputTable: text(raw.inputTable),
+          createInputTable: inputTableToCreate({ createInputTable: flag(raw.createInputTable), model: text(raw.model), key: texts(raw.key) }),
         });
       });
     });
 }
 
 /** `--create-input-table --model M --key COL…` as `LoadOptions.createInputTable`. @throws UsageError when --model or --key is missing */
-function inputTableToCreate(opts: Record<string, unknown>): { model: string; keys: string[] } | undefined {
-  if (opts.createInputTable !== true) {
+function inputTableToCreate(opts: { createInputTable: boolean; model?: string; key?: string[] }): { model: string; keys: string[] } | undefined {
+  if (!opts.createInputTable) {
     if (opts.model !== undefined || opts.key !== undefined) throw new UsageError('--model and --key are for --create-input-table.');
     return undefined;
   }
-  const keys = (opts.key as string[] | undefined) ?? [];
-  if (typeof opts.model !== 'string' || keys.length === 0) throw new UsageError('--create-input-table needs --model MODEL and --key COLUMN… (the model\'s columns the input table references).');
+  const keys = opts.key ?? [];
+  if (opts.model === undefined || keys.length === 0) throw new UsageError('--create-input-table needs --model MODEL and --key COLUMN… (the model\'s columns the input table references).');
   return { model: opts.model, keys };
 }
 
@@ -270,14 +273,14 @@ function inputTableToCreate(opts: Record<string, unknown>): { model: string; key
 function addServiceCommands(program: Command): void {
   withConnectionOptions(program.command('status').description('show the status of a load cycle').argument('<cycle-id>', 'the load cycle id').option('--json', 'print the status as the service sent it'))
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (cycleId: string, opts: Record<string, unknown>) => {
-      await withService(opts, ({ client }) => runStatusCommand(client, cycleId, { json: opts.json === true, signal: interrupt.signal }));
+    .action(async (cycleId: string, raw: Record<string, unknown>) => {
+      await withService(raw, ({ client }) => runStatusCommand(client, cycleId, { json: flag(raw.json), signal: interrupt.signal }));
     });
 
   withConnectionOptions(program.command('bad-records').description('print the bad records file of a load cycle (the rows it ignored)').argument('<cycle-id>', 'the load cycle id').option('-o, --out <file>', 'write to a file instead of stdout'))
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (cycleId: string, opts: Record<string, unknown>) => {
-      await withService(opts, ({ client }) => runBadRecordsCommand(client, cycleId, { out: opts.out as string | undefined, signal: interrupt.signal }));
+    .action(async (cycleId: string, raw: Record<string, unknown>) => {
+      await withService(raw, ({ client }) => runBadRecordsCommand(client, cycleId, { out: text(raw.out), signal: interrupt.signal }));
     });
 
   withConnectionOptions(
@@ -290,40 +293,40 @@ function addServiceCommands(program: Command): void {
       .option('-o, --out <file>', 'write to a file instead of stdout'),
   )
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (object: string, opts: Record<string, unknown>) => {
-      await withService(opts, ({ client }) => runExportCommand(client, object, { liveboard: opts.liveboard === true, viz: opts.viz as string | undefined, out: opts.out as string | undefined, signal: interrupt.signal }));
+    .action(async (object: string, raw: Record<string, unknown>) => {
+      await withService(raw, ({ client }) => runExportCommand(client, object, { liveboard: flag(raw.liveboard), viz: text(raw.viz), out: text(raw.out), signal: interrupt.signal }));
     });
 
   withConnectionOptions(
     program
       .command('objects')
       .description('list object headers (data sources by default)')
-      .addOption(new Option('--type <type>', 'metadata type').choices(OBJECT_TYPES as string[]).default('LOGICAL_TABLE'))
+      .addOption(new Option('--type <type>', 'metadata type').choices(OBJECT_TYPES).default('LOGICAL_TABLE'))
       .option('--subtype <subtypes...>', 'LOGICAL_TABLE subtypes, e.g. WORKSHEET ONE_TO_ONE_LOGICAL')
       .option('-p, --pattern <pattern>', 'name pattern; % is the wildcard (case-insensitive)')
-      .addOption(new Option('--category <category>', 'which objects').choices(['ALL', 'MY', 'FAVORITE']))
-      .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'json']).default('table')),
+      .addOption(new Option('--category <category>', 'which objects').choices(OBJECT_CATEGORIES))
+      .addOption(new Option('-f, --format <format>', 'output format').choices(LIST_FORMATS).default('table')),
   )
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (opts: Record<string, unknown>) => {
-      await withService(opts, async ({ client }) => {
+    .action(async (raw: Record<string, unknown>) => {
+      await withService(raw, async ({ client }) => {
         await runObjectsCommand(client, {
-          type: opts.type as never,
-          subtype: opts.subtype as string[] | undefined,
-          pattern: opts.pattern as string | undefined,
-          category: opts.category as never,
-          format: opts.format as 'table' | 'json',
+          type: oneOf(raw.type, OBJECT_TYPES, '--type'),
+          subtype: texts(raw.subtype),
+          pattern: text(raw.pattern),
+          category: choiceOf(raw.category, OBJECT_CATEGORIES),
+          format: oneOf(raw.format, LIST_FORMATS, '--format'),
           signal: interrupt.signal,
         });
       });
     });
 
   withConnectionOptions(program.command('orgs').description('list the Orgs you may run in (the current one marked *); --org on any command chooses one'))
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['table', 'json']).default('table'))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(LIST_FORMATS).default('table'))
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (opts: Record<string, unknown>) => {
-      await withService(opts, async ({ client }) => {
-        await runOrgsCommand(client, { format: opts.format as 'table' | 'json', signal: interrupt.signal });
+    .action(async (raw: Record<string, unknown>) => {
+      await withService(raw, async ({ client }) => {
+        await runOrgsCommand(client, { format: oneOf(raw.format, LIST_FORMATS, '--format'), signal: interrupt.signal });
       });
     });
 }
@@ -369,8 +372,8 @@ export function buildProgram(): Command {
     .option('--revoke', 'withdraw the approval')
     .option('--list', 'list the approved project files')
     .addHelpText('after', `\nA tsq.json found in this folder or above it (up to the repository root or your home) comes with the project:\nits connections get no credential until you approve it, and it may never set passwordCommand, caFile,\nrejectUnauthorized, a loadUrl on another host, or redefine a connection of yours. See SECURITY.md.\n${EXIT_CODE_HELP}`)
-    .action((opts: Record<string, unknown>) => {
-      process.exitCode = runTrustCommand({ revoke: opts.revoke === true, list: opts.list === true });
+    .action((raw: Record<string, unknown>) => {
+      process.exitCode = runTrustCommand({ revoke: flag(raw.revoke), list: flag(raw.list) });
     });
 
   withConnectionOptions(
@@ -385,7 +388,7 @@ export function buildProgram(): Command {
     // the language server reads its flags from the raw arguments (and vscode-languageserver looks for --stdio there)
     const args = process.argv.slice(process.argv.indexOf('lsp') + 1);
     // `tsq --org X lsp`: the program's --org reaches the server too
-    const org = program.opts().org as string | undefined;
+    const org = text(program.opts().org);
     if (org !== undefined && !args.some((a) => a === '--org' || a.startsWith('--org='))) args.push('--org', org);
     if (!args.includes('--stdio')) process.argv.push('--stdio');
     runNodeServer(['--stdio', ...args], { allowDefaultConnection: true });
@@ -399,8 +402,8 @@ export function buildProgram(): Command {
       .option('--root <dir>', 'a folder load_csv may read files from (repeatable; default: the working folder unless it is /, the home folder or above it; the MCP client\'s roots count too)', (v: string, prev: string[] = []) => [...prev, v]),
   )
     .addHelpText('after', `\nThe connection and its approval are those of every command: a project's tsq.json must be approved with tsq trust first\n(the server refuses to start otherwise, exit 3). The password comes from TSQ_PASSWORD or "passwordCommand", never a prompt.\n${EXIT_CODE_HELP}`)
-    .action(async (opts: Record<string, unknown>) => {
-      await runMcpCommand(opts);
+    .action(async (raw: Record<string, unknown>) => {
+      await runMcpCommand({ ...raw, allowWrites: flag(raw.allowWrites), root: texts(raw.root) });
     });
 
   return program;
@@ -413,7 +416,7 @@ export function buildProgram(): Command {
 function addOrgOption(program: Command): void {
   program.option('--org <org>', 'the Org every command runs in, by id or name (as each command\'s --org)');
   program.hook('preAction', (_program, action) => {
-    const org = program.opts().org as string | undefined;
+    const org = text(program.opts().org);
     if (org !== undefined && action.getOptionValue('org') === undefined && action.options.some((o) => o.long === '--org')) action.setOptionValue('org', org);
   });
 }

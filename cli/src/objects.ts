@@ -6,6 +6,7 @@
 import type { AnalyticsServiceClient, MetadataType, ObjectHeader } from '../../common/src/api';
 import { DATA_SOURCE_SUBTYPES } from '../../common/src/catalog';
 import { textTable, write } from './output';
+import { choices } from './optionValues';
 
 /** The metadata types `--type` accepts (docs/service-interface.md §4.2, USER and USER_GROUP from docs/service-notes.md §3.1). */
 export const OBJECT_TYPES: readonly MetadataType[] = [
@@ -22,13 +23,19 @@ export const OBJECT_TYPES: readonly MetadataType[] = [
   'USER_GROUP',
 ];
 
+/** The `--category` choices of `tsq objects` (metadata/list `category`). */
+export const OBJECT_CATEGORIES = choices('ALL', 'MY', 'FAVORITE');
+
+/** The `--format` choices of `tsq objects` and `tsq orgs`. */
+export const LIST_FORMATS = choices('table', 'json');
+
 /** Options of `tsq objects`. */
 export interface ObjectsOptions {
   type: MetadataType;
   subtype?: string[];
   pattern?: string;
-  category?: 'ALL' | 'MY' | 'FAVORITE';
-  format: 'table' | 'json';
+  category?: (typeof OBJECT_CATEGORIES)[number];
+  format: (typeof LIST_FORMATS)[number];
   signal: AbortSignal;
 }
 

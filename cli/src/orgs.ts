@@ -5,9 +5,10 @@
  */
 import type { AnalyticsServiceClient, OrgList } from '../../common/src/api';
 import { textTable, write } from './output';
+import type { LIST_FORMATS } from './objects';
 
 /** Lists the Orgs and writes them to stdout (the current one marked `*`). Returns the list. */
-export async function runOrgsCommand(client: AnalyticsServiceClient, opts: { format: 'table' | 'json'; signal: AbortSignal }): Promise<OrgList> {
+export async function runOrgsCommand(client: AnalyticsServiceClient, opts: { format: (typeof LIST_FORMATS)[number]; signal: AbortSignal }): Promise<OrgList> {
   const list = await client.listOrgs({ signal: opts.signal });
   if (opts.format === 'json') {
     await write(process.stdout, `${JSON.stringify({ current: list.current ?? null, orgs: list.orgs }, null, 2)}\n`);

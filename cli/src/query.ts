@@ -24,13 +24,17 @@ import { RefusedError, UsageError } from './exitCodes';
 import { info, textTable, write } from './output';
 import { terminalSafe } from '../../common/src/terminalText';
 import { openSafeWriteStream, type SafeWriteStream } from '../../common/src/safeWrite';
+import { choices } from './optionValues';
+
+/** The `--format` choices of `tsq query`. */
+export const QUERY_FORMATS = choices('csv', 'json', 'table');
 
 /** Options of `tsq query`. */
 export interface QueryOptions {
   /** 1-based number of the one query to run. */
   query?: number;
   all?: boolean;
-  format: 'csv' | 'json' | 'table';
+  format: (typeof QUERY_FORMATS)[number];
   out?: string;
   /** Data source of queries with no `@datasource`. */
   datasource?: string;
