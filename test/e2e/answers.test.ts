@@ -14,7 +14,7 @@ import { reportInHost } from './report';
 test('answers: save, open, update an Answer and check an .answer.tml in a real VS Code', { skip: e2eSkip(['dist/emulator.js']), timeout: 600_000 }, async (t) => {
   const session = await startSession({ name: 'answers', suite: 'answers.js', emulator: true });
   try {
-    await reportInHost(t, session, 7);
+    await reportInHost(t, session, 8);
     const query = '[destination] [distance] top 2';
     const runs = (rows: string[]): number => rows.filter((r) => r === query).length;
     await t.test('the History survives a window reload, and Run Again runs the query again', () => session.step('history', async () => {
