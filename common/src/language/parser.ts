@@ -32,7 +32,7 @@ const {
   DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } = nodes;
 const { GreenBuffer, GreenPart, NK, NODE_KINDS, TK, PART, codeOf, tokenOf } = tree;
-const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, QueryEnds, keywordId, keywordName, makeToken, tokenize } = lexer;
+const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, QueryEnds, keywordId, keywordName, makeToken, tokenEstimate, tokenize } = lexer;
 const QUERY_PART = PART.query, DIRECTIVE_PART = PART.directive, TRIVIA_PART = PART.trivia;
 type GreenBuffer = tree.GreenBuffer;
 type GreenPart = tree.GreenPart;
@@ -89,8 +89,7 @@ const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
 export function parseDocument(text: string, options?: { fastClauses?: boolean }): SyntaxDocument {
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics);
-  // About one token in 3.5 characters, whitespace included (the realistic benchmark file has 1 in 3.8).
-  const builder = new TreeBuilder(text, diagnostics, 0, Math.ceil(text.length / 3.5));
+  const builder = new TreeBuilder(text, diagnostics, 0, tokenEstimate(text.length));
   if (options?.fastClauses === false) builder.fastClauses = false;
   // The lexer writes a chunk of tokens straight into the tree's buffer; the builder then cuts them into
   // parts and parses each query as it ends (no token objects).
