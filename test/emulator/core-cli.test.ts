@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startEmulator } from '../../emulator/src/app';
 import { stableGuid } from '../../emulator/src/guid';
 import { PREFIX, startCore } from './core-support';
+import { demoSeed } from '../../emulator/src/demo';
 
 const root = join(__dirname, '..', '..');
 const dirs: string[] = [];
@@ -207,7 +208,7 @@ describe('security', () => {
     const text = readFileSync(join(data, 'catalog.json'), 'utf8');
     assert.ok(!text.includes('"admin"'), 'the demo password does not appear');
     const users = (JSON.parse(text) as { users: Record<string, unknown>[] }).users;
-    assert.equal(users.length, 2);
+    assert.deepEqual(users.map((u) => u.name), demoSeed().users!.map((u) => u.name), "the demo's users, each stored");
     for (const u of users) {
       assert.ok(!('password' in u));
       assert.match(String(u.hash), /^[0-9a-f]{128}$/);
