@@ -296,6 +296,22 @@ function entry(category: FormulaCategory, row: Row, aggregation?: Aggregation): 
   };
 }
 
+/**
+ * The binding of the infix operators, loosest first (`or` < `and` < comparisons and `in` < `+ -` < `* /` <
+ * `^`; docs/service-notes.md §3.6: the reference is silent, read from its examples). `<>` is the
+ * reference's other spelling of `!=`.
+ */
+const PRECEDENCE: Record<string, number> = { or: 0, and: 1, '=': 2, '!=': 2, '<>': 2, '<': 2, '<=': 2, '>': 2, '>=': 2, in: 2, '+': 3, '-': 3, '*': 4, '/': 4, '^': 5 };
+
+/** The infix operators grouped by binding, loosest first: the parser's precedence levels. */
+export const INFIX_LEVELS: readonly (readonly string[])[] = Object.entries(PRECEDENCE).reduce<string[][]>((levels, [op, level]) => {
+  (levels[level] ??= []).push(op);
+  return levels;
+}, []);
+
+/** The operators written as words (`and`, `or`, `not`, `in`, `if`): never part of a column or function name. */
+export const WORD_OPERATORS: readonly string[] = Object.keys(SYNTAX).filter((op) => /^[a-z]+$/.test(op));
+
 /** Every function and operator of the formula reference, in the reference's order of sections. */
 export const FORMULA_FUNCTIONS: readonly FormulaFunction[] = [
   ...OPERATORS.map((r) => entry('operator', r)),

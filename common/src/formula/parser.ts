@@ -7,7 +7,7 @@
  *
  * Pure: no I/O.
  */
-import { FORMULA_FUNCTION_BY_NAME } from './functions';
+import { FORMULA_FUNCTION_BY_NAME, INFIX_LEVELS, WORD_OPERATORS } from './functions';
 import { FORMULA_CODES, type FormulaDiagnostic } from './diagnostics';
 
 /** Token kinds of the formula lexer. */
@@ -48,10 +48,10 @@ export interface ParsedFormula {
   diagnostics: FormulaDiagnostic[];
 }
 
-/** The words that are operators, never part of a column or function name. */
-const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'if', 'then', 'else', 'true', 'false', 'null']);
-/** Two-character operators, longest first. */
-const PUNCT2 = ['!=', '<>', '<=', '>='];
+/** The words that are operators or literals, never part of a column or function name. */
+const KEYWORDS = new Set([...WORD_OPERATORS, 'then', 'else', 'true', 'false', 'null']);
+/** Two-character operators (read before their first character alone). */
+const PUNCT2 = INFIX_LEVELS.flat().filter((op) => op.length === 2 && !/^[a-z]+$/.test(op));
 /** Nesting beyond this depth is reported and not read (a stranger's file must not exhaust the stack). */
 export const MAX_FORMULA_DEPTH = 100;
 
@@ -162,7 +162,7 @@ class FormulaParser {
   }
 
   /** Binary operators by precedence level: or, and, comparison/in, additive, multiplicative, power. */
-  private static readonly LEVELS: readonly (readonly string[])[] = [['or'], ['and'], ['=', '!=', '<>', '<', '<=', '>', '>=', 'in'], ['+', '-'], ['*', '/'], ['^']];
+  private static readonly LEVELS = INFIX_LEVELS;
 
   private operatorAt(level: number): string | undefined {
     const t = this.peek();
