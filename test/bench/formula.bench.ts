@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { besideDuckDb, median, r2 } from './setup';
 import { startEmulator } from '../../emulator/src/app';
 import { MetadataStore } from '../../emulator/src/metadataStore';
 import { stableGuid } from '../../emulator/src/guid';
@@ -16,8 +16,6 @@ import { compileSearch } from '../../emulator/src/searchdata/compile';
 import { withFormulaColumns } from '../../emulator/src/searchdata/formulaColumns';
 import { parseQuery } from '../../common/src/language/parser';
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const r2 = (x: number): number => Math.round(x * 100) / 100;
 
 /** The answers: formulas and the search naming them. */
 const ANSWERS = [
@@ -53,19 +51,10 @@ export async function run(): Promise<Record<string, unknown>> {
           const p = compiled.params[i++]!;
           return typeof p === 'string' ? `'${p.replace(/'/g, "''")}'` : String(p);
         });
-        const http: number[] = [];
-        const db: number[] = [];
-        for (let k = 0; k < 16; k++) {
-          let t = performance.now();
+        const { httpMs: h, directMs: d } = await besideDuckDb(async () => {
           const r = await post('/metadata/answer/data', { metadata_identifier: id, record_size: -1 });
           if (!r.contents) throw new Error(`${a.query}: ${JSON.stringify(r)}`);
-          if (k > 0) http.push(performance.now() - t);
-          t = performance.now();
-          (await conn.runAndReadAll(direct)).getRows();
-          if (k > 0) db.push(performance.now() - t);
-        }
-        const h = median(http);
-        const d = median(db);
+        }, conn, direct);
         answers.push({ query: a.query, formulas: a.formulas.length, httpMs: r2(h), directMs: r2(d), overheadMs: r2(h - d) });
       }
     } finally {

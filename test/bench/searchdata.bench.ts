@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { besideDuckDb, median, r2 } from './setup';
 import { startEmulator } from '../../emulator/src/app';
 import { MetadataStore } from '../../emulator/src/metadataStore';
 import { stableGuid } from '../../emulator/src/guid';
@@ -23,8 +23,6 @@ import { DEMO_QUERIES } from '../emulator/client-queries';
  */
 const MODEL_QUERIES = ['[Origin] [Delay]', '[Origin State] [Distance]', "[Origin State] [Destination State] [Delay] [Origin State] = 'WA'", '[Destination City] count [Departure] top 10', '[Origin State] [Delayed Share]'];
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const r2 = (x: number): number => Math.round(x * 100) / 100;
 
 export async function run(): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tsq-bench-searchdata-'));
@@ -47,20 +45,11 @@ export async function run(): Promise<Record<string, unknown>> {
     /** Medians of 15 runs (after one warm-up) of the query over HTTP and of its SQL in DuckDB. */
     const measure = async (query: string, guid: string, direct: string): Promise<Record<string, unknown>> => {
       const url = `${emu.url}/callosum/v1/tspublic/v1/searchdata?${new URLSearchParams({ query_string: query, data_source_guid: guid })}`;
-      const http: number[] = [];
-      const db: number[] = [];
-      for (let k = 0; k < 16; k++) {
-        let t = performance.now();
+      const { httpMs: h, directMs: d } = await besideDuckDb(async () => {
         const r = await fetch(url, { method: 'POST', headers: { cookie } });
         await r.json();
         if (r.status !== 200) throw new Error(`${query}: HTTP ${r.status}`);
-        if (k > 0) http.push(performance.now() - t);
-        t = performance.now();
-        (await conn.runAndReadAll(direct)).getRows();
-        if (k > 0) db.push(performance.now() - t);
-      }
-      const h = median(http);
-      const d = median(db);
+      }, conn, direct);
       return { query, httpMs: r2(h), directMs: r2(d), ratio: r2(h / d), overheadMs: r2(h - d), withinTarget: h <= 1.5 * d + 5 };
     };
     const queries: Record<string, unknown>[] = [];

@@ -1,12 +1,13 @@
 /**
  * Setup shared by the benchmarks that drive the emulator as its own process (emulator.bench.ts,
  * load.bench.ts): starting `dist/emulator.js --demo`, writing a large flights CSV from vega-datasets
- * flights-3m, and sampling this process's RSS. Not a benchmark itself (bench.mjs runs `*.bench.ts`).
+ * flights-3m, and sampling this process's RSS; and the median of a route beside its SQL in DuckDB
+ * (searchdata.bench.ts, formula.bench.ts). Not a benchmark itself (bench.mjs runs `*.bench.ts`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { vegaDataDir } from '../../emulator/src/demo';
 
 /** Bytes in a MB as the benchmarks report it (2^20). */
@@ -14,6 +15,27 @@ export const MB = 1024 * 1024;
 
 /** Rounds to two decimals, for reporting. */
 export const r2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** The median of `xs` (the upper of the two middle values of an even count). */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * A route of the emulator beside the same SQL run directly in DuckDB: 16 rounds, each `viaHttp()` then
+ * `direct` on `conn`, the first round left out as warm-up. @returns the median ms of each, over 15 runs
+ */
+export async function besideDuckDb(viaHttp: () => Promise<void>, conn: DuckDBConnection, direct: string): Promise<{ httpMs: number; directMs: number }> {
+  const http: number[] = [];
+  const db: number[] = [];
+  for (let k = 0; k < 16; k++) {
+    let t = performance.now();
+    await viaHttp();
+    if (k > 0) http.push(performance.now() - t);
+    t = performance.now();
+    (await conn.runAndReadAll(direct)).getRows();
+    if (k > 0) db.push(performance.now() - t);
+  }
+  return { httpMs: median(http), directMs: median(db) };
+}
 
 /**
  * Starts `dist/emulator.js --demo --port 0 --data-dir <dataDir>` (build it first with `node esbuild.mjs`)
