@@ -12,6 +12,7 @@ import { parse, stringify } from 'yaml';
 import { startEmulator } from '../../emulator/src/app';
 import { stableGuid } from '../../emulator/src/guid';
 import { airports } from './airports-support';
+import { compareKeys } from './grouped-rows';
 import { adminCore } from './core-support';
 
 const MODEL = stableGuid('worksheet', 'Flights Model');
@@ -47,16 +48,7 @@ function shareBy(key: (f: Flight) => (string | null)[], keep: (share: number) =>
     if (f.delay !== null) g.count += 1;
     groups.set(id, g);
   }
-  const cmp = (a: (string | null)[], b: (string | null)[]): number => {
-    for (let i = 0; i < a.length; i++) {
-      if (a[i] === b[i]) continue;
-      if (a[i] === null) return 1;
-      if (b[i] === null) return -1;
-      return a[i]! < b[i]! ? -1 : 1;
-    }
-    return 0;
-  };
-  return [...groups.values()].map((g) => ({ ...g, share: g.count ? g.late / g.count : null })).filter((g) => g.share !== null && keep(g.share)).sort((x, y) => cmp(x.key, y.key)).map((g) => [...g.key, g.share]);
+  return [...groups.values()].map((g) => ({ ...g, share: g.count ? g.late / g.count : null })).filter((g) => g.share !== null && keep(g.share)).sort((x, y) => compareKeys(x.key, y.key)).map((g) => [...g.key, g.share]);
 }
 
 async function v2Rows(query: string, ds = MODEL): Promise<{ status: number; names?: string[]; rows?: unknown[][]; body: unknown }> {

@@ -16,6 +16,7 @@ import { compileSearch } from '../../emulator/src/searchdata/compile';
 import { MODEL_RELATION, modelView } from '../../emulator/src/searchdata/model';
 import { stableGuid } from '../../emulator/src/guid';
 import { airports } from './airports-support';
+import { compareKeys } from './grouped-rows';
 import { adminCore } from './core-support';
 
 const MODEL = stableGuid('worksheet', 'Flights Model');
@@ -42,16 +43,7 @@ function sumBy(key: (f: Flight) => (string | null)[], measure: (f: Flight) => nu
     e.sum += measure(f);
     sums.set(id, e);
   }
-  const cmp = (a: (string | null)[], b: (string | null)[]): number => {
-    for (let i = 0; i < a.length; i++) {
-      if (a[i] === b[i]) continue;
-      if (a[i] === null) return 1;
-      if (b[i] === null) return -1;
-      return a[i]! < b[i]! ? -1 : 1;
-    }
-    return 0;
-  };
-  return [...sums.values()].sort((x, y) => cmp(x.key, y.key)).map((e) => [...e.key, e.sum]);
+  return [...sums.values()].sort((x, y) => compareKeys(x.key, y.key)).map((e) => [...e.key, e.sum]);
 }
 const state = (code: string): string | null => byCode.get(code)?.state ?? null;
 const city = (code: string): string | null => byCode.get(code)?.city ?? null;
