@@ -27,7 +27,7 @@ import { progressMode } from './progress';
 import { choiceOf, count, flag, given, oneOf, text, texts } from './optionValues';
 import { DIAGNOSTIC_FORMATS } from './diagnosticFormats';
 import { TML_KIND_NAMES, TML_KINDS } from '../../common/src/tml/kinds';
-import { runTmlExport, runTmlImport, runTmlValidate, TML_EXPORT_TYPES } from './tml';
+import { PRINCIPAL_TML_TYPES, runTmlExport, runTmlImport, runTmlValidate, TML_EXPORT_TYPES } from './tml';
 import { IMPACT_FORMATS, runImpactCommand } from './impact';
 import { runOrgsCommand } from './orgs';
 
@@ -143,13 +143,13 @@ function addTmlCommands(program: Command): void {
       .command('export')
       .description('write the TML of objects to files (<name>.<type>.tml)')
       .argument('[objects...]', 'GUIDs, or names with --type')
-      .addOption(new Option('--type <type>', 'the type of the objects named').choices(Object.keys(TML_EXPORT_TYPES)))
-      .option('--all', 'every object of --type (default answer)')
+      .addOption(new Option('--type <type>', 'the type of the objects named').choices([...Object.keys(TML_EXPORT_TYPES), ...Object.keys(PRINCIPAL_TML_TYPES)]))
+      .option('--all', 'every object of --type (default answer); users and groups in pages of metadata/tml/export/batch where the service has it')
       .option('--fqn', 'add the GUIDs of the data sources (export_fqn)')
       .option('-o, --out <dir>', 'folder to write to', '.')
       .option('--no-progress', NO_PROGRESS),
   )
-    .addHelpText('after', `\nEvery object gets its own file (a taken name gets " (2)", " (3)"…; said on stderr). An object that cannot be exported or written is said on stderr and the others are written (exit 1).\nCtrl-C stops after the batch in flight: its files are written, the rest are not (exit 130).\n${EXIT_CODE_HELP}`)
+    .addHelpText('after', `\n--type user|group --all exports every user or group of the Org through metadata/tml/export/batch (REST API v2, 10.1.0.cl or later), 50 a page; a service without it is exported by GUID through metadata/tml/export (said on stderr).\nEvery object gets its own file (a taken name gets " (2)", " (3)"…; said on stderr). An object that cannot be exported or written is said on stderr and the others are written (exit 1).\nCtrl-C stops after the batch in flight: its files are written, the rest are not (exit 130).\n${EXIT_CODE_HELP}`)
     .action(async (objects: string[], raw: Record<string, unknown>) => {
       const opts = { type: text(raw.type), all: flag(raw.all), out: given(text(raw.out), '--out'), fqn: flag(raw.fqn), progress: flag(raw.progress) };
       await withService(raw, async ({ client }) => {

@@ -1,21 +1,20 @@
 /**
  * `tsq tml export|validate|import`: Answers as files in Git (docs/service-interface.md §11).
- * - `export`: the TML of objects by GUID, or by name with `--type`, or every answer (`--all`), written
- *   to `<out>/<name>.<type>.tml` (YAML), in batches of TML_BATCH_SIZE with progress on stderr. Every
- *   object gets its own file (`exportFileName`, `ExportFiles`: ` (2)`…, cut to NAME_MAX_BYTES, each
- *   rename said on stderr), written by common/src/safeWrite.ts (no link followed).
+ * - `export`: the TML of objects by GUID, by name with `--type`, or all of a type (`--all`; users and groups
+ *   through `metadata/tml/export/batch`: `principalSource`), in batches of TML_BATCH_SIZE with progress on
+ *   stderr, to `<out>/<name>.<type>.tml`: one file per object (`ExportFiles`: ` (2)`…, cut to NAME_MAX_BYTES,
+ *   each rename said on stderr), written by common/src/safeWrite.ts (no link followed).
  * - `validate`: each file's local checks (common/src/tml/tmlService.ts), then the service's `VALIDATE_ONLY`
- *   in batches of TML_BATCH_SIZE (tml-import.adoc), by common/src/tml/tmlFiles.ts, which TSQ: Validate TML
- *   calls too; problems as `tsq check` prints them, exit 1 on an error.
+ *   in batches (common/src/tml/tmlFiles.ts, as TSQ: Validate TML); problems as `tsq check` prints them.
  * - `import`: the files under `--policy partial` (the default) or `all-or-none`; a file failing the local
- *   checks is not sent. Prints each file's outcome and the GUID of its answer.
+ *   checks is not sent. Prints each file's outcome and the GUID of its answer. `--async`: tmlAsyncImport.ts.
  */
 import { constants } from 'node:fs';
 import { lstat, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Writable } from 'node:stream';
-import { TML_BATCH_SIZE, type AnalyticsServiceClient, type TmlImportPolicy } from '../../common/src/api';
+import { ServiceError, TML_BATCH_SIZE, type AnalyticsServiceClient, type ExportedTmlObject, type TmlImportPolicy } from '../../common/src/api';
 import { readBoundedYaml, TML_LIMITS } from '../../common/src/tml/boundedYaml';
 import { checkTmlTexts, importTmlFiles, isTmlError, validateTmlOnService, type TmlFile } from '../../common/src/tml/tmlFiles';
 import { printDiagnostics, type DiagnosticFormat } from './diagnosticFormats';
@@ -166,8 +165,104 @@ function onInterrupt(signal: AbortSignal | undefined, progress: ProgressReporter
   return () => signal?.removeEventListener('abort', say);
 }
 
+/** `--type user|group` of `tsq tml export`: the principals, with the v2 type the export names them by. */
+export const PRINCIPAL_TML_TYPES: Record<string, 'USER' | 'USER_GROUP'> = { user: 'USER', group: 'USER_GROUP' };
+
 /**
- * Exports objects' TML to files, TML_BATCH_SIZE objects a call, with progress (a bar or a line per batch).
+ * Where the batches of one export come from: `next` answers the next batch (undefined after the last);
+ * `total` and `batches` are what is known so far (a batched export learns the end when a page is short).
+ */
+interface ExportSource {
+  total: number;
+  batches: number;
+  next(): Promise<ExportedTmlObject[] | undefined>;
+}
+
+/** The objects `ids` (of v2 type `v2Type` when given), TML_BATCH_SIZE to a `metadata/tml/export` call. */
+function idSource(client: AnalyticsServiceClient, ids: string[], v2Type: string | undefined, fqn: boolean | undefined): ExportSource {
+  let i = 0;
+  return {
+    total: ids.length,
+    batches: Math.ceil(ids.length / TML_BATCH_SIZE),
+    next: async () => {
+      if (i >= ids.length) return undefined;
+      const batch = ids.slice(i, (i += TML_BATCH_SIZE));
+      // no signal here: Ctrl-C lets the batch in flight finish and its files be written
+      return client.exportTml(batch.map((identifier) => ({ identifier, ...(v2Type ? { type: v2Type } : {}) })), { format: 'YAML', fqn });
+    },
+  };
+}
+
+/**
+ * Every user or group of the Org, TML_BATCH_SIZE a page of `metadata/tml/export/batch` (REST API v2,
+ * 10.1.0.cl or later) until a page is short; the count `listPrincipals` gives is the first estimate of
+ * the total. A service without the batched export (404 on the first page) is exported by GUID through
+ * `metadata/tml/export` instead (`idSource`), which `say` tells on stderr.
+ */
+async function principalSource(client: AnalyticsServiceClient, kind: 'USER' | 'USER_GROUP', say: (line: string) => void, signal?: AbortSignal): Promise<ExportSource> {
+  const listed = (await client.listPrincipals({ signal })).filter((p) => p.kind === (kind === 'USER' ? 'USER' : 'GROUP') && p.id !== undefined);
+  let fallback: ExportSource | undefined;
+  let offset = 0;
+  let last = false;
+  const source: ExportSource = {
+    total: listed.length,
+    batches: Math.max(1, Math.ceil(listed.length / TML_BATCH_SIZE)),
+    next: async () => {
+      if (fallback) return fallback.next();
+      if (last) return undefined;
+      let page: ExportedTmlObject[];
+      try {
+        page = await client.exportTmlBatch(kind, offset, TML_BATCH_SIZE, { format: 'YAML' });
+      } catch (e) {
+        if (!(e instanceof ServiceError && e.status === 404 && offset === 0)) throw e;
+        say('tsq: the service has no metadata/tml/export/batch (REST API v2 before 10.1.0.cl): exporting by GUID through metadata/tml/export');
+        fallback = idSource(client, listed.map((p) => p.id!), kind, false);
+        return fallback.next();
+      }
+      offset += page.length;
+      last = page.length < TML_BATCH_SIZE;
+      source.total = last ? offset : Math.max(source.total, offset + 1);
+      source.batches = Math.max(Math.ceil(source.total / TML_BATCH_SIZE), Math.ceil(offset / TML_BATCH_SIZE) + (last ? 0 : 1));
+      return page.length ? page : undefined;
+    },
+  };
+  return source;
+}
+
+/**
+ * The GUIDs of the objects an export names: every object of `--type` (`--all`), then each ref (a GUID,
+ * or a name of `--type`), each once (compared without case). Users and groups are looked up in `listPrincipals`.
+ * @throws UsageError for a name without --type, a name no object has, or nothing named
+ */
+async function idsToExport(client: AnalyticsServiceClient, refs: string[], opts: TmlExportOptions, signal?: AbortSignal): Promise<string[]> {
+  const type = opts.type;
+  const principal = type !== undefined ? PRINCIPAL_TML_TYPES[type] : undefined;
+  const principals = principal ? (await client.listPrincipals({ signal })).filter((p) => p.kind === (principal === 'USER' ? 'USER' : 'GROUP') && p.id !== undefined) : [];
+  const named = async (pattern?: string): Promise<{ id: string; name: string }[]> =>
+    principal ? principals.map((p) => ({ id: p.id!, name: p.name })) : client.listObjectHeaders({ type: TML_EXPORT_TYPES[type ?? 'answer'] as never, ...(pattern !== undefined ? { pattern } : {}) }, { signal });
+  let ids: string[] = opts.all ? (await named()).map((h) => h.id) : [];
+  for (const ref of refs) {
+    if (GUID.test(ref)) {
+      ids.push(ref);
+      continue;
+    }
+    if (!type) throw new UsageError(`${ref} is not a GUID: give --type to export by name`);
+    const hit = (await named(ref)).find((h) => h.name.toLowerCase() === ref.toLowerCase());
+    if (!hit) throw new UsageError(`no ${type} named ${ref}`);
+    ids.push(hit.id);
+  }
+  if (ids.length === 0) throw new UsageError('nothing to export: give GUIDs, names with --type, or --all');
+  const seen = new Set<string>();
+  // an object named twice is exported once (GUIDs compared without case)
+  ids = ids.filter((id) => !seen.has(id.toLowerCase()) && seen.add(id.toLowerCase()));
+  return ids;
+}
+
+/**
+ * Exports objects' TML to files, TML_BATCH_SIZE objects a call, with progress (a bar or a line per batch):
+ * answers, liveboards, tables and worksheets through `metadata/tml/export`; every user or group of the
+ * Org (`--type user|group --all`) through `metadata/tml/export/batch` where the service has it (REST API
+ * v2), `metadata/tml/export` by GUID otherwise (`principalSource`).
  * Each object gets a file of its own (`ExportFiles`: renames said on stderr); each file is written whole
  * and never through a link (`writeFileSafely`), so an interrupted run leaves only whole files. An object
  * whose file cannot be written is said on stderr and counted in `failed`; the others are written.
@@ -177,27 +272,12 @@ function onInterrupt(signal: AbortSignal | undefined, progress: ProgressReporter
  */
 export async function runTmlExport(client: AnalyticsServiceClient, refs: string[], opts: TmlExportOptions): Promise<TmlExportResult> {
   const type = opts.type;
-  if (type !== undefined && !(type in TML_EXPORT_TYPES)) throw new UsageError(`--type must be one of ${Object.keys(TML_EXPORT_TYPES).join(', ')}`);
-  let ids: string[] = [];
-  if (opts.all) {
-    const headers = await client.listObjectHeaders({ type: TML_EXPORT_TYPES[type ?? 'answer'] as never }, { signal: opts.signal });
-    ids = headers.map((h) => h.id);
-  }
-  for (const ref of refs) {
-    if (GUID.test(ref)) {
-      ids.push(ref);
-      continue;
-    }
-    if (!type) throw new UsageError(`${ref} is not a GUID: give --type to export by name`);
-    const headers = await client.listObjectHeaders({ type: TML_EXPORT_TYPES[type] as never, pattern: ref }, { signal: opts.signal });
-    const hit = headers.find((h) => h.name.toLowerCase() === ref.toLowerCase());
-    if (!hit) throw new UsageError(`no ${type} named ${ref}`);
-    ids.push(hit.id);
-  }
-  if (ids.length === 0) throw new UsageError('nothing to export: give GUIDs, names with --type, or --all');
-  const seen = new Set<string>();
-  // an object named twice is exported once (GUIDs compared without case)
-  ids = ids.filter((id) => !seen.has(id.toLowerCase()) && seen.add(id.toLowerCase()));
+  if (type !== undefined && !(type in TML_EXPORT_TYPES) && !(type in PRINCIPAL_TML_TYPES)) throw new UsageError(`--type must be one of ${[...Object.keys(TML_EXPORT_TYPES), ...Object.keys(PRINCIPAL_TML_TYPES)].join(', ')}`);
+  const principal = type !== undefined ? PRINCIPAL_TML_TYPES[type] : undefined;
+  const progress = reporterOf(opts.progress, BATCH_BAR);
+  const source = principal && opts.all && refs.length === 0
+    ? await principalSource(client, principal, (line) => progress.log(line), opts.signal)
+    : idSource(client, await idsToExport(client, refs, opts, opts.signal), principal ?? (type ? V2_TYPE[type] : undefined), opts.fqn);
   try {
     await ensureFolder(opts.out);
   } catch (e) {
@@ -206,45 +286,23 @@ export async function runTmlExport(client: AnalyticsServiceClient, refs: string[
   }
   const files = new ExportFiles(opts.out);
   const stdout = opts.stdout ?? process.stdout;
-  const batches = Math.ceil(ids.length / TML_BATCH_SIZE);
-  const progress = reporterOf(opts.progress, BATCH_BAR);
   const started = performance.now();
   const result: TmlExportResult = { failed: 0, written: 0, batches: 0 };
   const stopping = onInterrupt(opts.signal, progress);
+  let done = 0;
   try {
-    for (let i = 0; i < ids.length; i += TML_BATCH_SIZE) {
-      if (opts.signal?.aborted) throw interrupted(`${result.written} of ${ids.length} files written to ${opts.out} (batch ${result.batches} of ${batches}); the rest were not exported`);
-      const batch = ids.slice(i, i + TML_BATCH_SIZE);
-      // no signal here: Ctrl-C lets the batch in flight finish and its files be written
-      const objects = await client.exportTml(batch.map((identifier) => ({ identifier, ...(type ? { type: V2_TYPE[type] } : {}) })), { format: 'YAML', fqn: opts.fqn });
-      for (const o of objects) {
-        if (o.info.status.status_code === 'ERROR') {
-          result.failed++;
-          progress.log(terminalText`tsq: ${o.info.id}: ${o.info.status.error_message ?? 'export failed'}`);
-          continue;
-        }
-        const what = `${o.info.type.toLowerCase()} "${terminalSafe(o.info.name)}" (${terminalSafe(o.info.id)})`;
-        let file: string;
-        try {
-          const chosen = await files.choose(o.info.id, o.info.name, o.info.type);
-          file = chosen.file;
-          if (chosen.reasons.length) progress.log(`tsq: ${what} is written as ${terminalSafe(file)}: ${terminalSafe(chosen.reasons.join('; '))}`);
-          await writeFileSafely(file, o.edoc);
-        } catch (e) {
-          result.failed++;
-          progress.log(`tsq: ${what} is not written: ${terminalSafe((e as Error).message)}`);
-          continue;
-        }
-        result.written++;
-        await writeLine(stdout, file);
-      }
+    for (;;) {
+      if (opts.signal?.aborted) throw interrupted(`${result.written} of ${source.total} files written to ${opts.out} (batch ${result.batches} of ${source.batches}); the rest were not exported`);
+      const objects = await source.next();
+      if (!objects) break;
+      for (const o of objects) await writeExported(o, files, result, progress, stdout);
       result.batches++;
-      const done = Math.min(i + TML_BATCH_SIZE, ids.length);
+      done += objects.length;
       progress.update({
         value: done,
-        total: ids.length,
-        payload: { verb: 'export', unit: 'objects', batch: String(result.batches), batches: String(batches), rate: perSecond(done, performance.now() - started) },
-        line: `exported ${done} of ${ids.length} (batch ${result.batches} of ${batches})`,
+        total: source.total,
+        payload: { verb: 'export', unit: 'objects', batch: String(result.batches), batches: String(source.batches), rate: perSecond(done, performance.now() - started) },
+        line: `exported ${done} of ${source.total} (batch ${result.batches} of ${source.batches})`,
       });
     }
   } finally {
@@ -252,6 +310,29 @@ export async function runTmlExport(client: AnalyticsServiceClient, refs: string[
     progress.stop();
   }
   return result;
+}
+
+/** Writes one exported object to its file (`ExportFiles`), its path on stdout; an ERROR status or a file that cannot be written is said on stderr and counted in `failed`. */
+async function writeExported(o: ExportedTmlObject, files: ExportFiles, result: TmlExportResult, progress: ProgressReporter, stdout: Writable): Promise<void> {
+  if (o.info.status.status_code === 'ERROR') {
+    result.failed++;
+    progress.log(terminalText`tsq: ${o.info.id}: ${o.info.status.error_message ?? 'export failed'}`);
+    return;
+  }
+  const what = `${o.info.type.toLowerCase()} "${terminalSafe(o.info.name)}" (${terminalSafe(o.info.id)})`;
+  let file: string;
+  try {
+    const chosen = await files.choose(o.info.id, o.info.name, o.info.type);
+    file = chosen.file;
+    if (chosen.reasons.length) progress.log(`tsq: ${what} is written as ${terminalSafe(file)}: ${terminalSafe(chosen.reasons.join('; '))}`);
+    await writeFileSafely(file, o.edoc);
+  } catch (e) {
+    result.failed++;
+    progress.log(`tsq: ${what} is not written: ${terminalSafe((e as Error).message)}`);
+    return;
+  }
+  result.written++;
+  await writeLine(stdout, file);
 }
 
 /** One file read for validation or import, with its local diagnostics (its `uri` is the path given). */

@@ -34,7 +34,7 @@ import { PublicApiV2 } from './publicApiV2';
 import { OperationUnavailableError } from './errors';
 import { v1Absence, v2Absence, type PublicOperationName } from './operations';
 import type { Principal } from './principals';
-import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
+import type { ExportedTmlObject, ImportedTmlObject, TmlAsyncImportPolicy, TmlBatchType, TmlExportRef, TmlImportPolicy, TmlImportTask } from './tml';
 import type { AnswerSql, CreateInputTableParams, ReportTarget } from './publicApiV2';
 import type { OrgList } from './orgs';
 
@@ -348,6 +348,21 @@ export class AnalyticsServiceClient {
    */
   async exportTml(refs: TmlExportRef[], options: { format?: 'YAML' | 'JSON'; fqn?: boolean } = {}, opts?: CallOptions): Promise<ExportedTmlObject[]> {
     return (await this.generationFor('exportTml', opts?.signal)) === 'v2' ? this.v2.exportTml(refs, options, opts) : this.public.exportTml(refs, options, opts);
+  }
+  /** A page of the Org's users, groups or roles as TML: v2 `metadata/tml/export/batch` on either generation (v1 has none: `generationFor`). See `PublicApiV2.exportTmlBatch`. */
+  async exportTmlBatch(type: TmlBatchType, offset: number, size: number, options: { format?: 'YAML' | 'JSON' } = {}, opts?: CallOptions): Promise<ExportedTmlObject[]> {
+    await this.generationFor('exportTmlBatch', opts?.signal);
+    return this.v2.exportTmlBatch(type, offset, size, options, opts);
+  }
+  /** Starts an import task: v2 `metadata/tml/async/import` on either generation (v1 has none). See `PublicApiV2.importTmlAsync`. */
+  async importTmlAsync(texts: string[], policy: TmlAsyncImportPolicy, options: { createNew?: boolean } = {}, opts?: CallOptions): Promise<TmlImportTask> {
+    await this.generationFor('importTmlAsync', opts?.signal);
+    return this.v2.importTmlAsync(texts, policy, options, opts);
+  }
+  /** An import task's state: v2 `metadata/tml/async/status` on either generation (v1 has none). See `PublicApiV2.importTaskStatus`. */
+  async importTaskStatus(taskId: string, options: { withResponse?: boolean } = {}, opts?: CallOptions): Promise<TmlImportTask | undefined> {
+    await this.generationFor('importTaskStatus', opts?.signal);
+    return this.v2.importTaskStatus(taskId, options, opts);
   }
   /**
    * Imports (or with `VALIDATE_ONLY` only validates) TML texts, one result per text in order; `createNew`

@@ -5,7 +5,7 @@
  */
 import { ServiceError } from './errors';
 import { isRepeatable } from './operations';
-import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
+import type { ExportedTmlObject, ImportedTmlObject, TmlAsyncImportPolicy, TmlBatchType, TmlExportRef, TmlImportPolicy, TmlImportTask } from './tml';
 import { principalsOfV2, type Principal } from './principals';
 import { type SyncPrincipalsParams, type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type Dependents, dependentsIn, type MetadataDetails, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
 import type { HttpSession } from './session';
@@ -332,6 +332,41 @@ export class PublicApiV2 {
   async exportTml(refs: TmlExportRef[], options: { format?: 'YAML' | 'JSON'; fqn?: boolean } = {}, opts: CallOptions = {}): Promise<ExportedTmlObject[]> {
     const body = { metadata: refs.map((r) => ({ identifier: r.identifier, ...(r.type ? { type: r.type } : {}) })), edoc_format: options.format ?? 'YAML', export_fqn: options.fqn ?? false };
     return listOf(await this.post<ExportedTmlObject[]>('exportTml', '/metadata/tml/export', body, opts), 'exportTml', '/metadata/tml/export');
+  }
+
+  /**
+   * `POST metadata/tml/export/batch` (OpenAPI `exportMetadataTMLBatched`, 10.1.0.cl or later): one page of
+   * the users (`USER`), groups (`USER_GROUP`) or roles of the Org, `size` objects from `offset` (0-based),
+   * each `{info, edoc}` as `metadata/tml/export` answers. A page shorter than `size` is the last.
+   * @throws ServiceError (404 on a service older than the operation; 403 without the privileges)
+   */
+  async exportTmlBatch(type: TmlBatchType, offset: number, size: number, options: { format?: 'YAML' | 'JSON' } = {}, opts: CallOptions = {}): Promise<ExportedTmlObject[]> {
+    const body = { metadata_type: type, batch_offset: offset, batch_size: size, edoc_format: options.format ?? 'YAML', export_dependent: false };
+    return listOf(await this.post<ExportedTmlObject[]>('exportTmlBatch', '/metadata/tml/export/batch', body, opts), 'exportTmlBatch', '/metadata/tml/export/batch');
+  }
+
+  /**
+   * `POST metadata/tml/async/import` (OpenAPI `importMetadataTMLAsync`, 10.4.0.cl or later): starts an
+   * import task of the texts and answers it (its `task_id`, then `importTaskStatus`). Never repeated after
+   * a lost answer (a second task would import again).
+   * @throws ServiceError (400 for a bad policy; 403 without DATAMANAGEMENT); a ServiceError of status 0 when the answer names no task
+   */
+  async importTmlAsync(texts: string[], policy: TmlAsyncImportPolicy, options: { createNew?: boolean } = {}, opts: CallOptions = {}): Promise<TmlImportTask> {
+    const body = { metadata_tmls: texts, import_policy: policy, create_new: options.createNew ?? false };
+    const task = await this.post<TmlImportTask | undefined>('importTmlAsync', '/metadata/tml/async/import', body, opts);
+    if (!task || typeof task.task_id !== 'string') throw new ServiceError({ status: 0, serviceMessage: '', operation: 'importTmlAsync', method: 'POST', path: `${V2_PREFIX}/metadata/tml/async/import` }, 'The service answered the async import without a task_id.');
+    return task;
+  }
+
+  /**
+   * `POST metadata/tml/async/status` (OpenAPI `fetchAsyncImportTaskStatus`): the task `taskId`, with its
+   * `import_response` when `withResponse`; undefined when the service lists no such task (another
+   * user's, another Org's, or one it no longer keeps). @throws ServiceError
+   */
+  async importTaskStatus(taskId: string, options: { withResponse?: boolean } = {}, opts: CallOptions = {}): Promise<TmlImportTask | undefined> {
+    const body = { task_ids: [taskId], record_offset: 0, record_size: 1, include_import_response: options.withResponse ?? false };
+    const r = await this.post<{ status_list?: TmlImportTask[] | null }>('importTaskStatus', '/metadata/tml/async/status', body, opts);
+    return (r?.status_list ?? []).find((t) => t.task_id === taskId);
   }
 
   /**

@@ -34,3 +34,35 @@ export interface TmlExportRef {
   identifier: string;
   type?: string;
 }
+
+/** What `metadata/tml/export/batch` exports (OpenAPI `ExportMetadataTMLBatchedRequest.metadata_type`): users, groups or roles. */
+export type TmlBatchType = 'USER' | 'USER_GROUP' | 'ROLE';
+
+/** The policies of an async import (OpenAPI `ImportMetadataTMLAsyncRequest.import_policy`). */
+export type TmlAsyncImportPolicy = TmlImportPolicy | 'PARTIAL_OBJECT';
+
+/** The states of an async import task (OpenAPI `ImportEPackAsyncTaskStatus.task_status`). */
+export type TmlImportTaskStatus = 'COMPLETED' | 'IN_QUEUE' | 'IN_PROGRESS' | 'FAILED';
+
+/**
+ * One async import task as `metadata/tml/async/import` and `metadata/tml/async/status` answer it
+ * (OpenAPI `ImportEPackAsyncTaskStatus`; times in epoch milliseconds, every member may be absent or null).
+ * `import_response` comes only with `include_import_response`; its shape the document leaves open
+ * (`any`): TSQ reads `object` as the synchronous import's list and `error` as the task's message.
+ */
+export interface TmlImportTask {
+  task_id?: string | null;
+  task_name?: string | null;
+  task_status?: TmlImportTaskStatus | null;
+  org_id?: number | null;
+  author_id?: string | null;
+  author_display_name?: string | null;
+  import_policy?: TmlAsyncImportPolicy | null;
+  created_at?: number | null;
+  in_progress_at?: number | null;
+  completed_at?: number | null;
+  modified_at?: number | null;
+  total_object_count?: number | null;
+  object_processed_count?: number | null;
+  import_response?: unknown;
+}

@@ -18,6 +18,7 @@ import type { AnswerBook, LogicalTable, MetadataStore, Visualization } from '../
 import { QueryError, type SqlParam } from '../searchdata/compile';
 import type { SearchService } from '../searchdata/run';
 import { serviceJson, serviceYaml } from './exportText';
+import { findPrincipalExport } from './principals';
 import { modelTml, validateModelTml, writeModel, type ValidModel } from './models';
 import { withFormulaColumns } from '../searchdata/formulaColumns';
 
@@ -100,8 +101,8 @@ export class TmlService {
   ) {}
 
   /**
-   * The TML of one object by GUID, or by name with `type` (`ANSWER`, `LOGICAL_TABLE`). An unknown object
-   * is an ERROR status (the export goes on with the others); one the user may not read is a 403.
+   * The TML of one object by GUID, or by name with `type` (`ANSWER`, `LOGICAL_TABLE`, `USER`,
+   * `USER_GROUP`: a user's or group's TML as tml/principals.ts writes it). An unknown object is an ERROR status (the export goes on with the others); one the user may not read is a 403.
    * @param format YAML or JSON text in `edoc`
    * @param fqn add each data source's GUID as `fqn` (`export_fqn`)
    */
@@ -126,6 +127,8 @@ export class TmlService {
       const kind = table.subtype === 'WORKSHEET' ? 'worksheet' : 'table';
       return { info: { name: table.name, filename: `${table.name}.${kind}.tml`, status: { status_code: 'OK' }, type: kind, id: table.id }, edoc: text(table.model ? modelTml(table, this.catalog, fqn) : tableTml(table, this.catalog)) };
     }
+    const principal = type === undefined || type === 'USER' || type === 'USER_GROUP' ? findPrincipalExport(this.catalog, user, identifier, type, format) : undefined;
+    if (principal) return principal;
     return failedExport(identifier, identifier, type?.toLowerCase() ?? 'unknown', `No object with ${type && !isGuid(identifier) ? `name ${identifier} of type ${type}` : `id ${identifier}`}.`);
   }
 

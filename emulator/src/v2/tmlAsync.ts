@@ -7,11 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { stringify as toYaml } from 'yaml';
 import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import type { MetadataStore } from '../metadataStore';
 import { IMPORT_POLICIES, TmlService, type ImportedTml, type ImportPolicy } from '../tml/answers';
+import { exportPrincipal, principalsInOrg, type ExportedPrincipal } from '../tml/principals';
 import { MAX_TML_OBJECTS } from '../tml/routes';
 import { body, bool, int, str, stringList } from './body';
 import type { V2Deps } from './routes';
@@ -38,18 +38,6 @@ interface ImportTask {
   total_object_count: number;
   object_processed_count: number;
   import_response: { object: ImportedTml[] } | { error: string };
-}
-
-/** The TML of a user or a group for the batched export (the document prints none: the emulator's reading). */
-function principalTml(catalog: MetadataStore, kind: 'USER' | 'USER_GROUP', id: string): Record<string, unknown> {
-  const st = catalog.state;
-  const nameOf = (gid: string): { name: string } => ({ name: st.groups.find((g) => g.id === gid)?.name ?? gid });
-  if (kind === 'USER') {
-    const u = st.users.find((x) => x.id === id)!;
-    return { guid: u.id, user: { name: u.name, display_name: u.displayName, ...(u.mail ? { email: u.mail } : {}), account_type: 'LOCAL_USER', account_status: 'ACTIVE', visibility: u.visibility ?? 'SHARABLE', user_groups: u.groups.map(nameOf) } };
-  }
-  const g = st.groups.find((x) => x.id === id)!;
-  return { guid: g.id, group: { name: g.name, display_name: g.displayName, ...(g.description !== undefined ? { description: g.description } : {}), visibility: g.visibility ?? 'SHARABLE', type: 'LOCAL_GROUP', privileges: [...g.privileges], sub_groups: (g.subGroups ?? []).map(nameOf) } };
 }
 
 /**
@@ -117,8 +105,8 @@ function shown(t: ImportTask, withResponse: boolean): Record<string, unknown> {
   return { ...rest, ...(withResponse ? { import_response } : {}) };
 }
 
-/** metadata/tml/export/batch: a page of user or group TML. @throws ApiError 400, 403 */
-function exportBatch(catalog: MetadataStore, user: EmulatorUser, b: Record<string, unknown>): Record<string, unknown>[] {
+/** metadata/tml/export/batch: a page of the user or group TML of the caller's Org (tml/principals.ts). @throws ApiError 400, 403 */
+function exportBatch(catalog: MetadataStore, user: EmulatorUser, b: Record<string, unknown>): ExportedPrincipal[] {
   if (!user.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
   const type = str(b, 'metadata_type', true)!.toUpperCase();
   if (!['USER', 'USER_GROUP', 'ROLE'].includes(type)) throw new ApiError(400, `Invalid value for metadata_type: ${type} (USER, USER_GROUP or ROLE; other objects export through metadata/tml/export).`);
@@ -129,9 +117,6 @@ function exportBatch(catalog: MetadataStore, user: EmulatorUser, b: Record<strin
   bool(b, 'export_dependent');
   bool(b, 'all_orgs_override');
   if (type === 'ROLE') return [];
-  const all = type === 'USER' ? catalog.state.users : catalog.state.groups;
-  return all.slice(offset, offset + size).map((p) => {
-    const doc = principalTml(catalog, type as 'USER' | 'USER_GROUP', p.id);
-    return { info: { id: p.id, name: p.name, filename: `${p.name}.${type === 'USER' ? 'user' : 'group'}.tml`, type: type === 'USER' ? 'user' : 'group', status: { status_code: 'OK' } }, edoc: format === 'JSON' ? JSON.stringify(doc) : toYaml(doc) };
-  });
+  const kind = type as 'USER' | 'USER_GROUP';
+  return principalsInOrg(catalog, user, kind).slice(offset, offset + size).map((p) => exportPrincipal(catalog, kind, p, format as 'JSON' | 'YAML'));
 }
