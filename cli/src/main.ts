@@ -27,6 +27,7 @@ import { progressMode } from './progress';
 import { choiceOf, count, flag, given, oneOf, text, texts } from './optionValues';
 import { DIAGNOSTIC_FORMATS } from './diagnosticFormats';
 import { TML_KIND_NAMES, TML_KINDS } from '../../common/src/tml/kinds';
+import { runTmlImportAsync } from './tmlAsyncImport';
 import { PRINCIPAL_TML_TYPES, runTmlExport, runTmlImport, runTmlValidate, TML_EXPORT_TYPES } from './tml';
 import { IMPACT_FORMATS, runImpactCommand } from './impact';
 import { runOrgsCommand } from './orgs';
@@ -175,12 +176,15 @@ function addTmlCommands(program: Command): void {
       .command('import')
       .description('import *.answer.tml files: a guid updates that answer, none creates one')
       .argument('<files...>', '.answer.tml files')
-      .addOption(new Option('--policy <policy>', 'partial: import every file that validates; all-or-none: nothing when one fails').choices(['partial', 'all-or-none']).default('partial')),
+      .addOption(new Option('--policy <policy>', 'partial: import every file that validates; all-or-none: nothing when one fails').choices(['partial', 'all-or-none']).default('partial'))
+      .option('--async', 'import as one task of the service (metadata/tml/async/import, REST API v2) and poll its status with progress')
+      .option('--no-progress', NO_PROGRESS),
   )
-    .addHelpText('after', `\nExit code 1 when any file was not imported.\n${EXIT_CODE_HELP}`)
+    .addHelpText('after', `\nWith --async the files go as one task; tsq polls metadata/tml/async/status until it completes. Ctrl-C stops the polling at once and names the task, which goes on on the service (exit 130).\nExit code 1 when any file was not imported.\n${EXIT_CODE_HELP}`)
     .action(async (files: string[], raw: Record<string, unknown>) => {
       const policy = raw.policy === 'all-or-none' ? 'ALL_OR_NONE' : 'PARTIAL';
-      await withService(raw, async ({ client }) => ((await runTmlImport(client, files, policy, interrupt.signal)) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
+      const progress = progressMode({ progress: flag(raw.progress) });
+      await withService(raw, async ({ client }) => ((await (flag(raw.async) ? runTmlImportAsync(client, files, policy, { signal: interrupt.signal, progress }) : runTmlImport(client, files, policy, interrupt.signal))) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
     });
 }
 

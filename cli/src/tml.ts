@@ -339,7 +339,7 @@ async function writeExported(o: ExportedTmlObject, files: ExportFiles, result: T
 type CheckedFile = TmlFile;
 
 /** Reads the files and makes their local checks (`checkTmlTexts`, common/src/tml/tmlFiles.ts). @throws UsageError when a file cannot be read; the catalog's errors */
-async function checkFiles(client: AnalyticsServiceClient, files: string[]): Promise<CheckedFile[]> {
+export async function checkFiles(client: AnalyticsServiceClient, files: string[]): Promise<CheckedFile[]> {
   const texts: { uri: string; text: string }[] = [];
   for (const file of files) {
     try {
