@@ -11,6 +11,7 @@ import { registerAdminCommands } from './admin';
 import { registerAgentTools } from './agentTools';
 import { registerOrgCommands } from './orgs';
 import { registerAnswerCommands } from './answers';
+import { registerObjectCommands } from './objectCommands';
 import { registerTmlCommands } from './tmlCommands';
 import { QueryHistory, registerHistoryView } from './history';
 import type { HistoryEntry } from '../../common/src/results/history';
@@ -117,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
 
   registerAdminCommands(client, () => objects.refreshAll());
   registerAnswerCommands(client, () => objects.refreshAll());
+  registerObjectCommands(client, () => objects.refreshAll());
   registerTmlCommands(client);
   registerResults(client);
   registerAgentTools(client);

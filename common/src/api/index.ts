@@ -35,7 +35,7 @@ import { OperationUnavailableError } from './errors';
 import { v1Absence, v2Absence, type PublicOperationName } from './operations';
 import type { Principal } from './principals';
 import type { ExportedTmlObject, ImportedTmlObject, TmlAsyncImportPolicy, TmlBatchType, TmlExportRef, TmlImportPolicy, TmlImportTask } from './tml';
-import type { AnswerSql, CreateInputTableParams, ReportTarget } from './publicApiV2';
+import type { AnswerSql, CreateInputTableParams, MetadataRef, ReportTarget, SharePrincipal, ShareMode } from './publicApiV2';
 import type { OrgList } from './orgs';
 
 export * from './errors';
@@ -348,6 +348,16 @@ export class AnalyticsServiceClient {
    */
   async exportTml(refs: TmlExportRef[], options: { format?: 'YAML' | 'JSON'; fqn?: boolean } = {}, opts?: CallOptions): Promise<ExportedTmlObject[]> {
     return (await this.generationFor('exportTml', opts?.signal)) === 'v2' ? this.v2.exportTml(refs, options, opts) : this.public.exportTml(refs, options, opts);
+  }
+  /** Deletes objects: v2 `metadata/delete` on either generation (`generationFor`). See `PublicApiV2.deleteMetadata`. */
+  async deleteMetadata(objects: MetadataRef[], opts?: CallOptions): Promise<void> {
+    await this.generationFor('deleteMetadata', opts?.signal);
+    return this.v2.deleteMetadata(objects, opts);
+  }
+  /** Shares objects with users and groups: v2 `security/metadata/share` on either generation. See `PublicApiV2.shareMetadata`. */
+  async shareMetadata(objects: MetadataRef[], principals: SharePrincipal[], shareMode: ShareMode, opts?: CallOptions): Promise<void> {
+    await this.generationFor('shareMetadata', opts?.signal);
+    return this.v2.shareMetadata(objects, principals, shareMode, opts);
   }
   /** A page of the Org's users, groups or roles as TML: v2 `metadata/tml/export/batch` on either generation (v1 has none: `generationFor`). See `PublicApiV2.exportTmlBatch`. */
   async exportTmlBatch(type: TmlBatchType, offset: number, size: number, options: { format?: 'YAML' | 'JSON' } = {}, opts?: CallOptions): Promise<ExportedTmlObject[]> {

@@ -115,6 +115,22 @@ export const SERVICE_OPERATIONS = {
     privilege: 'the task\'s author; ADMINISTRATION sees every task of the Org (OpenAPI fetchAsyncImportTaskStatus)',
     deadline: 'metadata',
   },
+  deleteMetadata: {
+    api: 'public',
+    v1: { none: 'TSQ sends it on REST API v2 whatever the generation (v1 has POST metadata/delete with type and id, https://developers.thoughtspot.com/docs/metadata-api, which TSQ does not call)' },
+    v2: { call: 'POST metadata/delete', operationId: 'deleteMetadata' },
+    idempotent: false,
+    privilege: 'edit access to each object (OpenAPI deleteMetadata)',
+    deadline: 'metadata',
+  },
+  shareMetadata: {
+    api: 'public',
+    v1: { none: 'TSQ sends it on REST API v2 whatever the generation (v1 has POST security/share, https://developers.thoughtspot.com/docs/security-api, which TSQ does not call)' },
+    v2: { call: 'POST security/metadata/share', operationId: 'shareMetadata' },
+    idempotent: true,
+    privilege: 'edit access to each object; an administrator shares with any user or group (OpenAPI shareMetadata)',
+    deadline: 'metadata',
+  },
   answerSql: {
     api: 'public',
     v1: { none: `the v1 public API has no call for an answer's SQL: the v1 TML and metadata pages (${TML_V1_PAGE}, https://developers.thoughtspot.com/docs/metadata-api) list none; REST API v2 has metadata/answer/sql (OpenAPI document 26.8.0.cl)` },

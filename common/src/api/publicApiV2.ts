@@ -42,6 +42,21 @@ export interface MetadataSearchParams {
   favorite_object_options?: { include?: boolean; user_identifiers?: string[] };
 }
 
+/** An object named to v2 (`metadata[]` of deleteMetadata, shareMetadata): a GUID or a name, and its v2 type (ANSWER, LIVEBOARD, LOGICAL_TABLE). */
+export interface MetadataRef {
+  identifier: string;
+  type?: 'ANSWER' | 'LIVEBOARD' | 'LOGICAL_TABLE';
+}
+
+/** A user or group to share with (OpenAPI `SharePermissionsInput.principal`). */
+export interface SharePrincipal {
+  identifier: string;
+  type: 'USER' | 'USER_GROUP';
+}
+
+/** The access a share gives (OpenAPI `SharePermissionsInput.share_mode`): NO_ACCESS takes it back. */
+export type ShareMode = 'READ_ONLY' | 'MODIFY' | 'NO_ACCESS';
+
 /** What `exportReport` exports: an answer, or a liveboard (its one visualization, or the one named by `vizId`); `id` a GUID or name. */
 export interface ReportTarget {
   kind: 'answer' | 'liveboard';
@@ -367,6 +382,25 @@ export class PublicApiV2 {
     const body = { task_ids: [taskId], record_offset: 0, record_size: 1, include_import_response: options.withResponse ?? false };
     const r = await this.post<{ status_list?: TmlImportTask[] | null }>('importTaskStatus', '/metadata/tml/async/status', body, opts);
     return (r?.status_list ?? []).find((t) => t.task_id === taskId);
+  }
+
+  /**
+   * `POST metadata/delete` (OpenAPI `deleteMetadata`): deletes the objects (`identifier` a GUID or a name,
+   * `type` ANSWER, LIVEBOARD or LOGICAL_TABLE). Never repeated after a lost answer.
+   * @throws ServiceError (403 without edit access; 400 for an object another still uses)
+   */
+  async deleteMetadata(objects: MetadataRef[], opts: CallOptions = {}): Promise<void> {
+    await this.post<unknown>('deleteMetadata', '/metadata/delete', { metadata: objects.map((o) => ({ identifier: o.identifier, ...(o.type ? { type: o.type } : {}) })), delete_disabled_objects: false }, opts);
+  }
+
+  /**
+   * `POST security/metadata/share` (OpenAPI `shareMetadata`): gives each principal `shareMode` on the
+   * objects (READ_ONLY, MODIFY; NO_ACCESS takes a share back), replacing the mode it had. No mail is asked for.
+   * @throws ServiceError (403 without edit access; 400 for an unknown object or principal)
+   */
+  async shareMetadata(objects: MetadataRef[], principals: SharePrincipal[], shareMode: ShareMode, opts: CallOptions = {}): Promise<void> {
+    const body = { metadata: objects.map((o) => ({ identifier: o.identifier, ...(o.type ? { type: o.type } : {}) })), permissions: principals.map((p) => ({ principal: { identifier: p.identifier, type: p.type }, share_mode: shareMode })), notify_on_share: false };
+    await this.post<unknown>('shareMetadata', '/security/metadata/share', body, opts);
   }
 
   /**
