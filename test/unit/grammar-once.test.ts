@@ -174,3 +174,17 @@ test('generated: every node the parser writes has the children its kind declares
   assert.equal(conformsTo('filter', ['columnRef', 'value', 'value']), true);
   assert.equal(conformsTo('filter', ['value']), false, 'the check can fail');
 });
+
+test('one writer of nodes: only ClauseParser writes node kinds into the tree (a second writer of a production fails here)', () => {
+  const parser = source('common/src/language/parser.ts');
+  const from = parser.indexOf('\nclass ClauseParser {');
+  const to = parser.indexOf('\n}\n', from);
+  assert.ok(from > 0 && to > from, 'ClauseParser is found');
+  const inside = (i: number) => i > from && i < to;
+  const writes = [...parser.matchAll(/\.addNode\(|\.nodeKinds\[[^\]]+\]\s*=(?!=)|\bnk\[[^\]]+\]\s*=(?!=)/g)].filter((m) => !inside(m.index!));
+  assert.deepEqual(writes.map((m) => parser.slice(Math.max(0, parser.lastIndexOf('\n', m.index!)), m.index! + 40).trim()), [], 'a node written outside ClauseParser');
+  // the node kinds a writer stores are the grammar's, named through NK (tree.ts, from grammar.ts); no table of its own
+  const kindUses = [...parser.matchAll(/\bN_[A-Z_]+\b/g)].filter((m) => !inside(m.index!) && !/^N_[A-Z_]+ = NK\.|^N_[A-Z_]+,/.test(parser.slice(m.index!, m.index! + 40)));
+  assert.deepEqual(kindUses.map((m) => m[0]), [], 'a node kind used outside ClauseParser');
+  assert.doesNotMatch(parser, /KW_START|TOKEN_START|FAST_START/, 'a dispatch table of its own');
+});
