@@ -18,7 +18,7 @@ import {
 import { KEYWORDS } from '../../common/src/language/keywords';
 import { keywordIdOf } from '../../common/src/language/lexer';
 import { PARSER_DISPATCH, parseDocument, type SyntaxNode } from '../../common/src/language/parser';
-import { NODE_KINDS } from '../../common/src/language/tree';
+import { NODE_KINDS, TK } from '../../common/src/language/tree';
 import { getLanguageService } from '../../common/src/languageService/languageService';
 import { realisticFile } from '../bench/parse.bench';
 import { datasetValues, flightsCatalog, makeCatalogProvider } from '../fixtures/catalogs';
@@ -43,16 +43,16 @@ test('a production declared twice is refused', () => {
   assert.throws(() => defineGrammar([p, { ...p, rule: "'k' 'k'" }]), /declared twice/);
 });
 
-test('the parser dispatches by the grammar: its tables are the declaration\'s, the fast path\'s start codes derived from it', () => {
+test('the parser dispatches by the grammar: its tables are the declaration\'s, those by keyword id and token code derived from it', () => {
   assert.equal(PARSER_DISPATCH.byKeyword, SEARCH_GRAMMAR.byKeyword);
   assert.equal(PARSER_DISPATCH.byToken, SEARCH_GRAMMAR.byToken);
-  for (const name of Object.keys(PARSER_DISPATCH.fastStart)) assert.ok(SEARCH_GRAMMAR.byKeyword.size && SEARCH_GRAMMAR.get(name as never), `fast start for ${name}, a production of the grammar`);
+  for (const [kind, list] of SEARCH_GRAMMAR.byToken) assert.equal(PARSER_DISPATCH.byTokenCode[TK[kind]], list, kind);
   for (const k of KEYWORDS) {
     const list = SEARCH_GRAMMAR.byKeyword.get(k.name);
     assert.ok(list && list.length > 0, `${k.name} leads some production`);
     assert.equal(list[list.length - 1], 'misplacedKeyword', `${k.name}: a keyword no production takes is a misplaced keyword, last`);
     const id = keywordIdOf(k.name);
-    assert.equal(PARSER_DISPATCH.keywordStart[id], PARSER_DISPATCH.fastStart[list[0]!] ?? 0, `${k.name}: the fast path starts its first production`);
+    assert.equal(PARSER_DISPATCH.byKeywordId[id], list, `${k.name}: dispatched by its id to the grammar's list`);
   }
 });
 
@@ -173,4 +173,18 @@ test('generated: every node the parser writes has the children its kind declares
   assert.deepEqual(wrong, []);
   assert.equal(conformsTo('filter', ['columnRef', 'value', 'value']), true);
   assert.equal(conformsTo('filter', ['value']), false, 'the check can fail');
+});
+
+test('one writer of nodes: only ClauseParser writes node kinds into the tree (a second writer of a production fails here)', () => {
+  const parser = source('common/src/language/parser.ts');
+  const from = parser.indexOf('\nclass ClauseParser {');
+  const to = parser.indexOf('\n}\n', from);
+  assert.ok(from > 0 && to > from, 'ClauseParser is found');
+  const inside = (i: number) => i > from && i < to;
+  const writes = [...parser.matchAll(/\.addNode\(|\.nodeKinds\[[^\]]+\]\s*=(?!=)|\bnk\[[^\]]+\]\s*=(?!=)/g)].filter((m) => !inside(m.index!));
+  assert.deepEqual(writes.map((m) => parser.slice(Math.max(0, parser.lastIndexOf('\n', m.index!)), m.index! + 40).trim()), [], 'a node written outside ClauseParser');
+  // the node kinds a writer stores are the grammar's, named through NK (tree.ts, from grammar.ts); no table of its own
+  const kindUses = [...parser.matchAll(/\bN_[A-Z_]+\b/g)].filter((m) => !inside(m.index!) && !/^N_[A-Z_]+ = NK\.|^N_[A-Z_]+,/.test(parser.slice(m.index!, m.index! + 40)));
+  assert.deepEqual(kindUses.map((m) => m[0]), [], 'a node kind used outside ClauseParser');
+  assert.doesNotMatch(parser, /KW_START|TOKEN_START|FAST_START/, 'a dispatch table of its own');
 });

@@ -2,7 +2,7 @@
  * The grammar of the search language, declared once (after rust-analyzer's `rust.ungram` and graphiql's
  * `ParseRules`): each production with the tree node kinds it writes, its leading tokens and keywords (its
  * FIRST set) and its parts as an ungrammar rule. Derived from it: the parser's dispatch (parser.ts
- * `ClauseParser.clause`, `FastClauses`' `KW_START`), the tree's node kinds (tree.ts `NODE_KINDS`),
+ * `ClauseParser.clause`, its tables by keyword id), the tree's node kinds (tree.ts `NODE_KINDS`),
  * the tokens completion expects at a position (languageService/completion.ts) and the children each node
  * kind holds (`NODE_CHILDREN`, the shape typed views read). Extend the language
  * here; test/unit/grammar-once.test.ts checks that nothing is dispatched or expected from elsewhere.

@@ -1,8 +1,8 @@
 /**
  * The `.tsq` parser: splits a document into `@datasource` directives, trivia and queries (ended by `;`, a
  * blank line or the end of the file), writing the lossless tree of tree.ts (`SyntaxDocument`); each query's
- * clauses (ast.ts) come from one grammar (grammar.ts, which dispatches `ClauseParser`), with error recovery: written as nodes at parse time
- * (the frequent ones straight from the lexer's arrays, `FastClauses`), as objects on demand (`SyntaxDocument.query`).
+ * clauses (ast.ts) come from one grammar (grammar.ts, which dispatches `ClauseParser`, its one writer), with error recovery:
+ * written as nodes at parse time straight from the lexer's arrays, as objects on demand (`SyntaxDocument.query`).
  * - A relative date right after a plain column (not after `by` or `for each`) filters that column:
  *   `[date] last 7 days` is one `dateFilter` on [date]. Elsewhere it stands alone (no `column`).
  * - `ranked by [col]` attaches to the query's `top`/`bottom`; without one it is a `keyword` clause.
@@ -32,7 +32,7 @@ const {
   DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } = nodes;
 const { GreenBuffer, GreenPart, NK, NODE_KINDS, TK, PART, codeOf, tokenOf } = tree;
-const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, QueryEnds, keywordId, keywordName, makeToken, tokenEstimate, tokenize } = lexer;
+const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, QueryEnds, keywordId, keywordName, tokenEstimate, tokenize } = lexer;
 const QUERY_PART = PART.query, DIRECTIVE_PART = PART.directive, TRIVIA_PART = PART.trivia;
 type GreenBuffer = tree.GreenBuffer;
 type GreenPart = tree.GreenPart;
@@ -82,15 +82,13 @@ const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
  * - `diagnostics` holds every lexer and parser problem (syntax only), at most `MAX_PARSE_DIAGNOSTICS`.
  *
  * @param text the document text. Never throws.
- * @param options `fastClauses: false` parses every query with `ClauseParser` instead of writing the
- *   frequent ones' nodes straight from the tokens (`FastClauses`); the tree is the same either way
- *   (test/unit/tree.test.ts compares them). Default true.
+ * @param options kept for callers of an earlier version (`fastClauses`); the one parser writes every tree.
  */
 export function parseDocument(text: string, options?: { fastClauses?: boolean }): SyntaxDocument {
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics);
   const builder = new TreeBuilder(text, diagnostics, 0, tokenEstimate(text.length));
-  if (options?.fastClauses === false) builder.fastClauses = false;
+  void options;
   // The lexer writes a chunk of tokens straight into the tree's buffer; the builder then cuts them into
   // parts and parses each query as it ends (no token objects).
   while (!lexer.done) {
@@ -171,8 +169,7 @@ export function parseParts(text: string, from: number, syncFrom: number, isSync:
 /**
  * Cuts the tokens the lexer writes into a `GreenBuffer` (whitespace between them included, as `whitespace`
  * tokens) into parts (queries, directives, trivia); each query's tokens are parsed into clauses when it
- * ends and written as its nodes: by `FastClauses` straight from the typed arrays when the query is made of
- * the frequent clauses with no problem, else by `ClauseParser` (the one grammar) from token objects.
+ * ends and written as its nodes by `ClauseParser` (the one grammar), straight from the typed arrays.
  */
 class TreeBuilder {
   readonly buf: GreenBuffer;
@@ -187,12 +184,8 @@ class TreeBuilder {
   private partKinds = new Uint8Array(64);
   private readonly sink: DiagnosticSink;
   private readonly parser: ClauseParser;
-  private readonly writer: NodeWriter;
-  private readonly fast: FastClauses;
-  /** Whether queries go through `FastClauses` first (see `parseDocument`'s options). */
-  fastClauses = true;
-  /** Token objects of the current query, made only when `ClauseParser` parses it (reused list). */
-  private readonly tokens: Token[] = [];
+  /** The current query's significant tokens, as `ClauseParser` reads them (reused). */
+  private readonly q = new QueryTokens();
   /**
    * The tokens that end a query (`;`, blank lines, directives) the lexer appended since the last `consume`,
    * as `[index, start, end]` triples (lexer.ts `Lexer.scanInto`).
@@ -222,9 +215,8 @@ class TreeBuilder {
   constructor(private readonly text: string, private readonly diagnostics: ParseDiagnostic[], from: number, tokens: number) {
     this.buf = new GreenBuffer(tokens, from);
     this.sink = new DiagnosticSink(diagnostics);
-    this.parser = new ClauseParser(this.sink);
-    this.writer = new NodeWriter(this.buf, this.tokens);
-    this.fast = new FastClauses(this.buf, text);
+    this.q.text = text;
+    this.parser = new ClauseParser(this.sink, this.q, this.buf, false);
     this.walkPos = from;
     this.partPos = from;
   }
@@ -365,31 +357,27 @@ class TreeBuilder {
   private flush(): void {
     const buf = this.buf;
     const nodeFrom = buf.nodeCount;
-    if (!this.fastClauses || !this.fast.parse(this.queryTok, this.lastTok, this.queryPos)) {
-      // the general parser, from token objects (the fast one wrote nothing that stays)
-      buf.nodeCount = nodeFrom;
-      const tokens = this.tokens;
-      const text = this.text;
-      let count = 0;
-      for (let t = this.queryTok; t < this.lastTok; t++) if (buf.kinds[t] !== WHITESPACE && buf.kinds[t] !== K_COMMENT) count++;
-      if (this.index.length < count) this.index = new Uint32Array(count * 2);
-      const index = this.index;
-      let pos = this.queryPos;
-      let k = 0;
-      for (let t = this.queryTok; t < this.lastTok; t++) {
-        const kind = buf.kinds[t]!;
-        const w = buf.width(t);
-        if (kind !== WHITESPACE && kind !== K_COMMENT) {
-          tokens[k] = makeToken(kind, buf.details[t]!, pos, pos + w, text);
-          index[k++] = t;
-        }
-        pos += w;
+    const kinds = buf.kinds;
+    const details = buf.details;
+    const q = this.q;
+    q.room(this.lastTok - this.queryTok);
+    const { K, D, S, E, X } = q;
+    let pos = this.queryPos;
+    let k = 0;
+    for (let t = this.queryTok; t < this.lastTok; t++) {
+      const kind = kinds[t]!;
+      const w = buf.width(t);
+      if (kind !== WHITESPACE && kind !== K_COMMENT) {
+        K[k] = kind;
+        D[k] = details[t]!;
+        S[k] = pos;
+        E[k] = pos + w;
+        X[k++] = t;
       }
-      const clauses = this.parser.parse(tokens, 0, count);
-      const w = this.writer;
-      w.reset(index, count);
-      for (let c = 0; c < clauses.length; c++) w.clause(clauses[c]!);
+      pos += w;
     }
+    q.count = k;
+    this.parser.parse(0, k);
     this.push(QUERY_PART, this.queryTok, this.lastTok, nodeFrom, this.queryPos);
     this.partTok = this.lastTok;
     this.partPos = this.lastEnd;
@@ -468,155 +456,29 @@ function triviaBetween(before: GreenPart, after: GreenPart): GreenPart {
 const WHITESPACE = TK.whitespace;
 const K_COMMENT = TK.comment, K_DIRECTIVE = TK.directive;
 
-/** How many steps `NodeWriter` walks from the last token it found before it searches instead. */
-const WALK = 16;
-
-/**
- * Writes a query's clauses (the parser's objects) into its tree nodes: each clause a node over the
- * tokens its span covers, its column references and values as children, a `missing` node where a value
- * is expected and absent.
- */
-class NodeWriter {
-  private index: Uint32Array = new Uint32Array(0);
-  private count = 0;
-
-  /** One writer per parse: `tokens` is the builder's list of the current query's significant tokens. */
-  constructor(private readonly buf: GreenBuffer, private readonly tokens: Token[]) {}
-
-  /** Starts a query: `tokens[0, count)`, at `index[0, count)` of the buffer. */
-  reset(index: Uint32Array, count: number): void {
-    this.index = index;
-    this.count = count;
-    this.at = 0;
-  }
-
-  /** A token index near the last one asked for: clauses come in order and children inside, so look-ups walk a step or two. */
-  private at = 0;
-
-  /** Index in `buf` of the first significant token starting at or after `offset`. */
-  private from(offset: number): number {
-    const t = this.tokens;
-    let k = this.at;
-    let steps = 0;
-    while (k > 0 && t[k - 1]!.start >= offset && ++steps < WALK) k--;
-    while (k < this.count && t[k]!.start < offset && ++steps < WALK) k++;
-    if (steps >= WALK) k = this.search(offset, false);
-    this.at = k;
-    return k < this.count ? this.index[k]! : this.index[this.count - 1]! + 1;
-  }
-
-  /** Index in `buf` after the last significant token ending at or before `offset`. */
-  private to(offset: number): number {
-    const t = this.tokens;
-    let k = this.at;
-    let steps = 0;
-    while (k > 0 && t[k - 1]!.end > offset && ++steps < WALK) k--;
-    while (k < this.count && t[k]!.end <= offset && ++steps < WALK) k++;
-    if (steps >= WALK) k = this.search(offset, true);
-    return k > 0 ? this.index[k - 1]! + 1 : this.index[0]!;
-  }
-
-  /**
-   * The first token of `tokens[0, count)` whose end (`byEnd`) is after `offset`, or whose start is at or
-   * after it: a binary search, for the look-ups a walk does not reach in `WALK` steps (a clause spanning
-   * a long subsearch: walking its tokens at each nested level made deep nesting quadratic).
-   */
-  private search(offset: number, byEnd: boolean): number {
-    const t = this.tokens;
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const tok = t[mid]!;
-      if (byEnd ? tok.end <= offset : tok.start < offset) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  private leaf(kind: number, span: Span): void {
-    this.buf.addNode(kind, this.from(span.start), this.to(span.end));
-  }
-
-  private ref(c: ColumnRef | undefined): void {
-    if (c) this.leaf(COLUMN_REF, c);
-  }
-
-  clause(c: Clause): void {
-    const buf = this.buf;
-    const to = this.to(c.end);
-    const node = buf.addNode(nodeKindOfClause(c), this.from(c.start), to);
-    switch (c.kind) {
-      case 'column':
-      case 'sort':
-        this.ref(c.column);
-        break;
-      case 'filter':
-        this.ref(c.column);
-        for (let k = 0; k < c.values.length; k++) this.leaf(VALUE, c.values[k]!);
-        if (c.values.length === 0 || (c.operator === 'between' && c.values.length < 2)) buf.addNode(MISSING, to, to);
-        break;
-      case 'dateFilter':
-      case 'location':
-        this.ref(c.column);
-        break;
-      case 'growth':
-        this.ref(c.measure);
-        this.ref(c.by);
-        break;
-      case 'subsearch':
-        this.ref(c.column);
-        for (let k = 0; k < c.clauses.length; k++) this.clause(c.clauses[k]!);
-        break;
-      default:
-        break;
-    }
-    buf.close(node);
-  }
-}
-
-/** A clause's node kind (`NODE_KINDS` index): a switch, the frequent kinds first (a keyed look-up of `NK` by the kind was slower). */
-function nodeKindOfClause(c: Clause): number {
-  switch (c.kind) {
-    case 'column': return N_COLUMN;
-    case 'filter': return N_FILTER;
-    case 'sort': return N_SORT;
-    case 'topBottom': return N_TOP;
-    case 'dateFilter': return N_DATE;
-    default: return NK[c.kind];
-  }
-}
-const N_COLUMN = NK.column;
-const N_FILTER = NK.filter;
-const N_SORT = NK.sort;
-const N_TOP = NK.topBottom;
-const N_DATE = NK.dateFilter;
-const COLUMN_REF = NK.columnRef;
-const VALUE = NK.value;
-const MISSING = NK.missing;
-
 const T_COLUMN = TK.column, T_VALUE = TK.value, T_NUMBER = TK.number, T_OPERATOR = TK.operator, T_KEYWORD = TK.keyword,
-  T_CONSTANT = TK.constant, T_COMMA = TK.comma, T_DOT = TK.dot, T_WORD = TK.word;
+  T_CONSTANT = TK.constant, T_COMMA = TK.comma, T_DOT = TK.dot, T_WORD = TK.word, T_LPAREN = TK.lparen, T_RPAREN = TK.rparen;
+const N_REF = NK.columnRef, N_VALUE = NK.value, N_BUCKET = NK.bucket, N_GROWTH = NK.growth, N_COLUMN = NK.column, N_FILTER = NK.filter,
+  N_SORT = NK.sort, N_TOP = NK.topBottom, N_DATE = NK.dateFilter, N_MISSING = NK.missing, N_ERROR = NK.error, N_KEYWORD = NK.keyword,
+  N_CALENDAR = NK.calendar, N_VERSUS = NK.versus, N_SUBSEARCH = NK.subsearch, N_LOCATION = NK.location;
 
-// Keyword facts by `KeywordId` for `FastClauses`, derived from the parser's sets above (themselves from the
-// catalogue): bits of `KW_FLAGS`, what a keyword at the head of a clause starts (`KW_START`), and ranks.
-const F_AGGREGATION = 1, F_WORD_OPERATOR = 2, F_BUCKET = 4, F_UNIT = 8, F_NAMED_DATE = 16, F_LOCATION_OR_IN = 32;
-const S_AGGREGATION = 1, S_TOP = 2, S_SORT = 3, S_GROUP = 4, S_GROWTH = 5, S_DATE = 6, S_COLUMN = 7;
-/** The grammar's productions the fast path writes (the others are left to ClauseParser), by their start code. */
-const FAST_START: Partial<Record<ProductionName, number>> = {
-  columnClause: S_COLUMN, aggregated: S_AGGREGATION, topBottom: S_TOP, sortBy: S_SORT, grouping: S_GROUP, growth: S_GROWTH, relativeDate: S_DATE, relativePeriod: S_DATE, toDate: S_DATE,
-};
+// Keyword facts by `KeywordId`, derived from the parser's sets above (themselves from the catalogue).
+const F_AGGREGATION = 1, F_WORD_OPERATOR = 2, F_BUCKET = 4, F_UNIT = 8, F_LOCATION = 16, F_DISTANCE_UNIT = 32, F_PERIOD_OVER_PERIOD = 64;
 const KW_FLAGS = new Uint8Array(KEYWORD_ID_COUNT);
-const KW_START = new Uint8Array(KEYWORD_ID_COUNT);
-/** A to-date keyword's unit (`year to date`: year) as its rank in `TO_DATE_PERIODS`; -1 for others. */
-const KW_TO_DATE_RANK = new Int8Array(KEYWORD_ID_COUNT).fill(-1);
+/** A to-date keyword's unit (`year to date`: year). */
+const KW_TO_DATE: (ToDateUnit | undefined)[] = new Array(KEYWORD_ID_COUNT).fill(undefined);
 /** A keyword's own rank in `TO_DATE_PERIODS` (`month`), the period after `… to date for each`; -1 for others. */
 const KW_PERIOD_RANK = new Int8Array(KEYWORD_ID_COUNT).fill(-1);
-const ID_BY = keywordId('by'),
-  ID_FOR_EACH = keywordId('for each'), ID_BETWEEN = keywordId('between'), ID_AND = keywordId('and'),
+const PAREN_KEYWORD_IDS = new Uint8Array(KEYWORD_ID_COUNT);
+const UNSUPPORTED_IDS = new Uint8Array(KEYWORD_ID_COUNT);
+/** The productions by `KeywordId` and by token kind code (grammar.ts `byKeyword`, `byToken`: the parser's only dispatch). */
+const BY_KEYWORD_ID: (readonly ProductionName[] | undefined)[] = new Array(KEYWORD_ID_COUNT).fill(undefined);
+const BY_TOKEN_CODE: (readonly ProductionName[] | undefined)[] = new Array(TK.whitespace + 1).fill(undefined);
+const ID_BY = keywordId('by'), ID_FOR_EACH = keywordId('for each'), ID_BETWEEN = keywordId('between'), ID_AND = keywordId('and'),
   ID_OR = keywordId('or'), ID_ASCENDING = keywordId('ascending'), ID_DESCENDING = keywordId('descending'), ID_AGO = keywordId('ago'),
   ID_TODAY = keywordId('today'), ID_YESTERDAY = keywordId('yesterday'), ID_THIS = keywordId('this'), ID_LAST = keywordId('last'),
-  ID_NEXT = keywordId('next'), ID_NEAR = keywordId('near'), ID_FARTHER = keywordId('farther than'), ID_IN = keywordId('in'), ID_NOT_IN = keywordId('not in');
+  ID_NEXT = keywordId('next'), ID_NEAR = keywordId('near'), ID_FARTHER = keywordId('farther than'), ID_IN = keywordId('in'), ID_NOT_IN = keywordId('not in'),
+  ID_WITHIN = keywordId('within'), ID_FROM = keywordId('from'), ID_ALL = keywordId('all'), ID_DETAILED = keywordId('detailed');
 for (let id = 1; id < KEYWORD_ID_COUNT; id++) {
   const name = keywordName(id);
   let f = 0;
@@ -624,427 +486,20 @@ for (let id = 1; id < KEYWORD_ID_COUNT; id++) {
   if (WORD_OPERATOR_SET.has(name)) f |= F_WORD_OPERATOR;
   if (BUCKET_SET.has(name)) f |= F_BUCKET;
   if (UNITS.has(name)) f |= F_UNIT;
-  if (DAYS.has(name) || MONTHS.has(name) || QUARTERS.has(name)) f |= F_NAMED_DATE;
-  if (id === ID_NEAR || id === ID_FARTHER || id === ID_IN || id === ID_NOT_IN) f |= F_LOCATION_OR_IN;
+  if (findKeyword(name)?.category === 'location') f |= F_LOCATION;
+  if (DISTANCE_UNIT_SET.has(name)) f |= F_DISTANCE_UNIT;
+  if (PERIOD_OVER_PERIOD_SET.has(name)) f |= F_PERIOD_OVER_PERIOD;
   KW_FLAGS[id] = f;
-  const toDate = TO_DATE_UNITS.get(name);
-  if (toDate) KW_TO_DATE_RANK[id] = TO_DATE_PERIODS.indexOf(toDate);
+  KW_TO_DATE[id] = TO_DATE_UNITS.get(name);
   KW_PERIOD_RANK[id] = TO_DATE_PERIODS.indexOf(name as ToDateUnit);
-  // the keyword's first production in the grammar (grammar.ts), the one ClauseParser tries first, when the
-  // fast path writes it; else 0 (left to ClauseParser)
-  KW_START[id] = FAST_START[PRODUCTIONS_BY_KEYWORD.get(name)![0]!] ?? 0;
+  if (PAREN_KEYWORDS.has(name)) PAREN_KEYWORD_IDS[id] = 1;
+  if (UNSUPPORTED.has(name)) UNSUPPORTED_IDS[id] = 1;
+  BY_KEYWORD_ID[id] = PRODUCTIONS_BY_KEYWORD.get(name);
 }
-/** What a token of a kind starts (`TK` index): its first production in the grammar, when the fast path writes it. */
-const TOKEN_START = new Uint8Array(TK.whitespace + 1);
-for (const [kind, list] of PRODUCTIONS_BY_TOKEN) TOKEN_START[TK[kind]] = FAST_START[list[0]!] ?? 0;
-/**
- * The parser's dispatch tables (test/unit/grammar-once.test.ts checks each is derived from grammar.ts):
- * the productions by keyword and by token kind, the fast path's start codes by production, by `KeywordId`
- * and by `TK` index.
- */
-export const PARSER_DISPATCH = { byKeyword: PRODUCTIONS_BY_KEYWORD, byToken: PRODUCTIONS_BY_TOKEN, fastStart: FAST_START, keywordStart: KW_START, tokenStart: TOKEN_START } as const;
-const N_REF = NK.columnRef, N_VALUE = NK.value, N_BUCKET = NK.bucket, N_GROWTH = NK.growth;
-
-/**
- * The whole-document parse's fast path: writes a query's nodes straight from its tokens' typed arrays
- * (`QueryTokens`), with no token or clause object, for the clauses most queries are made of: columns
- * (aggregated, bucketed, after `by` / `for each`), filters with values, `between`, relative dates after a
- * column or alone, `top`/`bottom` N, `sort by`, `by <unit>`, `growth of` without a keyword after it. The
- * nodes are those `ClauseParser` + `NodeWriter` write for the same tokens (test/unit/tree.test.ts checks
- * it); at anything else, and wherever `ClauseParser` would report a problem, `parse` answers false and the
- * builder parses the query again with `ClauseParser` (the one grammar), so diagnostics come from there.
- */
-class FastClauses {
-  private K: Uint8Array = new Uint8Array(0);
-  private D: Uint8Array = new Uint8Array(0);
-  /** After the query's last significant token (an index into the buffer, like every token position here). */
-  private n = 0;
-  private i = 0;
-  /** The query's first token and its absolute start. */
-  private from = 0;
-  private fromPos = 0;
-  /** The buffer positions of a filter's values (scratch, grown as needed). */
-  private vals = new Int32Array(16);
-  /** The buffer's node arrays and count while a query is written (room reserved by `parse`). */
-  private nk: Uint8Array = new Uint8Array(0);
-  private nf: Uint32Array = new Uint32Array(0);
-  private nl: Uint16Array = new Uint16Array(0);
-  private ns: Uint16Array = new Uint16Array(0);
-  private nc = 0;
-
-  constructor(private readonly buf: GreenBuffer, private readonly text: string) {}
-
-  /**
-   * Writes the nodes of the query whose significant tokens lie in `[from, to)` of the buffer (`from` one of
-   * them, at offset `fromPos`; whitespace and comments between them skipped); false (nodes to be dropped
-   * by the caller) when it is not for the fast path.
-   */
-  parse(from: number, to: number, fromPos: number): boolean {
-    // a node covers at most the query's tokens and a query has fewer nodes than twice its tokens: under
-    // this many tokens no count needs the buffer's escape, so nodes are stored straight into the arrays
-    if (to - from >= 0x4000) return false;
-    const buf = this.buf;
-    buf.reserveNodes(2 * (to - from) + 2);
-    this.nk = buf.nodeKinds;
-    this.nf = buf.nodeFrom;
-    this.nl = buf.nodeLengths;
-    this.ns = buf.nodeSizes;
-    this.nc = buf.nodeCount;
-    const ok = this.clauses(from, to, fromPos);
-    buf.nodeCount = this.nc;
-    return ok;
-  }
-
-  /** Stores a node over tokens `[from, to)` whose subtree has `size` nodes. */
-  private node(kind: number, from: number, to: number, size: number): void {
-    const i = this.nc++;
-    this.nk[i] = kind;
-    this.nf[i] = from;
-    this.nl[i] = to - from;
-    this.ns[i] = size;
-  }
-
-  private clauses(from: number, to: number, fromPos: number): boolean {
-    const K = (this.K = this.buf.kinds);
-    this.D = this.buf.details;
-    this.n = to;
-    this.i = from;
-    this.from = from;
-    this.fromPos = fromPos;
-    while (this.i < to) {
-      const i = this.i;
-      const k = K[i]!;
-      // the token's first production in the grammar (grammar.ts), as `KW_START` / `TOKEN_START` name it
-      switch (k === T_KEYWORD ? KW_START[this.D[i]!] : TOKEN_START[k]) {
-        case S_COLUMN:
-          if (!this.columnClause(i, false, false)) return false;
-          break;
-        case S_AGGREGATION: {
-          const c = this.next(i);
-          if (c >= to || K[c] !== T_COLUMN) return false;
-          this.i = c;
-          if (!this.columnClause(i, true, false)) return false;
-          break;
-        }
-        case S_TOP:
-          this.topBottom();
-          break;
-        case S_SORT:
-          if (!this.sortBy()) return false;
-          break;
-        case S_GROUP:
-          if (!this.grouping()) return false;
-          break;
-        case S_GROWTH:
-          if (!this.growth()) return false;
-          break;
-        case S_DATE: {
-          const last = this.relativeDate();
-          if (last < 0) return false;
-          this.leaf(N_DATE, i, last);
-          break;
-        }
-        default:
-          return false;
-      }
-    }
-    return true;
-  }
-
-  /** The significant token after `t` (whitespace and comments skipped), `n` when there is none. */
-  private next(t: number): number {
-    const K = this.K, n = this.n;
-    let u = t + 1;
-    while (u < n && (K[u] === WHITESPACE || K[u] === K_COMMENT)) u++;
-    return u;
-  }
-
-  /** A node over tokens `[first, last]` with no children. */
-  private leaf(kind: number, first: number, last: number): void {
-    this.node(kind, first, last + 1, 1);
-  }
-
-  /** A clause node over `[first, last]` with the column reference `[c, cl]` as its child. */
-  private withRef(kind: number, first: number, last: number, c: number, cl: number): void {
-    this.node(kind, first, last + 1, 2);
-    this.node(N_REF, c, cl + 1, 1);
-  }
-
-  /** `ClauseParser.columnClause` from the column at `i`, the clause starting at `first`. */
-  private columnClause(first: number, aggregated: boolean, grouping: boolean): boolean {
-    const K = this.K, D = this.D, n = this.n;
-    const c = this.i;
-    if (!aggregated && !grouping && c + 2 < n && K[c + 1] === T_DOT) {
-      // the token form's `[origin].SEA`, `[delay].10`, `[origin].{null}` (ClauseParser `dotValue`): a filter
-      // over the three tokens, its column and its value the children
-      const kb = K[c + 2];
-      if (kb === T_WORD || kb === T_NUMBER || kb === T_CONSTANT) {
-        this.i = this.next(c + 2);
-        this.node(N_FILTER, first, c + 3, 3);
-        this.node(N_REF, c, c + 1, 1);
-        this.node(N_VALUE, c + 2, c + 3, 1);
-        return true;
-      }
-    }
-    const cl = this.columnRef();
-    if (cl < 0) return false;
-    const j = this.i;
-    if (j < n) {
-      const k = K[j]!;
-      if (k === T_OPERATOR || (k === T_KEYWORD && (KW_FLAGS[D[j]!]! & F_WORD_OPERATOR) !== 0)) {
-        this.i = this.next(j);
-        const count = k === T_KEYWORD && D[j] === ID_BETWEEN ? this.between() : this.values();
-        if (count <= 0) return false;
-        const vals = this.vals;
-        this.node(N_FILTER, first, vals[count - 1]! + 1, count + 2);
-        this.node(N_REF, c, cl + 1, 1);
-        for (let v = 0; v < count; v++) {
-          const x = vals[v]!;
-          this.node(N_VALUE, x, x + 1, 1);
-        }
-        return true;
-      }
-      if (!aggregated && !grouping && cl === c) {
-        if (k === T_KEYWORD && (KW_FLAGS[D[j]!]! & F_LOCATION_OR_IN) !== 0) return false;
-        const last = this.relativeDate();
-        if (last === -1) return false;
-        if (last >= 0) {
-          this.withRef(N_DATE, first, last, c, cl);
-          return true;
-        }
-      }
-    }
-    this.withRef(N_COLUMN, first, cl, c, cl);
-    return true;
-  }
-
-  /**
-   * `[column]` at the current token with a bucket glued to it that ClauseParser knows without a problem;
-   * returns its last token (the current token moves past it), -1 for another shape.
-   */
-  private columnRef(): number {
-    const K = this.K, n = this.n;
-    const c = this.i;
-    const dot = c + 1;
-    if (dot < n && K[dot] === T_DOT) {
-      // glued: no whitespace token between them
-      const b = dot + 1;
-      if (b >= n) return -1;
-      const kb = K[b];
-      if (kb === T_KEYWORD) {
-        if ((KW_FLAGS[this.D[b]!]! & F_BUCKET) === 0) return -1;
-      } else if (kb === T_VALUE) {
-        const s = this.offsetOf(b);
-        if (!BUCKET_SET.has(this.text.slice(s + 1, s + this.buf.width(b) - (this.D[b] === 1 ? 1 : 0)))) return -1;
-      } else return -1;
-      this.i = this.next(b);
-      return b;
-    }
-    this.i = this.next(c);
-    return c;
-  }
-
-  /** The absolute start of token `t` of the query (a sum of the widths before it). */
-  private offsetOf(t: number): number {
-    let pos = this.fromPos;
-    for (let u = this.from; u < t; u++) pos += this.buf.width(u);
-    return pos;
-  }
-
-  /** Whether token `k` is a value (a quoted text, a number, `{null}` / `{empty}`). */
-  private isValue(k: number): boolean {
-    if (k >= this.n) return false;
-    const kind = this.K[k];
-    return kind === T_VALUE || kind === T_NUMBER || kind === T_CONSTANT;
-  }
-
-  /** Records value `k` in `vals` at `count`. */
-  private keep(count: number, k: number): void {
-    if (count === this.vals.length) {
-      const grown = new Int32Array(count * 2);
-      grown.set(this.vals);
-      this.vals = grown;
-    }
-    this.vals[count] = k;
-  }
-
-  /** `value (, value)*` (or `or`); how many, or -1 for another shape. */
-  private values(): number {
-    let count = 0;
-    for (;;) {
-      const v = this.i;
-      if (!this.isValue(v)) return -1;
-      this.keep(count++, v);
-      const c = this.next(v);
-      if (c < this.n && (this.K[c] === T_COMMA || (this.K[c] === T_KEYWORD && this.D[c] === ID_OR))) {
-        this.i = this.next(c);
-        continue;
-      }
-      this.i = c;
-      return count;
-    }
-  }
-
-  /** `v and v` after `between`: 2, or -1 for another shape. */
-  private between(): number {
-    const low = this.i;
-    if (!this.isValue(low)) return -1;
-    const and = this.next(low);
-    if (!this.kwIs(and, ID_AND)) return -1;
-    const high = this.next(and);
-    if (!this.isValue(high)) return -1;
-    this.keep(0, low);
-    this.keep(1, high);
-    this.i = this.next(high);
-    return 2;
-  }
-
-  /** Whether token `k` is a keyword with flag `f`. */
-  private kwFlag(k: number, f: number): boolean {
-    return k < this.n && this.K[k] === T_KEYWORD && (KW_FLAGS[this.D[k]!]! & f) !== 0;
-  }
-
-  /** Whether token `k` is keyword `id`. */
-  private kwIs(k: number, id: number): boolean {
-    return k < this.n && this.K[k] === T_KEYWORD && this.D[k] === id;
-  }
-
-  /** Whether token `k` is a number with detail `bit` (lexer.ts: of digits only, a year). */
-  private numberIs(k: number, bit: number): boolean {
-    return k < this.n && this.K[k] === T_NUMBER && (this.D[k]! & bit) !== 0;
-  }
-
-  /**
-   * `ClauseParser.relativeDate` at the current token: its last token when one was consumed (the current
-   * token moves past it), -2 when none starts here (nothing consumed), -1 for a shape left to
-   * ClauseParser (a named date, or a problem it reports).
-   */
-  private relativeDate(): number {
-    const K = this.K, D = this.D;
-    const a = this.i;
-    if (a >= this.n) return -2;
-    if (K[a] === T_KEYWORD) {
-      const id = D[a]!;
-      if (id === ID_TODAY || id === ID_YESTERDAY) return this.consumed(a);
-      const toDate = KW_TO_DATE_RANK[id]!;
-      if (toDate >= 0) {
-        const fe = this.next(a);
-        if (this.kwIs(fe, ID_FOR_EACH)) {
-          const unit = this.next(fe);
-          if (unit < this.n && K[unit] === T_KEYWORD && KW_PERIOD_RANK[D[unit]!]! >= 0) {
-            if (KW_PERIOD_RANK[D[unit]!]! < toDate) return -1;
-            return this.consumed(unit);
-          }
-        }
-        return this.consumed(a);
-      }
-      if (id === ID_THIS || id === ID_LAST || id === ID_NEXT) {
-        let unit = this.next(a);
-        if (id !== ID_THIS && this.numberIs(unit, NUMBER_DIGITS)) unit = this.next(unit);
-        if (!this.kwFlag(unit, F_UNIT)) return -1;
-        const fe = this.next(unit);
-        if (this.kwIs(fe, ID_FOR_EACH)) {
-          const each = this.next(fe);
-          if (this.kwFlag(each, F_UNIT)) return this.consumed(each);
-        }
-        return this.consumed(unit);
-      }
-      return (KW_FLAGS[id]! & F_NAMED_DATE) !== 0 ? -1 : -2;
-    }
-    if (this.numberIs(a, NUMBER_DIGITS)) {
-      const u = this.next(a);
-      const unit = this.kwFlag(u, F_UNIT);
-      if (unit) {
-        const ago = this.next(u);
-        if (this.kwIs(ago, ID_AGO)) return this.consumed(ago);
-      }
-      if (!unit && (D[a]! & NUMBER_YEAR) !== 0) return this.consumed(a);
-    }
-    return -2;
-  }
-
-  /** Moves past token `last`; returns it. */
-  private consumed(last: number): number {
-    this.i = this.next(last);
-    return last;
-  }
-
-  /** `top` / `bottom` [N] (ClauseParser `topBottom`). */
-  private topBottom(): void {
-    const t = this.i;
-    const num = this.next(t);
-    if (this.numberIs(num, NUMBER_DIGITS)) {
-      const u = this.next(num);
-      if (!(this.kwFlag(u, F_UNIT) && this.kwIs(this.next(u), ID_AGO))) {
-        this.i = u;
-        this.leaf(N_TOP, t, num);
-        return;
-      }
-    }
-    this.i = num;
-    this.leaf(N_TOP, t, t);
-  }
-
-  /** `sort by [aggregation] [column] [ascending|descending]`. */
-  private sortBy(): boolean {
-    const s = this.i;
-    let c = this.next(s);
-    if (this.kwFlag(c, F_AGGREGATION)) c = this.next(c);
-    if (c >= this.n || this.K[c] !== T_COLUMN) return false;
-    this.i = c;
-    const cl = this.columnRef();
-    if (cl < 0) return false;
-    const d = this.i;
-    if (this.kwIs(d, ID_ASCENDING) || this.kwIs(d, ID_DESCENDING)) {
-      this.i = this.next(d);
-      this.withRef(N_SORT, s, d, c, cl);
-    } else this.withRef(N_SORT, s, cl, c, cl);
-    return true;
-  }
-
-  /** `by` / `for each` [aggregation] [column], or a date part (`by week`). */
-  private grouping(): boolean {
-    const g = this.i;
-    let c = this.next(g);
-    const aggregated = this.kwFlag(c, F_AGGREGATION);
-    if (aggregated) c = this.next(c);
-    this.i = c;
-    if (c < this.n && this.K[c] === T_COLUMN) return this.columnClause(g, aggregated, true);
-    if (!aggregated && this.kwFlag(c, F_UNIT | F_BUCKET)) {
-      this.i = this.next(c);
-      this.leaf(N_BUCKET, g, c);
-      return true;
-    }
-    return false;
-  }
-
-  /** `growth of [measure] by [date] [bucket]`, with no keyword after it but `by` (`year-over-year` and the like go to ClauseParser). */
-  private growth(): boolean {
-    const g = this.i;
-    const m = this.next(g);
-    if (m >= this.n || this.K[m] !== T_COLUMN) return false;
-    this.i = m;
-    const ml = this.columnRef();
-    const by = this.i;
-    if (ml < 0 || !this.kwIs(by, ID_BY)) return false;
-    const d = this.next(by);
-    if (d >= this.n || this.K[d] !== T_COLUMN) return false;
-    this.i = d;
-    const dl = this.columnRef();
-    if (dl < 0) return false;
-    let last = dl;
-    if (this.kwFlag(this.i, F_BUCKET)) {
-      last = this.i;
-      this.i = this.next(last);
-    }
-    // `year-over-year` and the like belong to ClauseParser; `by` starts the next clause in both
-    if (this.i < this.n && this.K[this.i] === T_KEYWORD && this.D[this.i] !== ID_BY) return false;
-    this.node(N_GROWTH, g, last + 1, 3);
-    this.node(N_REF, m, ml + 1, 1);
-    this.node(N_REF, d, dl + 1, 1);
-    return true;
-  }
-}
+for (const [kind, list] of PRODUCTIONS_BY_TOKEN) BY_TOKEN_CODE[TK[kind]] = list;
+/** The parser's dispatch tables (test/unit/grammar-once.test.ts checks each is derived from grammar.ts). */
+export const PARSER_DISPATCH = { byKeyword: PRODUCTIONS_BY_KEYWORD, byToken: PRODUCTIONS_BY_TOKEN, byKeywordId: BY_KEYWORD_ID, byTokenCode: BY_TOKEN_CODE } as const;
+const NO_CLAUSES: Clause[] = [];
 
 /**
  * A parsed `.tsq` document: its lossless syntax tree (tree.ts), a list of parts with widths, and the
@@ -1229,8 +684,9 @@ export class SyntaxDocument implements TsqDocument {
       else if (k !== WHITESPACE) tokens.push(tokenOf(buf, t, pos, text));
       pos += buf.width(t);
     }
-    const parser = new ClauseParser(new DiagnosticSink([]));
-    return buildQuery(text, tokens, 0, tokens.length, comments, 0, parser, this.directiveOf(i));
+    const q = new QueryTokens().fromTokens(text, tokens);
+    const parser = new ClauseParser(new DiagnosticSink([]), q, undefined, true);
+    return buildQuery(text, q, 0, q.count, comments, 0, parser, this.directiveOf(i));
   }
 
   /**
@@ -1411,7 +867,8 @@ export function parseQuery(text: string): { query: Query | undefined; diagnostic
     } else if (t.kind === 'directive') sink.add(t, codes.STRAY_CHARACTER, '@datasource belongs in .tsq files; searchdata takes the data source as data_source_guid.');
     else body.push(t);
   });
-  return { query: body.length ? buildQuery(text, body, 0, body.length, comments, 0, new ClauseParser(sink)) : undefined, diagnostics };
+  const q = new QueryTokens().fromTokens(text, body);
+  return { query: body.length ? buildQuery(text, q, 0, q.count, comments, 0, new ClauseParser(sink, q, undefined, true)) : undefined, diagnostics };
 }
 
 /** For the tokens `t[from, …)` of a parse, the index of the `)` closing each `(` (`close[j - from]`; -1: none). */
@@ -1425,14 +882,14 @@ interface ParenMatch {
  * which the depth counted from that `(` is back to 0, as a scan from each `(` would find, without a scan
  * per `(` (which made `(((…` quadratic).
  */
-function matchParens(t: Token[], from: number, to: number): ParenMatch {
+function matchParens(kinds: Uint8Array, from: number, to: number): ParenMatch {
   const close = new Int32Array(to - from).fill(-1);
   const stack = new Int32Array(to - from);
   let sp = 0;
   for (let j = from; j < to; j++) {
-    const k = t[j]!.kind;
-    if (k === 'lparen') stack[sp++] = j;
-    else if (k === 'rparen' && sp > 0) close[stack[--sp]! - from] = j;
+    const k = kinds[j];
+    if (k === T_LPAREN) stack[sp++] = j;
+    else if (k === T_RPAREN && sp > 0) close[stack[--sp]! - from] = j;
   }
   return { from, close };
 }
@@ -1451,11 +908,11 @@ class DiagnosticSink {
  * comments among them, `comments[commentsFrom, …)` (those from the query's end on are ignored).
  */
 function buildQuery(
-  text: string, tokens: Token[], from: number, to: number, comments: Comment[] | undefined, commentsFrom: number,
+  text: string, tokens: QueryTokens, from: number, to: number, comments: Comment[] | undefined, commentsFrom: number,
   parser: ClauseParser, directive?: DataSourceDirective,
 ): Query {
-  const start = tokens[from]!.start;
-  const end = tokens[to - 1]!.end;
+  const start = tokens.S[from]!;
+  const end = tokens.E[to - 1]!;
   let qtext: string;
   // Most comments inside a query trail its last token (`… top 10 -- best`): the text is then one slice.
   if (!comments || commentsFrom >= comments.length || comments[commentsFrom]!.start >= end) qtext = text.slice(start, end);
@@ -1474,11 +931,10 @@ function buildQuery(
   const c0 = qtext.charCodeAt(0);
   const c1 = qtext.charCodeAt(qtext.length - 1);
   if (c0 <= 32 || c1 <= 32 || c0 >= 0x80 || c1 >= 0x80) qtext = qtext.trim();
-  const clauses = parser.parse(tokens, from, to);
+  const clauses = parser.parse(from, to);
   return new QueryNode(start, end, qtext, directive, clauses);
 }
 
-const span = (a: Span, b: Span): Span => ({ start: a.start, end: b.end });
 
 /**
  * The relative date a quoted phrase after the dot writes (`[date].'last 180 days'`, `[date].'this month'`:
@@ -1490,7 +946,7 @@ function relativeDateOf(phrase: string): RelativeDate | undefined {
   let read = RELATIVE_PHRASES.get(phrase);
   if (read === undefined) {
     const tokens = tokenize(phrase);
-    read = tokens.length === 0 || tokens.length > 8 ? null : new ClauseParser(new DiagnosticSink([])).relativeDateIn(tokens) ?? null;
+    read = tokens.length === 0 || tokens.length > 8 ? null : new ClauseParser(new DiagnosticSink([]), new QueryTokens().fromTokens(phrase, tokens), undefined, true).relativeDateIn(tokens.length) ?? null;
     if (RELATIVE_PHRASES.size >= 256) RELATIVE_PHRASES.clear();
     RELATIVE_PHRASES.set(phrase, read);
   }
@@ -1500,22 +956,6 @@ function relativeDateOf(phrase: string): RelativeDate | undefined {
 /** The phrases `relativeDateOf` read (null: no relative date), at most 256. */
 const RELATIVE_PHRASES = new Map<string, RelativeDate | null>();
 
-const NO_TOKENS: Token[] = [];
-
-/** Whether `s` is a non-empty run of ASCII digits (`/^\d+$/` without the regular expression). */
-function isDigits(s: string): boolean {
-  if (s.length === 0) return false;
-  for (let k = 0; k < s.length; k++) {
-    const c = s.charCodeAt(k);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
-/** Whether a number token's text is a year: four digits, 1000–2999 (`2014`). */
-function isYear(s: string): boolean {
-  return s.length === 4 && isDigits(s) && (s.charCodeAt(0) === 49 || s.charCodeAt(0) === 50);
-}
 
 /**
  * The value of a number token's text (`-?digits(.digits)?`, lexer.ts), equal to `Number(raw)`: integers of
@@ -1536,83 +976,288 @@ function numberOf(raw: string): number {
   return neg ? -v : v;
 }
 
-/** One pass over a query's tokens producing clauses; one instance is reused for every query of a document. */
+/**
+ * The significant tokens of a query (whitespace and comments left out) as arrays by position, what
+ * `ClauseParser` reads: kind (`TK` index), `details` (lexer.ts `TokenStore`), absolute start and end, and
+ * the token's index in the tree's buffer (`at`, where the nodes written point). Filled from a buffer by the
+ * builder or from `Token` objects; reused, grown as needed. A token's text is read only where a diagnostic
+ * or the AST needs it (`value`).
+ */
+class QueryTokens {
+  K = new Uint8Array(64);
+  D = new Uint8Array(64);
+  S = new Int32Array(64);
+  E = new Int32Array(64);
+  X = new Uint32Array(64);
+  count = 0;
+  text = '';
+
+  /** Makes room for `n` tokens (the contents are not kept). */
+  room(n: number): void {
+    if (n <= this.K.length) return;
+    const m = Math.max(n, 2 * this.K.length);
+    this.K = new Uint8Array(m);
+    this.D = new Uint8Array(m);
+    this.S = new Int32Array(m);
+    this.E = new Int32Array(m);
+    this.X = new Uint32Array(m);
+  }
+
+  /** Fills the arrays from `tokens` (every one kept, in order), for a parse with no buffer. */
+  fromTokens(text: string, tokens: readonly Token[]): this {
+    this.text = text;
+    this.room(tokens.length);
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k]!;
+      const code = codeOf(t);
+      this.K[k] = code & 255;
+      this.D[k] = code >>> 8;
+      this.S[k] = t.start;
+      this.E[k] = t.end;
+      this.X[k] = k;
+    }
+    this.count = tokens.length;
+    return this;
+  }
+
+  /** Token `j`'s value (lexer.ts `Token.value`: a column's name, a value's content, a keyword's canonical name). */
+  value(j: number): string {
+    const k = this.K[j]!;
+    if (k === T_KEYWORD) return keywordName(this.D[j]!);
+    if (k === T_COLUMN || k === T_VALUE) return this.text.slice(this.S[j]! + 1, this.D[j] === 1 ? this.E[j]! - 1 : this.E[j]!);
+    if (k === T_CONSTANT) return this.D[j] === 1 ? 'empty' : 'null';
+    return this.text.slice(this.S[j]!, this.E[j]!);
+  }
+
+  /** Whether token `j` is closed (a column's `]`, a value's quote; true for the other kinds). */
+  closed(j: number): boolean {
+    const k = this.K[j]!;
+    return k === T_COLUMN || k === T_VALUE ? this.D[j] === 1 : true;
+  }
+}
+
+const NONE = 255;
+const DOT_NONE = 0, DOT_VALUE = 1, DOT_RELATIVE = 2;
+const FLAG_BY = 1, FLAG_FOR_EACH = 2;
+
+/**
+ * One pass over a query's tokens (`QueryTokens`), the grammar's only writer of nodes: it writes each
+ * clause's node and children into the tree's buffer as it reads them (`buf`), and, with `ast`, makes the
+ * clauses of ast.ts instead (the AST on demand, `SyntaxDocument.query`, `parseQuery`). One instance is
+ * reused for every query of a document.
+ */
 class ClauseParser {
-  private t: Token[] = [];
+  private K: Uint8Array;
+  private D: Uint8Array;
+  private S: Int32Array;
+  private E: Int32Array;
+  private X: Uint32Array;
   private i = 0;
   private stop = 0;
-  /** The clauses so far: `clauses[0, n)` (a scratch list, reused and never shortened, like `DocumentBuilder.current`). */
+  /** The clauses so far (AST mode): `clauses[0, n)`, a scratch list reused and never shortened. */
   private readonly clauses: Clause[] = [];
   private n = 0;
-  /** Scratch list of `values` (copied to an exact-size list at the end). */
-  private readonly valueScratch: Value[] = [];
-  private rankedBy: { column: ColumnRef; aggregation: Aggregation | undefined; span: Span }[] | undefined;
+  /** Positions of the values of the filter being read (scratch). */
+  private vals = new Int32Array(16);
+  /** The `ranked by`s of the query: positions of the keyword, the aggregation (-1), the column and its reference's last token; the tentative node. */
+  private rankedBy: { kw: number; agg: number; c: number; last: number; node: number }[] | undefined;
+  /** How many `top`/`bottom` clauses the query has so far. */
+  private tops = 0;
   /**
    * What `columnRef(true)` read after the dot when it is no bucket (the token form, docs/service-notes.md
-   * §2.11): a value (`[origin].SEA`) or a relative date (`[date].'last 180 days'`); undefined otherwise.
+   * §2.11): a value (`[origin].SEA`, at `dotPos`) or a relative date (`[date].'last 180 days'`, `dotRel`).
    */
-  private dotted: { value: Value; relative?: undefined } | { value?: undefined; relative: RelativeDate } | undefined;
-  /** The column the last value of a list was written with (`[origin].SEA`), undefined when it was written alone. */
-  private dottedColumn: string | undefined;
-  /** The column of the filter whose values are being read: a value written with a column must be written with it. */
-  private filterColumn: string | undefined;
+  private dotKind = DOT_NONE;
+  private dotPos = -1;
+  private dotRel: RelativeDate | undefined;
+  /** The bucket of the last `columnRef`: undefined for none, null for an unknown one. */
+  private refKnown: DateBucket | null | undefined;
+  /** The relative date the last `relativeDate` read. */
+  private rel: RelativeDate = { type: 'today' };
+  /** The column (position) the last value of a list was written with (`[origin].SEA`), -1 when written alone. */
+  private dottedColumn = -1;
+  /** The column (position) of the filter whose values are being read, -1 for none. */
+  private filterColumn = -1;
   /** The closing `)` of each `(` of the parsed range (`matchParens`), made when the first `(` is met. */
   private parens: ParenMatch | undefined;
 
   /**
-   * `depth`: how many subsearches enclose the tokens parsed (0 for a query); `outer`: the enclosing
-   * parse's `ParenMatch`, which holds for the tokens of a subsearch too (they are balanced).
+   * `q`: the tokens; `buf`: where the nodes go (undefined: none written); `ast`: make the clauses. `depth`:
+   * how many subsearches enclose the tokens parsed; `outer`: the enclosing parse's `ParenMatch`.
    */
-  constructor(private readonly sink: DiagnosticSink, private readonly depth = 0, private readonly outer?: ParenMatch) {}
+  constructor(
+    private readonly sink: DiagnosticSink, private readonly q: QueryTokens, private readonly buf: GreenBuffer | undefined,
+    private readonly ast: boolean, private readonly depth = 0, private readonly outer?: ParenMatch,
+  ) {
+    this.K = q.K;
+    this.D = q.D;
+    this.S = q.S;
+    this.E = q.E;
+    this.X = q.X;
+  }
 
-  /** Parses `t[from, to)` into clauses. */
-  parse(t: Token[], from: number, to: number): Clause[] {
-    this.t = t;
+  /** Parses positions `[from, to)` of the tokens: writes their nodes, and returns their clauses in AST mode (else an empty list). */
+  parse(from: number, to: number): Clause[] {
+    const q = this.q;
+    this.K = q.K;
+    this.D = q.D;
+    this.S = q.S;
+    this.E = q.E;
+    this.X = q.X;
     this.i = from;
     this.stop = to;
     this.n = 0;
     this.rankedBy = undefined;
+    this.tops = 0;
     this.parens = this.outer;
+    const nodeFrom = this.buf ? this.buf.nodeCount : 0;
     while (this.i < this.stop) {
       const before = this.i;
       this.clause();
       if (this.i === before) this.i++; // safety: always progress
     }
-    // `ranked by` attaches to the query's top/bottom wherever it is written (docs/service-notes.md §2.1).
-    // The scratch list is reused; the query keeps an exact-size copy (a list grown by push keeps room
-    // for 16 more, which for thousands of queries is most of the tree's memory).
-    const out = this.clauses.slice(0, this.n);
-    this.t = NO_TOKENS;
+    const out = this.ast ? this.clauses.slice(0, this.n) : NO_CLAUSES;
     this.parens = undefined;
-    const ranked = this.rankedBy as { column: ColumnRef; aggregation: Aggregation | undefined; span: Span }[] | undefined;
-    if (ranked) {
-      // each `ranked by` takes the first top/bottom not yet ranked: one walk over the clauses for all of
-      // them (a search from the start for each made many `ranked by` quadratic)
-      let k = 0;
-      const count = out.length;
-      for (const r of ranked) {
-        while (k < count && !(out[k]!.kind === 'topBottom' && !(out[k] as Extract<Clause, { kind: 'topBottom' }>).rankedBy)) k++;
-        const tb = k < count ? (out[k] as Extract<Clause, { kind: 'topBottom' }>) : undefined;
-        if (tb) {
-          tb.rankedBy = r.column;
-          if (r.aggregation) tb.rankedByAggregation = r.aggregation;
-        } else {
-          this.sink.add(r.span, codes.MISPLACED_KEYWORD, '"ranked by" ranks a top or bottom: write top N or bottom N in the query (top_n_ranked_by.adoc).', 'warning');
-          out.push({ kind: 'keyword', keyword: 'ranked by', ...r.span });
-        }
-      }
-      out.sort((a, b) => a.start - b.start);
-    }
+    if (this.rankedBy) this.attachRanked(out, nodeFrom);
     return out;
   }
 
-  private peek(k = 0): Token | undefined {
-    const j = this.i + k;
-    return j < this.stop ? this.t[j] : undefined;
+  /**
+   * `ranked by` attaches to the query's top/bottom wherever it is written (docs/service-notes.md §2.1): the
+   * k-th takes the k-th top/bottom; one without is a `keyword` clause (warned). Its node was written
+   * where it stands when it could be one; those that found a top/bottom after them are taken out.
+   */
+  private attachRanked(out: Clause[], nodeFrom: number): void {
+    const ranked = this.rankedBy!;
+    const S = this.S, E = this.E;
+    const drop: number[] = [];
+    let k = 0;
+    for (const r of ranked) {
+      const matched = k < this.tops;
+      if (matched && r.node >= 0) drop.push(r.node);
+      if (!matched) this.sink.add({ start: S[r.kw]!, end: E[r.last]! }, codes.MISPLACED_KEYWORD, '"ranked by" ranks a top or bottom: write top N or bottom N in the query (top_n_ranked_by.adoc).', 'warning');
+      k++;
+    }
+    if (drop.length && this.buf) removeLeaves(this.buf, nodeFrom, drop);
+    if (!this.ast) return;
+    let c = 0;
+    const count = out.length;
+    for (const r of ranked) {
+      while (c < count && !(out[c]!.kind === 'topBottom' && !(out[c] as Extract<Clause, { kind: 'topBottom' }>).rankedBy)) c++;
+      const tb = c < count ? (out[c] as Extract<Clause, { kind: 'topBottom' }>) : undefined;
+      if (tb) {
+        tb.rankedBy = this.refAst(r.c, r.last);
+        if (r.agg >= 0) tb.rankedByAggregation = this.q.value(r.agg) as Aggregation;
+      } else out.push({ kind: 'keyword', keyword: 'ranked by', start: S[r.kw]!, end: E[r.last]! });
+    }
+    out.sort((a, b) => a.start - b.start);
   }
 
-  private isKw(tok: Token | undefined, name?: string): boolean {
-    return !!tok && tok.kind === 'keyword' && (name === undefined || tok.value === name);
+  /** The kind of the token at `j`, `NONE` past the range. */
+  private at(j: number): number {
+    return j < this.stop ? this.K[j]! : NONE;
+  }
+
+  /** Whether the token at `j` is keyword `id`. */
+  private kwIs(j: number, id: number): boolean {
+    return j < this.stop && this.K[j] === T_KEYWORD && this.D[j] === id;
+  }
+
+  /** Whether the token at `j` is a keyword with flag `f` (`KW_FLAGS`). */
+  private kwFlag(j: number, f: number): boolean {
+    return j < this.stop && this.K[j] === T_KEYWORD && (KW_FLAGS[this.D[j]!]! & f) !== 0;
+  }
+
+  /** Whether the token at `j` is a number of digits only. */
+  private digits(j: number): boolean {
+    return j < this.stop && this.K[j] === T_NUMBER && (this.D[j]! & NUMBER_DIGITS) !== 0;
+  }
+
+  /** Whether token `b` starts where token `a` ends (nothing between them). */
+  private glued(a: number, b: number): boolean {
+    return this.S[b] === this.E[a];
+  }
+
+  private val(j: number): string {
+    return this.q.value(j);
+  }
+
+  private spanOf(j: number): Span {
+    return { start: this.S[j]!, end: this.E[j]! };
+  }
+
+  private push(c: Clause): void {
+    this.clauses[this.n++] = c;
+  }
+
+  /** Opens a node over positions `[first, last]`; its index, -1 when no nodes are written. */
+  private open(kind: number, first: number, last: number): number {
+    return this.buf ? this.buf.addNode(kind, this.X[first]!, this.X[last]! + 1) : -1;
+  }
+
+  private close(node: number): void {
+    if (node >= 0) this.buf!.close(node);
+  }
+
+  /** A node with no children over `[first, last]`. */
+  private leaf(kind: number, first: number, last: number): void {
+    if (this.buf) this.buf.addNode(kind, this.X[first]!, this.X[last]! + 1);
+  }
+
+  /** A node over `[first, last]` whose one child is the column reference `[c, cl]`. */
+  private withRef(kind: number, first: number, last: number, c: number, cl: number): void {
+    if (!this.buf) return;
+    const node = this.buf.addNode(kind, this.X[first]!, this.X[last]! + 1);
+    this.buf.addNode(N_REF, this.X[c]!, this.X[cl]! + 1);
+    this.buf.close(node);
+  }
+
+  /** An `error` clause over `[first, last]`. */
+  private error(first: number, last: number, text: string): void {
+    this.leaf(N_ERROR, first, last);
+    if (this.ast) this.push({ kind: 'error', text, start: this.S[first]!, end: this.E[last]! });
+  }
+
+  /** The AST of the column reference `[c, last]` (`columnRef`'s reading of it). */
+  private refAst(c: number, last: number): ColumnRef {
+    const q = this.q;
+    if (last === c) return new ColumnNode(q.value(c), q.closed(c), this.S[c]!, this.E[c]!);
+    const bucket = this.K[last] === T_DOT
+      ? new BucketNode('', null, this.S[last]!, this.E[last]!)
+      : new BucketNode(q.value(last), this.bucketOf(last), this.S[last]!, this.E[last]!);
+    return new BucketedColumnNode(q.value(c), q.closed(c), bucket, this.S[c]!, bucket.end);
+  }
+
+  /** The AST of the value at `j`. */
+  private valueAst(j: number): Value {
+    const S = this.S[j]!, E = this.E[j]!;
+    switch (this.K[j]) {
+      case T_VALUE: return new TextValueNode(this.val(j), this.q.closed(j), S, E);
+      case T_NUMBER: {
+        const raw = this.val(j);
+        return new NumberValueNode(numberOf(raw), raw, S, E);
+      }
+      case T_CONSTANT: return this.D[j] === 1 ? { kind: 'empty', start: S, end: E } : { kind: 'null', start: S, end: E };
+      default: {
+        const raw = this.val(j);
+        const bool = booleanOf(raw);
+        return bool === undefined ? new TextValueNode(raw, true, S, E) : { kind: 'boolean', value: bool, raw, start: S, end: E };
+      }
+    }
+  }
+
+  /** The values at `vals[0, count)` as AST objects. */
+  private valuesAst(count: number): Value[] {
+    const out = new Array<Value>(count);
+    for (let k = 0; k < count; k++) out[k] = this.valueAst(this.vals[k]!);
+    return out;
+  }
+
+  /** The bucket token `b` names (after the dot): null when none. */
+  private bucketOf(b: number): DateBucket | null {
+    if (this.K[b] === T_KEYWORD) return (KW_FLAGS[this.D[b]!]! & F_BUCKET) !== 0 ? (keywordName(this.D[b]!) as DateBucket) : null;
+    const name = this.val(b);
+    return BUCKET_SET.has(name) ? (name as DateBucket) : findDateBucket(name);
   }
 
   /**
@@ -1620,98 +1265,101 @@ class ClauseParser {
    * (grammar.ts `SEARCH_GRAMMAR`), in the grammar's order, the first that applies.
    */
   private clause(): void {
-    const tok = this.peek()!;
-    const list = tok.kind === 'keyword' ? PRODUCTIONS_BY_KEYWORD.get(tok.value) : PRODUCTIONS_BY_TOKEN.get(tok.kind);
-    if (list) for (let k = 0; k < list.length; k++) if (this.production(list[k]!, tok)) return;
+    const j = this.i;
+    const k = this.K[j]!;
+    const list = k === T_KEYWORD ? BY_KEYWORD_ID[this.D[j]!] : BY_TOKEN_CODE[k];
+    if (list) for (let p = 0; p < list.length; p++) if (this.production(list[p]!, j)) return;
     this.i++;
-    this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+    this.error(j, j, this.val(j));
   }
 
-  /** Production `p` (grammar.ts) at `tok`, the current token: false, nothing consumed, when it does not apply there. */
-  private production(p: ProductionName, tok: Token): boolean {
+  /** Production `p` (grammar.ts) at position `j`, the current token: false, nothing consumed, when it does not apply there. */
+  private production(p: ProductionName, j: number): boolean {
     switch (p) {
       case 'columnClause':
-        this.columnClause(undefined, undefined, tok);
+        this.columnClause(-1, j, 0);
         return true;
       case 'periodFunction':
-        return this.periodFunction(tok);
+        return this.periodFunction(j);
       case 'aggregated':
-        this.aggregated(tok);
+        this.aggregated(j);
         return true;
       case 'operatorWithoutColumn':
-        this.operatorWithoutColumn(tok);
+        this.operatorWithoutColumn(j);
         return true;
       case 'bucket':
-        if (tok.value !== 'detailed' && this.peek(1)?.kind === 'lparen') return false;
+        if (this.D[j] !== ID_DETAILED && this.at(j + 1) === T_LPAREN) return false;
         this.i++;
-        this.push({ kind: 'bucket', bucket: tok.value as DateBucket, start: tok.start, end: tok.end });
+        this.leaf(N_BUCKET, j, j);
+        if (this.ast) this.push({ kind: 'bucket', bucket: this.val(j) as DateBucket, start: this.S[j]!, end: this.E[j]! });
         return true;
       case 'for':
         this.i++;
-        if (!this.peek()) {
-          this.sink.add(tok, codes.MISSING_OPERAND, 'for needs a filter after it: for sum [delay] > 5000.');
-          this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+        if (this.i >= this.stop) {
+          this.sink.add(this.spanOf(j), codes.MISSING_OPERAND, 'for needs a filter after it: for sum [delay] > 5000.');
+          this.error(j, j, 'for');
         }
         return true; // `for` only introduces the following filter
       case 'grouping':
-        this.groupingClause(tok);
+        this.groupingClause(j);
         return true;
       case 'topBottom':
-        this.topBottom(tok);
+        this.topBottom(j);
         return true;
       case 'rankedBy':
-        this.rankedByClause(tok);
+        this.rankedByClause(j);
         return true;
       case 'sortBy':
-        this.sortBy(tok);
+        this.sortBy(j);
         return true;
       case 'growth':
-        this.growthOf(tok);
+        this.growthOf(j);
         return true;
       case 'calendar':
-        this.calendarClause(tok);
+        this.calendarClause(j);
         return true;
       case 'location':
-        this.location(tok, undefined, tok.start);
+        this.location(j, -1, j);
         return true;
       case 'subsearch':
-        this.subsearch(tok, undefined, tok.start);
+        this.subsearch(j, -1, j);
         return true;
       case 'versus':
-        this.versus(tok);
+        this.versus(j);
         return true;
       case 'fiscal':
         // `sales monthly fiscal` (fiscal.adoc): the fiscal calendar, as calendar.fiscal.
         this.i++;
-        this.push({ kind: 'calendar', name: 'fiscal', start: tok.start, end: tok.end });
+        this.leaf(N_CALENDAR, j, j);
+        if (this.ast) this.push({ kind: 'calendar', name: 'fiscal', start: this.S[j]!, end: this.E[j]! });
         return true;
       case 'relativeDate':
       case 'relativePeriod':
       case 'toDate':
       case 'namedDate': {
-        const rel = this.relativeDate();
-        if (!rel) return false;
-        this.push(new DateFilterNode(undefined, rel.filter, tok.start, rel.end));
+        const last = this.relativeDate();
+        if (last < 0) return false;
+        this.leaf(N_DATE, j, last);
+        if (this.ast) this.push(new DateFilterNode(undefined, this.rel, this.S[j]!, this.E[last]!));
         return true;
       }
-      case 'bareValue':
+      case 'bareValue': {
         // A value with no column: the API syntax has values only after an operator (codes.BARE_VALUE).
-        if (tok.kind === 'lparen') {
-          const end = this.parenGroup();
-          this.bareValue(tok, '( … )', end);
+        const k = this.K[j];
+        if (k === T_LPAREN) {
+          this.bareValue(j, '( … )', this.parenGroup());
           return true;
         }
         this.i++;
-        this.bareValue(tok, tok.kind === 'value' ? `'${tok.value}'` : tok.kind === 'constant' ? `{${tok.value}}` : tok.value, tok.end);
+        this.bareValue(j, k === T_VALUE ? `'${this.val(j)}'` : k === T_CONSTANT ? `{${this.val(j)}}` : this.val(j), j);
         return true;
+      }
       case 'formulaCall':
-        if (!(this.peek(1)?.kind === 'lparen' && this.peek(1)!.start === tok.end)) return false;
-        this.formulaCall(tok);
+        if (!(this.at(j + 1) === T_LPAREN && this.glued(j, j + 1))) return false;
+        this.formulaCall(j);
         return true;
       case 'unknownWord':
-        this.i++;
-        this.sink.add(tok, codes.UNKNOWN_WORD, `"${tok.value}" is not a keyword: write column names in brackets ([${tok.value}]) and text values in quotes ('${tok.value}').`, 'warning');
-        this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+        this.unknownWord(j);
         return true;
       case 'separator':
         // `by [origin], [destination], [delay]` (data-report-v2-api.adoc's query_string): a comma between
@@ -1719,97 +1367,102 @@ class ClauseParser {
         this.i++;
         return true;
       case 'stray':
-        this.stray(tok);
+        this.stray(j);
         return true;
       case 'misplacedKeyword':
-        this.misplacedKeyword(tok);
+        this.misplacedKeyword(j);
         return true;
     }
+  }
+
+  /** A word no production takes: an error clause, warned. */
+  private unknownWord(j: number): void {
+    this.i++;
+    const w = this.val(j);
+    this.sink.add(this.spanOf(j), codes.UNKNOWN_WORD, `"${w}" is not a keyword: write column names in brackets ([${w}]) and text values in quotes ('${w}').`, 'warning');
+    this.error(j, j, w);
   }
 
   /**
    * A value, number or `( … )` standing alone (codes.BARE_VALUE): warned, and kept as a bare keyword clause
    * that the emulator refuses naming `shown`.
    */
-  private bareValue(tok: Token, shown: string, end: number): void {
-    const hint = tok.kind === 'lparen'
+  private bareValue(j: number, shown: string, last: number): void {
+    const hint = this.K[j] === T_LPAREN
       ? 'parentheses stand only after a period function (quarter ([date])) or around a subsearch'
       : `a value goes after a column and an operator ([column] = ${shown})`;
-    this.sink.add({ start: tok.start, end }, codes.BARE_VALUE, `${shown} stands alone: the API syntax has no value without a column; ${hint}.`, 'warning');
-    this.push({ kind: 'keyword', keyword: shown, start: tok.start, end });
-  }
-
-  private push(c: Clause): void {
-    this.clauses[this.n++] = c;
+    this.sink.add({ start: this.S[j]!, end: this.E[last]! }, codes.BARE_VALUE, `${shown} stands alone: the API syntax has no value without a column; ${hint}.`, 'warning');
+    this.leaf(N_KEYWORD, j, last);
+    if (this.ast) this.push({ kind: 'keyword', keyword: shown, start: this.S[j]!, end: this.E[last]! });
   }
 
   /**
-   * Reads `[column]` with an optional `.bucket` / `.'multi word bucket'` glued to it. The current token
-   * must be a column. With `values` (a column standing alone, or a value after an operator), a token after
-   * the dot that is no bucket word is the token form's value or relative date (docs/service-notes.md
-   * §2.11), left in `dotted`, and the reference is the column alone.
+   * Reads `[column]` with an optional `.bucket` / `.'multi word bucket'` glued to it; returns the position
+   * of its last token (the column's, the bucket's, or the dot's when no bucket follows it), the bucket in
+   * `refKnown`. The current token must be a column. With `values` (a column standing alone, or a value
+   * after an operator), a token after the dot that is no bucket word is the token form's value or
+   * relative date (docs/service-notes.md §2.11), left in `dotKind`, and the reference is the column alone.
    */
-  private columnRef(values = false): ColumnRef {
-    const tok = this.t[this.i++]!;
-    this.dotted = undefined;
-    const dot = this.peek();
-    if (!(dot && dot.kind === 'dot' && dot.start === tok.end)) {
-      return new ColumnNode(tok.value, tok.closed, tok.start, tok.end);
-    }
+  private columnRef(values = false): number {
+    const c = this.i++;
+    this.dotKind = DOT_NONE;
+    this.refKnown = undefined;
+    const d = this.i;
+    if (!(this.at(d) === T_DOT && this.glued(c, d))) return c;
     this.i++;
-    const b = this.peek();
-    let bucket: ColumnRef['bucket'] & object;
-    if (values && b && b.start === dot.end && this.dotValue(b)) return new ColumnNode(tok.value, tok.closed, tok.start, tok.end);
-    if (b && b.start === dot.end && (b.kind === 'keyword' || b.kind === 'word' || b.kind === 'value' || b.kind === 'number')) {
+    const b = this.i;
+    const kb = this.at(b);
+    const glued = kb !== NONE && this.glued(d, b);
+    if (values && glued && this.dotValue(b)) return c;
+    if (glued && (kb === T_KEYWORD || kb === T_WORD || kb === T_VALUE || kb === T_NUMBER)) {
       this.i++;
-      const name = b.value;
       // A bucket written exactly (`[date].'day of week'`) needs no normalising (findDateBucket's regex).
-      const known = BUCKET_SET.has(name) ? (name as DateBucket) : b.kind === 'keyword' ? null : findDateBucket(name);
-      bucket = new BucketNode(name, known, b.start, b.end);
-      if (!known) this.sink.add(b, codes.UNKNOWN_BUCKET, `Unknown date bucket "${name}": use one of ${DATE_BUCKETS.join(', ')}.`);
-    } else {
-      bucket = new BucketNode('', null, dot.start, dot.end);
-      this.sink.add(dot, codes.UNKNOWN_BUCKET, `A date bucket must follow the dot: [column].monthly or [column].'day of week'.`);
+      const known = this.bucketOf(b);
+      this.refKnown = known;
+      if (!known) this.sink.add(this.spanOf(b), codes.UNKNOWN_BUCKET, `Unknown date bucket "${this.val(b)}": use one of ${DATE_BUCKETS.join(', ')}.`);
+      return b;
     }
-    return new BucketedColumnNode(tok.value, tok.closed, bucket, tok.start, bucket.end);
+    this.refKnown = null;
+    this.sink.add(this.spanOf(d), codes.UNKNOWN_BUCKET, `A date bucket must follow the dot: [column].monthly or [column].'day of week'.`);
+    return d;
   }
 
   /**
    * The token form's value after `[column].` at token `b` (docs/service-notes.md §2.11), consumed into
-   * `dotted`; false (nothing consumed) when `b` is a bucket word (`[date].monthly` stays a bucket: the
+   * `dotKind`; false (nothing consumed) when `b` is a bucket word (`[date].monthly` stays a bucket: the
    * column's type decides, keywords.ts `dotReading`) or no value: a word (`SEA`, `01/15/2001`, `true`), a
    * quoted text (`'los angeles'`, or a relative date, `'last 180 days'`), a number, `{null}`/`{empty}`, or a
    * date keyword (`today`).
    */
-  private dotValue(b: Token): boolean {
-    switch (b.kind) {
-      case 'word': {
+  private dotValue(b: number): boolean {
+    switch (this.K[b]) {
+      case T_WORD:
+      case T_NUMBER:
+      case T_CONSTANT:
         this.i++;
-        const bool = booleanOf(b.value);
-        this.dotted = { value: bool === undefined ? new TextValueNode(b.value, true, b.start, b.end) : { kind: 'boolean', value: bool, raw: b.value, start: b.start, end: b.end } };
+        this.dotKind = DOT_VALUE;
+        this.dotPos = b;
+        return true;
+      case T_VALUE: {
+        const text = this.val(b);
+        if (findDateBucket(text)) return false;
+        this.i++;
+        const relative = relativeDateOf(text);
+        if (relative) {
+          this.dotKind = DOT_RELATIVE;
+          this.dotRel = relative;
+        } else {
+          this.dotKind = DOT_VALUE;
+          this.dotPos = b;
+        }
         return true;
       }
-      case 'number':
-        this.i++;
-        this.dotted = { value: new NumberValueNode(numberOf(b.value), b.value, b.start, b.end) };
-        return true;
-      case 'constant':
-        this.i++;
-        this.dotted = { value: b.value === 'null' ? { kind: 'null', start: b.start, end: b.end } : { kind: 'empty', start: b.start, end: b.end } };
-        return true;
-      case 'value': {
-        if (findDateBucket(b.value)) return false;
-        this.i++;
-        const relative = relativeDateOf(b.value);
-        this.dotted = relative ? { relative } : { value: new TextValueNode(b.value, b.closed, b.start, b.end) };
-        return true;
-      }
-      case 'keyword': {
-        if (BUCKET_SET.has(b.value)) return false;
+      case T_KEYWORD: {
+        if ((KW_FLAGS[this.D[b]!]! & F_BUCKET) !== 0) return false;
         const at = this.i;
-        const rel = this.relativeDate();
-        if (rel) {
-          this.dotted = { relative: rel.filter };
+        if (this.relativeDate() >= 0) {
+          this.dotKind = DOT_RELATIVE;
+          this.dotRel = this.rel;
           return true;
         }
         this.i = at;
@@ -1821,489 +1474,587 @@ class ClauseParser {
   }
 
   /**
-   * A relative date written whole in `tokens` (the words of a quoted phrase after the dot, `last 180 days`),
-   * or undefined when they are something else or have a problem.
+   * A relative date written whole in the tokens `[0, count)` (the words of a quoted phrase after the dot,
+   * `last 180 days`), or undefined when they are something else or have a problem.
    */
-  relativeDateIn(tokens: Token[]): RelativeDate | undefined {
-    this.t = tokens;
+  relativeDateIn(count: number): RelativeDate | undefined {
     this.i = 0;
-    this.stop = tokens.length;
+    this.stop = count;
     const before = this.sink.list.length;
-    const rel = this.relativeDate();
-    const whole = rel && this.i === this.stop && this.sink.list.length === before;
-    this.t = NO_TOKENS;
-    return whole ? rel.filter : undefined;
+    const last = this.relativeDate();
+    return last >= 0 && this.i === this.stop && this.sink.list.length === before ? this.rel : undefined;
   }
 
-  /** A column, possibly aggregated, followed by an operator (filter), a relative date (dateFilter) or nothing (column). */
-  private columnClause(aggregation: Aggregation | undefined, aggTok: Token | undefined, first: Token, flags?: { by?: boolean; forEach?: boolean }): void {
-    const col = this.columnRef(!aggregation && !flags);
-    const start = first.start;
-    const dotted = this.dotted;
-    if (dotted) {
+  /**
+   * A column (the current token), aggregated by the keyword at `agg` (-1: none), after `by`/`for each`
+   * (`flags`), the clause starting at `first`, followed by an operator (filter), a relative date
+   * (dateFilter) or nothing (column).
+   */
+  private columnClause(agg: number, first: number, flags: number): void {
+    const c = this.i;
+    const plain = agg < 0 && flags === 0;
+    const last = this.columnRef(plain);
+    const S = this.S, E = this.E;
+    const start = S[first]!;
+    if (this.dotKind !== DOT_NONE) {
       // the token form (docs/service-notes.md §2.11): `[origin].SEA` is `[origin] = 'SEA'`, `[date].'this month'` is `[date] this month`
-      const tokEnd = this.t[this.i - 1]!.end;
-      if (dotted.relative) this.push(new DateFilterNode(col, dotted.relative, start, tokEnd));
-      else this.push({ kind: 'filter', column: col, operator: '=', operatorStart: col.end, operatorEnd: col.end + 1, values: [dotted.value], dotted: true, start, end: tokEnd });
-      this.dotted = undefined;
-      return;
-    }
-    const next = this.peek();
-    if (next && (next.kind === 'operator' || (next.kind === 'keyword' && WORD_OPERATOR_SET.has(next.value)))) {
-      this.i++;
-      const operator = next.value as FilterOperator;
-      this.filterColumn = col.name;
-      let values: Value[];
-      let end: number;
-      if (operator === 'between') {
-        const r = this.between(next);
-        values = r.values;
-        end = r.end;
-      } else {
-        values = this.values(next);
-        end = values.length ? values[values.length - 1]!.end : next.end;
+      const end = this.i - 1;
+      const kind = this.dotKind;
+      this.dotKind = DOT_NONE;
+      if (kind === DOT_RELATIVE) {
+        this.withRef(N_DATE, first, end, c, last);
+        if (this.ast) this.push(new DateFilterNode(this.refAst(c, last), this.dotRel!, start, E[end]!));
+        return;
       }
-      this.push(aggregation
-        ? new AggregatedFilterNode(col, aggregation, operator, next.start, next.end, values, start, end)
-        : new FilterNode(col, operator, next.start, next.end, values, start, end));
+      const v = this.dotPos;
+      if (this.buf) {
+        const node = this.open(N_FILTER, first, end);
+        this.leaf(N_REF, c, last);
+        this.leaf(N_VALUE, v, v);
+        this.close(node);
+      }
+      if (this.ast) {
+        const col = this.refAst(c, last);
+        this.push({ kind: 'filter', column: col, operator: '=', operatorStart: col.end, operatorEnd: col.end + 1, values: [this.valueAst(v)], dotted: true, start, end: E[end]! });
+      }
       return;
     }
-    if (next && !aggregation && !flags && !col.bucket && next.kind === 'keyword' && (next.value === 'near' || next.value === 'farther than')) {
-      this.location(next, col, start);
+    const j = this.i;
+    const nk = this.at(j);
+    if (nk === T_OPERATOR || (nk === T_KEYWORD && (KW_FLAGS[this.D[j]!]! & F_WORD_OPERATOR) !== 0)) {
+      this.filter(agg, first, c, last);
       return;
     }
-    if (next && !aggregation && !flags && !col.bucket && next.kind === 'keyword' && (next.value === 'in' || next.value === 'not in')) {
-      this.subsearch(next, col, start);
-      return;
-    }
-    if (next && !aggregation && !flags && !col.bucket) {
-      const rel = this.relativeDate();
-      if (rel) {
-        this.push(new DateFilterNode(col, rel.filter, start, rel.end));
+    if (nk !== NONE && plain && last === c && nk === T_KEYWORD) {
+      const id = this.D[j];
+      if (id === ID_NEAR || id === ID_FARTHER) {
+        this.location(j, c, first);
+        return;
+      }
+      if (id === ID_IN || id === ID_NOT_IN) {
+        this.subsearch(j, c, first);
         return;
       }
     }
-    if (!aggregation && !flags) {
+    if (nk !== NONE && plain && last === c) {
+      const rel = this.relativeDate();
+      if (rel >= 0) {
+        this.withRef(N_DATE, first, rel, c, last);
+        if (this.ast) this.push(new DateFilterNode(this.refAst(c, last), this.rel, start, E[rel]!));
+        return;
+      }
+    }
+    this.withRef(N_COLUMN, first, last, c, last);
+    if (!this.ast) return;
+    const col = this.refAst(c, last);
+    if (plain) {
       this.push(new ColumnClauseNode(col, start, col.end));
       return;
     }
     // One shape per constructor call or literal (see `top`).
-    if (!aggregation) {
-      this.push(new GroupingClauseNode(col, flags!.by === true, start, col.end));
+    if (agg < 0) {
+      this.push(new GroupingClauseNode(col, flags === FLAG_BY, start, col.end));
       return;
     }
-    const aggregationStart = aggTok!.start;
-    const aggregationEnd = aggTok!.end;
-    if (!flags) this.push(new AggregatedClauseNode(col, aggregation, aggregationStart, aggregationEnd, start, col.end));
-    else if (flags.by) this.push({ kind: 'column', column: col, aggregation, aggregationStart, aggregationEnd, by: true, start, end: col.end });
+    const aggregation = this.val(agg) as Aggregation;
+    const aggregationStart = S[agg]!;
+    const aggregationEnd = E[agg]!;
+    if (flags === 0) this.push(new AggregatedClauseNode(col, aggregation, aggregationStart, aggregationEnd, start, col.end));
+    else if (flags === FLAG_BY) this.push({ kind: 'column', column: col, aggregation, aggregationStart, aggregationEnd, by: true, start, end: col.end });
     else this.push({ kind: 'column', column: col, aggregation, aggregationStart, aggregationEnd, forEach: true, start, end: col.end });
   }
 
+  /** A filter: the column `[c, last]` (aggregated by `agg`, -1: not), the operator at the current token, its values. */
+  private filter(agg: number, first: number, c: number, last: number): void {
+    const op = this.i++;
+    this.filterColumn = c;
+    const between = this.K[op] === T_KEYWORD && this.D[op] === ID_BETWEEN;
+    let count: number;
+    let end: number;
+    if (between) {
+      count = this.between(op);
+      end = this.betweenEnd;
+    } else {
+      count = this.values(op);
+      end = count ? this.vals[count - 1]! : op;
+    }
+    if (this.buf) {
+      const node = this.open(N_FILTER, first, end);
+      this.leaf(N_REF, c, last);
+      for (let k = 0; k < count; k++) this.leaf(N_VALUE, this.vals[k]!, this.vals[k]!);
+      if (count === 0 || (between && count < 2)) this.buf.addNode(N_MISSING, this.X[end]! + 1, this.X[end]! + 1);
+      this.close(node);
+    }
+    if (!this.ast) return;
+    const col = this.refAst(c, last);
+    const operator = this.val(op) as FilterOperator;
+    const values = this.valuesAst(count);
+    const S = this.S, E = this.E;
+    this.push(agg >= 0
+      ? new AggregatedFilterNode(col, this.val(agg) as Aggregation, operator, S[op]!, E[op]!, values, S[first]!, E[end]!)
+      : new FilterNode(col, operator, S[op]!, E[op]!, values, S[first]!, E[end]!));
+  }
+
+  /** Records value position `k` in `vals` at `count`. */
+  private keep(count: number, k: number): void {
+    if (count === this.vals.length) {
+      const grown = new Int32Array(count * 2);
+      grown.set(this.vals);
+      this.vals = grown;
+    }
+    this.vals[count] = k;
+  }
+
   /**
-   * Reads `value (, value)*` after an operator. Values are quoted texts, numbers, `{null}`/`{empty}`; a
-   * bare word is taken as a text value with an unknownWord warning. Reports missingOperand when nothing
-   * follows the operator or a comma.
+   * Reads `value (, value)*` after the operator at `op` into `vals`; how many. Values are quoted texts,
+   * numbers, `{null}`/`{empty}`; a bare word is taken as a text value with an unknownWord warning. Reports
+   * missingOperand when nothing follows the operator or a comma.
    */
-  private values(op: Token): Value[] {
-    const out = this.valueScratch;
+  private values(op: number): number {
     let count = 0;
-    let expectFrom: Token = op;
-    this.dottedColumn = undefined;
+    let expectFrom = op;
+    this.dottedColumn = -1;
     for (;;) {
       const v = this.value();
-      if (!v) {
-        this.sink.add(expectFrom, codes.MISSING_OPERAND, expectFrom.kind === 'comma'
+      if (v < 0) {
+        this.sink.add(this.spanOf(expectFrom), codes.MISSING_OPERAND, this.K[expectFrom] === T_COMMA
           ? 'A value must follow the comma.'
-          : `${op.value} needs a value after it: a number, a 'quoted text' or a 'date'.`);
+          : `${this.val(op)} needs a value after it: a number, a 'quoted text' or a 'date'.`);
         break;
       }
-      out[count++] = v;
-      const c = this.peek();
+      this.keep(count++, v);
+      const c = this.i;
+      const ck = this.at(c);
       // `[origin] = [origin].SEA [origin].PDX` (the token form): the values of one column follow each other
-      if (this.dottedColumn !== undefined && c && c.kind === 'column' && c.value === this.dottedColumn) {
-        const d = this.peek(1);
-        if (d && d.kind === 'dot' && d.start === c.end) continue;
+      if (this.dottedColumn >= 0 && ck === T_COLUMN && this.val(c) === this.val(this.dottedColumn)) {
+        if (this.at(c + 1) === T_DOT && this.glued(c, c + 1)) continue;
       }
       // `similar to '%jacket%' or '%t-shirt%'` (similar-to.adoc): `or` separates alternatives as a comma does.
       // A comma before a column or a keyword separates clauses (`[item type] = [item type].'jackets', [region] = …,
       // sort by …`: data-report-v2-api.adoc).
-      const after = c && c.kind === 'comma' ? this.peek(1)?.kind : undefined;
-      if (c && (c.kind === 'comma' || (c.kind === 'keyword' && c.value === 'or')) && after !== 'column' && after !== 'keyword') {
+      const after = ck === T_COMMA ? this.at(c + 1) : NONE;
+      if ((ck === T_COMMA || (ck === T_KEYWORD && this.D[c] === ID_OR)) && after !== T_COLUMN && after !== T_KEYWORD) {
         this.i++;
         expectFrom = c;
         continue;
       }
       break;
     }
-    return out.slice(0, count);
+    return count;
   }
 
-  /** One value at the current token, or undefined (nothing consumed) when there is none. */
-  private value(): Value | undefined {
-    const v = this.peek();
-    if (!v) return undefined;
-    switch (v.kind) {
-      case 'value':
+  /** The position of one value at the current token (consumed), or -1 (nothing consumed) when there is none. */
+  private value(): number {
+    const v = this.i;
+    switch (this.at(v)) {
+      case T_VALUE:
+      case T_NUMBER:
+      case T_CONSTANT:
         this.i++;
-        return new TextValueNode(v.value, v.closed, v.start, v.end);
-      case 'number':
+        return v;
+      case T_WORD: {
         this.i++;
-        return new NumberValueNode(numberOf(v.value), v.value, v.start, v.end);
-      case 'constant':
-        this.i++;
-        return v.value === 'null' ? { kind: 'null', start: v.start, end: v.end } : { kind: 'empty', start: v.start, end: v.end };
-      case 'word': {
-        this.i++;
-        const bool = booleanOf(v.value);
+        const w = this.val(v);
         // `[is delayed] = true` (the token form): a boolean; validation warns when the column is no BOOL
-        if (bool !== undefined) return { kind: 'boolean', value: bool, raw: v.value, start: v.start, end: v.end };
-        this.sink.add(v, codes.UNKNOWN_WORD, `"${v.value}" is not a keyword: write text and date values in single quotes ('${v.value}').`, 'warning');
-        return new TextValueNode(v.value, true, v.start, v.end);
+        if (booleanOf(w) === undefined) this.sink.add(this.spanOf(v), codes.UNKNOWN_WORD, `"${w}" is not a keyword: write text and date values in single quotes ('${w}').`, 'warning');
+        return v;
       }
-      case 'column': {
+      case T_COLUMN: {
         // `[origin] = [origin].SEA`, `between [date].01/15/2001 and …` (the token form): a value written with its column
-        const d = this.peek(1);
-        if (!(d && d.kind === 'dot' && d.start === v.end)) return undefined;
+        if (!(this.at(v + 1) === T_DOT && this.glued(v, v + 1))) return -1;
         // `[origin] = [destination].PDX` is no value of [origin]: the token starts a filter of its own
-        if (this.filterColumn !== undefined && v.value.trim().toLowerCase() !== this.filterColumn.trim().toLowerCase()) return undefined;
-        const at = this.i;
+        if (this.filterColumn >= 0 && this.val(v).trim().toLowerCase() !== this.val(this.filterColumn).trim().toLowerCase()) return -1;
         this.columnRef(true);
-        const dotted = this.dotted;
-        this.dotted = undefined;
-        if (!dotted?.value) {
-          this.i = at;
-          return undefined;
+        const kind = this.dotKind;
+        this.dotKind = DOT_NONE;
+        if (kind !== DOT_VALUE) {
+          this.i = v;
+          return -1;
         }
-        this.dottedColumn = v.value;
-        return dotted.value;
+        this.dottedColumn = v;
+        return this.dotPos;
       }
       default:
-        return undefined;
+        return -1;
     }
   }
 
-  /** `between v and v` (the `between` token is consumed). */
-  private between(op: Token): { values: Value[]; end: number } {
+  /** Where the last `between` ended (a position). */
+  private betweenEnd = 0;
+
+  /** `between v and v` (the `between` token at `op` consumed): how many values (in `vals`), the end in `betweenEnd`. */
+  private between(op: number): number {
     const low = this.value();
-    if (!low) {
-      this.sink.add(op, codes.MISSING_OPERAND, 'between needs two values: between 0 and 1000.');
-      return { values: [], end: op.end };
+    if (low < 0) {
+      this.sink.add(this.spanOf(op), codes.MISSING_OPERAND, 'between needs two values: between 0 and 1000.');
+      this.betweenEnd = op;
+      return 0;
     }
-    const and = this.peek();
-    if (!this.isKw(and, 'and')) {
-      this.sink.add({ start: op.start, end: low.end }, codes.BETWEEN_WITHOUT_AND, `between needs "and" and a second value: between ${this.textOf(low)} and ….`);
-      return { values: [low], end: low.end };
+    const and = this.i;
+    this.keep(0, low);
+    if (!this.kwIs(and, ID_AND)) {
+      this.sink.add({ start: this.S[op]!, end: this.E[low]! }, codes.BETWEEN_WITHOUT_AND, `between needs "and" and a second value: between ${this.textOf(low)} and ….`);
+      this.betweenEnd = low;
+      return 1;
     }
     this.i++;
     const high = this.value();
-    if (!high) {
-      this.sink.add(and!, codes.MISSING_OPERAND, 'A value must follow "and": between 0 and 1000.');
-      return { values: [low], end: and!.end };
+    if (high < 0) {
+      this.sink.add(this.spanOf(and), codes.MISSING_OPERAND, 'A value must follow "and": between 0 and 1000.');
+      this.betweenEnd = and;
+      return 1;
     }
-    // The list comes from `slice` rather than a literal, for the reason of nodes.ts.
-    const pair = this.valueScratch;
-    pair[0] = low;
-    pair[1] = high;
-    return { values: pair.slice(0, 2), end: high.end };
+    this.keep(1, high);
+    this.betweenEnd = high;
+    return 2;
   }
 
-  private textOf(v: Value): string {
+  private textOf(j: number): string {
+    const v = this.valueAst(j);
     return v.kind === 'text' ? `'${v.value}'` : v.kind === 'number' || v.kind === 'boolean' ? v.raw : `{${v.kind}}`;
   }
 
   /**
-   * A relative date at the current token (docs/service-notes.md §2.5, 2.6), consuming it; undefined (nothing
-   * consumed) when none starts here. Reports missingOperand for `last`/`next`/`this` with no period.
+   * A relative date at the current token (docs/service-notes.md §2.5, 2.6), consumed, in `rel`; returns the
+   * position of the token it ends at, -1 (nothing consumed) when none starts here. Reports missingOperand
+   * for `last`/`next`/`this` with no period.
    */
-  private relativeDate(): { filter: RelativeDate; end: number } | undefined {
-    const a = this.peek();
-    if (!a) return undefined;
-    if (a.kind === 'keyword') {
-      if (a.value === 'today' || a.value === 'yesterday') {
+  private relativeDate(): number {
+    const a = this.i;
+    if (a >= this.stop) return -1;
+    const K = this.K, D = this.D;
+    if (K[a] === T_KEYWORD) {
+      const id = D[a]!;
+      if (id === ID_TODAY || id === ID_YESTERDAY) {
         this.i++;
-        return { filter: { type: a.value }, end: a.end };
+        this.rel = { type: id === ID_TODAY ? 'today' : 'yesterday' };
+        return a;
       }
-      const toDate = TO_DATE_UNITS.get(a.value);
-      if (toDate) {
-        this.i++;
-        const fe = this.peek();
-        const feUnit = this.peek(1);
-        const period = feUnit && this.isKw(feUnit) ? TO_DATE_PERIODS.indexOf(feUnit.value as ToDateUnit) : -1;
-        if (this.isKw(fe, 'for each') && period >= 0) {
-          this.i += 2;
-          // the period must hold the to-date unit (keywords-to-date: the bucket is "equal to or larger")
-          if (period < TO_DATE_PERIODS.indexOf(toDate)) this.sink.add({ start: a.start, end: feUnit!.end }, codes.MISPLACED_KEYWORD, `"${a.value} for each ${feUnit!.value}": a ${feUnit!.value} does not hold a ${toDate}; the period after for each is a ${toDate} or longer (${TO_DATE_PERIODS.slice(TO_DATE_PERIODS.indexOf(toDate)).join(', ')}).`, 'warning');
-          return { filter: { type: 'toDate', unit: toDate, forEach: feUnit!.value as ToDateUnit }, end: feUnit!.end };
-        }
-        return { filter: { type: 'toDate', unit: toDate }, end: a.end };
-      }
-      if (a.value === 'this' || a.value === 'last' || a.value === 'next') {
-        const b = this.peek(1);
-        let n = 1;
-        let unitTok = b;
-        if (b && b.kind === 'number' && a.value !== 'this' && isDigits(b.value)) {
-          n = numberOf(b.value);
-          unitTok = this.peek(2);
-        }
-        if (!unitTok || !this.isKw(unitTok) || !UNITS.has(unitTok.value)) {
-          this.i++;
-          if (unitTok === b && b && b.kind === 'number') this.i++;
-          const shown = a.value === 'this' ? 'this month' : `${a.value} month, ${a.value} 7 days`;
-          this.sink.add(a, codes.MISSING_OPERAND, `${a.value} needs a period: ${shown}.`);
-          return { filter: { type: 'period', which: a.value, n, unit: 'day' }, end: a.end };
-        }
-        this.i += unitTok === b ? 2 : 3;
-        const unit = unitTok.value as DateUnit;
-        const fe = this.peek();
-        const feUnit = this.peek(1);
-        if (this.isKw(fe, 'for each') && feUnit && this.isKw(feUnit) && UNITS.has(feUnit.value)) {
-          this.i += 2;
-          return { filter: { type: 'period', which: a.value, n, unit, forEach: feUnit.value as DateUnit }, end: feUnit.end };
-        }
-        return { filter: { type: 'period', which: a.value, n, unit }, end: unitTok.end };
-      }
+      const toDate = KW_TO_DATE[id];
+      if (toDate) return this.toDate(a, toDate);
+      if (id === ID_THIS || id === ID_LAST || id === ID_NEXT) return this.period(a);
       return this.namedDate(a);
     }
-    if (a.kind === 'number' && isDigits(a.value)) {
-      const u = this.peek(1);
-      const ago = this.peek(2);
-      if (u && this.isKw(u) && UNITS.has(u.value) && this.isKw(ago, 'ago')) {
+    if (this.digits(a)) {
+      const u = a + 1;
+      if (this.kwFlag(u, F_UNIT) && this.kwIs(a + 2, ID_AGO)) {
         this.i += 3;
-        return { filter: { type: 'ago', n: numberOf(a.value), unit: u.value as DateUnit }, end: ago!.end };
+        this.rel = { type: 'ago', n: numberOf(this.val(a)), unit: this.val(u) as DateUnit };
+        return a + 2;
       }
       // A bare year (`revenue by product 2014`, list-date.adoc).
-      if (isYear(a.value) && !(u && this.isKw(u) && UNITS.has(u.value))) {
+      if ((D[a]! & NUMBER_YEAR) !== 0 && !this.kwFlag(u, F_UNIT)) {
         this.i++;
-        return { filter: { type: 'named', year: numberOf(a.value) }, end: a.end };
+        this.rel = { type: 'named', year: numberOf(this.val(a)) };
+        return a;
       }
     }
-    return undefined;
+    return -1;
   }
 
-  /** A named day, month or quarter at the current keyword (`monday`, `january`, `february 2014`, `q1`, `q3 2024`), consumed; undefined otherwise. */
-  private namedDate(a: Token): { filter: RelativeDate; end: number } | undefined {
-    const day = DAYS.get(a.value);
+  /** `… to date (for each period)?` at `a` (`relativeDate`). */
+  private toDate(a: number, toDate: ToDateUnit): number {
+    this.i++;
+    const fe = this.i;
+    const feUnit = fe + 1;
+    const period = feUnit < this.stop && this.K[feUnit] === T_KEYWORD ? KW_PERIOD_RANK[this.D[feUnit]!]! : -1;
+    if (this.kwIs(fe, ID_FOR_EACH) && period >= 0) {
+      this.i += 2;
+      const each = this.val(feUnit);
+      // the period must hold the to-date unit (keywords-to-date: the bucket is "equal to or larger")
+      if (period < TO_DATE_PERIODS.indexOf(toDate)) this.sink.add({ start: this.S[a]!, end: this.E[feUnit]! }, codes.MISPLACED_KEYWORD, `"${this.val(a)} for each ${each}": a ${each} does not hold a ${toDate}; the period after for each is a ${toDate} or longer (${TO_DATE_PERIODS.slice(TO_DATE_PERIODS.indexOf(toDate)).join(', ')}).`, 'warning');
+      this.rel = { type: 'toDate', unit: toDate, forEach: each as ToDateUnit };
+      return feUnit;
+    }
+    this.rel = { type: 'toDate', unit: toDate };
+    return a;
+  }
+
+  /** `this|last|next (N)? unit (for each unit)?` at `a` (`relativeDate`). */
+  private period(a: number): number {
+    const which = this.val(a) as 'this' | 'last' | 'next';
+    const b = a + 1;
+    let n = 1;
+    let unitTok = b;
+    if (this.at(b) === T_NUMBER && which !== 'this' && this.digits(b)) {
+      n = numberOf(this.val(b));
+      unitTok = a + 2;
+    }
+    if (!this.kwFlag(unitTok, F_UNIT)) {
+      this.i++;
+      if (unitTok === b && this.at(b) === T_NUMBER) this.i++;
+      const shown = which === 'this' ? 'this month' : `${which} month, ${which} 7 days`;
+      this.sink.add(this.spanOf(a), codes.MISSING_OPERAND, `${which} needs a period: ${shown}.`);
+      this.rel = { type: 'period', which, n, unit: 'day' };
+      return a;
+    }
+    this.i += unitTok === b ? 2 : 3;
+    const unit = this.val(unitTok) as DateUnit;
+    const fe = this.i;
+    if (this.kwIs(fe, ID_FOR_EACH) && this.kwFlag(fe + 1, F_UNIT)) {
+      this.i += 2;
+      this.rel = { type: 'period', which, n, unit, forEach: this.val(fe + 1) as DateUnit };
+      return fe + 1;
+    }
+    this.rel = { type: 'period', which, n, unit };
+    return unitTok;
+  }
+
+  /** A named day, month or quarter at the current keyword (`monday`, `january`, `february 2014`, `q1`, `q3 2024`), consumed; -1 otherwise. */
+  private namedDate(a: number): number {
+    const name = this.val(a);
+    const day = DAYS.get(name);
     if (day !== undefined) {
       this.i++;
-      return { filter: { type: 'named', dayOfWeek: day }, end: a.end };
+      this.rel = { type: 'named', dayOfWeek: day };
+      return a;
     }
-    const month = MONTHS.get(a.value);
-    const quarter = month === undefined ? QUARTERS.get(a.value) : undefined;
-    if (month === undefined && quarter === undefined) return undefined;
+    const month = MONTHS.get(name);
+    const quarter = month === undefined ? QUARTERS.get(name) : undefined;
+    if (month === undefined && quarter === undefined) return -1;
     const named = month !== undefined ? { month } : { quarter };
     this.i++;
-    const y = this.peek();
-    if (y && y.kind === 'number' && isYear(y.value)) {
+    const y = this.i;
+    if (y < this.stop && this.K[y] === T_NUMBER && (this.D[y]! & NUMBER_YEAR) !== 0) {
       this.i++;
-      return { filter: { type: 'named', ...named, year: numberOf(y.value) }, end: y.end };
+      this.rel = { type: 'named', ...named, year: numberOf(this.val(y)) };
+      return y;
     }
-    return { filter: { type: 'named', ...named }, end: a.end };
+    this.rel = { type: 'named', ...named };
+    return a;
   }
 
   /** `name(…)`: a function call, i.e. a formula defined inside the query (docs/service-interface.md §8.6). */
-  private formulaCall(tok: Token): void {
+  private formulaCall(j: number): void {
     this.i++;
     const end = this.parenGroup();
-    this.sink.add({ start: tok.start, end }, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
-    this.push({ kind: 'error', text: tok.value, start: tok.start, end });
+    this.sink.add({ start: this.S[j]!, end: this.E[end]! }, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
+    this.error(j, end, this.val(j));
   }
 
   /**
-   * Consumes `( … )` starting at the current `(`; returns the end offset. Reports unclosedParen. The `)` is
-   * looked up in `parens`, made once per query, so a query of many unclosed `(` is parsed in linear time.
+   * Consumes `( … )` starting at the current `(`; returns the position of its `)` (of the `(` when
+   * unclosed: reports unclosedParen). The `)` is looked up in `parens`, made once per query, so a query of
+   * many unclosed `(` is parsed in linear time.
    */
   private parenGroup(): number {
-    const open = this.t[this.i]!;
-    const parens = (this.parens ??= matchParens(this.t, this.i, this.stop));
+    const open = this.i;
+    const parens = (this.parens ??= matchParens(this.K, this.i, this.stop));
     const j = parens.close[this.i - parens.from] ?? -1;
     if (j >= 0 && j < this.stop) {
       this.i = j + 1;
-      return this.t[j]!.end;
+      return j;
     }
     this.i++;
-    this.sink.add(open, codes.UNCLOSED_PAREN, 'Unclosed (: add the closing ).');
-    return open.end;
+    this.sink.add(this.spanOf(open), codes.UNCLOSED_PAREN, 'Unclosed (: add the closing ).');
+    return open;
   }
 
-  /** Reads a column after a keyword (`sort by`, `by`, `growth of`, …), or reports missingOperand at `kw`. */
-  private requireColumn(kw: Token, usage: string): ColumnRef | undefined {
-    const c = this.peek();
-    if (c && c.kind === 'column') return this.columnRef();
-    this.sink.add(kw, codes.MISSING_OPERAND, `${kw.value} needs a column after it: ${usage}.`);
-    return undefined;
-  }
-
-  /** An aggregation keyword at the current token, consumed; undefined otherwise. */
-  private aggregation(): Token | undefined {
-    const a = this.peek();
-    if (a && a.kind === 'keyword' && AGGREGATION_SET.has(a.value)) {
+  /** An aggregation keyword at the current token, consumed (its position); -1 otherwise. */
+  private aggregation(): number {
+    const a = this.i;
+    if (this.kwFlag(a, F_AGGREGATION)) {
       this.i++;
       return a;
     }
-    return undefined;
+    return -1;
   }
 
   /** A `.`, `)` or run of other characters where no clause starts: an error clause. */
-  private stray(tok: Token): void {
+  private stray(j: number): void {
     this.i++;
-    if (tok.kind === 'dot' || tok.kind === 'rparen') this.sink.add(tok, codes.STRAY_CHARACTER, tok.kind === 'dot' ? "Unexpected '.': a dot binds a date bucket or a value to a column ([date].monthly, [origin].SEA)." : "Unexpected ')': no ( to close.");
-    else if (/^[-+*/%^]+$/.test(tok.value)) this.sink.add(tok, codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
-    this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+    const k = this.K[j];
+    const text = this.val(j);
+    if (k === T_DOT || k === T_RPAREN) this.sink.add(this.spanOf(j), codes.STRAY_CHARACTER, k === T_DOT ? "Unexpected '.': a dot binds a date bucket or a value to a column ([date].monthly, [origin].SEA)." : "Unexpected ')': no ( to close.");
+    else if (/^[-+*/%^]+$/.test(text)) this.sink.add(this.spanOf(j), codes.FORMULA_IN_QUERY, `Formulas cannot be defined inside a query (docs/service-interface.md §8.6): create the formula on the data source and use it by name, e.g. [my formula].`);
+    this.error(j, j, text);
   }
 
   /** An aggregation before a column (`sum [sales]`), or `sum(` (a formula call). */
-  private aggregated(tok: Token): void {
-    const name = tok.value;
-    if (this.peek(1)?.kind === 'lparen') {
-      this.formulaCall(tok);
+  private aggregated(j: number): void {
+    if (this.at(j + 1) === T_LPAREN) {
+      this.formulaCall(j);
       return;
     }
     this.i++;
-    const c = this.peek();
-    if (c && c.kind === 'column') {
-      this.columnClause(name as Aggregation, tok, tok);
+    if (this.at(this.i) === T_COLUMN) {
+      this.columnClause(j, j, 0);
       return;
     }
-    this.sink.add(tok, codes.MISSING_OPERAND, `${name} needs a column after it: ${name} [delay].`);
-    this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
+    const name = this.val(j);
+    this.sink.add(this.spanOf(j), codes.MISSING_OPERAND, `${name} needs a column after it: ${name} [delay].`);
+    this.error(j, j, name);
   }
 
   /** An operator with no column before it (`= 'SEA'`, `between 1 and 2`): its values read, an error clause. */
-  private operatorWithoutColumn(tok: Token): void {
-    const name = tok.value;
+  private operatorWithoutColumn(j: number): void {
+    const name = this.val(j);
     this.i++;
-    this.filterColumn = undefined;
-    const values = name === 'between' ? this.between(tok).values : this.values(tok);
-    const hint = tok.kind === 'operator' ? `[column] ${name} value` : `[column] ${name} …`;
-    this.sink.add(tok, codes.MISSING_OPERAND, `${name} needs a column before it: ${hint}.`);
-    this.push({ kind: 'error', text: name, start: tok.start, end: values.length ? values[values.length - 1]!.end : tok.end });
+    this.filterColumn = -1;
+    const count = this.K[j] === T_KEYWORD && this.D[j] === ID_BETWEEN ? this.between(j) : this.values(j);
+    const hint = this.K[j] === T_OPERATOR ? `[column] ${name} value` : `[column] ${name} …`;
+    this.sink.add(this.spanOf(j), codes.MISSING_OPERAND, `${name} needs a column before it: ${hint}.`);
+    this.error(j, count ? this.vals[count - 1]! : j, name);
   }
 
-  /** `ranked by [aggregation] [column]`, kept for the query's `top`/`bottom` (`parse`). */
-  private rankedByClause(tok: Token): void {
+  /** Reads a column after the keyword at `kw` (`sort by`, `by`, `growth of`, …): its reference's last position, or -1 (missingOperand reported at `kw`). */
+  private requireColumn(kw: number, usage: string): number {
+    if (this.at(this.i) === T_COLUMN) return this.columnRef();
+    this.sink.add(this.spanOf(kw), codes.MISSING_OPERAND, `${this.val(kw)} needs a column after it: ${usage}.`);
+    return -1;
+  }
+
+  /** `ranked by [aggregation] [column]`, kept for the query's `top`/`bottom` (`attachRanked`). */
+  private rankedByClause(j: number): void {
     this.i++;
     // `ranked by count [destination]` (the token form): ranked by an aggregate
     const agg = this.aggregation();
-    const col = this.requireColumn(agg ?? tok, 'top 10 [origin] ranked by [delay]');
-    if (col) (this.rankedBy ??= []).push({ column: col, aggregation: agg?.value as Aggregation | undefined, span: span(tok, col) });
-    else this.push({ kind: 'error', text: tok.value, start: tok.start, end: tok.end });
+    const c = this.i;
+    const last = this.requireColumn(agg >= 0 ? agg : j, 'top 10 [origin] ranked by [delay]');
+    if (last < 0) {
+      this.error(j, j, 'ranked by');
+      return;
+    }
+    const ranked = (this.rankedBy ??= []);
+    // the k-th ranked by takes the k-th top/bottom: one written before it certainly; else a node where it stands, for now
+    let node = -1;
+    if (ranked.length >= this.tops && this.buf) node = this.buf.addNode(N_KEYWORD, this.X[j]!, this.X[last]! + 1);
+    ranked.push({ kw: j, agg, c, last, node });
   }
 
   /** A keyword no production takes where it stands: a `keyword` clause (warned unless the emulator does not run it). */
-  private misplacedKeyword(tok: Token): void {
-    const name = tok.value;
+  private misplacedKeyword(j: number): void {
+    const id = this.D[j]!;
+    const name = keywordName(id);
     this.i++;
-    let end = tok.end;
-    if (PAREN_KEYWORDS.has(name) && this.peek()?.kind === 'lparen') end = this.parenGroup();
-    else if (UNSUPPORTED.has(name)) end = this.operandsOf(end);
-    if (!UNSUPPORTED.has(name)) this.sink.add(tok, codes.MISPLACED_KEYWORD, `"${name}" has no meaning here: ${findKeyword(name)?.meaning ?? ''}`, 'warning');
-    this.push({ kind: 'keyword', keyword: name, start: tok.start, end });
+    let end = j;
+    if (PAREN_KEYWORD_IDS[id] && this.at(this.i) === T_LPAREN) end = this.parenGroup();
+    else if (UNSUPPORTED_IDS[id]) end = this.operandsOf(end);
+    if (!UNSUPPORTED_IDS[id]) this.sink.add(this.spanOf(j), codes.MISPLACED_KEYWORD, `"${name}" has no meaning here: ${findKeyword(name)?.meaning ?? ''}`, 'warning');
+    this.leaf(N_KEYWORD, j, end);
+    if (this.ast) this.push({ kind: 'keyword', keyword: name, start: this.S[j]!, end: this.E[end]! });
   }
 
   /** `vs` / `versus` (vs.adoc), and `vs all` as one clause (all.adoc: all "can only be used as part of a versus phrase"). */
-  private versus(tok: Token): void {
+  private versus(j: number): void {
     this.i++;
-    const all = this.peek();
-    if (all && all.kind === 'keyword' && all.value === 'all') {
+    const all = this.i;
+    if (this.kwIs(all, ID_ALL)) {
       this.i++;
-      this.push({ kind: 'versus', all: true, start: tok.start, end: all.end });
-    } else this.push({ kind: 'versus', all: false, start: tok.start, end: tok.end });
+      this.leaf(N_VERSUS, j, all);
+      if (this.ast) this.push({ kind: 'versus', all: true, start: this.S[j]!, end: this.E[all]! });
+    } else {
+      this.leaf(N_VERSUS, j, j);
+      if (this.ast) this.push({ kind: 'versus', all: false, start: this.S[j]!, end: this.E[j]! });
+    }
   }
 
   /**
-   * `in (subsearch)` / `not in (subsearch)` (in.adoc, not_in.adoc), on `col` when written before it: the
-   * tokens between the parentheses are parsed as a query of their own. The current token is `in` or `not
-   * in`. Without parentheses, or with an unclosed one, a diagnostic and an `error` clause.
+   * `in (subsearch)` / `not in (subsearch)` (in.adoc, not_in.adoc) at `kw`, on the column at `col` (-1:
+   * none) when written before it, the clause starting at `first`: the tokens between the parentheses are
+   * parsed as a query of their own. Without parentheses, or with an unclosed one, a diagnostic and an `error` clause.
    */
-  private subsearch(kw: Token, col: ColumnRef | undefined, start: number): void {
+  private subsearch(kw: number, col: number, first: number): void {
     this.i++;
-    const open = this.peek();
-    if (!open || open.kind !== 'lparen') {
-      this.sink.add(kw, codes.MISSING_OPERAND, `${kw.value} needs a subsearch in parentheses after it: [origin] ${kw.value} (top 10 [origin] [delay]).`);
-      this.push({ kind: 'error', text: kw.value, start, end: kw.end });
+    const name = this.val(kw);
+    if (this.at(this.i) !== T_LPAREN) {
+      this.sink.add(this.spanOf(kw), codes.MISSING_OPERAND, `${name} needs a subsearch in parentheses after it: [origin] ${name} (top 10 [origin] [delay]).`);
+      this.error(first, kw, name);
       return;
     }
     const from = this.i + 1;
     const end = this.parenGroup();
-    const close = this.t[this.i - 1]!;
-    if (close.kind !== 'rparen' || this.i - 1 < from) {
-      this.push({ kind: 'error', text: kw.value, start, end });
+    const close = this.i - 1;
+    if (this.K[close] !== T_RPAREN || close < from) {
+      this.error(first, end, name);
       return;
     }
     if (this.depth >= MAX_SUBSEARCH_DEPTH) {
-      this.sink.add(kw, codes.NESTING_TOO_DEEP, `Subsearches nest deeper than ${MAX_SUBSEARCH_DEPTH} levels here: TSQ reads no further inside; write the inner search as a query of its own.`);
-      this.push({ kind: 'error', text: kw.value, start, end });
+      this.sink.add(this.spanOf(kw), codes.NESTING_TOO_DEEP, `Subsearches nest deeper than ${MAX_SUBSEARCH_DEPTH} levels here: TSQ reads no further inside; write the inner search as a query of its own.`);
+      this.error(first, end, name);
       return;
     }
-    const clauses = new ClauseParser(this.sink, this.depth + 1, this.parens).parse(this.t, from, this.i - 1);
-    this.push({ kind: 'subsearch', column: col, negated: kw.value === 'not in', clauses, start, end });
+    const node = this.open(N_SUBSEARCH, first, end);
+    if (col >= 0) this.leaf(N_REF, col, col);
+    const clauses = new ClauseParser(this.sink, this.q, this.buf, this.ast, this.depth + 1, this.parens).parse(from, close);
+    this.close(node);
+    if (this.ast) this.push({ kind: 'subsearch', column: col >= 0 ? this.refAst(col, col) : undefined, negated: this.D[kw] === ID_NOT_IN, clauses, start: this.S[first]!, end: this.E[end]! });
   }
 
   /**
    * A location filter (list-location.adoc; docs.thoughtspot.com search-proximity): `near 'place'`, `near
-   * 'place' within N miles|km|meters`, `farther than N miles|km|meters from 'place'`, on `col` when written
-   * before it. The current token is `near` or `farther than`. A missing part is a missingOperand
-   * diagnostic and an `error` clause over what was read.
+   * 'place' within N miles|km|meters`, `farther than N miles|km|meters from 'place'`, at `kw`, on the column
+   * at `col` (-1: none) when written before it. A missing part is a missingOperand diagnostic and an
+   * `error` clause over what was read.
    */
-  private location(kw: Token, col: ColumnRef | undefined, start: number): void {
+  private location(kw: number, col: number, first: number): void {
     this.i++;
     // the rest of the phrase (values, numbers, location words) goes into the error clause: one diagnostic
-    const fail = (at: Span, message: string, end: number): void => {
-      this.sink.add(at, codes.MISSING_OPERAND, message);
-      this.push({ kind: 'error', text: kw.value, start, end: this.operandsOf(end) });
+    const fail = (at: number, message: string, end: number): void => {
+      this.sink.add(this.spanOf(at), codes.MISSING_OPERAND, message);
+      this.error(first, this.operandsOf(end), this.val(kw));
     };
-    /** `N miles|km|meters` at the current token, or undefined (nothing consumed). */
-    const distance = (): { n: number; unit: DistanceUnit; end: number } | undefined => {
-      const n = this.peek();
-      const u = this.peek(1);
-      if (!n || n.kind !== 'number' || !u || u.kind !== 'keyword' || !DISTANCE_UNIT_SET.has(u.value)) return undefined;
-      this.i += 2;
-      return { n: numberOf(n.value), unit: u.value as DistanceUnit, end: u.end };
-    };
-    /** `'place'` at the current token, or undefined (nothing consumed). */
-    const place = (): Token | undefined => {
-      const p = this.peek();
-      if (!p || p.kind !== 'value') return undefined;
-      this.i++;
-      return p;
-    };
-    if (kw.value === 'near') {
-      const p = place();
-      if (!p) return fail(kw, "near needs a place after it: [city] near 'seattle' (within 50 miles).", kw.end);
-      const w = this.peek();
-      if (!w || w.kind !== 'keyword' || w.value !== 'within') {
-        this.push({ kind: 'location', column: col, relation: 'near', place: p.value, start, end: p.end });
-        return;
+    const done = (relation: 'near' | 'farther', place: number, d: number, end: number): void => {
+      if (this.buf) {
+        const node = this.open(N_LOCATION, first, end);
+        if (col >= 0) this.leaf(N_REF, col, col);
+        this.close(node);
       }
+      if (!this.ast) return;
+      const column = col >= 0 ? this.refAst(col, col) : undefined;
+      const start = this.S[first]!;
+      if (d < 0) this.push({ kind: 'location', column, relation, place: this.val(place), start, end: this.E[end]! });
+      else this.push({ kind: 'location', column, relation, place: this.val(place), distance: { n: numberOf(this.val(d)), unit: this.val(d + 1) as DistanceUnit }, start, end: this.E[end]! });
+    };
+    if (this.D[kw] === ID_NEAR) {
+      const p = this.place();
+      if (p < 0) return fail(kw, "near needs a place after it: [city] near 'seattle' (within 50 miles).", kw);
+      const w = this.i;
+      if (!this.kwIs(w, ID_WITHIN)) return done('near', p, -1, p);
       this.i++;
-      const d = distance();
-      if (!d) return fail(w, 'within needs a distance after it: within 50 miles (or km, meters).', w.end);
-      this.push({ kind: 'location', column: col, relation: 'near', place: p.value, distance: { n: d.n, unit: d.unit }, start, end: d.end });
-      return;
+      const d = this.distance();
+      if (d < 0) return fail(w, 'within needs a distance after it: within 50 miles (or km, meters).', w);
+      return done('near', p, d, d + 1);
     }
-    const d = distance();
-    if (!d) return fail(kw, "farther than needs a distance and a place: farther than 80 km from 'seattle'.", kw.end);
-    const f = this.peek();
-    if (!f || f.kind !== 'keyword' || f.value !== 'from') return fail(kw, "farther than needs from and a place: farther than 80 km from 'seattle'.", d.end);
+    const d = this.distance();
+    if (d < 0) return fail(kw, "farther than needs a distance and a place: farther than 80 km from 'seattle'.", kw);
+    const f = this.i;
+    if (!this.kwIs(f, ID_FROM)) return fail(kw, "farther than needs from and a place: farther than 80 km from 'seattle'.", d + 1);
     this.i++;
-    const p = place();
-    if (!p) return fail(f, "from needs a place after it: farther than 80 km from 'seattle'.", f.end);
-    this.push({ kind: 'location', column: col, relation: 'farther', place: p.value, distance: { n: d.n, unit: d.unit }, start, end: p.end });
+    const p = this.place();
+    if (p < 0) return fail(f, "from needs a place after it: farther than 80 km from 'seattle'.", f);
+    done('farther', p, d, p);
+  }
+
+  /** `N miles|km|meters` at the current token: the number's position (consumed with its unit), or -1. */
+  private distance(): number {
+    const n = this.i;
+    if (this.at(n) !== T_NUMBER || !this.kwFlag(n + 1, F_DISTANCE_UNIT)) return -1;
+    this.i += 2;
+    return n;
+  }
+
+  /** `'place'` at the current token: its position (consumed), or -1. */
+  private place(): number {
+    const p = this.i;
+    if (this.at(p) !== T_VALUE) return -1;
+    this.i++;
+    return p;
   }
 
   /**
    * The operands of a keyword the emulator does not execute (or of an incomplete location phrase),
    * consumed so that they make no clauses of their own: values, numbers and the location keywords (`near 'seattle' within 50 miles`,
-   * `farther than 80 km from 'seattle'`). Returns the end of the last one.
+   * `farther than 80 km from 'seattle'`). Returns the position of the last one (`end` when none).
    */
   private operandsOf(end: number): number {
     for (;;) {
-      const t = this.peek();
-      if (!t) return end;
-      const operand = t.kind === 'value' || t.kind === 'number' || (t.kind === 'keyword' && (t.value === 'all' || findKeyword(t.value)?.category === 'location'));
+      const t = this.i;
+      const k = this.at(t);
+      const operand = k === T_VALUE || k === T_NUMBER || (k === T_KEYWORD && (this.D[t] === ID_ALL || (KW_FLAGS[this.D[t]!]! & F_LOCATION) !== 0));
       if (!operand) return end;
       this.i++;
-      end = t.end;
+      end = t;
     }
   }
 
@@ -2312,151 +2063,186 @@ class ClauseParser {
    * part of `[date]` its bucket names (keywords.ts `PERIOD_FUNCTIONS`), a column clause on `[date]` with
    * that bucket. False (nothing consumed) when no `( [column] )` follows.
    */
-  private periodFunction(tok: Token): boolean {
-    const open = this.peek(1);
-    const col = this.peek(2);
-    const close = this.peek(3);
-    if (!open || open.kind !== 'lparen' || !col || col.kind !== 'column' || !close || close.kind !== 'rparen') return false;
+  private periodFunction(j: number): boolean {
+    if (this.at(j + 1) !== T_LPAREN || this.at(j + 2) !== T_COLUMN || this.at(j + 3) !== T_RPAREN) return false;
     this.i += 4;
-    const bucket = new BucketNode(tok.value, PERIODS.get(tok.value)!, tok.start, tok.end);
-    const ref = new BucketedColumnNode(col.value, col.closed, bucket, col.start, col.end);
-    this.push(new ColumnClauseNode(ref, tok.start, close.end));
+    const col = j + 2;
+    this.withRef(N_COLUMN, j, j + 3, col, col);
+    if (!this.ast) return true;
+    const name = this.val(j);
+    const bucket = new BucketNode(name, PERIODS.get(name)!, this.S[j]!, this.E[j]!);
+    const ref = new BucketedColumnNode(this.val(col), this.q.closed(col), bucket, this.S[col]!, this.E[col]!);
+    this.push(new ColumnClauseNode(ref, this.S[j]!, this.E[j + 3]!));
     return true;
   }
 
   /** `by` / `for each` [aggregation] [column], or a date part (`by week`). */
-  private groupingClause(tok: Token): void {
-    const name = tok.value;
+  private groupingClause(j: number): void {
+    const name = this.val(j);
     this.i++;
     const agg = this.aggregation();
-    const c = this.peek();
-    if (c && c.kind === 'column') {
-      this.columnClause(agg?.value as Aggregation | undefined, agg, tok, name === 'by' ? { by: true } : { forEach: true });
+    const c = this.i;
+    if (this.at(c) === T_COLUMN) {
+      this.columnClause(agg, j, this.D[j] === ID_BY ? FLAG_BY : FLAG_FOR_EACH);
       return;
     }
-    if (!agg && c && this.isKw(c) && (UNITS.has(c.value) || BUCKET_SET.has(c.value))) {
+    if (agg < 0 && this.kwFlag(c, F_UNIT | F_BUCKET)) {
       // `by week`, `by day of week`, `for each month` (list-date.adoc): a bucket of the date column,
       // which is the data source's when none is listed.
       this.i++;
-      const bucket = UNITS.has(c.value) ? UNIT_BUCKETS[c.value as DateUnit] : (c.value as DateBucket);
-      this.push({ kind: 'bucket', bucket, start: tok.start, end: c.end });
+      this.leaf(N_BUCKET, j, c);
+      if (!this.ast) return;
+      const unit = this.val(c);
+      const bucket = UNITS.has(unit) ? UNIT_BUCKETS[unit as DateUnit] : (unit as DateBucket);
+      this.push({ kind: 'bucket', bucket, start: this.S[j]!, end: this.E[c]! });
       return;
     }
-    this.sink.add(agg ?? tok, codes.MISSING_OPERAND, `${name} needs a column after it: ${name} [origin].`);
-    this.push({ kind: 'error', text: name, start: tok.start, end: (agg ?? tok).end });
+    const at = agg >= 0 ? agg : j;
+    this.sink.add(this.spanOf(at), codes.MISSING_OPERAND, `${name} needs a column after it: ${name} [origin].`);
+    this.error(j, at, name);
   }
 
   /** `top` / `bottom` [N] (N defaults to 10); `top 2 days ago` leaves the number to the date. */
-  private topBottom(tok: Token): void {
-    const name = tok.value as 'top' | 'bottom';
+  private topBottom(j: number): void {
     this.i++;
-    const num = this.peek();
+    this.tops++;
+    const num = this.i;
     // Each clause is made whole by one constructor call or literal: a property added afterwards
     // costs the object a separate property store (one more object per clause for the collector).
     // The frequent clauses are made by the constructors of nodes.ts (see there why).
-    if (num && num.kind === 'number' && isDigits(num.value)) {
+    if (this.digits(num) && !(this.kwFlag(num + 1, F_UNIT) && this.kwIs(num + 2, ID_AGO))) {
       // `top 2 days ago` is no top N: leave the number to the date.
-      const u = this.peek(1);
-      if (!(u && this.isKw(u) && UNITS.has(u.value) && this.isKw(this.peek(2), 'ago'))) {
-        this.i++;
-        this.push(new TopBottomNode(name, numberOf(num.value), new SpanNode(num.start, num.end), tok.start, num.end));
-        return;
-      }
+      this.i++;
+      this.leaf(N_TOP, j, num);
+      if (this.ast) this.push(new TopBottomNode(this.val(j) as 'top' | 'bottom', numberOf(this.val(num)), new SpanNode(this.S[num]!, this.E[num]!), this.S[j]!, this.E[num]!));
+      return;
     }
-    this.push(new TopBottomNode(name, 10, undefined, tok.start, tok.end));
+    this.leaf(N_TOP, j, j);
+    if (this.ast) this.push(new TopBottomNode(this.val(j) as 'top' | 'bottom', 10, undefined, this.S[j]!, this.E[j]!));
   }
 
   /** `sort by [aggregation] [column] [ascending|descending]`. */
-  private sortBy(tok: Token): void {
-    const name = tok.value;
+  private sortBy(j: number): void {
     this.i++;
     const agg = this.aggregation();
-    let col = this.requireColumn(agg ?? tok, 'sort by [delay] descending');
-    if (!col) {
-      this.push({ kind: 'error', text: name, start: tok.start, end: (agg ?? tok).end });
+    let c = this.i;
+    let last = this.requireColumn(agg >= 0 ? agg : j, 'sort by [delay] descending');
+    if (last < 0) {
+      this.error(j, agg >= 0 ? agg : j, 'sort by');
       return;
     }
     // `sort by [date] [date].daily descending` (the token form): the column, then it with its bucket
-    const again = this.peek();
-    const againDot = this.peek(1);
-    if (!col.bucket && again && again.kind === 'column' && again.value === col.name && againDot && againDot.kind === 'dot' && againDot.start === again.end) {
-      const at = this.i;
-      const bucketed = this.columnRef();
-      if (bucketed.bucket?.known) col = bucketed;
-      else this.i = at;
+    const again = this.i;
+    if (last === c && this.at(again) === T_COLUMN && this.at(again + 1) === T_DOT && this.glued(again, again + 1) && this.val(again) === this.val(c)) {
+      const l2 = this.columnRef();
+      if (this.refKnown) {
+        c = again;
+        last = l2;
+      } else this.i = again;
     }
-    const d = this.peek();
+    const d = this.i;
+    const direction = this.kwIs(d, ID_ASCENDING) || this.kwIs(d, ID_DESCENDING);
+    if (direction) this.i++;
+    const end = direction ? d : last;
+    this.withRef(N_SORT, j, end, c, last);
     // One shape per constructor call or literal (see `top`).
-    const aggregation = agg ? (agg.value as Aggregation) : undefined;
-    if (this.isKw(d, 'ascending') || this.isKw(d, 'descending')) {
-      this.i++;
-      this.push(new SortNode(col, aggregation, d!.value as 'ascending' | 'descending', tok.start, d!.end));
-      return;
-    }
-    this.push(new SortNode(col, aggregation, undefined, tok.start, col.end));
+    if (this.ast) this.push(new SortNode(this.refAst(c, last), agg >= 0 ? (this.val(agg) as Aggregation) : undefined, direction ? (this.val(d) as 'ascending' | 'descending') : undefined, this.S[j]!, this.E[end]!));
   }
 
   /** `growth of [measure] by [date] [bucket] [period-over-period]` (keywords.ts `PERIOD_OVER_PERIOD`; search-growth). */
-  private growthOf(tok: Token): void {
-    const name = tok.value;
+  private growthOf(j: number): void {
+    const name = 'growth of';
     this.i++;
-    const measure = this.requireColumn(tok, 'growth of [delay] by [date]');
-    if (!measure) {
-      this.push({ kind: 'error', text: name, start: tok.start, end: tok.end });
+    const m = this.i;
+    const ml = this.requireColumn(j, 'growth of [delay] by [date]');
+    if (ml < 0) {
+      this.error(j, j, name);
       return;
     }
-    const by = this.peek();
-    if (!this.isKw(by, 'by')) {
-      this.sink.add(span(tok, measure), codes.MISSING_OPERAND, 'growth of needs "by" and a date column: growth of [delay] by [date].');
-      this.push({ kind: 'error', text: name, start: tok.start, end: measure.end });
+    const by = this.i;
+    if (!this.kwIs(by, ID_BY)) {
+      this.sink.add({ start: this.S[j]!, end: this.E[ml]! }, codes.MISSING_OPERAND, 'growth of needs "by" and a date column: growth of [delay] by [date].');
+      this.error(j, ml, name);
       return;
     }
     this.i++;
-    const date = this.requireColumn(by!, 'growth of [delay] by [date]');
-    if (!date) {
-      this.push({ kind: 'error', text: name, start: tok.start, end: by!.end });
+    const d = this.i;
+    const dl = this.requireColumn(by, 'growth of [delay] by [date]');
+    if (dl < 0) {
+      this.error(j, by, name);
       return;
     }
-    let bucket: DateBucket | undefined = date.bucket?.known ?? undefined;
-    let end = date.end;
-    const b = this.peek();
-    if (b && this.isKw(b) && BUCKET_SET.has(b.value)) {
+    let bucket: DateBucket | undefined = this.refKnown ?? undefined;
+    let end = dl;
+    const b = this.i;
+    if (this.kwFlag(b, F_BUCKET)) {
       this.i++;
-      bucket = b.value as DateBucket;
-      end = b.end;
+      bucket = keywordName(this.D[b]!) as DateBucket;
+      end = b;
     }
-    const pop = this.peek();
-    const periodOverPeriod = pop && this.isKw(pop) && PERIOD_OVER_PERIOD_SET.has(pop.value) ? (pop.value as PeriodOverPeriod) : undefined;
+    const pop = this.i;
+    const periodOverPeriod = this.kwFlag(pop, F_PERIOD_OVER_PERIOD) ? (keywordName(this.D[pop]!) as PeriodOverPeriod) : undefined;
     if (periodOverPeriod) {
       this.i++;
-      end = pop!.end;
+      end = pop;
     }
+    if (this.buf) {
+      const node = this.open(N_GROWTH, j, end);
+      this.leaf(N_REF, m, ml);
+      this.leaf(N_REF, d, dl);
+      this.close(node);
+    }
+    if (!this.ast) return;
+    const measure = this.refAst(m, ml);
+    const date = this.refAst(d, dl);
+    const start = this.S[j]!;
+    const e = this.E[end]!;
     // One shape per constructor call or literal (see `top`).
     this.push(bucket !== undefined
-      ? { kind: 'growth', measure, by: date, bucket, periodOverPeriod, start: tok.start, end }
-      : { kind: 'growth', measure, by: date, periodOverPeriod, start: tok.start, end });
+      ? { kind: 'growth', measure, by: date, bucket, periodOverPeriod, start, end: e }
+      : { kind: 'growth', measure, by: date, periodOverPeriod, start, end: e });
   }
 
   /** `calendar.name` (a calendar for the whole query), or the bare keyword. */
-  private calendarClause(tok: Token): void {
-    const name = tok.value;
+  private calendarClause(j: number): void {
     this.i++;
-    const dot = this.peek();
-    const nm = this.peek(1);
-    if (dot && dot.kind === 'dot' && dot.start === tok.end) {
+    const dot = this.i;
+    const nm = dot + 1;
+    if (this.at(dot) === T_DOT && this.glued(j, dot)) {
       this.i++;
-      if (nm && nm.start === dot.end && (nm.kind === 'word' || nm.kind === 'keyword' || nm.kind === 'value')) {
+      const k = this.at(nm);
+      if (k !== NONE && this.glued(dot, nm) && (k === T_WORD || k === T_KEYWORD || k === T_VALUE)) {
         this.i++;
-        this.push({ kind: 'calendar', name: nm.kind === 'keyword' ? nm.value : nm.value, start: tok.start, end: nm.end });
+        this.leaf(N_CALENDAR, j, nm);
+        if (this.ast) this.push({ kind: 'calendar', name: this.val(nm), start: this.S[j]!, end: this.E[nm]! });
         return;
       }
-      this.sink.add(dot, codes.MISSING_OPERAND, "A calendar name must follow calendar.: calendar.fiscal or calendar.'my calendar'.");
-      this.push({ kind: 'error', text: 'calendar.', start: tok.start, end: dot.end });
+      this.sink.add(this.spanOf(dot), codes.MISSING_OPERAND, "A calendar name must follow calendar.: calendar.fiscal or calendar.'my calendar'.");
+      this.error(j, dot, 'calendar.');
       return;
     }
     // `calendar` alone (calendar.adoc): the Gregorian calendar instead of the column's custom one.
-    this.push({ kind: 'calendar', name, start: tok.start, end: tok.end });
+    this.leaf(N_CALENDAR, j, j);
+    if (this.ast) this.push({ kind: 'calendar', name: 'calendar', start: this.S[j]!, end: this.E[j]! });
   }
+}
+
+/**
+ * Takes the leaf nodes at `drop` (indices ≥ `from`, increasing, none inside another node written since
+ * `from`: top-level clauses of one parse) out of `buf`'s node arrays, shifting the nodes after them.
+ */
+function removeLeaves(buf: GreenBuffer, from: number, drop: readonly number[]): void {
+  let w = drop[0]!;
+  let d = 0;
+  for (let r = w; r < buf.nodeCount; r++) {
+    if (d < drop.length && r === drop[d]) {
+      d++;
+      continue;
+    }
+    buf.moveNode(r, w++);
+  }
+  buf.nodeCount = w;
+  void from;
 }
 
 // ---- cursor helpers (completion, hover) ------------------------------------------------------------------

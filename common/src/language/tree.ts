@@ -89,7 +89,7 @@ export class GreenBuffer extends TokenStore {
 
   /**
    * Makes room for `more` nodes after `nodeCount`, for a writer that then stores nodes straight into the
-   * arrays (parser.ts `FastClauses`: token counts and subtree sizes under 65,535, no escape).
+   * arrays (token counts and subtree sizes under 65,535, no escape).
    */
   reserveNodes(more: number): void {
     while (this.nodeCount + more > this.nodeKinds.length) {
@@ -97,6 +97,25 @@ export class GreenBuffer extends TokenStore {
       this.nodeFrom = grow32(this.nodeFrom);
       this.nodeLengths = grow16(this.nodeLengths);
       this.nodeSizes = grow16(this.nodeSizes);
+    }
+  }
+
+  /** Copies node `from` to index `to` (below it: the parser taking nodes out, parser.ts `removeLeaves`). */
+  moveNode(from: number, to: number): void {
+    const end = this.nodeEnd(from);
+    const size = this.subtreeSize(from);
+    this.nodeKinds[to] = this.nodeKinds[from]!;
+    this.nodeFrom[to] = this.nodeFrom[from]!;
+    const length = end - this.nodeFrom[from]!;
+    if (length < ESCAPE) this.nodeLengths[to] = length;
+    else {
+      this.nodeLengths[to] = ESCAPE;
+      this.longLengths!.set(to, length);
+    }
+    if (size < ESCAPE) this.nodeSizes[to] = size;
+    else {
+      this.nodeSizes[to] = ESCAPE;
+      this.longSizes!.set(to, size);
     }
   }
 
