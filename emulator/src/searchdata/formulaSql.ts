@@ -136,7 +136,7 @@ const FUNCTION_SQL: Record<string, (a: string[], raw: FormulaNode[]) => string> 
   rank: (a) => `rank() OVER (ORDER BY ${a[0]} ${order(a[1])})`,
   rank_percentile: (a) => `(percent_rank() OVER (ORDER BY ${a[0]} ${order(a[1])}) * 100)`,
   // conversion
-  to_bool: (a) => `CAST(${a[0]} AS BOOLEAN)`, to_double: (a) => `TRY_CAST(${a[0]} AS DOUBLE)`, to_integer: (a) => `CAST(TRY_CAST(${a[0]} AS DOUBLE) AS BIGINT)`,
+  to_bool: (a) => `CAST(${a[0]} AS BOOLEAN)`, to_double: (a) => `TRY_CAST(${a[0]} AS DOUBLE)`, to_integer: (a) => `CAST(trunc(TRY_CAST(${a[0]} AS DOUBLE)) AS BIGINT)`,
   to_string: (a) => (a[1] ? `strftime(${ts(a[0]!)}, ${a[1]})` : `CAST(${a[0]} AS VARCHAR)`), to_date: (a) => day(`strptime(CAST(${a[0]} AS VARCHAR), ${a[1]})`),
   // date
   add_days: add('days'), add_weeks: add('weeks'), add_months: add('months'), add_years: add('years'), add_minutes: add('minutes'), add_seconds: add('seconds'),
