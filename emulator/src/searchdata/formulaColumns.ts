@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { checkFormulaSet, dataTypeOf } from '../../../common/src/formula/checker';
-import type { LogicalColumn, LogicalTable } from '../metadataStore';
+import type { LogicalColumn, LogicalTable, Visualization } from '../metadataStore';
 import { QueryError } from './compile';
 
 /** The text of a member, or undefined when it is no non-blank text. */
@@ -53,4 +53,12 @@ export function withFormulaColumns(ds: LogicalTable, formulas: unknown): Logical
   });
   const digest = createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 16);
   return { ...ds, id: `${ds.id}+${digest}`, columns: [...ds.columns, ...columns] };
+}
+
+/**
+ * The data source a liveboard visualization's search runs on: `ds` with the visualization's own formulas
+ * (`Visualization.formulas`) as columns. @throws QueryError as `withFormulaColumns`
+ */
+export function visualizationSource(ds: LogicalTable, viz: Pick<Visualization, 'formulas'>): LogicalTable {
+  return withFormulaColumns(ds, viz.formulas);
 }
