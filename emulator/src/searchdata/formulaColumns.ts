@@ -25,6 +25,24 @@ function text(v: unknown): string | undefined {
  */
 export function withFormulaColumns(ds: LogicalTable, formulas: unknown): LogicalTable {
   if (!Array.isArray(formulas) || formulas.length === 0) return ds;
+  // a stored answer's data source and formulas are the same objects on every request: checked once
+  let byFormulas = DERIVED.get(ds);
+  if (!byFormulas) DERIVED.set(ds, (byFormulas = new WeakMap()));
+  const hit = byFormulas.get(formulas);
+  if (hit) return hit;
+  const derived = derive(ds, formulas);
+  byFormulas.set(formulas, derived);
+  return derived;
+}
+
+/**
+ * `withFormulaColumns` once per data source and formulas array (objects the catalog replaces, never
+ * changes in place, when an import or a load changes them).
+ */
+const DERIVED = new WeakMap<LogicalTable, WeakMap<unknown[], LogicalTable>>();
+
+/** `withFormulaColumns` computed. @throws QueryError as it */
+function derive(ds: LogicalTable, formulas: unknown[]): LogicalTable {
   const entries = formulas.map((f, i) => {
     const e = (typeof f === 'object' && f !== null ? f : {}) as Record<string, unknown>;
     const expr = text(e.expr);
