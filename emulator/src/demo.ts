@@ -5,7 +5,7 @@
  * origin, destination), `cars`, `movies`, `seattle-weather`, `stocks` (dates parsed to DATE), `airports`
  * (code, name, place, latitude and longitude of the flights' airports, for the location keywords) and
  * `retail_calendar`, the days of the custom calendar `retail` (emulator/src/customCalendar.ts).
- * Plus a worksheet, a model (flights with their origin and destination airports), two pinboards of three visualizations each, an answer, tags, and the users
+ * Plus a worksheet, a model (flights with their origin and destination airports), three pinboards of three visualizations each, two answers (one liveboard and one answer with formulas), tags, and the users
  * `tsadmin` / `admin` (group Administrator: every privilege) and `analyst` / `analyst` (group Analysts:
  * reads the demo data sources); `Data Managers` (DATAMANAGEMENT) has none until `user/sync`. A second
  * Org, `DEMO_SECOND_ORG` (table `quotes`, user `trader` / `trader`); `analyst` is in both Orgs.
@@ -74,6 +74,18 @@ export function demoSeed(): SeedModel {
         ],
       },
       {
+        name: 'Flight Delays by Airport',
+        description: 'Late flights and shares of delay, from formulas on the Flights Model',
+        tags: ['demo', 'flights'],
+        sharedWith: ['Analysts'],
+        author: 'tsadmin',
+        visualizations: [
+          { name: 'Delayed share by destination state', dataSource: 'Flights Model', query: '[Destination State] [Delayed Share] [Average Delay]', formulas: [{ id: 'formula_Average Delay', name: 'Average Delay', expr: 'average ( [Delay] )' }] },
+          { name: "Each airport's share of its state's delay", dataSource: 'Flights Model', query: "[Origin State] [Origin] [State Share] [Origin State] = 'CA'", formulas: [{ id: 'formula_State Share', name: 'State Share', expr: 'sum ( [Delay] ) / group_sum ( [Delay] , [Origin State] )' }] },
+          { name: 'Late flights per month', dataSource: 'Flights Model', query: '[Departure].monthly [Late Flights]', formulas: [LATE_FLIGHTS] },
+        ],
+      },
+      {
         name: 'Markets and Weather',
         description: 'Stock prices and Seattle weather',
         tags: ['demo', 'finance', 'weather'],
@@ -94,6 +106,19 @@ export function demoSeed(): SeedModel {
         sharedWith: ['Analysts'],
         author: 'tsadmin',
         visualizations: [{ name: 'Worldwide gross by genre', dataSource: 'movies', query: '[Major Genre] [Worldwide Gross] top 5' }],
+      },
+      {
+        name: 'Late flights by origin state',
+        description: 'Flights more than 15 minutes late and each state\'s share of all delay minutes (answer formulas)',
+        tags: ['demo', 'flights'],
+        sharedWith: ['Analysts'],
+        author: 'tsadmin',
+        visualizations: [{
+          name: 'Late flights by origin state',
+          dataSource: 'Flights Model',
+          query: '[Origin State] [Late Flights] [Share of All Delay] [Delayed Share]',
+          formulas: [LATE_FLIGHTS, { id: 'formula_Share of All Delay', name: 'Share of All Delay', expr: 'sum ( [Delay] ) / group_aggregate ( sum ( [Delay] ) , { } , query_filters ( ) )' }],
+        }],
       },
     ],
   };
@@ -139,6 +164,9 @@ function flightsModel(): NonNullable<SeedModel['models']>[number] {
     ],
   };
 }
+
+/** A formula of the demo's answer and liveboard on the Flights Model: the flights more than 15 minutes late. */
+const LATE_FLIGHTS = { id: 'formula_Late Flights', name: 'Late Flights', expr: 'count_if ( [Delay] > 15 , [Delay] )' };
 
 /** The fiscal years of the demo's custom calendar: the flights, weather and stocks data, the docs' example year 2022, and today's. */
 const CALENDAR_YEARS = [1990, 2035] as const;

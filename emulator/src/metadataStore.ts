@@ -106,6 +106,8 @@ export interface Visualization {
   name: string;
   dataSource: string;
   query: string;
+  /** A liveboard visualization's own formulas: its answer's TML `formulas` (columns of its search, searchdata/formulaColumns.ts). */
+  formulas?: unknown[];
 }
 
 /** An answer (`QUESTION_ANSWER_BOOK`) or a pinboard (`PINBOARD_ANSWER_BOOK`). */

@@ -20,6 +20,7 @@ import { stableGuid } from './guid';
 import { validateSeedModel } from './seedSchema';
 import { modelDefinitionOf } from '../../common/src/tml/modelTml';
 import { buildModel } from './dataModel';
+import { withFormulaColumns } from './searchdata/formulaColumns';
 
 /** A column of a seed table. `kind` defaults to MEASURE for numeric types, ATTRIBUTE otherwise. */
 export interface SeedColumn {
@@ -82,9 +83,12 @@ export interface SeedDataModel extends SeedObject {
   columns: { name: string; column_id?: string; formula_id?: string; description?: string; properties?: { column_type?: 'ATTRIBUTE' | 'MEASURE'; aggregation?: DefaultAggr; synonyms?: string[] } }[];
 }
 
-/** An answer or a pinboard: visualizations that are a name, a data source (name or GUID) and a `.tsq` query. */
+/**
+ * An answer or a pinboard: visualizations that are a name, a data source (name or GUID), a `.tsq` query and
+ * the formulas of its answer (Answer TML `formulas`), columns the query may name.
+ */
 export interface SeedBook extends SeedObject {
-  visualizations: { name: string; dataSource: string; query: string }[];
+  visualizations: { name: string; dataSource: string; query: string; formulas?: NonNullable<SeedDataModel['formulas']> }[];
 }
 
 /** The seed folder's `model.json`. */
@@ -261,23 +265,42 @@ export async function applySeed(catalog: MetadataStore, engine: Engine, model: S
 
   seedModels(catalog, model.models ?? [], header);
 
+  seedBooks(catalog, model, header);
+  catalog.save();
+}
+
+/**
+ * Adds the seed's answers and pinboards that are missing: each visualization on its data source, with the
+ * formulas of its answer checked against it (an answer keeps them as its TML's, a pinboard visualization as
+ * its own). Throws an Error naming the book and visualization of an unknown data source or a wrong formula.
+ */
+function seedBooks(catalog: MetadataStore, model: SeedModel, header: (o: SeedObject, id: string) => Header): void {
   for (const [list, type] of [[model.answers, 'QUESTION_ANSWER_BOOK'], [model.pinboards, 'PINBOARD_ANSWER_BOOK']] as const) {
     for (const b of list ?? []) {
       const id = stableGuid(type === 'QUESTION_ANSWER_BOOK' ? 'answer' : 'pinboard', b.name);
-      if (st.books.some((x) => x.id === id)) continue;
+      if (catalog.state.books.some((x) => x.id === id)) continue;
       const book: AnswerBook = {
         ...header(b, id),
         type,
         visualizations: (b.visualizations ?? []).map((v) => {
           const ds = catalog.dataSourceByIdOrName(v.dataSource, seedOrgId(catalog, b.org, b.name));
           check(ds, `${b.name}: visualization ${v.name} names unknown data source ${v.dataSource}`);
-          return { id: stableGuid('viz', id, v.name), name: v.name, dataSource: ds.id, query: v.query };
+          if (v.formulas?.length) {
+            try {
+              withFormulaColumns(ds, v.formulas);
+            } catch (e) {
+              throw new Error(`${b.name}: visualization ${v.name}: ${(e as Error).message}`, { cause: e });
+            }
+          }
+          // an answer's formulas are its TML's (its one visualization), a liveboard visualization's its own
+          const formulas = v.formulas?.length && type === 'PINBOARD_ANSWER_BOOK' ? { formulas: v.formulas } : {};
+          return { id: stableGuid('viz', id, v.name), name: v.name, dataSource: ds.id, query: v.query, ...formulas };
         }),
+        ...(type === 'QUESTION_ANSWER_BOOK' && b.visualizations[0]?.formulas?.length ? { tml: { formulas: b.visualizations[0].formulas } } : {}),
       };
-      st.books.push(book);
+      catalog.state.books.push(book);
     }
   }
-  catalog.save();
 }
 
 /** Adds the seed's models that are missing (dataModel.ts `buildModel`). Throws an Error naming the model and each problem of its definition. */

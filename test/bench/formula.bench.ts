@@ -3,7 +3,9 @@
  * answer whose search names its formulas (a ratio per group, a row-level measure, a text attribute, a
  * rank), over HTTP, next to the very SQL it compiles run directly on the same DuckDB database; beside
  * them answers with no formula on the same route (`baseline`). Per answer: median ms of 15 runs each;
- * `overheadMs` = HTTP − direct. Run: `npm run bench -- formula`.
+ * `overheadMs` = HTTP − direct. And `model`: v1 searchdata on a model with formula columns (the demo's
+ * Flights Model and its Delayed Share, imported again with a ratio, a row-level attribute and a group_sum)
+ * beside the SQL it runs (the model's relation in front) in DuckDB. Run: `npm run bench -- formula`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,10 @@ import { stableGuid } from '../../emulator/src/guid';
 import { compileSearch } from '../../emulator/src/searchdata/compile';
 import { withFormulaColumns } from '../../emulator/src/searchdata/formulaColumns';
 import { parseQuery } from '../../common/src/language/parser';
+import { parse } from 'yaml';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { MODEL_RELATION, modelView } from '../../emulator/src/searchdata/model';
+import type { CompiledQuery } from '../../emulator/src/searchdata/compile';
 
 
 /** The answers: formulas and the search naming them. */
@@ -23,6 +29,24 @@ const ANSWERS = [
   { formulas: [{ id: 'formula_Late', name: 'Late', expr: "if ( [delay] > 15 ) then 'late' else 'on time'" }, { id: 'formula_Miles', name: 'Miles', expr: '[distance] * 1.0', properties: { column_type: 'MEASURE' } }], query: '[Late] [Miles]' },
   { formulas: [{ id: 'formula_Rank', name: 'Rank', expr: "rank ( sum ( [delay] ) , 'desc' )" }], query: '[destination] [Rank] top 10' },
 ];
+/** The formula columns of the benched model, added to the demo's Flights Model. */
+const MODEL_FORMULAS = [
+  { id: 'formula_Delay per Mile', name: 'Delay per Mile', expr: 'sum ( [Delay] ) / sum ( [Distance] )' },
+  { id: 'formula_Late', name: 'Late', expr: "if ( [Delay] > 15 ) then 'late' else 'on time'" },
+  { id: 'formula_State Share', name: 'State Share', expr: 'sum ( [Delay] ) / group_sum ( [Delay] , [Origin State] )' },
+];
+/** Searches of that model naming its formula columns: per group, over a join, as an attribute, at a grain of their own. */
+const MODEL_QUERIES = ['[Origin State] [Delayed Share]', "[Destination State] [Delay per Mile] [Origin State] = 'WA'", '[Late] [Delay]', "[Origin State] [Origin] [State Share] [Origin State] = 'CA'", '[Origin] [Delayed Share] top 10'];
+
+/** The compiled SQL with its bound values inlined, as someone would run it in DuckDB directly. */
+function inline(compiled: CompiledQuery): string {
+  let i = 0;
+  return compiled.sql.replace(/\?/g, () => {
+    const p = compiled.params[i++]!;
+    return typeof p === 'string' ? `'${p.replace(/'/g, "''")}'` : String(p);
+  });
+}
+
 /** The same route for answers with no formula, the baseline of the overhead: an answer's own cost, formulas aside. */
 const BASELINE = [{ formulas: [], query: '[origin] [delay]' }, { formulas: [], query: '[destination] [delay] top 10' }];
 
@@ -37,6 +61,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const catalog = new MetadataStore(dataDir);
     const conn = await emu.ctx.connect();
     const answers: Record<string, unknown>[] = [];
+    const model: Record<string, unknown>[] = [];
     try {
       for (const [n, a] of [...ANSWERS, ...BASELINE].entries()) {
         const tml = { guid: null, answer: { name: `Formula bench ${n}`, tables: [{ id: 'flights', name: 'flights' }], ...(a.formulas.length ? { formulas: a.formulas } : {}), search_query: a.query } };
@@ -46,17 +71,14 @@ export async function run(): Promise<Record<string, unknown>> {
         // the compiled SQL, with its bound values inlined, as someone would run it in DuckDB directly
         const ds = withFormulaColumns(catalog.dataSource(flights)!, a.formulas);
         const compiled = compileSearch({ clauses: parseQuery(a.query).query!.clauses, columns: ds.columns, table: ds.sqlName, now: emu.ctx.now() });
-        let i = 0;
-        const direct = compiled.sql.replace(/\?/g, () => {
-          const p = compiled.params[i++]!;
-          return typeof p === 'string' ? `'${p.replace(/'/g, "''")}'` : String(p);
-        });
+        const direct = inline(compiled);
         const { httpMs: h, directMs: d } = await besideDuckDb(async () => {
           const r = await post('/metadata/answer/data', { metadata_identifier: id, record_size: -1 });
           if (!r.contents) throw new Error(`${a.query}: ${JSON.stringify(r)}`);
         }, conn, direct);
         answers.push({ query: a.query, formulas: a.formulas.length, httpMs: r2(h), directMs: r2(d), overheadMs: r2(h - d) });
       }
+      model.push(...(await modelSearches(emu.url, post, dataDir, conn, emu.ctx.now())));
     } finally {
       conn.closeSync();
     }
@@ -68,9 +90,42 @@ export async function run(): Promise<Record<string, unknown>> {
       medianOverheadMs: r2(median(own.map((a) => a.overheadMs as number))),
       medianDirectMs: r2(median(own.map((a) => a.directMs as number))),
       baselineMedianOverheadMs: r2(median(base.map((a) => a.overheadMs as number))),
+      model,
+      modelMedianOverheadMs: r2(median(model.map((q) => q.overheadMs as number))),
+      modelMedianDirectMs: r2(median(model.map((q) => q.directMs as number))),
     };
   } finally {
     await emu.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * v1 searchdata on the demo's Flights Model imported again with `MODEL_FORMULAS`, each of `MODEL_QUERIES`
+ * beside its SQL in DuckDB. @returns per query: medians over 15 runs, and the overhead
+ */
+async function modelSearches(url: string, post: (path: string, body: unknown) => Promise<any>, dataDir: string, conn: DuckDBConnection, now: Date): Promise<Record<string, unknown>[]> {
+  const exported = await post('/metadata/tml/export', { metadata: [{ identifier: stableGuid('worksheet', 'Flights Model') }], edoc_format: 'YAML' });
+  const w = parse(exported[0].edoc).worksheet as Record<string, any>;
+  const tml = { worksheet: { ...w, name: 'Formula Bench Model', formulas: [...w.formulas, ...MODEL_FORMULAS], worksheet_columns: [...w.worksheet_columns, ...MODEL_FORMULAS.map((f) => ({ name: f.name, formula_id: f.id }))] } };
+  const imported = await post('/metadata/tml/import', { metadata_tmls: [JSON.stringify(tml)], import_policy: 'PARTIAL', create_new: true });
+  const guid = imported[0]?.response?.header?.id_guid as string | undefined;
+  if (!guid) throw new Error(`model import failed: ${JSON.stringify(imported)}`);
+  const login = await fetch(`${url}/callosum/v1/tspublic/v1/session/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'username=tsadmin&password=admin' });
+  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const catalog = new MetadataStore(dataDir);
+  const ds = catalog.dataSource(guid)!;
+  const out: Record<string, unknown>[] = [];
+  for (const query of MODEL_QUERIES) {
+    const view = modelView(ds, catalog);
+    const compiled = view.wrap(compileSearch({ clauses: parseQuery(query).query!.clauses, columns: view.columns, table: MODEL_RELATION, now, tablePaths: view.tablePaths }));
+    const at = `${url}/callosum/v1/tspublic/v1/searchdata?${new URLSearchParams({ query_string: query, data_source_guid: guid })}`;
+    const { httpMs: h, directMs: d } = await besideDuckDb(async () => {
+      const r = await fetch(at, { method: 'POST', headers: { cookie } });
+      await r.json();
+      if (r.status !== 200) throw new Error(`${query}: HTTP ${r.status}`);
+    }, conn, inline(compiled));
+    out.push({ query, httpMs: r2(h), directMs: r2(d), overheadMs: r2(h - d) });
+  }
+  return out;
 }

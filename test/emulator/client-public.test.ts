@@ -73,7 +73,7 @@ test('listobjectheaders: headers of docs/service-interface.md §2.4 and every pa
   assert.deepEqual(tagged.map((h) => h.name), ['seattle-weather']);
   assert.deepEqual(await admin.listObjectHeaders({ type: 'LOGICAL_TABLE', autoCreated: true }), []);
   const pinboards = await admin.listObjectHeaders({ type: 'PINBOARD_ANSWER_BOOK' });
-  assert.deepEqual(pinboards.map((h) => h.name).sort(), ['Flight Operations', 'Markets and Weather']);
+  assert.deepEqual(pinboards.map((h) => h.name).sort(), ['Flight Delays by Airport', 'Flight Operations', 'Markets and Weather']);
   const mine = await live.client(ANALYST).listObjectHeaders({ type: 'PINBOARD_ANSWER_BOOK', category: 'MY' });
   assert.deepEqual(mine, [], 'the analyst authored no pinboard');
   const columns = await admin.listObjectHeaders({ type: 'LOGICAL_COLUMN' });

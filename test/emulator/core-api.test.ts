@@ -92,8 +92,8 @@ describe('metadata/listobjectheaders (docs/service-interface.md §4.2, docs/serv
     assert.deepEqual(await list({ type: 'LOGICAL_TABLE', auto_created: true }), []);
   });
   test('books, tags, visualizations and users are listed by type', async () => {
-    assert.deepEqual((await list({ type: 'PINBOARD_ANSWER_BOOK', sort: 'NAME' })).map((b) => b.name), ['Flight Operations', 'Markets and Weather']);
-    assert.deepEqual((await list({ type: 'QUESTION_ANSWER_BOOK' })).map((b) => b.id), [ANSWER]);
+    assert.deepEqual((await list({ type: 'PINBOARD_ANSWER_BOOK', sort: 'NAME' })).map((b) => b.name), ['Flight Delays by Airport', 'Flight Operations', 'Markets and Weather']);
+    assert.deepEqual((await list({ type: 'QUESTION_ANSWER_BOOK' })).map((b) => b.id).sort(), [ANSWER, stableGuid('answer', 'Late flights by origin state')].sort());
     const sheets = await list({ type: 'PINBOARD_ANSWER_SHEET' });
     assert.equal(sheets.filter((s) => s.owner === OPS).length, 3);
     assert.ok((await list({ type: 'TAG' })).some((t) => t.name === 'demo'));

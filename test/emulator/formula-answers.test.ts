@@ -170,6 +170,32 @@ describe('group functions: at the grain of their own attributes, not the search\
   });
 });
 
+describe('group_aggregate: a subquery at its own grain, joined to the search\'s', () => {
+  const total = (ms: Movie[]) => sum(ms.map((m) => m.ww));
+  test('coarser than the search: query_groups () - {genre} is the rating alone, each genre row gets its rating\'s total; {} ignores the filter', async () => {
+    const r = await run('Rating totals', [
+      { id: 'formula_Rating ww', name: 'Rating ww', expr: 'group_aggregate ( sum ( [Worldwide Gross] ) , query_groups ( ) - { [Major Genre] } , query_filters ( ) )' },
+      { id: 'formula_All ww', name: 'All ww', expr: 'group_aggregate ( sum ( [Worldwide Gross] ) , { [MPAA Rating] } , { } )' },
+    ], "[MPAA Rating] [Major Genre] [Rating ww] [All ww] [Major Genre] != 'Drama'");
+    const kept = movies.filter((m) => m.genre !== 'Drama' && m.genre !== null);
+    const filtered = new Map([...groupBy((m) => (kept.includes(m) ? m.rating : '\u0000'))].map(([k, ms]) => [k, total(ms)]));
+    const all = new Map([...groupBy((m) => m.rating)].map(([k, ms]) => [k, total(ms)]));
+    const expected = [...new Map(kept.map((m) => [JSON.stringify([m.rating, m.genre]), [m.rating, m.genre]])).values()].map(([rt, g]) => [rt, g, filtered.get(rt as string | null) ?? null, all.get(rt as string | null) ?? null]);
+    assert.deepEqual(normal(r.rows), normal(expected));
+  });
+  test('finer than the search: per (rating, genre) maxima re-aggregated by max, and group_unique_count by rating', async () => {
+    const r = await run('Finer', [
+      { id: 'formula_Top', name: 'Top', expr: 'group_aggregate ( max ( [US Gross] ) , { [MPAA Rating] , [Major Genre] } , { } )' },
+      { id: 'formula_Genres', name: 'Genres', expr: 'group_unique_count ( [Major Genre] , [MPAA Rating] )' },
+    ], '[MPAA Rating] [Top] [Genres]');
+    const expected = [...groupBy((m) => m.rating)].map(([rt, ms]) => {
+      const us = ms.map((m) => m.us).filter((x): x is number => x !== null);
+      return [rt, us.length ? Math.max(...us) : null, new Set(ms.map((m) => m.genre).filter((g) => g !== null)).size];
+    });
+    assert.deepEqual(normal(r.rows), normal(expected));
+  });
+});
+
 describe('answers with formula errors are refused on import, naming the formula and what is wrong', () => {
   for (const [expr, message] of [
     ['sum ( [Title] )', /Ratio .*sum takes number .*\[Title\]/],

@@ -41,7 +41,7 @@ test('the models over a table are its LOGICAL_TABLE dependents; a model over two
   const both = airports.LOGICAL_TABLE?.filter((m) => flights.LOGICAL_TABLE!.includes(m)) ?? [];
   assert.equal(both.length, 1, `one model joins flights and airports: ${JSON.stringify({ flights, airports })}`);
   assert.ok(flights.PINBOARD_ANSWER_BOOK?.length, 'and the liveboard on flights');
-  assert.deepEqual(await dependents(both[0]!), {}, 'nothing is over the model itself');
+  assert.deepEqual(await dependents(both[0]!), { PINBOARD_ANSWER_BOOK: ['Flight Delays by Airport'], QUESTION_ANSWER_BOOK: ['Late flights by origin state'] }, 'over the model itself: the demo answer and liveboard with formulas');
 });
 
 test('dependent_objects_record_size bounds the dependents of each object, -1 lists all; a wrong value is a 400', async () => {

@@ -25,6 +25,7 @@ import { columnSources } from '../dataModel';
 import { dependentsByType } from '../dependents';
 import { boolParam, hasParam, intParam, listParam, objectHeader, param, userOf } from './params';
 import { registerSessionOrgsV1, userInOrg } from '../orgs';
+import { visualizationSource } from '../searchdata/formulaColumns';
 
 /** Largest file part of a multipart body (a `principals` list of user/sync): 16 MiB. */
 const MAX_FILE_PART = 16 * 1024 * 1024;
@@ -321,7 +322,7 @@ function registerDataRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
       const ds = catalog.dataSource(v.dataSource);
       if (!ds) throw badRequest(`Visualization ${v.name}: its data source no longer exists`);
       if (!catalog.canRead(user, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
-      out[v.id] = { name: v.name, ...(await search.search(ds, v.query, page)) };
+      out[v.id] = { name: v.name, ...(await search.search(visualizationSource(ds, v), v.query, page)) };
     }
     return out;
   });

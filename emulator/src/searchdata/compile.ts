@@ -14,7 +14,7 @@ import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperat
 import type { ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../metadataStore';
 import { isNumeric, quoteIdent } from '../engine';
-import { formulaSql } from './formulaSql';
+import { formulaSql, type GroupCall, type GroupListItem } from './formulaSql';
 import { NEAR_DEFAULT, geoColumnsOf, locationConditionSql, toKm } from './geo';
 import {
   calendarNumberSql, calendarOrdinalColumn, calendarOrdinalSql, calendarOrdinalsSelect, calendarPeriodEndSql, calendarPeriodStartSql, calendarShiftedStartSql, DEMO_CALENDARS, findCalendar, knownCalendarNames,
@@ -144,6 +144,8 @@ interface Item {
 interface Cond {
   sql: string;
   params: SqlParam[];
+  /** The column a search filter is on (its id): group_aggregate's `query_filters () - {column}` and `{column}` read it. */
+  column?: string;
   /** Conditions with the same group key are OR-ed (begins with / ends with on one column). */
   group?: string;
 }
@@ -313,6 +315,26 @@ class QueryScope {
     return [...this.calendarJoins].map(([x, alias]) => ` LEFT JOIN (${calendarOrdinalsSelect(cal)}) AS ${alias} ON ${alias}."date" = CAST(${x} AS DATE)`).join('');
   }
 
+  /** The group functions' subqueries (`GroupCall`s) joined to the data source, each once: alias and call. */
+  readonly groupJoins: { alias: string; key: string; call: GroupCall }[] = [];
+
+  /**
+   * A group function's value per group of the search: its subquery (`groupJoinSql`) is joined to the rows,
+   * each row carrying the value of its group at the function's grain; the distinct groups of a search group
+   * are re-aggregated (one when the function's grain is the search's or coarser).
+   */
+  groupValue(call: GroupCall): string {
+    const key = JSON.stringify(call);
+    let j = this.groupJoins.find((x) => x.key === key);
+    if (!j) this.groupJoins.push((j = { alias: `tsq_g${this.groupJoins.length}`, key, call }));
+    return `list_aggregate(list_transform(list(DISTINCT {'i': ${j.alias}.tsq_i, 'v': ${j.alias}.tsq_v}), x -> x.v), '${call.reaggregate}')`;
+  }
+
+  /** The column an item of a group_aggregate list names, or undefined for an expression. */
+  listColumn(item: GroupListItem): LogicalColumn | undefined {
+    return item.column ? this.formulaColumn(item.column.name, item.column.table) : undefined;
+  }
+
   constructor(
     private readonly columns: readonly LogicalColumn[],
     private readonly fiscalStart: number,
@@ -391,7 +413,7 @@ class QueryScope {
     this.formulasOpen.add(c.id);
     try {
       const fail = (m: string): never => { throw new QueryError(m); };
-      return `(${formulaSql(c.formula!.expr, (name, table) => this.colSql(this.formulaColumn(name, table)), fail)})`;
+      return `(${formulaSql(c.formula!.expr, (name, table) => this.colSql(this.formulaColumn(name, table)), fail, (call) => this.groupValue(call))})`;
     } finally {
       this.formulasOpen.delete(c.id);
     }
@@ -850,13 +872,13 @@ function readClauses(scope: QueryScope, input: CompileInput): ReadClauses {
       }
       case 'filter':
         // a filter on an aggregating formula compares its value per group, as one with an aggregation
-        (cl.aggregation || scope.resolve(cl.column).formula?.aggregate ? read.having : read.where).push(filterCondition(scope, cl));
+        (cl.aggregation || scope.resolve(cl.column).formula?.aggregate ? read.having : read.where).push({ ...filterCondition(scope, cl), column: scope.resolve(cl.column).id });
         break;
       case 'location':
-        read.where.push(locationCondition(scope, cl, input));
+        read.where.push({ ...locationCondition(scope, cl, input), ...(cl.column ? { column: scope.resolve(cl.column).id } : {}) });
         break;
       case 'subsearch':
-        read.where.push(subsearchCondition(scope, cl, input));
+        read.where.push({ ...subsearchCondition(scope, cl, input), ...(cl.column ? { column: scope.resolve(cl.column).id } : {}) });
         break;
       case 'dateFilter': {
         // A date keyword after a column that is no date (`[sales] last 7 days`): the column is listed, the
@@ -1126,9 +1148,11 @@ function growthItemOf(scope: QueryScope, growth: Extract<Clause, { kind: 'growth
 function groupedSql(scope: QueryScope, read: ReadClauses, table: string, params: SqlParam[]): string {
   const attrs = scope.items.filter((x) => !x.measure);
   const measures = scope.items.filter((x) => x.measure);
+  // the group functions' subqueries stand in FROM, before WHERE: their parameters come first
+  const groupJoins = scope.groupJoins.map((j) => groupJoinSql(scope, j, attrs, read.where, table, params)).join('');
   const whereSql = combine(read.where, params);
   const selectList = [...scope.items.map((x) => `${x.expr} AS ${x.alias}`), ...scope.hidden.map((h, i) => `${h} AS k${i}`)];
-  let sql = `SELECT ${selectList.join(', ')} FROM ${table} AS ${SOURCE_ALIAS}${scope.calendarJoinSql()}${whereSql ? ` WHERE ${whereSql}` : ''}`;
+  let sql = `SELECT ${selectList.join(', ')} FROM ${table} AS ${SOURCE_ALIAS}${scope.calendarJoinSql()}${groupJoins}${whereSql ? ` WHERE ${whereSql}` : ''}`;
   if (measures.length && attrs.length) sql += ` GROUP BY ${attrs.map((a) => a.expr).join(', ')}`;
   else if (!measures.length) sql += ` GROUP BY ${attrs.map((a) => a.expr).join(', ')}`;
   const havingSql = combine(read.having, params);
@@ -1137,6 +1161,41 @@ function groupedSql(scope: QueryScope, read: ReadClauses, table: string, params:
     sql += ` HAVING ${havingSql}`;
   }
   return sql;
+}
+
+/**
+ * The join of a group function's subquery (formulas-aggregation-flexible.adoc: "The group_* formulas use a
+ * sub-query to perform these custom aggregations"): its aggregation per group of its groupings over the
+ * rows its filters keep, numbered (`tsq_i`), each row of the data source joined to its group's value
+ * (`tsq_v`) by the groupings' values (null matching null). The groupings are `{…}`, or `query_groups ()`:
+ * the search's attributes as it groups them, less those whose column a `- {column}` names (its buckets
+ * too) or whose SQL a `- {expr}` is, plus the `+ {…}`. The filters are `{…}` conditions, or
+ * `query_filters ()`: the search's row filters (not those on aggregates), less those on a `- {column}`,
+ * plus the `+ {…}` conditions; a column in a filter list (`{date}`, 9.0.0.cl) takes the search's filters on
+ * that column. No groupings: one group. Appends the filters' parameters to `params`.
+ */
+function groupJoinSql(scope: QueryScope, j: QueryScope['groupJoins'][number], attrs: readonly Item[], where: readonly Cond[], table: string, params: SqlParam[]): string {
+  const { groupings, filters } = j.call;
+  const removedIds = (items: GroupListItem[]): Set<string | undefined> => new Set(items.map((i) => scope.listColumn(i)?.id).filter((x) => x !== undefined));
+  const gone = removedIds(groupings.remove);
+  const goneSql = new Set(groupings.remove.map((r) => r.sql));
+  const keys = [...new Set([
+    ...(groupings.query ? attrs.filter((a) => !gone.has(a.column?.id) && !goneSql.has(a.expr)).map((a) => a.expr) : []),
+    ...groupings.add.map((a) => a.sql),
+  ])];
+  const noFilter = removedIds(filters.remove);
+  const conds: Cond[] = [
+    ...(filters.query ? where.filter((c) => !noFilter.has(c.column)) : []),
+    ...filters.add.flatMap((f) => {
+      const c = scope.listColumn(f);
+      return c ? where.filter((w) => w.column === c.id) : [{ sql: `(${f.sql})`, params: [] }];
+    }),
+  ];
+  const whereSql = combine([...new Set(conds)], params);
+  const select = [...keys.map((k, i) => `${k} AS tsq_k${i}`), `${j.call.aggregate} AS tsq_v`, 'row_number() OVER () AS tsq_i'];
+  const sub = `SELECT ${select.join(', ')} FROM ${table} AS ${SOURCE_ALIAS}${scope.calendarJoinSql()}${whereSql ? ` WHERE ${whereSql}` : ''}${keys.length ? ` GROUP BY ${keys.join(', ')}` : ''}`;
+  const on = keys.length ? keys.map((k, i) => `${k} IS NOT DISTINCT FROM ${j.alias}.tsq_k${i}`).join(' AND ') : 'TRUE';
+  return ` LEFT JOIN (${sub}) AS ${j.alias} ON ${on}`;
 }
 
 /** One period back, as a DuckDB interval, per period of a period-over-period keyword (keywords.ts `PERIOD_OVER_PERIOD`). */
@@ -1343,7 +1402,7 @@ function compileOne(input: CompileInput): CompiledQuery {
   applyCalendars(scope, input.clauses, input.calendars ?? DEMO_CALENDARS);
   const read = readClauses(scope, input);
   const growthItem = read.growth ? growthItemOf(scope, read.growth) : undefined;
-  for (const cl of read.dateFilters) read.where.push(dateFilterCondition(scope, cl, input.now));
+  for (const cl of read.dateFilters) read.where.push({ ...dateFilterCondition(scope, cl, input.now), column: (cl.column ? scope.resolve(cl.column) : scope.firstDateColumn())?.id });
 
   // Sorting keys (after the items exist, so `sort by` can name a listed column).
   const sorts: SortKey[] = [];

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { checkFormulaSet, dataTypeOf } from '../../../common/src/formula/checker';
-import type { LogicalColumn, LogicalTable } from '../metadataStore';
+import type { LogicalColumn, LogicalTable, Visualization } from '../metadataStore';
 import { QueryError } from './compile';
 
 /** The text of a member, or undefined when it is no non-blank text. */
@@ -25,6 +25,24 @@ function text(v: unknown): string | undefined {
  */
 export function withFormulaColumns(ds: LogicalTable, formulas: unknown): LogicalTable {
   if (!Array.isArray(formulas) || formulas.length === 0) return ds;
+  // a stored answer's data source and formulas are the same objects on every request: checked once
+  let byFormulas = DERIVED.get(ds);
+  if (!byFormulas) DERIVED.set(ds, (byFormulas = new WeakMap()));
+  const hit = byFormulas.get(formulas);
+  if (hit) return hit;
+  const derived = derive(ds, formulas);
+  byFormulas.set(formulas, derived);
+  return derived;
+}
+
+/**
+ * `withFormulaColumns` once per data source and formulas array (objects the catalog replaces, never
+ * changes in place, when an import or a load changes them).
+ */
+const DERIVED = new WeakMap<LogicalTable, WeakMap<unknown[], LogicalTable>>();
+
+/** `withFormulaColumns` computed. @throws QueryError as it */
+function derive(ds: LogicalTable, formulas: unknown[]): LogicalTable {
   const entries = formulas.map((f, i) => {
     const e = (typeof f === 'object' && f !== null ? f : {}) as Record<string, unknown>;
     const expr = text(e.expr);
@@ -53,4 +71,12 @@ export function withFormulaColumns(ds: LogicalTable, formulas: unknown): Logical
   });
   const digest = createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 16);
   return { ...ds, id: `${ds.id}+${digest}`, columns: [...ds.columns, ...columns] };
+}
+
+/**
+ * The data source a liveboard visualization's search runs on: `ds` with the visualization's own formulas
+ * (`Visualization.formulas`) as columns. @throws QueryError as `withFormulaColumns`
+ */
+export function visualizationSource(ds: LogicalTable, viz: Pick<Visualization, 'formulas'>): LogicalTable {
+  return withFormulaColumns(ds, viz.formulas);
 }

@@ -4,9 +4,9 @@
  * one is computed per group of the search (compile.ts), the cumulative and moving functions and `rank`
  * as windows over those groups. Each function's SQL is declared once in `FUNCTION_SQL`, by the
  * catalogue's names. Passthrough `sql_*_op` functions run their SQL text on the warehouse: the emulator
- * refuses them (a stranger's TML must not run SQL of its choosing). `group_aggregate`, `group_stddev`,
- * `group_variance`, `group_unique_count` and the text-similarity functions are not run yet: a QueryError
- * names them.
+ * refuses them (a stranger's TML must not run SQL of its choosing). `group_aggregate` and the group_*
+ * functions are handed to the caller as a `GroupCall` (an aggregate at a grain of its own: compile.ts joins
+ * it); `similar_to` and `similarity` (a relevance score the reference does not define) are refused.
  */
 import { FORMULA_FUNCTION_BY_NAME } from '../../../common/src/formula/functions';
 import { parseFormula, type FormulaNode } from '../../../common/src/formula/parser';
@@ -16,6 +16,46 @@ export type FormulaColumnSql = (name: string, table: string | undefined) => stri
 
 /** Throws the error of a formula the emulator cannot run (compile.ts's QueryError, a 400). */
 export type FormulaFail = (message: string) => never;
+
+/** One item of a group_aggregate list: its SQL, and the column it names when it is one (`{ship mode}`). */
+export interface GroupListItem {
+  sql: string;
+  column?: { name: string; table?: string };
+}
+
+/**
+ * A groupings or filters list of group_aggregate (formulas-aggregation-flexible.adoc): `{…}` (`add`), or
+ * `query_groups()` / `query_filters()` (`query`: the search's own) with `+ {…}` added and `- {…}` taken away.
+ */
+export interface GroupList {
+  query: boolean;
+  add: GroupListItem[];
+  remove: GroupListItem[];
+}
+
+/**
+ * A group function's call: `aggregate` the SQL of its aggregation over the data source's rows, computed at
+ * the grain of `groupings` over the rows `filters` keep, then re-aggregated to the search's groups by
+ * `reaggregate` (a DuckDB list_aggregate name: sum, max, min or avg) where that grain is finer.
+ */
+export interface GroupCall {
+  aggregate: string;
+  groupings: GroupList;
+  filters: GroupList;
+  reaggregate: 'sum' | 'max' | 'min' | 'avg';
+}
+
+/** The SQL of a group function's value per group of the search, from its call (compile.ts). */
+export type FormulaGroupSql = (call: GroupCall) => string;
+
+/** What the SQL of a formula's nodes is made with: its columns', the failure, and the group functions'. */
+interface SqlContext {
+  column: FormulaColumnSql;
+  fail: FormulaFail;
+  group?: FormulaGroupSql;
+  /** Inside a group function's aggregation: another group function there is refused (formulas-aggregation-group.adoc). */
+  inGroup?: boolean;
+}
 
 /** A SQL text literal (quotes doubled; DuckDB reads no backslash escapes in standard strings). */
 function text(s: string): string {
@@ -43,12 +83,27 @@ const movingFrame = (raw: FormulaNode[]): string => {
   const to = n(raw[2]);
   return `ROWS BETWEEN ${bound(Math.min(from, to))} AND ${bound(Math.max(from, to))}`;
 };
-/** The PARTITION BY of a group_* window ('' for none: the whole answer). */
-const partition = (attrs: string[]): string => (attrs.length ? `PARTITION BY ${attrs.join(', ')}` : '');
 /** The week of `x` in its `period` (Monday-start weeks, the period's first days week 1: docs/service-notes.md). */
 const weekOf = (period: string) => (a: string[]): string => {
   const x = ts(a[0]!);
   return `((date_diff('day', date_trunc('${period}', ${x}), ${x}) + isodow(date_trunc('${period}', ${x})) - 1) // 7 + 1)`;
+};
+
+/** The letters of Soundex and their digits (0 a vowel, 9 `h`/`w`, which separate no two equal digits). */
+const SOUNDEX_FROM = 'abcdefghijklmnopqrstuvwxyz';
+const SOUNDEX_TO = '01230129022455012623019202';
+/**
+ * American Soundex of a text (its letters only, case-insensitive): the first letter, then the digits of the
+ * others with runs of one digit written once (`h`, `w` inside a run), vowels dropped, padded with 0 to four;
+ * '' for a text with no letter.
+ */
+const soundex = (x: string): string => {
+  const s = `regexp_replace(lower(CAST(${x} AS VARCHAR)), '[^a-z]', '', 'g')`;
+  // the first letter's digit (h, w: none) starts the runs; the others' digits without h, w
+  let d = `(translate(left(${s}, 1), 'hw', '00') || replace(translate(substr(${s}, 2), '${SOUNDEX_FROM}', '${SOUNDEX_TO}'), '9', ''))`;
+  d = `translate(${d}, '${SOUNDEX_FROM}', '${SOUNDEX_TO}')`;
+  for (let k = 0; k <= 6; k++) d = `regexp_replace(${d}, '${k}+', '${k}', 'g')`;
+  return `(CASE WHEN ${s} = '' THEN '' ELSE upper(left(${s}, 1)) || left(rpad(replace(substr(${d}, 2), '0', ''), 3, '0'), 3) END)`;
 };
 
 /**
@@ -78,17 +133,10 @@ const FUNCTION_SQL: Record<string, (a: string[], raw: FormulaNode[]) => string> 
   moving_max: (a, raw) => `max(max(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ${movingFrame(raw)})`,
   moving_min: (a, raw) => `min(min(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ${movingFrame(raw)})`,
   moving_average: (a, raw) => `avg(avg(${a[0]})) OVER (ORDER BY ${a.slice(3).join(', ')} ${movingFrame(raw)})`,
-  // group_* at the grain of their attributes, as windows over the search's groups partitioned by them: the
-  // search must group by those attributes (or finer); none is the whole answer (docs/service-notes.md)
-  group_sum: (a) => `sum(sum(${a[0]})) OVER (${partition(a.slice(1))})`,
-  group_count: (a) => `sum(count(${a[0]})) OVER (${partition(a.slice(1))})`,
-  group_max: (a) => `max(max(${a[0]})) OVER (${partition(a.slice(1))})`,
-  group_min: (a) => `min(min(${a[0]})) OVER (${partition(a.slice(1))})`,
-  group_average: (a) => `(sum(sum(${a[0]})) OVER (${partition(a.slice(1))}) / sum(count(${a[0]})) OVER (${partition(a.slice(1))}))`,
   rank: (a) => `rank() OVER (ORDER BY ${a[0]} ${order(a[1])})`,
   rank_percentile: (a) => `(percent_rank() OVER (ORDER BY ${a[0]} ${order(a[1])}) * 100)`,
   // conversion
-  to_bool: (a) => `CAST(${a[0]} AS BOOLEAN)`, to_double: (a) => `TRY_CAST(${a[0]} AS DOUBLE)`, to_integer: (a) => `CAST(TRY_CAST(${a[0]} AS DOUBLE) AS BIGINT)`,
+  to_bool: (a) => `CAST(${a[0]} AS BOOLEAN)`, to_double: (a) => `TRY_CAST(${a[0]} AS DOUBLE)`, to_integer: (a) => `CAST(trunc(TRY_CAST(${a[0]} AS DOUBLE)) AS BIGINT)`,
   to_string: (a) => (a[1] ? `strftime(${ts(a[0]!)}, ${a[1]})` : `CAST(${a[0]} AS VARCHAR)`), to_date: (a) => day(`strptime(CAST(${a[0]} AS VARCHAR), ${a[1]})`),
   // date
   add_days: add('days'), add_weeks: add('weeks'), add_months: add('months'), add_years: add('years'), add_minutes: add('minutes'), add_seconds: add('seconds'),
@@ -120,45 +168,109 @@ const FUNCTION_SQL: Record<string, (a: string[], raw: FormulaNode[]) => string> 
   edit_distance: (a) => `levenshtein(${a[0]}, ${a[1]})`, edit_distance_with_cap: (a) => `least(levenshtein(${a[0]}, ${a[1]}), ${a[2]} + 1)`,
   left: (a) => `left(${a[0]}, ${a[1]})`, right: (a) => `right(${a[0]}, ${a[1]})`, strlen: (a) => `length(${a[0]})`,
   strpos: (a) => `(strpos(${a[0]}, ${a[1]}) - 1)`, substr: (a) => `substr(${a[0]}, ${a[1]} + 1, ${a[2]})`,
+  // alike in sound: one Soundex code; in spelling: at most one edit (a swap of two letters is one) per five letters of the longer, at least one
+  sounds_like: (a) => `(${soundex(a[0]!)} = ${soundex(a[1]!)})`,
+  spells_like: (a) => `(damerau_levenshtein(lower(${a[0]}), lower(${a[1]})) <= greatest(1, greatest(length(${a[0]}), length(${a[1]})) // 5))`,
 };
 
-/** The catalogue's functions the emulator computes (the others are refused with a QueryError naming them). */
-export const EMULATED_FUNCTIONS: ReadonlySet<string> = new Set([...Object.keys(FUNCTION_SQL), 'in']);
+/** The aggregation of each group_* function (group_sum is group_aggregate (sum (m), {attributes}, query_filters ())). */
+const GROUP_AGGREGATION: Record<string, string> = {
+  group_sum: 'sum', group_count: 'count', group_unique_count: 'unique count', group_max: 'max', group_min: 'min',
+  group_average: 'average', group_stddev: 'stddev', group_variance: 'variance',
+};
+/** How an aggregation's values at a finer grain than the search's are re-aggregated to its groups (docs/service-notes.md §3.6). */
+function reaggregation(name: string): GroupCall['reaggregate'] {
+  if (/^(sum|count|unique count|unique_count)(_if)?$/.test(name)) return 'sum';
+  if (/^(max|min)(_if)?$/.test(name)) return name.slice(0, 3) as 'max' | 'min';
+  return 'avg';
+}
 
-/** The SQL of a formula's node (`column`: a column's SQL). */
-function nodeSql(n: FormulaNode, column: FormulaColumnSql, fail: FormulaFail): string {
+/** The catalogue's functions the emulator computes (the others are refused with a QueryError naming them). */
+export const EMULATED_FUNCTIONS: ReadonlySet<string> = new Set([...Object.keys(FUNCTION_SQL), ...Object.keys(GROUP_AGGREGATION), 'group_aggregate', 'query_groups', 'query_filters', 'in']);
+
+/** The SQL of a formula's node in its context (`ctx.column`: a column's SQL). */
+function nodeSql(n: FormulaNode, ctx: SqlContext): string {
+  const sub = (x: FormulaNode): string => nodeSql(x, ctx);
   switch (n.kind) {
     case 'number': return Number.isFinite(n.value) ? String(n.value) : 'NULL';
     case 'string': return text(n.value);
     case 'bool': return n.value ? 'TRUE' : 'FALSE';
     case 'null': case 'missing': return 'NULL';
     case 'date': return n.withTime ? `TIMESTAMP '${n.value}'` : `DATE '${n.value}'`;
-    case 'column': return column(n.name, n.table);
-    case 'list': return n.items.map((i) => nodeSql(i, column, fail)).join(', ');
-    case 'in': return `(${nodeSql(n.value, column, fail)} ${n.negated ? 'NOT IN' : 'IN'} (${nodeSql(n.list, column, fail)}))`;
-    case 'unary': return n.op === 'not' ? `(NOT ${nodeSql(n.operand, column, fail)})` : `(- ${nodeSql(n.operand, column, fail)})`;
-    case 'binary': return FUNCTION_SQL[n.op]!([nodeSql(n.left, column, fail), nodeSql(n.right, column, fail)], [n.left, n.right]);
-    case 'if': return FUNCTION_SQL.if!([n.condition, n.then, n.else].map((x) => nodeSql(x, column, fail)), [n.condition, n.then, n.else]);
+    case 'column': return ctx.column(n.name, n.table);
+    case 'list': return n.items.map(sub).join(', ');
+    case 'in': return `(${sub(n.value)} ${n.negated ? 'NOT IN' : 'IN'} (${sub(n.list)}))`;
+    case 'unary': return n.op === 'not' ? `(NOT ${sub(n.operand)})` : `(- ${sub(n.operand)})`;
+    case 'binary': return FUNCTION_SQL[n.op]!([sub(n.left), sub(n.right)], [n.left, n.right]);
+    case 'if': return FUNCTION_SQL.if!([n.condition, n.then, n.else].map(sub), [n.condition, n.then, n.else]);
     case 'call': {
       const f = FORMULA_FUNCTION_BY_NAME.get(n.name.toLowerCase());
-      if (!f) fail(`Unknown formula function ${n.name}`);
-      if (f.category === 'passthrough') fail(`The formula function ${f.name} runs SQL on the data warehouse: the emulator does not run it`);
+      if (!f) ctx.fail(`Unknown formula function ${n.name}`);
+      if (f.category === 'passthrough') ctx.fail(`The formula function ${f.name} runs SQL on the data warehouse: the emulator does not run it`);
+      if (f.aggregation === 'group') return groupSql(f.name, n.args, ctx);
+      if (f.result === 'list') ctx.fail(`${f.name} () is a list of group_aggregate's groupings or filters: it stands only there`);
       const sql = FUNCTION_SQL[f.name];
-      if (!sql) fail(`The formula function ${f.name} is not run by the emulator`);
+      if (!sql) ctx.fail(`The formula function ${f.name} is not run by the emulator`);
       // a calendar argument (`fiscal`, a custom calendar's name) is not a column: the emulator computes the calendar year's
       const args = n.args.filter((a, i) => !(f.params[i]?.types.includes('calendar') && ((a.kind === 'column' && !a.bracketed) || a.kind === 'string')));
-      return sql(args.map((a) => nodeSql(a, column, fail)), args);
+      return sql(args.map(sub), args);
     }
   }
 }
 
 /**
- * The DuckDB SQL of a formula's expression, each column it names given by `column`. Throws QueryError for
- * a formula with a syntax error, an unknown function, or one the emulator does not run (by `fail`).
+ * A group function as its `GroupCall`, made SQL by `ctx.group`: group_aggregate (aggregation, groupings,
+ * filters), or a group_* (measure, attributes…) as group_aggregate of its aggregation by the attributes
+ * under the search's filters. Fails without `ctx.group`, and for a group function inside another's
+ * aggregation ("You can't run a group aggregation function on a group aggregation function").
  */
-export function formulaSql(expr: string, column: FormulaColumnSql, fail: FormulaFail): string {
+function groupSql(name: string, args: FormulaNode[], ctx: SqlContext): string {
+  if (!ctx.group) ctx.fail(`The formula function ${name} is not run here`);
+  if (ctx.inGroup) ctx.fail(`${name} stands inside the aggregation of another group function: a group aggregation function cannot run on a group aggregation function (formulas-aggregation-group.adoc)`);
+  const inner: SqlContext = { ...ctx, inGroup: true };
+  if (name === 'group_aggregate') {
+    const agg = args[0];
+    const aggName = agg?.kind === 'call' ? agg.name.toLowerCase() : '';
+    return ctx.group({ aggregate: nodeSql(agg ?? { kind: 'missing', start: 0, end: 0 }, inner), groupings: groupList(args[1], inner), filters: groupList(args[2], inner), reaggregate: reaggregation(aggName) });
+  }
+  const aggName = GROUP_AGGREGATION[name]!;
+  const aggregate = FUNCTION_SQL[aggName]!([nodeSql(args[0]!, inner)], [args[0]!]);
+  const groupings: GroupList = { query: false, add: args.slice(1).map((a) => listItem(a, inner)), remove: [] };
+  return ctx.group({ aggregate, groupings, filters: { query: true, add: [], remove: [] }, reaggregate: reaggregation(aggName) });
+}
+
+/** An item of a group_aggregate list: its SQL, and its column when it names one. */
+function listItem(n: FormulaNode, ctx: SqlContext): GroupListItem {
+  return { sql: nodeSql(n, ctx), ...(n.kind === 'column' ? { column: { name: n.name, ...(n.table !== undefined ? { table: n.table } : {}) } } : {}) };
+}
+
+/**
+ * A groupings or filters argument of group_aggregate: `{…}`, `query_groups ()` / `query_filters ()` (or the
+ * bare word, as the reference writes `query_groups` once), their `+ {…}` and `- {…}`; another value is a
+ * list of one (`(customer region)`, as the reference writes it once). No argument is `{}`.
+ */
+function groupList(n: FormulaNode | undefined, ctx: SqlContext): GroupList {
+  if (!n || n.kind === 'missing') return { query: false, add: [], remove: [] };
+  const queryWord = (x: FormulaNode): boolean => (x.kind === 'call' && x.args.length === 0 || x.kind === 'column' && !x.bracketed) && /^query_(groups|filters)$/i.test(x.name);
+  if (queryWord(n)) return { query: true, add: [], remove: [] };
+  if (n.kind === 'list') return { query: false, add: n.items.map((i) => listItem(i, ctx)), remove: [] };
+  if (n.kind === 'binary' && (n.op === '+' || n.op === '-')) {
+    const left = groupList(n.left, ctx);
+    const right = groupList(n.right, ctx);
+    if (right.query) ctx.fail(`group_aggregate: query_groups () or query_filters () comes first in a list sum, not after ${n.op}`);
+    return n.op === '+' ? { ...left, add: [...left.add, ...right.add] } : { ...left, remove: [...left.remove, ...right.add] };
+  }
+  return { query: false, add: [listItem(n, ctx)], remove: [] };
+}
+
+/**
+ * The DuckDB SQL of a formula's expression, each column it names given by `column`, each group function
+ * by `group` (absent: refused). Throws QueryError for a formula with a syntax error, an unknown function,
+ * or one the emulator does not run (by `fail`).
+ */
+export function formulaSql(expr: string, column: FormulaColumnSql, fail: FormulaFail, group?: FormulaGroupSql): string {
   const parsed = parseFormula(expr);
   const err = parsed.diagnostics[0];
   if (err) fail(`Syntax error in the formula ${expr} at character ${err.start + 1}: ${err.message}`);
-  return nodeSql(parsed.ast, column, fail);
+  return nodeSql(parsed.ast, { column, fail, ...(group ? { group } : {}) });
 }

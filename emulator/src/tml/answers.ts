@@ -213,7 +213,7 @@ export class TmlService {
       liveboard: {
         name: book.name,
         ...(book.description !== undefined ? { description: book.description } : {}),
-        visualizations: book.visualizations.map((viz, i) => ({ id: vizId(i), answer: this.answerBody(viz.name, undefined, viz, {}, fqn), viz_guid: viz.id })),
+        visualizations: book.visualizations.map((viz, i) => ({ id: vizId(i), answer: this.answerBody(viz.name, undefined, viz, viz.formulas ? { formulas: viz.formulas } : {}, fqn), viz_guid: viz.id })),
         layout: { tiles: book.visualizations.map((_, i) => ({ visualization_id: vizId(i), x: (i % 2) * 6, y: Math.floor(i / 2) * 6, height: 6, width: 6 })) },
       },
     };

@@ -13,6 +13,7 @@ import type { AnswerBook, Header, LogicalTable, MetadataStore } from '../metadat
 import { withParams } from '../tml/answers';
 import { body, bool, str, stringList } from './body';
 import type { V2Deps } from './routes';
+import { visualizationSource } from '../searchdata/formulaColumns';
 
 /** The v2 object types (`metadata[].type`) of the objects the emulator has, and what each names. */
 const KINDS = { LIVEBOARD: 'PINBOARD_ANSWER_BOOK', ANSWER: 'QUESTION_ANSWER_BOOK', LOGICAL_TABLE: 'table' } as const;
@@ -106,7 +107,7 @@ export function registerObjectsV2(api: FastifyInstance, deps: V2Deps): void {
       const ds = catalog.dataSource(v.dataSource);
       if (!ds) throw new ApiError(400, `Visualization ${v.name}: its data source no longer exists.`);
       if (!catalog.canRead(user, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
-      const c = deps.search.compile(ds, v.query);
+      const c = deps.search.compile(visualizationSource(ds, v), v.query);
       return { metadata_id: v.id, metadata_name: v.name, sql_query: withParams(c.sql, c.params) };
     });
     return { metadata_id: board!.id, metadata_name: board!.name, metadata_type: 'LIVEBOARD', sql_queries };

@@ -13,6 +13,7 @@ import type { AnswerBook, Visualization } from '../metadataStore';
 import { body, str, stringList } from './body';
 import { objectsOf } from './objects';
 import type { V2Deps } from './routes';
+import { visualizationSource } from '../searchdata/formulaColumns';
 
 /** Most rows one report holds, as one searchdata page. */
 const MAX_REPORT_ROWS = 100_000;
@@ -48,7 +49,7 @@ export function registerReportsV2(api: FastifyInstance, deps: V2Deps): void {
     const ds = catalog.dataSource(v.dataSource);
     if (!ds) throw new ApiError(400, `Visualization ${v.name}: its data source no longer exists.`);
     if (!catalog.canRead(user, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
-    const r = await deps.search.search(ds, v.query, { batchsize: MAX_REPORT_ROWS, pagenumber: -1, offset: 0, formattype: 'COMPACT' });
+    const r = await deps.search.search(visualizationSource(ds, v), v.query, { batchsize: MAX_REPORT_ROWS, pagenumber: -1, offset: 0, formattype: 'COMPACT' });
     return stringify([r.columnNames, ...(r.data as unknown[][])]);
   };
   const send = (reply: FastifyReply, name: string, csv: string): FastifyReply =>

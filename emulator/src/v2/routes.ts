@@ -29,6 +29,7 @@ import { registerReportsV2 } from './reports';
 import { registerTmlAsyncV2 } from './tmlAsync';
 import { registerInputTablesV2 } from './inputTables';
 import { registerOrgsV2, userInOrg } from '../orgs';
+import { visualizationSource } from '../searchdata/formulaColumns';
 
 /** Path prefix of REST API v2. */
 export const V2_PREFIX = '/api/rest/2.0';
@@ -269,7 +270,7 @@ function registerData(api: FastifyInstance, deps: V2Deps): void {
       const ds = catalog.dataSource(v.dataSource);
       if (!ds) throw new ApiError(400, `Visualization ${v.name}: its data source no longer exists.`);
       if (!catalog.canRead(req.v2User!, ds)) throw new ApiError(403, FORBIDDEN_TEXT);
-      const r = await search.search(ds, v.query, { batchsize: pageSize, pagenumber: -1, offset, formattype: format });
+      const r = await search.search(visualizationSource(ds, v), v.query, { batchsize: pageSize, pagenumber: -1, offset, formattype: format });
       contents.push({ visualization_id: v.id, visualization_name: v.name, available_data_row_count: r.totalRowCount, column_names: r.columnNames, data_rows: r.data, record_offset: offset, record_size: pageSize, returned_data_row_count: r.rowCount, sampling_ratio: r.samplingRatio });
     }
     return { metadata_id: board.id, metadata_name: board.name, contents };
