@@ -11,7 +11,7 @@ import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { WorkspaceIndex } from '../../common/src/languageService/workspaceIndex';
 import { positionIn } from '../../common/src/languageService/workspaceIndex';
-import { readWorkspaceFile, workspaceFilesUnder } from '../../common/src/workspaceFiles';
+import { readWorkspaceFiles, workspaceFilesUnder } from '../../common/src/workspaceFiles';
 import { terminalSafe, workflowCommand } from '../../common/src/terminalText';
 import { info, warn, write } from './output';
 import type { AnalyticsServiceClient, Dependents } from '../../common/src/api';
@@ -40,13 +40,11 @@ export async function findImpact(column: string, dataSource: string, dirs: reado
   for (const d of dirs) await workspaceFilesUnder(d, paths);
   const index = new WorkspaceIndex();
   const byUri = new Map<string, string>();
-  for (const path of paths) {
-    const text = await readWorkspaceFile(path);
-    if (text === undefined) continue;
+  await readWorkspaceFiles(paths, (path, text) => {
     const uri = pathToFileURL(path).href;
     byUri.set(uri, path);
     index.set(uri, text);
-  }
+  });
   const uses = index.references({ kind: 'column', column, dataSource }, false).map((r) => {
     const p = positionIn(r.file, r.use.start);
     return { file: relative(process.cwd(), byUri.get(r.file.uri)!) || byUri.get(r.file.uri)!, line: p.line + 1, column: p.character + 1, kind: r.file.kind };

@@ -8,9 +8,7 @@
  * Pure: no `vscode`, no LSP server, no I/O. Never throws on any text.
  */
 import { isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'yaml';
-import { parseTokens } from '../language/parser';
-import { tokenize } from '../language/lexer';
-import type { ParseDiagnostic } from '../language/ast';
+import { parseDocument as parse } from '../language/parser';
 import { splitColumnPath } from '../language/keywords';
 import type { Clause, ColumnRef } from '../language/ast';
 import { readAnswerTml, readTmlDocument, scalarOffsets, type AnswerParts } from '../tml/answerTml';
@@ -109,16 +107,6 @@ function lineStartsOf(text: string): Uint32Array {
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   return Uint32Array.from(starts);
-}
-
-/**
- * The syntax tree of a file's text, from its tokens (parser.ts `parseTokens`): the same tree as
- * `parseDocument`'s, its buffers sized to the tokens (a whole-document parse reserves room for a
- * large chunk of tokens, most of a small file's parse time).
- */
-function parse(text: string): ReturnType<typeof parseTokens> {
-  const diagnostics: ParseDiagnostic[] = [];
-  return parseTokens(text, tokenize(text, diagnostics), diagnostics);
 }
 
 /** Every column reference of a clause, the subsearch's own clauses included. */

@@ -15,8 +15,8 @@ type Token = CST.Token;
 /**
  * The limits of `readBoundedYaml`; `TML_LIMITS` are those of every TML reader.
  * - `chars`: a longer text is not read at all;
- * - `entries`: map keys and list items, bounded before the document is built by counting the lexer's
- *   indicators (`:`, `?`, `,`, `-`: an upper bound of the entries), stopping at the limit;
+ * - `entries`: map keys and list items, bounded by counting the lexer's indicators (`:`, `?`, `,`, `-`:
+ *   an upper bound of the entries) as the one lexing pass feeds the parser, stopping at the limit;
  * - `aliases`: `*alias` tokens, counted the same way (each alias is expanded by whoever reads the values);
  * - `depth`: collections nested in collections, checked on the document by a walk with its own stack;
  * - `errors`: YAML errors and warnings: the first ones are kept and no more are made; at a syntax error
@@ -69,18 +69,18 @@ export function readBoundedYaml(text: string, limits: YamlLimits = TML_LIMITS): 
   const most = (limit: keyof YamlLimits): string => limits[limit].toLocaleString('en-US');
   const over = (limit: keyof YamlLimits, message: string): BoundedYaml => ({ doc: new Document(), lines, exceeded: { limit, message } });
   if (text.length > limits.chars) return over('chars', `${text.length.toLocaleString('en-US')} characters, more than the ${most('chars')} a TML text may have`);
-  const counted = countTokens(text, limits);
-  if (counted === 'entries') return over('entries', `more than ${most('entries')} keys and list items, the most a TML text may have`);
-  if (counted === 'aliases') return over('aliases', `more than ${most('aliases')} aliases (*name), the most a TML text may have`);
   const deep = `collections nested more than ${most('depth')} deep, the most a TML text may have`;
-  let doc: Document;
+  let read: { doc: Document; counted?: 'entries' | 'aliases' };
   try {
-    doc = compose(text, lines, limits.errors);
+    read = compose(text, lines, limits);
   } catch (e) {
     // the package's composer recurses per level; the walk below refuses deep documents, this is the backstop
     if (e instanceof RangeError) return over('depth', deep);
     throw e;
   }
+  if (read.counted === 'entries') return over('entries', `more than ${most('entries')} keys and list items, the most a TML text may have`);
+  if (read.counted === 'aliases') return over('aliases', `more than ${most('aliases')} aliases (*name), the most a TML text may have`);
+  const { doc } = read;
   return walk(doc, limits.depth, limits.errors) ? { doc, lines } : over('depth', deep);
 }
 
@@ -92,8 +92,12 @@ export function readBoundedYaml(text: string, limits: YamlLimits = TML_LIMITS): 
  * after the parser's error token past them (each error is an `Error`
  * with its stack: 1 MB of `]` made a million of them, for seconds). The composer's `onError` is wrapped;
  * should a version of the package not have it, all errors are kept (the property test would say so).
+ * The text is lexed once: each lexeme is counted (`limits.entries`, `limits.aliases`) and handed to the
+ * parser (`Parser.next`, what `Parser.parse` does with its own lexer); at a limit the reading stops and
+ * `counted` names it (the document is then of no use).
  */
-function compose(text: string, lines: LineCounter, maxErrors: number): Document {
+function compose(text: string, lines: LineCounter, limits: YamlLimits): { doc: Document; counted?: 'entries' | 'aliases' } {
+  const maxErrors = limits.errors;
   const composer = new Composer({ uniqueKeys: false, keepSourceTokens: true });
   const hook = composer as unknown as { onError?: (source: unknown, code: unknown, message: unknown, warning?: boolean) => void };
   const report = hook.onError;
@@ -105,11 +109,29 @@ function compose(text: string, lines: LineCounter, maxErrors: number): Document 
   }
   // the parser's top-level error tokens become errors without `onError` (composer.ts `next`): past the
   // limit the rest of the text is not composed
-  function* tokens(): Generator<Token> {
-    for (const token of new Parser(lines.addNewLine).parse(text)) {
-      if ((token.type === 'error' || token.type === 'doc-end') && ++errors > maxErrors) return;
+  let counted: 'entries' | 'aliases' | undefined;
+  let entries = 0;
+  let aliases = 0;
+  let stopped = false;
+  function* checked(from: Iterable<Token>): Generator<Token> {
+    for (const token of from) {
+      if ((token.type === 'error' || token.type === 'doc-end') && ++errors > maxErrors) return void (stopped = true);
       yield token;
     }
+  }
+  function* tokens(): Generator<Token> {
+    const parser = new Parser(lines.addNewLine);
+    lines.addNewLine(0);
+    for (const lexeme of new Lexer().lex(text)) {
+      const c = lexeme.charCodeAt(0);
+      // ':' '?' ',' '-' stand alone as indicator tokens; '*' starts an alias
+      if (lexeme.length === 1 && (c === 58 || c === 63 || c === 44 || c === 45)) {
+        if (++entries > limits.entries) return void (counted = 'entries');
+      } else if (c === 42 && ++aliases > limits.aliases) return void (counted = 'aliases');
+      yield* checked(parser.next(lexeme));
+      if (stopped) return;
+    }
+    yield* checked(parser.end());
   }
   let doc: Document | undefined;
   for (const next of composer.compose(tokens(), true, text.length)) {
@@ -119,21 +141,7 @@ function compose(text: string, lines: LineCounter, maxErrors: number): Document 
       break;
     }
   }
-  return doc ?? new Document();
-}
-
-/** Counts the lexer's entry indicators and aliases of `text`, stopping at the first limit reached (returned), else undefined. */
-function countTokens(text: string, limits: YamlLimits): 'entries' | 'aliases' | undefined {
-  let entries = 0;
-  let aliases = 0;
-  for (const token of new Lexer().lex(text)) {
-    const c = token.charCodeAt(0);
-    // ':' '?' ',' '-' stand alone as indicator tokens; '*' starts an alias
-    if (token.length === 1 && (c === 58 || c === 63 || c === 44 || c === 45)) {
-      if (++entries > limits.entries) return 'entries';
-    } else if (c === 42 && ++aliases > limits.aliases) return 'aliases';
-  }
-  return undefined;
+  return { doc: doc ?? new Document(), ...(counted ? { counted } : {}) };
 }
 
 /**

@@ -5,7 +5,7 @@
  * again; `workspace/didChangeWatchedFiles` (registered when the client can) re-reads or drops one file.
  */
 import { sep } from 'node:path';
-import { readWorkspaceFile, workspaceFilesUnder } from '../../../common/src/workspaceFiles';
+import { readWorkspaceFile, readWorkspaceFiles, workspaceFilesUnder } from '../../../common/src/workspaceFiles';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageserver';
 import type { Disposable, InitializeParams } from 'vscode-languageserver';
@@ -18,8 +18,6 @@ import { formatError } from './runSafe';
 
 /** How long after an edit an open document is indexed when nothing asks sooner, in ms. */
 const INDEX_DELAY = 500;
-/** How many files are read at once. */
-const READ_CONCURRENCY = 16;
 
 /** The same URI for a file however a client spells it (`file:///a%20b.tsq`, `file:///a b.tsq`). */
 export function normalizeUri(uri: string): string {
@@ -73,17 +71,12 @@ export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeatu
   const scan = async () => {
     const paths: string[] = [];
     for (const f of folders) await workspaceFilesUnder(f, paths);
-    let next = 0;
-    const worker = async () => {
-      while (next < paths.length) {
-        const path = paths[next++]!;
-        const uri = normalizeUri(pathToFileURL(path).href);
-        if (index.get(uri)) continue;
-        const text = await readWorkspaceFile(path);
-        if (text !== undefined && !index.get(uri)) index.set(uri, text);
-      }
-    };
-    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    const uriOf = (path: string) => normalizeUri(pathToFileURL(path).href);
+    // an open document indexed already (its text wins) is not read
+    await readWorkspaceFiles(paths.filter((p) => !index.get(uriOf(p))), (path, text) => {
+      const uri = uriOf(path);
+      if (!index.get(uri)) index.set(uri, text);
+    });
     ctx.log(`Workspace index: ${index.size} files of ${folders.length} folder(s).`);
   };
 
