@@ -9,7 +9,7 @@
  *
  * Pure: no `vscode`, no connection, no I/O.
  */
-import type { ColumnDataType } from '../model';
+import { typesOf, type ColumnDataType } from '../model';
 
 // ---- the typed lists: the AST's unions are `typeof LIST[number]` of these (ast.ts re-exports them) ----------
 
@@ -238,13 +238,13 @@ export function periodOverPeriodBucketError(keyword: PeriodOverPeriod, bucket: D
 // ---- column types: which types a bucket, a unit, an operator applies to (one fact for the language service and the emulator) ----
 
 /** Numeric data types (docs/service-notes.md §3.2). */
-export const NUMERIC_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
+export const NUMERIC_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(typesOf('number'));
 /** Text data types: the only ones the text operators apply to (docs/service-notes.md §2.4). */
-export const TEXT_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['VARCHAR', 'CHAR']);
+export const TEXT_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(typesOf('text'));
 /** Data types holding a calendar date: relative date filters, named dates and the calendar buckets apply. */
-export const CALENDAR_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['DATE', 'DATE_TIME']);
+export const CALENDAR_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(typesOf('date'));
 /** Data types on which some date bucket applies (`DATE`, `DATE_TIME`, `TIME`). */
-export const DATE_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['DATE', 'DATE_TIME', 'TIME']);
+export const DATE_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>([...typesOf('date'), ...typesOf('time')]);
 
 /** Buckets that need a time of day (docs/service-notes.md §2.6, list-time.adoc). */
 const TIME_OF_DAY_BUCKETS: ReadonlySet<DateBucket> = new Set<DateBucket>(['hourly', 'hour of day']);
