@@ -19,8 +19,8 @@ type Entry = [section: string, meaning: string, example: string, extra?: string[
  * aggregations, text operators) are these names, so each is declared once, beside its catalogue entry.
  */
 function namesOf<K extends string>(entries: Record<K, Entry>): K[] {
-  // Object.keys is typed string[]; the keys of a Record<K, …> literal are K
-  return Object.keys(entries) as K[];
+  // Object.keys is typed string[]: each key is one of the record's own, K
+  return Object.keys(entries).filter((n): n is K => Object.hasOwn(entries, n));
 }
 
 // ---- the typed lists: the AST's unions are `typeof LIST[number]` of these (ast.ts re-exports them) ----------
