@@ -18,6 +18,7 @@ import { formatSummary, fromSaved, guardLoad, LoadDefinitionError, parseSavedDef
 import { DEFAULT_CHUNK_BYTES, LoadError, loadPathOf, runLoad, type LoadPath, type LoadProgress, type LoadResult } from '../../common/src/load/pipeline';
 import { INPUT_TABLE_DIFFERENCES, type InputTableChoice } from '../../common/src/load/inputTable';
 import { isSupportedEncoding, sniffCsv, type TargetColumn } from '../../common/src/load/sniff';
+import { toDataType } from '../../common/src/catalog/columns';
 import { ExitCode, ExitError, exitCodeOf, UsageError } from './exitCodes';
 import { info, mb, warn, write } from './output';
 import { terminalText } from '../../common/src/terminalText';
@@ -112,13 +113,13 @@ async function targetColumns(client: AnalyticsServiceClient, target: LoadTarget,
     const details = await client.metadataDetails('LOGICAL_TABLE', headers.map((h) => h.id), { signal });
     for (const s of details.storables) {
       // an input table is found by its name alone (inputTable.ts)
-      if (inputTable && s.header.name?.toLowerCase() === target.table.toLowerCase()) return (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header.name, dataType: (c.dataType ?? 'VARCHAR') as TargetColumn['dataType'] }));
+      if (inputTable && s.header.name?.toLowerCase() === target.table.toLowerCase()) return (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header.name, dataType: toDataType(c.dataType) }));
       const h = s.header as { databaseStripe?: unknown; schemaStripe?: unknown; name?: string };
       const physical = (s as { logicalTableContent?: { physicalTableName?: unknown } }).logicalTableContent?.physicalTableName;
       const table = typeof physical === 'string' ? physical : h.name;
       if (typeof h.databaseStripe !== 'string' || !table) continue;
       if (!sameTarget({ database: h.databaseStripe, schema: typeof h.schemaStripe === 'string' ? h.schemaStripe : undefined, table }, target)) continue;
-      return (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header.name, dataType: (c.dataType ?? 'VARCHAR') as TargetColumn['dataType'] }));
+      return (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header.name, dataType: toDataType(c.dataType) }));
     }
   } catch (e) {
     if ((e as { status?: number }).status === 401 || (e as { status?: number }).status === 0) throw e;

@@ -19,15 +19,74 @@ export interface DataSource {
   type: DataSourceType;
 }
 
-/** Data types of a column (`dataType` of a column in `metadata/details`). */
-export type ColumnDataType = 'VARCHAR' | 'CHAR' | 'BOOL' | 'INT32' | 'INT64' | 'FLOAT' | 'DOUBLE' | 'DATE' | 'DATE_TIME' | 'TIME';
+/** The kinds of value a column type holds: each type belongs to one family. */
+export type ColumnFamily = 'text' | 'number' | 'date' | 'time' | 'bool';
+
+/** What TSQ knows of one column data type. */
+export interface ColumnTypeInfo {
+  /** The kind of value: text, a number, a calendar date (with or without a time of day), a time of day, a boolean. */
+  readonly family: ColumnFamily;
+  /** A number type whose values are integers (INT32, INT64). */
+  readonly integral?: boolean;
+  /**
+   * How the results show an epoch-seconds value of the type: `day` (`2024-03-01`), `dayTime`
+   * (`2024-03-01 13:05:00`); absent for a type whose values are not dates.
+   */
+  readonly display?: 'day' | 'dayTime';
+}
+
+/**
+ * The column data types (`dataType` of a column in `metadata/details`, docs/service-notes.md §3.2), in the
+ * order of the vocabulary, declared once: the type, the list, the families and the display hints of every
+ * part of TSQ are derived from this table (test/unit/column-types.test.ts fails on a list written elsewhere).
+ */
+export const COLUMN_TYPES = {
+  VARCHAR: { family: 'text' },
+  CHAR: { family: 'text' },
+  BOOL: { family: 'bool' },
+  INT32: { family: 'number', integral: true },
+  INT64: { family: 'number', integral: true },
+  FLOAT: { family: 'number' },
+  DOUBLE: { family: 'number' },
+  DATE: { family: 'date', display: 'day' },
+  DATE_TIME: { family: 'date', display: 'dayTime' },
+  TIME: { family: 'time' },
+} as const satisfies Record<string, ColumnTypeInfo>;
+
+/** Data types of a column (`dataType` of a column in `metadata/details`): the keys of `COLUMN_TYPES`. */
+export type ColumnDataType = keyof typeof COLUMN_TYPES;
+
+/** The column data types of one family, as a type (`ColumnTypeOf<'date'>` is `'DATE' | 'DATE_TIME'`). */
+export type ColumnTypeOf<F extends ColumnFamily> = { [K in ColumnDataType]: (typeof COLUMN_TYPES)[K]['family'] extends F ? K : never }[ColumnDataType];
+
+const TYPE_INFO: Readonly<Record<string, ColumnTypeInfo | undefined>> = COLUMN_TYPES;
+
+/** True when a value is one of the column data types of `COLUMN_TYPES`. */
+export function isKnownDataType(t: unknown): t is ColumnDataType {
+  return typeof t === 'string' && Object.hasOwn(COLUMN_TYPES, t);
+}
 
 /** All column data types, in the order of the vocabulary. */
-export const COLUMN_DATA_TYPES: readonly ColumnDataType[] = ['VARCHAR', 'CHAR', 'BOOL', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'DATE', 'DATE_TIME', 'TIME'];
+export const COLUMN_DATA_TYPES: readonly ColumnDataType[] = Object.keys(COLUMN_TYPES).filter(isKnownDataType);
 
-/** True when a value is one of the column data types of `COLUMN_DATA_TYPES`. */
-export function isKnownDataType(t: unknown): t is ColumnDataType {
-  return typeof t === 'string' && (COLUMN_DATA_TYPES as readonly string[]).includes(t);
+/** The family of a column data type; undefined for a type outside `COLUMN_TYPES` (`UNKNOWN` of an answer). */
+export function familyOf(t: string): ColumnFamily | undefined {
+  return TYPE_INFO[t]?.family;
+}
+
+/** True when `t` is a data type of the family `f` (`isFamily('INT32', 'number')`). */
+export function isFamily<F extends ColumnFamily>(t: string, f: F): t is ColumnTypeOf<F> {
+  return familyOf(t) === f;
+}
+
+/** The data types of a family, in the order of the vocabulary. */
+export function typesOf<F extends ColumnFamily>(f: F): readonly ColumnTypeOf<F>[] {
+  return COLUMN_DATA_TYPES.filter((t): t is ColumnTypeOf<F> => isFamily(t, f));
+}
+
+/** How the results show an epoch-seconds value of type `t` (`COLUMN_TYPES[t].display`); undefined for a non-date. */
+export function displayOf(t: string): ColumnTypeInfo['display'] {
+  return TYPE_INFO[t]?.display;
 }
 
 /** A column of a data source (a LOGICAL_COLUMN). */

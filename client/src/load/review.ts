@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { errorMessage } from '../service';
 import { describeSeparator, isSupportedEncoding, parseRows, completeRecords, type SniffResult, type TargetColumn } from '../../../common/src/load/sniff';
+import { toDataType } from '../../../common/src/catalog/columns';
 import { previewRows, savedDefinitionPath, targetText, type LoadTarget } from '../../../common/src/load/definition';
 import type { FullFormat } from '../../../common/src/load/values';
 
@@ -41,7 +42,7 @@ export function tableChoiceOf(s: { header?: { id?: string; name?: string; databa
     id: h.id,
     name: h.name,
     target: { database, ...(typeof h.schemaStripe === 'string' && h.schemaStripe ? { schema: h.schemaStripe } : {}), table },
-    columns: (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header!.name!, dataType: (c.dataType ?? 'VARCHAR') as TargetColumn['dataType'] })),
+    columns: (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header!.name!, dataType: toDataType(c.dataType) })),
   };
 }
 

@@ -3,6 +3,7 @@
  * shares (`ActiveRun`), and the paging of searchdata and pinboard data into a panel's tabs.
  */
 import type { AnalyticsServiceClient } from '../../../common/src/api';
+import { pagesOf } from '../../../common/src/api/paging';
 import { packPage } from '../../../common/src/results/messages';
 import { describeColumns, type CellValue } from '../../../common/src/results/shape';
 import type { Column } from '../../../common/src/model';
@@ -170,33 +171,18 @@ export async function fetchSearchPages(client: AnalyticsServiceClient, query: st
   const pageSize = settings.pageSize;
   const maxRows = rowLimit === undefined ? settings.maxRows : Math.min(settings.maxRows, rowLimit);
   // The first page is small so that rows show at once; then pages of `pageSize` (page 1 of those
-  // repeats the first rows, which are skipped).
-  // The next page is asked for as soon as a page came, before it is posted: the service answers it
-  // while this one goes to the webview.
-  const firstSize = Math.min(pageSize, FIRST_PAGE_ROWS, rowLimit ?? FIRST_PAGE_ROWS);
-  const fetchPage = (pageNumber: number, batchSize: number) => {
-    const answer = client.searchData({ queryString: query, dataSourceGuid: ds.id, batchSize, pageNumber }, { signal });
-    answer.catch(() => undefined); // a page asked for ahead may fail unawaited (the run was cancelled)
-    return answer;
-  };
-  let pending = fetchPage(1, firstSize);
-  for (let call = 0, page = 1; ; call++) {
-    const batchSize = call === 0 ? firstSize : pageSize;
-    const r = await pending;
+  // repeats the first rows, which pagesOf skips). The next page is asked for as soon as a page came,
+  // before it is posted: the service answers it while this one goes to the webview.
+  const fetch = (pageNumber: number, batchSize: number) => client.searchData({ queryString: query, dataSourceGuid: ds.id, batchSize, pageNumber }, { signal });
+  const plan = { pageSize, firstPageSize: Math.min(FIRST_PAGE_ROWS, rowLimit ?? FIRST_PAGE_ROWS), maxRows, askAhead: true };
+  let first = true;
+  for await (const { answer: r, rows, loaded, done, limited } of pagesOf(fetch, plan)) {
     if (signal.aborted) throw new Error('cancelled');
-    const pageStart = (page - 1) * batchSize;
-    let rows = r.data.slice(Math.max(0, tab.loaded - pageStart));
-    const room = maxRows - tab.loaded;
-    if (rows.length > room) rows = rows.slice(0, room);
     const before = tab.loaded;
-    tab.loaded += rows.length;
-    const limited = tab.loaded >= maxRows && tab.loaded < r.totalRowCount;
-    const done = limited || r.data.length === 0 || r.data.length < batchSize || tab.loaded >= r.totalRowCount;
+    tab.loaded = loaded;
     const elapsedMs = Date.now() - started;
-    const next = call === 0 ? Math.floor(tab.loaded / pageSize) + 1 : page + 1;
     if (done) run.end(tabId);
-    else pending = fetchPage(next, pageSize);
-    if (call === 0) {
+    if (first) {
       summary.firstPageMs = elapsedMs;
       tab.columnNames = r.columnNames;
       tab.columns = describeColumns(r.columnNames, rows, ds.columns);
@@ -210,10 +196,9 @@ export async function fetchSearchPages(client: AnalyticsServiceClient, query: st
     } else {
       postRows(panel, tab.pages, tabId, rows, before, { elapsedMs, done, limited });
     }
+    first = false;
     summary.rows = tab.loaded;
     summary.elapsedMs = elapsedMs;
-    if (done) break;
-    page = next;
   }
 }
 

@@ -73,7 +73,7 @@ const INPUT_TABLE_OPERATIONS = {
  *
  * To add an operation: add its row here; implement it on `PublicApi` (v1) and `PublicApiV2` (v2) under
  * the same name (or give `v1.none` / `v2.none` with the page that says that API has none); add the facade method to
- * `AnalyticsServiceClient`, switching with `generationFor(name)`; the extension's port picks it up from
+ * `AnalyticsServiceClient`, sent through `apiFor(name)` (the one generation switch); the extension's port picks it up from
  * `FACADE_OPERATIONS`; paste `operationsTableRows()` into docs/service-interface.md §10.6. The unit test
  * names what is missing.
  */
@@ -211,6 +211,14 @@ export type OperationName = keyof typeof SERVICE_OPERATIONS;
 
 /** The operations of the public API (those the generation switch applies to). */
 export type PublicOperationName = { [N in OperationName]: (typeof SERVICE_OPERATIONS)[N]['api'] extends 'public' ? N : never }[OperationName];
+
+/**
+ * The public operations both generations implement (a v1 call and a v2 call in `SERVICE_OPERATIONS`):
+ * the facade sends each on the generation `generationFor` chooses, through `apiFor` (index.ts).
+ */
+export type BothGenerationsOperation = {
+  [N in PublicOperationName]: (typeof SERVICE_OPERATIONS)[N]['v1'] extends string ? ((typeof SERVICE_OPERATIONS)[N]['v2'] extends { call: string } ? N : never) : never;
+}[PublicOperationName];
 
 /** Every operation name, in the table's order. */
 export const OPERATION_NAMES = Object.keys(SERVICE_OPERATIONS) as OperationName[];

@@ -15,6 +15,7 @@ import { isRepeatable, SERVICE_OPERATIONS, type OperationName } from './operatio
 import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolicy } from './tml';
 import { parsePrincipals, type Principal } from './principals';
 import { findOrg, notInOrgError, orgRef, type OrgList, type OrgRef } from './orgs';
+import { pagesOf } from './paging';
 
 /** The path prefix of the public API (docs/service-notes.md §0). */
 export const PUBLIC_PREFIX = '/callosum/v1/tspublic/v1';
@@ -456,14 +457,8 @@ export class PublicApi {
    * @param pageSize rows per page (default 10000; the service caps a call at 100000, docs/service-notes.md §1.2).
    */
   async *searchAllPages(params: Omit<SearchDataParams, 'batchSize' | 'pageNumber' | 'offset'> & { pageSize?: number }, opts: CallOptions = {}): AsyncGenerator<SearchDataResult<unknown>> {
-    const pageSize = params.pageSize ?? 10_000;
-    let fetched = 0;
-    for (let page = 1; ; page++) {
-      const r = await this.searchData({ queryString: params.queryString, dataSourceGuid: params.dataSourceGuid, formatType: params.formatType, batchSize: pageSize, pageNumber: page }, opts);
-      yield r;
-      fetched += r.data.length;
-      if (r.data.length === 0 || r.data.length < pageSize || fetched >= r.totalRowCount) return;
-    }
+    const fetch = (pageNumber: number, batchSize: number) => this.searchData({ queryString: params.queryString, dataSourceGuid: params.dataSourceGuid, formatType: params.formatType, batchSize, pageNumber }, opts);
+    for await (const page of pagesOf(fetch, { pageSize: params.pageSize ?? 10_000 })) yield page.answer;
   }
 
   /** `GET /user/list`: all users, groups and their inter-dependencies (docs/service-interface.md §4.2; shape not shown, read by `parsePrincipals`). */

@@ -7,11 +7,12 @@ import { ServiceError } from './errors';
 import { isRepeatable } from './operations';
 import type { ExportedTmlObject, ImportedTmlObject, TmlAsyncImportPolicy, TmlBatchType, TmlExportRef, TmlImportPolicy, TmlImportTask } from './tml';
 import { principalsOfV2, type Principal } from './principals';
-import { type SyncPrincipalsParams, type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type Dependents, dependentsIn, type MetadataDetails, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
+import { type SyncPrincipalsParams, type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type Dependents, dependentsIn, type MetadataDetails, type MetadataType, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
 import type { HttpSession } from './session';
 import type { OperationName } from './operations';
 import { V2_PREFIX } from './serviceToday';
 import { findOrg, notInOrgError, orgsOfSessionUser, type OrgList } from './orgs';
+import { pagesOf } from './paging';
 
 /** Largest page TSQ asks of v2 searchdata, in rows (as v1's page size). */
 export const V2_MAX_RECORD_SIZE = 100_000;
@@ -180,15 +181,10 @@ export class PublicApiV2 {
     return out;
   }
 
-  /** Every page of a search by `record_offset`, until a page is short or empty or every row came. */
+  /** Every page of a search (`pagesOf` of paging.ts: `record_offset` (n − 1) × size), until a page is short or empty or every row came. */
   async *searchAllPages(params: Omit<SearchDataParams, 'batchSize' | 'pageNumber' | 'offset'> & { pageSize?: number }, opts: CallOptions = {}): AsyncGenerator<SearchDataResult<unknown>> {
-    const pageSize = Math.min(params.pageSize ?? 10_000, V2_MAX_RECORD_SIZE);
-    for (let offset = 0; ; ) {
-      const r = await this.searchData({ queryString: params.queryString, dataSourceGuid: params.dataSourceGuid, formatType: params.formatType, batchSize: pageSize, offset }, opts);
-      yield r;
-      offset += r.data.length;
-      if (r.data.length === 0 || r.data.length < pageSize || offset >= r.totalRowCount) return;
-    }
+    const fetch = (pageNumber: number, batchSize: number) => this.searchData({ queryString: params.queryString, dataSourceGuid: params.dataSourceGuid, formatType: params.formatType, batchSize, pageNumber }, opts);
+    for await (const page of pagesOf(fetch, { pageSize: Math.min(params.pageSize ?? 10_000, V2_MAX_RECORD_SIZE) })) yield page.answer;
   }
 
   /**
@@ -236,9 +232,13 @@ export class PublicApiV2 {
     return (e.visualization_headers ?? []).map((v) => ({ id: v.id, name: v.name, author: h.author, created: h.created, modified: h.modified, modifiedBy: h.modifiedBy, owner: e.metadata_id }));
   }
 
-  /** metadata/details' shape from metadata/search with `include_details` (LOGICAL_TABLE storables with their columns). */
-  async metadataDetails(ids: string[], opts: CallOptions = {}): Promise<MetadataDetails> {
-    const entries = await this.metadataSearch({ metadata: ids.map((id) => ({ identifier: id, type: 'LOGICAL_TABLE' })), include_details: true, record_size: -1 }, opts);
+  /**
+   * metadata/details' shape from metadata/search with `include_details` (storables with their columns), for
+   * `type` as v2 names it (`V1_TO_V2_TYPE`; the facade sends only LOGICAL_TABLE here, other types on v1).
+   */
+  async metadataDetails(type: MetadataType, ids: string[], opts: CallOptions = {}): Promise<MetadataDetails> {
+    const v2type = V1_TO_V2_TYPE[type] ?? type;
+    const entries = await this.metadataSearch({ metadata: ids.map((id) => ({ identifier: id, type: v2type })), include_details: true, record_size: -1 }, opts);
     return {
       storables: entries.map((e) => ({ header: { id: e.metadata_id, name: e.metadata_name }, type: typeof e.metadata_header?.type === 'string' ? e.metadata_header.type : undefined, columns: e.metadata_detail?.columns ?? [] })),
     };

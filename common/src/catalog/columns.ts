@@ -4,7 +4,7 @@
  * from; the union of the rules the extension and the language server once kept apart (see the
  * same-answers test, test/unit/same-answers.test.ts).
  */
-import { COLUMN_DATA_TYPES, type Column, type ColumnDataType } from '../model';
+import { isFamily, isKnownDataType, type Column, type ColumnDataType } from '../model';
 import type { DetailsColumn, ObjectHeader } from '../api/publicApi';
 
 /**
@@ -17,7 +17,7 @@ import type { DetailsColumn, ObjectHeader } from '../api/publicApi';
  */
 export function toDataType(value: unknown): ColumnDataType {
   const s = typeof value === 'string' ? value.toUpperCase() : '';
-  if ((COLUMN_DATA_TYPES as readonly string[]).includes(s)) return s as ColumnDataType;
+  if (isKnownDataType(s)) return s;
   if (s === 'TIMESTAMP' || s === 'DATETIME') return 'DATE_TIME';
   if (s === 'BOOLEAN') return 'BOOL';
   if (s === 'INT' || s === 'INTEGER') return 'INT32';
@@ -34,7 +34,7 @@ export function toDataType(value: unknown): ColumnDataType {
 export function toKind(type: unknown, dataType: ColumnDataType, defaultAggrType?: unknown): 'ATTRIBUTE' | 'MEASURE' {
   if (type === 'MEASURE') return 'MEASURE';
   if (type === 'ATTRIBUTE') return 'ATTRIBUTE';
-  const numeric = dataType === 'INT32' || dataType === 'INT64' || dataType === 'FLOAT' || dataType === 'DOUBLE';
+  const numeric = isFamily(dataType, 'number');
   return numeric && typeof defaultAggrType === 'string' && defaultAggrType !== 'NONE' ? 'MEASURE' : 'ATTRIBUTE';
 }
 

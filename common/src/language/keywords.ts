@@ -9,22 +9,65 @@
  *
  * Pure: no `vscode`, no connection, no I/O.
  */
-import type { ColumnDataType } from '../model';
+import { typesOf, type ColumnDataType } from '../model';
+
+/** A catalogue entry after its name and category: section, meaning, example, and aliases or further fields (as `k` below takes them). */
+type Entry = [section: string, meaning: string, example: string, extra?: string[] | Extra];
+
+/**
+ * The names of a record of catalogue entries, in the order written: the typed lists (units, buckets,
+ * aggregations, text operators) are these names, so each is declared once, beside its catalogue entry.
+ */
+function namesOf<K extends string>(entries: Record<K, Entry>): K[] {
+  // Object.keys is typed string[]: each key is one of the record's own, K
+  return Object.keys(entries).filter((n): n is K => Object.hasOwn(entries, n));
+}
 
 // ---- the typed lists: the AST's unions are `typeof LIST[number]` of these (ast.ts re-exports them) ----------
 
-/** The date buckets, in catalogue order (docs/service-interface.md §4.3; docs/service-notes.md §2.5–2.7). The last four are the period parts of list-period.adoc that have no bucket word of their own (`[date].'day of quarter'`). */
-export const DATE_BUCKETS = [
-  'hourly', 'daily', 'weekly', 'monthly', 'quarterly', 'yearly',
-  'day of week', 'day of month', 'day of year', 'week of year', 'month of year', 'quarter of year', 'hour of day',
-  'detailed',
-  'month of quarter', 'week of quarter', 'week of month', 'day of quarter',
-] as const;
+/** The date bucket keywords, in catalogue order (docs/service-interface.md §4.3; docs/service-notes.md §2.5–2.7): name → catalogue entry. */
+const BUCKET_KEYWORDS = {
+  hourly: ['2.5', 'Groups dates by hour.', "[delay] [date].hourly"],
+  daily: ['2.5', 'Groups dates by day.', "[delay] [date].daily"],
+  weekly: ['2.5', 'Groups dates by week.', "[delay] [date].weekly"],
+  monthly: ['2.5', 'Groups dates by month.', "[delay] [date].monthly"],
+  quarterly: ['2.5', 'Groups dates by quarter.', "[delay] [date].quarterly"],
+  yearly: ['2.5', 'Groups dates by year.', "[delay] [date].yearly"],
+  'day of week': ['2.5', 'Groups dates by day of the week (multi-word buckets are quoted after the dot).', "[delay] [date].'day of week'"],
+  'day of month': ['2.7', 'Groups dates by day of the month.', "[delay] [date].'day of month'"],
+  'day of year': ['2.7', 'Groups dates by day of the year.', "[delay] [date].'day of year'"],
+  'week of year': ['2.7', 'Groups dates by week of the year.', "[delay] [date].'week of year'"],
+  'month of year': ['2.7', 'Groups dates by month of the year.', "[delay] [date].'month of year'"],
+  'quarter of year': ['2.7', 'Groups dates by quarter of the year.', "[delay] [date].'quarter of year'"],
+  'hour of day': ['2.6', 'Groups times by hour of the day.', "[delay] [date].'hour of day'", { page: 'hour_of_day.adoc' }],
+  detailed: ['2.6', 'No bucketing: every distinct date or time.', "[delay] [date].detailed"],
+} satisfies Record<string, Entry>;
+/** The period parts of list-period.adoc that have no bucket word of their own (`[date].'day of quarter'`), also written as a period function. */
+const PERIOD_PART_KEYWORDS = {
+  'month of quarter': ['2.7', 'Month of the quarter of a date: month of quarter (date), or [date].\'month of quarter\'.', "month of quarter ([date]) [delay]", { page: 'month_of_quarter.adoc' }],
+  'week of quarter': ['2.7', 'Week of the quarter of a date.', "week of quarter ([date]) [delay]"],
+  'week of month': ['2.7', 'Week of the month of a date.', "week of month ([date]) [delay]"],
+  'day of quarter': ['2.7', 'Day of the quarter of a date: day of quarter (date), or [date].\'day of quarter\'.', "[delay] [date].'day of quarter'", { page: 'day_of_quarter.adoc' }],
+} satisfies Record<string, Entry>;
+/** The date buckets, in catalogue order: the bucket keywords, then the period parts (both declared once, above, with their catalogue entries). */
+export const DATE_BUCKETS = [...namesOf(BUCKET_KEYWORDS), ...namesOf(PERIOD_PART_KEYWORDS)];
 /** A date bucket: written `[column].bucket`, `[column].'multi word'`, as a bare keyword after a date column, or made by a period function (`quarter ([date])`). */
 export type DateBucket = typeof DATE_BUCKETS[number];
 
-/** Aggregation keywords (docs/service-notes.md §2.2). `count` counts rows; `unique count` counts distinct values. */
-export const AGGREGATIONS = ['sum', 'average', 'count', 'total count', 'unique count', 'max', 'min', 'standard deviation', 'variance'] as const;
+/** Aggregation keywords (docs/service-notes.md §2.2): name → catalogue entry. `count` counts rows; `unique count` counts distinct values. */
+const AGGREGATION_KEYWORDS = {
+  sum: ['2.2', 'Sum of a measure.', "sum [delay] [origin]"],
+  average: ['2.2', 'Mean of a measure.', "average [delay] by [origin]"],
+  count: ['2.2', 'Number of rows.', "count [origin] by [destination]"],
+  'total count': ['2.2', 'Total count of rows.', "total count [origin] by [destination]"],
+  'unique count': ['2.2', 'Number of distinct values.', "unique count [destination] by [origin]"],
+  max: ['2.2', 'Largest value.', "max [delay] by [origin]"],
+  min: ['2.2', 'Smallest value.', "min [delay] by [origin]"],
+  'standard deviation': ['2.2', 'Standard deviation of a measure.', "standard deviation [delay] by [origin]"],
+  variance: ['2.2', 'Variance of a measure.', "variance [delay] by [origin]"],
+} satisfies Record<string, Entry>;
+/** Aggregation keywords, in catalogue order. */
+export const AGGREGATIONS = namesOf(AGGREGATION_KEYWORDS);
 /** An aggregation keyword. */
 export type Aggregation = typeof AGGREGATIONS[number];
 
@@ -32,8 +75,19 @@ export type Aggregation = typeof AGGREGATIONS[number];
 export const COMPARISON_OPERATORS = ['=', '!=', '<', '<=', '>', '>='] as const;
 /** The comparison operators that order values (`<`, `<=`, `>`, `>=`), on numbers, dates and text. */
 export const ORDER_OPERATORS = COMPARISON_OPERATORS.filter((op) => op !== '=' && op !== '!=');
-/** Text operators (docs/service-notes.md §2.4): only meaningful on text (VARCHAR/CHAR) columns. */
-export const TEXT_OPERATORS = ['contains', 'not contains', 'begins with', 'not begins with', 'ends with', 'not ends with', 'similar to', 'not similar to'] as const;
+/** Text operators (docs/service-notes.md §2.4): name → catalogue entry. */
+const TEXT_OPERATOR_KEYWORDS = {
+  contains: ['2.4', 'Text contains the value (several contains on one column are AND-ed by default).', "[origin] contains 'SE'"],
+  'not contains': ['2.4', 'Text does not contain the value.', "[origin] not contains 'SE'"],
+  'begins with': ['2.4', 'Text begins with the value (several on one column are OR-ed).', "[origin] begins with 'S'", ['begins_with']],
+  'not begins with': ['2.4', 'Text does not begin with the value.', "[origin] not begins with 'S'", ['not begins_with']],
+  'ends with': ['2.4', 'Text ends with the value (several on one column are OR-ed).', "[origin] ends with 'A'", ['ends_with']],
+  'not ends with': ['2.4', 'Text does not end with the value.', "[origin] not ends with 'A'", ['not ends_with']],
+  'similar to': ['2.4', "Text matches a pattern: % any run of characters, _ one character.", "[origin] similar to 'S_A'", { page: 'similar-to.adoc' }],
+  'not similar to': ['2.4', 'Text does not match the pattern.', "[origin] not similar to 'S%'"],
+} satisfies Record<string, Entry>;
+/** Text operators, only meaningful on text (VARCHAR/CHAR) columns, in catalogue order. */
+export const TEXT_OPERATORS = namesOf(TEXT_OPERATOR_KEYWORDS);
 /** Word operators that take values on dates (or numbers, for `between`) (docs/service-notes.md §2.3, 2.5). */
 export const RANGE_OPERATORS = ['between', 'after', 'before'] as const;
 /** Every filter operator: `[column] <operator> values`. */
@@ -43,8 +97,19 @@ export type FilterOperator = typeof FILTER_OPERATORS[number];
 /** Word operators (the filter operators written as keywords). */
 export const WORD_OPERATORS: readonly FilterOperator[] = [...RANGE_OPERATORS, ...TEXT_OPERATORS];
 
-/** Units of relative date filters (docs/service-notes.md §2.5, 2.6; `second`: list-time.adoc `last_n_seconds.adoc`). */
-export const DATE_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+/** Units of relative date filters (docs/service-notes.md §2.5, 2.6; `second`: list-time.adoc `last_n_seconds.adoc`): name → catalogue entry. */
+const DATE_UNIT_KEYWORDS = {
+  second: ['2.6', 'Seconds, in a relative date.', "[delay] [date] last 30 seconds", { aliases: ['seconds'], page: 'last_n_seconds.adoc' }],
+  minute: ['2.6', 'Minutes, in a relative date.', "[delay] [date] last 30 minutes", ['minutes']],
+  hour: ['2.6', 'Hours, in a relative date (or hour (datetime) as a date part).', "[delay] [date] last 2 hours", ['hours']],
+  day: ['2.5', 'Days, in a relative date (last 7 days), a grouping (by day) or day (date) as a date part.', "[delay] [date] last 7 days", ['days']],
+  week: ['2.5', 'Weeks, in a relative date (last 2 weeks) or a grouping (by week).', "[delay] by week", { aliases: ['weeks'], page: 'week.adoc' }],
+  month: ['2.5', 'Months, in a relative date (last 6 months) or a grouping (by month).', "[delay] by month", { aliases: ['months'], page: 'month.adoc' }],
+  quarter: ['2.5', 'Quarters, in a relative date (or quarter (date) as a date part).', "[delay] [date] last 2 quarters", ['quarters']],
+  year: ['2.5', 'Years, in a relative date.', "[delay] [date] last 5 years", ['years']],
+} satisfies Record<string, Entry>;
+/** Units of relative date filters, in catalogue order. */
+export const DATE_UNITS = namesOf(DATE_UNIT_KEYWORDS);
 /** A unit of a relative date filter. */
 export type DateUnit = typeof DATE_UNITS[number];
 
@@ -238,13 +303,13 @@ export function periodOverPeriodBucketError(keyword: PeriodOverPeriod, bucket: D
 // ---- column types: which types a bucket, a unit, an operator applies to (one fact for the language service and the emulator) ----
 
 /** Numeric data types (docs/service-notes.md §3.2). */
-export const NUMERIC_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['INT32', 'INT64', 'FLOAT', 'DOUBLE']);
+export const NUMERIC_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(typesOf('number'));
 /** Text data types: the only ones the text operators apply to (docs/service-notes.md §2.4). */
-export const TEXT_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['VARCHAR', 'CHAR']);
+export const TEXT_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(typesOf('text'));
 /** Data types holding a calendar date: relative date filters, named dates and the calendar buckets apply. */
-export const CALENDAR_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['DATE', 'DATE_TIME']);
+export const CALENDAR_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(typesOf('date'));
 /** Data types on which some date bucket applies (`DATE`, `DATE_TIME`, `TIME`). */
-export const DATE_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>(['DATE', 'DATE_TIME', 'TIME']);
+export const DATE_TYPES: ReadonlySet<ColumnDataType> = new Set<ColumnDataType>([...typesOf('date'), ...typesOf('time')]);
 
 /** Buckets that need a time of day (docs/service-notes.md §2.6, list-time.adoc). */
 const TIME_OF_DAY_BUCKETS: ReadonlySet<DateBucket> = new Set<DateBucket>(['hourly', 'hour of day']);
@@ -439,6 +504,9 @@ const k = (name: string, category: KeywordCategory, section: string, meaning: st
   return info;
 };
 
+/** The catalogue entries of a record of one category, in the order written. */
+const catalogueOf = (entries: Record<string, Entry>, category: KeywordCategory): KeywordInfo[] => Object.entries(entries).map(([name, e]) => k(name, category, ...e));
+
 /** The meaning of a period-over-period keyword, from PERIOD_OVER_PERIOD: what it compares and the buckets it follows. */
 const popMeaning = (keyword: PeriodOverPeriod): string => {
   const { period, buckets } = PERIOD_OVER_PERIOD[keyword];
@@ -458,15 +526,7 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('for each', 'general', '2.1', 'Grouping scope for top/bottom and aggregations, or for a relative date (last 2 days for each month).', "[origin] by [delay] for each [destination] bottom"),
   k('or', 'comparison', '2.4', 'Joins alternatives after similar to.', "[origin] similar to 'S%' or 'P%'"),
   // 2.2 Number (aggregations) and for
-  k('sum', 'aggregation', '2.2', 'Sum of a measure.', "sum [delay] [origin]"),
-  k('average', 'aggregation', '2.2', 'Mean of a measure.', "average [delay] by [origin]"),
-  k('count', 'aggregation', '2.2', 'Number of rows.', "count [origin] by [destination]"),
-  k('total count', 'aggregation', '2.2', 'Total count of rows.', "total count [origin] by [destination]"),
-  k('unique count', 'aggregation', '2.2', 'Number of distinct values.', "unique count [destination] by [origin]"),
-  k('max', 'aggregation', '2.2', 'Largest value.', "max [delay] by [origin]"),
-  k('min', 'aggregation', '2.2', 'Smallest value.', "min [delay] by [origin]"),
-  k('standard deviation', 'aggregation', '2.2', 'Standard deviation of a measure.', "standard deviation [delay] by [origin]"),
-  k('variance', 'aggregation', '2.2', 'Variance of a measure.', "variance [delay] by [origin]"),
+  ...catalogueOf(AGGREGATION_KEYWORDS, 'aggregation'),
   k('for', 'filter', '2.2', 'Introduces a filter, including on an aggregate (acts like HAVING).', "[origin] [delay] for sum [delay] > 5000"),
   // 2.3 Comparative
   k('=', 'comparison', '2.3', 'Equal to one of the values.', "[origin] = 'SEA', 'PDX'"),
@@ -485,14 +545,7 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('{null}', 'constant', '2.3', 'The null value (missing or invalid values), with = or !=.', "[origin] [delay] = {null}"),
   k('{empty}', 'constant', '2.3', 'The empty value (empty or whitespace-only strings), with = or !=.', "[delay] [origin] != {empty}"),
   // 2.4 Text
-  k('contains', 'text', '2.4', 'Text contains the value (several contains on one column are AND-ed by default).', "[origin] contains 'SE'"),
-  k('not contains', 'text', '2.4', 'Text does not contain the value.', "[origin] not contains 'SE'"),
-  k('begins with', 'text', '2.4', 'Text begins with the value (several on one column are OR-ed).', "[origin] begins with 'S'", ['begins_with']),
-  k('not begins with', 'text', '2.4', 'Text does not begin with the value.', "[origin] not begins with 'S'", ['not begins_with']),
-  k('ends with', 'text', '2.4', 'Text ends with the value (several on one column are OR-ed).', "[origin] ends with 'A'", ['ends_with']),
-  k('not ends with', 'text', '2.4', 'Text does not end with the value.', "[origin] not ends with 'A'", ['not ends_with']),
-  k('similar to', 'text', '2.4', "Text matches a pattern: % any run of characters, _ one character.", "[origin] similar to 'S_A'", { page: 'similar-to.adoc' }),
-  k('not similar to', 'text', '2.4', 'Text does not match the pattern.', "[origin] not similar to 'S%'"),
+  ...catalogueOf(TEXT_OPERATOR_KEYWORDS, 'text'),
   // 2.5 Date
   k('after', 'date', '2.5', 'Dates after the value.', "[delay] [date] after '2001-01-31'"),
   k('before', 'date', '2.5', 'Dates before the value.', "[delay] [date] before '2001-03-01'"),
@@ -521,34 +574,11 @@ export const KEYWORDS: readonly KeywordInfo[] = [
   k('calendar', 'date', '2.5', 'calendar.name picks a custom calendar; calendar alone uses the Gregorian calendar.', "[delay] [date].monthly calendar", { page: 'calendar.adoc' }),
   k('fiscal', 'date', '2.5', 'Uses the fiscal-offset calendar.', "[delay] [date].monthly fiscal", { page: 'fiscal.adoc' }),
   // 2.5 / 2.6 units
-  k('second', 'dateUnit', '2.6', 'Seconds, in a relative date.', "[delay] [date] last 30 seconds", { aliases: ['seconds'], page: 'last_n_seconds.adoc' }),
-  k('minute', 'dateUnit', '2.6', 'Minutes, in a relative date.', "[delay] [date] last 30 minutes", ['minutes']),
-  k('hour', 'dateUnit', '2.6', 'Hours, in a relative date (or hour (datetime) as a date part).', "[delay] [date] last 2 hours", ['hours']),
-  k('day', 'dateUnit', '2.5', 'Days, in a relative date (last 7 days), a grouping (by day) or day (date) as a date part.', "[delay] [date] last 7 days", ['days']),
-  k('week', 'dateUnit', '2.5', 'Weeks, in a relative date (last 2 weeks) or a grouping (by week).', "[delay] by week", { aliases: ['weeks'], page: 'week.adoc' }),
-  k('month', 'dateUnit', '2.5', 'Months, in a relative date (last 6 months) or a grouping (by month).', "[delay] by month", { aliases: ['months'], page: 'month.adoc' }),
-  k('quarter', 'dateUnit', '2.5', 'Quarters, in a relative date (or quarter (date) as a date part).', "[delay] [date] last 2 quarters", ['quarters']),
-  k('year', 'dateUnit', '2.5', 'Years, in a relative date.', "[delay] [date] last 5 years", ['years']),
+  ...catalogueOf(DATE_UNIT_KEYWORDS, 'dateUnit'),
   // Buckets (docs/service-interface.md §4.3; 2.5, 2.6)
-  k('hourly', 'bucket', '2.5', 'Groups dates by hour.', "[delay] [date].hourly"),
-  k('daily', 'bucket', '2.5', 'Groups dates by day.', "[delay] [date].daily"),
-  k('weekly', 'bucket', '2.5', 'Groups dates by week.', "[delay] [date].weekly"),
-  k('monthly', 'bucket', '2.5', 'Groups dates by month.', "[delay] [date].monthly"),
-  k('quarterly', 'bucket', '2.5', 'Groups dates by quarter.', "[delay] [date].quarterly"),
-  k('yearly', 'bucket', '2.5', 'Groups dates by year.', "[delay] [date].yearly"),
-  k('day of week', 'bucket', '2.5', 'Groups dates by day of the week (multi-word buckets are quoted after the dot).', "[delay] [date].'day of week'"),
-  k('day of month', 'bucket', '2.7', 'Groups dates by day of the month.', "[delay] [date].'day of month'"),
-  k('day of year', 'bucket', '2.7', 'Groups dates by day of the year.', "[delay] [date].'day of year'"),
-  k('week of year', 'bucket', '2.7', 'Groups dates by week of the year.', "[delay] [date].'week of year'"),
-  k('month of year', 'bucket', '2.7', 'Groups dates by month of the year.', "[delay] [date].'month of year'"),
-  k('quarter of year', 'bucket', '2.7', 'Groups dates by quarter of the year.', "[delay] [date].'quarter of year'"),
-  k('hour of day', 'bucket', '2.6', 'Groups times by hour of the day.', "[delay] [date].'hour of day'", { page: 'hour_of_day.adoc' }),
-  k('detailed', 'bucket', '2.6', 'No bucketing: every distinct date or time.', "[delay] [date].detailed"),
+  ...catalogueOf(BUCKET_KEYWORDS, 'bucket'),
   // 2.7 Period (date-part functions) not already buckets
-  k('month of quarter', 'period', '2.7', 'Month of the quarter of a date: month of quarter (date), or [date].\'month of quarter\'.', "month of quarter ([date]) [delay]", { page: 'month_of_quarter.adoc' }),
-  k('week of quarter', 'period', '2.7', 'Week of the quarter of a date.', "week of quarter ([date]) [delay]"),
-  k('week of month', 'period', '2.7', 'Week of the month of a date.', "week of month ([date]) [delay]"),
-  k('day of quarter', 'period', '2.7', 'Day of the quarter of a date: day of quarter (date), or [date].\'day of quarter\'.', "[delay] [date].'day of quarter'", { page: 'day_of_quarter.adoc' }),
+  ...catalogueOf(PERIOD_PART_KEYWORDS, 'period'),
   k('to date', 'period', '2.7', 'Period to date.', "[delay] [date] year to date"),
   // Named days and months (2.5)
   ...DAY_NAMES.map((d) =>

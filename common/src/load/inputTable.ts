@@ -13,7 +13,7 @@ import { ConnectionError, PermissionError, ServiceError } from '../api/errors';
 import type { LoadDefinition } from '../api/loadApi';
 import type { AnalyticsServiceClient } from '../api/index';
 import type { InputColumnDefinition } from '../api/publicApiV2';
-import { COLUMN_DATA_TYPES, type ColumnDataType } from '../model';
+import { isFamily, isKnownDataType, type ColumnDataType } from '../model';
 import { inputValueConverter } from './inputValues';
 import { LoadError, targetName, type LoadResult } from './result';
 import { parseRows } from './sniff';
@@ -51,7 +51,7 @@ export interface InputTableLoadOptions {
   inputTable?: InputTableChoice;
 }
 
-const asType = (t: string): ColumnDataType => ((COLUMN_DATA_TYPES as readonly string[]).includes(t) ? (t as ColumnDataType) : 'VARCHAR');
+const asType = (t: string): ColumnDataType => (isKnownDataType(t) ? t : 'VARCHAR');
 
 /** The narrowest column type every field of a column fits (`valueCheck`), for a new input table's columns. */
 function inferType(values: (string | null)[], format: FullFormat): ColumnDataType {
@@ -93,7 +93,7 @@ async function targetOf(client: AnalyticsServiceClient, definition: LoadDefiniti
     const isKey = (h: string): boolean => refs.some((r) => r.header.name.toLowerCase() === h.toLowerCase());
     const newColumns: InputColumnDefinition[] = header.filter((h) => !isKey(h)).map((h) => {
       const t = inferType(rows.map((r) => r[header.indexOf(h)] ?? null), format);
-      return { name: h, dataType: t, type: t === 'INT64' || t === 'DOUBLE' ? 'MEASURE' : 'ATTRIBUTE' };
+      return { name: h, dataType: t, type: isFamily(t, 'number') ? 'MEASURE' : 'ATTRIBUTE' };
     });
     let id: string;
     try {

@@ -7,7 +7,7 @@
  *
  * Pure: no `vscode`, no I/O.
  */
-import type { ColumnDataType } from '../model';
+import { isFamily, type ColumnDataType } from '../model';
 import { valueCheck, type FullFormat } from './values';
 
 /** Converts one field, or says why it cannot be: `{value}` or `{problem}`. */
@@ -103,11 +103,11 @@ export function inputValueConverter(type: ColumnDataType, format: FullFormat): I
   const blank = (v: string | null): boolean => v === null || v.trim() === '';
   const dt = format.date_time;
   const epoch = dt.converted_to_epoch && format.type === 'csv';
-  const dateReader = type === 'DATE' || type === 'DATE_TIME' || type === 'TIME' ? strptimeReader(type === 'DATE' ? dt.date_format : type === 'DATE_TIME' ? dt.date_time_format : dt.time_format) : undefined;
+  const dateReader = isFamily(type, 'date') || type === 'TIME' ? strptimeReader(type === 'DATE' ? dt.date_format : type === 'DATE_TIME' ? dt.date_time_format : dt.time_format) : undefined;
   return (field) => {
     const problem = check(field);
     if (problem) return { problem };
-    if (blank(field)) return { value: type === 'VARCHAR' || type === 'CHAR' ? (field ?? '') : '' };
+    if (blank(field)) return { value: isFamily(type, 'text') ? (field ?? '') : '' };
     const v = field!;
     switch (type) {
       case 'VARCHAR':

@@ -9,7 +9,10 @@
  */
 import chardet from 'chardet';
 import Papa from 'papaparse';
-import type { ColumnDataType } from '../model';
+import { isFamily, type ColumnDataType } from '../model';
+
+/** A calendar date type (DATE, DATE_TIME); false for no type. */
+const isCalendar = (t: ColumnDataType | undefined): boolean => t !== undefined && isFamily(t, 'date');
 import { boundaryFormat, RecordBoundaryScanner, splitText } from './recordBoundary';
 import { sequenceLength } from './utf8';
 import { defaultFormat, strptimeRegExp, type FullFormat } from './values';
@@ -310,7 +313,7 @@ function sniffValueFormats(rows: (string | null)[][], format: FullFormat, notes:
     if (values.length === 0) continue;
     const type = target?.[c]?.dataType;
     const allInts = values.every((v) => INT.test(v));
-    if ((type === 'DATE' || type === 'DATE_TIME') && allInts) {
+    if (isCalendar(type) && allInts) {
       epoch++;
       continue;
     }
@@ -327,13 +330,13 @@ function sniffValueFormats(rows: (string | null)[][], format: FullFormat, notes:
       votes[kind].set(f, (votes[kind].get(f) ?? 0) + 1);
       return true;
     };
-    if (type === undefined || type === 'DATE' || type === 'DATE_TIME' || type === 'TIME') {
+    if (type === undefined || isCalendar(type) || type === 'TIME') {
       // digits-only formats (%Y%m%d) only for a column the target says is a date
-      const dateList = type === 'DATE' || type === 'DATE_TIME' ? DATE_FORMATS : DATE_FORMATS.filter((f) => f !== '%Y%m%d');
-      const dtList = type === 'DATE' || type === 'DATE_TIME' ? DATE_TIME_FORMATS : DATE_TIME_FORMATS.filter((f) => f !== '%Y%m%d %H:%M:%S');
+      const dateList = isCalendar(type) ? DATE_FORMATS : DATE_FORMATS.filter((f) => f !== '%Y%m%d');
+      const dtList = isCalendar(type) ? DATE_TIME_FORMATS : DATE_TIME_FORMATS.filter((f) => f !== '%Y%m%d %H:%M:%S');
       if (type !== 'TIME' && !allInts && (tryFormats(dtList, 'dateTime') || tryFormats(dateList, 'date'))) continue;
       if ((type === undefined || type === 'TIME') && tryFormats(TIME_FORMATS, 'time')) continue;
-      if (type === 'DATE' || type === 'DATE_TIME' || type === 'TIME') continue;
+      if (isCalendar(type) || type === 'TIME') continue;
     }
     if (type === undefined || type === 'BOOL') {
       const distinct = new Set(values.map((v) => v.toLowerCase()));

@@ -7,6 +7,7 @@
  * - Numbers: right-aligned in the grid, with digit grouping; at most 4 fraction digits shown.
  * - null shows as an empty cell. Nothing here produces HTML: callers put the text into the DOM as text.
  */
+import { displayOf, isFamily } from '../model';
 import type { CellValue, ResultColumn } from './shape';
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
@@ -37,7 +38,7 @@ export function formatEpochSeconds(seconds: number, dataType: string, bucket?: s
     case 'Week':
       return day;
   }
-  if (dataType === 'DATE_TIME') return `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  if (displayOf(dataType) === 'dayTime') return `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
   return day;
 }
 
@@ -55,7 +56,7 @@ export function formatNumber(n: number): string {
 
 /** Whether a column's values are numbers to right-align. */
 export function isNumericColumn(column: ResultColumn): boolean {
-  return column.role !== 'date' && ['INT32', 'INT64', 'FLOAT', 'DOUBLE'].includes(column.dataType);
+  return column.role !== 'date' && isFamily(column.dataType, 'number');
 }
 
 /**
@@ -65,7 +66,7 @@ export function isNumericColumn(column: ResultColumn): boolean {
 export function formatCell(value: CellValue | undefined, column: ResultColumn): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') {
-    if (column.role === 'date' || column.dataType === 'DATE' || column.dataType === 'DATE_TIME') return formatEpochSeconds(value, column.dataType, column.bucket);
+    if (column.role === 'date' || displayOf(column.dataType)) return formatEpochSeconds(value, column.dataType, column.bucket);
     if (column.bucket === 'Day of week' && Number.isInteger(value) && value >= 1 && value <= 7) return DAY_NAMES[value - 1];
     if (column.bucket === 'Month of year' && Number.isInteger(value) && value >= 1 && value <= 12) return MONTH_NAMES[value - 1];
     if (column.bucket) return String(value);
@@ -80,7 +81,7 @@ export function formatCell(value: CellValue | undefined, column: ResultColumn): 
  */
 export function copyText(value: CellValue | undefined, column: ResultColumn): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number' && !column.bucket && column.role !== 'date' && column.dataType !== 'DATE' && column.dataType !== 'DATE_TIME') return String(value);
+  if (typeof value === 'number' && !column.bucket && column.role !== 'date' && !displayOf(column.dataType)) return String(value);
   return formatCell(value, column);
 }
 

@@ -9,7 +9,7 @@
  * gives (`Month(date)`, `Total delay`, `Average delay`: docs/service-notes.md §1.2 and the emulator's compile.ts
  * naming), the data source's columns when known (`tsq/columns`), and last from the values themselves.
  */
-import type { CellValue, Column, ColumnDataType } from '../model';
+import { isFamily, type CellValue, type Column, type ColumnDataType } from '../model';
 
 export type { CellValue } from '../model';
 
@@ -47,8 +47,8 @@ const AGGREGATIONS: [prefix: string, type: ColumnDataType | undefined][] = [
   ['Min', undefined],
 ];
 
-const isDateType = (t: string): boolean => t === 'DATE' || t === 'DATE_TIME';
-const isNumericType = (t: string): boolean => t === 'INT32' || t === 'INT64' || t === 'FLOAT' || t === 'DOUBLE';
+const isDateType = (t: string): boolean => isFamily(t, 'date');
+const isNumericType = (t: string): boolean => isFamily(t, 'number');
 
 /** The type the first non-null values of column `i` suggest (numbers → INT64 or DOUBLE, booleans → BOOL, else VARCHAR). */
 function typeFromValues(rows: readonly (readonly CellValue[])[], i: number): ColumnDataType | 'UNKNOWN' {

@@ -10,7 +10,7 @@
  *
  * Pure: no YAML, no `vscode`, no HTTP.
  */
-import type { ColumnDataType } from '../model';
+import { COLUMN_TYPES, type ColumnDataType } from '../model';
 import { splitColumnPath } from '../language/keywords';
 
 /** A join type of worksheet and model TML (`type: [RIGHT_OUTER | LEFT_OUTER | INNER | OUTER]`). */
@@ -232,10 +232,7 @@ export function parseJoinOn(on: string): JoinEquality[] | undefined {
 
 /** The type family two joined columns share (text, number, bool, date, time): columns of one family can be joined. */
 export function joinFamily(t: ColumnDataType): string {
-  if (t === 'VARCHAR' || t === 'CHAR') return 'text';
-  if (t === 'INT32' || t === 'INT64' || t === 'FLOAT' || t === 'DOUBLE') return 'number';
-  if (t === 'DATE' || t === 'DATE_TIME') return 'date';
-  return t === 'BOOL' ? 'bool' : 'time';
+  return COLUMN_TYPES[t].family;
 }
 
 /**

@@ -13,6 +13,7 @@ import { createReadStream, createWriteStream, rmSync, type WriteStream } from 'n
 import { once } from 'node:events';
 import type { TableInfo } from '../context';
 import { DUCKDB_TYPE, quoteIdent, quoteLiteral } from '../engine';
+import { isFamily } from '../../../common/src/model';
 import { makeConverter, Rejection, type FieldConverter } from './convert';
 import type { LoadDefinition } from './definition';
 import type { ParsingError } from './cycles';
@@ -116,7 +117,7 @@ export async function stageChunks(
 ): Promise<StageResult> {
   const columns = table.columns;
   const converters: FieldConverter[] = columns.map((c) => makeConverter(c.dataType, def.format));
-  const isString = columns.map((c) => c.dataType === 'VARCHAR' || c.dataType === 'CHAR');
+  const isString = columns.map((c) => isFamily(c.dataType, 'text'));
   const width = columns.length;
   let partNo = 1;
   let part: StagedPart = { path: partPath(partNo), rows: 0, longestLine: 0 };

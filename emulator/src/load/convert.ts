@@ -10,7 +10,7 @@
  * Non-text values are trimmed; an empty one is a null. Second fractions keep microseconds unless
  * `skip_second_fraction`. Epoch values and `%z` offsets are read in UTC.
  */
-import type { ColumnDataType } from '../../../common/src/model';
+import type { ColumnDataType, ColumnTypeOf } from '../../../common/src/model';
 
 /** The conversion options taken from a load definition's `format`. */
 export interface ConvertOptions {
@@ -132,7 +132,7 @@ export function makeConverter(type: ColumnDataType, opts: ConvertOptions): Field
  * column's strptime format (`date_format` / `date_time_format`, seed §2.2), normalised to UTC; a value
  * out of DuckDB's range (years 1–9999) is a `Rejection`.
  */
-function dateConverter(type: 'DATE' | 'DATE_TIME', opts: ConvertOptions): FieldConverter {
+function dateConverter(type: ColumnTypeOf<'date'>, opts: ConvertOptions): FieldConverter {
   const isDate = type === 'DATE';
   if (opts.convertedToEpoch) {
     return (t) => {

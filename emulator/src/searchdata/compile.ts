@@ -11,7 +11,7 @@
  *   as epoch seconds; values bound, identifiers quoted; a keyword not run (`month-over-month`) is a QueryError.
  */
 import type { Aggregation, Clause, ColumnRef, DateBucket, DateUnit, FilterOperator, RelativeDate, Value } from '../../../common/src/language/ast';
-import type { ColumnDataType } from '../../../common/src/model';
+import { isFamily, type ColumnDataType } from '../../../common/src/model';
 import type { DefaultAggr, LogicalColumn } from '../metadataStore';
 import { isNumeric, quoteIdent } from '../engine';
 import { formulaSql, type GroupCall, type GroupListItem } from './formulaSql';
@@ -603,8 +603,8 @@ class FilterValues {
     /** The query's custom calendar: a year is its year (filterCondition). */
     private readonly calendar?: CustomCalendar,
   ) {
-    this.isText = type === 'VARCHAR' || type === 'CHAR';
-    this.isDate = type === 'DATE' || type === 'DATE_TIME';
+    this.isText = isFamily(type, 'text');
+    this.isDate = isFamily(type, 'date');
   }
 
   /** A value on the right-hand side: returns SQL with `?` and pushes its parameter. */
