@@ -68,6 +68,9 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const args = ['--import', 'tsx', '--test', '--test-reporter=spec', ...process.argv.slice(2).filter((a) => a.startsWith('-')), ...files];
+// A test that hangs (an npm fetch retried for an hour, a child that never exits) fails after 25 minutes
+// instead of running the whole run past CI's limit; a file whose tests are done exits even if a handle is
+// left open.
+const args = ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-timeout=1500000', '--test-force-exit', ...process.argv.slice(2).filter((a) => a.startsWith('-')), ...files];
 const run = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: process.env });
 process.exit(run.status ?? 1);

@@ -17,6 +17,34 @@ export const ROOT = resolve(__dirname, '..', '..');
 /** The npm cache of this machine (`npm config get cache`), kept when HOME points elsewhere, so that `npm ci` finds the packages there. */
 export const NPM_CACHE = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).stdout.trim();
 
+/** One npm setting as this machine's configuration gives it (`npm config get`), or undefined when unset. */
+function npmSetting(name: string): string | undefined {
+  const value = spawnSync('npm', ['config', 'get', name], { encoding: 'utf8' }).stdout.trim();
+  return value && value !== 'null' && value !== 'undefined' ? value : undefined;
+}
+
+/** This machine's npm settings that npmEnv passes on, read once. */
+const NPM_SETTINGS = { cafile: npmSetting('cafile'), registry: npmSetting('registry') };
+
+/** The variables by which a machine reaches its registry (a proxy, an extra certificate authority), passed on as they are. */
+const NETWORK_VARIABLES = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy'];
+
+/**
+ * The environment of an npm that a test runs with an empty HOME: PATH, HOME, this machine's npm cache,
+ * and the registry, certificate authority file and proxy this machine's npm uses. HOME's `.npmrc` is
+ * not read there, nor the global npmrc when `--prefix` moves it, so without these an install behind a
+ * TLS-inspecting proxy fails SELF_SIGNED_CERT_IN_CHAIN on every fetch, retried for an hour.
+ */
+export function npmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: EMPTY_HOME, npm_config_cache: NPM_CACHE, npm_config_update_notifier: 'false' };
+  for (const name of NETWORK_VARIABLES) if (process.env[name]) env[name] = process.env[name];
+  for (const [setting, variable] of [['cafile', 'npm_config_cafile'], ['registry', 'npm_config_registry']] as const) {
+    const value = NPM_SETTINGS[setting];
+    if (value) env[variable] = value;
+  }
+  return { ...env, ...extra };
+}
+
 /** One input of action.yml. */
 interface ActionInput {
   description: string;
@@ -101,18 +129,15 @@ export async function runAction(actionPath: string, workspace: string, withInput
   const runs: StepRun[] = [];
   for (const step of manifest.runs.steps) {
     if (step.run === undefined) continue;
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: EMPTY_HOME,
+    const env: NodeJS.ProcessEnv = npmEnv({
       XDG_CONFIG_HOME: join(EMPTY_HOME, '.config'),
       LANG: 'C.UTF-8',
-      npm_config_cache: NPM_CACHE,
       CI: 'true',
       GITHUB_ACTIONS: 'true',
       GITHUB_WORKSPACE: workspace,
       GITHUB_ACTION_PATH: actionPath,
       ...extraEnv,
-    };
+    });
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = substitute(String(v), manifest, withInputs, actionPath);
     const cwd = step['working-directory'] ? substitute(step['working-directory'], manifest, withInputs, actionPath) : workspace;
     const script = join(mkdtempSync(join(tmpdir(), 'tsq-action-step-')), 'step.sh');

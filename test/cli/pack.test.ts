@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLive, type Live } from '../emulator/client-support';
-import { annotations, NPM_CACHE, ROOT } from './action-support';
+import { annotations, npmEnv, ROOT } from './action-support';
 import { EMPTY_HOME } from './cli-support';
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
@@ -42,10 +42,10 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('the packed tarball installs into an empty prefix and its tsq checks files outside the clone', async () => {
+test('the packed tarball installs into an empty prefix and its tsq checks files outside the clone', { timeout: 10 * 60_000 }, async () => {
   assert.ok(existsSync(join(ROOT, 'dist', 'cli.js')), 'the bundles are built (node esbuild.mjs)');
-  const npmEnv = { PATH: process.env.PATH, HOME: EMPTY_HOME, npm_config_cache: NPM_CACHE, npm_config_update_notifier: 'false' };
-  const pack = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, env: npmEnv });
+  const installEnv = npmEnv();
+  const pack = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, env: installEnv });
   assert.equal(pack.code, 0, pack.stderr);
   const tarball = join(dir, `${manifest.name}-${manifest.version}.tgz`);
   assert.ok(existsSync(tarball), `npm pack wrote ${tarball}`);
@@ -53,7 +53,7 @@ test('the packed tarball installs into an empty prefix and its tsq checks files 
   const prefix = join(dir, 'prefix');
   // a registry connection that stalls (seen once: an install idle for ten minutes) is dropped after a
   // minute and the fetch retried, instead of waiting out npm's five-minute default
-  const install = await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--fetch-timeout=60000', '--fetch-retries=4', tarball], { cwd: dir, env: npmEnv });
+  const install = await run('npm', ['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--fetch-timeout=60000', '--fetch-retries=2', tarball], { cwd: dir, env: installEnv });
   assert.equal(install.code, 0, install.stderr);
   const bin = join(prefix, 'bin', 'tsq');
   assert.ok(existsSync(bin), 'the install put tsq into the prefix');

@@ -10,8 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { copyOfRepository, NPM_CACHE } from './action-support';
-import { EMPTY_HOME } from './cli-support';
+import { copyOfRepository, npmEnv } from './action-support';
 
 let clone: string;
 let cache: string;
@@ -35,7 +34,7 @@ after(() => {
 });
 
 test('npm start on a fresh clone builds once and prepares the workspace outside any Git repository', async () => {
-  const env = { PATH: process.env.PATH, HOME: EMPTY_HOME, XDG_CACHE_HOME: cache, LANG: 'C.UTF-8', npm_config_prefer_offline: 'true', npm_config_cache: NPM_CACHE };
+  const env = npmEnv({ XDG_CACHE_HOME: cache, LANG: 'C.UTF-8', npm_config_prefer_offline: 'true' });
   proc = spawn(process.execPath, [join(clone, 'scripts', 'start.mjs'), '--no-open', '--port', '0'], { cwd: clone, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   const ready = await new Promise<boolean>((done) => {
