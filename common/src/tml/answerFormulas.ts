@@ -3,8 +3,9 @@
  * visualization's answer) in the editor, `tsq check` and `tsq tml validate`: each `expr` checked by the
  * formula checker (common/src/formula/checker.ts) against the columns of the answer's `tables` and its
  * other formulas, the diagnostics placed on the characters of the YAML string; completion of functions
- * and columns inside an `expr`, hover with a function's reference entry, and the did-you-mean quick fixes.
- * `withFormulas` lays this over a TML kind's checker (tmlService.ts).
+ * and columns inside an `expr`, hover with a function's reference entry, and the did-you-mean quick fixes;
+ * completion, hover and quick fixes inside a worksheet or model's `formulas[].expr` too (its diagnostics
+ * are modelTmlCheck.ts's). `withFormulas` lays this over a TML kind's checker (tmlService.ts).
  *
  * Pure: no `vscode`, no LSP server, no HTTP (the catalog is the language service's).
  */
@@ -21,6 +22,9 @@ import { diag, escapeFor, nodeRange, rangeOf, readAnswerTml, readTmlDocument, sc
 import { readLiveboardTml, tmlKindOf } from './liveboardTml';
 import { tmlKindOfUri } from './kinds';
 import type { TmlChecker } from './tmlService';
+import { modelDefinitionOf, ModelTmlError, type ModelDefinition } from './modelTml';
+import { modelFormulaColumns, modelFormulaEntries } from './modelFormulas';
+import { catalogColumns } from './modelTmlCheck';
 
 /** One answer of a TML document: its mapping, what it names, and its path in messages. */
 interface AnswerIn {
@@ -33,6 +37,27 @@ interface AnswerIn {
 interface FormulaDocument {
   file: Pick<AnswerTmlFile, 'text' | 'lines' | 'doc' | 'exceeded'>;
   answers: AnswerIn[];
+}
+
+/** A column an expression may name, for completion and hover: its name and what it is (type, kind, or a formula's expression). */
+interface NamedColumn {
+  name: string;
+  detail: string;
+}
+
+/**
+ * A mapping whose `formulas[].expr` the editor completes and hovers: an answer, or the body of a
+ * worksheet or model; `columns` those a formula of entry `entry` may name (the others' formulas by name).
+ */
+interface FormulaHost {
+  owner: YAMLMap;
+  columns(service: LanguageService, entry: number, token?: CancellationLike): Promise<NamedColumn[]>;
+}
+
+/** A TML document read for the formulas the editor completes and hovers in. */
+interface FormulaHosts {
+  file: FormulaDocument['file'];
+  hosts: FormulaHost[];
 }
 
 /** The answers of a TML document: the `answer` of an Answer TML, or each visualization's of a Liveboard. */
@@ -113,9 +138,9 @@ export async function validateTmlFormulas(service: LanguageService, uri: string,
   return out;
 }
 
-/** The `expr` at file offset `offset`: its answer, entry index, scalar, the value's offset map and the index in the value. */
+/** The `expr` at file offset `offset`: its host, entry index, scalar, the value's offset map and the index in the value. */
 interface ExprAt {
-  answer: AnswerIn;
+  host: FormulaHost;
   entry: number;
   node: Scalar;
   value: string;
@@ -124,9 +149,9 @@ interface ExprAt {
 }
 
 /** The formula expression whose YAML string holds `offset`, or undefined. */
-function exprAt(doc: FormulaDocument, offset: number): ExprAt | undefined {
-  for (const answer of doc.answers) {
-    for (const [entry, node] of exprScalars(answer.answer).entries()) {
+function exprAt(doc: FormulaHosts, offset: number): ExprAt | undefined {
+  for (const host of doc.hosts) {
+    for (const [entry, node] of exprScalars(host.owner).entries()) {
       const r = node?.range;
       if (!node || !r || offset < r[0] || offset > r[1]) continue;
       const value = node.value as string;
@@ -134,17 +159,56 @@ function exprAt(doc: FormulaDocument, offset: number): ExprAt | undefined {
       if (offset < map[0]! || offset > map[value.length]!) continue;
       let index = 0;
       while (index < value.length && map[index]! < offset) index++;
-      return { answer, entry, node, value, map, index };
+      return { host, entry, node, value, map, index };
     }
   }
   return undefined;
 }
 
-/** The columns an expression may name: the data sources', then the answer's other formulas (by name). */
-async function columnsFor(service: LanguageService, at: ExprAt, token?: CancellationLike): Promise<{ name: string; detail: string }[]> {
-  const columns = (await sourceColumns(service, at.answer.parts, token)) ?? [];
-  const formulas = (at.answer.parts.formulaEntries ?? []).flatMap((e, i) => (i !== at.entry && typeof (e.name ?? e.id) === 'string' ? [{ name: String(e.name ?? e.id), detail: `formula: ${String(e.expr ?? '')}` }] : []));
-  return [...columns.map((c) => ({ name: c.name, detail: `${c.dataType} ${c.kind.toLowerCase()} (${formulaTypeOf(c.dataType)})` })), ...formulas];
+/** `columns` as named for completion and hover, then the formulas of `formulas` but entry `entry` (by name, with their expressions). */
+function namedColumns(columns: readonly Column[], formulas: readonly { name?: unknown; id?: unknown; expr?: unknown }[], entry: number): NamedColumn[] {
+  const others = formulas.flatMap((e, i) => (i !== entry && typeof (e.name ?? e.id) === 'string' ? [{ name: String(e.name ?? e.id), detail: `formula: ${String(e.expr ?? '')}` }] : []));
+  return [...columns.map((c) => ({ name: c.name, detail: `${c.dataType} ${c.kind.toLowerCase()} (${formulaTypeOf(c.dataType)})` })), ...others];
+}
+
+/** The host of an answer: its data sources' columns, then its other formulas. */
+function answerHost(a: AnswerIn): FormulaHost {
+  return { owner: a.answer, columns: async (service, entry, token) => namedColumns((await sourceColumns(service, a.parts, token)) ?? [], a.parts.formulaEntries ?? [], entry) };
+}
+
+/**
+ * The host of a worksheet or model body: the model's `column_id` columns (typed by the catalog's
+ * columns of its tables, modelFormulas.ts `modelFormulaColumns`), then its other formulas by the name of
+ * the column that shows each; none but the functions while the definition does not read (`ModelTmlError`).
+ */
+function modelHost(body: YAMLMap, js: unknown): FormulaHost {
+  return {
+    owner: body,
+    async columns(service, entry, token) {
+      let def: ModelDefinition;
+      try {
+        def = modelDefinitionOf(js);
+      } catch (e) {
+        if (e instanceof ModelTmlError) return [];
+        throw e;
+      }
+      const columnsOf = await catalogColumns(service, def.tables, token);
+      return namedColumns(modelFormulaColumns(def, columnsOf), modelFormulaEntries(def), entry);
+    },
+  };
+}
+
+/** The formula hosts of a TML document: a worksheet or model's body, else its answers (`readAnswers`). */
+function formulaHostsOf(uri: string, text: string): FormulaHosts {
+  const kind = tmlKindOfUri(uri) ?? tmlKindOf(text);
+  if (kind !== 'worksheet' && kind !== 'model') {
+    const doc = readAnswers(uri, text);
+    return { file: doc.file, hosts: doc.answers.map(answerHost) };
+  }
+  const file = readTmlDocument(text);
+  const root = file.doc.contents;
+  const body = isMap(root) ? root.get(kind, true) : undefined;
+  return { file, hosts: isMap(body) && !file.exceeded ? [modelHost(body, file.doc.toJS())] : [] };
 }
 
 /**
@@ -161,7 +225,7 @@ async function completeExpr(service: LanguageService, document: TextDocument, at
   const edit = (label: string, newText: string, kind: CompletionItemKind, detail: string, doc?: string): CompletionItem => ({
     label, kind, detail, textEdit: { range, newText: escapeFor(at.node.type, newText) }, ...(doc ? { documentation: { kind: MarkupKind.Markdown, value: doc } } : {}),
   });
-  const columns = (await columnsFor(service, at, token)).map((c) => edit(`[${c.name}]`, `[${c.name}]`, CompletionItemKind.Field, c.detail));
+  const columns = (await at.host.columns(service, at.entry, token)).map((c) => edit(`[${c.name}]`, `[${c.name}]`, CompletionItemKind.Field, c.detail));
   if (inColumn) return { isIncomplete: false, items: columns };
   const functions = CALLABLE_FUNCTION_NAMES.map((n) => {
     const f = FORMULA_FUNCTION_BY_NAME.get(n)!;
@@ -177,7 +241,7 @@ async function hoverExpr(service: LanguageService, file: FormulaDocument['file']
   const range = rangeOf(file, at.map[token0.start]!, at.map[token0.start + token0.text.length]!);
   if (token0.kind === 'column') {
     const name = token0.text.slice(1, -1).split('::').pop()!.trim();
-    const col = (await columnsFor(service, at, token)).find((c) => c.name.toLowerCase() === name.toLowerCase());
+    const col = (await at.host.columns(service, at.entry, token)).find((c) => c.name.toLowerCase() === name.toLowerCase());
     return col ? { contents: { kind: MarkupKind.Markdown, value: `**[${col.name}]** — ${col.detail}` }, range } : null;
   }
   const parsed = checkFormulaSet([{ expr: at.value }], [])[0]!.parsed;
@@ -188,39 +252,38 @@ async function hoverExpr(service: LanguageService, file: FormulaDocument['file']
 }
 
 /**
- * `checker` with the formulas of its answers: its diagnostics and those of every `expr`
- * (`validateTmlFormulas`, unless the file's YAML is broken); inside an `expr`, the formula's completion
- * and hover; elsewhere the checker's own.
+ * `checker` with completion and hover inside a formula's `expr` (of an answer, or of a worksheet or
+ * model: `formulaHostsOf`); elsewhere the checker's own. Its diagnostics are the checker's.
  */
-export function withFormulas(checker: TmlChecker): TmlChecker {
+export function withFormulaEditing(checker: TmlChecker): TmlChecker {
   return {
     ...checker,
-    async validate(service, uri, text, settings = {}) {
-      const own = await checker.validate(service, uri, text, settings);
-      if (own.some((d) => d.code === TML_CODES.syntax || d.code === TML_CODES.tooLarge)) return own;
-      return [...own, ...(await validateTmlFormulas(service, uri, text, settings))];
-    },
     async complete(service, document, position, settings, token) {
-      const at = exprAt(readAnswers(document.uri, document.getText()), document.offsetAt(position));
+      const at = exprAt(formulaHostsOf(document.uri, document.getText()), document.offsetAt(position));
       return at ? completeExpr(service, document, at, token) : checker.complete(service, document, position, settings, token);
     },
     async hover(service, document, position, settings, token) {
-      const doc = readAnswers(document.uri, document.getText());
+      const doc = formulaHostsOf(document.uri, document.getText());
       const at = exprAt(doc, document.offsetAt(position));
       return at ? hoverExpr(service, doc.file, at, token) : checker.hover(service, document, position, settings, token);
     },
   };
 }
 
-/** The `expr` scalar of a worksheet or model TML's `formulas` (modelTmlCheck.ts) holding `offset`, or undefined. */
-function modelExprAt(document: TextDocument, offset: number): Scalar | undefined {
-  const text = document.getText();
-  const kind = tmlKindOfUri(document.uri) ?? tmlKindOf(text);
-  if (kind !== 'worksheet' && kind !== 'model') return undefined;
-  const root = readTmlDocument(text).doc.contents;
-  const body = isMap(root) ? root.get(kind, true) : undefined;
-  if (!isMap(body)) return undefined;
-  return exprScalars(body).find((n) => n?.range && n.range[0] <= offset && offset <= n.range[1]);
+/**
+ * `checker` with the formulas of its answers: its diagnostics and those of every `expr`
+ * (`validateTmlFormulas`, unless the file's YAML is broken), and `withFormulaEditing`'s completion and hover.
+ */
+export function withFormulas(checker: TmlChecker): TmlChecker {
+  const editing = withFormulaEditing(checker);
+  return {
+    ...editing,
+    async validate(service, uri, text, settings = {}) {
+      const own = await checker.validate(service, uri, text, settings);
+      if (own.some((d) => d.code === TML_CODES.syntax || d.code === TML_CODES.tooLarge)) return own;
+      return [...own, ...(await validateTmlFormulas(service, uri, text, settings))];
+    },
+  };
 }
 
 /** The codes of the formula diagnostics whose `data.suggestions` a quick fix writes in. */
@@ -235,10 +298,9 @@ const FIXABLE = new Set<string>([FORMULA_CODES.unknownFunction, FORMULA_CODES.un
 export function formulaCodeActions(document: TextDocument, context: CodeActionContext): CodeAction[] {
   const fixable = context.diagnostics.filter((d) => FIXABLE.has(String(d.code)));
   if (!fixable.length) return [];
-  const doc = readAnswers(document.uri, document.getText());
+  const doc = formulaHostsOf(document.uri, document.getText());
   return fixable.flatMap((d) => {
-    const offset = document.offsetAt(d.range.start);
-    const node = exprAt(doc, offset)?.node ?? modelExprAt(document, offset);
+    const node = exprAt(doc, document.offsetAt(d.range.start))?.node;
     const data = d.data as { suggestions?: unknown } | undefined;
     const names = Array.isArray(data?.suggestions) ? data.suggestions.filter((s): s is string => typeof s === 'string' && s !== '') : [];
     if (!node) return [];

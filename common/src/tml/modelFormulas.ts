@@ -61,14 +61,29 @@ function modelScope(columns: readonly { column: Column; path?: string; source: s
 }
 
 /**
+ * The formulas of `def` as the formula set names them: each by its id and by the name of the column that
+ * shows it (`formula_id`), else its own name — the name a search and the other formulas write.
+ */
+export function modelFormulaEntries(def: ModelDefinition): { id: string; name: string; expr: string }[] {
+  const columnName = (id: string): string | undefined => def.columns.find((c) => c.formulaId !== undefined && lower(c.formulaId) === lower(id))?.name;
+  return def.formulas.map((f) => ({ id: f.id, name: columnName(f.id) ?? f.name, expr: f.expr }));
+}
+
+/**
+ * The model's columns a formula of `def` may name (its `column_id` columns, each with its table column's
+ * data type from `columnsOf`, `UNKNOWN` where not known), for completion and hover inside an `expr`.
+ */
+export function modelFormulaColumns(def: ModelDefinition, columnsOf: TableColumnsOf): Column[] {
+  return modelColumns(def, columnsOf).map((c) => c.column);
+}
+
+/**
  * Checks the formulas of `def` (see the file comment): a problem for each error of each formula. A formula
  * is known by its id and by the name of the column that shows it (else its own name). A checker's warning
  * is no problem of the definition.
  */
 export function checkModelFormulas(def: ModelDefinition, columnsOf: TableColumnsOf): ModelFormulaCheck {
-  const columnName = (id: string): string | undefined => def.columns.find((c) => c.formulaId !== undefined && lower(c.formulaId) === lower(id))?.name;
-  // the column's name is the one a search and the other formulas write (the formula's id names it too)
-  const entries = def.formulas.map((f) => ({ id: f.id, name: columnName(f.id) ?? f.name, expr: f.expr }));
+  const entries = modelFormulaEntries(def);
   const columns = modelColumns(def, columnsOf);
   const checked = checkFormulaSet(entries, columns.map((c) => c.column), modelScope(columns));
   const problems: ModelFormulaProblem[] = [];

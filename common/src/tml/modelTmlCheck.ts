@@ -69,7 +69,7 @@ function placeFormula(file: Parameters<typeof rangeOf>[0] & { text: string }, no
 }
 
 /** The columns `checkModelDefinition` reads, from the service's catalog (by GUID, else name); all unknown without a catalog. */
-async function catalogColumns(service: LanguageService, tables: readonly { name: string; fqn?: string }[], token?: CancellationLike): Promise<TableColumnsOf> {
+export async function catalogColumns(service: LanguageService, tables: readonly { name: string; fqn?: string }[], token?: CancellationLike): Promise<TableColumnsOf> {
   const known = new Map<string, Awaited<ReturnType<TableColumnsOf>>>();
   for (const t of tables) {
     const found = service.catalog ? await service.catalog.getColumns(t.fqn ?? t.name, token) : undefined;

@@ -16,7 +16,7 @@ import { UNKNOWN_COLUMN } from '../language/diagnosticCodes';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 import { completeAnswerTml, escapeFor, hoverAnswerTml, validateAnswerTml } from './answerTml';
 import { tmlKindOfUri, type TmlKind } from './kinds';
-import { formulaCodeActions, withFormulas } from './answerFormulas';
+import { formulaCodeActions, withFormulaEditing, withFormulas } from './answerFormulas';
 import { completeLiveboardTml, hoverLiveboardTml, tmlKindOf, validateLiveboardTml } from './liveboardTml';
 import { modelTmlChecker } from './modelTmlCheck';
 
@@ -27,12 +27,12 @@ export interface TmlChecker {
   hover(service: LanguageService, document: TextDocument, position: Position, settings?: LanguageSettings, token?: CancellationLike): Promise<Hover | null>;
 }
 
-/** The checker of each TML kind (a kind added to `TML_KINDS` does not compile without one), with its answers' formulas (answerFormulas.ts). */
+/** The checker of each TML kind (a kind added to `TML_KINDS` does not compile without one), with its formulas (answerFormulas.ts). */
 export const TML_CHECKERS: Record<TmlKind, TmlChecker> = {
   answer: withFormulas({ validate: validateAnswerTml, complete: completeAnswerTml, hover: hoverAnswerTml }),
   liveboard: withFormulas({ validate: validateLiveboardTml, complete: completeLiveboardTml, hover: hoverLiveboardTml }),
-  worksheet: modelTmlChecker('worksheet'),
-  model: modelTmlChecker('model'),
+  worksheet: withFormulaEditing(modelTmlChecker('worksheet')),
+  model: withFormulaEditing(modelTmlChecker('model')),
   table: modelTmlChecker('table'),
 };
 
