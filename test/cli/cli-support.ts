@@ -6,10 +6,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import { startLive, type Live } from '../emulator/client-support';
 import { readDataBlocks } from '../../common/src/agent/data';
 
 /** The built command line. */
@@ -210,4 +212,82 @@ export function assertNoForm(text: string, pw: string, where: string): void {
   for (const run of `${text}\n${blocks}`.match(/[A-Za-z0-9+/_-]{8,}={0,2}/g) ?? []) {
     for (const encoding of ['base64', 'base64url'] as const) for (const shift of [0, 1, 2, 3]) assert.ok(!Buffer.from(run.slice(shift), encoding).toString('utf8').includes(pw.slice(0, 8)), `a base64 run of ${where} holds the password: ${run}`);
   }
+}
+
+/**
+ * Runs the built `tsq` with `args(proxyUrl)` through a `holdingProxy` of `target` that holds the second
+ * request to `path`; sends SIGINT while it is held, waits until tsq says it stops after the batch in
+ * flight, then lets that batch be answered: the run's outcome.
+ */
+export async function interruptSecondBatch(target: string, path: string, args: (proxyUrl: string) => string[], env: Record<string, string>): Promise<TsqRun> {
+  const proxy = await holdingProxy(target, 2, path);
+  try {
+    const run = startTsq(args(proxy.url), { env });
+    await proxy.held;
+    run.child.kill('SIGINT');
+    // the batch in flight is answered only once tsq has taken the interrupt
+    await waitForOutput(run.child, run.output, (o) => /^Ctrl-C: stopping after the batch in flight/m.test(o.stderr));
+    proxy.release();
+    return await run.done;
+  } finally {
+    proxy.release();
+    await proxy.close();
+  }
+}
+
+/**
+ * The Ctrl-C case of `tsq tml export --all` of `total` objects in batches of 50 (`args`, then `-o out`
+ * and tsadmin on `target`), interrupted during the second batch (a request to `path`): exit
+ * 130 saying 100 of `total` files were written, a line of stdout for each, and the 100 whole files in
+ * `out`, each named `*suffix`.
+ */
+export async function assertExportInterrupted(c: { target: string; path: string; args: string[]; env: Record<string, string>; out: string; total: number; suffix: string }): Promise<void> {
+  const r = await interruptSecondBatch(c.target, c.path, (url) => [...c.args, '-o', c.out, '--url', url, '--user', 'tsadmin'], c.env);
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stderr, new RegExp(`interrupted \\(Ctrl-C\\): 100 of ${c.total} files written to .*interrupted \\(batch 2 of 3\\); the rest were not exported`));
+  // stdout names each file (a name holding the password redacted: tsadmin's)
+  assert.equal(r.stdout.split('\n').filter(Boolean).length, 100);
+  const written = readdirSync(c.out);
+  assert.equal(written.length, 100, 'whole files only, no part file');
+  assert.ok(written.every((f) => f.endsWith(c.suffix)), written.join(' '));
+}
+
+/** What `liveFixture` gives the tests of its block once its `before` has run. */
+export interface LiveFixture {
+  /** The running emulator (the demo data). */
+  readonly live: Live;
+  /** A temporary folder of the block's own. */
+  readonly dir: string;
+  /** The connection options of a `tsq` run as the administrator: `--url <emulator> --user tsadmin`. */
+  readonly conn: string[];
+}
+
+/**
+ * The emulator set-up of a block of command-line tests: before its tests an emulator is started
+ * (`startLive(start)`), a temporary folder made (named `prefix…`) and `setup` run with both; after them
+ * the emulator stopped and the folder removed. Call it inside `describe`; read the fields in the tests
+ * (reading one before the block's `before` has run throws).
+ */
+export function liveFixture(prefix: string, start: Parameters<typeof startLive>[0] = {}, setup?: (f: LiveFixture) => Promise<void> | void): LiveFixture {
+  let state: { live: Live; dir: string } | undefined;
+  let dir: string | undefined;
+  const ready = (): { live: Live; dir: string } => {
+    if (!state) throw new Error('liveFixture read before its before hook ran');
+    return state;
+  };
+  const fixture: LiveFixture = {
+    get live() { return ready().live; },
+    get dir() { return ready().dir; },
+    get conn() { return ['--url', ready().live.emu.url, '--user', 'tsadmin']; },
+  };
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    state = { live: await startLive(start), dir };
+    await setup?.(fixture);
+  });
+  after(async () => {
+    await state?.live.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return fixture;
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startLive, type Live } from '../emulator/client-support';
-import { holdingProxy, startTsq, tsq, waitForOutput } from './cli-support';
+import { assertExportInterrupted, tsq } from './cli-support';
 
 const ENV = { TSQ_PASSWORD: 'admin' };
 const EXTRA = 110;
@@ -61,26 +61,8 @@ for (const generation of ['v2', 'v1'] as const) {
         assert.ok(Array.isArray(first.group.privileges));
       });
 
-      test('Ctrl-C during the second page: the page in flight is written, no other; exit 130 saying how many', async () => {
-        const proxy = await holdingProxy(live.emu.url, 2, '/metadata/tml/export/batch');
-        try {
-          const out = join(dir, 'interrupted');
-          const run = startTsq(['tml', 'export', '--type', 'user', '--all', '-o', out, '--url', proxy.url, '--user', 'tsadmin'], { env: ENV });
-          await proxy.held;
-          run.child.kill('SIGINT');
-          await waitForOutput(run.child, run.output, (o) => /^Ctrl-C: stopping after the batch in flight/m.test(o.stderr));
-          proxy.release();
-          const r = await run.done;
-          assert.equal(r.code, 130, r.stderr);
-          assert.match(r.stderr, new RegExp(`interrupted \\(Ctrl-C\\): 100 of ${users.length} files written to .*interrupted \\(batch 2 of 3\\); the rest were not exported`));
-          assert.equal(r.stdout.split('\n').filter(Boolean).length, 100);
-          assert.equal(readdirSync(out).length, 100, 'whole files only, no part file');
-          assert.ok(readdirSync(out).every((f) => f.endsWith('.user.tml')));
-        } finally {
-          proxy.release();
-          await proxy.close();
-        }
-      });
+      test('Ctrl-C during the second page: the page in flight is written, no other; exit 130 saying how many', () =>
+        assertExportInterrupted({ target: live.emu.url, path: '/metadata/tml/export/batch', args: ['tml', 'export', '--type', 'user', '--all'], env: ENV, out: join(dir, 'interrupted'), total: users.length, suffix: '.user.tml' }));
     }
   });
 }

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startLive, type Live } from '../emulator/client-support';
 import { sarifErrors } from '../fixtures/sarif/validate';
-import { CLI_JS, cleanEnv, holdingProxy, startTsq, tsq, waitForOutput } from './cli-support';
+import { assertExportInterrupted, CLI_JS, cleanEnv, interruptSecondBatch, tsq } from './cli-support';
 
 function hasScript(): boolean {
   return spawnSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' }).status === 0;
@@ -246,47 +246,17 @@ describe('many answers: batches and progress', () => {
     assert.deepEqual(v.stderr.match(/^validated .*$/gm), [`validated 50 of ${total} on the service (batch 1 of 3)`, `validated 100 of ${total} on the service (batch 2 of 3)`, `validated ${total} of ${total} on the service (batch 3 of 3)`]);
   });
 
-  test('Ctrl-C during a batch: that batch is written, no other; exit 130 saying how many', async () => {
-    const proxy = await holdingProxy(live.emu.url, 2);
-    try {
-      const out = join(dir, 'interrupted');
-      const run = startTsq(['tml', 'export', '--all', '--type', 'answer', '-o', out, '--url', proxy.url, '--user', 'tsadmin'], { env: ENV });
-      await proxy.held;
-      run.child.kill('SIGINT');
-      // batch 2 is answered only once tsq has taken the interrupt
-      await waitForOutput(run.child, run.output, (o) => /^Ctrl-C: stopping after the batch in flight/m.test(o.stderr));
-      proxy.release();
-      const r = await run.done;
-      assert.equal(r.code, 130, r.stderr);
-      assert.match(r.stderr, new RegExp(`interrupted \\(Ctrl-C\\): 100 of ${total} files written to .*interrupted \\(batch 2 of 3\\); the rest were not exported`));
-      const files = r.stdout.split('\n').filter(Boolean);
-      assert.equal(files.length, 100);
-      assert.deepEqual(readdirSync(out).sort(), files.map((f) => f.slice(out.length + 1)).sort(), 'whole files only, no part file');
-    } finally {
-      proxy.release();
-      await proxy.close();
-    }
-  });
+  test('Ctrl-C during a batch: that batch is written, no other; exit 130 saying how many', () =>
+    assertExportInterrupted({ target: live.emu.url, path: '/metadata/tml/export', args: ['tml', 'export', '--all', '--type', 'answer'], env: ENV, out: join(dir, 'interrupted'), total, suffix: '.answer.tml' }));
 
   test('Ctrl-C during a validate batch: stops after it, exit 130, nothing on stdout', async () => {
     const out = join(dir, 'to-validate');
     const e = await tsq(['tml', 'export', '--all', '--type', 'answer', '-o', out, ...conn], { env: ENV });
     assert.equal(e.code, 0, e.stderr);
-    const proxy = await holdingProxy(live.emu.url, 2, '/metadata/tml/import');
-    try {
-      const run = startTsq(['tml', 'validate', '--format', 'sarif', ...e.stdout.split('\n').filter(Boolean), '--url', proxy.url, '--user', 'tsadmin'], { env: ENV });
-      await proxy.held;
-      run.child.kill('SIGINT');
-      await waitForOutput(run.child, run.output, (o) => /^Ctrl-C: stopping after the batch in flight/m.test(o.stderr));
-      proxy.release();
-      const r = await run.done;
-      assert.equal(r.code, 130, r.stderr);
-      assert.equal(r.stdout, '');
-      assert.match(r.stderr, new RegExp(`interrupted \\(Ctrl-C\\): 100 of ${total} files validated on the service \\(batch 2 of 3\\); no result printed`));
-    } finally {
-      proxy.release();
-      await proxy.close();
-    }
+    const r = await interruptSecondBatch(live.emu.url, '/metadata/tml/import', (url) => ['tml', 'validate', '--format', 'sarif', ...e.stdout.split('\n').filter(Boolean), '--url', url, '--user', 'tsadmin'], ENV);
+    assert.equal(r.code, 130, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, new RegExp(`interrupted \\(Ctrl-C\\): 100 of ${total} files validated on the service \\(batch 2 of 3\\); no result printed`));
   });
 
   test('on a terminal: a bar with objects, batches and rate on stderr; stdout exact; --no-progress and CI give lines', { skip: hasScript() ? false : 'util-linux script (a pseudo-terminal) is not installed' }, async () => {
