@@ -3,49 +3,35 @@
 // liveboard `Flight Delays by Airport`, whose visualizations have formulas of their own): `tsq tml export`
 // writes each with its `formulas`, `tsq check` finds nothing wrong in either, and the liveboard's
 // visualizations answer `liveboard/data` with their formula columns.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { startLive, type Live } from '../emulator/client-support';
-import { tsq } from './cli-support';
+import { liveFixture, tsq } from './cli-support';
 
 const ENV = { TSQ_PASSWORD: 'admin' };
 
 describe('the demo answer and liveboard with formulas', () => {
-  let live: Live;
-  let dir: string;
-  let conn: string[];
-  before(async () => {
-    live = await startLive();
-    dir = mkdtempSync(join(tmpdir(), 'tsq-demo-formulas-'));
-    conn = ['--url', live.emu.url, '--user', 'tsadmin'];
-  });
-  after(async () => {
-    await live?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const fx = liveFixture('tsq-demo-formulas-');
 
   for (const [type, name, member] of [['answer', 'Late flights by origin state', 'answer'], ['liveboard', 'Flight Delays by Airport', 'liveboard']] as const) {
     test(`tsq tml export of the ${type} ${name} writes its formulas, and tsq check finds it clean`, async () => {
-      const r = await tsq(['tml', 'export', '--type', type, name, '-o', dir, ...conn], { env: ENV });
+      const r = await tsq(['tml', 'export', '--type', type, name, '-o', fx.dir, ...fx.conn], { env: ENV });
       assert.equal(r.code, 0, r.stderr);
       const file = r.stdout.trim();
       const doc = parse(readFileSync(file, 'utf8')) as Record<string, any>;
       const answers = member === 'answer' ? [doc.answer] : (doc.liveboard.visualizations as { answer: unknown }[]).map((v) => v.answer);
       const exprs = answers.flatMap((a: any) => (a.formulas ?? []).map((f: { expr: string }) => f.expr));
       assert.ok(exprs.some((e: string) => /group_(aggregate|sum)/.test(e)), exprs.join(' | '));
-      const c = await tsq(['check', file, ...conn], { env: ENV });
+      const c = await tsq(['check', file, ...fx.conn], { env: ENV });
       assert.equal(c.code, 0, c.stdout + c.stderr);
     });
   }
 
   test('the liveboard\'s visualizations answer with their formula columns (v2 liveboard/data)', async () => {
-    const auth = await fetch(`${live.emu.url}/api/rest/2.0/auth/token/full`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'tsadmin', password: 'admin' }) });
+    const auth = await fetch(`${fx.live.emu.url}/api/rest/2.0/auth/token/full`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'tsadmin', password: 'admin' }) });
     const { token } = (await auth.json()) as { token: string };
-    const r = await fetch(`${live.emu.url}/api/rest/2.0/metadata/liveboard/data`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ metadata_identifier: 'Flight Delays by Airport', record_size: -1 }) });
+    const r = await fetch(`${fx.live.emu.url}/api/rest/2.0/metadata/liveboard/data`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ metadata_identifier: 'Flight Delays by Airport', record_size: -1 }) });
     const body = (await r.json()) as { contents: { column_names: string[]; data_rows: unknown[][] }[] };
     assert.equal(r.status, 200, JSON.stringify(body));
     assert.deepEqual(body.contents.map((c) => c.column_names), [['Destination State', 'Delayed Share', 'Average Delay'], ['Origin State', 'Origin', 'State Share'], ['Month(Departure)', 'Late Flights']]);

@@ -2,13 +2,11 @@
 // first) against a real emulator: an Answer TML whose `formulas[].expr` has each class of error is
 // refused (exit 1) with one line at the place inside the YAML string, naming the function or column;
 // `tsq check --offline` still reports what needs no data source (syntax, unknown function, arity).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLive, type Live } from '../emulator/client-support';
-import { tsq } from './cli-support';
+import { liveFixture, tsq } from './cli-support';
 
 const ENV = { TSQ_PASSWORD: 'admin' };
 
@@ -38,33 +36,23 @@ const CASES = [
 ];
 
 describe('formula errors in tsq check and tsq tml validate', () => {
-  let live: Live;
-  let dir: string;
-  let conn: string[];
-  before(async () => {
-    live = await startLive();
-    dir = mkdtempSync(join(tmpdir(), 'tsq-formula-'));
-    conn = ['--url', live.emu.url, '--user', 'tsadmin'];
-    writeFileSync(join(dir, 'good.answer.tml'), answer('sum ( [delay] ) / sum ( [distance] )'));
-    for (const c of CASES) writeFileSync(join(dir, `${c.name}.answer.tml`), answer(c.expr));
-  });
-  after(async () => {
-    await live?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  const fx = liveFixture('tsq-formula-', {}, async () => {
+    writeFileSync(join(fx.dir, 'good.answer.tml'), answer('sum ( [delay] ) / sum ( [distance] )'));
+    for (const c of CASES) writeFileSync(join(fx.dir, `${c.name}.answer.tml`), answer(c.expr));
   });
 
   test('a valid formula: no diagnostic, exit 0, in both', async () => {
     for (const args of [['check', 'good.answer.tml'], ['tml', 'validate', 'good.answer.tml']]) {
-      const r = await tsq([...args, ...conn], { env: ENV, cwd: dir });
+      const r = await tsq([...args, ...fx.conn], { env: ENV, cwd: fx.dir });
       assert.equal(r.stdout, '', r.stdout + r.stderr);
       assert.equal(r.code, 0, r.stderr);
     }
   });
   test('tsq tml import: an answer with a valid formula is imported (OK and its GUID); one with a wrong formula is not sent', async () => {
-    const ok = await tsq(['tml', 'import', 'good.answer.tml', ...conn], { env: ENV, cwd: dir });
+    const ok = await tsq(['tml', 'import', 'good.answer.tml', ...fx.conn], { env: ENV, cwd: fx.dir });
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
     assert.match(ok.stdout, /: OK [0-9a-f-]{36}/);
-    const bad = await tsq(['tml', 'import', 'unknown-column.answer.tml', ...conn], { env: ENV, cwd: dir });
+    const bad = await tsq(['tml', 'import', 'unknown-column.answer.tml', ...fx.conn], { env: ENV, cwd: fx.dir });
     assert.equal(bad.code, 1, bad.stdout + bad.stderr);
     assert.match(bad.stdout, /formula\.unknownColumn/);
   });
@@ -75,8 +63,8 @@ describe('formula errors in tsq check and tsq tml validate', () => {
       const line = text.split('\n').findIndex((l) => l.includes('expr:')) + 1;
       const exprAt = text.split('\n')[line - 1]!.indexOf('"') + 1;
       const col = (c.marked ? exprAt + c.expr.indexOf(c.marked) : exprAt + c.expr.length) + 1;
-      for (const args of [['check', file, ...conn], ['tml', 'validate', file, ...conn]]) {
-        const r = await tsq(args, { env: ENV, cwd: dir });
+      for (const args of [['check', file, ...fx.conn], ['tml', 'validate', file, ...fx.conn]]) {
+        const r = await tsq(args, { env: ENV, cwd: fx.dir });
         const lines = r.stdout.trim().split('\n');
         assert.equal(lines.length, 1, r.stdout + r.stderr);
         assert.ok(lines[0]!.startsWith(`${file}:${line}:${col}: error: `), `${lines[0]} (${line}:${col})`);
@@ -84,7 +72,7 @@ describe('formula errors in tsq check and tsq tml validate', () => {
         assert.match(lines[0]!, c.names);
         assert.equal(r.code, 1);
       }
-      const offline = await tsq(['check', '--offline', file], { env: ENV, cwd: dir });
+      const offline = await tsq(['check', '--offline', file], { env: ENV, cwd: fx.dir });
       assert.equal(offline.stdout.includes(`[${c.code}]`), c.offline, offline.stdout + offline.stderr);
     });
   }

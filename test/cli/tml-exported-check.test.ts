@@ -3,15 +3,13 @@
 // with a note tile, `guid: null`, `obj_id` and every exported member; an answer over two `tables` whose
 // search names a column of the second; an answer whose search names its formulas by id and by name.
 // Each passes (exit 0, no diagnostic); the same file with a misspelt column fails at its place (exit 1).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLive, type Live } from '../emulator/client-support';
 import { exportedLiveboard, formulaAnswer, twoTablesAnswer } from '../fixtures/exportedTml';
 import { lineOf } from '../fixtures/liveboard';
-import { tsq } from './cli-support';
+import { liveFixture, tsq } from './cli-support';
 
 const ENV = { TSQ_PASSWORD: 'admin' };
 const N = { flights: 'flights', movies: 'movies' };
@@ -24,29 +22,19 @@ const FILES = [
 ];
 
 describe('tsq check on TML as clusters export it', () => {
-  let live: Live;
-  let dir: string;
-  let conn: string[];
-  before(async () => {
-    live = await startLive();
-    dir = mkdtempSync(join(tmpdir(), 'tsq-exported-'));
-    conn = ['--url', live.emu.url, '--user', 'tsadmin'];
+  const fx = liveFixture('tsq-exported-', {}, async () => {
     for (const f of FILES) {
-      writeFileSync(join(dir, f.file), f.good);
-      writeFileSync(join(dir, `bad-${f.file}`), f.bad);
+      writeFileSync(join(fx.dir, f.file), f.good);
+      writeFileSync(join(fx.dir, `bad-${f.file}`), f.bad);
     }
-  });
-  after(async () => {
-    await live?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   for (const f of FILES) {
     test(`${f.file}: no diagnostic, exit 0; misspelt, the error at its place, exit 1`, async () => {
-      const good = await tsq(['check', f.file, ...conn], { env: ENV, cwd: dir });
+      const good = await tsq(['check', f.file, ...fx.conn], { env: ENV, cwd: fx.dir });
       assert.equal(good.stdout, '', good.stdout + good.stderr);
       assert.equal(good.code, 0, good.stderr);
-      const bad = await tsq(['check', `bad-${f.file}`, ...conn], { env: ENV, cwd: dir });
+      const bad = await tsq(['check', `bad-${f.file}`, ...fx.conn], { env: ENV, cwd: fx.dir });
       const line = lineOf(f.bad, f.misspelt);
       const col = f.bad.split('\n')[line - 1]!.indexOf(f.misspelt) + 1;
       assert.deepEqual(bad.stdout.trim().split('\n').map((l) => l.replace(/: error: .*\[/, ': error: [')), [`bad-${f.file}:${line}:${col}: error: [tsq.unknownColumn]`], bad.stdout + bad.stderr);
