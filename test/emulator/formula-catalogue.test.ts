@@ -240,6 +240,13 @@ async function v2(path: string, body: unknown): Promise<{ status: number; body: 
   return { status: r.status, body: text ? JSON.parse(text) : undefined };
 }
 
+/** Imports TML objects (as JSON) in one call, creating new objects, taking what can be: each object's `response` (`status`, `header`). */
+async function importNew(objects: unknown[]): Promise<{ status: { status_code: string; error_message?: string }; header: { id_guid: string } }[]> {
+  const r = await v2('/metadata/tml/import', { metadata_tmls: objects.map((o) => JSON.stringify(o)), import_policy: 'PARTIAL', create_new: true });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return (r.body as { response: { status: { status_code: string; error_message?: string }; header: { id_guid: string } } }[]).map((x) => x.response);
+}
+
 const formulaOf = (name: string, c: Case) => ({ id: `formula_${names.get(name)}`, name: names.get(name)!, expr: c.expr, properties: { column_type: c.attr || c.refused ? 'ATTRIBUTE' : 'MEASURE' } });
 const queryOf = (name: string, c: Case): string => (c.query ?? (c.attr ? `[F] [Delay] ${SEA}` : '[Origin State] [F]')).replace('[F]', `[${names.get(name)}]`);
 
@@ -253,24 +260,22 @@ before(async () => {
   const airports = `read_csv(${f('airports.csv')}, header = true, all_varchar = true)`;
   await conn.run(`CREATE TABLE raw AS SELECT CAST(x."date" AS TIMESTAMP) AS dep, CAST(x.delay AS INTEGER) AS delay, CAST(x.distance AS INTEGER) AS distance, x.origin, x.destination, o.city AS ocity, o.state AS ostate, d.city AS dcity, d.state AS dstate
     FROM (SELECT * FROM read_parquet(${f('flights-3m.parquet')}, file_row_number = true) WHERE file_row_number % 15 = 0) x LEFT JOIN ${airports} o ON x.origin = o.iata LEFT JOIN ${airports} d ON x.destination = d.iata`);
-  // one answer per entry over the Flights Model, imported in one call
+  // each entry's formula: in an answer of its own over the Flights Model (imported in one call), and as a column of one model
   const entries = Object.entries(CASES);
-  const tmls = entries.map(([name, c]) => JSON.stringify({ guid: null, answer: { name: `Catalogue ${names.get(name)}`, tables: [{ id: 'Flights Model', name: 'Flights Model' }], formulas: [formulaOf(name, c)], search_query: queryOf(name, c) } }));
-  const imported = await v2('/metadata/tml/import', { metadata_tmls: tmls, import_policy: 'PARTIAL', create_new: true });
-  assert.equal(imported.status, 200, JSON.stringify(imported.body));
+  const formulas = entries.map(([name, c]) => formulaOf(name, c));
+  const imported = await importNew(entries.map(([name, c], i) => ({ guid: null, answer: { name: `Catalogue ${names.get(name)}`, tables: [{ id: 'Flights Model', name: 'Flights Model' }], formulas: [formulas[i]], search_query: queryOf(name, c) } })));
   entries.forEach(([name], i) => {
-    const r = imported.body[i].response;
+    const r = imported[i]!;
     if (r.status.status_code === 'OK') answers.set(name, r.header.id_guid);
-    else answerErrors.set(name, r.status.error_message);
+    else answerErrors.set(name, r.status.error_message ?? '');
   });
-  // one model: the Flights Model with every entry as a formula column
   const exported = await v2('/metadata/tml/export', { metadata: [{ identifier: MODEL }], edoc_format: 'YAML' });
   const w = parse(exported.body[0].edoc).worksheet as { name: string; formulas: unknown[]; worksheet_columns: unknown[] } & Record<string, unknown>;
   const columnsKey = Object.keys(w).find((k) => /columns$/.test(k) && Array.isArray(w[k]))!;
-  const model = { worksheet: { ...w, name: 'Catalogue Model', formulas: [...w.formulas, ...entries.map(([name, c]) => formulaOf(name, c))], [columnsKey]: [...(w[columnsKey] as unknown[]), ...entries.map(([name]) => ({ name: names.get(name), formula_id: `formula_${names.get(name)}` }))] } };
-  const m = await v2('/metadata/tml/import', { metadata_tmls: [JSON.stringify(model)], import_policy: 'PARTIAL', create_new: true });
-  assert.equal(m.body[0].response.status.status_code, 'OK', JSON.stringify(m.body));
-  catalogueModel = m.body[0].response.header.id_guid;
+  const model = { worksheet: { ...w, name: 'Catalogue Model', formulas: [...w.formulas, ...formulas], [columnsKey]: [...(w[columnsKey] as unknown[]), ...entries.map(([name]) => ({ name: names.get(name), formula_id: `formula_${names.get(name)}` }))] } };
+  const [m] = await importNew([model]);
+  assert.equal(m!.status.status_code, 'OK', JSON.stringify(m));
+  catalogueModel = m!.header.id_guid;
 });
 after(async () => {
   conn?.closeSync();
@@ -327,10 +332,10 @@ describe('each function and operator, as an answer formula and as a model formul
       const want = normal(await expected(c));
       assert.ok(want.length > 0, 'the case has rows to compare');
       const data = await v2('/metadata/answer/data', { metadata_identifier: answers.get(name), record_size: -1 });
-      assert.equal(data.status, 200, JSON.stringify(data.body));
-      assert.deepEqual(normal(data.body.contents[0].data_rows), want, 'the answer formula');
-      assert.equal(search.status, 200, JSON.stringify(search.body));
-      assert.deepEqual(normal(search.body.contents[0].data_rows), want, 'the model formula column');
+      for (const [what, r] of [['the answer formula', data], ['the model formula column', search]] as const) {
+        assert.equal(r.status, 200, `${what}: ${JSON.stringify(r.body)}`);
+        assert.deepEqual(normal(r.body.contents[0].data_rows), want, what);
+      }
     });
   }
 });
