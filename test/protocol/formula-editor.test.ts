@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stringify } from 'yaml';
 import { demoSeed } from '../../emulator/src/demo';
-import { fixtureGuid, flightsCatalog, makeCatalogProvider, type FixtureSource } from '../fixtures/catalogs';
+import { flightsCatalog, makeCatalogProvider } from '../fixtures/catalogs';
+import { demoTableSources } from '../fixtures/demoSources';
 import { LspClient, positionOf, rangeOf } from './lspClient';
 
 /** One `expr` a YAML style: `[style, the YAML of the value, the misspelt function in it]`; the text before the name holds an escape of the style. */
@@ -56,7 +57,7 @@ test('formula offsets in every YAML string style of expr: diagnostic, completion
   }
 });
 
-const SOURCES: FixtureSource[] = ['flights', 'airports'].map((name) => ({ id: fixtureGuid(name), name, type: 'ONE_TO_ONE_LOGICAL', columns: demoSeed().tables!.find((t) => t.name === name)!.columns!.map((c) => ({ name: c.name, dataType: c.dataType, kind: c.kind ?? 'ATTRIBUTE' })) }));
+const SOURCES = demoTableSources();
 
 /** The demo's Flights Model as a Worksheet TML. */
 function worksheetText(): string {

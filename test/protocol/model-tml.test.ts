@@ -9,10 +9,11 @@ import assert from 'node:assert/strict';
 import { stringify } from 'yaml';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { demoSeed } from '../../emulator/src/demo';
-import { fixtureGuid, makeCatalogProvider, type FixtureSource } from '../fixtures/catalogs';
+import { makeCatalogProvider } from '../fixtures/catalogs';
+import { demoTableSources } from '../fixtures/demoSources';
 import { LspClient, positionOf } from './lspClient';
 
-const sources: FixtureSource[] = ['flights', 'airports'].map((name) => ({ id: fixtureGuid(name), name, type: 'ONE_TO_ONE_LOGICAL', columns: demoSeed().tables!.find((t) => t.name === name)!.columns!.map((c) => ({ name: c.name, dataType: c.dataType, kind: c.kind ?? 'ATTRIBUTE' })) }));
+const sources = demoTableSources();
 
 test('a Worksheet TML: its joins and columns checked against the catalog, each diagnostic on its line; hover of a member', async () => {
   const { name, tables, joins, table_paths, formulas, columns } = demoSeed().models![0]!;

@@ -12,10 +12,11 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { tmlCodeActions, validateTml } from '../../common/src/tml/tmlService';
 import { tmlKindOf } from '../../common/src/tml/liveboardTml';
 import { demoSeed } from '../../emulator/src/demo';
-import { fixtureGuid, makeCatalogProvider, type FixtureSource } from '../fixtures/catalogs';
+import { makeCatalogProvider } from '../fixtures/catalogs';
+import { demoTableSources } from '../fixtures/demoSources';
 
 /** The demo's flights and airports as a catalog gives them (their declared columns and types). */
-const sources: FixtureSource[] = ['flights', 'airports'].map((name) => ({ id: fixtureGuid(name), name, type: 'ONE_TO_ONE_LOGICAL', columns: demoSeed().tables!.find((t) => t.name === name)!.columns!.map((c) => ({ name: c.name, dataType: c.dataType, kind: c.kind ?? 'ATTRIBUTE' })) }));
+const sources = demoTableSources();
 const ls = getLanguageService({ catalog: makeCatalogProvider(sources) });
 
 /** The demo model as worksheet TML (the seed's members are worksheet TML's). */
