@@ -137,7 +137,7 @@ function hoverModelTml(kind: Kind, document: TextDocument, position: Position): 
   return isMap(body) ? keyHover(file, body as YAMLMap, offset, MEMBER_DOCS[kind], `${kind}.`, MODEL_TML_PAGES[kind]) ?? null : null;
 }
 
-/** The checker (tmlService.ts `TmlChecker`) of one of the kinds: diagnostics and hover; no completion (nothing embedded to complete). */
+/** The checker (tmlService.ts `TmlChecker`) of one of the kinds: diagnostics and hover; no completion of its own (inside a `formulas[].expr`, answerFormulas.ts `withFormulaEditing` answers). */
 export function modelTmlChecker(kind: Kind): {
   validate(service: LanguageService, uri: string, text: string, settings?: LanguageSettings): Promise<Diagnostic[]>;
   complete(): Promise<CompletionList>;
