@@ -76,6 +76,11 @@ export function countCasts(root) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // a reader that stops early (`| head -1`) closes the pipe: that is the end of the output, not an error
+  process.stdout.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   const report = countCasts(resolve(dirname(fileURLToPath(import.meta.url)), '..'));
   if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   else {

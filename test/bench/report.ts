@@ -22,7 +22,7 @@ export interface SummaryRow {
   anchorValue?: number;
   /** value / anchorValue, two decimals. */
   ratio?: number;
-  /** The target in words, e.g. `≥ 0.4× anchor`. */
+  /** The target in words, e.g. `≥ 0.5× anchor`. */
   target: string;
   /** Whether the target is met; undefined when the figure is missing. */
   met?: boolean;
@@ -60,8 +60,8 @@ export function median(xs: readonly number[]): number | undefined {
 
 /** Targets of the summary: each a ratio to an anchor of the same run, or a bound where the anchor is tiny. */
 export const TARGETS = {
-  /** parse MB/s ≥ this × JSON.parse MB/s of the same bytes. */
-  parseVsJsonParse: 0.4,
+  /** parse MB/s ≥ this × JSON.parse MB/s of the same bytes (issue 38's bar, with reparseMs and parseRetainedMB). */
+  parseVsJsonParse: 0.5,
   /** median reparse of a 1-character edit in a 1 MB .tsq, ms (against the whole parse of the same run). */
   reparseMs: 1,
   /** memory retained by the parse of a 1 MB .tsq (the tree kept alive; heap and typed arrays), MB (against the text's own size). */
@@ -312,6 +312,7 @@ export function compareSummaries(base: readonly SummaryRow[][], head: readonly S
     const judged = ratioChange ?? change;
     const higherIsBetter = f.unit === 'MB/s';
     const better = judged === undefined || Math.abs(judged - 1) <= 0.02 ? undefined : higherIsBetter ? judged > 1 : judged < 1;
+    // met when most rounds met it: for a target that is a bound on one figure, the median round's verdict
     const headRows = head.map((rows) => rows.find((r) => r.figure === f.figure)).filter((r): r is SummaryRow => r !== undefined);
     const mets = headRows.map((r) => r.met).filter((m): m is boolean => m !== undefined);
     return { figure: f.figure, unit: f.unit, base: b, head: h, change, baseRatio, headRatio, ratioChange, better, target: f.target, headMet: mets.length ? mets.filter(Boolean).length * 2 > mets.length : undefined };

@@ -6,6 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { countCasts, countCastsInText } from '../../scripts/count-casts.mjs';
 
@@ -21,4 +22,11 @@ test('the counter counts `as T` and `<T>x`, not `as const`', () => {
 test(`the shipped sources hold at most ${CAST_BUDGET} casts`, () => {
   const report = countCasts(resolve(__dirname, '../..'));
   assert.ok(report.total <= CAST_BUDGET, `${report.total} casts, over the budget of ${CAST_BUDGET}: ${JSON.stringify(report.folders)}`);
+});
+
+test('the counter exits quietly when its reader stops early (`| head -1`: EPIPE)', () => {
+  const script = resolve(__dirname, '../../scripts/count-casts.mjs');
+  const r = spawnSync('sh', ['-c', `"${process.execPath}" "${script}" | head -c 1 >/dev/null; sleep 0.5; exit 0`], { encoding: 'utf8' });
+  assert.equal(r.status, 0);
+  assert.doesNotMatch(r.stderr, /EPIPE|Error/);
 });

@@ -28,8 +28,10 @@ const MAX_DIAGNOSTICS_FOR_REUSE = 500;
  * tokens, nodes, AST and diagnostics); the parts of the tree the edit does not touch are the previous
  * parse's own objects, before the edit and after it alike. Never throws.
  *
- * Cost: the common prefix and suffix of the two texts (a comparison of blocks), the parse of the queries
- * the edit touches, and a copy of the list of parts (one pointer each).
+ * Cost: the common prefix and suffix of the two texts (a comparison of blocks; the first read of a text
+ * made by concatenation flattens it, a copy of it that its next reader would make otherwise), the parse
+ * of the queries the edit touches, and a copy of the list of parts (one pointer each) and of their
+ * widths, kinds and starts (the previous starts shifted, so the new document needs no pass to index).
  */
 export function reparseDocument(previousText: string, previous: TsqDocument, text: string): SyntaxDocument {
   if (!(previous instanceof SyntaxDocument) || previous.text !== previousText || previous.diagnosticCount > MAX_DIAGNOSTICS_FOR_REUSE || previousText.length === 0) return parseDocument(text);
@@ -90,23 +92,40 @@ export function reparseDocument(previousText: string, previous: TsqDocument, tex
   for (let k = first; k < last; k++) dropped += slots[k]?.diagnostics?.length ?? 0;
   const count = previous.diagnosticCount - dropped + win.diagnosticCount;
   if (count > MAX_DIAGNOSTICS_FOR_REUSE) return parseDocument(text);
-  const spliced = slots.slice(0, first).concat(win.parts, slots.slice(last));
+  const m = win.parts.length;
+  // one copy of the list of parts (one pointer each), the parts after the window moved when the window
+  // has another count of parts than it replaces, and the window's parts put in
+  const spliced: (GreenPart | undefined)[] = slots.slice();
+  const shift = m - (last - first);
+  if (shift > 0) for (let k = slots.length - 1; k >= last; k--) spliced[k + shift] = slots[k];
+  else if (shift < 0) {
+    for (let k = last; k < slots.length; k++) spliced[k + shift] = slots[k];
+    spliced.length = slots.length + shift;
+  }
+  for (let k = 0; k < m; k++) spliced[first + k] = win.parts[k];
   // a kept trivia part with no object is made from its neighbours (SyntaxDocument.part): the ones next to
   // new parts are made now, from their old neighbours
   if (first > 0 && spliced[first - 1] === undefined) spliced[first - 1] = previous.part(first - 1);
-  const after = first + win.parts.length;
+  const after = first + m;
   if (after < spliced.length && spliced[after] === undefined) spliced[after] = previous.part(last);
-  // the parts' widths and kinds: copied around the new parts (no offsets: nothing to shift)
-  const m = win.parts.length;
-  const widths = new Uint32Array(spliced.length);
-  const kinds = new Uint8Array(spliced.length);
+  // the parts' widths and kinds: copied around the new parts (no offsets in the tree: nothing to shift);
+  // their starts, which the document indexes by, are the previous ones before the window and shifted by
+  // the edit's length change after it
+  const n = spliced.length;
+  const widths = new Uint32Array(n);
+  const kinds = new Uint8Array(n);
   widths.set(previous.partWidths.subarray(0, first));
   kinds.set(previous.partKinds.subarray(0, first));
   widths.set(win.widths, first);
   kinds.set(win.kinds, first);
-  widths.set(previous.partWidths.subarray(last), first + m);
-  kinds.set(previous.partKinds.subarray(last), first + m);
-  return new SyntaxDocument(text, spliced, count, widths, kinds);
+  widths.set(previous.partWidths.subarray(last), after);
+  kinds.set(previous.partKinds.subarray(last), after);
+  const oldStarts = previous.partStarts();
+  const starts = new Float64Array(n + 1);
+  starts.set(oldStarts.subarray(0, first + 1));
+  for (let k = first; k < after; k++) starts[k + 1] = starts[k]! + widths[k]!;
+  for (let k = last + 1, o = after + 1; o <= n; k++, o++) starts[o] = oldStarts[k]! + delta;
+  return new SyntaxDocument(text, spliced, count, widths, kinds, starts);
 }
 
 /** Length of the common prefix of `a` and `b` (at most `min`): blocks of doubling size, then halving. */

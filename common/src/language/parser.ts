@@ -511,7 +511,7 @@ const NO_CLAUSES: Clause[] = [];
  */
 export class SyntaxDocument implements TsqDocument {
   private starts?: Float64Array;
-  /** Per part: the index of the directive part in force (-1 for none); made with `starts`. */
+  /** Per part: the index of the directive part in force (-1 for none); made with `queryParts` (`index`). */
   private inForce?: Int32Array;
   /** Indices of the query parts. */
   private queryParts?: Int32Array;
@@ -536,9 +536,12 @@ export class SyntaxDocument implements TsqDocument {
    * @param diagnosticCount how many diagnostics the parts hold together.
    * @param widths, kinds `partWidths` and `partKinds` when the caller has them (else read from the parts,
    *   a pass over their tokens).
+   * @param starts the parts' absolute starts and the text's length after them (`partStarts`) when the caller
+   *   has them (a reparse shifts the previous ones), else summed from `widths` on first use.
    */
-  constructor(readonly text: string, slots: readonly (GreenPart | undefined)[], readonly diagnosticCount: number, widths?: Uint32Array, kinds?: Uint8Array) {
+  constructor(readonly text: string, slots: readonly (GreenPart | undefined)[], readonly diagnosticCount: number, widths?: Uint32Array, kinds?: Uint8Array, starts?: Float64Array) {
     this.slots = slots;
+    this.starts = starts;
     if (!widths) {
       widths = new Uint32Array(slots.length);
       for (let i = 0; i < slots.length; i++) widths[i] = this.part(i).width;
@@ -578,41 +581,54 @@ export class SyntaxDocument implements TsqDocument {
     return out;
   }
 
+  /**
+   * The absolute start of every part, then the text's length (`partCount + 1` entries), summed from
+   * `partWidths` on first use unless the constructor was given them. Shared, not copied: never modify it.
+   */
+  partStarts(): Float64Array {
+    let starts = this.starts;
+    if (!starts) {
+      const n = this.slots.length;
+      const widths = this.partWidths;
+      starts = new Float64Array(n + 1);
+      let pos = 0;
+      for (let i = 0; i < n; i++) {
+        starts[i] = pos;
+        pos += widths[i]!;
+      }
+      starts[n] = pos;
+      this.starts = starts;
+    }
+    return starts;
+  }
+
+  /** Makes `inForce` and `queryParts` (one pass over the parts' kinds). */
   private index(): void {
     const n = this.slots.length;
-    const widths = this.partWidths;
     const kinds = this.partKinds;
-    const starts = new Float64Array(n + 1);
     const inForce = new Int32Array(n);
     let queries = 0;
-    let pos = 0;
     let dir = -1;
     for (let i = 0; i < n; i++) {
       const k = kinds[i]!;
-      starts[i] = pos;
-      pos += widths[i]!;
       if (k === DIRECTIVE_PART) dir = i;
       else if (k === QUERY_PART) queries++;
       inForce[i] = dir;
     }
-    starts[n] = pos;
     const qp = new Int32Array(queries);
     for (let i = 0, q = 0; i < n; i++) if (kinds[i] === QUERY_PART) qp[q++] = i;
-    this.starts = starts;
     this.inForce = inForce;
     this.queryParts = qp;
   }
 
   /** The absolute start of part `i` (`i` = the part count: the text's length). */
   partStart(i: number): number {
-    if (!this.starts) this.index();
-    return this.starts![i]!;
+    return this.partStarts()[i]!;
   }
 
   /** The index of the part holding offset `offset` (the last part starting at or before it), -1 when there is none. */
   partAt(offset: number): number {
-    if (!this.starts) this.index();
-    const s = this.starts!;
+    const s = this.partStarts();
     let lo = 0;
     let hi = this.slots.length;
     while (lo < hi) {
@@ -644,17 +660,18 @@ export class SyntaxDocument implements TsqDocument {
   queryIndexAt(offset: number): number {
     if (!this.queryParts) this.index();
     const qp = this.queryParts!;
+    const starts = this.partStarts();
     let lo = 0;
     let hi = qp.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       const p = qp[mid]!;
-      if (this.starts![p + 1]! < offset) lo = mid + 1;
+      if (starts[p + 1]! < offset) lo = mid + 1;
       else hi = mid;
     }
     if (lo >= qp.length) return -1;
     const p = qp[lo]!;
-    return this.starts![p]! <= offset ? lo : -1;
+    return starts[p]! <= offset ? lo : -1;
   }
 
   /** The directive in force at query `i` (its AST object, the one `directives` holds), or undefined. */
