@@ -23,6 +23,7 @@ import { ExitCode, ExitError, exitCodeOf, UsageError } from './exitCodes';
 import { info, mb, warn, write } from './output';
 import { terminalText } from '../../common/src/terminalText';
 import { progressReporter, type ProgressMode } from './progress';
+import { messageOf } from '../../common/src/guards';
 
 /** Options of `tsq load`. */
 export interface LoadOptions {
@@ -73,13 +74,13 @@ async function readSaved(path: string, reader?: LoadOptions['readSavedDefinition
   try {
     text = reader ? await reader(path) : await readFile(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`The load definition ${path} cannot be read: ${(e as Error).message}`);
+    throw new UsageError(`The load definition ${path} cannot be read: ${messageOf(e)}`);
   }
   if (text === undefined) return undefined;
   try {
     return fromSaved(parseSavedDefinition(text, basename(path)));
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(messageOf(e));
   }
 }
 

@@ -15,6 +15,7 @@ import { chmodSync, closeSync, existsSync, linkSync, mkdirSync, openSync, readFi
 import { homedir, hostname } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { terminalSafe } from './terminalText';
+import { errnoCode } from './guards';
 
 /** Where a connection comes from (see the module comment). */
 export type ConnectionLevel = 'user' | 'project';
@@ -357,7 +358,7 @@ export class ApprovalStore {
         }
         return token;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        if (errnoCode(e) !== 'EEXIST') throw e;
       }
       const held = readLock(this.lockPath);
       if (held !== undefined && isStale(held)) {
@@ -443,7 +444,7 @@ function isStale(held: string): boolean {
     return false;
   } catch (e) {
     // EPERM: the process exists (another user's); ESRCH: it is gone
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+    return errnoCode(e) === 'ESRCH';
   }
 }
 

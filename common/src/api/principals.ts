@@ -3,6 +3,7 @@
  * (`parsePrincipals`) and REST API v2's `users/search` and `groups/search` (`principalsOfV2`).
  * Pure: no I/O.
  */
+import { recordOr } from '../guards';
 
 /** A user or group of `user/list` (docs/service-interface.md §4.2 catalogued; shape from the service, docs/service-notes.md), or of v2's `users/search`/`groups/search` (OpenAPI `User`, `UserGroupResponse`). */
 export interface Principal {
@@ -28,7 +29,7 @@ export function parsePrincipals(value: unknown): Principal[] {
   const add = (entry: unknown, hint?: 'USER' | 'GROUP') => {
     if (!entry || typeof entry !== 'object') return;
     const e = entry as Record<string, unknown>;
-    const header = (e.header && typeof e.header === 'object' ? e.header : {}) as Record<string, unknown>;
+    const header = recordOr(e.header);
     const name = typeof e.name === 'string' ? e.name : typeof header.name === 'string' ? header.name : undefined;
     if (!name) return;
     const typeText = String(e.principalTypeEnum ?? e.principalType ?? e.type ?? header.type ?? '').toUpperCase();

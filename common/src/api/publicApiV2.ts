@@ -13,6 +13,7 @@ import type { OperationName } from './operations';
 import { V2_PREFIX } from './serviceToday';
 import { findOrg, notInOrgError, orgsOfSessionUser, type OrgList } from './orgs';
 import { pagesOf } from './paging';
+import { recordOr } from '../guards';
 
 /** Largest page TSQ asks of v2 searchdata, in rows (as v1's page size). */
 export const V2_MAX_RECORD_SIZE = 100_000;
@@ -265,7 +266,7 @@ export class PublicApiV2 {
    * users_updated, users_deleted}`. groups/import is called only when the file holds groups.
    */
   async syncPrincipals(params: SyncPrincipalsParams, opts: CallOptions = {}): Promise<unknown> {
-    const entries = params.principals.map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>) : {}));
+    const entries = params.principals.map((p) => recordOr(p));
     const isGroup = (e: Record<string, unknown>) => /GROUP/i.test(String(e.principalTypeEnum ?? e.type ?? ''));
     const groups = entries.filter(isGroup);
     const dryRun = !params.applyChanges;

@@ -17,6 +17,7 @@ import { getLanguageService } from '../languageService/languageService';
 import type { Column } from '../model';
 import { answerCatalog, formulaColumn, type FormulaTmlEntry } from './answerSources';
 import { readBoundedYaml, type YamlLimitExceeded } from './boundedYaml';
+import { isOneOf } from '../guards';
 
 /** The page of the Answer TML's members, cited by the hover of each (docs/service-interface.md §11.1). */
 export const ANSWER_TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml-answers';
@@ -215,7 +216,7 @@ export function checkAnswerShape(file: AnswerTmlFile): Diagnostic[] {
   if (!isMap(root)) return [diag(nodeRange(file, root ?? undefined), 'An Answer TML is a mapping with guid and answer.', TML_CODES.schema)];
   for (const item of (root as YAMLMap).items) {
     const key = isScalar(item.key) ? String(item.key.value) : '';
-    if (!(TML_TOP_LEVEL as readonly string[]).includes(key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown top-level member ${key} of an Answer TML (expected ${TML_TOP_LEVEL.join(', ')}).`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
+    if (!isOneOf(TML_TOP_LEVEL, key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown top-level member ${key} of an Answer TML (expected ${TML_TOP_LEVEL.join(', ')}).`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
   }
   out.push(...checkGuid(file, root));
   const answer = root.get('answer', true);
@@ -233,7 +234,7 @@ export function checkAnswerMembers(file: Pick<AnswerTmlFile, 'lines'>, answer: Y
   const parts = answerPartsOf(answer);
   for (const item of answer.items) {
     const key = isScalar(item.key) ? String(item.key.value) : '';
-    if (!(ANSWER_MEMBERS as readonly string[]).includes(key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown member ${key} of ${path}.`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
+    if (!isOneOf(ANSWER_MEMBERS, key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown member ${key} of ${path}.`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
   }
   const at = (k: string): Range => nodeRange(file, (answer.get(k, true) as Node | undefined) ?? answer);
   if (typeof answer.get('name') !== 'string' || answer.get('name') === '') out.push(diag(at('name'), `${path}.name is missing: an answer needs a name.`, TML_CODES.schema));

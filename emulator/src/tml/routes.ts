@@ -14,6 +14,7 @@ import type { EmulatorUser } from '../context';
 import { ApiError, badRequest } from '../errors';
 import { boolParam, param, userOf } from '../public/params';
 import { IMPORT_POLICIES, type ImportPolicy, TmlService } from './answers';
+import { isOneOf, recordOr } from '../../../common/src/guards';
 
 /** Most objects one export or import names (the service advises about 50 per import call; this is a guard, not that advice). */
 export const MAX_TML_OBJECTS = 1000;
@@ -22,7 +23,7 @@ const MAX_ANSWER_ROWS = 100_000;
 
 function policyOf(v: unknown): ImportPolicy {
   const p = v === undefined || v === null || v === '' ? 'PARTIAL' : String(v).toUpperCase();
-  if (!(IMPORT_POLICIES as readonly string[]).includes(p)) throw badRequest(`Invalid value for import_policy: ${String(v)} (${IMPORT_POLICIES.join(', ')})`);
+  if (!isOneOf(IMPORT_POLICIES, p)) throw badRequest(`Invalid value for import_policy: ${String(v)} (${IMPORT_POLICIES.join(', ')})`);
   return p as ImportPolicy;
 }
 
@@ -99,7 +100,7 @@ export function registerTmlV2Routes(api: FastifyInstance, tml: TmlService): void
     const fqn = v2Bool(b, 'export_fqn');
     v2Bool(b, 'export_associated');
     return md.map((m: unknown) => {
-      const e = (m && typeof m === 'object' ? m : {}) as Record<string, unknown>;
+      const e = recordOr(m);
       if (typeof e.identifier !== 'string' || e.identifier === '') throw new ApiError(400, 'Invalid value for metadata: each entry needs identifier (a GUID or, with type, a name).');
       if (e.type !== undefined && e.type !== null && typeof e.type !== 'string') throw new ApiError(400, 'Invalid value for metadata type: expected a text.');
       return tml.exportOne(userOfV2(req), e.identifier, (e.type as string | undefined)?.toUpperCase(), format, fqn);

@@ -14,6 +14,7 @@ import { checkSyncRequest, runSync, type Principal } from '../public/userSync';
 import type { V2Deps } from './routes';
 import { body, bool, int, str, stringList } from './body';
 import { groupFilter, userFilter } from './searchFilters';
+import { isOneOf } from '../../../common/src/guards';
 
 /** The sort fields of `SortOptions` (users, groups) and the extra ones of `MetadataSearchSortOptions`. */
 export const SORT_FIELDS = ['NAME', 'DISPLAY_NAME', 'AUTHOR', 'CREATED', 'MODIFIED'] as const;
@@ -379,7 +380,7 @@ function applyList(list: readonly string[], given: readonly string[], operation:
  * groups do not have (`default_liveboard_identifiers`, `role_identifiers`, another `type`), or a bad value.
  */
 function groupUpdateOf(b: Record<string, unknown>, g: StoredGroup, catalog: MetadataStore): GroupUpdate {
-  const unknown = Object.keys(b).find((k) => !(GROUP_UPDATE_MEMBERS as readonly string[]).includes(k));
+  const unknown = Object.keys(b).find((k) => !isOneOf(GROUP_UPDATE_MEMBERS, k));
   if (unknown !== undefined) throw new ApiError(400, `Invalid parameter ${unknown}: groups/{group_identifier}/update takes ${GROUP_UPDATE_MEMBERS.join(', ')}.`);
   for (const unsupported of ['default_liveboard_identifiers', 'role_identifiers']) {
     if (b[unsupported] !== undefined && b[unsupported] !== null) throw new ApiError(400, `${unsupported} is not supported by the emulator (its groups have no default liveboards or roles).`);
@@ -407,7 +408,7 @@ function groupUpdateOf(b: Record<string, unknown>, g: StoredGroup, catalog: Meta
     return sub.id;
   });
   const privileges = stringList(b, 'privileges');
-  const bad = privileges?.map((p) => p.toUpperCase()).find((p) => !(PRIVILEGES as readonly string[]).includes(p));
+  const bad = privileges?.map((p) => p.toUpperCase()).find((p) => !isOneOf(PRIVILEGES, p));
   if (bad !== undefined) throw new ApiError(400, `Invalid value for privileges: ${bad}; one of ${PRIVILEGES.join(', ')}.`);
   return { operation, name, displayName: str(b, 'display_name'), description: typeof b.description === 'string' ? b.description : str(b, 'description'), visibility, privileges, users, subGroups };
 }

@@ -15,6 +15,7 @@ import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import type { LogicalColumn, LogicalTable } from '../metadataStore';
 import { body, str } from './body';
 import type { V2Deps } from './routes';
+import { recordOr } from '../../../common/src/guards';
 
 /** Largest `update` body the emulator reads: 16 MiB (the service documents none; the other routes take 1 MiB). */
 export const INPUT_TABLE_BODY_LIMIT = 16 * 1024 * 1024;
@@ -78,7 +79,7 @@ function needManageData(user: EmulatorUser): void {
 function newColumns(raw: unknown): { column: LogicalColumn; allowed?: string[] }[] {
   if (!Array.isArray(raw)) throw new ApiError(400, 'Invalid value for table_definition.new_columns: expected a list of {name, data_type, type}.');
   return raw.map((c: unknown, i) => {
-    const o = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
+    const o = recordOr(c);
     const name = typeof o.name === 'string' ? o.name.trim() : '';
     if (name === '') throw new ApiError(400, `Invalid value for table_definition.new_columns[${i}].name: a column needs a name.`);
     const dataType = typeof o.data_type === 'string' ? DATA_TYPES[o.data_type.toUpperCase()] : undefined;

@@ -14,6 +14,7 @@ import { withParams } from '../tml/answers';
 import { body, bool, str, stringList } from './body';
 import type { V2Deps } from './routes';
 import { visualizationSource } from '../searchdata/formulaColumns';
+import { recordOr } from '../../../common/src/guards';
 
 /** The v2 object types (`metadata[].type`) of the objects the emulator has, and what each names. */
 const KINDS = { LIVEBOARD: 'PINBOARD_ANSWER_BOOK', ANSWER: 'QUESTION_ANSWER_BOOK', LOGICAL_TABLE: 'table' } as const;
@@ -31,7 +32,7 @@ function kindOf(o: Header): Kind {
 export function objectsOf(catalog: MetadataStore, user: EmulatorUser, raw: unknown, member = 'metadata'): Header[] {
   if (!Array.isArray(raw) || raw.length === 0) throw new ApiError(400, `Missing parameter ${member}: a list of {identifier, type}.`);
   return raw.map((m) => {
-    const e = m && typeof m === 'object' ? (m as Record<string, unknown>) : {};
+    const e = recordOr(m);
     const id = str(e, 'identifier');
     if (id === undefined) throw new ApiError(400, `Invalid value for ${member}: each entry needs an identifier (a GUID or a name).`);
     const t = str(e, 'type')?.toUpperCase();

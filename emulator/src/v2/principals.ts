@@ -14,6 +14,7 @@ import type { Privilege } from '../context';
 import { body, str, stringList } from './body';
 import { groupOfV2, userOfV2 } from './admin';
 import type { V2Deps } from './routes';
+import { isOneOf } from '../../../common/src/guards';
 
 function requireAdmin(req: FastifyRequest): void {
   if (!req.v2User!.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
@@ -163,7 +164,7 @@ function registerGroupChanges(api: FastifyInstance, deps: V2Deps, unsupported: (
     unsupported(b, ['default_liveboard_identifiers', 'role_identifiers']);
     if (catalog.groupByName(name)) throw new ApiError(400, `Invalid value for name: a group ${name} already exists.`);
     const privileges = (stringList(b, 'privileges') ?? []).map((p) => p.toUpperCase());
-    const bad = privileges.find((p) => !(PRIVILEGES as readonly string[]).includes(p));
+    const bad = privileges.find((p) => !isOneOf(PRIVILEGES, p));
     if (bad !== undefined) throw new ApiError(400, `Invalid value for privileges: ${bad}; the emulator has ${PRIVILEGES.join(', ')}.`);
     const subGroups = groupIds(catalog, stringList(b, 'sub_group_identifiers') ?? [], 'sub_group_identifiers');
     const users = (stringList(b, 'user_identifiers') ?? []).map((id) => {

@@ -15,6 +15,7 @@ import { exportPrincipal, principalsInOrg, type ExportedPrincipal } from '../tml
 import { MAX_TML_OBJECTS } from '../tml/routes';
 import { body, bool, int, str, stringList } from './body';
 import type { V2Deps } from './routes';
+import { isOneOf } from '../../../common/src/guards';
 
 /** The statuses of a task (`ImportEPackAsyncTaskStatus.task_status`). */
 const TASK_STATUSES = ['COMPLETED', 'IN_QUEUE', 'IN_PROGRESS', 'FAILED'] as const;
@@ -84,7 +85,7 @@ export function registerTmlAsyncV2(api: FastifyInstance, deps: V2Deps): void {
     const b = body(req);
     const ids = stringList(b, 'task_ids');
     const statuses = stringList(b, 'task_status')?.map((s) => s.toUpperCase());
-    const bad = statuses?.find((s) => !(TASK_STATUSES as readonly string[]).includes(s));
+    const bad = statuses?.find((s) => !isOneOf(TASK_STATUSES, s));
     if (bad !== undefined) throw new ApiError(400, `Invalid value for task_status: ${bad} (${TASK_STATUSES.join(', ')}).`);
     const authorName = str(b, 'author_identifier')?.toLowerCase();
     const author = authorName === undefined ? undefined : (catalog.userByName(authorName) ?? catalog.storedUser(authorName))?.id ?? authorName;
