@@ -24,6 +24,11 @@ export function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
 
+/** Whether `v` is absent: undefined, null or an empty array (a list member sent empty asks for nothing). */
+export function isEmptyList(v: unknown): boolean {
+  return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+}
+
 /** The message of a caught value: an Error's `message`, else the value as text (a `throw 'text'` loses nothing). */
 export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

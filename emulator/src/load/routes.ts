@@ -16,6 +16,7 @@ import { BASE, bodyObject, detail, MESSAGES, text } from './http';
 import type { LoadService } from './service';
 import type { LoadSessions } from './sessions';
 import { messageOf } from '../../../common/src/guards';
+import { pathParam } from '../public/params';
 
 /** What every cycle route needs. */
 export interface CycleRouteDeps {
@@ -26,7 +27,7 @@ export interface CycleRouteDeps {
 
 /** The cycle a request's `:cycleId` names (undefined `meta` when unknown). */
 function cycleOf(service: LoadService, req: FastifyRequest): { id: string; meta: CycleMeta | undefined } {
-  const id = (req.params as { cycleId: string }).cycleId;
+  const id = pathParam(req, 'cycleId');
   return { id, meta: service.cycle(id) };
 }
 

@@ -23,7 +23,7 @@ import { checkPassword, hashPassword } from '../auth';
 import { PRIVILEGES, type MetadataStore, type StoredGroup } from '../metadataStore';
 import type { EmulatorUser, Privilege } from '../context';
 import { ApiError, badRequest, FORBIDDEN_TEXT } from '../errors';
-import { GUID, guidListParam, hasParam, listParam, param, requirePrivilege, userOf } from './params';
+import { GUID, guidListParam, hasParam, listParam, param, requirePrivilege, userOf, pathParam } from './params';
 import type { PublicApiDeps } from './routes';
 import { registerUserSync } from './userSync';
 
@@ -200,7 +200,7 @@ export function setGroupPrivileges(deps: AdminDeps, groupNames: string[], privil
 function registerRefreshView(api: FastifyInstance, deps: PublicApiDeps): void {
   api.post('/materialization/refreshview/:id', async (req, reply) => {
     requirePrivilege(userOf(req), 'ADMINISTRATION', 'DATAMANAGEMENT');
-    const { id } = req.params as { id: string };
+    const id = pathParam(req, 'id');
     if (!GUID.test(id)) throw badRequest(`Invalid value for id: ${JSON.stringify(id)} is not a GUID`);
     const ds = deps.catalog.dataSource(id);
     if (!ds) throw badRequest(`Invalid value for id: no view or worksheet with id ${id}`);

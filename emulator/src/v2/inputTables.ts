@@ -153,7 +153,7 @@ export function registerInputTablesV2(api: FastifyInstance, deps: V2Deps): void 
   const { catalog, search } = deps;
 
   const inputTableOf = (req: FastifyRequest, missing: 400 | 404): LogicalTable => {
-    const id = String((req.params as { input_table_identifier?: string }).input_table_identifier ?? '').toLowerCase();
+    const id = String(recordOr(req.params).input_table_identifier ?? '').toLowerCase();
     const t = catalog.state.tables.find((x) => x.inputTable && (x.id === id || x.name.toLowerCase() === id));
     if (!t || !catalog.canRead(req.v2User!, t)) throw new ApiError(missing, `Input table not found: ${id}.`);
     if (!catalog.canModify(req.v2User!, t)) throw new ApiError(403, `${FORBIDDEN_TEXT} Writing an input table needs edit access (MODIFY) to it.`);

@@ -15,14 +15,20 @@ import { body, bool, str, stringList } from './body';
 import type { V2Deps } from './routes';
 import { visualizationSource } from '../searchdata/formulaColumns';
 import { recordOr } from '../../../common/src/guards';
+import { pathParam } from '../public/params';
 
 /** The v2 object types (`metadata[].type`) of the objects the emulator has, and what each names. */
 const KINDS = { LIVEBOARD: 'PINBOARD_ANSWER_BOOK', ANSWER: 'QUESTION_ANSWER_BOOK', LOGICAL_TABLE: 'table' } as const;
 type Kind = keyof typeof KINDS;
 
+/** Whether `t` is one of the v2 types of KINDS. */
+function isKind(t: string): t is Kind {
+  return Object.hasOwn(KINDS, t);
+}
+
 /** The v2 type of an object of the catalog. */
 function kindOf(o: Header): Kind {
-  return 'type' in o ? ((o as AnswerBook).type === 'PINBOARD_ANSWER_BOOK' ? 'LIVEBOARD' : 'ANSWER') : 'LOGICAL_TABLE';
+  return 'type' in o ? (o.type === 'PINBOARD_ANSWER_BOOK' ? 'LIVEBOARD' : 'ANSWER') : 'LOGICAL_TABLE';
 }
 
 /**
@@ -36,9 +42,9 @@ export function objectsOf(catalog: MetadataStore, user: EmulatorUser, raw: unkno
     const id = str(e, 'identifier');
     if (id === undefined) throw new ApiError(400, `Invalid value for ${member}: each entry needs an identifier (a GUID or a name).`);
     const t = str(e, 'type')?.toUpperCase();
-    if (t !== undefined && !(t in KINDS)) throw new ApiError(400, `Invalid value for ${member} type: ${t} (the emulator has ${Object.keys(KINDS).join(', ')}).`);
+    if (t !== undefined && !isKind(t)) throw new ApiError(400, `Invalid value for ${member} type: ${t} (the emulator has ${Object.keys(KINDS).join(', ')}).`);
     const st = catalog.state;
-    const pool: Header[] = [...(t === undefined || t === 'LOGICAL_TABLE' ? st.tables : []), ...st.books.filter((b) => t === undefined || b.type === KINDS[t as Kind])].filter((o) => catalog.canRead(user, o));
+    const pool: Header[] = [...(t === undefined || t === 'LOGICAL_TABLE' ? st.tables : []), ...st.books.filter((b) => t === undefined || b.type === KINDS[t])].filter((o) => catalog.canRead(user, o));
     const k = id.toLowerCase();
     const o = pool.find((x) => x.id === k) ?? pool.find((x) => x.name.toLowerCase() === k);
     if (!o) throw new ApiError(400, `Invalid value for ${member}: no object ${id}${t ? ` of type ${t}` : ''}.`);
@@ -175,7 +181,7 @@ function registerTags(api: FastifyInstance, deps: V2Deps): void {
   api.post('/tags/unassign', retag(false));
   api.post('/tags/:tag_identifier/delete', async (req, reply: FastifyReply) => {
     admin(req.v2User!);
-    const tag = tagOf((req.params as { tag_identifier: string }).tag_identifier);
+    const tag = tagOf(pathParam(req, 'tag_identifier'));
     const st = catalog.state;
     st.tags = st.tags.filter((t) => t.id !== tag.id);
     for (const o of [...st.tables, ...st.books]) o.tags = o.tags.filter((id) => id !== tag.id);

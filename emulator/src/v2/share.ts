@@ -83,7 +83,7 @@ export function registerShareV2(api: FastifyInstance, deps: V2Deps): void {
       const group = ptype === 'USER' || user ? undefined : catalog.groupsIn(caller.orgId).find((g) => g.id === key || g.name.toLowerCase() === key);
       if (!user && !group) throw new ApiError(400, `Invalid value for principal identifier: no ${ptype === 'USER' ? 'user' : ptype === 'USER_GROUP' ? 'group' : 'user or group'} ${principal.identifier}.`);
       if (group && group.visibility === 'NON_SHARABLE' && mode !== 'NO_ACCESS' && !caller.privileges.has('ADMINISTRATION')) throw new ApiError(403, `The group ${group.name} is NOT SHAREABLE: only an administrator shares with it.`);
-      return { id: (user ?? group)!.id, mode: mode as ShareMode };
+      return { id: (user ?? group)!.id, mode };
     });
     // every object and principal was checked: refuse the whole request before any change
     if (objects.some((o) => !catalog.canModify(caller, o))) throw new ApiError(403, FORBIDDEN_TEXT);
