@@ -14,6 +14,16 @@ export function recordOr(v: unknown): Record<string, unknown> {
   return isRecord(v) ? v : {};
 }
 
+/** The member `name` of `v` when `v` is an object (an Error, a class instance, an array too), else undefined. */
+export function memberOf(v: unknown, name: string): unknown {
+  return typeof v === 'object' && v !== null ? Reflect.get(v, name) : undefined;
+}
+
+/** The own keys of `o`, typed as its keys (Object.keys types them as any string). */
+export function keysOf<T extends object>(o: T): Extract<keyof T, string>[] {
+  return Object.keys(o).filter((k): k is Extract<keyof T, string> => Object.hasOwn(o, k));
+}
+
 /** Whether `v` is one of `list` (a `const` list of strings or numbers): narrows `v` to the list's members. */
 export function isOneOf<T extends string | number>(list: readonly T[], v: unknown): v is T {
   return list.some((x) => x === v);
@@ -36,6 +46,6 @@ export function messageOf(e: unknown): string {
 
 /** The Node.js error code of a caught value (`ENOENT`, `EEXIST`, `EPIPE`, …), or undefined when it has none. */
 export function errnoCode(e: unknown): string | undefined {
-  const code = isRecord(e) ? e.code : e instanceof Error && 'code' in e ? e.code : undefined;
+  const code = memberOf(e, 'code');
   return typeof code === 'string' ? code : undefined;
 }
