@@ -21,6 +21,7 @@ import { diag, escapeFor, nodeRange, rangeOf, readAnswerTml, readTmlDocument, sc
 import { readLiveboardTml, tmlKindOf } from './liveboardTml';
 import { tmlKindOfUri } from './kinds';
 import type { TmlChecker } from './tmlService';
+import { memberOf } from '../guards';
 
 /** One answer of a TML document: its mapping, what it names, and its path in messages. */
 interface AnswerIn {
@@ -239,8 +240,8 @@ export function formulaCodeActions(document: TextDocument, context: CodeActionCo
   return fixable.flatMap((d) => {
     const offset = document.offsetAt(d.range.start);
     const node = exprAt(doc, offset)?.node ?? modelExprAt(document, offset);
-    const data = d.data as { suggestions?: unknown } | undefined;
-    const names = Array.isArray(data?.suggestions) ? data.suggestions.filter((s): s is string => typeof s === 'string' && s !== '') : [];
+    const suggestions = memberOf(d.data, 'suggestions');
+    const names = Array.isArray(suggestions) ? suggestions.filter((s): s is string => typeof s === 'string' && s !== '') : [];
     if (!node) return [];
     return names.map((name, i): CodeAction => ({
       title: `Replace with ${name}`, kind: CodeActionKind.QuickFix, diagnostics: [d], ...(i === 0 ? { isPreferred: true } : {}),

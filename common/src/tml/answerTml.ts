@@ -17,7 +17,7 @@ import { getLanguageService } from '../languageService/languageService';
 import type { Column } from '../model';
 import { answerCatalog, formulaColumn, type FormulaTmlEntry } from './answerSources';
 import { readBoundedYaml, type YamlLimitExceeded } from './boundedYaml';
-import { isOneOf } from '../guards';
+import { isOneOf, keysOf } from '../guards';
 
 /** The page of the Answer TML's members, cited by the hover of each (docs/service-interface.md §11.1). */
 export const ANSWER_TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml-answers';
@@ -59,9 +59,9 @@ export const ANSWER_MEMBER_DOCS = {
 } as const;
 
 /** The top-level members of a TML file: `guid` and the object (tml.adoc: one member per object type). */
-export const TML_TOP_LEVEL = Object.keys(TML_TOP_LEVEL_DOCS) as (keyof typeof TML_TOP_LEVEL_DOCS)[];
+export const TML_TOP_LEVEL = keysOf(TML_TOP_LEVEL_DOCS);
 /** The members of `answer` the docs describe (tml-answers). */
-export const ANSWER_MEMBERS = Object.keys(ANSWER_MEMBER_DOCS) as (keyof typeof ANSWER_MEMBER_DOCS)[];
+export const ANSWER_MEMBERS = keysOf(ANSWER_MEMBER_DOCS);
 /** `display_mode` values (tml-answers). */
 export const DISPLAY_MODES = ['CHART_MODE', 'TABLE_MODE', 'UNDEFINED'] as const;
 

@@ -14,6 +14,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type CompletionList, type Diagnostic, type Hover, type Position } from 'vscode-languageserver-types';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
 import { ANSWER_MEMBER_DOCS, ANSWER_TML_PAGE, answerPartsOf, checkAnswerMembers, completeEmbeddedQuery, diag, embeddedQueryAt, hoverEmbeddedQuery, keyHover, nodeRange, rangeOf, readTmlDocument, limitDiagnostic, TML_CODES, validateEmbeddedQuery, checkGuid, type AnswerParts, type AnswerTmlFile, type EmbeddedQueryAt, nodeOf } from './answerTml';
+import { keysOf } from '../guards';
 
 /** The Liveboard TML page, whose parameter list the member descriptions below follow. */
 export const LIVEBOARD_TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml-liveboards';
@@ -60,11 +61,11 @@ export const VISUALIZATION_MEMBER_DOCS = {
 } as const;
 
 /** The top-level members of a Liveboard TML (tml-liveboards). */
-export const LIVEBOARD_TOP_LEVEL = Object.keys(LIVEBOARD_TOP_LEVEL_DOCS) as (keyof typeof LIVEBOARD_TOP_LEVEL_DOCS)[];
+export const LIVEBOARD_TOP_LEVEL = keysOf(LIVEBOARD_TOP_LEVEL_DOCS);
 /** The members of `liveboard` (tml-liveboards). */
-export const LIVEBOARD_MEMBERS = Object.keys(LIVEBOARD_MEMBER_DOCS) as (keyof typeof LIVEBOARD_MEMBER_DOCS)[];
+export const LIVEBOARD_MEMBERS = keysOf(LIVEBOARD_MEMBER_DOCS);
 /** The members of one visualization (tml-liveboards; `viz_guid` as in DUMMY.liveboard.tml). */
-export const VISUALIZATION_MEMBERS = Object.keys(VISUALIZATION_MEMBER_DOCS) as (keyof typeof VISUALIZATION_MEMBER_DOCS)[];
+export const VISUALIZATION_MEMBERS = keysOf(VISUALIZATION_MEMBER_DOCS);
 
 /** One visualization of a Liveboard TML: its `id`, its `answer` mapping and what that names. */
 export interface LiveboardVisualization extends AnswerParts {

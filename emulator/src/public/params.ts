@@ -117,7 +117,8 @@ export function userOf(req: FastifyRequest): EmulatorUser {
 
 /** Throws 403 with the documented text (docs/service-interface.md §7) unless the user holds one of the privileges. */
 export function requirePrivilege(user: EmulatorUser, ...privileges: string[]): void {
-  if (!privileges.some((p) => user.privileges.has(p as never))) throw new ApiError(403, FORBIDDEN_TEXT);
+  const has: ReadonlySet<string> = user.privileges;
+  if (!privileges.some((p) => has.has(p))) throw new ApiError(403, FORBIDDEN_TEXT);
 }
 
 /** The header of a metadata object as the API shows it (docs/service-interface.md §2.4, docs/service-notes.md §3.1: `owner` is the object itself). */

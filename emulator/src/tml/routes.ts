@@ -25,7 +25,7 @@ const MAX_ANSWER_ROWS = 100_000;
 function policyOf(v: unknown): ImportPolicy {
   const p = v === undefined || v === null || v === '' ? 'PARTIAL' : String(v).toUpperCase();
   if (!isOneOf(IMPORT_POLICIES, p)) throw badRequest(`Invalid value for import_policy: ${String(v)} (${IMPORT_POLICIES.join(', ')})`);
-  return p as ImportPolicy;
+  return p;
 }
 
 function formatOf(name: string, v: unknown, dflt: 'YAML' | 'JSON'): 'YAML' | 'JSON' {

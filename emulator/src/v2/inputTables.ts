@@ -15,7 +15,7 @@ import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import type { LogicalColumn, LogicalTable } from '../metadataStore';
 import { body, str } from './body';
 import type { V2Deps } from './routes';
-import { recordOr } from '../../../common/src/guards';
+import { recordOr, isStringArray } from '../../../common/src/guards';
 
 /** Largest `update` body the emulator reads: 16 MiB (the service documents none; the other routes take 1 MiB). */
 export const INPUT_TABLE_BODY_LIMIT = 16 * 1024 * 1024;
@@ -87,13 +87,13 @@ function newColumns(raw: unknown): { column: LogicalColumn; allowed?: string[] }
     const kind = typeof o.type === 'string' ? o.type.toUpperCase() : '';
     if (kind !== 'ATTRIBUTE' && kind !== 'MEASURE') throw new ApiError(400, `Invalid value for table_definition.new_columns[${i}].type: ${JSON.stringify(o.type)} (ATTRIBUTE, MEASURE).`);
     const av = o.allowed_values;
-    if (av !== undefined && av !== null && (!Array.isArray(av) || av.some((x) => typeof x !== 'string'))) throw new ApiError(400, `Invalid value for table_definition.new_columns[${i}].allowed_values: expected a list of strings.`);
-    for (const x of (av ?? []) as string[]) {
+    if (av !== undefined && av !== null && !isStringArray(av)) throw new ApiError(400, `Invalid value for table_definition.new_columns[${i}].allowed_values: expected a list of strings.`);
+    for (const x of av ?? []) {
       const p = cellProblem(dataType, x);
       if (p) throw new ApiError(400, `Invalid value for table_definition.new_columns[${i}].allowed_values: ${p} (${dataType}).`);
     }
     const column: LogicalColumn = { id: randomUUID(), name, dataType, kind, aggregation: kind === 'MEASURE' ? 'SUM' : 'NONE', synonyms: [], physicalName: name };
-    return (av as string[] | undefined)?.length ? { column, allowed: av as string[] } : { column };
+    return av?.length ? { column, allowed: av } : { column };
   });
 }
 
