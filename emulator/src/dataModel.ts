@@ -78,7 +78,7 @@ export function buildModel(catalog: MetadataStore, def: ModelDefinition, header:
 
 function aggregationOf(a: string | undefined): DefaultAggr | undefined {
   const u = a?.toUpperCase();
-  return isOneOf(AGGREGATIONS, u ?? '') ? (u as DefaultAggr) : undefined;
+  return isOneOf(AGGREGATIONS, u) ? u : undefined;
 }
 
 /**

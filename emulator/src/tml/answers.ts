@@ -283,7 +283,8 @@ export class TmlService {
     }
     if (!isRecord(doc)) throw new TmlInvalid(INVALID_SYNTAX_TEXT);
     const answer = doc.answer;
-    if (!isRecord(answer) && isRecord(doc.liveboard ?? doc.pinboard)) return this.validateLiveboard(user, doc, (doc.liveboard ?? doc.pinboard) as Record<string, unknown>, policy, createNew);
+    const board = doc.liveboard ?? doc.pinboard;
+    if (!isRecord(answer) && isRecord(board)) return this.validateLiveboard(user, doc, board, policy, createNew);
     if (!isRecord(answer) && (isRecord(doc.worksheet) || isRecord(doc.model))) return validateModelTml(this.catalog, user, doc, createNew ? undefined : guidOf(doc), this.now().getTime(), (m) => new TmlInvalid(m));
     if (!isRecord(answer)) {
       const other = OTHER_TYPES.find((t) => t in doc);

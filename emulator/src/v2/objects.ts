@@ -26,9 +26,19 @@ function isKind(t: string): t is Kind {
   return Object.hasOwn(KINDS, t);
 }
 
+/** Whether an object of the catalog is an answer or a liveboard (a book has a `type`, a table has none). */
+export function isBook(o: Header): o is AnswerBook {
+  return 'type' in o;
+}
+
+/** Whether an object of the catalog is a table or a worksheet (it has no `type`). */
+function isTable(o: Header): o is LogicalTable {
+  return !('type' in o);
+}
+
 /** The v2 type of an object of the catalog. */
 function kindOf(o: Header): Kind {
-  return 'type' in o ? (o.type === 'PINBOARD_ANSWER_BOOK' ? 'LIVEBOARD' : 'ANSWER') : 'LOGICAL_TABLE';
+  return isBook(o) ? (o.type === 'PINBOARD_ANSWER_BOOK' ? 'LIVEBOARD' : 'ANSWER') : 'LOGICAL_TABLE';
 }
 
 /**
@@ -82,8 +92,8 @@ export function registerObjectsV2(api: FastifyInstance, deps: V2Deps): void {
     if (objects.some((o) => !catalog.canModify(user, o))) throw new ApiError(403, FORBIDDEN_TEXT);
     const going = new Set(objects.map((o) => o.id));
     for (const o of objects) {
-      if (kindOf(o) !== 'LOGICAL_TABLE') continue;
-      const t = o as LogicalTable;
+      if (!isTable(o)) continue;
+      const t = o;
       if (t.subtype !== 'WORKSHEET') throw new ApiError(400, `Cannot delete the table ${t.name}: the emulator's tables are its DuckDB tables (delete worksheets, answers and liveboards).`);
       const users = dependentsOf(catalog, t, going);
       if (users.length) throw new ApiError(400, `Cannot delete ${t.name}: ${users.join(', ')} still use${users.length === 1 ? 's' : ''} it.`);
@@ -106,7 +116,7 @@ export function registerObjectsV2(api: FastifyInstance, deps: V2Deps): void {
     const user = req.v2User!;
     const b = body(req);
     const id = str(b, 'metadata_identifier', true)!;
-    const [board] = objectsOf(catalog, user, [{ identifier: id, type: 'LIVEBOARD' }], 'metadata_identifier') as AnswerBook[];
+    const [board] = objectsOf(catalog, user, [{ identifier: id, type: 'LIVEBOARD' }], 'metadata_identifier').filter(isBook);
     const wanted = stringList(b, 'visualization_identifiers')?.map((v) => v.toLowerCase());
     const vizs = wanted === undefined ? board!.visualizations : board!.visualizations.filter((v) => wanted.includes(v.id) || wanted.includes(v.name.toLowerCase()));
     if (wanted !== undefined && vizs.length !== wanted.length) throw new ApiError(400, `Invalid value for visualization_identifiers: liveboard ${board!.name} does not have them all.`);

@@ -259,12 +259,12 @@ function registerData(api: FastifyInstance, deps: V2Deps): void {
     const id = str(b, 'metadata_identifier', true)!;
     const { format, offset, pageSize } = pageOf(b);
     const wanted = b.visualization_identifiers;
-    if (wanted !== undefined && !(Array.isArray(wanted) && wanted.every((v) => typeof v === 'string'))) throw new ApiError(400, 'Invalid value for visualization_identifiers: expected a list of GUIDs or names.');
+    if (wanted !== undefined && !isStringArray(wanted)) throw new ApiError(400, 'Invalid value for visualization_identifiers: expected a list of GUIDs or names.');
     const board = catalog.state.books.find((x) => x.type === 'PINBOARD_ANSWER_BOOK' && catalog.orgOf(x) === req.v2User!.orgId && (x.id === id.toLowerCase() || x.name === id));
     if (!board) throw new ApiError(400, `Invalid metadata_identifier: no liveboard ${id}.`);
     if (!catalog.canRead(req.v2User!, board)) throw new ApiError(403, FORBIDDEN_TEXT);
     const vizs = wanted
-      ? (wanted as string[]).map((w) => board.visualizations.find((v) => v.id === w.toLowerCase() || v.name === w) ?? (() => { throw new ApiError(400, `Liveboard ${board.name} has no visualization ${w}.`); })())
+      ? wanted.map((w) => board.visualizations.find((v) => v.id === w.toLowerCase() || v.name === w) ?? (() => { throw new ApiError(400, `Liveboard ${board.name} has no visualization ${w}.`); })())
       : board.visualizations;
     const contents = [];
     for (const v of vizs) {
