@@ -25,6 +25,29 @@ const parts = {
   loadPipeline: { path: 'common/src/load', message: 'The load pipeline drives the service client, never the reverse: common/src/api/ imports nothing of common/src/load/.' },
 };
 
+/** The most lines a source, script or test file holds (eslint `max-lines`, every folder). */
+const FILE_LINES = 600;
+
+/** The files over FILE_LINES today and the ceiling each keeps until it is split: none may grow past it. */
+const FILE_CEILINGS = {
+  'common/src/language/parser.ts': 2400,
+  'emulator/src/searchdata/compile.ts': 1500,
+  'common/src/language/lexer.ts': 1000,
+  'common/src/languageService/completion.ts': 1000,
+  'test/cli/mcp.test.ts': 900,
+  'test/e2e/harness.ts': 800,
+  'common/src/language/keywords.ts': 700,
+};
+
+/**
+ * The `max-lines` rule at `max` lines a file (blank lines and comments count).
+ * @param {number} max
+ * @returns {import('eslint').Linter.RulesRecord}
+ */
+function maxLines(max) {
+  return { 'max-lines': ['error', { max, skipBlankLines: false, skipComments: false }] };
+}
+
 /**
  * The boundary rule for a part: the listed imports are refused, static, dynamic or `require()`.
  * @param {import('./scripts/lint-boundaries.mjs').Refusal[]} refuse
@@ -82,7 +105,11 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['client/**/*.ts'], rules: { 'max-lines': ['error', { max: 450, skipBlankLines: false, skipComments: false }] } },
+  // Size of a file, every folder: at most FILE_LINES lines; a client file holds one concern (450). The files
+  // over the limit today each keep a ceiling near their size (FILE_CEILINGS) until they are split.
+  { files: ['**/*.ts', '**/*.mjs', '**/*.js'], ignores: Object.keys(FILE_CEILINGS), rules: maxLines(FILE_LINES) },
+  ...Object.entries(FILE_CEILINGS).map(([file, max]) => ({ files: [file], rules: maxLines(max) })),
+  { files: ['client/**/*.ts'], rules: maxLines(450) },
   // The type check knows each environment's globals (tsconfig.json, client/webview/, test/), so ESLint's
   // own list is not needed; type imports are a TypeScript form only.
   { files: ['**/*.mjs', '**/*.js'], rules: { 'no-undef': 'off', '@typescript-eslint/consistent-type-imports': 'off' } },

@@ -23,6 +23,7 @@ import { ExitCode, ExitError, exitCodeOf, UsageError } from './exitCodes';
 import { info, mb, warn, write } from './output';
 import { terminalText } from '../../common/src/terminalText';
 import { progressReporter, type ProgressMode } from './progress';
+import { messageOf, recordOr, memberOf } from '../../common/src/guards';
 
 /** Options of `tsq load`. */
 export interface LoadOptions {
@@ -73,13 +74,13 @@ async function readSaved(path: string, reader?: LoadOptions['readSavedDefinition
   try {
     text = reader ? await reader(path) : await readFile(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`The load definition ${path} cannot be read: ${(e as Error).message}`);
+    throw new UsageError(`The load definition ${path} cannot be read: ${messageOf(e)}`);
   }
   if (text === undefined) return undefined;
   try {
     return fromSaved(parseSavedDefinition(text, basename(path)));
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(messageOf(e));
   }
 }
 
@@ -115,14 +116,14 @@ async function targetColumns(client: AnalyticsServiceClient, target: LoadTarget,
       // an input table is found by its name alone (inputTable.ts)
       if (inputTable && s.header.name?.toLowerCase() === target.table.toLowerCase()) return (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header.name, dataType: toDataType(c.dataType) }));
       const h = s.header as { databaseStripe?: unknown; schemaStripe?: unknown; name?: string };
-      const physical = (s as { logicalTableContent?: { physicalTableName?: unknown } }).logicalTableContent?.physicalTableName;
+      const physical = memberOf(memberOf(s, 'logicalTableContent'), 'physicalTableName');
       const table = typeof physical === 'string' ? physical : h.name;
       if (typeof h.databaseStripe !== 'string' || !table) continue;
       if (!sameTarget({ database: h.databaseStripe, schema: typeof h.schemaStripe === 'string' ? h.schemaStripe : undefined, table }, target)) continue;
       return (s.columns ?? []).filter((c) => c.header?.name).map((c) => ({ name: c.header.name, dataType: toDataType(c.dataType) }));
     }
   } catch (e) {
-    if ((e as { status?: number }).status === 401 || (e as { status?: number }).status === 0) throw e;
+    if (memberOf(e, 'status') === 401 || memberOf(e, 'status') === 0) throw e;
     // only a help for sniffing
   }
   return [];
@@ -292,9 +293,9 @@ export async function runLoadCommand(client: AnalyticsServiceClient, input: Load
 
 /** The first parsing errors of a status (their shape is the service's; docs/service-notes.md §4.3), on stderr. */
 export function reportParsingErrors(parsingErrors: unknown, limit = 10): void {
-  const errors = Array.isArray(parsingErrors) ? (parsingErrors as unknown[]) : [];
+  const errors: unknown[] = Array.isArray(parsingErrors) ? parsingErrors : [];
   for (const pe of errors.slice(0, limit)) {
-    const p = pe as { chunk?: unknown; row?: unknown; reason?: unknown };
+    const p = recordOr(pe);
     if (p && typeof p === 'object' && (p.row !== undefined || p.reason !== undefined)) warn(`${p.chunk !== undefined ? `chunk ${String(p.chunk)}, ` : ''}row ${String(p.row ?? '?')}: ${String(p.reason ?? JSON.stringify(pe))}`);
     else warn(`parsing error: ${JSON.stringify(pe)}`);
   }

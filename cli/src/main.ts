@@ -31,6 +31,7 @@ import { runTmlImportAsync } from './tmlAsyncImport';
 import { PRINCIPAL_TML_TYPES, runTmlExport, runTmlImport, runTmlValidate, TML_EXPORT_TYPES } from './tml';
 import { IMPACT_FORMATS, runImpactCommand } from './impact';
 import { runOrgsCommand } from './orgs';
+import { errnoCode } from '../../common/src/guards';
 
 declare const TSQ_VERSION: string | undefined;
 
@@ -442,7 +443,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = ok ? ExitCode.OK : ExitCode.USAGE;
       return;
     }
-    if ((e as NodeJS.ErrnoException).code === 'EPIPE') return;
+    if (errnoCode(e) === 'EPIPE') return;
     const code = exitCodeOf(e);
     const interrupted = code === ExitCode.INTERRUPTED || (interrupt.signal.aborted && e instanceof ConnectionError);
     const message = e instanceof Error ? e.message : String(e);

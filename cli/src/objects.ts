@@ -7,6 +7,7 @@ import type { AnalyticsServiceClient, MetadataType, ObjectHeader } from '../../c
 import { DATA_SOURCE_SUBTYPES } from '../../common/src/catalog';
 import { textTable, write } from './output';
 import { choices } from './optionValues';
+import { memberOf } from '../../common/src/guards';
 
 /** The metadata types `--type` accepts (docs/service-interface.md §4.2, USER and USER_GROUP from docs/service-notes.md §3.1). */
 export const OBJECT_TYPES: readonly MetadataType[] = [
@@ -50,7 +51,7 @@ export async function runObjectsCommand(client: AnalyticsServiceClient, opts: Ob
         try {
           return (await list([subtype])).map((h) => ({ ...h, subtype }));
         } catch (e) {
-          const status = (e as { status?: number }).status;
+          const status = memberOf(e, 'status');
           if (subtype === 'SQL_VIEW' && (status === 400 || status === 500)) return [];
           throw e;
         }
@@ -66,7 +67,7 @@ export async function runObjectsCommand(client: AnalyticsServiceClient, opts: Ob
     const showSubtype = rows.some((r) => r.subtype);
     const header = ['NAME', ...(showSubtype ? ['SUBTYPE'] : []), 'ID', 'AUTHOR', 'MODIFIED'];
     const date = (ms: unknown) => (typeof ms === 'number' && ms > 0 ? new Date(ms).toISOString().slice(0, 10) : '');
-    const author = (h: ObjectHeader) => String((h as { authorName?: unknown }).authorName ?? (h as { authorDisplayName?: unknown }).authorDisplayName ?? h.author ?? '');
+    const author = (h: ObjectHeader) => String(memberOf(h, 'authorName') ?? memberOf(h, 'authorDisplayName') ?? h.author ?? '');
     await write(process.stdout, textTable(header, rows.map((r) => [r.name, ...(showSubtype ? [r.subtype ?? ''] : []), r.id, author(r), date(r.modified)])));
   }
   return rows.length;

@@ -25,6 +25,7 @@ import { info, textTable, write } from './output';
 import { terminalSafe } from '../../common/src/terminalText';
 import { openSafeWriteStream, type SafeWriteStream } from '../../common/src/safeWrite';
 import { choices } from './optionValues';
+import { messageOf } from '../../common/src/guards';
 
 /** The `--format` choices of `tsq query`. */
 export const QUERY_FORMATS = choices('csv', 'json', 'table');
@@ -49,7 +50,7 @@ export async function readDocument(file: string): Promise<TextDocument> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`${file} cannot be read: ${(e as Error).message}`);
+    throw new UsageError(`${file} cannot be read: ${messageOf(e)}`);
   }
   return TextDocument.create(pathToFileURL(resolve(file)).toString(), 'tsq', 1, text);
 }

@@ -23,6 +23,7 @@ import { cutToBytes, ensureFolder, NAME_MAX_BYTES, safeFileName, UnsafePathError
 import { ExitCode, ExitError, UsageError } from './exitCodes';
 import { info, writeLine } from './output';
 import { perSecond, reporterOf, type ProgressMode, type ProgressReporter } from './progress';
+import { errnoCode, messageOf } from '../../common/src/guards';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -116,7 +117,7 @@ class ExportFiles {
     try {
       st = await lstat(file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'free';
+      if (errnoCode(e) === 'ENOENT') return 'free';
       throw e;
     }
     if (st.isSymbolicLink()) return 'free';
@@ -328,7 +329,7 @@ async function writeExported(o: ExportedTmlObject, files: ExportFiles, result: T
     await writeFileSafely(file, o.edoc);
   } catch (e) {
     result.failed++;
-    progress.log(`tsq: ${what} is not written: ${terminalSafe((e as Error).message)}`);
+    progress.log(`tsq: ${what} is not written: ${terminalSafe(messageOf(e))}`);
     return;
   }
   result.written++;
@@ -345,7 +346,7 @@ export async function checkFiles(client: AnalyticsServiceClient, files: string[]
     try {
       texts.push({ uri: file, text: await readFile(file, 'utf8') });
     } catch (e) {
-      throw new UsageError(`${file} cannot be read: ${(e as Error).message}`);
+      throw new UsageError(`${file} cannot be read: ${messageOf(e)}`);
     }
   }
   return checkTmlTexts(client, texts);

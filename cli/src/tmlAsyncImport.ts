@@ -14,6 +14,7 @@ import { ExitCode, ExitError } from './exitCodes';
 import { info, writeLine } from './output';
 import { perSecond, reporterOf, type ProgressMode, type ProgressReporter } from './progress';
 import { checkFiles } from './tml';
+import { memberOf } from '../../common/src/guards';
 
 /** The bar of an import task: objects the service has processed of all, the task, the rate. */
 export const TASK_BAR = 'import [{bar}] {value}/{total} objects | task {task} | {rate}/s | {status}';
@@ -29,9 +30,11 @@ export interface TmlAsyncImportOptions {
 
 /** The list of a finished task's `import_response` (`{object: [{response}]}`, or the synchronous import's list itself), or its error. */
 function responseOf(task: TmlImportTask): { objects: ImportedTmlObject[] } | { error: string } {
-  const r = task.import_response as { object?: unknown; error?: unknown } | unknown[] | undefined;
-  const list = Array.isArray(r) ? r : Array.isArray(r?.object) ? r.object : undefined;
-  if (task.task_status === 'FAILED' || !list) return { error: typeof (r as { error?: unknown })?.error === 'string' ? String((r as { error: string }).error) : `the task ${task.task_status === 'FAILED' ? 'failed' : 'answered no objects'}` };
+  const r = task.import_response;
+  const object = memberOf(r, 'object');
+  const error = memberOf(r, 'error');
+  const list: unknown[] | undefined = Array.isArray(r) ? r : Array.isArray(object) ? object : undefined;
+  if (task.task_status === 'FAILED' || !list) return { error: typeof error === 'string' ? error : `the task ${task.task_status === 'FAILED' ? 'failed' : 'answered no objects'}` };
   return { objects: list.map((o) => ((o as { response?: ImportedTmlObject }).response ?? o) as ImportedTmlObject) };
 }
 

@@ -16,6 +16,7 @@ import { terminalSafe, terminalText, type TerminalText } from '../../common/src/
 import { ApprovalStore, credentialTargets, findProjectFile, projectConnection, type Approval, type ApprovedConnection } from '../../common/src/trust';
 import { ExitCode, UsageError, type ExitCodeValue } from './exitCodes';
 import { info, printLine, warn } from './output';
+import { messageOf } from '../../common/src/guards';
 
 /** Options of `tsq trust`. */
 export interface TrustOptions {
@@ -99,7 +100,7 @@ export function runTrustCommand(opts: TrustOptions, cwd: string = process.cwd())
     try {
       targets = credentialTargets(c);
     } catch (e) {
-      throw new UsageError(`${shownFile}: connection "${terminalSafe(c.name)}": ${terminalSafe((e as Error).message)}. Fix the file before approving it.`);
+      throw new UsageError(`${shownFile}: connection "${terminalSafe(c.name)}": ${terminalSafe(messageOf(e))}. Fix the file before approving it.`);
     }
     approved.push({ name: c.name, targets });
     info(`  ${describe(c)}`);

@@ -4,6 +4,7 @@
  * may be shared, e.g. a catalog answer cached for every caller) and ends by its own deadline
  * (common/src/api/session.ts); the caller stops waiting for it.
  */
+import { memberOf } from '../../common/src/guards';
 
 /** The error of a wait ended by its signal (`name` is `AbortError`, as `fetch` and undici use). */
 export class AbortError extends Error {
@@ -15,7 +16,7 @@ export class AbortError extends Error {
 
 /** True for an error that an abort caused (`AbortError`, or a service call that was aborted). */
 export function isAbort(e: unknown): boolean {
-  return e instanceof AbortError || (e as { name?: unknown } | undefined)?.name === 'AbortError' || (e as { aborted?: unknown } | undefined)?.aborted === true;
+  return e instanceof AbortError || memberOf(e, 'name') === 'AbortError' || memberOf(e, 'aborted') === true;
 }
 
 /**
@@ -38,7 +39,7 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
       },
       (e: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(e as Error);
+        reject(e);
       },
     );
   });

@@ -26,6 +26,7 @@ import { registerObjectsView } from './tree/provider';
 import { registerLoadCommands } from './load/commands';
 import { registerResults } from './results';
 import { commandRegistrar } from './commands';
+import { memberOf } from '../../common/src/guards';
 
 /** What `activate()` returns (read by the end-to-end tests through `getExtension('tsq.tsq').exports`). */
 export interface TsqApi {
@@ -141,5 +142,5 @@ export function deactivate(): void {
 }
 
 function isArgs(value: unknown): value is Partial<ConnectionArgs> {
-  return !!value && typeof value === 'object' && !(value instanceof vscode.Uri) && typeof (value as ConnectionArgs).url === 'string';
+  return !!value && typeof value === 'object' && !(value instanceof vscode.Uri) && typeof memberOf(value, 'url') === 'string';
 }

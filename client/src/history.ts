@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { addToHistory, readHistory, searchHistory, type HistoryAnswer, type HistoryEntry } from '../../common/src/results/history';
 import { tsqOfAnswer } from '../../common/src/tml/answerLink';
+import { memberOf } from '../../common/src/guards';
 
 /** The workspace-state key of the history. */
 const KEY = 'tsq.queryHistory';
@@ -41,7 +42,7 @@ export class QueryHistory implements vscode.TreeDataProvider<HistoryEntry>, vsco
   private async load(): Promise<void> {
     if (!this.file) return;
     try {
-      const stored = readHistory(JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(this.file))) as unknown);
+      const stored = readHistory(JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(this.file))));
       const ids = new Set(this.entries.map((e) => e.id));
       // runs recorded before the file was read stay first
       for (const e of stored) if (!ids.has(e.id)) this.entries.push(e);
@@ -115,7 +116,7 @@ export class QueryHistory implements vscode.TreeDataProvider<HistoryEntry>, vsco
 }
 
 function isEntry(v: unknown): v is HistoryEntry {
-  return !!v && typeof v === 'object' && typeof (v as HistoryEntry).query === 'string';
+  return !!v && typeof v === 'object' && typeof memberOf(v, 'query') === 'string';
 }
 
 /** The Objects view node Show Data takes for the object of a Show Data run (client/src/tree/nodes.ts `ObjectNode`). */

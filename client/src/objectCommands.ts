@@ -10,6 +10,7 @@ import type { MetadataRef, ShareMode, SharePrincipal } from '../../common/src/ap
 import { commandRegistrar } from './commands';
 import type { TsqClient } from './context';
 import { errorMessage, type ObjectHeader } from './service';
+import { recordOr, memberOf } from '../../common/src/guards';
 
 /** The node of the Objects view these commands take (nodes.ts `ObjectNode` of kind `object`). */
 interface ObjectNodeArg {
@@ -30,7 +31,7 @@ const SHARE_MODES: { mode: ShareMode; label: string }[] = [
 ];
 
 function isObjectNode(x: unknown): x is ObjectNodeArg {
-  return !!x && typeof x === 'object' && (x as { kind?: unknown }).kind === 'object' && typeof (x as { header?: { id?: unknown } }).header?.id === 'string';
+  return !!x && typeof x === 'object' && memberOf(x, 'kind') === 'object' && typeof memberOf(memberOf(x, 'header'), 'id') === 'string';
 }
 
 const kindWord = (n: ObjectNodeArg): string => (n.type === 'QUESTION_ANSWER_BOOK' ? 'answer' : n.type === 'PINBOARD_ANSWER_BOOK' ? 'liveboard' : 'worksheet');
@@ -80,7 +81,7 @@ export function registerObjectCommands(client: TsqClient, changed: () => void): 
   const guarded = (title: string, fn: (node: ObjectNodeArg, args: Record<string, unknown>) => Promise<boolean>) => async (node?: unknown, args?: unknown): Promise<boolean> => {
     if (!isObjectNode(node)) return false;
     try {
-      return await fn(node, args && typeof args === 'object' ? (args as Record<string, unknown>) : {});
+      return await fn(node, recordOr(args));
     } catch (e) {
       client.log.error(`${title} of ${node.header.name} failed: ${errorMessage(e)}`);
       void vscode.window.showErrorMessage(`TSQ: ${title} of "${node.header.name}" failed: ${errorMessage(e)}`, 'Show Log').then((c) => c && client.log.show());

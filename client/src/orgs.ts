@@ -9,6 +9,7 @@ import type { Sourced } from '../../common/src/trust';
 import type { ConnectionSettings } from '../../common/src/connectionConfig';
 import type { OrgRef } from '../../common/src/api';
 import type { TsqClient } from './context';
+import { messageOf } from '../../common/src/guards';
 
 /** Global-state key of the Org chosen per connection name (`{ [connection]: the Org's name }`). */
 export const ORG_CHOICE_KEY = 'tsq.orgChoice';
@@ -42,7 +43,7 @@ export function registerOrgCommands(client: TsqClient): void {
       try {
         list = await (await connections.getClient()).listOrgs();
       } catch (e) {
-        void vscode.window.showErrorMessage(`TSQ: the Orgs of ${cfg.username} could not be read: ${(e as Error).message}`);
+        void vscode.window.showErrorMessage(`TSQ: the Orgs of ${cfg.username} could not be read: ${messageOf(e)}`);
         return false;
       }
       const wanted = await pickOrg(list.orgs, list.current, arg);

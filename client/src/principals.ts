@@ -2,6 +2,7 @@
  * Users and groups: reading `user/sync` files and answers (the principals of `user/list` are read in common/src/api/principals.ts). Pure (no `vscode`).
  */
 import { errorMessage } from './service';
+import { memberOf } from '../../common/src/guards';
 
 /** `parsePrincipals` is the service client's (common/src/api/principals.ts); re-exported for the extension. */
 export { parsePrincipals } from '../../common/src/api/principals';
@@ -17,9 +18,10 @@ export function parsePrincipalsFile(text: string, file: string): unknown[] {
   } catch (e) {
     throw new Error(`${file} is not valid JSON (${errorMessage(e)})`, { cause: e });
   }
-  const list = Array.isArray(value) ? value : Array.isArray((value as { principals?: unknown })?.principals) ? (value as { principals: unknown[] }).principals : undefined;
+  const inner = memberOf(value, 'principals');
+  const list: unknown[] | undefined = Array.isArray(value) ? value : Array.isArray(inner) ? inner : undefined;
   if (!list) throw new Error(`${file} must hold a JSON array of principals (users and groups)`);
-  const bad = list.findIndex((p) => !p || typeof p !== 'object' || typeof (p as { name?: unknown }).name !== 'string');
+  const bad = list.findIndex((p) => !p || typeof p !== 'object' || typeof memberOf(p, 'name') !== 'string');
   if (bad >= 0) throw new Error(`${file}: principal #${bad + 1} has no "name"`);
   return list;
 }
@@ -27,9 +29,7 @@ export function parsePrincipalsFile(text: string, file: string): unknown[] {
 /** A one-line summary of a `user/sync` answer (counts of its arrays when it has them). */
 export function summarizeSync(result: unknown): string {
   if (result && typeof result === 'object' && !Array.isArray(result)) {
-    const parts = Object.entries(result as Record<string, unknown>)
-      .filter(([, v]) => Array.isArray(v))
-      .map(([k, v]) => `${(v as unknown[]).length} ${k}`);
+    const parts = Object.entries(result).flatMap(([k, v]: [string, unknown]) => (Array.isArray(v) ? [`${v.length} ${k}`] : []));
     if (parts.length) return parts.join(', ');
   }
   return typeof result === 'string' && result ? result.slice(0, 200) : 'see the log';

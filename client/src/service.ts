@@ -8,6 +8,7 @@
  */
 import type { DetailsStorable, MetadataType } from '../../common/src/api/publicApi';
 import type { AnalyticsServiceClient, PublicOperationName } from '../../common/src/api';
+import { statusOf } from '../../common/src/catalog/serviceCatalog';
 
 /**
  * Object and visualization headers of `metadata/listobjectheaders` and `listvizheaders`, and the search
@@ -69,9 +70,7 @@ export interface ServiceApi extends ServiceOperations {
 
 /** The HTTP status of an error thrown by the service client, or undefined for a network failure. */
 export function errorStatus(error: unknown): number | undefined {
-  const e = error as { status?: unknown; statusCode?: unknown } | undefined;
-  const s = e?.status ?? e?.statusCode;
-  return typeof s === 'number' ? s : undefined;
+  return statusOf(error);
 }
 
 /** The message of any thrown value, for a person. */

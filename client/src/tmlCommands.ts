@@ -12,6 +12,7 @@ import { checkTmlTexts, importTmlFiles, isTmlError, TML_SERVICE_CODE, validateTm
 import { TML_LANGUAGE_IDS } from '../../common/src/tml/kinds';
 import type { TsqClient } from './context';
 import { errorMessage } from './service';
+import { isOneOf } from '../../common/src/guards';
 
 /** What Validate TML and Import TML return to a script or test. */
 export interface TmlCommandResult {
@@ -40,7 +41,7 @@ function toVscode(d: Diagnostic): vscode.Diagnostic {
 async function tmlDocument(arg: unknown): Promise<vscode.TextDocument | undefined> {
   if (arg instanceof vscode.Uri) return vscode.workspace.openTextDocument(arg);
   const doc = vscode.window.activeTextEditor?.document;
-  return doc && (TML_LANGUAGE_IDS as readonly string[]).includes(doc.languageId) ? doc : undefined;
+  return doc && isOneOf(TML_LANGUAGE_IDS, doc.languageId) ? doc : undefined;
 }
 
 /** Registers Validate TML and Import TML and their problems collection. */

@@ -17,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { AnalyticsServiceClientOptions, ApiVersionSetting } from './api';
 import { terminalSafe } from './terminalText';
 import { ApprovalStore, credentialTargets, findProjectFile, mergeConnectionLevels, userConfigHome, type ConnectionLevel, type Sourced } from './trust';
+import { messageOf, memberOf } from './guards';
 
 /** One connection, with the fields of the extension's `tsq.connections` entries. */
 export interface ConnectionSettings {
@@ -161,7 +162,7 @@ export function readConnectionFile(path: string, level: ConnectionLevel = 'user'
     text = readFileSync(path, 'utf8');
     json = JSON.parse(text);
   } catch (e) {
-    throw new ConnectionConfigError(`The connection file ${path} cannot be read: ${(e as Error).message}. Fix the file or name another with --config.`);
+    throw new ConnectionConfigError(`The connection file ${path} cannot be read: ${messageOf(e)}. Fix the file or name another with --config.`);
   }
   const root = Array.isArray(json) ? { connections: json } : isObject(json) ? json : undefined;
   if (!root) throw new ConnectionConfigError(`The connection file ${path} must hold a JSON object with "connections" (or an array of connections).`);
@@ -414,7 +415,7 @@ export async function readPassword(resolved: ResolvedConnection, sources: Passwo
     return new Promise<string>((resolvePassword, reject) => {
       execFile(file, args, { encoding: 'utf8', timeout: 60_000, windowsHide: true }, (error, stdout) => {
         if (error) {
-          const code = (error as { code?: unknown }).code;
+          const code = memberOf(error, 'code');
           reject(new Error(`The passwordCommand of connection "${connection.name}" (${file}) failed${code !== undefined ? ` (${String(code)})` : ''}; run it yourself to see why.`));
         } else resolvePassword(stdout.replace(/\r?\n$/, ''));
       });

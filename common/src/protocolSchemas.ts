@@ -62,10 +62,10 @@ export const COLUMN_VALUES_SCHEMA = { type: 'array', items: { type: 'string' } }
 export const CALENDARS_SCHEMA = { type: 'array', items: { type: 'string' } } as const;
 
 const ajv = new Ajv({ strict: true, allowUnionTypes: true });
-const checkDataSources = ajv.compile(DATA_SOURCES_SCHEMA);
-const checkDataSourceColumns = ajv.compile(DATA_SOURCE_COLUMNS_SCHEMA);
-const checkColumnValues = ajv.compile(COLUMN_VALUES_SCHEMA);
-const checkCalendars = ajv.compile(CALENDARS_SCHEMA);
+const checkDataSources = ajv.compile<DataSource[]>(DATA_SOURCES_SCHEMA);
+const checkDataSourceColumns = ajv.compile<{ id: string; name: string; columns: RawColumn[] } | null>(DATA_SOURCE_COLUMNS_SCHEMA);
+const checkColumnValues = ajv.compile<string[]>(COLUMN_VALUES_SCHEMA);
+const checkCalendars = ajv.compile<string[]>(CALENDARS_SCHEMA);
 
 /** The first schema error of a failed check, as `path: message` (for logs). */
 function describe(errors: ErrorObject[] | null | undefined): string {
@@ -101,26 +101,24 @@ function toColumn(raw: RawColumn): Column {
 /** Checks a `tsq/dataSources` answer against `DATA_SOURCES_SCHEMA`; keeps `id`, `name` and `type` only. */
 export function checkDataSourcesAnswer(value: unknown): Checked<DataSource[]> {
   if (!checkDataSources(value)) return { ok: false, reason: describe(checkDataSources.errors) };
-  const list = value as DataSource[];
-  return { ok: true, value: list.map((s) => ({ id: s.id, name: s.name, type: s.type })) };
+  return { ok: true, value: value.map((s) => ({ id: s.id, name: s.name, type: s.type })) };
 }
 
 /** Checks a `tsq/columns` answer against `DATA_SOURCE_COLUMNS_SCHEMA`; `null` stays null. */
 export function checkDataSourceColumnsAnswer(value: unknown): Checked<DataSourceColumns | null> {
   if (!checkDataSourceColumns(value)) return { ok: false, reason: describe(checkDataSourceColumns.errors) };
   if (value === null) return { ok: true, value: null };
-  const answer = value as { id: string; name: string; columns: RawColumn[] };
-  return { ok: true, value: { id: answer.id, name: answer.name, columns: answer.columns.map(toColumn) } };
+  return { ok: true, value: { id: value.id, name: value.name, columns: value.columns.map(toColumn) } };
 }
 
 /** Checks a `tsq/columnValues` answer against `COLUMN_VALUES_SCHEMA`; keeps the first `MAX_COLUMN_VALUES`. */
 export function checkColumnValuesAnswer(value: unknown): Checked<string[]> {
   if (!checkColumnValues(value)) return { ok: false, reason: describe(checkColumnValues.errors) };
-  return { ok: true, value: (value as string[]).slice(0, MAX_COLUMN_VALUES) };
+  return { ok: true, value: value.slice(0, MAX_COLUMN_VALUES) };
 }
 
 /** Checks a `tsq/calendars` answer against `CALENDARS_SCHEMA`; keeps the first `MAX_CALENDARS` non-blank names. */
 export function checkCalendarsAnswer(value: unknown): Checked<string[]> {
   if (!checkCalendars(value)) return { ok: false, reason: describe(checkCalendars.errors) };
-  return { ok: true, value: (value as string[]).filter((n) => n.trim() !== '').slice(0, MAX_CALENDARS) };
+  return { ok: true, value: value.filter((n) => n.trim() !== '').slice(0, MAX_CALENDARS) };
 }

@@ -13,6 +13,7 @@ import { constants, type WriteStream } from 'node:fs';
 import { lstat, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, parse, resolve, sep } from 'node:path';
 import { replaceUnsafe } from './terminalText';
+import { errnoCode } from './guards';
 
 /**
  * The longest name of one path component, in bytes of UTF-8: 255 on ext4, XFS, Btrfs and APFS
@@ -61,7 +62,7 @@ export async function ensureFolder(dir: string, options: { repository?: string }
     try {
       await mkdir(here);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (errnoCode(e) !== 'EEXIST') throw e;
     }
     const st = await lstat(here);
     if (st.isDirectory()) continue;
@@ -79,7 +80,7 @@ async function openTemporary(file: string, mode: number): Promise<{ handle: File
     try {
       return { handle: await open(temporary, EXCLUSIVE, mode), temporary };
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || i === TRIES) throw e;
+      if (errnoCode(e) !== 'EEXIST' || i === TRIES) throw e;
     }
   }
 }

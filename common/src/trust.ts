@@ -15,6 +15,7 @@ import { chmodSync, closeSync, existsSync, linkSync, mkdirSync, openSync, readFi
 import { homedir, hostname } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { terminalSafe } from './terminalText';
+import { errnoCode, recordOr, memberOf } from './guards';
 
 /** Where a connection comes from (see the module comment). */
 export type ConnectionLevel = 'user' | 'project';
@@ -263,8 +264,8 @@ export class ApprovalStore {
   /** Every approval kept; an unreadable store reads as none (nothing is approved by accident). */
   list(): Approval[] {
     try {
-      const json = JSON.parse(readFileSync(this.path, 'utf8')) as { approvals?: unknown };
-      return Array.isArray(json.approvals) ? json.approvals.filter((a): a is Approval => !!a && typeof (a as Approval).file === 'string' && typeof (a as Approval).sha256 === 'string').map(normalizeApproval) : [];
+      const json = recordOr(JSON.parse(readFileSync(this.path, 'utf8')));
+      return Array.isArray(json.approvals) ? json.approvals.filter((a): a is Approval => !!a && typeof memberOf(a, 'file') === 'string' && typeof memberOf(a, 'sha256') === 'string').map(normalizeApproval) : [];
     } catch {
       return [];
     }
@@ -357,7 +358,7 @@ export class ApprovalStore {
         }
         return token;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        if (errnoCode(e) !== 'EEXIST') throw e;
       }
       const held = readLock(this.lockPath);
       if (held !== undefined && isStale(held)) {
@@ -443,7 +444,7 @@ function isStale(held: string): boolean {
     return false;
   } catch (e) {
     // EPERM: the process exists (another user's); ESRCH: it is gone
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+    return errnoCode(e) === 'ESRCH';
   }
 }
 

@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Transform } from 'node:stream';
 import { mkdirSync } from 'node:fs';
 import { isIP } from 'node:net';
+import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { checkPassword, Sessions } from './auth';
 import { MetadataStore } from './metadataStore';
@@ -24,6 +25,7 @@ import { applySeed, readSeedFolder } from './seed';
 import { setupServiceToday, TokenStore, type PublicApiGenerations } from './v2/index';
 import { V2_PREFIX, v2ErrorBody } from './v2/routes';
 import { bearerOf } from './v2/tokens';
+import { recordOr } from '../../common/src/guards';
 
 /** Options of `startEmulator`; the CLI flags of `main.ts` map onto them one to one. */
 export interface EmulatorOptions {
@@ -297,7 +299,7 @@ function delaySearchData(app: FastifyInstance, delay: EmulatorOptions['delaySear
   if (delay && delay.ms > 0) {
     app.addHook('preHandler', async (req, reply) => {
       if (!/\/searchdata(\?|$)/.test(req.url)) return;
-      const q = String((req.query as Record<string, unknown> | undefined)?.query_string ?? '');
+      const q = String(recordOr(req.query).query_string ?? '');
       if (delay.match && !q.includes(delay.match)) return;
       const aborted = await new Promise<boolean>((done) => {
         const timer = setTimeout(() => done(false), delay.ms);
@@ -419,14 +421,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await registerLoadApi(loadApp, ctx);
     }
     await app.listen({ host, port: options.port ?? 8088 });
-    const port = (app.server.address() as { port: number }).port;
+    const port = portOf(app.server);
     const urlHost = isIP(host) === 6 ? `[${host}]` : host;
     const url = `http://${urlHost}:${port}`;
     nodeAddress = { host, port };
     let loadUrl: string | undefined;
     if (loadApp) {
       await loadApp.listen({ host, port: options.loadPort });
-      const lp = (loadApp.server.address() as { port: number }).port;
+      const lp = portOf(loadApp.server);
       loadUrl = `http://${urlHost}:${lp}`;
       nodeAddress = { host, port: lp };
     }
@@ -447,4 +449,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     engine.close();
     throw e;
   }
+}
+
+/** The TCP port a listening server is bound to. @throws Error when it listens on no port (a pipe, or not yet listening). */
+function portOf(server: Server): number {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error(`The emulator listens on no TCP port (${String(address)}).`);
+  return address.port;
 }

@@ -12,6 +12,7 @@ import { dataTypeOf } from '../../common/src/formula/checker';
 import { splitColumnPath } from '../../common/src/language/keywords';
 import type { DefaultAggr, Header, LogicalColumn, LogicalTable, MetadataStore } from './metadataStore';
 import { stableGuid } from './guid';
+import { isOneOf } from '../../common/src/guards';
 
 /** A definition the catalog cannot build: each problem (path in the TML document, message). */
 export class ModelDefinitionError extends Error {}
@@ -77,7 +78,7 @@ export function buildModel(catalog: MetadataStore, def: ModelDefinition, header:
 
 function aggregationOf(a: string | undefined): DefaultAggr | undefined {
   const u = a?.toUpperCase();
-  return (AGGREGATIONS as readonly string[]).includes(u ?? '') ? (u as DefaultAggr) : undefined;
+  return isOneOf(AGGREGATIONS, u) ? u : undefined;
 }
 
 /**

@@ -97,7 +97,7 @@ export function reportIncident(req: FastifyRequest, status: number, detail: stri
   let app: FastifyInstance | null = req.server;
   let sink: IncidentSink | undefined;
   // plugins are child instances; the sink is set on the root app, reached through the prototype chain
-  while (app && !(sink = sinks.get(app))) app = Object.getPrototypeOf(app) as FastifyInstance | null;
+  while (app && !(sink = sinks.get(app))) app = Object.getPrototypeOf(app);
   (sink ?? stderrIncidentSink)({ incident, time: new Date().toISOString(), status, method: req.method, path: req.url.split('?')[0] ?? '', detail });
   return incident;
 }

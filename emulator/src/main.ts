@@ -9,6 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { isLoopback, parseSearchDataDelay, startEmulator } from './app';
+import { messageOf } from '../../common/src/guards';
 
 const USAGE = 'usage: emulator [--host 127.0.0.1] [--port 8088] [--load-port N] [--data-dir DIR] [--seed DIR] [--demo] [--now ISO-8601] [--delay-searchdata MS[:TEXT]] [--cycle-idle-minutes N] [--public-api v1|v2|both] [--no-data-load-api] [--rate-limit N] [--trusted-auth-secret S]';
 
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
       strict: true,
     }));
   } catch (e) {
-    console.error(`${(e as Error).message}\n${USAGE}`);
+    console.error(`${messageOf(e)}\n${USAGE}`);
     process.exit(2);
   }
   if (values.help) {
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
   try {
     delaySearchData = parseSearchDataDelay(values['delay-searchdata'] ?? process.env.TSQ_EMULATOR_DELAY_SEARCHDATA);
   } catch (e) {
-    console.error(`${(e as Error).message}\n${USAGE}`);
+    console.error(`${messageOf(e)}\n${USAGE}`);
     process.exit(2);
   }
   const idle = values['cycle-idle-minutes'];
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
     emu.close().then(
       () => process.exit(0),
       (e) => {
-        console.error(`emulator: error while shutting down: ${(e as Error).message}`);
+        console.error(`emulator: error while shutting down: ${messageOf(e)}`);
         process.exit(1);
       },
     );
@@ -116,6 +117,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  console.error(`emulator: ${(e as Error).message}`);
+  console.error(`emulator: ${messageOf(e)}`);
   process.exit(1);
 });

@@ -11,7 +11,7 @@ import { ApiError, badRequest, FORBIDDEN_TEXT } from './errors';
 import { PRIMARY_ORG_ID, type MetadataStore, type StoredOrg } from './metadataStore';
 import type { Sessions } from './auth';
 import { body, str, stringList } from './v2/body';
-import { intParam, param, userOf } from './public/params';
+import { intParam, param, userOf, pathParam } from './public/params';
 
 /**
  * The user acting in the Org a login names (`requested`: an id, digits or a name; undefined: the user as
@@ -121,7 +121,7 @@ export function registerOrgsV2(api: FastifyInstance, deps: { catalog: MetadataSt
 
   api.post('/orgs/:org_identifier/update', async (req, reply: FastifyReply) => {
     requireOrgAdmin(catalog, req.v2User!);
-    const org = orgOfPath(catalog, (req.params as { org_identifier: string }).org_identifier);
+    const org = orgOfPath(catalog, pathParam(req, 'org_identifier'));
     const b = body(req);
     const name = str(b, 'name');
     const operation = (str(b, 'operation') ?? 'ADD').toUpperCase();
@@ -150,7 +150,7 @@ export function registerOrgsV2(api: FastifyInstance, deps: { catalog: MetadataSt
 
   api.post('/orgs/:org_identifier/delete', async (req, reply: FastifyReply) => {
     requireOrgAdmin(catalog, req.v2User!);
-    const org = orgOfPath(catalog, (req.params as { org_identifier: string }).org_identifier);
+    const org = orgOfPath(catalog, pathParam(req, 'org_identifier'));
     if (org.id === PRIMARY_ORG_ID) throw new ApiError(400, 'The Primary Org cannot be deleted.');
     deleteOrg(catalog, org);
     catalog.save();

@@ -21,6 +21,7 @@ import { validateSeedModel } from './seedSchema';
 import { modelDefinitionOf } from '../../common/src/tml/modelTml';
 import { buildModel } from './dataModel';
 import { withFormulaColumns } from './searchdata/formulaColumns';
+import { messageOf } from '../../common/src/guards';
 
 /** A column of a seed table. `kind` defaults to MEASURE for numeric types, ATTRIBUTE otherwise. */
 export interface SeedColumn {
@@ -125,7 +126,7 @@ export function readSeedFolder(dir: string): SeedModel {
   try {
     model = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`cannot read the seed model ${file}: ${(e as Error).message}`, { cause: e });
+    throw new Error(`cannot read the seed model ${file}: ${messageOf(e)}`, { cause: e });
   }
   validateSeedModel(model, file);
   return model as SeedModel;
@@ -289,7 +290,7 @@ function seedBooks(catalog: MetadataStore, model: SeedModel, header: (o: SeedObj
             try {
               withFormulaColumns(ds, v.formulas);
             } catch (e) {
-              throw new Error(`${b.name}: visualization ${v.name}: ${(e as Error).message}`, { cause: e });
+              throw new Error(`${b.name}: visualization ${v.name}: ${messageOf(e)}`, { cause: e });
             }
           }
           // an answer's formulas are its TML's (its one visualization), a liveboard visualization's its own
@@ -313,7 +314,7 @@ function seedModels(catalog: MetadataStore, models: readonly SeedDataModel[], he
     try {
       catalog.state.tables.push(buildModel(catalog, def, header(m, id)));
     } catch (e) {
-      throw new Error(`seed: ${(e as Error).message}`, { cause: e });
+      throw new Error(`seed: ${messageOf(e)}`, { cause: e });
     }
   }
 }

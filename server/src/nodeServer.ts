@@ -21,6 +21,7 @@ import type { RuntimeEnvironment } from './server';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { forTerminal } from '../../common/src/terminalText';
 import { serviceRunner } from './serviceRun';
+import { messageOf, keysOf } from '../../common/src/guards';
 
 const TRANSPORT_FLAGS = ['--stdio', '--node-ipc', '--socket', '--pipe'];
 
@@ -47,7 +48,7 @@ export function connectionFlagsOf(args: readonly string[]): ConnectionFlags {
   const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const flags: ConnectionFlags = { url: s(values.url), user: s(values.user), loadUrl: s(values['load-url']), caFile: s(values['ca-file']), connection: s(values.connection), config: s(values.config), org: s(values.org) };
   if (values.insecure === true) flags.insecure = true;
-  for (const k of Object.keys(flags) as (keyof ConnectionFlags)[]) if (flags[k] === undefined) delete flags[k];
+  for (const k of keysOf(flags)) if (flags[k] === undefined) delete flags[k];
   return flags;
 }
 
@@ -99,7 +100,7 @@ export function runNodeServer(args: readonly string[], options: { allowDefaultCo
     if (resolved) requireApproval(resolved);
   } catch (e) {
     // stderr, not stdout: editors keep it in their LSP log
-    process.stderr.write(`${forTerminal(`tsq language server: ${(e as Error).message} The catalog comes from the editor only.`)}\n`);
+    process.stderr.write(`${forTerminal(`tsq language server: ${messageOf(e)} The catalog comes from the editor only.`)}\n`);
     if (e instanceof UnapprovedConnectionError) startupWarning = `TSQ: this folder's connection needs your approval before TSQ reads its catalog: ${approvalHint(e.file)}, then restart the language server. Until then only the syntax is checked.`;
     resolved = undefined;
   }

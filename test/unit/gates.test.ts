@@ -68,6 +68,17 @@ test('ESLint ignores no source file', async () => {
   assert.deepEqual(ignored, []);
 });
 
+test('the lint refuses a file over 600 lines in every folder, and a file over its ceiling', async () => {
+  const eslint = new ESLint({ cwd: root });
+  const text = (n: number) => `${Array.from({ length: n }, (_, i) => `export const c${i} = ${i};`).join('\n')}\n`;
+  const ruleIds = async (n: number, file: string) => (await eslint.lintText(text(n), { filePath: join(root, file) }))[0].messages.map((m) => m.ruleId);
+  for (const file of ['common/src/model.ts', 'server/src/nodeServer.ts', 'cli/src/main.ts', 'emulator/src/app.ts', 'client/webview/main.ts', 'scripts/count-casts.mjs', 'test/unit/gates.test.ts']) {
+    assert.ok((await ruleIds(601, file)).includes('max-lines'), `${file}: 601 lines pass the lint`);
+  }
+  assert.ok(!(await ruleIds(2400, 'common/src/language/parser.ts')).includes('max-lines'), 'the parser keeps its ceiling');
+  assert.ok((await ruleIds(2401, 'common/src/language/parser.ts')).includes('max-lines'), 'the parser may not grow past its ceiling');
+});
+
 test('the lint refuses a function over 100 lines and a client file over 450 lines', async () => {
   const eslint = new ESLint({ cwd: root });
   const body = Array.from({ length: 101 }, (_, i) => `  void ${i};`).join('\n');

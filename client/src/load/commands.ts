@@ -25,6 +25,7 @@ import { fullFormat } from '../../../common/src/load/values';
 import { changeField, reviewItems, tableChoiceOf, type Draft, type TableChoice } from './review';
 import { commandRegistrar } from '../commands';
 import { readSample, readSaved } from './files';
+import { recordOr } from '../../../common/src/guards';
 
 /** Bytes of the file read for sniffing and the preview. */
 const CSV_EXT = /\.(csv|tsv|txt)$/i;
@@ -404,7 +405,8 @@ class CsvLoader {
       await vscode.window.showTextDocument(records, { viewColumn: vscode.ViewColumn.One, preview: false });
       const errors = Array.isArray(entry.parsingErrors) ? entry.parsingErrors : [];
       const lines = [`Parsing errors of load cycle ${cycleId} (${basename(entry.file)}):`, ''];
-      for (const pe of errors as { chunk?: unknown; row?: unknown; reason?: unknown }[]) {
+      for (const entry of errors) {
+        const pe = recordOr(entry);
         lines.push(`${pe.chunk !== undefined ? `chunk ${String(pe.chunk)}, ` : ''}row ${String(pe.row ?? '?')}: ${String(pe.reason ?? JSON.stringify(pe))}`);
       }
       if (!errors.length) lines.push(entry.parsingErrors === undefined ? '(the service reported no parsing errors)' : JSON.stringify(entry.parsingErrors, null, 2));

@@ -18,6 +18,7 @@ import { childrenFetcher, contextFlags, isExpandable, nodeDescription, nodeIcon,
 import { PagedList, type ListEntry } from './paging';
 import { objectsSettings } from '../settings';
 import { commandRegistrar } from '../commands';
+import { memberOf } from '../../../common/src/guards';
 
 /** A placeholder entry of a list (Loading…, empty, error, Load more…), bound to the list's owner. */
 type Placeholder = { kind: 'placeholder'; key: string; entry: Exclude<ListEntry<ObjectNode>, { kind: 'item' }>; ownerKey: string };
@@ -402,7 +403,7 @@ export function registerObjectsView(client: TsqClient, dragAndDropController?: v
 }
 
 function isElement(value: unknown): value is Element {
-  return !!value && typeof value === 'object' && typeof (value as Element).kind === 'string' && typeof (value as Element).key === 'string';
+  return !!value && typeof value === 'object' && typeof memberOf(value, 'kind') === 'string' && typeof memberOf(value, 'key') === 'string';
 }
 
 function guidOf(node: unknown): string | undefined {

@@ -17,6 +17,7 @@ import { dataBlock, mapDataBlocks } from './data';
 import { checkAnswerTml } from './checkAnswer';
 import { readAnswerTml } from '../tml/answerTml';
 import { redact, secretRedactor } from '../redaction';
+import { memberOf } from '../guards';
 
 export { DEFAULT_MAX_ROWS, MAX_ROWS_LIMIT } from './schemas';
 export type { CheckDiagnostic, CheckInput, CheckOutput, DescribeInput, DescribeOutput, ListOutput, LoadInput, LoadOutput, OrgsOutput, RunInput, RunOutput, SwitchOrgInput } from './schemas';
@@ -76,9 +77,10 @@ function failure(e: unknown, backend: AgentBackend, doing: string): AgentToolRes
     advice = `${doing} failed: the service refused it (HTTP ${e.status}). Its message is in the data block; fix the request (check_query finds most query mistakes) and try again.`;
     serviceText = e.serviceMessage || e.message;
   } else {
-    const err = e as { name?: string; message?: string; kind?: string };
-    advice = `${doing} failed${err?.kind ? ` (${err.kind})` : ''}.`;
-    serviceText = err?.message ?? String(e);
+    const kind = memberOf(e, 'kind');
+    const message = memberOf(e, 'message');
+    advice = `${doing} failed${typeof kind === 'string' && kind ? ` (${kind})` : ''}.`;
+    serviceText = typeof message === 'string' ? message : String(e);
   }
   const text = serviceText ? `${advice}\n${dataBlock('The error message', serviceText)}` : advice;
   return { isError: true, text: redactText(text, secrets) };
@@ -174,7 +176,7 @@ export function describeDataSource(backend: AgentBackend, input: DescribeInput, 
 
 /** The suggestions a diagnostic carries in `data` (validation.ts: `suggestions` of unknown columns and data sources). */
 function suggestionsOf(d: Diagnostic): string[] {
-  const s = (d.data as { suggestions?: unknown } | undefined)?.suggestions;
+  const s = memberOf(d.data, 'suggestions');
   return Array.isArray(s) ? s.filter((x): x is string => typeof x === 'string') : [];
 }
 

@@ -9,6 +9,7 @@
  * docs/service-notes.md §1.6 and 5.1 (v1 error bodies: `debug`, `incident_id_guid`), §10.3 (v2 error
  * bodies, `serviceMessageOf`).
  */
+import { memberOf, recordOr, isRecord } from '../guards';
 
 /** What every error of this module carries besides its message. */
 export interface ServiceErrorInfo {
@@ -169,8 +170,9 @@ export class LoadFailedError extends ServiceError {
 
 function causeText(cause: unknown): string {
   if (cause && typeof cause === 'object') {
-    const c = cause as { code?: unknown; message?: unknown };
-    const parts = [typeof c.code === 'string' ? c.code : '', typeof c.message === 'string' ? c.message : ''].filter(Boolean);
+    const code = memberOf(cause, 'code');
+    const message = memberOf(cause, 'message');
+    const parts = [typeof code === 'string' ? code : '', typeof message === 'string' ? message : ''].filter(Boolean);
     if (parts.length) return parts.join(' ');
   }
   return String(cause);
@@ -188,9 +190,9 @@ export function serviceMessageOf(body: string): { text: string; incidentId?: str
   const trimmed = body.trim();
   if (trimmed.startsWith('{')) {
     try {
-      const j = JSON.parse(trimmed) as Record<string, unknown>;
-      const v2 = j.error && typeof j.error === 'object' ? (j.error as Record<string, unknown>) : undefined;
-      const nested = v2?.message && typeof v2.message === 'object' ? (v2.message as Record<string, unknown>) : undefined;
+      const j = recordOr(JSON.parse(trimmed));
+      const v2 = isRecord(j.error) ? j.error : undefined;
+      const nested = isRecord(v2?.message) ? v2.message : undefined;
       const src = nested ?? j;
       const incidentId = typeof src.incident_id_guid === 'string' ? src.incident_id_guid : undefined;
       const traceId = typeof src.trace_id_guid === 'string' ? src.trace_id_guid : undefined;
@@ -212,7 +214,7 @@ export function serviceMessageOf(body: string): { text: string; incidentId?: str
 function debugText(debug: unknown): string {
   if (typeof debug === 'string') {
     try {
-      const d = JSON.parse(debug) as unknown;
+      const d: unknown = JSON.parse(debug);
       return Array.isArray(d) ? d.map(String).join(' ') : typeof d === 'string' ? d : debug;
     } catch {
       return debug;

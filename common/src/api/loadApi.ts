@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { HttpSession } from './session';
 import { ConnectionError, LoadFailedError, ServiceError } from './errors';
 import { toCount, type CallOptions } from './publicApi';
+import { recordOr } from '../guards';
 
 /** The path prefix of the load API (docs/service-interface.md §9). */
 export const LOAD_PREFIX = '/ts_dataservice/v1';
@@ -126,7 +127,7 @@ export interface UploadOptions extends CallOptions {
 }
 
 function parseStatus(raw: Record<string, unknown>, cycleId: string): LoadStatus {
-  const st = (raw.status && typeof raw.status === 'object' ? raw.status : {}) as { code?: unknown; message?: unknown };
+  const st = recordOr(raw.status);
   return {
     cycleId: typeof raw.cycle_id === 'string' ? raw.cycle_id : cycleId,
     internalStage: typeof raw.internal_stage === 'string' ? raw.internal_stage : undefined,
@@ -406,7 +407,7 @@ export class LoadApi {
     const r = await this.sessionFor(cycleId).call({ operation: 'loadStatus', method: 'GET', path, repeatable: true, signal: opts.signal });
     let raw: Record<string, unknown>;
     try {
-      raw = JSON.parse(r.text) as Record<string, unknown>;
+      raw = recordOr(JSON.parse(r.text));
     } catch {
       throw new ServiceError({ status: r.status, serviceMessage: r.text.slice(0, 200), operation: 'loadStatus', method: 'GET', path }, `loadStatus (GET ${path}) answered with a body that is not JSON`);
     }
@@ -466,14 +467,14 @@ export class LoadApi {
  */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
+    if (signal?.aborted) return reject(signal.reason);
     const t = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(t);
-      reject(signal!.reason as Error);
+      reject(signal!.reason);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

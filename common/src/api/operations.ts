@@ -6,6 +6,7 @@
  * Sources: docs/service-interface.md §4 and §10; the OpenAPI document of thoughtspot/rest-api-sdk,
  * `api-spec/openapiSpecv3-2_0.json` (26.8.0.cl); https://developers.thoughtspot.com/docs/rest-apiv2-reference.
  */
+import { keysOf } from '../guards';
 /** The deadline classes of calls (`tsq.http.*`): see `DeadlineClass` in session.ts. */
 export type OperationDeadline = 'metadata' | 'query' | 'upload';
 
@@ -221,7 +222,7 @@ export type BothGenerationsOperation = {
 }[PublicOperationName];
 
 /** Every operation name, in the table's order. */
-export const OPERATION_NAMES = Object.keys(SERVICE_OPERATIONS) as OperationName[];
+export const OPERATION_NAMES: OperationName[] = keysOf(SERVICE_OPERATIONS);
 
 /**
  * The operations the extension's service port (`ServiceApi`, client/src/service.ts) offers: the public

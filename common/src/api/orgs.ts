@@ -6,6 +6,7 @@
  * the `orgs` of `auth/session/user`). docs/service-notes.md ("Orgs") has the readings taken.
  */
 import { AuthenticationError } from './errors';
+import { isRecord } from '../guards';
 
 /** An Org as TSQ shows it: the service's integer id and its name. */
 export interface OrgRef {
@@ -37,8 +38,8 @@ export function notInOrgError(username: string, origin: string, wanted: string |
 
 /** An Org of an answer: v2's `{id, name}` (the id an integer, or digits in a string) or v1's `{orgId, orgName}`. */
 export function orgRef(v: unknown): OrgRef | undefined {
-  if (!v || typeof v !== 'object') return undefined;
-  const o = v as Record<string, unknown>;
+  if (!isRecord(v)) return undefined;
+  const o = v;
   const id = typeof o.id === 'number' ? o.id : typeof o.id === 'string' && /^\d+$/.test(o.id) ? Number(o.id) : typeof o.orgId === 'number' ? o.orgId : undefined;
   const name = typeof o.name === 'string' ? o.name : typeof o.orgName === 'string' ? o.orgName : undefined;
   return id === undefined || name === undefined ? undefined : { id, name };

@@ -3,6 +3,7 @@
  * (`parsePrincipals`) and REST API v2's `users/search` and `groups/search` (`principalsOfV2`).
  * Pure: no I/O.
  */
+import { recordOr, isRecord, memberOf } from '../guards';
 
 /** A user or group of `user/list` (docs/service-interface.md §4.2 catalogued; shape from the service, docs/service-notes.md), or of v2's `users/search`/`groups/search` (OpenAPI `User`, `UserGroupResponse`). */
 export interface Principal {
@@ -26,9 +27,9 @@ export interface Principal {
 export function parsePrincipals(value: unknown): Principal[] {
   const out: Principal[] = [];
   const add = (entry: unknown, hint?: 'USER' | 'GROUP') => {
-    if (!entry || typeof entry !== 'object') return;
-    const e = entry as Record<string, unknown>;
-    const header = (e.header && typeof e.header === 'object' ? e.header : {}) as Record<string, unknown>;
+    if (!isRecord(entry)) return;
+    const e = entry;
+    const header = recordOr(e.header);
     const name = typeof e.name === 'string' ? e.name : typeof header.name === 'string' ? header.name : undefined;
     if (!name) return;
     const typeText = String(e.principalTypeEnum ?? e.principalType ?? e.type ?? header.type ?? '').toUpperCase();
@@ -40,15 +41,16 @@ export function parsePrincipals(value: unknown): Principal[] {
     const displayName = e.displayName ?? header.displayName;
     if (typeof displayName === 'string') p.displayName = displayName;
     const groups = e.groupNames ?? e.groups;
-    if (Array.isArray(groups)) p.groupNames = groups.map((g) => (typeof g === 'string' ? g : String((g as { name?: unknown })?.name ?? ''))).filter(Boolean);
+    if (Array.isArray(groups)) p.groupNames = groups.map((g) => (typeof g === 'string' ? g : String(memberOf(g, 'name') ?? ''))).filter(Boolean);
     if (Array.isArray(e.privileges)) p.privileges = e.privileges.map(String);
     out.push(p);
   };
   if (Array.isArray(value)) for (const e of value) add(e);
-  else if (value && typeof value === 'object') {
-    const v = value as Record<string, unknown>;
+  else if (isRecord(value)) {
+    const v = value;
     for (const [key, hint] of [['users', 'USER'], ['groups', 'GROUP'], ['principals', undefined]] as const) {
-      if (Array.isArray(v[key])) for (const e of v[key] as unknown[]) add(e, hint);
+      const list: unknown = v[key];
+      if (Array.isArray(list)) for (const e of list) add(e, hint);
     }
   }
   return out;
@@ -64,13 +66,13 @@ export function principalsOfV2(users: unknown, groups: unknown): Principal[] {
   const each = (list: unknown, kind: 'USER' | 'GROUP') => {
     if (!Array.isArray(list)) return;
     for (const entry of list) {
-      if (!entry || typeof entry !== 'object') continue;
-      const e = entry as Record<string, unknown>;
+      if (!isRecord(entry)) continue;
+      const e = entry;
       if (typeof e.name !== 'string' || !e.name) continue;
       const p: Principal = { name: e.name, kind };
       if (typeof e.id === 'string') p.id = e.id;
       if (typeof e.display_name === 'string') p.displayName = e.display_name;
-      if (kind === 'USER' && Array.isArray(e.user_groups)) p.groupNames = e.user_groups.map((g) => String((g as { name?: unknown })?.name ?? '')).filter(Boolean);
+      if (kind === 'USER' && Array.isArray(e.user_groups)) p.groupNames = e.user_groups.map((g) => String(memberOf(g, 'name') ?? '')).filter(Boolean);
       if (Array.isArray(e.privileges)) p.privileges = e.privileges.map(String);
       out.push(p);
     }

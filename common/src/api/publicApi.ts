@@ -16,6 +16,7 @@ import type { ExportedTmlObject, ImportedTmlObject, TmlExportRef, TmlImportPolic
 import { parsePrincipals, type Principal } from './principals';
 import { findOrg, notInOrgError, orgRef, type OrgList, type OrgRef } from './orgs';
 import { pagesOf } from './paging';
+import { recordOr, isRecord } from '../guards';
 
 /** The path prefix of the public API (docs/service-notes.md §0). */
 export const PUBLIC_PREFIX = '/callosum/v1/tspublic/v1';
@@ -93,12 +94,12 @@ export interface Dependents {
  * then as listed; headers without an id or a name are left out. An answer without `id` has none.
  */
 export function dependentsIn(answer: unknown, id: string): DependentObject[] {
-  const entry = answer && typeof answer === 'object' ? (answer as Record<string, unknown>)[id] : undefined;
-  if (!entry || typeof entry !== 'object') return [];
+  const entry = recordOr(answer)[id];
+  if (!isRecord(entry)) return [];
   const out: DependentObject[] = [];
-  for (const [type, list] of Object.entries(entry as Record<string, unknown>)) {
+  for (const [type, list] of Object.entries(entry)) {
     if (!Array.isArray(list)) continue;
-    for (const h of list as Record<string, unknown>[]) if (h && typeof h.id === 'string' && typeof h.name === 'string') out.push({ id: h.id, name: h.name, type });
+    for (const h of list) if (isRecord(h) && typeof h.id === 'string' && typeof h.name === 'string') out.push({ id: h.id, name: h.name, type });
   }
   return out;
 }
@@ -231,8 +232,8 @@ export function toCount(v: unknown, fallback = 0): number {
 
 function normalizeResult<R>(r: Record<string, unknown>): SearchDataResult<R> {
   return {
-    ...(r as object),
-    columnNames: Array.isArray(r.columnNames) ? (r.columnNames as string[]) : [],
+    ...r,
+    columnNames: Array.isArray(r.columnNames) ? r.columnNames.map(String) : [],
     data: Array.isArray(r.data) ? (r.data as R[]) : [],
     samplingRatio: toCount(r.samplingRatio, 1),
     totalRowCount: toCount(r.totalRowCount),

@@ -13,6 +13,7 @@ import type { OperationName } from './operations';
 import { V2_PREFIX } from './serviceToday';
 import { findOrg, notInOrgError, orgsOfSessionUser, type OrgList } from './orgs';
 import { pagesOf } from './paging';
+import { recordOr, memberOf } from '../guards';
 
 /** Largest page TSQ asks of v2 searchdata, in rows (as v1's page size). */
 export const V2_MAX_RECORD_SIZE = 100_000;
@@ -265,7 +266,7 @@ export class PublicApiV2 {
    * users_updated, users_deleted}`. groups/import is called only when the file holds groups.
    */
   async syncPrincipals(params: SyncPrincipalsParams, opts: CallOptions = {}): Promise<unknown> {
-    const entries = params.principals.map((p) => (p && typeof p === 'object' ? (p as Record<string, unknown>) : {}));
+    const entries = params.principals.map((p) => recordOr(p));
     const isGroup = (e: Record<string, unknown>) => /GROUP/i.test(String(e.principalTypeEnum ?? e.type ?? ''));
     const groups = entries.filter(isGroup);
     const dryRun = !params.applyChanges;
@@ -298,7 +299,7 @@ export class PublicApiV2 {
       account_type: 'LOCAL_USER',
     }));
     const userAnswer = await this.post<unknown>('syncPrincipals', '/users/import', { users, ...(params.password !== undefined ? { default_password: params.password } : {}), dry_run: dryRun, delete_unspecified_users: removeDeleted }, opts);
-    const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+    const obj = recordOr;
     return { ...obj(groupAnswer), ...obj(userAnswer) };
   }
 
@@ -426,7 +427,7 @@ export class PublicApiV2 {
     for (let offset = 0; offset < 1000; offset += CALENDAR_PAGE) {
       const page = listOf(await this.post<unknown[]>('searchCalendars', '/calendars/search', { record_offset: offset, record_size: CALENDAR_PAGE }, opts), 'searchCalendars', '/calendars/search');
       for (const c of page) {
-        const name = c && typeof c === 'object' ? (c as { calendar_name?: unknown }).calendar_name : undefined;
+        const name = memberOf(c, 'calendar_name');
         if (typeof name === 'string' && name.trim()) names.push(name);
       }
       if (page.length < CALENDAR_PAGE) break;
@@ -534,9 +535,9 @@ function listOf<T>(value: T[] | undefined, operation: OperationName, path: strin
 
 /** The v1 result shape from one v2 answer content (`AnswerContent`, `LiveboardContent`). */
 function toResult(c: Record<string, unknown>, offset: number, size: number): SearchDataResult<unknown> {
-  const rows = Array.isArray(c.data_rows) ? (c.data_rows as unknown[]) : [];
+  const rows: unknown[] = Array.isArray(c.data_rows) ? c.data_rows : [];
   return {
-    columnNames: Array.isArray(c.column_names) ? (c.column_names as unknown[]).map(String) : [],
+    columnNames: Array.isArray(c.column_names) ? c.column_names.map(String) : [],
     data: rows,
     samplingRatio: typeof c.sampling_ratio === 'number' ? c.sampling_ratio : 1,
     totalRowCount: typeof c.available_data_row_count === 'number' ? c.available_data_row_count : offset + rows.length,

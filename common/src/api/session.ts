@@ -15,6 +15,7 @@ import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import { CookieJar } from './cookieJar';
 import { ConnectionError, errorForResponse, serviceMessageOf, ServiceError, TimeoutError, type TimeoutPhase } from './errors';
 import { SERVICE_OPERATIONS, type OperationDeadline, type OperationName } from './operations';
+import { memberOf } from '../guards';
 
 /** What `onRequest` is told about every HTTP exchange (no secrets: no query string, no body, no cookie). */
 export interface RequestLogInfo {
@@ -313,7 +314,7 @@ export class HttpSession {
         return await this.send(req);
       }
     } catch (e) {
-      if (!authenticated || (e as ServiceError).status !== 401) throw e;
+      if (!authenticated || !(e instanceof ServiceError && e.status === 401)) throw e;
       this.loggedIn = false;
       if (!req.repeatable) throw e;
       await this.relogin(req.signal);
@@ -403,7 +404,7 @@ class StaleCallError extends Error {
 
 /** Which deadline an undici error is (by its `code`), or undefined for any other error. */
 function timeoutPhaseOf(e: unknown): TimeoutPhase | undefined {
-  const code = (e as { code?: unknown } | undefined)?.code;
+  const code = memberOf(e, 'code');
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect';
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return 'headers';
   if (code === 'UND_ERR_BODY_TIMEOUT') return 'body';
@@ -413,10 +414,10 @@ function timeoutPhaseOf(e: unknown): TimeoutPhase | undefined {
 /** Resolves after `ms` milliseconds (a negative `ms` is 0), or rejects with the signal's reason when it aborts first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
+    if (signal?.aborted) return reject(signal.reason);
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(signal!.reason as Error);
+      reject(signal!.reason);
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

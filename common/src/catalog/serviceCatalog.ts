@@ -9,6 +9,7 @@ import { AuthenticationError, type CallOptions, type DetailsStorable, type ListO
 import type { DataSource, DataSourceColumns } from '../model';
 import { MAX_COLUMN_VALUES } from '../protocol';
 import { columnsFromDetails, columnsFromHeaders } from './columns';
+import { memberOf } from '../guards';
 
 /** LOGICAL_TABLE subtypes that can be a data source (docs/service-interface.md §4.2; SQL_VIEW from docs/service-notes.md §3.1). */
 export const DATA_SOURCE_SUBTYPES = ['WORKSHEET', 'ONE_TO_ONE_LOGICAL', 'AGGR_WORKSHEET', 'USER_DEFINED', 'SQL_VIEW'] as const;
@@ -77,8 +78,7 @@ interface HoldOff {
 
 /** The HTTP status an error carries (`status` or `statusCode`), if any. */
 export function statusOf(error: unknown): number | undefined {
-  const e = error as { status?: unknown; statusCode?: unknown } | undefined;
-  const s = e?.status ?? e?.statusCode;
+  const s = memberOf(error, 'status') ?? memberOf(error, 'statusCode');
   return typeof s === 'number' ? s : undefined;
 }
 

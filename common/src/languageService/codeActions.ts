@@ -13,6 +13,7 @@ import { CodeActionKind, type CodeAction, type CodeActionContext, type Diagnosti
 import type { DataSource } from '../model';
 import * as codes from '../language/diagnosticCodes';
 import type { CancellationLike, LanguageSettings, ServiceContext } from './types';
+import { memberOf } from '../guards';
 
 /** At most this many "add @datasource" actions are offered for one query. */
 export const MAX_DATA_SOURCE_ACTIONS = 5;
@@ -89,8 +90,8 @@ export async function getCodeActions(ctx: ServiceContext, document: TextDocument
 
 /** `data.suggestions` of a diagnostic (validation.ts `UnknownColumnData`), or []. */
 function suggestionsOf(d: Diagnostic): string[] {
-  const data = d.data as { suggestions?: unknown } | undefined;
-  return Array.isArray(data?.suggestions) ? data.suggestions.filter((s): s is string => typeof s === 'string' && s !== '') : [];
+  const suggestions = memberOf(d.data, 'suggestions');
+  return Array.isArray(suggestions) ? suggestions.filter((s): s is string => typeof s === 'string' && s !== '') : [];
 }
 
 /** The range of the name inside `[ ]` when the diagnostic covers the brackets too. */

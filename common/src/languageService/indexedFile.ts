@@ -11,9 +11,10 @@ import { isMap, isScalar, isSeq, type Node, type Scalar, type YAMLMap } from 'ya
 import { parseDocument as parse } from '../language/parser';
 import { splitColumnPath } from '../language/keywords';
 import type { Clause, ColumnRef } from '../language/ast';
-import { readAnswerTml, readTmlDocument, scalarOffsets, type AnswerParts } from '../tml/answerTml';
+import { readAnswerTml, readTmlDocument, scalarOffsets, type AnswerParts, nodeOf } from '../tml/answerTml';
 import { readLiveboardTml } from '../tml/liveboardTml';
 import { tmlKindOfUri } from '../tml/kinds';
+import { keysOf } from '../guards';
 
 /**
  * The TML kinds that declare columns, by the member that holds the object and the member of its columns
@@ -100,7 +101,7 @@ export function indexedKindOf(uri: string): IndexedKind | undefined {
   if (path.endsWith('.tsq')) return 'tsq';
   const tml = tmlKindOfUri(uri);
   if (tml) return tml;
-  return (Object.keys(DEFINITION_TML) as (keyof typeof DEFINITION_TML)[]).find((k) => path.endsWith(`.${k}.tml`));
+  return keysOf(DEFINITION_TML).find((k) => path.endsWith(`.${k}.tml`));
 }
 
 function lineStartsOf(text: string): Uint32Array {
@@ -162,7 +163,7 @@ function tableEntries(answer: YAMLMap): TableEntry[] {
     const id = s('id'), name = s('name'), fqn = s('fqn');
     const ref = name ?? fqn ?? id;
     if (!ref) return [];
-    const node = t.get(name ? 'name' : fqn ? 'fqn' : 'id', true) as Node | undefined;
+    const node = nodeOf(t.get(name ? 'name' : fqn ? 'fqn' : 'id', true));
     return [{ ...(id ? { id } : {}), ...(name ? { name } : {}), ...(fqn ? { fqn } : {}), ref, ...(node ? { node } : {}) }];
   });
 }

@@ -9,6 +9,7 @@
 import type { LoadDefinition } from '../api';
 import { describeSeparator, type TargetColumn } from './sniff';
 import { fullFormat, valueCheck, type FullFormat } from './values';
+import { messageOf } from '../guards';
 
 /** A load target (docs/service-interface.md §2.2 `target`). */
 export type LoadTarget = LoadDefinition['target'];
@@ -81,7 +82,7 @@ export function previewRows(rows: (string | null)[][], header: string[] | undefi
   try {
     checks = columns.map((c) => valueCheck(c.dataType, format));
   } catch (e) {
-    formatError = (e as Error).message;
+    formatError = messageOf(e);
     checks = columns.map(() => () => undefined);
   }
   const widths = new Set(rows.map((r) => r.length));
@@ -292,7 +293,7 @@ export function parseSavedDefinition(text: string, where = 'the load definition'
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${where} is not valid JSON: ${(e as Error).message}`, { cause: e });
+    throw new Error(`${where} is not valid JSON: ${messageOf(e)}`, { cause: e });
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${where} must be a JSON object with target, format, load_options and advanced_options (see the load definition of the data-load API)`);
   const o = normaliseDefinition(v as Record<string, unknown>, where) as unknown as SavedLoadDefinition;

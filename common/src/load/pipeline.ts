@@ -24,6 +24,7 @@ export type { LoadInput } from './source';
 export { LoadError, targetName, type InvalidBytes, type LoadErrorKind, type LoadPath, type LoadResult } from './result';
 import { LoadError, targetName, type InvalidBytes, type LoadPath, type LoadResult } from './result';
 import { runInputTableLoad, type InputTableChoice } from './inputTable';
+import { memberOf } from '../guards';
 
 /** Default bytes per chunk (setting `tsq.load.chunkSize`): 16 MiB. */
 export const DEFAULT_CHUNK_BYTES = 16 * 1024 * 1024;
@@ -548,7 +549,8 @@ function describe(e: unknown, table: string, cycleId: string | undefined, step: 
   if (e instanceof SourceEncodingError) {
     return new LoadError('source', `${e.message}: the file is not in the encoding it is loaded as, and no character is guessed in its place.${cycle}${same} Pick the file's real encoding, or save it as UTF-8, and load it again.`, unchanged, cycleId, undefined, { cause: e });
   }
-  if ((e as { name?: string })?.name === 'ChunkSourceError' || (e as { name?: string })?.name === 'SourceReadError' || (e as { code?: string })?.code?.startsWith?.('E')) {
+  const code = memberOf(e, 'code');
+  if (memberOf(e, 'name') === 'ChunkSourceError' || memberOf(e, 'name') === 'SourceReadError' || (typeof code === 'string' && code.startsWith('E'))) {
     return new LoadError('source', `Reading the file failed during ${step} into ${table}: ${messageOf(e)}.${cycle}${same}`, unchanged, cycleId, undefined, { cause: e });
   }
   return new LoadError('unknown', `${step} into ${table} failed: ${messageOf(e)}.${cycle}${same}`, unchanged, cycleId, undefined, { cause: e });

@@ -13,6 +13,7 @@
 import { constants, realpathSync, type Stats } from 'node:fs';
 import { lstat, open, realpath, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
+import { errnoCode, messageOf } from '../guards';
 
 /** A path `load_csv` will not read; the message says why and what the person can do. */
 export class LoadPathError extends Error {
@@ -96,10 +97,10 @@ export async function openLoadableFile(path: string, roots: readonly string[], b
   try {
     handle = await open(abs, OPEN_FLAGS);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     // O_NOFOLLOW on a link: ELOOP (Linux, macOS), EMLINK (FreeBSD), EFTYPE (NetBSD)
     if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE') throw link();
-    throw new LoadPathError(`${path} cannot be read (${code ?? (e as Error).message}).`);
+    throw new LoadPathError(`${path} cannot be read (${code ?? messageOf(e)}).`);
   }
   try {
     const st = await handle.stat();

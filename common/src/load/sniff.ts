@@ -16,6 +16,7 @@ const isCalendar = (t: ColumnDataType | undefined): boolean => t !== undefined &
 import { boundaryFormat, RecordBoundaryScanner, splitText } from './recordBoundary';
 import { sequenceLength } from './utf8';
 import { defaultFormat, strptimeRegExp, type FullFormat } from './values';
+import { messageOf } from '../guards';
 
 /** A column of the load's target table, in table order. */
 export interface TargetColumn {
@@ -230,7 +231,7 @@ export function sniffCsv(sample: Buffer, opts: SniffOptions = {}): SniffResult {
   try {
     rows = parseRows(text, format, (opts.previewRows ?? 20) + 200);
   } catch (e) {
-    notes.push(`the sample does not parse as csv: ${(e as Error).message}`);
+    notes.push(`the sample does not parse as csv: ${messageOf(e)}`);
     rows = [];
   }
 

@@ -11,6 +11,7 @@
 import { ConnectionError, ServiceError } from '../api/errors';
 import { delay, type LoadStatus } from '../api/loadApi';
 import type { AnalyticsServiceClient } from '../api/index';
+import { memberOf } from '../guards';
 
 /** How long the service may be unreachable after a commit before the load is reported unknown: 2 minutes. */
 export const DEFAULT_UNREACHABLE_MS = 120_000;
@@ -44,7 +45,7 @@ export class StatusUnreachableError extends Error {
 export function isTransient(e: unknown): boolean {
   if (e instanceof ConnectionError) return !e.aborted;
   if (e instanceof ServiceError) return e.status >= 500 && !/unknown cycle|cycle_id/i.test(e.serviceMessage);
-  return (e as { name?: string })?.name === 'TimeoutError';
+  return memberOf(e, 'name') === 'TimeoutError';
 }
 
 /**

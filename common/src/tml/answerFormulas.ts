@@ -25,6 +25,7 @@ import type { TmlChecker } from './tmlService';
 import { modelDefinitionOf, ModelTmlError, type ModelDefinition } from './modelTml';
 import { modelFormulaColumns, modelFormulaEntries } from './modelFormulas';
 import { catalogColumns } from './modelTmlCheck';
+import { memberOf } from '../guards';
 
 /** One answer of a TML document: its mapping, what it names, and its path in messages. */
 interface AnswerIn {
@@ -301,8 +302,8 @@ export function formulaCodeActions(document: TextDocument, context: CodeActionCo
   const doc = formulaHostsOf(document.uri, document.getText());
   return fixable.flatMap((d) => {
     const node = exprAt(doc, document.offsetAt(d.range.start))?.node;
-    const data = d.data as { suggestions?: unknown } | undefined;
-    const names = Array.isArray(data?.suggestions) ? data.suggestions.filter((s): s is string => typeof s === 'string' && s !== '') : [];
+    const suggestions = memberOf(d.data, 'suggestions');
+    const names = Array.isArray(suggestions) ? suggestions.filter((s): s is string => typeof s === 'string' && s !== '') : [];
     if (!node) return [];
     return names.map((name, i): CodeAction => ({
       title: `Replace with ${name}`, kind: CodeActionKind.QuickFix, diagnostics: [d], ...(i === 0 ? { isPreferred: true } : {}),

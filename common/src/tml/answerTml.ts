@@ -9,7 +9,7 @@
  *
  * Pure: no `vscode`, no LSP server, no HTTP (the catalog comes through the language service's provider).
  */
-import { isMap, isScalar, isSeq, type LineCounter, type Document, type Node, type Scalar, type YAMLMap } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, type LineCounter, type Document, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, MarkupKind, type CompletionItem, type CompletionList, type Diagnostic, type Hover, type Position, type Range } from 'vscode-languageserver-types';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
@@ -17,6 +17,7 @@ import { getLanguageService } from '../languageService/languageService';
 import type { Column } from '../model';
 import { answerCatalog, formulaColumn, type FormulaTmlEntry } from './answerSources';
 import { readBoundedYaml, type YamlLimitExceeded } from './boundedYaml';
+import { isOneOf, keysOf } from '../guards';
 
 /** The page of the Answer TML's members, cited by the hover of each (docs/service-interface.md §11.1). */
 export const ANSWER_TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml-answers';
@@ -58,9 +59,9 @@ export const ANSWER_MEMBER_DOCS = {
 } as const;
 
 /** The top-level members of a TML file: `guid` and the object (tml.adoc: one member per object type). */
-export const TML_TOP_LEVEL = Object.keys(TML_TOP_LEVEL_DOCS) as (keyof typeof TML_TOP_LEVEL_DOCS)[];
+export const TML_TOP_LEVEL = keysOf(TML_TOP_LEVEL_DOCS);
 /** The members of `answer` the docs describe (tml-answers). */
-export const ANSWER_MEMBERS = Object.keys(ANSWER_MEMBER_DOCS) as (keyof typeof ANSWER_MEMBER_DOCS)[];
+export const ANSWER_MEMBERS = keysOf(ANSWER_MEMBER_DOCS);
 /** `display_mode` values (tml-answers). */
 export const DISPLAY_MODES = ['CHART_MODE', 'TABLE_MODE', 'UNDEFINED'] as const;
 
@@ -180,9 +181,14 @@ export function rangeOf(file: Pick<AnswerTmlFile, 'lines'>, start: number, end: 
 }
 
 /** The LSP range of a YAML node (the file's start when it has none). */
-export function nodeRange(file: Pick<AnswerTmlFile, 'lines'>, node: Node | undefined): Range {
-  const r = node?.range;
+export function nodeRange(file: Pick<AnswerTmlFile, 'lines'>, node: unknown): Range {
+  const r = nodeOf(node)?.range;
   return r ? rangeOf(file, r[0], r[1]) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+}
+
+/** `v` when it is a YAML node (a scalar, map or list of a parsed document), else undefined (a pair's absent key, a missing member). */
+export function nodeOf(v: unknown): Node | undefined {
+  return isNode(v) ? v : undefined;
 }
 
 /** A diagnostic of a TML file (source `tsq`). */
@@ -197,7 +203,7 @@ export function diag(range: Range, message: string, code: string, severity: Diag
 export function checkGuid(file: Pick<AnswerTmlFile, 'lines'>, root: YAMLMap): Diagnostic[] {
   const guid = root.get('guid', true);
   if (guid === undefined || (isScalar(guid) && (guid.value === null || (typeof guid.value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(guid.value))))) return [];
-  return [diag(nodeRange(file, guid as Node), 'guid is not a GUID (null for a new object).', TML_CODES.schema)];
+  return [diag(nodeRange(file, guid), 'guid is not a GUID (null for a new object).', TML_CODES.schema)];
 }
 
 /**
@@ -213,13 +219,13 @@ export function checkAnswerShape(file: AnswerTmlFile): Diagnostic[] {
   if (out.length) return out;
   const root = file.doc.contents;
   if (!isMap(root)) return [diag(nodeRange(file, root ?? undefined), 'An Answer TML is a mapping with guid and answer.', TML_CODES.schema)];
-  for (const item of (root as YAMLMap).items) {
+  for (const item of root.items) {
     const key = isScalar(item.key) ? String(item.key.value) : '';
-    if (!(TML_TOP_LEVEL as readonly string[]).includes(key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown top-level member ${key} of an Answer TML (expected ${TML_TOP_LEVEL.join(', ')}).`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
+    if (!isOneOf(TML_TOP_LEVEL, key)) out.push(diag(nodeRange(file, item.key), `Unknown top-level member ${key} of an Answer TML (expected ${TML_TOP_LEVEL.join(', ')}).`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
   }
   out.push(...checkGuid(file, root));
   const answer = root.get('answer', true);
-  if (!isMap(answer)) return [...out, diag(nodeRange(file, (answer as Node | undefined) ?? root), 'The member answer is missing: this file is not an Answer TML.', TML_CODES.schema)];
+  if (!isMap(answer)) return [...out, diag(nodeRange(file, answer ?? root), 'The member answer is missing: this file is not an Answer TML.', TML_CODES.schema)];
   return [...out, ...checkAnswerMembers(file, answer, 'answer')];
 }
 
@@ -233,18 +239,18 @@ export function checkAnswerMembers(file: Pick<AnswerTmlFile, 'lines'>, answer: Y
   const parts = answerPartsOf(answer);
   for (const item of answer.items) {
     const key = isScalar(item.key) ? String(item.key.value) : '';
-    if (!(ANSWER_MEMBERS as readonly string[]).includes(key)) out.push(diag(nodeRange(file, item.key as Node), `Unknown member ${key} of ${path}.`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
+    if (!isOneOf(ANSWER_MEMBERS, key)) out.push(diag(nodeRange(file, item.key), `Unknown member ${key} of ${path}.`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
   }
-  const at = (k: string): Range => nodeRange(file, (answer.get(k, true) as Node | undefined) ?? answer);
+  const at = (k: string): Range => nodeRange(file, answer.get(k, true) ?? answer);
   if (typeof answer.get('name') !== 'string' || answer.get('name') === '') out.push(diag(at('name'), `${path}.name is missing: an answer needs a name.`, TML_CODES.schema));
   const tables = answer.get('tables', true);
   if (!isSeq(tables) || tables.items.length === 0) out.push(diag(at('tables'), `${path}.tables is missing: name the data source (a worksheet, view or table).`, TML_CODES.schema));
   else tables.items.forEach((t, i) => {
-    if (!tableOf(t)) out.push(diag(nodeRange(file, t as Node), `${path}.tables[${i}] needs name (or fqn, the data source GUID, or obj_id).`, TML_CODES.schema));
+    if (!tableOf(t)) out.push(diag(nodeRange(file, t), `${path}.tables[${i}] needs name (or fqn, the data source GUID, or obj_id).`, TML_CODES.schema));
   });
   if (!parts.query || parts.query.value.trim() === '') out.push(diag(at('search_query'), `${path}.search_query is missing: an answer needs a search.`, TML_CODES.schema));
   const mode = answer.get('display_mode');
-  if (mode !== undefined && !(DISPLAY_MODES as readonly unknown[]).includes(mode)) out.push(diag(at('display_mode'), `display_mode must be one of ${DISPLAY_MODES.join(', ')}.`, TML_CODES.schema));
+  if (mode !== undefined && !isOneOf(DISPLAY_MODES, mode)) out.push(diag(at('display_mode'), `display_mode must be one of ${DISPLAY_MODES.join(', ')}.`, TML_CODES.schema));
   return out;
 }
 
@@ -496,7 +502,7 @@ function memberHover(path: string, doc: string, page: string, range: Range): Hov
  */
 export function keyHover(file: Pick<AnswerTmlFile, 'lines'>, map: YAMLMap, offset: number, docs: Record<string, string>, prefix: string, page: string): Hover | null | undefined {
   for (const item of map.items) {
-    const key = item.key as Node | null;
+    const key = nodeOf(item.key);
     const r = key?.range;
     if (!isScalar(key) || !r || offset < r[0] || offset > r[1]) continue;
     const name = String(key.value);

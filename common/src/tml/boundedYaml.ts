@@ -8,7 +8,7 @@
  * as the package reports them (`DUPLICATE_KEY`). Imports only the `yaml` package: the emulator may use it
  * (docs/architecture.md).
  */
-import { Composer, Document, isCollection, isMap, isScalar, Lexer, LineCounter, Parser, YAMLParseError, type CST, type Node } from 'yaml';
+import { Composer, Document, isCollection, isMap, isNode, isScalar, Lexer, LineCounter, Parser, YAMLParseError, type CST, type Node } from 'yaml';
 
 type Token = CST.Token;
 
@@ -159,7 +159,7 @@ function walk(doc: Document, depth: number, maxErrors: number): boolean {
     if (isMap(node)) {
       const seen = new Set<unknown>();
       for (const pair of node.items) {
-        const key = pair.key as Node | null;
+        const key = isNode(pair.key) ? pair.key : null;
         const value = isScalar(key) ? key.value : key;
         if (seen.has(value) && !Number.isNaN(value)) {
           const at = key?.range?.[0] ?? 0;

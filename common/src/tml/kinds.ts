@@ -8,6 +8,7 @@
  *
  * Pure and light (no YAML, no language service): the client imports it.
  */
+import { keysOf } from '../guards';
 
 /** Each TML kind: `suffix` (lower case, matched in any case), `languageId` (package.json) and `title`. */
 export const TML_KINDS = {
@@ -22,7 +23,7 @@ export const TML_KINDS = {
 export type TmlKind = keyof typeof TML_KINDS;
 
 /** The TML kinds, in the order of `TML_KINDS`. */
-export const TML_KIND_NAMES = Object.keys(TML_KINDS) as TmlKind[];
+export const TML_KIND_NAMES: TmlKind[] = keysOf(TML_KINDS);
 
 /** The VS Code language ids of the TML kinds (the client's document selector adds them to `tsq`). */
 export const TML_LANGUAGE_IDS = TML_KIND_NAMES.map((k) => TML_KINDS[k].languageId);

@@ -13,27 +13,8 @@ import { isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type CompletionList, type Diagnostic, type Hover, type Position } from 'vscode-languageserver-types';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
-import {
-  ANSWER_MEMBER_DOCS,
-  ANSWER_TML_PAGE,
-  answerPartsOf,
-  checkAnswerMembers,
-  completeEmbeddedQuery,
-  diag,
-  embeddedQueryAt,
-  hoverEmbeddedQuery,
-  keyHover,
-  nodeRange,
-  rangeOf,
-  readTmlDocument,
-  limitDiagnostic,
-  TML_CODES,
-  validateEmbeddedQuery,
-  checkGuid,
-  type AnswerParts,
-  type AnswerTmlFile,
-  type EmbeddedQueryAt,
-} from './answerTml';
+import { ANSWER_MEMBER_DOCS, ANSWER_TML_PAGE, answerPartsOf, checkAnswerMembers, completeEmbeddedQuery, diag, embeddedQueryAt, hoverEmbeddedQuery, keyHover, nodeRange, rangeOf, readTmlDocument, limitDiagnostic, TML_CODES, validateEmbeddedQuery, checkGuid, type AnswerParts, type AnswerTmlFile, type EmbeddedQueryAt, nodeOf } from './answerTml';
+import { keysOf } from '../guards';
 
 /** The Liveboard TML page, whose parameter list the member descriptions below follow. */
 export const LIVEBOARD_TML_PAGE = 'https://docs.thoughtspot.com/cloud/latest/tml-liveboards';
@@ -80,11 +61,11 @@ export const VISUALIZATION_MEMBER_DOCS = {
 } as const;
 
 /** The top-level members of a Liveboard TML (tml-liveboards). */
-export const LIVEBOARD_TOP_LEVEL = Object.keys(LIVEBOARD_TOP_LEVEL_DOCS) as (keyof typeof LIVEBOARD_TOP_LEVEL_DOCS)[];
+export const LIVEBOARD_TOP_LEVEL = keysOf(LIVEBOARD_TOP_LEVEL_DOCS);
 /** The members of `liveboard` (tml-liveboards). */
-export const LIVEBOARD_MEMBERS = Object.keys(LIVEBOARD_MEMBER_DOCS) as (keyof typeof LIVEBOARD_MEMBER_DOCS)[];
+export const LIVEBOARD_MEMBERS = keysOf(LIVEBOARD_MEMBER_DOCS);
 /** The members of one visualization (tml-liveboards; `viz_guid` as in DUMMY.liveboard.tml). */
-export const VISUALIZATION_MEMBERS = Object.keys(VISUALIZATION_MEMBER_DOCS) as (keyof typeof VISUALIZATION_MEMBER_DOCS)[];
+export const VISUALIZATION_MEMBERS = keysOf(VISUALIZATION_MEMBER_DOCS);
 
 /** One visualization of a Liveboard TML: its `id`, its `answer` mapping and what that names. */
 export interface LiveboardVisualization extends AnswerParts {
@@ -120,7 +101,7 @@ export function readLiveboardTml(text: string): LiveboardTmlFile {
   vizs.items.forEach((item, i) => {
     const path = `${file.member}.visualizations[${i}]`;
     if (!isMap(item)) {
-      file.visualizations.push({ path, node: item as Node });
+      file.visualizations.push({ path, node: nodeOf(item) ?? vizs });
       return;
     }
     const id = item.get('id');
@@ -133,7 +114,7 @@ export function readLiveboardTml(text: string): LiveboardTmlFile {
 /** The warnings of the keys of `map` not in `known`, named as members of `path`. */
 function unknownMembers(file: LiveboardTmlFile, map: YAMLMap, known: readonly string[], path: string): Diagnostic[] {
   return map.items
-    .map((item) => ({ key: isScalar(item.key) ? String(item.key.value) : '', node: item.key as Node }))
+    .map((item) => ({ key: isScalar(item.key) ? String(item.key.value) : '', node: nodeOf(item.key) }))
     .filter((k) => !known.includes(k.key))
     .map((k) => diag(nodeRange(file, k.node), `Unknown member ${k.key} of ${path}.`, TML_CODES.unknownMember, DiagnosticSeverity.Warning));
 }
@@ -154,11 +135,11 @@ export function checkLiveboardShape(file: LiveboardTmlFile): Diagnostic[] {
   out.push(...unknownMembers(file, root, LIVEBOARD_TOP_LEVEL, 'a Liveboard TML'));
   out.push(...checkGuid(file, root));
   const board = root.get(file.member, true);
-  if (!isMap(board)) return [...out, diag(nodeRange(file, (board as Node | undefined) ?? root), `${file.member} must be a mapping with name and visualizations.`, TML_CODES.schema)];
+  if (!isMap(board)) return [...out, diag(nodeRange(file, board ?? root), `${file.member} must be a mapping with name and visualizations.`, TML_CODES.schema)];
   out.push(...unknownMembers(file, board, LIVEBOARD_MEMBERS, file.member));
-  if (!file.name) out.push(diag(nodeRange(file, (board.get('name', true) as Node | undefined) ?? board), `${file.member}.name is missing: a liveboard needs a name.`, TML_CODES.schema));
+  if (!file.name) out.push(diag(nodeRange(file, board.get('name', true) ?? board), `${file.member}.name is missing: a liveboard needs a name.`, TML_CODES.schema));
   const vizs = board.get('visualizations', true);
-  if (vizs !== undefined && !isSeq(vizs)) out.push(diag(nodeRange(file, vizs as Node), `${file.member}.visualizations must be a list of {id, answer}.`, TML_CODES.schema));
+  if (vizs !== undefined && !isSeq(vizs)) out.push(diag(nodeRange(file, vizs), `${file.member}.visualizations must be a list of {id, answer}.`, TML_CODES.schema));
   for (const v of file.visualizations) {
     if (!isMap(v.node)) {
       out.push(diag(nodeRange(file, v.node), `${v.path} must be a mapping with id and answer.`, TML_CODES.schema));

@@ -12,6 +12,7 @@
  */
 import { COLUMN_TYPES, type ColumnDataType } from '../model';
 import { splitColumnPath } from '../language/keywords';
+import { isOneOf } from '../guards';
 
 /** A join type of worksheet and model TML (`type: [RIGHT_OUTER | LEFT_OUTER | INNER | OUTER]`). */
 export type ModelJoinType = 'INNER' | 'LEFT_OUTER' | 'RIGHT_OUTER' | 'OUTER';
@@ -101,7 +102,7 @@ function need(v: unknown, path: (string | number)[], what: string): string {
 
 function joinTypeOf(v: unknown, path: (string | number)[]): ModelJoinType {
   const t = v === undefined || v === null ? 'INNER' : String(v).toUpperCase();
-  if (!(MODEL_JOIN_TYPES as readonly string[]).includes(t)) throw new ModelTmlError(path, `join type ${String(v)} is not one of ${MODEL_JOIN_TYPES.join(', ')}`);
+  if (!isOneOf(MODEL_JOIN_TYPES, t)) throw new ModelTmlError(path, `join type ${String(v)} is not one of ${MODEL_JOIN_TYPES.join(', ')}`);
   return t as ModelJoinType;
 }
 

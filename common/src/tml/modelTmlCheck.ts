@@ -8,14 +8,15 @@
  *
  * Pure: no `vscode`, no LSP server, no HTTP.
  */
-import { isMap, isScalar, isSeq, type Node, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { type CompletionList, type Diagnostic, type Hover, type Position } from 'vscode-languageserver-types';
 import { COLUMN_DATA_TYPES } from '../model';
 import type { CancellationLike, LanguageService, LanguageSettings } from '../languageService/types';
-import { checkGuid, diag, keyHover, limitDiagnostic, nodeRange, rangeOf, readTmlDocument, scalarOffsets, TML_CODES } from './answerTml';
+import { checkGuid, diag, keyHover, limitDiagnostic, nodeRange, rangeOf, readTmlDocument, scalarOffsets, TML_CODES, nodeOf } from './answerTml';
 import { checkModelFormulas, type ModelFormulaProblem } from './modelFormulas';
 import { checkModelDefinition, modelDefinitionOf, ModelTmlError, type ModelProblem, type TableColumnsOf } from './modelTml';
+import { isOneOf } from '../guards';
 
 /** The pages of worksheet, model and table TML (docs.thoughtspot.com). */
 export const MODEL_TML_PAGES = { worksheet: 'https://docs.thoughtspot.com/cloud/latest/tml-worksheets', model: 'https://docs.thoughtspot.com/cloud/latest/tml-models', table: 'https://docs.thoughtspot.com/cloud/latest/tml-tables' } as const;
@@ -46,9 +47,9 @@ type Kind = keyof typeof MODEL_TML_PAGES;
 
 /** The node at `path` of the document's contents, or the deepest one it has on the way (the root when none). */
 function nodeAt(root: unknown, path: readonly (string | number)[]): Node | undefined {
-  let node = root as Node | undefined;
+  let node = nodeOf(root);
   for (const p of path) {
-    const next = isMap(node) ? (node.get(p, true) as Node | undefined) : isSeq(node) && typeof p === 'number' ? (node.items[p] as Node | undefined) : undefined;
+    const next = nodeOf(isMap(node) ? node.get(p, true) : isSeq(node) && typeof p === 'number' ? node.items[p] : undefined);
     if (!next) break;
     node = next;
   }
@@ -90,7 +91,7 @@ function tableProblems(doc: Record<string, unknown>): ModelProblem[] {
     else if (seen.has(name.toLowerCase())) out.push({ path: ['table', 'columns', i, 'name'], message: `column ${name} is not unique (names are unique ignoring case)` });
     seen.add(name.toLowerCase());
     const type = c?.db_column_properties?.data_type;
-    if (type !== undefined && !(COLUMN_DATA_TYPES as readonly unknown[]).includes(type)) out.push({ path: ['table', 'columns', i, 'db_column_properties', 'data_type'], message: `column ${name}: data_type ${String(type)} is not one of ${COLUMN_DATA_TYPES.join(', ')}` });
+    if (type !== undefined && !isOneOf(COLUMN_DATA_TYPES, type)) out.push({ path: ['table', 'columns', i, 'db_column_properties', 'data_type'], message: `column ${name}: data_type ${String(type)} is not one of ${COLUMN_DATA_TYPES.join(', ')}` });
   });
   return out;
 }
@@ -134,7 +135,7 @@ function hoverModelTml(kind: Kind, document: TextDocument, position: Position): 
   const top = keyHover(file, root, offset, { [kind]: `The ${kind} this file defines.` }, '', MODEL_TML_PAGES[kind]);
   if (top !== undefined) return top;
   const body = root.get(kind, true);
-  return isMap(body) ? keyHover(file, body as YAMLMap, offset, MEMBER_DOCS[kind], `${kind}.`, MODEL_TML_PAGES[kind]) ?? null : null;
+  return isMap(body) ? keyHover(file, body, offset, MEMBER_DOCS[kind], `${kind}.`, MODEL_TML_PAGES[kind]) ?? null : null;
 }
 
 /** The checker (tmlService.ts `TmlChecker`) of one of the kinds: diagnostics and hover; no completion of its own (inside a `formulas[].expr`, answerFormulas.ts `withFormulaEditing` answers). */

@@ -8,13 +8,13 @@
  *
  * No `vscode`, no LSP server, no file system: texts in, diagnostics and outcomes out.
  */
-import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import { isMap, isScalar, isSeq } from 'yaml';
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { TML_BATCH_SIZE, type AnalyticsServiceClient, type ImportedTmlObject, type TmlImportPolicy } from '../api';
 import { ServiceCatalogProvider } from '../catalog';
 import { getLanguageService } from '../languageService/languageService';
 import type { LanguageService } from '../languageService/types';
-import { rangeOf, readTmlDocument } from './answerTml';
+import { rangeOf, readTmlDocument, nodeOf } from './answerTml';
 import { firstQueryNode } from './liveboardTml';
 import { validateTml } from './tmlService';
 
@@ -56,19 +56,19 @@ const MEMBER_PATH = /\b((?:answer|liveboard|worksheet|model|table|guid|obj_id)(?
  * file has no such member: a scalar's own range, for a map or list its key's (the member's line).
  */
 function memberRange(root: unknown, path: string): [number, number] | undefined {
-  let node = root as Node | null | undefined;
+  let node = nodeOf(root);
   let at: [number, number] | undefined;
   for (const part of path.match(/[A-Za-z_]\w*|\[\d+\]/g) ?? []) {
     if (part.startsWith('[')) {
       if (!isSeq(node)) return undefined;
-      node = node.items[Number(part.slice(1, -1))] as Node | undefined;
+      node = nodeOf(node.items[Number(part.slice(1, -1))]);
       at = node?.range ? [node.range[0], node.range[1]] : undefined;
     } else {
       if (!isMap(node)) return undefined;
       const pair = node.items.find((p) => isScalar(p.key) && p.key.value === part);
       if (!pair) return undefined;
-      node = pair.value as Node | null;
-      const r = (isScalar(node) ? node : (pair.key as Node)).range;
+      node = nodeOf(pair.value);
+      const r = (isScalar(node) ? node : nodeOf(pair.key))?.range;
       at = r ? [r[0], r[1]] : undefined;
     }
     if (!at) return undefined;

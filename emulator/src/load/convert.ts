@@ -229,7 +229,7 @@ function compileStrptimeInto(format: string): (text: string, p: Parts) => boolea
   let re = '^';
   const setters: Setter[] = [];
   for (let i = 0; i < expanded.length; i++) {
-    const ch = expanded[i] as string;
+    const ch = expanded.charAt(i);
     if (ch !== '%') {
       re += /\s/.test(ch) ? '\\s*' : ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
       continue;

@@ -6,6 +6,7 @@
  */
 import { compileStrptime, type ConvertOptions } from './convert';
 import type { RecordFormat } from './records';
+import { messageOf } from '../../../common/src/guards';
 
 /** A load definition with the defaults of docs/service-interface.md §2.2 applied. */
 export interface LoadDefinition {
@@ -133,7 +134,7 @@ export function parseLoadDefinition(body: unknown): LoadDefinition {
     try {
       compileStrptime(f);
     } catch (e) {
-      throw new InvalidLoadDefinition(`format.date_time.${key}: ${(e as Error).message}`);
+      throw new InvalidLoadDefinition(`format.date_time.${key}: ${messageOf(e)}`);
     }
   }
   if (def.format.trueFormat.trim().toLowerCase() === def.format.falseFormat.trim().toLowerCase()) {

@@ -30,7 +30,7 @@ const DIRECTIVE: Record<string, string> = {
 export function strictPattern(format: string): string | undefined {
   let re = '';
   for (let i = 0; i < format.length; i++) {
-    const ch = format[i] as string;
+    const ch = format.charAt(i);
     if (ch === '%') {
       const p = DIRECTIVE[format[++i] ?? ''];
       if (p === undefined) return undefined;
@@ -66,7 +66,7 @@ export function strictGlob(format: string): string | undefined {
   let glob = '';
   const seen = new Set<string>();
   for (let i = 0; i < format.length; i++) {
-    const ch = format[i] as string;
+    const ch = format.charAt(i);
     if (ch === '%') {
       const d = format[++i] ?? '';
       const g = GLOB_DIRECTIVE[d];

@@ -3,6 +3,7 @@
  * text) and the small request helpers every route of `emulator/src/load/` shares.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isRecord, memberOf } from '../../../common/src/guards';
 
 /** The path prefix of the load API (docs/service-interface.md §9). */
 export const BASE = '/ts_dataservice/v1';
@@ -49,8 +50,8 @@ export function bodyObject(body: unknown): unknown {
 
 /** The value of the `JSESSIONID` cookie, from @fastify/cookie or the raw header; undefined when there is none. */
 export function sessionToken(req: FastifyRequest): string | undefined {
-  const cookies = (req as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies;
-  if (cookies) return cookies.JSESSIONID;
+  const cookies = memberOf(req, 'cookies');
+  if (isRecord(cookies)) return typeof cookies.JSESSIONID === 'string' ? cookies.JSESSIONID : undefined;
   const m = /(?:^|;\s*)JSESSIONID=([^;]*)/.exec(req.headers.cookie ?? '');
-  return m ? decodeURIComponent(m[1] as string) : undefined;
+  return m ? decodeURIComponent(m[1] ?? '') : undefined;
 }

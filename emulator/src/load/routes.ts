@@ -15,6 +15,8 @@ import { InvalidLoadDefinition, parseLoadDefinition } from './definition';
 import { BASE, bodyObject, detail, MESSAGES, text } from './http';
 import type { LoadService } from './service';
 import type { LoadSessions } from './sessions';
+import { messageOf } from '../../../common/src/guards';
+import { pathParam } from '../public/params';
 
 /** What every cycle route needs. */
 export interface CycleRouteDeps {
@@ -25,7 +27,7 @@ export interface CycleRouteDeps {
 
 /** The cycle a request's `:cycleId` names (undefined `meta` when unknown). */
 function cycleOf(service: LoadService, req: FastifyRequest): { id: string; meta: CycleMeta | undefined } {
-  const id = (req.params as { cycleId: string }).cycleId;
+  const id = pathParam(req, 'cycleId');
   return { id, meta: service.cycle(id) };
 }
 
@@ -133,7 +135,7 @@ function registerLoad(scope: FastifyInstance, { ctx, service, sessions }: CycleR
     try {
       received = await work;
     } catch (e) {
-      return text(reply, 400, `The chunk upload failed and none of this request's parts were kept: ${(e as Error).message}`);
+      return text(reply, 400, `The chunk upload failed and none of this request's parts were kept: ${messageOf(e)}`);
     }
     if (received.refused !== undefined) return text(reply, 400, received.refused);
     if (received.kept === 0) return text(reply, 400, 'Load received no data: send the chunk as a multipart/form-data file part.');

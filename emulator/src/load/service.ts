@@ -18,6 +18,7 @@ import { CycleStore, type CycleMeta } from './cycles';
 import { chunksAreFastPathSafe, fastPathSql } from './fastpath';
 import { MESSAGES } from './http';
 import { ensureOutcomeTable, readOutcome, recordOutcome } from './outcome';
+import { messageOf } from '../../../common/src/guards';
 
 /** How long a cycle may sit in INGESTING without a chunk before it expires: 60 minutes. */
 export const DEFAULT_CYCLE_IDLE_MS = 60 * 60 * 1000;
@@ -281,7 +282,7 @@ export class LoadService {
     } catch (e) {
       if (!committed) {
         meta.rowsWritten = 0;
-        this.finish(meta, { code: 'LOAD_FAILED', message: `Commit failed, no rows were written: ${(e as Error).message}` });
+        this.finish(meta, { code: 'LOAD_FAILED', message: `Commit failed, no rows were written: ${messageOf(e)}` });
       } else if (meta.stage !== 'DONE') {
         this.finish(meta, { code: 'OK' });
       }

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { EmulatorContext, EmulatorUser } from '../context';
 import { bearerOf } from '../v2/tokens';
 import { BASE, bodyObject, MESSAGES, sessionToken, text } from './http';
+import { recordOr } from '../../../common/src/guards';
 
 /** Every node's sessions in this process (for `forgetAllLoadSessions`). */
 const allNodes = new Set<LoadSessions>();
@@ -90,7 +91,7 @@ export class LoadSessions {
 export function registerSessionRoutes(scope: FastifyInstance, ctx: EmulatorContext, sessions: LoadSessions): void {
   scope.post(`${BASE}/public/session`, async (req, reply) => {
     const b = bodyObject(req.body);
-    const o = (typeof b === 'object' && b !== null ? b : {}) as Record<string, unknown>;
+    const o = recordOr(b);
     if (typeof o.username !== 'string' || typeof o.password !== 'string') return text(reply, 401, MESSAGES.unauthorized);
     let user: EmulatorUser | undefined;
     try {

@@ -21,11 +21,12 @@ const DONE_BODY = {};
 import type { FastifyInstance } from 'fastify';
 import { checkPassword, hashPassword } from '../auth';
 import { PRIVILEGES, type MetadataStore, type StoredGroup } from '../metadataStore';
-import type { EmulatorUser, Privilege } from '../context';
+import type { EmulatorUser } from '../context';
 import { ApiError, badRequest, FORBIDDEN_TEXT } from '../errors';
-import { GUID, guidListParam, hasParam, listParam, param, requirePrivilege, userOf } from './params';
+import { GUID, guidListParam, hasParam, listParam, param, requirePrivilege, userOf, pathParam } from './params';
 import type { PublicApiDeps } from './routes';
 import { registerUserSync } from './userSync';
+import { isOneOf } from '../../../common/src/guards';
 
 /** Names of the built-in principals that own no transferable objects (user/list example: `system` is the System User, `su` the Administrator Super-User). */
 const PROTECTED_USERS = ['system', 'su'];
@@ -179,14 +180,15 @@ export function setGroupPrivileges(deps: AdminDeps, groupNames: string[], privil
   const { catalog } = deps;
   const wanted = privileges.map((p) => p.toUpperCase());
   if (wanted.length === 0 || wanted.some((p) => !p)) throw badRequest('Missing parameter privilege');
-  const bad = wanted.find((p) => !PRIVILEGES.includes(p as Privilege));
+  const bad = wanted.find((p) => !isOneOf(PRIVILEGES, p));
   if (bad) throw badRequest(`Invalid value for privilege: ${bad}; one of ${PRIVILEGES.join(', ')}`);
+  const granted = wanted.filter((p) => isOneOf(PRIVILEGES, p));
   // a group of another Org is unknown here
   const inOrg = (g: StoredGroup | undefined): StoredGroup | undefined => (g && catalog.orgOf(g) === orgId ? g : undefined);
   const groups = groupNames.map((n) => inOrg(catalog.groupByName(n) ?? catalog.state.groups.find((g) => g.id === n.toLowerCase())) ?? (() => { throw badRequest(`Invalid value for ${groupParam}: no group named ${n}`); })());
   for (const g of groups) {
-    if (operation === 'REPLACE') g.privileges = wanted as Privilege[];
-    for (const p of wanted as Privilege[]) {
+    if (operation === 'REPLACE') g.privileges = granted;
+    for (const p of granted) {
       const has = g.privileges.includes(p);
       if (operation === 'ADD' && !has) g.privileges.push(p);
       if (operation === 'REMOVE' && has) g.privileges = g.privileges.filter((x) => x !== p);
@@ -200,7 +202,7 @@ export function setGroupPrivileges(deps: AdminDeps, groupNames: string[], privil
 function registerRefreshView(api: FastifyInstance, deps: PublicApiDeps): void {
   api.post('/materialization/refreshview/:id', async (req, reply) => {
     requirePrivilege(userOf(req), 'ADMINISTRATION', 'DATAMANAGEMENT');
-    const { id } = req.params as { id: string };
+    const id = pathParam(req, 'id');
     if (!GUID.test(id)) throw badRequest(`Invalid value for id: ${JSON.stringify(id)} is not a GUID`);
     const ds = deps.catalog.dataSource(id);
     if (!ds) throw badRequest(`Invalid value for id: no view or worksheet with id ${id}`);

@@ -6,16 +6,30 @@ import type { FastifyRequest } from 'fastify';
 import type { Header } from '../metadataStore';
 import type { EmulatorUser } from '../context';
 import { ApiError, badRequest, FORBIDDEN_TEXT, UNAUTHORIZED_TEXT } from '../errors';
+import { recordOr } from '../../../common/src/guards';
 
 /** A request parameter from the query string, else the body; undefined when absent or empty. */
 export function param(req: FastifyRequest, name: string): string | undefined {
-  const q = (req.query as Record<string, unknown> | undefined)?.[name];
-  const b = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>)[name] : undefined;
-  const v = q ?? b;
+  const v = rawParam(req, name);
   if (v === undefined || v === null) return undefined;
   if (Array.isArray(v)) return JSON.stringify(v);
   const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
   return s === '' ? undefined : s;
+}
+
+/** The raw value of a parameter (query string, then body), unparsed; undefined when absent. */
+export function rawParam(req: FastifyRequest, name: string): unknown {
+  return recordOr(req.query)[name] ?? recordOr(req.body)[name];
+}
+
+/**
+ * A path parameter of the route (`:name` of its URL), as text. @throws ApiError 400 naming it when the route
+ * has no such parameter (a route declared without it: a bug of the emulator, shown, not hidden).
+ */
+export function pathParam(req: FastifyRequest, name: string): string {
+  const v = recordOr(req.params)[name];
+  if (typeof v !== 'string') throw badRequest(`The path has no parameter ${name}`);
+  return v;
 }
 
 /** An integer parameter with its default; 400 naming it when not an integer. */
@@ -41,9 +55,7 @@ export function boolParam(req: FastifyRequest, name: string): boolean | undefine
  * (`vizid=` or `vizid=[]`), so that a route can refuse an empty value instead of reading it as absent.
  */
 export function hasParam(req: FastifyRequest, name: string): boolean {
-  const q = req.query as Record<string, unknown> | undefined;
-  const b = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : undefined;
-  return (q !== undefined && q[name] !== undefined) || (b !== undefined && b[name] !== undefined);
+  return recordOr(req.query)[name] !== undefined || recordOr(req.body)[name] !== undefined;
 }
 
 /**
@@ -105,7 +117,8 @@ export function userOf(req: FastifyRequest): EmulatorUser {
 
 /** Throws 403 with the documented text (docs/service-interface.md §7) unless the user holds one of the privileges. */
 export function requirePrivilege(user: EmulatorUser, ...privileges: string[]): void {
-  if (!privileges.some((p) => user.privileges.has(p as never))) throw new ApiError(403, FORBIDDEN_TEXT);
+  const has: ReadonlySet<string> = user.privileges;
+  if (!privileges.some((p) => has.has(p))) throw new ApiError(403, FORBIDDEN_TEXT);
 }
 
 /** The header of a metadata object as the API shows it (docs/service-interface.md §2.4, docs/service-notes.md §3.1: `owner` is the object itself). */

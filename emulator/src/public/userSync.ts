@@ -8,11 +8,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashPassword } from '../auth';
 import { PRIVILEGES, type MetadataStore } from '../metadataStore';
-import type { EmulatorUser, Privilege } from '../context';
+import type { EmulatorUser } from '../context';
 import { badRequest } from '../errors';
 import { stableGuid } from '../guid';
 import { boolParam, param, requirePrivilege, userOf } from './params';
 import type { PublicApiDeps } from './routes';
+import { isOneOf } from '../../../common/src/guards';
 
 /** One principal of the `principals` list (the shape of `user/list`; `password` per user optional). */
 export interface Principal {
@@ -75,7 +76,7 @@ export function checkSyncRequest(catalog: MetadataStore, list: Principal[], appl
   for (const p of list) if (p.groupNames !== undefined && (!Array.isArray(p.groupNames) || p.groupNames.some((g) => typeof g !== 'string'))) throw badRequest(`Invalid value for ${listName}: the groups of ${p.name} are not an array of names`);
   const groups = list.filter(isGroup);
   const users = list.filter((p) => !isGroup(p));
-  for (const g of groups) for (const p of g.privileges ?? []) if (!PRIVILEGES.includes(p as Privilege)) throw badRequest(`Unknown privilege ${p} for group ${g.name}`);
+  for (const g of groups) for (const p of g.privileges ?? []) if (!isOneOf(PRIVILEGES, p)) throw badRequest(`Unknown privilege ${p} for group ${g.name}`);
   const groupNames = new Set([...catalog.state.groups.map((g) => g.name.toLowerCase()), ...groups.map((g) => g.name.toLowerCase())]);
   for (const u of users) {
     for (const gn of u.groupNames ?? []) if (!groupNames.has(gn.toLowerCase())) throw badRequest(`User ${u.name}: unknown group ${gn}`);
@@ -91,13 +92,13 @@ function syncGroups(catalog: MetadataStore, s: SyncRequest, result: SyncResult, 
     const existing = catalog.groupByName(g.name);
     if (!existing) {
       result.groupsAdded.push(g.name);
-      if (s.apply) catalog.state.groups.push({ id: stableGuid('group', g.name), name: g.name, displayName: g.displayName ?? g.name, privileges: (g.privileges ?? []) as Privilege[], created: t, modified: t });
+      if (s.apply) catalog.state.groups.push({ id: stableGuid('group', g.name), name: g.name, displayName: g.displayName ?? g.name, privileges: (g.privileges ?? []).filter((p) => isOneOf(PRIVILEGES, p)), created: t, modified: t });
       continue;
     }
     result.groupsUpdated.push(existing.name);
     if (!s.apply) continue;
     if (g.displayName) existing.displayName = g.displayName;
-    if (g.privileges) existing.privileges = g.privileges as Privilege[];
+    if (g.privileges) existing.privileges = g.privileges.filter((p) => isOneOf(PRIVILEGES, p));
     existing.modified = t;
   }
 }

@@ -23,6 +23,7 @@ import {
 import {
   CALENDAR_TYPES, DATE_UNITS, FISCAL_CALENDAR_NAME, GROWTH_DEFAULT_BUCKET, PERIOD_OVER_PERIOD, periodOverPeriodBucketError, type GrowthPeriod, type PeriodOverPeriod, isCustomCalendarName, isNamedPeriodComparison, isYearValue, isRollingPeriod, NUMERIC_AGGREGATIONS, ORDER_OPERATORS, TEXT_OPERATORS as TEXT_OPERATOR_LIST, UNIT_BUCKETS, bucketAppliesTo, bucketsFor, dataSourceDateColumn, dotReading, splitColumnPath, unitAppliesTo,
 } from '../../../common/src/language/keywords';
+import { isOneOf, messageOf } from '../../../common/src/guards';
 
 /** DATE and DATE_TIME: the calendar dates (keywords.ts `CALENDAR_TYPES`, one fact with the language service). */
 const isDate = (t: ColumnDataType): boolean => CALENDAR_TYPES.has(t);
@@ -722,7 +723,7 @@ function filterCondition(scope: QueryScope, cl: FilterClause): Cond {
   if (values.length !== 1) throw new QueryError(`${op} takes one value (on [${c.name}])`);
   if ((op === 'after' || op === 'before') && !v.isDate) throw new QueryError(`${op} needs a date column; [${c.name}] is ${c.dataType}`);
   const sqlOp = op === 'after' ? '>' : op === 'before' ? '<' : op;
-  if (!(ORDER_OPERATORS as readonly string[]).includes(sqlOp)) throw new QueryError(`The operator ${op} is not supported by the emulator`);
+  if (!isOneOf(ORDER_OPERATORS, sqlOp)) throw new QueryError(`The operator ${op} is not supported by the emulator`);
   const r = v.rhs(values[0]!);
   return { sql: `(${v.lhs(expr)} ${sqlOp} ${r})`, params: v.params };
 }
@@ -937,7 +938,7 @@ function locationCondition(scope: QueryScope, cl: Extract<Clause, { kind: 'locat
   try {
     km = toKm(d.n, d.unit);
   } catch (e) {
-    throw new QueryError(`The distance of ${kw} on [${c.name}]: ${(e as Error).message}`);
+    throw new QueryError(`The distance of ${kw} on [${c.name}]: ${messageOf(e)}`);
   }
   return locationConditionSql({ columns: input.columns, table: input.table, placeColumn: c, place: cl.place, relation: cl.relation === 'near' ? 'within' : 'farther', km });
 }

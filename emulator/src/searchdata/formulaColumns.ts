@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { checkFormulaSet, dataTypeOf } from '../../../common/src/formula/checker';
 import type { LogicalColumn, LogicalTable, Visualization } from '../metadataStore';
 import { QueryError } from './compile';
+import { recordOr } from '../../../common/src/guards';
 
 /** The text of a member, or undefined when it is no non-blank text. */
 function text(v: unknown): string | undefined {
@@ -44,11 +45,11 @@ const DERIVED = new WeakMap<LogicalTable, WeakMap<unknown[], LogicalTable>>();
 /** `withFormulaColumns` computed. @throws QueryError as it */
 function derive(ds: LogicalTable, formulas: unknown[]): LogicalTable {
   const entries = formulas.map((f, i) => {
-    const e = (typeof f === 'object' && f !== null ? f : {}) as Record<string, unknown>;
+    const e = recordOr(f);
     const expr = text(e.expr);
     const name = text(e.name) ?? text(e.id);
     if (!expr || !name) throw new QueryError(`formulas[${i}] needs a name (or id) and an expr`);
-    return { id: text(e.id), name, expr, properties: (typeof e.properties === 'object' && e.properties !== null ? e.properties : {}) as Record<string, unknown> };
+    return { id: text(e.id), name, expr, properties: recordOr(e.properties) };
   });
   const checked = checkFormulaSet(entries, ds.columns);
   const columns: LogicalColumn[] = entries.map((e, i) => {

@@ -271,14 +271,14 @@ export async function runPrepared(c: DuckDBConnection, sql: string, params: SqlP
   } else stmt.clearBindings();
   bindAll(stmt, params);
   const reader = await stmt.runAndReadAll();
-  return reader.getRows() as unknown[][];
+  return reader.getRows();
 }
 
 /** Prepares, binds and runs a statement that runs once (not kept in the statement cache); returns its rows. */
 async function runOnce(c: DuckDBConnection, sql: string, params: SqlParam[]): Promise<unknown[][]> {
   const stmt = await c.prepare(sql);
   bindAll(stmt, params);
-  return (await stmt.runAndReadAll()).getRows() as unknown[][];
+  return (await stmt.runAndReadAll()).getRows();
 }
 
 /** Binds `params` to `stmt` as values ($1, $2, …), never as SQL text. */

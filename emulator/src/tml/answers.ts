@@ -21,6 +21,7 @@ import { serviceJson, serviceYaml } from './exportText';
 import { findPrincipalExport } from './principals';
 import { modelTml, validateModelTml, writeModel, type ValidModel } from './models';
 import { withFormulaColumns } from '../searchdata/formulaColumns';
+import { isRecord } from '../../../common/src/guards';
 
 /** `import_policy` values (OpenAPI `ImportMetadataTMLRequest`; v1 has the first three). */
 export const IMPORT_POLICIES = ['PARTIAL', 'ALL_OR_NONE', 'VALIDATE_ONLY', 'PARTIAL_OBJECT'] as const;
@@ -65,9 +66,6 @@ const TABLE_CLIENT_STATE_V2 = '{"tableVizPropVersion": "V1"}';
 /** Top-level members of a TML file that name another object type (tml.adoc's list of object TMLs). */
 const OTHER_TYPES = ['liveboard', 'pinboard', 'table', 'worksheet', 'model', 'view', 'sql_view', 'connection', 'collection', 'monitor_alert'];
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** What an object failed on, as the ERROR status of its import. */
 class TmlInvalid extends Error {}
@@ -285,7 +283,8 @@ export class TmlService {
     }
     if (!isRecord(doc)) throw new TmlInvalid(INVALID_SYNTAX_TEXT);
     const answer = doc.answer;
-    if (!isRecord(answer) && isRecord(doc.liveboard ?? doc.pinboard)) return this.validateLiveboard(user, doc, (doc.liveboard ?? doc.pinboard) as Record<string, unknown>, policy, createNew);
+    const board = doc.liveboard ?? doc.pinboard;
+    if (!isRecord(answer) && isRecord(board)) return this.validateLiveboard(user, doc, board, policy, createNew);
     if (!isRecord(answer) && (isRecord(doc.worksheet) || isRecord(doc.model))) return validateModelTml(this.catalog, user, doc, createNew ? undefined : guidOf(doc), this.now().getTime(), (m) => new TmlInvalid(m));
     if (!isRecord(answer)) {
       const other = OTHER_TYPES.find((t) => t in doc);

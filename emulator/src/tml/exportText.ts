@@ -32,7 +32,7 @@ export function serviceYaml(doc: Record<string, unknown>, source?: string): stri
 }
 
 /** Gives each scalar of `node` the style of the scalar of equal value at the same place in `from`; keys too. */
-function styleLike(node: Node | undefined | null, from: Node | undefined | null): void {
+function styleLike(node: unknown, from: unknown): void {
   // a string of the emulator's own that needs quotes gets double quotes, as the service's (`"{\"k\": 1}"`)
   if (isScalar(node) && typeof node.value === 'string' && node.value.includes('"') && !(isScalar(from) && from.value === node.value)) node.type = 'QUOTE_DOUBLE';
   if (isMap(node)) {
@@ -44,10 +44,10 @@ function styleLike(node: Node | undefined | null, from: Node | undefined | null)
         if (twin && isScalar(twin.key)) key.type = twin.key.type;
         else if (YAML11_BOOLEAN_KEYS.has(String(key.value))) key.type = 'QUOTE_DOUBLE';
       }
-      styleLike(pair.value as Node | null, twin?.value as Node | null | undefined);
+      styleLike(pair.value, twin?.value);
     }
   } else if (isSeq(node)) {
-    node.items.forEach((item, i) => styleLike(item as Node, isSeq(from) ? (from.items[i] as Node | undefined) : undefined));
+    node.items.forEach((item, i) => styleLike(item, isSeq(from) ? from.items[i] : undefined));
   } else if (isScalar(node) && isScalar(from) && from.value === node.value) {
     node.type = from.type;
     if (typeof node.value === 'number') {
@@ -61,7 +61,7 @@ function styleLike(node: Node | undefined | null, from: Node | undefined | null)
 export function serviceJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((v) => serviceJson(v ?? null)).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const members = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    const members = Object.entries(value).filter(([, v]) => v !== undefined);
     return `{${members.map(([k, v]) => `${JSON.stringify(k)}: ${serviceJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);

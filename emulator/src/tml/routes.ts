@@ -12,8 +12,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorUser } from '../context';
 import { ApiError, badRequest } from '../errors';
-import { boolParam, param, userOf } from '../public/params';
+import { boolParam, param, rawParam, userOf } from '../public/params';
+import { body } from '../v2/body';
 import { IMPORT_POLICIES, type ImportPolicy, TmlService } from './answers';
+import { isOneOf, recordOr } from '../../../common/src/guards';
 
 /** Most objects one export or import names (the service advises about 50 per import call; this is a guard, not that advice). */
 export const MAX_TML_OBJECTS = 1000;
@@ -22,8 +24,8 @@ const MAX_ANSWER_ROWS = 100_000;
 
 function policyOf(v: unknown): ImportPolicy {
   const p = v === undefined || v === null || v === '' ? 'PARTIAL' : String(v).toUpperCase();
-  if (!(IMPORT_POLICIES as readonly string[]).includes(p)) throw badRequest(`Invalid value for import_policy: ${String(v)} (${IMPORT_POLICIES.join(', ')})`);
-  return p as ImportPolicy;
+  if (!isOneOf(IMPORT_POLICIES, p)) throw badRequest(`Invalid value for import_policy: ${String(v)} (${IMPORT_POLICIES.join(', ')})`);
+  return p;
 }
 
 function formatOf(name: string, v: unknown, dflt: 'YAML' | 'JSON'): 'YAML' | 'JSON' {
@@ -48,13 +50,6 @@ function stringArray(name: string, raw: unknown): string[] {
   return v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
 }
 
-/** The raw value of a v1 parameter (query string, then body), unparsed. */
-function rawParam(req: FastifyRequest, name: string): unknown {
-  const q = (req.query as Record<string, unknown> | undefined)?.[name];
-  const b = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>)[name] : undefined;
-  return q ?? b;
-}
-
 /** Registers the v1 TML routes in the v1 public API scope (its authentication hook sets the user). */
 export function registerTmlV1Routes(api: FastifyInstance, tml: TmlService): void {
   api.post('/metadata/tml/export', async (req) => {
@@ -74,12 +69,6 @@ export function registerTmlV1Routes(api: FastifyInstance, tml: TmlService): void
   });
 }
 
-function v2Body(req: FastifyRequest): Record<string, unknown> {
-  if (req.body === undefined || req.body === null) return {};
-  if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new ApiError(400, 'The request body must be a JSON object.');
-  return req.body as Record<string, unknown>;
-}
-
 function v2Bool(b: Record<string, unknown>, name: string): boolean {
   const v = b[name];
   if (v === undefined || v === null) return false;
@@ -91,7 +80,7 @@ function v2Bool(b: Record<string, unknown>, name: string): boolean {
 export function registerTmlV2Routes(api: FastifyInstance, tml: TmlService): void {
   const userOfV2 = (req: FastifyRequest): EmulatorUser => req.v2User!;
   api.post('/metadata/tml/export', async (req) => {
-    const b = v2Body(req);
+    const b = body(req);
     const md = b.metadata;
     if (!Array.isArray(md) || md.length === 0) throw new ApiError(400, 'Missing parameter metadata: a list of {identifier, type}.');
     if (md.length > MAX_TML_OBJECTS) throw new ApiError(400, `Invalid value for metadata: ${md.length} objects; at most ${MAX_TML_OBJECTS} in one call.`);
@@ -99,19 +88,19 @@ export function registerTmlV2Routes(api: FastifyInstance, tml: TmlService): void
     const fqn = v2Bool(b, 'export_fqn');
     v2Bool(b, 'export_associated');
     return md.map((m: unknown) => {
-      const e = (m && typeof m === 'object' ? m : {}) as Record<string, unknown>;
+      const e = recordOr(m);
       if (typeof e.identifier !== 'string' || e.identifier === '') throw new ApiError(400, 'Invalid value for metadata: each entry needs identifier (a GUID or, with type, a name).');
       if (e.type !== undefined && e.type !== null && typeof e.type !== 'string') throw new ApiError(400, 'Invalid value for metadata type: expected a text.');
-      return tml.exportOne(userOfV2(req), e.identifier, (e.type as string | undefined)?.toUpperCase(), format, fqn);
+      return tml.exportOne(userOfV2(req), e.identifier, typeof e.type === 'string' ? e.type.toUpperCase() : undefined, format, fqn);
     });
   });
   api.post('/metadata/tml/import', async (req) => {
-    const b = v2Body(req);
+    const b = body(req);
     const texts = stringArray('metadata_tmls', b.metadata_tmls);
     return tml.importAll(userOfV2(req), texts, policyOf(b.import_policy), v2Bool(b, 'create_new'));
   });
   api.post('/metadata/answer/data', async (req) => {
-    const b = v2Body(req);
+    const b = body(req);
     const id = b.metadata_identifier;
     if (typeof id !== 'string' || id === '') throw new ApiError(400, 'Missing parameter metadata_identifier.');
     const format = String(b.data_format ?? 'COMPACT').toUpperCase();
@@ -127,7 +116,7 @@ export function registerTmlV2Routes(api: FastifyInstance, tml: TmlService): void
     return tml.answerData(userOfV2(req), id, { format, offset, pageSize: size === -1 ? MAX_ANSWER_ROWS : Math.min(size, MAX_ANSWER_ROWS) });
   });
   api.post('/metadata/answer/sql', async (req) => {
-    const b = v2Body(req);
+    const b = body(req);
     const id = b.metadata_identifier;
     if (typeof id !== 'string' || id === '') throw new ApiError(400, 'Missing parameter metadata_identifier.');
     return tml.answerSql(userOfV2(req), id);

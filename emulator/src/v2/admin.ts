@@ -14,6 +14,8 @@ import { checkSyncRequest, runSync, type Principal } from '../public/userSync';
 import type { V2Deps } from './routes';
 import { body, bool, int, str, stringList } from './body';
 import { groupFilter, userFilter } from './searchFilters';
+import { isOneOf, isRecord, recordOr } from '../../../common/src/guards';
+import { pathParam } from '../public/params';
 
 /** The sort fields of `SortOptions` (users, groups) and the extra ones of `MetadataSearchSortOptions`. */
 export const SORT_FIELDS = ['NAME', 'DISPLAY_NAME', 'AUTHOR', 'CREATED', 'MODIFIED'] as const;
@@ -37,8 +39,8 @@ export interface Sortable {
  */
 export function sortAndPage<T extends { key: Sortable }>(rows: T[], b: Record<string, unknown>, fields: readonly string[]): T[] {
   const sort = b.sort_options ?? {};
-  if (typeof sort !== 'object' || sort === null || Array.isArray(sort)) throw new ApiError(400, 'Invalid value for sort_options: expected {field_name, order}.');
-  const s = sort as { field_name?: unknown; order?: unknown };
+  if (!isRecord(sort)) throw new ApiError(400, 'Invalid value for sort_options: expected {field_name, order}.');
+  const s = sort;
   const field = s.field_name === undefined || s.field_name === null ? undefined : String(s.field_name).toUpperCase();
   const order = String(s.order ?? 'ASC').toUpperCase();
   if (order !== 'ASC' && order !== 'DESC') throw new ApiError(400, `Invalid value for sort_options.order: ${order} (ASC or DESC).`);
@@ -247,7 +249,7 @@ function registerSearches(api: FastifyInstance, deps: V2Deps): void {
     const rows = catalog.groupsIn(caller.orgId)
       .filter(more.keep)
       .filter((g) => match(g) && (display === undefined || g.displayName.toLowerCase() === display))
-      .filter((g) => privileges === undefined || privileges.every((p) => (g.privileges as string[]).includes(p)))
+      .filter((g) => privileges === undefined || privileges.every((p) => isOneOf(g.privileges, p)))
       .filter((g) => users === undefined || catalog.state.users.some((u) => u.groups.includes(g.id) && seesAllOf(caller, u.id) && (users.includes(u.id) || users.includes(u.name.toLowerCase()))))
       .map((g) => ({ key: { name: g.name, displayName: g.displayName, authorName: authorName(catalog.state.users[0]?.id ?? ''), created: g.created, modified: g.modified }, g }));
     return sortAndPage(rows, b, SORT_FIELDS).map((r) => groupOfV2(r.g, catalog, caller, more.include));
@@ -295,7 +297,7 @@ function registerChanges(api: FastifyInstance, deps: V2Deps): void {
     const raw = b.metadata;
     if (!Array.isArray(raw) || raw.length === 0) throw new ApiError(400, 'Missing parameter metadata: a list of {identifier, type}.');
     const ids = raw.map((m) => {
-      const id = m && typeof m === 'object' ? (m as Record<string, unknown>).identifier : undefined;
+      const id = recordOr(m).identifier;
       if (typeof id !== 'string' || !id) throw new ApiError(400, 'Invalid value for metadata: each entry needs an identifier.');
       const st = catalog.state;
       const o = [...st.tables, ...st.books].find((x) => x.id === id.toLowerCase() || x.name === id);
@@ -315,7 +317,7 @@ function registerChanges(api: FastifyInstance, deps: V2Deps): void {
 
   api.post('/groups/:group_identifier/update', async (req, reply: FastifyReply) => {
     requireAdmin(req);
-    const { group_identifier: gid } = req.params as { group_identifier: string };
+    const gid = pathParam(req, 'group_identifier');
     const g = catalog.groupByName(gid) ?? catalog.state.groups.find((x) => x.id === gid.toLowerCase());
     // a group of another Org is unknown here
     if (!g || catalog.orgOf(g) !== req.v2User!.orgId) throw new ApiError(400, `Invalid value for group_identifier: no group ${gid}.`);
@@ -379,7 +381,7 @@ function applyList(list: readonly string[], given: readonly string[], operation:
  * groups do not have (`default_liveboard_identifiers`, `role_identifiers`, another `type`), or a bad value.
  */
 function groupUpdateOf(b: Record<string, unknown>, g: StoredGroup, catalog: MetadataStore): GroupUpdate {
-  const unknown = Object.keys(b).find((k) => !(GROUP_UPDATE_MEMBERS as readonly string[]).includes(k));
+  const unknown = Object.keys(b).find((k) => !isOneOf(GROUP_UPDATE_MEMBERS, k));
   if (unknown !== undefined) throw new ApiError(400, `Invalid parameter ${unknown}: groups/{group_identifier}/update takes ${GROUP_UPDATE_MEMBERS.join(', ')}.`);
   for (const unsupported of ['default_liveboard_identifiers', 'role_identifiers']) {
     if (b[unsupported] !== undefined && b[unsupported] !== null) throw new ApiError(400, `${unsupported} is not supported by the emulator (its groups have no default liveboards or roles).`);
@@ -407,7 +409,7 @@ function groupUpdateOf(b: Record<string, unknown>, g: StoredGroup, catalog: Meta
     return sub.id;
   });
   const privileges = stringList(b, 'privileges');
-  const bad = privileges?.map((p) => p.toUpperCase()).find((p) => !(PRIVILEGES as readonly string[]).includes(p));
+  const bad = privileges?.map((p) => p.toUpperCase()).find((p) => !isOneOf(PRIVILEGES, p));
   if (bad !== undefined) throw new ApiError(400, `Invalid value for privileges: ${bad}; one of ${PRIVILEGES.join(', ')}.`);
   return { operation, name, displayName: str(b, 'display_name'), description: typeof b.description === 'string' ? b.description : str(b, 'description'), visibility, privileges, users, subGroups };
 }
@@ -421,8 +423,8 @@ function registerImport(api: FastifyInstance, deps: V2Deps): void {
     const raw = b.groups;
     if (!Array.isArray(raw)) throw new ApiError(400, 'Missing parameter groups: a list of {group_identifier, display_name, privileges, …}.');
     const list: Principal[] = raw.map((x, i) => {
-      if (!x || typeof x !== 'object') throw new ApiError(400, `Invalid value for groups: entry ${i + 1} is not an object.`);
-      const e = x as Record<string, unknown>;
+      if (!isRecord(x)) throw new ApiError(400, `Invalid value for groups: entry ${i + 1} is not an object.`);
+      const e = x;
       const name = str(e, 'group_identifier', true)!;
       const type = str(e, 'type') ?? 'LOCAL_GROUP';
       if (type !== 'LOCAL_GROUP') throw new ApiError(400, `Invalid value for type of ${name}: the emulator has LOCAL_GROUP only.`);
@@ -442,8 +444,8 @@ function registerImport(api: FastifyInstance, deps: V2Deps): void {
     const raw = b.users;
     if (!Array.isArray(raw)) throw new ApiError(400, 'Missing parameter users: a list of {user_identifier, display_name, …}.');
     const list: Principal[] = raw.map((x, i) => {
-      if (!x || typeof x !== 'object') throw new ApiError(400, `Invalid value for users: entry ${i + 1} is not an object.`);
-      const e = x as Record<string, unknown>;
+      if (!isRecord(x)) throw new ApiError(400, `Invalid value for users: entry ${i + 1} is not an object.`);
+      const e = x;
       const name = str(e, 'user_identifier', true)!;
       const display = str(e, 'display_name', true)!;
       const type = str(e, 'account_type') ?? 'LOCAL_USER';

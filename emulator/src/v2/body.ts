@@ -5,12 +5,13 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors';
+import { isRecord, isStringArray } from '../../../common/src/guards';
 
 /** The JSON body as an object (`{}` when there is none). @throws ApiError 400 for an array or a scalar. */
 export function body(req: FastifyRequest): Record<string, unknown> {
   if (req.body === undefined || req.body === null) return {};
-  if (typeof req.body !== 'object' || Array.isArray(req.body)) throw new ApiError(400, 'The request body must be a JSON object.');
-  return req.body as Record<string, unknown>;
+  if (!isRecord(req.body)) throw new ApiError(400, 'The request body must be a JSON object.');
+  return req.body;
 }
 
 /** A string member; `''`, null and absent are undefined. @throws ApiError 400 when required and absent, or not a string. */
@@ -50,6 +51,6 @@ export function bool(b: Record<string, unknown>, name: string, dflt = false): bo
 export function stringList(b: Record<string, unknown>, name: string): string[] | undefined {
   const v = b[name];
   if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new ApiError(400, `Invalid value for ${name}: expected a list of strings.`);
-  return v as string[];
+  if (!isStringArray(v)) throw new ApiError(400, `Invalid value for ${name}: expected a list of strings.`);
+  return v;
 }

@@ -15,6 +15,7 @@ import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import type { LogicalColumn, LogicalTable } from '../metadataStore';
 import { body, str } from './body';
 import type { V2Deps } from './routes';
+import { recordOr, isStringArray, isRecord } from '../../../common/src/guards';
 
 /** Largest `update` body the emulator reads: 16 MiB (the service documents none; the other routes take 1 MiB). */
 export const INPUT_TABLE_BODY_LIMIT = 16 * 1024 * 1024;
@@ -78,7 +79,7 @@ function needManageData(user: EmulatorUser): void {
 function newColumns(raw: unknown): { column: LogicalColumn; allowed?: string[] }[] {
   if (!Array.isArray(raw)) throw new ApiError(400, 'Invalid value for table_definition.new_columns: expected a list of {name, data_type, type}.');
   return raw.map((c: unknown, i) => {
-    const o = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
+    const o = recordOr(c);
     const name = typeof o.name === 'string' ? o.name.trim() : '';
     if (name === '') throw new ApiError(400, `Invalid value for table_definition.new_columns[${i}].name: a column needs a name.`);
     const dataType = typeof o.data_type === 'string' ? DATA_TYPES[o.data_type.toUpperCase()] : undefined;
@@ -86,13 +87,13 @@ function newColumns(raw: unknown): { column: LogicalColumn; allowed?: string[] }
     const kind = typeof o.type === 'string' ? o.type.toUpperCase() : '';
     if (kind !== 'ATTRIBUTE' && kind !== 'MEASURE') throw new ApiError(400, `Invalid value for table_definition.new_columns[${i}].type: ${JSON.stringify(o.type)} (ATTRIBUTE, MEASURE).`);
     const av = o.allowed_values;
-    if (av !== undefined && av !== null && (!Array.isArray(av) || av.some((x) => typeof x !== 'string'))) throw new ApiError(400, `Invalid value for table_definition.new_columns[${i}].allowed_values: expected a list of strings.`);
-    for (const x of (av ?? []) as string[]) {
+    if (av !== undefined && av !== null && !isStringArray(av)) throw new ApiError(400, `Invalid value for table_definition.new_columns[${i}].allowed_values: expected a list of strings.`);
+    for (const x of av ?? []) {
       const p = cellProblem(dataType, x);
       if (p) throw new ApiError(400, `Invalid value for table_definition.new_columns[${i}].allowed_values: ${p} (${dataType}).`);
     }
     const column: LogicalColumn = { id: randomUUID(), name, dataType, kind, aggregation: kind === 'MEASURE' ? 'SUM' : 'NONE', synonyms: [], physicalName: name };
-    return (av as string[] | undefined)?.length ? { column, allowed: av as string[] } : { column };
+    return av?.length ? { column, allowed: av } : { column };
   });
 }
 
@@ -109,8 +110,8 @@ function checkRows(t: LogicalTable, cols: string[], rows: unknown[]): LogicalCol
   if (new Set(cols).size !== cols.length) throw new ApiError(400, 'Invalid value for columns: a column is named twice.');
   const allowed = targets.map((c) => (t.inputTable?.allowedValues[c.name] ? new Set(t.inputTable.allowedValues[c.name]) : undefined));
   rows.forEach((r: unknown, i) => {
-    if (!Array.isArray(r) || r.length !== targets.length || r.some((v) => typeof v !== 'string')) throw new ApiError(400, `Invalid value for rows[${i}]: expected ${targets.length} strings, one per column.`);
-    (r as string[]).forEach((v, j) => {
+    if (!isStringArray(r) || r.length !== targets.length) throw new ApiError(400, `Invalid value for rows[${i}]: expected ${targets.length} strings, one per column.`);
+    r.forEach((v, j) => {
       const p = cellProblem(targets[j]!.dataType, v);
       if (p) throw new ApiError(400, `rows[${i}], column ${targets[j]!.name}: ${p} (${targets[j]!.dataType}). Nothing was written.`);
       if (v !== '' && allowed[j] && !allowed[j]!.has(v)) throw new ApiError(400, `rows[${i}], column ${targets[j]!.name}: "${v}" is not one of its allowed_values (${[...allowed[j]!].join(', ')}). Nothing was written.`);
@@ -152,7 +153,7 @@ export function registerInputTablesV2(api: FastifyInstance, deps: V2Deps): void 
   const { catalog, search } = deps;
 
   const inputTableOf = (req: FastifyRequest, missing: 400 | 404): LogicalTable => {
-    const id = String((req.params as { input_table_identifier?: string }).input_table_identifier ?? '').toLowerCase();
+    const id = String(recordOr(req.params).input_table_identifier ?? '').toLowerCase();
     const t = catalog.state.tables.find((x) => x.inputTable && (x.id === id || x.name.toLowerCase() === id));
     if (!t || !catalog.canRead(req.v2User!, t)) throw new ApiError(missing, `Input table not found: ${id}.`);
     if (!catalog.canModify(req.v2User!, t)) throw new ApiError(403, `${FORBIDDEN_TEXT} Writing an input table needs edit access (MODIFY) to it.`);
@@ -165,14 +166,14 @@ export function registerInputTablesV2(api: FastifyInstance, deps: V2Deps): void 
     const b = body(req);
     const tableName = str(b, 'table_name', true)!.trim();
     const modelId = str(b, 'model_identifier', true)!.toLowerCase();
-    const def = b.table_definition as Record<string, unknown> | undefined;
-    if (typeof def !== 'object' || def === null || Array.isArray(def)) throw new ApiError(400, 'Missing parameter table_definition: {referenced_columns, new_columns}.');
+    const def = b.table_definition;
+    if (!isRecord(def)) throw new ApiError(400, 'Missing parameter table_definition: {referenced_columns, new_columns}.');
     const model = catalog.state.tables.find((t) => t.subtype === 'WORKSHEET' && (t.id === modelId || t.name.toLowerCase() === modelId));
     if (!model || !catalog.canRead(user, model)) throw new ApiError(404, `Model not found: ${modelId}.`);
     if (!catalog.canModify(user, model)) throw new ApiError(403, `${FORBIDDEN_TEXT} Creating an input table needs edit access (MODIFY) to the model ${model.name}.`);
     const refs = def.referenced_columns;
-    if (!Array.isArray(refs) || refs.some((r) => typeof r !== 'string')) throw new ApiError(400, 'Invalid value for table_definition.referenced_columns: expected a list of column GUIDs.');
-    const referenced = (refs as string[]).map((r) => {
+    if (!isStringArray(refs)) throw new ApiError(400, 'Invalid value for table_definition.referenced_columns: expected a list of column GUIDs.');
+    const referenced = refs.map((r) => {
       const c = model.columns.find((x) => x.id === r.toLowerCase()) ?? model.columns.find((x) => x.name.toLowerCase() === r.toLowerCase());
       if (!c) throw new ApiError(400, `Invalid value for table_definition.referenced_columns: the model ${model.name} has no column ${r}.`);
       return { column: { ...c, id: randomUUID(), synonyms: [], physicalName: c.name } as LogicalColumn };
@@ -210,9 +211,9 @@ export function registerInputTablesV2(api: FastifyInstance, deps: V2Deps): void 
     const b = body(req);
     const cols = b.columns;
     const rows = b.rows;
-    if (!Array.isArray(cols) || cols.length === 0 || cols.some((c) => typeof c !== 'string')) throw new ApiError(400, 'Missing parameter columns: the names of the columns written, in the order of each row.');
+    if (!isStringArray(cols) || cols.length === 0) throw new ApiError(400, 'Missing parameter columns: the names of the columns written, in the order of each row.');
     if (!Array.isArray(rows)) throw new ApiError(400, 'Missing parameter rows: a list of rows, each a list of strings.');
-    const targets = checkRows(t, cols as string[], rows);
+    const targets = checkRows(t, cols, rows);
     await replaceRows(deps, t, targets, rows as string[][]);
     t.modified = deps.now().getTime();
     t.modifiedBy = req.v2User!.id;

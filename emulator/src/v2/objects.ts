@@ -14,14 +14,31 @@ import { withParams } from '../tml/answers';
 import { body, bool, str, stringList } from './body';
 import type { V2Deps } from './routes';
 import { visualizationSource } from '../searchdata/formulaColumns';
+import { recordOr } from '../../../common/src/guards';
+import { pathParam } from '../public/params';
 
 /** The v2 object types (`metadata[].type`) of the objects the emulator has, and what each names. */
 const KINDS = { LIVEBOARD: 'PINBOARD_ANSWER_BOOK', ANSWER: 'QUESTION_ANSWER_BOOK', LOGICAL_TABLE: 'table' } as const;
 type Kind = keyof typeof KINDS;
 
+/** Whether `t` is one of the v2 types of KINDS. */
+function isKind(t: string): t is Kind {
+  return Object.hasOwn(KINDS, t);
+}
+
+/** Whether an object of the catalog is an answer or a liveboard (a book has a `type`, a table has none). */
+export function isBook(o: Header): o is AnswerBook {
+  return 'type' in o;
+}
+
+/** Whether an object of the catalog is a table or a worksheet (it has no `type`). */
+function isTable(o: Header): o is LogicalTable {
+  return !('type' in o);
+}
+
 /** The v2 type of an object of the catalog. */
 function kindOf(o: Header): Kind {
-  return 'type' in o ? ((o as AnswerBook).type === 'PINBOARD_ANSWER_BOOK' ? 'LIVEBOARD' : 'ANSWER') : 'LOGICAL_TABLE';
+  return isBook(o) ? (o.type === 'PINBOARD_ANSWER_BOOK' ? 'LIVEBOARD' : 'ANSWER') : 'LOGICAL_TABLE';
 }
 
 /**
@@ -31,13 +48,13 @@ function kindOf(o: Header): Kind {
 export function objectsOf(catalog: MetadataStore, user: EmulatorUser, raw: unknown, member = 'metadata'): Header[] {
   if (!Array.isArray(raw) || raw.length === 0) throw new ApiError(400, `Missing parameter ${member}: a list of {identifier, type}.`);
   return raw.map((m) => {
-    const e = m && typeof m === 'object' ? (m as Record<string, unknown>) : {};
+    const e = recordOr(m);
     const id = str(e, 'identifier');
     if (id === undefined) throw new ApiError(400, `Invalid value for ${member}: each entry needs an identifier (a GUID or a name).`);
     const t = str(e, 'type')?.toUpperCase();
-    if (t !== undefined && !(t in KINDS)) throw new ApiError(400, `Invalid value for ${member} type: ${t} (the emulator has ${Object.keys(KINDS).join(', ')}).`);
+    if (t !== undefined && !isKind(t)) throw new ApiError(400, `Invalid value for ${member} type: ${t} (the emulator has ${Object.keys(KINDS).join(', ')}).`);
     const st = catalog.state;
-    const pool: Header[] = [...(t === undefined || t === 'LOGICAL_TABLE' ? st.tables : []), ...st.books.filter((b) => t === undefined || b.type === KINDS[t as Kind])].filter((o) => catalog.canRead(user, o));
+    const pool: Header[] = [...(t === undefined || t === 'LOGICAL_TABLE' ? st.tables : []), ...st.books.filter((b) => t === undefined || b.type === KINDS[t])].filter((o) => catalog.canRead(user, o));
     const k = id.toLowerCase();
     const o = pool.find((x) => x.id === k) ?? pool.find((x) => x.name.toLowerCase() === k);
     if (!o) throw new ApiError(400, `Invalid value for ${member}: no object ${id}${t ? ` of type ${t}` : ''}.`);
@@ -75,8 +92,8 @@ export function registerObjectsV2(api: FastifyInstance, deps: V2Deps): void {
     if (objects.some((o) => !catalog.canModify(user, o))) throw new ApiError(403, FORBIDDEN_TEXT);
     const going = new Set(objects.map((o) => o.id));
     for (const o of objects) {
-      if (kindOf(o) !== 'LOGICAL_TABLE') continue;
-      const t = o as LogicalTable;
+      if (!isTable(o)) continue;
+      const t = o;
       if (t.subtype !== 'WORKSHEET') throw new ApiError(400, `Cannot delete the table ${t.name}: the emulator's tables are its DuckDB tables (delete worksheets, answers and liveboards).`);
       const users = dependentsOf(catalog, t, going);
       if (users.length) throw new ApiError(400, `Cannot delete ${t.name}: ${users.join(', ')} still use${users.length === 1 ? 's' : ''} it.`);
@@ -99,7 +116,7 @@ export function registerObjectsV2(api: FastifyInstance, deps: V2Deps): void {
     const user = req.v2User!;
     const b = body(req);
     const id = str(b, 'metadata_identifier', true)!;
-    const [board] = objectsOf(catalog, user, [{ identifier: id, type: 'LIVEBOARD' }], 'metadata_identifier') as AnswerBook[];
+    const [board] = objectsOf(catalog, user, [{ identifier: id, type: 'LIVEBOARD' }], 'metadata_identifier').filter(isBook);
     const wanted = stringList(b, 'visualization_identifiers')?.map((v) => v.toLowerCase());
     const vizs = wanted === undefined ? board!.visualizations : board!.visualizations.filter((v) => wanted.includes(v.id) || wanted.includes(v.name.toLowerCase()));
     if (wanted !== undefined && vizs.length !== wanted.length) throw new ApiError(400, `Invalid value for visualization_identifiers: liveboard ${board!.name} does not have them all.`);
@@ -174,7 +191,7 @@ function registerTags(api: FastifyInstance, deps: V2Deps): void {
   api.post('/tags/unassign', retag(false));
   api.post('/tags/:tag_identifier/delete', async (req, reply: FastifyReply) => {
     admin(req.v2User!);
-    const tag = tagOf((req.params as { tag_identifier: string }).tag_identifier);
+    const tag = tagOf(pathParam(req, 'tag_identifier'));
     const st = catalog.state;
     st.tags = st.tags.filter((t) => t.id !== tag.id);
     for (const o of [...st.tables, ...st.books]) o.tags = o.tags.filter((id) => id !== tag.id);

@@ -10,10 +10,11 @@ import { hashPassword } from '../auth';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { stableGuid } from '../guid';
 import { PRIMARY_ORG_ID, PRIVILEGES, type MetadataStore, type StoredGroup, type StoredUser } from '../metadataStore';
-import type { Privilege } from '../context';
 import { body, str, stringList } from './body';
 import { groupOfV2, userOfV2 } from './admin';
 import type { V2Deps } from './routes';
+import { isOneOf, isEmptyList } from '../../../common/src/guards';
+import { pathParam } from '../public/params';
 
 function requireAdmin(req: FastifyRequest): void {
   if (!req.v2User!.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
@@ -52,7 +53,7 @@ function groupIds(catalog: MetadataStore, ids: readonly string[], member: string
 
 /** The user of a path's `user_identifier` (GUID or name). @throws ApiError 400 */
 function userAt(catalog: MetadataStore, req: FastifyRequest): StoredUser {
-  const id = (req.params as { user_identifier: string }).user_identifier;
+  const id = pathParam(req, 'user_identifier');
   const u = catalog.userByName(id) ?? catalog.storedUser(id.toLowerCase());
   if (!u) throw new ApiError(400, `Invalid value for user_identifier: no user ${id}.`);
   return u;
@@ -76,7 +77,7 @@ function userAt(catalog: MetadataStore, req: FastifyRequest): StoredUser {
 export function registerPrincipalsV2(api: FastifyInstance, deps: V2Deps): void {
   const { catalog } = deps;
   const unsupported = (b: Record<string, unknown>, names: string[]): void => {
-    for (const n of names) if (b[n] !== undefined && b[n] !== null && !(Array.isArray(b[n]) && (b[n] as unknown[]).length === 0)) throw new ApiError(400, `${n} is not supported by the emulator.`);
+    for (const n of names) if (!isEmptyList(b[n])) throw new ApiError(400, `${n} is not supported by the emulator.`);
   };
 
   api.post('/users/create', async (req) => {
@@ -163,7 +164,7 @@ function registerGroupChanges(api: FastifyInstance, deps: V2Deps, unsupported: (
     unsupported(b, ['default_liveboard_identifiers', 'role_identifiers']);
     if (catalog.groupByName(name)) throw new ApiError(400, `Invalid value for name: a group ${name} already exists.`);
     const privileges = (stringList(b, 'privileges') ?? []).map((p) => p.toUpperCase());
-    const bad = privileges.find((p) => !(PRIVILEGES as readonly string[]).includes(p));
+    const bad = privileges.find((p) => !isOneOf(PRIVILEGES, p));
     if (bad !== undefined) throw new ApiError(400, `Invalid value for privileges: ${bad}; the emulator has ${PRIVILEGES.join(', ')}.`);
     const subGroups = groupIds(catalog, stringList(b, 'sub_group_identifiers') ?? [], 'sub_group_identifiers');
     const users = (stringList(b, 'user_identifiers') ?? []).map((id) => {
@@ -174,7 +175,7 @@ function registerGroupChanges(api: FastifyInstance, deps: V2Deps, unsupported: (
     const now = deps.now().getTime();
     const visibility = visibilityOf(b);
     const description = str(b, 'description');
-    const g: StoredGroup = { id: stableGuid('group', name), name, displayName, privileges: [...new Set(privileges)] as Privilege[], created: now, modified: now, ...(description !== undefined ? { description } : {}), ...(visibility ? { visibility } : {}), ...(subGroups.length ? { subGroups } : {}) };
+    const g: StoredGroup = { id: stableGuid('group', name), name, displayName, privileges: [...new Set(privileges.filter((p) => isOneOf(PRIVILEGES, p)))], created: now, modified: now, ...(description !== undefined ? { description } : {}), ...(visibility ? { visibility } : {}), ...(subGroups.length ? { subGroups } : {}) };
     catalog.state.groups.push(g);
     for (const u of users) if (!u.groups.includes(g.id)) u.groups = [...u.groups, g.id];
     catalog.save();
@@ -183,7 +184,7 @@ function registerGroupChanges(api: FastifyInstance, deps: V2Deps, unsupported: (
 
   api.post('/groups/:group_identifier/delete', async (req, reply: FastifyReply) => {
     requireAdmin(req);
-    const id = (req.params as { group_identifier: string }).group_identifier;
+    const id = pathParam(req, 'group_identifier');
     const g = catalog.groupByName(id) ?? catalog.state.groups.find((x) => x.id === id.toLowerCase());
     if (!g) throw new ApiError(400, `Invalid value for group_identifier: no group ${id}.`);
     const mine = catalog.groupsWithParents(catalog.storedUser(req.v2User!.id)?.groups ?? []);

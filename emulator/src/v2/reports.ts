@@ -9,9 +9,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { stringify } from 'csv-stringify/sync';
 import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
-import type { AnswerBook, Visualization } from '../metadataStore';
+import type { Visualization } from '../metadataStore';
 import { body, str, stringList } from './body';
-import { objectsOf } from './objects';
+import { isBook, objectsOf } from './objects';
 import type { V2Deps } from './routes';
 import { visualizationSource } from '../searchdata/formulaColumns';
 
@@ -68,7 +68,7 @@ export function registerReportsV2(api: FastifyInstance, deps: V2Deps): void {
     const type = (str(b, 'type') ?? 'SAVED').toUpperCase();
     if (type !== 'SAVED') throw new ApiError(400, `type ${type} is not supported by the emulator: it exports saved answers (SAVED).`);
     csvOnly(b, ['CSV', 'PDF', 'XLSX', 'PNG'], 'CSV');
-    const [answer] = objectsOf(catalog, user, [{ identifier: str(b, 'metadata_identifier', true), type: 'ANSWER' }], 'metadata_identifier') as AnswerBook[];
+    const [answer] = objectsOf(catalog, user, [{ identifier: str(b, 'metadata_identifier', true), type: 'ANSWER' }], 'metadata_identifier').filter(isBook);
     downloader(user);
     const v = answer!.visualizations[0];
     if (!v) throw new ApiError(400, `Answer ${answer!.name} has no search.`);
@@ -80,7 +80,7 @@ export function registerReportsV2(api: FastifyInstance, deps: V2Deps): void {
     const b = body(req);
     csvOnly(b, ['PDF', 'PNG', 'CSV', 'XLSX'], 'CSV');
     if ((stringList(b, 'tab_identifiers') ?? []).length > 0) throw new ApiError(400, "tab_identifiers is not supported by the emulator: its liveboards have no tabs.");
-    const [board] = objectsOf(catalog, user, [{ identifier: str(b, 'metadata_identifier', true), type: 'LIVEBOARD' }], 'metadata_identifier') as AnswerBook[];
+    const [board] = objectsOf(catalog, user, [{ identifier: str(b, 'metadata_identifier', true), type: 'LIVEBOARD' }], 'metadata_identifier').filter(isBook);
     downloader(user);
     const wanted = stringList(b, 'visualization_identifiers')?.map((x) => x.toLowerCase());
     const vizs = wanted === undefined ? board!.visualizations : board!.visualizations.filter((v) => wanted.includes(v.id) || wanted.includes(v.name.toLowerCase()));

@@ -30,6 +30,7 @@ import { registerTmlAsyncV2 } from './tmlAsync';
 import { registerInputTablesV2 } from './inputTables';
 import { registerOrgsV2, userInOrg } from '../orgs';
 import { visualizationSource } from '../searchdata/formulaColumns';
+import { isRecord, isOneOf, isStringArray } from '../../../common/src/guards';
 
 /** Path prefix of REST API v2. */
 export const V2_PREFIX = '/api/rest/2.0';
@@ -258,12 +259,12 @@ function registerData(api: FastifyInstance, deps: V2Deps): void {
     const id = str(b, 'metadata_identifier', true)!;
     const { format, offset, pageSize } = pageOf(b);
     const wanted = b.visualization_identifiers;
-    if (wanted !== undefined && !(Array.isArray(wanted) && wanted.every((v) => typeof v === 'string'))) throw new ApiError(400, 'Invalid value for visualization_identifiers: expected a list of GUIDs or names.');
+    if (wanted !== undefined && !isStringArray(wanted)) throw new ApiError(400, 'Invalid value for visualization_identifiers: expected a list of GUIDs or names.');
     const board = catalog.state.books.find((x) => x.type === 'PINBOARD_ANSWER_BOOK' && catalog.orgOf(x) === req.v2User!.orgId && (x.id === id.toLowerCase() || x.name === id));
     if (!board) throw new ApiError(400, `Invalid metadata_identifier: no liveboard ${id}.`);
     if (!catalog.canRead(req.v2User!, board)) throw new ApiError(403, FORBIDDEN_TEXT);
     const vizs = wanted
-      ? (wanted as string[]).map((w) => board.visualizations.find((v) => v.id === w.toLowerCase() || v.name === w) ?? (() => { throw new ApiError(400, `Liveboard ${board.name} has no visualization ${w}.`); })())
+      ? wanted.map((w) => board.visualizations.find((v) => v.id === w.toLowerCase() || v.name === w) ?? (() => { throw new ApiError(400, `Liveboard ${board.name} has no visualization ${w}.`); })())
       : board.visualizations;
     const contents = [];
     for (const v of vizs) {
@@ -400,17 +401,17 @@ interface Filter {
 /** The `metadata` member: a list of `{identifier, name_pattern, type, subtypes}`, or one such object (as ThoughtSpot's Python client examples send it); empty: every object. */
 function filtersOf(b: Record<string, unknown>): Filter[] {
   const raw = b.metadata ?? [];
-  const list = Array.isArray(raw) ? (raw as unknown[]) : raw && typeof raw === 'object' ? [raw] : undefined;
+  const list: unknown[] | undefined = Array.isArray(raw) ? raw : isRecord(raw) ? [raw] : undefined;
   if (!list) throw new ApiError(400, 'Invalid value for metadata: expected a list of {identifier, name_pattern, type, subtypes}.');
   const filters = list.map((m) => {
-    if (!m || typeof m !== 'object') throw new ApiError(400, 'Invalid value for metadata: each entry is an object.');
-    const e = m as Record<string, unknown>;
+    if (!isRecord(m)) throw new ApiError(400, 'Invalid value for metadata: each entry is an object.');
+    const e = m;
     const type = str(e, 'type');
-    if (type !== undefined && !TYPES.includes(type as V2Type)) throw new ApiError(400, `metadata type ${type} is not supported by the emulator (${TYPES.join(', ')}).`);
+    if (type !== undefined && !isOneOf(TYPES, type)) throw new ApiError(400, `metadata type ${type} is not supported by the emulator (${TYPES.join(', ')}).`);
     const subtypes = e.subtypes;
-    if (subtypes !== undefined && !(Array.isArray(subtypes) && subtypes.every((x) => typeof x === 'string'))) throw new ApiError(400, 'Invalid value for subtypes: expected a list of strings.');
+    if (subtypes !== undefined && !isStringArray(subtypes)) throw new ApiError(400, 'Invalid value for subtypes: expected a list of strings.');
     const pattern = str(e, 'name_pattern');
-    return { type: type as V2Type | undefined, identifier: str(e, 'identifier'), pattern: pattern === undefined ? undefined : new NamePattern(pattern), subtypes: subtypes as string[] | undefined };
+    return { type, identifier: str(e, 'identifier'), pattern: pattern === undefined ? undefined : new NamePattern(pattern), subtypes };
   });
   return filters.length ? filters : [{ type: undefined, identifier: undefined, pattern: undefined, subtypes: undefined }];
 }
@@ -429,8 +430,8 @@ function dependentsOf(t: LogicalTable, catalog: MetadataStore, user: EmulatorUse
 function favoritesAsked(b: Record<string, unknown>): boolean {
   const fav = b.favorite_object_options;
   if (fav === undefined || fav === null) return false;
-  if (typeof fav !== 'object' || Array.isArray(fav)) throw new ApiError(400, 'Invalid value for favorite_object_options: expected {include, user_identifiers}.');
-  return bool(fav as Record<string, unknown>, 'include');
+  if (!isRecord(fav)) throw new ApiError(400, 'Invalid value for favorite_object_options: expected {include, user_identifiers}.');
+  return bool(fav, 'include');
 }
 
 function registerMetadata(api: FastifyInstance, deps: V2Deps): void {

@@ -67,8 +67,8 @@ export function userFilter(b: Record<string, unknown>, catalog: MetadataStore, s
     if (hidden && !sees(u.id)) return false;
     if (type !== undefined && type !== 'LOCAL_USER') return false;
     if (status !== undefined && status !== 'ACTIVE') return false;
-    const has = catalog.user(u.id)?.privileges;
-    return privileges === undefined || privileges.every((p) => has?.has(p as never) === true);
+    const has: ReadonlySet<string> | undefined = catalog.user(u.id)?.privileges;
+    return privileges === undefined || privileges.every((p) => has?.has(p) === true);
   };
 }
 

@@ -11,6 +11,7 @@ import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { SHARE_MODES, type Header, type ShareMode } from '../metadataStore';
 import { body, str } from './body';
 import type { V2Deps } from './routes';
+import { isOneOf, isRecord } from '../../../common/src/guards';
 
 /** The members `shareMetadata` takes. */
 const SHARE_MEMBERS = ['metadata_type', 'metadata_identifiers', 'metadata', 'permissions', 'visualization_identifiers', 'emails', 'message', 'enable_custom_url', 'notify_on_share', 'has_lenient_discoverability'] as const;
@@ -18,9 +19,6 @@ const SHARE_MEMBERS = ['metadata_type', 'metadata_identifiers', 'metadata', 'per
 /** The object types of `metadata_type` and `metadata[].type` and the objects each names in the emulator. */
 const OBJECT_TYPES: Record<string, 'table' | 'QUESTION_ANSWER_BOOK' | 'PINBOARD_ANSWER_BOOK'> = { LOGICAL_TABLE: 'table', ANSWER: 'QUESTION_ANSWER_BOOK', LIVEBOARD: 'PINBOARD_ANSWER_BOOK' };
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * Registers `security/metadata/share` in the v2 scope (its hook sets `req.v2User`).
@@ -58,7 +56,7 @@ export function registerShareV2(api: FastifyInstance, deps: V2Deps): void {
   api.post('/security/metadata/share', async (req, reply: FastifyReply) => {
     const caller = req.v2User!;
     const b = body(req);
-    const unknown = Object.keys(b).find((k) => !(SHARE_MEMBERS as readonly string[]).includes(k));
+    const unknown = Object.keys(b).find((k) => !isOneOf(SHARE_MEMBERS, k));
     if (unknown !== undefined) throw new ApiError(400, `Invalid parameter ${unknown}: security/metadata/share takes ${SHARE_MEMBERS.join(', ')}.`);
     const type = str(b, 'metadata_type');
     const objects: Header[] = [];
@@ -77,7 +75,7 @@ export function registerShareV2(api: FastifyInstance, deps: V2Deps): void {
       const principal = isRecord(p) ? p.principal : undefined;
       const mode = isRecord(p) && typeof p.share_mode === 'string' ? p.share_mode.toUpperCase() : undefined;
       if (!isRecord(principal) || typeof principal.identifier !== 'string' || principal.identifier === '') throw new ApiError(400, 'Invalid value for permissions: each entry needs principal {identifier, type}.');
-      if (mode === undefined || !(SHARE_MODES as readonly string[]).includes(mode)) throw new ApiError(400, `Invalid value for permissions share_mode: ${String(isRecord(p) ? p.share_mode : undefined)} (${SHARE_MODES.join(', ')}).`);
+      if (mode === undefined || !isOneOf(SHARE_MODES, mode)) throw new ApiError(400, `Invalid value for permissions share_mode: ${String(isRecord(p) ? p.share_mode : undefined)} (${SHARE_MODES.join(', ')}).`);
       const ptype = principal.type === undefined || principal.type === null ? undefined : String(principal.type).toUpperCase();
       if (ptype !== undefined && ptype !== 'USER' && ptype !== 'USER_GROUP') throw new ApiError(400, `Invalid value for principal type: ${ptype} (USER or USER_GROUP).`);
       const key = principal.identifier.toLowerCase();
@@ -85,7 +83,7 @@ export function registerShareV2(api: FastifyInstance, deps: V2Deps): void {
       const group = ptype === 'USER' || user ? undefined : catalog.groupsIn(caller.orgId).find((g) => g.id === key || g.name.toLowerCase() === key);
       if (!user && !group) throw new ApiError(400, `Invalid value for principal identifier: no ${ptype === 'USER' ? 'user' : ptype === 'USER_GROUP' ? 'group' : 'user or group'} ${principal.identifier}.`);
       if (group && group.visibility === 'NON_SHARABLE' && mode !== 'NO_ACCESS' && !caller.privileges.has('ADMINISTRATION')) throw new ApiError(403, `The group ${group.name} is NOT SHAREABLE: only an administrator shares with it.`);
-      return { id: (user ?? group)!.id, mode: mode as ShareMode };
+      return { id: (user ?? group)!.id, mode };
     });
     // every object and principal was checked: refuse the whole request before any change
     if (objects.some((o) => !catalog.canModify(caller, o))) throw new ApiError(403, FORBIDDEN_TEXT);

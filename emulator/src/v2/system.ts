@@ -14,6 +14,7 @@ import { JSON_BODY_ONLY, loginInOrgOf } from './login';
 import type { V2Deps } from './routes';
 import { sortAndPage, SORT_FIELDS } from './admin';
 import type { IssuedToken } from './tokens';
+import { isEmptyList, isRecord } from '../../../common/src/guards';
 
 /** Validity of the token auth/session/token issues: "valid for 24 hours" (OpenAPI `getCurrentUserToken`). */
 const SESSION_TOKEN_VALIDITY_SEC = 24 * 3600;
@@ -22,8 +23,8 @@ const SESSION_TOKEN_VALIDITY_SEC = 24 * 3600;
 const WAREHOUSE = 'DUCKDB';
 
 function requirePrivilege(req: FastifyRequest, ...any: string[]): void {
-  const has = req.v2User!.privileges;
-  if (!any.some((p) => has.has(p as never))) throw new ApiError(403, FORBIDDEN_TEXT);
+  const has: ReadonlySet<string> = req.v2User!.privileges;
+  if (!any.some((p) => has.has(p))) throw new ApiError(403, FORBIDDEN_TEXT);
 }
 
 /** A token's `Scope` (OpenAPI): FULL, or REPORT_BOOK_VIEW with the object of an auth/token/object token. */
@@ -99,7 +100,7 @@ export function registerSystemV2(api: FastifyInstance, deps: V2Deps): void {
     const persist = str(b, 'persist_option', true)!.toUpperCase();
     if (!['REPLACE', 'APPEND', 'NONE', 'RESET'].includes(persist)) throw new ApiError(400, `Invalid value for persist_option: ${persist} (REPLACE, APPEND, NONE or RESET).`);
     for (const rls of ['filter_rules', 'parameter_values', 'variable_values']) {
-      if (Array.isArray(b[rls]) && (b[rls] as unknown[]).length > 0) throw new ApiError(400, `${rls} is not supported by the emulator: it has no row-level security or formula variables.`);
+      if (!isEmptyList(b[rls]) && Array.isArray(b[rls])) throw new ApiError(400, `${rls} is not supported by the emulator: it has no row-level security or formula variables.`);
     }
     const { user, validity } = await loginInOrgOf(b, deps);
     const t = tokens.issue(user.id, validity, { orgId: user.orgId });
@@ -116,7 +117,7 @@ function registerConnectionsAndRoles(api: FastifyInstance, deps: V2Deps): void {
     requirePrivilege(req, 'DATAMANAGEMENT', 'ADMINISTRATION');
     const b = body(req);
     const types = stringList(b, 'data_warehouse_types')?.map((x) => x.toUpperCase());
-    const wanted = Array.isArray(b.connections) ? (b.connections as unknown[]) : undefined;
+    const wanted: unknown[] | undefined = Array.isArray(b.connections) ? b.connections : undefined;
     const details = bool(b, 'include_details');
     int(b, 'record_offset', 0, 0);
     const byDb = new Map<string, { created: number; modified: number; author: string; tables: string[] }>();
@@ -147,8 +148,8 @@ function registerConnectionsAndRoles(api: FastifyInstance, deps: V2Deps): void {
 
 /** Whether a `ConnectionInput` (`{identifier, name_pattern}`) names the connection `id` / `name`. */
 function connectionMatches(w: unknown, id: string, name: string): boolean {
-  if (!w || typeof w !== 'object') throw new ApiError(400, 'Invalid value for connections: each entry is {identifier, name_pattern}.');
-  const e = w as Record<string, unknown>;
+  if (!isRecord(w)) throw new ApiError(400, 'Invalid value for connections: each entry is {identifier, name_pattern}.');
+  const e = w;
   const ident = str(e, 'identifier')?.toLowerCase();
   const pattern = str(e, 'name_pattern');
   return (ident === undefined || ident === id || ident === name.toLowerCase()) && (pattern === undefined || new NamePattern(pattern).test(name));

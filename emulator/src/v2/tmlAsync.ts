@@ -15,6 +15,7 @@ import { exportPrincipal, principalsInOrg, type ExportedPrincipal } from '../tml
 import { MAX_TML_OBJECTS } from '../tml/routes';
 import { body, bool, int, str, stringList } from './body';
 import type { V2Deps } from './routes';
+import { isOneOf } from '../../../common/src/guards';
 
 /** The statuses of a task (`ImportEPackAsyncTaskStatus.task_status`). */
 const TASK_STATUSES = ['COMPLETED', 'IN_QUEUE', 'IN_PROGRESS', 'FAILED'] as const;
@@ -59,8 +60,8 @@ export function registerTmlAsyncV2(api: FastifyInstance, deps: V2Deps): void {
     const texts = stringList(b, 'metadata_tmls');
     if (!texts || texts.length === 0) throw new ApiError(400, 'Missing parameter metadata_tmls: a list of TML texts.');
     if (texts.length > MAX_TML_OBJECTS) throw new ApiError(400, `Invalid value for metadata_tmls: ${texts.length} objects; at most ${MAX_TML_OBJECTS} in one call.`);
-    const policy = (str(b, 'import_policy') ?? 'PARTIAL_OBJECT').toUpperCase() as ImportPolicy;
-    if (!IMPORT_POLICIES.includes(policy)) throw new ApiError(400, `Invalid value for import_policy: ${policy} (${IMPORT_POLICIES.join(', ')}).`);
+    const policy = (str(b, 'import_policy') ?? 'PARTIAL_OBJECT').toUpperCase();
+    if (!isOneOf(IMPORT_POLICIES, policy)) throw new ApiError(400, `Invalid value for import_policy: ${policy} (${IMPORT_POLICIES.join(', ')}).`);
     if (!user.privileges.has('DATAMANAGEMENT') && !user.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
     const createNew = bool(b, 'create_new');
     const start = deps.now().getTime();
@@ -84,7 +85,7 @@ export function registerTmlAsyncV2(api: FastifyInstance, deps: V2Deps): void {
     const b = body(req);
     const ids = stringList(b, 'task_ids');
     const statuses = stringList(b, 'task_status')?.map((s) => s.toUpperCase());
-    const bad = statuses?.find((s) => !(TASK_STATUSES as readonly string[]).includes(s));
+    const bad = statuses?.find((s) => !isOneOf(TASK_STATUSES, s));
     if (bad !== undefined) throw new ApiError(400, `Invalid value for task_status: ${bad} (${TASK_STATUSES.join(', ')}).`);
     const authorName = str(b, 'author_identifier')?.toLowerCase();
     const author = authorName === undefined ? undefined : (catalog.userByName(authorName) ?? catalog.storedUser(authorName))?.id ?? authorName;
@@ -109,7 +110,7 @@ function shown(t: ImportTask, withResponse: boolean): Record<string, unknown> {
 function exportBatch(catalog: MetadataStore, user: EmulatorUser, b: Record<string, unknown>): ExportedPrincipal[] {
   if (!user.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
   const type = str(b, 'metadata_type', true)!.toUpperCase();
-  if (!['USER', 'USER_GROUP', 'ROLE'].includes(type)) throw new ApiError(400, `Invalid value for metadata_type: ${type} (USER, USER_GROUP or ROLE; other objects export through metadata/tml/export).`);
+  if (!isOneOf(['USER', 'USER_GROUP', 'ROLE'] as const, type)) throw new ApiError(400, `Invalid value for metadata_type: ${type} (USER, USER_GROUP or ROLE; other objects export through metadata/tml/export).`);
   const offset = int(b, 'batch_offset', 0, 0);
   const size = int(b, 'batch_size', 20, 1);
   const format = (str(b, 'edoc_format') ?? 'JSON').toUpperCase();
@@ -117,6 +118,6 @@ function exportBatch(catalog: MetadataStore, user: EmulatorUser, b: Record<strin
   bool(b, 'export_dependent');
   bool(b, 'all_orgs_override');
   if (type === 'ROLE') return [];
-  const kind = type as 'USER' | 'USER_GROUP';
-  return principalsInOrg(catalog, user, kind).slice(offset, offset + size).map((p) => exportPrincipal(catalog, kind, p, format as 'JSON' | 'YAML'));
+  const kind = type;
+  return principalsInOrg(catalog, user, kind).slice(offset, offset + size).map((p) => exportPrincipal(catalog, kind, p, format));
 }

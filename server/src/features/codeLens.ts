@@ -11,6 +11,7 @@ import { RUN_QUERY_COMMAND } from '../../../common/src/protocol';
 import { rangeIn } from '../../../common/src/languageService/navigation';
 import type { FeatureContext } from './context';
 import { kindOfDocument, normalizeUri, type WorkspaceIndexFeature } from './workspaceIndex';
+import { recordOr } from '../../../common/src/guards';
 
 /** Runs one query for `workspace/executeCommand`: the query's text and data source; resolves to the answer as text. */
 export type QueryRunner = (query: { text: string; dataSource: string | null }) => Promise<string>;
@@ -48,7 +49,7 @@ export function registerCodeLens(ctx: FeatureContext, feature: WorkspaceIndexFea
 
   ctx.connection.onExecuteCommand((params, token) => ctx.runSafeAsync(async () => {
     if (params.command !== RUN_QUERY_COMMAND) return new ResponseError(LSPErrorCodes.RequestFailed, `Unknown command ${params.command}.`);
-    const arg = (params.arguments?.[0] ?? {}) as { uri?: unknown; index?: unknown };
+    const arg = recordOr(params.arguments?.[0]);
     const document = typeof arg.uri === 'string' ? ctx.documents.get(arg.uri) : undefined;
     const query = document && typeof arg.index === 'number' ? ctx.service.getQueries(document, await ctx.settings.get(document.uri))[arg.index] : undefined;
     if (!query) return new ResponseError(LSPErrorCodes.RequestFailed, 'No such query: the document is not open or has changed.');

@@ -7,6 +7,7 @@ import type { DocumentSettings } from '../settings';
 import type { FeatureContext } from './context';
 import type { DiagnosticsFeature } from './diagnostics';
 import { formatError } from './runSafe';
+import { memberOf } from '../../../common/src/guards';
 
 /** Registers the configuration handlers. */
 export function registerConfiguration(ctx: FeatureContext, settings: DocumentSettings, diagnostics: DiagnosticsFeature): void {
@@ -18,7 +19,7 @@ export function registerConfiguration(ctx: FeatureContext, settings: DocumentSet
   });
 
   ctx.connection.onDidChangeConfiguration((change) => {
-    settings.changed((change?.settings as { tsq?: unknown } | null | undefined)?.tsq);
+    settings.changed(memberOf(change?.settings, 'tsq'));
     diagnostics.refresh();
   });
 
