@@ -82,13 +82,11 @@ const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
  * - `diagnostics` holds every lexer and parser problem (syntax only), at most `MAX_PARSE_DIAGNOSTICS`.
  *
  * @param text the document text. Never throws.
- * @param options kept for callers of an earlier version (`fastClauses`); the one parser writes every tree.
  */
-export function parseDocument(text: string, options?: { fastClauses?: boolean }): SyntaxDocument {
+export function parseDocument(text: string): SyntaxDocument {
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics);
   const builder = new TreeBuilder(text, diagnostics, 0, tokenEstimate(text.length));
-  void options;
   // The lexer writes a chunk of tokens straight into the tree's buffer; the builder then cuts them into
   // parts and parses each query as it ends (no token objects).
   while (!lexer.done) {
