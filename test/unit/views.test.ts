@@ -137,3 +137,17 @@ test('views: offsets on descent in a document of several queries, a subsearch\'s
   const missing = narrow(clauses('[delay] >')[0], 'filter').get('missing');
   assert.deepEqual(missing && [missing.span, missing.text], [{ start: 9, end: 9 }, ''], 'a missing value: an empty span where it would be');
 });
+
+test('generated: a query view\'s text and span are the AST query\'s (symbols and the agent tools read them), comments inside and around included', () => {
+  const texts = [realisticFile(60_000).text, "-- a\n[origin] -- b\n -- c\n[delay] > 3 -- d\n;\n  top 3 --e", "[origin] 'unclosed \n\n  é [delay]  ", ...KEYWORDS.map((k) => `-- x\n${k.example} -- y`)];
+  let n = 0;
+  for (const text of texts) {
+    const doc = parseDocument(text);
+    for (let i = 0; i < doc.queryCount; i++, n++) {
+      const q = doc.query(i);
+      const v = queryView(doc, i);
+      assert.deepEqual([v.text, v.span], [q.text, { start: q.start, end: q.end }], JSON.stringify(text.slice(q.start, q.end + 20)));
+    }
+  }
+  assert.ok(n > 500);
+});
