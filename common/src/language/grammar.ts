@@ -204,6 +204,11 @@ export function childItems(kind: SearchNodeKind): readonly ChildItem[] {
   return items;
 }
 
+/** The node kinds that are parts of a clause, not clauses. */
+const PART_KINDS = { columnRef: true, value: true, missing: true } as const satisfies Partial<Record<SearchNodeKind, true>>;
+/** The kinds a clause node may have (stand at a query's top level): every node kind but a clause's parts (`PART_KINDS`). */
+export type ClauseNodeKind = Exclude<SearchNodeKind, keyof typeof PART_KINDS>;
+
 /** Whether a node of kind `kind` is a clause (may stand at a query's top level), not a part of one. */
 export function isClauseKind(kind: SearchNodeKind): boolean {
   return !(kind in PART_KINDS);
@@ -220,5 +225,3 @@ export function conformsTo(kind: SearchNodeKind, children: readonly string[]): b
   }
   return re.test(children.map((c) => `${c} `).join(''));
 }
-/** The node kinds that are parts of a clause, not clauses. */
-const PART_KINDS = { columnRef: true, value: true, missing: true } as const;

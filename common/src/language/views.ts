@@ -6,13 +6,13 @@
  * `Accessors<K>`; test/unit/views.test.ts checks the two against the declaration and the parser's trees.
  * Pure: no `vscode`, no connection, no I/O.
  */
-import { NODE_CHILDREN, SEARCH_GRAMMAR, childItems, isClauseKind, type SearchNodeKind } from './grammar';
+import { NODE_CHILDREN, SEARCH_GRAMMAR, childItems, isClauseKind, type ClauseNodeKind, type SearchNodeKind } from './grammar';
 import type { Token } from './lexer';
 import type { SyntaxDocument } from './parser';
 import { PART, TK, nodeKindOf, tokenOf, type GreenBuffer, type GreenPart } from './tree';
 
-/** The kinds a clause node may have: every node kind but a clause's parts (`columnRef`, `value`, `missing`). */
-export type ClauseKind = Exclude<SearchNodeKind, 'columnRef' | 'value' | 'missing'>;
+/** The kinds a clause node may have (grammar.ts `ClauseNodeKind`). */
+export type ClauseKind = ClauseNodeKind;
 
 type Spec = typeof NODE_CHILDREN;
 /** The items of a `NODE_CHILDREN` entry, as a tuple of strings (`'columnRef value* missing?'` → three). */
