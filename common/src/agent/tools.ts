@@ -10,6 +10,7 @@
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-types';
 import { AuthenticationError, ConnectionError, PermissionError, ServiceError } from '../api/errors';
 import { parseDocument } from '../language/parser';
+import { queryView } from '../language/views';
 import type { DataSource } from '../model';
 import type { AgentBackend } from './backend';
 import { DEFAULT_MAX_ROWS, MAX_ROWS_LIMIT, type CheckDiagnostic, type CheckInput, type CheckOutput, type DescribeInput, type DescribeOutput, type ListOutput, type LoadInput, type LoadOutput, type OrgsOutput, type RunInput, type RunOutput, type SwitchOrgInput } from './schemas';
@@ -229,16 +230,16 @@ export function checkQuery(backend: AgentBackend, input: CheckInput, signal?: Ab
 }
 
 /**
- * The text searchdata receives for `query`: its one query with comments removed (the parser's
- * `Query.text`, as Run Query and `tsq query` send it). @throws InputError when it holds no query, several
+ * The text searchdata receives for `query`: its one query with comments removed (its view's text,
+ * views.ts `QueryView.text`, the parser's `Query.text` that Run Query and `tsq query` send). @throws InputError when it holds no query, several
  * (a `;` or a blank line ends one), or an `@datasource` (the data source is the tool's argument).
  */
 function oneQuery(query: string): string {
   const doc = parseDocument(query);
   if (doc.directives.length) throw new InputError('Give the data source as "data_source", not as an @datasource line in the query.');
-  if (doc.queries.length === 0) throw new InputError('"query" holds no query (only comments or blank lines).');
-  if (doc.queries.length > 1) throw new InputError(`"query" holds ${doc.queries.length} queries (a ";" or a blank line ends one): run them one at a time.`);
-  return doc.queries[0].text;
+  if (doc.queryCount === 0) throw new InputError('"query" holds no query (only comments or blank lines).');
+  if (doc.queryCount > 1) throw new InputError(`"query" holds ${doc.queryCount} queries (a ";" or a blank line ends one): run them one at a time.`);
+  return queryView(doc, 0).text;
 }
 
 /** `run_query` {data_source, query, max_rows}: the first rows of the answer. */

@@ -79,8 +79,11 @@ export type ProductionName =
   | 'rankedBy' | 'sortBy' | 'growth' | 'calendar' | 'location' | 'subsearch' | 'versus' | 'fiscal' | 'relativeDate' | 'relativePeriod' | 'toDate' | 'namedDate'
   | 'bareValue' | 'formulaCall' | 'unknownWord' | 'separator' | 'stray' | 'misplacedKeyword';
 
-/** The tree's node kinds: a clause's (ast.ts `Clause['kind']`) or one of its parts. */
-export type SearchNodeKind = Clause['kind'] | 'columnRef' | 'value' | 'missing';
+/**
+ * The tree's node kinds: a clause's (ast.ts `Clause['kind']`), `rankedBy` (which the AST folds into its
+ * query's `topBottom`, or a `keyword` clause when there is none) or one of a clause's parts.
+ */
+export type SearchNodeKind = Clause['kind'] | 'rankedBy' | 'columnRef' | 'value' | 'missing';
 
 /**
  * The search language (docs/service-interface.md §4; ThoughtSpot's keyword reference, list-*.adoc), in
@@ -98,7 +101,7 @@ export const SEARCH_GRAMMAR = defineGrammar<ProductionName, SearchNodeKind>([
   { name: 'for', nodes: ['error'], first: { keywords: ['for'] }, rule: "'for' Aggregation ColumnRef FilterOperator Value", expects: 'column' },
   { name: 'grouping', nodes: ['column', 'bucket', 'error'], first: { keywords: ['by', 'for each'] }, rule: "('by' | 'for each') (Aggregation? ColumnRef | DateUnit | Bucket)", expects: 'column' },
   { name: 'topBottom', nodes: ['topBottom'], first: { keywords: ['top', 'bottom'] }, rule: "('top' | 'bottom') number?", expects: 'column' },
-  { name: 'rankedBy', nodes: ['keyword', 'error'], first: { keywords: ['ranked by'] }, rule: "'ranked by' Aggregation? ColumnRef", expects: 'column' },
+  { name: 'rankedBy', nodes: ['rankedBy', 'error'], first: { keywords: ['ranked by'] }, rule: "'ranked by' Aggregation? ColumnRef", expects: 'column' },
   { name: 'sortBy', nodes: ['sort', 'error'], first: { keywords: ['sort by'] }, rule: "'sort by' Aggregation? ColumnRef ColumnRef? ('ascending' | 'descending')?", expects: 'column' },
   { name: 'growth', nodes: ['growth', 'error'], first: { keywords: ['growth of'] }, rule: "'growth of' ColumnRef 'by' ColumnRef Bucket? PeriodOverPeriod?", expects: 'column' },
   { name: 'calendar', nodes: ['calendar', 'error'], first: { keywords: ['calendar'] }, rule: "'calendar' ('.' (word | keyword | value))?" },
@@ -166,28 +169,59 @@ const DOT_RELATIVE_DATES: readonly string[] = [
 
 /**
  * The children of each node kind in the tree (direct children, in order), the shape a typed view of a node
- * reads: node kinds, `Clause` for any clause kind, `?` optional, `*` repeated. test/unit/grammar-once.test.ts
- * checks every node the parser writes against it (`conformsTo`).
+ * reads (views.ts): node kinds, `Clause` for any clause kind, `?` optional, `*` repeated. Read it with
+ * `childItems`; test/unit/grammar-once.test.ts checks every node the parser writes against it (`conformsTo`).
  */
-export const NODE_CHILDREN: Readonly<Record<SearchNodeKind, string>> = {
+export const NODE_CHILDREN = {
   column: 'columnRef', filter: 'columnRef value* missing?', dateFilter: 'columnRef?', topBottom: '', sort: 'columnRef',
   growth: 'columnRef columnRef', calendar: '', bucket: '', location: 'columnRef?', subsearch: 'columnRef? Clause*', versus: '',
-  keyword: '', error: '', columnRef: '', value: '', missing: '',
-};
+  rankedBy: 'columnRef', keyword: '', error: '', columnRef: '', value: '', missing: '',
+} as const satisfies Readonly<Record<SearchNodeKind, string>>;
+
+/** One item of a `NODE_CHILDREN` entry: a node kind (or `Clause`) and how often it comes (`''` once, `?`, `*`). */
+export interface ChildItem {
+  readonly kind: SearchNodeKind | 'Clause';
+  readonly repeat: '' | '?' | '*';
+}
+
+const CHILD_ITEMS = new Map<SearchNodeKind, readonly ChildItem[]>();
+/**
+ * The items of `NODE_CHILDREN[kind]`, in order (the one reader of its notation). Throws when an item names
+ * no node kind of the grammar (nor `Clause`).
+ */
+export function childItems(kind: SearchNodeKind): readonly ChildItem[] {
+  let items = CHILD_ITEMS.get(kind);
+  if (!items) {
+    items = NODE_CHILDREN[kind].split(' ').filter(Boolean).map((p) => {
+      const m = /^(\w+)([?*]?)$/.exec(p);
+      const name = m?.[1];
+      const child = SEARCH_GRAMMAR.nodeKinds.find((k) => k === name) ?? (name === 'Clause' ? 'Clause' : undefined);
+      if (!m || !child) throw new Error(`NODE_CHILDREN.${kind}: "${p}" names no node kind`);
+      return { kind: child, repeat: m[2] === '?' || m[2] === '*' ? m[2] : '' };
+    });
+    CHILD_ITEMS.set(kind, items);
+  }
+  return items;
+}
+
+/** The node kinds that are parts of a clause, not clauses. */
+const PART_KINDS = { columnRef: true, value: true, missing: true } as const satisfies Partial<Record<SearchNodeKind, true>>;
+/** The kinds a clause node may have (stand at a query's top level): every node kind but a clause's parts (`PART_KINDS`). */
+export type ClauseNodeKind = Exclude<SearchNodeKind, keyof typeof PART_KINDS>;
+
+/** Whether a node of kind `kind` is a clause (may stand at a query's top level), not a part of one. */
+export function isClauseKind(kind: SearchNodeKind): boolean {
+  return !(kind in PART_KINDS);
+}
 
 const CHILD_PATTERNS = new Map<string, RegExp>();
 /** Whether `children` (the kinds of a node's direct children, in order) fit `NODE_CHILDREN[kind]`. */
 export function conformsTo(kind: SearchNodeKind, children: readonly string[]): boolean {
   let re = CHILD_PATTERNS.get(kind);
   if (!re) {
-    const clause = SEARCH_GRAMMAR.nodeKinds.filter((k) => !(k in PART_KINDS)).join('|');
-    const parts = NODE_CHILDREN[kind].split(' ').filter(Boolean).map((p) => {
-      const m = /^(\w+)([?*]?)$/.exec(p)!;
-      return `(?:(?:${m[1] === 'Clause' ? clause : m[1]}) )${m[2]}`;
-    });
+    const clause = SEARCH_GRAMMAR.nodeKinds.filter(isClauseKind).join('|');
+    const parts = childItems(kind).map((c) => `(?:(?:${c.kind === 'Clause' ? clause : c.kind}) )${c.repeat}`);
     CHILD_PATTERNS.set(kind, (re = new RegExp(`^${parts.join('')}$`)));
   }
   return re.test(children.map((c) => `${c} `).join(''));
 }
-/** The node kinds that are parts of a clause, not clauses. */
-const PART_KINDS = { columnRef: true, value: true, missing: true } as const;

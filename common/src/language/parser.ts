@@ -82,13 +82,11 @@ const isTrivia = (t: Token) => t.kind === 'comment' || t.kind === 'blank';
  * - `diagnostics` holds every lexer and parser problem (syntax only), at most `MAX_PARSE_DIAGNOSTICS`.
  *
  * @param text the document text. Never throws.
- * @param options kept for callers of an earlier version (`fastClauses`); the one parser writes every tree.
  */
-export function parseDocument(text: string, options?: { fastClauses?: boolean }): SyntaxDocument {
+export function parseDocument(text: string): SyntaxDocument {
   const diagnostics: ParseDiagnostic[] = [];
   const lexer = new Lexer(text, diagnostics);
   const builder = new TreeBuilder(text, diagnostics, 0, tokenEstimate(text.length));
-  void options;
   // The lexer writes a chunk of tokens straight into the tree's buffer; the builder then cuts them into
   // parts and parses each query as it ends (no token objects).
   while (!lexer.done) {
@@ -460,7 +458,7 @@ const T_COLUMN = TK.column, T_VALUE = TK.value, T_NUMBER = TK.number, T_OPERATOR
   T_CONSTANT = TK.constant, T_COMMA = TK.comma, T_DOT = TK.dot, T_WORD = TK.word, T_LPAREN = TK.lparen, T_RPAREN = TK.rparen;
 const N_REF = NK.columnRef, N_VALUE = NK.value, N_BUCKET = NK.bucket, N_GROWTH = NK.growth, N_COLUMN = NK.column, N_FILTER = NK.filter,
   N_SORT = NK.sort, N_TOP = NK.topBottom, N_DATE = NK.dateFilter, N_MISSING = NK.missing, N_ERROR = NK.error, N_KEYWORD = NK.keyword,
-  N_CALENDAR = NK.calendar, N_VERSUS = NK.versus, N_SUBSEARCH = NK.subsearch, N_LOCATION = NK.location;
+  N_RANKED = NK.rankedBy, N_CALENDAR = NK.calendar, N_VERSUS = NK.versus, N_SUBSEARCH = NK.subsearch, N_LOCATION = NK.location;
 
 // Keyword facts by `KeywordId`, derived from the parser's sets above (themselves from the catalogue).
 const F_AGGREGATION = 1, F_WORD_OPERATOR = 2, F_BUCKET = 4, F_UNIT = 8, F_LOCATION = 16, F_DISTANCE_UNIT = 32, F_PERIOD_OVER_PERIOD = 64;
@@ -1076,8 +1074,8 @@ class ClauseParser {
   private n = 0;
   /** Positions of the values of the filter being read (scratch). */
   private vals = new Int32Array(16);
-  /** The `ranked by`s of the query: positions of the keyword, the aggregation (-1), the column and its reference's last token; the tentative node. */
-  private rankedBy: { kw: number; agg: number; c: number; last: number; node: number }[] | undefined;
+  /** The `ranked by`s of the query: positions of the keyword, the aggregation (-1), the column and its reference's last token. */
+  private rankedBy: { kw: number; agg: number; c: number; last: number }[] | undefined;
   /** How many `top`/`bottom` clauses the query has so far. */
   private tops = 0;
   /**
@@ -1127,7 +1125,6 @@ class ClauseParser {
     this.rankedBy = undefined;
     this.tops = 0;
     this.parens = this.outer;
-    const nodeFrom = this.buf ? this.buf.nodeCount : 0;
     while (this.i < this.stop) {
       const before = this.i;
       this.clause();
@@ -1135,27 +1132,24 @@ class ClauseParser {
     }
     const out = this.ast ? this.clauses.slice(0, this.n) : NO_CLAUSES;
     this.parens = undefined;
-    if (this.rankedBy) this.attachRanked(out, nodeFrom);
+    if (this.rankedBy) this.attachRanked(out);
     return out;
   }
 
   /**
    * `ranked by` attaches to the query's top/bottom wherever it is written (docs/service-notes.md §2.1): the
-   * k-th takes the k-th top/bottom; one without is a `keyword` clause (warned). Its node was written
-   * where it stands when it could be one; those that found a top/bottom after them are taken out.
+   * k-th takes the k-th top/bottom; one without is a `keyword` clause of the AST (warned). Its tree node,
+   * a `rankedBy` where it stands, is the same either way (`rankedByClause`).
    */
-  private attachRanked(out: Clause[], nodeFrom: number): void {
+  private attachRanked(out: Clause[]): void {
     const ranked = this.rankedBy!;
     const S = this.S, E = this.E;
-    const drop: number[] = [];
     let k = 0;
     for (const r of ranked) {
       const matched = k < this.tops;
-      if (matched && r.node >= 0) drop.push(r.node);
       if (!matched) this.sink.add({ start: S[r.kw]!, end: E[r.last]! }, codes.MISPLACED_KEYWORD, '"ranked by" ranks a top or bottom: write top N or bottom N in the query (top_n_ranked_by.adoc).', 'warning');
       k++;
     }
-    if (drop.length && this.buf) removeLeaves(this.buf, nodeFrom, drop);
     if (!this.ast) return;
     let c = 0;
     const count = out.length;
@@ -1932,11 +1926,9 @@ class ClauseParser {
       this.error(j, j, 'ranked by');
       return;
     }
-    const ranked = (this.rankedBy ??= []);
-    // the k-th ranked by takes the k-th top/bottom: one written before it certainly; else a node where it stands, for now
-    let node = -1;
-    if (ranked.length >= this.tops && this.buf) node = this.buf.addNode(N_KEYWORD, this.X[j]!, this.X[last]! + 1);
-    ranked.push({ kw: j, agg, c, last, node });
+    // the node where it stands, its column reference its child (the AST moves it into its top/bottom)
+    this.withRef(N_RANKED, j, last, c, last);
+    (this.rankedBy ??= []).push({ kw: j, agg, c, last });
   }
 
   /** A keyword no production takes where it stands: a `keyword` clause (warned unless the emulator does not run it). */
@@ -2242,24 +2234,6 @@ class ClauseParser {
     this.leaf(N_CALENDAR, j, j);
     if (this.ast) this.push({ kind: 'calendar', name: 'calendar', start: this.S[j]!, end: this.E[j]! });
   }
-}
-
-/**
- * Takes the leaf nodes at `drop` (indices ≥ `from`, increasing, none inside another node written since
- * `from`: top-level clauses of one parse) out of `buf`'s node arrays, shifting the nodes after them.
- */
-function removeLeaves(buf: GreenBuffer, from: number, drop: readonly number[]): void {
-  let w = drop[0]!;
-  let d = 0;
-  for (let r = w; r < buf.nodeCount; r++) {
-    if (d < drop.length && r === drop[d]) {
-      d++;
-      continue;
-    }
-    buf.moveNode(r, w++);
-  }
-  buf.nodeCount = w;
-  void from;
 }
 
 // ---- cursor helpers (completion, hover) ------------------------------------------------------------------

@@ -100,25 +100,6 @@ export class GreenBuffer extends TokenStore {
     }
   }
 
-  /** Copies node `from` to index `to` (below it: the parser taking nodes out, parser.ts `removeLeaves`). */
-  moveNode(from: number, to: number): void {
-    const end = this.nodeEnd(from);
-    const size = this.subtreeSize(from);
-    this.nodeKinds[to] = this.nodeKinds[from]!;
-    this.nodeFrom[to] = this.nodeFrom[from]!;
-    const length = end - this.nodeFrom[from]!;
-    if (length < ESCAPE) this.nodeLengths[to] = length;
-    else {
-      this.nodeLengths[to] = ESCAPE;
-      this.longLengths!.set(to, length);
-    }
-    if (size < ESCAPE) this.nodeSizes[to] = size;
-    else {
-      this.nodeSizes[to] = ESCAPE;
-      this.longSizes!.set(to, size);
-    }
-  }
-
   /** The token after the last token of node `i` (its first, `nodeFrom[i]`, for a `missing` node). */
   nodeEnd(i: number): number {
     const l = this.nodeLengths[i]!;

@@ -6,6 +6,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ServiceContext } from './types';
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-types';
+import { queryView } from '../language/views';
 
 /** Longest symbol name, in characters; longer query texts are cut with an ellipsis. */
 export const MAX_SYMBOL_NAME = 80;
@@ -14,18 +15,19 @@ export const MAX_SYMBOL_NAME = 80;
  * One `DocumentSymbol` per query, in document order: `name` = the query text on one line (whitespace
  * runs collapsed, cut at `MAX_SYMBOL_NAME` characters), `detail` = the data source in force (its
  * `@datasource`, or '' when none), `kind` = Event, `range` = the query's span, `selectionRange` = its
- * first clause (or the whole query). Never throws.
+ * first clause (or the whole query). Read from the tree's views (views.ts), no AST made. Never throws.
  */
 export function findDocumentSymbols(ctx: ServiceContext, document: TextDocument): DocumentSymbol[] {
   const doc = ctx.parse(document);
-  // each query's AST made for the list, not kept with the parse
-  return Array.from({ length: doc.queryCount }, (_, i) => doc.query(i)).map((q) => {
+  return Array.from({ length: doc.queryCount }, (_, i) => {
+    const q = queryView(doc, i);
     let name = q.text.replace(/\s+/g, ' ').trim();
     if (name.length > MAX_SYMBOL_NAME) name = name.slice(0, MAX_SYMBOL_NAME - 1) + '…';
     if (!name) name = '(empty query)';
-    const range = { start: document.positionAt(q.start), end: document.positionAt(q.end) };
-    const first = q.clauses[0];
+    const span = q.span;
+    const range = { start: document.positionAt(span.start), end: document.positionAt(span.end) };
+    const first = q.clauses()[0];
     const selectionRange = first ? { start: document.positionAt(first.start), end: document.positionAt(first.end) } : range;
-    return { name, detail: q.dataSource ?? '', kind: SymbolKind.Event, range, selectionRange };
+    return { name, detail: doc.directiveOf(i)?.value ?? '', kind: SymbolKind.Event, range, selectionRange };
   });
 }
