@@ -330,3 +330,20 @@ test('the index follows the workspace folders: an added folder is indexed, a rem
     rmSync(other, { recursive: true, force: true });
   }
 });
+
+test('tsq/uses: the column at a position, its data source as written, and its workspace uses; null off a column', async () => {
+  const { client, dir, uri } = await start();
+  try {
+    const b = FILES['queries/b.tsq']!;
+    const answer = await client.connection.sendRequest<{ column: string; dataSource: string; locations: Location[] } | null>('tsq/uses', { textDocument: { uri: uri('queries/b.tsq') }, position: positionOf(b, '[revenue]', 1) });
+    assert.ok(answer);
+    assert.equal(answer.column, 'revenue');
+    assert.equal(answer.dataSource, 'Retail Sales');
+    assert.deepEqual(sorted(answer.locations), sorted(retailRevenue(uri)));
+    assert.equal(await client.connection.sendRequest('tsq/uses', { textDocument: { uri: uri('queries/b.tsq') }, position: positionOf(b, 'top') }), null);
+    assert.deepEqual(client.failures, []);
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
