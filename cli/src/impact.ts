@@ -4,8 +4,9 @@
  * index of the language server, common/src/languageService/workspaceIndex.ts, read from disk by the same
  * bounded walk, common/src/workspaceFiles.ts), for a CI gate before a model change: one line per use
  * (`file:line:col`, 1-based, columns in UTF-16 units as LSP counts them), a GitHub Actions warning per use,
- * or one JSON document. With a connection, also the service's dependents of the data source (worksheets,
- * models, answers, liveboards: `listDependents`). The caller exits 1 when anything uses the column.
+ * or one JSON document. With a connection, also the service's dependents of the column, or of its data
+ * source when the service lists no such column (worksheets, models, answers, liveboards: `listDependents`).
+ * The caller exits 1 when anything uses the column.
  */
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -55,27 +56,41 @@ export async function findImpact(column: string, dataSource: string, dirs: reado
 /** The words for a dependent's v1 type in what `tsq impact` prints. */
 const DEPENDENT_KINDS: Readonly<Record<string, string>> = { LOGICAL_TABLE: 'worksheet or model', QUESTION_ANSWER_BOOK: 'answer', PINBOARD_ANSWER_BOOK: 'liveboard' };
 
-/**
- * The service's dependents of the data source `dataSource` (name or GUID), resolved as `tsq query`
- * resolves one (`ServiceCatalog.resolve`).
- * @throws RefusedError when the service has no such data source; ServiceError as every call
- */
-export async function serviceDependents(client: AnalyticsServiceClient, dataSource: string): Promise<Dependents> {
-  const ds = await new ServiceCatalog(client, { holdOff: false }).resolve(dataSource);
-  if (!ds) throw new RefusedError(`there is no data source "${dataSource}" on the service (or this user may not see it). \`tsq objects\` lists them.`);
-  return client.listDependents(ds.id);
+/** The service's dependents for `tsq impact`: of the column when the service has it, else of its data source (`of`). */
+export interface ServiceImpact extends Dependents {
+  of: 'column' | 'dataSource';
 }
 
 /**
- * Runs `tsq impact` and prints the uses in `format` on stdout, then the service's dependents of the data
- * source when `client` is given, a summary on stderr; resolves to how many uses and dependents there are.
+ * The service's dependents of the column `column` of the data source `dataSource` (name or GUID, resolved
+ * as `tsq query` resolves one: `ServiceCatalog.resolve`): `listDependents` of the column's GUID
+ * (LOGICAL_COLUMN) when the service lists the column with one, else of the data source (`of` says which).
+ * @throws RefusedError when the service has no such data source; ServiceError as every call
+ */
+export async function serviceDependents(client: AnalyticsServiceClient, dataSource: string, column: string): Promise<ServiceImpact> {
+  const catalog = new ServiceCatalog(client, { holdOff: false });
+  const ds = await catalog.resolve(dataSource);
+  if (!ds) throw new RefusedError(`there is no data source "${dataSource}" on the service (or this user may not see it). \`tsq objects\` lists them.`);
+  const wanted = column.trim().toLowerCase();
+  const col = (await catalog.columns(ds.id))?.columns.find((c) => c.name.trim().toLowerCase() === wanted && c.id);
+  if (col?.id) return { ...(await client.listDependents(col.id, {}, 'LOGICAL_COLUMN')), of: 'column' };
+  return { ...(await client.listDependents(ds.id)), of: 'dataSource' };
+}
+
+/** What a dependent depends on, in what `tsq impact` prints. */
+const dependedOn = (service: ServiceImpact, what: string, dataSource: string): string => (service.of === 'column' ? what : `the data source ${dataSource}`);
+
+/**
+ * Runs `tsq impact` and prints the uses in `format` on stdout, then the service's dependents of the column
+ * (or of its data source, `serviceDependents`) when `client` is given, a summary on stderr; resolves to how
+ * many uses and dependents there are.
  */
 export async function runImpactCommand(column: string, dataSource: string, dirs: readonly string[], format: ImpactFormat, client?: AnalyticsServiceClient): Promise<number> {
   const uses = await findImpact(column, dataSource, dirs);
-  const service = client ? await serviceDependents(client, dataSource) : undefined;
+  const service = client ? await serviceDependents(client, dataSource, column) : undefined;
   const dependents = service?.objects ?? [];
   const what = `[${column}] of ${dataSource}`;
-  if (format === 'json') await write(process.stdout, `${JSON.stringify({ column, dataSource, uses, ...(service ? { dependents, complete: service.complete } : {}) }, null, 1)}\n`);
+  if (format === 'json') await write(process.stdout, `${JSON.stringify({ column, dataSource, uses, ...(service ? { dependents, dependentsOf: service.of, complete: service.complete } : {}) }, null, 1)}\n`);
   else {
     for (const u of uses) {
       const line = format === 'github'
@@ -84,13 +99,14 @@ export async function runImpactCommand(column: string, dataSource: string, dirs:
       await write(process.stdout, `${line}\n`);
     }
     for (const d of dependents) {
-      const text = `${DEPENDENT_KINDS[d.type] ?? d.type} "${d.name}" (${d.id}) depends on the data source ${dataSource}`;
+      const text = `${DEPENDENT_KINDS[d.type] ?? d.type} "${d.name}" (${d.id}) depends on ${dependedOn(service!, what, dataSource)}`;
       await write(process.stdout, `${format === 'github' ? workflowCommand('warning', { title: 'tsq impact' }, `service: ${text}`) : `service: ${terminalSafe(text)}`}\n`);
     }
   }
   const files = new Set(uses.map((u) => u.file)).size;
   info(uses.length ? `${uses.length} use${uses.length === 1 ? '' : 's'} of ${what} in ${files} file${files === 1 ? '' : 's'}` : `nothing uses ${what}`);
-  if (service) info(`${dependents.length} object${dependents.length === 1 ? '' : 's'} on the service depend${dependents.length === 1 ? 's' : ''} on the data source ${dataSource}`);
+  if (service?.of === 'dataSource') warn(`the service lists no column ${what}: these are the dependents of the whole data source`);
+  if (service) info(`${dependents.length} object${dependents.length === 1 ? '' : 's'} on the service depend${dependents.length === 1 ? 's' : ''} on ${dependedOn(service, what, dataSource)}`);
   if (service && !service.complete) warn(`the service gave the first ${dependents.length} dependents only: there may be more`);
   return uses.length + dependents.length;
 }

@@ -112,5 +112,27 @@ export interface VirtualDocument {
 /** Client → server: the text of a `tsq:` document (a column or data source no workspace file declares); null for an unknown URI. */
 export const VirtualDocumentRequest = new RequestType<VirtualDocumentParams, VirtualDocument | null, void>('tsq/virtualDocument');
 
+/** Params of `tsq/uses`: a position (0-based line and UTF-16 character, as LSP counts) in a document. */
+export interface UsesParams {
+  textDocument: { uri: string };
+  position: { line: number; character: number };
+}
+
+/** One use of a column in a workspace file: its URI and range (LSP `Location`). */
+export interface UseLocation {
+  uri: string;
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
+/** What `tsq/uses` answers: the column at the position as written there, its data source as a file names it, and its uses across the workspace index (declarations aside). */
+export interface UsesAnswer {
+  column: string;
+  dataSource: string;
+  locations: UseLocation[];
+}
+
+/** Client → server: the column at a position and its workspace uses, for the Uses view (client/src/uses.ts); null when the position names no column. */
+export const UsesRequest = new RequestType<UsesParams, UsesAnswer | null, void>('tsq/uses');
+
 /** The server's command that runs one query of a `.tsq` document (`workspace/executeCommand`; arguments `[{ uri, index }]`, as the Run lens gives them). */
 export const RUN_QUERY_COMMAND = 'tsq.server.runQuery';

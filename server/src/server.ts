@@ -73,6 +73,7 @@ function clientFeatures(params: InitializeParams): ClientFeatures {
     dataDefaultSupport: capabilities.textDocument?.completion?.completionList?.itemDefaults?.includes('data') === true,
     configurationChangeRegistration: capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true,
     watchedFilesRegistration: capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
+    workspaceFolders: capabilities.workspace?.workspaceFolders === true,
   };
 }
 
@@ -94,6 +95,7 @@ function serverCapabilities(client: ClientFeatures): ServerCapabilities {
     codeLensProvider: { resolveProvider: false },
     workspaceSymbolProvider: true,
     executeCommandProvider: { commands: [RUN_QUERY_COMMAND] },
+    workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
   };
   if (client.pullDiagnostics) capabilities.diagnosticProvider = { identifier: 'tsq', interFileDependencies: false, workspaceDiagnostics: false };
   return capabilities;

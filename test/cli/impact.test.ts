@@ -2,8 +2,9 @@
  * `tsq impact COLUMN --data-source NAME` (dist/cli.js) on a folder of `.tsq` and TML files: one line per
  * use (file:line:col), never a same-named column of another data source nor a commented one; exit 1 when
  * anything uses the column, 0 when nothing does; `--format json` and `--format github`; a symbolic link
- * out of the folder is not followed. With --url, the service's dependents of the data source too (the
- * emulator's, read here through its own v2 metadata/search), exit 1; offline, no connection is made.
+ * out of the folder is not followed. With --url, the service's dependents of the column too, or of the data
+ * source when the service lists no such column (the emulator's, read here through its own v2
+ * metadata/search), exit 1; offline, no connection is made.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,15 +68,16 @@ before(async () => {
 });
 after(async () => live?.stop());
 
-/** The emulator's dependents of the table `name` (v2 metadata/search, include_dependent_objects), as `[v1 type, name, id]`. */
-async function serviceDependents(name: string): Promise<[string, string, string][]> {
+/** The emulator's dependents of the table `name`, or of its column `column` (v2 metadata/search, include_dependent_objects), as `[v1 type, name, id]`. */
+async function serviceDependents(name: string, column?: string): Promise<[string, string, string][]> {
   const post = async (path: string, body: unknown, token?: string) => (await fetch(`${live.emu.url}/api/rest/2.0${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) })).json() as Promise<any>;
   const { token } = await post('/auth/token/full', { username: 'tsadmin', password: 'admin' });
-  const [t] = await post('/metadata/search', { metadata: [{ identifier: name, type: 'LOGICAL_TABLE' }], include_dependent_objects: true, dependent_objects_record_size: -1 }, token);
+  const found = await post('/metadata/search', { metadata: [{ identifier: column ?? name, type: column ? 'LOGICAL_COLUMN' : 'LOGICAL_TABLE' }], include_dependent_objects: true, dependent_objects_record_size: -1, record_size: -1 }, token);
+  const t = column ? found.find((e: any) => e.metadata_header.ownerName === name) : found[0];
   return Object.entries(t.dependent_objects[t.metadata_id] as Record<string, { id: string; name: string }[]>).flatMap(([type, hs]) => hs.map((h): [string, string, string] => [type, h.name, h.id]));
 }
 
-test('tsq impact --url: the workspace\'s uses, then the service\'s dependents of the data source; exit 1; none, exit 0', async () => {
+test('tsq impact --url: the workspace\'s uses, then the service\'s dependents of the column (of the data source when it lists no such column); exit 1; none, exit 0', async () => {
   const root = mkdtempSync(join(tmpdir(), 'tsq-impact-svc-'));
   try {
     const text = "@datasource 'flights'\n[origin] [carrier]\n";
@@ -83,20 +85,25 @@ test('tsq impact --url: the workspace\'s uses, then the service\'s dependents of
     const conn = ['--url', live.emu.url, '--user', 'tsadmin'];
     const env = { TSQ_PASSWORD: 'admin' };
     const expected = await serviceDependents('flights');
-    assert.ok(expected.length >= 2, 'the demo has dependents of flights');
+    const ofOrigin = await serviceDependents('flights', 'origin');
+    // the column's: a liveboard through the model's [Origin] too, which the table's (on it directly) leave out
+    assert.ok(ofOrigin.some(([, n]) => n === 'Flight Delays by Airport') && !expected.some(([, n]) => n === 'Flight Delays by Airport'), JSON.stringify({ expected, ofOrigin }));
     const kind: Record<string, string> = { LOGICAL_TABLE: 'worksheet or model', QUESTION_ANSWER_BOOK: 'answer', PINBOARD_ANSWER_BOOK: 'liveboard' };
     const run = await tsq(['impact', 'origin', '--data-source', 'flights', ...conn], { cwd: root, env });
     assert.equal(run.code, 1, run.stderr);
     assert.deepEqual(run.stdout.trim().split('\n'), [
       `f.tsq:${at(text, 'origin]')}: uses [origin] of flights (tsq)`,
-      ...expected.map(([type, name, id]) => `service: ${kind[type]} "${name}" (${id}) depends on the data source flights`),
+      ...ofOrigin.map(([type, name, id]) => `service: ${kind[type]} "${name}" (${id}) depends on [origin] of flights`),
     ]);
-    assert.match(run.stderr, new RegExp(`${expected.length} objects on the service depend on the data source flights`));
+    assert.match(run.stderr, new RegExp(`${ofOrigin.length} objects on the service depend on \\[origin\\] of flights`));
+    // a column the service does not list ([dest]: flights has [destination]): the data source's dependents, said so
     const json = await tsq(['impact', 'dest', '--data-source', 'flights', '--format', 'json', ...conn], { cwd: root, env });
     assert.equal(json.code, 1, 'no file uses [dest], the service\'s objects depend on flights');
+    assert.match(json.stderr, /the service lists no column \[dest\] of flights: these are the dependents of the whole data source/);
     const doc = JSON.parse(json.stdout);
     assert.deepEqual(doc.uses, []);
     assert.equal(doc.complete, true);
+    assert.equal(doc.dependentsOf, 'dataSource');
     assert.deepEqual(doc.dependents.map((d: { type: string; name: string; id: string }) => [d.type, d.name, d.id]), expected);
     const github = await tsq(['impact', 'dest', '--data-source', 'flights', '--format', 'github', ...conn], { cwd: root, env });
     assert.equal(github.stdout.trim().split('\n').length, expected.length);
@@ -105,7 +112,7 @@ test('tsq impact --url: the workspace\'s uses, then the service\'s dependents of
     assert.ok(none, 'a demo table nothing depends on');
     const zero = await tsq(['impact', 'x', '--data-source', none[0], '--format', 'json', ...conn], { cwd: root, env });
     assert.equal(zero.code, 0, zero.stderr);
-    assert.deepEqual(JSON.parse(zero.stdout), { column: 'x', dataSource: none[0], uses: [], dependents: [], complete: true });
+    assert.deepEqual(JSON.parse(zero.stdout), { column: 'x', dataSource: none[0], uses: [], dependents: [], dependentsOf: 'dataSource', complete: true });
     const unknown = await tsq(['impact', 'x', '--data-source', 'no such table', ...conn], { cwd: root, env });
     assert.equal(unknown.code, 4, unknown.stderr);
     assert.match(unknown.stderr, /no data source "no such table" on the service/);

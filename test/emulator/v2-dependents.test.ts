@@ -80,3 +80,47 @@ test('the client: listDependents on v1 and on v2 gives the same objects, complet
     }
   }
 });
+
+/** The column `column` of the data source `table` through v2 metadata/search of LOGICAL_COLUMN with its dependents: its GUID and its dependents' names by v1 type. */
+async function columnDependents(table: string, column: string): Promise<{ id: string; byType: Record<string, string[]> }> {
+  const r = await search({ metadata: [{ identifier: column, type: 'LOGICAL_COLUMN' }], include_dependent_objects: true, dependent_objects_record_size: -1, record_size: -1 });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const c = (r.body as { metadata_id: string; metadata_header: { ownerName: string }; dependent_objects: Record<string, Record<string, { name: string }[]>> }[]).find((e) => e.metadata_header.ownerName === table);
+  assert.ok(c, `${table} has a column ${column}`);
+  return { id: c.metadata_id, byType: Object.fromEntries(Object.entries(c.dependent_objects[c.metadata_id]!).map(([k, v]) => [k, v.map((h) => h.name)])) };
+}
+
+test('a column\'s dependents: the models reading it, the answers and liveboards whose search names it there or through a model column or formula', async () => {
+  // movies: one answer searches [Major Genre] [Worldwide Gross]; nothing names [Director]
+  assert.deepEqual((await columnDependents('movies', 'Major Genre')).byType, { QUESTION_ANSWER_BOOK: ['Top grossing genres'] });
+  assert.deepEqual((await columnDependents('movies', 'Director')).byType, {});
+  // flights.destination: both models have a column over it, no search names it
+  assert.deepEqual((await columnDependents('flights', 'destination')).byType, { LOGICAL_TABLE: ['Flights Worksheet', 'Flights Model'] });
+  // flights.delay: the model's formulas over its [Delay] column feed the answer's [Late Flights] and [Delayed Share]
+  const delay = await columnDependents('flights', 'delay');
+  assert.deepEqual(delay.byType, { LOGICAL_TABLE: ['Flights Worksheet', 'Flights Model'], QUESTION_ANSWER_BOOK: ['Late flights by origin state'], PINBOARD_ANSWER_BOOK: ['Flight Operations', 'Flight Delays by Airport'] });
+  // airports.state: the model's [Origin State] and [Destination State] through its table paths
+  assert.deepEqual((await columnDependents('airports', 'state')).byType, { LOGICAL_TABLE: ['Flights Model'], QUESTION_ANSWER_BOOK: ['Late flights by origin state'], PINBOARD_ANSWER_BOOK: ['Flight Delays by Airport'] });
+  assert.deepEqual((await columnDependents('airports', 'iata')).byType, {}, 'a join key no search names');
+});
+
+test('v1 dependency/listdependents of LOGICAL_COLUMN, and the client on v1 and v2, give the same dependents of a column', async () => {
+  const delay = await columnDependents('flights', 'delay');
+  const cookie = await core.login('tsadmin', 'admin');
+  const r = await core.call('POST', '/dependency/listdependents', { type: 'LOGICAL_COLUMN', id: JSON.stringify([delay.id]) }, cookie);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const v1 = Object.fromEntries(Object.entries((r.body as Record<string, Record<string, { name: string }[]>>)[delay.id]!).map(([k, v]) => [k, v.map((h) => h.name)]));
+  assert.deepEqual(v1, delay.byType);
+  assert.equal((await core.call('POST', '/dependency/listdependents', { type: 'LOGICAL_COLUMN', id: JSON.stringify(['no-such-guid']) }, cookie)).status, 400);
+  const expected = Object.entries(delay.byType).flatMap(([type, names]) => names.map((name) => ({ type, name })));
+  for (const apiVersion of ['v1', 'v2'] as const) {
+    const c = new AnalyticsServiceClient({ url: core.emu.url, username: 'tsadmin', password: 'admin', apiVersion });
+    try {
+      const d = await c.listDependents(delay.id, {}, 'LOGICAL_COLUMN');
+      assert.deepEqual(d.objects.map((o) => ({ type: o.type, name: o.name })), expected, apiVersion);
+      await assert.rejects(c.listDependents('00000000-0000-0000-0000-000000000000', {}, 'LOGICAL_COLUMN'), apiVersion);
+    } finally {
+      await c.close();
+    }
+  }
+});

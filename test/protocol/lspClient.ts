@@ -151,6 +151,7 @@ export class LspClient {
     const capabilities = {
       workspace: {
         configuration: options.settings !== undefined,
+        workspaceFolders: options.workspaceFolders !== undefined,
         ...(options.pullDiagnostics ? { diagnostics: { refreshSupport: true } } : {}),
       },
       textDocument: {

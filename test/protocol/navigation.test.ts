@@ -303,3 +303,47 @@ test('a query with no @datasource reads tsq.defaultDataSource: its columns are t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the index follows the workspace folders: an added folder is indexed, a removed one\'s files go', async () => {
+  const { client, dir, uri } = await start();
+  const other = mkdtempSync(join(tmpdir(), 'tsq-nav-other-'));
+  const d = `@datasource 'Retail Sales'\n[revenue] [region]\n\n[revenue]\n`;
+  writeFileSync(join(other, 'd.tsq'), d);
+  const dUri = pathToFileURL(join(other, 'd.tsq')).href;
+  const dUses = uses(d, 'revenue').map((range) => ({ uri: dUri, range }));
+  const folders = (list: string[]) => list.map((f, i) => ({ uri: pathToFileURL(f).href, name: `f${i}` }));
+  const change = (added: string[], removed: string[]) => client.connection.sendNotification('workspace/didChangeWorkspaceFolders', { event: { added: folders(added), removed: folders(removed) } });
+  try {
+    const refs = async () => sorted(await client.connection.sendRequest<Location[]>('textDocument/references', { textDocument: { uri: dUri }, position: positionOf(d, '[revenue]', 1), context: { includeDeclaration: false } }));
+    const b = FILES['queries/b.tsq']!;
+    const fromB = async () => sorted(await client.connection.sendRequest<Location[]>('textDocument/references', { textDocument: { uri: uri('queries/b.tsq') }, position: positionOf(b, '[revenue]', 1), context: { includeDeclaration: false } }));
+    assert.deepEqual(await fromB(), sorted(retailRevenue(uri)), 'before: the first folder only');
+    await change([other], []);
+    assert.deepEqual(await fromB(), sorted([...retailRevenue(uri), ...dUses]), 'the added folder is indexed');
+    await change([], [dir]);
+    assert.deepEqual(await refs(), sorted(dUses), 'the removed folder\'s files are gone');
+    await change([dir], [other]);
+    assert.deepEqual(await fromB(), sorted(retailRevenue(uri)), 'added back, and the other removed');
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(other, { recursive: true, force: true });
+  }
+});
+
+test('tsq/uses: the column at a position, its data source as written, and its workspace uses; null off a column', async () => {
+  const { client, dir, uri } = await start();
+  try {
+    const b = FILES['queries/b.tsq']!;
+    const answer = await client.connection.sendRequest<{ column: string; dataSource: string; locations: Location[] } | null>('tsq/uses', { textDocument: { uri: uri('queries/b.tsq') }, position: positionOf(b, '[revenue]', 1) });
+    assert.ok(answer);
+    assert.equal(answer.column, 'revenue');
+    assert.equal(answer.dataSource, 'Retail Sales');
+    assert.deepEqual(sorted(answer.locations), sorted(retailRevenue(uri)));
+    assert.equal(await client.connection.sendRequest('tsq/uses', { textDocument: { uri: uri('queries/b.tsq') }, position: positionOf(b, 'top') }), null);
+    assert.deepEqual(client.failures, []);
+  } finally {
+    await client.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -17,6 +17,7 @@ import {
   type CallOptions,
   type CellValue,
   type Dependents,
+  type DependencyOf,
   type ListObjectHeadersParams,
   type MetadataDetails,
   type MetadataType,
@@ -397,9 +398,9 @@ export class AnalyticsServiceClient {
   async importTml(texts: string[], policy: TmlImportPolicy, options: { createNew?: boolean } = {}, opts?: CallOptions): Promise<ImportedTmlObject[]> {
     return (await this.apiFor('importTml', opts?.signal)).importTml(texts, policy, options, opts);
   }
-  /** What depends on a data source (by GUID): v1 `dependency/listdependents` or v2 `metadata/search` with `include_dependent_objects`. See `PublicApi.listDependents`, `PublicApiV2.listDependents`. */
-  async listDependents(id: string, opts?: CallOptions): Promise<Dependents> {
-    return (await this.apiFor('listDependents', opts?.signal)).listDependents(id, opts);
+  /** What depends on a data source, or on one column with `of` LOGICAL_COLUMN (by GUID): v1 `dependency/listdependents` or v2 `metadata/search` with `include_dependent_objects`. See `PublicApi.listDependents`, `PublicApiV2.listDependents`. */
+  async listDependents(id: string, opts?: CallOptions, of?: DependencyOf): Promise<Dependents> {
+    return (await this.apiFor('listDependents', opts?.signal)).listDependents(id, opts, of);
   }
   /** The custom calendars' names: v2 `calendars/search` on either generation (v1 has none: `generationFor`). See `PublicApiV2.searchCalendars`. */
   async searchCalendars(opts?: CallOptions): Promise<string[]> {

@@ -83,6 +83,9 @@ export interface DependentObject {
   type: string;
 }
 
+/** What `listDependents` asks the dependents of: a data source (`LOGICAL_TABLE`, by its GUID) or one column (`LOGICAL_COLUMN`, by the column's GUID). */
+export type DependencyOf = 'LOGICAL_TABLE' | 'LOGICAL_COLUMN';
+
 /** The dependents of a data source: the objects, and whether the service may hold more than it gave (a bounded v2 answer). */
 export interface Dependents {
   objects: DependentObject[];
@@ -530,12 +533,12 @@ export class PublicApi {
   }
 
   /**
-   * `POST /dependency/listdependents` (form `type` LOGICAL_TABLE, `id` a JSON array of one GUID,
-   * `batchsize` -1: all; https://developers.thoughtspot.com/docs/dependent-objects-api): what depends on
-   * the data source `id` (a GUID), complete. @throws ServiceError (400 for an unknown GUID)
+   * `POST /dependency/listdependents` (form `type` LOGICAL_TABLE or LOGICAL_COLUMN, `id` a JSON array of
+   * one GUID, `batchsize` -1: all; https://developers.thoughtspot.com/docs/dependent-objects-api): what
+   * depends on the data source or the column `id` (a GUID), complete. @throws ServiceError (400 for an unknown GUID)
    */
-  async listDependents(id: string, opts: CallOptions = {}): Promise<Dependents> {
-    const form = { type: 'LOGICAL_TABLE', id: JSON.stringify([id]), batchsize: -1 };
+  async listDependents(id: string, opts: CallOptions = {}, of: DependencyOf = 'LOGICAL_TABLE'): Promise<Dependents> {
+    const form = { type: of, id: JSON.stringify([id]), batchsize: -1 };
     const text = await this.post('listDependents', '/dependency/listdependents', { form, headers: { 'x-requested-by': 'ThoughtSpot' } }, isRepeatable('listDependents'), opts);
     return { objects: dependentsIn(parseJson<unknown>(text, 'listDependents', `${PUBLIC_PREFIX}/dependency/listdependents`, 'POST', {}), id), complete: true };
   }

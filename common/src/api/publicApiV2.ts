@@ -7,7 +7,7 @@ import { ServiceError } from './errors';
 import { isRepeatable } from './operations';
 import type { ExportedTmlObject, ImportedTmlObject, TmlAsyncImportPolicy, TmlBatchType, TmlExportRef, TmlImportPolicy, TmlImportTask } from './tml';
 import { principalsOfV2, type Principal } from './principals';
-import { type SyncPrincipalsParams, type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type Dependents, dependentsIn, type MetadataDetails, type MetadataType, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
+import { type SyncPrincipalsParams, type CallOptions, type DetailsColumn, type ListObjectHeadersParams, type Dependents, type DependencyOf, dependentsIn, type MetadataDetails, type MetadataType, type ObjectHeader, type PinboardDataParams, type PinboardVizData, type SearchDataParams, type SearchDataResult, type VizHeader } from './publicApi';
 import type { HttpSession } from './session';
 import type { OperationName } from './operations';
 import { V2_PREFIX } from './serviceToday';
@@ -449,15 +449,16 @@ export class PublicApiV2 {
   }
 
   /**
-   * What depends on the data source `id` (GUID or name): `metadata/search` of it as a LOGICAL_TABLE with
+   * What depends on the data source `id` (GUID or name), or on the column `id` (GUID) when `of` is
+   * LOGICAL_COLUMN: `metadata/search` of it as that type with
    * `include_dependent_objects`, at most `V2_MAX_DEPENDENTS` (`complete` false when that many came: the
    * OpenAPI document's `dependent_objects_record_size` bounds them and offers no offset; docs/service-notes.md).
    * @throws ServiceError; a ServiceError of status 0 when the service has no such data source
    */
-  async listDependents(id: string, opts: CallOptions = {}): Promise<Dependents> {
-    const params: MetadataSearchParams = { metadata: [{ identifier: id, type: 'LOGICAL_TABLE' }], include_dependent_objects: true, dependent_objects_record_size: V2_MAX_DEPENDENTS, record_size: 1 };
+  async listDependents(id: string, opts: CallOptions = {}, of: DependencyOf = 'LOGICAL_TABLE'): Promise<Dependents> {
+    const params: MetadataSearchParams = { metadata: [{ identifier: id, type: of }], include_dependent_objects: true, dependent_objects_record_size: V2_MAX_DEPENDENTS, record_size: 1 };
     const [entry] = await this.post<MetadataSearchEntry[]>('listDependents', '/metadata/search', params, opts);
-    if (!entry) throw new ServiceError({ status: 0, serviceMessage: '', operation: 'listDependents', method: 'POST', path: `${V2_PREFIX}/metadata/search` }, `The service has no data source ${id} (or this user may not see it).`);
+    if (!entry) throw new ServiceError({ status: 0, serviceMessage: '', operation: 'listDependents', method: 'POST', path: `${V2_PREFIX}/metadata/search` }, `The service has no ${of === 'LOGICAL_COLUMN' ? 'column' : 'data source'} ${id} (or this user may not see it).`);
     const objects = dependentsIn(entry.dependent_objects, entry.metadata_id);
     return { objects, complete: objects.length < V2_MAX_DEPENDENTS };
   }

@@ -22,7 +22,7 @@ import { registerAdminRoutes } from './admin';
 import { registerTmlV1Routes, TmlService } from '../tml/routes';
 import { listObjectHeaders } from './headers';
 import { columnSources } from '../dataModel';
-import { dependentsByType } from '../dependents';
+import { columnById, columnDependentsByType, dependentsByType } from '../dependents';
 import { boolParam, hasParam, intParam, listParam, objectHeader, param, userOf } from './params';
 import { registerSessionOrgsV1, userInOrg } from '../orgs';
 import { visualizationSource } from '../searchdata/formulaColumns';
@@ -235,23 +235,26 @@ function registerMetadataRoutes(api: FastifyInstance, deps: PublicApiDeps): void
 
   /**
    * dependency/listdependents (https://developers.thoughtspot.com/docs/dependent-objects-api): form `type`
-   * LOGICAL_TABLE, `id` a JSON array of GUIDs, `batchsize` (-1 all; the emulator's default is all);
-   * `{guid: {v1 type: [header]}}` (emulator/src/dependents.ts). The page asks edit access of the caller; the
-   * emulator asks view access, as v2 metadata/search does (docs/service-notes.md).
+   * LOGICAL_TABLE (`id` data-source GUIDs) or LOGICAL_COLUMN (`id` column GUIDs), `id` a JSON array,
+   * `batchsize` (-1 all; the emulator's default is all); `{guid: {v1 type: [header]}}`
+   * (emulator/src/dependents.ts). The page asks edit access of the caller; the emulator asks view access, as
+   * v2 metadata/search does (docs/service-notes.md).
    */
   api.post('/dependency/listdependents', async (req) => {
     const user = userOf(req);
     const type = (param(req, 'type') ?? 'LOGICAL_TABLE').toUpperCase();
-    if (type !== 'LOGICAL_TABLE') throw badRequest(`dependency/listdependents: type ${type} is not supported by the emulator (LOGICAL_TABLE)`);
+    if (type !== 'LOGICAL_TABLE' && type !== 'LOGICAL_COLUMN') throw badRequest(`dependency/listdependents: type ${type} is not supported by the emulator (LOGICAL_TABLE, LOGICAL_COLUMN)`);
     const ids = listParam(req, 'id', { nonEmpty: true });
     if (!ids) throw badRequest('Missing parameter id (a JSON array of GUIDs)');
     const limit = intParam(req, 'batchsize', -1);
+    const header = (o: LogicalTable | AnswerBook) => ({ ...objectHeader(o), ...('subtype' in o ? { type: o.subtype } : {}) });
     const out: Record<string, unknown> = {};
     for (const id of ids) {
-      const t = catalog.dataSource(id);
+      const found = type === 'LOGICAL_COLUMN' ? columnById(catalog, id.toLowerCase()) : undefined;
+      const t = type === 'LOGICAL_COLUMN' ? found?.table : catalog.dataSource(id);
       if (!t) throw badRequest(`Invalid object ID ${id}`);
       if (!catalog.canRead(user, t)) throw new ApiError(403, FORBIDDEN_TEXT);
-      out[t.id] = dependentsByType(t, catalog, user, limit, (o) => ({ ...objectHeader(o), ...('subtype' in o ? { type: o.subtype } : {}) }));
+      out[found ? found.column.id : t.id] = found ? columnDependentsByType(t, found.column, catalog, user, limit, header) : dependentsByType(t, catalog, user, limit, header);
     }
     return out;
   });

@@ -11,7 +11,7 @@ import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT, IncidentError, INTERNAL_TEXT, reportIncident, UNAUTHORIZED_TEXT } from '../errors';
 import { NamePattern } from '../public/headers';
 import { columnSources } from '../dataModel';
-import { dependentsByType } from '../dependents';
+import { columnDependentsByType, dependentsByType } from '../dependents';
 import { QueryError } from '../searchdata/compile';
 import { registerTmlV2Routes, TmlService } from '../tml/routes';
 import type { SearchService } from '../searchdata/run';
@@ -423,8 +423,11 @@ function filtersOf(b: Record<string, unknown>): Filter[] {
  * metadata object", default 50; -1 all); `{guid: {}}` when none.
  */
 function dependentsOf(t: LogicalTable, catalog: MetadataStore, user: EmulatorUser, limit: number): Record<string, unknown> {
-  return { [t.id]: dependentsByType(t, catalog, user, limit, (o) => ('type' in o ? bookHeader(o, catalog) : tableHeader(o, catalog))) };
+  return { [t.id]: dependentsByType(t, catalog, user, limit, v2Header(catalog)) };
 }
+
+/** A dependent's v2 header: an answer's or liveboard's, else a data source's. */
+const v2Header = (catalog: MetadataStore) => (o: LogicalTable | AnswerBook): Record<string, unknown> => ('type' in o ? bookHeader(o, catalog) : tableHeader(o, catalog));
 
 /** Whether `favorite_object_options.include` asks for favorites only. @throws ApiError 400 for a member that is not an object */
 function favoritesAsked(b: Record<string, unknown>): boolean {
@@ -438,7 +441,7 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
   const { catalog } = deps;
   /**
    * metadata/search: `metadata` (see `filtersOf`), `include_details`, `include_visualization_headers`,
-   * `include_dependent_objects` (data sources: `dependentsOf`; `dependent_objects_record_size`), `created_by_user_identifiers`,
+   * `include_dependent_objects` (data sources: `dependentsOf`; columns: `columnDependentsByType`; `dependent_objects_record_size`), `created_by_user_identifiers`,
    * `favorite_object_options` (none are kept: `include` lists nothing),
    * `tag_identifiers`, `record_offset` (0), `record_size` (10; -1 all), `sort_options` (`field_name` of
    * `METADATA_SORT_FIELDS`, `order` ASC or DESC).
@@ -502,7 +505,8 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
             if (seen.has(c.id) || !matches(c)) continue;
             seen.add(c.id);
             const header = { id: c.id, name: c.name, ...(c.description !== undefined ? { description: c.description } : {}), type: c.kind, dataType: c.dataType, author: t.author, authorName: authorName(t.author), created: t.created, modified: t.modified, modifiedBy: t.modifiedBy, owner: t.id, ownerName: t.name };
-            out.push({ key: key({ ...t, name: c.name }), row: entry(c.id, c.name, 'LOGICAL_COLUMN', header, null) });
+            const more = dependents ? { dependent_objects: { [c.id]: columnDependentsByType(t, c, catalog, user, dependentsLimit, v2Header(catalog)) } } : {};
+            out.push({ key: key({ ...t, name: c.name }), row: { ...entry(c.id, c.name, 'LOGICAL_COLUMN', header, null), ...more } });
           }
         }
       }

@@ -24,6 +24,8 @@ export interface ClientFeatures {
   configurationChangeRegistration: boolean;
   /** The client registers `workspace/didChangeWatchedFiles` dynamically (the workspace index's file events). */
   watchedFilesRegistration?: boolean;
+  /** The client sends `workspace/didChangeWorkspaceFolders` (`workspace.workspaceFolders`). */
+  workspaceFolders?: boolean;
 }
 
 /** Timers of the host (json-language-features' `RuntimeEnvironment`), injected so tests control time. */

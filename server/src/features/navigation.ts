@@ -1,14 +1,14 @@
 /**
  * Navigation over the workspace index (workspaceIndex.ts; the logic in
  * common/src/languageService/navigation.ts): `textDocument/definition`, `references`,
- * `documentHighlight`, `prepareRename`, `rename`, `workspace/symbol`, and `tsq/virtualDocument`, the
+ * `documentHighlight`, `prepareRename`, `rename`, `workspace/symbol`, `tsq/uses` (the Uses view), and `tsq/virtualDocument`, the
  * read-only `tsq:` document of a column or data source no file of the workspace declares; a query
  * without `@datasource` reads the asking document's `tsq.defaultDataSource`. A position on
  * nothing (whitespace, a comment, a keyword, past the end) answers empty, never an error.
  */
 import { LSPErrorCodes, ResponseError } from 'vscode-languageserver';
 import type { Position } from 'vscode-languageserver';
-import { VirtualDocumentRequest, type VirtualDocumentParams } from '../../../common/src/protocol';
+import { UsesRequest, VirtualDocumentRequest, type UsesParams, type VirtualDocumentParams } from '../../../common/src/protocol';
 import { highlightsIn, locationsOf, parseVirtualUri, rangeIn, renameColumn, RenameRefused, virtualDocumentText, virtualUri, workspaceSymbols } from '../../../common/src/languageService/navigation';
 import { offsetIn, type NavigationTarget } from '../../../common/src/languageService/workspaceIndex';
 import type { Column } from '../../../common/src/model';
@@ -62,6 +62,12 @@ export function registerNavigation(ctx: FeatureContext, feature: WorkspaceIndexF
     const at = await targetAt(params.textDocument.uri, params.position);
     return at ? locationsOf(index.references(at.target, params.context?.includeDeclaration === true)) : [];
   }, [], `References in ${params.textDocument.uri}`, token));
+
+  ctx.connection.onRequest(UsesRequest, (params: UsesParams, token) => ctx.runSafeAsync(async () => {
+    const at = typeof params?.textDocument?.uri === 'string' && params.position ? await targetAt(params.textDocument.uri, params.position) : undefined;
+    if (at?.target.kind !== 'column') return null;
+    return { column: at.target.column, dataSource: dataSourceName(at.target, at.use), locations: locationsOf(index.references(at.target, false)) };
+  }, null, 'tsq/uses', token));
 
   ctx.connection.onDocumentHighlight((params, token) => ctx.runSafeAsync(async () => {
     const at = await targetAt(params.textDocument.uri, params.position);

@@ -2,19 +2,30 @@
  * The workspace index kept by the server (common/src/languageService/workspaceIndex.ts): at `initialize`
  * every `.tsq` and TML file under the workspace folders is read from disk (bounded:
  * common/src/workspaceFiles.ts); an open document is indexed from its text on every change, a closed one from disk
- * again; `workspace/didChangeWatchedFiles` (registered when the client can) re-reads or drops one file.
+ * again; `workspace/didChangeWatchedFiles` (registered when the client can) re-reads or drops one file;
+ * `workspace/didChangeWorkspaceFolders` (when the client sends it) scans an added folder and drops the files
+ * of a removed one that no other folder holds.
  */
 import { sep } from 'node:path';
 import { readWorkspaceFile, readWorkspaceFiles, workspaceFilesUnder } from '../../../common/src/workspaceFiles';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageserver';
-import type { Disposable, InitializeParams } from 'vscode-languageserver';
+import type { Disposable, InitializeParams, WorkspaceFolder, WorkspaceFoldersChangeEvent } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { WorkspaceIndex } from '../../../common/src/languageService/workspaceIndex';
 import { indexedKindOf, type IndexedKind } from '../../../common/src/languageService/indexedFile';
 import { TML_KINDS, TML_KIND_NAMES } from '../../../common/src/tml/kinds';
 import type { FeatureContext } from './context';
 import { formatError } from './runSafe';
+
+/** The folder on disk of a workspace folder's URI, without a trailing separator; undefined for a URI that is not `file:`. */
+function folderPath(uri: string): string | undefined {
+  try {
+    return uri.startsWith('file:') ? fileURLToPath(uri).replace(/[\\/]+$/, '') || sep : undefined;
+  } catch {
+    return undefined; // not a file URI: nothing to read from disk
+  }
+}
 
 /** How long after an edit an open document is indexed when nothing asks sooner, in ms. */
 const INDEX_DELAY = 500;
@@ -44,6 +55,11 @@ export interface WorkspaceIndexFeature {
   settled(): Promise<void>;
   /** Reads the workspace folders of `initialize` (call it from `onInitialize`). */
   initialize(params: InitializeParams): void;
+  /**
+   * Follows `workspace/didChangeWorkspaceFolders`: an added folder is scanned (`settled` waits for it), the
+   * files of a removed one go unless another folder holds them or they are open.
+   */
+  changeFolders(event: WorkspaceFoldersChangeEvent): void;
 }
 
 /** Registers the index's handlers: open documents, file events, the first scan. */
@@ -68,9 +84,9 @@ export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeatu
     else index.set(uri, text);
   };
 
-  const scan = async () => {
+  const scan = async (of: readonly string[]) => {
     const paths: string[] = [];
-    for (const f of folders) await workspaceFilesUnder(f, paths);
+    for (const f of of) await workspaceFilesUnder(f, paths);
     const uriOf = (path: string) => normalizeUri(pathToFileURL(path).href);
     // an open document indexed already (its text wins) is not read
     await readWorkspaceFiles(paths.filter((p) => !index.get(uriOf(p))), (path, text) => {
@@ -112,13 +128,14 @@ export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeatu
     }
   });
   ctx.onInitialized(() => {
+    if (ctx.client.workspaceFolders) ctx.connection.workspace.onDidChangeWorkspaceFolders((event) => feature.changeFolders(event));
     if (ctx.client.watchedFilesRegistration) {
       const watchers = [{ globPattern: '**/*.tsq' }, { globPattern: '**/*.tml' }];
       ctx.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers }).catch((e: unknown) => ctx.logError(formatError('Registering file watchers failed', e)));
     }
   });
 
-  return {
+  const feature: WorkspaceIndexFeature = {
     index,
     settled: async () => {
       await ready;
@@ -127,14 +144,18 @@ export function registerWorkspaceIndex(ctx: FeatureContext): WorkspaceIndexFeatu
     },
     initialize(params) {
       const uris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
-      for (const u of uris) {
-        try {
-          if (u.startsWith('file:')) folders.push(fileURLToPath(u).replace(/[\\/]+$/, '') || sep);
-        } catch {
-          // not a file URI: nothing to read from disk
-        }
-      }
-      ctx.timer.setImmediate(() => void scan().catch((e: unknown) => ctx.logError(formatError('Indexing the workspace failed', e))).finally(done));
+      for (const path of uris.map(folderPath)) if (path !== undefined) folders.push(path);
+      ctx.timer.setImmediate(() => void scan(folders).catch((e: unknown) => ctx.logError(formatError('Indexing the workspace failed', e))).finally(done));
+    },
+    changeFolders(event) {
+      const paths = (list: readonly WorkspaceFolder[]) => list.map((f) => folderPath(f.uri)).filter((p): p is string => p !== undefined);
+      for (const path of paths(event.removed)) if (folders.includes(path)) folders.splice(folders.indexOf(path), 1);
+      const open = openUris();
+      for (const f of [...index.all()]) if (f.uri.startsWith('file:') && !open.has(f.uri) && !under(fileURLToPath(f.uri))) index.delete(f.uri);
+      const added = paths(event.added).filter((p) => !folders.includes(p));
+      folders.push(...added);
+      if (added.length) track(ready.then(() => scan(added)).catch((e: unknown) => ctx.logError(formatError('Indexing an added workspace folder failed', e))));
     },
   };
+  return feature;
 }
