@@ -15,7 +15,8 @@ import { positionIn } from '../../common/src/languageService/workspaceIndex';
 import { readWorkspaceFiles, workspaceFilesUnder } from '../../common/src/workspaceFiles';
 import { terminalSafe, workflowCommand } from '../../common/src/terminalText';
 import { info, warn, write } from './output';
-import type { AnalyticsServiceClient, Dependents } from '../../common/src/api';
+import type { AnalyticsServiceClient } from '../../common/src/api';
+import { columnDependents, DEPENDENT_TYPE_LABELS, type ColumnDependents } from '../../common/src/catalog/dependents';
 import { ServiceCatalog } from '../../common/src/catalog/serviceCatalog';
 import { RefusedError } from './exitCodes';
 
@@ -53,28 +54,18 @@ export async function findImpact(column: string, dataSource: string, dirs: reado
   return uses.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
 }
 
-/** The words for a dependent's v1 type in what `tsq impact` prints. */
-const DEPENDENT_KINDS: Readonly<Record<string, string>> = { LOGICAL_TABLE: 'worksheet or model', QUESTION_ANSWER_BOOK: 'answer', PINBOARD_ANSWER_BOOK: 'liveboard' };
-
-/** The service's dependents for `tsq impact`: of the column when the service has it, else of its data source (`of`). */
-export interface ServiceImpact extends Dependents {
-  of: 'column' | 'dataSource';
-}
+/** The service's dependents for `tsq impact` (`columnDependents`, common/src/catalog/dependents.ts). */
+export type ServiceImpact = ColumnDependents;
 
 /**
  * The service's dependents of the column `column` of the data source `dataSource` (name or GUID, resolved
- * as `tsq query` resolves one: `ServiceCatalog.resolve`): `listDependents` of the column's GUID
- * (LOGICAL_COLUMN) when the service lists the column with one, else of the data source (`of` says which).
+ * as `tsq query` resolves one): `columnDependents`, of the column or of its data source (`of` says which).
  * @throws RefusedError when the service has no such data source; ServiceError as every call
  */
 export async function serviceDependents(client: AnalyticsServiceClient, dataSource: string, column: string): Promise<ServiceImpact> {
-  const catalog = new ServiceCatalog(client, { holdOff: false });
-  const ds = await catalog.resolve(dataSource);
-  if (!ds) throw new RefusedError(`there is no data source "${dataSource}" on the service (or this user may not see it). \`tsq objects\` lists them.`);
-  const wanted = column.trim().toLowerCase();
-  const col = (await catalog.columns(ds.id))?.columns.find((c) => c.name.trim().toLowerCase() === wanted && c.id);
-  if (col?.id) return { ...(await client.listDependents(col.id, {}, 'LOGICAL_COLUMN')), of: 'column' };
-  return { ...(await client.listDependents(ds.id)), of: 'dataSource' };
+  const found = await columnDependents(new ServiceCatalog(client, { holdOff: false }), client, dataSource, column);
+  if (!found) throw new RefusedError(`there is no data source "${dataSource}" on the service (or this user may not see it). \`tsq objects\` lists them.`);
+  return found;
 }
 
 /** What a dependent depends on, in what `tsq impact` prints. */
@@ -99,7 +90,7 @@ export async function runImpactCommand(column: string, dataSource: string, dirs:
       await write(process.stdout, `${line}\n`);
     }
     for (const d of dependents) {
-      const text = `${DEPENDENT_KINDS[d.type] ?? d.type} "${d.name}" (${d.id}) depends on ${dependedOn(service!, what, dataSource)}`;
+      const text = `${DEPENDENT_TYPE_LABELS[d.type] ?? d.type} "${d.name}" (${d.id}) depends on ${dependedOn(service!, what, dataSource)}`;
       await write(process.stdout, `${format === 'github' ? workflowCommand('warning', { title: 'tsq impact' }, `service: ${text}`) : `service: ${terminalSafe(text)}`}\n`);
     }
   }

@@ -1,7 +1,7 @@
 /**
  * Entry point of the TSQ extension: wires the parts together and nothing else (connections, the
- * language client and its catalog, the Objects view, the administration commands, Load CSV into Table,
- * the agent tools).
+ * language client and its catalog, the Objects, History and Uses views, the administration commands, Load
+ * CSV into Table, the agent tools).
  *
  * `activate()` returns the automation API of the extension contract:
  * `{ getConnectionState(), getConnectionHealth(), whenLanguageClientReady() }`.
@@ -13,6 +13,7 @@ import { registerOrgCommands } from './orgs';
 import { registerAnswerCommands } from './answers';
 import { registerObjectCommands } from './objectCommands';
 import { registerTmlCommands } from './tmlCommands';
+import { registerUsesView } from './uses';
 import { QueryHistory, registerHistoryView } from './history';
 import type { HistoryEntry } from '../../common/src/results/history';
 import type { ServiceCatalog } from '../../common/src/catalog';
@@ -121,6 +122,7 @@ export function activate(context: vscode.ExtensionContext): TsqApi {
   registerAnswerCommands(client, () => objects.refreshAll());
   registerObjectCommands(client, () => objects.refreshAll());
   registerTmlCommands(client);
+  registerUsesView(client);
   registerResults(client);
   registerAgentTools(client);
   registerOrgCommands(client);

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { addToHistory, readHistory, searchHistory, type HistoryAnswer, type HistoryEntry } from '../../common/src/results/history';
 import { tsqOfAnswer } from '../../common/src/tml/answerLink';
 import { memberOf } from '../../common/src/guards';
+import { namedObjectNode } from './tree/nodes';
 
 /** The workspace-state key of the history. */
 const KEY = 'tsq.queryHistory';
@@ -123,8 +124,7 @@ function isEntry(v: unknown): v is HistoryEntry {
 function nodeOf(a: HistoryAnswer): unknown {
   const header = { id: a.id, name: a.name };
   if (a.kind === 'visualization') return { kind: 'viz', key: `viz:${a.pinboardId}:${a.id}`, header, parentId: a.pinboardId, parentType: 'PINBOARD_ANSWER_BOOK' };
-  const type = a.kind === 'answer' ? 'QUESTION_ANSWER_BOOK' : 'PINBOARD_ANSWER_BOOK';
-  return { kind: 'object', key: `object:${type}:${a.id}`, type, header };
+  return namedObjectNode(a.kind === 'answer' ? 'QUESTION_ANSWER_BOOK' : 'PINBOARD_ANSWER_BOOK', a);
 }
 
 /**

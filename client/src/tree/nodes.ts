@@ -179,6 +179,14 @@ export function objectNode(type: MetadataType, header: ObjectHeader, subtype?: s
   return { kind: 'object', key: `object:${type}:${header.id}`, type, subtype, header };
 }
 
+/**
+ * The object node of an object known by its GUID and name only (a dependent the service listed, a run of
+ * the History): the header's other members are empty (author '', times 0), as nothing reads them there.
+ */
+export function namedObjectNode(type: MetadataType, ref: { id: string; name: string }): ObjectNode {
+  return objectNode(type, { id: ref.id, name: ref.name, author: '', created: 0, modified: 0, modifiedBy: '', owner: '', isAutoCreated: false, isAutoDelete: false });
+}
+
 /** Context flags of a node (`viewItem` in menus; matched as `/\btsq:flag\b/`). */
 export function contextFlags(node: ObjectNode): string[] {
   const flags: string[] = [];

@@ -6,3 +6,4 @@
 export * from './columns';
 export * from './serviceCatalog';
 export * from './provider';
+export * from './dependents';
