@@ -377,7 +377,7 @@ export class Lexer {
    *   to and including that character (the tokens from there are then the same as a scan from 0 would give).
    */
   constructor(private readonly text: string, private readonly diagnostics?: ParseDiagnostic[], from = 0) {
-    this.state = { pos: from, diagCount: 0, stopFrom: -1, stopAt: -1, directives: undefined };
+    this.state = { pos: from, diagCount: 0, stopFrom: -1, stopAt: -1, directives: undefined, nextCr: -2 };
   }
 
   /** True once the whole text was scanned. */
@@ -438,6 +438,8 @@ interface ScanState {
   stopAt: number;
   /** When set, each directive's store index, value start and value end are pushed here (`Lexer.scan`). */
   directives: number[] | undefined;
+  /** The first `\r` at or after where `lineEnd` last looked, -1 when there is none, -2 before the first look. */
+  nextCr: number;
 }
 
 /**
@@ -708,7 +710,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       }
       case 45: // - (not followed by a digit: that was a number)
         if (text.charCodeAt(i + 1) === 45) {
-          const e = lineEnd(text, i);
+          const e = lineEnd(text, i, state);
           len = put(store, len, K_COMMENT, i, e, 0);
           i = e;
           continue;
@@ -758,7 +760,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         const word = text.slice(i + 1, j).toLowerCase();
         if (word === 'answer') {
           // `@answer 'GUID'`: the saved Answer the file's query came from (common/src/tml/answerLink.ts); trivia here
-          const e = lineEnd(text, i);
+          const e = lineEnd(text, i, state);
           len = put(store, len, K_COMMENT, s, e, 0);
           i = e;
           continue;
@@ -769,7 +771,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           i = j;
           continue;
         }
-        const le = lineEnd(text, j);
+        const le = lineEnd(text, j, state);
         let p = j;
         while (p < le && isWs(text.charCodeAt(p))) p++;
         let vs = p, ve = p, end = j;
@@ -887,16 +889,17 @@ function put(store: TokenStore, len: number, kind: number, start: number, end: n
   return len + 1;
 }
 
-/** End of the line at `from` (offset of its `\r` or `\n`, or the text's length). */
-function lineEnd(text: string, from: number): number {
-  const n = text.length;
-  let j = from;
-  while (j < n) {
-    const c = text.charCodeAt(j);
-    if (c === 10 || c === 13) break;
-    j++;
-  }
-  return j;
+/**
+ * End of the line at `from` (offset of its `\r` or `\n`, or the text's length), found by `indexOf` (a
+ * native search) rather than a loop over the characters; the next `\r` is kept in `state.nextCr`, so that
+ * a text without one is searched for it once, not once per line (`from` only grows in one scan).
+ */
+function lineEnd(text: string, from: number, state: ScanState): number {
+  let cr = state.nextCr;
+  if (cr !== -1 && cr < from) state.nextCr = cr = text.indexOf('\r', from);
+  const nl = text.indexOf('\n', from);
+  const e = nl < 0 ? text.length : nl;
+  return cr >= 0 && cr < e ? cr : e;
 }
 
 /** Case-insensitive (ASCII) match of a lower-case word at `pos`, nothing said about what follows. */
