@@ -126,3 +126,12 @@ test('binary bytes and huge lines give tokens and bounded diagnostics, never a t
   const huge = '[a] '.repeat(250000);
   assert.equal(tokenize(huge).length, 250000);
 });
+
+test('a comment ends at the first line break of its line, \\n, \\r\\n or a lone \\r, wherever the other kind stands', () => {
+  const comments = (text: string) => tokenize(text).filter((t) => t.kind === 'comment').map((t) => text.slice(t.start, t.end));
+  assert.deepEqual(comments('-- a\n[x] -- b\r\n[y] -- c\r[z] -- d'), ['-- a', '-- b', '-- c', '-- d']);
+  // a `\r` far after several comments ending at `\n`, then comments after it
+  assert.deepEqual(comments('-- a\n-- b\n[x]\r-- c\n-- d\r\n-- e'), ['-- a', '-- b', '-- c', '-- d', '-- e']);
+  assert.deepEqual(comments('@answer \'g\'\r[x] -- f'), ["@answer 'g'", '-- f']);
+  assert.deepEqual(tokenize('@datasource \'F\' -- why\r[origin]').map((t) => t.kind), ['directive', 'comment', 'column']);
+});

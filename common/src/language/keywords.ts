@@ -618,10 +618,15 @@ export function findKeyword(name: string): KeywordInfo | undefined {
   return byName.get(name.trim().toLowerCase().replace(/\s+/g, ' '));
 }
 
+/** `DATE_BUCKETS` by name (`findDateBucket`). */
+const BUCKET_BY_NAME = new Map<string, DateBucket>(DATE_BUCKETS.map((b) => [b, b]));
+
 /** True when `name` (any case) is one of the date buckets; returns the canonical bucket or null. */
 export function findDateBucket(name: string): DateBucket | null {
-  const n = name.trim().toLowerCase().replace(/\s+/g, ' ');
-  return (DATE_BUCKETS as readonly string[]).includes(n) ? (n as DateBucket) : null;
+  // a name already in canonical form (the parser's common case) is answered without making strings
+  const direct = BUCKET_BY_NAME.get(name);
+  if (direct !== undefined) return direct;
+  return BUCKET_BY_NAME.get(name.trim().toLowerCase().replace(/\s+/g, ' ')) ?? null;
 }
 
 /**

@@ -107,8 +107,14 @@ export function keywordIdOf(name: string): KeywordId {
 
 /** The canonical name of keyword `id` (`KeywordId`). */
 export function keywordName(id: KeywordId): string {
-  return KEYWORDS[id - 1]!.name;
+  return KEYWORD_NAMES[id - 1]!;
 }
+/**
+ * The catalogue's canonical names in `KEYWORDS` order, a list of this module's own: where modules load as
+ * CommonJS (tsx, the tests and benchmarks), every use of an imported name calls an export getter, which
+ * the parser's `keywordName` calls made a few per cent of a parse.
+ */
+const KEYWORD_NAMES: readonly string[] = KEYWORDS.map((k) => k.name);
 
 /** The number of keyword ids (the catalogue's size + 1): a table indexed by `KeywordId` has this length. */
 export const KEYWORD_ID_COUNT = KEYWORDS.length + 1;
@@ -136,36 +142,42 @@ for (const info of WORDS.values()) info.phrases?.sort((a, b) => b.rest.length - 
 /** FNV-1a step over one UTF-16 code unit (32-bit). */
 const fnv = (h: number, c: number) => Math.imul(h ^ c, 16777619);
 const FNV_START = 0x811c9dc5 | 0;
-/**
- * `WORDS` by the FNV-1a hash of the lower-case word, so that the lexer finds a keyword from the characters
- * it scanned without making a string per word (all spellings are ASCII).
- */
-interface HashedWord {
-  hash: number;
-  word: string;
-  /** The word's characters as one number (`packWord`) when it has at most `PACKED_MAX` of them, else -1. */
-  packed: number;
-  info: WordInfo;
-}
 /** Words of up to this many ASCII characters are compared as one number: 7 bits a character, exact in a double. */
 const PACKED_MAX = 7;
 /** `p` with one more 7-bit character `c`. */
 const pack = (p: number, c: number) => p * 128 + c;
-/** An open-addressed table (linear probing, a power of two at least 4 times the words): no `Map` hashing per word. */
+/**
+ * `WORDS` by the FNV-1a hash of the lower-case word, so that the lexer finds a keyword from the characters
+ * it scanned without making a string per word (all spellings are ASCII): an open-addressed table (linear
+ * probing, a power of two at least 4 times the words) in parallel typed arrays, so that a probe reads
+ * numbers rather than an object per slot. By slot: `SLOT_LENGTH` the word's length (0: empty slot),
+ * `SLOT_HASH` its hash, `SLOT_PACKED` its characters as one number (`pack`) when it has at most
+ * `PACKED_MAX` of them (else -1), `SLOT_WORD` and `SLOT_INFO`.
+ */
 const WORD_SLOTS = (() => {
   let size = 64;
   while (size < WORDS.size * 4) size *= 2;
   return size;
 })();
-const WORDS_BY_HASH: (HashedWord | undefined)[] = new Array<HashedWord | undefined>(WORD_SLOTS).fill(undefined);
+const SLOT_MASK = WORD_SLOTS - 1;
+const SLOT_LENGTH = new Uint8Array(WORD_SLOTS);
+const SLOT_HASH = new Int32Array(WORD_SLOTS);
+const SLOT_PACKED = new Float64Array(WORD_SLOTS);
+const SLOT_WORD: string[] = new Array<string>(WORD_SLOTS).fill('');
+const SLOT_INFO: (WordInfo | undefined)[] = new Array<WordInfo | undefined>(WORD_SLOTS).fill(undefined);
 for (const [word, info] of WORDS) {
+  if (word.length === 0 || word.length > 255) throw new Error(`lexer.ts: keyword word "${word}" does not fit the word table.`);
   let h = FNV_START;
   for (let k = 0; k < word.length; k++) h = fnv(h, word.charCodeAt(k));
-  let slot = h & (WORD_SLOTS - 1);
-  while (WORDS_BY_HASH[slot] !== undefined) slot = (slot + 1) & (WORD_SLOTS - 1);
+  let slot = h & SLOT_MASK;
+  while (SLOT_LENGTH[slot] !== 0) slot = (slot + 1) & SLOT_MASK;
   let packed = 0;
   for (let k = 0; k < word.length; k++) packed = pack(packed, word.charCodeAt(k));
-  WORDS_BY_HASH[slot] = { hash: h, word, packed: word.length <= PACKED_MAX ? packed : -1, info };
+  SLOT_LENGTH[slot] = word.length;
+  SLOT_HASH[slot] = h;
+  SLOT_PACKED[slot] = word.length <= PACKED_MAX ? packed : -1;
+  SLOT_WORD[slot] = word;
+  SLOT_INFO[slot] = info;
 }
 
 /** Printable ASCII characters other than `[` and `]` (inside a column name they need no other check). */
@@ -334,7 +346,7 @@ export class QueryEnds {
 export function makeToken(kind: number, detail: number, start: number, end: number, text: string): Token {
   switch (kind) {
     case K_KEYWORD:
-      return new TokenNode('keyword', start, end, KEYWORDS[detail - 1]!.name, true, start, end);
+      return new TokenNode('keyword', start, end, KEYWORD_NAMES[detail - 1]!, true, start, end);
     case K_COLUMN:
     case K_VALUE: {
       const innerEnd = detail === 1 ? end - 1 : end;
@@ -365,7 +377,7 @@ export class Lexer {
    *   to and including that character (the tokens from there are then the same as a scan from 0 would give).
    */
   constructor(private readonly text: string, private readonly diagnostics?: ParseDiagnostic[], from = 0) {
-    this.state = { pos: from, diagCount: 0, stopFrom: -1, stopAt: -1, directives: undefined };
+    this.state = { pos: from, diagCount: 0, stopFrom: -1, stopAt: -1, directives: undefined, nextCr: -2 };
   }
 
   /** True once the whole text was scanned. */
@@ -426,6 +438,8 @@ interface ScanState {
   stopAt: number;
   /** When set, each directive's store index, value start and value end are pushed here (`Lexer.scan`). */
   directives: number[] | undefined;
+  /** The first `\r` at or after where `lineEnd` last looked, -1 when there is none, -2 before the first look. */
+  nextCr: number;
 }
 
 /**
@@ -511,21 +525,29 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       let info: WordInfo | undefined;
       if (nonAscii) info = WORDS.get(text.slice(s, i).toLowerCase());
       else {
-        let slot = h & (WORD_SLOTS - 1);
-        for (let entry = WORDS_BY_HASH[slot]; entry !== undefined; entry = WORDS_BY_HASH[(slot = (slot + 1) & (WORD_SLOTS - 1))]) {
-          if (entry.hash === h && entry.word.length === i - s && (entry.packed >= 0 ? entry.packed === packed : sameLower(text, s, entry.word))) {
-            info = entry.info;
-            break;
+        const length = i - s;
+        let slot = h & SLOT_MASK;
+        for (let l = SLOT_LENGTH[slot]!; l !== 0; l = SLOT_LENGTH[(slot = (slot + 1) & SLOT_MASK)]!) {
+          if (l === length && SLOT_HASH[slot] === h) {
+            const p = SLOT_PACKED[slot]!;
+            if (p >= 0 ? p === packed : sameLower(text, s, SLOT_WORD[slot]!)) {
+              info = SLOT_INFO[slot];
+              break;
+            }
           }
         }
       }
       if (info) {
         if (info.phrases) {
           let matched = 0;
-          for (const phrase of info.phrases) {
+          const phrases = info.phrases;
+          for (let f = 0; f < phrases.length; f++) {
+            const phrase = phrases[f]!;
+            const rest = phrase.rest;
             let p = i;
             let ok = true;
-            for (const w of phrase.rest) {
+            for (let r = 0; r < rest.length; r++) {
+              const w = rest[r]!;
               let q = p;
               while (q < n && (text.charCodeAt(q) === 32 || text.charCodeAt(q) === 9)) q++;
               if (q === p || !wordAt(text, q, w)) {
@@ -688,7 +710,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
       }
       case 45: // - (not followed by a digit: that was a number)
         if (text.charCodeAt(i + 1) === 45) {
-          const e = lineEnd(text, i);
+          const e = lineEnd(text, i, state);
           len = put(store, len, K_COMMENT, i, e, 0);
           i = e;
           continue;
@@ -738,7 +760,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
         const word = text.slice(i + 1, j).toLowerCase();
         if (word === 'answer') {
           // `@answer 'GUID'`: the saved Answer the file's query came from (common/src/tml/answerLink.ts); trivia here
-          const e = lineEnd(text, i);
+          const e = lineEnd(text, i, state);
           len = put(store, len, K_COMMENT, s, e, 0);
           i = e;
           continue;
@@ -749,7 +771,7 @@ function scanTokens(text: string, diagnostics: ParseDiagnostic[] | undefined, st
           i = j;
           continue;
         }
-        const le = lineEnd(text, j);
+        const le = lineEnd(text, j, state);
         let p = j;
         while (p < le && isWs(text.charCodeAt(p))) p++;
         let vs = p, ve = p, end = j;
@@ -867,16 +889,17 @@ function put(store: TokenStore, len: number, kind: number, start: number, end: n
   return len + 1;
 }
 
-/** End of the line at `from` (offset of its `\r` or `\n`, or the text's length). */
-function lineEnd(text: string, from: number): number {
-  const n = text.length;
-  let j = from;
-  while (j < n) {
-    const c = text.charCodeAt(j);
-    if (c === 10 || c === 13) break;
-    j++;
-  }
-  return j;
+/**
+ * End of the line at `from` (offset of its `\r` or `\n`, or the text's length), found by `indexOf` (a
+ * native search) rather than a loop over the characters; the next `\r` is kept in `state.nextCr`, so that
+ * a text without one is searched for it once, not once per line (`from` only grows in one scan).
+ */
+function lineEnd(text: string, from: number, state: ScanState): number {
+  let cr = state.nextCr;
+  if (cr !== -1 && cr < from) state.nextCr = cr = text.indexOf('\r', from);
+  const nl = text.indexOf('\n', from);
+  const e = nl < 0 ? text.length : nl;
+  return cr >= 0 && cr < e ? cr : e;
 }
 
 /** Case-insensitive (ASCII) match of a lower-case word at `pos`, nothing said about what follows. */

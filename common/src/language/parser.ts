@@ -17,7 +17,8 @@ import type {
 import * as codes from './diagnosticCodes';
 import { SEARCH_GRAMMAR, type ProductionName } from './grammar';
 import {
-  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, PERIOD_OVER_PERIOD, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, booleanOf, findDateBucket, findKeyword,
+  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, PERIOD_OVER_PERIOD, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, booleanOf as importedBooleanOf,
+  findDateBucket as importedFindDateBucket, findKeyword,
 } from './keywords';
 import * as lexer from './lexer';
 import type { Token } from './lexer';
@@ -32,7 +33,9 @@ const {
   DateFilterNode, DirectiveNode, FilterNode, GroupingClauseNode, NumberValueNode, QueryNode, SortNode, SpanNode, TextValueNode, TopBottomNode,
 } = nodes;
 const { GreenBuffer, GreenPart, NK, NODE_KINDS, TK, PART, codeOf, tokenOf } = tree;
-const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, QueryEnds, keywordId, keywordName, tokenEstimate, tokenize } = lexer;
+const { KEYWORD_ID_COUNT, Lexer, NUMBER_DIGITS, NUMBER_YEAR, QueryEnds, WIDTH_ESCAPE, keywordId, keywordName, tokenEstimate, tokenize } = lexer;
+// the same for the keyword functions the clause parser calls per token
+const booleanOf = importedBooleanOf, findDateBucket = importedFindDateBucket;
 const QUERY_PART = PART.query, DIRECTIVE_PART = PART.directive, TRIVIA_PART = PART.trivia;
 type GreenBuffer = tree.GreenBuffer;
 type GreenPart = tree.GreenPart;
@@ -360,11 +363,13 @@ class TreeBuilder {
     const q = this.q;
     q.room(this.lastTok - this.queryTok);
     const { K, D, S, E, X } = q;
+    const widths = buf.widths;
     let pos = this.queryPos;
     let k = 0;
     for (let t = this.queryTok; t < this.lastTok; t++) {
       const kind = kinds[t]!;
-      const w = buf.width(t);
+      let w = widths[t]!;
+      if (w === WIDTH_ESCAPE) w = buf.width(t);
       if (kind !== WHITESPACE && kind !== K_COMMENT) {
         K[k] = kind;
         D[k] = details[t]!;
@@ -467,6 +472,10 @@ const KW_FLAGS = new Uint8Array(KEYWORD_ID_COUNT);
 const KW_TO_DATE: (ToDateUnit | undefined)[] = new Array(KEYWORD_ID_COUNT).fill(undefined);
 /** A keyword's own rank in `TO_DATE_PERIODS` (`month`), the period after `… to date for each`; -1 for others. */
 const KW_PERIOD_RANK = new Int8Array(KEYWORD_ID_COUNT).fill(-1);
+/** A keyword's day of the week (`monday`: 1), month (`january`: 1) or quarter (`q1`: 1) by `KeywordId`; 0 for others (`namedDate`). */
+const KW_DAY = new Uint8Array(KEYWORD_ID_COUNT);
+const KW_MONTH = new Uint8Array(KEYWORD_ID_COUNT);
+const KW_QUARTER = new Uint8Array(KEYWORD_ID_COUNT);
 const PAREN_KEYWORD_IDS = new Uint8Array(KEYWORD_ID_COUNT);
 const UNSUPPORTED_IDS = new Uint8Array(KEYWORD_ID_COUNT);
 /** The productions by `KeywordId` and by token kind code (grammar.ts `byKeyword`, `byToken`: the parser's only dispatch). */
@@ -490,6 +499,9 @@ for (let id = 1; id < KEYWORD_ID_COUNT; id++) {
   KW_FLAGS[id] = f;
   KW_TO_DATE[id] = TO_DATE_UNITS.get(name);
   KW_PERIOD_RANK[id] = TO_DATE_PERIODS.indexOf(name as ToDateUnit);
+  KW_DAY[id] = DAYS.get(name) ?? 0;
+  KW_MONTH[id] = MONTHS.get(name) ?? 0;
+  KW_QUARTER[id] = QUARTERS.get(name) ?? 0;
   if (PAREN_KEYWORDS.has(name)) PAREN_KEYWORD_IDS[id] = 1;
   if (UNSUPPORTED.has(name)) UNSUPPORTED_IDS[id] = 1;
   BY_KEYWORD_ID[id] = PRODUCTIONS_BY_KEYWORD.get(name);
@@ -1813,17 +1825,18 @@ class ClauseParser {
 
   /** A named day, month or quarter at the current keyword (`monday`, `january`, `february 2014`, `q1`, `q3 2024`), consumed; -1 otherwise. */
   private namedDate(a: number): number {
-    const name = this.val(a);
-    const day = DAYS.get(name);
-    if (day !== undefined) {
+    // by id (`KW_DAY` …): most keywords met here are none of these, and are told so without their name
+    const id = this.D[a]!;
+    const day = KW_DAY[id]!;
+    if (day !== 0) {
       this.i++;
       this.rel = { type: 'named', dayOfWeek: day };
       return a;
     }
-    const month = MONTHS.get(name);
-    const quarter = month === undefined ? QUARTERS.get(name) : undefined;
-    if (month === undefined && quarter === undefined) return -1;
-    const named = month !== undefined ? { month } : { quarter };
+    const month = KW_MONTH[id]!;
+    const quarter = month === 0 ? KW_QUARTER[id]! : 0;
+    if (month === 0 && quarter === 0) return -1;
+    const named = month !== 0 ? { month } : { quarter: quarter as 1 | 2 | 3 | 4 };
     this.i++;
     const y = this.i;
     if (y < this.stop && this.K[y] === T_NUMBER && (this.D[y]! & NUMBER_YEAR) !== 0) {
