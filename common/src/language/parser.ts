@@ -58,10 +58,6 @@ const UNITS = new Set<string>(DATE_UNITS);
 const isUnit = (name: string): name is DateUnit => UNITS.has(name);
 const DISTANCE_UNIT_NAMES = keysOf(DISTANCE_UNITS);
 const PERIOD_OVER_PERIOD_NAMES = keysOf(PERIOD_OVER_PERIOD);
-/** The words that start a period (`this week`, `last 3 months`, `next quarter`): ast.ts `RelativeDate`'s `which`. */
-const PERIOD_WHICH = ['this', 'last', 'next'] as const;
-const TOP_BOTTOM = ['top', 'bottom'] as const;
-const SORT_DIRECTIONS = ['ascending', 'descending'] as const;
 const PERIOD_OVER_PERIOD_SET = new Set<string>(Object.keys(PERIOD_OVER_PERIOD));
 const TO_DATE_UNITS = new Map<string, ToDateUnit>(Object.entries(TO_DATE));
 /** The to-date units, smallest first (the catalogue's order): `for each` after a to-date takes one as long or longer. */
@@ -1811,7 +1807,7 @@ class ClauseParser {
 
   /** `this|last|next (N)? unit (for each unit)?` at `a` (`relativeDate`). */
   private period(a: number): number {
-    const which = this.valIn(a, PERIOD_WHICH, 'period word');
+    const which = this.val(a) as 'this' | 'last' | 'next';
     const b = a + 1;
     let n = 1;
     let unitTok = b;
@@ -2151,11 +2147,11 @@ class ClauseParser {
       // `top 2 days ago` is no top N: leave the number to the date.
       this.i++;
       this.leaf(N_TOP, j, num);
-      if (this.ast) this.push(new TopBottomNode(this.valIn(j, TOP_BOTTOM, 'top or bottom'), numberOf(this.val(num)), new SpanNode(this.S[num]!, this.E[num]!), this.S[j]!, this.E[num]!));
+      if (this.ast) this.push(new TopBottomNode(this.val(j) as 'top' | 'bottom', numberOf(this.val(num)), new SpanNode(this.S[num]!, this.E[num]!), this.S[j]!, this.E[num]!));
       return;
     }
     this.leaf(N_TOP, j, j);
-    if (this.ast) this.push(new TopBottomNode(this.valIn(j, TOP_BOTTOM, 'top or bottom'), 10, undefined, this.S[j]!, this.E[j]!));
+    if (this.ast) this.push(new TopBottomNode(this.val(j) as 'top' | 'bottom', 10, undefined, this.S[j]!, this.E[j]!));
   }
 
   /** `sort by [aggregation] [column] [ascending|descending]`. */
@@ -2183,7 +2179,7 @@ class ClauseParser {
     const end = direction ? d : last;
     this.withRef(N_SORT, j, end, c, last);
     // One shape per constructor call or literal (see `top`).
-    if (this.ast) this.push(new SortNode(this.refAst(c, last), agg >= 0 ? (this.valIn(agg, AGGREGATIONS, 'aggregation')) : undefined, direction ? this.valIn(d, SORT_DIRECTIONS, 'sort direction') : undefined, this.S[j]!, this.E[end]!));
+    if (this.ast) this.push(new SortNode(this.refAst(c, last), agg >= 0 ? (this.valIn(agg, AGGREGATIONS, 'aggregation')) : undefined, direction ? (this.val(d) as 'ascending' | 'descending') : undefined, this.S[j]!, this.E[end]!));
   }
 
   /** `growth of [measure] by [date] [bucket] [period-over-period]` (keywords.ts `PERIOD_OVER_PERIOD`; search-growth). */
