@@ -49,3 +49,14 @@ export function errnoCode(e: unknown): string | undefined {
   const code = memberOf(e, 'code');
   return typeof code === 'string' ? code : undefined;
 }
+
+/**
+ * `v` narrowed to one of `list` (a `const` list); throws when it is none. For a value the code has already
+ * classified (a token the lexer flagged as an aggregation keyword), where a miss is a bug of that
+ * classification, not bad input: the check costs a scan of `list` and keeps the type honest.
+ * @throws Error naming `what` and the value, when `v` is not in `list`
+ */
+export function expectOneOf<T extends string | number>(list: readonly T[], v: unknown, what: string): T {
+  if (isOneOf(list, v)) return v;
+  throw new Error(`Internal error: ${JSON.stringify(v)} is no ${what} (one of ${list.join(', ')}).`);
+}

@@ -10,6 +10,7 @@
  * Pure: no `vscode`, no connection, no I/O.
  */
 import { typesOf, type ColumnDataType } from '../model';
+import { isOneOf } from '../guards';
 
 /** A catalogue entry after its name and category: section, meaning, example, and aliases or further fields (as `k` below takes them). */
 type Entry = [section: string, meaning: string, example: string, extra?: string[] | Extra];
@@ -124,7 +125,7 @@ export const FISCAL_CALENDAR_NAME = 'fiscal';
 /** Whether `calendar.<name>` names a custom calendar (not the Gregorian or the fiscal one), ignoring case. */
 export function isCustomCalendarName(name: string): boolean {
   const n = name.trim().toLowerCase();
-  return n !== FISCAL_CALENDAR_NAME && !(GREGORIAN_CALENDAR_NAMES as readonly string[]).includes(n);
+  return n !== FISCAL_CALENDAR_NAME && !isOneOf(GREGORIAN_CALENDAR_NAMES, n);
 }
 
 /**
@@ -150,7 +151,7 @@ export function isYearValue(raw: string): boolean {
  * calendar's year.
  */
 export function isNamedPeriodComparison(op: FilterOperator, values: readonly string[]): boolean {
-  return op !== '=' && op !== '!=' && !(TEXT_OPERATORS as readonly string[]).includes(op) && values.some(isYearValue);
+  return op !== '=' && op !== '!=' && !isOneOf(TEXT_OPERATORS, op) && values.some(isYearValue);
 }
 
 // ---- the token form: what ThoughtSpot itself writes (docs/service-notes.md §2.11) ------------------------
@@ -163,7 +164,8 @@ export const BOOLEAN_VALUES = ['true', 'false'] as const;
 
 /** The boolean a word names (`true`, `FALSE`, any case), or undefined when it names none. */
 export function booleanOf(word: string): boolean | undefined {
-  const at = (BOOLEAN_VALUES as readonly string[]).indexOf(word.toLowerCase());
+  const lower = word.toLowerCase();
+  const at = BOOLEAN_VALUES.findIndex((b) => b === lower);
   return at < 0 ? undefined : at === 0;
 }
 
@@ -349,7 +351,7 @@ export function operatorsFor(type: ColumnDataType | undefined): FilterOperator[]
  */
 export function operatorAppliesTo(op: FilterOperator, type: ColumnDataType): boolean {
   if (op === '=' || op === '!=') return true;
-  if ((TEXT_OPERATORS as readonly string[]).includes(op)) return TEXT_TYPES.has(type);
+  if (isOneOf(TEXT_OPERATORS, op)) return TEXT_TYPES.has(type);
   if (op === 'after' || op === 'before') return DATE_TYPES.has(type);
   return type !== 'BOOL';
 }

@@ -11,13 +11,14 @@
  * - A bare word in value position is a text value (with a `tsq.unknownWord` warning). Pure, never throws.
  */
 import type {
-  Aggregation, Clause, ColumnRef, Comment, DataSourceDirective, DateBucket, DateUnit, DistanceUnit, FilterOperator,
-  ParseDiagnostic, PeriodOverPeriod, Query, RelativeDate, Span, ToDateUnit, TsqDocument, Value,
+  Clause, ColumnRef, Comment, DataSourceDirective, DateBucket, DateUnit,
+  ParseDiagnostic, Query, RelativeDate, Span, ToDateUnit, TsqDocument, Value,
 } from './ast';
+import { expectOneOf, isOneOf, keysOf } from '../guards';
 import * as codes from './diagnosticCodes';
 import { SEARCH_GRAMMAR, type ProductionName } from './grammar';
 import {
-  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, PERIOD_OVER_PERIOD, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, booleanOf as importedBooleanOf,
+  AGGREGATIONS, DATE_BUCKETS, DATE_UNITS, DAY_NAMES, DISTANCE_UNITS, FILTER_OPERATORS, KEYWORDS, MONTH_NAMES, PERIOD_FUNCTIONS, PERIOD_OVER_PERIOD, QUARTER_NAMES, TO_DATE, UNIT_BUCKETS, WORD_OPERATORS, booleanOf as importedBooleanOf,
   findDateBucket as importedFindDateBucket, findKeyword,
 } from './keywords';
 import * as lexer from './lexer';
@@ -52,8 +53,14 @@ export const MAX_SUBSEARCH_DEPTH = 100;
 
 const AGGREGATION_SET = new Set<string>(AGGREGATIONS);
 const BUCKET_SET = new Set<string>(DATE_BUCKETS);
+/** Whether `name` is a date bucket's canonical name (a set's look-up, for the parser's hot paths). */
+const isBucket = (name: string): name is DateBucket => BUCKET_SET.has(name);
 const WORD_OPERATOR_SET = new Set<string>(WORD_OPERATORS);
 const UNITS = new Set<string>(DATE_UNITS);
+/** Whether `name` is a relative date's unit (`day`, not `days`: a keyword's canonical name). */
+const isUnit = (name: string): name is DateUnit => UNITS.has(name);
+const DISTANCE_UNIT_NAMES = keysOf(DISTANCE_UNITS);
+const PERIOD_OVER_PERIOD_NAMES = keysOf(PERIOD_OVER_PERIOD);
 const PERIOD_OVER_PERIOD_SET = new Set<string>(Object.keys(PERIOD_OVER_PERIOD));
 const TO_DATE_UNITS = new Map<string, ToDateUnit>(Object.entries(TO_DATE));
 /** The to-date units, smallest first (the catalogue's order): `for each` after a to-date takes one as long or longer. */
@@ -498,7 +505,7 @@ for (let id = 1; id < KEYWORD_ID_COUNT; id++) {
   if (PERIOD_OVER_PERIOD_SET.has(name)) f |= F_PERIOD_OVER_PERIOD;
   KW_FLAGS[id] = f;
   KW_TO_DATE[id] = TO_DATE_UNITS.get(name);
-  KW_PERIOD_RANK[id] = TO_DATE_PERIODS.indexOf(name as ToDateUnit);
+  KW_PERIOD_RANK[id] = isOneOf(TO_DATE_PERIODS, name) ? TO_DATE_PERIODS.indexOf(name) : -1;
   KW_DAY[id] = DAYS.get(name) ?? 0;
   KW_MONTH[id] = MONTHS.get(name) ?? 0;
   KW_QUARTER[id] = QUARTERS.get(name) ?? 0;
@@ -538,7 +545,12 @@ export class SyntaxDocument implements TsqDocument {
    * The parts in order, as the parse left them: undefined for a trivia part between two parts of one buffer
    * (the parser makes no object for it; `part(i)` makes it from its neighbours, once). Read parts with `part`.
    */
-  readonly slots: readonly (GreenPart | undefined)[];
+  get slots(): readonly (GreenPart | undefined)[] {
+    return this.made;
+  }
+
+  /** `slots`, written by `part` where it makes a trivia part (the document owns the array it is given). */
+  private readonly made: (GreenPart | undefined)[];
 
   /**
    * @param text the text the tree was parsed from (concatenating the parts' tokens gives it back).
@@ -549,8 +561,8 @@ export class SyntaxDocument implements TsqDocument {
    * @param starts the parts' absolute starts and the text's length after them (`partStarts`) when the caller
    *   has them (a reparse shifts the previous ones), else summed from `widths` on first use.
    */
-  constructor(readonly text: string, slots: readonly (GreenPart | undefined)[], readonly diagnosticCount: number, widths?: Uint32Array, kinds?: Uint8Array, starts?: Float64Array) {
-    this.slots = slots;
+  constructor(readonly text: string, slots: (GreenPart | undefined)[], readonly diagnosticCount: number, widths?: Uint32Array, kinds?: Uint8Array, starts?: Float64Array) {
+    this.made = slots;
     this.starts = starts;
     if (!widths) {
       widths = new Uint32Array(slots.length);
@@ -577,7 +589,7 @@ export class SyntaxDocument implements TsqDocument {
     const p = this.slots[i];
     if (p) return p;
     const made = triviaBetween(this.slots[i - 1]!, this.slots[i + 1]!);
-    (this.slots as (GreenPart | undefined)[])[i] = made;
+    this.made[i] = made;
     return made;
   }
 
@@ -1166,11 +1178,14 @@ class ClauseParser {
     let c = 0;
     const count = out.length;
     for (const r of ranked) {
-      while (c < count && !(out[c]!.kind === 'topBottom' && !(out[c] as Extract<Clause, { kind: 'topBottom' }>).rankedBy)) c++;
-      const tb = c < count ? (out[c] as Extract<Clause, { kind: 'topBottom' }>) : undefined;
+      let tb: Extract<Clause, { kind: 'topBottom' }> | undefined;
+      for (; c < count; c++) {
+        const x = out[c]!;
+        if (x.kind === 'topBottom' && !x.rankedBy) { tb = x; break; }
+      }
       if (tb) {
         tb.rankedBy = this.refAst(r.c, r.last);
-        if (r.agg >= 0) tb.rankedByAggregation = this.q.value(r.agg) as Aggregation;
+        if (r.agg >= 0) tb.rankedByAggregation = this.valIn(r.agg, AGGREGATIONS, 'aggregation');
       } else out.push({ kind: 'keyword', keyword: 'ranked by', start: S[r.kw]!, end: E[r.last]! });
     }
     out.sort((a, b) => a.start - b.start);
@@ -1203,6 +1218,15 @@ class ClauseParser {
 
   private val(j: number): string {
     return this.q.value(j);
+  }
+
+  /**
+   * Token `j`'s value as one of `list` (`what` names it): for a token already classified by its keyword's
+   * flags (`F_AGG`, `F_UNIT`, …), so a miss is a bug of those flags.
+   * @throws Error when the value is not in `list`
+   */
+  private valIn<T extends string>(j: number, list: readonly T[], what: string): T {
+    return expectOneOf(list, this.q.value(j), what);
   }
 
   private spanOf(j: number): Span {
@@ -1278,9 +1302,9 @@ class ClauseParser {
 
   /** The bucket token `b` names (after the dot): null when none. */
   private bucketOf(b: number): DateBucket | null {
-    if (this.K[b] === T_KEYWORD) return (KW_FLAGS[this.D[b]!]! & F_BUCKET) !== 0 ? (keywordName(this.D[b]!) as DateBucket) : null;
+    if (this.K[b] === T_KEYWORD) return (KW_FLAGS[this.D[b]!]! & F_BUCKET) !== 0 ? expectOneOf(DATE_BUCKETS, keywordName(this.D[b]!), 'date bucket') : null;
     const name = this.val(b);
-    return BUCKET_SET.has(name) ? (name as DateBucket) : findDateBucket(name);
+    return isBucket(name) ? name : findDateBucket(name);
   }
 
   /**
@@ -1314,7 +1338,7 @@ class ClauseParser {
         if (this.D[j] !== ID_DETAILED && this.at(j + 1) === T_LPAREN) return false;
         this.i++;
         this.leaf(N_BUCKET, j, j);
-        if (this.ast) this.push({ kind: 'bucket', bucket: this.val(j) as DateBucket, start: this.S[j]!, end: this.E[j]! });
+        if (this.ast) this.push({ kind: 'bucket', bucket: this.valIn(j, DATE_BUCKETS, 'date bucket'), start: this.S[j]!, end: this.E[j]! });
         return true;
       case 'for':
         this.i++;
@@ -1579,7 +1603,7 @@ class ClauseParser {
       this.push(new GroupingClauseNode(col, flags === FLAG_BY, start, col.end));
       return;
     }
-    const aggregation = this.val(agg) as Aggregation;
+    const aggregation = this.valIn(agg, AGGREGATIONS, 'aggregation');
     const aggregationStart = S[agg]!;
     const aggregationEnd = E[agg]!;
     if (flags === 0) this.push(new AggregatedClauseNode(col, aggregation, aggregationStart, aggregationEnd, start, col.end));
@@ -1610,11 +1634,11 @@ class ClauseParser {
     }
     if (!this.ast) return;
     const col = this.refAst(c, last);
-    const operator = this.val(op) as FilterOperator;
+    const operator = this.valIn(op, FILTER_OPERATORS, 'filter operator');
     const values = this.valuesAst(count);
     const S = this.S, E = this.E;
     this.push(agg >= 0
-      ? new AggregatedFilterNode(col, this.val(agg) as Aggregation, operator, S[op]!, E[op]!, values, S[first]!, E[end]!)
+      ? new AggregatedFilterNode(col, this.valIn(agg, AGGREGATIONS, 'aggregation'), operator, S[op]!, E[op]!, values, S[first]!, E[end]!)
       : new FilterNode(col, operator, S[op]!, E[op]!, values, S[first]!, E[end]!));
   }
 
@@ -1762,7 +1786,7 @@ class ClauseParser {
       const u = a + 1;
       if (this.kwFlag(u, F_UNIT) && this.kwIs(a + 2, ID_AGO)) {
         this.i += 3;
-        this.rel = { type: 'ago', n: numberOf(this.val(a)), unit: this.val(u) as DateUnit };
+        this.rel = { type: 'ago', n: numberOf(this.val(a)), unit: this.valIn(u, DATE_UNITS, 'date unit') };
         return a + 2;
       }
       // A bare year (`revenue by product 2014`, list-date.adoc).
@@ -1786,7 +1810,7 @@ class ClauseParser {
       const each = this.val(feUnit);
       // the period must hold the to-date unit (keywords-to-date: the bucket is "equal to or larger")
       if (period < TO_DATE_PERIODS.indexOf(toDate)) this.sink.add({ start: this.S[a]!, end: this.E[feUnit]! }, codes.MISPLACED_KEYWORD, `"${this.val(a)} for each ${each}": a ${each} does not hold a ${toDate}; the period after for each is a ${toDate} or longer (${TO_DATE_PERIODS.slice(TO_DATE_PERIODS.indexOf(toDate)).join(', ')}).`, 'warning');
-      this.rel = { type: 'toDate', unit: toDate, forEach: each as ToDateUnit };
+      this.rel = { type: 'toDate', unit: toDate, forEach: expectOneOf(TO_DATE_PERIODS, each, 'to-date unit') };
       return feUnit;
     }
     this.rel = { type: 'toDate', unit: toDate };
@@ -1812,11 +1836,11 @@ class ClauseParser {
       return a;
     }
     this.i += unitTok === b ? 2 : 3;
-    const unit = this.val(unitTok) as DateUnit;
+    const unit = this.valIn(unitTok, DATE_UNITS, 'date unit');
     const fe = this.i;
     if (this.kwIs(fe, ID_FOR_EACH) && this.kwFlag(fe + 1, F_UNIT)) {
       this.i += 2;
-      this.rel = { type: 'period', which, n, unit, forEach: this.val(fe + 1) as DateUnit };
+      this.rel = { type: 'period', which, n, unit, forEach: this.valIn(fe + 1, DATE_UNITS, 'date unit') };
       return fe + 1;
     }
     this.rel = { type: 'period', which, n, unit };
@@ -2026,7 +2050,7 @@ class ClauseParser {
       const column = col >= 0 ? this.refAst(col, col) : undefined;
       const start = this.S[first]!;
       if (d < 0) this.push({ kind: 'location', column, relation, place: this.val(place), start, end: this.E[end]! });
-      else this.push({ kind: 'location', column, relation, place: this.val(place), distance: { n: numberOf(this.val(d)), unit: this.val(d + 1) as DistanceUnit }, start, end: this.E[end]! });
+      else this.push({ kind: 'location', column, relation, place: this.val(place), distance: { n: numberOf(this.val(d)), unit: this.valIn(d + 1, DISTANCE_UNIT_NAMES, 'distance unit') }, start, end: this.E[end]! });
     };
     if (this.D[kw] === ID_NEAR) {
       const p = this.place();
@@ -2115,7 +2139,7 @@ class ClauseParser {
       this.leaf(N_BUCKET, j, c);
       if (!this.ast) return;
       const unit = this.val(c);
-      const bucket = UNITS.has(unit) ? UNIT_BUCKETS[unit as DateUnit] : (unit as DateBucket);
+      const bucket = isUnit(unit) ? UNIT_BUCKETS[unit] : expectOneOf(DATE_BUCKETS, unit, 'date bucket');
       this.push({ kind: 'bucket', bucket, start: this.S[j]!, end: this.E[c]! });
       return;
     }
@@ -2168,7 +2192,7 @@ class ClauseParser {
     const end = direction ? d : last;
     this.withRef(N_SORT, j, end, c, last);
     // One shape per constructor call or literal (see `top`).
-    if (this.ast) this.push(new SortNode(this.refAst(c, last), agg >= 0 ? (this.val(agg) as Aggregation) : undefined, direction ? (this.val(d) as 'ascending' | 'descending') : undefined, this.S[j]!, this.E[end]!));
+    if (this.ast) this.push(new SortNode(this.refAst(c, last), agg >= 0 ? (this.valIn(agg, AGGREGATIONS, 'aggregation')) : undefined, direction ? (this.val(d) as 'ascending' | 'descending') : undefined, this.S[j]!, this.E[end]!));
   }
 
   /** `growth of [measure] by [date] [bucket] [period-over-period]` (keywords.ts `PERIOD_OVER_PERIOD`; search-growth). */
@@ -2199,11 +2223,11 @@ class ClauseParser {
     const b = this.i;
     if (this.kwFlag(b, F_BUCKET)) {
       this.i++;
-      bucket = keywordName(this.D[b]!) as DateBucket;
+      bucket = expectOneOf(DATE_BUCKETS, keywordName(this.D[b]!), 'date bucket');
       end = b;
     }
     const pop = this.i;
-    const periodOverPeriod = this.kwFlag(pop, F_PERIOD_OVER_PERIOD) ? (keywordName(this.D[pop]!) as PeriodOverPeriod) : undefined;
+    const periodOverPeriod = this.kwFlag(pop, F_PERIOD_OVER_PERIOD) ? expectOneOf(PERIOD_OVER_PERIOD_NAMES, keywordName(this.D[pop]!), 'period-over-period keyword') : undefined;
     if (periodOverPeriod) {
       this.i++;
       end = pop;

@@ -15,6 +15,7 @@ import type { AnalyticsServiceClient } from '../api/index';
 import type { InputColumnDefinition } from '../api/publicApiV2';
 import { isFamily, isKnownDataType, type ColumnDataType } from '../model';
 import { inputValueConverter } from './inputValues';
+import type { LoadProgress } from './pipeline';
 import { LoadError, targetName, type LoadResult } from './result';
 import { parseRows } from './sniff';
 import { openSource, type LoadInput } from './source';
@@ -46,7 +47,7 @@ interface InputTableTarget {
 export interface InputTableLoadOptions {
   encoding?: string;
   signal?: AbortSignal;
-  onProgress?: (p: { phase: 'starting' | 'uploading' | 'committing' | 'done'; bytesSent: number; bytesTotal: number; rows: number; chunks: number; bytesPerSecond: number; cycleId?: string }) => void;
+  onProgress?: (p: LoadProgress) => void;
   log?: (line: string) => void;
   inputTable?: InputTableChoice;
 }
@@ -140,7 +141,7 @@ export async function runInputTableLoad(client: AnalyticsServiceClient, input: L
   const started = performance.now();
   const table = targetName(definition);
   const format = fullFormat(definition.format);
-  const progress = { phase: 'starting' as 'starting' | 'uploading' | 'committing' | 'done', bytesSent: 0, bytesTotal: 0, rows: 0, chunks: 0, bytesPerSecond: 0 };
+  const progress: LoadProgress = { phase: 'starting', bytesSent: 0, bytesTotal: 0, rows: 0, chunks: 0, bytesPerSecond: 0 };
   opts.onProgress?.({ ...progress });
   const { text, bytes } = await readText(input, opts.encoding ?? 'utf-8', table);
   progress.bytesTotal = bytes;
@@ -156,7 +157,7 @@ export async function runInputTableLoad(client: AnalyticsServiceClient, input: L
   const columns = header ? header.map((h) => byName(h) ?? h) : target.columns.slice(0, rows[0]?.length ?? 0);
   const unknown = columns.filter((c): c is string => typeof c === 'string');
   if (unknown.length) throw new LoadError('source', `The file's column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not in the input table ${target.name} (its columns: ${target.columns.map((c) => c.name).join(', ')}). Nothing was sent.`, true);
-  const cols = columns as { name: string; dataType: ColumnDataType }[];
+  const cols = columns.filter((c) => typeof c !== 'string');
   const missingKey = target.keys.find((k) => !cols.some((c) => c.name === k));
   if (missingKey) throw new LoadError('source', `The key column ${missingKey} of ${target.name} is not in the file. Nothing was sent.`, true);
   const converters = cols.map((c) => inputValueConverter(c.dataType, format));

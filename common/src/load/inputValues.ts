@@ -8,7 +8,7 @@
  * Pure: no `vscode`, no I/O.
  */
 import { isFamily, type ColumnDataType } from '../model';
-import { valueCheck, type FullFormat } from './values';
+import { expandStrptimeShorthands, valueCheck, type FullFormat } from './values';
 
 /** Converts one field, or says why it cannot be: `{value}` or `{problem}`. */
 export type InputValueConverter = (field: string | null) => { value: string } | { problem: string };
@@ -33,7 +33,7 @@ interface DateParts {
  * @throws Error for a directive it does not know.
  */
 function strptimeReader(format: string): (text: string) => DateParts | undefined {
-  const expanded = format.replace(/%([TDFR])/g, (_m, c: string) => ({ T: '%H:%M:%S', D: '%m/%d/%y', F: '%Y-%m-%d', R: '%H:%M' })[c] as string);
+  const expanded = expandStrptimeShorthands(format);
   let re = '';
   const setters: ((p: DateParts, g: string) => void)[] = [];
   let pm: boolean | undefined;

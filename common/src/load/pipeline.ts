@@ -326,7 +326,7 @@ class LoadRun {
   private sendChunk(item: ChunkRange, signal: AbortSignal): { sent: Promise<void>; answered: Promise<void> } {
     const { cycleId } = this;
     const slot = item.index % 2;
-    let markSent = () => undefined as void;
+    let markSent: () => void = () => undefined;
     const sent = new Promise<void>((resolve) => (markSent = resolve));
     const answered = (async () => {
       try {

@@ -49,6 +49,14 @@ export function fullFormat(format: LoadDefinition['format'] | undefined): FullFo
 const MONTHS = 'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const DAYS = 'mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?';
 
+/** The strptime shorthands and what each stands for (`%T` is `%H:%M:%S`). */
+const STRPTIME_SHORTHANDS: Readonly<Record<string, string>> = { T: '%H:%M:%S', D: '%m/%d/%y', F: '%Y-%m-%d', R: '%H:%M' };
+
+/** `format` with its shorthands `%T %D %F %R` written out (`STRPTIME_SHORTHANDS`); the other directives kept. */
+export function expandStrptimeShorthands(format: string): string {
+  return format.replace(/%([TDFR])/g, (m, c: string) => STRPTIME_SHORTHANDS[c] ?? m);
+}
+
 /**
  * A regular expression for a strptime format (the directives of docs/service-interface.md §2.2's formats: `%Y %y %m %d %e %j
  * %H %I %M %S %f %p %b %h %B %a %A %z %T %D %F %R %%`; `%S` may be followed by a `.`/`,` fraction).
@@ -56,7 +64,7 @@ const DAYS = 'mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?
  * @throws Error naming a directive this module does not know.
  */
 export function strptimeRegExp(format: string): RegExp {
-  const expanded = format.replace(/%([TDFR])/g, (_m, c: string) => ({ T: '%H:%M:%S', D: '%m/%d/%y', F: '%Y-%m-%d', R: '%H:%M' })[c] as string);
+  const expanded = expandStrptimeShorthands(format);
   let re = '';
   for (let i = 0; i < expanded.length; i++) {
     const ch = expanded[i];

@@ -118,7 +118,7 @@ async function answerFormulaDiagnostics(service: LanguageService, file: FormulaD
       out.push(diag(nodeRange(file, entries[i]), `${a.path}.formulas[${i}].expr is missing: a formula needs an expression.`, TML_CODES.schema));
       return;
     }
-    const value = node.value as string;
+    const value = String(node.value);
     const map = scalarOffsets(file.text, node, value);
     const at = (o: number): number => map[Math.min(Math.max(o, 0), value.length)]!;
     for (const d of checked[i]?.diagnostics ?? []) {
@@ -155,7 +155,7 @@ function exprAt(doc: FormulaHosts, offset: number): ExprAt | undefined {
     for (const [entry, node] of exprScalars(host.owner).entries()) {
       const r = node?.range;
       if (!node || !r || offset < r[0] || offset > r[1]) continue;
-      const value = node.value as string;
+      const value = String(node.value);
       const map = scalarOffsets(doc.file.text, node, value);
       if (offset < map[0]! || offset > map[value.length]!) continue;
       let index = 0;

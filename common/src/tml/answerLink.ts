@@ -6,6 +6,7 @@
  */
 import { isMap, stringify } from 'yaml';
 import { readBoundedYaml, TML_LIMITS } from './boundedYaml';
+import { isRecord, recordOr } from '../guards';
 
 const LINK = /^[ \t]*@answer[ \t]+'([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})'[ \t]*(?:--.*)?$/m;
 
@@ -63,7 +64,7 @@ export const DERIVED_ANSWER_MEMBERS = ['answer_columns'] as const;
 
 /** `doc` with the members of DERIVED_ANSWER_MEMBERS removed from its `answer`, written as `answerTmlOf` writes. */
 function withoutDerived(doc: Record<string, unknown>): string {
-  const answer = { ...((doc.answer as Record<string, unknown> | undefined) ?? {}) };
+  const answer = { ...recordOr(doc.answer) };
   for (const m of DERIVED_ANSWER_MEMBERS) delete answer[m];
   return stringify({ ...doc, answer }, { lineWidth: 0 });
 }
@@ -77,9 +78,9 @@ function withoutDerived(doc: Record<string, unknown>): string {
 export function keptAnswerTml(edoc: string): string {
   const { doc: read, exceeded } = readBoundedYaml(edoc);
   if (exceeded) throw new Error(`Not read: the Answer TML has ${exceeded.message}.`);
-  const doc = read.toJS({ maxAliasCount: TML_LIMITS.aliases }) as unknown;
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('Not an Answer TML: the document is not a map.');
-  return withoutDerived(doc as Record<string, unknown>);
+  const doc: unknown = read.toJS({ maxAliasCount: TML_LIMITS.aliases });
+  if (!isRecord(doc)) throw new Error('Not an Answer TML: the document is not a map.');
+  return withoutDerived(doc);
 }
 
 /**
@@ -91,8 +92,8 @@ export function keptAnswerTml(edoc: string): string {
 export function answerTmlOf(a: AnswerQuery, base?: string): string {
   const read = base ? readBoundedYaml(base) : undefined;
   if (read?.exceeded) throw new Error(`Not read: the Answer TML has ${read.exceeded.message}.`);
-  const doc = (read ? (read.doc.toJS({ maxAliasCount: TML_LIMITS.aliases }) as Record<string, unknown>) : {}) ?? {};
-  const answer = { ...((doc.answer as Record<string, unknown> | undefined) ?? {}) };
+  const doc = read ? recordOr(read.doc.toJS({ maxAliasCount: TML_LIMITS.aliases })) : {};
+  const answer = { ...recordOr(doc.answer) };
   answer.name = a.name;
   answer.tables = [{ id: a.dataSource, name: a.dataSource }];
   answer.search_query = a.query.trim();

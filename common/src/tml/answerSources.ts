@@ -11,6 +11,7 @@
 import { isKnownDataType, type Column, type ColumnDataType, type DataSourceColumns } from '../model';
 import type { CancellationLike, CatalogProvider } from '../languageService/types';
 import { checkFormulaSet, dataTypeOf, type FormulaValue } from '../formula/checker';
+import { recordOr } from '../guards';
 
 /**
  * The data type of a formula whose `properties` give none: not one of COLUMN_DATA_TYPES, so that
@@ -41,7 +42,7 @@ export function formulaColumn(entry: FormulaTmlEntry, value?: FormulaValue): Col
   const id = text(entry.id);
   const name = text(entry.name) ?? id;
   if (!name) return undefined;
-  const props = typeof entry.properties === 'object' && entry.properties !== null ? (entry.properties as Record<string, unknown>) : {};
+  const props = recordOr(entry.properties);
   const kind = props.column_type === 'ATTRIBUTE' || props.column_type === 'MEASURE' ? props.column_type : props.aggregation !== undefined || value?.aggregate ? 'MEASURE' : 'ATTRIBUTE';
   const expr = text(entry.expr);
   const typed = value && dataTypeOf(value.type);

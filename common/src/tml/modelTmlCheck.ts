@@ -16,7 +16,7 @@ import type { CancellationLike, LanguageService, LanguageSettings } from '../lan
 import { checkGuid, diag, keyHover, limitDiagnostic, nodeRange, rangeOf, readTmlDocument, scalarOffsets, TML_CODES, nodeOf } from './answerTml';
 import { checkModelFormulas, type ModelFormulaProblem } from './modelFormulas';
 import { checkModelDefinition, modelDefinitionOf, ModelTmlError, type ModelProblem, type TableColumnsOf } from './modelTml';
-import { isOneOf } from '../guards';
+import { isOneOf, recordOr } from '../guards';
 
 /** The pages of worksheet, model and table TML (docs.thoughtspot.com). */
 export const MODEL_TML_PAGES = { worksheet: 'https://docs.thoughtspot.com/cloud/latest/tml-worksheets', model: 'https://docs.thoughtspot.com/cloud/latest/tml-models', table: 'https://docs.thoughtspot.com/cloud/latest/tml-tables' } as const;
@@ -81,7 +81,7 @@ export async function catalogColumns(service: LanguageService, tables: readonly 
 
 /** A table TML's own checks: `table.name`, unique column names (ignoring case), known data types. */
 function tableProblems(doc: Record<string, unknown>): ModelProblem[] {
-  const t = doc.table as Record<string, unknown>;
+  const t = recordOr(doc.table);
   const out: ModelProblem[] = [];
   if (typeof t.name !== 'string' || t.name === '') out.push({ path: ['table', 'name'], message: 'table.name is missing: a table needs a name' });
   const seen = new Set<string>();
@@ -111,7 +111,7 @@ export async function validateModelTml(kind: Kind, service: LanguageService, tex
   const title = `${kind[0]!.toUpperCase()}${kind.slice(1)} TML`;
   if (!isMap(root) || !isMap(root.get(kind, true))) return [diag(nodeRange(file, root ?? undefined), `The member ${kind} is missing: this file is not a ${title}.`, TML_CODES.schema)];
   const out = checkGuid(file, root);
-  const doc = file.doc.toJS() as Record<string, unknown>;
+  const doc = recordOr(file.doc.toJS());
   const place = (p: ModelProblem): Diagnostic => diag(nodeRange(file, nodeAt(root, p.path)), `${p.message}.`, TML_CODES.schema);
   if (kind === 'table') return [...out, ...tableProblems(doc).map(place)];
   try {
