@@ -477,6 +477,8 @@ const F_AGGREGATION = 1, F_WORD_OPERATOR = 2, F_BUCKET = 4, F_UNIT = 8, F_LOCATI
 const KW_FLAGS = new Uint8Array(KEYWORD_ID_COUNT);
 /** A to-date keyword's unit (`year to date`: year). */
 const KW_TO_DATE: (ToDateUnit | undefined)[] = new Array(KEYWORD_ID_COUNT).fill(undefined);
+/** A keyword's date bucket by `KeywordId` (set exactly where `F_BUCKET` is), so a bucket keyword is read without a search of `DATE_BUCKETS`. */
+const KW_BUCKET: (DateBucket | undefined)[] = new Array(KEYWORD_ID_COUNT).fill(undefined);
 /** A keyword's own rank in `TO_DATE_PERIODS` (`month`), the period after `… to date for each`; -1 for others. */
 const KW_PERIOD_RANK = new Int8Array(KEYWORD_ID_COUNT).fill(-1);
 /** A keyword's day of the week (`monday`: 1), month (`january`: 1) or quarter (`q1`: 1) by `KeywordId`; 0 for others (`namedDate`). */
@@ -505,6 +507,7 @@ for (let id = 1; id < KEYWORD_ID_COUNT; id++) {
   if (PERIOD_OVER_PERIOD_SET.has(name)) f |= F_PERIOD_OVER_PERIOD;
   KW_FLAGS[id] = f;
   KW_TO_DATE[id] = TO_DATE_UNITS.get(name);
+  if (isBucket(name)) KW_BUCKET[id] = name;
   KW_PERIOD_RANK[id] = isOneOf(TO_DATE_PERIODS, name) ? TO_DATE_PERIODS.indexOf(name) : -1;
   KW_DAY[id] = DAYS.get(name) ?? 0;
   KW_MONTH[id] = MONTHS.get(name) ?? 0;
@@ -1302,7 +1305,7 @@ class ClauseParser {
 
   /** The bucket token `b` names (after the dot): null when none. */
   private bucketOf(b: number): DateBucket | null {
-    if (this.K[b] === T_KEYWORD) return (KW_FLAGS[this.D[b]!]! & F_BUCKET) !== 0 ? expectOneOf(DATE_BUCKETS, keywordName(this.D[b]!), 'date bucket') : null;
+    if (this.K[b] === T_KEYWORD) return KW_BUCKET[this.D[b]!] ?? null;
     const name = this.val(b);
     return isBucket(name) ? name : findDateBucket(name);
   }
@@ -2223,7 +2226,7 @@ class ClauseParser {
     const b = this.i;
     if (this.kwFlag(b, F_BUCKET)) {
       this.i++;
-      bucket = expectOneOf(DATE_BUCKETS, keywordName(this.D[b]!), 'date bucket');
+      bucket = KW_BUCKET[this.D[b]!];
       end = b;
     }
     const pop = this.i;
