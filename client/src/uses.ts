@@ -44,6 +44,8 @@ export class UsesProvider implements vscode.TreeDataProvider<UsesNode> {
   private roots: UsesNode[] = [{ kind: 'message', text: HINT }];
   /** The column shown (`[column] of data source`), for the view's description; undefined before or without one. */
   shown: string | undefined;
+  /** How many times `show` has started; a run that is not the latest writes nothing. */
+  private runs = 0;
 
   constructor(private readonly client: TsqClient) {}
 
@@ -52,10 +54,14 @@ export class UsesProvider implements vscode.TreeDataProvider<UsesNode> {
    * workspace's uses and the service's dependents are in. Never throws: a failure is a row of the view.
    */
   async show(uri: string, position: vscode.Position): Promise<void> {
+    // a later Show Uses wins: an earlier one still waiting for its answers leaves the view alone
+    const run = ++this.runs;
     let answer: UsesAnswer | null;
     try {
       answer = await this.ask(uri, position);
+      if (run !== this.runs) return;
     } catch (e) {
+      if (run !== this.runs) return;
       this.shown = undefined;
       this.set([{ kind: 'message', text: `The language server did not answer: ${errorMessage(e)}` }]);
       return;
@@ -68,7 +74,8 @@ export class UsesProvider implements vscode.TreeDataProvider<UsesNode> {
     this.shown = `[${answer.column}] of ${answer.dataSource}`;
     const files = fileNodes(answer);
     this.set([...files, { kind: 'service', dependents: undefined }]);
-    this.set([...files, await this.service(answer)]);
+    const service = await this.service(answer);
+    if (run === this.runs) this.set([...files, service]);
   }
 
   /** The language server's `tsq/uses` at the position; null when it names no column or the server is not running. */
@@ -127,7 +134,11 @@ export class UsesProvider implements vscode.TreeDataProvider<UsesNode> {
 /** The workspace's uses by file, in the server's order; a message row when no file uses the column. */
 function fileNodes(answer: UsesAnswer): UsesNode[] {
   const byFile = new Map<string, UseLocation[]>();
-  for (const l of answer.locations) byFile.set(l.uri, [...(byFile.get(l.uri) ?? []), l]);
+  for (const l of answer.locations) {
+    const uses = byFile.get(l.uri);
+    if (uses) uses.push(l);
+    else byFile.set(l.uri, [l]);
+  }
   if (!byFile.size) return [{ kind: 'message', text: `No file of the workspace uses [${answer.column}].` }];
   return [...byFile].map(([uri, uses]) => ({ kind: 'file', uri, uses }));
 }
