@@ -1,7 +1,7 @@
 // Formula errors in `tsq check` and `tsq tml validate` (the built `tsq`, a child process; node esbuild.mjs
 // first) against a real emulator: an Answer TML whose `formulas[].expr` has each class of error is
-// refused (exit 1) with one line at the place inside the YAML string, naming the function or column;
-// `tsq check --offline` still reports what needs no data source (syntax, unknown function, arity).
+// refused (exit 1) with one line at the place inside the YAML string, naming the function or column (and
+// a loop through another formula, naming both); `tsq check --offline` still reports what needs no data source (syntax, unknown function, arity).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -10,19 +10,30 @@ import { liveFixture, tsq } from './cli-support';
 
 const ENV = { TSQ_PASSWORD: 'admin' };
 
-/** An Answer TML over the demo's flights with one formula `F` of expression `expr` (double-quoted). */
-const answer = (expr: string) => `guid: null
+/** An Answer TML over the demo's flights with the formulas `[name, expr]` (each expr double-quoted) and a search. */
+const answerOf = (formulas: readonly (readonly [string, string])[], query: string) => `guid: null
 answer:
   name: Formula check
   tables:
   - id: flights
     name: flights
   formulas:
-  - id: formula_F
-    name: F
-    expr: "${expr}"
-  search_query: "[origin] [formula_F]"
+${formulas.map(([name, expr]) => `  - id: formula_${name}\n    name: ${name}\n    expr: "${expr}"\n`).join('')}  search_query: "${query}"
 `;
+
+/** An Answer TML over the demo's flights with one formula `F` of expression `expr`. */
+const answer = (expr: string) => answerOf([['F', expr]], '[origin] [formula_F]');
+
+/** Two formulas that reach themselves through each other: A names B, B names A by its id. */
+const LOOP = answerOf([['A', '[B] + 1'], ['B', '[formula_A] * 2']], '[origin] [formula_A]');
+
+/** `file:line:col` (1-based) of `marked` inside the `expr:` line holding `expr` (its end when `marked` is empty). */
+function placeOf(text: string, expr: string, marked: string): { line: number; col: number } {
+  const lines = text.split('\n');
+  const line = lines.findIndex((l) => l.includes(`expr: "${expr}"`)) + 1;
+  const exprAt = lines[line - 1]!.indexOf('"') + 1;
+  return { line, col: (marked ? exprAt + expr.indexOf(marked) : exprAt + expr.length) + 1 };
+}
 
 /** Each class: the expression, the text marked, its code, what the message names, and whether --offline sees it. */
 const CASES = [
@@ -39,6 +50,7 @@ describe('formula errors in tsq check and tsq tml validate', () => {
   const fx = liveFixture('tsq-formula-', {}, async () => {
     writeFileSync(join(fx.dir, 'good.answer.tml'), answer('sum ( [delay] ) / sum ( [distance] )'));
     for (const c of CASES) writeFileSync(join(fx.dir, `${c.name}.answer.tml`), answer(c.expr));
+    writeFileSync(join(fx.dir, 'loop.answer.tml'), LOOP);
   });
 
   test('a valid formula: no diagnostic, exit 0, in both', async () => {
@@ -59,10 +71,7 @@ describe('formula errors in tsq check and tsq tml validate', () => {
   for (const c of CASES) {
     test(`${c.name}: one error at its place inside expr, naming it; exit 1`, async () => {
       const file = `${c.name}.answer.tml`;
-      const text = answer(c.expr);
-      const line = text.split('\n').findIndex((l) => l.includes('expr:')) + 1;
-      const exprAt = text.split('\n')[line - 1]!.indexOf('"') + 1;
-      const col = (c.marked ? exprAt + c.expr.indexOf(c.marked) : exprAt + c.expr.length) + 1;
+      const { line, col } = placeOf(answer(c.expr), c.expr, c.marked);
       for (const args of [['check', file, ...fx.conn], ['tml', 'validate', file, ...fx.conn]]) {
         const r = await tsq(args, { env: ENV, cwd: fx.dir });
         const lines = r.stdout.trim().split('\n');
@@ -76,4 +85,15 @@ describe('formula errors in tsq check and tsq tml validate', () => {
       assert.equal(offline.stdout.includes(`[${c.code}]`), c.offline, offline.stdout + offline.stderr);
     });
   }
+  test('a formula that reaches itself through another: one error on the reference closing the loop, naming both; exit 1', async () => {
+    const { line, col } = placeOf(LOOP, '[formula_A] * 2', '[formula_A]');
+    for (const args of [['check', 'loop.answer.tml', ...fx.conn], ['tml', 'validate', 'loop.answer.tml', ...fx.conn], ['check', '--offline', 'loop.answer.tml']]) {
+      const r = await tsq(args, { env: ENV, cwd: fx.dir });
+      const lines = r.stdout.trim().split('\n');
+      assert.equal(lines.length, 1, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.ok(lines[0]!.startsWith(`loop.answer.tml:${line}:${col}: error: `), `${lines[0]} (${line}:${col})`);
+      assert.match(lines[0]!, /B refers to itself through \[formula_A\]: A → B → A\. \[formula\.cycle\]$/);
+      assert.equal(r.code, 1, args.join(' '));
+    }
+  });
 });

@@ -1,8 +1,9 @@
 /**
  * Formulas of an Answer TML in the built language server (dist/server.js, driven by lspClient.ts with
- * the fixture catalog): each class of formula error is a diagnostic on its characters inside the `expr`
- * YAML string, naming the function or column; the did-you-mean of an unknown function is a quick fix;
- * completion inside `expr` offers functions and columns, hover a function's reference entry.
+ * the fixture catalog): each class of formula error (a syntax error, and a loop through another formula
+ * too) is a diagnostic on its characters inside the `expr` YAML string, naming the function or column;
+ * the did-you-mean of an unknown function is a quick fix; completion inside `expr` offers functions and
+ * columns, hover a function's reference entry.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +18,12 @@ const CASES = [
   ['Nested', 'max ( sum ( [delay] ) )', 'formula.aggregation', 'sum ( [delay] )', /max aggregates/],
   ['Column', '[dalay] * 2', 'formula.unknownColumn', '[dalay]', /Unknown column \[dalay\]/],
   ['Loop', '[Loop] + 1', 'formula.cycle', '[Loop]', /Loop → Loop/],
+  ['Pong', '[formula_Ping] * 2', 'formula.cycle', '[formula_Ping]', /Pong refers to itself through \[formula_Ping\]: Ping → Pong → Ping/],
+  ['Syntax', 'if [delay] > 3 then', 'formula.syntax', '', /Expected a value/],
 ] as const;
+
+/** The other half of the loop through another formula: Ping names Pong, Pong names Ping by its id (the error is on Pong's). */
+const PING: readonly [string, string] = ['Ping', '[Pong] + 1'];
 
 const TML = `guid: null
 answer:
@@ -26,7 +32,7 @@ answer:
   - id: Flights
     name: Flights
   formulas:
-${CASES.map(([n, e]) => `  - id: formula_${n}\n    name: ${n}\n    expr: "${e}"\n`).join('')}  search_query: "[origin] [delay]"
+${[PING, ...CASES].map(([n, e]) => `  - id: formula_${n}\n    name: ${n}\n    expr: "${e}"\n`).join('')}  search_query: "[origin] [delay]"
 `;
 
 test('formula errors of an Answer TML over the protocol: each on its characters inside expr, with a quick fix for a misspelt function', async () => {
@@ -38,10 +44,10 @@ test('formula errors of an Answer TML over the protocol: each on its characters 
     assert.equal(diagnostics.length, CASES.length, JSON.stringify(diagnostics));
     for (const [name, expr, code, marked, names] of CASES) {
       const line = TML.split('\n').findIndex((l) => l.includes(`expr: "${expr}"`));
-      const d = diagnostics.find((x) => x.code === code);
-      assert.ok(d, `${name}: ${code}`);
-      assert.equal(d.range.start.line, line, `${name} on its expr line`);
-      const start = TML.split('\n')[line]!.indexOf(marked, TML.split('\n')[line]!.indexOf('"'));
+      const d = diagnostics.find((x) => x.code === code && x.range.start.line === line);
+      assert.ok(d, `${name}: ${code} on its expr line ${line}: ${JSON.stringify(diagnostics)}`);
+      // a syntax error is marked where the value it expects is missing: the end of the text
+      const start = marked ? TML.split('\n')[line]!.indexOf(marked, TML.split('\n')[line]!.indexOf('"')) : TML.split('\n')[line]!.lastIndexOf('"');
       assert.deepEqual([d.range.start.character, d.range.end.character], [start, start + marked.length], name);
       assert.match(String(d.message), names);
     }
