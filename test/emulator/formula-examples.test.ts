@@ -1,8 +1,8 @@
 // The formula reference's own worked examples (`abs (-10) = 10`, `left ('persnickety', 4) = 'pers'`,
 // `diff_days (01/15/2014, 01/17/2014) = -2`, …: the `example` of each catalogue entry that states its
 // result on literals) compiled by the emulator's formulaSql.ts and run in DuckDB: each gives the result the
-// reference states (numbers within the reference's rounding). The examples on columns are run by
-// formula-answers.test.ts; those on a fiscal calendar, random() and now() state no fixed result.
+// reference states (numbers within the reference's rounding). Every example, those on columns too, is run by
+// formula-reference-examples.test.ts; those on a fiscal calendar, random() and now() state no fixed result.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
