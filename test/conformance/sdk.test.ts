@@ -96,7 +96,14 @@ const CALLS: [string, (api: Api, found: Found, anon: Api) => Promise<unknown>][]
   ['getFullAccessToken', async (_api, found, anon) => {
     const t = await anon.getFullAccessToken({ username: 'analyst', password: 'analyst', validity_time_in_sec: 600 });
     found.analystToken = t.token;
-    return t;
+    // Orgs through the SDK: a token asked for Finance (org_id) sees Finance's table and none of Primary's
+    const asAnalyst = new ThoughtSpotRestApi(createBearerAuthenticationConfig(emu.url, async () => t.token));
+    const finance = (await asAnalyst.getCurrentUserInfo()).orgs!.find((o) => o.name === 'Finance')!;
+    const inFinance = await anon.getFullAccessToken({ username: 'analyst', password: 'analyst', org_id: Number(finance.id) });
+    const financeApi = new ThoughtSpotRestApi(createBearerAuthenticationConfig(emu.url, async () => inFinance.token));
+    const seen = (await financeApi.searchMetadata({ metadata: [{ type: 'LOGICAL_TABLE' }], record_size: -1 } as never)).map((m) => m.metadata_name);
+    assert.ok(seen.includes('quotes') && !seen.includes('flights'), seen.join());
+    return [t, inFinance];
   }],
   ['login', (_api, _f, anon) => anon.login({ username: 'analyst', password: 'analyst' })],
   ['getCurrentUserInfo', async (api) => {
