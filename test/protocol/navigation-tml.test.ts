@@ -13,7 +13,7 @@ import { rmSync } from 'node:fs';
 import type { DocumentHighlight, Location, Position, WorkspaceEdit } from 'vscode-languageserver-types';
 import { virtualUri } from '../../common/src/languageService/navigation';
 import { positionAt, positionOf } from './lspClient';
-import { applyEdits, byUri, declaration, FILES, marketingUses, retailUses, sorted, start, uses } from './navigationWorkspace';
+import { applyEdits, byUri, declaration, FILES, marketingUses, nameAfter, retailUses, sorted, start, uses } from './navigationWorkspace';
 
 const ANSWER = 'answers/revenue.answer.tml';
 const BOARD = 'boards/overview.liveboard.tml';
@@ -64,9 +64,7 @@ test('from a TML string, in every form: references with and without the declarat
     assert.deepEqual(highlights.map((h) => h.range), marketing.map((l) => l.range));
     // a data source's name in a TML's tables: the model's declaration
     const table = nth(board, 'name: Retail Sales', 1, 'name: '.length + 2);
-    const model = FILES['models/retail.model.tml']!;
-    const at = model.indexOf('  name: Retail Sales') + '  name: '.length;
-    assert.deepEqual(await client.connection.sendRequest('textDocument/definition', { textDocument: { uri: uri(BOARD) }, position: table }), [{ uri: uri('models/retail.model.tml'), range: { start: positionAt(model, at), end: positionAt(model, at + 'Retail Sales'.length) } }]);
+    assert.deepEqual(await client.connection.sendRequest('textDocument/definition', { textDocument: { uri: uri(BOARD) }, position: table }), [nameAfter(uri, 'models/retail.model.tml', 'model:\n  name: ', 'Retail Sales')]);
     assert.deepEqual(client.failures, []);
   } finally {
     await client.stop();

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import type { CodeLens, DocumentHighlight, Location, Range, SymbolInformation, WorkspaceEdit } from 'vscode-languageserver-types';
 import { positionAt, positionOf } from './lspClient';
-import { applyEdits, declaration, FILES, GUID, RETAIL, retailRevenue, retailUses, sorted, start, uses } from './navigationWorkspace';
+import { applyEdits, declaration, FILES, GUID, nameAfter, RETAIL, retailRevenue, retailUses, sorted, start, uses } from './navigationWorkspace';
 
 test('initialize declares the navigation providers and the server command of the Run lens', async () => {
   const { client, dir, capabilities } = await start();
@@ -54,11 +54,7 @@ test('references: every use of that column of that data source across the worksp
     ];
     assert.deepEqual(sorted(await refs(true, uri('queries/a.tsq'), positionAt(a, a.lastIndexOf('[revenue]') + 2))), sorted(marketing));
     // a data source: its @datasource lines, tables entries and declaration
-    const span = (f: string, before: string, name: string): Location => {
-      const text = FILES[f]!;
-      const at = text.indexOf(before + name) + before.length;
-      return { uri: uri(f), range: { start: positionAt(text, at), end: positionAt(text, at + name.length) } };
-    };
+    const span = (f: string, before: string, name: string) => nameAfter(uri, f, before, name);
     const dsUses = [
       span('queries/a.tsq', "@datasource '", 'Retail Sales'),
       span('queries/b.tsq', "@datasource '", 'Retail Sales'),
@@ -229,8 +225,14 @@ test('code lenses: Run above each query with the server command, references coun
     assert.equal(countOf('cost'), '1 reference');
     const symbols = await client.connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: '' });
     assert.deepEqual(symbols.map((s) => [s.name, s.containerName]).sort(), [['Marketing', 'data source'], ['Overview', 'liveboard'], ['Retail Sales', 'data source'], ['Revenue by region', 'answer']].sort());
-    const retail = symbols.find((s) => s.name === 'Retail Sales')!;
-    assert.equal(retail.location.uri, uri('models/retail.model.tml'));
+    // each at its name: a data source at its declaration, else at one of its references
+    const nameIn = (f: string, before: string, name: string) => nameAfter(uri, f, before, name);
+    const at = (name: string) => symbols.find((s) => s.name === name)?.location;
+    assert.deepEqual(at('Retail Sales'), nameIn('models/retail.model.tml', 'model:\n  name: ', 'Retail Sales'));
+    assert.deepEqual(at('Revenue by region'), nameIn('answers/revenue.answer.tml', 'answer:\n  name: ', 'Revenue by region'));
+    assert.deepEqual(at('Overview'), nameIn('boards/overview.liveboard.tml', 'liveboard:\n  name: ', 'Overview'));
+    const marketing = [nameIn('queries/a.tsq', "@datasource '", 'Marketing'), nameIn('boards/overview.liveboard.tml', '        name: ', 'Marketing')];
+    assert.ok(marketing.some((l) => JSON.stringify(l) === JSON.stringify(at('Marketing'))), JSON.stringify(at('Marketing')));
     const filtered = await client.connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: 'ovw' });
     assert.deepEqual(filtered.map((s) => s.name), ['Overview']);
   } finally {

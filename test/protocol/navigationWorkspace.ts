@@ -91,6 +91,14 @@ export function declaration(uri: (f: string) => string, column: string): Locatio
   return { uri: uri('models/retail.model.tml'), range: { start: positionAt(text, at), end: positionAt(text, at + column.length) } };
 }
 
+/** The location of `name` where it first follows `before` in the file `f` of FILES. */
+export function nameAfter(uri: (f: string) => string, f: string, before: string, name: string): Location {
+  const text = FILES[f]!;
+  const at = text.indexOf(before + name);
+  if (at < 0) throw new Error(`${JSON.stringify(before + name)} not in ${f}`);
+  return { uri: uri(f), range: { start: positionAt(text, at + before.length), end: positionAt(text, at + before.length + name.length) } };
+}
+
 /** Applies LSP edits to a text. */
 export function applyEdits(text: string, edits: TextEdit[]): string {
   return TextDocument.applyEdits(TextDocument.create('file:///x', 'tsq', 1, text), edits);
