@@ -165,6 +165,23 @@ describe('a token runs in one Org (v2)', () => {
   });
 });
 
+describe('a model and its input table run in one Org', () => {
+  test('a worksheet TML import creates the model in the importer\'s Org; an input table on it is in that Org too', async () => {
+    const inFinance = await tokenIn('tsadmin', 'admin', finance);
+    const primary = await tokenIn('tsadmin', 'admin', 0);
+    const tml = JSON.stringify({ worksheet: { name: 'Quote Symbols', tables: [{ name: 'quotes' }], worksheet_columns: [{ name: 'symbol', column_id: 'quotes::symbol' }] } });
+    const r = await v2('/metadata/tml/import', { metadata_tmls: [tml] }, inFinance);
+    assert.equal(r.body[0].response.status.status_code, 'OK', JSON.stringify(r.body));
+    const created = await v2('/input-tables/create', { table_name: 'symbol_notes', model_identifier: 'Quote Symbols', table_definition: { referenced_columns: ['symbol'], new_columns: [{ name: 'note', data_type: 'VARCHAR', type: 'ATTRIBUTE' }] } }, inFinance);
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const names = await tableNames(inFinance);
+    assert.ok(names.includes('Quote Symbols') && names.includes('symbol_notes'), names.join());
+    const seen = await tableNames(primary);
+    assert.ok(!seen.includes('Quote Symbols') && !seen.includes('symbol_notes'), seen.join());
+    assert.equal((await v2('/input-tables/create', { table_name: 'other', model_identifier: 'Quote Symbols', table_definition: { referenced_columns: ['symbol'], new_columns: [] } }, primary)).status, 404, 'the model is unknown in Primary');
+  });
+});
+
 describe('a session runs in one Org (v1)', () => {
   test('login with orgid, list and switch through session/orgs; metadata and searchdata follow', async () => {
     const login = await v1Login('analyst', 'analyst', finance);

@@ -204,6 +204,8 @@ export function registerInputTablesV2(api: FastifyInstance, deps: V2Deps): void 
     const allowedValues = Object.fromEntries(added.filter((a) => a.allowed).map((a) => [a.column.name, a.allowed!]));
     const table: LogicalTable = {
       id, name: tableName, author: user.id, created: now, modified: now, modifiedBy: user.id, tags: [], sharedWith: [], isAutoCreated: false,
+      // in its model's Org
+      ...(model.orgId !== undefined ? { orgId: model.orgId } : {}),
       subtype: 'ONE_TO_ONE_LOGICAL', tableId: id, database: model.database, schema: model.schema, tableName, sqlName,
       columns: all.map((a) => a.column),
       inputTable: { modelId: model.id, referencedColumns: referenced.map((r) => r.column.name), allowedValues },
