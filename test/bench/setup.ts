@@ -21,11 +21,14 @@ export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Ma
 
 /**
  * A route of the emulator beside the same SQL run directly in DuckDB: 16 rounds, each `viaHttp()` then
- * `direct` on `conn`, the first round left out as warm-up. @returns the median ms of each, over 15 runs
+ * `direct` on `conn` (then `anchor()`, when given: a trivial request to the same server, the fixed cost
+ * of any round trip), the first round left out as warm-up.
+ * @returns the median ms of each, over 15 runs (`anchorMs` only with `anchor`)
  */
-export async function besideDuckDb(viaHttp: () => Promise<void>, conn: DuckDBConnection, direct: string): Promise<{ httpMs: number; directMs: number }> {
+export async function besideDuckDb(viaHttp: () => Promise<void>, conn: DuckDBConnection, direct: string, anchor?: () => Promise<void>): Promise<{ httpMs: number; directMs: number; anchorMs?: number }> {
   const http: number[] = [];
   const db: number[] = [];
+  const trivial: number[] = [];
   for (let k = 0; k < 16; k++) {
     let t = performance.now();
     await viaHttp();
@@ -33,8 +36,12 @@ export async function besideDuckDb(viaHttp: () => Promise<void>, conn: DuckDBCon
     t = performance.now();
     (await conn.runAndReadAll(direct)).getRows();
     if (k > 0) db.push(performance.now() - t);
+    if (!anchor) continue;
+    t = performance.now();
+    await anchor();
+    if (k > 0) trivial.push(performance.now() - t);
   }
-  return { httpMs: median(http), directMs: median(db) };
+  return { httpMs: median(http), directMs: median(db), ...(anchor ? { anchorMs: median(trivial) } : {}) };
 }
 
 /**
