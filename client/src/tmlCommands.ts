@@ -1,15 +1,16 @@
 /**
- * **TSQ: Validate TML** and **TSQ: Import TML** on an `.answer.tml` / `.liveboard.tml` file (the editor's
- * title, the Explorer's context menu, the palette): the same code as `tsq tml validate` / `tsq tml import`
- * (common/src/tml/tmlFiles.ts: the local checks, then the service's `VALIDATE_ONLY` or the import under
- * PARTIAL). The service's answer becomes problems of the `tsq.tml` collection on the line of the member
- * its message names (the local checks' problems are the language server's, so they are not shown
- * twice); a notification says the result: accepted, the imported GUID, or the errors.
+ * **TSQ: Validate TML** and **TSQ: Import TML** on a TML file of every kind of `TML_KINDS` (the editor's
+ * title, the Explorer's context menu, the palette; test/unit/tml-kinds.test.ts ties the menus to the
+ * kinds): the same code as `tsq tml validate` / `tsq tml import` (common/src/tml/tmlFiles.ts: the
+ * local checks, then the service's `VALIDATE_ONLY` or the import under PARTIAL). The service's answer
+ * becomes problems of the `tsq.tml` collection on the line of the member its message names (the local
+ * checks' problems are the language server's, so they are not shown twice); a notification says the
+ * result: accepted, the imported GUID, or the errors.
  */
 import * as vscode from 'vscode';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { checkTmlTexts, importTmlFiles, isTmlError, TML_SERVICE_CODE, validateTmlOnService, type TmlFile } from '../../common/src/tml/tmlFiles';
-import { TML_LANGUAGE_IDS } from '../../common/src/tml/kinds';
+import { TML_KIND_NAMES, TML_KINDS, TML_LANGUAGE_IDS } from '../../common/src/tml/kinds';
 import type { TsqClient } from './context';
 import { errorMessage } from './service';
 import { isOneOf } from '../../common/src/guards';
@@ -60,7 +61,7 @@ export function registerTmlCommands(client: TsqClient): void {
   const run = async (what: 'Validate TML' | 'Import TML', arg: unknown): Promise<TmlCommandResult | undefined> => {
     const doc = await tmlDocument(arg);
     if (!doc) {
-      void vscode.window.showWarningMessage('TSQ: open an .answer.tml or .liveboard.tml file first.');
+      void vscode.window.showWarningMessage(`TSQ: open a TML file first (${TML_KIND_NAMES.map((k) => TML_KINDS[k].suffix).join(', ')}).`);
       return undefined;
     }
     const name = doc.uri.path.split('/').pop() ?? doc.uri.path;

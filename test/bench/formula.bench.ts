@@ -5,7 +5,8 @@
  * them answers with no formula on the same route (`baseline`). Per answer: median ms of 15 runs each;
  * `overheadMs` = HTTP − direct. And `model`: v1 searchdata on a model with formula columns (the demo's
  * Flights Model and its Delayed Share, imported again with a ratio, a row-level attribute and a group_sum)
- * beside the SQL it runs (the model's relation in front) in DuckDB. Run: `npm run bench -- formula`.
+ * beside the SQL it runs (the model's relation in front) in DuckDB, and in the same rounds that SQL read as the
+ * emulator reads it and a trivial signed-in request (`session/orgs`), a round trip's fixed cost. `npm run bench -- formula`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,7 @@ import { compileSearch } from '../../emulator/src/searchdata/compile';
 import { withFormulaColumns } from '../../emulator/src/searchdata/formulaColumns';
 import { parseQuery } from '../../common/src/language/parser';
 import { parse } from 'yaml';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { MODEL_RELATION, modelView } from '../../emulator/src/searchdata/model';
 import type { CompiledQuery } from '../../emulator/src/searchdata/compile';
 
@@ -93,6 +94,10 @@ export async function run(): Promise<Record<string, unknown>> {
       model,
       modelMedianOverheadMs: r2(median(model.map((q) => q.overheadMs as number))),
       modelMedianDirectMs: r2(median(model.map((q) => q.directMs as number))),
+      modelMedianTrivialMs: r2(median(model.map((q) => q.trivialMs as number))),
+      modelMedianDirectChunkedMs: r2(median(model.map((q) => q.directChunkedMs as number))),
+      modelMedianOverheadOverChunkedMs: r2(median(model.map((q) => q.overheadOverChunkedMs as number))),
+      modelOverheadToTrivial: r2(median(model.map((q) => q.overheadMs as number)) / median(model.map((q) => q.trivialMs as number))),
     };
   } finally {
     await emu.close();
@@ -102,7 +107,8 @@ export async function run(): Promise<Record<string, unknown>> {
 
 /**
  * v1 searchdata on the demo's Flights Model imported again with `MODEL_FORMULAS`, each of `MODEL_QUERIES`
- * beside its SQL in DuckDB. @returns per query: medians over 15 runs, and the overhead
+ * beside its SQL in DuckDB, the same SQL read as the emulator reads it (`directChunked`) and the trivial request.
+ * @returns per query: medians over 15 runs, the overhead, `directChunkedMs` and the trivial request (`trivialMs`)
  */
 async function modelSearches(url: string, post: (path: string, body: unknown) => Promise<any>, dataDir: string, conn: DuckDBConnection, now: Date): Promise<Record<string, unknown>[]> {
   const exported = await post('/metadata/tml/export', { metadata: [{ identifier: stableGuid('worksheet', 'Flights Model') }], edoc_format: 'YAML' });
@@ -115,17 +121,39 @@ async function modelSearches(url: string, post: (path: string, body: unknown) =>
   const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
   const catalog = new MetadataStore(dataDir);
   const ds = catalog.dataSource(guid)!;
+  // the anchor of the fixed cost: a trivial signed-in request of the same API, client and session
+  const trivial = `${url}/callosum/v1/tspublic/v1/session/orgs`;
   const out: Record<string, unknown>[] = [];
   for (const query of MODEL_QUERIES) {
     const view = modelView(ds, catalog);
     const compiled = view.wrap(compileSearch({ clauses: parseQuery(query).query!.clauses, columns: view.columns, table: MODEL_RELATION, now, tablePaths: view.tablePaths }));
     const at = `${url}/callosum/v1/tspublic/v1/searchdata?${new URLSearchParams({ query_string: query, data_source_guid: guid })}`;
-    const { httpMs: h, directMs: d } = await besideDuckDb(async () => {
+    const direct = inline(compiled);
+    const { httpMs: h, directMs: d, extraMs } = await besideDuckDb(async () => {
       const r = await fetch(at, { method: 'POST', headers: { cookie } });
       await r.json();
       if (r.status !== 200) throw new Error(`${query}: HTTP ${r.status}`);
-    }, conn, inline(compiled));
-    out.push({ query, httpMs: r2(h), directMs: r2(d), overheadMs: r2(h - d) });
+    }, conn, direct, {
+      chunked: () => directChunked(conn, direct),
+      trivial: async () => {
+        const r = await fetch(trivial, { headers: { cookie } });
+        await r.json();
+        if (r.status !== 200) throw new Error(`session/orgs: HTTP ${r.status}`);
+      },
+    });
+    const { chunked, trivial: t } = extraMs;
+    out.push({ query, httpMs: r2(h), directMs: r2(d), overheadMs: r2(h - d), trivialMs: r2(t!), directChunkedMs: r2(chunked!), overheadOverChunkedMs: r2(h - chunked!) });
   }
   return out;
+}
+
+/**
+ * The same SQL run directly as the emulator reads a result (emulator/src/searchdata/run.ts `rowsOf`: the
+ * materialized result's chunks read with `getChunk`, not awaited one by one as `runAndReadAll` does), so the
+ * report can tell what part of the overhead is that reading.
+ */
+async function directChunked(conn: DuckDBConnection, sql: string): Promise<void> {
+  const result = await conn.run(sql);
+  const rows: DuckDBValue[][] = [];
+  for (let i = 0, n = result.chunkCount; i < n; i++) result.getChunk(i).appendToRows(rows);
 }

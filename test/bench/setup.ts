@@ -21,11 +21,14 @@ export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Ma
 
 /**
  * A route of the emulator beside the same SQL run directly in DuckDB: 16 rounds, each `viaHttp()` then
- * `direct` on `conn`, the first round left out as warm-up. @returns the median ms of each, over 15 runs
+ * `direct` on `conn`, then each of `extras` in its order (e.g. a trivial request to the same server, the
+ * fixed cost of any round trip), the first round left out as warm-up.
+ * @returns the median ms of each, over 15 runs: `httpMs`, `directMs`, and `extraMs` by the names of `extras`
  */
-export async function besideDuckDb(viaHttp: () => Promise<void>, conn: DuckDBConnection, direct: string): Promise<{ httpMs: number; directMs: number }> {
+export async function besideDuckDb(viaHttp: () => Promise<void>, conn: DuckDBConnection, direct: string, extras: Record<string, () => Promise<void>> = {}): Promise<{ httpMs: number; directMs: number; extraMs: Record<string, number> }> {
   const http: number[] = [];
   const db: number[] = [];
+  const more: { name: string; run: () => Promise<void>; ms: number[] }[] = Object.entries(extras).map(([name, run]) => ({ name, run, ms: [] }));
   for (let k = 0; k < 16; k++) {
     let t = performance.now();
     await viaHttp();
@@ -33,8 +36,13 @@ export async function besideDuckDb(viaHttp: () => Promise<void>, conn: DuckDBCon
     t = performance.now();
     (await conn.runAndReadAll(direct)).getRows();
     if (k > 0) db.push(performance.now() - t);
+    for (const e of more) {
+      t = performance.now();
+      await e.run();
+      if (k > 0) e.ms.push(performance.now() - t);
+    }
   }
-  return { httpMs: median(http), directMs: median(db) };
+  return { httpMs: median(http), directMs: median(db), extraMs: Object.fromEntries(more.map((e) => [e.name, median(e.ms)])) };
 }
 
 /**

@@ -2,7 +2,8 @@
 // Cloud (REST API v2 only, no data-load API): a new input table created on a model with its key
 // column, a re-run of the same file giving the same rows, the auto-chosen path with --table, a refused
 // batch named, a bad file, an unknown column and a value outside allowed_values; rows read through
-// searchdata. And --help saying what differs from the data-load API; load_csv of `tsq mcp` on the same path.
+// searchdata. A real file (vega-datasets seattle-weather.csv) into an input table linked to a model, its rows
+// read through searchdata on the model and computed from the file. And --help saying what differs from the data-load API; load_csv of `tsq mcp` on the same path.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readDataBlocks } from '../../common/src/agent/data';
 import { CLI_JS, cleanEnv, tsq } from './cli-support';
+import { assertRows } from '../emulator/weather-support';
+import { byDate, expectedModelRows, MODEL_QUERY, MODEL_TML, WEATHER_CSV, WEATHER_LOG_CREATE, withCell } from '../emulator/weather-log-support';
 
 const V2 = '/api/rest/2.0';
 let live: Live;
@@ -106,6 +109,41 @@ describe('tsq load into an input table', () => {
     assert.equal(r.code, 0);
     assert.match(r.stdout, /--create-input-table/);
     assert.match(r.stdout.replace(/\s+/g, ' '), /one update that replaces all its rows: the file is sent as one batch/);
+  });
+});
+
+describe('tsq load of a real file into an input table linked to a model (vega-datasets seattle-weather.csv)', () => {
+  let model: string;
+  const modelRows = async (): Promise<unknown[][]> => byDate((await v2('/searchdata', { query_string: MODEL_QUERY, logical_table_identifier: model, record_size: -1 })).contents[0].data_rows);
+  const load = (csv: string) => tsq(['load', csv, '--input-table', 'weather_log', '--replace', '--json', ...conn], { env });
+
+  before(async () => {
+    const [imported] = await v2('/metadata/tml/import', { metadata_tmls: [MODEL_TML] });
+    model = imported.response.header.id_guid;
+    await v2('/input-tables/create', WEATHER_LOG_CREATE);
+  });
+
+  test('the file loads; a search of the model gives the rows computed from the file', async () => {
+    const r = await load(WEATHER_CSV);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).rowsWritten, 1461);
+    assertRows(await modelRows(), expectedModelRows());
+  });
+
+  test('the same file again gives the same rows, none twice', async () => {
+    const r = await load(WEATHER_CSV);
+    assert.equal(r.code, 0, r.stderr);
+    assertRows(await modelRows(), expectedModelRows());
+  });
+
+  test('one bad record: a value the column cannot take is named by its record, one outside allowed_values refuses the batch named by its records; the rows stay', async () => {
+    const notNumber = await load(file('seattle-calm.csv', withCell(100, 'wind', 'calm')));
+    assert.notEqual(notNumber.code, 0);
+    assert.match(notNumber.stderr, /Record 100, column wind: .*calm.*Nothing was sent/);
+    const hail = await load(file('seattle-hail.csv', withCell(100, 'weather', 'hail')));
+    assert.notEqual(hail.code, 0);
+    assert.match(hail.stderr, /Batch 1 of 1 \(records 2–1462\) into the input table weather_log was refused: .*"hail" is not one of its allowed_values.*Nothing of it was written/);
+    assertRows(await modelRows(), expectedModelRows());
   });
 });
 

@@ -75,6 +75,15 @@ describe('searchdata answers match DuckDB', () => {
     assertRows(r.body.data, await core.sql(`SELECT origin, sum(delay) s FROM ${T} GROUP BY origin ORDER BY s DESC, origin LIMIT 3`));
   });
 
+  test('an answer of several result chunks (DuckDB gives 2,048 rows a chunk) comes back whole and in order', async () => {
+    const expected = await core.sql(`SELECT origin, destination, sum(delay) FROM ${T} GROUP BY ALL ORDER BY origin, destination`);
+    assert.ok(expected.length > 2048, `${expected.length} rows: not enough for two chunks`);
+    const r = await search('[origin] [destination] [delay]');
+    assert.equal(r.status, 200);
+    assertRows(r.body.data, expected);
+    assert.equal(r.body.rowCount, expected.length);
+  });
+
   test('the demo flights table has 200,000 rows with date, delay, distance, origin, destination', async () => {
     assertRows(await core.sql(`SELECT count(*) FROM ${T}`), [[200000]]);
     const r = await search('count [delay] total count [origin]');

@@ -165,6 +165,23 @@ describe('a token runs in one Org (v2)', () => {
   });
 });
 
+describe('a model and its input table run in one Org', () => {
+  test('a worksheet TML import creates the model in the importer\'s Org; an input table on it is in that Org too', async () => {
+    const inFinance = await tokenIn('tsadmin', 'admin', finance);
+    const primary = await tokenIn('tsadmin', 'admin', 0);
+    const tml = JSON.stringify({ worksheet: { name: 'Quote Symbols', tables: [{ name: 'quotes' }], worksheet_columns: [{ name: 'symbol', column_id: 'quotes::symbol' }] } });
+    const r = await v2('/metadata/tml/import', { metadata_tmls: [tml] }, inFinance);
+    assert.equal(r.body[0].response.status.status_code, 'OK', JSON.stringify(r.body));
+    const created = await v2('/input-tables/create', { table_name: 'symbol_notes', model_identifier: 'Quote Symbols', table_definition: { referenced_columns: ['symbol'], new_columns: [{ name: 'note', data_type: 'VARCHAR', type: 'ATTRIBUTE' }] } }, inFinance);
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const names = await tableNames(inFinance);
+    assert.ok(names.includes('Quote Symbols') && names.includes('symbol_notes'), names.join());
+    const seen = await tableNames(primary);
+    assert.ok(!seen.includes('Quote Symbols') && !seen.includes('symbol_notes'), seen.join());
+    assert.equal((await v2('/input-tables/create', { table_name: 'other', model_identifier: 'Quote Symbols', table_definition: { referenced_columns: ['symbol'], new_columns: [] } }, primary)).status, 404, 'the model is unknown in Primary');
+  });
+});
+
 describe('a session runs in one Org (v1)', () => {
   test('login with orgid, list and switch through session/orgs; metadata and searchdata follow', async () => {
     const login = await v1Login('analyst', 'analyst', finance);
@@ -220,6 +237,46 @@ describe('v2 Org operations', () => {
     assert.equal((await v2('/metadata/search', {}, t)).status, 401, 'a token of a deleted Org ends');
     assert.equal((await v2('/orgs/0/delete', {}, admin)).status, 400, 'Primary stays');
     assert.deepEqual(((await v2('/orgs/search', {}, admin)).body as { name: string }[]).map((o) => o.name).sort(), ['Finance', 'Primary']);
+  });
+});
+
+describe('the administrator of every Org', () => {
+  test('tsadmin reaches every Org, one it was never added to included, in v2 and v1; analyst only its own two', async () => {
+    const admin = await tokenIn('tsadmin', 'admin');
+    const created = await v2('/orgs/create', { name: 'Audit' }, admin);
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const audit = created.body.id as number;
+    try {
+      const all = (await v2('/orgs/search', {}, admin)).body as { id: number; name: string }[];
+      assert.deepEqual(all.map((o) => o.name).sort(), ['Audit', 'Finance', 'Primary']);
+      const expected: Record<string, string[]> = { Primary: ['flights'], Finance: ['quotes'], Audit: [] };
+      for (const org of all) {
+        const t = await tokenIn('tsadmin', 'admin', org.id);
+        const user = await fetch(`${core.emu.url}${V2}/auth/session/user`, { headers: { authorization: `Bearer ${t}` } });
+        assert.equal(((await user.json()) as { current_org: { id: number } }).current_org.id, org.id, org.name);
+        const names = await tableNames(t);
+        for (const n of expected[org.name]!) assert.ok(names.includes(n), `${org.name}: ${names.join()}`);
+        if (org.name === 'Audit') assert.deepEqual(names, [], 'a new Org has no objects');
+        if (org.name !== 'Finance') assert.ok(!names.includes('quotes'), `${org.name}: ${names.join()}`);
+      }
+      // v1: the session lists every Org and switches to each
+      const login = await v1Login('tsadmin', 'admin');
+      const listed = (await v1('GET', '/session/orgs', login.cookie)).body as { orgs: { orgId: number; orgName: string }[] };
+      assert.deepEqual(listed.orgs.map((o) => o.orgName).sort(), ['Audit', 'Finance', 'Primary']);
+      for (const o of listed.orgs) {
+        assert.equal((await v1('PUT', '/session/orgs', login.cookie, { orgid: String(o.orgId) }, true)).status, 204, o.orgName);
+        assert.equal(((await v1('GET', '/session/orgs', login.cookie)).body as { currentOrgId: number }).currentOrgId, o.orgId);
+      }
+      // a user of two Orgs reaches neither the third by token, login nor switch, and is not shown it
+      assert.equal((await token('analyst', 'analyst', audit)).status, 401);
+      assert.equal((await token('analyst', 'analyst', 'Audit')).status, 401);
+      assert.equal((await v1Login('analyst', 'analyst', audit)).status, 401);
+      const analyst = await v1Login('analyst', 'analyst');
+      assert.equal((await v1('PUT', '/session/orgs', analyst.cookie, { orgid: String(audit) }, true)).status, 400);
+      assert.deepEqual(((await v1('GET', '/session/orgs', analyst.cookie)).body as { orgs: { orgName: string }[] }).orgs.map((o) => o.orgName).sort(), ['Finance', 'Primary']);
+    } finally {
+      assert.equal((await v2(`/orgs/${audit}/delete`, {}, admin)).status, 204);
+    }
   });
 });
 

@@ -35,16 +35,16 @@ before(async () => {
 });
 
 /**
- * The delayed share per key (flights more than 15 minutes late over the flights with a delay, as the formula
- * says), groups kept by `keep` (the filter on the formula's value), rows sorted by key with nulls last.
+ * The delayed share per key (flights more than `lateMinutes` (15) minutes late over the flights with a delay, as
+ * the formula says), groups kept by `keep` (the filter on the formula's value), rows sorted by key with nulls last.
  */
-function shareBy(key: (f: Flight) => (string | null)[], keep: (share: number) => boolean = () => true): unknown[][] {
+function shareBy(key: (f: Flight) => (string | null)[], keep: (share: number) => boolean = () => true, lateMinutes = 15): unknown[][] {
   const groups = new Map<string, { key: (string | null)[]; late: number; count: number }>();
   for (const f of flights) {
     const k = key(f);
     const id = JSON.stringify(k);
     const g = groups.get(id) ?? { key: k, late: 0, count: 0 };
-    if (f.delay !== null && f.delay > 15) g.late += 1;
+    if (f.delay !== null && f.delay > lateMinutes) g.late += 1;
     if (f.delay !== null) g.count += 1;
     groups.set(id, g);
   }
@@ -107,6 +107,27 @@ describe('the demo model formula column Delayed Share, against the share compute
     assert.deepEqual(data.contents[0].column_names, ['Origin State', 'Delayed Percent']);
     const expected = shareBy((f) => [state(f.origin)]).map(([k, v]) => [k, (v as number) * 100]);
     assert.deepEqual(data.contents[0].data_rows, expected);
+  });
+
+  test('a model imported again with another formula answers with the new one, and once deleted answers no more (nothing kept)', async () => {
+    const post = async (path: string, body: unknown): Promise<any> => (await fetch(`${core.emu.url}${V2}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) })).json();
+    const w = parse((await post('/metadata/tml/export', { metadata: [{ identifier: MODEL }], edoc_format: 'YAML' }))[0].edoc).worksheet as Record<string, any>;
+    const late = (minutes: number) => w.formulas.map((f: { expr: string }) => ({ ...f, expr: f.expr.replace('> 15', `> ${minutes}`) }));
+    assert.ok(late(60)[0].expr.includes('> 60'), 'the formula names the 15 minutes it is changed from');
+    const first = await post('/metadata/tml/import', { metadata_tmls: [JSON.stringify({ worksheet: { ...w, name: 'Cache Check Model', formulas: late(15) } })], import_policy: 'PARTIAL', create_new: true });
+    const guid = first[0].response.header.id_guid as string;
+    const query = '[Origin State] [Delayed Share]';
+    // twice: the second answer comes from whatever searchdata keeps (compiled query, prepared statement)
+    for (let i = 0; i < 2; i++) assert.deepEqual((await core.answer(query, guid)).data, shareBy((f) => [state(f.origin)]));
+    const again = await post('/metadata/tml/import', { metadata_tmls: [JSON.stringify({ guid, worksheet: { ...w, name: 'Cache Check Model', formulas: late(60) } })], import_policy: 'PARTIAL' });
+    assert.equal(again[0].response.header.id_guid, guid, JSON.stringify(again));
+    const expected = shareBy((f) => [state(f.origin)], () => true, 60);
+    assert.notDeepEqual(expected, shareBy((f) => [state(f.origin)]));
+    assert.deepEqual((await core.answer(query, guid)).data, expected);
+    const deleted = await fetch(`${core.emu.url}${V2}/metadata/delete`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ metadata: [{ identifier: guid }] }) });
+    assert.equal(deleted.status, 204);
+    const gone = await core.call('POST', '/searchdata', { query_string: query, data_source_guid: guid }, core.cookie);
+    assert.equal(gone.status, 400, JSON.stringify(gone.body));
   });
 
   test('a model TML whose formula is wrong is refused at import, naming the formula and its error', async () => {

@@ -1,90 +1,22 @@
 /**
- * Navigation in the built language server over stdio (lspClient.ts): a workspace folder on disk of
- * several `.tsq` files, an exported Answer TML, a Liveboard TML and a model TML, where the column
- * `revenue` of `Retail Sales` is used in many files and in both query forms, and `Marketing` has a column
- * of the same name. Definition, references, highlights, rename, code lenses and workspace symbols answer
- * exactly the locations and edits computed here from the texts written; nonsense positions answer empty.
+ * Navigation in the built language server over stdio (lspClient.ts), asked from `.tsq` files and the
+ * model TML, on the workspace of navigationWorkspace.ts (several `.tsq` files, an exported Answer TML, a
+ * Liveboard TML and a model TML; `revenue` and `region` of `Retail Sales` used in many files and in both
+ * query forms, `Marketing` with columns of the same names). Definition, references, highlights, rename,
+ * code lenses, workspace symbols and `tsq/uses` answer exactly the locations and edits computed from the
+ * texts written; nonsense positions answer empty. The same asked from inside TML strings:
+ * navigation-tml.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
-import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CodeLens, DocumentHighlight, Location, Range, SymbolInformation, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
-import { catalogFromRows, makeCatalogProvider } from '../fixtures/catalogs';
-import { LspClient, positionAt, positionOf } from './lspClient';
-
-const GUID = '0b5e1c2a-7f3d-4e6a-9c1b-2d3e4f5a6b7c';
-const RETAIL = `@datasource 'Retail Sales'\n[revenue] [region] -- [revenue] in a comment\n\nsum [revenue] by [region].west\n\n[region].east [Retail Sales::revenue] > 100 sort by [revenue]\n\n`;
-const MARKETING = `@datasource 'Marketing'\n[revenue] [campaign]\n`;
-const FILES: Record<string, string> = {
-  'queries/a.tsq': RETAIL + MARKETING,
-  'queries/b.tsq': `@datasource 'Retail Sales'\ntop 5 [region] ranked by sum [revenue]\n`,
-  'queries/by-guid.tsq': `@datasource '${GUID}'\n[revenue] [cost]\n`,
-  'answers/revenue.answer.tml': `guid: null\nanswer:\n  name: Revenue by region\n  tables:\n  - id: Retail Sales\n    name: Retail Sales\n    fqn: ${GUID}\n  search_query: "[revenue] [region] [Retail Sales::revenue] > 5"\n  display_mode: TABLE_MODE\n`,
-  'boards/overview.liveboard.tml': `guid: null\nliveboard:\n  name: Overview\n  visualizations:\n  - id: Viz_1\n    answer:\n      name: Retail\n      tables:\n      - id: Retail Sales\n        name: Retail Sales\n      search_query: '[region] sum [revenue]'\n  - id: Viz_2\n    answer:\n      name: Campaigns\n      tables:\n      - id: Marketing\n        name: Marketing\n      search_query: "[campaign] [revenue]"\n`,
-  'models/retail.model.tml': `guid: ${GUID}\nmodel:\n  name: Retail Sales\n  columns:\n  - name: revenue\n    column_id: sales::revenue\n    properties:\n      column_type: MEASURE\n      aggregation: SUM\n  - name: region\n    column_id: sales::region\n    properties:\n      column_type: ATTRIBUTE\n  - name: cost\n    column_id: sales::cost\n`,
-};
-
-/** Every `[...]` reference of `column` in the `.tsq`-form text `text` from `from` to `to`, outside comments: the range of the name. */
-function uses(text: string, column: string, from = 0, to = text.length): Range[] {
-  const out: Range[] = [];
-  const re = new RegExp(`\\[(?:[^\\]\\[]*::)?(${column})\\]`, 'g');
-  for (const m of text.slice(0, to).matchAll(re)) {
-    const at = m.index + m[0].indexOf(`${column}]`);
-    const lineStart = text.lastIndexOf('\n', at) + 1;
-    if (at < from || text.slice(lineStart, at).includes('--')) continue;
-    out.push({ start: positionAt(text, at), end: positionAt(text, at + column.length) });
-  }
-  return out;
-}
-
-const key = (l: Location) => `${l.uri}:${l.range.start.line}:${l.range.start.character}:${l.range.end.line}:${l.range.end.character}`;
-const sorted = (ls: Location[] | null) => (ls ?? []).map(key).sort();
-
-/** A workspace folder with FILES written, and the server started on it. */
-async function start(extra: Record<string, string> = {}, settings?: Record<string, unknown>): Promise<{ client: LspClient; dir: string; uri: (f: string) => string; capabilities: Record<string, unknown> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'tsq-nav-'));
-  for (const [f, text] of Object.entries({ ...FILES, ...extra })) {
-    mkdirSync(join(dir, f, '..'), { recursive: true });
-    writeFileSync(join(dir, f), text);
-  }
-  const catalog = makeCatalogProvider([
-    { ...catalogFromRows('Retail Sales', [{ revenue: 1.5, region: 'west', cost: 2.5 }]), id: GUID },
-    catalogFromRows('Marketing', [{ revenue: 3.5, campaign: 'spring', region: 'north' }]),
-  ]);
-  const { client, capabilities } = await LspClient.start({ catalog, workspaceFolders: [pathToFileURL(dir).href], ...(settings ? { settings } : {}) });
-  return { client, dir, capabilities, uri: (f) => pathToFileURL(join(dir, f)).href };
-}
-
-/** Every location of Retail Sales' `revenue` in FILES, declaration aside. */
-function retailRevenue(uri: (f: string) => string): Location[] {
-  const a = FILES['queries/a.tsq']!;
-  const at = (f: string, ranges: Range[]) => ranges.map((range) => ({ uri: uri(f), range }));
-  const answer = FILES['answers/revenue.answer.tml']!;
-  const board = FILES['boards/overview.liveboard.tml']!;
-  return [
-    ...at('queries/a.tsq', uses(a, 'revenue', 0, RETAIL.length)),
-    ...at('queries/b.tsq', uses(FILES['queries/b.tsq']!, 'revenue')),
-    ...at('queries/by-guid.tsq', uses(FILES['queries/by-guid.tsq']!, 'revenue')),
-    ...at('answers/revenue.answer.tml', uses(answer, 'revenue')),
-    ...at('boards/overview.liveboard.tml', uses(board, 'revenue', 0, board.indexOf('Viz_2'))),
-  ];
-}
-
-function declaration(uri: (f: string) => string, column: string): Location {
-  const text = FILES['models/retail.model.tml']!;
-  const at = text.indexOf(`- name: ${column}\n`) + '- name: '.length;
-  return { uri: uri('models/retail.model.tml'), range: { start: positionAt(text, at), end: positionAt(text, at + column.length) } };
-}
-
-/** Applies LSP edits to a text. */
-function applyEdits(text: string, edits: TextEdit[]): string {
-  return TextDocument.applyEdits(TextDocument.create('file:///x', 'tsq', 1, text), edits);
-}
+import type { CodeLens, DocumentHighlight, Location, Range, SymbolInformation, WorkspaceEdit } from 'vscode-languageserver-types';
+import { positionAt, positionOf } from './lspClient';
+import { applyEdits, declaration, FILES, GUID, nameAfter, RETAIL, retailRevenue, retailUses, sorted, start, uses } from './navigationWorkspace';
 
 test('initialize declares the navigation providers and the server command of the Run lens', async () => {
   const { client, dir, capabilities } = await start();
@@ -122,8 +54,17 @@ test('references: every use of that column of that data source across the worksp
     ];
     assert.deepEqual(sorted(await refs(true, uri('queries/a.tsq'), positionAt(a, a.lastIndexOf('[revenue]') + 2))), sorted(marketing));
     // a data source: its @datasource lines, tables entries and declaration
-    const ds = await refs(true, uri('queries/b.tsq'), positionOf(FILES['queries/b.tsq']!, 'Retail', 2));
-    assert.equal(ds?.length, 6, JSON.stringify(ds)); // a.tsq, b.tsq, by-guid.tsq, the answer, viz 1, the model
+    const span = (f: string, before: string, name: string) => nameAfter(uri, f, before, name);
+    const dsUses = [
+      span('queries/a.tsq', "@datasource '", 'Retail Sales'),
+      span('queries/b.tsq', "@datasource '", 'Retail Sales'),
+      span('queries/by-guid.tsq', "@datasource '", GUID),
+      span('answers/revenue.answer.tml', '    name: ', 'Retail Sales'),
+      span('boards/overview.liveboard.tml', '        name: ', 'Retail Sales'),
+    ];
+    const dsDeclaration = span('models/retail.model.tml', 'model:\n  name: ', 'Retail Sales');
+    assert.deepEqual(sorted(await refs(true, uri('queries/b.tsq'), positionOf(FILES['queries/b.tsq']!, 'Retail', 2))), sorted([...dsUses, dsDeclaration]));
+    assert.deepEqual(sorted(await refs(false, uri('answers/revenue.answer.tml'), positionOf(FILES['answers/revenue.answer.tml']!, '    name: Retail', 12))), sorted(dsUses));
     assert.deepEqual(client.failures, []);
   } finally {
     await client.stop();
@@ -192,6 +133,7 @@ test('rename: one WorkspaceEdit over every use, inside TML strings with their qu
     const changes = edit.changes ?? {};
     const byFile = new Map<string, Range[]>();
     for (const l of [...retailRevenue(uri), declaration(uri, 'revenue')]) byFile.set(l.uri, [...(byFile.get(l.uri) ?? []), l.range]);
+    for (const ranges of byFile.values()) ranges.sort((x, y) => x.start.line - y.start.line || x.start.character - y.start.character);
     assert.deepEqual(Object.keys(changes).sort(), [...byFile.keys()].sort());
     for (const [f, text] of Object.entries(FILES)) {
       const edits = changes[uri(f)];
@@ -207,7 +149,8 @@ test('rename: one WorkspaceEdit over every use, inside TML strings with their qu
       const read = parse(after) as Record<string, unknown>;
       const renamed = JSON.parse(JSON.stringify(before).replace(/\[(Retail Sales::)?revenue\]/g, (_, p: string | undefined) => `[${p ?? ''}${newName.replace(/"/g, '\\"')}]`)) as Record<string, unknown>;
       if (f.endsWith('.model.tml')) (renamed.model as { columns: { name: string }[] }).columns[0]!.name = newName;
-      if (f.endsWith('.liveboard.tml')) ((renamed.liveboard as { visualizations: { answer: { search_query: string } }[] }).visualizations[1]!.answer.search_query = '[campaign] [revenue]');
+      type Board = { liveboard: { visualizations: { answer: { search_query: string } }[] } };
+      if (f.endsWith('.liveboard.tml')) (renamed as Board).liveboard.visualizations[1]!.answer.search_query = (before as Board).liveboard.visualizations[1]!.answer.search_query; // Marketing's
       assert.deepEqual(read, renamed, f);
     }
     for (const clash of ['cost', 'Region']) {
@@ -278,12 +221,18 @@ test('code lenses: Run above each query with the server command, references coun
     const counts = await client.connection.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: uri('models/retail.model.tml') } });
     const countOf = (name: string) => counts.find((l) => l.range.start.line === declaration(uri, name).range.start.line)?.command?.title;
     assert.equal(countOf('revenue'), `${retailRevenue(uri).length} references`);
-    assert.equal(countOf('region'), `${uses(a, 'region', 0, RETAIL.length).length + 3} references`); // a.tsq, then b.tsq, the answer and viz 1
+    assert.equal(countOf('region'), `${retailUses(uri, 'region').length} references`);
     assert.equal(countOf('cost'), '1 reference');
     const symbols = await client.connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: '' });
     assert.deepEqual(symbols.map((s) => [s.name, s.containerName]).sort(), [['Marketing', 'data source'], ['Overview', 'liveboard'], ['Retail Sales', 'data source'], ['Revenue by region', 'answer']].sort());
-    const retail = symbols.find((s) => s.name === 'Retail Sales')!;
-    assert.equal(retail.location.uri, uri('models/retail.model.tml'));
+    // each at its name: a data source at its declaration, else at one of its references
+    const nameIn = (f: string, before: string, name: string) => nameAfter(uri, f, before, name);
+    const at = (name: string) => symbols.find((s) => s.name === name)?.location;
+    assert.deepEqual(at('Retail Sales'), nameIn('models/retail.model.tml', 'model:\n  name: ', 'Retail Sales'));
+    assert.deepEqual(at('Revenue by region'), nameIn('answers/revenue.answer.tml', 'answer:\n  name: ', 'Revenue by region'));
+    assert.deepEqual(at('Overview'), nameIn('boards/overview.liveboard.tml', 'liveboard:\n  name: ', 'Overview'));
+    const marketing = [nameIn('queries/a.tsq', "@datasource '", 'Marketing'), nameIn('boards/overview.liveboard.tml', '        name: ', 'Marketing')];
+    assert.ok(marketing.some((l) => JSON.stringify(l) === JSON.stringify(at('Marketing'))), JSON.stringify(at('Marketing')));
     const filtered = await client.connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: 'ovw' });
     assert.deepEqual(filtered.map((s) => s.name), ['Overview']);
   } finally {

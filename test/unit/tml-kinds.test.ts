@@ -1,7 +1,7 @@
 // The TML kinds declared once (common/src/tml/kinds.ts): package.json contributes a language (with the
 // file pattern of its suffix) and a grammar for each, nothing more; a URI's kind is read from its suffix
-// in any case; every kind has a checker (common/src/tml/tmlService.ts), and `tsq tml validate` routes a
-// file as `tsq check` does.
+// in any case; every kind has a checker (common/src/tml/tmlService.ts), `tsq tml validate` routes a
+// file as `tsq check` does, and Validate TML / Import TML / Show Uses are in the menus of every kind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,8 +13,26 @@ import { TML_CHECKERS, tmlCheckerOf, validateTml, withTml } from '../../common/s
 
 const ROOT = join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  contributes: { languages: { id: string; aliases?: string[]; filenamePatterns?: string[]; extensions?: string[] }[]; grammars: { language: string; scopeName: string; path: string }[] };
+  contributes: {
+    languages: { id: string; aliases?: string[]; filenamePatterns?: string[]; extensions?: string[] }[];
+    grammars: { language: string; scopeName: string; path: string }[];
+    menus: Record<string, { command: string; when?: string }[]>;
+  };
 };
+
+/**
+ * The languages a menu entry's `when` clause offers it on: a disjunction of `<key> == <language id>`
+ * terms, each with the same context key; fails on any other shape, so that a clause the test cannot
+ * read is not taken for one that offers every kind.
+ */
+function languagesOf(when: string | undefined, key: string): string[] {
+  const terms = (when ?? '').split('||').map((t) => t.trim());
+  return terms.map((t) => {
+    const m = /^(\w+) == ([\w-]+)$/.exec(t);
+    assert.ok(m && m[1] === key, `"${when}": each term is ${key} == <language id>`);
+    return m[2]!;
+  });
+}
 
 test('package.json contributes one language and one grammar per TML kind, as TML_KINDS declares them', () => {
   const tmlLanguages = manifest.contributes.languages.filter((l) => l.id !== 'tsq');
@@ -59,4 +77,18 @@ test('tsq tml validate routes a file as tsq check does: by its suffix, else by t
   const wrong = await validateTml(ls, '/w/a.liveboard.tml', answer);
   assert.deepEqual(wrong, await withTml(ls).doValidation(TextDocument.create('file:///w/a.liveboard.tml', 'tsq-liveboard-tml', 1, answer)), 'the same diagnostics as tsq check and the editor');
   assert.match(String(wrong[0]?.message), /Liveboard TML is a mapping with guid and liveboard/);
+});
+
+test('Validate TML and Import TML are in the palette, the editor title and the Explorer menu of every TML kind; Show Uses of tsq and every TML kind', () => {
+  const { menus } = manifest.contributes;
+  const expected: [string, string, string, string[]][] = [];
+  for (const command of ['tsq.validateTml', 'tsq.importTml']) {
+    expected.push([command, 'commandPalette', 'editorLangId', TML_LANGUAGE_IDS], [command, 'editor/title', 'editorLangId', TML_LANGUAGE_IDS], [command, 'explorer/context', 'resourceLangId', TML_LANGUAGE_IDS]);
+  }
+  expected.push(['tsq.showUses', 'commandPalette', 'editorLangId', ['tsq', ...TML_LANGUAGE_IDS]], ['tsq.showUses', 'editor/context', 'editorLangId', ['tsq', ...TML_LANGUAGE_IDS]]);
+  for (const [command, menu, key, ids] of expected) {
+    const entries = (menus[menu] ?? []).filter((m) => m.command === command);
+    assert.equal(entries.length, 1, `${command} once in ${menu}`);
+    assert.deepEqual(languagesOf(entries[0]!.when, key).sort(), [...ids].sort(), `${command} in ${menu}`);
+  }
 });

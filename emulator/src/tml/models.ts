@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { memberPathText, modelDefinitionOf, ModelTmlError, type ModelDefinition } from '../../../common/src/tml/modelTml';
 import type { EmulatorUser } from '../context';
 import { buildModel, ModelDefinitionError } from '../dataModel';
-import type { LogicalTable, MetadataStore } from '../metadataStore';
+import { PRIMARY_ORG_ID, type LogicalTable, type MetadataStore } from '../metadataStore';
 
 /** A worksheet or model TML that validated: what an import writes. */
 export interface ValidModel {
@@ -44,8 +44,9 @@ export function validateModelTml(catalog: MetadataStore, user: EmulatorUser, doc
     existing = t;
   }
   const header = existing
-    ? { id: existing.id, name: def.name, author: existing.author, created: existing.created, modified: now, modifiedBy: user.id, tags: existing.tags, sharedWith: existing.sharedWith, ...(existing.sharedWithModify ? { sharedWithModify: existing.sharedWithModify } : {}), isAutoCreated: false }
-    : { id: guid ?? randomUUID(), name: def.name, author: user.id, created: now, modified: now, modifiedBy: user.id, tags: [], sharedWith: [], isAutoCreated: false };
+    ? { id: existing.id, name: def.name, author: existing.author, created: existing.created, modified: now, modifiedBy: user.id, tags: existing.tags, sharedWith: existing.sharedWith, ...(existing.sharedWithModify ? { sharedWithModify: existing.sharedWithModify } : {}), isAutoCreated: false, ...(existing.orgId !== undefined ? { orgId: existing.orgId } : {}) }
+    // a new model belongs to the Org the import runs in (nothing crosses an Org)
+    : { id: guid ?? randomUUID(), name: def.name, author: user.id, created: now, modified: now, modifiedBy: user.id, tags: [], sharedWith: [], isAutoCreated: false, ...(user.orgId !== PRIMARY_ORG_ID ? { orgId: user.orgId } : {}) };
   for (const t of def.tables) {
     const table = catalog.state.tables.find((x) => x.subtype === 'ONE_TO_ONE_LOGICAL' && (x.id === t.fqn?.toLowerCase() || x.name.toLowerCase() === t.name.toLowerCase()));
     if (table && !catalog.canRead(user, table)) throw invalid(`You may not read the table ${table.name}.`);

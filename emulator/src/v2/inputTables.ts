@@ -3,7 +3,8 @@
  * `api-spec/openapiSpecv3-2_0.json`; the TypeScript SDK's `InputTablesApi.md`): `input-tables/create`,
  * `{input_table_identifier}/update` and `{input_table_identifier}/delete`. An input table is a DuckDB table
  * in its model's database and schema, a LOGICAL_TABLE of the catalog that searchdata reads, linked to the
- * model (`LogicalTable.inputTable`). `update` replaces the table's rows, in one transaction: a refused
+ * model (`LogicalTable.inputTable`) and joined into it on its key columns (inputTableModel.ts), so the model's
+ * searches read its rows. `update` replaces the table's rows, in one transaction: a refused
  * request writes nothing (docs/service-notes.md "Input tables" for the readings taken).
  */
 import { randomUUID } from 'node:crypto';
@@ -13,6 +14,7 @@ import type { EmulatorUser } from '../context';
 import { DUCKDB_TYPE, quoteIdent, sqlTableName } from '../engine';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import type { LogicalColumn, LogicalTable } from '../metadataStore';
+import { checkLink, linkInputTable, unlinkInputTable } from './inputTableModel';
 import type { V2Deps } from './routes';
 import { recordOr, isStringArray, isRecord } from '../../../common/src/guards';
 import { body, str } from '../requestValues';
@@ -173,12 +175,17 @@ export function registerInputTablesV2(api: FastifyInstance, deps: V2Deps): void 
     if (!catalog.canModify(user, model)) throw new ApiError(403, `${FORBIDDEN_TEXT} Creating an input table needs edit access (MODIFY) to the model ${model.name}.`);
     const refs = def.referenced_columns;
     if (!isStringArray(refs)) throw new ApiError(400, 'Invalid value for table_definition.referenced_columns: expected a list of column GUIDs.');
-    const referenced = refs.map((r) => {
+    const keys = refs.map((r) => {
       const c = model.columns.find((x) => x.id === r.toLowerCase()) ?? model.columns.find((x) => x.name.toLowerCase() === r.toLowerCase());
       if (!c) throw new ApiError(400, `Invalid value for table_definition.referenced_columns: the model ${model.name} has no column ${r}.`);
-      return { column: { ...c, id: randomUUID(), synonyms: [], physicalName: c.name } as LogicalColumn };
+      return c;
+    });
+    const referenced = keys.map((c) => {
+      const { tablePath: _p, formulaId: _f, formula: _x, ...own } = c;
+      return { column: { ...own, id: randomUUID(), synonyms: [], physicalName: c.name } };
     });
     const added = newColumns(def.new_columns);
+    checkLink(model, keys, added.map((a) => a.column));
     const all = [...referenced, ...added];
     if (all.length === 0) throw new ApiError(400, 'No columns selected: give referenced_columns or new_columns.');
     const seen = new Set<string>();
@@ -195,13 +202,19 @@ export function registerInputTablesV2(api: FastifyInstance, deps: V2Deps): void 
     const now = deps.now().getTime();
     const id = randomUUID();
     const allowedValues = Object.fromEntries(added.filter((a) => a.allowed).map((a) => [a.column.name, a.allowed!]));
-    catalog.state.tables.push({
+    const table: LogicalTable = {
       id, name: tableName, author: user.id, created: now, modified: now, modifiedBy: user.id, tags: [], sharedWith: [], isAutoCreated: false,
+      // in its model's Org
+      ...(model.orgId !== undefined ? { orgId: model.orgId } : {}),
       subtype: 'ONE_TO_ONE_LOGICAL', tableId: id, database: model.database, schema: model.schema, tableName, sqlName,
       columns: all.map((a) => a.column),
       inputTable: { modelId: model.id, referencedColumns: referenced.map((r) => r.column.name), allowedValues },
-    });
+    };
+    catalog.state.tables.push(table);
+    linkInputTable(catalog, model, table, keys, added.map((a) => a.column));
+    model.modified = now;
     catalog.save();
+    search.invalidate(model.id);
     return { input_table_identifier: id };
   });
 
@@ -227,8 +240,10 @@ export function registerInputTablesV2(api: FastifyInstance, deps: V2Deps): void 
     const t = inputTableOf(req, 400);
     await search.engine.withConnection((c) => c.run(`DROP TABLE IF EXISTS ${t.sqlName}`).then(() => undefined));
     catalog.state.tables = catalog.state.tables.filter((x) => x !== t);
+    const models = unlinkInputTable(catalog, t.id);
     catalog.save();
     search.invalidate(t.id);
+    for (const m of models) search.invalidate(m.id);
     return reply.code(204).send();
   });
 }
