@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { LoadDefinitionError, parseSavedDefinition } from '../../common/src/load/definition';
+import { guardLoad, LoadDefinitionError, parseSavedDefinition } from '../../common/src/load/definition';
 
 const root = resolve(__dirname, '../..');
 /** The types the schemas give, and the schema each is `z.infer` of. */
@@ -63,4 +63,11 @@ test('a bad .load.json is refused naming the member, whatever is wrong with it',
     assert.throws(() => parseSavedDefinition(JSON.stringify(v)), (e: unknown) => e instanceof LoadDefinitionError && message.test(e.message), JSON.stringify(v));
   }
   assert.deepEqual(parseSavedDefinition(JSON.stringify({ target, format: { type: 'CSV', date_time: { date_format: '%Y' } }, encoding: 'windows-1252' })), { target, format: { type: 'CSV', date_time: { date_format: '%Y' } }, encoding: 'windows-1252' });
+});
+
+test("an input table's target has no database: guardLoad takes it, a saved definition must name one", () => {
+  const target = { database: '', table: 'Weather Log' };
+  const guarded = guardLoad({ target, format: { type: 'csv', has_header_row: true } }, { target, source: 'the sniffed format', confirm: 'confirm' });
+  assert.deepEqual(guarded.definition.target, target);
+  assert.throws(() => parseSavedDefinition(JSON.stringify({ target })), /needs target\.database and target\.table/);
 });

@@ -30,7 +30,8 @@ const FORMAT_TYPES = ['csv', 'delimited', 'CSV', 'DELIMITED'] as const;
  */
 export const LOAD_DEFINITION_SCHEMA = z.strictObject({
   target: z.strictObject({
-    database: z.string().min(1),
+    /** '' for an input table (REST API v2 names it by its name alone); a saved definition needs one. */
+    database: z.string(),
     /** Default: the destination's default schema (`engine_default_schema`, docs/service-interface.md §2.2). */
     schema: z.string().optional(),
     table: z.string().min(1),

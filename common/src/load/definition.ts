@@ -27,6 +27,8 @@ function isEncoding(label: string): boolean {
 
 /** What `<file>.load.json` holds: a load definition, plus the file's encoding (a TSQ member, not sent to the service). */
 const SAVED_DEFINITION_SCHEMA = LOAD_DEFINITION_SCHEMA.extend({
+  /** A saved definition names its database (`tsq load FILE` and Load CSV Again load into it). */
+  target: LOAD_DEFINITION_SCHEMA.shape.target.extend({ database: z.string().min(1) }),
   /** WHATWG encoding label of the CSV file (default utf-8). Not part of docs/service-interface.md §2.2: removed before StartLoad. */
   encoding: z.string().refine(isEncoding, { error: (issue) => `${JSON.stringify(issue.input)} is not an encoding name (e.g. utf-8, windows-1252)` }).optional(),
 });
@@ -158,7 +160,7 @@ export function toSaved(def: LoadDefinition, encoding: string): SavedLoadDefinit
 
 /** Splits a saved definition into the load definition sent to StartLoad and the file's encoding (its members normalised: `normaliseDefinition`). */
 export function fromSaved(saved: SavedLoadDefinition): { definition: LoadDefinition; encoding: string } {
-  const { encoding, ...rest } = checkedDefinition(normaliseDefinition(saved), 'the load definition');
+  const { encoding, ...rest } = checkedDefinition(SAVED_DEFINITION_SCHEMA, normaliseDefinition(saved), 'the load definition');
   return { definition: rest, encoding: encoding ?? 'utf-8' };
 }
 
@@ -276,7 +278,7 @@ export interface GuardedLoad {
  * @throws LoadDefinitionError `otherTable`, `replace`, or `invalid` (from `normaliseDefinition`).
  */
 export function guardLoad(definition: LoadDefinition, choice: LoadChoice): GuardedLoad {
-  const d = checkedDefinition(normaliseDefinition(definition, choice.source), choice.source);
+  const d = checkedDefinition(LOAD_DEFINITION_SCHEMA, normaliseDefinition(definition, choice.source), choice.source);
   if (choice.target && !sameTarget(d.target, choice.target)) {
     throw new LoadDefinitionError('otherTable', `${choice.source} loads into ${targetText(d.target)}, not into ${targetText(choice.target)}, the table you chose. TSQ loads only into the table you chose: fix the definition's target, or choose ${targetText(d.target)}.`);
   }
@@ -311,16 +313,16 @@ export function parseSavedDefinition(text: string, where = 'the load definition'
     throw new Error(`${where} is not valid JSON: ${messageOf(e)}`, { cause: e });
   }
   if (!isRecord(v)) throw new Error(`${where} must be a JSON object with target, format, load_options and advanced_options (see the load definition of the data-load API)`);
-  return checkedDefinition(normaliseDefinition(v, where), where);
+  return checkedDefinition(SAVED_DEFINITION_SCHEMA, normaliseDefinition(v, where), where);
 }
 
 /**
- * A normalised definition checked against `SAVED_DEFINITION_SCHEMA`, with the first problem said with its
+ * A normalised definition checked against `schema` (`LOAD_DEFINITION_SCHEMA`, or the saved form's), with the first problem said with its
  * member's path (`format.field_separator must be one character`, `load_options.empty_target must be a boolean`).
  * @throws LoadDefinitionError (`invalid`) naming the member
  */
-function checkedDefinition(o: Record<string, unknown>, where: string): SavedLoadDefinition {
-  const r = SAVED_DEFINITION_SCHEMA.safeParse(o);
+function checkedDefinition<S extends z.ZodType>(schema: S, o: Record<string, unknown>, where: string): z.output<S> {
+  const r = schema.safeParse(o);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
   if (issue.path[0] === 'target') throw new LoadDefinitionError('invalid', `${where} needs target.database and target.table (strings; target.schema optional)`);
