@@ -9,6 +9,7 @@ import { read } from 'read';
 import { AnalyticsServiceClient } from '../../common/src/api';
 import { resolveConnection, secretsInEnvironment, serviceClientOptions, type ConnectionFile, type ConnectionFlags, type ConnectionSettings } from '../../common/src/connectionConfig';
 import { UsageError } from './exitCodes';
+import { flag, text, type OptionValue } from './optionValues';
 import { redactLogOf, warn } from './output';
 import { forTerminal } from '../../common/src/terminalText';
 
@@ -26,10 +27,10 @@ export function withConnectionOptions(command: Command): Command {
     .option('--org <org>', 'the Org to run in, by id or name (default: the connection\'s "org", else your own; tsq orgs lists them)');
 }
 
-/** The connection flags of parsed options. */
-export function connectionFlags(opts: Record<string, unknown>): ConnectionFlags {
-  const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return { url: s(opts.url), user: s(opts.user), loadUrl: s(opts.loadUrl), caFile: s(opts.caFile), insecure: opts.insecure === true, connection: s(opts.connection), config: s(opts.config), apiVersion: s(opts.apiVersion), ...(s(opts.org) !== undefined ? { org: s(opts.org) } : {}) };
+/** The connection flags (`withConnectionOptions`) of a command's parsed options (`readOptions`). */
+export function connectionFlags(option: OptionValue): ConnectionFlags {
+  const org = text(option('org'));
+  return { url: text(option('url')), user: text(option('user')), loadUrl: text(option('loadUrl')), caFile: text(option('caFile')), insecure: flag(option('insecure')), connection: text(option('connection')), config: text(option('config')), apiVersion: text(option('apiVersion')), ...(org !== undefined ? { org } : {}) };
 }
 
 /** A connection ready to use: its settings, the files read, and a client whose password is asked once at the first login. */
@@ -52,8 +53,8 @@ async function promptPassword(question: string): Promise<string> {
  * @throws UsageError when no connection is given and there is no default; ConnectionConfigError for wrong
  *   options; UnapprovedConnectionError (exit 3) for a project connection not approved with `tsq trust`.
  */
-export function connect(opts: Record<string, unknown>): Connected {
-  const resolved = resolveConnection(connectionFlags(opts), { allowDefault: true });
+export function connect(flags: ConnectionFlags): Connected {
+  const resolved = resolveConnection(flags, { allowDefault: true });
   if (!resolved) {
     throw new UsageError('No connection: give --url and --user, or --connection NAME with a tsq.json (or ~/.config/tsq/connections.json) that defines it. The password comes from TSQ_PASSWORD or a prompt; a token from TSQ_TOKEN.');
   }

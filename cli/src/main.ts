@@ -19,12 +19,12 @@ import { runMcpCommand } from './mcp';
 import { LIST_FORMATS, OBJECT_CATEGORIES, OBJECT_TYPES, runObjectsCommand } from './objects';
 import { QUERY_FORMATS, runQueryCommand } from './query';
 import { runQuerySqlCommand } from './sql';
-import { loadConnections, type ConnectionFile } from '../../common/src/connectionConfig';
+import { loadConnections, type ConnectionFile, type ConnectionFlags } from '../../common/src/connectionConfig';
 import { runTrustCommand } from './trust';
 import { terminalSafe } from '../../common/src/terminalText';
 import { info } from './output';
 import { progressMode } from './progress';
-import { choiceOf, count, flag, given, oneOf, text, texts } from './optionValues';
+import { choiceOf, choices, count, flag, given, oneOf, readOptions, text, texts } from './optionValues';
 import { DIAGNOSTIC_FORMATS } from './diagnosticFormats';
 import { TML_KIND_NAMES, TML_KINDS } from '../../common/src/tml/kinds';
 import { runTmlImportAsync } from './tmlAsyncImport';
@@ -34,6 +34,9 @@ import { runOrgsCommand } from './orgs';
 import { errnoCode } from '../../common/src/guards';
 
 declare const TSQ_VERSION: string | undefined;
+
+/** The choices of `tsq tml import --policy`. */
+const IMPORT_POLICIES = choices('partial', 'all-or-none');
 
 /** The file suffixes `tsq check` reads as TML, for its help (common/src/tml/kinds.ts). */
 const TML_SUFFIXES = TML_KIND_NAMES.map((k) => TML_KINDS[k].suffix).join(', ');
@@ -66,8 +69,8 @@ const integer = (what: string, min: number) => (value: string) => {
 };
 
 /** Runs a command that needs the service: connects, runs, logs out; maps failures to exit codes. */
-async function withService(opts: Record<string, unknown>, run: (c: Connected) => Promise<ExitCodeValue | void>): Promise<void> {
-  const connected = connect(opts);
+async function withService(flags: ConnectionFlags, run: (c: Connected) => Promise<ExitCodeValue | void>): Promise<void> {
+  const connected = connect(flags);
   try {
     const code = await run(connected);
     process.exitCode = code ?? ExitCode.OK;
@@ -89,8 +92,8 @@ function addCheckCommand(program: Command): void {
       .addOption(new Option('--format <format>', 'text (file:line:col), github (Actions annotations) or sarif (SARIF 2.1.0)').choices([...DIAGNOSTIC_FORMATS]).default('text')),
   )
     .addHelpText('after', `\nExit code 1 when any file has an error; warnings alone exit 0.\n${EXIT_CODE_HELP}`)
-    .action(async (files: string[], raw: Record<string, unknown>) => {
-      const opts = { datasource: text(raw.datasource), disable: texts(raw.disable), offline: flag(raw.offline), format: oneOf(raw.format, DIAGNOSTIC_FORMATS, '--format') };
+    .action(async (files: string[], raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({ datasource: text(o('datasource')), disable: texts(o('disable')), offline: flag(o('offline')), format: oneOf(o('format'), DIAGNOSTIC_FORMATS, '--format'), connection: connectionFlags(o) }));
       const settings = (fromFiles: ReturnType<typeof fileSettings>) => ({
         defaultDataSource: opts.datasource ?? fromFiles.defaultDataSource,
         disabledDiagnostics: opts.disable ?? fromFiles.disabledDiagnostics,
@@ -100,14 +103,14 @@ function addCheckCommand(program: Command): void {
         // settings only (defaultDataSource, disabled diagnostics): a connection is not needed, nor its errors
         let files0: ConnectionFile[];
         try {
-          files0 = loadConnections(connectionFlags(raw)).files;
+          files0 = loadConnections(opts.connection).files;
         } catch {
           files0 = [];
         }
         process.exitCode = exitFor((await runCheckCommand(undefined, files, settings(fileSettings(files0)), opts.format)).errors);
         return;
       }
-      await withService(raw, async ({ client, files: configFiles }) => {
+      await withService(opts.connection, async ({ client, files: configFiles }) => {
         return exitFor((await runCheckCommand(client, files, settings(fileSettings(configFiles)), opts.format)).errors);
       });
     });
@@ -128,12 +131,12 @@ function addImpactCommand(program: Command): void {
       .addOption(new Option('--format <format>', 'text (file:line:col), json, or github (Actions warnings)').choices([...IMPACT_FORMATS]).default('text')),
   )
     .addHelpText('after', `\nWithout --url or --connection only the files are read (no connection is made).\nExit code 1 when anything uses the column (or, with a connection, depends on its data source), 0 when nothing does.\n${EXIT_CODE_HELP}`)
-    .action(async (column: string, raw: Record<string, unknown>) => {
-      const opts = { dataSource: given(text(raw.dataSource), '--data-source'), dir: given(texts(raw.dir), '--dir'), format: oneOf(raw.format, IMPACT_FORMATS, '--format') };
+    .action(async (column: string, raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({ dataSource: given(text(o('dataSource')), '--data-source'), dir: given(texts(o('dir')), '--dir'), format: oneOf(o('format'), IMPACT_FORMATS, '--format'), connection: connectionFlags(o) }));
       const run = async (client?: AnalyticsServiceClient): Promise<ExitCodeValue> =>
         (await runImpactCommand(column, opts.dataSource, opts.dir, opts.format, client)) ? ExitCode.IMPACT_FOUND : ExitCode.OK;
-      if (raw.url === undefined && raw.connection === undefined) process.exitCode = await run();
-      else await withService(raw, ({ client }) => run(client));
+      if (opts.connection.url === undefined && opts.connection.connection === undefined) process.exitCode = await run();
+      else await withService(opts.connection, ({ client }) => run(client));
     });
 }
 
@@ -152,9 +155,9 @@ function addTmlCommands(program: Command): void {
       .option('--no-progress', NO_PROGRESS),
   )
     .addHelpText('after', `\n--type user|group --all exports every user or group of the Org through metadata/tml/export/batch (REST API v2, 10.1.0.cl or later), 50 a page; a service without it is exported by GUID through metadata/tml/export (said on stderr).\nEvery object gets its own file (a taken name gets " (2)", " (3)"…; said on stderr). An object that cannot be exported or written is said on stderr and the others are written (exit 1).\nCtrl-C stops after the batch in flight: its files are written, the rest are not (exit 130).\n${EXIT_CODE_HELP}`)
-    .action(async (objects: string[], raw: Record<string, unknown>) => {
-      const opts = { type: text(raw.type), all: flag(raw.all), out: given(text(raw.out), '--out'), fqn: flag(raw.fqn), progress: flag(raw.progress) };
-      await withService(raw, async ({ client }) => {
+    .action(async (objects: string[], raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({ type: text(o('type')), all: flag(o('all')), out: given(text(o('out')), '--out'), fqn: flag(o('fqn')), progress: flag(o('progress')), connection: connectionFlags(o) }));
+      await withService(opts.connection, async ({ client }) => {
         const { failed } = await runTmlExport(client, objects, { type: opts.type, all: opts.all, out: opts.out, fqn: opts.fqn, signal: interrupt.signal, progress: progressMode(opts) });
         return failed ? ExitCode.CHECK_ERRORS : ExitCode.OK;
       });
@@ -168,24 +171,25 @@ function addTmlCommands(program: Command): void {
       .option('--no-progress', NO_PROGRESS),
   )
     .addHelpText('after', `\nExit code 1 when any file has an error; warnings alone exit 0. Ctrl-C stops after the batch in flight (exit 130, nothing on stdout).\n${EXIT_CODE_HELP}`)
-    .action(async (files: string[], raw: Record<string, unknown>) => {
-      const opts = { format: oneOf(raw.format, DIAGNOSTIC_FORMATS, '--format'), progress: flag(raw.progress) };
-      await withService(raw, async ({ client }) => ((await runTmlValidate(client, files, { format: opts.format, signal: interrupt.signal, progress: progressMode(opts) })) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
+    .action(async (files: string[], raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({ format: oneOf(o('format'), DIAGNOSTIC_FORMATS, '--format'), progress: flag(o('progress')), connection: connectionFlags(o) }));
+      await withService(opts.connection, async ({ client }) => ((await runTmlValidate(client, files, { format: opts.format, signal: interrupt.signal, progress: progressMode(opts) })) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
     });
   withConnectionOptions(
     tml
       .command('import')
       .description('import *.answer.tml files: a guid updates that answer, none creates one')
       .argument('<files...>', '.answer.tml files')
-      .addOption(new Option('--policy <policy>', 'partial: import every file that validates; all-or-none: nothing when one fails').choices(['partial', 'all-or-none']).default('partial'))
+      .addOption(new Option('--policy <policy>', 'partial: import every file that validates; all-or-none: nothing when one fails').choices(IMPORT_POLICIES).default('partial'))
       .option('--async', 'import as one task of the service (metadata/tml/async/import, REST API v2) and poll its status with progress')
       .option('--no-progress', NO_PROGRESS),
   )
     .addHelpText('after', `\nWith --async the files go as one task; tsq polls metadata/tml/async/status until it completes. Ctrl-C stops the polling at once and names the task, which goes on on the service (exit 130).\nExit code 1 when any file was not imported.\n${EXIT_CODE_HELP}`)
-    .action(async (files: string[], raw: Record<string, unknown>) => {
-      const policy = raw.policy === 'all-or-none' ? 'ALL_OR_NONE' : 'PARTIAL';
-      const progress = progressMode({ progress: flag(raw.progress) });
-      await withService(raw, async ({ client }) => ((await (flag(raw.async) ? runTmlImportAsync(client, files, policy, { signal: interrupt.signal, progress }) : runTmlImport(client, files, policy, interrupt.signal))) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
+    .action(async (files: string[], raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({ policy: oneOf(o('policy'), IMPORT_POLICIES, '--policy'), async: flag(o('async')), progress: flag(o('progress')), connection: connectionFlags(o) }));
+      const policy = opts.policy === 'all-or-none' ? 'ALL_OR_NONE' : 'PARTIAL';
+      const progress = progressMode(opts);
+      await withService(opts.connection, async ({ client }) => ((await (opts.async ? runTmlImportAsync(client, files, policy, { signal: interrupt.signal, progress }) : runTmlImport(client, files, policy, interrupt.signal))) ? ExitCode.CHECK_ERRORS : ExitCode.OK));
     });
 }
 
@@ -205,14 +209,14 @@ function addQueryCommand(program: Command): void {
       .option('--sql', "print the SQL the service runs behind the file's saved Answer (its @answer 'GUID' line) instead of running the queries"),
   )
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (file: string, raw: Record<string, unknown>) => {
-      const opts = { query: count(raw.query), all: flag(raw.all), format: oneOf(raw.format, QUERY_FORMATS, '--format'), out: text(raw.out), datasource: text(raw.datasource), pageSize: given(count(raw.pageSize), '--page-size'), sql: flag(raw.sql) };
+    .action(async (file: string, raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({ query: count(o('query')), all: flag(o('all')), format: oneOf(o('format'), QUERY_FORMATS, '--format'), out: text(o('out')), datasource: text(o('datasource')), pageSize: given(count(o('pageSize')), '--page-size'), sql: flag(o('sql')), connection: connectionFlags(o) }));
       if (opts.all && opts.query !== undefined) throw new CommanderError(ExitCode.USAGE, 'tsq.usage', 'error: give --query N or --all, not both');
       if (opts.sql) {
-        await withService(raw, async ({ client }) => void (await runQuerySqlCommand(client, file, interrupt.signal)));
+        await withService(opts.connection, async ({ client }) => void (await runQuerySqlCommand(client, file, interrupt.signal)));
         return;
       }
-      await withService(raw, async ({ client, files }) => {
+      await withService(opts.connection, async ({ client, files }) => {
         await runQueryCommand(client, file, {
           query: opts.query,
           format: opts.format,
@@ -245,20 +249,22 @@ function addLoadCommand(program: Command): void {
       .option('--no-progress', NO_PROGRESS),
   )
     .addHelpText('after', `\nCtrl-C before the commit aborts the load cycle: the table is unchanged.\n\nInput tables: ${INPUT_TABLE_DIFFERENCES}\n${EXIT_CODE_HELP}`)
-    .action(async (file: string, raw: Record<string, unknown>) => {
-      await withService(raw, async ({ client }) => {
-        await runLoadCommand(client, file, {
-          table: text(raw.table),
-          definition: text(raw.definition),
-          replace: flag(raw.replace),
-          maxIgnored: count(raw.maxIgnored),
-          chunkSize: count(raw.chunkSize),
-          json: flag(raw.json),
-          signal: interrupt.signal,
-          progress: progressMode({ progress: flag(raw.progress) }),
-          inputTable: text(raw.inputTable),
-          createInputTable: inputTableToCreate({ createInputTable: flag(raw.createInputTable), model: text(raw.model), key: texts(raw.key) }),
-        });
+    .action(async (file: string, raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({
+        table: text(o('table')),
+        definition: text(o('definition')),
+        replace: flag(o('replace')),
+        maxIgnored: count(o('maxIgnored')),
+        chunkSize: count(o('chunkSize')),
+        json: flag(o('json')),
+        progress: flag(o('progress')),
+        inputTable: text(o('inputTable')),
+        createInputTable: inputTableToCreate({ createInputTable: flag(o('createInputTable')), model: text(o('model')), key: texts(o('key')) }),
+        connection: connectionFlags(o),
+      }));
+      await withService(opts.connection, async ({ client }) => {
+        const { connection: _, progress, ...load } = opts;
+        await runLoadCommand(client, file, { ...load, signal: interrupt.signal, progress: progressMode({ progress }) });
       });
     });
 }
@@ -278,14 +284,16 @@ function inputTableToCreate(opts: { createInputTable: boolean; model?: string; k
 function addServiceCommands(program: Command): void {
   withConnectionOptions(program.command('status').description('show the status of a load cycle').argument('<cycle-id>', 'the load cycle id').option('--json', 'print the status as the service sent it'))
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (cycleId: string, raw: Record<string, unknown>) => {
-      await withService(raw, ({ client }) => runStatusCommand(client, cycleId, { json: flag(raw.json), signal: interrupt.signal }));
+    .action(async (cycleId: string, raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({ json: flag(o('json')), connection: connectionFlags(o) }));
+      await withService(opts.connection, ({ client }) => runStatusCommand(client, cycleId, { json: opts.json, signal: interrupt.signal }));
     });
 
   withConnectionOptions(program.command('bad-records').description('print the bad records file of a load cycle (the rows it ignored)').argument('<cycle-id>', 'the load cycle id').option('-o, --out <file>', 'write to a file instead of stdout'))
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (cycleId: string, raw: Record<string, unknown>) => {
-      await withService(raw, ({ client }) => runBadRecordsCommand(client, cycleId, { out: text(raw.out), signal: interrupt.signal }));
+    .action(async (cycleId: string, raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({ out: text(o('out')), connection: connectionFlags(o) }));
+      await withService(opts.connection, ({ client }) => runBadRecordsCommand(client, cycleId, { out: opts.out, signal: interrupt.signal }));
     });
 
   withConnectionOptions(
@@ -298,8 +306,9 @@ function addServiceCommands(program: Command): void {
       .option('-o, --out <file>', 'write to a file instead of stdout'),
   )
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (object: string, raw: Record<string, unknown>) => {
-      await withService(raw, ({ client }) => runExportCommand(client, object, { liveboard: flag(raw.liveboard), viz: text(raw.viz), out: text(raw.out), signal: interrupt.signal }));
+    .action(async (object: string, raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({ liveboard: flag(o('liveboard')), viz: text(o('viz')), out: text(o('out')), connection: connectionFlags(o) }));
+      await withService(opts.connection, ({ client }) => runExportCommand(client, object, { liveboard: opts.liveboard, viz: opts.viz, out: opts.out, signal: interrupt.signal }));
     });
 
   withConnectionOptions(
@@ -313,25 +322,28 @@ function addServiceCommands(program: Command): void {
       .addOption(new Option('-f, --format <format>', 'output format').choices(LIST_FORMATS).default('table')),
   )
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (raw: Record<string, unknown>) => {
-      await withService(raw, async ({ client }) => {
-        await runObjectsCommand(client, {
-          type: oneOf(raw.type, OBJECT_TYPES, '--type'),
-          subtype: texts(raw.subtype),
-          pattern: text(raw.pattern),
-          category: choiceOf(raw.category, OBJECT_CATEGORIES),
-          format: oneOf(raw.format, LIST_FORMATS, '--format'),
-          signal: interrupt.signal,
-        });
+    .action(async (raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({
+        type: oneOf(o('type'), OBJECT_TYPES, '--type'),
+        subtype: texts(o('subtype')),
+        pattern: text(o('pattern')),
+        category: choiceOf(o('category'), OBJECT_CATEGORIES),
+        format: oneOf(o('format'), LIST_FORMATS, '--format'),
+        connection: connectionFlags(o),
+      }));
+      await withService(opts.connection, async ({ client }) => {
+        const { connection: _, ...list } = opts;
+        await runObjectsCommand(client, { ...list, signal: interrupt.signal });
       });
     });
 
   withConnectionOptions(program.command('orgs').description('list the Orgs you may run in (the current one marked *); --org on any command chooses one'))
     .addOption(new Option('-f, --format <format>', 'output format').choices(LIST_FORMATS).default('table'))
     .addHelpText('after', EXIT_CODE_HELP)
-    .action(async (raw: Record<string, unknown>) => {
-      await withService(raw, async ({ client }) => {
-        await runOrgsCommand(client, { format: oneOf(raw.format, LIST_FORMATS, '--format'), signal: interrupt.signal });
+    .action(async (raw: unknown) => {
+      const opts = readOptions(raw, (o) => ({ format: oneOf(o('format'), LIST_FORMATS, '--format'), connection: connectionFlags(o) }));
+      await withService(opts.connection, async ({ client }) => {
+        await runOrgsCommand(client, { format: opts.format, signal: interrupt.signal });
       });
     });
 }
@@ -377,8 +389,8 @@ export function buildProgram(): Command {
     .option('--revoke', 'withdraw the approval')
     .option('--list', 'list the approved project files')
     .addHelpText('after', `\nA tsq.json found in this folder or above it (up to the repository root or your home) comes with the project:\nits connections get no credential until you approve it, and it may never set passwordCommand, caFile,\nrejectUnauthorized, a loadUrl on another host, or redefine a connection of yours. See SECURITY.md.\n${EXIT_CODE_HELP}`)
-    .action((raw: Record<string, unknown>) => {
-      process.exitCode = runTrustCommand({ revoke: flag(raw.revoke), list: flag(raw.list) });
+    .action((raw: unknown) => {
+      process.exitCode = runTrustCommand(readOptions(raw, (o) => ({ revoke: flag(o('revoke')), list: flag(o('list')) })));
     });
 
   withConnectionOptions(
@@ -407,8 +419,8 @@ export function buildProgram(): Command {
       .option('--root <dir>', 'a folder load_csv may read files from (repeatable; default: the working folder unless it is /, the home folder or above it; the MCP client\'s roots count too)', (v: string, prev: string[] = []) => [...prev, v]),
   )
     .addHelpText('after', `\nThe connection and its approval are those of every command: a project's tsq.json must be approved with tsq trust first\n(the server refuses to start otherwise, exit 3). The password comes from TSQ_PASSWORD or "passwordCommand", never a prompt.\n${EXIT_CODE_HELP}`)
-    .action(async (raw: Record<string, unknown>) => {
-      await runMcpCommand({ ...raw, allowWrites: flag(raw.allowWrites), root: texts(raw.root) });
+    .action(async (raw: unknown) => {
+      await runMcpCommand(readOptions(raw, (o) => ({ allowWrites: flag(o('allowWrites')), root: texts(o('root')), connection: connectionFlags(o) })));
     });
 
   return program;

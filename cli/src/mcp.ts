@@ -21,7 +21,7 @@ import type * as z from 'zod';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnalyticsServiceClient } from '../../common/src/api';
-import { resolveConnection, secretsInEnvironment, serviceClientOptions } from '../../common/src/connectionConfig';
+import { resolveConnection, secretsInEnvironment, serviceClientOptions, type ConnectionFlags } from '../../common/src/connectionConfig';
 import { columnDetailsOf, type AgentBackend } from '../../common/src/agent/backend';
 import { LANGUAGE_REFERENCE_URI, languageReference } from '../../common/src/agent/languageReference';
 import { AGENT_TOOL_NAMES, AGENT_TOOLS, MCP_FRONT, type AgentToolName, type AgentToolSpec } from '../../common/src/agent/toolTable';
@@ -29,7 +29,6 @@ import type { AgentToolResult } from '../../common/src/agent/tools';
 import { ServiceCatalogProvider } from '../../common/src/catalog';
 import { LoadPathError, openLoadableFile, readLoadableText, startFolderRoot } from '../../common/src/load/roots';
 import { getLanguageService } from '../../common/src/languageService';
-import { connectionFlags } from './connect';
 import { MIN_REDACTED_LENGTH, shortSecrets } from '../../common/src/redaction';
 import { UsageError } from './exitCodes';
 import { runLoadCommand } from './load';
@@ -38,8 +37,10 @@ import { terminalText } from '../../common/src/terminalText';
 
 declare const TSQ_VERSION: string | undefined;
 
-/** Options of `tsq mcp` (the connection options of connect.ts, and `allowWrites`). */
-export interface McpOptions extends Record<string, unknown> {
+/** Options of `tsq mcp` (the connection options of connect.ts, `allowWrites` and `root`). */
+export interface McpOptions {
+  /** The connection flags (connect.ts `connectionFlags`). */
+  connection: ConnectionFlags;
   /** Offer `load_csv`. */
   allowWrites?: boolean;
   /** `--root DIR` (repeatable): the folders `load_csv` may read; default the working folder unless it is `/`, the home folder or above it (`startFolderRoot`). */
@@ -241,7 +242,7 @@ export function buildMcpServer(backend: AgentBackend): McpServer {
  * @throws UsageError when no connection is given; ConnectionConfigError; UnapprovedConnectionError (exit 3).
  */
 export async function runMcpCommand(opts: McpOptions): Promise<void> {
-  const resolved = resolveConnection(connectionFlags(opts), { allowDefault: true });
+  const resolved = resolveConnection(opts.connection, { allowDefault: true });
   if (!resolved) throw new UsageError('No connection: give --url and --user, or --connection NAME with a tsq.json (or ~/.config/tsq/connections.json) that defines it. The password comes from TSQ_PASSWORD or the connection\'s "passwordCommand".');
   for (const w of resolved.warnings) warn(w);
   // throws UnapprovedConnectionError here, before a transport exists or a byte is sent

@@ -1,9 +1,23 @@
 /**
- * Typed readers of commander's parsed options (`Command.opts()` is a record of unknowns): each command
- * builds its options object from its flags with these, beside the flags it declares (main.ts), so no
- * option is cast. A value of the wrong kind reads as absent; `oneOf` and `given`, for an option commander
- * always sets (a default, a required option), throw when it is not there.
+ * Typed readers of commander's parsed options (what an action is handed is unknown here): each command
+ * builds one typed options object from its flags with `readOptions` and these, beside the flags it
+ * declares (main.ts), so no option is cast and no handler holds a record of unknowns
+ * (test/unit/cli-options.test.ts). A value of the wrong kind reads as absent; `oneOf` and `given`, for an
+ * option commander always sets (a default, a required option), throw when it is not there.
  */
+import { isRecord } from '../../common/src/guards';
+
+/** The value of one parsed option by its commander name (`dataSource` for `--data-source`); undefined when absent. */
+export type OptionValue = (name: string) => unknown;
+
+/**
+ * A command's typed options object: `build` reads each option with `option(name)` and a reader below,
+ * and its result's type is the options' type (`readOptions(raw, (o) => ({ out: text(o('out')) }))`).
+ * @param raw what commander hands the action as its options (its `opts()`)
+ */
+export function readOptions<T>(raw: unknown, build: (option: OptionValue) => T): T {
+  return build((name) => (isRecord(raw) ? raw[name] : undefined));
+}
 
 /** The choices of a `.choices(…)` option, typed as their union (`choices('csv', 'json')`: `readonly ('csv' | 'json')[]`). */
 export function choices<T extends string>(...values: T[]): readonly T[] {

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Writable } from 'node:stream';
 import { ServiceError, TML_BATCH_SIZE, type AnalyticsServiceClient, type ExportedTmlObject, type TmlImportPolicy } from '../../common/src/api';
+import { pagesOf, type Page } from '../../common/src/api/paging';
 import { readBoundedYaml, TML_LIMITS } from '../../common/src/tml/boundedYaml';
 import { checkTmlTexts, importTmlFiles, isTmlError, validateTmlOnService, type TmlFile } from '../../common/src/tml/tmlFiles';
 import { printDiagnostics, type DiagnosticFormat } from './diagnosticFormats';
@@ -203,28 +204,33 @@ function idSource(client: AnalyticsServiceClient, ids: string[], v2Type: string 
 async function principalSource(client: AnalyticsServiceClient, kind: 'USER' | 'USER_GROUP', say: (line: string) => void, signal?: AbortSignal): Promise<ExportSource> {
   const listed = (await client.listPrincipals({ signal })).filter((p) => p.kind === (kind === 'USER' ? 'USER' : 'GROUP') && p.id !== undefined);
   let fallback: ExportSource | undefined;
-  let offset = 0;
+  const fetch = async (pageNumber: number, size: number) => ({ data: await client.exportTmlBatch(kind, (pageNumber - 1) * size, size, { format: 'YAML' }), totalRowCount: Infinity });
+  const pages = pagesOf(fetch, { pageSize: TML_BATCH_SIZE });
   let last = false;
+  let firstPage = true;
   const source: ExportSource = {
     total: listed.length,
     batches: Math.max(1, Math.ceil(listed.length / TML_BATCH_SIZE)),
     next: async () => {
       if (fallback) return fallback.next();
       if (last) return undefined;
-      let page: ExportedTmlObject[];
+      let page: Page<{ data: ExportedTmlObject[]; totalRowCount: number }>;
       try {
-        page = await client.exportTmlBatch(kind, offset, TML_BATCH_SIZE, { format: 'YAML' });
+        const step = await pages.next();
+        if (step.done) return undefined;
+        page = step.value;
       } catch (e) {
-        if (!(e instanceof ServiceError && e.status === 404 && offset === 0)) throw e;
+        if (!(e instanceof ServiceError && e.status === 404 && firstPage)) throw e;
         say('tsq: the service has no metadata/tml/export/batch (REST API v2 before 10.1.0.cl): exporting by GUID through metadata/tml/export');
         fallback = idSource(client, listed.map((p) => p.id!), kind, false);
         return fallback.next();
       }
-      offset += page.length;
-      last = page.length < TML_BATCH_SIZE;
+      firstPage = false;
+      const offset = page.loaded;
+      last = page.done;
       source.total = last ? offset : Math.max(source.total, offset + 1);
       source.batches = Math.max(Math.ceil(source.total / TML_BATCH_SIZE), Math.ceil(offset / TML_BATCH_SIZE) + (last ? 0 : 1));
-      return page.length ? page : undefined;
+      return page.rows.length ? page.rows : undefined;
     },
   };
   return source;

@@ -25,7 +25,7 @@ import { applySeed, readSeedFolder } from './seed';
 import { setupServiceToday, TokenStore, type PublicApiGenerations } from './v2/index';
 import { V2_PREFIX, v2ErrorBody } from './v2/routes';
 import { bearerOf } from './v2/tokens';
-import { recordOr } from '../../common/src/guards';
+import { formValues, str } from './requestValues';
 
 /** Options of `startEmulator`; the CLI flags of `main.ts` map onto them one to one. */
 export interface EmulatorOptions {
@@ -299,7 +299,7 @@ function delaySearchData(app: FastifyInstance, delay: EmulatorOptions['delaySear
   if (delay && delay.ms > 0) {
     app.addHook('preHandler', async (req, reply) => {
       if (!/\/searchdata(\?|$)/.test(req.url)) return;
-      const q = String(recordOr(req.query).query_string ?? '');
+      const q = str(formValues(req), 'query_string') ?? '';
       if (delay.match && !q.includes(delay.match)) return;
       const aborted = await new Promise<boolean>((done) => {
         const timer = setTimeout(() => done(false), delay.ms);

@@ -10,8 +10,8 @@ import type { EmulatorUser } from './context';
 import { ApiError, badRequest, FORBIDDEN_TEXT } from './errors';
 import { PRIMARY_ORG_ID, type MetadataStore, type StoredOrg } from './metadataStore';
 import type { Sessions } from './auth';
-import { body, str, stringList } from './v2/body';
-import { intParam, param, userOf, pathParam } from './public/params';
+import { userOf, pathParam } from './public/params';
+import { body, formValues, int, str, stringList } from './requestValues';
 
 /**
  * The user acting in the Org a login names (`requested`: an id, digits or a name; undefined: the user as
@@ -170,15 +170,15 @@ export function registerSessionOrgsV1(api: FastifyInstance, deps: { catalog: Met
   api.get('/session/orgs', async (req) => {
     const me = userOf(req);
     const all = catalog.orgsAvailableTo(catalog.storedUser(me.id)!);
-    const offset = Math.max(0, intParam(req, 'offset', 0));
-    const size = intParam(req, 'batchsize', -1);
+    const offset = Math.max(0, int(formValues(req), 'offset', 0));
+    const size = int(formValues(req), 'batchsize', -1);
     const page = size < 0 ? all.slice(offset) : all.slice(offset, offset + size);
     return { orgs: page.map((o) => ({ orgId: o.id, orgName: o.name, description: o.description ?? '' })), currentOrgId: me.orgId, isLastBatch: size < 0 || offset + size >= all.length };
   });
 
   api.put('/session/orgs', async (req, reply: FastifyReply) => {
     const me = userOf(req);
-    const requested = param(req, 'orgid') ?? param(req, 'org');
+    const requested = str(formValues(req), 'orgid') ?? str(formValues(req), 'org');
     if (requested === undefined) throw badRequest('Missing parameter orgid');
     const org = catalog.org(requested);
     if (!org || !catalog.user(me.id, org.id)) throw badRequest(`Invalid value for orgid: ${me.name} is not a member of Org ${requested}`);

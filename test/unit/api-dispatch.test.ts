@@ -3,7 +3,7 @@
  * generations implement on the one `generationFor` chooses from the operations table. A hand-written
  * `=== 'v2'` switch elsewhere fails here (the allow-list says why each remaining one is not an
  * operation's dispatch). Paging is written once, `pagesOf` of common/src/api/paging.ts, used by both API
- * classes and the extension's results.
+ * classes and the extension's results (test/unit/paging-once.test.ts fails on a paging loop elsewhere).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { countCasts, countCastsInText } from '../../scripts/count-casts.mjs';
 
 /** The most casts the shipped sources may hold; lower it when a cast goes, never raise it to fit a new one. */
-const CAST_BUDGET = 201;
+const CAST_BUDGET = 185;
 
 test('the counter counts `as T` and `<T>x`, not `as const`', () => {
   const text = "const a = x as string;\nconst b = <number>y;\nconst c = [1] as const;\nconst d = z as unknown as Date;\n";

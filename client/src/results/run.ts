@@ -3,7 +3,7 @@
  * shares (`ActiveRun`), and the paging of searchdata and pinboard data into a panel's tabs.
  */
 import type { AnalyticsServiceClient } from '../../../common/src/api';
-import { pagesOf } from '../../../common/src/api/paging';
+import { pagesOf, pagesOfEach } from '../../../common/src/api/paging';
 import { packPage } from '../../../common/src/results/messages';
 import { describeColumns, type CellValue } from '../../../common/src/results/shape';
 import type { Column } from '../../../common/src/model';
@@ -114,32 +114,29 @@ export class ActiveRun {
  */
 export async function fetchPinboardPages(panel: ResultsTarget, run: ActiveRun, client: AnalyticsServiceClient, id: string, vizIds: string[] | undefined, started: number, summaries: Map<string, RunSummary>, onFirstPage: (tabId: string) => void): Promise<void> {
   const { maxRows, pageSize } = resultsSettings();
-  let pending: string[] | undefined = vizIds;
-  for (let page = 1; ; page++) {
-    const answer = await client.pinboardData({ id, vizIds: pending, batchSize: pageSize, pageNumber: page }, { signal: run.signal });
+  // One request pages every visualization still short of its rows (`keys`; the first asks for `vizIds`).
+  const fetch = async (pageNumber: number, batchSize: number, keys: readonly string[] | undefined) => Object.entries(await client.pinboardData({ id, vizIds: keys ? [...keys] : vizIds, batchSize, pageNumber }, { signal: run.signal }));
+  let firstRequest = true;
+  for await (const pages of pagesOfEach(fetch, { pageSize, maxRows })) {
     if (run.signal.aborted) throw new Error('cancelled');
-    const next: string[] = [];
     let first = true;
-    for (const [vizId, v] of Object.entries(answer)) {
+    for (const { key: vizId, answer: v, rows: vizRows, loaded, done, limited } of pages) {
       const tabId = `viz-${id}-${vizId}`;
       let tab = panel.tabs.get(tabId);
-      let rows = v.data as CellValue[][];
+      const rows = vizRows as CellValue[][];
       const elapsedMs = Date.now() - started;
       if (!tab) {
         run.tabIds.add(tabId);
         tab = { tabId, title: v.name || vizId, pages: [], totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, loaded: 0, done: false, columnNames: v.columnNames };
         panel.tabs.set(tabId, tab);
-        panel.post({ type: 'start', tabId, title: tab.title, replace: page === 1 && first, startedAt: started });
+        panel.post({ type: 'start', tabId, title: tab.title, replace: firstRequest && first, startedAt: started });
         first = false;
       }
-      if (rows.length > maxRows - tab.loaded) rows = rows.slice(0, maxRows - tab.loaded);
-      const limited = tab.loaded + rows.length >= maxRows && tab.loaded + rows.length < v.totalRowCount;
       const before = tab.loaded;
-      tab.loaded += rows.length;
-      const done = limited || v.data.length < pageSize || tab.loaded >= v.totalRowCount;
+      tab.loaded = loaded;
       tab.done = done;
       if (done) run.end(tabId);
-      if (page === 1) {
+      if (firstRequest) {
         tab.pages.push(packPage(rows));
         tab.columns = describeColumns(v.columnNames, rows);
         panel.post({ type: 'columns', tabId, columns: tab.columns, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, rows, elapsedMs, done, limited, expectedRows: Math.min(v.totalRowCount, maxRows) });
@@ -148,10 +145,8 @@ export async function fetchPinboardPages(panel: ResultsTarget, run: ActiveRun, c
         postRows(panel, tab.pages, tabId, rows, before, { elapsedMs, done, limited });
       }
       summaries.set(tabId, { tabId, rows: tab.loaded, totalRowCount: v.totalRowCount, samplingRatio: v.samplingRatio, columnNames: v.columnNames, elapsedMs });
-      if (!done) next.push(vizId);
     }
-    if (!next.length) break;
-    pending = next;
+    firstRequest = false;
   }
 }
 

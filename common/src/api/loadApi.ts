@@ -14,67 +14,90 @@ import type { HttpSession } from './session';
 import { ConnectionError, LoadFailedError, ServiceError } from './errors';
 import { toCount, type CallOptions } from './publicApi';
 import { recordOr } from '../guards';
+import * as z from 'zod';
 
 /** The path prefix of the load API (docs/service-interface.md §9). */
 export const LOAD_PREFIX = '/ts_dataservice/v1';
 
-/** The load definition, the body of StartLoad (docs/service-interface.md §2.2). Every member but the target is optional; defaults are those of docs/service-interface.md §2.2. */
-export interface LoadDefinition {
-  target: {
-    database: string;
+/** The `format.type` values: `csv` by default (the sample shows upper case; the emulator accepts both). */
+const FORMAT_TYPES = ['csv', 'delimited', 'CSV', 'DELIMITED'] as const;
+
+/**
+ * The load definition, the body of StartLoad (docs/service-interface.md §2.2), as a schema: `LoadDefinition`
+ * is its type, and `parseSavedDefinition` (common/src/load/definition.ts) checks a `<file>.load.json` with
+ * it. Every member but the target is optional; defaults are those of docs/service-interface.md §2.2. An
+ * error's message is what follows the member's path (`format.field_separator must be one character`).
+ */
+export const LOAD_DEFINITION_SCHEMA = z.strictObject({
+  target: z.strictObject({
+    /** '' for an input table (REST API v2 names it by its name alone); a saved definition needs one. */
+    database: z.string(),
     /** Default: the destination's default schema (`engine_default_schema`, docs/service-interface.md §2.2). */
-    schema?: string;
-    table: string;
-  };
-  format?: {
-    /** Default `csv` (the sample shows upper case; the emulator accepts both). */
-    type?: 'csv' | 'delimited' | 'CSV' | 'DELIMITED';
-    /** Default `,`. */
-    field_separator?: string;
-    /** Default false. */
-    trailing_field_separator?: boolean;
-    /** Default `"`; csv only. */
-    enclosing_character?: string;
-    /** Default ``; delimited only. */
-    escape_character?: string;
-    /** Default `(null)`; delimited only. */
-    null_value?: string;
-    /** Default false. */
-    has_header_row?: boolean;
-    /** Default false: the input must match the target schema exactly; true: extra columns dropped, missing ones null. */
-    flexible?: boolean;
-    date_time?: {
-      /** Default true: date/datetime fields are epoch values already (csv). */
-      converted_to_epoch?: boolean;
-      /** Default `%Y%m%d %H:%M:%S`. */
-      date_time_format?: string;
-      /** Default `%Y%m%d`. */
-      date_format?: string;
-      /** Default `%H:%M:%S`. */
-      time_format?: string;
+    schema: z.string().optional(),
+    table: z.string().min(1),
+  }),
+  format: z
+    .strictObject({
+      /** Default `csv`. */
+      type: z.enum(FORMAT_TYPES, { error: 'must be csv or delimited' }).optional(),
+      /** Default `,`. */
+      field_separator: z.string().length(1, { error: 'must be one character' }).optional(),
       /** Default false. */
-      skip_second_fraction?: boolean;
-    };
-    boolean?: {
-      /** Default false; true: 0x0 / 0x1 (csv only). */
-      use_bit_values?: boolean;
-      /** Default `T`. */
-      true_format?: string;
-      /** Default `F`. */
-      false_format?: string;
-    };
-  };
-  load_options?: {
-    /** Default false (append); true drops the target's rows first. */
-    empty_target?: boolean;
-    /** Default 0; a load ignoring more rows than this is aborted (docs/service-interface.md §8). */
-    max_ignored_rows?: number;
-  };
-  advanced_options?: {
-    /** Default 100. */
-    max_reported_parsing_errors?: number;
-  };
-}
+      trailing_field_separator: z.boolean().optional(),
+      /** Default `"`; csv only. */
+      enclosing_character: z.string().optional(),
+      /** Default ``; delimited only. */
+      escape_character: z.string().optional(),
+      /** Default `(null)`; delimited only. */
+      null_value: z.string().optional(),
+      /** Default false. */
+      has_header_row: z.boolean().optional(),
+      /** Default false: the input must match the target schema exactly; true: extra columns dropped, missing ones null. */
+      flexible: z.boolean().optional(),
+      date_time: z
+        .strictObject({
+          /** Default true: date/datetime fields are epoch values already (csv). */
+          converted_to_epoch: z.boolean().optional(),
+          /** Default `%Y%m%d %H:%M:%S`. */
+          date_time_format: z.string().optional(),
+          /** Default `%Y%m%d`. */
+          date_format: z.string().optional(),
+          /** Default `%H:%M:%S`. */
+          time_format: z.string().optional(),
+          /** Default false. */
+          skip_second_fraction: z.boolean().optional(),
+        })
+        .optional(),
+      boolean: z
+        .strictObject({
+          /** Default false; true: 0x0 / 0x1 (csv only). */
+          use_bit_values: z.boolean().optional(),
+          /** Default `T`. */
+          true_format: z.string().optional(),
+          /** Default `F`. */
+          false_format: z.string().optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+  load_options: z
+    .strictObject({
+      /** Default false (append); true drops the target's rows first. */
+      empty_target: z.boolean().optional(),
+      /** Default 0; a load ignoring more rows than this is aborted (docs/service-interface.md §8). */
+      max_ignored_rows: z.number().int({ error: 'must be a whole number ≥ 0' }).min(0, { error: 'must be a whole number ≥ 0' }).optional(),
+    })
+    .optional(),
+  advanced_options: z
+    .strictObject({
+      /** Default 100. */
+      max_reported_parsing_errors: z.number().optional(),
+    })
+    .optional(),
+});
+
+/** The load definition (`LOAD_DEFINITION_SCHEMA`'s type). */
+export type LoadDefinition = z.infer<typeof LOAD_DEFINITION_SCHEMA>;
 
 /** A node named by StartLoad (docs/service-interface.md §2.3). */
 export interface NodeAddress {

@@ -424,13 +424,15 @@ export class PublicApiV2 {
    */
   async searchCalendars(opts: CallOptions = {}): Promise<string[]> {
     const names: string[] = [];
-    for (let offset = 0; offset < 1000; offset += CALENDAR_PAGE) {
-      const page = listOf(await this.post<unknown[]>('searchCalendars', '/calendars/search', { record_offset: offset, record_size: CALENDAR_PAGE }, opts), 'searchCalendars', '/calendars/search');
-      for (const c of page) {
+    const fetch = async (pageNumber: number, size: number) => {
+      const body = { record_offset: (pageNumber - 1) * size, record_size: size };
+      return { data: listOf(await this.post<unknown[]>('searchCalendars', '/calendars/search', body, opts), 'searchCalendars', '/calendars/search'), totalRowCount: Infinity };
+    };
+    for await (const page of pagesOf(fetch, { pageSize: CALENDAR_PAGE, maxRows: 1000 })) {
+      for (const c of page.rows) {
         const name = memberOf(c, 'calendar_name');
         if (typeof name === 'string' && name.trim()) names.push(name);
       }
-      if (page.length < CALENDAR_PAGE) break;
     }
     return names;
   }

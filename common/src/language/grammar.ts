@@ -184,24 +184,21 @@ export interface ChildItem {
   readonly repeat: '' | '?' | '*';
 }
 
-const CHILD_ITEMS = new Map<SearchNodeKind, readonly ChildItem[]>();
-/**
- * The items of `NODE_CHILDREN[kind]`, in order (the one reader of its notation). Throws when an item names
- * no node kind of the grammar (nor `Clause`).
- */
+/** The items of one `NODE_CHILDREN` entry (the one reader of its notation); throws when an item names no node kind (nor `Clause`). */
+function readChildItems(kind: SearchNodeKind): readonly ChildItem[] {
+  return NODE_CHILDREN[kind].split(' ').filter(Boolean).map((p) => {
+    const m = /^(\w+)([?*]?)$/.exec(p);
+    const name = m?.[1];
+    const child = SEARCH_GRAMMAR.nodeKinds.find((k) => k === name) ?? (name === 'Clause' ? 'Clause' : undefined);
+    if (!m || !child) throw new Error(`NODE_CHILDREN.${kind}: "${p}" names no node kind`);
+    return { kind: child, repeat: m[2] === '?' || m[2] === '*' ? m[2] : '' };
+  });
+}
+/** `readChildItems` of every node kind, read once when the module loads (a table, never changed). */
+const CHILD_ITEMS: ReadonlyMap<SearchNodeKind, readonly ChildItem[]> = new Map(SEARCH_GRAMMAR.nodeKinds.map((k) => [k, readChildItems(k)]));
+/** The items of `NODE_CHILDREN[kind]`, in order. */
 export function childItems(kind: SearchNodeKind): readonly ChildItem[] {
-  let items = CHILD_ITEMS.get(kind);
-  if (!items) {
-    items = NODE_CHILDREN[kind].split(' ').filter(Boolean).map((p) => {
-      const m = /^(\w+)([?*]?)$/.exec(p);
-      const name = m?.[1];
-      const child = SEARCH_GRAMMAR.nodeKinds.find((k) => k === name) ?? (name === 'Clause' ? 'Clause' : undefined);
-      if (!m || !child) throw new Error(`NODE_CHILDREN.${kind}: "${p}" names no node kind`);
-      return { kind: child, repeat: m[2] === '?' || m[2] === '*' ? m[2] : '' };
-    });
-    CHILD_ITEMS.set(kind, items);
-  }
-  return items;
+  return CHILD_ITEMS.get(kind) ?? readChildItems(kind);
 }
 
 /** The node kinds that are parts of a clause, not clauses. */
@@ -214,14 +211,15 @@ export function isClauseKind(kind: SearchNodeKind): boolean {
   return !(kind in PART_KINDS);
 }
 
-const CHILD_PATTERNS = new Map<string, RegExp>();
-/** Whether `children` (the kinds of a node's direct children, in order) fit `NODE_CHILDREN[kind]`. */
-export function conformsTo(kind: SearchNodeKind, children: readonly string[]): boolean {
-  let re = CHILD_PATTERNS.get(kind);
-  if (!re) {
+/** The pattern of each node kind's children (`NODE_CHILDREN`), made when the module loads (a table, never changed). */
+const CHILD_PATTERNS: ReadonlyMap<SearchNodeKind, RegExp> = new Map(
+  SEARCH_GRAMMAR.nodeKinds.map((kind) => {
     const clause = SEARCH_GRAMMAR.nodeKinds.filter(isClauseKind).join('|');
     const parts = childItems(kind).map((c) => `(?:(?:${c.kind === 'Clause' ? clause : c.kind}) )${c.repeat}`);
-    CHILD_PATTERNS.set(kind, (re = new RegExp(`^${parts.join('')}$`)));
-  }
-  return re.test(children.map((c) => `${c} `).join(''));
+    return [kind, new RegExp(`^${parts.join('')}$`)];
+  }),
+);
+/** Whether `children` (the kinds of a node's direct children, in order) fit `NODE_CHILDREN[kind]`. */
+export function conformsTo(kind: SearchNodeKind, children: readonly string[]): boolean {
+  return CHILD_PATTERNS.get(kind)!.test(children.map((c) => `${c} `).join(''));
 }

@@ -936,8 +936,13 @@ function matchParens(kinds: Uint8Array, from: number, to: number): ParenMatch {
   return { from, close };
 }
 
-/** Collects parser diagnostics up to `MAX_PARSE_DIAGNOSTICS`. */
+/**
+ * What one parse shares between its clause parsers (nested ones too): its diagnostics, collected up to
+ * `MAX_PARSE_DIAGNOSTICS`, and the quoted phrases `relativeDateOf` read (null: no relative date), at most
+ * `MAX_PHRASES`: state of the parse, not of the module.
+ */
 class DiagnosticSink {
+  readonly phrases = new Map<string, RelativeDate | null>();
   constructor(readonly list: ParseDiagnostic[]) {}
   add(span: Span, code: string, message: string, severity: 'error' | 'warning' = 'error'): void {
     if (this.list.length >= MAX_PARSE_DIAGNOSTICS) return;
@@ -983,20 +988,20 @@ function buildQuery(
  * the token form, docs/service-notes.md §2.11), read by the grammar of the unquoted keywords; undefined when
  * the phrase is no relative date, or one with a problem.
  */
-function relativeDateOf(phrase: string): RelativeDate | undefined {
-  // the lexer's set-up costs more than the phrase: a document repeats a few phrases, each read once
-  let read = RELATIVE_PHRASES.get(phrase);
+function relativeDateOf(phrase: string, memo: Map<string, RelativeDate | null>): RelativeDate | undefined {
+  // the lexer's set-up costs more than the phrase: a document repeats a few phrases, each read once a parse
+  let read = memo.get(phrase);
   if (read === undefined) {
     const tokens = tokenize(phrase);
     read = tokens.length === 0 || tokens.length > 8 ? null : new ClauseParser(new DiagnosticSink([]), new QueryTokens().fromTokens(phrase, tokens), undefined, true).relativeDateIn(tokens.length) ?? null;
-    if (RELATIVE_PHRASES.size >= 256) RELATIVE_PHRASES.clear();
-    RELATIVE_PHRASES.set(phrase, read);
+    if (memo.size >= MAX_PHRASES) memo.clear();
+    memo.set(phrase, read);
   }
   // a copy: each clause owns its objects
   return read === null ? undefined : { ...read };
 }
-/** The phrases `relativeDateOf` read (null: no relative date), at most 256. */
-const RELATIVE_PHRASES = new Map<string, RelativeDate | null>();
+/** The most phrases a parse keeps read (`DiagnosticSink.phrases`). */
+const MAX_PHRASES = 256;
 
 
 /**
@@ -1497,7 +1502,7 @@ class ClauseParser {
         const text = this.val(b);
         if (findDateBucket(text)) return false;
         this.i++;
-        const relative = relativeDateOf(text);
+        const relative = relativeDateOf(text, this.sink.phrases);
         if (relative) {
           this.dotKind = DOT_RELATIVE;
           this.dotRel = relative;

@@ -47,27 +47,28 @@ export interface Accessor {
   readonly optional: boolean;
 }
 
-const ACCESSORS = new Map<SearchNodeKind, readonly Accessor[]>();
 /**
  * The accessors of a view of kind `kind`, in `NODE_CHILDREN` order, each once: an item `Clause` is
  * `clauses` (every clause kind), an item repeated (`*`) or whose kind is written twice is the kind's
  * plural (`values`, `columnRefs`: a list), an optional one (`?`) may give nothing, any other gives one view.
  */
-export function accessorsOf(kind: SearchNodeKind): readonly Accessor[] {
-  let list = ACCESSORS.get(kind);
-  if (!list) {
-    const items = childItems(kind);
-    const out: Accessor[] = [];
-    for (const it of items) {
-      const many = it.repeat === '*' || items.filter((o) => o.kind === it.kind).length > 1;
-      const name = it.kind === 'Clause' ? 'clauses' : many ? `${it.kind}s` : it.kind;
-      if (out.some((a) => a.name === name)) continue;
-      const kinds = it.kind === 'Clause' ? SEARCH_GRAMMAR.nodeKinds.filter(isClauseKind) : [it.kind];
-      out.push({ name, kinds, many, optional: it.repeat === '?' });
-    }
-    ACCESSORS.set(kind, (list = out));
+function readAccessors(kind: SearchNodeKind): readonly Accessor[] {
+  const items = childItems(kind);
+  const out: Accessor[] = [];
+  for (const it of items) {
+    const many = it.repeat === '*' || items.filter((o) => o.kind === it.kind).length > 1;
+    const name = it.kind === 'Clause' ? 'clauses' : many ? `${it.kind}s` : it.kind;
+    if (out.some((a) => a.name === name)) continue;
+    const kinds = it.kind === 'Clause' ? SEARCH_GRAMMAR.nodeKinds.filter(isClauseKind) : [it.kind];
+    out.push({ name, kinds, many, optional: it.repeat === '?' });
   }
-  return list;
+  return out;
+}
+/** `readAccessors` of every node kind, made when the module loads (a table, never changed). */
+const ACCESSORS: ReadonlyMap<SearchNodeKind, readonly Accessor[]> = new Map(SEARCH_GRAMMAR.nodeKinds.map((k) => [k, readAccessors(k)]));
+/** The accessors of a view of kind `kind` (see `readAccessors`). */
+export function accessorsOf(kind: SearchNodeKind): readonly Accessor[] {
+  return ACCESSORS.get(kind) ?? readAccessors(kind);
 }
 
 /**

@@ -118,7 +118,7 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
       // `[airports_2::|` on a model: the columns of that table path, named as its table names them
       const paths = columns && pathCompletion(columns.columns, typed);
       if (paths) return { isIncomplete: false, items: pathItems(paths, dataSource!, range(document.offsetAt(context.replace.start) + paths.offset, document.offsetAt(context.replace.end)), context.close ? ']' : '') };
-      return { isIncomplete: isCapped(columns), items: columns ? columnItems(columns, dataSource!, context.replace, context.close ? ']' : '', false, typed) : [] };
+      return { isIncomplete: isCapped(columns), items: columns ? columnItems(ctx.memo.completion, columns, dataSource!, context.replace, context.close ? ']' : '', false, typed) : [] };
     }
     case 'bucket': {
       // what the grammar expects after the dot on this column (grammar.ts `dotExpectations`): buckets of a
@@ -156,7 +156,7 @@ export async function doComplete(ctx: ServiceContext, document: TextDocument, po
       return { isIncomplete, items };
     }
     case 'word':
-      return { isIncomplete: isCapped(columns), items: wordItems(document, text, offset, context, columns, dataSource) };
+      return { isIncomplete: isCapped(columns), items: wordItems(ctx.memo.completion, document, text, offset, context, columns, dataSource) };
   }
 }
 
@@ -176,7 +176,7 @@ export async function doResolve(ctx: ServiceContext, item: CompletionItem, token
   if (item.documentation !== undefined || !data || typeof data !== 'object') return item;
   if (typeof data.keyword === 'string') {
     const info = findKeyword(data.keyword);
-    return info ? { ...item, documentation: keywordDoc(info) } : item;
+    return info ? { ...item, documentation: keywordDoc(ctx.memo.completion.keywordDocs, info) } : item;
   }
   // a column item of a list whose itemDefaults.data holds only the data source names its column by its label
   const name = typeof data.column === 'string' ? data.column : item.kind === CompletionItemKind.Field ? columnOfLabel(item.label) : undefined;
@@ -454,9 +454,33 @@ interface ColumnTemplate {
  * cache (identity hit); a catalog that answers a fresh copy of the same columns still
  * reuses the entry when its columns are equal field by field — a comparison that allocates nothing.
  */
-const templates = new Map<string, { columns: Column[]; list: ColumnTemplate[] }>();
+/** The templates of one data source's columns, and what is made once from them. */
+interface TemplateSet {
+  columns: Column[];
+  list: ColumnTemplate[];
+  /** `data` of each column item, for the data source named `dataSource` (items share them; they are never mutated). */
+  data?: { dataSource: string; data: CompletionItemData[] };
+  /** The lower-case names of `list`, for `pickColumns`. */
+  lower?: string[];
+}
 /** Data sources whose templates are kept (least recently used dropped first). */
 const TEMPLATE_CACHE_SIZE = 16;
+
+/**
+ * What completion keeps between the requests of one language service (`ServiceContext.memo`), never
+ * shared with another service (another connection names other data sources alike).
+ */
+export interface CompletionMemo {
+  /** Template sets by data source (`id` NUL `name`), least recently used first, at most TEMPLATE_CACHE_SIZE. */
+  readonly templates: Map<string, TemplateSet>;
+  /** The markdown documentation of keywords, by keyword name, built once. */
+  readonly keywordDocs: Map<string, { kind: MarkupKind; value: string }>;
+}
+
+/** An empty `CompletionMemo`, for a new language service. */
+export function completionMemo(): CompletionMemo {
+  return { templates: new Map(), keywordDocs: new Map() };
+}
 
 function sameColumns(a: readonly Column[], b: readonly Column[]): boolean {
   if (a === b) return true;
@@ -472,13 +496,13 @@ function sameColumns(a: readonly Column[], b: readonly Column[]): boolean {
   return true;
 }
 
-function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
+function columnTemplates(templates: CompletionMemo['templates'], columns: DataSourceColumns): TemplateSet {
   const key = `${columns.id}\u0000${columns.name}`;
   const hit = templates.get(key);
   templates.delete(key);
   if (hit && sameColumns(hit.columns, columns.columns)) {
     templates.set(key, hit);
-    return hit.list;
+    return hit;
   }
   const width = String(columns.columns.length).length;
   const list = columns.columns.map((c, i) => ({
@@ -490,18 +514,17 @@ function columnTemplates(columns: DataSourceColumns): ColumnTemplate[] {
     sortIndex: String(i).padStart(width, '0'),
     fitsSortText: Rank.Fits + String(i).padStart(width, '0'),
   }));
-  templates.set(key, { columns: columns.columns, list });
+  const set: TemplateSet = { columns: columns.columns, list };
+  templates.set(key, set);
   if (templates.size > TEMPLATE_CACHE_SIZE) templates.delete(templates.keys().next().value!);
-  return list;
+  return set;
 }
 
-/** The `data` of each column item, made once per template list and data source (items share them; they are never mutated). */
-const itemDataCache = new WeakMap<ColumnTemplate[], { dataSource: string; data: CompletionItemData[] }>();
-function itemData(list: ColumnTemplate[], dataSource: string): CompletionItemData[] {
-  const hit = itemDataCache.get(list);
-  if (hit && hit.dataSource === dataSource) return hit.data;
-  const data = list.map((t): CompletionItemData => ({ column: t.label, dataSource }));
-  itemDataCache.set(list, { dataSource, data });
+/** The `data` of each column item, made once per template set and data source (`TemplateSet.data`). */
+function itemData(set: TemplateSet, dataSource: string): CompletionItemData[] {
+  if (set.data?.dataSource === dataSource) return set.data.data;
+  const data = set.list.map((t): CompletionItemData => ({ column: t.label, dataSource }));
+  set.data = { dataSource, data };
   return data;
 }
 
@@ -584,12 +607,9 @@ export function pickColumns(lower: readonly string[], typed: string, limit = COL
   return out;
 }
 
-/** The lower-case names of a template list, made once per list. */
-const lowerCache = new WeakMap<ColumnTemplate[], string[]>();
-function lowerNames(list: ColumnTemplate[]): string[] {
-  let lower = lowerCache.get(list);
-  if (!lower) lowerCache.set(list, (lower = list.map((t) => t.lower)));
-  return lower;
+/** The lower-case names of a template set, made once per set. */
+function lowerNames(set: TemplateSet): string[] {
+  return (set.lower ??= set.list.map((t) => t.lower));
 }
 
 /**
@@ -598,10 +618,11 @@ function lowerNames(list: ColumnTemplate[]): string[] {
  * `data` names the column and `dataSource` (the name or GUID the columns were asked by) for `doResolve`.
  * A data source of more than COLUMN_LIST_LIMIT columns gets only those `pickColumns` picks for `typed`.
  */
-function columnItems(columns: DataSourceColumns, dataSource: string, replace: Range, suffix: string, bracketed: boolean, typed: string, rank: Rank = Rank.Fits, space = false): CompletionItem[] {
-  const list = columnTemplates(columns);
-  const data = itemData(list, dataSource);
-  const picked = list.length > COLUMN_LIST_LIMIT ? pickColumns(lowerNames(list), typed) : undefined;
+function columnItems(memo: CompletionMemo, columns: DataSourceColumns, dataSource: string, replace: Range, suffix: string, bracketed: boolean, typed: string, rank: Rank = Rank.Fits, space = false): CompletionItem[] {
+  const set = columnTemplates(memo.templates, columns);
+  const list = set.list;
+  const data = itemData(set, dataSource);
+  const picked = list.length > COLUMN_LIST_LIMIT ? pickColumns(lowerNames(set), typed) : undefined;
   const count = picked ? picked.length : list.length;
   const items: CompletionItem[] = new Array(count);
   const lead = space ? ' ' : '';
@@ -732,9 +753,8 @@ function valueItems(values: string[], column: Column | undefined, context: Extra
   return items;
 }
 
-const keywordDocs = new Map<string, { kind: MarkupKind; value: string }>();
-/** The markdown documentation of a keyword, built once. */
-function keywordDoc(info: KeywordInfo): { kind: MarkupKind; value: string } {
+/** The markdown documentation of a keyword, built once a service (`CompletionMemo.keywordDocs`). */
+function keywordDoc(keywordDocs: CompletionMemo['keywordDocs'], info: KeywordInfo): { kind: MarkupKind; value: string } {
   let doc = keywordDocs.get(info.name);
   if (!doc) keywordDocs.set(info.name, (doc = { kind: MarkupKind.Markdown, value: keywordMarkdown(info) }));
   return doc;
@@ -767,7 +787,7 @@ function periodOverPeriodAfter(bucket: DateBucket): string[] {
 }
 
 /** Items at the start of a word: the keywords (and columns) that fit what precedes it. */
-function wordItems(document: TextDocument, text: string, offset: number, context: Extract<Context, { kind: 'word' }>, columns: DataSourceColumns | undefined, dataSource: string | undefined): CompletionItem[] {
+function wordItems(memo: CompletionMemo, document: TextDocument, text: string, offset: number, context: Extract<Context, { kind: 'word' }>, columns: DataSourceColumns | undefined, dataSource: string | undefined): CompletionItem[] {
   const after = context.after;
   const fits: string[] = [];
   let columnsFirst = false;
@@ -831,7 +851,7 @@ function wordItems(document: TextDocument, text: string, offset: number, context
   if (defaults) for (const info of KEYWORDS) if (WORD_START_CATEGORIES.has(info.category)) add(info, Rank.Keyword + info.name);
   if (columns && dataSource && offerColumns) {
     const typed = text.slice(document.offsetAt(context.replace.start), offset);
-    for (const it of columnItems(columns, dataSource, context.replace, '', true, typed, columnsFirst ? Rank.Fits : Rank.Column, context.space)) items.push(it);
+    for (const it of columnItems(memo, columns, dataSource, context.replace, '', true, typed, columnsFirst ? Rank.Fits : Rank.Column, context.space)) items.push(it);
   }
   return items;
 }

@@ -10,7 +10,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from 'vscode-languageserver-types';
 import { neverRejecting } from './catalogGuard';
 import { getCodeActions } from './codeActions';
-import { doComplete, doResolve } from './completion';
+import { completionMemo, doComplete, doResolve } from './completion';
 import { format } from './format';
 import { doHover } from './hover';
 import { parseDocument, type SyntaxDocument } from '../language/parser';
@@ -19,7 +19,7 @@ import { getQueries } from './queries';
 import { getSemanticTokens } from './semanticTokens';
 import { findDocumentSymbols } from './symbols';
 import type { LanguageService, LanguageServiceOptions, ServiceContext } from './types';
-import { doValidation } from './validation';
+import { doValidation, validationMemo } from './validation';
 
 interface CacheEntry {
   version: number;
@@ -72,6 +72,7 @@ export function getLanguageService(options: LanguageServiceOptions = {}): Langua
     parse: (document) => entry(document).doc,
     // made on first use (completion, semantic tokens, formatting) and kept with the parse: validation alone never needs them
     tokens: (document) => entry(document).doc.tokens(),
+    memo: { completion: completionMemo(), validation: validationMemo() },
   };
   if (options.catalog) ctx.catalog = neverRejecting(options.catalog);
 

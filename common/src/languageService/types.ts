@@ -25,6 +25,8 @@ import type { DataSource, DataSourceColumns } from '../model';
 import type { TsqDocument } from '../language/ast';
 import type { SyntaxDocument } from '../language/parser';
 import type { Token } from '../language/lexer';
+import type { CompletionMemo } from './completion';
+import type { ValidationMemo } from './validation';
 
 /** A cancellation signal; compatible with LSP's `CancellationToken`. */
 export interface CancellationLike {
@@ -120,4 +122,6 @@ export interface ServiceContext {
   parse(document: TextDocument): SyntaxDocument;
   /** The lexer's tokens of the document, read from the tree (cached with the parse). Never throws. */
   tokens(document: TextDocument): Token[];
+  /** What completion and validation keep between requests: state of this service, made with it (never module state). */
+  readonly memo: { readonly completion: CompletionMemo; readonly validation: ValidationMemo };
 }

@@ -70,7 +70,7 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
   const n = doc.queryCount;
   for (let i = 0; i < n; i++) {
     const start = doc.partStart(doc.queryPartIndex(i));
-    for (const f of syntaxChecksKept(doc, i).found) add({ start: start + f.start, end: start + f.end }, f.code, f.message, f.severity);
+    for (const f of syntaxChecksKept(ctx.memo.validation.keptSyntax, doc, i).found) add({ start: start + f.start, end: start + f.end }, f.code, f.message, f.severity);
   }
 
   const catalog = ctx.catalog;
@@ -91,7 +91,7 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
     for (let i = 0; i < n; i++) {
       if (doc.directiveOf(i)?.value === undefined && !defaultDs) {
         const start = doc.partStart(doc.queryPartIndex(i));
-        const first = syntaxChecksKept(doc, i).first;
+        const first = syntaxChecksKept(ctx.memo.validation.keptSyntax, doc, i).first;
         add({ start: start + first.start, end: start + first.end }, codes.NO_DATA_SOURCE, 'This query has no data source: add a line @datasource \'name or GUID\' above it, or set tsq.defaultDataSource (a query uses exactly one data source, docs/service-interface.md §8.1).', DiagnosticSeverity.Error);
       }
     }
@@ -105,11 +105,11 @@ export async function doValidation(ctx: ServiceContext, document: TextDocument, 
     if (!ds) continue;
     let cols = columnsBySource.get(ds);
     if (cols === undefined && !columnsBySource.has(ds)) {
-      columnsBySource.set(ds, (cols = await checkedColumns(catalog, ds, token)));
+      columnsBySource.set(ds, (cols = await checkedColumns(ctx.memo.validation.indexedColumns, catalog, ds, token)));
       if (token?.isCancellationRequested) return [];
     }
     if (!cols) continue;
-    const found = checkQueryKept(doc, i, ds, cols);
+    const found = checkQueryKept(ctx.memo.validation.keptChecks, doc, i, ds, cols);
     if (!found.length) continue;
     const start = doc.partStart(doc.queryPartIndex(i));
     for (const f of found) {
@@ -180,10 +180,10 @@ interface CheckedColumns {
  * array until its cache is dropped (server/src/protocolCatalog.ts: `tsq/catalogChanged`, a new answer
  * after a refresh), so a new array means new columns. Answers are never changed in place.
  */
-const indexedColumns = new WeakMap<readonly Column[], CheckedColumns>();
+type IndexedColumns = WeakMap<readonly Column[], CheckedColumns>;
 
-/** The columns of a data source indexed for the checks; undefined when unknown, missing or empty. */
-async function checkedColumns(catalog: CatalogProvider, ds: string, token?: CancellationLike): Promise<CheckedColumns | undefined> {
+/** The columns of a data source indexed for the checks (`ValidationMemo.indexedColumns`); undefined when unknown, missing or empty. */
+async function checkedColumns(indexedColumns: IndexedColumns, catalog: CatalogProvider, ds: string, token?: CancellationLike): Promise<CheckedColumns | undefined> {
   const answer = await catalog.getColumns(ds, token);
   const columns = answer?.columns;
   if (!columns || columns.length === 0) return undefined; // an empty answer says nothing reliable
@@ -249,7 +249,7 @@ interface QueryCheck {
  * columns answered for it, so a kept check is the check anew while `ds` and `cols` are the same; a new
  * answer (a new `columns` array) is a miss.
  */
-const keptChecks = new WeakMap<GreenPart, QueryCheck>();
+type KeptChecks = WeakMap<GreenPart, QueryCheck>;
 
 /** The findings of most queries: none (shared, never changed). */
 const NONE: readonly Found[] = [];
@@ -259,7 +259,7 @@ const NONE: readonly Found[] = [];
  * dropped), kept per tree part so that after an edit only the queries it touched are checked again (and
  * only their AST is made). Equal to `checkQuery` on the query.
  */
-function checkQueryKept(doc: SyntaxDocument, i: number, ds: string, cols: CheckedColumns): readonly Found[] {
+function checkQueryKept(keptChecks: KeptChecks, doc: SyntaxDocument, i: number, ds: string, cols: CheckedColumns): readonly Found[] {
   const part = doc.queryPart(i);
   const kept = keptChecks.get(part);
   if (kept && kept.ds === ds && kept.cols === cols) return kept.found;
@@ -281,13 +281,29 @@ interface SyntaxCheck {
   first: Span;
 }
 
-/** `SyntaxCheck`s by tree part (see `keptChecks`). */
-const keptSyntax = new WeakMap<GreenPart, SyntaxCheck>();
+/** `SyntaxCheck`s by tree part (see `KeptChecks`). */
+type KeptSyntax = WeakMap<GreenPart, SyntaxCheck>;
+
+/**
+ * What validation keeps between the requests of one language service (`ServiceContext.memo`): the
+ * indexed columns by answer, and the checks kept by tree part (both WeakMaps: an answer or a part
+ * dropped drops its entry). Never shared with another service.
+ */
+export interface ValidationMemo {
+  readonly indexedColumns: IndexedColumns;
+  readonly keptChecks: KeptChecks;
+  readonly keptSyntax: KeptSyntax;
+}
+
+/** An empty `ValidationMemo`, for a new language service. */
+export function validationMemo(): ValidationMemo {
+  return { indexedColumns: new WeakMap(), keptChecks: new WeakMap(), keptSyntax: new WeakMap() };
+}
 
 /**
  * The checks of query `i` that need no catalog (`checkKeywords`), kept per tree part.
  */
-function syntaxChecksKept(doc: SyntaxDocument, i: number): SyntaxCheck {
+function syntaxChecksKept(keptSyntax: KeptSyntax, doc: SyntaxDocument, i: number): SyntaxCheck {
   const part = doc.queryPart(i);
   const kept = keptSyntax.get(part);
   if (kept) return kept;

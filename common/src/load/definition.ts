@@ -6,19 +6,35 @@
  *
  * Pure: no `vscode`, no I/O.
  */
-import type { LoadDefinition } from '../api';
+import * as z from 'zod';
+import { LOAD_DEFINITION_SCHEMA, type LoadDefinition } from '../api/loadApi';
 import { describeSeparator, type TargetColumn } from './sniff';
 import { fullFormat, valueCheck, type FullFormat } from './values';
-import { messageOf } from '../guards';
+import { isRecord, messageOf } from '../guards';
 
 /** A load target (docs/service-interface.md §2.2 `target`). */
 export type LoadTarget = LoadDefinition['target'];
 
-/** What `<file>.load.json` holds: a load definition, plus the file's encoding (a TSQ member, not sent to the service). */
-export interface SavedLoadDefinition extends LoadDefinition {
-  /** WHATWG encoding label of the CSV file (default utf-8). Not part of docs/service-interface.md §2.2: removed before StartLoad. */
-  encoding?: string;
+/** Whether `label` names an encoding `TextDecoder` reads (a WHATWG encoding label). */
+function isEncoding(label: string): boolean {
+  try {
+    new TextDecoder(label);
+    return true;
+  } catch {
+    return false;
+  }
 }
+
+/** What `<file>.load.json` holds: a load definition, plus the file's encoding (a TSQ member, not sent to the service). */
+const SAVED_DEFINITION_SCHEMA = LOAD_DEFINITION_SCHEMA.extend({
+  /** A saved definition names its database (`tsq load FILE` and Load CSV Again load into it). */
+  target: LOAD_DEFINITION_SCHEMA.shape.target.extend({ database: z.string().min(1) }),
+  /** WHATWG encoding label of the CSV file (default utf-8). Not part of docs/service-interface.md §2.2: removed before StartLoad. */
+  encoding: z.string().refine(isEncoding, { error: (issue) => `${JSON.stringify(issue.input)} is not an encoding name (e.g. utf-8, windows-1252)` }).optional(),
+});
+
+/** What `<file>.load.json` holds (`SAVED_DEFINITION_SCHEMA`'s type). */
+export type SavedLoadDefinition = z.infer<typeof SAVED_DEFINITION_SCHEMA>;
 
 /**
  * Parses `database.schema.table` or `database.table` (schema: the destination's default). Parts may be
@@ -144,7 +160,7 @@ export function toSaved(def: LoadDefinition, encoding: string): SavedLoadDefinit
 
 /** Splits a saved definition into the load definition sent to StartLoad and the file's encoding (its members normalised: `normaliseDefinition`). */
 export function fromSaved(saved: SavedLoadDefinition): { definition: LoadDefinition; encoding: string } {
-  const { encoding, ...rest } = normaliseDefinition(saved as unknown as Record<string, unknown>) as unknown as SavedLoadDefinition;
+  const { encoding, ...rest } = checkedDefinition(SAVED_DEFINITION_SCHEMA, normaliseDefinition(saved), 'the load definition');
   return { definition: rest, encoding: encoding ?? 'utf-8' };
 }
 
@@ -163,12 +179,13 @@ export const FLAT_DEFINITION_MEMBERS = {
   empty_target: ['load_options', 'empty_target'],
 } as const satisfies Record<string, readonly [keyof LoadDefinition, string]>;
 
-/** The members each nested part may hold (docs/service-interface.md §2.2); `format` is checked by `parseSavedDefinition`. */
+/** The members each nested part may hold, read from the schema (docs/service-interface.md §2.2); deeper parts are checked by the schema. */
 const KNOWN_MEMBERS: Record<string, readonly string[]> = {
-  '': ['target', 'format', 'load_options', 'advanced_options', 'encoding', '$schema', ...Object.keys(FLAT_DEFINITION_MEMBERS)],
-  target: ['database', 'schema', 'table'],
-  load_options: ['empty_target', 'max_ignored_rows'],
-  advanced_options: ['max_reported_parsing_errors'],
+  '': [...Object.keys(SAVED_DEFINITION_SCHEMA.shape), '$schema', ...Object.keys(FLAT_DEFINITION_MEMBERS)],
+  target: Object.keys(LOAD_DEFINITION_SCHEMA.shape.target.shape),
+  format: Object.keys(LOAD_DEFINITION_SCHEMA.shape.format.unwrap().shape),
+  load_options: Object.keys(LOAD_DEFINITION_SCHEMA.shape.load_options.unwrap().shape),
+  advanced_options: Object.keys(LOAD_DEFINITION_SCHEMA.shape.advanced_options.unwrap().shape),
 };
 
 /** A load definition that TSQ will not use: two forms that disagree, an unknown member, another table than the one chosen, an unconfirmed replace. */
@@ -261,7 +278,7 @@ export interface GuardedLoad {
  * @throws LoadDefinitionError `otherTable`, `replace`, or `invalid` (from `normaliseDefinition`).
  */
 export function guardLoad(definition: LoadDefinition, choice: LoadChoice): GuardedLoad {
-  const d = normaliseDefinition(definition as unknown as Record<string, unknown>, choice.source) as unknown as LoadDefinition;
+  const d = checkedDefinition(LOAD_DEFINITION_SCHEMA, normaliseDefinition(definition, choice.source), choice.source);
   if (choice.target && !sameTarget(d.target, choice.target)) {
     throw new LoadDefinitionError('otherTable', `${choice.source} loads into ${targetText(d.target)}, not into ${targetText(choice.target)}, the table you chose. TSQ loads only into the table you chose: fix the definition's target, or choose ${targetText(d.target)}.`);
   }
@@ -295,31 +312,23 @@ export function parseSavedDefinition(text: string, where = 'the load definition'
   } catch (e) {
     throw new Error(`${where} is not valid JSON: ${messageOf(e)}`, { cause: e });
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${where} must be a JSON object with target, format, load_options and advanced_options (see the load definition of the data-load API)`);
-  const o = normaliseDefinition(v as Record<string, unknown>, where) as unknown as SavedLoadDefinition;
-  const t = o.target as Partial<LoadTarget> | undefined;
-  if (!t || typeof t.database !== 'string' || !t.database || typeof t.table !== 'string' || !t.table || (t.schema !== undefined && typeof t.schema !== 'string')) {
-    throw new Error(`${where} needs target.database and target.table (strings; target.schema optional)`);
-  }
-  const typeOf = (path: string, value: unknown, type: 'string' | 'boolean' | 'number') => {
-    if (value !== undefined && typeof value !== type) throw new Error(`${where}: ${path} must be a ${type}`);
-  };
-  const f = (o.format ?? {}) as Record<string, unknown>;
-  for (const k of ['field_separator', 'enclosing_character', 'escape_character', 'null_value']) typeOf(`format.${k}`, f[k], 'string');
-  for (const k of ['trailing_field_separator', 'has_header_row', 'flexible']) typeOf(`format.${k}`, f[k], 'boolean');
-  if (f.type !== undefined && !/^(csv|delimited)$/i.test(String(f.type))) throw new Error(`${where}: format.type must be csv or delimited`);
-  if (typeof f.field_separator === 'string' && f.field_separator.length !== 1) throw new Error(`${where}: format.field_separator must be one character`);
-  const lo = (o.load_options ?? {}) as Record<string, unknown>;
-  typeOf('load_options.empty_target', lo.empty_target, 'boolean');
-  typeOf('load_options.max_ignored_rows', lo.max_ignored_rows, 'number');
-  if (typeof lo.max_ignored_rows === 'number' && (!Number.isInteger(lo.max_ignored_rows) || lo.max_ignored_rows < 0)) throw new Error(`${where}: load_options.max_ignored_rows must be a whole number ≥ 0`);
-  typeOf('encoding', o.encoding, 'string');
-  if (typeof o.encoding === 'string') {
-    try {
-      new TextDecoder(o.encoding);
-    } catch {
-      throw new Error(`${where}: encoding "${o.encoding}" is not an encoding name (e.g. utf-8, windows-1252)`);
-    }
-  }
-  return o;
+  if (!isRecord(v)) throw new Error(`${where} must be a JSON object with target, format, load_options and advanced_options (see the load definition of the data-load API)`);
+  return checkedDefinition(SAVED_DEFINITION_SCHEMA, normaliseDefinition(v, where), where);
+}
+
+/**
+ * A normalised definition checked against `schema` (`LOAD_DEFINITION_SCHEMA`, or the saved form's), with the first problem said with its
+ * member's path (`format.field_separator must be one character`, `load_options.empty_target must be a boolean`).
+ * @throws LoadDefinitionError (`invalid`) naming the member
+ */
+function checkedDefinition<S extends z.ZodType>(schema: S, o: Record<string, unknown>, where: string): z.output<S> {
+  const r = schema.safeParse(o);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  if (issue.path[0] === 'target') throw new LoadDefinitionError('invalid', `${where} needs target.database and target.table (strings; target.schema optional)`);
+  const path = issue.path.join('.');
+  const kinds: Record<string, string> = { string: 'a string', boolean: 'a boolean', number: 'a number', object: 'an object' };
+  if (issue.code === 'invalid_type' && kinds[issue.expected]) throw new LoadDefinitionError('invalid', `${where}: ${path} must be ${kinds[issue.expected]}`);
+  if (issue.code === 'unrecognized_keys') throw new LoadDefinitionError('invalid', `${where}: ${issue.keys.map((k) => `"${path ? `${path}.` : ''}${k}"`).join(', ')} ${issue.keys.length === 1 ? 'is not a member' : 'are not members'} of a load definition; remove ${issue.keys.length === 1 ? 'it' : 'them'}.`);
+  throw new LoadDefinitionError('invalid', `${where}: ${path} ${issue.message}`);
 }

@@ -23,10 +23,11 @@ import { checkPassword, hashPassword } from '../auth';
 import { PRIVILEGES, type MetadataStore, type StoredGroup } from '../metadataStore';
 import type { EmulatorUser } from '../context';
 import { ApiError, badRequest, FORBIDDEN_TEXT } from '../errors';
-import { GUID, guidListParam, hasParam, listParam, param, requirePrivilege, userOf, pathParam } from './params';
+import { GUID, guidListParam, requirePrivilege, userOf, pathParam } from './params';
 import type { PublicApiDeps } from './routes';
 import { registerUserSync } from './userSync';
 import { isOneOf } from '../../../common/src/guards';
+import { formValues, has, str, stringList } from '../requestValues';
 
 /** Names of the built-in principals that own no transferable objects (user/list example: `system` is the System User, `su` the Administrator Super-User). */
 const PROTECTED_USERS = ['system', 'su'];
@@ -75,10 +76,10 @@ function registerUserList(api: FastifyInstance, deps: PublicApiDeps): void {
 function registerUpdatePassword(api: FastifyInstance, deps: PublicApiDeps): void {
   api.post('/user/updatepassword', async (req, reply) => {
     const me = userOf(req);
-    const name = param(req, 'name');
-    const current = param(req, 'currentpassword');
+    const name = str(formValues(req), 'name');
+    const current = str(formValues(req), 'currentpassword');
     // `newpassword` as ThoughtSpot's Python client sends it (tsrestapiv1.py `user_updatepassword`), `password` as the docs' example
-    const next = param(req, 'newpassword') ?? param(req, 'password');
+    const next = str(formValues(req), 'newpassword') ?? str(formValues(req), 'password');
     if (!name || current === undefined || next === undefined) throw badRequest('Missing parameter: name, currentpassword and newpassword are required');
     await changePassword(deps, me, name, current, next, req.tsSessionId);
     return reply.code(200).send(DONE_BODY);
@@ -95,10 +96,10 @@ function registerUpdatePassword(api: FastifyInstance, deps: PublicApiDeps): void
 function registerTransferOwnership(api: FastifyInstance, deps: PublicApiDeps): void {
   api.post('/user/transfer/ownership', async (req, reply) => {
     requirePrivilege(userOf(req), 'ADMINISTRATION');
-    const from = param(req, 'fromUserName');
-    const to = param(req, 'toUserName');
+    const from = str(formValues(req), 'fromUserName');
+    const to = str(formValues(req), 'toUserName');
     if (!from || !to) throw badRequest('Missing parameter: fromUserName and toUserName are required');
-    const listName = hasParam(req, 'objectsID') ? 'objectsID' : 'objectid';
+    const listName = has(formValues(req), 'objectsID') ? 'objectsID' : 'objectid';
     transferObjects(deps, { label: 'fromUserName', name: from }, { label: 'toUserName', name: to }, guidListParam(req, listName, { nonEmpty: true }), listName);
     return reply.code(204).send();
   });
@@ -110,9 +111,9 @@ function registerGroupPrivileges(api: FastifyInstance, deps: PublicApiDeps): voi
     api.post(path, async (req, reply) => {
       const me = userOf(req);
       requirePrivilege(me, 'ADMINISTRATION');
-      const names = listParam(req, 'groupNames', { nonEmpty: true });
+      const names = stringList(formValues(req), 'groupNames', { nonEmpty: true });
       if (!names) throw badRequest('Missing parameter groupNames (a JSON array of group names)');
-      setGroupPrivileges(deps, names, [param(req, 'privilege') ?? ''], add ? 'ADD' : 'REMOVE', 'groupNames', me.orgId);
+      setGroupPrivileges(deps, names, [str(formValues(req), 'privilege') ?? ''], add ? 'ADD' : 'REMOVE', 'groupNames', me.orgId);
       return reply.code(200).send(DONE_BODY);
     });
   }

@@ -13,7 +13,8 @@ import type { FastifyRequest } from 'fastify';
 import type { MetadataStore } from '../metadataStore';
 import { ApiError, badRequest } from '../errors';
 import { stableGuid } from '../guid';
-import { boolParam, intParam, listParam, objectHeader, param, userOf } from './params';
+import { objectHeader, userOf } from './params';
+import { bool, formValues, int, str, stringList } from '../requestValues';
 
 const TYPES = ['QUESTION_ANSWER_BOOK', 'PINBOARD_ANSWER_BOOK', 'QUESTION_ANSWER_SHEET', 'PINBOARD_ANSWER_SHEET', 'LOGICAL_COLUMN', 'LOGICAL_TABLE', 'LOGICAL_RELATIONSHIP', 'TAG', 'DATA_SOURCE', 'USER', 'USER_GROUP'];
 const TABLE_SUBTYPES = ['ONE_TO_ONE_LOGICAL', 'WORKSHEET', 'PRIVATE_WORKSHEET', 'USER_DEFINED', 'AGGR_WORKSHEET', 'SQL_VIEW'];
@@ -101,28 +102,28 @@ function subtypesFor(type: string, subtypes: string[] | undefined): string[] | u
 /** Lists object headers for the request's user (see the module comment). */
 export function listObjectHeaders(req: FastifyRequest, catalog: MetadataStore): Record<string, unknown>[] {
   const user = userOf(req);
-  const type = (param(req, 'type') ?? 'LOGICAL_TABLE').toUpperCase();
+  const type = (str(formValues(req), 'type') ?? 'LOGICAL_TABLE').toUpperCase();
   if (!TYPES.includes(type)) throw new ApiError(500, 'Invalid metadata type', [`Unknown type ${type}`]);
-  const subtypes = subtypesFor(type, listParam(req, 'subtypes')?.map((s) => s.toUpperCase()));
+  const subtypes = subtypesFor(type, stringList(formValues(req), 'subtypes')?.map((s) => s.toUpperCase()));
   if (subtypes) {
     const allowed = type === 'LOGICAL_TABLE' ? TABLE_SUBTYPES : COLUMN_SUBTYPES;
     const bad = subtypes.find((s) => !allowed.includes(s));
     if (bad) throw badRequest('Invalid metadata subtype', `Subtype ${bad} does not apply to type ${type}`);
   }
-  const category = (param(req, 'category') ?? 'ALL').toUpperCase();
+  const category = (str(formValues(req), 'category') ?? 'ALL').toUpperCase();
   if (!['ALL', 'MY', 'FAVORITE', 'REQUESTED'].includes(category)) throw badRequest(`Invalid value for category: ${category}`);
-  const sort = (param(req, 'sort') ?? 'DEFAULT').toUpperCase();
+  const sort = (str(formValues(req), 'sort') ?? 'DEFAULT').toUpperCase();
   if (!['DEFAULT', 'NAME', 'DISPLAY_NAME', 'AUTHOR', 'CREATED', 'MODIFIED'].includes(sort)) throw badRequest(`Invalid value for sort: ${sort}`);
-  const ascending = boolParam(req, 'sortascending') ?? true;
-  const offset = intParam(req, 'offset', -1);
-  const batchsize = intParam(req, 'batchsize', -1);
+  const ascending = bool(formValues(req), 'sortascending', true);
+  const offset = int(formValues(req), 'offset', -1);
+  const batchsize = int(formValues(req), 'batchsize', -1);
   if (offset < -1) throw badRequest(`Invalid value for offset: ${offset}`);
   if (batchsize < -1 || batchsize === 0) throw badRequest(`Invalid value for batchsize: ${batchsize}`);
-  const tagNames = listParam(req, 'tagname')?.map((t) => t.toLowerCase());
-  const pattern = param(req, 'pattern');
-  const skip = new Set(listParam(req, 'skipids')?.map((s) => s.toLowerCase()) ?? []);
-  const fetch = listParam(req, 'fetchids')?.map((s) => s.toLowerCase());
-  const autoCreated = boolParam(req, 'auto_created');
+  const tagNames = stringList(formValues(req), 'tagname')?.map((t) => t.toLowerCase());
+  const pattern = str(formValues(req), 'pattern');
+  const skip = new Set(stringList(formValues(req), 'skipids')?.map((s) => s.toLowerCase()) ?? []);
+  const fetch = stringList(formValues(req), 'fetchids')?.map((s) => s.toLowerCase());
+  const autoCreated = bool(formValues(req), 'auto_created');
 
   const st = catalog.state;
   let rows: Row[] = [];

@@ -23,9 +23,10 @@ import { registerTmlV1Routes, TmlService } from '../tml/routes';
 import { listObjectHeaders } from './headers';
 import { columnSources } from '../dataModel';
 import { columnById, columnDependentsByType, dependentsByType } from '../dependents';
-import { boolParam, hasParam, intParam, listParam, objectHeader, param, userOf } from './params';
+import { objectHeader, userOf } from './params';
 import { registerSessionOrgsV1, userInOrg } from '../orgs';
 import { visualizationSource } from '../searchdata/formulaColumns';
+import { bool, formValues, has, int, str, stringList } from '../requestValues';
 
 /** Largest file part of a multipart body (a `principals` list of user/sync): 16 MiB. */
 const MAX_FILE_PART = 16 * 1024 * 1024;
@@ -57,11 +58,11 @@ declare module 'fastify' {
  * @throws ApiError 400 naming the parameter with a malformed value
  */
 function pageRequest(req: FastifyRequest): PageRequest {
-  const f = (param(req, 'formattype') ?? 'COMPACT').toUpperCase();
+  const f = (str(formValues(req), 'formattype') ?? 'COMPACT').toUpperCase();
   if (f !== 'COMPACT' && f !== 'FULL') throw badRequest(`Invalid value for formattype: ${f} (COMPACT or FULL)`);
-  const batchsize = intParam(req, 'batchsize', -1);
-  const pagenumber = intParam(req, 'pagenumber', -1);
-  const offset = intParam(req, 'offset', -1);
+  const batchsize = int(formValues(req), 'batchsize', -1);
+  const pagenumber = int(formValues(req), 'pagenumber', -1);
+  const offset = int(formValues(req), 'offset', -1);
   if (batchsize === 0 || batchsize < -1) throw badRequest(`Invalid value for batchsize: ${batchsize} (-1 for the default page size, or 1 or more)`);
   if (pagenumber === 0 || pagenumber < -1) throw badRequest(`Invalid value for pagenumber: ${pagenumber} (-1, or 1 or more: page numbers start at 1)`);
   if (offset < -1) throw badRequest(`Invalid value for offset: ${offset} (-1, or 0 or more)`);
@@ -193,13 +194,13 @@ function registerSessionRoutes(api: FastifyInstance, deps: PublicApiDeps): void 
   const { sessions } = deps;
   /** session/login (docs/service-notes.md §5.1): form username, password, rememberme, orgid; sets JSESSIONID and clientId (HttpOnly). */
   api.post('/session/login', async (req, reply) => {
-    const username = param(req, 'username');
-    const password = param(req, 'password');
-    const remember = boolParam(req, 'rememberme') ?? false;
+    const username = str(formValues(req), 'username');
+    const password = str(formValues(req), 'password');
+    const remember = bool(formValues(req), 'rememberme', false);
     const verified = username && password ? await deps.verifyPassword(username, password) : undefined;
     if (!verified) throw new ApiError(401, UNAUTHORIZED_TEXT, ['Login failure: wrong user name or password']);
     // `orgid`: the Org the session runs in (default: the user's, emulator/src/orgs.ts)
-    const user = userInOrg(deps.catalog, verified, param(req, 'orgid'), 'orgid');
+    const user = userInOrg(deps.catalog, verified, str(formValues(req), 'orgid'), 'orgid');
     const s = sessions.open(user.id, user.orgId);
     const maxAge = remember ? 14 * 24 * 3600 : undefined;
     reply.setCookie('JSESSIONID', s.id, { path: '/', httpOnly: true, sameSite: 'lax', maxAge });
@@ -225,7 +226,7 @@ function registerMetadataRoutes(api: FastifyInstance, deps: PublicApiDeps): void
   /** listvizheaders?id=<answer or pinboard> (docs/service-interface.md §4.2): visualization headers, `owner` = the book. */
   api.get('/metadata/listvizheaders', async (req) => {
     const user = userOf(req);
-    const id = param(req, 'id');
+    const id = str(formValues(req), 'id');
     if (!id) throw badRequest('Missing parameter id');
     const b = catalog.book(id);
     if (!b) throw badRequest(`No answer or pinboard with id ${id}`);
@@ -242,11 +243,11 @@ function registerMetadataRoutes(api: FastifyInstance, deps: PublicApiDeps): void
    */
   api.post('/dependency/listdependents', async (req) => {
     const user = userOf(req);
-    const type = (param(req, 'type') ?? 'LOGICAL_TABLE').toUpperCase();
+    const type = (str(formValues(req), 'type') ?? 'LOGICAL_TABLE').toUpperCase();
     if (type !== 'LOGICAL_TABLE' && type !== 'LOGICAL_COLUMN') throw badRequest(`dependency/listdependents: type ${type} is not supported by the emulator (LOGICAL_TABLE, LOGICAL_COLUMN)`);
-    const ids = listParam(req, 'id', { nonEmpty: true });
+    const ids = stringList(formValues(req), 'id', { nonEmpty: true });
     if (!ids) throw badRequest('Missing parameter id (a JSON array of GUIDs)');
-    const limit = intParam(req, 'batchsize', -1);
+    const limit = int(formValues(req), 'batchsize', -1);
     const header = (o: LogicalTable | AnswerBook) => ({ ...objectHeader(o), ...('subtype' in o ? { type: o.subtype } : {}) });
     const out: Record<string, unknown> = {};
     for (const id of ids) {
@@ -262,13 +263,13 @@ function registerMetadataRoutes(api: FastifyInstance, deps: PublicApiDeps): void
   /** metadata/details?type=LOGICAL_TABLE&id=[…] (docs/service-notes.md §3.2); also answers and pinboards. */
   api.get('/metadata/details', async (req) => {
     const user = userOf(req);
-    const type = (param(req, 'type') ?? 'LOGICAL_TABLE').toUpperCase();
-    const ids = listParam(req, 'id', { nonEmpty: true });
+    const type = (str(formValues(req), 'type') ?? 'LOGICAL_TABLE').toUpperCase();
+    const ids = stringList(formValues(req), 'id', { nonEmpty: true });
     if (!ids) throw badRequest('Missing parameter id (a JSON array of GUIDs)');
     // known and checked, without effect on what the emulator shows (it has no hidden objects or versions)
-    boolParam(req, 'showhidden');
-    boolParam(req, 'dropquestiondetails');
-    intParam(req, 'version', -1);
+    bool(formValues(req), 'showhidden');
+    bool(formValues(req), 'dropquestiondetails');
+    int(formValues(req), 'version', -1);
     const storables = ids.map((id) => {
       if (type === 'LOGICAL_TABLE') {
         const t = catalog.dataSource(id);
@@ -294,8 +295,8 @@ function registerDataRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
   /** searchdata (docs/service-interface.md §4.2, docs/service-notes.md §1): all parameters in the query string. */
   api.post('/searchdata', async (req, reply) => {
     const user = userOf(req);
-    const query = param(req, 'query_string');
-    const dsId = param(req, 'data_source_guid');
+    const query = str(formValues(req), 'query_string');
+    const dsId = str(formValues(req), 'data_source_guid');
     if (!query) throw badRequest('Missing parameter query_string');
     if (!dsId) throw badRequest('Missing parameter data_source_guid');
     const page = pageRequest(req);
@@ -309,14 +310,14 @@ function registerDataRoutes(api: FastifyInstance, deps: PublicApiDeps): void {
   /** pinboarddata (docs/service-interface.md §4.2, docs/service-notes.md §1.7): keyed by visualization id, each a search result plus its name. */
   api.post('/pinboarddata', async (req) => {
     const user = userOf(req);
-    const id = param(req, 'id');
+    const id = str(formValues(req), 'id');
     if (!id) throw badRequest('Missing parameter id');
     const b = catalog.book(id);
     if (!b || b.type !== 'PINBOARD_ANSWER_BOOK') throw badRequest(`Invalid pinboard id ${id}`);
     if (!catalog.canRead(user, b)) throw new ApiError(403, FORBIDDEN_TEXT);
     // `vizid=[]` (or an empty value) is every visualization: ThoughtSpot's Python client always sends
     // `json.dumps(vizids)`, `[]` for all (tsrestapiv1.py `pinboarddata`), and is used against real clusters
-    const listed = hasParam(req, 'vizid') && (param(req, 'vizid') ?? '').trim() !== '' ? listParam(req, 'vizid') : undefined;
+    const listed = has(formValues(req), 'vizid') && (str(formValues(req), 'vizid') ?? '').trim() !== '' ? stringList(formValues(req), 'vizid') : undefined;
     const vizIds = listed && listed.length > 0 ? listed : undefined;
     const page = pageRequest(req);
     const vizs = vizIds ? vizIds.map((v) => b.visualizations.find((x) => x.id === v.toLowerCase()) ?? (() => { throw badRequest(`Pinboard ${b.name} has no visualization ${v}`); })()) : b.visualizations;

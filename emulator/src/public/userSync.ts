@@ -11,9 +11,10 @@ import { PRIVILEGES, type MetadataStore } from '../metadataStore';
 import type { EmulatorUser } from '../context';
 import { badRequest } from '../errors';
 import { stableGuid } from '../guid';
-import { boolParam, param, requirePrivilege, userOf } from './params';
+import { requirePrivilege, userOf } from './params';
 import type { PublicApiDeps } from './routes';
 import { isOneOf } from '../../../common/src/guards';
+import { bool, formValues, str } from '../requestValues';
 
 /** One principal of the `principals` list (the shape of `user/list`; `password` per user optional). */
 export interface Principal {
@@ -56,7 +57,7 @@ const isGroup = (p: Principal): boolean => /GROUP/i.test(p.principalTypeEnum ?? 
  * @throws ApiError 400 naming the parameter (`principals`, `applyChanges`, `removeDeleted`) or the principal at fault
  */
 function readSyncRequest(req: FastifyRequest, catalog: MetadataStore): SyncRequest {
-  const raw = param(req, 'principals');
+  const raw = str(formValues(req), 'principals');
   if (!raw) throw badRequest('Missing parameter principals (a JSON array of users and groups, sent as a file part or a form field)');
   let list: Principal[];
   try {
@@ -64,7 +65,7 @@ function readSyncRequest(req: FastifyRequest, catalog: MetadataStore): SyncReque
   } catch {
     throw badRequest('Invalid value for principals: not JSON');
   }
-  return checkSyncRequest(catalog, list, boolParam(req, 'applyChanges') ?? false, boolParam(req, 'removeDeleted') ?? false, param(req, 'password'), 'principals');
+  return checkSyncRequest(catalog, list, bool(formValues(req), 'applyChanges', false), bool(formValues(req), 'removeDeleted', false), str(formValues(req), 'password'), 'principals');
 }
 
 /**

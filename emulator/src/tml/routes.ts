@@ -12,10 +12,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EmulatorUser } from '../context';
 import { ApiError, badRequest } from '../errors';
-import { boolParam, param, rawParam, userOf } from '../public/params';
-import { body } from '../v2/body';
+import { userOf } from '../public/params';
 import { IMPORT_POLICIES, type ImportPolicy, TmlService } from './answers';
 import { isOneOf, recordOr } from '../../../common/src/guards';
+import { body, bool, formValues, str } from '../requestValues';
 
 /** Most objects one export or import names (the service advises about 50 per import call; this is a guard, not that advice). */
 export const MAX_TML_OBJECTS = 1000;
@@ -54,18 +54,18 @@ function stringArray(name: string, raw: unknown): string[] {
 export function registerTmlV1Routes(api: FastifyInstance, tml: TmlService): void {
   api.post('/metadata/tml/export', async (req) => {
     const user = userOf(req);
-    const ids = stringArray('export_ids', rawParam(req, 'export_ids'));
-    const format = formatOf('formattype', param(req, 'formattype'), 'YAML');
-    const fqn = boolParam(req, 'export_fqn') ?? false;
-    boolParam(req, 'export_associated');
+    const ids = stringArray('export_ids', formValues(req)['export_ids']);
+    const format = formatOf('formattype', str(formValues(req), 'formattype'), 'YAML');
+    const fqn = bool(formValues(req), 'export_fqn', false);
+    bool(formValues(req), 'export_associated');
     return { object: ids.map((id) => tml.exportOne(user, id, undefined, format, fqn)) };
   });
   api.post('/metadata/tml/import', async (req) => {
     const user = userOf(req);
-    const texts = stringArray('import_objects', rawParam(req, 'import_objects'));
-    const policy = policyOf(param(req, 'import_policy'));
+    const texts = stringArray('import_objects', formValues(req)['import_objects']);
+    const policy = policyOf(str(formValues(req), 'import_policy'));
     if (policy === 'PARTIAL_OBJECT') throw badRequest('Invalid value for import_policy: PARTIAL_OBJECT is a REST API v2 policy (PARTIAL, ALL_OR_NONE, VALIDATE_ONLY)');
-    return { object: tml.importAll(user, texts, policy, boolParam(req, 'force_create') ?? false) };
+    return { object: tml.importAll(user, texts, policy, bool(formValues(req), 'force_create', false)) };
   });
 }
 

@@ -12,10 +12,10 @@ import { NamePattern } from '../public/headers';
 import { changePassword, setGroupPrivileges, transferObjects } from '../public/admin';
 import { checkSyncRequest, runSync, type Principal } from '../public/userSync';
 import type { V2Deps } from './routes';
-import { body, bool, int, str, stringList } from './body';
 import { groupFilter, userFilter } from './searchFilters';
 import { isOneOf, isRecord, recordOr } from '../../../common/src/guards';
 import { pathParam } from '../public/params';
+import { body, bool, int, str, stringList } from '../requestValues';
 
 /** The sort fields of `SortOptions` (users, groups) and the extra ones of `MetadataSearchSortOptions`. */
 export const SORT_FIELDS = ['NAME', 'DISPLAY_NAME', 'AUTHOR', 'CREATED', 'MODIFIED'] as const;

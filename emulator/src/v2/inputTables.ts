@@ -14,10 +14,10 @@ import type { EmulatorUser } from '../context';
 import { DUCKDB_TYPE, quoteIdent, sqlTableName } from '../engine';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import type { LogicalColumn, LogicalTable } from '../metadataStore';
-import { body, str } from './body';
 import { checkLink, linkInputTable, unlinkInputTable } from './inputTableModel';
 import type { V2Deps } from './routes';
 import { recordOr, isStringArray, isRecord } from '../../../common/src/guards';
+import { body, str } from '../requestValues';
 
 /** Largest `update` body the emulator reads: 16 MiB (the service documents none; the other routes take 1 MiB). */
 export const INPUT_TABLE_BODY_LIMIT = 16 * 1024 * 1024;

@@ -9,10 +9,10 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { EmulatorUser } from '../context';
 import { ApiError } from '../errors';
-import { int, str } from './body';
 import { DEFAULT_VALIDITY_SEC } from './tokens';
 import type { V2Deps } from './routes';
 import { userInOrg } from '../orgs';
+import { int, str } from '../requestValues';
 
 /** Longest token validity accepted: one year, in seconds. */
 export const MAX_VALIDITY_SEC = 365 * 24 * 3600;

@@ -11,11 +11,11 @@ import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { stableGuid } from '../guid';
 import type { AnswerBook, Header, LogicalTable, MetadataStore } from '../metadataStore';
 import { withParams } from '../tml/answers';
-import { body, bool, str, stringList } from './body';
 import type { V2Deps } from './routes';
 import { visualizationSource } from '../searchdata/formulaColumns';
 import { recordOr } from '../../../common/src/guards';
 import { pathParam } from '../public/params';
+import { body, bool, str, stringList } from '../requestValues';
 
 /** The v2 object types (`metadata[].type`) of the objects the emulator has, and what each names. */
 const KINDS = { LIVEBOARD: 'PINBOARD_ANSWER_BOOK', ANSWER: 'QUESTION_ANSWER_BOOK', LOGICAL_TABLE: 'table' } as const;
@@ -87,7 +87,7 @@ export function registerObjectsV2(api: FastifyInstance, deps: V2Deps): void {
   api.post('/metadata/delete', async (req, reply: FastifyReply) => {
     const user = req.v2User!;
     const b = body(req);
-    bool(b, 'delete_disabled_objects');
+    bool(b, 'delete_disabled_objects', false);
     const objects = objectsOf(catalog, user, b.metadata);
     if (objects.some((o) => !catalog.canModify(user, o))) throw new ApiError(403, FORBIDDEN_TEXT);
     const going = new Set(objects.map((o) => o.id));

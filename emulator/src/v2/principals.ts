@@ -10,11 +10,11 @@ import { hashPassword } from '../auth';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { stableGuid } from '../guid';
 import { PRIMARY_ORG_ID, PRIVILEGES, type MetadataStore, type StoredGroup, type StoredUser } from '../metadataStore';
-import { body, str, stringList } from './body';
 import { groupOfV2, userOfV2 } from './admin';
 import type { V2Deps } from './routes';
 import { isOneOf, isEmptyList } from '../../../common/src/guards';
 import { pathParam } from '../public/params';
+import { body, str, stringList } from '../requestValues';
 
 function requireAdmin(req: FastifyRequest): void {
   if (!req.v2User!.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);

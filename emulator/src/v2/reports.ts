@@ -10,10 +10,10 @@ import { stringify } from 'csv-stringify/sync';
 import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import type { Visualization } from '../metadataStore';
-import { body, str, stringList } from './body';
 import { isBook, objectsOf } from './objects';
 import type { V2Deps } from './routes';
 import { visualizationSource } from '../searchdata/formulaColumns';
+import { body, str, stringList } from '../requestValues';
 
 /** Most rows one report holds, as one searchdata page. */
 const MAX_REPORT_ROWS = 100_000;

@@ -16,7 +16,6 @@ import { QueryError } from '../searchdata/compile';
 import { registerTmlV2Routes, TmlService } from '../tml/routes';
 import type { SearchService } from '../searchdata/run';
 import { bearerOf, type TokenStore } from './tokens';
-import { body, bool, int, str, stringList } from './body';
 import { availableCalendars } from '../customCalendar';
 import { stableGuid } from '../guid';
 import { groupOfV2, registerAdminV2, sortAndPage, SORT_FIELDS, userOfV2, type Sortable } from './admin';
@@ -31,6 +30,7 @@ import { registerInputTablesV2 } from './inputTables';
 import { registerOrgsV2, userInOrg } from '../orgs';
 import { visualizationSource } from '../searchdata/formulaColumns';
 import { isRecord, isOneOf, isStringArray } from '../../../common/src/guards';
+import { body, bool, int, str, stringList } from '../requestValues';
 
 /** Path prefix of REST API v2. */
 export const V2_PREFIX = '/api/rest/2.0';
@@ -170,7 +170,7 @@ function registerAuth(api: FastifyInstance, deps: V2Deps): void {
     const b = body(req);
     const username = str(b, 'username', true)!;
     const password = str(b, 'password', true)!;
-    const remember = bool(b, 'remember_me');
+    const remember = bool(b, 'remember_me', false);
     const verified = await deps.verifyPassword(username, password);
     if (!verified) throw new ApiError(401, 'Authentication failed: wrong user name or password.');
     const user = userInOrg(catalog, verified, b.org_identifier, 'org_identifier');
@@ -434,7 +434,7 @@ function favoritesAsked(b: Record<string, unknown>): boolean {
   const fav = b.favorite_object_options;
   if (fav === undefined || fav === null) return false;
   if (!isRecord(fav)) throw new ApiError(400, 'Invalid value for favorite_object_options: expected {include, user_identifiers}.');
-  return bool(fav, 'include');
+  return bool(fav, 'include', false);
 }
 
 function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
@@ -450,9 +450,9 @@ function registerMetadata(api: FastifyInstance, deps: V2Deps): void {
     const b = body(req);
     const user = req.v2User!;
     const filters = filtersOf(b);
-    const details = bool(b, 'include_details');
-    const vizHeaders = bool(b, 'include_visualization_headers');
-    const dependents = bool(b, 'include_dependent_objects');
+    const details = bool(b, 'include_details', false);
+    const vizHeaders = bool(b, 'include_visualization_headers', false);
+    const dependents = bool(b, 'include_dependent_objects', false);
     const dependentsLimit = int(b, 'dependent_objects_record_size', 50, -1);
     const authors = stringList(b, 'created_by_user_identifiers')?.map((a) => catalog.userByName(a)?.id ?? a.toLowerCase());
     if (favoritesAsked(b)) return []; // the emulator keeps no favorites (as v1's category FAVORITE)

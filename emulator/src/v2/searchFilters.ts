@@ -7,7 +7,7 @@
  */
 import type { MetadataStore, StoredGroup, StoredUser } from '../metadataStore';
 import { ApiError } from '../errors';
-import { str, stringList } from './body';
+import { str, stringList } from '../requestValues';
 
 /** One of `allowed`, upper-cased, or undefined when absent. @throws ApiError 400 naming the member */
 function oneOf(b: Record<string, unknown>, name: string, allowed: readonly string[]): string | undefined {

@@ -9,9 +9,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { EmulatorUser } from '../context';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { SHARE_MODES, type Header, type ShareMode } from '../metadataStore';
-import { body, str } from './body';
 import type { V2Deps } from './routes';
 import { isOneOf, isRecord } from '../../../common/src/guards';
+import { body, str } from '../requestValues';
 
 /** The members `shareMetadata` takes. */
 const SHARE_MEMBERS = ['metadata_type', 'metadata_identifiers', 'metadata', 'permissions', 'visualization_identifiers', 'emails', 'message', 'enable_custom_url', 'notify_on_share', 'has_lenient_discoverability'] as const;

@@ -9,12 +9,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, FORBIDDEN_TEXT } from '../errors';
 import { stableGuid } from '../guid';
 import { NamePattern } from '../public/headers';
-import { body, bool, int, str, stringList } from './body';
 import { JSON_BODY_ONLY, loginInOrgOf } from './login';
 import type { V2Deps } from './routes';
 import { sortAndPage, SORT_FIELDS } from './admin';
 import type { IssuedToken } from './tokens';
 import { isEmptyList, isRecord } from '../../../common/src/guards';
+import { body, bool, int, str, stringList } from '../requestValues';
 
 /** Validity of the token auth/session/token issues: "valid for 24 hours" (OpenAPI `getCurrentUserToken`). */
 const SESSION_TOKEN_VALIDITY_SEC = 24 * 3600;
@@ -87,7 +87,7 @@ export function registerSystemV2(api: FastifyInstance, deps: V2Deps): void {
   });
   api.post('/auth/token/object', JSON_BODY_ONLY, async (req) => {
     const b = body(req);
-    if (bool(b, 'auto_create')) throw new ApiError(400, 'auto_create is not supported by the emulator: create the user first (users/create).');
+    if (bool(b, 'auto_create', false)) throw new ApiError(400, 'auto_create is not supported by the emulator: create the user first (users/create).');
     const { user, validity } = await loginInOrgOf(b, deps);
     const objectId = str(b, 'object_id', true)!;
     const o = catalog.objectByGuid(objectId);
@@ -118,7 +118,7 @@ function registerConnectionsAndRoles(api: FastifyInstance, deps: V2Deps): void {
     const b = body(req);
     const types = stringList(b, 'data_warehouse_types')?.map((x) => x.toUpperCase());
     const wanted: unknown[] | undefined = Array.isArray(b.connections) ? b.connections : undefined;
-    const details = bool(b, 'include_details');
+    const details = bool(b, 'include_details', false);
     int(b, 'record_offset', 0, 0);
     const byDb = new Map<string, { created: number; modified: number; author: string; tables: string[] }>();
     for (const t of catalog.state.tables) {

@@ -13,9 +13,9 @@ import type { MetadataStore } from '../metadataStore';
 import { IMPORT_POLICIES, TmlService, type ImportedTml, type ImportPolicy } from '../tml/answers';
 import { exportPrincipal, principalsInOrg, type ExportedPrincipal } from '../tml/principals';
 import { MAX_TML_OBJECTS } from '../tml/routes';
-import { body, bool, int, str, stringList } from './body';
 import type { V2Deps } from './routes';
 import { isOneOf } from '../../../common/src/guards';
+import { body, bool, int, str, stringList } from '../requestValues';
 
 /** The statuses of a task (`ImportEPackAsyncTaskStatus.task_status`). */
 const TASK_STATUSES = ['COMPLETED', 'IN_QUEUE', 'IN_PROGRESS', 'FAILED'] as const;
@@ -63,7 +63,7 @@ export function registerTmlAsyncV2(api: FastifyInstance, deps: V2Deps): void {
     const policy = (str(b, 'import_policy') ?? 'PARTIAL_OBJECT').toUpperCase();
     if (!isOneOf(IMPORT_POLICIES, policy)) throw new ApiError(400, `Invalid value for import_policy: ${policy} (${IMPORT_POLICIES.join(', ')}).`);
     if (!user.privileges.has('DATAMANAGEMENT') && !user.privileges.has('ADMINISTRATION')) throw new ApiError(403, FORBIDDEN_TEXT);
-    const createNew = bool(b, 'create_new');
+    const createNew = bool(b, 'create_new', false);
     const start = deps.now().getTime();
     let response: ImportTask['import_response'];
     let status: ImportTask['task_status'] = 'COMPLETED';
@@ -91,7 +91,7 @@ export function registerTmlAsyncV2(api: FastifyInstance, deps: V2Deps): void {
     const author = authorName === undefined ? undefined : (catalog.userByName(authorName) ?? catalog.storedUser(authorName))?.id ?? authorName;
     const offset = int(b, 'record_offset', 0, 0);
     const size = int(b, 'record_size', 5, -1);
-    const full = bool(b, 'include_import_response');
+    const full = bool(b, 'include_import_response', false);
     const mine = (t: ImportTask): boolean => t.org_id === user.orgId && (t.author_id === user.id || user.privileges.has('ADMINISTRATION'));
     const list = tasks.filter((t) => mine(t) && (ids === undefined || ids.includes(t.task_id)) && (statuses === undefined || statuses.includes(t.task_status)) && (author === undefined || t.author_id === author));
     const page = size === -1 ? list.slice(offset) : list.slice(offset, offset + size);
@@ -115,8 +115,8 @@ function exportBatch(catalog: MetadataStore, user: EmulatorUser, b: Record<strin
   const size = int(b, 'batch_size', 20, 1);
   const format = (str(b, 'edoc_format') ?? 'JSON').toUpperCase();
   if (format !== 'JSON' && format !== 'YAML') throw new ApiError(400, `Invalid value for edoc_format: ${format} (JSON or YAML).`);
-  bool(b, 'export_dependent');
-  bool(b, 'all_orgs_override');
+  bool(b, 'export_dependent', false);
+  bool(b, 'all_orgs_override', false);
   if (type === 'ROLE') return [];
   const kind = type;
   return principalsInOrg(catalog, user, kind).slice(offset, offset + size).map((p) => exportPrincipal(catalog, kind, p, format));
