@@ -11,6 +11,15 @@ import { info, textTable, write } from './output';
 import { terminalLines } from '../../common/src/terminalText';
 
 /**
+ * Says on stderr that `--org` (or a connection's Org) does not scope a load cycle: the data-load API
+ * (`/ts_dataservice/v1`, Software clusters) knows no Orgs, so a cycle reads the same in every Org
+ * (docs/service-notes.md §5.4). Nothing is said when no Org was named.
+ */
+export function noteCycleHasNoOrg(org: string | undefined): void {
+  if (org !== undefined) info(`--org ${org} has no effect here: the data-load API has no Orgs; a load cycle is read by its id alone.`);
+}
+
+/**
  * Prints a cycle's status (a table, or its raw JSON with `json`).
  * @returns OK while in progress or when DONE with OK; LOAD_FAILED when its status code says otherwise.
  */

@@ -10,7 +10,7 @@ import { ConnectionError, type AnalyticsServiceClient } from '../../common/src/a
 import { runNodeServer } from '../../server/src/nodeServer';
 import { runCheckCommand } from './check';
 import { connect, connectionFlags, fileSettings, withConnectionOptions, type Connected } from './connect';
-import { runBadRecordsCommand, runStatusCommand } from './cycles';
+import { noteCycleHasNoOrg, runBadRecordsCommand, runStatusCommand } from './cycles';
 import { runExportCommand } from './export';
 import { EXIT_CODE_HELP, ExitCode, exitCodeOf, UsageError, type ExitCodeValue } from './exitCodes';
 import { INPUT_TABLE_DIFFERENCES } from '../../common/src/load/inputTable';
@@ -286,6 +286,7 @@ function addServiceCommands(program: Command): void {
     .addHelpText('after', EXIT_CODE_HELP)
     .action(async (cycleId: string, raw: unknown) => {
       const opts = readOptions(raw, (o) => ({ json: flag(o('json')), connection: connectionFlags(o) }));
+      noteCycleHasNoOrg(opts.connection.org);
       await withService(opts.connection, ({ client }) => runStatusCommand(client, cycleId, { json: opts.json, signal: interrupt.signal }));
     });
 
@@ -293,6 +294,7 @@ function addServiceCommands(program: Command): void {
     .addHelpText('after', EXIT_CODE_HELP)
     .action(async (cycleId: string, raw: unknown) => {
       const opts = readOptions(raw, (o) => ({ out: text(o('out')), connection: connectionFlags(o) }));
+      noteCycleHasNoOrg(opts.connection.org);
       await withService(opts.connection, ({ client }) => runBadRecordsCommand(client, cycleId, { out: opts.out, signal: interrupt.signal }));
     });
 
