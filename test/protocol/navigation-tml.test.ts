@@ -9,11 +9,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import type { DocumentHighlight, Location, Position, WorkspaceEdit } from 'vscode-languageserver-types';
 import { virtualUri } from '../../common/src/languageService/navigation';
 import { positionAt, positionOf } from './lspClient';
-import { applyEdits, byUri, declaration, FILES, marketingUses, nameAfter, retailUses, sorted, start, uses } from './navigationWorkspace';
+import { applyEdits, byUri, declaration, FILES, marketingUses, nameAfter, retailUses, sorted, uses, withWorkspace } from './navigationWorkspace';
 
 const ANSWER = 'answers/revenue.answer.tml';
 const BOARD = 'boards/overview.liveboard.tml';
@@ -29,8 +28,7 @@ function nth(text: string, needle: string, n: number, delta = 0): Position {
 }
 
 test('from a TML string, in every form: references with and without the declaration, definition, highlights, tsq/uses', async () => {
-  const { client, dir, uri } = await start();
-  try {
+  await withWorkspace(async ({ client, uri }) => {
     const refs = (f: string, position: Position, includeDeclaration: boolean) => client.connection.sendRequest<Location[] | null>('textDocument/references', { textDocument: { uri: uri(f) }, position, context: { includeDeclaration } });
     const region = retailUses(uri, 'region');
     assert.equal(region.length, 8, JSON.stringify(region)); // a.tsq 3, b.tsq 1, the answer 2, viz 1 2; the model's declaration apart
@@ -66,15 +64,11 @@ test('from a TML string, in every form: references with and without the declarat
     const table = nth(board, 'name: Retail Sales', 1, 'name: '.length + 2);
     assert.deepEqual(await client.connection.sendRequest('textDocument/definition', { textDocument: { uri: uri(BOARD) }, position: table }), [nameAfter(uri, 'models/retail.model.tml', 'model:\n  name: ', 'Retail Sales')]);
     assert.deepEqual(client.failures, []);
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('rename from a Liveboard TML string: every use of Retail Sales\' region and its declaration, Marketing\'s untouched; a clash with the catalog refused', async () => {
-  const { client, dir, uri } = await start();
-  try {
+  await withWorkspace(async ({ client, uri }) => {
     const position = nth(board, '[region].east', 1, 3);
     const prepared = await client.connection.sendRequest('textDocument/prepareRename', { textDocument: { uri: uri(BOARD) }, position });
     assert.deepEqual(prepared, { range: uses(board, 'region')[1], placeholder: 'region' });
@@ -94,15 +88,11 @@ test('rename from a Liveboard TML string: every use of Retail Sales\' region and
     await assert.rejects(client.connection.sendRequest('textDocument/rename', { textDocument: { uri: uri(BOARD) }, position: marketing, newName: 'Region' }), /already has a column/);
     const ok = await client.connection.sendRequest<WorkspaceEdit>('textDocument/rename', { textDocument: { uri: uri(BOARD) }, position: marketing, newName: 'cost' });
     assert.deepEqual(sorted(Object.entries(ok.changes ?? {}).flatMap(([u, edits]) => edits.map((e) => ({ uri: u, range: e.range })))), sorted(marketingUses(uri, 'revenue')));
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('nonsense positions of TML files (whitespace, a YAML comment, a key, a keyword, a value, past the end) answer empty, never an error', async () => {
-  const { client, dir, uri } = await start();
-  try {
+  await withWorkspace(async ({ client, uri }) => {
     const positions: [string, Position][] = [
       [ANSWER, nth(answer, '] [region]', 1, 1)], // whitespace inside the search
       [ANSWER, nth(answer, '  search_query', 1, 0)], // indentation
@@ -137,8 +127,5 @@ test('nonsense positions of TML files (whitespace, a YAML comment, a key, a keyw
       assert.deepEqual(await client.connection.sendRequest('textDocument/references', { ...p, context: { includeDeclaration: false } }), [], JSON.stringify(position));
     }
     assert.deepEqual(client.failures, []);
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -16,24 +16,19 @@ import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
 import type { CodeLens, DocumentHighlight, Location, Range, SymbolInformation, WorkspaceEdit } from 'vscode-languageserver-types';
 import { positionAt, positionOf } from './lspClient';
-import { applyEdits, declaration, FILES, GUID, nameAfter, RETAIL, retailRevenue, retailUses, sorted, start, uses } from './navigationWorkspace';
+import { applyEdits, declaration, FILES, GUID, nameAfter, RETAIL, retailRevenue, retailUses, sorted, start, uses, withWorkspace } from './navigationWorkspace';
 
 test('initialize declares the navigation providers and the server command of the Run lens', async () => {
-  const { client, dir, capabilities } = await start();
-  try {
+  await withWorkspace(async ({ capabilities }) => {
     for (const k of ['definitionProvider', 'referencesProvider', 'documentHighlightProvider', 'workspaceSymbolProvider']) assert.equal(capabilities[k], true, k);
     assert.deepEqual(capabilities.renameProvider, { prepareProvider: true });
     assert.ok(capabilities.codeLensProvider);
     assert.deepEqual(capabilities.executeCommandProvider, { commands: ['tsq.server.runQuery'] });
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('references: every use of that column of that data source across the workspace, never the same name of another; includeDeclaration honoured', async () => {
-  const { client, dir, uri } = await start();
-  try {
+  await withWorkspace(async ({ client, uri }) => {
     const a = FILES['queries/a.tsq']!;
     const at = positionOf(a, '[revenue]', 3);
     const refs = (includeDeclaration: boolean, u = uri('queries/a.tsq'), position = at) => client.connection.sendRequest<Location[] | null>('textDocument/references', { textDocument: { uri: u }, position, context: { includeDeclaration } });
@@ -66,15 +61,11 @@ test('references: every use of that column of that data source across the worksp
     assert.deepEqual(sorted(await refs(true, uri('queries/b.tsq'), positionOf(FILES['queries/b.tsq']!, 'Retail', 2))), sorted([...dsUses, dsDeclaration]));
     assert.deepEqual(sorted(await refs(false, uri('answers/revenue.answer.tml'), positionOf(FILES['answers/revenue.answer.tml']!, '    name: Retail', 12))), sorted(dsUses));
     assert.deepEqual(client.failures, []);
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('definition: the model TML declaring the column, else a tsq: document the server serves; highlights in one file', async () => {
-  const { client, dir, uri } = await start();
-  try {
+  await withWorkspace(async ({ client, uri }) => {
     const a = FILES['queries/a.tsq']!;
     const def = (u: string, position: { line: number; character: number }) => client.connection.sendRequest<Location[] | null>('textDocument/definition', { textDocument: { uri: u }, position });
     assert.deepEqual(await def(uri('queries/a.tsq'), positionOf(a, 'sum [revenue]', 6)), [declaration(uri, 'revenue')]);
@@ -86,15 +77,11 @@ test('definition: the model TML declaring the column, else a tsq: document the s
     assert.match(doc!.text, /References in the workspace\*\*: 2/); // a.tsq and viz 2
     const highlights = await client.connection.sendRequest<DocumentHighlight[] | null>('textDocument/documentHighlight', { textDocument: { uri: uri('queries/a.tsq') }, position: positionOf(a, '[region]', 1) });
     assert.deepEqual((highlights ?? []).map((h) => h.range), uses(a, 'region', 0, RETAIL.length));
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('nonsense positions (whitespace, a comment, a keyword, past the end) answer empty, never an error', async () => {
-  const { client, dir, uri } = await start();
-  try {
+  await withWorkspace(async ({ client, uri }) => {
     const a = FILES['queries/a.tsq']!;
     const u = uri('queries/a.tsq');
     const lines = a.split('\n');
@@ -115,15 +102,11 @@ test('nonsense positions (whitespace, a comment, a keyword, past the end) answer
       assert.equal(await client.connection.sendRequest('textDocument/rename', { ...p, newName: 'x' }), null);
     }
     assert.deepEqual(client.failures, []);
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('rename: one WorkspaceEdit over every use, inside TML strings with their quoting, the YAML still valid; a clash is refused', async () => {
-  const { client, dir, uri } = await start();
-  try {
+  await withWorkspace(async ({ client, uri }) => {
     const a = FILES['queries/a.tsq']!;
     const position = positionOf(a, '[revenue]', 1);
     const prepared = await client.connection.sendRequest<{ range: Range; placeholder: string }>('textDocument/prepareRename', { textDocument: { uri: uri('queries/a.tsq') }, position });
@@ -159,15 +142,11 @@ test('rename: one WorkspaceEdit over every use, inside TML strings with their qu
     // a column Marketing has is no clash for Retail Sales
     assert.ok(await client.connection.sendRequest('textDocument/rename', { textDocument: { uri: uri('queries/a.tsq') }, position, newName: 'campaign' }));
     await assert.rejects(client.connection.sendRequest('textDocument/rename', { textDocument: { uri: uri('queries/a.tsq') }, position, newName: 'a]b' }), /cannot be a column name/);
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('the index follows changes: an edit of an open document, a file created and deleted on disk', async () => {
-  const { client, dir, uri } = await start();
-  try {
+  await withWorkspace(async ({ client, dir, uri }) => {
     const b = FILES['queries/b.tsq']!;
     const refs = async () => sorted(await client.connection.sendRequest<Location[]>('textDocument/references', { textDocument: { uri: uri('queries/b.tsq') }, position: positionOf(b, '[revenue]', 1), context: { includeDeclaration: false } }));
     const expected = retailRevenue(uri);
@@ -200,15 +179,11 @@ test('the index follows changes: an edit of an open document, a file created and
     assert.deepEqual(sorted(costs), sorted([...uses(text, 'cost').map((range) => ({ uri: untitled, range })), ...uses(FILES['queries/by-guid.tsq']!, 'cost').map((range) => ({ uri: uri('queries/by-guid.tsq'), range }))]));
     const lenses = await client.connection.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: untitled } });
     assert.deepEqual(lenses.map((l) => l.range.start.line), [1, 3]);
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('code lenses: Run above each query with the server command, references counts on the model; workspace symbols', async () => {
-  const { client, dir, uri } = await start();
-  try {
+  await withWorkspace(async ({ client, uri }) => {
     const a = FILES['queries/a.tsq']!;
     await client.didOpen(uri('queries/a.tsq'), a);
     const lenses = await client.connection.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: uri('queries/a.tsq') } });
@@ -235,22 +210,15 @@ test('code lenses: Run above each query with the server command, references coun
     assert.ok(marketing.some((l) => JSON.stringify(l) === JSON.stringify(at('Marketing'))), JSON.stringify(at('Marketing')));
     const filtered = await client.connection.sendRequest<SymbolInformation[]>('workspace/symbol', { query: 'ovw' });
     assert.deepEqual(filtered.map((s) => s.name), ['Overview']);
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a query with no @datasource reads tsq.defaultDataSource: its columns are that data source\'s', async () => {
   const bare = '[revenue] [region]\n';
-  const { client, dir, uri } = await start({ 'queries/bare.tsq': bare }, { defaultDataSource: 'Retail Sales' });
-  try {
+  await withWorkspace(async ({ client, uri }) => {
     const refs = await client.connection.sendRequest<Location[]>('textDocument/references', { textDocument: { uri: uri('queries/bare.tsq') }, position: positionOf(bare, 'revenue'), context: { includeDeclaration: false } });
     assert.deepEqual(sorted(refs), sorted([...retailRevenue(uri), ...uses(bare, 'revenue').map((range) => ({ uri: uri('queries/bare.tsq'), range }))]));
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  }, { 'queries/bare.tsq': bare }, { defaultDataSource: 'Retail Sales' });
 });
 
 test('the index follows the workspace folders: an added folder is indexed, a removed one\'s files go', async () => {
@@ -281,8 +249,7 @@ test('the index follows the workspace folders: an added folder is indexed, a rem
 });
 
 test('tsq/uses: the column at a position, its data source as written, and its workspace uses; null off a column', async () => {
-  const { client, dir, uri } = await start();
-  try {
+  await withWorkspace(async ({ client, uri }) => {
     const b = FILES['queries/b.tsq']!;
     const answer = await client.connection.sendRequest<{ column: string; dataSource: string; locations: Location[] } | null>('tsq/uses', { textDocument: { uri: uri('queries/b.tsq') }, position: positionOf(b, '[revenue]', 1) });
     assert.ok(answer);
@@ -291,8 +258,5 @@ test('tsq/uses: the column at a position, its data source as written, and its wo
     assert.deepEqual(sorted(answer.locations), sorted(retailRevenue(uri)));
     assert.equal(await client.connection.sendRequest('tsq/uses', { textDocument: { uri: uri('queries/b.tsq') }, position: positionOf(b, 'top') }), null);
     assert.deepEqual(client.failures, []);
-  } finally {
-    await client.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -5,7 +5,7 @@
  * `[region].west` in TML strings too), and `Marketing` has columns of the same names. The expected
  * locations are computed from these texts (`uses`, `retailUses`), never written out by hand.
  */
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -59,6 +59,20 @@ export async function start(extra: Record<string, string> = {}, settings?: Recor
   ]);
   const { client, capabilities } = await LspClient.start({ catalog, workspaceFolders: [pathToFileURL(dir).href], ...(settings ? { settings } : {}) });
   return { client, dir, capabilities, uri: (f) => pathToFileURL(join(dir, f)).href };
+}
+
+/**
+ * Runs `body` on a server started by `start(extra, settings)`, then stops the server and removes its
+ * workspace folder, whether `body` passed or threw.
+ */
+export async function withWorkspace(body: (ws: Awaited<ReturnType<typeof start>>) => Promise<void>, extra: Record<string, string> = {}, settings?: Record<string, unknown>): Promise<void> {
+  const ws = await start(extra, settings);
+  try {
+    await body(ws);
+  } finally {
+    await ws.client.stop();
+    rmSync(ws.dir, { recursive: true, force: true });
+  }
 }
 
 /** Where each file's Retail Sales part ends (the rest is Marketing's). */
