@@ -2,7 +2,7 @@
  * Typed readers of commander's parsed options (what an action is handed is unknown here): each command
  * builds one typed options object from its flags with `readOptions` and these, beside the flags it
  * declares (main.ts), so no option is cast and no handler holds a record of unknowns
- * (test/unit/cli-options.test.ts). A value of the wrong kind reads as absent; `oneOf` and `given`, for an
+ * (test/unit/cliOptionValues.test.ts). A value of the wrong kind reads as absent; `oneOf` and `given`, for an
  * option commander always sets (a default, a required option), throw when it is not there.
  */
 import { isRecord } from '../../common/src/guards';

@@ -4,7 +4,7 @@
  * page is short or empty, every row came, or a row limit is reached. `pagesOfEach` pages several answers asked
  * for together (a liveboard's visualizations). Every paging of TSQ goes through them: both API classes'
  * `searchAllPages`, `searchCalendars`, the extension's results (client/src/results/run.ts) and `tsq tml
- * export`'s users and groups (test/unit/api-dispatch.test.ts fails on a paging loop written elsewhere).
+ * export`'s users and groups (test/unit/paging-once.test.ts fails on a paging loop written elsewhere).
  */
 
 /** What paging reads of an answer: its rows and the count of rows of the whole answer. */
