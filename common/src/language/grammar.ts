@@ -198,7 +198,7 @@ function readChildItems(kind: SearchNodeKind): readonly ChildItem[] {
 const CHILD_ITEMS: ReadonlyMap<SearchNodeKind, readonly ChildItem[]> = new Map(SEARCH_GRAMMAR.nodeKinds.map((k) => [k, readChildItems(k)]));
 /** The items of `NODE_CHILDREN[kind]`, in order. */
 export function childItems(kind: SearchNodeKind): readonly ChildItem[] {
-  return CHILD_ITEMS.get(kind) ?? readChildItems(kind);
+  return CHILD_ITEMS.get(kind)!;
 }
 
 /** The node kinds that are parts of a clause, not clauses. */

@@ -68,7 +68,7 @@ function readAccessors(kind: SearchNodeKind): readonly Accessor[] {
 const ACCESSORS: ReadonlyMap<SearchNodeKind, readonly Accessor[]> = new Map(SEARCH_GRAMMAR.nodeKinds.map((k) => [k, readAccessors(k)]));
 /** The accessors of a view of kind `kind` (see `readAccessors`). */
 export function accessorsOf(kind: SearchNodeKind): readonly Accessor[] {
-  return ACCESSORS.get(kind) ?? readAccessors(kind);
+  return ACCESSORS.get(kind)!;
 }
 
 /**
