@@ -12,7 +12,7 @@ import { modelDefinitionOf } from '../../common/src/tml/modelTml';
 import { demoSeed } from '../../emulator/src/demo';
 import { buildModel } from '../../emulator/src/dataModel';
 import { MetadataStore, type LogicalTable } from '../../emulator/src/metadataStore';
-import { compileSearch } from '../../emulator/src/searchdata/compile';
+import { compileSearch, QueryError } from '../../emulator/src/searchdata/compile';
 import { MODEL_RELATION, modelView } from '../../emulator/src/searchdata/model';
 import { stableGuid } from '../../emulator/src/guid';
 import { airports } from './airports-support';
@@ -118,5 +118,12 @@ describe('the SQL of a model joins only the paths the query needs', () => {
     const stored: LogicalTable = { ...model, columns: model.columns.map(({ formula: _, ...c }) => c) };
     assert.ok(model.columns.some((c) => c.formula) && !stored.columns.some((c) => c.formula));
     assert.equal(sqlOf('[Origin City] [Delayed Share]', stored), sqlOf('[Origin City] [Delayed Share]'));
+  });
+  test('a stored join whose condition cannot be read is refused naming the join, never compiled to SQL without its ON', () => {
+    const broken: LogicalTable = { ...model, model: { ...model.model!, joins: model.model!.joins.map((j) => ({ ...j, on: '[odd]name::x] = [flights::origin]' })) } };
+    const join = broken.model!.joins[0]!.name;
+    assert.throws(() => sqlOf('[Origin City] [Delay]', broken), (e: Error) => e instanceof QueryError && e.message.includes(`its join ${join} has a condition TSQ cannot read`));
+    // a search needing no join still runs
+    assert.doesNotMatch(sqlOf('[Origin] [Delay]', broken), / JOIN /);
   });
 });

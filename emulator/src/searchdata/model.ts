@@ -93,7 +93,10 @@ function relationSql(ds: LogicalTable, tables: ReadonlyMap<string, LogicalTable>
       const j = model.joins.find((x) => x.name.toLowerCase() === name.toLowerCase());
       if (!j) throw new QueryError(`Model ${ds.name}: its join ${name} no longer exists`);
       const dest = tables.get(j.destination.toLowerCase())!;
-      const on = (parseJoinOn(j.on) ?? []).map((e) => {
+      const equalities = parseJoinOn(j.on);
+      // a stored join the reader cannot read (TML imports are checked; anything else would be `ON )`, a 500)
+      if (!equalities?.length) throw new QueryError(`Model ${ds.name}: its join ${j.name} has a condition TSQ cannot read (${j.on}): equalities of columns, [table::column] = [table::column] joined by AND`);
+      const on = equalities.map((e) => {
         // the side naming the join's source is read from the path so far, the other from the table joined
         const [s, d] = e.left.table.toLowerCase() === j.source.toLowerCase() ? [e.left, e.right] : [e.right, e.left];
         const col = (t: LogicalTable | undefined, name: string): string => quoteIdent(t?.columns.find((x) => x.name.toLowerCase() === name.toLowerCase())?.physicalName ?? name);
