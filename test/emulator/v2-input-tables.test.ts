@@ -129,6 +129,15 @@ describe('input tables', () => {
     assert.equal((await fetch(`${core.emu.url}${V2}/input-tables/${notes}/delete`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } })).status, 204);
   });
 
+  test('an input table whose name holds brackets joins its model all the same: the model names it without them', async () => {
+    const c = await v2('/input-tables/create', { table_name: 'goals [2001]', model_identifier: 'Flights Worksheet', table_definition: { referenced_columns: ['Origin'], new_columns: [{ name: 'goal', data_type: 'VARCHAR', type: 'ATTRIBUTE' }] } }, admin);
+    assert.equal(c.status, 200, JSON.stringify(c.body));
+    const u = await v2(`/input-tables/${c.body.input_table_identifier}/update`, { columns: ['Origin', 'goal'], rows: [['SEA', 'on time']] }, admin);
+    assert.equal(u.status, 200, JSON.stringify(u.body));
+    assert.deepEqual(await rowsOf(await modelId('Flights Worksheet'), "[Origin] [goal] [Origin] = 'SEA'"), [['SEA', 'on time']]);
+    assert.equal((await v2(`/input-tables/${c.body.input_table_identifier}/delete`, {}, admin)).status, 204);
+  });
+
   test('delete drops the input table (204) and takes it out of the worksheet; then it is unknown', async () => {
     const r = await fetch(`${core.emu.url}${V2}/input-tables/${id}/delete`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
     assert.equal(r.status, 204);

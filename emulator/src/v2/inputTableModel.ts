@@ -43,8 +43,10 @@ export function linkInputTable(catalog: MetadataStore, model: LogicalTable, tabl
   const from = m.tablePaths.find((p) => p.id.toLowerCase() === (keys[0]?.tablePath ?? '').toLowerCase()) ?? m.tablePaths.find((p) => p.joinPath.length === 0) ?? m.tablePaths[0]!;
   const fromTable = catalog.dataSource(m.tables.find((t) => t.id.toLowerCase() === from.table.toLowerCase())?.guid ?? '');
   const ids = new Set(m.tables.map((t) => t.id.toLowerCase()));
-  let id = table.name;
-  for (let n = 2; ids.has(id.toLowerCase()); n++) id = `${table.name}_${n}`;
+  // the input table's id in the model: its name, without the brackets a join's `on` (`[id::column]`) cannot hold
+  const base = table.name.replace(/[[\]]/g, '_');
+  let id = base;
+  for (let n = 2; ids.has(id.toLowerCase()); n++) id = `${base}_${n}`;
   const join = `${from.id}_${id}`;
   const on = keys.map((k) => `[${from.table}::${fromTable?.columns.find((x) => x.physicalName === k.physicalName)?.name ?? k.physicalName}] = [${id}::${k.name}]`).join(' AND ');
   m.tables.push({ id, guid: table.id });
